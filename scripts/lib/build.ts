@@ -1,0 +1,27 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+
+function newestMtime(entry: string): number {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const child of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
+  return newest;
+}
+
+const SOURCES = ["src", "contracts", "index.html", "vite.config.ts", "package-lock.json", "public"];
+
+/** True when dist/ is missing or older than anything the SPA is built from. */
+export function spaIsStale(root = process.cwd()): boolean {
+  const built = path.join(root, "dist", "index.html");
+  if (!existsSync(built)) return true;
+  const builtAt = statSync(built).mtimeMs;
+  return SOURCES.some((source) => newestMtime(path.join(root, source)) > builtAt);
+}
+
+export function buildSpa(): void {
+  const result = spawnSync(path.resolve("node_modules/.bin/vite"), ["build", "--logLevel", "warn"], { stdio: "inherit" });
+  if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status})`);
+}

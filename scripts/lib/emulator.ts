@@ -1,0 +1,93 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+export interface EmulatorOptions {
+  projectId: string;
+  port: number;
+  /** The emulator hub and logging ports must differ between concurrently running emulators. */
+  hubPort: number;
+  loggingPort: number;
+  /** Folder for the generated firebase.json (and the accounts export when persisting). */
+  workDir: string;
+  /** Keep accounts across runs: import at start, export on exit. */
+  persist?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface RunningEmulator {
+  host: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+const firebaseBin = path.resolve("node_modules/.bin/firebase");
+
+export async function isAuthEmulatorUp(host: string): Promise<boolean> {
+  try {
+    const response = await fetch(`http://${host}/`, { signal: AbortSignal.timeout(1000) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+export async function startAuthEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
+  const host = `127.0.0.1:${options.port}`;
+  mkdirSync(options.workDir, { recursive: true });
+  const configPath = path.join(options.workDir, "firebase.json");
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      emulators: {
+        auth: { host: "127.0.0.1", port: options.port },
+        hub: { host: "127.0.0.1", port: options.hubPort },
+        logging: { host: "127.0.0.1", port: options.loggingPort },
+        ui: { enabled: false },
+        singleProjectMode: true,
+      },
+    }),
+  );
+  const exportDir = path.join(options.workDir, "export");
+  const args = ["emulators:start", "--only", "auth", "--project", options.projectId, "--config", configPath];
+  if (options.persist) {
+    mkdirSync(exportDir, { recursive: true });
+    args.push("--import", exportDir, "--export-on-exit", exportDir);
+  }
+  const child = spawn(firebaseBin, args, {
+    cwd: options.workDir,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: "", CI: "true" },
+    detached: false,
+  });
+  let output = "";
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const line of chunk.toString().split("\n")) if (line.trim()) options.log?.(line);
+  };
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const deadline = Date.now() + 90_000;
+  while (!(await isAuthEmulatorUp(host))) {
+    const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve("waiting"), 300))]);
+    if (code !== "waiting") throw new Error(`The Auth emulator exited (code ${code}) before it was ready:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`The Auth emulator did not answer on ${host} within 90 s:\n${output}`);
+    }
+  }
+  return {
+    host,
+    process: child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      // SIGINT lets the emulator export accounts before it exits.
+      child.kill("SIGINT");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

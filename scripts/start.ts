@@ -1,0 +1,100 @@
+/**
+ * npm start: the whole portal on embedded defaults: Auth emulator, API + built SPA on one origin, demo data.
+ * npm run dev: the same server plus Vite's hot reload on :5173.
+ * Ctrl-C stops everything; accounts, records and files stay in DATA_DIR for the next run.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { DEMO_PASSWORD, demoAccounts } from "../server/seed";
+import { buildSpa, spaIsStale } from "./lib/build";
+import { isAuthEmulatorUp, startAuthEmulator } from "./lib/emulator";
+
+const dev = process.argv.includes("--dev");
+const dataDir = path.resolve(process.env.DATA_DIR ?? ".data");
+const port = Number(process.env.PORT ?? 8080);
+const projectId = process.env.FIREBASE_PROJECT_ID ?? "demo-tuning-portal";
+const emulatorPort = 9099;
+
+function waitForExit(child: ChildProcess): Promise<number | null> {
+  return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once("exit", resolve));
+}
+
+async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The server exited (code ${child.exitCode}) during start-up`);
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(1000) })).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`The server did not answer ${url} within 120 s`);
+}
+
+async function main() {
+  if (!dev && spaIsStale()) {
+    console.log("Building the web app (first start, or sources changed)…");
+    buildSpa();
+  }
+
+  const emulatorHost = `127.0.0.1:${emulatorPort}`;
+  const emulator = (await isAuthEmulatorUp(emulatorHost))
+    ? null
+    : await startAuthEmulator({
+        projectId,
+        port: emulatorPort,
+        hubPort: 4400,
+        loggingPort: 4500,
+        workDir: path.join(dataDir, "auth-emulator"),
+        persist: true,
+      });
+  if (!emulator) console.log(`Using the Auth emulator already running on ${emulatorHost}`);
+
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
+    FIREBASE_PROJECT_ID: projectId,
+    SEED_DEMO: "1",
+  };
+  const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { stdio: "inherit", env });
+  const children: ChildProcess[] = [server];
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    console.log("\nStopping…");
+    for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+    await Promise.all(children.map(waitForExit));
+    await emulator?.stop();
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void stop(0));
+  process.on("SIGTERM", () => void stop(0));
+  server.once("exit", (code) => void stop(code ?? 1));
+
+  await waitForHealth(`http://127.0.0.1:${port}/api/v1/health`, server);
+  if (dev) {
+    const vite = spawn(path.resolve("node_modules/.bin/vite"), ["--host", "127.0.0.1"], { stdio: "inherit", env });
+    children.push(vite);
+  }
+
+  const accounts = demoAccounts.map((account) => `    ${account.email.padEnd(24)} ${account.role}`).join("\n");
+  console.log(`
+  Tuning portal is running
+    Portal:         ${dev ? "http://127.0.0.1:5173 (Vite hot reload; API on :" + port + ")" : `http://127.0.0.1:${port}`}
+    Auth emulator:  http://${emulatorHost}
+    Data folder:    ${dataDir}
+  Demo accounts (password ${DEMO_PASSWORD}):
+${accounts}
+  Press Ctrl-C to stop.
+`);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

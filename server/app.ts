@@ -1,0 +1,131 @@
+import fastifyCookie from "@fastify/cookie";
+import fastifyHelmet from "@fastify/helmet";
+import Fastify, { type FastifyInstance } from "fastify";
+import path from "node:path";
+import type { Config } from "./config";
+import type { AppContext } from "./context";
+import { type Database, openDatabase } from "./db/connection";
+import { HttpError, installErrorHandling } from "./errors";
+import { installAuthentication } from "./http/auth";
+import { serveSpa, webConfig } from "./http/static";
+import { installZodValidation } from "./http/zod";
+import { authRoutes } from "./routes/auth";
+import { healthRoutes } from "./routes/health";
+import { sessionRoutes } from "./routes/session";
+import { statusRoutes } from "./routes/status";
+import { type Identity, createIdentity } from "./services/identity";
+import { JobRegistry } from "./services/jobs";
+import { createUserMirror } from "./services/users";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    ctx: AppContext;
+    /** Set once shutdown starts: responses then close their connection so close() can finish. */
+    shuttingDown: boolean;
+    spaIndex?: Buffer;
+  }
+}
+
+export interface BuildOptions {
+  /** Reuse an open database (tests share one per suite). */
+  database?: Database;
+  identity?: Identity;
+  logger?: boolean;
+}
+
+function contentSecurityPolicy(config: Config) {
+  const identityHosts = config.authEmulatorHost
+    ? [`http://${config.authEmulatorHost}`]
+    : ["https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com"];
+  return {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      baseUri: ["'none'"],
+      objectSrc: ["'none'"],
+      frameAncestors: ["'none'"],
+      formAction: ["'self'"],
+      scriptSrc: ["'self'", "https://js.stripe.com"],
+      // antd writes its CSS-in-JS into <style> elements at run time.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", "data:", "blob:"],
+      fontSrc: ["'self'", "data:"],
+      workerSrc: ["'self'", "blob:"],
+      connectSrc: ["'self'", ...identityHosts, ...(config.releaseApiBaseUrl ? [config.releaseApiBaseUrl] : [])],
+      frameSrc: ["'self'", "https://js.stripe.com"],
+    },
+  };
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeout: config.requestTimeoutMs,
+    trustProxy: config.mode === "production",
+  });
+  app.decorate("shuttingDown", false);
+
+  const database =
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      pgliteDir: path.join(config.dataDir, "pglite"),
+      onPoolError: (error) => app.log.warn({ err: error }, "idle database connection dropped"),
+    }));
+  const identity = options.identity ?? createIdentity({ projectId: config.projectId, emulatorHost: config.authEmulatorHost });
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    identity,
+    users: createUserMirror(database.db),
+    jobs: new JobRegistry(),
+    startedAt: new Date(),
+  };
+  app.decorate("ctx", ctx);
+  app.addHook("onClose", async () => {
+    await ctx.jobs.idle();
+    if (!options.database) await database.close();
+    if (!options.identity) await identity.close();
+  });
+
+  installZodValidation(app);
+  installErrorHandling(app);
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: contentSecurityPolicy(config),
+    crossOriginEmbedderPolicy: false,
+    hsts: config.mode === "production",
+  });
+  app.addHook("onSend", async (request, reply) => {
+    if (request.url.startsWith("/api")) reply.header("Cache-Control", "no-store");
+    if (app.shuttingDown) reply.header("Connection", "close");
+  });
+
+  await app.register(sessionRoutes, { prefix: "/api", ctx });
+  await app.register(
+    async (api) => {
+      installAuthentication(api, identity, ctx.users);
+      await api.register(healthRoutes, { ctx });
+      await api.register(statusRoutes, { ctx });
+      await api.register(authRoutes, { ctx });
+    },
+    { prefix: "/api/v1" },
+  );
+
+  app.get("/config.json", { config: { public: true } }, async (_request, reply) =>
+    reply.header("Cache-Control", "no-cache").send(webConfig(config)),
+  );
+
+  const hasSpa = await serveSpa(app, config);
+  app.setNotFoundHandler(async (request, reply) => {
+    const wantsPage = request.method === "GET" && !request.url.startsWith("/api") && hasSpa;
+    if (wantsPage && app.spaIndex) {
+      return reply.header("Cache-Control", "no-cache").type("text/html; charset=utf-8").send(app.spaIndex);
+    }
+    throw new HttpError(404, "Not found", `No route ${request.method} ${request.url.split("?")[0]}`);
+  });
+
+  return app;
+}

@@ -1,0 +1,67 @@
+import path from "node:path";
+
+export type RunMode = "development" | "test" | "production";
+
+export interface Config {
+  mode: RunMode;
+  host: string;
+  port: number;
+  /** Root of everything we persist locally: PGlite files, blobs, the emulator's export. */
+  dataDir: string;
+  /** Unset: embedded PGlite under dataDir. Set: that PostgreSQL server. */
+  databaseUrl?: string;
+  projectId: string;
+  /** host:port of the Firebase Auth emulator, or undefined for the real service. */
+  authEmulatorHost?: string;
+  /** Public Firebase web config the SPA reads from /config.json. */
+  webApiKey: string;
+  /** Base URL of the release backend the SPA uses when no offline backend answers. */
+  releaseApiBaseUrl: string;
+  /** Built SPA (vite build output); unset or missing means API only. */
+  distDir?: string;
+  version: string;
+  bodyLimitBytes: number;
+  requestTimeoutMs: number;
+  logLevel: string;
+}
+
+const DEFAULT_PROJECT_ID = "demo-tuning-portal";
+
+function intFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === "") return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
+  return parsed;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const mode = (env.NODE_ENV === "production" || env.NODE_ENV === "test" ? env.NODE_ENV : "development") as RunMode;
+  const config: Config = {
+    mode,
+    host: env.HOST ?? "127.0.0.1",
+    port: intFrom(env.PORT, 8080, "PORT"),
+    dataDir: path.resolve(env.DATA_DIR ?? ".data"),
+    databaseUrl: env.DATABASE_URL || undefined,
+    projectId: env.FIREBASE_PROJECT_ID ?? env.GCLOUD_PROJECT ?? DEFAULT_PROJECT_ID,
+    authEmulatorHost: env.FIREBASE_AUTH_EMULATOR_HOST || undefined,
+    webApiKey: env.FIREBASE_WEB_API_KEY ?? "demo-api-key",
+    releaseApiBaseUrl: env.RELEASE_API_BASE_URL ?? "",
+    distDir: path.resolve(env.DIST_DIR ?? "dist"),
+    version: env.APP_VERSION ?? process.env.npm_package_version ?? "0.0.0",
+    bodyLimitBytes: intFrom(env.BODY_LIMIT_BYTES, 1024 * 1024, "BODY_LIMIT_BYTES"),
+    requestTimeoutMs: intFrom(env.REQUEST_TIMEOUT_MS, 120_000, "REQUEST_TIMEOUT_MS"),
+    logLevel: env.LOG_LEVEL ?? (mode === "test" ? "warn" : "info"),
+    ...overrides,
+  };
+  assertSafeConfig(config);
+  return config;
+}
+
+/** The emulator makes firebase-admin accept unsigned tokens, so it must never back a production server. */
+export function assertSafeConfig(config: Config): void {
+  if (config.mode === "production" && config.authEmulatorHost) {
+    throw new Error(
+      "Refusing to start: FIREBASE_AUTH_EMULATOR_HOST is set while NODE_ENV=production. The Auth emulator accepts unsigned tokens.",
+    );
+  }
+}

@@ -1,0 +1,47 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+
+export const roles = ["customer", "dealer", "admin"] as const;
+export type Role = (typeof roles)[number];
+
+/** Our mirror of identity users: the identity service owns credentials, we own role and profile. */
+export const users = pgTable(
+  "users",
+  {
+    uid: text("uid").primaryKey(),
+    email: text("email"),
+    displayName: text("display_name"),
+    photoUrl: text("photo_url"),
+    phoneNumber: text("phone_number"),
+    role: text("role", { enum: roles }).notNull().default("customer"),
+    disabled: boolean("disabled").notNull().default(false),
+    preferences: jsonb("preferences").$type<{ units?: "metric" | "imperial"; language?: string }>().notNull().default({}),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
+  },
+  (table) => [index("users_email_idx").on(sql`lower(${table.email})`), index("users_role_idx").on(table.role)],
+);
+
+export const dealerStatuses = ["pending", "approved", "rejected", "suspended"] as const;
+export type DealerStatus = (typeof dealerStatuses)[number];
+
+export const dealerProfiles = pgTable(
+  "dealer_profiles",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userUid: text("user_uid")
+      .notNull()
+      .references(() => users.uid, { onDelete: "cascade" }),
+    businessName: text("business_name").notNull(),
+    status: text("status", { enum: dealerStatuses }).notNull().default("pending"),
+    address: text("address"),
+    registrationNumber: text("registration_number"),
+    vatNumber: text("vat_number"),
+    website: text("website"),
+    phone: text("phone"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex("dealer_profiles_user_uid_key").on(table.userUid)],
+);

@@ -1,0 +1,89 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import type { ApiError, FieldIssue } from "../contracts/errors";
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly description?: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, description?: string, data?: unknown) =>
+  new HttpError(400, message, description, data);
+export const unauthorized = (description?: string) => new HttpError(401, "Unauthorized", description);
+export const forbidden = (description?: string) => new HttpError(403, "Forbidden", description);
+export const notFound = (what: string) => new HttpError(404, "Not found", `${what} does not exist`);
+export const conflict = (message: string, data?: unknown) => new HttpError(409, "Conflict", message, data);
+
+/** Raised by our zod validator compiler; carries the failing fields for the 400 body. */
+export class RequestValidationError extends Error {
+  constructor(
+    readonly part: string,
+    readonly issues: FieldIssue[],
+  ) {
+    super(issues.map((issue) => `${issue.path || part}: ${issue.message}`).join("; "));
+  }
+}
+
+export function fieldIssues(error: z.ZodError): FieldIssue[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      return { path, message: `Unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}` };
+    }
+    return { path, message: issue.message };
+  });
+}
+
+const STATUS_MESSAGES: Record<number, string> = {
+  400: "Bad request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not found",
+  405: "Method not allowed",
+  406: "Not acceptable",
+  409: "Conflict",
+  413: "Payload too large",
+  415: "Unsupported media type",
+  422: "Unprocessable entity",
+  429: "Too many requests",
+};
+
+function toApiError(error: FastifyError | Error, request: FastifyRequest): ApiError {
+  if (error instanceof HttpError) {
+    return { statusCode: error.statusCode, message: error.message, description: error.description, data: error.data };
+  }
+  const fastifyError = error as FastifyError & { validationContext?: string };
+  const cause = (fastifyError as { cause?: unknown }).cause;
+  if (fastifyError.validation || fastifyError.validationContext || cause instanceof RequestValidationError) {
+    const validation = cause instanceof RequestValidationError ? cause : null;
+    const part = validation?.part ?? fastifyError.validationContext ?? "request";
+    return {
+      statusCode: 400,
+      message: `Invalid ${part}`,
+      description: validation?.message ?? fastifyError.message,
+      data: validation?.issues ?? [],
+    };
+  }
+  const status = fastifyError.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    // Fastify's own client errors (bad JSON, oversize body, wrong content type) have safe messages.
+    const description =
+      status === 413 ? `The request body is larger than this endpoint accepts` : fastifyError.message;
+    return { statusCode: status, message: STATUS_MESSAGES[status] ?? "Request error", description };
+  }
+  request.log.error({ err: error }, "request failed");
+  return { statusCode: 500, message: "Internal server error", description: "Something went wrong on our side. It has been logged." };
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply: FastifyReply) => {
+    const body = toApiError(error as FastifyError, request);
+    reply.status(body.statusCode).type("application/json").send(body);
+  });
+}

@@ -1,0 +1,37 @@
+import { buildApp } from "./app";
+import { loadConfig } from "./config";
+import { seedDemo } from "./seed";
+
+/** Reads config, migrates, optionally seeds, listens; SIGINT/SIGTERM close it gracefully. */
+async function main() {
+  const config = loadConfig();
+  const app = await buildApp(config);
+  await app.ctx.database.migrate();
+  if (process.env.SEED_DEMO === "1") {
+    const accounts = await seedDemo(app.ctx);
+    app.log.info({ accounts: accounts.map((account) => account.email) }, "demo data ready");
+  }
+  await app.listen({ host: config.host, port: config.port });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: finishing in-flight requests`);
+    app.shuttingDown = true;
+    const force = setTimeout(() => {
+      app.log.error("shutdown took longer than 10 s; exiting");
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    await app.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

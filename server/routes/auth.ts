@@ -1,0 +1,85 @@
+import { eq, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { type AccountPatch, accountPatchSchema, createSessionCookieSchema } from "../../contracts/account";
+import type { AppContext } from "../context";
+import { users } from "../db/schema";
+import { forbidden, notFound, unauthorized } from "../errors";
+import { assertSelfOrAdmin, callerOf } from "../http/auth";
+import { accountOf } from "../services/accounts";
+import { isCredentialError } from "../services/identity";
+
+const idParams = z.strictObject({ id: z.string().min(1).max(128) });
+
+export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { auth } = ctx.identity;
+
+  async function userRecord(uid: string) {
+    try {
+      return await auth.getUser(uid);
+    } catch (error) {
+      if ((error as { code?: string }).code === "auth/user-not-found") throw notFound(`User ${uid}`);
+      throw error;
+    }
+  }
+
+  app.get("/auth/account", async (request) => {
+    const caller = callerOf(request);
+    return accountOf(ctx.db, await userRecord(caller.uid));
+  });
+
+  app.patch("/auth/account/:id", { schema: { params: idParams, body: accountPatchSchema } }, async (request) => {
+    const caller = callerOf(request);
+    const { id } = request.params as { id: string };
+    if (id !== caller.uid) throw forbidden("You can only change your own account");
+    const patch = request.body as AccountPatch;
+    const identityFields = {
+      ...(patch.displayName !== undefined && { displayName: patch.displayName }),
+      ...(patch.photoURL !== undefined && { photoURL: patch.photoURL }),
+      ...(patch.phoneNumber !== undefined && { phoneNumber: patch.phoneNumber }),
+    };
+    const record = Object.keys(identityFields).length > 0 ? await auth.updateUser(id, identityFields) : await userRecord(id);
+    await ctx.db
+      .update(users)
+      .set({
+        displayName: record.displayName ?? null,
+        photoUrl: record.photoURL ?? null,
+        phoneNumber: record.phoneNumber ?? null,
+        ...(patch.preferences && { preferences: sql`${users.preferences} || ${JSON.stringify(patch.preferences)}::jsonb` }),
+        updatedAt: new Date(),
+      })
+      .where(eq(users.uid, id));
+    return accountOf(ctx.db, record);
+  });
+
+  app.post("/auth/create-session-cookie", { schema: { body: createSessionCookieSchema } }, async (request) => {
+    const caller = callerOf(request);
+    const { idToken, expiresIn = 5 * 24 * 60 * 60 * 1000 } = request.body as { idToken: string; expiresIn?: number };
+    try {
+      const decoded = await ctx.identity.verifyIdToken(idToken);
+      if (decoded.uid !== caller.uid) throw forbidden("The ID token belongs to another user");
+      const sessionCookie = await auth.createSessionCookie(idToken, { expiresIn });
+      return { sessionCookie, expiresAt: new Date(Date.now() + expiresIn).toISOString() };
+    } catch (error) {
+      if (isCredentialError(error)) throw unauthorized("The ID token is not valid");
+      throw error;
+    }
+  });
+
+  for (const [action, generate] of [
+    ["password-reset", (email: string) => auth.generatePasswordResetLink(email)],
+    ["verification", (email: string) => auth.generateEmailVerificationLink(email)],
+  ] as const) {
+    app.post(`/auth/email/:id/${action}`, { schema: { params: idParams } }, async (request, reply) => {
+      const caller = callerOf(request);
+      const { id } = request.params as { id: string };
+      assertSelfOrAdmin(caller, id);
+      const record = await userRecord(id);
+      if (!record.email) throw notFound(`An email address for user ${id}`);
+      const link = await generate(record.email);
+      // No mail server locally: the link a user would receive is written to the log.
+      request.log.info({ to: record.email, action, link }, `email action link for ${record.email}: ${link}`);
+      return reply.status(202).send({ sent: true, email: record.email });
+    });
+  }
+}

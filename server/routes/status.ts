@@ -1,0 +1,37 @@
+import os from "node:os";
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../context";
+
+function uptimeSeconds(ctx: AppContext): number {
+  return Math.round((Date.now() - ctx.startedAt.getTime()) / 1000);
+}
+
+export async function statusRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const admin = { config: { role: "admin" as const } };
+
+  app.get("/status", admin, async () => {
+    const [database, identity] = await Promise.all([ctx.database.ping(), ctx.identity.ping()]);
+    return {
+      version: ctx.config.version,
+      mode: ctx.config.mode,
+      startedAt: ctx.startedAt.toISOString(),
+      uptimeSeconds: uptimeSeconds(ctx),
+      memory: { rssBytes: process.memoryUsage().rss, heapUsedBytes: process.memoryUsage().heapUsed },
+      database: { kind: ctx.database.kind, ok: database },
+      identity: { ok: identity, emulator: Boolean(ctx.identity.emulatorHost) },
+      jobs: { running: ctx.jobs.list().filter((job) => job.state === "running").length },
+    };
+  });
+
+  app.get("/status/system", admin, async () => ({
+    node: process.version,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    cpus: os.cpus().length,
+    loadAverage: os.loadavg(),
+    memory: { ...process.memoryUsage(), systemTotal: os.totalmem(), systemFree: os.freemem() },
+    processUptimeSeconds: Math.round(process.uptime()),
+    uptimeSeconds: uptimeSeconds(ctx),
+  }));
+
+  app.get("/status/background", admin, async () => ({ jobs: ctx.jobs.list() }));
+}

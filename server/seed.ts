@@ -1,0 +1,60 @@
+import type { Auth, UserRecord } from "firebase-admin/auth";
+import type { Role } from "../contracts/account";
+import type { AppContext } from "./context";
+import { dealerProfiles, users } from "./db/schema";
+
+export const DEMO_PASSWORD = "tune-demo-1";
+
+export const demoAccounts: { email: string; displayName: string; role: Role }[] = [
+  { email: "admin@example.com", displayName: "Alex Admin", role: "admin" },
+  { email: "dealer@example.com", displayName: "Dana Dealer", role: "dealer" },
+  { email: "customer@example.com", displayName: "Casey Customer", role: "customer" },
+];
+
+const claimsFor = (role: Role) => (role === "customer" ? {} : { [role]: true });
+
+async function ensureIdentityUser(auth: Auth, account: (typeof demoAccounts)[number]): Promise<UserRecord> {
+  try {
+    const existing = await auth.getUserByEmail(account.email);
+    return existing;
+  } catch (error) {
+    if ((error as { code?: string }).code !== "auth/user-not-found") throw error;
+    return auth.createUser({
+      email: account.email,
+      password: DEMO_PASSWORD,
+      displayName: account.displayName,
+      emailVerified: true,
+    });
+  }
+}
+
+/** Creates the demo accounts and their rows; safe to run at every start. */
+export async function seedDemo(ctx: AppContext) {
+  const { auth } = ctx.identity;
+  const seeded = [];
+  for (const account of demoAccounts) {
+    const record = await ensureIdentityUser(auth, account);
+    await auth.setCustomUserClaims(record.uid, claimsFor(account.role));
+    await ctx.db
+      .insert(users)
+      .values({ uid: record.uid, email: account.email, displayName: record.displayName ?? account.displayName, role: account.role })
+      .onConflictDoUpdate({ target: users.uid, set: { role: account.role, email: account.email } });
+    if (account.role === "dealer") {
+      await ctx.db
+        .insert(dealerProfiles)
+        .values({
+          userUid: record.uid,
+          businessName: "Demo Performance Ltd",
+          status: "approved",
+          address: "1 Dyno Lane, Coventry CV1 2AB, United Kingdom",
+          registrationNumber: "01234567",
+          vatNumber: "GB123456789",
+          website: "https://demo-performance.example.com",
+          phone: "+442476000000",
+        })
+        .onConflictDoNothing({ target: dealerProfiles.userUid });
+    }
+    seeded.push({ uid: record.uid, email: account.email, role: account.role });
+  }
+  return seeded;
+}
