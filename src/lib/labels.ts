@@ -1,0 +1,32 @@
+/**
+ * Default English labels of the shared UI (spec §9: the defaults include "Close", "No data",
+ * "No matching data"). Components read them from here so one word reads the same everywhere.
+ *
+ * For antd, the shell passes `emptyLabel` to ConfigProvider's `renderEmpty`:
+ *   <ConfigProvider renderEmpty={(name) => <Empty description={emptyLabel(name)} />}>
+ */
+
+export const labels = {
+  close: "Close",
+  noData: "No data",
+  noMatchingData: "No matching data",
+  notification: "Notification",
+  undo: "Undo",
+  undoAltText: "Undo the last change",
+  dialogError: (error: string) => `An error occurred: ${error}`,
+  colourMode: "Colour mode",
+  colourModes: { system: "System", light: "Light", dark: "Dark" },
+} as const;
+
+/**
+ * Components whose empty state is a search or filter result: their list is empty because
+ * nothing matched what was typed, not because there is no data at all.
+ */
+const FILTERED_COMPONENTS = new Set(["Select", "TreeSelect", "Cascader", "AutoComplete", "Mentions", "Transfer"]);
+
+/** The empty-state text for an antd component name as passed to `renderEmpty`. */
+export function emptyLabel(componentName?: string): string {
+  return componentName !== undefined && FILTERED_COMPONENTS.has(componentName)
+    ? labels.noMatchingData
+    : labels.noData;
+}
