@@ -1,0 +1,36 @@
+import { LogParseError } from "../errors";
+import { type LogReader, type MetaDraft, emptyMeta, keyValue } from "../layout";
+import { delimitedLayout, findHeaderRow } from "./delimited";
+
+const SEARCHED_LINES = 100;
+
+/**
+ * Any other delimited file with a header: the delimiter (, ; tab |) and decimal commas are
+ * sniffed from the data, units come from "Name (unit)", "Name[unit]" or a units row, and
+ * "Key: value" or "#" lines above the header are kept as metadata.
+ */
+export const genericCsv: LogReader = {
+  id: "generic-csv",
+  name: "Delimited text",
+  layout(lines) {
+    const found = findHeaderRow(lines, SEARCHED_LINES);
+    if (!found) {
+      throw new LogParseError(
+        "no-header",
+        `No header row found in the first ${SEARCHED_LINES} lines: expected a line of column names followed by rows of numbers.`,
+      );
+    }
+    const meta: MetaDraft = emptyMeta();
+    for (const line of lines.slice(0, found.headerIndex)) {
+      const kv = keyValue(line);
+      if (kv && kv[1]) meta.extra[kv[0]] = kv[1];
+    }
+    return delimitedLayout(lines, {
+      format: "generic-csv",
+      name: this.name,
+      headerIndex: found.headerIndex,
+      unitsIndex: found.unitsIndex,
+      meta,
+    });
+  },
+};

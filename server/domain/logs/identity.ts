@@ -1,0 +1,64 @@
+import type { MetaDraft } from "./layout";
+
+/**
+ * Identity columns: some loggers put the device, firmware and tune in the last header cell over
+ * a column of zeros. They describe the log, so they become metadata and never a channel.
+ */
+
+function setEcuId(meta: MetaDraft, key: string, value: string | undefined): void {
+  if (!value) return;
+  meta.ecuIds = { ...meta.ecuIds, [key]: value };
+}
+
+/** COBB: "AP Info:[AP3-VLK-002 v1.7.3.1-16762][USDM Volkswagen … (CXCA 5G09C0BB01)][Reflash: map.ptm]". */
+export function readCobbApInfo(cell: string, meta: MetaDraft): boolean {
+  const m = /^AP Info:\s*(.*)$/.exec(cell.trim());
+  if (!m) return false;
+  const groups = [...m[1].matchAll(/\[([^\]]*)\]/g)].map((g) => g[1].trim());
+  meta.extra.apInfo = m[1];
+  for (const group of groups) {
+    const reflash = /^Reflash:\s*(.*)$/.exec(group);
+    const device = /^(\S+)\s+v(\d\S*)$/.exec(group);
+    if (reflash) meta.tune = reflash[1];
+    else if (device && !meta.device) {
+      meta.device = device[1];
+      meta.appVersion = device[2];
+    } else if (!meta.extra.vehicle) meta.extra.vehicle = group;
+  }
+  return true;
+}
+
+/** MHD: "MHD <version> … <PRG> <tune>", e.g. "MHD 5.26 IJE0S ST2V7.bin". */
+export function readMhdIdentity(cell: string, meta: MetaDraft): boolean {
+  const tokens = cell.trim().split(/\s+/);
+  if (tokens[0] !== "MHD" || tokens.length < 3 || !/^v?\d/.test(tokens[1])) return false;
+  meta.device = "MHD";
+  meta.appVersion = tokens[1].replace(/^v/, "");
+  meta.tune = tokens[tokens.length - 1];
+  if (tokens.length >= 4) setEcuId(meta, "PRG", tokens[tokens.length - 2]);
+  meta.extra.mhdInfo = cell.trim();
+  return true;
+}
+
+/**
+ * SimosTools: "SimosTools [R1.74:2025_10_24:5G0906259L (VW Golf (IS48_FF_…_V5) - SC800S5000000)]":
+ * app release, date, ECU part number, then vehicle, tune and software version.
+ */
+export function readSimosToolsIdentity(cell: string, meta: MetaDraft): boolean {
+  const m = /^SimosTools\s*\[(.*)\]$/.exec(cell.trim());
+  if (!m) return false;
+  meta.device = "SimosTools";
+  meta.extra.simosToolsInfo = m[1];
+  const parts = /^([^:]+):([^:]+):(\S+)\s*(?:\((.*)\))?$/.exec(m[1]);
+  if (!parts) return true;
+  meta.appVersion = parts[1];
+  meta.extra.simosToolsDate = parts[2];
+  setEcuId(meta, "partNumber", parts[3]);
+  const detail = parts[4] ? /^(.*?)\s*\((.*)\)\s*-\s*(\S+)$/.exec(parts[4]) : null;
+  if (detail) {
+    meta.extra.vehicle = detail[1];
+    meta.tune = detail[2];
+    setEcuId(meta, "softwareVersion", detail[3]);
+  }
+  return true;
+}

@@ -1,0 +1,28 @@
+/**
+ * Data-log parsing: bytes of an uploaded logger file in, columns of numbers out. Pure — no I/O,
+ * no HTTP, no SQL — so the upload route can run it off the request thread.
+ */
+import { decodeBytes, type TextEncodingName } from "./encoding";
+import { pickReader } from "./formats";
+import { TextLines } from "./text-lines";
+import type { FormatId } from "./types";
+
+export { parseLog } from "./parse";
+export { serializeColumns, deserializeColumns } from "./serialize";
+export { LogParseError, type LogParseErrorCode } from "./errors";
+export { FORMAT_IDS, type FormatId, type LogChannel, type LogMeta, type ParseOptions, type ParsedLog } from "./types";
+export type { TextEncodingName } from "./encoding";
+
+export interface DetectedFormat {
+  format: FormatId;
+  /** Human-readable logger name. */
+  name: string;
+  encoding: TextEncodingName;
+}
+
+/** Which logger wrote these bytes, judged from content only (never the file name). */
+export function detectFormat(bytes: Uint8Array): DetectedFormat {
+  const decoded = decodeBytes(bytes);
+  const reader = pickReader(new TextLines(decoded.bytes, decoded.decoder));
+  return { format: reader.id, name: reader.name, encoding: decoded.encoding };
+}

@@ -1,0 +1,279 @@
+import { isoTimeOfDay } from "./dates";
+import { decodeBytes } from "./encoding";
+import { LogParseError } from "./errors";
+import { pickReader, readerById } from "./formats";
+import { uniqueIds, uniquifyNames } from "./headers";
+import { type ColumnSpec, type Layout, type MetaDraft, keyValue } from "./layout";
+import { SKIP, type ScanResult, TIME, scanRows } from "./scanner";
+import { TextLines } from "./text-lines";
+import type { LogChannel, LogMeta, ParseOptions, ParsedLog } from "./types";
+
+const DEFAULT_MAX_COLUMNS = 2048;
+/** Rows with the wrong cell count tolerated (as gaps, with a warning) before the file is refused. */
+const RAGGED_TOLERANCE = 0.01;
+const RAGGED_MIN = 5;
+/** Problems listed by line in a message; the rest are counted. */
+const LISTED = 5;
+
+/**
+ * Parses a data log from its bytes. The format is recognised by content unless `options.format`
+ * names it. Throws `LogParseError` for files that cannot be read as a log at all; smaller
+ * problems (unreadable cells, a few ragged rows, a cut-off last line) end up in `warnings`.
+ */
+export function parseLog(input: Uint8Array, options: ParseOptions = {}): ParsedLog {
+  const decoded = decodeBytes(input);
+  const lines = new TextLines(decoded.bytes, decoded.decoder);
+  const reader = options.format ? readerById(options.format) : pickReader(lines);
+  const layout = reader.layout(lines);
+  return readRows(lines, decoded.decoder, layout, options.maxColumns ?? DEFAULT_MAX_COLUMNS);
+}
+
+function readRows(lines: TextLines, decoder: TextDecoder, layout: Layout, maxColumns: number): ParsedLog {
+  const headerLine = (layout.headerIndex ?? layout.dataLine - 1) + 1;
+  if (layout.columns.length > maxColumns) {
+    throw new LogParseError(
+      "too-many-columns",
+      `Line ${headerLine} has ${layout.columns.length} columns; logs of up to ${maxColumns} columns are accepted.`,
+      headerLine,
+    );
+  }
+  const warnings = [...layout.warnings];
+  const specs = layout.columns.filter((c) => c.role === "channel");
+  const names = channelNames(specs, headerLine, warnings);
+  const timeColumn = layout.columns.findIndex((c) => c.role === "time");
+
+  let channel = 0;
+  const targets = Int32Array.from(layout.columns, (c) =>
+    c.role === "time" ? TIME : c.role === "skip" ? SKIP : channel++,
+  );
+  const scan = scanRows(lines.bytes, lines.startOf(layout.dataLine), layout.dataLine + 1, {
+    delimiter: layout.delimiter.charCodeAt(0),
+    decimalComma: layout.decimalComma,
+    columnCount: layout.columns.length,
+    targets,
+    channelCount: specs.length,
+    clockTime: layout.clockTime,
+    holdEmpty: layout.holdEmpty ?? false,
+    decoder,
+  });
+
+  const meta = layout.meta;
+  checkRows(scan, layout, timeColumn, headerLine, warnings);
+  readFooter(scan, layout, meta, warnings);
+
+  const time = timeColumn >= 0 ? scan.time : Float64Array.from({ length: scan.rowCount }, (_, i) => i);
+  if (timeColumn < 0) {
+    warnings.push("No time column was found: samples are numbered 0, 1, 2… and shown as seconds.");
+    meta.extra.timeSource = "row-index";
+  }
+  const timeOffsetSeconds = normaliseTime(time, layout, warnings);
+
+  const channels: LogChannel[] = [];
+  const columns: Float32Array[] = [];
+  const ids = uniqueIds(names);
+  specs.forEach((spec, i) => {
+    const column = scan.columns[i];
+    const noReading = spec.noReadingAtOrBelow === undefined ? 0 : blankNoReading(column, spec.noReadingAtOrBelow);
+    if (spec.scale !== undefined) rescale(column, spec.scale, spec.offset ?? 0);
+    const stats = columnStats(column);
+    if (stats.count === 0) {
+      warnings.push(`Column "${spec.sourceHeader || names[i]}" has no readable values and is left out.`);
+      return;
+    }
+    if (noReading > 0) {
+      warnings.push(`"${names[i]}": ${noReading} cell${noReading > 1 ? "s" : ""} hold the logger's "no reading" code and are gaps.`);
+    }
+    const unreadable = scan.unreadable[i];
+    const first = scan.firstUnreadable[i];
+    if (unreadable > 0 && first) {
+      warnings.push(
+        `"${names[i]}": ${unreadable} unreadable cell${unreadable > 1 ? "s" : ""} shown as gaps (first on line ${first.line}: "${first.text}").`,
+      );
+    }
+    channels.push({
+      id: ids[i],
+      name: names[i],
+      unit: spec.unit,
+      sourceHeader: spec.sourceHeader,
+      min: stats.min,
+      max: stats.max,
+      mean: stats.mean,
+      gaps: column.length - stats.count,
+    });
+    columns.push(column);
+  });
+
+  return {
+    format: layout.format,
+    meta: finishMeta(meta, layout, timeOffsetSeconds),
+    rowCount: scan.rowCount,
+    durationSeconds: scan.rowCount > 0 ? time[scan.rowCount - 1] : 0,
+    time,
+    channels,
+    columns,
+    warnings,
+  };
+}
+
+/**
+ * Channel names, unique: a tag stripped from the name (bootmod3's "(RAM) ") comes back when two
+ * channels would otherwise share a name, and remaining repeats are numbered with a warning —
+ * a tuner would rather see both "MAP" inputs of a wideband gauge than have the file refused.
+ */
+function channelNames(specs: ColumnSpec[], headerLine: number, warnings: string[]): string[] {
+  const count = new Map<string, number>();
+  for (const s of specs) count.set(s.name.toLowerCase(), (count.get(s.name.toLowerCase()) ?? 0) + 1);
+  const tagged = specs.map((s) =>
+    s.prefix && (count.get(s.name.toLowerCase()) ?? 0) > 1 ? `${s.name} (${s.prefix})` : s.name,
+  );
+  const { names, renamed } = uniquifyNames(tagged);
+  for (const i of renamed) {
+    warnings.push(`Duplicate column name "${tagged[i]}" on line ${headerLine}: the repeat is shown as "${names[i]}".`);
+  }
+  return names;
+}
+
+function checkRows(scan: ScanResult, layout: Layout, timeColumn: number, headerLine: number, warnings: string[]): void {
+  if (scan.rowCount === 0) {
+    const bad = scan.footer[0] ?? scan.badTime[0];
+    if (bad && timeColumn >= 0) {
+      const header = layout.columns[timeColumn].sourceHeader;
+      throw new LogParseError(
+        "no-time",
+        `The time column "${header}" has no numbers: line ${bad.line} reads "${bad.text}".`,
+        bad.line,
+      );
+    }
+    throw new LogParseError("no-data", `No data rows after the header on line ${headerLine}.`, headerLine + 1);
+  }
+  const width = layout.columns.length;
+  if (scan.raggedCount > Math.max(RAGGED_MIN, scan.rowCount * RAGGED_TOLERANCE)) {
+    throw new LogParseError(
+      "ragged",
+      `${scan.raggedCount} rows do not have the header's ${width} cells: ${describeRows(scan)}.`,
+      scan.ragged[0]?.line,
+    );
+  }
+  if (scan.raggedCount > 0) {
+    warnings.push(
+      `${scan.raggedCount} row${scan.raggedCount > 1 ? "s" : ""} without the header's ${width} cells (missing cells are gaps): ${describeRows(scan)}.`,
+    );
+  }
+  if (scan.truncatedLastLine) {
+    const { line, cells } = scan.truncatedLastLine;
+    warnings.push(`The last line (${line}) is cut short at ${cells} of ${width} cells and was left out.`);
+  }
+  if (scan.badTimeCount > 0) {
+    const first = scan.badTime[0];
+    warnings.push(
+      `${scan.badTimeCount} row${scan.badTimeCount > 1 ? "s" : ""} left out for an unreadable time (first on line ${first.line}: "${first.text}").`,
+    );
+  }
+}
+
+function describeRows(scan: ScanResult): string {
+  const listed = scan.ragged.slice(0, LISTED).map((r) => `line ${r.line} has ${r.cells}`);
+  const more = scan.raggedCount - listed.length;
+  return listed.join(", ") + (more > 0 ? ` and ${more} more` : "");
+}
+
+/** Lines after the last row with a readable time: "Key: value" footers become metadata. */
+function readFooter(scan: ScanResult, layout: Layout, meta: MetaDraft, warnings: string[]): void {
+  if (scan.footerCount === 0) return;
+  if (scan.footerCount > scan.footer.length) {
+    warnings.push(
+      `The last ${scan.footerCount} lines have no readable time and were left out (from line ${scan.footer[0].line}).`,
+    );
+    return;
+  }
+  const texts = scan.footer.map((f) => f.text);
+  if (layout.footer) {
+    layout.footer(texts, meta);
+    return;
+  }
+  for (const text of texts) {
+    const kv = keyValue(text);
+    if (kv && kv[1] && !(kv[0] in meta.extra)) meta.extra[kv[0]] = kv[1];
+  }
+}
+
+/**
+ * Time to seconds from the first sample. Clock times that pass midnight are unwound; a log whose
+ * time runs backwards keeps its rows in file order (charts draw them as written) with a warning.
+ */
+function normaliseTime(time: Float64Array, layout: Layout, warnings: string[]): number {
+  const n = time.length;
+  if (n === 0) return 0;
+  if (layout.clockTime) {
+    let day = 0;
+    let previous = time[0];
+    for (let i = 1; i < n; i++) {
+      const raw = time[i];
+      if (raw + 43_200 < previous) day += 86_400;
+      previous = raw;
+      time[i] = raw + day;
+    }
+  }
+  const scale = layout.timeScale;
+  const offset = time[0] * scale;
+  let backwards = 0;
+  let firstBackwards = -1;
+  for (let i = 0; i < n; i++) {
+    time[i] = time[i] * scale - offset;
+    if (i > 0 && time[i] < time[i - 1]) {
+      if (backwards++ === 0) firstBackwards = i;
+    }
+  }
+  if (backwards > 0) {
+    warnings.push(
+      `Time runs backwards ${backwards} time${backwards > 1 ? "s" : ""} (first at ${time[firstBackwards - 1].toFixed(3)} s); rows are kept in file order.`,
+    );
+  }
+  return offset;
+}
+
+function blankNoReading(column: Float32Array, threshold: number): number {
+  let count = 0;
+  for (let i = 0; i < column.length; i++) {
+    if (column[i] <= threshold) {
+      column[i] = NaN;
+      count++;
+    }
+  }
+  return count;
+}
+
+function rescale(column: Float32Array, scale: number, offset: number): void {
+  for (let i = 0; i < column.length; i++) column[i] = column[i] * scale + offset;
+}
+
+function columnStats(column: Float32Array): { min: number; max: number; mean: number; count: number } {
+  let min = Infinity;
+  let max = -Infinity;
+  let sum = 0;
+  let count = 0;
+  for (let i = 0; i < column.length; i++) {
+    const v = column[i];
+    if (v !== v) continue;
+    if (v < min) min = v;
+    if (v > max) max = v;
+    sum += v;
+    count++;
+  }
+  return count === 0 ? { min: NaN, max: NaN, mean: NaN, count } : { min, max, mean: sum / count, count };
+}
+
+function finishMeta(draft: MetaDraft, layout: Layout, timeOffsetSeconds: number): LogMeta {
+  const meta: LogMeta = { sourceFormat: layout.sourceFormat, ...draft, timeOffsetSeconds };
+  // A date without a time of day is completed by the first sample's clock time.
+  if (meta.startedAt && meta.startedAt.length === 10 && layout.clockTime) {
+    meta.startedAt = `${meta.startedAt}T${isoTimeOfDay(timeOffsetSeconds)}`;
+  }
+  if (!meta.startedAt) delete meta.startedAt;
+  if (meta.ecuIds) {
+    const ids = Object.entries(meta.ecuIds).filter(([, v]) => v !== "");
+    if (ids.length > 0) meta.ecuIds = Object.fromEntries(ids);
+    else delete meta.ecuIds;
+  }
+  return meta;
+}
