@@ -120,11 +120,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const hasSpa = await serveSpa(app, config);
   app.setNotFoundHandler(async (request, reply) => {
-    const wantsPage = request.method === "GET" && !request.url.startsWith("/api") && hasSpa;
+    const pathname = request.url.split("?")[0];
+    // Client routes get index.html; a missing file (an old hashed asset) must 404, not turn into HTML.
+    const wantsPage = request.method === "GET" && hasSpa && !pathname.startsWith("/api") && !/\.[a-z0-9]+$/i.test(pathname);
     if (wantsPage && app.spaIndex) {
       return reply.header("Cache-Control", "no-cache").type("text/html; charset=utf-8").send(app.spaIndex);
     }
-    throw new HttpError(404, "Not found", `No route ${request.method} ${request.url.split("?")[0]}`);
+    throw new HttpError(404, "Not found", `No route ${request.method} ${pathname}`);
   });
 
   return app;

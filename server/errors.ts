@@ -31,12 +31,12 @@ export class RequestValidationError extends Error {
 }
 
 export function fieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.map((issue) => {
-    const path = issue.path.map(String).join(".");
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map(String);
     if (issue.code === "unrecognized_keys") {
-      return { path, message: `Unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}` };
+      return issue.keys.map((key) => ({ path: [...path, key].join("."), message: `Unknown field "${key}"` }));
     }
-    return { path, message: issue.message };
+    return [{ path: path.join("."), message: issue.message }];
   });
 }
 
@@ -58,18 +58,10 @@ function toApiError(error: FastifyError | Error, request: FastifyRequest): ApiEr
   if (error instanceof HttpError) {
     return { statusCode: error.statusCode, message: error.message, description: error.description, data: error.data };
   }
-  const fastifyError = error as FastifyError & { validationContext?: string };
-  const cause = (fastifyError as { cause?: unknown }).cause;
-  if (fastifyError.validation || fastifyError.validationContext || cause instanceof RequestValidationError) {
-    const validation = cause instanceof RequestValidationError ? cause : null;
-    const part = validation?.part ?? fastifyError.validationContext ?? "request";
-    return {
-      statusCode: 400,
-      message: `Invalid ${part}`,
-      description: validation?.message ?? fastifyError.message,
-      data: validation?.issues ?? [],
-    };
+  if (error instanceof RequestValidationError) {
+    return { statusCode: 400, message: `Invalid ${error.part}`, description: error.message, data: error.issues };
   }
+  const fastifyError = error as FastifyError;
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     // Fastify's own client errors (bad JSON, oversize body, wrong content type) have safe messages.

@@ -1,0 +1,12 @@
+import { Link } from "react-router";
+
+export const PRODUCT_NAME = "Tuning Portal";
+
+export function BrandMark({ to = "/" }: { to?: string }) {
+  return (
+    <Link to={to} style={{ display: "inline-flex", alignItems: "center", gap: 8, fontWeight: 700, fontSize: 18, color: "inherit" }}>
+      <img src="/favicon.svg" alt="" width={28} height={28} />
+      <span>{PRODUCT_NAME}</span>
+    </Link>
+  );
+}

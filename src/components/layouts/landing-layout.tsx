@@ -1,0 +1,71 @@
+import { Button, Flex, Layout, Menu, Typography, theme } from "antd";
+import type { ReactNode } from "react";
+import { Link, useLocation } from "react-router";
+import { useSessionState } from "../../providers/session-context";
+import { BrandMark, PRODUCT_NAME } from "../brand";
+
+const navigation = [
+  { path: "/", label: "Home" },
+  { path: "/download-app", label: "The app" },
+  { path: "/docs/getting-started", label: "Docs" },
+  { path: "/faqs", label: "FAQs" },
+  { path: "/dealer-account-request", label: "For dealers" },
+  { path: "/contact-us", label: "Contact" },
+];
+
+const footerLinks = [
+  { path: "/about-us", label: "About us" },
+  { path: "/contact-us", label: "Contact us" },
+  { path: "/demo-request", label: "Request a demo" },
+  { path: "/legal/terms", label: "Terms" },
+  { path: "/legal/privacy", label: "Privacy" },
+];
+
+/** Public pages: header with navigation and sign-in, footer with the legal links. */
+export function LandingLayout({ children, headerExtra }: { children: ReactNode; headerExtra?: ReactNode }) {
+  const { token } = theme.useToken();
+  const { user } = useSessionState();
+  const { pathname } = useLocation();
+  return (
+    <Layout style={{ minHeight: "100vh" }}>
+      <Layout.Header
+        style={{ background: token.colorBgElevated, display: "flex", alignItems: "center", gap: 24, padding: "0 clamp(12px, 4vw, 48px)" }}
+      >
+        <BrandMark />
+        <Menu
+          mode="horizontal"
+          selectedKeys={[pathname]}
+          style={{ flex: 1, minWidth: 0, borderBottom: "none", background: "transparent" }}
+          items={navigation.map((item) => ({ key: item.path, label: <Link to={item.path}>{item.label}</Link> }))}
+        />
+        <Flex gap={8} align="center">
+          {headerExtra}
+          {user ? (
+            <Link to="/dashboard">
+              <Button type="primary">Open portal</Button>
+            </Link>
+          ) : (
+            <Link to="/login">
+              <Button type="primary">Sign in</Button>
+            </Link>
+          )}
+        </Flex>
+      </Layout.Header>
+      <Layout.Content style={{ padding: "32px clamp(12px, 4vw, 48px)", maxWidth: 1280, width: "100%", margin: "0 auto" }}>
+        {children}
+      </Layout.Content>
+      <Layout.Footer style={{ textAlign: "center" }}>
+        <Flex gap={16} justify="center" wrap style={{ marginBottom: 8 }}>
+          {footerLinks.map((link) => (
+            <Link key={link.path} to={link.path}>
+              {link.label}
+            </Link>
+          ))}
+        </Flex>
+        <Typography.Text type="secondary">
+          © {new Date().getFullYear()} {PRODUCT_NAME}. Modifying engine software can affect emissions, warranty and road legality.
+        </Typography.Text>
+      </Layout.Footer>
+    </Layout>
+  );
+}

@@ -1,0 +1,28 @@
+// The React 19 compatibility patch for antd 5 must load before antd renders anything.
+import "@ant-design/v5-patch-for-react-19";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "./App";
+import { createServices } from "./providers/services";
+
+const root = createRoot(document.getElementById("root")!);
+
+createServices().then(
+  (services) =>
+    root.render(
+      <StrictMode>
+        <App services={services} />
+      </StrictMode>,
+    ),
+  (error: unknown) => {
+    // Without configuration nothing else can work: say so plainly instead of a blank page.
+    const message = error instanceof Error ? error.message : String(error);
+    root.render(
+      <div role="alert" style={{ fontFamily: "system-ui", padding: 32 }}>
+        <h1>The portal could not start</h1>
+        <p>{message}</p>
+        <button onClick={() => window.location.reload()}>Retry</button>
+      </div>,
+    );
+  },
+);

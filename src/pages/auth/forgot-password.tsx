@@ -1,0 +1,62 @@
+import { Alert, Button, Form, Input, Typography } from "antd";
+import { sendPasswordResetEmail } from "firebase/auth";
+import { useState } from "react";
+import { Link } from "react-router";
+import { firebaseAuth } from "../../lib/firebase";
+import { identityErrorCode, identityErrorMessage } from "../../lib/identity-errors";
+import { AuthCard } from "./auth-card";
+
+export function ForgotPasswordPage() {
+  const [state, setState] = useState<"idle" | "sending" | "sent">("idle");
+  const [error, setError] = useState<string | null>(null);
+
+  const send = async ({ email }: { email: string }) => {
+    setState("sending");
+    setError(null);
+    try {
+      await sendPasswordResetEmail(firebaseAuth(), email);
+    } catch (caught) {
+      // Whether the address has an account is not revealed: only real failures are shown.
+      if (identityErrorCode(caught) !== "user-not-found") {
+        setError(identityErrorMessage(caught));
+        setState("idle");
+        return;
+      }
+    }
+    setState("sent");
+  };
+
+  return (
+    <AuthCard title="Reset your password">
+      {state === "sent" ? (
+        <Alert
+          type="success"
+          showIcon
+          message="Check your inbox"
+          description="If an account exists for that address, we have sent it a link to choose a new password."
+        />
+      ) : (
+        <Form layout="vertical" onFinish={send}>
+          <Typography.Paragraph type="secondary">Enter your email and we will send you a link to reset your password.</Typography.Paragraph>
+          {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
+          <Form.Item
+            name="email"
+            label="Email"
+            rules={[
+              { required: true, message: "Enter your email" },
+              { type: "email", message: "That email address is not valid" },
+            ]}
+          >
+            <Input type="email" autoComplete="email" />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block loading={state === "sending"}>
+            Send reset link
+          </Button>
+        </Form>
+      )}
+      <Typography.Paragraph style={{ marginTop: 16, marginBottom: 0 }}>
+        <Link to="/login">Back to sign in</Link>
+      </Typography.Paragraph>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,13 @@
+import { Typography } from "antd";
+import type { ReactNode } from "react";
+
+/** A public page's heading and body text, sized for reading. */
+export function LandingSection({ title, lead, children }: { title: string; lead?: ReactNode; children?: ReactNode }) {
+  return (
+    <article style={{ maxWidth: 860 }}>
+      <Typography.Title level={1}>{title}</Typography.Title>
+      {lead && <Typography.Paragraph style={{ fontSize: 18 }}>{lead}</Typography.Paragraph>}
+      {children}
+    </article>
+  );
+}

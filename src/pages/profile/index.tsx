@@ -1,0 +1,78 @@
+import { useCustom, useCustomMutation, useInvalidate } from "@refinedev/core";
+import { Button, Card, Descriptions, Form, Input, Select } from "antd";
+import { useEffect } from "react";
+import type { Account } from "../../../contracts/account";
+import { PageFrame } from "../../components/page-frame";
+
+interface ProfileForm {
+  displayName: string;
+  units?: "metric" | "imperial";
+}
+
+export function ProfilePage() {
+  const { query } = useCustom<Account>({ url: "auth/account", method: "get" });
+  // `result` starts as an empty object; the query data is undefined until the answer arrives.
+  const account = query.data?.data;
+  const [form] = Form.useForm<ProfileForm>();
+  const { mutate, mutation } = useCustomMutation<Account>();
+  const invalidate = useInvalidate();
+
+  useEffect(() => {
+    if (account) form.setFieldsValue({ displayName: account.displayName ?? "", units: account.profile.preferences.units });
+  }, [account, form]);
+
+  const save = (values: ProfileForm) => {
+    if (!account) return;
+    mutate(
+      {
+        url: `auth/account/${account.uid}`,
+        method: "patch",
+        values: { displayName: values.displayName, ...(values.units && { preferences: { units: values.units } }) },
+        successNotification: { type: "success", message: "Profile saved" },
+      },
+      { onSuccess: () => invalidate({ invalidates: ["all"] }) },
+    );
+  };
+
+  return (
+    <PageFrame title="Profile" subtitle="Your account and preferences">
+      <Card title="Account" loading={query.isLoading}>
+        {account && (
+          <Descriptions column={1} size="small">
+            <Descriptions.Item label="Email">{account.email}</Descriptions.Item>
+            <Descriptions.Item label="Role">{account.role}</Descriptions.Item>
+            <Descriptions.Item label="Member since">
+              {account.creationTime ? new Date(account.creationTime).toLocaleDateString() : "unknown"}
+            </Descriptions.Item>
+          </Descriptions>
+        )}
+      </Card>
+      <Card title="Details">
+        <Form form={form} layout="vertical" onFinish={save} style={{ maxWidth: 480 }}>
+          <Form.Item
+            name="displayName"
+            label="Display name"
+            rules={[
+              { required: true, whitespace: true, message: "Display name cannot be empty" },
+              { max: 80, message: "Display name is at most 80 characters" },
+            ]}
+          >
+            <Input autoComplete="name" />
+          </Form.Item>
+          <Form.Item name="units" label="Units">
+            <Select
+              allowClear
+              options={[
+                { value: "metric", label: "Metric (bar, °C, km/h)" },
+                { value: "imperial", label: "Imperial (psi, °F, mph)" },
+              ]}
+            />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+            Save
+          </Button>
+        </Form>
+      </Card>
+    </PageFrame>
+  );
+}

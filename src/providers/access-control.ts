@@ -1,0 +1,47 @@
+import type { AccessControlProvider } from "@refinedev/core";
+import type { Role } from "../../contracts/account";
+import { satisfiesRole } from "../../contracts/access";
+
+export const guards = ["public", "auth", "dealer", "admin"] as const;
+export type Guard = (typeof guards)[number];
+
+export interface AccessDecision {
+  can: boolean;
+  reason?: string;
+}
+
+/**
+ * The route guards as a pure function of the caller's role (null when signed out).
+ * Dealer routes need a signed-in dealer (or admin), admin routes a signed-in admin.
+ */
+export function canAccess(role: Role | null, guard: string): AccessDecision {
+  switch (guard) {
+    case "public":
+      return { can: true };
+    case "auth":
+      return role ? { can: true } : { can: false, reason: "Sign in to open this page" };
+    case "dealer":
+    case "admin":
+      if (!role) return { can: false, reason: "Sign in to open this page" };
+      return satisfiesRole(role, guard)
+        ? { can: true }
+        : { can: false, reason: guard === "admin" ? "This page is for administrators" : "This page is for dealers" };
+    default:
+      throw new Error(`Unknown route guard "${guard}"`);
+  }
+}
+
+/** Refine's provider: no network calls; the role comes from the cached ID token's claims once known. */
+export function createAccessControlProvider(
+  currentRole: () => Promise<Role | null>,
+  guardOf: (resource: string) => string | undefined,
+): AccessControlProvider {
+  return {
+    can: async ({ resource }) => {
+      const guard = resource ? guardOf(resource) : "public";
+      if (guard === undefined) return { can: false, reason: `Unknown resource "${resource}"` };
+      return canAccess(await currentRole(), guard);
+    },
+    options: { buttons: { enableAccessControl: true, hideIfUnauthorized: true } },
+  };
+}

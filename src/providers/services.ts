@@ -1,0 +1,51 @@
+import { QueryClient } from "@tanstack/react-query";
+import { initFirebase } from "../lib/firebase";
+import { loadRuntimeConfig } from "../lib/runtime-config";
+import { guardOf } from "../resources";
+import { createAccessControlProvider } from "./access-control";
+import { createAuthProvider } from "./auth-provider";
+import { chooseBackend } from "./backend";
+import { createDataProvider } from "./data-provider";
+import { createHttpClient } from "./http";
+import { createSession } from "./session";
+
+/** Everything the app needs before its first render, wired once. */
+export async function createServices() {
+  const runtimeConfig = await loadRuntimeConfig();
+  const { auth } = initFirebase(runtimeConfig);
+  const backend = chooseBackend({
+    mode: import.meta.env.MODE,
+    offlineBaseUrl: import.meta.env.VITE_OFFLINE_API_URL ?? "",
+    releaseBaseUrl: async () => runtimeConfig.releaseApiBaseUrl,
+  });
+  let tokenSource: (forceRefresh: boolean) => Promise<string | null> = async () => null;
+  const http = createHttpClient({
+    baseUrl: async () => (await backend).baseUrl,
+    getToken: (forceRefresh) => tokenSource(forceRefresh),
+  });
+  const session = createSession(auth, async (token) => {
+    await http.post("/api/__session", { token }, { anonymous: true });
+  });
+  tokenSource = session.token;
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
+  // Cached access decisions and identity belong to the token they were made with.
+  session.subscribe(() => {
+    void queryClient.invalidateQueries({ queryKey: ["access"] });
+    void queryClient.invalidateQueries({ queryKey: ["auth"] });
+  });
+  return {
+    runtimeConfig,
+    auth,
+    session,
+    http,
+    queryClient,
+    dataProvider: createDataProvider(http),
+    authProvider: createAuthProvider(auth, session, queryClient),
+    accessControlProvider: createAccessControlProvider(
+      async () => (await session.ready()).role,
+      (name) => guardOf(name),
+    ),
+  };
+}
+
+export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -1,0 +1,35 @@
+import type { ComponentType, ReactNode } from "react";
+import type { Guard } from "../providers/access-control";
+
+export type LayoutName = "landing" | "portal" | "docs" | "none";
+export type MenuGroup = "portal" | "dealer" | "admin";
+
+export interface RoutePage {
+  path: string;
+  component: ComponentType;
+  /** Overrides the resource's layout for this one route (e.g. a full-screen list). */
+  layout?: LayoutName;
+}
+
+/** One resource or page, declared once: it produces Refine's resource, its routes and its menu entry. */
+export interface ResourceDefinition {
+  name: string;
+  guard: Guard;
+  layout: LayoutName;
+  list?: RoutePage;
+  show?: RoutePage;
+  create?: RoutePage;
+  edit?: RoutePage;
+  meta: {
+    label: string;
+    icon?: ReactNode;
+    /** Menu section; pages without one are reached by links only. */
+    menu?: MenuGroup;
+    /** API path under /api/v1 when it differs from the name. */
+    apiPath?: string;
+    /** Re-mount instead of keeping the page alive when switching away. */
+    keepAlive?: false;
+    /** A page may force a colour mode (never "system"). */
+    colourMode?: "light" | "dark" | "system";
+  };
+}

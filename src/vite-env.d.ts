@@ -1,0 +1,6 @@
+/// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+  /** Origin of a local API to prefer in development and test builds ("" is this page's origin). */
+  readonly VITE_OFFLINE_API_URL?: string;
+}
