@@ -108,7 +108,7 @@ describe("DialogHost", () => {
 
   it("lets the close hook refuse Escape, the close button and an outside click", async () => {
     renderHost();
-    const hook = vi.fn(async () => false);
+    const hook = vi.fn(async (_key: string, _reason: string) => false);
     const key = open(<p>Unsaved changes</p>, { closeDialogFunction: hook });
     // One at a time: while the hook is deciding, further requests share its answer.
     fireEvent.keyDown(window, { key: "Escape" });
@@ -173,7 +173,9 @@ describe("DialogHost", () => {
       );
     }
     renderHost();
-    open(Rename, { props: { name: "Stage 1" }, closeDialogFunction: () => false });
+    act(() => {
+      useDialogs().open(Rename, { props: { name: "Stage 1" }, closeDialogFunction: () => false });
+    });
     fireEvent.click(screen.getByRole("button", { name: "Rename Stage 1 in 0" }));
     await waitFor(() => expect(screen.queryByText(/Rename Stage 1/)).toBeNull());
   });
