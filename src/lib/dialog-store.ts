@@ -71,8 +71,11 @@ export class DialogStore<Content = unknown, Options extends DialogBehaviour = Di
   /** Bottom to top: the last visible entry is the topmost dialog. */
   #entries: readonly DialogEntry<Content, Options>[] = [];
   readonly #listeners = new Set<() => void>();
-  /** A hook that is still deciding answers every further request for the same key. */
-  readonly #pending = new Map<string, Promise<boolean>>();
+  /**
+   * A hook that is still deciding answers every further request for the same dialog. Keyed by
+   * entry, not key: the key may be freed and reused by a new dialog before a slow hook answers.
+   */
+  readonly #pending = new Map<DialogEntry<Content, Options>, Promise<boolean>>();
 
   readonly subscribe = (listener: () => void): (() => void) => {
     this.#listeners.add(listener);
@@ -110,22 +113,20 @@ export class DialogStore<Content = unknown, Options extends DialogBehaviour = Di
       this.#hide(key);
       return true;
     }
-    const running = this.#pending.get(key);
+    const running = this.#pending.get(entry);
     if (running) return running;
     const decision = (async () => {
       try {
         const answer = await hook(key, reason);
         if (answer === false) return false;
-        // The dialog may have been closed programmatically while the hook was deciding.
-        if (this.#entries.some((candidate) => candidate.key === key && candidate.visible)) {
-          this.#hide(key);
-        }
+        // Unless the dialog was closed (and perhaps its key reused) while the hook was deciding.
+        if (this.#entries.includes(entry)) this.#hide(key);
         return true;
       } finally {
-        this.#pending.delete(key);
+        this.#pending.delete(entry);
       }
     })();
-    this.#pending.set(key, decision);
+    this.#pending.set(entry, decision);
     return decision;
   }
 

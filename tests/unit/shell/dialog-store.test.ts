@@ -194,6 +194,19 @@ describe("close hook (closeDialogFunction)", () => {
     expect(hook).toHaveBeenCalledTimes(1);
   });
 
+  it("does not close a new dialog that took the key while a slow hook was deciding", async () => {
+    const store = new DialogStore<string>();
+    let answer: (value: boolean) => void = () => {};
+    store.open("old", { closeDialogFunction: () => new Promise<boolean>((resolve) => (answer = resolve)) });
+    const decision = store.dismiss("0", "escape");
+    store.close("0");
+    store.remove("0");
+    store.open("new", {});
+    answer(true);
+    await decision;
+    expect(store.getSnapshot()).toMatchObject([{ key: "0", content: "new", visible: true }]);
+  });
+
   it("keeps the dialog open and rejects when the hook fails", async () => {
     const store = new DialogStore<string>();
     store.open("form", {
