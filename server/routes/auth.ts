@@ -4,7 +4,7 @@ import { z } from "zod";
 import { type AccountPatch, accountPatchSchema, createSessionCookieSchema } from "../../contracts/account";
 import type { AppContext } from "../context";
 import { users } from "../db/schema";
-import { forbidden, notFound, unauthorized } from "../errors";
+import { badRequest, conflict, forbidden, notFound, unauthorized } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { accountOf } from "../services/accounts";
 import { isCredentialError } from "../services/identity";
@@ -19,6 +19,21 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       return await auth.getUser(uid);
     } catch (error) {
       if ((error as { code?: string }).code === "auth/user-not-found") throw notFound(`User ${uid}`);
+      throw error;
+    }
+  }
+
+  async function updateIdentityUser(uid: string, fields: Parameters<typeof auth.updateUser>[1]) {
+    try {
+      return await auth.updateUser(uid, fields);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === "auth/phone-number-already-exists") {
+        throw conflict("That phone number belongs to another account", [{ path: "phoneNumber", message: "Used by another account" }]);
+      }
+      if (code === "auth/invalid-phone-number" || code === "auth/invalid-photo-url" || code === "auth/invalid-display-name") {
+        throw badRequest("Invalid body", (error as Error).message);
+      }
       throw error;
     }
   }
@@ -38,7 +53,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       ...(patch.photoURL !== undefined && { photoURL: patch.photoURL }),
       ...(patch.phoneNumber !== undefined && { phoneNumber: patch.phoneNumber }),
     };
-    const record = Object.keys(identityFields).length > 0 ? await auth.updateUser(id, identityFields) : await userRecord(id);
+    const record = Object.keys(identityFields).length > 0 ? await updateIdentityUser(id, identityFields) : await userRecord(id);
     await ctx.db
       .update(users)
       .set({

@@ -1,0 +1,42 @@
+import { describe, expect, it, vi } from "vitest";
+import { loadConfig } from "../../server/config";
+import { verifyIdTokenChecked, verifySessionCookieChecked } from "../../server/services/identity";
+
+describe("server configuration", () => {
+  it("refuses to start in production while the Auth emulator variable is set", () => {
+    expect(() => loadConfig({ NODE_ENV: "production", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" })).toThrow(
+      /FIREBASE_AUTH_EMULATOR_HOST is set while NODE_ENV=production/,
+    );
+  });
+
+  it("starts in production without the emulator, and in development with it", () => {
+    expect(loadConfig({ NODE_ENV: "production" }).mode).toBe("production");
+    expect(loadConfig({ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" }).authEmulatorHost).toBe("127.0.0.1:9099");
+  });
+
+  it("defaults to port 8080, the .data folder and PGlite", () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(config.dataDir.endsWith(".data")).toBe(true);
+    expect(config.databaseUrl).toBeUndefined();
+  });
+
+  it("names a variable that is not a number", () => {
+    expect(() => loadConfig({ PORT: "eighty" })).toThrow('PORT must be a whole number, got "eighty"');
+  });
+});
+
+describe("token verification", () => {
+  // The emulator checks revocation whatever the flag says, so only this test can catch a missing `true`.
+  it("always asks the identity service to check revocation of ID tokens", async () => {
+    const verifyIdToken = vi.fn().mockResolvedValue({ uid: "u" });
+    await verifyIdTokenChecked({ verifyIdToken }, "token");
+    expect(verifyIdToken).toHaveBeenCalledWith("token", true);
+  });
+
+  it("always asks the identity service to check revocation of session cookies", async () => {
+    const verifySessionCookie = vi.fn().mockResolvedValue({ uid: "u" });
+    await verifySessionCookieChecked({ verifySessionCookie }, "cookie");
+    expect(verifySessionCookie).toHaveBeenCalledWith("cookie", true);
+  });
+});
