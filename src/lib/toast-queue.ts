@@ -110,14 +110,20 @@ function validate<Node>(input: ToastInput<Node>): void {
 }
 
 interface Timer {
+  /** Undefined while paused. */
   handle: ReturnType<typeof setTimeout> | undefined;
   startedAt: number;
-  reasons: Set<ToastPauseReason>;
 }
 
 export class ToastQueue<Node = string> {
   #toasts: readonly Toast<Node>[] = [];
+  /** Only toasts with a finite duration have a timer. */
   readonly #timers = new Map<string, Timer>();
+  /**
+   * Why each toast is paused. Kept for every open toast, endless ones included, so a toast that
+   * is replaced under the pointer (Refine's countdown turning into "Saved") starts paused.
+   */
+  readonly #pauses = new Map<string, Set<ToastPauseReason>>();
   readonly #removals = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #listeners = new Set<() => void>();
   #nextId = 0;
@@ -135,6 +141,9 @@ export class ToastQueue<Node = string> {
     validate(input);
     const id = input.id ?? `toast-${(this.#nextId += 1)}`;
     const duration = input.duration ?? TOAST_DEFAULT_DURATION_MS;
+    const held = this.#get(id);
+    const reasons = held?.open ? (this.#pauses.get(id) ?? new Set<ToastPauseReason>()) : new Set<ToastPauseReason>();
+    const finite = Number.isFinite(duration);
     const toast: Toast<Node> = {
       id,
       open: true,
@@ -145,21 +154,25 @@ export class ToastQueue<Node = string> {
       color: input.color ?? "primary",
       actions: input.actions ?? [],
       close: input.close ?? true,
-      progress: (input.progress ?? true) && Number.isFinite(duration),
+      progress: (input.progress ?? true) && finite,
       duration,
       type: input.type ?? "foreground",
-      paused: false,
+      paused: finite && reasons.size > 0,
       remaining: duration,
       revision: (this.#nextRevision += 1),
     };
     this.#forget(id);
-    const held = this.#toasts.some((candidate) => candidate.id === id);
     const next = held
       ? this.#toasts.map((candidate) => (candidate.id === id ? toast : candidate))
       : [...this.#toasts, toast];
     for (const dropped of next.slice(0, Math.max(0, next.length - TOAST_LIMIT))) this.#forget(dropped.id);
     this.#toasts = next.slice(-TOAST_LIMIT);
-    this.#start(id, duration);
+    this.#pauses.set(id, reasons);
+    if (finite) {
+      const timer: Timer = { handle: undefined, startedAt: 0 };
+      this.#timers.set(id, timer);
+      if (!toast.paused) this.#arm(id, timer, duration);
+    }
     this.#emit();
     return id;
   }
@@ -180,27 +193,29 @@ export class ToastQueue<Node = string> {
   }
 
   pause(id: string, reason: ToastPauseReason): void {
+    const reasons = this.#pauses.get(id);
+    if (!reasons) return;
+    reasons.add(reason);
     const timer = this.#timers.get(id);
-    if (!timer) return;
-    timer.reasons.add(reason);
-    if (timer.handle === undefined) return;
+    const toast = this.#get(id);
+    if (!timer || timer.handle === undefined || !toast) return;
     clearTimeout(timer.handle);
     timer.handle = undefined;
-    const toast = this.#get(id);
-    if (toast) this.#update(id, { paused: true, remaining: Math.max(0, toast.remaining - (Date.now() - timer.startedAt)) });
+    this.#update(id, { paused: true, remaining: Math.max(0, toast.remaining - (Date.now() - timer.startedAt)) });
   }
 
   resume(id: string, reason: ToastPauseReason): void {
+    const reasons = this.#pauses.get(id);
+    if (!reasons) return;
+    reasons.delete(reason);
     const timer = this.#timers.get(id);
     const toast = this.#get(id);
-    if (!timer || !toast) return;
-    timer.reasons.delete(reason);
-    if (timer.reasons.size > 0 || timer.handle !== undefined) return;
+    if (reasons.size > 0 || !timer || timer.handle !== undefined || !toast) return;
     this.#arm(id, timer, toast.remaining);
     this.#update(id, { paused: false });
   }
 
-  /** Milliseconds before the toast closes by itself; `undefined` once it is closed or gone. */
+/** Milliseconds before the toast closes by itself; `undefined` once it is closed or gone. */
   timeLeft(id: string): number | undefined {
     const toast = this.#get(id);
     if (!toast?.open) return undefined;
@@ -209,23 +224,17 @@ export class ToastQueue<Node = string> {
     return timer.handle === undefined ? toast.remaining : Math.max(0, toast.remaining - (Date.now() - timer.startedAt));
   }
 
-  #start(id: string, duration: number): void {
-    if (!Number.isFinite(duration)) return;
-    const timer: Timer = { handle: undefined, startedAt: 0, reasons: new Set() };
-    this.#timers.set(id, timer);
-    this.#arm(id, timer, duration);
-  }
-
   #arm(id: string, timer: Timer, delay: number): void {
     timer.startedAt = Date.now();
     timer.handle = setTimeout(() => this.close(id), delay);
   }
 
-  /** Stops the timer and any pending removal of a toast. */
+  /** Stops the timer and any pending removal of a toast, and forgets why it was paused. */
   #forget(id: string): void {
     const timer = this.#timers.get(id);
     if (timer?.handle !== undefined) clearTimeout(timer.handle);
     this.#timers.delete(id);
+    this.#pauses.delete(id);
     const removal = this.#removals.get(id);
     if (removal !== undefined) clearTimeout(removal);
     this.#removals.delete(id);

@@ -245,6 +245,29 @@ describe("timers", () => {
     expect(queue.getSnapshot()[0].open).toBe(false);
   });
 
+  it("keeps a toast replaced under the pointer paused until the pointer leaves", () => {
+    const queue = new ToastQueue();
+    queue.add({ id: "save", title: "You have 5 seconds to undo", duration: Infinity });
+    queue.pause("save", "hover");
+    queue.add({ id: "save", title: "Saved" });
+    expect(queue.getSnapshot()[0]).toMatchObject({ paused: true, remaining: 5000 });
+    vi.advanceTimersByTime(60_000);
+    expect(queue.getSnapshot()[0].open).toBe(true);
+    queue.resume("save", "hover");
+    vi.advanceTimersByTime(5000);
+    expect(queue.getSnapshot()[0].open).toBe(false);
+  });
+
+  it("does not carry pauses over to a toast reopened after it closed", () => {
+    const queue = new ToastQueue();
+    queue.add({ id: "a" });
+    queue.pause("a", "hover");
+    queue.close("a");
+    queue.add({ id: "a" });
+    vi.advanceTimersByTime(5000);
+    expect(queue.getSnapshot()[0].open).toBe(false);
+  });
+
   it("starts a new revision whenever the timer restarts", () => {
     const queue = new ToastQueue();
     queue.add({ id: "a" });
