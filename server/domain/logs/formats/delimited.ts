@@ -168,7 +168,9 @@ export function findHeaderRow(lines: TextLines, limit = 100): { headerIndex: num
       if (!found) continue;
       const cells = splitCells(line, found.delimiter);
       if (!looksLikeHeaderRow(cells)) continue;
-      if (!samples.every((s) => looksLikeDataRow(splitCells(s, found.delimiter), found.decimalComma))) continue;
+      // Most of the next lines must be data; a short log may run straight into a footer.
+      const data = samples.map((s) => looksLikeDataRow(splitCells(s, found.delimiter), found.decimalComma));
+      if (!data[0] || data.filter(Boolean).length * 2 < data.length) continue;
       if (withUnits) {
         const unitCells = splitCells(lines.get(next) ?? "", found.delimiter);
         if (unitCells.length !== cells.length || looksLikeDataRow(unitCells, found.decimalComma)) continue;
