@@ -1,0 +1,164 @@
+/**
+ * What changed between two images of the same firmware (usually stock and a
+ * tune): byte ranges, and for each range the definition items it falls in
+ * with their values before and after in physical units.
+ *
+ * The scan compares 32-bit words and only looks at bytes inside words that
+ * differ, so an 8 MiB image costs about one pass over memory.
+ */
+import type { ChecksumScheme, TuneDefinition, TuneItemKind } from "../../../contracts/tune-definition";
+import { CHECKSUM_LAYOUT } from "../../../contracts/tune-definition";
+import { TuneError } from "./errors";
+import { cellPosition, itemExtents, readPartValue, type ItemExtent, type ItemPart } from "./maps";
+import { elementBytes } from "./elements";
+
+/** A changed run of bytes; `end` is inclusive, like checksum ranges. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface CellChange {
+  row: number;
+  col: number;
+  before: number;
+  after: number;
+}
+
+export interface ChangedItem {
+  id: string;
+  title: string;
+  kind: TuneItemKind;
+  /** `z` for the item's data, `x` or `y` for an axis read from the image. */
+  part: ItemPart;
+  unit?: string;
+  /** The cells of this part whose bytes differ inside the range. */
+  cells: CellChange[];
+}
+
+export interface ChangedRange extends ByteRange {
+  length: number;
+  items: ChangedItem[];
+  /** Checksums whose store lies in the range. */
+  checksums: string[];
+}
+
+export interface DiffOptions {
+  definition?: TuneDefinition;
+  checksums?: readonly ChecksumScheme[];
+  /** Ranges separated by at most this many equal bytes are reported as one. Default 4. */
+  mergeGap?: number;
+}
+
+function sameSize(a: Uint8Array, b: Uint8Array): void {
+  if (a.length !== b.length) {
+    throw new TuneError("image_mismatch", `images differ in size: ${a.length} and ${b.length} bytes`, { sizes: [a.length, b.length] });
+  }
+}
+
+function int32View(image: Uint8Array): Int32Array | null {
+  return image.byteOffset % 4 === 0 ? new Int32Array(image.buffer, image.byteOffset, image.length >>> 2) : null;
+}
+
+/** Changed byte ranges between two equally long images, merged across gaps of at most `mergeGap` equal bytes. */
+export function changedRanges(before: Uint8Array, after: Uint8Array, mergeGap = 4): ByteRange[] {
+  sameSize(before, after);
+  const ranges: ByteRange[] = [];
+  let current: ByteRange | null = null;
+  const mark = (address: number) => {
+    if (current && address - current.end - 1 <= mergeGap) current.end = address;
+    else {
+      current = { start: address, end: address };
+      ranges.push(current);
+    }
+  };
+  const a32 = int32View(before);
+  const b32 = int32View(after);
+  let tail = 0;
+  if (a32 && b32) {
+    const words = a32.length;
+    for (let i = 0; i < words; i++) {
+      if (a32[i] === b32[i]) continue;
+      const base = i << 2;
+      for (let k = 0; k < 4; k++) if (before[base + k] !== after[base + k]) mark(base + k);
+    }
+    tail = words << 2;
+  }
+  for (let i = tail; i < before.length; i++) if (before[i] !== after[i]) mark(i);
+  return ranges;
+}
+
+/** Item extents sorted by start, with the furthest end seen so far, for overlap queries. */
+interface ExtentIndex {
+  extents: ItemExtent[];
+  reach: number[];
+}
+
+function indexExtents(definition: TuneDefinition): ExtentIndex {
+  const extents = definition.items.flatMap(itemExtents).sort((a, b) => a.start - b.start);
+  const reach: number[] = [];
+  let furthest = 0;
+  for (const e of extents) reach.push((furthest = Math.max(furthest, e.end)));
+  return { extents, reach };
+}
+
+/** Extents overlapping [start, end] (inclusive), in address order. */
+function overlapping(index: ExtentIndex, start: number, end: number): ItemExtent[] {
+  const { extents, reach } = index;
+  let lo = 0;
+  let hi = extents.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (extents[mid].start <= end) lo = mid + 1;
+    else hi = mid;
+  }
+  const found: ItemExtent[] = [];
+  for (let i = lo - 1; i >= 0 && reach[i] > start; i--) if (extents[i].end > start) found.push(extents[i]);
+  return found.reverse();
+}
+
+function changedCells(before: Uint8Array, after: Uint8Array, extent: ItemExtent, start: number, end: number): CellChange[] {
+  const size = elementBytes(extent.element);
+  const first = Math.max(0, Math.floor((start - extent.start) / size));
+  const last = Math.min(extent.count - 1, Math.floor((end - extent.start) / size));
+  const cells: CellChange[] = [];
+  for (let index = first; index <= last; index++) {
+    const address = extent.start + index * size;
+    let differs = false;
+    for (let k = 0; k < size; k++) differs ||= before[address + k] !== after[address + k];
+    if (!differs) continue;
+    cells.push({ ...cellPosition(extent, index), before: readPartValue(before, extent, index), after: readPartValue(after, extent, index) });
+  }
+  return cells;
+}
+
+/** Changed ranges between two images, attributed to definition items and checksum stores. */
+export function diffImages(before: Uint8Array, after: Uint8Array, options: DiffOptions = {}): ChangedRange[] {
+  const ranges = changedRanges(before, after, options.mergeGap ?? 4);
+  const index = options.definition ? indexExtents(options.definition) : null;
+  const stores = (options.checksums ?? []).map((s) => ({
+    name: s.name,
+    start: s.store.address,
+    end: s.store.address + CHECKSUM_LAYOUT[s.type].storeSize - 1,
+  }));
+  return ranges.map(({ start, end }) => {
+    const items: ChangedItem[] = [];
+    if (index) {
+      for (const extent of overlapping(index, start, end)) {
+        const cells = changedCells(before, after, extent, start, end);
+        if (cells.length === 0) continue;
+        const unit = extent.element.unit;
+        items.push({
+          id: extent.item.id,
+          title: extent.item.title,
+          kind: extent.item.kind,
+          part: extent.part,
+          ...(unit !== undefined && { unit }),
+          cells,
+        });
+      }
+    }
+    const checksums = stores.filter((s) => s.start <= end && s.end >= start).map((s) => s.name);
+    return { start, end, length: end - start + 1, items, checksums };
+  });
+}
