@@ -1,0 +1,22 @@
+/** The tune-file engine: pure functions over images, definitions, checksums and patches. */
+export { TuneError, hexAddress, type TuneErrorCode } from "./errors";
+export { bytesToHex, hexToBytes, copyImage } from "./bytes";
+export { readElement, writeElement, rawLimits, elementBytes, type ElementType } from "./elements";
+export {
+  readItem,
+  readCell,
+  writeItem,
+  writeCell,
+  itemExtents,
+  scalingFunction,
+  type ItemValues,
+  type AxisValues,
+  type ItemExtent,
+  type ItemPart,
+} from "./maps";
+export { verifyAll, fixAll, computeChecksum, type ChecksumResult, type FixReport, type FixOptions } from "./checksums";
+export { patchState, applyPatches, removePatch, type PatchState, type PatchStateResult, type PatchOptions, type PatchOutcome } from "./patches";
+export { diffImages, changedRanges, type ByteRange, type ChangedRange, type ChangedItem, type CellChange, type DiffOptions } from "./diff";
+export { identifyFirmware, identifyMismatches, matchesIdentify, type IdentifyMismatch, type IdentifiableFirmware } from "./identify";
+export { bake, type BakeInput, type BakeFirmware, type BakeResult, type BakeReport } from "./bake";
+export { generateDemo, DEMO_MAGIC, type Demo, type DemoFirmware, type DemoOptions, type DemoTune } from "./generator";
