@@ -147,6 +147,8 @@ export function createHttpClient(options: HttpClientOptions) {
     const timer = setTimeout(() => timeout.abort(new DOMException("Timed out", "TimeoutError")), timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
     try {
+      // A request cancelled before it started must not reach the network.
+      signal.throwIfAborted();
       if (isForm && request.onUploadProgress && typeof XMLHttpRequest !== "undefined") {
         return await uploadWithProgress(url, { method, headers, body: body as FormData, signal }, request.onUploadProgress);
       }
@@ -160,7 +162,8 @@ export function createHttpClient(options: HttpClientOptions) {
     } catch (error) {
       if (request.signal?.aborted) throw httpError(0, "Request aborted", `${method} ${path} was cancelled`);
       if (timeout.signal.aborted) {
-        throw httpError(408, `Request timed out after ${Math.round(timeoutMs / 1000)} s`, `${method} ${path} took too long`);
+        const limit = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`;
+        throw httpError(408, `Request timed out after ${limit}`, `${method} ${path} took too long`);
       }
       throw httpError(0, "Network error", `Could not reach the server for ${method} ${path}. Check your connection and retry.`);
     } finally {

@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import type { Role } from "../../contracts/account";
+import { canAccess, createAccessControlProvider } from "../../src/providers/access-control";
+import { flattenRoutes, guardOf, registry } from "../../src/resources";
+
+type Caller = Role | null;
+const callers: Caller[] = [null, "customer", "dealer", "admin"];
+
+/** Who may open a route of each guard: written out by hand, not derived from the code under test. */
+const allowed: Record<string, Caller[]> = {
+  public: [null, "customer", "dealer", "admin"],
+  auth: ["customer", "dealer", "admin"],
+  dealer: ["dealer", "admin"],
+  admin: ["admin"],
+};
+
+/** Spec section 2, route by route. */
+const specGuards: Record<string, string> = {
+  "/": "public", "/faqs": "public", "/login": "public", "/about-us": "public", "/contact-us": "public",
+  "/legal/terms": "public", "/legal/privacy": "public", "/demo-request": "public", "/download-app": "public",
+  "/dealer-account-request": "public", "/redirect-app": "public", "/create-account": "public", "/confirm-account": "public",
+  "/forgot-password": "public", "/mail-to-redirect": "public", "/handle-email-action": "public",
+  "/create-email-account": "public", "/docs/:slug": "public",
+  "/profile": "auth", "/my-tunes": "auth", "/dashboard": "auth", "/notifications": "auth", "/my-devices": "auth",
+  "/my-devices/:id": "auth", "/managed-dealers": "public", "/admin/flashing-overview": "auth",
+  "/tuning-tools/tune-viewer": "auth", "/tuning-tools/data-logs": "auth", "/tuning-tools/data-logs/:id": "auth",
+  "/tuning-requests": "dealer", "/managed-devices": "dealer", "/managed-devices/:deviceId": "dealer",
+  "/admin/app-info": "admin", "/admin/users": "admin", "/admin/users/:userId": "admin", "/admin/user-devices": "admin",
+  "/admin/obd-functions": "admin", "/admin/pid-templates": "admin", "/admin/firmware-support": "admin",
+  "/admin/server-management": "admin", "/admin/tune-file-patches": "admin", "/admin/onboarding-vehicles": "admin",
+  "/admin/computed-descriptors": "admin",
+};
+
+/** Spec section 2's layouts: "no layout" routes, the docs layout, the rest landing or portal. */
+const specLayouts: Record<string, string> = {
+  "/redirect-app": "none", "/create-account": "none", "/confirm-account": "none", "/forgot-password": "none",
+  "/mail-to-redirect": "none", "/handle-email-action": "none", "/create-email-account": "none", "/docs/:slug": "docs",
+  "/tuning-tools/data-logs": "none", "/tuning-tools/data-logs/:id": "none", "/managed-devices": "none",
+  // Listed with the portal routes, though without an auth guard.
+  "/managed-dealers": "portal",
+};
+
+describe("route registry", () => {
+  const routes = flattenRoutes();
+
+  it("declares every route of the spec exactly once", () => {
+    const paths = routes.map((route) => route.path);
+    expect([...paths].sort()).toEqual(Object.keys(specGuards).sort());
+  });
+
+  it.each(Object.entries(specGuards))("%s has the %s guard", (path, guard) => {
+    expect(routes.find((route) => route.path === path)?.guard).toBe(guard);
+  });
+
+  it.each(routes.map((route) => [route.path, route.layout] as const))("%s uses the %s layout", (path, layout) => {
+    const expected = specLayouts[path] ?? (specGuards[path] === "public" ? "landing" : "portal");
+    expect(layout).toBe(expected);
+  });
+
+  it("does not keep /profile alive when switching away, and keeps the others", () => {
+    expect(routes.filter((route) => !route.keepAlive).map((route) => route.path)).toEqual(["/profile"]);
+  });
+});
+
+describe("access rules", () => {
+  const routes = flattenRoutes();
+  const cases = routes.flatMap((route) => callers.map((caller) => [route.path, caller ?? "signed out", route.guard, caller] as const));
+
+  it.each(cases)("%s for %s", (_path, _label, guard, caller) => {
+    expect(canAccess(caller, guard).can).toBe(allowed[guard].includes(caller));
+  });
+
+  it("gives a reason whenever it refuses", () => {
+    expect(canAccess(null, "auth")).toEqual({ can: false, reason: "Sign in to open this page" });
+    expect(canAccess("customer", "dealer")).toEqual({ can: false, reason: "This page is for dealers" });
+    expect(canAccess("dealer", "admin")).toEqual({ can: false, reason: "This page is for administrators" });
+  });
+
+  it("throws an error naming an unknown guard", () => {
+    expect(() => canAccess("admin", "superuser")).toThrow('Unknown route guard "superuser"');
+  });
+
+  it("answers Refine's can() from the registry without a network call", async () => {
+    let role: Role | null = "dealer";
+    const provider = createAccessControlProvider(async () => role, (name) => guardOf(name, registry));
+    expect(await provider.can({ resource: "tuning-requests", action: "list" })).toEqual({ can: true });
+    expect((await provider.can({ resource: "users", action: "list" })).can).toBe(false);
+    expect((await provider.can({ resource: "no-such-resource", action: "list" })).can).toBe(false);
+    role = "admin";
+    expect(await provider.can({ resource: "users", action: "list" })).toEqual({ can: true });
+  });
+});
