@@ -13,6 +13,10 @@
  * dismisses it; F8 moves focus to the region so keyboard users can reach the toasts' buttons.
  * Closed toasts fade out for the 200 ms the queue keeps them. Queue rules and numbers live in
  * src/lib/toast-queue.ts.
+ *
+ * Screen readers: a live region inserted together with its text is often not announced, so the
+ * region keeps two hidden live regions from the start and copies the newest toast of each type
+ * into them: "foreground" toasts into an assertive one, "background" toasts into a polite one.
  */
 import {
   CheckCircleFilled,
@@ -65,6 +69,7 @@ export function Toaster({ label }: ToasterProps) {
   const name = regionLabel(label);
   const items = useSyncExternalStore(toasts.subscribe, toasts.getSnapshot, toasts.getSnapshot);
   const regionRef = useRef<HTMLElement>(null);
+  const newest = (type: Toast["type"]) => items.findLast((toast) => toast.open && toast.type === type);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -94,12 +99,38 @@ export function Toaster({ label }: ToasterProps) {
       }}
     >
       <style>{`@keyframes ${PROGRESS_KEYFRAMES}{from{transform:scaleX(1)}to{transform:scaleX(0)}}`}</style>
+      <Announcer politeness="assertive" toast={newest("foreground")} />
+      <Announcer politeness="polite" toast={newest("background")} />
       <ol style={{ display: "flex", flexDirection: "column", gap: TOAST_GAP_PX, listStyle: "none", margin: 0, padding: 0 }}>
         {items.toReversed().map((toast) => (
           <ToastItem key={toast.id} toast={toast} />
         ))}
       </ol>
     </section>
+  );
+}
+
+const VISUALLY_HIDDEN: CSSProperties = {
+  position: "absolute",
+  width: 1,
+  height: 1,
+  margin: -1,
+  padding: 0,
+  border: 0,
+  overflow: "hidden",
+  clip: "rect(0 0 0 0)",
+  whiteSpace: "nowrap",
+};
+
+function Announcer({ politeness, toast }: { politeness: "assertive" | "polite"; toast?: Toast<ReactNode> }) {
+  return (
+    <div aria-live={politeness} aria-atomic="true" style={VISUALLY_HIDDEN}>
+      {toast && (
+        <>
+          {toast.title} {toast.description}
+        </>
+      )}
+    </div>
   );
 }
 
@@ -113,6 +144,7 @@ const DEFAULT_ICONS: Partial<Record<ToastColor, ReactNode>> = {
 function ToastItem({ toast }: { toast: Toast<ReactNode> }) {
   const { token } = theme.useToken();
   const [swipe, setSwipe] = useState<SwipeState | null>(null);
+  const [swipedAway, setSwipedAway] = useState(false);
   const accent = accentColour(toast.color, token);
   const icon = toast.icon ?? DEFAULT_ICONS[toast.color];
 
@@ -136,7 +168,11 @@ function ToastItem({ toast }: { toast: Toast<ReactNode> }) {
     setSwipe(null);
     if (outcome === "none") return;
     toasts.resume(toast.id, "swipe");
-    if (outcome === "dismiss") toasts.close(toast.id);
+    if (outcome === "dismiss") {
+      // Leave to the right while fading instead of sliding back first.
+      setSwipedAway(true);
+      toasts.close(toast.id);
+    }
   };
   const onBlur = (event: FocusEvent<HTMLLIElement>) => {
     if (!event.currentTarget.contains(event.relatedTarget)) toasts.resume(toast.id, "focus");
@@ -155,15 +191,12 @@ function ToastItem({ toast }: { toast: Toast<ReactNode> }) {
     pointerEvents: "auto",
     touchAction: "pan-y",
     opacity: toast.open ? 1 : 0,
-    transform: swipe?.swiping ? `translateX(${swipe.delta}px)` : undefined,
+    transform: swipe?.swiping ? `translateX(${swipe.delta}px)` : swipedAway ? "translateX(100%)" : undefined,
     transition: swipe?.swiping ? "none" : `opacity ${TOAST_REMOVE_DELAY_MS}ms ease, transform ${TOAST_REMOVE_DELAY_MS}ms ease`,
   };
 
   return (
     <li
-      role="status"
-      aria-live={toast.type === "foreground" ? "assertive" : "polite"}
-      aria-atomic="true"
       tabIndex={0}
       data-state={toast.open ? "open" : "closed"}
       style={style}
