@@ -20,3 +20,4 @@ export { diffImages, changedRanges, type ByteRange, type ChangedRange, type Chan
 export { identifyFirmware, identifyMismatches, matchesIdentify, type IdentifyMismatch, type IdentifiableFirmware } from "./identify";
 export { bake, type BakeInput, type BakeFirmware, type BakeResult, type BakeReport } from "./bake";
 export { generateDemo, DEMO_MAGIC, type Demo, type DemoFirmware, type DemoOptions, type DemoTune } from "./generator";
+export { importXdf, type XdfImport, type XdfImportOptions } from "./xdf";
