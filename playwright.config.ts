@@ -1,0 +1,25 @@
+import { defineConfig } from "@playwright/test";
+import { TEST_PORTS } from "./scripts/lib/ports";
+
+/** Browser tests run against a server that `npm test` starts (scripts/test.ts) with demo data. */
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: false,
+  workers: 1,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  outputDir: ".test-data/playwright-output",
+  use: {
+    baseURL: process.env.E2E_BASE_URL ?? `http://127.0.0.1:${TEST_PORTS.e2eServer}`,
+    browserName: "chromium",
+    viewport: { width: 1280, height: 800 },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      // Chromium as root needs --no-sandbox; the closed network here makes background fetches fail loudly.
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+  },
+});

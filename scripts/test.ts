@@ -1,0 +1,136 @@
+/**
+ * npm test: every suite (unit, API on PGlite and PostgreSQL, browser) against a private Auth
+ * emulator, ending with one line "N passed, N failed" for all of them together.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { buildSpa, spaIsStale } from "./lib/build";
+import { ensureChromium } from "./lib/chromium";
+import { startAuthEmulator } from "./lib/emulator";
+import { TEST_PORTS, TEST_PROJECT_ID } from "./lib/ports";
+
+const root = process.cwd();
+const workDir = path.resolve(".test-data");
+const bin = (name: string) => path.join(root, "node_modules/.bin", name);
+
+interface Tally {
+  suite: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: "inherit", env });
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+function readJson<T>(file: string): T | null {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as T;
+  } catch {
+    return null;
+  }
+}
+
+async function runVitest(env: NodeJS.ProcessEnv): Promise<Tally> {
+  const report = path.join(workDir, "vitest.json");
+  rmSync(report, { force: true });
+  const code = await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], env);
+  const json = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }>(report);
+  if (!json) return { suite: "unit + api", passed: 0, failed: 1, skipped: 0 };
+  // A crash outside any test (a failing import, a setup error) still fails the run.
+  const failed = json.numFailedTests + (code !== 0 && json.numFailedTests === 0 ? 1 : 0);
+  return { suite: "unit + api", passed: json.numPassedTests, failed, skipped: json.numPendingTests + json.numTodoTests };
+}
+
+async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the e2e server exited with code ${child.exitCode}`);
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(1000) })).ok) return;
+    } catch {
+      // starting
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`the e2e server did not answer ${url}`);
+}
+
+async function runBrowserTests(env: NodeJS.ProcessEnv): Promise<Tally> {
+  const chromium = ensureChromium();
+  if (spaIsStale()) {
+    console.log("Building the web app for the browser tests…");
+    buildSpa();
+  }
+  const dataDir = path.join(workDir, "e2e-data");
+  rmSync(dataDir, { recursive: true, force: true });
+  const port = TEST_PORTS.e2eServer;
+  const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...env, PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: "1", LOG_LEVEL: "warn", NODE_ENV: "test" },
+  });
+  try {
+    await waitForHealth(`http://127.0.0.1:${port}/api/v1/health`, server);
+    const report = path.join(workDir, "playwright.json");
+    rmSync(report, { force: true });
+    const code = await run(bin("playwright"), ["test", "--reporter=list,json"], {
+      ...env,
+      CHROMIUM_PATH: chromium,
+      E2E_BASE_URL: `http://127.0.0.1:${port}`,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+    });
+    const json = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(report);
+    if (!json) return { suite: "browser", passed: 0, failed: 1, skipped: 0 };
+    const failed = json.stats.unexpected + json.stats.flaky + (code !== 0 && json.stats.unexpected === 0 ? 1 : 0);
+    return { suite: "browser", passed: json.stats.expected, failed, skipped: json.stats.skipped };
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once("exit", resolve)));
+  }
+}
+
+async function main() {
+  mkdirSync(workDir, { recursive: true });
+  const emulator = await startAuthEmulator({
+    projectId: TEST_PROJECT_ID,
+    port: TEST_PORTS.emulator,
+    hubPort: TEST_PORTS.emulatorHub,
+    loggingPort: TEST_PORTS.emulatorLogging,
+    workDir: path.join(workDir, "auth-emulator"),
+  });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+    FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
+  };
+  const tallies: Tally[] = [];
+  try {
+    tallies.push(await runVitest(env));
+    try {
+      tallies.push(await runBrowserTests(env));
+    } catch (error) {
+      console.error(`Browser tests could not run: ${error instanceof Error ? error.message : error}`);
+      tallies.push({ suite: "browser", passed: 0, failed: 1, skipped: 0 });
+    }
+  } finally {
+    await emulator.stop();
+  }
+
+  for (const tally of tallies) console.log(`  ${tally.suite}: ${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped`);
+  const passed = tallies.reduce((sum, tally) => sum + tally.passed, 0);
+  const failed = tallies.reduce((sum, tally) => sum + tally.failed, 0);
+  const skipped = tallies.reduce((sum, tally) => sum + tally.skipped, 0);
+  console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+  process.exit(failed > 0 || passed === 0 ? 1 : 0);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.stack : error);
+  console.log("0 passed, 1 failed");
+  process.exit(1);
+});
