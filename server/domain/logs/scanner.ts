@@ -102,8 +102,9 @@ interface Ctx {
  */
 export function scanRows(bytes: Uint8Array, start: number, firstLine: number, spec: ScanSpec): ScanResult {
   const end = bytes.length;
-  const lastBreak = Math.max(bytes.lastIndexOf(LF), bytes.lastIndexOf(CR));
-  const bodyEnd = lastBreak >= start ? lastBreak + 1 : start;
+  let lastBreak = end - 1;
+  while (lastBreak >= start && bytes[lastBreak] !== LF && bytes[lastBreak] !== CR) lastBreak--;
+  const bodyEnd = lastBreak + 1;
   const capacity = estimateRows(bytes, start, end);
   const ctx: Ctx = {
     spec,
@@ -271,16 +272,17 @@ function scanSegment(ctx: Ctx, bytes: Uint8Array, pos: number, end: number, line
         }
         if (target === TIME) {
           rowTime = value;
+        } else if (value === value) {
+          columns[target][row] = value;
+          if (hold) held[target] = value;
         } else {
           if (empty && hold) {
             value = held[target];
-          } else if (!empty && Number.isNaN(value)) {
+          } else if (!empty) {
             ctx.unreadable[target]++;
             if (ctx.firstUnreadable[target] === undefined) {
               ctx.firstUnreadable[target] = { line, text: cellText(bytes, cellStart, pos) };
             }
-          } else if (hold) {
-            held[target] = value;
           }
           columns[target][row] = value;
         }
