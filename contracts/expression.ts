@@ -275,8 +275,6 @@ const FUNCTIONS: Record<string, FunctionSpec> = {
   prev: { minArgs: 1, maxArgs: 1 },
 };
 
-export const EXPRESSION_FUNCTIONS: readonly string[] = Object.keys(FUNCTIONS);
-
 const BINARY: Record<BinaryOperator, (a: number, b: number) => number> = {
   "+": (a, b) => a + b,
   "-": (a, b) => a - b,

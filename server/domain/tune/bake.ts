@@ -122,10 +122,10 @@ export function bake(input: BakeInput): BakeResult {
     carriedBytes += end - start + 1;
   }
 
-  const patched = applyPatches(image, patches, { firmwareId: firmware.firmwareId });
-  const fix = fixAll(patched.image, firmware.checksums);
+  const patched = applyPatches(image, patches, { firmwareId: firmware.firmwareId, inPlace: true });
+  const fix = fixAll(image, firmware.checksums);
   // Verify from scratch rather than trusting the fixer's own bookkeeping.
-  const checksums = verifyAll(patched.image, firmware.checksums);
+  const checksums = verifyAll(image, firmware.checksums);
   const invalid = checksums.filter((r) => !r.valid);
   if (invalid.length > 0) {
     throw new TuneError(
@@ -135,8 +135,8 @@ export function bake(input: BakeInput): BakeResult {
     );
   }
   return {
-    image: patched.image,
-    sha256: createHash("sha256").update(patched.image).digest("hex"),
+    image,
+    sha256: createHash("sha256").update(image).digest("hex"),
     report: {
       firmwareId: firmware.firmwareId,
       carried,

@@ -1,9 +1,15 @@
 /** Byte helpers shared by patches, identify rules, checksums and baking. */
 
+/** Value of one hex digit from its char code ('0'-'9', 'a'-'f', 'A'-'F'). */
+function nibble(code: number): number {
+  return code <= 57 ? code - 48 : (code | 32) - 87;
+}
+
+/** Bytes of a hex string as the schemas accept it (whitespace between bytes is ignored). */
 export function hexToBytes(hex: string): Uint8Array {
-  const compact = hex.replace(/\s+/g, "");
+  const compact = /\s/.test(hex) ? hex.replace(/\s+/g, "") : hex;
   const out = new Uint8Array(compact.length >> 1);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(compact.substr(i * 2, 2), 16);
+  for (let i = 0; i < out.length; i++) out[i] = (nibble(compact.charCodeAt(2 * i)) << 4) | nibble(compact.charCodeAt(2 * i + 1));
   return out;
 }
 

@@ -3,8 +3,9 @@
  * tune): byte ranges, and for each range the definition items it falls in
  * with their values before and after in physical units.
  *
- * The scan compares 32-bit words and only looks at bytes inside words that
- * differ, so an 8 MiB image costs about one pass over memory.
+ * The scan skips equal 4 KiB chunks with a native memcmp and looks at bytes
+ * only inside 32-bit words that differ, so an unchanged 8 MiB costs well
+ * under a millisecond.
  */
 import type { ChecksumScheme, TuneDefinition, TuneItemKind } from "../../../contracts/tune-definition";
 import { CHECKSUM_LAYOUT } from "../../../contracts/tune-definition";
@@ -60,6 +61,9 @@ function int32View(image: Uint8Array): Int32Array | null {
   return image.byteOffset % 4 === 0 ? new Int32Array(image.buffer, image.byteOffset, image.length >>> 2) : null;
 }
 
+/** Equal stretches are skipped a chunk at a time with native memcmp (Buffer.compare), many times faster than a JS loop. */
+const CHUNK = 4096;
+
 /** Changed byte ranges between two equally long images, merged across gaps of at most `mergeGap` equal bytes. */
 export function changedRanges(before: Uint8Array, after: Uint8Array, mergeGap = 4): ByteRange[] {
   sameSize(before, after);
@@ -72,19 +76,24 @@ export function changedRanges(before: Uint8Array, after: Uint8Array, mergeGap = 
       ranges.push(current);
     }
   };
+  const a = Buffer.from(before.buffer, before.byteOffset, before.length);
+  const b = Buffer.from(after.buffer, after.byteOffset, after.length);
   const a32 = int32View(before);
   const b32 = int32View(after);
-  let tail = 0;
-  if (a32 && b32) {
-    const words = a32.length;
-    for (let i = 0; i < words; i++) {
-      if (a32[i] === b32[i]) continue;
-      const base = i << 2;
-      for (let k = 0; k < 4; k++) if (before[base + k] !== after[base + k]) mark(base + k);
+  const words = a32 && b32;
+  for (let chunk = 0; chunk < before.length; chunk += CHUNK) {
+    const end = Math.min(before.length, chunk + CHUNK);
+    if (a.compare(b, chunk, end, chunk, end) === 0) continue;
+    let i = chunk;
+    if (words) {
+      // A differing chunk is scanned a word at a time, bytes only inside words that differ.
+      for (const last = end & ~3; i < last; i += 4) {
+        if (a32[i >> 2] === b32[i >> 2]) continue;
+        for (let k = i; k < i + 4; k++) if (before[k] !== after[k]) mark(k);
+      }
     }
-    tail = words << 2;
+    for (; i < end; i++) if (before[i] !== after[i]) mark(i);
   }
-  for (let i = tail; i < before.length; i++) if (before[i] !== after[i]) mark(i);
   return ranges;
 }
 

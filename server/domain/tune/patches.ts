@@ -6,7 +6,8 @@
  * patches are applied and only applied patches are removed; anything else is
  * refused with the addresses at fault, because writing over bytes we did not
  * expect is how an engine computer gets bricked. Functions here return a new
- * image and never touch the one given.
+ * image and leave the one given untouched, unless the caller owns the buffer
+ * and asks for `inPlace` (an 8 MiB allocation costs more than the patching).
  */
 import type { ChecksumScheme, Patch } from "../../../contracts/tune-definition";
 import { bytesEqualAt, copyImage, hexToBytes } from "./bytes";
@@ -59,6 +60,8 @@ export interface PatchOptions {
   firmwareId?: string;
   /** When given, every checksum is fixed after the change and the report returned. */
   checksums?: readonly ChecksumScheme[];
+  /** Write into the image given instead of a copy (a refused patch still writes nothing). */
+  inPlace?: boolean;
 }
 
 export interface PatchOutcome {
@@ -125,7 +128,7 @@ export function applyPatches(image: Uint8Array, patches: readonly Patch[], optio
       { conflicts: conflicting.map(({ patch, addresses }) => ({ patch: patch.id ?? patch.title, addresses })) },
     );
   }
-  const out = copyImage(image);
+  const out = options.inPlace ? image : copyImage(image);
   decoded.forEach((entries, i) => {
     if (states[i].state === "absent") for (const e of entries) out.set(e.patch, e.address);
   });
@@ -143,7 +146,7 @@ export function removePatch(image: Uint8Array, patch: Patch, options: PatchOptio
       conflicts: [{ patch: patch.id ?? patch.title, addresses: changed }],
     });
   }
-  const out = copyImage(image);
+  const out = options.inPlace ? image : copyImage(image);
   if (state.state === "applied") for (const e of entries) out.set(e.base, e.address);
   return finish(out, [patch], [state], options);
 }

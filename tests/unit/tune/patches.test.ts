@@ -70,6 +70,18 @@ describe("applying and removing patches", () => {
     expect(removed.patches[0].before).toBe("applied");
   });
 
+  it("writes into the given buffer when asked to work in place, and not at all when refused", () => {
+    const owned = image();
+    const outcome = applyPatches(owned, [pops], { inPlace: true });
+    expect(outcome.image).toBe(owned);
+    expect(patchState(owned, pops).state).toBe("applied");
+    const conflicting = image();
+    conflicting[5] = 0x77;
+    const before = conflicting.slice();
+    expect(() => applyPatches(conflicting, [pops], { inPlace: true })).toThrow(TuneError);
+    expect(conflicting).toEqual(before);
+  });
+
   it("leaves an already applied patch as it is", () => {
     const once = applyPatches(image(), [pops]).image;
     const twice = applyPatches(once, [pops]);
