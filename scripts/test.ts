@@ -1,6 +1,7 @@
 /**
  * npm test: every suite (unit, API on PGlite and PostgreSQL, browser) against a private Auth
  * emulator, ending with one line "N passed, N failed" for all of them together.
+ * `npm test -- vitest` or `npm test -- browser` runs one of the two.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -108,10 +109,12 @@ async function main() {
     FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
     FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
   };
+  const only = process.argv[2];
+  if (only && only !== "vitest" && only !== "browser") throw new Error(`Unknown suite "${only}": use vitest or browser`);
   const tallies: Tally[] = [];
   try {
-    tallies.push(await runVitest(env));
-    try {
+    if (only !== "browser") tallies.push(await runVitest(env));
+    if (only !== "vitest") try {
       tallies.push(await runBrowserTests(env));
     } catch (error) {
       console.error(`Browser tests could not run: ${error instanceof Error ? error.message : error}`);
