@@ -41,13 +41,6 @@ export function isClockText(cell: string): boolean {
   return CLOCK.test(cell);
 }
 
-/** Seconds since midnight for "hh:mm", "hh:mm:ss" or "hh:mm:ss.fff". */
-export function clockSeconds(cell: string): number {
-  if (!CLOCK.test(cell)) return NaN;
-  const [h, m, s = "0"] = cell.split(":");
-  return Number(h) * 3600 + Number(m) * 60 + Number(s.replace(",", "."));
-}
-
 /** True when most non-empty cells read as numbers or clock times, i.e. the line is data. */
 export function looksLikeDataRow(cells: string[], decimalComma = false): boolean {
   let numeric = 0;

@@ -32,7 +32,7 @@ export function decodeBytes(input: Uint8Array): DecodedBytes {
   return { encoding, bytes, decoder: new TextDecoder(encoding === "latin1" ? "latin1" : "utf-8") };
 }
 
-export function detectEncoding(input: Uint8Array): TextEncodingName {
+function detectEncoding(input: Uint8Array): TextEncodingName {
   if (input.length >= 3 && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf) return "utf-8";
   if (input.length >= 2 && input[0] === 0xff && input[1] === 0xfe) return "utf-16le";
   if (input.length >= 2 && input[0] === 0xfe && input[1] === 0xff) return "utf-16be";

@@ -60,8 +60,6 @@ export interface ScanResult {
   footerCount: number;
   /** The file ended in the middle of a row (no final line break and too few cells). */
   truncatedLastLine?: RowProblem;
-  /** Line number after the last line scanned. */
-  endLine: number;
 }
 
 const KEPT_PROBLEMS = 20;
@@ -127,14 +125,14 @@ export function scanRows(bytes: Uint8Array, start: number, firstLine: number, sp
 
   // Every line of the body ends with a line break, so the hot loop needs no bounds checks;
   // an unterminated last line is copied into a small buffer with one appended.
-  let line = scanSegment(ctx, bytes, start, bodyEnd, firstLine);
+  const line = scanSegment(ctx, bytes, start, bodyEnd, firstLine);
   let truncatedLastLine: RowProblem | undefined;
   if (bodyEnd < end) {
     const tail = new Uint8Array(end - bodyEnd + 1);
     tail.set(bytes.subarray(bodyEnd));
     tail[tail.length - 1] = LF;
     const rowsBefore = ctx.row;
-    line = scanSegment(ctx, tail, 0, tail.length, line);
+    scanSegment(ctx, tail, 0, tail.length, line);
     if (ctx.row > rowsBefore && ctx.lastRowCells < spec.columnCount) {
       // The last row was cut short by the end of the file: its last cell may be a partial number.
       truncatedLastLine = { line: ctx.lastRowLine, cells: ctx.lastRowCells };
@@ -161,15 +159,20 @@ export function scanRows(bytes: Uint8Array, start: number, firstLine: number, sp
     footer: ctx.trailing,
     footerCount: ctx.trailingCount,
     truncatedLastLine,
-    endLine: line,
   };
 }
 
 /** Row count guess from the average length of the first lines; columns grow if it is short. */
 function estimateRows(bytes: Uint8Array, start: number, end: number): number {
   const sampleEnd = Math.min(end, start + 64 * 1024);
-  let breaks = 0;
-  for (let i = start; i < sampleEnd; i++) if (bytes[i] === LF || bytes[i] === CR) breaks++;
+  let lf = 0;
+  let cr = 0;
+  for (let i = start; i < sampleEnd; i++) {
+    if (bytes[i] === LF) lf++;
+    else if (bytes[i] === CR) cr++;
+  }
+  // CRLF counts once; files with lone CRs (WinLog) have no LF at all.
+  const breaks = lf > 0 ? lf : cr;
   if (breaks === 0) return 16;
   const perLine = (sampleEnd - start) / breaks;
   return Math.ceil(((end - start) / perLine) * 1.02) + 16;
@@ -209,6 +212,15 @@ function scanSegment(ctx: Ctx, bytes: Uint8Array, pos: number, end: number, line
       pos += c === CR && bytes[pos + 1] === LF ? 2 : 1;
       line++;
       continue;
+    }
+    if (c === SPACE || c === TAB) {
+      // Whitespace-only lines are blank too; otherwise the row starts at `pos` as before.
+      let p = pos;
+      while (bytes[p] === SPACE || bytes[p] === TAB) p++;
+      if (bytes[p] === LF || bytes[p] === CR) {
+        pos = p;
+        continue;
+      }
     }
     if (row === ctx.capacity) {
       ctx.row = row;
@@ -313,9 +325,13 @@ function scanSegment(ctx: Ctx, bytes: Uint8Array, pos: number, end: number, line
 
     if (timed && Number.isNaN(rowTime)) {
       // The row stays uncommitted: the next row overwrites what was stored at this index.
-      ctx.trailingCount++;
-      if (ctx.trailing.length < KEPT_FOOTER_LINES) {
-        ctx.trailing.push({ line, text: lineText(spec.decoder, bytes, lineStartOf(bytes, pos), pos) });
+      // A row of bare delimiters (",,,,", spreadsheet exports) is a blank line, not a bad row.
+      const lineStart = lineStartOf(bytes, pos);
+      if (!isDelimitersOnly(bytes, lineStart, pos, delim)) {
+        ctx.trailingCount++;
+        if (ctx.trailing.length < KEPT_FOOTER_LINES) {
+          ctx.trailing.push({ line, text: lineText(spec.decoder, bytes, lineStart, pos) });
+        }
       }
       if (cells !== ncol) {
         ctx.raggedCount--;
@@ -350,6 +366,14 @@ function skipQuoted(bytes: Uint8Array, pos: number): number {
       else return i + 1;
     } else i++;
   }
+}
+
+function isDelimitersOnly(bytes: Uint8Array, from: number, to: number, delim: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = bytes[i];
+    if (c !== delim && c !== SPACE && c !== TAB && c !== QUOTE) return false;
+  }
+  return true;
 }
 
 function isBlankCell(bytes: Uint8Array, from: number, to: number): boolean {

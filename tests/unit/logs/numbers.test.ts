@@ -67,6 +67,12 @@ describe("lines", () => {
     });
   }
 
+  it("treats whitespace-only lines and rows of bare delimiters as blank", () => {
+    const log = parseLog(text("Time,RPM,Boost\n0.0,800,0.5\n   \t \n,,\n0.1,900,0.75\n,,\n"));
+    expect(log.rowCount).toBe(2);
+    expect(log.warnings).toEqual([]);
+  });
+
   it("ignores one trailing delimiter on every row", () => {
     const log = parseLog(text("Time,RPM,Boost,\n0,800,0.5,\n0.1,900,0.75,\n"));
     expect(log.channels.map((c) => c.name)).toEqual(["RPM", "Boost"]);

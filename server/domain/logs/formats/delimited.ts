@@ -68,13 +68,13 @@ const TIME_UNIT_SCALE: Record<string, number> = {
   μs: 1e-6,
 };
 
-export function isTimeHeader(parts: HeaderParts): boolean {
+function isTimeHeader(parts: HeaderParts): boolean {
   const name = parts.name.toLowerCase();
   if (TIME_NAMES.has(name)) return true;
   return /\btime\b/.test(name) && parts.unit.toLowerCase() in TIME_UNIT_SCALE;
 }
 
-export function timeScaleOf(unit: string): number | undefined {
+function timeScaleOf(unit: string): number | undefined {
   return TIME_UNIT_SCALE[unit.trim().toLowerCase()];
 }
 
