@@ -225,6 +225,31 @@ function crc32Msb(image: Uint8Array, start: number, end: number, seed: number): 
 // ---------------------------------------------------------------------------
 // Compute, read, write
 
+/** Sum over the pieces of `perPiece(lanes of the piece, piece start)`, mod 2^32. */
+function sumPieces(
+  image: Uint8Array,
+  words: Uint32Array | null,
+  pieces: Array<[number, number]>,
+  perPiece: (lanes: Float64Array, start: number) => number,
+): number {
+  let sum = 0;
+  for (const [start, end] of pieces) {
+    const lanes = new Float64Array(4);
+    addLaneSums(image, words, start, end, lanes);
+    sum = (sum + perPiece(lanes, start)) % 2 ** 32;
+  }
+  return sum;
+}
+
+const byteSum = (lanes: Float64Array) => lanes[0] + lanes[1] + lanes[2] + lanes[3];
+
+/** Little-endian 16-bit words from `start`: the bytes at start's parity are the low bytes. */
+function littleEndianWord16Sum(lanes: Float64Array, start: number): number {
+  const even = lanes[0] + lanes[2];
+  const odd = lanes[1] + lanes[3];
+  return (start & 1) === 0 ? even + shiftMod32(odd, 8) : odd + shiftMod32(even, 8);
+}
+
 function compute(image: Uint8Array, words: Uint32Array | null, prepared: Prepared): number[] {
   const { scheme, pieces } = prepared;
   switch (scheme.type) {
@@ -238,39 +263,29 @@ function compute(image: Uint8Array, words: Uint32Array | null, prepared: Prepare
       for (const [start, end] of pieces) crc = crc32Msb(image, start, end, crc);
       return [crc];
     }
+    case "word16-sum-inverse": {
+      const sum = sumPieces(image, words, pieces, littleEndianWord16Sum);
+      return [sum, ~sum >>> 0];
+    }
+    case "byte-sum-inverse": {
+      const sum = sumPieces(image, words, pieces, byteSum);
+      return [sum, ~sum >>> 0];
+    }
+    case "subaru-sum32": {
+      const sum = sumPieces(image, words, pieces, bigEndianWordSum);
+      return [(SUBARU_CONSTANT - sum + 2 ** 32) % 2 ** 32];
+    }
+    case "nissan-sum-xor": {
+      let x = 0;
+      for (const [start, end] of pieces) x ^= bigEndianWordXor(laneXor(image, words, start, end), start);
+      return [sumPieces(image, words, pieces, bigEndianWordSum), x >>> 0];
+    }
+    case "byte-sum16":
+      return [sumPieces(image, words, pieces, byteSum) % 0x10000];
     case "byte-xor": {
       let x = 0;
       for (const [start, end] of pieces) x ^= laneXor(image, words, start, end);
       return [(x ^ (x >>> 8) ^ (x >>> 16) ^ (x >>> 24)) & 0xff];
-    }
-    case "nissan-sum-xor": {
-      let sum = 0;
-      let x = 0;
-      for (const [start, end] of pieces) {
-        const lanes = new Float64Array(4);
-        addLaneSums(image, words, start, end, lanes);
-        sum += bigEndianWordSum(lanes, start);
-        x ^= bigEndianWordXor(laneXor(image, words, start, end), start);
-      }
-      return [sum % 2 ** 32, x >>> 0];
-    }
-    default: {
-      let sum = 0;
-      for (const [start, end] of pieces) {
-        const lanes = new Float64Array(4);
-        addLaneSums(image, words, start, end, lanes);
-        if (scheme.type === "subaru-sum32") sum += bigEndianWordSum(lanes, start);
-        else if (scheme.type === "word16-sum-inverse") {
-          // Little-endian 16-bit words from `start`: bytes at start's parity are the low bytes.
-          const low = (start & 1) === 0 ? lanes[0] + lanes[2] : lanes[1] + lanes[3];
-          const high = (start & 1) === 0 ? lanes[1] + lanes[3] : lanes[0] + lanes[2];
-          sum += low + shiftMod32(high, 8);
-        } else sum += lanes[0] + lanes[1] + lanes[2] + lanes[3];
-        sum %= 2 ** 32;
-      }
-      if (scheme.type === "subaru-sum32") return [(SUBARU_CONSTANT - sum + 2 ** 32) % 2 ** 32];
-      if (scheme.type === "byte-sum16") return [sum % 0x10000];
-      return [sum, (~sum) >>> 0];
     }
   }
 }
@@ -387,7 +402,8 @@ export interface FixOptions {
  * Rewrites every store so that every scheme verifies, in place. Inner schemes
  * go first; a pass is repeated only when a store write landed inside a scheme
  * already fixed in that pass, and a layout that is still moving after
- * `maxPasses` is refused.
+ * `maxPasses` is refused (the image may then hold partly rewritten stores:
+ * callers fix a copy they are prepared to throw away).
  */
 export function fixAll(image: Uint8Array, schemes: readonly ChecksumScheme[], options: FixOptions = {}): FixReport {
   const maxPasses = options.maxPasses ?? 8;

@@ -80,7 +80,7 @@ export function readElement(image: Uint8Array, address: number, type: ElementTyp
   return (bits << shift) >> shift;
 }
 
-/** Smallest and largest raw integer the element type holds (±Infinity-free bounds for floats: ±FLT_MAX). */
+/** Smallest and largest raw value the element type holds; for floats the largest finite single. */
 export function rawLimits(type: ElementType): { min: number; max: number } {
   if (type.float) return { min: -3.4028234663852886e38, max: 3.4028234663852886e38 };
   if (type.signed) return { min: -(2 ** (type.bits - 1)), max: 2 ** (type.bits - 1) - 1 };

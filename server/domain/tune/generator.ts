@@ -27,7 +27,7 @@ import {
 import { bytesToHex, copyImage } from "./bytes";
 import { fixAll } from "./checksums";
 import { writeElement, type ElementType } from "./elements";
-import { TuneError } from "./errors";
+import { TuneError, hexAddress } from "./errors";
 import { readItem, writeItem } from "./maps";
 
 export interface DemoOptions {
@@ -127,7 +127,6 @@ interface Template {
   columnMajor?: boolean;
   x?: AxisTemplate | string[];
   y?: AxisTemplate | string[];
-  unit?: string;
   extra?: Record<string, unknown>;
   values: Values;
 }
@@ -317,10 +316,6 @@ class Allocator {
   }
 }
 
-function hex(address: number): string {
-  return `0x${address.toString(16).toUpperCase()}`;
-}
-
 interface PlannedAxis {
   input: Record<string, unknown>;
   raw?: { address: number; type: ElementType; first: number; step: number; count: number };
@@ -331,7 +326,7 @@ function planAxis(template: AxisTemplate | string[], count: number, alloc: Alloc
   const size = template.type.bits / 8;
   const address = alloc.take(size * count, size);
   return {
-    input: { ...template.type, address: hex(address), count, toPhysical: template.toPhysical, unit: template.unit },
+    input: { ...template.type, address: hexAddress(address), count, toPhysical: template.toPhysical, unit: template.unit },
     raw: { address, type: template.type, first: template.first, step: template.step, count },
   };
 }
@@ -355,7 +350,7 @@ function buildItems(count: number, alloc: Allocator): { items: unknown[]; axes: 
       category: t.category,
       z: {
         ...t.z,
-        address: hex(zAddress),
+        address: hexAddress(zAddress),
         ...(t.kind === "table1d" || t.kind === "table2d" ? { rows, cols, columnMajor: t.columnMajor ?? false } : {}),
       },
       ...t.extra,
@@ -425,7 +420,7 @@ function demoPatches(stock: Uint8Array, firmwareId: string, entries: number, ran
     const base = stock.subarray(address, address + length);
     // Every byte differs from the base, so a patch is never accidentally "applied" in stock.
     const patch = base.map((b) => b ^ (1 + Math.floor(random() * 255)));
-    perPatch[e % PATCH_TITLES.length].push({ address: hex(address), patch: bytesToHex(patch), base: bytesToHex(base) });
+    perPatch[e % PATCH_TITLES.length].push({ address: hexAddress(address), patch: bytesToHex(patch), base: bytesToHex(base) });
   }
   return PATCH_TITLES.flatMap(([id, title, description], p) =>
     perPatch[p].length === 0 ? [] : [patchSchema.parse({ id, title, description, firmwareIds: [firmwareId], entries: perPatch[p] })],

@@ -51,7 +51,7 @@ export function scalingFunction(src: string): Scale {
 
 /**
  * `toRaw` when the element has one; otherwise the inverse of `toPhysical`
- * when that is linear (what TunerPro does for XDF equations); null when
+ * when that is linear (XDF equations only come in that direction); null when
  * neither is available, and writing is refused.
  */
 function inverseScaling(element: ElementSpec): Scale | null {
