@@ -3,6 +3,12 @@
  * parsing look at a few dozen lines (a few hundred for Haltech's channel list) and must not
  * split a 150 MB file into strings to do it. Lines end at LF, CRLF or a lone CR (WinLog).
  */
+/**
+ * No header or preamble line comes near this (2048 columns of 512 characters); a longer line is
+ * data or junk, and decoding and splitting all of it would only make refusing it slow.
+ */
+const MAX_LINE_BYTES = 1024 * 1024;
+
 export class TextLines {
   readonly bytes: Uint8Array;
   private readonly decoder: TextDecoder;
@@ -16,12 +22,13 @@ export class TextLines {
     this.decoder = decoder;
   }
 
-  /** The text of line `index` (0-based) without its line ending, or undefined past the end. */
+  /** The text of line `index` (0-based) without its line ending (at most 1 MiB of it), or undefined past the end. */
   get(index: number): string | undefined {
     if (!this.reach(index)) return undefined;
     let text = this.texts[index];
     if (text === undefined) {
-      text = this.decoder.decode(this.bytes.subarray(this.starts[index], this.ends[index]));
+      const start = this.starts[index];
+      text = this.decoder.decode(this.bytes.subarray(start, Math.min(this.ends[index], start + MAX_LINE_BYTES)));
       this.texts[index] = text;
     }
     return text;
