@@ -2,6 +2,7 @@ import { CrownOutlined, ShopOutlined } from "@ant-design/icons";
 import type { ResourceProps } from "@refinedev/core";
 import { type ReactNode, createElement } from "react";
 import { Outlet, Route } from "react-router";
+import { useForcedColourMode } from "../components/colour-mode-switch";
 import { RouteGuard } from "../components/route-guard";
 import { NotFoundPage } from "../pages/errors/not-found";
 import { pages } from "../pages";
@@ -90,6 +91,7 @@ export interface FlatRoute {
   resource: string;
   page: RoutePage;
   keepAlive: boolean;
+  colourMode?: ResourceDefinition["meta"]["colourMode"];
 }
 
 export function flattenRoutes(definitions: ResourceDefinition[] = registry): FlatRoute[] {
@@ -104,8 +106,15 @@ export function flattenRoutes(definitions: ResourceDefinition[] = registry): Fla
         resource: definition.name,
         page,
         keepAlive: definition.meta.keepAlive !== false,
+        colourMode: definition.meta.colourMode,
       })),
   );
+}
+
+/** Applies the colour mode a page forces through its route metadata while it is shown. */
+function ForcedColourMode({ mode }: { mode: FlatRoute["colourMode"] }) {
+  useForcedColourMode(mode);
+  return null;
 }
 
 const layoutOrder: LayoutName[] = ["landing", "portal", "docs", "none"];
@@ -121,7 +130,12 @@ export function renderRoutes(layouts: Record<LayoutName, (children: ReactNode) =
           <Route
             key={route.path}
             path={route.path}
-            element={<RouteGuard guard={route.guard}>{createElement(route.page.component)}</RouteGuard>}
+            element={
+              <RouteGuard guard={route.guard}>
+                <ForcedColourMode mode={route.colourMode} />
+                {createElement(route.page.component)}
+              </RouteGuard>
+            }
           />
         ))}
       {layout === "landing" && <Route path="*" element={<NotFoundPage />} />}

@@ -3,7 +3,7 @@ import { createDataProvider } from "../../src/providers/data-provider";
 import type { HttpClient } from "../../src/providers/http";
 
 function fakeHttp(answer: unknown = { data: [], total: 0 }) {
-  const request = vi.fn(async (_method: string, _path: string, options?: { expect?: (body: unknown) => string | null }) => {
+  const request = vi.fn(async (_method: string, _path: string, options?: { expect?: (body: unknown) => string | null; body?: unknown }) => {
     const problem = options?.expect?.(answer);
     if (problem) throw new Error(problem);
     return answer;
