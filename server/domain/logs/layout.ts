@@ -41,8 +41,6 @@ export interface Layout {
   holdEmpty?: boolean;
   meta: MetaDraft;
   warnings: string[];
-  /** Reads metadata from trailing non-data lines, for formats that write a footer. */
-  footer?: (lines: string[], meta: MetaDraft) => void;
 }
 
 export interface LogReader {

@@ -59,7 +59,7 @@ function readRows(lines: TextLines, decoder: TextDecoder, layout: Layout, maxCol
 
   const meta = layout.meta;
   checkRows(scan, layout, timeColumn, headerLine, warnings);
-  readFooter(scan, layout, meta, warnings);
+  readFooter(scan, meta, warnings);
 
   const time = timeColumn >= 0 ? scan.time : Float64Array.from({ length: scan.rowCount }, (_, i) => i);
   if (timeColumn < 0) {
@@ -102,6 +102,9 @@ function readRows(lines: TextLines, decoder: TextDecoder, layout: Layout, maxCol
     });
     columns.push(column);
   });
+  if (channels.length === 0) {
+    throw new LogParseError("no-data", `No column besides time has readable numbers (header on line ${headerLine}).`, headerLine);
+  }
 
   return {
     format: layout.format,
@@ -178,7 +181,7 @@ function describeRows(scan: ScanResult): string {
 }
 
 /** Lines after the last row with a readable time: "Key: value" footers become metadata. */
-function readFooter(scan: ScanResult, layout: Layout, meta: MetaDraft, warnings: string[]): void {
+function readFooter(scan: ScanResult, meta: MetaDraft, warnings: string[]): void {
   if (scan.footerCount === 0) return;
   if (scan.footerCount > scan.footer.length) {
     warnings.push(
@@ -186,12 +189,7 @@ function readFooter(scan: ScanResult, layout: Layout, meta: MetaDraft, warnings:
     );
     return;
   }
-  const texts = scan.footer.map((f) => f.text);
-  if (layout.footer) {
-    layout.footer(texts, meta);
-    return;
-  }
-  for (const text of texts) {
+  for (const { text } of scan.footer) {
     const kv = keyValue(text);
     if (kv && kv[1] && !(kv[0] in meta.extra)) meta.extra[kv[0]] = kv[1];
   }

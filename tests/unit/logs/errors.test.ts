@@ -79,6 +79,12 @@ describe("files that are refused", () => {
     expect(failure(text(header + goodRows(3)), { maxColumns: 2 }).code).toBe("too-many-columns");
   });
 
+  it("a time column and nothing else readable", () => {
+    const error = failure(text("Time,Gear\n0,P\n0.1,D\n"));
+    expect(error).toMatchObject({ code: "no-data", line: 1 });
+    expect(error.message).toBe("No column besides time has readable numbers (header on line 1).");
+  });
+
   it("a Haltech preamble with no data rows", () => {
     const error = failure(text("%DataLog%\nDataLogVersion : 1.1\nChannel : RPM\nID : 1\nType : EngineSpeed\n"));
     expect(error.code).toBe("no-data");
