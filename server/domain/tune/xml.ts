@@ -77,6 +77,7 @@ class Reader {
   }
 
   private decode(raw: string, at: number): string {
+    if (!raw.includes("&")) return raw;
     return raw.replace(/&(#x[0-9a-fA-F]+|#\d+|[A-Za-z]+);|&/g, (whole, entity: string | undefined) => {
       if (entity === undefined) this.fail("'&' must be written &amp;", at);
       if (entity.startsWith("#")) {
