@@ -17,15 +17,6 @@ function signal(n: number): { time: Float64Array; values: Float32Array; spikeHig
 }
 
 const ascending = (a: Float64Array) => a.every((t, i) => i === 0 || t >= a[i - 1]);
-const best = (runs: number, fn: () => void): number => {
-  let fastest = Infinity;
-  for (let r = 0; r < runs; r++) {
-    const start = performance.now();
-    fn();
-    fastest = Math.min(fastest, performance.now() - start);
-  }
-  return fastest;
-};
 
 describe("indexAtTime", () => {
   const time = Float64Array.of(0, 0.5, 1, 1, 2);
@@ -111,10 +102,6 @@ describe("minMaxPerPixel", () => {
     expect(minMaxPerPixel(new Float64Array(0), new Float32Array(0), 0, 1, 100).time).toHaveLength(0);
     expect(minMaxPerPixel(time, values, 5, 1, 100).time).toHaveLength(0);
   });
-
-  it("draws a 1,000 px view of 1,000,000 points in well under 10 ms", () => {
-    expect(best(7, () => minMaxPerPixel(time, values, 0, t1, 1000))).toBeLessThan(10);
-  });
 });
 
 describe("lttb", () => {
@@ -154,10 +141,6 @@ describe("lttb", () => {
     expect(lttb(time, values, 10, 10.5, 1000).time).toHaveLength(51);
     const ends = lttb(time, values, 10, 20, 2);
     expect(Array.from(ends.time)).toEqual([10, 20]);
-  });
-
-  it("reduces 1,000,000 points to 1,000 in well under 10 ms", () => {
-    expect(best(7, () => lttb(time, values, 0, t1, 1000))).toBeLessThan(10);
   });
 });
 
