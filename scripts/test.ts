@@ -9,10 +9,11 @@ import path from "node:path";
 import { buildSpa, spaIsStale } from "./lib/build";
 import { ensureChromium } from "./lib/chromium";
 import { startAuthEmulator } from "./lib/emulator";
-import { TEST_PORTS, TEST_PROJECT_ID } from "./lib/ports";
+import { TEST_PORTS, TEST_PROJECT_ID, freePort } from "./lib/ports";
 
 const root = process.cwd();
-const workDir = path.resolve(".test-data");
+// Per run, so two runs on one machine keep apart.
+const workDir = path.resolve(".test-data", `run-${process.pid}`);
 const bin = (name: string) => path.join(root, "node_modules/.bin", name);
 
 interface Tally {
@@ -70,7 +71,7 @@ async function runBrowserTests(env: NodeJS.ProcessEnv): Promise<Tally> {
   }
   const dataDir = path.join(workDir, "e2e-data");
   rmSync(dataDir, { recursive: true, force: true });
-  const port = TEST_PORTS.e2eServer;
+  const port = await freePort(TEST_PORTS.e2eServer);
   const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...env, PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: "1", LOG_LEVEL: "warn", NODE_ENV: "test" },
@@ -99,9 +100,9 @@ async function main() {
   mkdirSync(workDir, { recursive: true });
   const emulator = await startAuthEmulator({
     projectId: TEST_PROJECT_ID,
-    port: TEST_PORTS.emulator,
-    hubPort: TEST_PORTS.emulatorHub,
-    loggingPort: TEST_PORTS.emulatorLogging,
+    port: await freePort(TEST_PORTS.emulator),
+    hubPort: await freePort(TEST_PORTS.emulatorHub),
+    loggingPort: await freePort(TEST_PORTS.emulatorLogging),
     workDir: path.join(workDir, "auth-emulator"),
   });
   const env: NodeJS.ProcessEnv = {
@@ -123,6 +124,7 @@ async function main() {
   } finally {
     await emulator.stop();
   }
+  if (tallies.every((tally) => tally.failed === 0)) rmSync(workDir, { recursive: true, force: true });
 
   for (const tally of tallies) console.log(`  ${tally.suite}: ${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped`);
   const passed = tallies.reduce((sum, tally) => sum + tally.passed, 0);

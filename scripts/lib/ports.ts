@@ -1,4 +1,6 @@
-/** Ports the test run uses, apart from npm start's (8080, 9099, 4400, 4500) so both can run at once. */
+import { createServer } from "node:net";
+
+/** Ports the test run prefers, apart from npm start's (8080, 9099, 4400, 4500) so both can run at once. */
 export const TEST_PORTS = {
   emulator: 9199,
   emulatorHub: 4410,
@@ -7,3 +9,27 @@ export const TEST_PORTS = {
 } as const;
 
 export const TEST_PROJECT_ID = "demo-tuning-portal";
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+function anyFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The preferred port when it is free, else one the system hands out: two test runs on one machine do not collide. */
+export async function freePort(preferred: number): Promise<number> {
+  return (await isFree(preferred)) ? preferred : anyFreePort();
+}
