@@ -1,3 +1,4 @@
 // One file per area; each area's tables are added to its own file and re-exported here.
 export * from "./identity";
 export * from "./catalogue";
+export * from "./data-logs";
