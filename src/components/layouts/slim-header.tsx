@@ -1,0 +1,36 @@
+import { ArrowLeftOutlined } from "@ant-design/icons";
+import { Button, Flex, theme } from "antd";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { BrandMark } from "../brand";
+
+/** The one-line header of full-screen ("no layout") portal pages: brand, a way back, page actions. */
+export function SlimHeader({ back = "/dashboard", children }: { back?: string; children?: ReactNode }) {
+  const { token } = theme.useToken();
+  return (
+    <Flex
+      align="center"
+      gap={16}
+      style={{ height: 48, padding: "0 16px", borderBottom: `1px solid ${token.colorBorderSecondary}`, background: token.colorBgElevated }}
+    >
+      <Link to={back} aria-label="Back to the portal">
+        <Button type="text" icon={<ArrowLeftOutlined />} />
+      </Link>
+      <BrandMark to="/dashboard" />
+      <Flex flex={1} justify="flex-end" align="center" gap={8}>
+        {children}
+      </Flex>
+    </Flex>
+  );
+}
+
+/** A full-screen page: slim header on top, content filling the rest. */
+export function FullScreenPage({ actions, children }: { actions?: ReactNode; children: ReactNode }) {
+  const { token } = theme.useToken();
+  return (
+    <Flex vertical style={{ minHeight: "100vh", background: token.colorBgLayout }}>
+      <SlimHeader>{actions}</SlimHeader>
+      <div style={{ padding: 24, flex: 1 }}>{children}</div>
+    </Flex>
+  );
+}
