@@ -49,18 +49,22 @@ async function runVitest(env: NodeJS.ProcessEnv): Promise<Tally> {
   return { suite: "unit + api", passed: json.numPassedTests, failed, skipped: json.numPendingTests + json.numTodoTests };
 }
 
-async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
+/** Waits for the server to write the port it bound (PORT=0) and answer its health check there. */
+async function waitForServer(portFile: string, child: ChildProcess): Promise<number> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the e2e server exited with code ${child.exitCode}`);
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(1000) })).ok) return;
-    } catch {
-      // starting
+    const port = Number(readJson<number>(portFile));
+    if (port > 0) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/api/v1/health`, { signal: AbortSignal.timeout(1000) })).ok) return port;
+      } catch {
+        // not answering yet
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
-  throw new Error(`the e2e server did not answer ${url}`);
+  throw new Error("the e2e server did not start within 120 s");
 }
 
 async function runBrowserTests(env: NodeJS.ProcessEnv): Promise<Tally> {
@@ -71,13 +75,14 @@ async function runBrowserTests(env: NodeJS.ProcessEnv): Promise<Tally> {
   }
   const dataDir = path.join(workDir, "e2e-data");
   rmSync(dataDir, { recursive: true, force: true });
-  const port = await freePort(TEST_PORTS.e2eServer);
+  const portFile = path.join(workDir, "e2e-port");
+  rmSync(portFile, { force: true });
   const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...env, PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: "1", LOG_LEVEL: "warn", NODE_ENV: "test" },
+    env: { ...env, PORT: "0", PORT_FILE: portFile, DATA_DIR: dataDir, SEED_DEMO: "1", LOG_LEVEL: "warn", NODE_ENV: "test" },
   });
   try {
-    await waitForHealth(`http://127.0.0.1:${port}/api/v1/health`, server);
+    const port = await waitForServer(portFile, server);
     const report = path.join(workDir, "playwright.json");
     rmSync(report, { force: true });
     const code = await run(bin("playwright"), ["test", "--reporter=list,json"], {

@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import { buildApp } from "./app";
 import { loadConfig } from "./config";
 import { seedDemo } from "./seed";
@@ -12,6 +14,8 @@ async function main() {
     app.log.info({ accounts: accounts.map((account) => account.email) }, "demo data ready");
   }
   await app.listen({ host: config.host, port: config.port });
+  // With PORT=0 the system picks the port; a supervisor (the test runner) reads it from here.
+  if (process.env.PORT_FILE) writeFileSync(process.env.PORT_FILE, String((app.server.address() as AddressInfo).port));
 
   let closing = false;
   const shutdown = async (signal: string) => {
