@@ -1,0 +1,109 @@
+/**
+ * Data logs: the request bodies the server validates and the answers the app reads.
+ */
+import { z } from "zod";
+
+/** Vehicle inputs of the virtual dyno (domain.md "Virtual dyno"), SI units. */
+export const dynoProfileSchema = z.strictObject({
+  massKg: z.number().min(100).max(20_000),
+  dragCoefficient: z.number().min(0.05).max(2),
+  frontalAreaM2: z.number().min(0.3).max(20),
+  rollingCoefficient: z.number().min(0).max(0.1),
+  tyre: z.strictObject({
+    widthMm: z.number().min(100).max(500),
+    aspectPercent: z.number().min(10).max(100),
+    rimInches: z.number().min(10).max(30),
+  }),
+  gearRatios: z.array(z.number().min(0.3).max(10)).min(1).max(12),
+  finalDrive: z.number().min(1).max(10),
+  /** Fraction of crank power lost before the wheels, 0.15 = 15 %. */
+  drivelineLoss: z.number().min(0).max(0.5),
+});
+export type DynoProfile = z.infer<typeof dynoProfileSchema>;
+
+export const dataLogPatchSchema = z.strictObject({
+  title: z.string().trim().min(1).max(200).optional(),
+  notes: z.string().max(20_000).optional(),
+  vehicleId: z.uuid().nullable().optional(),
+  tags: z.array(z.string().trim().min(1).max(40)).max(20).optional(),
+  /** Kept on the log's vehicle when it has one, else on the log. */
+  dynoProfile: dynoProfileSchema.nullable().optional(),
+});
+export type DataLogPatch = z.infer<typeof dataLogPatchSchema>;
+
+export const dataLogShareSchema = z.strictObject({
+  /** Channel ids the link shows; empty shows every channel. */
+  channels: z.array(z.string().min(1).max(200)).max(256).default([]),
+  /** No expiry when absent or null. */
+  expiresAt: z.iso.datetime({ offset: true }).nullable().optional(),
+});
+export type DataLogShareInput = z.input<typeof dataLogShareSchema>;
+
+export interface DataLogChannel {
+  id: string;
+  name: string;
+  unit: string;
+  min: number;
+  max: number;
+  mean: number;
+}
+
+export interface DataLogSummary {
+  id: string;
+  title: string;
+  format: string;
+  rowCount: number;
+  durationSeconds: number;
+  startedAt: string | null;
+  vehicleId: string | null;
+  fileName: string;
+  fileSize: number;
+  tags: string[];
+  channelCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DataLogDetail extends Omit<DataLogSummary, "channelCount"> {
+  notes: string;
+  meta: Record<string, unknown>;
+  channels: DataLogChannel[];
+  warnings: string[];
+  /** The vehicle's profile when the log has a vehicle, else the log's own. */
+  dynoProfile: DynoProfile | null;
+}
+
+export interface DataLogShare {
+  id: string;
+  logId: string;
+  channels: string[];
+  expiresAt: string | null;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
+/** The answer to creating a share: the only time the token is shown (the server keeps its hash). */
+export interface CreatedDataLogShare extends DataLogShare {
+  token: string;
+}
+
+/** What a share link resolves to: the log as the owner chose to show it. */
+export interface ResolvedDataLogShare {
+  share: { channels: string[]; expiresAt: string | null };
+  log: Pick<DataLogDetail, "id" | "title" | "format" | "rowCount" | "durationSeconds" | "startedAt" | "channels">;
+}
+
+export interface VehicleSharedLog {
+  shareId: string;
+  logId: string;
+  title: string;
+  channels: string[];
+  expiresAt: string | null;
+  createdAt: string;
+}
+
+/** The app's path of a share link; the channels chosen ride in the query, as datazap's do. */
+export function sharedLogPath(token: string, channels: readonly string[] = []): string {
+  const query = channels.length ? `?channels=${channels.map(encodeURIComponent).join(",")}` : "";
+  return `/shared/logs/${token}${query}`;
+}

@@ -1,0 +1,31 @@
+/**
+ * Parses one uploaded log off the request thread: reads the stored upload, writes the columnar
+ * form next to it, and posts back the summary the route stores (or the parser's refusal).
+ */
+import { createHash } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
+import { parentPort, workerData } from "node:worker_threads";
+import { LogParseError, parseLog, serializeColumns } from "../../domain/logs";
+import type { ParseJob, ParseOutcome } from "./index";
+
+const job = workerData as ParseJob;
+
+async function run(): Promise<ParseOutcome> {
+  try {
+    const log = parseLog(await readFile(job.inputPath));
+    const columns = serializeColumns(log);
+    await writeFile(job.columnsPath, columns);
+    const { format, meta, rowCount, durationSeconds, channels, warnings } = log;
+    return {
+      ok: true,
+      summary: { format, meta, rowCount, durationSeconds, channels, warnings },
+      columnsSha256: createHash("sha256").update(columns).digest("hex"),
+      columnsSize: columns.length,
+    };
+  } catch (error) {
+    if (error instanceof LogParseError) return { ok: false, code: error.code, line: error.line, message: error.message };
+    throw error;
+  }
+}
+
+parentPort!.postMessage(await run());
