@@ -3,9 +3,13 @@ import { type Plugin, defineConfig } from "vite";
 
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 
-/** Writes build-manifest.json, which the running app polls to notice a new release. */
+/**
+ * One id per build: baked into the bundle as __BUILD_ID__ and written to build-manifest.json,
+ * which the running app polls to notice a new release (src/lib/release-check.ts).
+ */
+const buildId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+
 function buildManifest(): Plugin {
-  const buildId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   return {
     name: "build-manifest",
     apply: "build",
@@ -19,8 +23,10 @@ function buildManifest(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react(), buildManifest()],
+  // The dev server writes no manifest: null makes the first manifest read the baseline.
+  define: { __BUILD_ID__: JSON.stringify(command === "build" ? buildId : null) },
   server: {
     port: 5173,
     strictPort: true,
@@ -32,4 +38,4 @@ export default defineConfig({
     sourcemap: false,
   },
   worker: { format: "es" },
-});
+}));

@@ -2,21 +2,25 @@ import "@refinedev/antd/dist/reset.css";
 import { Refine } from "@refinedev/core";
 import routerProvider, { DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
 import { App as AntdApp, ConfigProvider, Empty } from "antd";
-import type { ReactNode } from "react";
-import { BrowserRouter, Routes } from "react-router";
+import { type ReactNode, useLayoutEffect, useRef } from "react";
+import { BrowserRouter, useLocation } from "react-router";
+import { AppErrorBoundary, errorState } from "./components/app-error-boundary";
 import { ColourModeSwitch, useColourMode } from "./components/colour-mode-switch";
 import { DialogHost } from "./components/dialog-host";
+import { KeepAliveRoutes } from "./components/keep-alive-routes";
 import { DocsLayout } from "./components/layouts/docs-layout";
 import { LandingLayout } from "./components/layouts/landing-layout";
 import { PortalLayout } from "./components/layouts/portal-layout";
+import { Link } from "./components/link";
 import { PageRedirect } from "./components/page-redirect";
 import { Toaster } from "./components/toaster";
 import { emptyLabel } from "./lib/labels";
+import type { ReleaseCheck } from "./lib/release-check";
 import { antdTheme } from "./lib/theme";
 import { notificationProvider } from "./providers/notification-provider";
 import type { Services } from "./providers/services";
-import { SessionContext } from "./providers/session-context";
-import { refineResources, renderRoutes } from "./resources";
+import { SessionContext, useSessionState } from "./providers/session-context";
+import { keepAliveFor, refineResources, renderRoutes } from "./resources";
 import type { LayoutName } from "./resources/types";
 
 const switchInHeader = <ColourModeSwitch />;
@@ -28,8 +32,44 @@ const layouts: Record<LayoutName, (children: ReactNode) => ReactNode> = {
 };
 
 const resources = refineResources();
+const routes = renderRoutes(layouts);
+// Every link Refine renders (menu, breadcrumbs, record buttons) preloads its page's code.
+const router = { ...routerProvider, Link };
+const pageRendered = () => errorState.navigationRendered();
 
-export function App({ services }: { services: Services }) {
+/**
+ * At each client-side change of page, before the browser paints it: once a new release is known
+ * this becomes a full load of the new URL, so every kind of navigation (links, redirects after a
+ * save, back and forward) picks up the new code. Query-only changes (a list's filters) are not
+ * a change of page and never reload. Otherwise a navigation starts for the error state.
+ */
+function PageChange({ releaseCheck }: { releaseCheck: ReleaseCheck }) {
+  const { pathname } = useLocation();
+  const previous = useRef(pathname);
+  useLayoutEffect(() => {
+    if (previous.current === pathname) return;
+    previous.current = pathname;
+    if (releaseCheck.shouldFullReload()) {
+      releaseCheck.beforeFullReload();
+      window.location.reload();
+      return;
+    }
+    errorState.navigationStarted();
+  }, [pathname, releaseCheck]);
+  return null;
+}
+
+/** Pages kept alive belong to one user: a sign-in or sign-out starts every page afresh. */
+function Pages() {
+  const { user } = useSessionState();
+  return (
+    <KeepAliveRoutes key={user?.uid ?? "signed-out"} keep={keepAliveFor} onRendered={pageRendered}>
+      {routes}
+    </KeepAliveRoutes>
+  );
+}
+
+export function App({ services, releaseCheck }: { services: Services; releaseCheck: ReleaseCheck }) {
   const { resolved } = useColourMode();
   return (
     <BrowserRouter>
@@ -40,7 +80,7 @@ export function App({ services }: { services: Services }) {
               dataProvider={services.dataProvider}
               authProvider={services.authProvider}
               accessControlProvider={services.accessControlProvider}
-              routerProvider={routerProvider}
+              routerProvider={router}
               notificationProvider={notificationProvider}
               resources={resources}
               options={{
@@ -51,9 +91,12 @@ export function App({ services }: { services: Services }) {
                 title: { text: "Tuning Portal" },
               }}
             >
-              <PageRedirect>
-                <Routes>{renderRoutes(layouts)}</Routes>
-              </PageRedirect>
+              <PageChange releaseCheck={releaseCheck} />
+              <AppErrorBoundary>
+                <PageRedirect>
+                  <Pages />
+                </PageRedirect>
+              </AppErrorBoundary>
               {/* Above every layout, so dialogs and toasts survive page switches. */}
               <DialogHost />
               <Toaster />

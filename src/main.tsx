@@ -3,7 +3,14 @@ import "@ant-design/v5-patch-for-react-19";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
+import { installErrorListeners } from "./components/app-error-boundary";
+import { ReleaseCheck } from "./lib/release-check";
 import { createServices } from "./providers/services";
+
+installErrorListeners(window);
+// Polls build-manifest.json from the start; App makes the next page change a full load after a release.
+const releaseCheck = new ReleaseCheck({ currentBuildId: __BUILD_ID__ });
+releaseCheck.start();
 
 const root = createRoot(document.getElementById("root")!);
 
@@ -11,7 +18,7 @@ createServices().then(
   (services) =>
     root.render(
       <StrictMode>
-        <App services={services} />
+        <App services={services} releaseCheck={releaseCheck} />
       </StrictMode>,
     ),
   (error: unknown) => {

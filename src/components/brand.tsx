@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "./link";
 
 export const PRODUCT_NAME = "Tuning Portal";
 

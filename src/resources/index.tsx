@@ -1,9 +1,13 @@
 import { CrownOutlined, ShopOutlined } from "@ant-design/icons";
 import type { ResourceProps } from "@refinedev/core";
-import { type ReactNode, createElement } from "react";
-import { Outlet, Route } from "react-router";
+import { Spin } from "antd";
+import { type ReactNode, Suspense, createElement } from "react";
+import { Outlet, Route, matchPath, useLocation, useParams } from "react-router";
 import { useForcedColourMode } from "../components/colour-mode-switch";
+import { ErrorPage } from "../components/error-page";
+import { PageRendered, usePageShown } from "../components/keep-alive-routes";
 import { RouteGuard } from "../components/route-guard";
+import { type PreloadPriority, routePreloads } from "../lib/preload";
 import { NotFoundPage } from "../pages/errors/not-found";
 import { pages } from "../pages";
 import { appInfo } from "./app-info";
@@ -111,34 +115,93 @@ export function flattenRoutes(definitions: ResourceDefinition[] = registry): Fla
   );
 }
 
-/** Applies the colour mode a page forces through its route metadata while it is shown. */
+/** The route a pathname opens, if any. */
+export function routeFor(pathname: string, routes: FlatRoute[] = flattenRoutes()): FlatRoute | undefined {
+  return routes.find((route) => matchPath(route.path, pathname));
+}
+
+/** Whether the page at a pathname stays alive when switching away (unknown paths are not kept). */
+export function keepAliveFor(pathname: string): boolean {
+  return routeFor(pathname)?.keepAlive ?? false;
+}
+
+/** Fetches the code of the page a link leads to (at most 4 at once, src/lib/preload.ts). */
+export function preloadRoute(pathname: string, priority: PreloadPriority): void {
+  const route = routeFor(pathname);
+  const preload = route?.page.component.preload;
+  if (route && preload) void routePreloads.preload(route.path, preload, priority);
+}
+
+/**
+ * The layout an unknown path is shown in: the layout of the known routes under its first path
+ * segment ("/admin/nothing" → portal, "/docs/…" → docs), landing for the rest. Full-screen
+ * routes ("none") give no chrome to show a 404 in, so they do not decide.
+ */
+export function notFoundLayout(pathname: string, routes: FlatRoute[] = flattenRoutes()): LayoutName {
+  const segment = (path: string) => path.split("/")[1] ?? "";
+  const first = segment(pathname);
+  const match = routes.find((route) => route.layout !== "none" && route.path !== "/" && segment(route.path) === first);
+  return match?.layout ?? "landing";
+}
+
+/** Applies the colour mode a page forces through its route metadata while it is on screen. */
 function ForcedColourMode({ mode }: { mode: FlatRoute["colourMode"] }) {
-  useForcedColourMode(mode);
+  useForcedColourMode(usePageShown() ? mode : undefined);
   return null;
+}
+
+/** The page, or 404 "Page Not Found" when its params fail the route's validation. */
+function ValidatedPage({ page }: { page: RoutePage }) {
+  const params = useParams();
+  if (page.validate && !page.validate(params)) {
+    return <ErrorPage error={{ statusCode: 404, message: "Page Not Found", description: "This address does not name anything that can exist." }} />;
+  }
+  return createElement(page.component);
+}
+
+const pageLoading = <Spin size="large" style={{ display: "block", margin: "20vh auto" }} aria-label="Loading the page" />;
+
+/** Unknown paths: a non-fatal 404 inside the layout the path belongs to. */
+function UnknownPath({ layouts }: { layouts: Record<LayoutName, (children: ReactNode) => ReactNode> }) {
+  const { pathname } = useLocation();
+  return layouts[notFoundLayout(pathname)](
+    <>
+      <NotFoundPage />
+      <PageRendered />
+    </>,
+  );
 }
 
 const layoutOrder: LayoutName[] = ["landing", "portal", "docs", "none"];
 
-/** The route tree: one branch per layout, every route wrapped in its guard; unknown paths end in a 404. */
+/**
+ * The route tree: one branch per layout, every route wrapped in its guard, its page's code
+ * loaded inside the layout (the layout stays while it loads); unknown paths end in a 404.
+ */
 export function renderRoutes(layouts: Record<LayoutName, (children: ReactNode) => ReactNode>): ReactNode {
   const routes = flattenRoutes();
-  return layoutOrder.map((layout) => (
-    <Route key={layout} element={layouts[layout](<Outlet />)}>
-      {routes
-        .filter((route) => route.layout === layout)
-        .map((route) => (
-          <Route
-            key={route.path}
-            path={route.path}
-            element={
-              <RouteGuard guard={route.guard}>
-                <ForcedColourMode mode={route.colourMode} />
-                {createElement(route.page.component)}
-              </RouteGuard>
-            }
-          />
-        ))}
-      {layout === "landing" && <Route path="*" element={<NotFoundPage />} />}
-    </Route>
-  ));
+  return [
+    ...layoutOrder.map((layout) => (
+      <Route key={layout} element={layouts[layout](<Outlet />)}>
+        {routes
+          .filter((route) => route.layout === layout)
+          .map((route) => (
+            <Route
+              key={route.path}
+              path={route.path}
+              element={
+                <RouteGuard guard={route.guard}>
+                  <ForcedColourMode mode={route.colourMode} />
+                  <Suspense fallback={pageLoading}>
+                    <ValidatedPage page={route.page} />
+                    <PageRendered />
+                  </Suspense>
+                </RouteGuard>
+              }
+            />
+          ))}
+      </Route>
+    )),
+    <Route key="*" path="*" element={<UnknownPath layouts={layouts} />} />,
+  ];
 }

@@ -4,11 +4,16 @@ import type { Guard } from "../providers/access-control";
 export type LayoutName = "landing" | "portal" | "docs" | "none";
 export type MenuGroup = "portal" | "dealer" | "admin";
 
+/** A route's page; a lazy one (src/resources/lazy-page.ts) can fetch its code ahead of a visit. */
+export type PageComponent = ComponentType & { preload?: () => Promise<unknown> };
+
 export interface RoutePage {
   path: string;
-  component: ComponentType;
+  component: PageComponent;
   /** Overrides the resource's layout for this one route (e.g. a full-screen list). */
   layout?: LayoutName;
+  /** False for params that cannot name anything (a malformed id): the route shows 404 "Page Not Found". */
+  validate?: (params: Readonly<Partial<Record<string, string>>>) => boolean;
 }
 
 /** One resource or page, declared once: it produces Refine's resource, its routes and its menu entry. */

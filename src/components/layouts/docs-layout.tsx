@@ -1,6 +1,7 @@
 import { Layout, Menu, theme } from "antd";
 import type { ReactNode } from "react";
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { Link } from "../link";
 import { BrandMark } from "../brand";
 
 export const docsIndex = [

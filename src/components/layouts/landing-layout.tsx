@@ -1,6 +1,7 @@
 import { Button, Flex, Layout, Menu, Typography, theme } from "antd";
 import type { ReactNode } from "react";
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { Link } from "../link";
 import { useSessionState } from "../../providers/session-context";
 import { BrandMark, PRODUCT_NAME } from "../brand";
 

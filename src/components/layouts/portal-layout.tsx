@@ -3,7 +3,7 @@ import { ThemedLayout } from "@refinedev/antd";
 import { useGetIdentity, useLogout } from "@refinedev/core";
 import { Avatar, Dropdown, Flex, Layout, Typography, theme } from "antd";
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "../link";
 import { BrandMark } from "../brand";
 
 interface Identity {

@@ -1,7 +1,8 @@
 import { Alert, Button, Flex, Typography } from "antd";
 import { sendEmailVerification } from "firebase/auth";
 import { useState } from "react";
-import { Link, Navigate } from "react-router";
+import { Navigate } from "react-router";
+import { Link } from "../../components/link";
 import { identityErrorMessage } from "../../lib/identity-errors";
 import { useSessionState } from "../../providers/session-context";
 import { AuthCard } from "./auth-card";

@@ -1,7 +1,8 @@
 import { Alert, Button, Form, Input, Typography } from "antd";
 import { createUserWithEmailAndPassword, sendEmailVerification, updateProfile } from "firebase/auth";
 import { useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
+import { Link } from "../../components/link";
 import { firebaseAuth } from "../../lib/firebase";
 import { identityErrorMessage } from "../../lib/identity-errors";
 import { AuthCard } from "./auth-card";

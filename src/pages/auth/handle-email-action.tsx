@@ -1,7 +1,8 @@
 import { Alert, Button, Form, Input, Result, Spin } from "antd";
 import { applyActionCode, checkActionCode, confirmPasswordReset, verifyPasswordResetCode } from "firebase/auth";
 import { useEffect, useState } from "react";
-import { Link, Navigate, useSearchParams } from "react-router";
+import { Navigate, useSearchParams } from "react-router";
+import { Link } from "../../components/link";
 import { type EmailActionMode, parseEmailActionParams } from "../../lib/email-action";
 import { firebaseAuth } from "../../lib/firebase";
 import { identityErrorMessage } from "../../lib/identity-errors";

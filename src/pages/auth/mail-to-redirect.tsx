@@ -1,5 +1,6 @@
 import { Button, Flex, Typography } from "antd";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
+import { Link } from "../../components/link";
 import { AuthCard } from "./auth-card";
 
 const providers = [

@@ -1,6 +1,7 @@
 import { Button, Result } from "antd";
 import { useEffect } from "react";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
+import { Link } from "../../components/link";
 
 export const APP_URL_SCHEME = "tuningportal";
 

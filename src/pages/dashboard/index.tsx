@@ -1,6 +1,6 @@
 import { useCustom } from "@refinedev/core";
 import { Card, Col, Descriptions, Row, Tag, Typography } from "antd";
-import { Link } from "react-router";
+import { Link } from "../../components/link";
 import type { Account } from "../../../contracts/account";
 import { PageFrame } from "../../components/page-frame";
 

@@ -1,5 +1,5 @@
 import { Button, Card, Col, Flex, Row, Typography } from "antd";
-import { Link } from "react-router";
+import { Link } from "../../components/link";
 
 const features = [
   { title: "Flash from your phone", text: "Connect the app to your car through an OBD adapter: it reads the ECU, backs up the stock file and flashes the tune baked for your exact software." },

@@ -1,12 +1,12 @@
 import { InfoCircleOutlined } from "@ant-design/icons";
 import { createElement } from "react";
+import { lazyPage } from "../lazy-page";
 import type { ResourceDefinition } from "../types";
-import { AppInfoList } from "./list";
 
 export const appInfo: ResourceDefinition = {
   name: "app-info",
   guard: "admin",
   layout: "portal",
-  list: { path: "/admin/app-info", component: AppInfoList },
+  list: { path: "/admin/app-info", component: lazyPage(() => import("./list"), "AppInfoList") },
   meta: { label: "App info", icon: createElement(InfoCircleOutlined), menu: "admin", apiPath: "status" },
 };

@@ -1,12 +1,12 @@
 import { CloudUploadOutlined } from "@ant-design/icons";
 import { createElement } from "react";
+import { lazyPage } from "../lazy-page";
 import type { ResourceDefinition } from "../types";
-import { FlashingOverviewList } from "./list";
 
 export const flashingOverview: ResourceDefinition = {
   name: "flashing-overview",
   guard: "auth",
   layout: "portal",
-  list: { path: "/admin/flashing-overview", component: FlashingOverviewList },
+  list: { path: "/admin/flashing-overview", component: lazyPage(() => import("./list"), "FlashingOverviewList") },
   meta: { label: "Flashing overview", icon: createElement(CloudUploadOutlined), menu: "portal", apiPath: "analytics/flashing-overview" },
 };

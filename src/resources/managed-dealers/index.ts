@@ -1,12 +1,12 @@
 import { ShopOutlined } from "@ant-design/icons";
 import { createElement } from "react";
+import { lazyPage } from "../lazy-page";
 import type { ResourceDefinition } from "../types";
-import { ManagedDealersList } from "./list";
 
 export const managedDealers: ResourceDefinition = {
   name: "managed-dealers",
   guard: "public",
   layout: "portal",
-  list: { path: "/managed-dealers", component: ManagedDealersList },
+  list: { path: "/managed-dealers", component: lazyPage(() => import("./list"), "ManagedDealersList") },
   meta: { label: "Dealers", icon: createElement(ShopOutlined), menu: "portal", apiPath: "dealers" },
 };

@@ -1,12 +1,12 @@
 import { BellOutlined } from "@ant-design/icons";
 import { createElement } from "react";
+import { lazyPage } from "../lazy-page";
 import type { ResourceDefinition } from "../types";
-import { NotificationsList } from "./list";
 
 export const notifications: ResourceDefinition = {
   name: "notifications",
   guard: "auth",
   layout: "portal",
-  list: { path: "/notifications", component: NotificationsList },
+  list: { path: "/notifications", component: lazyPage(() => import("./list"), "NotificationsList") },
   meta: { label: "Notifications", icon: createElement(BellOutlined), menu: "portal" },
 };

@@ -1,12 +1,12 @@
 import { CloudServerOutlined } from "@ant-design/icons";
 import { createElement } from "react";
+import { lazyPage } from "../lazy-page";
 import type { ResourceDefinition } from "../types";
-import { ServerManagementList } from "./list";
 
 export const serverManagement: ResourceDefinition = {
   name: "server-management",
   guard: "admin",
   layout: "portal",
-  list: { path: "/admin/server-management", component: ServerManagementList },
+  list: { path: "/admin/server-management", component: lazyPage(() => import("./list"), "ServerManagementList") },
   meta: { label: "Server management", icon: createElement(CloudServerOutlined), menu: "admin", apiPath: "status" },
 };

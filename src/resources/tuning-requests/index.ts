@@ -1,12 +1,12 @@
 import { InboxOutlined } from "@ant-design/icons";
 import { createElement } from "react";
+import { lazyPage } from "../lazy-page";
 import type { ResourceDefinition } from "../types";
-import { TuningRequestsList } from "./list";
 
 export const tuningRequests: ResourceDefinition = {
   name: "tuning-requests",
   guard: "dealer",
   layout: "portal",
-  list: { path: "/tuning-requests", component: TuningRequestsList },
+  list: { path: "/tuning-requests", component: lazyPage(() => import("./list"), "TuningRequestsList") },
   meta: { label: "Tuning requests", icon: createElement(InboxOutlined), menu: "dealer" },
 };

@@ -1,14 +1,18 @@
 import { TeamOutlined } from "@ant-design/icons";
 import { createElement } from "react";
+import { isUid } from "../../lib/route-params";
+import { lazyPage } from "../lazy-page";
 import type { ResourceDefinition } from "../types";
-import { UsersList } from "./list";
-import { UsersShow } from "./show";
 
 export const users: ResourceDefinition = {
   name: "users",
   guard: "admin",
   layout: "portal",
-  list: { path: "/admin/users", component: UsersList },
-  show: { path: "/admin/users/:userId", component: UsersShow },
+  list: { path: "/admin/users", component: lazyPage(() => import("./list"), "UsersList") },
+  show: {
+    path: "/admin/users/:userId",
+    component: lazyPage(() => import("./show"), "UsersShow"),
+    validate: ({ userId }) => isUid(userId),
+  },
   meta: { label: "Users", icon: createElement(TeamOutlined), menu: "admin" },
 };

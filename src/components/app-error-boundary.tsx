@@ -1,0 +1,64 @@
+/**
+ * The app-level error boundary and the tab's error state (src/lib/error-state.ts).
+ *
+ * Mount once around the routes, inside the router (Go Home navigates):
+ *   <AppErrorBoundary><Routes …/></AppErrorBoundary>
+ * and install the window listeners once at start (main.tsx):
+ *   installErrorListeners(window);
+ *
+ * While the error state holds an error the routes are replaced by the error page, so a broken
+ * page and everything kept alive with it are unmounted; "Go Home" clears the error and mounts
+ * them afresh at "/". Chunk-load failures caught here (a lazy page whose code could not be
+ * fetched) go through the reload guard first.
+ */
+import { Component, useSyncExternalStore, type ReactNode } from "react";
+import { isBot } from "../lib/bots";
+import { ErrorState } from "../lib/error-state";
+import { isChunkLoadError } from "../lib/reload-guard";
+import { ErrorPage } from "./error-page";
+
+export const errorState = new ErrorState({
+  bot: isBot(typeof navigator === "undefined" ? null : navigator.userAgent),
+  reload: () => window.location.reload(),
+});
+
+const currentPath = () => window.location.pathname;
+
+/** Unhandled rejections during navigation, and Vite's report of a chunk it could not load. */
+export function installErrorListeners(target: Window): void {
+  target.addEventListener("unhandledrejection", (event) => {
+    if (errorState.unhandledRejection(event.reason, currentPath())) event.preventDefault();
+  });
+  target.addEventListener("vite:preloadError", (event) => {
+    // Only the code of a page being navigated to: a failed hover preload is retried when followed.
+    // Preventing the default makes the import resolve to nothing while the page reloads.
+    const { payload } = event as Event & { payload: unknown };
+    if (errorState.navigating && errorState.chunkLoadFailed(payload, currentPath())) event.preventDefault();
+  });
+}
+
+class Boundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  componentDidCatch(error: unknown) {
+    // After a reload was asked for, the import resolved to nothing: that failure is expected.
+    if (errorState.reloading) return;
+    if (isChunkLoadError(error)) errorState.chunkLoadFailed(error, currentPath());
+    else errorState.showError(error, currentPath());
+  }
+
+  /** Nothing while reloading, and nothing for bots (no error page for them). */
+  render() {
+    return this.state.failed ? null : this.props.children;
+  }
+}
+
+export function AppErrorBoundary({ children }: { children: ReactNode }) {
+  const error = useSyncExternalStore(errorState.subscribe, errorState.getSnapshot, errorState.getSnapshot);
+  if (error) return <ErrorPage error={error} onGoHome={() => errorState.clearError()} />;
+  return <Boundary>{children}</Boundary>;
+}
