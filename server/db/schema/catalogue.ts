@@ -131,7 +131,8 @@ export const pidDescriptors = pgTable(
     max: real("max"),
     warnMin: real("warn_min"),
     warnMax: real("warn_max"),
-    smoothing: integer("smoothing").notNull().default(0),
+    /** VW_Flash smoothing factor, 0 (none) to 1. */
+    smoothing: real("smoothing").notNull().default(0),
     firmwareIds: text("firmware_ids").array().notNull().default(sql`'{}'::text[]`),
     ...timestamps,
   },

@@ -1,0 +1,1 @@
+ALTER TABLE "pid_descriptors" ALTER COLUMN "smoothing" SET DATA TYPE real;
