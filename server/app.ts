@@ -11,6 +11,7 @@ import { serveSpa, webConfig } from "./http/static";
 import { installZodValidation } from "./http/zod";
 import { authRoutes } from "./routes/auth";
 import { healthRoutes } from "./routes/health";
+import { imageProxyRoutes } from "./routes/image-proxy";
 import { sessionRoutes } from "./routes/session";
 import { statusRoutes } from "./routes/status";
 import { type Identity, createIdentity } from "./services/identity";
@@ -118,6 +119,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reply.header("Cache-Control", "no-cache").send(webConfig(config)),
   );
 
+  await app.register(imageProxyRoutes, { ctx });
   const hasSpa = await serveSpa(app, config);
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split("?")[0];

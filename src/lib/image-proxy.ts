@@ -2,12 +2,8 @@
  * Image proxy URLs (spec §7 "Image proxy", §9 densities, format and screen widths).
  *
  * URL shape, shared with the server route that resizes and caches (the IPX convention of the
- * original portal):
+ * original portal), in contracts/image-proxy.ts:
  *   /_ipx/<modifiers>/<path without its leading slash>
- * where <modifiers> is `key_value` pairs joined by "&" in the fixed order
- *   w (width) · h (height) · q (quality) · f (format) · fit · b (background, hex without "#")
- * e.g. /_ipx/w_320&h_200&q_80&f_webp&fit_cover/images/car.jpg. The format defaults to webp, so
- * there is always at least one modifier.
  *
  * Paths are given unencoded; each segment is percent-encoded here.
  * Only site paths ("/images/car.jpg") are accepted: the proxy serves our own images, and a
@@ -17,59 +13,14 @@
  * Tailwind-style breakpoints, mobile first), `responsiveSrcset` (width descriptors for every
  * breakpoint at 1x and 2x).
  */
+import { BREAKPOINTS, IMAGE_PROXY_PREFIX, type ImageModifiers, modifierSegment } from "../../contracts/image-proxy";
 
-export const IMAGE_PROXY_PREFIX = "/_ipx";
+export { BREAKPOINTS, DEFAULT_IMAGE_FORMAT, IMAGE_PROXY_PREFIX } from "../../contracts/image-proxy";
+export type { ImageFit, ImageFormat, ImageModifiers } from "../../contracts/image-proxy";
+
 export const IMAGE_DENSITIES = [1, 2] as const;
-export const DEFAULT_IMAGE_FORMAT = "webp";
-export const BREAKPOINTS = { xs: 320, sm: 640, md: 768, lg: 1024, xl: 1280, "2xl": 1536 } as const;
 
 export type Breakpoint = keyof typeof BREAKPOINTS;
-export type ImageFormat = "webp" | "avif" | "jpeg" | "png";
-export type ImageFit = "cover" | "contain" | "fill" | "inside" | "outside";
-
-export interface ImageModifiers {
-  width?: number;
-  height?: number;
-  /** 1 to 100. */
-  quality?: number;
-  format?: ImageFormat;
-  fit?: ImageFit;
-  /** A hex colour such as "#ffffff", used by fit "contain" for the padding. */
-  background?: string;
-}
-
-const FORMATS: readonly string[] = ["webp", "avif", "jpeg", "png"];
-const FITS: readonly string[] = ["cover", "contain", "fill", "inside", "outside"];
-
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value <= 0) throw new RangeError(`Image ${name} must be a positive integer, got ${value}.`);
-  return value;
-}
-
-function modifierSegment(modifiers: ImageModifiers): string {
-  const parts: string[] = [];
-  if (modifiers.width !== undefined) parts.push(`w_${positiveInteger("width", modifiers.width)}`);
-  if (modifiers.height !== undefined) parts.push(`h_${positiveInteger("height", modifiers.height)}`);
-  if (modifiers.quality !== undefined) {
-    if (!Number.isInteger(modifiers.quality) || modifiers.quality < 1 || modifiers.quality > 100) {
-      throw new RangeError(`Image quality must be an integer from 1 to 100, got ${modifiers.quality}.`);
-    }
-    parts.push(`q_${modifiers.quality}`);
-  }
-  const format = modifiers.format ?? DEFAULT_IMAGE_FORMAT;
-  if (!FORMATS.includes(format)) throw new RangeError(`Unknown image format "${format}".`);
-  parts.push(`f_${format}`);
-  if (modifiers.fit !== undefined) {
-    if (!FITS.includes(modifiers.fit)) throw new RangeError(`Unknown image fit "${modifiers.fit}".`);
-    parts.push(`fit_${modifiers.fit}`);
-  }
-  if (modifiers.background !== undefined) {
-    const match = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(modifiers.background);
-    if (!match) throw new RangeError(`Image background must be a hex colour, got "${modifiers.background}".`);
-    parts.push(`b_${match[1].toLowerCase()}`);
-  }
-  return parts.join("&");
-}
 
 function sourcePath(path: string): string {
   if (!path.startsWith("/") || path.startsWith("//")) {

@@ -1,0 +1,111 @@
+/**
+ * The image proxy (spec §9 images; URL format in contracts/image-proxy.ts):
+ *   GET /_ipx/<modifiers>/<path>
+ * resizes and converts one of our own images with sharp and caches the result on disk.
+ *
+ * - Sources: the built SPA (its public folder ends up there) and `<data>/images` (images the
+ *   portal stores), in that order. Nothing else under the data folder is reachable: a path with
+ *   "." or ".." segments, or one resolving outside its root, is refused.
+ * - Modifiers are taken only as the app writes them (one spelling per image, so one cache entry
+ *   per image); anything else is 400. Width or height above 2 × the 2xl breakpoint (3072 px) is
+ *   400: a bigger picture is never displayed and only costs memory and disk.
+ * - A file sharp cannot read as an image is 415.
+ * - Results live in `<data>/image-cache/`, named by a hash of the modifiers, the path and the
+ *   source's size and modification time, so a replaced source is converted again. A result is
+ *   written to a temporary file and renamed, so a reader never sees half an image.
+ */
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import sharp from "sharp";
+import { IMAGE_PROXY_PREFIX, type ImageModifiers, MAX_IMAGE_SIDE, parseModifierSegment } from "../../contracts/image-proxy";
+import type { AppContext } from "../context";
+import { HttpError, badRequest, notFound } from "../errors";
+
+/** Input formats converted; SVG included for our own icons and illustrations. */
+const READABLE_FORMATS = new Set(["jpeg", "png", "webp", "avif", "gif", "tiff", "svg", "heif"]);
+
+const CONTENT_TYPES: Record<NonNullable<ImageModifiers["format"]>, string> = {
+  webp: "image/webp",
+  avif: "image/avif",
+  jpeg: "image/jpeg",
+  png: "image/png",
+};
+
+async function findSource(roots: string[], relative: string): Promise<{ file: string; size: number; mtimeMs: number } | null> {
+  for (const root of roots) {
+    const file = path.resolve(root, relative);
+    if (!file.startsWith(root + path.sep)) continue;
+    const info = await stat(file).catch(() => null);
+    if (info?.isFile()) return { file, size: info.size, mtimeMs: info.mtimeMs };
+  }
+  return null;
+}
+
+const notAnImage = () => new HttpError(415, "Unsupported media type", "The file is not an image the proxy can convert");
+
+async function convert(file: string, modifiers: ImageModifiers): Promise<Buffer> {
+  const format = await sharp(file).metadata().then((metadata) => metadata.format, () => undefined);
+  if (!format || !READABLE_FORMATS.has(format)) throw notAnImage();
+  let pipeline = sharp(file, { animated: false }).rotate();
+  if (modifiers.width !== undefined || modifiers.height !== undefined) {
+    pipeline = pipeline.resize({
+      width: modifiers.width,
+      height: modifiers.height,
+      fit: modifiers.fit ?? "cover",
+      ...(modifiers.background !== undefined && { background: modifiers.background }),
+      withoutEnlargement: true,
+    });
+  }
+  // A file whose header reads as an image but whose body is broken fails only here.
+  return pipeline
+    .toFormat(modifiers.format ?? "webp", modifiers.quality !== undefined ? { quality: modifiers.quality } : {})
+    .toBuffer()
+    .catch(() => Promise.reject(notAnImage()));
+}
+
+export async function imageProxyRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const roots = [ctx.config.distDir, path.join(ctx.config.dataDir, "images")].filter((root): root is string => Boolean(root));
+  const cacheDir = path.join(ctx.config.dataDir, "image-cache");
+
+  app.get<{ Params: { modifiers: string; "*": string } }>(
+    `${IMAGE_PROXY_PREFIX}/:modifiers/*`,
+    { config: { public: true } },
+    async (request, reply) => {
+      const modifiers = parseModifierSegment(request.params.modifiers);
+      if (!modifiers) throw badRequest("Invalid image modifiers", `"${request.params.modifiers}" is not a modifier list the portal writes`);
+      for (const [name, value] of [["Width", modifiers.width], ["Height", modifiers.height]] as const) {
+        if (value !== undefined && value > MAX_IMAGE_SIDE) {
+          throw badRequest("Image too large", `${name} ${value} px is above the limit of ${MAX_IMAGE_SIDE} px`);
+        }
+      }
+      const relative = request.params["*"];
+      const segments = relative.split("/");
+      if (relative === "" || segments.some((segment) => segment === "" || segment === "." || segment === "..")) {
+        throw badRequest("Invalid image path", "The path must name a file without '.' or '..' segments");
+      }
+      const source = await findSource(roots, relative);
+      if (!source) throw notFound(`Image /${relative}`);
+
+      const key = createHash("sha256")
+        .update(JSON.stringify([request.params.modifiers, relative, source.size, source.mtimeMs]))
+        .digest("hex");
+      const format = modifiers.format ?? "webp";
+      const cached = path.join(cacheDir, `${key}.${format}`);
+      let image = await readFile(cached).catch(() => null);
+      if (!image) {
+        image = await convert(source.file, modifiers);
+        await mkdir(cacheDir, { recursive: true });
+        const partial = `${cached}.${process.pid}.${Date.now()}.tmp`;
+        await writeFile(partial, image);
+        await rename(partial, cached);
+      }
+      const etag = `"${key.slice(0, 32)}"`;
+      // Sources can be replaced under the same URL: an hour of freshness, then revalidation by ETag.
+      reply.header("ETag", etag).header("Cache-Control", "public, max-age=3600");
+      if (request.headers["if-none-match"] === etag) return reply.status(304).send();
+      return reply.type(CONTENT_TYPES[format]).send(image);
+    },
+  );
+}
