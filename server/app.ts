@@ -1,5 +1,6 @@
 import fastifyCookie from "@fastify/cookie";
 import fastifyHelmet from "@fastify/helmet";
+import fastifyMultipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance } from "fastify";
 import path from "node:path";
 import type { Config } from "./config";
@@ -10,10 +11,13 @@ import { installAuthentication } from "./http/auth";
 import { serveSpa, webConfig } from "./http/static";
 import { installZodValidation } from "./http/zod";
 import { authRoutes } from "./routes/auth";
+import { firmwareSupportRoutes } from "./routes/firmware-support";
 import { healthRoutes } from "./routes/health";
 import { imageProxyRoutes } from "./routes/image-proxy";
 import { sessionRoutes } from "./routes/session";
 import { statusRoutes } from "./routes/status";
+import { userVehicleRoutes } from "./routes/user-vehicles";
+import { BlobStore } from "./services/blobs";
 import { type Identity, createIdentity } from "./services/identity";
 import { JobRegistry } from "./services/jobs";
 import { createUserMirror } from "./services/users";
@@ -80,6 +84,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     database,
     db: database.db,
     identity,
+    blobs: new BlobStore(config.dataDir),
     users: createUserMirror(database.db),
     jobs: new JobRegistry(),
     startedAt: new Date(),
@@ -94,6 +99,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installZodValidation(app);
   installErrorHandling(app);
   await app.register(fastifyCookie);
+  // Limits are set per upload by server/http/uploads.ts, which every upload route goes through.
+  await app.register(fastifyMultipart, { limits: { fileSize: config.uploadLimitBytes } });
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: contentSecurityPolicy(config),
     crossOriginEmbedderPolicy: false,
@@ -111,6 +118,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(healthRoutes, { ctx });
       await api.register(statusRoutes, { ctx });
       await api.register(authRoutes, { ctx });
+      await api.register(firmwareSupportRoutes, { ctx });
+      await api.register(userVehicleRoutes, { ctx });
     },
     { prefix: "/api/v1" },
   );

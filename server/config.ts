@@ -21,6 +21,8 @@ export interface Config {
   distDir?: string;
   version: string;
   bodyLimitBytes: number;
+  /** Largest uploaded file (multipart); 413 above it. */
+  uploadLimitBytes: number;
   requestTimeoutMs: number;
   logLevel: string;
 }
@@ -49,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     distDir: path.resolve(env.DIST_DIR ?? "dist"),
     version: env.APP_VERSION ?? process.env.npm_package_version ?? "0.0.0",
     bodyLimitBytes: intFrom(env.BODY_LIMIT_BYTES, 1024 * 1024, "BODY_LIMIT_BYTES"),
+    uploadLimitBytes: intFrom(env.UPLOAD_LIMIT_BYTES, 64 * 1024 * 1024, "UPLOAD_LIMIT_BYTES"),
     requestTimeoutMs: intFrom(env.REQUEST_TIMEOUT_MS, 120_000, "REQUEST_TIMEOUT_MS"),
     logLevel: env.LOG_LEVEL ?? (mode === "test" ? "warn" : "info"),
     ...overrides,

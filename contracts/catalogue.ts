@@ -1,0 +1,398 @@
+/**
+ * The admin catalogue (issue 5, fields from shared/docs/domain.md): the body
+ * schemas the server validates with and the forms resolve with, the list
+ * fields each endpoint allows, and the row shapes the API answers.
+ *
+ * PUT creates or updates: firmware records are keyed by their software id
+ * (`firmwareId`), everything else by `id` (absent: create).
+ */
+import { z } from "zod";
+import { validateExpression } from "./expression";
+import { addressSchema, checksumSchemeSchema, hexBytesSchema, identifyRuleSchema, tuneDefinitionSchema } from "./tune-definition";
+
+export const MAX_IMAGE_SIZE = 64 * 1024 * 1024;
+
+const name = (what: string, max = 120) =>
+  z.string().trim().min(1, `${what} must not be empty`).max(max, `${what} is at most ${max} characters`);
+
+/** Software ids as ECUs report them: letters, digits and a few separators. */
+export const firmwareIdSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$/, "firmware id is 1 to 64 letters, digits, '.', '_' or '-'");
+
+const firmwareIdsSchema = z.array(firmwareIdSchema).max(500).refine((ids) => new Set(ids).size === ids.length, "a firmware id is listed twice");
+
+/** A channel name usable in expressions. */
+export const variableSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "variable must start with a letter or '_' and hold only letters, digits and '_'");
+
+const optionalNumber = z.number().finite().nullable().default(null);
+
+// ---------------------------------------------------------------------------
+// Firmware support
+
+export const flashBlockSchema = z.strictObject({
+  name: name("block name", 64),
+  number: z.number().int().min(0).max(255),
+  baseAddress: addressSchema,
+  length: z.number().int().positive(),
+  fileOffset: z.number().int().min(0),
+  transferSize: z.number().int().positive().max(0xffff),
+});
+export type FlashBlock = z.output<typeof flashBlockSchema>;
+
+const canIdSchema = addressSchema.refine((id) => id <= 0x1fffffff, "a CAN id is at most 29 bits");
+
+export const flashingProfileSchema = z
+  .strictObject({
+    /** UDS security access level: the odd "request seed" sub-function (0x01, 0x11, …). */
+    securityLevel: z.number().int().min(1).max(0x7d).refine((n) => n % 2 === 1, "security level is odd (the request-seed sub-function)"),
+    seedKeyAlgorithm: name("seed/key algorithm id", 64),
+    requestCanId: canIdSchema,
+    responseCanId: canIdSchema,
+    p2TimeoutMs: z.number().int().min(1).max(65_535),
+    p2StarTimeoutMs: z.number().int().min(1).max(655_350),
+  })
+  .refine((p) => p.requestCanId !== p.responseCanId, { path: ["responseCanId"], message: "request and response CAN ids must differ" });
+export type FlashingProfile = z.output<typeof flashingProfileSchema>;
+
+const hex = (n: number) => `0x${n.toString(16).toUpperCase()}`;
+
+export const firmwareSupportInputSchema = z
+  .strictObject({
+    firmwareId: firmwareIdSchema,
+    ecuFamily: name("ECU family", 64),
+    manufacturer: name("manufacturer", 64),
+    imageSize: z.number().int().positive("image size must be a positive number of bytes").max(MAX_IMAGE_SIZE, "image size is at most 64 MiB"),
+    identify: z.array(identifyRuleSchema).max(32).default([]),
+    checksums: z.array(checksumSchemeSchema).max(64).default([]),
+    definition: tuneDefinitionSchema.nullable().default(null),
+    notes: z.string().max(4000).default(""),
+  })
+  .superRefine((record, ctx) => {
+    record.identify.forEach((rule, i) => {
+      const length = rule.bytes !== undefined ? rule.bytes.length / 2 : (rule.text ?? "").length;
+      if (rule.address + length > record.imageSize) {
+        ctx.addIssue({ code: "custom", path: ["identify", i, "address"], message: `rule at ${hex(rule.address)} runs past the image size` });
+      }
+    });
+    record.checksums.forEach((scheme, i) => {
+      const end = Math.max(scheme.store.address + scheme.store.size - 1, ...scheme.ranges.map(([, e]) => e));
+      if (end >= record.imageSize) {
+        ctx.addIssue({ code: "custom", path: ["checksums", i], message: `scheme "${scheme.name}" reaches ${hex(end)}, past the image size` });
+      }
+    });
+    if (record.definition) {
+      if (record.definition.firmwareId !== record.firmwareId) {
+        ctx.addIssue({ code: "custom", path: ["definition", "firmwareId"], message: `the definition is for ${record.definition.firmwareId}, not ${record.firmwareId}` });
+      }
+      if (record.definition.imageSize !== record.imageSize) {
+        ctx.addIssue({ code: "custom", path: ["definition", "imageSize"], message: `the definition's image size ${record.definition.imageSize} differs from ${record.imageSize}` });
+      }
+    }
+  });
+export type FirmwareSupportInput = z.input<typeof firmwareSupportInputSchema>;
+export type FirmwareSupportValues = z.output<typeof firmwareSupportInputSchema>;
+
+export const flashingSupportInputSchema = z
+  .strictObject({
+    firmwareId: firmwareIdSchema,
+    enabled: z.boolean(),
+    profile: flashingProfileSchema.nullable(),
+    blocks: z.array(flashBlockSchema).max(64),
+  })
+  .superRefine((value, ctx) => {
+    if (value.enabled && !value.profile) ctx.addIssue({ code: "custom", path: ["profile"], message: "flashing needs a profile" });
+    if (value.enabled && value.blocks.length === 0) ctx.addIssue({ code: "custom", path: ["blocks"], message: "flashing needs at least one block" });
+  });
+export type FlashingSupportInput = z.input<typeof flashingSupportInputSchema>;
+
+export interface FileRef {
+  sha256: string;
+  size: number;
+}
+
+export interface FirmwareSupport extends FirmwareSupportValues {
+  id: string;
+  flashing: { enabled: boolean; profile: FlashingProfile | null; blocks: FlashBlock[]; bootloader: (FileRef & { name: string }) | null };
+  stockFile: (FileRef & { uploadedAt: string }) | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** List rows leave the large documents out; `hasDefinition` says whether there is one. */
+export type FirmwareSupportRow = Omit<FirmwareSupport, "definition" | "checksums" | "identify"> & {
+  hasDefinition: boolean;
+  checksumCount: number;
+  identifyCount: number;
+};
+
+export const firmwareSupportList = {
+  sort: ["firmwareId", "manufacturer", "ecuFamily", "imageSize", "updatedAt"],
+  filter: ["firmwareId", "manufacturer", "ecuFamily", "imageSize", "updatedAt", "hasStockFile", "flashingEnabled"],
+} as const;
+
+// ---------------------------------------------------------------------------
+// Supported vehicles
+
+const year = z.number().int().min(1970, "year is 1970 or later").max(2100, "year is 2100 or earlier");
+
+export const supportedVehicleInputSchema = z
+  .strictObject({
+    id: z.uuid().optional(),
+    make: name("make", 64),
+    model: name("model", 64),
+    generation: z.string().trim().max(64).default(""),
+    engine: name("engine", 64),
+    yearFrom: year,
+    yearTo: year.nullable().default(null),
+    ecu: name("ECU", 64),
+    firmwareIds: firmwareIdsSchema.min(1, "name at least one firmware id"),
+  })
+  .refine((v) => v.yearTo === null || v.yearTo >= v.yearFrom, { path: ["yearTo"], message: "the last year is before the first" });
+export type SupportedVehicleInput = z.input<typeof supportedVehicleInputSchema>;
+export type SupportedVehicle = Required<z.output<typeof supportedVehicleInputSchema>> & { createdAt: string; updatedAt: string };
+
+export const supportedVehicleList = {
+  sort: ["make", "model", "engine", "yearFrom", "updatedAt"],
+  filter: ["make", "model", "engine", "yearFrom", "yearTo", "ecu", "firmwareIds"],
+} as const;
+
+// ---------------------------------------------------------------------------
+// OBD functions
+
+export const OBD_FUNCTION_CATEGORIES = ["read-codes", "clear-codes", "reset-adaptations", "service-functions", "live-data", "coding"] as const;
+export const SAFETY_LEVELS = ["none", "caution", "dangerous"] as const;
+
+export const obdFunctionInputSchema = z
+  .strictObject({
+    id: z.uuid().optional(),
+    name: name("name"),
+    category: z.enum(OBD_FUNCTION_CATEGORIES, { error: `category must be one of ${OBD_FUNCTION_CATEGORIES.join(", ")}` }),
+    description: z.string().max(2000).default(""),
+    request: hexBytesSchema,
+    expectedResponse: hexBytesSchema,
+    firmwareIds: firmwareIdsSchema.default([]),
+    confirmationText: z.string().trim().max(500).nullable().default(null),
+    safetyLevel: z.enum(SAFETY_LEVELS).default("none"),
+  })
+  .refine((f) => f.safetyLevel === "none" || (f.confirmationText ?? "") !== "", {
+    path: ["confirmationText"],
+    message: "a function that changes the car needs a confirmation text",
+  });
+export type ObdFunctionInput = z.input<typeof obdFunctionInputSchema>;
+export type ObdFunction = Required<z.output<typeof obdFunctionInputSchema>> & { createdAt: string; updatedAt: string };
+
+export const obdFunctionList = {
+  sort: ["name", "category", "safetyLevel", "updatedAt"],
+  filter: ["name", "category", "safetyLevel", "firmwareIds"],
+} as const;
+
+// ---------------------------------------------------------------------------
+// PID descriptors
+
+export const PID_SOURCES = ["obd", "uds", "ram"] as const;
+/**
+ * A descriptor's scaling reads the raw value as `x` (VW_Flash) or its bytes as
+ * `A`..`D` (Torque), so both imports keep their equations as written.
+ */
+export const PID_EXPRESSION_VARIABLES = ["x", "A", "B", "C", "D"] as const;
+
+const expressionOf = (variables: readonly string[]) =>
+  z
+    .string()
+    .min(1, "expression must not be empty")
+    .max(1000)
+    .superRefine((src, ctx) => {
+      const result = validateExpression(src, variables);
+      if (!result.ok) ctx.addIssue({ code: "custom", message: `${result.error.message} (at ${result.error.position + 1})`, params: result.error });
+    });
+
+export const pidDescriptorInputSchema = z
+  .strictObject({
+    id: z.uuid().optional(),
+    name: name("name"),
+    variable: variableSchema,
+    unit: z.string().trim().max(32).default(""),
+    source: z.enum(PID_SOURCES, { error: `source must be one of ${PID_SOURCES.join(", ")}` }),
+    /** Mode 01 PID, DID or RAM address, as hex. */
+    address: z.string().regex(/^0x[0-9A-Fa-f]{1,8}$/, 'address is hex like "0x2032"').transform((s) => `0x${s.slice(2).toUpperCase()}`),
+    length: z.number().int().min(1).max(8),
+    signed: z.boolean().default(false),
+    endian: z.enum(["big", "little"]).default("big"),
+    expression: expressionOf(PID_EXPRESSION_VARIABLES).default("x"),
+    decimals: z.number().int().min(0).max(6).default(2),
+    min: optionalNumber,
+    max: optionalNumber,
+    warnMin: optionalNumber,
+    warnMax: optionalNumber,
+    smoothing: z.number().min(0).max(1).default(0),
+    firmwareIds: firmwareIdsSchema.default([]),
+  })
+  .refine((d) => d.min === null || d.max === null || d.min <= d.max, { path: ["max"], message: "max is below min" });
+export type PidDescriptorInput = z.input<typeof pidDescriptorInputSchema>;
+export type PidDescriptor = Required<z.output<typeof pidDescriptorInputSchema>> & { createdAt: string; updatedAt: string };
+
+export const pidDescriptorList = {
+  sort: ["name", "variable", "source", "unit", "updatedAt"],
+  filter: ["name", "variable", "source", "unit", "firmwareIds"],
+} as const;
+
+// ---------------------------------------------------------------------------
+// PID templates
+
+export const pidTemplateInputSchema = z
+  .strictObject({
+    id: z.uuid().optional(),
+    name: name("name"),
+    description: z.string().max(2000).default(""),
+    descriptorIds: z.array(z.uuid()).min(1, "a template needs at least one descriptor").max(200),
+    sampleRateHz: z.number().positive("sample rate must be positive").max(1000, "sample rate is at most 1000 Hz"),
+    firmwareIds: firmwareIdsSchema.default([]),
+    vehicleFamily: z.string().trim().max(64).default(""),
+  })
+  .refine((t) => new Set(t.descriptorIds).size === t.descriptorIds.length, { path: ["descriptorIds"], message: "a descriptor is listed twice" })
+  .refine((t) => t.firmwareIds.length > 0 || t.vehicleFamily !== "", { path: ["firmwareIds"], message: "name a firmware or a vehicle family" });
+export type PidTemplateInput = z.input<typeof pidTemplateInputSchema>;
+export type PidTemplate = Required<z.output<typeof pidTemplateInputSchema>> & { createdAt: string; updatedAt: string };
+
+export const pidTemplateList = {
+  sort: ["name", "sampleRateHz", "vehicleFamily", "updatedAt"],
+  filter: ["name", "vehicleFamily", "firmwareIds", "descriptorIds"],
+} as const;
+
+// ---------------------------------------------------------------------------
+// Computed descriptors
+
+/**
+ * Checked here for syntax only; which channel variables exist is known to the
+ * server, which answers an unknown one with its position the same way.
+ */
+export const computedDescriptorInputSchema = z.strictObject({
+  id: z.uuid().optional(),
+  name: name("name"),
+  variable: variableSchema,
+  unit: z.string().trim().max(32).default(""),
+  expression: z.string().min(1, "expression must not be empty").max(2000),
+  decimals: z.number().int().min(0).max(6).default(2),
+  min: optionalNumber,
+  max: optionalNumber,
+});
+export type ComputedDescriptorInput = z.input<typeof computedDescriptorInputSchema>;
+export type ComputedDescriptor = Required<z.output<typeof computedDescriptorInputSchema>> & {
+  variables: string[];
+  createdAt: string;
+  updatedAt: string;
+};
+
+export const computedDescriptorList = {
+  sort: ["name", "variable", "unit", "updatedAt"],
+  filter: ["name", "variable", "unit", "variables"],
+} as const;
+
+/** The `data` of a 400 for a bad expression: where, for the editor's marker. */
+export interface ExpressionIssue {
+  path: "expression";
+  message: string;
+  position: number;
+  length: number;
+}
+
+// ---------------------------------------------------------------------------
+// Password storage
+
+export const firmwareSecretInputSchema = z.strictObject({
+  id: z.uuid().optional(),
+  firmwareId: firmwareIdSchema,
+  label: name("label", 64),
+  securityLevel: z.number().int().min(1).max(0x7d),
+  secret: z.string().min(1, "secret must not be empty").max(4096),
+});
+export type FirmwareSecretInput = z.input<typeof firmwareSecretInputSchema>;
+export interface FirmwareSecretRow {
+  id: string;
+  firmwareId: string;
+  label: string;
+  securityLevel: number;
+  /** Always masked in lists; the clear text comes only from POST …/{id}/reveal. */
+  secret: string;
+  updatedAt: string;
+}
+
+export const firmwareSecretList = {
+  sort: ["firmwareId", "label", "updatedAt"],
+  filter: ["firmwareId", "label"],
+} as const;
+
+// ---------------------------------------------------------------------------
+// Support (onboarding) requests
+
+export const SUPPORT_REQUEST_STATUSES = ["new", "investigating", "supported", "rejected"] as const;
+export type SupportRequestStatus = (typeof SUPPORT_REQUEST_STATUSES)[number];
+
+export const vinSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-HJ-NPR-Z0-9]{17}$/, "a VIN is 17 letters and digits, without I, O or Q");
+
+export const supportRequestInputSchema = z.strictObject({
+  vin: vinSchema,
+  make: name("make", 64),
+  model: name("model", 64),
+  year,
+  ecuIds: z.array(name("ECU id", 64)).min(1, "give at least one ECU id").max(16),
+});
+export type SupportRequestInput = z.input<typeof supportRequestInputSchema>;
+
+export const supportRequestUpdateSchema = z
+  .strictObject({
+    status: z.enum(SUPPORT_REQUEST_STATUSES).optional(),
+    note: z.string().trim().min(1).max(4000).optional(),
+    firmwareId: firmwareIdSchema.optional(),
+  })
+  .refine((u) => u.status !== "supported" || u.firmwareId !== undefined, {
+    path: ["firmwareId"],
+    message: "marking a request supported links it to a firmware record",
+  });
+export type SupportRequestUpdate = z.input<typeof supportRequestUpdateSchema>;
+
+export interface SupportRequest {
+  id: string;
+  requesterUid: string;
+  requesterEmail: string | null;
+  vin: string;
+  make: string;
+  model: string;
+  year: number;
+  ecuIds: string[];
+  readFile: FileRef | null;
+  status: SupportRequestStatus;
+  notes: Array<{ at: string; by: string; text: string }>;
+  firmwareId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const supportRequestList = {
+  sort: ["createdAt", "status", "make", "year"],
+  filter: ["status", "make", "model", "year", "vin", "firmwareId", "createdAt"],
+} as const;
+
+// ---------------------------------------------------------------------------
+// Firmware support matrix
+
+export interface FirmwareMatrixRow {
+  firmwareId: string;
+  manufacturer: string;
+  ecuFamily: string;
+  definition: boolean;
+  stockFile: boolean;
+  bootloader: boolean;
+  flashing: boolean;
+  vehicles: number;
+  pidTemplates: number;
+  obdFunctions: number;
+}

@@ -1,0 +1,127 @@
+/**
+ * The routes of a catalogue-style resource, declared once: a list (query),
+ * one record by id, PUT to create (no id) or update (id), and DELETE that
+ * answers 409 naming whatever still refers to the record. Writes run in one
+ * transaction with the resource's own checks (`prepare`), so a refused
+ * request changes nothing.
+ */
+import { eq } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { AppContext } from "../context";
+import type { Db } from "../db/connection";
+import { HttpError, conflict, notFound } from "../errors";
+import { type ListSpec, listQueryOf, runList } from "./list";
+
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** Something that still refers to a record, named so that an admin can find it. */
+export interface Referrer {
+  resource: string;
+  id: string;
+  label: string;
+}
+
+export const idParams = z.strictObject({ id: z.uuid("id must be a UUID") });
+
+export interface CrudResource<Input extends { id?: string }, Row> {
+  /** Singular label for messages: "Supported vehicle". */
+  label: string;
+  /** PUT here; GET here too unless `listPath` differs. */
+  path: string;
+  listPath?: string;
+  /** GET/DELETE `${itemPath}/:id`; defaults to `path`. */
+  itemPath?: string;
+  table: PgTable;
+  idColumn: PgColumn;
+  list: ListSpec;
+  input: z.ZodType<Input>;
+  /** Database checks and the column values to write; throws HttpError to refuse. */
+  prepare: (tx: Tx, input: Input, existingId: string | undefined) => Promise<Record<string, unknown>>;
+  /** Shapes a stored row for the API. */
+  toApi: (row: Record<string, unknown>) => Row;
+  referrers?: (tx: Tx, row: Record<string, unknown>) => Promise<Referrer[]>;
+  /** Unique constraints named for a 409 on the field they protect. */
+  unique?: Record<string, { field: string; message: string }>;
+}
+
+interface PgError {
+  code?: string;
+  constraint?: string;
+  cause?: PgError;
+}
+
+/** Turns a unique violation into a 409 on the field, when the resource names the constraint. */
+export function uniqueConflict(error: unknown, unique: CrudResource<never, unknown>["unique"] = {}): never {
+  const cause = (error as PgError).cause ?? (error as PgError);
+  if (cause.code === "23505" && cause.constraint && unique[cause.constraint]) {
+    const { field, message } = unique[cause.constraint];
+    throw conflict(message, [{ path: field, message }]);
+  }
+  throw error;
+}
+
+export function referencedConflict(label: string, referrers: Referrer[]): HttpError {
+  const names = referrers.slice(0, 5).map((r) => `${r.resource} "${r.label}"`);
+  const more = referrers.length > 5 ? ` and ${referrers.length - 5} more` : "";
+  return conflict(`${label} is still used by ${names.join(", ")}${more}; remove those references first`, referrers);
+}
+
+export function registerCrud<Input extends { id?: string }, Row>(app: FastifyInstance, ctx: AppContext, resource: CrudResource<Input, Row>) {
+  const admin = { role: "admin" as const };
+  const itemPath = `${resource.itemPath ?? resource.path}/:id`;
+  const byId = (id: string) => eq(resource.idColumn, id);
+
+  app.get(resource.listPath ?? resource.path, { config: admin }, async (request) => {
+    const query = listQueryOf(request, resource.list);
+    const page = await runList(ctx.db, resource.list, query, ({ where, orderBy, limit, offset }) =>
+      ctx.db.select().from(resource.table).where(where).orderBy(...orderBy).limit(limit).offset(offset),
+    );
+    return { ...page, data: page.data.map((row) => resource.toApi(row as Record<string, unknown>)) };
+  });
+
+  app.get(itemPath, { config: admin, schema: { params: idParams } }, async (request) => {
+    const { id } = request.params as { id: string };
+    const [row] = await ctx.db.select().from(resource.table).where(byId(id));
+    if (!row) throw notFound(`${resource.label} ${id}`);
+    return resource.toApi(row as Record<string, unknown>);
+  });
+
+  app.put(resource.path, { config: admin, schema: { body: resource.input } }, async (request, reply) => {
+    const input = request.body as Input;
+    try {
+      const row = await ctx.db.transaction(async (tx) => {
+        if (input.id) {
+          const [existing] = await tx.select({ id: resource.idColumn }).from(resource.table).where(byId(input.id)).for("update");
+          if (!existing) throw notFound(`${resource.label} ${input.id}`);
+        }
+        const values = await resource.prepare(tx, input, input.id);
+        if (input.id) {
+          const [updated] = await tx.update(resource.table).set({ ...values, updatedAt: new Date() }).where(byId(input.id)).returning();
+          return updated;
+        }
+        const [created] = await tx.insert(resource.table).values(values).returning();
+        return created;
+      });
+      return reply.status(input.id ? 200 : 201).send(resource.toApi(row as Record<string, unknown>));
+    } catch (error) {
+      uniqueConflict(error, resource.unique);
+    }
+  });
+
+  app.delete(itemPath, { config: admin, schema: { params: idParams } }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    await ctx.db.transaction(async (tx) => {
+      // Locked first: a writer adding a reference waits for us, or we see its reference.
+      const [row] = await tx.select().from(resource.table).where(byId(id)).for("update");
+      if (!row) throw notFound(`${resource.label} ${id}`);
+      const referrers = (await resource.referrers?.(tx, row as Record<string, unknown>)) ?? [];
+      if (referrers.length) throw referencedConflict(`${resource.label} "${labelOf(row)}"`, referrers);
+      await tx.delete(resource.table).where(byId(id));
+    });
+    return reply.status(204).send();
+  });
+}
+
+const labelOf = (row: Record<string, unknown>) => String(row.name ?? row.firmwareId ?? row.id);

@@ -1,0 +1,210 @@
+/**
+ * One way for every list endpoint to turn the query string (contracts/list-query)
+ * into SQL: filters and sorting on declared fields only, text search, paging
+ * and a total, with the costs bounded however large the table grows.
+ *
+ * - Search (`q`) is `ILIKE '%q%'` over one expression per resource; a trigram
+ *   GIN index on exactly that expression (pg_trgm) serves it.
+ * - Paging is by offset, capped at MAX_OFFSET rows: past that the answer is a
+ *   400 asking for a narrower filter, so no request walks the whole table.
+ *   Every sort ends with the row's id, so pages never overlap or skip rows.
+ * - The total is exact up to COUNT_CAP matching rows (a count over at most
+ *   COUNT_CAP + 1 rows, which an index answers quickly). Beyond it, the total is
+ *   the planner's row estimate for the same filter (EXPLAIN, which uses
+ *   pg_class.reltuples and column statistics) and the answer says
+ *   `totalEstimated: true`; it is never less than COUNT_CAP + 1.
+ */
+import { type SQL, and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, not, notInArray, sql } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { FastifyRequest } from "fastify";
+import { type ListFilter, type ListQuery, type ListSort, ListQueryError, parseListQuery } from "../../contracts/list-query";
+import type { Db } from "../db/connection";
+import { badRequest } from "../errors";
+
+export const MAX_OFFSET = 10_000;
+export const COUNT_CAP = 1_000;
+
+export type FieldKind = "text" | "number" | "timestamp" | "boolean" | "array";
+
+export interface ListField {
+  /** A column, or an SQL expression for derived fields (e.g. "has a stock file"). */
+  column: PgColumn | SQL;
+  kind: FieldKind;
+  /** Element type of an array column, for the overlap cast. */
+  arrayType?: "text" | "uuid";
+}
+
+export interface ListSpec {
+  table: PgTable;
+  /** Unique, indexed: the last sort key, so paging is stable. */
+  id: PgColumn;
+  fields: Record<string, ListField>;
+  allowed: { readonly sort: readonly string[]; readonly filter: readonly string[] };
+  /** The expression the trigram index is built on. */
+  search?: SQL;
+  defaultSort: ListSort[];
+}
+
+export interface ListPage<Row> {
+  data: Row[];
+  total: number;
+  totalEstimated: boolean;
+}
+
+/** Parses the request's query string against the spec; a bad parameter is a 400 naming it. */
+export function listQueryOf(request: FastifyRequest, spec: Pick<ListSpec, "allowed">): ListQuery {
+  const search = request.url.includes("?") ? request.url.slice(request.url.indexOf("?") + 1) : "";
+  try {
+    const query = parseListQuery(new URLSearchParams(search), spec.allowed);
+    if ((query.page - 1) * query.pageSize >= MAX_OFFSET) {
+      throw new ListQueryError(`Pages end after ${MAX_OFFSET} rows; narrow the search or the filters`, "page");
+    }
+    return query;
+  } catch (error) {
+    if (error instanceof ListQueryError) {
+      throw badRequest("Invalid query", error.message, [{ path: error.parameter, message: error.message }]);
+    }
+    throw error;
+  }
+}
+
+const likeEscape = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function scalar(field: ListField, raw: string, parameter: string): unknown {
+  switch (field.kind) {
+    case "number": {
+      const n = Number(raw);
+      if (raw.trim() === "" || !Number.isFinite(n)) throw badRequest("Invalid query", `${parameter} must be a number`, [{ path: parameter, message: "must be a number" }]);
+      return n;
+    }
+    case "timestamp": {
+      const d = new Date(raw);
+      if (Number.isNaN(d.getTime())) throw badRequest("Invalid query", `${parameter} must be a date`, [{ path: parameter, message: "must be an ISO date" }]);
+      return d;
+    }
+    case "boolean":
+      if (raw !== "true" && raw !== "false") throw badRequest("Invalid query", `${parameter} must be true or false`, [{ path: parameter, message: "must be true or false" }]);
+      return raw === "true";
+    default:
+      return raw;
+  }
+}
+
+function filterCondition(field: ListField, filter: ListFilter): SQL {
+  const parameter = `${filter.field}[${filter.operator}]`;
+  // As SQL, a column and a derived expression are treated alike.
+  const column = sql`${field.column}`;
+  const values = Array.isArray(filter.value) ? filter.value : [filter.value ?? ""];
+  const one = () => scalar(field, values[0], parameter);
+  const many = () => values.map((v) => scalar(field, v, parameter));
+  const refuse = () => {
+    throw badRequest("Invalid query", `${parameter}: "${filter.operator}" does not apply to ${filter.field}`, [
+      { path: parameter, message: `operator "${filter.operator}" does not apply to this field` },
+    ]);
+  };
+
+  if (filter.operator === "null") return isNull(column);
+  if (filter.operator === "nnull") return isNotNull(column);
+
+  if (field.kind === "array") {
+    // "applies to X": the array holds X (eq) or any of the values (in); ne/nin are the negations.
+    const list = sql`ARRAY[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::${sql.raw(field.arrayType ?? "text")}[]`;
+    if (field.arrayType === "uuid" && values.some((v) => !/^[0-9a-f-]{36}$/i.test(v))) {
+      throw badRequest("Invalid query", `${parameter} must be ids`, [{ path: parameter, message: "must be ids" }]);
+    }
+    if (filter.operator === "eq" || filter.operator === "in") return sql`${column} && ${list}`;
+    if (filter.operator === "ne" || filter.operator === "nin") return sql`NOT (${column} && ${list})`;
+    return refuse();
+  }
+
+  switch (filter.operator) {
+    case "eq":
+      return eq(column, one());
+    case "ne":
+      return ne(column, one());
+    case "in":
+      return inArray(column, many());
+    case "nin":
+      return notInArray(column, many());
+    case "between": {
+      const [from, to] = many();
+      return and(gte(column, from), lte(column, to))!;
+    }
+    case "lt":
+    case "gt":
+    case "lte":
+    case "gte": {
+      if (field.kind === "text" || field.kind === "boolean") return refuse();
+      return { lt, gt, lte, gte }[filter.operator](column, one());
+    }
+    case "contains":
+    case "ncontains":
+    case "startswith":
+    case "endswith": {
+      if (field.kind !== "text") return refuse();
+      const value = likeEscape(values[0]);
+      const pattern =
+        filter.operator === "startswith" ? `${value}%` : filter.operator === "endswith" ? `%${value}` : `%${value}%`;
+      const like = sql`${column} ILIKE ${pattern}`;
+      return filter.operator === "ncontains" ? not(like) : like;
+    }
+  }
+  return refuse();
+}
+
+/** The WHERE of a list query: its filters, its search, and any condition the route adds (scoping). */
+export function listWhere(spec: ListSpec, query: ListQuery, scope?: SQL): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (scope) conditions.push(scope);
+  for (const filter of query.filters) conditions.push(filterCondition(spec.fields[filter.field], filter));
+  if (query.q && spec.search) conditions.push(sql`${spec.search} ILIKE ${`%${likeEscape(query.q)}%`}`);
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+export function listOrder(spec: ListSpec, query: ListQuery): SQL[] {
+  const sorts = query.sort.length ? query.sort : spec.defaultSort;
+  const order = sorts.map((s) => {
+    const column = sql`${spec.fields[s.field].column}`;
+    return s.order === "desc" ? desc(column) : asc(column);
+  });
+  const last = sorts[sorts.length - 1];
+  order.push(last?.order === "desc" ? desc(spec.id) : asc(spec.id));
+  return order;
+}
+
+type Rows = { rows: Record<string, unknown>[] };
+
+/** Exact up to COUNT_CAP, else the planner's estimate (see the top of this file). */
+export async function listTotal(db: Db, spec: ListSpec, where: SQL | undefined): Promise<{ total: number; estimated: boolean }> {
+  const whereSql = where ? sql`WHERE ${where}` : sql``;
+  const capped = (await db.execute(
+    sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${spec.table} ${whereSql} LIMIT ${COUNT_CAP + 1}) capped`,
+  )) as unknown as Rows;
+  const n = Number(capped.rows[0].n);
+  if (n <= COUNT_CAP) return { total: n, estimated: false };
+  const plan = (await db.execute(sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${spec.table} ${whereSql}`)) as unknown as Rows;
+  const raw = plan.rows[0]["QUERY PLAN"];
+  const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{ Plan: { "Plan Rows": number } }>;
+  return { total: Math.max(COUNT_CAP + 1, Math.round(parsed[0].Plan["Plan Rows"])), estimated: true };
+}
+
+/**
+ * Runs a list query. `select` is given the where/order/limit/offset to apply,
+ * so a route chooses its own columns (and joins) while the rules stay here.
+ */
+export async function runList<Row>(
+  db: Db,
+  spec: ListSpec,
+  query: ListQuery,
+  select: (parts: { where: SQL | undefined; orderBy: SQL[]; limit: number; offset: number }) => Promise<Row[]>,
+  scope?: SQL,
+): Promise<ListPage<Row>> {
+  const where = listWhere(spec, query, scope);
+  const offset = (query.page - 1) * query.pageSize;
+  const [data, count] = await Promise.all([
+    select({ where, orderBy: listOrder(spec, query), limit: query.pageSize, offset }),
+    listTotal(db, spec, where),
+  ]);
+  return { data, total: count.total, totalEstimated: count.estimated };
+}
+

@@ -1,0 +1,183 @@
+/**
+ * Support (onboarding) requests: a signed-in user asks for a vehicle the
+ * catalogue does not cover (`POST /user-vehicles/support-request`, JSON, or
+ * multipart with the ECU read as `file`); admins work the queue under the same
+ * path: `GET /user-vehicles/support-request` (list), `GET …/{id}`,
+ * `PATCH …/{id}` (status, a note, the firmware it was supported with) and
+ * `GET …/{id}/read-file`.
+ */
+import { eq, getTableColumns, sql } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import {
+  type SupportRequest,
+  type SupportRequestStatus,
+  supportRequestInputSchema,
+  supportRequestList,
+  supportRequestUpdateSchema,
+} from "../../contracts/catalogue";
+import type { AppContext } from "../context";
+import { supportRequests, users } from "../db/schema";
+import { HttpError, RequestValidationError, fieldIssues, notFound } from "../errors";
+import { callerOf } from "../http/auth";
+import { idParams } from "../http/crud";
+import { type ListSpec, listQueryOf, runList } from "../http/list";
+import { type Upload, withUpload } from "../http/uploads";
+import { lockFirmwareIds } from "../services/catalogue";
+
+const PATH = "/user-vehicles/support-request";
+const admin = { role: "admin" as const };
+
+/**
+ * Forward only: a request is worked (new → investigating) and closed
+ * (supported or rejected); a closed one stays closed, so two admins acting at
+ * once cannot reopen each other's decision.
+ */
+const NEXT: Record<SupportRequestStatus, readonly SupportRequestStatus[]> = {
+  new: ["investigating", "supported", "rejected"],
+  investigating: ["supported", "rejected"],
+  supported: [],
+  rejected: [],
+};
+
+const listSpec: ListSpec = {
+  table: supportRequests,
+  id: supportRequests.id,
+  allowed: supportRequestList,
+  fields: {
+    status: { column: supportRequests.status, kind: "text" },
+    make: { column: supportRequests.make, kind: "text" },
+    model: { column: supportRequests.model, kind: "text" },
+    vin: { column: supportRequests.vin, kind: "text" },
+    year: { column: supportRequests.year, kind: "number" },
+    firmwareId: { column: supportRequests.firmwareId, kind: "text" },
+    createdAt: { column: supportRequests.createdAt, kind: "timestamp" },
+  },
+  search: sql`(${supportRequests.vin} || ' ' || ${supportRequests.make} || ' ' || ${supportRequests.model})`,
+  defaultSort: [{ field: "createdAt", order: "desc" }],
+};
+
+type Row = typeof supportRequests.$inferSelect & { requesterEmail: string | null };
+
+const toApi = (row: Row): SupportRequest => ({
+  id: row.id,
+  requesterUid: row.requesterUid,
+  requesterEmail: row.requesterEmail,
+  vin: row.vin,
+  make: row.make,
+  model: row.model,
+  year: row.year,
+  ecuIds: row.ecuIds,
+  readFile: row.readFileSha256 ? { sha256: row.readFileSha256, size: row.readFileSize! } : null,
+  status: row.status,
+  notes: row.notes,
+  firmwareId: row.firmwareId,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+const withRequester = { ...getTableColumns(supportRequests), requesterEmail: users.email };
+
+/** Multipart fields are strings: `ecuIds` comes as JSON (the data provider's encoding) or comma separated. */
+function fieldsAsInput(fields: Record<string, string>): unknown {
+  const { year, ecuIds, ...rest } = fields;
+  let ids: unknown = ecuIds;
+  if (ecuIds !== undefined) {
+    try {
+      ids = JSON.parse(ecuIds);
+    } catch {
+      ids = ecuIds.split(",").map((id) => id.trim()).filter(Boolean);
+    }
+  }
+  return { ...rest, ...(year !== undefined && { year: Number(year) }), ...(ids !== undefined && { ecuIds: ids }) };
+}
+
+function validInput(body: unknown) {
+  const result = supportRequestInputSchema.safeParse(body);
+  if (!result.success) throw new RequestValidationError("body", fieldIssues(result.error));
+  return result.data;
+}
+
+export async function userVehicleRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  async function create(request: FastifyRequest, body: unknown, upload?: Upload) {
+    const caller = callerOf(request);
+    const input = validInput(body);
+    const file = upload?.file ?? null;
+    if (file) await ctx.blobs.adopt(file.path, file.sha256);
+    const [row] = await ctx.db
+      .insert(supportRequests)
+      .values({ ...input, requesterUid: caller.uid, readFileSha256: file?.sha256 ?? null, readFileSize: file?.size ?? null })
+      .returning();
+    return toApi({ ...row, requesterEmail: caller.email ?? null });
+  }
+
+  // Any signed-in user; the body is checked here because it may arrive as multipart.
+  app.post(PATH, async (request, reply) => {
+    const created = request.isMultipart()
+      ? await withUpload(request, ctx, (upload) => create(request, fieldsAsInput(upload.fields), upload))
+      : await create(request, request.body);
+    return reply.status(201).send(created);
+  });
+
+  app.get(PATH, { config: admin }, async (request) => {
+    const query = listQueryOf(request, listSpec);
+    const page = await runList(ctx.db, listSpec, query, ({ where, orderBy, limit, offset }) =>
+      ctx.db
+        .select(withRequester)
+        .from(supportRequests)
+        .leftJoin(users, eq(users.uid, supportRequests.requesterUid))
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(limit)
+        .offset(offset),
+    );
+    return { ...page, data: page.data.map(toApi) };
+  });
+
+  async function one(id: string) {
+    const [row] = await ctx.db
+      .select(withRequester)
+      .from(supportRequests)
+      .leftJoin(users, eq(users.uid, supportRequests.requesterUid))
+      .where(eq(supportRequests.id, id));
+    if (!row) throw notFound(`Support request ${id}`);
+    return row;
+  }
+
+  app.get(`${PATH}/:id`, { config: admin, schema: { params: idParams } }, async (request) => toApi(await one((request.params as { id: string }).id)));
+
+  app.patch(`${PATH}/:id`, { config: admin, schema: { params: idParams, body: supportRequestUpdateSchema } }, async (request) => {
+    const { id } = request.params as { id: string };
+    const update = request.body as { status?: SupportRequestStatus; note?: string; firmwareId?: string };
+    const caller = callerOf(request);
+    await ctx.db.transaction(async (tx) => {
+      const [current] = await tx.select().from(supportRequests).where(eq(supportRequests.id, id)).for("update");
+      if (!current) throw notFound(`Support request ${id}`);
+      if (update.status && update.status !== current.status && !NEXT[current.status].includes(update.status)) {
+        throw new HttpError(409, "Conflict", `A ${current.status} request cannot become ${update.status}`, [
+          { path: "status", message: `allowed from ${current.status}: ${NEXT[current.status].join(", ") || "none"}` },
+        ]);
+      }
+      if (update.firmwareId) await lockFirmwareIds(tx, [update.firmwareId], "firmwareId");
+      const notes = update.note ? [...current.notes, { at: new Date().toISOString(), by: caller.email ?? caller.uid, text: update.note }] : current.notes;
+      await tx
+        .update(supportRequests)
+        .set({ status: update.status ?? current.status, notes, firmwareId: update.firmwareId ?? current.firmwareId, updatedAt: new Date() })
+        .where(eq(supportRequests.id, id));
+    });
+    const row = await one(id);
+    if (update.status === "supported") {
+      // No notification store exists yet; the log line is what an admin can point the user to.
+      request.log.info({ supportRequest: id, requester: row.requesterUid, firmwareId: row.firmwareId }, "support request marked supported");
+    }
+    return toApi(row);
+  });
+
+  app.get(`${PATH}/:id/read-file`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
+    const row = await one((request.params as { id: string }).id);
+    if (!row.readFileSha256) throw notFound(`A read file for support request ${row.id}`);
+    return reply
+      .header("content-type", "application/octet-stream")
+      .header("content-disposition", `attachment; filename="${row.vin}-read.bin"`)
+      .send(ctx.blobs.stream(row.readFileSha256));
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * Files kept on disk under `<dataDir>/blobs`, addressed by their SHA-256: the
+ * same bytes uploaded twice are stored once, and a record only keeps the hash.
+ * Files arrive through `adopt`, which moves a finished temp file into place, so
+ * a reader never sees half a file.
+ */
+import { createReadStream } from "node:fs";
+import { mkdir, readFile, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+export class BlobStore {
+  readonly root: string;
+
+  constructor(dataDir: string) {
+    this.root = path.join(dataDir, "blobs");
+  }
+
+  /** Where a blob lives; two levels so no directory grows past a few thousand entries. */
+  pathOf(sha256: string): string {
+    if (!SHA256.test(sha256)) throw new Error(`not a SHA-256: ${sha256}`);
+    return path.join(this.root, sha256.slice(0, 2), sha256);
+  }
+
+  /** Moves a temp file (on the same file system, under dataDir) into the store. */
+  async adopt(tempPath: string, sha256: string): Promise<void> {
+    const target = this.pathOf(sha256);
+    await mkdir(path.dirname(target), { recursive: true });
+    if (await this.exists(sha256)) {
+      await rm(tempPath, { force: true });
+      return;
+    }
+    await rename(tempPath, target);
+  }
+
+  async exists(sha256: string): Promise<boolean> {
+    try {
+      return (await stat(this.pathOf(sha256))).isFile();
+    } catch {
+      return false;
+    }
+  }
+
+  read(sha256: string): Promise<Buffer> {
+    return readFile(this.pathOf(sha256));
+  }
+
+  stream(sha256: string) {
+    return createReadStream(this.pathOf(sha256));
+  }
+}
