@@ -23,6 +23,7 @@ import {
   type ColourModeSnapshot,
 } from "../lib/colour-mode";
 import { labels } from "../lib/labels";
+import { Tooltip } from "./tooltip";
 
 let store: ColourModeStore | undefined;
 
@@ -60,8 +61,8 @@ const OPTIONS: { value: ColourModePreference; Icon: ComponentType<{ "aria-label"
 
 /**
  * System / light / dark as icons. Each icon is named after its mode (antd icons would otherwise
- * be announced as "desktop", "sun", "moon"), and the name shows as a tooltip. Disabled while a
- * page forces a mode.
+ * be announced as "desktop", "sun", "moon"), and the name shows as a tooltip: after 700 ms, then
+ * at once for the neighbours (src/components/tooltip.tsx). Disabled while a page forces a mode.
  */
 export function ColourModeSwitch() {
   const { preference, forced, setPreference } = useColourMode();
@@ -74,8 +75,11 @@ export function ColourModeSwitch() {
       onChange={setPreference}
       options={OPTIONS.map(({ value, Icon }) => ({
         value,
-        label: <Icon aria-label={labels.colourModes[value]} />,
-        title: labels.colourModes[value],
+        label: (
+          <Tooltip title={labels.colourModes[value]}>
+            <Icon aria-label={labels.colourModes[value]} />
+          </Tooltip>
+        ),
       }))}
     />
   );
