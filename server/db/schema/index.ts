@@ -2,3 +2,4 @@
 export * from "./identity";
 export * from "./catalogue";
 export * from "./data-logs";
+export * from "./public-site";

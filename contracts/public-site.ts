@@ -1,0 +1,94 @@
+import { z } from "zod";
+
+/**
+ * The public site's forms (contact, demo request) and the dealer account request: one schema each,
+ * used by the form (react-hook-form resolver) and by the server, so a field error reads the same.
+ */
+
+const name = z.string().trim().min(1, "Enter your name").max(120, "Use at most 120 characters");
+const email = z.string().trim().min(1, "Enter your email").max(254, "Use at most 254 characters").pipe(z.email("That email address is not valid"));
+const optionalText = (max: number) => z.string().trim().max(max, `Use at most ${max} characters`).optional();
+const phone = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9 ()-]{6,24}$/, "Enter a phone number with digits, spaces or dashes, e.g. +44 20 7946 0958");
+
+export const contactTopics = ["vehicle-support", "tune-or-flashing", "account", "billing", "other"] as const;
+export const contactTopicLabels: Record<(typeof contactTopics)[number], string> = {
+  "vehicle-support": "Is my vehicle supported?",
+  "tune-or-flashing": "A tune or a flash",
+  account: "My account",
+  billing: "Payments and refunds",
+  other: "Something else",
+};
+
+export const contactRequestSchema = z.strictObject({
+  name,
+  email,
+  topic: z.enum(contactTopics, "Choose a topic"),
+  vehicle: optionalText(200),
+  message: z.string().trim().min(10, "Write at least 10 characters").max(5000, "Use at most 5000 characters"),
+});
+export type ContactRequestInput = z.infer<typeof contactRequestSchema>;
+
+export const demoRequestSchema = z.strictObject({
+  name,
+  email,
+  businessName: z.string().trim().min(1, "Enter your business name").max(200, "Use at most 200 characters"),
+  phone: phone.optional().or(z.literal("")),
+  country: optionalText(100),
+  platforms: optionalText(500),
+  message: optionalText(5000),
+});
+export type DemoRequestInput = z.infer<typeof demoRequestSchema>;
+
+export const dealerRequestSchema = z.strictObject({
+  businessName: z.string().trim().min(1, "Enter your business name").max(200, "Use at most 200 characters"),
+  address: z.string().trim().min(5, "Enter the business address").max(500, "Use at most 500 characters"),
+  registrationNumber: z.string().trim().min(2, "Enter the company registration number").max(64, "Use at most 64 characters"),
+  vatNumber: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{0,2}[0-9A-Za-z ]{2,16}$/, "Enter the VAT number as printed on your invoices, e.g. GB123456789")
+    .optional()
+    .or(z.literal("")),
+  website: z
+    .url({ protocol: /^https?$/, message: "Enter the full address, starting with https://" })
+    .max(2048)
+    .optional()
+    .or(z.literal("")),
+  phone,
+});
+export type DealerRequestInput = z.infer<typeof dealerRequestSchema>;
+
+/** What the admin lists show and the create calls answer. */
+export interface ContactRequest extends ContactRequestInput {
+  id: string;
+  createdAt: string;
+}
+export interface DemoRequest extends DemoRequestInput {
+  id: string;
+  createdAt: string;
+}
+
+export interface DealerProfileSummary {
+  id: string;
+  businessName: string;
+  status: "pending" | "approved" | "rejected" | "suspended";
+  createdAt: string;
+}
+
+/** A vehicle family as the public site lists it: no firmware identifiers. */
+export interface PublicSupportedVehicle {
+  make: string;
+  model: string;
+  generation: string;
+  engine: string;
+  yearFrom: number;
+  yearTo: number | null;
+}
+
+/** Profile picture: what the server accepts. */
+export const PROFILE_PICTURE_MAX_BYTES = 5 * 1024 * 1024;
+export const PROFILE_PICTURE_TYPES = ["image/jpeg", "image/png", "image/webp", "image/gif"] as const;
+export const PROFILE_PICTURE_SIZE = 256;

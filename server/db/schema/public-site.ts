@@ -1,0 +1,44 @@
+import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { users } from "./identity";
+
+/** Messages sent from the public contact form; visitors need no account, so only what they typed is kept. */
+export const contactRequests = pgTable(
+  "contact_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    topic: text("topic").notNull(),
+    vehicle: text("vehicle"),
+    message: text("message").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("contact_requests_created_idx").on(t.createdAt, t.id)],
+);
+
+/** Demo requests from businesses considering the portal. */
+export const demoRequests = pgTable(
+  "demo_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    businessName: text("business_name").notNull(),
+    phone: text("phone"),
+    country: text("country"),
+    platforms: text("platforms"),
+    message: text("message"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("demo_requests_created_idx").on(t.createdAt, t.id)],
+);
+
+/** A user's resized profile picture, kept in the blob store; the identity user's photoURL points at it. */
+export const profilePictures = pgTable("profile_pictures", {
+  userUid: text("user_uid")
+    .primaryKey()
+    .references(() => users.uid, { onDelete: "cascade" }),
+  sha256: text("sha256").notNull(),
+  contentType: text("content_type").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
