@@ -21,6 +21,13 @@ import type { Referrer, Tx } from "../http/crud";
 
 const REFERRER_LIMIT = 20;
 
+/** Runs queries one after another and gives their results in order. */
+async function sequence<const T extends readonly (() => Promise<unknown>)[]>(queries: T): Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  const results: unknown[] = [];
+  for (const query of queries) results.push(await query());
+  return results as { [K in keyof T]: Awaited<ReturnType<T[K]>> };
+}
+
 /**
  * Refuses ids that name no firmware record, and holds the named rows with
  * FOR KEY SHARE until the transaction ends, as a foreign key would: a delete
@@ -44,19 +51,22 @@ export async function lockFirmwareIds(tx: Tx, ids: readonly string[], path = "fi
 const arrayHolds = (column: SQL | unknown, value: string, type: "text" | "uuid" = "text") =>
   sql`${column} @> ARRAY[${value}]::${sql.raw(type)}[]`;
 
-/** Everything that names a firmware id, for the 409 of a delete. */
+/**
+ * Everything that names a firmware id, for the 409 of a delete. One query after
+ * another: a transaction is one connection, and pg queues parallel queries on it anyway.
+ */
 export async function firmwareReferrers(tx: Tx, firmwareId: string): Promise<Referrer[]> {
-  const [vehicles, functions, descriptors, templates, secrets, requests] = await Promise.all([
-    tx
+  const [vehicles, functions, descriptors, templates, secrets, requests] = await sequence([
+    () => tx
       .select({ id: supportedVehicles.id, make: supportedVehicles.make, model: supportedVehicles.model, engine: supportedVehicles.engine })
       .from(supportedVehicles)
       .where(arrayHolds(supportedVehicles.firmwareIds, firmwareId))
       .limit(REFERRER_LIMIT),
-    tx.select({ id: obdFunctions.id, name: obdFunctions.name }).from(obdFunctions).where(arrayHolds(obdFunctions.firmwareIds, firmwareId)).limit(REFERRER_LIMIT),
-    tx.select({ id: pidDescriptors.id, name: pidDescriptors.name }).from(pidDescriptors).where(arrayHolds(pidDescriptors.firmwareIds, firmwareId)).limit(REFERRER_LIMIT),
-    tx.select({ id: pidTemplates.id, name: pidTemplates.name }).from(pidTemplates).where(arrayHolds(pidTemplates.firmwareIds, firmwareId)).limit(REFERRER_LIMIT),
-    tx.select({ id: firmwareSecrets.id, name: firmwareSecrets.label }).from(firmwareSecrets).where(eq(firmwareSecrets.firmwareId, firmwareId)).limit(REFERRER_LIMIT),
-    tx.select({ id: supportRequests.id, name: supportRequests.vin }).from(supportRequests).where(eq(supportRequests.firmwareId, firmwareId)).limit(REFERRER_LIMIT),
+    () => tx.select({ id: obdFunctions.id, name: obdFunctions.name }).from(obdFunctions).where(arrayHolds(obdFunctions.firmwareIds, firmwareId)).limit(REFERRER_LIMIT),
+    () => tx.select({ id: pidDescriptors.id, name: pidDescriptors.name }).from(pidDescriptors).where(arrayHolds(pidDescriptors.firmwareIds, firmwareId)).limit(REFERRER_LIMIT),
+    () => tx.select({ id: pidTemplates.id, name: pidTemplates.name }).from(pidTemplates).where(arrayHolds(pidTemplates.firmwareIds, firmwareId)).limit(REFERRER_LIMIT),
+    () => tx.select({ id: firmwareSecrets.id, name: firmwareSecrets.label }).from(firmwareSecrets).where(eq(firmwareSecrets.firmwareId, firmwareId)).limit(REFERRER_LIMIT),
+    () => tx.select({ id: supportRequests.id, name: supportRequests.vin }).from(supportRequests).where(eq(supportRequests.firmwareId, firmwareId)).limit(REFERRER_LIMIT),
   ]);
   return [
     ...vehicles.map((v) => ({ resource: "supported vehicle", id: v.id, label: `${v.make} ${v.model} ${v.engine}` })),
@@ -70,11 +80,13 @@ export async function firmwareReferrers(tx: Tx, firmwareId: string): Promise<Ref
 
 /** Templates and computed descriptors that use a channel (by descriptor id and by variable). */
 export async function channelReferrers(tx: Tx, channel: { id?: string; variable: string }): Promise<Referrer[]> {
-  const [templates, computed] = await Promise.all([
-    channel.id
+  const [templates, computed] = await sequence([
+    () =>
+      channel.id
       ? tx.select({ id: pidTemplates.id, name: pidTemplates.name }).from(pidTemplates).where(arrayHolds(pidTemplates.descriptorIds, channel.id, "uuid")).limit(REFERRER_LIMIT)
       : Promise.resolve([]),
-    tx
+    () =>
+      tx
       .select({ id: computedDescriptors.id, name: computedDescriptors.name })
       .from(computedDescriptors)
       .where(arrayHolds(computedDescriptors.variables, channel.variable))
@@ -100,9 +112,10 @@ export async function lockDescriptorIds(tx: Tx, ids: readonly string[]): Promise
 /** Channel variables (PID and computed descriptors) among `names`, locked against deletion. */
 export async function knownChannelVariables(tx: Tx, names: readonly string[], except?: string): Promise<string[]> {
   if (names.length === 0) return [];
-  const [pids, computed] = await Promise.all([
-    tx.select({ variable: pidDescriptors.variable }).from(pidDescriptors).where(inArray(pidDescriptors.variable, [...names])).for("key share"),
-    tx
+  const [pids, computed] = await sequence([
+    () => tx.select({ variable: pidDescriptors.variable }).from(pidDescriptors).where(inArray(pidDescriptors.variable, [...names])).for("key share"),
+    () =>
+      tx
       .select({ variable: computedDescriptors.variable })
       .from(computedDescriptors)
       .where(and(inArray(computedDescriptors.variable, [...names]), except ? sql`${computedDescriptors.id} <> ${except}` : undefined))

@@ -7,11 +7,9 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   computedDescriptors,
-  firmwareSecrets,
   firmwareSupport,
   obdFunctions,
   pidDescriptors,
-  pidTemplates,
   secretReveals,
   supportRequests,
   supportedVehicles,
