@@ -11,9 +11,12 @@ import { installAuthentication } from "./http/auth";
 import { serveSpa, webConfig } from "./http/static";
 import { installZodValidation } from "./http/zod";
 import { authRoutes } from "./routes/auth";
+import { dealerRequestRoutes } from "./routes/dealer-requests";
 import { firmwareSupportRoutes } from "./routes/firmware-support";
 import { healthRoutes } from "./routes/health";
 import { imageProxyRoutes } from "./routes/image-proxy";
+import { profileRoutes } from "./routes/profile";
+import { publicSiteRoutes } from "./routes/public-site";
 import { sessionRoutes } from "./routes/session";
 import { statusRoutes } from "./routes/status";
 import { userVehicleRoutes } from "./routes/user-vehicles";
@@ -118,6 +121,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(healthRoutes, { ctx });
       await api.register(statusRoutes, { ctx });
       await api.register(authRoutes, { ctx });
+      await api.register(publicSiteRoutes, { ctx });
+      await api.register(profileRoutes, { ctx });
+      await api.register(dealerRequestRoutes, { ctx });
       await api.register(firmwareSupportRoutes, { ctx });
       await api.register(userVehicleRoutes, { ctx });
     },

@@ -1,0 +1,43 @@
+import { eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { type DealerProfileSummary, type DealerRequestInput, dealerRequestSchema } from "../../contracts/public-site";
+import type { AppContext } from "../context";
+import { dealerProfiles } from "../db/schema";
+import { conflict } from "../errors";
+import { callerOf } from "../http/auth";
+
+const blankToNull = (value: string | undefined) => (value ? value : null);
+
+/** A signed-in user asks to become a dealer: a pending profile that an admin approves (dealers issue). */
+export async function dealerRequestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  app.post("/dealers", { schema: { body: dealerRequestSchema } }, async (request, reply) => {
+    const caller = callerOf(request);
+    const input = request.body as DealerRequestInput;
+    // One profile per user (unique user_uid): a second request, even a concurrent one, inserts nothing.
+    const [created] = await ctx.db
+      .insert(dealerProfiles)
+      .values({
+        userUid: caller.uid,
+        businessName: input.businessName,
+        address: input.address,
+        registrationNumber: input.registrationNumber,
+        vatNumber: blankToNull(input.vatNumber),
+        website: blankToNull(input.website),
+        phone: input.phone,
+        status: "pending",
+      })
+      .onConflictDoNothing({ target: dealerProfiles.userUid })
+      .returning({ id: dealerProfiles.id, businessName: dealerProfiles.businessName, status: dealerProfiles.status, createdAt: dealerProfiles.createdAt });
+    if (!created) {
+      const [existing] = await ctx.db
+        .select({ businessName: dealerProfiles.businessName, status: dealerProfiles.status })
+        .from(dealerProfiles)
+        .where(eq(dealerProfiles.userUid, caller.uid));
+      throw conflict(`You already have a dealer profile for ${existing?.businessName ?? "your business"} (${existing?.status ?? "pending"})`, [
+        { path: "businessName", message: "One dealer profile per account" },
+      ]);
+    }
+    const summary: DealerProfileSummary = { ...created, createdAt: created.createdAt.toISOString() };
+    return reply.status(201).send(summary);
+  });
+}
