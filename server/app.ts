@@ -12,6 +12,7 @@ import { serveSpa, webConfig } from "./http/static";
 import { installZodValidation } from "./http/zod";
 import { authRoutes } from "./routes/auth";
 import { dealerRequestRoutes } from "./routes/dealer-requests";
+import { dataLogRoutes } from "./routes/data-logs";
 import { firmwareSupportRoutes } from "./routes/firmware-support";
 import { healthRoutes } from "./routes/health";
 import { imageProxyRoutes } from "./routes/image-proxy";
@@ -124,6 +125,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(publicSiteRoutes, { ctx });
       await api.register(profileRoutes, { ctx });
       await api.register(dealerRequestRoutes, { ctx });
+      await api.register(dataLogRoutes, { ctx });
       await api.register(firmwareSupportRoutes, { ctx });
       await api.register(userVehicleRoutes, { ctx });
     },

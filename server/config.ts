@@ -23,6 +23,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** Largest uploaded file (multipart); 413 above it. */
   uploadLimitBytes: number;
+  /** Largest data log (multipart); 413 above it. Logs run long: an hour at 50 Hz × 200 channels. */
+  logUploadLimitBytes: number;
   requestTimeoutMs: number;
   logLevel: string;
 }
@@ -52,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     version: env.APP_VERSION ?? process.env.npm_package_version ?? "0.0.0",
     bodyLimitBytes: intFrom(env.BODY_LIMIT_BYTES, 1024 * 1024, "BODY_LIMIT_BYTES"),
     uploadLimitBytes: intFrom(env.UPLOAD_LIMIT_BYTES, 64 * 1024 * 1024, "UPLOAD_LIMIT_BYTES"),
+    logUploadLimitBytes: intFrom(env.LOG_UPLOAD_LIMIT_BYTES, 256 * 1024 * 1024, "LOG_UPLOAD_LIMIT_BYTES"),
     requestTimeoutMs: intFrom(env.REQUEST_TIMEOUT_MS, 120_000, "REQUEST_TIMEOUT_MS"),
     logLevel: env.LOG_LEVEL ?? (mode === "test" ? "warn" : "info"),
     ...overrides,

@@ -50,6 +50,13 @@ export interface DynoPull {
   peakCrankNm: DynoPoint;
 }
 
+const MPS_PER: Record<string, number> = { "km/h": 1 / 3.6, kph: 1 / 3.6, kmh: 1 / 3.6, mph: 0.44704, "m/s": 1 };
+
+/** Factor from a speed channel's unit to m/s; null for a unit that is not a speed. */
+export function metresPerSecondPer(unit: string): number | null {
+  return MPS_PER[unit.trim().toLowerCase()] ?? null;
+}
+
 /** Rolling diameter of a tyre written 225/40R18, in metres. */
 export function tyreDiameterM(tyre: DynoProfile["tyre"]): number {
   return (tyre.rimInches * 25.4 + (2 * tyre.widthMm * tyre.aspectPercent) / 100) / 1000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DynoProfile } from "../../../contracts/data-logs";
-import { dynoPulls, findPulls, inferGear, smooth, speedFromRpm, tyreDiameterM, wheelPowerW } from "../../../src/lib/dyno";
+import { dynoPulls, findPulls, inferGear, metresPerSecondPer, smooth, speedFromRpm, tyreDiameterM, wheelPowerW } from "../../../src/lib/dyno";
 
 const profile: DynoProfile = {
   massKg: 1500,
@@ -50,6 +50,7 @@ describe("virtual dyno", () => {
     expect(speedFromRpm(1000, 1, 1, 1)).toBeCloseTo((1000 / 60) * Math.PI, 9);
     expect(inferGear(3000, speedFromRpm(3000, 1.4, 3.9, tyreDiameterM(profile.tyre)), profile)).toBe(3);
     expect(inferGear(3000, 0.5, profile)).toBeNull();
+    expect([metresPerSecondPer("km/h"), metresPerSecondPer("MPH"), metresPerSecondPer("rpm")]).toEqual([1 / 3.6, 0.44704, null]);
   });
 
   it("smooths without letting gaps in", () => {
