@@ -61,11 +61,13 @@ function expectRecord(body: unknown): string | null {
   return body && typeof body === "object" && !Array.isArray(body) ? null : "expected an object";
 }
 
-function requestOptions(meta?: Record<string, unknown>): Pick<RequestOptions, "signal" | "headers" | "onUploadProgress"> {
+function requestOptions(meta?: Record<string, unknown>): Pick<RequestOptions, "signal" | "headers" | "onUploadProgress" | "responseType"> {
   return {
     signal: (meta?.queryContext as { signal?: AbortSignal } | undefined)?.signal ?? (meta?.signal as AbortSignal | undefined),
     headers: meta?.headers as Record<string, string> | undefined,
     onUploadProgress: meta?.onUploadProgress as ((fraction: number) => void) | undefined,
+    // meta.responseType "blob" answers binary bodies (files, a log's columns) as a Blob.
+    responseType: meta?.responseType === "blob" ? "blob" : undefined,
   };
 }
 

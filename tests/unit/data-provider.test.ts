@@ -126,4 +126,12 @@ describe("data provider", () => {
     await provider.custom!({ url: "/api/__session", method: "post", payload: { token: null } });
     expect(request.mock.calls.map(([method, path]) => `${method} ${path}`)).toEqual(["GET /api/v1/status", "POST /api/__session"]);
   });
+
+  it("asks for a Blob when meta.responseType is blob (binary downloads)", async () => {
+    const { http, request } = fakeHttp({ ok: true });
+    const provider = createDataProvider(http);
+    await provider.custom!({ url: "data-logs/1/columns", method: "get", meta: { responseType: "blob" } });
+    await provider.custom!({ url: "status", method: "get" });
+    expect(request.mock.calls.map((call) => (call[2] as { responseType?: string }).responseType)).toEqual(["blob", undefined]);
+  });
 });
