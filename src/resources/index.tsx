@@ -12,7 +12,7 @@ import { NotFoundPage } from "../pages/errors/not-found";
 import { pages } from "../pages";
 import { appInfo } from "./app-info";
 import { computedDescriptors } from "./computed-descriptors";
-import { dataLogs } from "./data-logs";
+import { dataLogs, sharedDataLog } from "./data-logs";
 import { firmwareSupport } from "./firmware-support";
 import { flashingOverview } from "./flashing-overview";
 import { managedDealers } from "./managed-dealers";
@@ -36,6 +36,7 @@ export const registry: ResourceDefinition[] = [
   myDevices,
   myTunes,
   dataLogs,
+  sharedDataLog,
   notifications,
   managedDealers,
   flashingOverview,

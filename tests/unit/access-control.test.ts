@@ -29,6 +29,8 @@ const specGuards: Record<string, string> = {
   "/admin/obd-functions": "admin", "/admin/pid-templates": "admin", "/admin/firmware-support": "admin",
   "/admin/server-management": "admin", "/admin/tune-file-patches": "admin", "/admin/onboarding-vehicles": "admin",
   "/admin/computed-descriptors": "admin",
+  // Not in the spec's table: the page a data-log share link opens, signed in or not (issue 8).
+  "/shared/logs/:token": "public",
 };
 
 /** Spec section 2's layouts: "no layout" routes, the docs layout, the rest landing or portal. */
@@ -36,6 +38,7 @@ const specLayouts: Record<string, string> = {
   "/redirect-app": "none", "/create-account": "none", "/confirm-account": "none", "/forgot-password": "none",
   "/mail-to-redirect": "none", "/handle-email-action": "none", "/create-email-account": "none", "/docs/:slug": "docs",
   "/tuning-tools/data-logs": "none", "/tuning-tools/data-logs/:id": "none", "/managed-devices": "none",
+  "/shared/logs/:token": "none",
   // Listed with the portal routes, though without an auth guard.
   "/managed-dealers": "portal",
 };

@@ -16,3 +16,16 @@ export const dataLogs: ResourceDefinition = {
   },
   meta: { label: "Data logs", icon: createElement(LineChartOutlined), menu: "portal" },
 };
+
+/** A share link's read-only view: open to anyone holding the link, so outside the auth guard. */
+export const sharedDataLog: ResourceDefinition = {
+  name: "shared-data-log",
+  guard: "public",
+  layout: "none",
+  list: {
+    path: "/shared/logs/:token",
+    component: lazyPage(() => import("./shared"), "SharedDataLogPage"),
+    validate: ({ token }) => /^[A-Za-z0-9_-]{43}$/.test(token ?? ""),
+  },
+  meta: { label: "Shared data log" },
+};

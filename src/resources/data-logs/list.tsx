@@ -1,11 +1,201 @@
-import { EmptyState, PageFrame } from "../../components/page-frame";
+import { DeleteOutlined, EditOutlined, InboxOutlined, ShareAltOutlined } from "@ant-design/icons";
+import { getDefaultFilter, useTable } from "@refinedev/antd";
+import { type CrudFilters, useCreate, useDelete, useOne, useUpdate } from "@refinedev/core";
+import { Button, DatePicker, Flex, Form, Input, Modal, Popconfirm, Progress, Select, Space, Table, Tag, Typography, Upload } from "antd";
+import dayjs, { type Dayjs } from "dayjs";
+import { useState } from "react";
+import { Link, useNavigate } from "react-router";
+import type { DataLogDetail, DataLogSummary } from "../../../contracts/data-logs";
+import { FullScreenPage } from "../../components/layouts/slim-header";
+import { ShareDialog } from "./share-dialog";
+
+/** Format ids the parser stores (server/domain/logs FORMAT_IDS), with the loggers' names. */
+const FORMATS: Record<string, string> = {
+  mhd: "MHD",
+  bootmod3: "bootmod3",
+  "cobb-accessport": "COBB Accessport",
+  "hp-tuners": "HP Tuners",
+  romraider: "RomRaider",
+  obdlink: "OBDLink",
+  jb4: "JB4",
+  me7logger: "ME7Logger",
+  vcds: "VCDS",
+  simostools: "SimosTools",
+  "haltech-nsp": "Haltech",
+  ecumaster: "ECUMaster",
+  bluedriver: "BlueDriver",
+  zeitronix: "Zeitronix",
+  evoscan: "EvoScan",
+  volvologger: "VolvoLogger",
+  winlog: "WinLog",
+  "generic-csv": "CSV",
+};
+
+interface SearchValues {
+  q?: string;
+  format?: string;
+  createdAt?: [Dayjs, Dayjs] | null;
+}
+
+const formatDuration = (seconds: number) => (seconds >= 60 ? `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s` : `${seconds.toFixed(1)} s`);
+const formatSize = (bytes: number) => (bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${Math.max(1, Math.round(bytes / 1024))} KiB`);
+
+/** Upload with progress: the file goes to the server, which parses it and answers the log or the reason it cannot. */
+function LogUpload() {
+  const { mutateAsync } = useCreate<DataLogDetail>();
+  const navigate = useNavigate();
+  const [progress, setProgress] = useState<{ name: string; percent: number } | null>(null);
+  return (
+    <div>
+      <Upload.Dragger
+        accept=".csv,.txt,.log,text/csv,text/plain"
+        multiple={false}
+        showUploadList={false}
+        disabled={progress !== null}
+        customRequest={async ({ file }) => {
+          const upload = file as File;
+          setProgress({ name: upload.name, percent: 0 });
+          try {
+            const { data } = await mutateAsync({
+              resource: "data-logs",
+              values: { file: upload },
+              meta: { multipart: true, onUploadProgress: (fraction: number) => setProgress({ name: upload.name, percent: Math.round(fraction * 100) }) },
+              successNotification: () => ({ type: "success", message: "Log uploaded", description: upload.name }),
+            });
+            navigate(`/tuning-tools/data-logs/${data.id}`);
+          } catch {
+            // The notification provider has shown the server's reason (422 names the line).
+          } finally {
+            setProgress(null);
+          }
+        }}
+      >
+        <p className="ant-upload-drag-icon">
+          <InboxOutlined />
+        </p>
+        <p className="ant-upload-text">Drop a log here or click to upload</p>
+        <p className="ant-upload-hint">MHD, bootmod3, COBB Accessport, HP Tuners, RomRaider, OBDLink, JB4, ME7Logger, VCDS, Haltech, ECUMaster… any CSV with a header, up to 256 MiB.</p>
+      </Upload.Dragger>
+      {progress && (
+        <div data-testid="upload-progress">
+          <Typography.Text>{progress.percent < 100 ? `Uploading ${progress.name}` : `Reading ${progress.name}…`}</Typography.Text>
+          <Progress percent={progress.percent} status={progress.percent < 100 ? "active" : "normal"} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+function RenameDialog({ log, onClose }: { log: DataLogSummary | null; onClose: () => void }) {
+  const { mutate, mutation } = useUpdate();
+  const [title, setTitle] = useState(log?.title ?? "");
+  return (
+    <Modal
+      title="Rename log"
+      open={log !== null}
+      onCancel={onClose}
+      okText="Save"
+      confirmLoading={mutation.isPending}
+      okButtonProps={{ disabled: !title.trim() }}
+      onOk={() => log && mutate({ resource: "data-logs", id: log.id, values: { title: title.trim() } }, { onSuccess: onClose })}
+      destroyOnHidden
+    >
+      <Input aria-label="Title" value={title} onChange={(event) => setTitle(event.target.value)} maxLength={200} autoFocus />
+    </Modal>
+  );
+}
+
+/** The share dialog needs the log's channels, which the list does not carry. */
+function ShareFromList({ log, onClose }: { log: DataLogSummary; onClose: () => void }) {
+  const { result } = useOne<DataLogDetail>({ resource: "data-logs", id: log.id });
+  return <ShareDialog logId={log.id} title={log.title} channels={result?.channels ?? []} open onClose={onClose} />;
+}
 
 export function DataLogsList() {
+  const { tableProps, searchFormProps, filters } = useTable<DataLogSummary, never, SearchValues>({
+    resource: "data-logs",
+    syncWithLocation: true,
+    sorters: { initial: [{ field: "createdAt", order: "desc" }] },
+    onSearch: ({ q, format, createdAt }): CrudFilters => [
+      { field: "q", operator: "contains", value: q },
+      { field: "format", operator: "eq", value: format },
+      { field: "createdAt", operator: "between", value: createdAt ? [createdAt[0].startOf("day").toDate(), createdAt[1].endOf("day").toDate()] : undefined },
+    ],
+  });
+  const { mutate: remove } = useDelete();
+  const [renaming, setRenaming] = useState<DataLogSummary | null>(null);
+  const [sharing, setSharing] = useState<DataLogSummary | null>(null);
+  const range = getDefaultFilter("createdAt", filters, "between") as string[] | undefined;
+
   return (
-    <PageFrame title="Data logs" subtitle="Upload, chart and share logs from your logger">
-      <EmptyState title="No data logs yet">
-        Upload a CSV from MHD, bootmod3, COBB Accessport, HP Tuners, RomRaider, OBDLink, JB4, ME7Logger and other loggers, or record one with the app. Each log opens in a full-screen chart with synchronised cursors, and can be shared by link.
-      </EmptyState>
-    </PageFrame>
+    <FullScreenPage>
+      <Flex vertical gap={16} style={{ maxWidth: 1280, margin: "0 auto" }}>
+        <Typography.Title level={3} style={{ margin: 0 }}>
+          Data logs
+        </Typography.Title>
+        <LogUpload />
+        <Form
+          {...searchFormProps}
+          layout="inline"
+          initialValues={{
+            q: getDefaultFilter("q", filters, "contains"),
+            format: getDefaultFilter("format", filters, "eq"),
+            createdAt: range?.length === 2 ? [dayjs(range[0]), dayjs(range[1])] : undefined,
+          }}
+          onValuesChange={() => searchFormProps.form?.submit()}
+        >
+          <Form.Item name="q">
+            <Input.Search placeholder="Search title, file, notes" allowClear aria-label="Search logs" style={{ width: 260 }} />
+          </Form.Item>
+          <Form.Item name="format">
+            <Select placeholder="Any logger" allowClear aria-label="Logger" style={{ width: 180 }} options={Object.entries(FORMATS).map(([value, label]) => ({ value, label }))} />
+          </Form.Item>
+          <Form.Item name="createdAt">
+            <DatePicker.RangePicker aria-label="Uploaded between" />
+          </Form.Item>
+        </Form>
+        <Table<DataLogSummary> {...tableProps} rowKey="id" aria-label="Data logs">
+          <Table.Column<DataLogSummary>
+            dataIndex="title"
+            title="Title"
+            sorter
+            render={(title: string, log) => (
+              <Space direction="vertical" size={0}>
+                <Link to={`/tuning-tools/data-logs/${log.id}`}>{title}</Link>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {log.fileName} · {formatSize(log.fileSize)}
+                </Typography.Text>
+              </Space>
+            )}
+          />
+          <Table.Column<DataLogSummary> dataIndex="format" title="Logger" render={(format: string) => <Tag>{FORMATS[format] ?? format}</Tag>} />
+          <Table.Column<DataLogSummary> dataIndex="durationSeconds" title="Length" sorter render={(seconds: number) => formatDuration(seconds)} />
+          <Table.Column<DataLogSummary> dataIndex="rowCount" title="Rows" sorter render={(rows: number, log) => `${rows.toLocaleString()} × ${log.channelCount}`} />
+          <Table.Column<DataLogSummary> dataIndex="tags" title="Tags" render={(tags: string[]) => tags.map((tag) => <Tag key={tag}>{tag}</Tag>)} />
+          <Table.Column<DataLogSummary> dataIndex="createdAt" title="Uploaded" sorter defaultSortOrder="descend" render={(at: string) => new Date(at).toLocaleString()} />
+          <Table.Column<DataLogSummary>
+            key="actions"
+            title=""
+            render={(_, log) => (
+              <Space>
+                <Button size="small" icon={<EditOutlined />} aria-label={`Rename ${log.title}`} onClick={() => setRenaming(log)} />
+                <Button size="small" icon={<ShareAltOutlined />} aria-label={`Share ${log.title}`} onClick={() => setSharing(log)} />
+                <Popconfirm
+                  title={`Delete ${log.title}?`}
+                  description="The log, its file and its share links go. This cannot be undone."
+                  okText="Delete"
+                  okButtonProps={{ danger: true }}
+                  onConfirm={() => remove({ resource: "data-logs", id: log.id })}
+                >
+                  <Button size="small" danger icon={<DeleteOutlined />} aria-label={`Delete ${log.title}`} />
+                </Popconfirm>
+              </Space>
+            )}
+          />
+        </Table>
+      </Flex>
+      {renaming && <RenameDialog log={renaming} onClose={() => setRenaming(null)} />}
+      {sharing && <ShareFromList log={sharing} onClose={() => setSharing(null)} />}
+    </FullScreenPage>
   );
 }

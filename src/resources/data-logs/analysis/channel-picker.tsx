@@ -1,0 +1,39 @@
+import { Checkbox, Flex, Input, Typography, theme } from "antd";
+import { useMemo, useState } from "react";
+import { type ChartChannel, groupByUnit } from "./channels";
+
+interface ChannelPickerProps {
+  channels: ChartChannel[];
+  charted: ReadonlySet<string>;
+  colourOf: (id: string) => string;
+  onToggle: (id: string) => void;
+}
+
+/** Every channel of the log, searchable, grouped by unit; ticking one charts it. */
+export function ChannelPicker({ channels, charted, colourOf, onToggle }: ChannelPickerProps) {
+  const { token } = theme.useToken();
+  const [search, setSearch] = useState("");
+  const groups = useMemo(() => groupByUnit(channels, search), [channels, search]);
+  return (
+    <Flex vertical gap={8} style={{ minHeight: 0, flex: 1 }}>
+      <Input.Search placeholder="Search channels" allowClear value={search} onChange={(event) => setSearch(event.target.value)} aria-label="Search channels" />
+      <div style={{ overflowY: "auto", flex: 1 }} role="group" aria-label="Channels">
+        {groups.length === 0 && <Typography.Text type="secondary">No channel matches “{search}”.</Typography.Text>}
+        {groups.map((group) => (
+          <div key={group.unit} style={{ marginBottom: 8 }}>
+            <Typography.Text type="secondary" strong style={{ fontSize: 12, textTransform: "uppercase" }}>
+              {group.unit || "No unit"}
+            </Typography.Text>
+            {group.channels.map((channel) => (
+              <div key={channel.id} style={{ padding: "2px 0" }}>
+                <Checkbox checked={charted.has(channel.id)} onChange={() => onToggle(channel.id)}>
+                  <span style={{ borderLeft: `3px solid ${colourOf(channel.id)}`, paddingLeft: 6, color: token.colorText }}>{channel.name}</span>
+                </Checkbox>
+              </div>
+            ))}
+          </div>
+        ))}
+      </div>
+    </Flex>
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * Channel bookkeeping of the analysis view: grouping for the picker, pane layout in the URL,
+ * expression variable names, colours.
+ */
+import type { DataLogChannel } from "../../../../contracts/data-logs";
+
+export const MAX_PANES = 8;
+
+export interface ChartChannel extends DataLogChannel {
+  /** The expression of a computed channel. */
+  expression?: string;
+}
+
+/** Expression variables are channel ids with "-" as "_": ids are URL slugs, variables identifiers. */
+export const variableOf = (id: string) => id.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(\d)/, "_$1");
+
+/** Channels whose name, unit or id contain the search, grouped by unit (units in order, "" last). */
+export function groupByUnit(channels: readonly ChartChannel[], search: string): Array<{ unit: string; channels: ChartChannel[] }> {
+  const needle = search.trim().toLowerCase();
+  const groups = new Map<string, ChartChannel[]>();
+  for (const channel of channels) {
+    const haystack = `${channel.name} ${channel.unit} ${channel.id}`.toLowerCase();
+    if (needle && !haystack.includes(needle)) continue;
+    const list = groups.get(channel.unit) ?? [];
+    list.push(channel);
+    groups.set(channel.unit, list);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => (a === "" ? 1 : b === "" ? -1 : a.localeCompare(b)))
+    .map(([unit, list]) => ({ unit, channels: list }));
+}
+
+/**
+ * Panes in the URL: channel ids joined by "," within a pane and ";" between panes
+ * (`?panes=rpm,boost;lambda`). Unknown ids and empty panes are dropped, at most MAX_PANES kept.
+ */
+export function parsePanes(param: string | null, known: ReadonlySet<string>): string[][] {
+  if (!param) return [];
+  return param
+    .split(";")
+    .map((pane) => [...new Set(pane.split(",").map(decodeURIComponent))].filter((id) => known.has(id)))
+    .filter((pane) => pane.length > 0)
+    .slice(0, MAX_PANES);
+}
+
+export const formatPanes = (panes: readonly string[][]) => panes.map((pane) => pane.map(encodeURIComponent).join(",")).join(";");
+
+const PALETTE = ["#e8384f", "#2f7ed8", "#29a36a", "#f39c12", "#8e44ad", "#16a5a5", "#d35400", "#7f8c8d", "#c0392b", "#2c3e50"];
+
+/** A stable colour per channel, by its place in the log. */
+export const colourOf = (index: number) => PALETTE[index % PALETTE.length];

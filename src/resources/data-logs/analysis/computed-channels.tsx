@@ -1,0 +1,77 @@
+import { Alert, Button, Flex, Input, List, Space, Typography } from "antd";
+import { useState } from "react";
+import { validateExpression } from "../../../../contracts/expression";
+
+export interface ComputedDefinition {
+  name: string;
+  unit: string;
+  expression: string;
+}
+
+interface ComputedChannelsProps {
+  /** The catalogue's computed descriptors, when the caller may read them. */
+  descriptors: Array<ComputedDefinition & { id: string }>;
+  /** Variable names of the log's channels (channel ids with "_" for "-"). */
+  variables: string[];
+  /** Evaluates and charts the channel; answers the evaluator's message when it refuses it. */
+  onAdd: (definition: ComputedDefinition) => Promise<string | null>;
+}
+
+/** Derived channels: the catalogue's computed descriptors, or an expression typed here. */
+export function ComputedChannels({ descriptors, variables, onAdd }: ComputedChannelsProps) {
+  const [draft, setDraft] = useState<ComputedDefinition>({ name: "", unit: "", expression: "" });
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const add = async (definition: ComputedDefinition) => {
+    setBusy(true);
+    const problem = await onAdd(definition);
+    setBusy(false);
+    setError(problem);
+    if (!problem) setDraft({ name: "", unit: "", expression: "" });
+  };
+
+  return (
+    <Flex vertical gap={8}>
+      <Typography.Text type="secondary">
+        Variables are channel ids with “_” for “-”, e.g. <code>{variables[0] ?? "rpm"}</code>. Functions: min, max, abs, sqrt, prev(x).
+      </Typography.Text>
+      <Space.Compact block>
+        <Input placeholder="Name" aria-label="Computed channel name" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} style={{ width: "35%" }} />
+        <Input placeholder="Unit" aria-label="Computed channel unit" value={draft.unit} onChange={(e) => setDraft({ ...draft, unit: e.target.value })} style={{ width: "20%" }} />
+      </Space.Compact>
+      <Input
+        placeholder="Expression, e.g. (map - amb_press) * 0.145"
+        aria-label="Expression"
+        value={draft.expression}
+        onChange={(e) => setDraft({ ...draft, expression: e.target.value })}
+        onPressEnter={() => draft.name && draft.expression && void add(draft)}
+      />
+      <Button onClick={() => void add(draft)} disabled={!draft.name.trim() || !draft.expression.trim()} loading={busy}>
+        Add computed channel
+      </Button>
+      {error && <Alert type="error" showIcon message={error} />}
+      {descriptors.length > 0 && (
+        <List
+          size="small"
+          header={<Typography.Text strong>From the catalogue</Typography.Text>}
+          dataSource={descriptors}
+          renderItem={(descriptor) => {
+            const check = validateExpression(descriptor.expression, variables);
+            return (
+              <List.Item
+                actions={[
+                  <Button key="add" size="small" disabled={!check.ok} onClick={() => void add(descriptor)}>
+                    Add
+                  </Button>,
+                ]}
+              >
+                <List.Item.Meta title={`${descriptor.name}${descriptor.unit ? ` (${descriptor.unit})` : ""}`} description={check.ok ? descriptor.expression : `Not in this log: ${check.error.message}`} />
+              </List.Item>
+            );
+          }}
+        />
+      )}
+    </Flex>
+  );
+}

@@ -1,0 +1,249 @@
+/**
+ * The log chart: stacked uPlot panes on one time axis, a cursor synchronised across them, zoom by
+ * dragging or the wheel, pan with shift+wheel; and the overview strip of the whole log.
+ *
+ * uPlot, not recharts, draws it: recharts renders an SVG element per point and needs 0.7 s for
+ * 10,000 rows × 4 channels here, while a zoom frame has 50 ms. uPlot paints a canvas and takes
+ * the worker's per-pixel points as they come. (The dyno chart, a few hundred points, uses recharts.)
+ */
+import { theme } from "antd";
+import { useEffect, useMemo, useRef } from "react";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+import type { SeriesPoints } from "../../../lib/downsample";
+import { type Conversion, convert } from "../../../lib/log-units";
+
+export interface PaneSeries {
+  id: string;
+  label: string;
+  colour: string;
+  conversion: Conversion;
+  points?: SeriesPoints;
+}
+
+export type TimeRange = [number, number];
+
+interface LogChartProps {
+  panes: PaneSeries[][];
+  range: TimeRange;
+  paneHeight: number;
+  onRange: (range: TimeRange) => void;
+  onCursor: (time: number | null) => void;
+  onWidth: (pixels: number) => void;
+}
+
+const SYNC_KEY = "data-log";
+const formatSeconds = (seconds: number) => {
+  const m = Math.floor(seconds / 60);
+  const s = seconds - m * 60;
+  return m > 0 ? `${m}:${s.toFixed(1).padStart(4, "0")}` : `${s.toFixed(s < 10 ? 2 : 1)} s`;
+};
+
+/** One table per series (NaN gaps as null, converted to display units), joined on time. */
+function paneData(series: PaneSeries[]): uPlot.AlignedData {
+  const tables = series.map((s): uPlot.AlignedData => {
+    const points = s.points;
+    if (!points) return [[], []];
+    const values = new Array<number | null>(points.values.length);
+    for (let i = 0; i < values.length; i++) {
+      const v = points.values[i];
+      values[i] = Number.isNaN(v) ? null : convert(v, s.conversion);
+    }
+    return [points.time as unknown as number[], values];
+  });
+  return uPlot.join(tables);
+}
+
+function paneOptions(series: PaneSeries[], width: number, height: number, textColour: string, gridColour: string, handlers: Handlers): uPlot.Options {
+  const units = [...new Set(series.map((s) => s.conversion.unit))];
+  const scaleOf = (unit: string) => `y:${unit}`;
+  return {
+    width,
+    height,
+    legend: { show: false },
+    scales: { x: { time: false }, ...Object.fromEntries(units.map((unit) => [scaleOf(unit), { auto: true }])) },
+    series: [{ label: "Time" }, ...series.map((s) => ({ label: s.label, stroke: s.colour, width: 1.25, scale: scaleOf(s.conversion.unit), spanGaps: false }))],
+    axes: [
+      { stroke: textColour, grid: { stroke: gridColour, width: 1 }, ticks: { stroke: gridColour }, values: (_u, ticks) => ticks.map(formatSeconds) },
+      ...units.map((unit, i) => ({
+        scale: scaleOf(unit),
+        side: i % 2 === 0 ? 3 : 1,
+        stroke: series.find((s) => s.conversion.unit === unit)!.colour,
+        grid: { show: i === 0, stroke: gridColour, width: 1 },
+        ticks: { stroke: gridColour },
+        label: unit || undefined,
+        labelSize: 16,
+        size: 56,
+      })),
+    ] as uPlot.Axis[],
+    cursor: { sync: { key: SYNC_KEY }, drag: { x: true, y: false, setScale: false }, points: { size: 6 } },
+    hooks: {
+      setSelect: [handlers.select],
+      setCursor: [handlers.cursor],
+    },
+  };
+}
+
+interface Handlers {
+  select: (u: uPlot) => void;
+  cursor: (u: uPlot) => void;
+}
+
+export function LogChart({ panes, range, paneHeight, onRange, onCursor, onWidth }: LogChartProps) {
+  const { token } = theme.useToken();
+  const host = useRef<HTMLDivElement>(null);
+  const plots = useRef<uPlot[]>([]);
+  const latest = useRef({ range, onRange, onCursor });
+  latest.current = { range, onRange, onCursor };
+  // Panes are rebuilt when their series or units change, not when their points do.
+  const shape = useMemo(() => JSON.stringify(panes.map((pane) => pane.map((s) => [s.id, s.colour, s.conversion.unit]))), [panes]);
+  const panesRef = useRef(panes);
+  panesRef.current = panes;
+
+  useEffect(() => {
+    const element = host.current!;
+    const width = element.clientWidth;
+    const handlers: Handlers = {
+      select: (u) => {
+        if (u.select.width < 3) return;
+        const t0 = u.posToVal(u.select.left, "x");
+        const t1 = u.posToVal(u.select.left + u.select.width, "x");
+        u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+        latest.current.onRange([t0, t1]);
+      },
+      cursor: (u) => {
+        const left = u.cursor.left ?? -1;
+        latest.current.onCursor(left < 0 ? null : u.posToVal(left, "x"));
+      },
+    };
+    const created = panesRef.current.map((pane) => {
+      const holder = document.createElement("div");
+      element.appendChild(holder);
+      const plot = new uPlot(paneOptions(pane, width, paneHeight, token.colorTextSecondary, token.colorBorderSecondary, handlers), paneData(pane), holder);
+      plot.setScale("x", { min: latest.current.range[0], max: latest.current.range[1] });
+      plot.over.addEventListener(
+        "wheel",
+        (event) => {
+          event.preventDefault();
+          const [t0, t1] = latest.current.range;
+          const span = t1 - t0;
+          const pan = event.shiftKey || Math.abs(event.deltaX) > Math.abs(event.deltaY);
+          if (pan) {
+            const delta = ((event.shiftKey ? event.deltaY : event.deltaX) / plot.over.clientWidth) * span;
+            latest.current.onRange([t0 + delta, t1 + delta]);
+          } else {
+            const at = plot.posToVal(event.offsetX, "x");
+            const factor = event.deltaY > 0 ? 1.25 : 0.8;
+            latest.current.onRange([at - (at - t0) * factor, at + (t1 - at) * factor]);
+          }
+        },
+        { passive: false },
+      );
+      return plot;
+    });
+    plots.current = created;
+    onWidth(created[0]?.over.clientWidth ?? width);
+    const resize = new ResizeObserver(() => {
+      const next = element.clientWidth;
+      for (const plot of created) plot.setSize({ width: next, height: paneHeight });
+      onWidth(created[0]?.over.clientWidth ?? next);
+    });
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      for (const plot of created) plot.destroy();
+      element.replaceChildren();
+      plots.current = [];
+    };
+    // Rebuilt on shape and size only; the points flow in through the effect below.
+  }, [shape, paneHeight, token.colorTextSecondary, token.colorBorderSecondary]);
+
+  useEffect(() => {
+    plots.current.forEach((plot, i) => {
+      const pane = panes[i];
+      if (!pane) return;
+      plot.batch(() => {
+        plot.setData(paneData(pane), true);
+        plot.setScale("x", { min: range[0], max: range[1] });
+      });
+    });
+  }, [panes, range]);
+
+  return <div ref={host} data-testid="log-chart" style={{ width: "100%" }} />;
+}
+
+interface OverviewProps {
+  series?: PaneSeries;
+  duration: number;
+  range: TimeRange;
+  onRange: (range: TimeRange) => void;
+}
+
+/** The whole log in a strip, the visible window left clear; click or drag to move the window. */
+export function OverviewStrip({ series, duration, range, onRange }: OverviewProps) {
+  const { token } = theme.useToken();
+  const host = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const latest = useRef({ range, onRange, series });
+  latest.current = { range, onRange, series };
+
+  useEffect(() => {
+    const element = host.current!;
+    const shade = token.colorFillSecondary;
+    const created = new uPlot(
+      {
+        width: element.clientWidth,
+        height: 56,
+        legend: { show: false },
+        cursor: { show: false, drag: { x: false, y: false } },
+        scales: { x: { time: false, auto: false, range: () => [0, duration] }, y: { auto: true } },
+        series: [{}, { stroke: series?.colour ?? token.colorPrimary, width: 1 }],
+        axes: [{ show: false }, { show: false }],
+        hooks: {
+          draw: [
+            (u) => {
+              const [t0, t1] = latest.current.range;
+              const ctx = u.ctx;
+              const left = u.valToPos(t0, "x", true);
+              const right = u.valToPos(t1, "x", true);
+              ctx.save();
+              ctx.fillStyle = shade;
+              ctx.fillRect(u.bbox.left, u.bbox.top, Math.max(0, left - u.bbox.left), u.bbox.height);
+              ctx.fillRect(right, u.bbox.top, Math.max(0, u.bbox.left + u.bbox.width - right), u.bbox.height);
+              ctx.restore();
+            },
+          ],
+        },
+      },
+      latest.current.series?.points ? paneData([latest.current.series]) : [[], []],
+      element,
+    );
+    const moveTo = (event: MouseEvent) => {
+      const [t0, t1] = latest.current.range;
+      const centre = created.posToVal(event.offsetX, "x");
+      latest.current.onRange([centre - (t1 - t0) / 2, centre + (t1 - t0) / 2]);
+    };
+    created.over.addEventListener("mousedown", moveTo);
+    created.over.addEventListener("mousemove", (event) => event.buttons === 1 && moveTo(event));
+    created.over.style.cursor = "pointer";
+    created.over.setAttribute("aria-label", "Overview of the whole log");
+    plot.current = created;
+    const resize = new ResizeObserver(() => created.setSize({ width: element.clientWidth, height: 56 }));
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      created.destroy();
+      plot.current = null;
+    };
+  }, [duration, series?.colour, token.colorFillSecondary, token.colorPrimary]);
+
+  useEffect(() => {
+    if (series?.points) plot.current?.setData(paneData([series]), true);
+  }, [series]);
+
+  useEffect(() => {
+    plot.current?.redraw(false, false);
+  }, [range]);
+
+  return <div ref={host} data-testid="log-overview" style={{ width: "100%" }} />;
+}

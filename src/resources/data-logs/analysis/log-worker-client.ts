@@ -1,0 +1,76 @@
+/**
+ * The page's side of the log worker: one promise per request, answers matched by id.
+ */
+import type { DynoProfile } from "../../../../contracts/data-logs";
+import type { DynoPull } from "../../../lib/dyno";
+import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
+import LogWorkerScript from "./log-worker?worker";
+
+export type WorkerRequest = { id: number } & (
+  | { type: "load"; blob: Blob }
+  | { type: "compute"; channelId: string; expression: string; unit: string }
+  | { type: "view"; t0: number; t1: number; pixels: number; ids: string[] }
+  | { type: "valuesAt"; t: number }
+  | { type: "dyno"; profile: DynoProfile; rpmId: string; speedId?: string; gearId?: string; gear?: number; throttleId?: string }
+);
+
+export type WorkerResponse = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
+
+export interface LoadedLog {
+  rowCount: number;
+  durationSeconds: number;
+  /** Bytes of typed arrays the worker holds, and the channel samples they store. */
+  bytesHeld: number;
+  samples: number;
+}
+
+export type ComputeResult = { ok: true; min: number; max: number; mean: number } | { ok: false; message: string; position: number };
+
+export interface ViewResult {
+  series: SeriesPoints[];
+  stats: RangeStats[];
+}
+
+export interface ValuesAt {
+  time: number;
+  values: Record<string, number>;
+}
+
+type Body<T extends WorkerRequest["type"]> = Omit<Extract<WorkerRequest, { type: T }>, "id" | "type">;
+
+export class LogWorker {
+  private readonly worker = new LogWorkerScript();
+  private next = 1;
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+
+  constructor() {
+    this.worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
+      const waiting = this.pending.get(event.data.id);
+      if (!waiting) return;
+      this.pending.delete(event.data.id);
+      if (event.data.ok) waiting.resolve(event.data.result);
+      else waiting.reject(new Error(event.data.error));
+    };
+  }
+
+  private send<T>(type: WorkerRequest["type"], body: object): Promise<T> {
+    const id = this.next++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.worker.postMessage({ ...body, type, id });
+    });
+  }
+
+  /** The Blob is handed over by reference: its bytes are read once, in the worker. */
+  load = (body: Body<"load">) => this.send<LoadedLog>("load", body);
+  compute = (body: Body<"compute">) => this.send<ComputeResult>("compute", body);
+  view = (body: Body<"view">) => this.send<ViewResult>("view", body);
+  valuesAt = (body: Body<"valuesAt">) => this.send<ValuesAt>("valuesAt", body);
+  dyno = (body: Body<"dyno">) => this.send<DynoPull[]>("dyno", body);
+
+  terminate(): void {
+    this.worker.terminate();
+    for (const waiting of this.pending.values()) waiting.reject(new Error("The log view was closed"));
+    this.pending.clear();
+  }
+}

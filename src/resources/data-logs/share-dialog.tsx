@@ -1,0 +1,112 @@
+import { CopyOutlined, DeleteOutlined } from "@ant-design/icons";
+import { useCustom, useCustomMutation, useInvalidate } from "@refinedev/core";
+import { Alert, App, Button, Flex, Input, List, Modal, Select, Space, Typography } from "antd";
+import { useState } from "react";
+import { type CreatedDataLogShare, type DataLogChannel, type DataLogShare, sharedLogPath } from "../../../contracts/data-logs";
+
+const EXPIRY_OPTIONS = [
+  { value: 0, label: "Never expires" },
+  { value: 1, label: "Expires in 1 day" },
+  { value: 7, label: "Expires in 7 days" },
+  { value: 30, label: "Expires in 30 days" },
+];
+
+interface ShareDialogProps {
+  logId: string;
+  title: string;
+  channels: DataLogChannel[];
+  /** Preselected: the channels on screen. */
+  initialChannels?: string[];
+  open: boolean;
+  onClose: () => void;
+}
+
+const sharesUrl = (logId: string) => `data-logs/${logId}/shares`;
+
+/** Makes a link anyone can open (signed in or not) showing the chosen channels; lists and revokes links. */
+export function ShareDialog({ logId, title, channels, initialChannels = [], open, onClose }: ShareDialogProps) {
+  const { message } = App.useApp();
+  const invalidate = useInvalidate();
+  const [chosen, setChosen] = useState<string[]>(initialChannels);
+  const [days, setDays] = useState(0);
+  const [link, setLink] = useState<string | null>(null);
+  const { query } = useCustom<{ data: DataLogShare[]; total: number }>({ url: sharesUrl(logId), method: "get", queryOptions: { enabled: open } });
+  const { mutateAsync, mutation } = useCustomMutation<CreatedDataLogShare>();
+  const refresh = () => invalidate({ invalidates: ["all"], resource: "data-logs" });
+  const shares = (query.data?.data.data ?? []).filter((share) => !share.revokedAt);
+
+  const create = async () => {
+    const expiresAt = days ? new Date(Date.now() + days * 86_400_000).toISOString() : null;
+    const { data } = await mutateAsync({ url: `data-logs/${logId}/share`, method: "post", values: { channels: chosen, expiresAt }, successNotification: false });
+    setLink(`${window.location.origin}${sharedLogPath(data.token, chosen)}`);
+    await query.refetch();
+  };
+
+  const revoke = async (share: DataLogShare) => {
+    await mutateAsync({ url: `${sharesUrl(logId)}/${share.id}`, method: "delete", values: {}, successNotification: () => ({ type: "success", message: "Link revoked" }) });
+    await query.refetch();
+    refresh();
+  };
+
+  const copy = async () => {
+    if (!link) return;
+    await navigator.clipboard.writeText(link);
+    void message.success("Link copied");
+  };
+
+  const name = (id: string) => channels.find((channel) => channel.id === id)?.name ?? id;
+  return (
+    <Modal title={`Share “${title}”`} open={open} onCancel={onClose} footer={null} width={600} destroyOnHidden>
+      <Flex vertical gap={12}>
+        <Typography.Text type="secondary">Anyone with the link can view the log, signed in or not. Leave the channels empty to share all of them.</Typography.Text>
+        <Select
+          mode="multiple"
+          aria-label="Channels to share"
+          placeholder="All channels"
+          value={chosen}
+          onChange={setChosen}
+          options={channels.map((channel) => ({ value: channel.id, label: channel.name }))}
+          optionFilterProp="label"
+        />
+        <Space>
+          <Select aria-label="Expiry" value={days} onChange={setDays} options={EXPIRY_OPTIONS} style={{ width: 200 }} />
+          <Button type="primary" onClick={() => void create()} loading={mutation.isPending}>
+            Create link
+          </Button>
+        </Space>
+        {link && (
+          <>
+            <Space.Compact block>
+              <Input readOnly value={link} aria-label="Share link" data-testid="share-link" />
+              <Button icon={<CopyOutlined />} onClick={() => void copy()}>
+                Copy
+              </Button>
+            </Space.Compact>
+            <Alert type="info" showIcon message="Copy the link now: for safety only a fingerprint of it is stored, so it cannot be shown again." />
+          </>
+        )}
+        <List
+          size="small"
+          header={<Typography.Text strong>Active links</Typography.Text>}
+          loading={query.isLoading}
+          dataSource={shares}
+          locale={{ emptyText: "No active links" }}
+          renderItem={(share) => (
+            <List.Item
+              actions={[
+                <Button key="revoke" danger size="small" icon={<DeleteOutlined />} onClick={() => void revoke(share)} aria-label={`Revoke the link created ${new Date(share.createdAt).toLocaleString()}`}>
+                  Revoke
+                </Button>,
+              ]}
+            >
+              <List.Item.Meta
+                title={share.channels.length ? share.channels.map(name).join(", ") : "All channels"}
+                description={`Created ${new Date(share.createdAt).toLocaleString()} · ${share.expiresAt ? `expires ${new Date(share.expiresAt).toLocaleString()}` : "never expires"}`}
+              />
+            </List.Item>
+          )}
+        />
+      </Flex>
+    </Modal>
+  );
+}
