@@ -3,7 +3,7 @@
  *
  * Mount once around the routes, inside the router (Go Home navigates):
  *   <AppErrorBoundary><Routes …/></AppErrorBoundary>
- * and install the window listeners once at start (main.tsx):
+ * and install the window listener once at start (main.tsx):
  *   installErrorListeners(window);
  *
  * While the error state holds an error the routes are replaced by the error page, so a broken
@@ -24,16 +24,16 @@ export const errorState = new ErrorState({
 
 const currentPath = () => window.location.pathname;
 
-/** Unhandled rejections during navigation, and Vite's report of a chunk it could not load. */
+/**
+ * Unhandled rejections during navigation. Vite's "vite:preloadError" is deliberately left to its
+ * default (the import rejects): it fires for every failed dynamic import, the hover and
+ * visibility preloads of links included, and a failed preload must not reload the page under
+ * the user. The failure that matters, the page being shown, reaches the boundary below through
+ * React.lazy and goes through the reload guard there.
+ */
 export function installErrorListeners(target: Window): void {
   target.addEventListener("unhandledrejection", (event) => {
     if (errorState.unhandledRejection(event.reason, currentPath())) event.preventDefault();
-  });
-  target.addEventListener("vite:preloadError", (event) => {
-    // Only the code of a page being navigated to: a failed hover preload is retried when followed.
-    // Preventing the default makes the import resolve to nothing while the page reloads.
-    const { payload } = event as Event & { payload: unknown };
-    if (errorState.navigating && errorState.chunkLoadFailed(payload, currentPath())) event.preventDefault();
   });
 }
 

@@ -118,25 +118,21 @@ export class ErrorState {
     return this.#navigating;
   }
 
-  /**
-   * A chunk could not be loaded. Returns true when the page is reloading for it (the caller
-   * then stops the error from spreading), false when the error page was shown instead.
-   */
-  chunkLoadFailed(error: unknown, path: string): boolean {
-    if (this.#reloading) return true;
+  /** The code of the page being shown could not be loaded: reload once, else the error page. */
+  chunkLoadFailed(error: unknown, path: string): void {
+    if (this.#reloading) return;
     if (this.#decideReload(path) === "reload") {
       this.#reloading = true;
       this.#reload();
-      return true;
+      return;
     }
     this.showError(error, path);
-    return false;
   }
 
   /** Returns true when the rejection was taken as fatal. */
   unhandledRejection(reason: unknown, path: string): boolean {
     if (isChunkLoadError(reason)) {
-      // A hover or visibility preload is not a navigation: the route loads again when followed.
+      // Outside a navigation it cannot be the page being shown: that one reaches the boundary.
       if (!this.navigating) return false;
       this.chunkLoadFailed(reason, path);
       return true;

@@ -9,11 +9,9 @@
  * 'show-error' for a second failure inside that window. When sessionStorage cannot be used the
  * guard cannot remember, so it answers 'show-error' rather than risk a reload loop.
  *
- * The shell wires it to Vite's event:
- *   window.addEventListener("vite:preloadError", (event) => {
- *     if (decideChunkReload(location.pathname) === "reload") { event.preventDefault(); location.reload(); }
- *   });
- * (without preventDefault the error is thrown and reaches the error page).
+ * The shell calls it through the error state (src/lib/error-state.ts) when the page being shown
+ * fails to load its code: React.lazy rejects into the app's error boundary. Vite's
+ * "vite:preloadError" event is not used for it, because it fires for link preloads too.
  */
 
 export const RELOAD_GUARD_WINDOW_MS = 10_000;
