@@ -8,6 +8,7 @@ import { AppErrorBoundary, errorState } from "./components/app-error-boundary";
 import { ColourModeSwitch, useColourMode } from "./components/colour-mode-switch";
 import { DialogHost } from "./components/dialog-host";
 import { KeepAliveRoutes } from "./components/keep-alive-routes";
+import { KeyboardShortcuts } from "./components/keyboard-shortcuts";
 import { DocsLayout } from "./components/layouts/docs-layout";
 import { LandingLayout } from "./components/layouts/landing-layout";
 import { PortalLayout } from "./components/layouts/portal-layout";
@@ -99,6 +100,7 @@ export function App({ services, releaseCheck }: { services: Services; releaseChe
               </AppErrorBoundary>
               {/* Above every layout, so dialogs and toasts survive page switches. */}
               <DialogHost />
+              <KeyboardShortcuts />
               <Toaster />
               <UnsavedChangesNotifier />
               <DocumentTitleHandler handler={({ resource }) => `${resource?.meta?.label ?? "Tuning Portal"} · Tuning Portal`} />

@@ -1,10 +1,11 @@
 import { LogoutOutlined, UserOutlined } from "@ant-design/icons";
 import { ThemedLayout } from "@refinedev/antd";
 import { useGetIdentity, useLogout } from "@refinedev/core";
-import { Avatar, Dropdown, Flex, Layout, Typography, theme } from "antd";
+import { Avatar, Button, Dropdown, Flex, Layout, Typography, theme } from "antd";
 import type { ReactNode } from "react";
 import { Link } from "../link";
 import { BrandMark } from "../brand";
+import { type DialogContentProps, useDialogs } from "../dialog-host";
 
 interface Identity {
   name: string | null;
@@ -12,10 +13,32 @@ interface Identity {
   avatar?: string;
 }
 
+/** Signing out ends the work in every kept page, so it asks first and takes only a button for an answer. */
+function SignOutConfirmation({ close }: DialogContentProps) {
+  const { mutate: logout } = useLogout();
+  return (
+    <Flex vertical gap={16}>
+      <Typography.Paragraph style={{ margin: 0 }}>Unsaved changes on open pages are lost, and you need to sign in again.</Typography.Paragraph>
+      <Flex gap={8} justify="end">
+        <Button onClick={close}>Stay signed in</Button>
+        <Button
+          type="primary"
+          onClick={() => {
+            close();
+            logout();
+          }}
+        >
+          Sign out
+        </Button>
+      </Flex>
+    </Flex>
+  );
+}
+
 function PortalHeader({ headerExtra }: { headerExtra?: ReactNode }) {
   const { token } = theme.useToken();
   const { data: identity } = useGetIdentity<Identity>();
-  const { mutate: logout } = useLogout();
+  const dialogs = useDialogs();
   return (
     <Layout.Header
       style={{
@@ -39,7 +62,12 @@ function PortalHeader({ headerExtra }: { headerExtra?: ReactNode }) {
             items: [
               { key: "profile", icon: <UserOutlined />, label: <Link to="/profile">Profile</Link> },
               { type: "divider" },
-              { key: "logout", icon: <LogoutOutlined />, label: "Sign out", onClick: () => logout() },
+              {
+                key: "logout",
+                icon: <LogoutOutlined />,
+                label: "Sign out",
+                onClick: () => dialogs.open(SignOutConfirmation, { header: "Sign out?", icon: { name: "question" }, barrierDismissible: false }),
+              },
             ],
           }}
         >

@@ -40,9 +40,16 @@ export class Portal {
     return this.page.getByRole("heading", { name: "403" });
   }
 
-  async signOut() {
+  /** Opens the sign-out confirmation from the user menu. */
+  async askToSignOut() {
     await this.page.getByTestId("user-menu").click();
     await this.page.getByRole("menuitem", { name: "Sign out" }).click();
+    return this.page.getByRole("dialog", { name: "Sign out?" });
+  }
+
+  async signOut() {
+    const confirmation = await this.askToSignOut();
+    await confirmation.getByRole("button", { name: "Sign out" }).click();
     await expect(this.page).toHaveURL(/\/login$/);
   }
 }

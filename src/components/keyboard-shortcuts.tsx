@@ -1,0 +1,51 @@
+/**
+ * "?" opens a list of the portal's keyboard shortcuts in a dialog (through the dialog host, so
+ * Escape, the close button and a click outside all close it). Typing "?" into a field types it:
+ * the shortcut is ignored while focus is in something editable. Mount once in the app.
+ */
+import { Descriptions, Typography } from "antd";
+import { useEffect } from "react";
+import { TOAST_HOTKEY } from "../lib/toast-queue";
+import { dialogStore, useDialogs } from "./dialog-host";
+
+const SHORTCUTS = [
+  { keys: "?", does: "Show these shortcuts" },
+  { keys: "Esc", does: "Close the topmost dialog" },
+  { keys: TOAST_HOTKEY, does: "Move to the notifications" },
+];
+
+function ShortcutList() {
+  return (
+    <Descriptions
+      column={1}
+      size="small"
+      bordered
+      items={SHORTCUTS.map((shortcut) => ({
+        key: shortcut.keys,
+        label: <Typography.Text keyboard>{shortcut.keys}</Typography.Text>,
+        children: shortcut.does,
+      }))}
+    />
+  );
+}
+
+function editable(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+}
+
+export function KeyboardShortcuts() {
+  const dialogs = useDialogs();
+  useEffect(() => {
+    let open: string | null = null;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "?" || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || editable(event.target)) return;
+      // Once: a second "?" while the list is shown does not stack another copy.
+      if (open !== null && dialogStore.getSnapshot().some((entry) => entry.key === open && entry.visible)) return;
+      event.preventDefault();
+      open = dialogs.open(<ShortcutList />, { header: "Keyboard shortcuts", icon: { name: "info" } });
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [dialogs]);
+  return null;
+}
