@@ -1,5 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
 import { initFirebase } from "../lib/firebase";
+import { identityErrorMessage } from "../lib/identity-errors";
 import { loadRuntimeConfig } from "../lib/runtime-config";
 import { guardOf } from "../resources";
 import { createAccessControlProvider } from "./access-control";
@@ -7,6 +8,7 @@ import { createAuthProvider } from "./auth-provider";
 import { chooseBackend } from "./backend";
 import { createDataProvider } from "./data-provider";
 import { createHttpClient } from "./http";
+import { notificationProvider } from "./notification-provider";
 import { createSession } from "./session";
 
 /** Everything the app needs before its first render, wired once. */
@@ -23,9 +25,16 @@ export async function createServices() {
     baseUrl: async () => (await backend).baseUrl,
     getToken: (forceRefresh) => tokenSource(forceRefresh),
   });
-  const session = createSession(auth, async (token) => {
-    await http.post("/api/__session", { token }, { anonymous: true });
-  });
+  const session = createSession(
+    auth,
+    async (token) => {
+      await http.post("/api/__session", { token }, { anonymous: true });
+    },
+    {
+      onForcedSignOut: (code) =>
+        notificationProvider.open?.({ key: "forced-sign-out", type: "error", message: "You have been signed out", description: identityErrorMessage({ code }) }),
+    },
+  );
   tokenSource = session.token;
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
   // Cached access decisions and identity belong to the token they were made with.

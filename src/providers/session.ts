@@ -1,5 +1,6 @@
-import { type Auth, type User, onIdTokenChanged } from "firebase/auth";
+import { type Auth, type User, onIdTokenChanged, signOut } from "firebase/auth";
 import { type Role, roleFromClaims } from "../../contracts/account";
+import { FORCED_SIGN_OUT_CODES, identityErrorCode } from "../lib/identity-errors";
 
 export interface SessionState {
   /** false until the identity service has said whether someone is signed in. */
@@ -11,20 +12,43 @@ export interface SessionState {
 
 type Listener = (state: SessionState) => void;
 
+export interface SessionOptions {
+  /** Told when the identity service ended the session (spec section 4), with the code, so the user can be told why. */
+  onForcedSignOut?: (code: string) => void;
+}
+
 /**
  * Follows the identity token: whoever asks (guards, access checks, the http client) reads the
  * current user and role here without a network call.
  */
-export function createSession(auth: Auth, mirror: (token: string | null) => Promise<void>) {
+export function createSession(auth: Auth, mirror: (token: string | null) => Promise<void>, options: SessionOptions = {}) {
   let state: SessionState = { ready: false, user: null, role: null, claims: {} };
   const listeners = new Set<Listener>();
   let settle = () => {};
   // Resolved once the first token event has been turned into state (role included).
   const ready = new Promise<void>((resolve) => (settle = resolve));
 
+  /**
+   * A disabled account or a dead refresh token (revoked everywhere, password changed elsewhere) cannot
+   * be recovered by retrying: sign out here and say why, instead of failing call after call.
+   */
+  async function endIfForced(error: unknown): Promise<boolean> {
+    const code = identityErrorCode(error);
+    if (!code || !FORCED_SIGN_OUT_CODES.has(code)) return false;
+    if (auth.currentUser) await signOut(auth);
+    options.onForcedSignOut?.(code);
+    return true;
+  }
+
   onIdTokenChanged(auth, async (user) => {
     if (user) {
-      const result = await user.getIdTokenResult();
+      let result;
+      try {
+        result = await user.getIdTokenResult();
+      } catch (error) {
+        if (await endIfForced(error)) return;
+        throw error;
+      }
       state = { ready: true, user, role: roleFromClaims(result.claims), claims: result.claims };
     } else {
       state = { ready: true, user: null, role: null, claims: {} };
@@ -45,7 +69,14 @@ export function createSession(auth: Auth, mirror: (token: string | null) => Prom
     },
     async token(forceRefresh: boolean): Promise<string | null> {
       await ready;
-      return auth.currentUser ? auth.currentUser.getIdToken(forceRefresh) : null;
+      if (!auth.currentUser) return null;
+      try {
+        return await auth.currentUser.getIdToken(forceRefresh);
+      } catch (error) {
+        // Signed out now: the call goes out without a token and its 401 takes the app to sign-in.
+        if (await endIfForced(error)) return null;
+        throw error;
+      }
     },
   };
 }

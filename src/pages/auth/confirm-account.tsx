@@ -1,57 +1,92 @@
 import { Alert, Button, Flex, Typography } from "antd";
 import { sendEmailVerification } from "firebase/auth";
-import { useState } from "react";
-import { Navigate } from "react-router";
+import { useCallback, useEffect, useState } from "react";
+import { Navigate, useSearchParams } from "react-router";
 import { Link } from "../../components/link";
 import { identityErrorMessage } from "../../lib/identity-errors";
+import { safeRedirect } from "../../providers/auth-provider";
 import { useSessionState } from "../../providers/session-context";
 import { AuthCard } from "./auth-card";
+import { verificationContinueUrl } from "./create-account";
 
+/** "Check your inbox" after sign-up: resend the link, and notice when the address has been verified (here or in another tab). */
 export function ConfirmAccountPage() {
   const { user, ready } = useSessionState();
+  const [params] = useSearchParams();
+  const to = params.get("to");
   const [message, setMessage] = useState<{ type: "success" | "error"; text: string } | null>(null);
   const [verified, setVerified] = useState(false);
+  const [busy, setBusy] = useState(false);
 
-  if (ready && !user) return <Navigate to="/login?to=/confirm-account" replace />;
+  const check = useCallback(
+    async (quiet: boolean) => {
+      if (!user) return;
+      try {
+        await user.reload();
+        if (user.emailVerified) {
+          // A fresh token carries email_verified for the server too.
+          await user.getIdToken(true);
+          setVerified(true);
+        } else if (!quiet) {
+          setMessage({ type: "error", text: "Not verified yet: open the link in the email we sent, then check again." });
+        }
+      } catch (error) {
+        if (!quiet) setMessage({ type: "error", text: identityErrorMessage(error) });
+      }
+    },
+    [user],
+  );
+
+  // The link is usually opened in another tab: look again whenever the user comes back to this one.
+  useEffect(() => {
+    void check(true);
+    const onFocus = () => void check(true);
+    window.addEventListener("focus", onFocus);
+    return () => window.removeEventListener("focus", onFocus);
+  }, [check]);
+
+  if (ready && !user) return <Navigate to={`/login?to=${encodeURIComponent(`/confirm-account${to ? `?to=${encodeURIComponent(to)}` : ""}`)}`} replace />;
 
   const resend = async () => {
     if (!user) return;
+    setBusy(true);
     try {
-      await sendEmailVerification(user);
+      await sendEmailVerification(user, { url: verificationContinueUrl(to) });
       setMessage({ type: "success", text: `We sent a new link to ${user.email}.` });
     } catch (error) {
       setMessage({ type: "error", text: identityErrorMessage(error) });
+    } finally {
+      setBusy(false);
     }
   };
 
-  const check = async () => {
-    if (!user) return;
-    await user.reload();
-    if (user.emailVerified) {
-      // A fresh token carries email_verified for the server too.
-      await user.getIdToken(true);
-      setVerified(true);
-    } else setMessage({ type: "error", text: "Not verified yet: open the link in the email we sent, then check again." });
-  };
-
+  const isVerified = verified || user?.emailVerified;
   return (
-    <AuthCard title={verified || user?.emailVerified ? "Your email is verified" : "Check your inbox"}>
-      {verified || user?.emailVerified ? (
-        <Link to="/dashboard">
-          <Button type="primary" block>
-            Go to your dashboard
-          </Button>
-        </Link>
+    <AuthCard title={isVerified ? "Your email is verified" : "Check your inbox"}>
+      {isVerified ? (
+        <Flex vertical gap={12}>
+          <Typography.Paragraph>
+            You are signed in as <strong>{user?.email}</strong>.
+          </Typography.Paragraph>
+          <Link to={safeRedirect(to)}>
+            <Button type="primary" block>
+              Continue
+            </Button>
+          </Link>
+        </Flex>
       ) : (
         <Flex vertical gap={12}>
           <Typography.Paragraph>
             We sent a verification link to <strong>{user?.email}</strong>. Open it to confirm your address.
           </Typography.Paragraph>
-          {message && <Alert type={message.type} showIcon message={message.text} />}
-          <Button type="primary" onClick={check}>
+          {message && <Alert type={message.type} showIcon message={message.text} role={message.type === "error" ? "alert" : "status"} />}
+          <Button type="primary" onClick={() => void check(false)}>
             I have verified my email
           </Button>
-          <Button onClick={resend}>Send the link again</Button>
+          <Button onClick={resend} loading={busy}>
+            Send the link again
+          </Button>
+          <Link to={`/mail-to-redirect?email=${encodeURIComponent(user?.email ?? "")}`}>Open my mail</Link>
         </Flex>
       )}
     </AuthCard>

@@ -1,13 +1,13 @@
 import { Alert, Button, Form, Input, Typography } from "antd";
 import { createUserWithEmailAndPassword, sendEmailVerification, updateProfile } from "firebase/auth";
 import { useState } from "react";
-import { useNavigate } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import { Link } from "../../components/link";
 import { firebaseAuth } from "../../lib/firebase";
-import { identityErrorMessage } from "../../lib/identity-errors";
+import { identityErrorCode, identityErrorMessage } from "../../lib/identity-errors";
+import { safeRedirect } from "../../providers/auth-provider";
 import { AuthCard } from "./auth-card";
-
-const MIN_PASSWORD_LENGTH = 6;
+import { NewPasswordField, usePasswordPolicy } from "./password-field";
 
 interface SignUp {
   displayName: string;
@@ -15,8 +15,18 @@ interface SignUp {
   password: string;
 }
 
+/** Where the verification link brings the user back to: the page they were headed for, if any. */
+export function verificationContinueUrl(to: string | null): string {
+  const next = to ? `?to=${encodeURIComponent(safeRedirect(to))}` : "";
+  return `${window.location.origin}/confirm-account${next}`;
+}
+
 export function CreateAccountPage() {
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const to = params.get("to");
+  const [form] = Form.useForm<SignUp>();
+  const { policy, refetch } = usePasswordPolicy();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -25,11 +35,16 @@ export function CreateAccountPage() {
     setError(null);
     try {
       const { user } = await createUserWithEmailAndPassword(firebaseAuth(), email, password);
-      await updateProfile(user, { displayName });
-      await sendEmailVerification(user);
-      navigate("/confirm-account");
+      await updateProfile(user, { displayName: displayName.trim() });
+      await sendEmailVerification(user, { url: verificationContinueUrl(to) });
+      navigate(`/confirm-account${to ? `?to=${encodeURIComponent(safeRedirect(to))}` : ""}`);
     } catch (caught) {
       setError(identityErrorMessage(caught));
+      if (identityErrorCode(caught) === "password-does-not-meet-requirements") {
+        // The service's policy changed since the page loaded: show the current rules against what was typed.
+        await refetch();
+        void form.validateFields(["password"]).catch(() => {});
+      }
     } finally {
       setBusy(false);
     }
@@ -38,8 +53,8 @@ export function CreateAccountPage() {
   return (
     <AuthCard title="Create your account">
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} role="alert" />}
-      <Form layout="vertical" onFinish={create}>
-        <Form.Item name="displayName" label="Name" rules={[{ required: true, whitespace: true, message: "Enter your name" }]}>
+      <Form form={form} layout="vertical" onFinish={create} requiredMark={false}>
+        <Form.Item name="displayName" label="Name" rules={[{ required: true, whitespace: true, message: "Enter your name" }, { max: 80, message: "Use at most 80 characters" }]}>
           <Input autoComplete="name" />
         </Form.Item>
         <Form.Item
@@ -52,22 +67,16 @@ export function CreateAccountPage() {
         >
           <Input type="email" autoComplete="email" />
         </Form.Item>
-        <Form.Item
-          name="password"
-          label="Password"
-          rules={[
-            { required: true, message: "Choose a password" },
-            { min: MIN_PASSWORD_LENGTH, message: `Use at least ${MIN_PASSWORD_LENGTH} characters` },
-          ]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
+        <NewPasswordField policy={policy} />
+        <Typography.Paragraph type="secondary">
+          By creating an account you accept the <Link to="/legal/terms">terms of use</Link> and our <Link to="/legal/privacy">privacy notice</Link>.
+        </Typography.Paragraph>
         <Button type="primary" htmlType="submit" block loading={busy}>
           Create account
         </Button>
       </Form>
       <Typography.Paragraph style={{ marginTop: 16, marginBottom: 0 }}>
-        Already have an account? <Link to="/login">Sign in</Link>
+        Already have an account? <Link to={to ? `/login?to=${encodeURIComponent(safeRedirect(to))}` : "/login"}>Sign in</Link>
       </Typography.Paragraph>
     </AuthCard>
   );

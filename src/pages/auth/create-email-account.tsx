@@ -1,58 +1,81 @@
-import { Alert, Button, Form, Input, Result } from "antd";
+import { Alert, Button, Form, Input, Result, Spin } from "antd";
 import { isSignInWithEmailLink, signInWithEmailLink } from "firebase/auth";
 import { useCallback, useEffect, useState } from "react";
-import { useNavigate } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
+import { Link } from "../../components/link";
 import { firebaseAuth } from "../../lib/firebase";
-import { identityErrorMessage } from "../../lib/identity-errors";
+import { identityErrorCode, identityErrorMessage } from "../../lib/identity-errors";
+import { safeRedirect } from "../../providers/auth-provider";
 import { AuthCard } from "./auth-card";
 
 /** Where the sign-in page remembers the address a link was sent to, for opening it on the same device. */
 export const EMAIL_FOR_SIGN_IN_KEY = "emailForSignIn";
 
+/**
+ * Completes an email-link sign-in (which also creates the account the first time). On the device
+ * that asked for the link the address is remembered; on another device the user types it, since
+ * the identity service only accepts the link together with the address it was sent to.
+ */
 export function CreateEmailAccountPage() {
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const to = safeRedirect(params.get("to"));
   const [error, setError] = useState<string | null>(null);
-  const [needEmail, setNeedEmail] = useState(false);
+  const [state, setState] = useState<"working" | "need-email" | "signing-in">("working");
   const link = window.location.href;
   const valid = isSignInWithEmailLink(firebaseAuth(), link);
 
   const complete = useCallback(
     async (email: string) => {
+      setState("signing-in");
+      setError(null);
       try {
-        await signInWithEmailLink(firebaseAuth(), email, link);
+        await signInWithEmailLink(firebaseAuth(), email.trim(), link);
         window.localStorage.removeItem(EMAIL_FOR_SIGN_IN_KEY);
-        navigate("/dashboard", { replace: true });
+        navigate(to, { replace: true });
       } catch (caught) {
-        setError(identityErrorMessage(caught));
+        setError(
+          identityErrorCode(caught) === "invalid-email"
+            ? "That is not the address this link was sent to. Enter the address you asked for the link with."
+            : identityErrorMessage(caught),
+        );
+        setState("need-email");
       }
     },
-    [link, navigate],
+    [link, navigate, to],
   );
 
   useEffect(() => {
     if (!valid) return;
     const remembered = window.localStorage.getItem(EMAIL_FOR_SIGN_IN_KEY);
     if (remembered) void complete(remembered);
-    else setNeedEmail(true);
-  }, [valid, complete]);
+    else setState("need-email");
+    // The link is read once; completing it twice would fail on the used code.
+  }, []);
 
   if (!valid) {
     return (
       <AuthCard title="Sign in with a link">
-        <Result status="error" title="This sign-in link is not valid" subTitle="Ask for a new link from the sign-in page." />
+        <Result
+          status="error"
+          title="This sign-in link is not valid"
+          subTitle="It may be incomplete or copied wrongly. Ask for a new link from the sign-in page."
+          extra={<Link to="/login">Back to sign in</Link>}
+        />
       </AuthCard>
     );
   }
   return (
     <AuthCard title="Finish signing in">
-      {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
-      {needEmail && (
+      {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} role="alert" />}
+      {state === "working" && <Spin aria-label="Signing you in" />}
+      {state !== "working" && (
         <Form layout="vertical" onFinish={({ email }: { email: string }) => complete(email)}>
-          <p>You opened this link on another device. Confirm the email address the link was sent to.</p>
+          <p>This link was opened on a different device or browser from the one that asked for it. Confirm the email address the link was sent to.</p>
           <Form.Item name="email" label="Email" rules={[{ required: true, type: "email", message: "Enter the email address the link was sent to" }]}>
             <Input type="email" autoComplete="email" />
           </Form.Item>
-          <Button type="primary" htmlType="submit" block>
+          <Button type="primary" htmlType="submit" block loading={state === "signing-in"}>
             Sign in
           </Button>
         </Form>

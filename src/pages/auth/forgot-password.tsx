@@ -10,11 +10,14 @@ export function ForgotPasswordPage() {
   const [state, setState] = useState<"idle" | "sending" | "sent">("idle");
   const [error, setError] = useState<string | null>(null);
 
+  const [sentTo, setSentTo] = useState("");
+
   const send = async ({ email }: { email: string }) => {
     setState("sending");
     setError(null);
     try {
-      await sendPasswordResetEmail(firebaseAuth(), email);
+      // After the reset, the identity service's page offers "continue" back to our sign-in page.
+      await sendPasswordResetEmail(firebaseAuth(), email, { url: `${window.location.origin}/login?email=${encodeURIComponent(email)}` });
     } catch (caught) {
       // Whether the address has an account is not revealed: only real failures are shown.
       if (identityErrorCode(caught) !== "user-not-found") {
@@ -23,6 +26,7 @@ export function ForgotPasswordPage() {
         return;
       }
     }
+    setSentTo(email);
     setState("sent");
   };
 
@@ -33,7 +37,13 @@ export function ForgotPasswordPage() {
           type="success"
           showIcon
           message="Check your inbox"
-          description="If an account exists for that address, we have sent it a link to choose a new password."
+          description={
+            <>
+              If an account exists for that address, we have sent it a link to choose a new password.{" "}
+              <Link to={`/mail-to-redirect?email=${encodeURIComponent(sentTo)}&purpose=reset`}>Open my mail</Link>
+            </>
+          }
+          role="status"
         />
       ) : (
         <Form layout="vertical" onFinish={send}>

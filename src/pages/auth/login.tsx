@@ -1,40 +1,84 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useLogin } from "@refinedev/core";
-import { Alert, Button, Card, Flex, Form, Input, Typography } from "antd";
+import { Alert, Button, Card, Divider, Flex, Form, Input, Typography } from "antd";
+import { sendSignInLinkToEmail } from "firebase/auth";
+import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
-import { Navigate, useSearchParams } from "react-router";
-import { Link } from "../../components/link";
+import { Navigate, useNavigate, useSearchParams } from "react-router";
 import { z } from "zod";
+import { Link } from "../../components/link";
+import { firebaseAuth } from "../../lib/firebase";
+import { identityErrorMessage } from "../../lib/identity-errors";
 import { safeRedirect } from "../../providers/auth-provider";
 import { useSessionState } from "../../providers/session-context";
+import { EMAIL_FOR_SIGN_IN_KEY } from "./create-email-account";
 
-const loginSchema = z.object({
-  email: z.string().trim().min(1, "Enter your email").email("That email address is not valid"),
-  password: z.string().min(1, "Enter your password"),
-});
+const email = z.string().trim().min(1, "Enter your email").pipe(z.email("That email address is not valid"));
+const loginSchema = z.object({ email, password: z.string().min(1, "Enter your password") });
 type LoginValues = z.infer<typeof loginSchema>;
+
+const NETWORK_FAILURE = identityErrorMessage({ code: "auth/network-request-failed" });
+
+/** Where an email sign-in link lands: the page that completes it, then on to `to`. */
+export function emailLinkContinueUrl(to: string): string {
+  return `${window.location.origin}/create-email-account?to=${encodeURIComponent(to)}`;
+}
 
 export function LoginPage() {
   const [params] = useSearchParams();
+  const navigate = useNavigate();
   const to = safeRedirect(params.get("to"));
   const session = useSessionState();
-  const { mutate: login, isPending, data } = useLogin<LoginValues & { to: string }>();
-  const { control, handleSubmit, formState } = useForm<LoginValues>({
+  const { mutate: login, isPending, data, reset } = useLogin<LoginValues & { to: string }>();
+  const [linkState, setLinkState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const { control, handleSubmit, formState, getValues, trigger } = useForm<LoginValues>({
     resolver: zodResolver(loginSchema),
-    defaultValues: { email: "", password: "" },
+    defaultValues: { email: params.get("email") ?? "", password: "" },
   });
 
   if (session.user) return <Navigate to={to} replace />;
   const failure = data && !data.success ? data.error?.message : null;
+  const submit = handleSubmit((values) => login({ ...values, to }));
 
+  const sendLink = async () => {
+    reset();
+    if (!(await trigger("email"))) return;
+    const address = email.parse(getValues("email"));
+    setLinkState({ busy: true, error: null });
+    try {
+      await sendSignInLinkToEmail(firebaseAuth(), address, { url: emailLinkContinueUrl(to), handleCodeInApp: true });
+      // Opened on this device, the link completes without asking for the address again.
+      window.localStorage.setItem(EMAIL_FOR_SIGN_IN_KEY, address);
+      navigate(`/mail-to-redirect?email=${encodeURIComponent(address)}&purpose=sign-in`);
+    } catch (error) {
+      setLinkState({ busy: false, error: identityErrorMessage(error) });
+    }
+  };
+
+  const error = failure ?? linkState.error;
   return (
     <Flex justify="center" style={{ padding: "48px 0" }}>
       <Card style={{ width: "100%", maxWidth: 420 }}>
-        <Typography.Title level={2} style={{ marginTop: 0 }}>
+        <Typography.Title level={1} style={{ marginTop: 0, fontSize: 30 }}>
           Sign in
         </Typography.Title>
-        {failure && <Alert type="error" showIcon message={failure} style={{ marginBottom: 16 }} role="alert" />}
-        <Form layout="vertical" onFinish={handleSubmit((values) => login({ ...values, to }))} noValidate>
+        {error && (
+          <Alert
+            type="error"
+            showIcon
+            message={error}
+            style={{ marginBottom: 16 }}
+            role="alert"
+            action={
+              error === NETWORK_FAILURE ? (
+                <Button size="small" onClick={() => (failure ? void submit() : void sendLink())}>
+                  Retry
+                </Button>
+              ) : undefined
+            }
+          />
+        )}
+        <Form layout="vertical" onFinish={submit} noValidate>
           <Controller
             control={control}
             name="email"
@@ -62,9 +106,13 @@ export function LoginPage() {
             Sign in
           </Button>
         </Form>
-        <Flex justify="space-between" style={{ marginTop: 16 }}>
+        <Divider plain>or</Divider>
+        <Button block onClick={sendLink} loading={linkState.busy}>
+          Email me a sign-in link
+        </Button>
+        <Flex justify="space-between" wrap gap={8} style={{ marginTop: 16 }}>
           <Link to="/forgot-password">Forgot password?</Link>
-          <Link to="/create-account">Create an account</Link>
+          <Link to={params.get("to") ? `/create-account?to=${encodeURIComponent(to)}` : "/create-account"}>Create an account</Link>
         </Flex>
       </Card>
     </Flex>
