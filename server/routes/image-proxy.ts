@@ -93,7 +93,7 @@ export async function imageProxyRoutes(app: FastifyInstance, { ctx }: { ctx: App
         .digest("hex");
       const format = modifiers.format ?? "webp";
       const cached = path.join(cacheDir, `${key}.${format}`);
-      let image = await readFile(cached).catch(() => null);
+      let image: Buffer | null = await readFile(cached).catch(() => null);
       if (!image) {
         image = await convert(source.file, modifiers);
         await mkdir(cacheDir, { recursive: true });
