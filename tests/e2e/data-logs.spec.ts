@@ -1,0 +1,62 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, test } from "@playwright/test";
+import { DataLogsPage, LogView } from "./pages/data-logs-page";
+import { LoginPage, demoUsers } from "./pages/login-page";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const FIXTURE = path.resolve(repoRoot, "../shared/fixtures/logs/romraider-semicolon-decimal-comma.csv");
+
+test("a customer uploads a log, charts and zooms it, and shares it with someone signed out", async ({ page, browser }) => {
+  await new LoginPage(page).open("/tuning-tools/data-logs");
+  await new LoginPage(page).signIn(demoUsers.customer);
+  const list = new DataLogsPage(page);
+  await expect(page.getByRole("heading", { name: "Data logs" })).toBeVisible();
+  await list.upload(FIXTURE);
+
+  const view = new LogView(page);
+  await view.waitForChart();
+  // The first four channels open stacked, one pane each.
+  await expect(view.panes()).toHaveCount(4);
+  await expect(view.visibleRange()).toContainText("0.00–827.20 s of 827.20 s · 4,235 rows");
+
+  await view.toggleChannel("Timing Advance");
+  await view.toggleChannel("PLX O2 - Wideband");
+  await expect(view.panes()).toHaveCount(2);
+  await expect(page).toHaveURL(/panes=plx-engine-speed(;|%3B)plx-manifold-absolute-pressure/);
+
+  await view.dragZoom(0.25, 0.5);
+  await expect(view.visibleRange()).not.toContainText("0.00–827.20 s");
+  const zoomed = await view.visibleRange().textContent();
+  const [from, to] = /([\d.]+)–([\d.]+) s/.exec(zoomed ?? "")!.slice(1).map(Number);
+  expect(from).toBeGreaterThan(150);
+  expect(to).toBeLessThan(450);
+
+  await view.hover(0.5);
+  await expect(page.getByTestId("cursor-time")).toContainText(/At [\d.]+ s/);
+  await expect(page.getByTestId("value-plx-engine-speed")).toHaveText(/^\d+(\.\d+)?$/);
+
+  await page.keyboard.press("Escape");
+  await expect(view.visibleRange()).toContainText("0.00–827.20 s");
+
+  const link = await view.shareLink();
+  expect(link).toMatch(/\/shared\/logs\/[A-Za-z0-9_-]{43}\?channels=plx-engine-speed,plx-manifold-absolute-pressure$/);
+
+  const stranger = await browser.newContext();
+  const signedOut = await stranger.newPage();
+  await signedOut.goto(link);
+  const shared = new LogView(signedOut);
+  await expect(signedOut.getByTestId("shared-title")).toHaveText("romraider-semicolon-decimal-comma");
+  await shared.waitForChart();
+  await expect(shared.panes()).toHaveCount(2);
+  // Only the shared channels reach the stranger.
+  await expect(shared.channel("PLX Engine Speed")).toBeChecked();
+  await expect(shared.channel("Timing Advance")).toHaveCount(0);
+  await stranger.close();
+});
+
+test("a share link that does not exist shows nothing of any log", async ({ page }) => {
+  await page.goto(`/shared/logs/${"A".repeat(43)}`);
+  await expect(page.getByText("This link does not work")).toBeVisible();
+  await expect(page.getByTestId("log-chart")).toHaveCount(0);
+});

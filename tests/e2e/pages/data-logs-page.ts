@@ -1,0 +1,75 @@
+import { type Locator, type Page, expect } from "@playwright/test";
+
+/** The data-log list: upload, table, share dialog. */
+export class DataLogsPage {
+  constructor(private readonly page: Page) {}
+
+  async open() {
+    await this.page.goto("/tuning-tools/data-logs");
+    await expect(this.page.getByRole("heading", { name: "Data logs" })).toBeVisible();
+  }
+
+  /** Uploads through the drop zone; the app opens the log when the server has read it. */
+  async upload(path: string) {
+    await this.page.locator('input[type="file"]').setInputFiles(path);
+    await expect(this.page).toHaveURL(/\/tuning-tools\/data-logs\/[0-9a-f-]{36}/, { timeout: 30_000 });
+  }
+}
+
+/** The analysis view of one log (the owner's or a shared one). */
+export class LogView {
+  constructor(private readonly page: Page) {}
+
+  chart(): Locator {
+    return this.page.getByTestId("log-chart");
+  }
+
+  panes(): Locator {
+    return this.chart().locator(".uplot");
+  }
+
+  visibleRange(): Locator {
+    return this.page.getByTestId("visible-range");
+  }
+
+  channel(name: string): Locator {
+    return this.page.getByRole("group", { name: "Channels" }).getByRole("checkbox", { name });
+  }
+
+  async waitForChart() {
+    await expect(this.visibleRange()).toContainText("rows");
+    await expect(this.panes().first()).toBeVisible();
+  }
+
+  async toggleChannel(name: string) {
+    await this.channel(name).click();
+  }
+
+  /** Drags across the middle of the first pane, as a person zooms. */
+  async dragZoom(fromFraction: number, toFraction: number) {
+    const over = this.panes().first().locator(".u-over");
+    const box = (await over.boundingBox())!;
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(box.x + box.width * fromFraction, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + box.width * ((fromFraction + toFraction) / 2), y, { steps: 4 });
+    await this.page.mouse.move(box.x + box.width * toFraction, y, { steps: 4 });
+    await this.page.mouse.up();
+  }
+
+  async hover(fraction: number) {
+    const over = this.panes().first().locator(".u-over");
+    const box = (await over.boundingBox())!;
+    await this.page.mouse.move(box.x + box.width * fraction, box.y + box.height / 2);
+  }
+
+  /** Opens the share dialog, makes a link for the channels charted, and answers it. */
+  async shareLink(): Promise<string> {
+    await this.page.getByRole("button", { name: "Share" }).click();
+    const dialog = this.page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Create link" }).click();
+    const link = dialog.getByTestId("share-link");
+    await expect(link).toHaveValue(/\/shared\/logs\//);
+    return link.inputValue();
+  }
+}
