@@ -21,7 +21,7 @@ import { antdTheme } from "./lib/theme";
 import { notificationProvider } from "./providers/notification-provider";
 import type { Services } from "./providers/services";
 import { SessionContext, useSessionState } from "./providers/session-context";
-import { keepAliveFor, refineResources, renderRoutes } from "./resources";
+import { keepAliveFor, keepAliveKey, refineResources, renderRoutes } from "./resources";
 import type { LayoutName } from "./resources/types";
 
 const switchInHeader = <ColourModeSwitch />;
@@ -64,7 +64,7 @@ function PageChange({ releaseCheck }: { releaseCheck: ReleaseCheck }) {
 function Pages() {
   const { user } = useSessionState();
   return (
-    <KeepAliveRoutes key={user?.uid ?? "signed-out"} keep={keepAliveFor} onRendered={pageRendered}>
+    <KeepAliveRoutes key={user?.uid ?? "signed-out"} keep={keepAliveFor} keyOf={keepAliveKey} onRendered={pageRendered}>
       {routes}
     </KeepAliveRoutes>
   );

@@ -1,8 +1,9 @@
 /**
  * Routes whose pages stay alive when switching pages (spec §2), by the rules of
- * src/lib/keep-alive.ts: up to 10 pages by pathname, /profile never.
+ * src/lib/keep-alive.ts: up to 10 pages by pathname (a list and its drawer routes are one page),
+ * /profile never.
  *
- *   <KeepAliveRoutes keep={(pathname) => …} onRendered={() => …}>{<Route …/>}</KeepAliveRoutes>
+ *   <KeepAliveRoutes keep={(key) => …} keyOf={(pathname) => …} onRendered={() => …}>{<Route …/>}</KeepAliveRoutes>
  *
  * Each kept page is the whole route tree rendered for its own location (`<Routes location>`),
  * layout included, inside a wrapper that is `display: none` and `inert` while another page is on
@@ -18,7 +19,7 @@
  */
 import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { type Location, Routes, useLocation, useNavigate } from "react-router";
-import { type Visit, visit } from "../lib/keep-alive";
+import { type KeepAliveOptions, type Visit, visit } from "../lib/keep-alive";
 
 /** `onRendered` of the page on screen; null inside hidden pages. */
 const ShownPage = createContext<(() => void) | null>(null);
@@ -34,22 +35,20 @@ export function PageRendered() {
   return null;
 }
 
-export interface KeepAliveRoutesProps {
+export interface KeepAliveRoutesProps extends KeepAliveOptions {
   children: ReactNode;
-  /** False for pathnames whose page is mounted afresh on every visit. */
-  keep: (pathname: string) => boolean;
   onRendered: () => void;
 }
 
-export function KeepAliveRoutes({ children, keep, onRendered }: KeepAliveRoutesProps) {
+export function KeepAliveRoutes({ children, keep, keyOf, onRendered }: KeepAliveRoutesProps) {
   const location = useLocation();
   const navigate = useNavigate();
   const [seen, setSeen] = useState(location);
-  const [state, setState] = useState<Visit<Location>>(() => visit([], location, { keep }));
+  const [state, setState] = useState<Visit<Location>>(() => visit([], location, { keep, keyOf }));
   // Derived from the location during render, so the new page is never one frame late.
   if (seen !== location) {
     setSeen(location);
-    setState(visit(state.entries, location, { keep }));
+    setState(visit(state.entries, location, { keep, keyOf }));
   }
   const active = state.entries.at(-1)!;
   const activeId = `${active.key}#${active.generation}`;

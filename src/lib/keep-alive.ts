@@ -1,7 +1,9 @@
 /**
  * Which pages stay alive (spec §2 "the current page is kept alive when switching pages").
  *
- * Pages are kept by pathname, most recently used last; the last entry is the page on screen.
+ * Pages are kept by key, most recently used last; the last entry is the page on screen. The key
+ * is the pathname, unless `keyOf` groups pathnames that are one page (a list and the drawers
+ * opened over it on routes of their own: moving between them moves within one page).
  * `visit(entries, location, options)` returns the entries after the app arrives at `location`:
  * - a pathname seen before comes back as it was left (its scroll, filters, half-typed form);
  * - pages whose route says not to be kept (`keep(pathname)` false: /profile) are dropped as soon
@@ -12,8 +14,8 @@
  *
  * The query string follows the URL: a list synced with the location keeps its filters in the
  * search. Arriving without a query at a page that was left with one restores that query
- * (`restore`: the caller replaces the URL with it), so the menu link to a filtered list shows
- * it filtered as it was left. Arriving with a different query (a shared link) starts the page
+ * (`restore`: the caller replaces the URL with it, keeping the pathname it arrived at), so the
+ * menu link to a filtered list shows it filtered as it was left. Arriving with a different query (a shared link) starts the page
  * afresh from that URL.
  */
 
@@ -33,7 +35,10 @@ export interface KeptPage<L extends PageLocation> {
 }
 
 export interface KeepAliveOptions {
-  keep: (pathname: string) => boolean;
+  /** False for pages mounted afresh on every visit; called with the key. */
+  keep: (key: string) => boolean;
+  /** The page a pathname belongs to; the pathname itself by default. */
+  keyOf?: (pathname: string) => string;
   limit?: number;
 }
 
@@ -46,7 +51,7 @@ export interface Visit<L extends PageLocation> {
 export function visit<L extends PageLocation>(entries: readonly KeptPage<L>[], location: L, options: KeepAliveOptions): Visit<L> {
   const limit = options.limit ?? KEEP_ALIVE_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Keep-alive limit must be a positive integer, got ${limit}.`);
-  const key = location.pathname;
+  const key = options.keyOf?.(location.pathname) ?? location.pathname;
   const active = entries.at(-1);
   if (active?.key === key) return { entries: [...entries.slice(0, -1), { ...active, location }], restore: null };
 
@@ -56,8 +61,8 @@ export function visit<L extends PageLocation>(entries: readonly KeptPage<L>[], l
   let restore: L | null = null;
   if (!previous) entry = { key, location, generation: 0 };
   else if (location.search === "" && previous.location.search !== "") {
-    entry = previous;
-    restore = previous.location;
+    restore = { ...location, search: previous.location.search };
+    entry = { ...previous, location: restore };
   } else if (location.search === previous.location.search) entry = { ...previous, location };
   else entry = { key, location, generation: previous.generation + 1 };
   const next = [...kept, entry];

@@ -121,6 +121,18 @@ export function routeFor(pathname: string, routes: FlatRoute[] = flattenRoutes()
   return routes.find((route) => matchPath(route.path, pathname));
 }
 
+/**
+ * The page a pathname shows, for keep-alive: the routes of one resource that render the same
+ * component (a list and the drawers opened over it on routes of their own) are one page, kept
+ * under the list's path, so opening a drawer does not keep a second copy of the list.
+ */
+export function keepAliveKey(pathname: string, routes: FlatRoute[] = flattenRoutes()): string {
+  const route = routeFor(pathname, routes);
+  if (!route) return pathname;
+  const first = routes.find((candidate) => candidate.resource === route.resource && candidate.page.component === route.page.component);
+  return first && !first.path.includes(":") ? first.path : pathname;
+}
+
 /** Whether the page at a pathname stays alive when switching away (unknown paths are not kept). */
 export function keepAliveFor(pathname: string): boolean {
   return routeFor(pathname)?.keepAlive ?? false;

@@ -44,6 +44,17 @@ describe("keep-alive pages", () => {
     expect(back.entries.at(-1)).toEqual({ key: "/my-devices", location: at("/my-devices", "?current=2"), generation: 0 });
   });
 
+  it("restores the query under the pathname arrived at, within the same page", () => {
+    const options = { keep: () => true, keyOf: (pathname: string) => pathname.replace(/\/(show|edit)\/[^/]+$/, "") };
+    const left = [at("/admin/obd-functions", "?current=3"), at("/admin/obd-functions/show/7", "?current=3"), at("/dashboard")].reduce<
+      KeptPage<PageLocation>[]
+    >((entries, location) => visit(entries, location, options).entries, []);
+    expect(left.map((entry) => entry.key)).toEqual(["/admin/obd-functions", "/dashboard"]);
+    const back = visit(left, at("/admin/obd-functions/edit/7"), options);
+    expect(back.restore).toEqual(at("/admin/obd-functions/edit/7", "?current=3"));
+    expect(back.entries.at(-1)).toEqual({ key: "/admin/obd-functions", location: at("/admin/obd-functions/edit/7", "?current=3"), generation: 0 });
+  });
+
   it("starts a page afresh when it is opened with another query", () => {
     const left = walk([at("/my-devices", "?current=2"), at("/my-tunes")]);
     const shared = visit(left, at("/my-devices", "?current=5"), keepAllBut());

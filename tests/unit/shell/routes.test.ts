@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { keepAliveFor, notFoundLayout, routeFor } from "../../../src/resources";
+import { flattenRoutes, keepAliveFor, keepAliveKey, notFoundLayout, routeFor } from "../../../src/resources";
+import type { ResourceDefinition } from "../../../src/resources/types";
 
 describe("route lookups of the shell", () => {
   it("shows an unknown path in the layout of its first path segment", () => {
@@ -29,5 +30,33 @@ describe("route lookups of the shell", () => {
     expect(users.validate?.({ userId: "x".repeat(129) })).toBe(false);
     const log = routeFor("/tuning-tools/data-logs/x")!.page;
     expect(log.validate?.({ id: "not-a-uuid" })).toBe(false);
+  });
+});
+
+describe("keep-alive keys", () => {
+  const List = () => null;
+  const Show = () => null;
+  const routes = flattenRoutes([
+    {
+      name: "gadgets",
+      guard: "auth",
+      layout: "portal",
+      list: { path: "/gadgets", component: List },
+      show: { path: "/gadgets/show/:id", component: List },
+      edit: { path: "/gadgets/edit/:id", component: List },
+      meta: { label: "Gadgets" },
+    },
+    { name: "widgets", guard: "auth", layout: "portal", list: { path: "/widgets", component: List }, show: { path: "/widgets/:id", component: Show }, meta: { label: "Widgets" } },
+  ] satisfies ResourceDefinition[]);
+
+  it("keeps a list and the drawer routes over it as one page", () => {
+    expect(keepAliveKey("/gadgets", routes)).toBe("/gadgets");
+    expect(keepAliveKey("/gadgets/show/1", routes)).toBe("/gadgets");
+    expect(keepAliveKey("/gadgets/edit/1", routes)).toBe("/gadgets");
+  });
+
+  it("keeps a page of its own under its pathname", () => {
+    expect(keepAliveKey("/widgets/7", routes)).toBe("/widgets/7");
+    expect(keepAliveKey("/nowhere", routes)).toBe("/nowhere");
   });
 });
