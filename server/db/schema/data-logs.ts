@@ -26,6 +26,13 @@ export const userVehicles = pgTable(
     vin: text("vin"),
     /** contracts/data-logs dynoProfileSchema, null until someone runs the dyno */
     dynoProfile: jsonb("dyno_profile").$type<Record<string, unknown> | null>(),
+    /** Baking (schema/tune-files.ts): the firmware identified in the car's own ECU read, and that read. */
+    firmwareId: text("firmware_id"),
+    stockDumpSha256: text("stock_dump_sha256"),
+    stockDumpSize: bigint("stock_dump_size", { mode: "number" }),
+    /** The ECU slot the read came from (the {x} of upload-tune-dump). */
+    stockDumpSlot: integer("stock_dump_slot"),
+    stockDumpUploadedAt: timestamp("stock_dump_uploaded_at", { withTimezone: true }),
     ...timestamps,
   },
   (t) => [index("user_vehicles_owner_idx").on(t.ownerUid, t.id)],

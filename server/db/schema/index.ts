@@ -3,3 +3,4 @@ export * from "./identity";
 export * from "./catalogue";
 export * from "./data-logs";
 export * from "./public-site";
+export * from "./tune-files";
