@@ -237,7 +237,7 @@ export type PidDescriptor = Required<z.output<typeof pidDescriptorInputSchema>> 
 
 export const pidDescriptorList = {
   sort: ["name", "variable", "source", "unit", "updatedAt"],
-  filter: ["name", "variable", "source", "unit", "firmwareIds"],
+  filter: ["id", "name", "variable", "source", "unit", "firmwareIds"],
 } as const;
 
 // ---------------------------------------------------------------------------

@@ -24,7 +24,7 @@ import { badRequest } from "../errors";
 export const MAX_OFFSET = 10_000;
 export const COUNT_CAP = 1_000;
 
-export type FieldKind = "text" | "number" | "timestamp" | "boolean" | "array";
+export type FieldKind = "text" | "uuid" | "number" | "timestamp" | "boolean" | "array";
 
 export interface ListField {
   /** A column, or an SQL expression for derived fields (e.g. "has a stock file"). */
@@ -68,6 +68,7 @@ export function listQueryOf(request: FastifyRequest, spec: Pick<ListSpec, "allow
   }
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const likeEscape = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function scalar(field: ListField, raw: string, parameter: string): unknown {
@@ -82,6 +83,9 @@ function scalar(field: ListField, raw: string, parameter: string): unknown {
       if (Number.isNaN(d.getTime())) throw badRequest("Invalid query", `${parameter} must be a date`, [{ path: parameter, message: "must be an ISO date" }]);
       return d;
     }
+    case "uuid":
+      if (!UUID.test(raw)) throw badRequest("Invalid query", `${parameter} must be an id`, [{ path: parameter, message: "must be an id" }]);
+      return raw;
     case "boolean":
       if (raw !== "true" && raw !== "false") throw badRequest("Invalid query", `${parameter} must be true or false`, [{ path: parameter, message: "must be true or false" }]);
       return raw === "true";
@@ -109,7 +113,7 @@ function filterCondition(field: ListField, filter: ListFilter): SQL {
   if (field.kind === "array") {
     // "applies to X": the array holds X (eq) or any of the values (in); ne/nin are the negations.
     const list = sql`ARRAY[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::${sql.raw(field.arrayType ?? "text")}[]`;
-    if (field.arrayType === "uuid" && values.some((v) => !/^[0-9a-f-]{36}$/i.test(v))) {
+    if (field.arrayType === "uuid" && values.some((v) => !UUID.test(v))) {
       throw badRequest("Invalid query", `${parameter} must be ids`, [{ path: parameter, message: "must be ids" }]);
     }
     if (filter.operator === "eq" || filter.operator === "in") return sql`${column} && ${list}`;
@@ -134,7 +138,7 @@ function filterCondition(field: ListField, filter: ListFilter): SQL {
     case "gt":
     case "lte":
     case "gte": {
-      if (field.kind === "text" || field.kind === "boolean") return refuse();
+      if (field.kind === "text" || field.kind === "uuid" || field.kind === "boolean") return refuse();
       return { lt, gt, lte, gte }[filter.operator](column, one());
     }
     case "contains":

@@ -403,6 +403,7 @@ export async function firmwareSupportRoutes(app: FastifyInstance, { ctx }: { ctx
     id: pidDescriptors.id,
     allowed: pidDescriptorList,
     fields: {
+      id: { column: pidDescriptors.id, kind: "uuid" },
       name: { column: pidDescriptors.name, kind: "text" },
       variable: { column: pidDescriptors.variable, kind: "text" },
       source: { column: pidDescriptors.source, kind: "text" },
@@ -608,9 +609,9 @@ export async function firmwareSupportRoutes(app: FastifyInstance, { ctx }: { ctx
     const { q } = request.query as { q: string };
     const prefix = `${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const rows = await ctx.db.execute(sql`
-      (SELECT variable, name, unit, 'pid' AS kind FROM ${pidDescriptors} WHERE variable LIKE ${prefix} ORDER BY variable LIMIT 200)
+      (SELECT variable, name, unit, min, max, 'pid' AS kind FROM ${pidDescriptors} WHERE variable LIKE ${prefix} ORDER BY variable LIMIT 200)
       UNION ALL
-      (SELECT variable, name, unit, 'computed' AS kind FROM ${computedDescriptors} WHERE variable LIKE ${prefix} ORDER BY variable LIMIT 200)`);
+      (SELECT variable, name, unit, min, max, 'computed' AS kind FROM ${computedDescriptors} WHERE variable LIKE ${prefix} ORDER BY variable LIMIT 200)`);
     return { data: (rows as unknown as { rows: unknown[] }).rows };
   });
 

@@ -13,6 +13,7 @@ import { pages } from "../pages";
 import { appInfo } from "./app-info";
 import { computedDescriptors } from "./computed-descriptors";
 import { dataLogs, sharedDataLog } from "./data-logs";
+import { firmwareMatrix } from "./firmware-matrix";
 import { firmwareSupport } from "./firmware-support";
 import { flashingOverview } from "./flashing-overview";
 import { managedDealers } from "./managed-dealers";
@@ -22,8 +23,11 @@ import { myTunes } from "./my-tunes";
 import { notifications } from "./notifications";
 import { obdFunctions } from "./obd-functions";
 import { onboardingVehicles } from "./onboarding-vehicles";
+import { passwordStorage } from "./password-storage";
+import { pidDescriptors } from "./pid-descriptors";
 import { pidTemplates } from "./pid-templates";
 import { serverManagement } from "./server-management";
+import { supportedVehicles } from "./supported-vehicles";
 import { tuneFilePatches } from "./tune-file-patches";
 import { tuningRequests } from "./tuning-requests";
 import type { LayoutName, MenuGroup, ResourceDefinition, RoutePage } from "./types";
@@ -46,8 +50,12 @@ export const registry: ResourceDefinition[] = [
   users,
   userDevices,
   firmwareSupport,
+  firmwareMatrix,
+  supportedVehicles,
+  passwordStorage,
   obdFunctions,
   pidTemplates,
+  pidDescriptors,
   computedDescriptors,
   tuneFilePatches,
   onboardingVehicles,

@@ -31,6 +31,17 @@ const specGuards: Record<string, string> = {
   "/admin/computed-descriptors": "admin",
   // Not in the spec's table: the page a data-log share link opens, signed in or not (issue 8).
   "/shared/logs/:token": "public",
+  // Not in the spec's table: the admin catalogue's drawers (show/create/edit over their lists) and sibling tabs (issue 5).
+  "/admin/firmware-support/show/:id": "admin", "/admin/firmware-support/create": "admin",
+  "/admin/firmware-support/edit/:id": "admin", "/admin/firmware-support/matrix": "admin",
+  "/admin/firmware-support/vehicles": "admin", "/admin/firmware-support/vehicles/create": "admin",
+  "/admin/firmware-support/vehicles/edit/:id": "admin", "/admin/firmware-support/passwords": "admin",
+  "/admin/firmware-support/passwords/create": "admin", "/admin/obd-functions/create": "admin",
+  "/admin/obd-functions/edit/:id": "admin", "/admin/pid-templates/create": "admin",
+  "/admin/pid-templates/edit/:id": "admin", "/admin/pid-templates/descriptors": "admin",
+  "/admin/pid-templates/descriptors/create": "admin", "/admin/pid-templates/descriptors/edit/:id": "admin",
+  "/admin/computed-descriptors/create": "admin", "/admin/computed-descriptors/edit/:id": "admin",
+  "/admin/onboarding-vehicles/show/:id": "admin",
 };
 
 /** Spec section 2's layouts: "no layout" routes, the docs layout, the rest landing or portal. */

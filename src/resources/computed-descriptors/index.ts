@@ -1,12 +1,13 @@
 import { FunctionOutlined } from "@ant-design/icons";
 import { createElement } from "react";
+import { drawerRoutes } from "../../components/resource/drawer-route";
+import { lazyPage } from "../lazy-page";
 import type { ResourceDefinition } from "../types";
-import { ComputedDescriptorsList } from "./list";
 
 export const computedDescriptors: ResourceDefinition = {
   name: "computed-descriptors",
   guard: "admin",
   layout: "portal",
-  list: { path: "/admin/computed-descriptors", component: ComputedDescriptorsList },
+  ...drawerRoutes("/admin/computed-descriptors", lazyPage(() => import("./list"), "ComputedDescriptorsList"), ["create", "edit"]),
   meta: { label: "Computed descriptors", icon: createElement(FunctionOutlined), menu: "admin", apiPath: "firmware-support/computed-descriptors" },
 };

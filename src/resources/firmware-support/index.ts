@@ -1,12 +1,13 @@
 import { DatabaseOutlined } from "@ant-design/icons";
 import { createElement } from "react";
+import { drawerRoutes } from "../../components/resource/drawer-route";
+import { lazyPage } from "../lazy-page";
 import type { ResourceDefinition } from "../types";
-import { FirmwareSupportList } from "./list";
 
 export const firmwareSupport: ResourceDefinition = {
   name: "firmware-support",
   guard: "admin",
   layout: "portal",
-  list: { path: "/admin/firmware-support", component: FirmwareSupportList },
-  meta: { label: "Firmware support", icon: createElement(DatabaseOutlined), menu: "admin" },
+  ...drawerRoutes("/admin/firmware-support", lazyPage(() => import("./list"), "FirmwareSupportList")),
+  meta: { label: "Firmware support", icon: createElement(DatabaseOutlined), menu: "admin", apiPath: "firmware-support" },
 };

@@ -1,12 +1,13 @@
 import { ApiOutlined } from "@ant-design/icons";
 import { createElement } from "react";
+import { drawerRoutes } from "../../components/resource/drawer-route";
+import { lazyPage } from "../lazy-page";
 import type { ResourceDefinition } from "../types";
-import { ObdFunctionsList } from "./list";
 
 export const obdFunctions: ResourceDefinition = {
   name: "obd-functions",
   guard: "admin",
   layout: "portal",
-  list: { path: "/admin/obd-functions", component: ObdFunctionsList },
+  ...drawerRoutes("/admin/obd-functions", lazyPage(() => import("./list"), "ObdFunctionsList"), ["create", "edit"]),
   meta: { label: "OBD functions", icon: createElement(ApiOutlined), menu: "admin", apiPath: "firmware-support/obd-function" },
 };

@@ -1,12 +1,13 @@
 import { CarryOutOutlined } from "@ant-design/icons";
 import { createElement } from "react";
+import { drawerRoutes } from "../../components/resource/drawer-route";
+import { lazyPage } from "../lazy-page";
 import type { ResourceDefinition } from "../types";
-import { OnboardingVehiclesList } from "./list";
 
 export const onboardingVehicles: ResourceDefinition = {
   name: "onboarding-vehicles",
   guard: "admin",
   layout: "portal",
-  list: { path: "/admin/onboarding-vehicles", component: OnboardingVehiclesList },
+  ...drawerRoutes("/admin/onboarding-vehicles", lazyPage(() => import("./list"), "OnboardingVehiclesList"), ["show"]),
   meta: { label: "Onboarding vehicles", icon: createElement(CarryOutOutlined), menu: "admin", apiPath: "user-vehicles/support-request" },
 };

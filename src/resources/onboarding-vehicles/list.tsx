@@ -1,11 +1,56 @@
-import { EmptyState, PageFrame } from "../../components/page-frame";
+import { getDefaultSortOrder, useTable } from "@refinedev/antd";
+import { Button, Flex, Table, Tag } from "antd";
+import { SUPPORT_REQUEST_STATUSES, type SupportRequest, type SupportRequestStatus } from "../../../contracts/catalogue";
+import { PageFrame } from "../../components/page-frame";
+import { choiceFilter, exactFilter } from "../../components/resource/column-filters";
+import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
+import { ListSearch } from "../../components/resource/list-search";
+import { SupportRequestShow, statusColour } from "./show";
+
+const PATH = "/admin/onboarding-vehicles";
 
 export function OnboardingVehiclesList() {
+  const drawer = useDrawerRoute(PATH);
+  const { tableProps, filters, setFilters, sorters } = useTable<SupportRequest>({
+    resource: "onboarding-vehicles",
+    meta: { apiPath: "user-vehicles/support-request" },
+    syncWithLocation: true,
+    pagination: { pageSize: 20 },
+    sorters: { initial: [{ field: "createdAt", order: "desc" }] },
+  });
   return (
-    <PageFrame title="Onboarding vehicles" subtitle="Support requests for unsupported vehicles">
-      <EmptyState title="No support requests">
-        When a user connects a vehicle we do not support yet, the request (VIN, make, model, year, ECU ids and an optional read) arrives here to be investigated, supported or rejected.
-      </EmptyState>
+    <PageFrame title="Onboarding vehicles" subtitle="Requests for vehicles the catalogue does not support yet">
+      <Flex gap={8}>
+        <ListSearch filters={filters} setFilters={setFilters} placeholder="Search VIN, make, model" />
+      </Flex>
+      <Table {...tableProps} rowKey="id" size="middle" aria-label="Support requests">
+        <Table.Column
+          dataIndex="createdAt"
+          title="Asked"
+          sorter
+          defaultSortOrder={getDefaultSortOrder("createdAt", sorters)}
+          render={(at: string, r: SupportRequest) => (
+            <Button type="link" style={{ padding: 0 }} onClick={() => drawer.show(r.id)}>
+              {new Date(at).toLocaleDateString()}
+            </Button>
+          )}
+        />
+        <Table.Column
+          dataIndex="status"
+          title="Status"
+          sorter
+          {...choiceFilter("status", "Status", filters, SUPPORT_REQUEST_STATUSES.map((s) => ({ value: s, label: s })))}
+          render={(s: SupportRequestStatus) => <Tag color={statusColour[s]}>{s}</Tag>}
+        />
+        <Table.Column dataIndex="make" title="Make" sorter {...exactFilter("make", "Make", filters)} />
+        <Table.Column dataIndex="model" title="Model" {...exactFilter("model", "Model", filters)} />
+        <Table.Column dataIndex="year" title="Year" sorter />
+        <Table.Column dataIndex="vin" title="VIN" />
+        <Table.Column dataIndex="requesterEmail" title="Asked by" />
+      </Table>
+      <RouteDrawer open={drawer.action === "show"} title="Support request" onClose={drawer.close}>
+        {drawer.id && <SupportRequestShow id={drawer.id} />}
+      </RouteDrawer>
     </PageFrame>
   );
 }

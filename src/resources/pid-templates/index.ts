@@ -1,12 +1,13 @@
 import { OrderedListOutlined } from "@ant-design/icons";
 import { createElement } from "react";
+import { drawerRoutes } from "../../components/resource/drawer-route";
+import { lazyPage } from "../lazy-page";
 import type { ResourceDefinition } from "../types";
-import { PidTemplatesList } from "./list";
 
 export const pidTemplates: ResourceDefinition = {
   name: "pid-templates",
   guard: "admin",
   layout: "portal",
-  list: { path: "/admin/pid-templates", component: PidTemplatesList },
-  meta: { label: "PID templates", icon: createElement(OrderedListOutlined), menu: "admin", apiPath: "firmware-support/pid-descriptors" },
+  ...drawerRoutes("/admin/pid-templates", lazyPage(() => import("./list"), "PidTemplatesList"), ["create", "edit"]),
+  meta: { label: "PID templates", icon: createElement(OrderedListOutlined), menu: "admin", apiPath: "firmware-support/pid-templates" },
 };

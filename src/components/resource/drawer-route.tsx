@@ -1,0 +1,63 @@
+/**
+ * Show, create and edit open as drawers over their list (style.md): each is a
+ * route of its own, so deep links work, and every one of those routes renders
+ * the list page, which opens the drawer its route names. Moving between them
+ * keeps the list's query string, so the list behind a drawer stays on the
+ * same page, sort and filters.
+ */
+import { useParsed } from "@refinedev/core";
+import { Drawer } from "antd";
+import type { ReactNode } from "react";
+import { useLocation, useNavigate } from "react-router";
+import { isUuid } from "../../lib/route-params";
+import type { PageComponent } from "../../resources/types";
+
+export type DrawerAction = "show" | "create" | "edit";
+
+export interface DrawerRoute {
+  /** The drawer the route opens, or null on the list itself. */
+  action: DrawerAction | null;
+  id: string | undefined;
+  show(id: string): void;
+  edit(id: string): void;
+  create(): void;
+  close(): void;
+}
+
+/** `basePath` is the list's path, e.g. "/admin/obd-functions". */
+export function useDrawerRoute(basePath: string): DrawerRoute {
+  const { action, id } = useParsed();
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  const go = (path: string) => navigate(`${path}${search}`);
+  const drawer = action === "show" || action === "create" || action === "edit" ? action : null;
+  return {
+    action: drawer,
+    id: id === undefined ? undefined : String(id),
+    show: (target) => go(`${basePath}/show/${encodeURIComponent(target)}`),
+    edit: (target) => go(`${basePath}/edit/${encodeURIComponent(target)}`),
+    create: () => go(`${basePath}/create`),
+    close: () => go(basePath),
+  };
+}
+
+/** The routes of a list with drawers, for a ResourceDefinition; `actions` names the drawers it has. */
+export function drawerRoutes(basePath: string, component: PageComponent, actions: readonly DrawerAction[] = ["show", "create", "edit"]) {
+  const has = (action: DrawerAction) => actions.includes(action);
+  return {
+    list: { path: basePath, component },
+    ...(has("show") && { show: { path: `${basePath}/show/:id`, component, validate: validId } }),
+    ...(has("create") && { create: { path: `${basePath}/create`, component } }),
+    ...(has("edit") && { edit: { path: `${basePath}/edit/:id`, component, validate: validId } }),
+  };
+}
+
+const validId = ({ id }: Record<string, string | undefined>) => isUuid(id);
+
+export function RouteDrawer({ open, title, onClose, children, width = 640 }: { open: boolean; title: ReactNode; onClose: () => void; children: ReactNode; width?: number }) {
+  return (
+    <Drawer open={open} title={title} onClose={onClose} width={width} destroyOnHidden>
+      {open && children}
+    </Drawer>
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * One file sent as multipart with a progress bar; the answer's SHA-256 (or
+ * the refusal: 413 over the size limit, 422 naming the failing check) is shown
+ * under it. Goes through useCustomMutation and the data provider's upload
+ * progress, never fetch.
+ */
+import { UploadOutlined } from "@ant-design/icons";
+import { type HttpError, useCustomMutation, useInvalidate } from "@refinedev/core";
+import { Alert, Button, Flex, Progress, Typography } from "antd";
+import { useRef, useState } from "react";
+
+export function FileUpload({
+  url,
+  label,
+  resource,
+  onUploaded,
+  testId,
+}: {
+  /** Under /api/v1, e.g. "firmware-support/firmware-support/<id>/stock-file". */
+  url: string;
+  label: string;
+  /** Invalidated after a successful upload so lists and the record refresh. */
+  resource: string;
+  onUploaded?: (answer: Record<string, unknown>) => void;
+  testId?: string;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<HttpError | null>(null);
+  const { mutate, mutation } = useCustomMutation();
+  const invalidate = useInvalidate();
+
+  const send = (file: File) => {
+    const form = new FormData();
+    form.append("file", file);
+    setProgress(0);
+    setError(null);
+    mutate(
+      {
+        url,
+        method: "post",
+        values: form,
+        meta: { onUploadProgress: (fraction: number) => setProgress(Math.round(fraction * 100)) },
+        successNotification: { type: "success", message: `${label}: uploaded ${file.name}` },
+        errorNotification: false,
+      },
+      {
+        onSuccess: ({ data }) => {
+          setProgress(100);
+          void invalidate({ resource, invalidates: ["list", "detail"] });
+          onUploaded?.(data as Record<string, unknown>);
+        },
+        onError: (failure) => {
+          setProgress(null);
+          setError(failure);
+        },
+      },
+    );
+  };
+
+  return (
+    <Flex vertical gap={8} data-testid={testId}>
+      <input
+        ref={input}
+        type="file"
+        hidden
+        aria-label={label}
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = "";
+          if (file) send(file);
+        }}
+      />
+      <Button icon={<UploadOutlined />} onClick={() => input.current?.click()} loading={mutation.isPending}>
+        {label}
+      </Button>
+      {progress !== null && <Progress percent={progress} size="small" status={mutation.isPending ? "active" : "success"} aria-label={`${label} progress`} />}
+      {error && (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          message={error.message}
+          description={<Typography.Text>{(error as HttpError & { description?: string }).description}</Typography.Text>}
+        />
+      )}
+    </Flex>
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * A computed descriptor: name, unit and an expression over other channels,
+ * checked as it is typed by the same evaluator the server and the log charts
+ * use, with the error marked in the editor; the server's answer (unknown
+ * channels it knows of) lands on the same marker.
+ */
+import { type HttpError, useCustom, useCustomMutation, useInvalidate, useOne } from "@refinedev/core";
+import { Button, Col, Form, Input, InputNumber, Row, Skeleton, Typography } from "antd";
+import { Suspense, lazy, useMemo, useState } from "react";
+import { useWatch } from "react-hook-form";
+import { type ComputedDescriptor, computedDescriptorInputSchema } from "../../../contracts/catalogue";
+import { type ExpressionErrorInfo, validateExpression } from "../../../contracts/expression";
+import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { type SampleChannel, SamplePreview } from "./sample-preview";
+
+const ExpressionEditor = lazy(() => import("./expression-editor"));
+
+function ComputedFields({ record, onSaved, channels }: { record?: ComputedDescriptor; onSaved: () => void; channels: SampleChannel[] }) {
+  const form = useContractForm(computedDescriptorInputSchema, {
+    ...(record && { id: record.id }),
+    name: record?.name ?? "",
+    variable: record?.variable ?? "",
+    unit: record?.unit ?? "",
+    expression: record?.expression ?? "",
+    decimals: record?.decimals ?? 2,
+    min: record?.min ?? null,
+    max: record?.max ?? null,
+  });
+  const [serverError, setServerError] = useState<ExpressionErrorInfo | null>(null);
+  const { mutate, mutation } = useCustomMutation();
+  const invalidate = useInvalidate();
+  const { control } = form;
+  const [expression, variable] = useWatch({ control, name: ["expression", "variable"] });
+  const available = useMemo(() => channels.filter((c) => c.variable !== variable), [channels, variable]);
+  const check = useMemo(() => (expression.trim() ? validateExpression(expression, available.map((c) => c.variable)) : null), [expression, available]);
+  const error = check && !check.ok ? check.error : serverError;
+
+  const submit = form.handleSubmit((values) =>
+    mutate(
+      { url: "firmware-support/computed-descriptor", method: "put", values, successNotification: { type: "success", message: `Saved ${values.name}` }, errorNotification: false },
+      {
+        onSuccess: () => {
+          void invalidate({ resource: "computed-descriptors", invalidates: ["list", "detail"] });
+          onSaved();
+        },
+        onError: (failure: HttpError) => {
+          const issue = ((failure as HttpError & { data?: unknown }).data as Array<ExpressionErrorInfo & { path?: string }> | undefined)?.find?.(
+            (item) => item.path === "expression" && typeof item.position === "number",
+          );
+          setServerError(issue ?? null);
+          form.showServerError(failure);
+        },
+      },
+    ),
+  );
+
+  return (
+    <Form layout="vertical" onFinish={() => void submit()} aria-label="Computed descriptor">
+      <FormError message={form.formError} />
+      <Row gutter={12}>
+        <Col span={12}>
+          <Field control={control} name="name" label="Name" required>
+            {(field) => <Input {...field} />}
+          </Field>
+        </Col>
+        <Col span={12}>
+          <Field control={control} name="variable" label="Variable" required help="How other expressions refer to this channel">
+            {(field) => <Input {...field} style={{ fontFamily: "monospace" }} />}
+          </Field>
+        </Col>
+      </Row>
+      <Field control={control} name="expression" label="Expression" required help="Other channels by variable; min, max, abs, sqrt, prev(…) and more">
+        {({ value, onChange, onBlur }) => (
+          <Suspense fallback={<Skeleton.Input active block />}>
+            <ExpressionEditor value={value} onChange={(next) => (setServerError(null), onChange(next))} onBlur={onBlur} error={error} channels={available} />
+          </Suspense>
+        )}
+      </Field>
+      {error && (
+        <Typography.Paragraph type="danger" role="alert" data-testid="expression-error">
+          {error.message} (column {error.position + 1})
+        </Typography.Paragraph>
+      )}
+      <Row gutter={12}>
+        <Col span={8}>
+          <Field control={control} name="unit" label="Unit">
+            {(field) => <Input {...field} />}
+          </Field>
+        </Col>
+        <Col span={4}>
+          <Field control={control} name="decimals" label="Decimals">
+            {(field) => <InputNumber {...field} min={0} max={6} style={{ width: "100%" }} />}
+          </Field>
+        </Col>
+        <Col span={6}>
+          <Field control={control} name="min" label="Min">
+            {(field) => <InputNumber {...field} style={{ width: "100%" }} />}
+          </Field>
+        </Col>
+        <Col span={6}>
+          <Field control={control} name="max" label="Max">
+            {(field) => <InputNumber {...field} style={{ width: "100%" }} />}
+          </Field>
+        </Col>
+      </Row>
+      {check?.ok && <SamplePreview expression={expression} channels={available} />}
+      <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+        Save
+      </Button>
+    </Form>
+  );
+}
+
+export function ComputedDescriptorForm({ id, onSaved }: { id?: string; onSaved: () => void }) {
+  const { query, result } = useOne<ComputedDescriptor>({ resource: "computed-descriptors", id: id ?? "", meta: { apiPath: "firmware-support/computed-descriptor" }, queryOptions: { enabled: Boolean(id) } });
+  const { query: channelQuery, result: channels } = useCustom<{ data: SampleChannel[] }>({ url: "firmware-support/channel-variables", method: "get" });
+  if ((id && query.isLoading) || channelQuery.isLoading) return <Skeleton active />;
+  return <ComputedFields key={result?.id ?? "new"} record={id ? result : undefined} onSaved={onSaved} channels={channels?.data?.data ?? []} />;
+}

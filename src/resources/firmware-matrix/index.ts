@@ -1,0 +1,13 @@
+import { TableOutlined } from "@ant-design/icons";
+import { createElement } from "react";
+import { lazyPage } from "../lazy-page";
+import type { ResourceDefinition } from "../types";
+
+/** Reached from the firmware-support tabs, not the menu. */
+export const firmwareMatrix: ResourceDefinition = {
+  name: "firmware-matrix",
+  guard: "admin",
+  layout: "portal",
+  list: { path: "/admin/firmware-support/matrix", component: lazyPage(() => import("./list"), "FirmwareMatrixList") },
+  meta: { label: "Support matrix", icon: createElement(TableOutlined), apiPath: "firmware-support/matrix" },
+};

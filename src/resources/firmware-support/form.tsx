@@ -1,0 +1,89 @@
+/**
+ * Create or edit a firmware record with the contract schema; PUT creates or
+ * updates by firmware id (spec §7). Identify rules, checksum schemes and the
+ * map definition are JSON documents (domain.md gives their shape).
+ */
+import { type HttpError, useCustomMutation, useInvalidate, useOne } from "@refinedev/core";
+import { Button, Form, Input, InputNumber, Skeleton } from "antd";
+import { type FirmwareSupport, firmwareSupportInputSchema } from "../../../contracts/catalogue";
+import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { JsonField } from "../../components/resource/json-field";
+
+function FirmwareFormFields({ record, onSaved }: { record?: FirmwareSupport; onSaved: (record: FirmwareSupport) => void }) {
+  const form = useContractForm(firmwareSupportInputSchema, {
+    firmwareId: record?.firmwareId ?? "",
+    ecuFamily: record?.ecuFamily ?? "",
+    manufacturer: record?.manufacturer ?? "",
+    imageSize: record?.imageSize ?? 1024 * 1024,
+    identify: record?.identify ?? [],
+    checksums: record?.checksums ?? [],
+    definition: record?.definition ?? null,
+    notes: record?.notes ?? "",
+  });
+  const { mutate, mutation } = useCustomMutation<FirmwareSupport>();
+  const invalidate = useInvalidate();
+  const { control } = form;
+
+  const submit = form.handleSubmit((values) =>
+    mutate(
+      {
+        url: "firmware-support/firmware-support",
+        method: "put",
+        values,
+        successNotification: { type: "success", message: `Saved ${values.firmwareId}` },
+        errorNotification: false,
+      },
+      {
+        onSuccess: ({ data }) => {
+          void invalidate({ resource: "firmware-support", invalidates: ["list", "detail"] });
+          onSaved(data);
+        },
+        onError: (error: HttpError) => form.showServerError(error),
+      },
+    ),
+  );
+
+  return (
+    <Form layout="vertical" onFinish={() => void submit()} aria-label="Firmware record">
+      <FormError message={form.formError} />
+      <Field control={control} name="firmwareId" label="Firmware id" required help="The software id the ECU reports; records are keyed by it">
+        {(field) => <Input {...field} disabled={Boolean(record)} />}
+      </Field>
+      <Field control={control} name="manufacturer" label="Manufacturer" required>
+        {(field) => <Input {...field} />}
+      </Field>
+      <Field control={control} name="ecuFamily" label="ECU family / project code" required>
+        {(field) => <Input {...field} />}
+      </Field>
+      <Field control={control} name="imageSize" label="Image size (bytes)" required>
+        {(field) => <InputNumber {...field} min={1} style={{ width: "100%" }} />}
+      </Field>
+      <Field control={control} name="identify" label="Identify rules" help='[{ "address": "0x100", "text": "DEMO" }]: all must match'>
+        {(field) => <JsonField {...field} rows={4} />}
+      </Field>
+      <Field control={control} name="checksums" label="Checksum schemes" help='[{ "name", "type", "ranges": [[start, end]], "store": { "address" } }]'>
+        {(field) => <JsonField {...field} rows={6} />}
+      </Field>
+      <Field control={control} name="definition" label="Map definition" help="The definition document for the tune viewer; empty for none">
+        {(field) => <JsonField {...field} rows={8} />}
+      </Field>
+      <Field control={control} name="notes" label="Notes">
+        {(field) => <Input.TextArea {...field} rows={2} />}
+      </Field>
+      <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+        Save
+      </Button>
+    </Form>
+  );
+}
+
+export function FirmwareForm({ id, onSaved }: { id?: string; onSaved: (record: FirmwareSupport) => void }) {
+  const { query, result } = useOne<FirmwareSupport>({
+    resource: "firmware-support",
+    id: id ?? "",
+    meta: { apiPath: "firmware-support/firmware-support" },
+    queryOptions: { enabled: Boolean(id) },
+  });
+  if (id && query.isLoading) return <Skeleton active />;
+  return <FirmwareFormFields key={result?.id ?? "new"} record={id ? result : undefined} onSaved={onSaved} />;
+}

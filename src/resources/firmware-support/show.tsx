@@ -1,0 +1,117 @@
+/**
+ * A firmware record: what it has, its stock file (upload with the identify,
+ * size and checksum checks; SHA-256 shown; download), and flashing support
+ * (profile, blocks, bootloader).
+ */
+import { DownloadOutlined } from "@ant-design/icons";
+import { type HttpError, useApiUrl, useCustomMutation, useInvalidate, useOne } from "@refinedev/core";
+import { Button, Descriptions, Divider, Flex, Form, Skeleton, Switch, Typography } from "antd";
+import { type FirmwareSupport, flashingSupportInputSchema } from "../../../contracts/catalogue";
+import { FileUpload } from "../../components/resource/file-upload";
+import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { JsonField } from "../../components/resource/json-field";
+
+const Sha = ({ value }: { value: string }) => (
+  <Typography.Text code copyable data-testid="sha256">
+    {value}
+  </Typography.Text>
+);
+
+function FlashingForm({ record }: { record: FirmwareSupport }) {
+  const form = useContractForm(flashingSupportInputSchema, {
+    firmwareId: record.firmwareId,
+    enabled: record.flashing.enabled,
+    profile: record.flashing.profile,
+    blocks: record.flashing.blocks,
+  });
+  const { mutate, mutation } = useCustomMutation<FirmwareSupport>();
+  const invalidate = useInvalidate();
+  const submit = form.handleSubmit((values) =>
+    mutate(
+      { url: "firmware-support/flashing-support", method: "put", values, successNotification: { type: "success", message: "Flashing support saved" }, errorNotification: false },
+      {
+        onSuccess: () => void invalidate({ resource: "firmware-support", invalidates: ["list", "detail"] }),
+        onError: (error: HttpError) => form.showServerError(error),
+      },
+    ),
+  );
+  return (
+    <Form layout="vertical" onFinish={() => void submit()} aria-label="Flashing support">
+      <FormError message={form.formError} />
+      <Field control={form.control} name="enabled" label="Flashing enabled" help="Needs a stock file and a bootloader">
+        {({ value, onChange }) => <Switch checked={value} onChange={onChange} />}
+      </Field>
+      <Field
+        control={form.control}
+        name="profile"
+        label="Profile"
+        help='{ "securityLevel": 17, "seedKeyAlgorithm": "…", "requestCanId": "0x7E0", "responseCanId": "0x7E8", "p2TimeoutMs": 50, "p2StarTimeoutMs": 5000 }'
+      >
+        {(field) => <JsonField {...field} rows={6} />}
+      </Field>
+      <Field control={form.control} name="blocks" label="Blocks" help='[{ "name", "number", "baseAddress", "length", "fileOffset", "transferSize" }]'>
+        {(field) => <JsonField {...field} rows={5} />}
+      </Field>
+      <Button htmlType="submit" loading={mutation.isPending}>
+        Save flashing support
+      </Button>
+    </Form>
+  );
+}
+
+export function FirmwareShow({ id, onEdit }: { id: string; onEdit: () => void }) {
+  const apiUrl = useApiUrl();
+  const { query, result: record } = useOne<FirmwareSupport>({ resource: "firmware-support", id, meta: { apiPath: "firmware-support/firmware-support" } });
+  if (query.isLoading || !record) return <Skeleton active />;
+  return (
+    <Flex vertical gap={16}>
+      <Descriptions column={1} size="small" bordered>
+        <Descriptions.Item label="Firmware id">{record.firmwareId}</Descriptions.Item>
+        <Descriptions.Item label="Manufacturer">{record.manufacturer}</Descriptions.Item>
+        <Descriptions.Item label="ECU family">{record.ecuFamily}</Descriptions.Item>
+        <Descriptions.Item label="Image size">{record.imageSize.toLocaleString()} bytes</Descriptions.Item>
+        <Descriptions.Item label="Identify rules">{record.identify.length}</Descriptions.Item>
+        <Descriptions.Item label="Checksum schemes">{record.checksums.map((c) => c.name).join(", ") || "none"}</Descriptions.Item>
+        <Descriptions.Item label="Definition">{record.definition ? `${record.definition.items.length} maps` : "none"}</Descriptions.Item>
+        {record.notes && <Descriptions.Item label="Notes">{record.notes}</Descriptions.Item>}
+      </Descriptions>
+      <Button onClick={onEdit} style={{ alignSelf: "start" }}>
+        Edit record
+      </Button>
+
+      <Divider orientation="left">Stock file</Divider>
+      {record.stockFile ? (
+        <Flex vertical gap={4}>
+          <span>
+            {record.stockFile.size.toLocaleString()} bytes, uploaded {new Date(record.stockFile.uploadedAt).toLocaleString()}
+          </span>
+          <span>
+            SHA-256 <Sha value={record.stockFile.sha256} />
+          </span>
+          <Button icon={<DownloadOutlined />} href={`${apiUrl}/firmware-support/stock-file/${record.id}`} style={{ alignSelf: "start" }}>
+            Download
+          </Button>
+        </Flex>
+      ) : (
+        <Typography.Text type="secondary">No stock file yet. It must be {record.imageSize.toLocaleString()} bytes, match the identify rules and pass every checksum.</Typography.Text>
+      )}
+      <FileUpload
+        url={`firmware-support/firmware-support/${record.id}/stock-file`}
+        label={record.stockFile ? "Replace stock file" : "Upload stock file"}
+        resource="firmware-support"
+        testId="stock-upload"
+      />
+
+      <Divider orientation="left">Flashing support</Divider>
+      {record.flashing.bootloader ? (
+        <span>
+          Bootloader {record.flashing.bootloader.name} ({record.flashing.bootloader.size.toLocaleString()} bytes), SHA-256 <Sha value={record.flashing.bootloader.sha256} />
+        </span>
+      ) : (
+        <Typography.Text type="secondary">No bootloader yet.</Typography.Text>
+      )}
+      <FileUpload url={`firmware-support/flashing-support/${record.id}/bootloader`} label="Upload bootloader" resource="firmware-support" />
+      <FlashingForm key={record.updatedAt} record={record} />
+    </Flex>
+  );
+}

@@ -1,0 +1,74 @@
+import { type HttpError, useCustomMutation, useInvalidate, useOne } from "@refinedev/core";
+import { Button, Form, Input, Select, Skeleton } from "antd";
+import { OBD_FUNCTION_CATEGORIES, type ObdFunction, SAFETY_LEVELS, obdFunctionInputSchema } from "../../../contracts/catalogue";
+import { Field, FormError, useContractForm } from "../../components/resource/form";
+
+export const categoryOptions = OBD_FUNCTION_CATEGORIES.map((value) => ({ value, label: value.replace(/-/g, " ") }));
+export const safetyOptions = SAFETY_LEVELS.map((value) => ({ value, label: value }));
+
+function ObdFunctionFields({ record, onSaved }: { record?: ObdFunction; onSaved: () => void }) {
+  const form = useContractForm(obdFunctionInputSchema, {
+    ...(record && { id: record.id }),
+    name: record?.name ?? "",
+    category: record?.category ?? "read-codes",
+    description: record?.description ?? "",
+    request: record?.request ?? "",
+    expectedResponse: record?.expectedResponse ?? "",
+    firmwareIds: record?.firmwareIds ?? [],
+    confirmationText: record?.confirmationText ?? null,
+    safetyLevel: record?.safetyLevel ?? "none",
+  });
+  const { mutate, mutation } = useCustomMutation();
+  const invalidate = useInvalidate();
+  const { control } = form;
+  const submit = form.handleSubmit((values) =>
+    mutate(
+      { url: "firmware-support/obd-function", method: "put", values, successNotification: { type: "success", message: `Saved ${values.name}` }, errorNotification: false },
+      {
+        onSuccess: () => {
+          void invalidate({ resource: "obd-functions", invalidates: ["list", "detail"] });
+          onSaved();
+        },
+        onError: (error: HttpError) => form.showServerError(error),
+      },
+    ),
+  );
+  return (
+    <Form layout="vertical" onFinish={() => void submit()} aria-label="OBD function">
+      <FormError message={form.formError} />
+      <Field control={control} name="name" label="Name" required>
+        {(field) => <Input {...field} />}
+      </Field>
+      <Field control={control} name="category" label="Category" required>
+        {(field) => <Select {...field} options={categoryOptions} />}
+      </Field>
+      <Field control={control} name="description" label="Description">
+        {(field) => <Input.TextArea {...field} rows={2} />}
+      </Field>
+      <Field control={control} name="request" label="Request bytes (hex)" required help='e.g. "14 FF FF FF" (clear all DTCs)'>
+        {(field) => <Input {...field} style={{ fontFamily: "monospace" }} />}
+      </Field>
+      <Field control={control} name="expectedResponse" label="Expected response (hex)" required>
+        {(field) => <Input {...field} style={{ fontFamily: "monospace" }} />}
+      </Field>
+      <Field control={control} name="safetyLevel" label="Safety level" help="Anything above none changes the car and asks the user to confirm">
+        {(field) => <Select {...field} options={safetyOptions} />}
+      </Field>
+      <Field control={control} name="confirmationText" label="Confirmation text">
+        {({ value, onChange, ...field }) => <Input.TextArea {...field} value={value ?? ""} onChange={(e) => onChange(e.target.value || null)} rows={2} />}
+      </Field>
+      <Field control={control} name="firmwareIds" label="Applies to firmware" help="Empty: every firmware">
+        {(field) => <Select {...field} mode="tags" open={false} tokenSeparators={[",", " "]} />}
+      </Field>
+      <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+        Save
+      </Button>
+    </Form>
+  );
+}
+
+export function ObdFunctionForm({ id, onSaved }: { id?: string; onSaved: () => void }) {
+  const { query, result } = useOne<ObdFunction>({ resource: "obd-functions", id: id ?? "", meta: { apiPath: "firmware-support/obd-function" }, queryOptions: { enabled: Boolean(id) } });
+  if (id && query.isLoading) return <Skeleton active />;
+  return <ObdFunctionFields key={result?.id ?? "new"} record={id ? result : undefined} onSaved={onSaved} />;
+}

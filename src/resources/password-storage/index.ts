@@ -1,0 +1,14 @@
+import { KeyOutlined } from "@ant-design/icons";
+import { createElement } from "react";
+import { drawerRoutes } from "../../components/resource/drawer-route";
+import { lazyPage } from "../lazy-page";
+import type { ResourceDefinition } from "../types";
+
+/** Reached from the firmware-support tabs. */
+export const passwordStorage: ResourceDefinition = {
+  name: "password-storage",
+  guard: "admin",
+  layout: "portal",
+  ...drawerRoutes("/admin/firmware-support/passwords", lazyPage(() => import("./list"), "PasswordStorageList"), ["create"]),
+  meta: { label: "Password storage", icon: createElement(KeyOutlined), apiPath: "firmware-support/password-storage" },
+};

@@ -1,0 +1,128 @@
+import { type HttpError, useCustomMutation, useInvalidate, useOne } from "@refinedev/core";
+import { Button, Col, Form, Input, InputNumber, Row, Select, Skeleton, Switch } from "antd";
+import { PID_SOURCES, type PidDescriptor, pidDescriptorInputSchema } from "../../../contracts/catalogue";
+import { Field, FormError, useContractForm } from "../../components/resource/form";
+
+export const sourceOptions = PID_SOURCES.map((value) => ({ value, label: { obd: "OBD mode 01", uds: "UDS DID (0x22)", ram: "RAM address (0x3E)" }[value] }));
+
+function PidFields({ record, onSaved }: { record?: PidDescriptor; onSaved: () => void }) {
+  const form = useContractForm(pidDescriptorInputSchema, {
+    ...(record && { id: record.id }),
+    name: record?.name ?? "",
+    variable: record?.variable ?? "",
+    unit: record?.unit ?? "",
+    source: record?.source ?? "uds",
+    address: record?.address ?? "",
+    length: record?.length ?? 2,
+    signed: record?.signed ?? false,
+    endian: record?.endian ?? "big",
+    expression: record?.expression ?? "x",
+    decimals: record?.decimals ?? 2,
+    min: record?.min ?? null,
+    max: record?.max ?? null,
+    warnMin: record?.warnMin ?? null,
+    warnMax: record?.warnMax ?? null,
+    smoothing: record?.smoothing ?? 0,
+    firmwareIds: record?.firmwareIds ?? [],
+  });
+  const { mutate, mutation } = useCustomMutation();
+  const invalidate = useInvalidate();
+  const { control } = form;
+  const submit = form.handleSubmit((values) =>
+    mutate(
+      { url: "firmware-support/pid-descriptors", method: "put", values, successNotification: { type: "success", message: `Saved ${values.name}` }, errorNotification: false },
+      {
+        onSuccess: () => {
+          void invalidate({ resource: "pid-descriptors", invalidates: ["list", "detail"] });
+          onSaved();
+        },
+        onError: (error: HttpError) => form.showServerError(error),
+      },
+    ),
+  );
+  const number = (name: "min" | "max" | "warnMin" | "warnMax", label: string) => (
+    <Col span={6}>
+      <Field control={control} name={name} label={label}>
+        {(field) => <InputNumber {...field} style={{ width: "100%" }} />}
+      </Field>
+    </Col>
+  );
+  return (
+    <Form layout="vertical" onFinish={() => void submit()} aria-label="PID descriptor">
+      <FormError message={form.formError} />
+      <Field control={control} name="name" label="Name" required>
+        {(field) => <Input {...field} />}
+      </Field>
+      <Field control={control} name="variable" label="Variable" required help="The name computed descriptors use for this channel">
+        {(field) => <Input {...field} style={{ fontFamily: "monospace" }} />}
+      </Field>
+      <Row gutter={12}>
+        <Col span={8}>
+          <Field control={control} name="source" label="Source" required>
+            {(field) => <Select {...field} options={sourceOptions} />}
+          </Field>
+        </Col>
+        <Col span={8}>
+          <Field control={control} name="address" label="PID / DID / address" required>
+            {(field) => <Input {...field} placeholder="0xF40C" style={{ fontFamily: "monospace" }} />}
+          </Field>
+        </Col>
+        <Col span={8}>
+          <Field control={control} name="length" label="Length (bytes)" required>
+            {(field) => <InputNumber {...field} min={1} max={8} style={{ width: "100%" }} />}
+          </Field>
+        </Col>
+      </Row>
+      <Row gutter={12}>
+        <Col span={8}>
+          <Field control={control} name="signed" label="Signed">
+            {({ value, onChange }) => <Switch checked={value} onChange={onChange} />}
+          </Field>
+        </Col>
+        <Col span={8}>
+          <Field control={control} name="endian" label="Endianness">
+            {(field) => <Select {...field} options={[{ value: "big", label: "big" }, { value: "little", label: "little" }]} />}
+          </Field>
+        </Col>
+        <Col span={8}>
+          <Field control={control} name="unit" label="Unit">
+            {(field) => <Input {...field} />}
+          </Field>
+        </Col>
+      </Row>
+      <Field control={control} name="expression" label="Scaling" required help="Over the raw value x, or the response bytes A–D (Torque)">
+        {(field) => <Input {...field} style={{ fontFamily: "monospace" }} />}
+      </Field>
+      <Row gutter={12}>
+        {number("min", "Min")}
+        {number("max", "Max")}
+        {number("warnMin", "Warn below")}
+        {number("warnMax", "Warn above")}
+      </Row>
+      <Row gutter={12}>
+        <Col span={12}>
+          <Field control={control} name="decimals" label="Decimals">
+            {(field) => <InputNumber {...field} min={0} max={6} style={{ width: "100%" }} />}
+          </Field>
+        </Col>
+        <Col span={12}>
+          <Field control={control} name="smoothing" label="Smoothing (0–1)">
+            {(field) => <InputNumber {...field} min={0} max={1} step={0.1} style={{ width: "100%" }} />}
+          </Field>
+        </Col>
+      </Row>
+      <Field control={control} name="firmwareIds" label="Applies to firmware" help="Empty: every firmware">
+        {(field) => <Select {...field} mode="tags" open={false} tokenSeparators={[",", " "]} />}
+      </Field>
+      <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+        Save
+      </Button>
+    </Form>
+  );
+}
+
+export function PidDescriptorForm({ id, onSaved }: { id?: string; onSaved: () => void }) {
+  const { query, result } = useOne<PidDescriptor>({ resource: "pid-descriptors", id: id ?? "", meta: { apiPath: "firmware-support/pid-descriptors" }, queryOptions: { enabled: Boolean(id) } });
+  if (id && query.isLoading) return <Skeleton active />;
+  return <PidFields key={result?.id ?? "new"} record={id ? result : undefined} onSaved={onSaved} />;
+}

@@ -1,0 +1,14 @@
+import { NodeIndexOutlined } from "@ant-design/icons";
+import { createElement } from "react";
+import { drawerRoutes } from "../../components/resource/drawer-route";
+import { lazyPage } from "../lazy-page";
+import type { ResourceDefinition } from "../types";
+
+/** Reached from the PID templates page, whose templates are built from these. */
+export const pidDescriptors: ResourceDefinition = {
+  name: "pid-descriptors",
+  guard: "admin",
+  layout: "portal",
+  ...drawerRoutes("/admin/pid-templates/descriptors", lazyPage(() => import("./list"), "PidDescriptorsList"), ["create", "edit"]),
+  meta: { label: "PID descriptors", icon: createElement(NodeIndexOutlined), apiPath: "firmware-support/pid-descriptors" },
+};

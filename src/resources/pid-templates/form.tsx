@@ -1,0 +1,64 @@
+import { type HttpError, useCustomMutation, useInvalidate, useOne } from "@refinedev/core";
+import { Button, Form, Input, InputNumber, Select, Skeleton } from "antd";
+import { type PidTemplate, pidTemplateInputSchema } from "../../../contracts/catalogue";
+import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { DescriptorPicker } from "./descriptor-picker";
+
+function TemplateFields({ record, onSaved }: { record?: PidTemplate; onSaved: () => void }) {
+  const form = useContractForm(pidTemplateInputSchema, {
+    ...(record && { id: record.id }),
+    name: record?.name ?? "",
+    description: record?.description ?? "",
+    descriptorIds: record?.descriptorIds ?? [],
+    sampleRateHz: record?.sampleRateHz ?? 10,
+    firmwareIds: record?.firmwareIds ?? [],
+    vehicleFamily: record?.vehicleFamily ?? "",
+  });
+  const { mutate, mutation } = useCustomMutation();
+  const invalidate = useInvalidate();
+  const { control } = form;
+  const submit = form.handleSubmit((values) =>
+    mutate(
+      { url: "firmware-support/pid-templates", method: "put", values, successNotification: { type: "success", message: `Saved ${values.name}` }, errorNotification: false },
+      {
+        onSuccess: () => {
+          void invalidate({ resource: "pid-templates", invalidates: ["list", "detail"] });
+          onSaved();
+        },
+        onError: (error: HttpError) => form.showServerError(error),
+      },
+    ),
+  );
+  return (
+    <Form layout="vertical" onFinish={() => void submit()} aria-label="PID template">
+      <FormError message={form.formError} />
+      <Field control={control} name="name" label="Name" required>
+        {(field) => <Input {...field} />}
+      </Field>
+      <Field control={control} name="description" label="Description">
+        {(field) => <Input.TextArea {...field} rows={2} />}
+      </Field>
+      <Field control={control} name="sampleRateHz" label="Sample rate (Hz)" required>
+        {(field) => <InputNumber {...field} min={0.1} max={1000} style={{ width: "100%" }} />}
+      </Field>
+      <Field control={control} name="firmwareIds" label="Firmware ids" help="For one firmware, or leave empty and name a vehicle family">
+        {(field) => <Select {...field} mode="tags" open={false} tokenSeparators={[",", " "]} />}
+      </Field>
+      <Field control={control} name="vehicleFamily" label="Vehicle family">
+        {(field) => <Input {...field} placeholder="e.g. VAG MQB 2.0 TSI" />}
+      </Field>
+      <Field control={control} name="descriptorIds" label="Channels, in logging order" required>
+        {({ id, value, onChange }) => <DescriptorPicker id={id} value={value} onChange={onChange} />}
+      </Field>
+      <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+        Save
+      </Button>
+    </Form>
+  );
+}
+
+export function PidTemplateForm({ id, onSaved }: { id?: string; onSaved: () => void }) {
+  const { query, result } = useOne<PidTemplate>({ resource: "pid-templates", id: id ?? "", meta: { apiPath: "firmware-support/pid-templates" }, queryOptions: { enabled: Boolean(id) } });
+  if (id && query.isLoading) return <Skeleton active />;
+  return <TemplateFields key={result?.id ?? "new"} record={id ? result : undefined} onSaved={onSaved} />;
+}

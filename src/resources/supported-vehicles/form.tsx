@@ -1,0 +1,71 @@
+import { type HttpError, useCustomMutation, useInvalidate, useOne } from "@refinedev/core";
+import { Button, Form, Input, InputNumber, Select, Skeleton } from "antd";
+import { type SupportedVehicle, supportedVehicleInputSchema } from "../../../contracts/catalogue";
+import { Field, FormError, useContractForm } from "../../components/resource/form";
+
+function VehicleFields({ record, onSaved }: { record?: SupportedVehicle; onSaved: () => void }) {
+  const form = useContractForm(supportedVehicleInputSchema, {
+    ...(record && { id: record.id }),
+    make: record?.make ?? "",
+    model: record?.model ?? "",
+    generation: record?.generation ?? "",
+    engine: record?.engine ?? "",
+    yearFrom: record?.yearFrom ?? new Date().getFullYear(),
+    yearTo: record?.yearTo ?? null,
+    ecu: record?.ecu ?? "",
+    firmwareIds: record?.firmwareIds ?? [],
+  });
+  const { mutate, mutation } = useCustomMutation();
+  const invalidate = useInvalidate();
+  const { control } = form;
+  const submit = form.handleSubmit((values) =>
+    mutate(
+      { url: "firmware-support/supported-vehicle", method: "put", values, successNotification: { type: "success", message: `Saved ${values.make} ${values.model}` }, errorNotification: false },
+      {
+        onSuccess: () => {
+          void invalidate({ resource: "supported-vehicles", invalidates: ["list", "detail"] });
+          onSaved();
+        },
+        onError: (error: HttpError) => form.showServerError(error),
+      },
+    ),
+  );
+  return (
+    <Form layout="vertical" onFinish={() => void submit()} aria-label="Supported vehicle">
+      <FormError message={form.formError} />
+      <Field control={control} name="make" label="Make" required>
+        {(field) => <Input {...field} />}
+      </Field>
+      <Field control={control} name="model" label="Model" required>
+        {(field) => <Input {...field} />}
+      </Field>
+      <Field control={control} name="generation" label="Generation">
+        {(field) => <Input {...field} />}
+      </Field>
+      <Field control={control} name="engine" label="Engine" required>
+        {(field) => <Input {...field} />}
+      </Field>
+      <Field control={control} name="yearFrom" label="From year" required>
+        {(field) => <InputNumber {...field} style={{ width: "100%" }} />}
+      </Field>
+      <Field control={control} name="yearTo" label="To year" help="Empty while still built">
+        {(field) => <InputNumber {...field} style={{ width: "100%" }} />}
+      </Field>
+      <Field control={control} name="ecu" label="ECU" required>
+        {(field) => <Input {...field} />}
+      </Field>
+      <Field control={control} name="firmwareIds" label="Firmware ids" required help="Type a software id and press Enter">
+        {(field) => <Select {...field} mode="tags" open={false} tokenSeparators={[",", " "]} />}
+      </Field>
+      <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+        Save
+      </Button>
+    </Form>
+  );
+}
+
+export function VehicleForm({ id, onSaved }: { id?: string; onSaved: () => void }) {
+  const { query, result } = useOne<SupportedVehicle>({ resource: "supported-vehicles", id: id ?? "", meta: { apiPath: "firmware-support/supported-vehicle" }, queryOptions: { enabled: Boolean(id) } });
+  if (id && query.isLoading) return <Skeleton active />;
+  return <VehicleFields key={result?.id ?? "new"} record={id ? result : undefined} onSaved={onSaved} />;
+}

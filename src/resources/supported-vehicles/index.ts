@@ -1,0 +1,14 @@
+import { CarOutlined } from "@ant-design/icons";
+import { createElement } from "react";
+import { drawerRoutes } from "../../components/resource/drawer-route";
+import { lazyPage } from "../lazy-page";
+import type { ResourceDefinition } from "../types";
+
+/** Reached from the firmware-support tabs; the public site reads the supported list from the same API. */
+export const supportedVehicles: ResourceDefinition = {
+  name: "supported-vehicles",
+  guard: "admin",
+  layout: "portal",
+  ...drawerRoutes("/admin/firmware-support/vehicles", lazyPage(() => import("./list"), "SupportedVehiclesList"), ["create", "edit"]),
+  meta: { label: "Supported vehicles", icon: createElement(CarOutlined), apiPath: "firmware-support/supported-vehicle" },
+};
