@@ -2,6 +2,7 @@ import type { Auth, UserRecord } from "firebase-admin/auth";
 import type { Role } from "../contracts/account";
 import type { AppContext } from "./context";
 import { dealerProfiles, users } from "./db/schema";
+import { seedCatalogue } from "./seed-catalogue";
 
 export const DEMO_PASSWORD = "tune-demo-1";
 
@@ -56,5 +57,6 @@ export async function seedDemo(ctx: AppContext) {
     }
     seeded.push({ uid: record.uid, email: account.email, role: account.role });
   }
+  await seedCatalogue(ctx, seeded);
   return seeded;
 }
