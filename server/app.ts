@@ -20,6 +20,7 @@ import { profileRoutes } from "./routes/profile";
 import { publicSiteRoutes } from "./routes/public-site";
 import { sessionRoutes } from "./routes/session";
 import { statusRoutes } from "./routes/status";
+import { tuneFileRoutes } from "./routes/tune-files";
 import { userVehicleRoutes } from "./routes/user-vehicles";
 import { BlobStore } from "./services/blobs";
 import { type Identity, createIdentity } from "./services/identity";
@@ -128,6 +129,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(dataLogRoutes, { ctx });
       await api.register(firmwareSupportRoutes, { ctx });
       await api.register(userVehicleRoutes, { ctx });
+      await api.register(tuneFileRoutes, { ctx });
     },
     { prefix: "/api/v1" },
   );

@@ -3,6 +3,7 @@ import type { Role } from "../contracts/account";
 import type { AppContext } from "./context";
 import { dealerProfiles, users } from "./db/schema";
 import { seedCatalogue } from "./seed-catalogue";
+import { seedTunes } from "./seed-tunes";
 
 export const DEMO_PASSWORD = "tune-demo-1";
 
@@ -57,6 +58,7 @@ export async function seedDemo(ctx: AppContext) {
     }
     seeded.push({ uid: record.uid, email: account.email, role: account.role });
   }
+  await seedTunes(ctx, seeded);
   await seedCatalogue(ctx, seeded);
   return seeded;
 }

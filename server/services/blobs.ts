@@ -4,8 +4,9 @@
  * Files arrive through `adopt`, which moves a finished temp file into place, so
  * a reader never sees half a file.
  */
+import { createHash, randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -32,6 +33,17 @@ export class BlobStore {
       return;
     }
     await rename(tempPath, target);
+  }
+
+  /** Stores bytes made on the server (a patched or baked image) through a temp file, like an upload; returns the hash. */
+  async put(bytes: Uint8Array): Promise<string> {
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    if (await this.exists(sha256)) return sha256;
+    const temp = path.join(this.root, `put-${randomBytes(12).toString("hex")}`);
+    await mkdir(this.root, { recursive: true });
+    await writeFile(temp, bytes);
+    await this.adopt(temp, sha256);
+    return sha256;
   }
 
   async exists(sha256: string): Promise<boolean> {

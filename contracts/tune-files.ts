@@ -1,0 +1,178 @@
+/**
+ * Tune files, tune-file patches and baked files (spec section 7, issue 6):
+ * the request bodies both sides validate with, and the shapes the API answers.
+ */
+import { z } from "zod";
+import { patchSchema } from "./tune-definition";
+
+const text = (label: string, max: number) => z.string().trim().min(1, `${label} must not be empty`).max(max, `${label} is at most ${max} characters`);
+
+/** Multipart fields of `POST /tune-files` and `POST /tune-files/{id}/blob` (strings, as forms send them). */
+export const tuneFileCreateSchema = z.strictObject({
+  title: text("title", 120),
+  description: z.string().trim().max(4000).default(""),
+  version: text("version", 40).default("1.0"),
+  notes: z.string().trim().max(2000).default(""),
+});
+export type TuneFileCreateInput = z.input<typeof tuneFileCreateSchema>;
+
+export const tuneFileVersionSchema = z.strictObject({
+  version: text("version", 40),
+  notes: z.string().trim().max(2000).default(""),
+});
+
+export const tuneFileUpdateSchema = z
+  .strictObject({
+    title: text("title", 120).optional(),
+    description: z.string().trim().max(4000).optional(),
+    mayView: z.boolean().optional(),
+    mayDownload: z.boolean().optional(),
+    /** Which stored version buyers get. */
+    currentVersion: z.number().int().min(1).optional(),
+  })
+  .refine((value) => Object.keys(value).length > 0, { message: "send at least one field to change" });
+export type TuneFileUpdate = z.input<typeof tuneFileUpdateSchema>;
+
+export const currencies = ["EUR", "GBP", "USD"] as const;
+
+export const tuneFilePublishSchema = z.strictObject({
+  /** In minor units (cents), so no float ever holds money. */
+  priceCents: z.number().int("the price is whole cents").min(0, "the price cannot be negative").max(10_000_000, "the price is at most 100,000.00"),
+  currency: z.enum(currencies, { error: `currency is one of ${currencies.join(", ")}` }),
+  /** Who may buy: these customers' emails, or anyone when empty. */
+  buyerEmails: z.array(z.email("not an email address").transform((email) => email.toLowerCase())).max(200).default([]),
+  mayView: z.boolean().optional(),
+  mayDownload: z.boolean().optional(),
+});
+export type TuneFilePublishInput = z.input<typeof tuneFilePublishSchema>;
+
+export const tuneFileGrantSchema = z.strictObject({ vehicleId: z.uuid("vehicleId must be an id") });
+
+const uuids = (label: string) => z.array(z.uuid(`${label} must be ids`)).max(100);
+
+export const inspectPatchSchema = z.strictObject({
+  tuneFileId: z.uuid("tuneFileId must be an id"),
+  /** Defaults to the tune's current version. */
+  version: z.number().int().min(1).optional(),
+  patchIds: uuids("patchIds").min(1, "choose at least one patch"),
+});
+
+export const bakeRequestSchema = z.strictObject({
+  tuneFileId: z.uuid("tuneFileId must be an id"),
+  patchIds: uuids("patchIds").default([]),
+});
+export type BakeRequest = z.input<typeof bakeRequestSchema>;
+
+/** `PUT /tune-file-patches`: the contract's patch, with a UUID id when updating. */
+export const tuneFilePatchInputSchema = patchSchema.safeExtend({ id: z.uuid("id must be an id").optional() });
+export type TuneFilePatchInput = z.input<typeof tuneFilePatchInputSchema>;
+
+export const xdfImportSchema = z.strictObject({
+  xml: z.string().min(1, "the XDF is empty").max(8 * 1024 * 1024),
+  firmwareId: text("firmwareId", 64),
+  /** Store the XDF's patches (otherwise only the preview is answered). */
+  dryRun: z.boolean().default(true),
+});
+
+export const tuneFileList = {
+  sort: ["title", "firmwareId", "updatedAt", "createdAt", "priceCents"],
+  filter: ["firmwareId", "dealerUid", "published", "updatedAt"],
+} as const;
+
+export const tuneFilePatchList = {
+  sort: ["title", "updatedAt"],
+  filter: ["firmwareIds", "title", "updatedAt"],
+} as const;
+
+export interface ChecksumReport {
+  name: string;
+  type: string;
+  valid: boolean;
+  stored: string;
+  computed: string;
+}
+
+export interface TuneFileVersion {
+  number: number;
+  label: string;
+  notes: string;
+  sha256: string;
+  size: number;
+  checksums: ChecksumReport[];
+  createdAt: string;
+}
+
+export interface TuneFile {
+  id: string;
+  dealerUid: string;
+  dealerName: string | null;
+  firmwareId: string;
+  title: string;
+  description: string;
+  currentVersion: number;
+  published: boolean;
+  priceCents: number | null;
+  currency: (typeof currencies)[number] | null;
+  buyerEmails: string[];
+  mayView: boolean;
+  mayDownload: boolean;
+  /** What the caller may do with it (owner or admin: everything; buyer: within protection). */
+  access: { owner: boolean; bought: boolean; view: boolean; download: boolean };
+  /** Present for owners and admins; buyers see the current version only. */
+  versions?: TuneFileVersion[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface InspectionChange {
+  start: number;
+  end: number;
+  length: number;
+  checksums: string[];
+  items: Array<{ id: string; title: string; kind: string; part: string; unit?: string; cells: Array<{ row: number; col: number; before: number; after: number }> }>;
+}
+
+export interface Inspection {
+  firmwareId: string | null;
+  size: number;
+  sha256: string;
+  checksums: ChecksumReport[];
+  patches: Array<{ id: string; title: string; state: "applied" | "absent" | "conflict" }>;
+  /** Null when there is no stock file to compare with (or the caller may not view the changes). */
+  changes: InspectionChange[] | null;
+  /** Why `firmwareId` is null or `changes` is missing, in words. */
+  notes: string[];
+}
+
+export interface TuneFilePatch {
+  id: string;
+  title: string;
+  description: string;
+  firmwareIds: string[];
+  entries: Array<{ address: number; patch: string; base: string }>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface BakedTuneFile {
+  id: string;
+  vehicleId: string;
+  firmwareId: string;
+  tuneFileId: string | null;
+  tuneVersion: number | null;
+  patchIds: string[];
+  sha256: string;
+  size: number;
+  slot: number | null;
+  expiresAt: string | null;
+  report: Record<string, unknown>;
+  download: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface VehicleTunes {
+  vehicle: { id: string; name: string; vin: string | null; firmwareId: string | null; stockDump: { sha256: string; size: number; slot: number | null } | null };
+  bought: TuneFile[];
+  baked: BakedTuneFile[];
+}

@@ -1,0 +1,89 @@
+import { and, eq } from "drizzle-orm";
+import type { Role } from "../contracts/account";
+import type { AppContext } from "./context";
+import { firmwareSupport, tuneFilePatches, tuneFilePurchases, tuneFileVersions, tuneFiles, userVehicles } from "./db/schema";
+import { generateDemo, verifyAll } from "./domain/tune";
+
+/** 512 KiB keeps start-up quick; the generator makes the same bytes from the same seed every time. */
+const DEMO_IMAGE_BYTES = 512 * 1024;
+const DEMO_VIN = "WDEMO000000000001";
+
+/**
+ * The tune-file demo (issue 6): a demo firmware with its stock file and
+ * definition, its patches, a published tune by the demo dealer, and the demo
+ * customer's car with its stock read and that tune bought for it, so that
+ * inspecting, baking and the patch tools all work on `npm start`. Each row is
+ * looked up before it is written, so a second start changes nothing.
+ */
+export async function seedTunes(ctx: AppContext, accounts: { uid: string; role: Role }[]) {
+  const dealer = accounts.find((a) => a.role === "dealer")!;
+  const customer = accounts.find((a) => a.role === "customer")!;
+  const demo = generateDemo({ size: DEMO_IMAGE_BYTES, itemCount: 24, patchEntries: 8 });
+  const { firmware } = demo;
+  const stockSha256 = await ctx.blobs.put(demo.stock);
+  await ctx.db
+    .insert(firmwareSupport)
+    .values({
+      firmwareId: firmware.firmwareId,
+      ecuFamily: "DEMO-ECU",
+      manufacturer: "Demo Motors",
+      imageSize: firmware.imageSize,
+      identify: firmware.identify,
+      checksums: firmware.checksums,
+      definition: firmware.definition as unknown as Record<string, unknown>,
+      notes: "Generated demo firmware (server/domain/tune/generator.ts): no real ECU runs it.",
+      stockSha256,
+      stockSize: demo.stock.length,
+      stockUploadedAt: new Date(),
+    })
+    .onConflictDoNothing({ target: firmwareSupport.firmwareId });
+
+  for (const patch of demo.patches) {
+    const [exists] = await ctx.db.select({ id: tuneFilePatches.id }).from(tuneFilePatches).where(eq(tuneFilePatches.title, patch.title));
+    if (!exists) await ctx.db.insert(tuneFilePatches).values({ title: patch.title, description: patch.description, firmwareIds: patch.firmwareIds, entries: patch.entries });
+  }
+
+  let [tune] = await ctx.db.select().from(tuneFiles).where(and(eq(tuneFiles.dealerUid, dealer.uid), eq(tuneFiles.title, demo.tune.title)));
+  if (!tune) {
+    const tuneSha256 = await ctx.blobs.put(demo.tune.image);
+    [tune] = await ctx.db
+      .insert(tuneFiles)
+      .values({
+        dealerUid: dealer.uid,
+        firmwareId: firmware.firmwareId,
+        title: demo.tune.title,
+        description: demo.tune.description,
+        published: true,
+        priceCents: 24900,
+        currency: "EUR",
+        mayView: true,
+        mayDownload: false,
+      })
+      .returning();
+    const checksums = verifyAll(demo.tune.image, firmware.checksums).map(({ name, type, valid, stored, computed }) => ({ name, type, valid, stored, computed }));
+    await ctx.db
+      .insert(tuneFileVersions)
+      .values({ tuneFileId: tune.id, number: 1, label: "1.0", sha256: tuneSha256, size: demo.tune.image.length, checksums, createdBy: dealer.uid });
+  }
+
+  let [vehicle] = await ctx.db.select().from(userVehicles).where(and(eq(userVehicles.ownerUid, customer.uid), eq(userVehicles.vin, DEMO_VIN)));
+  if (!vehicle) {
+    [vehicle] = await ctx.db
+      .insert(userVehicles)
+      .values({
+        ownerUid: customer.uid,
+        name: "Demo hatchback",
+        vin: DEMO_VIN,
+        firmwareId: firmware.firmwareId,
+        stockDumpSha256: stockSha256,
+        stockDumpSize: demo.stock.length,
+        stockDumpSlot: 0,
+        stockDumpUploadedAt: new Date(),
+      })
+      .returning();
+  }
+  await ctx.db
+    .insert(tuneFilePurchases)
+    .values({ customerUid: customer.uid, tuneFileId: tune.id, vehicleId: vehicle.id, grantedBy: dealer.uid })
+    .onConflictDoNothing();
+}
