@@ -9,11 +9,13 @@ import { chooseBackend } from "./backend";
 import { createDataProvider } from "./data-provider";
 import { createHttpClient } from "./http";
 import { notificationProvider } from "./notification-provider";
-import { createSession } from "./session";
+import { createSession, hasSavedIdentityUser } from "./session";
 
 /** Everything the app needs before its first render, wired once. */
 export async function createServices() {
   const runtimeConfig = await loadRuntimeConfig();
+  // Read before the SDK restores (or drops) the saved session.
+  const hadSavedUser = hasSavedIdentityUser();
   const { auth } = initFirebase(runtimeConfig);
   const backend = chooseBackend({
     mode: import.meta.env.MODE,
@@ -31,8 +33,14 @@ export async function createServices() {
       await http.post("/api/__session", { token }, { anonymous: true });
     },
     {
+      hadSavedUser,
       onForcedSignOut: (code) =>
-        notificationProvider.open?.({ key: "forced-sign-out", type: "error", message: "You have been signed out", description: identityErrorMessage({ code }) }),
+        notificationProvider.open?.({
+          key: "forced-sign-out",
+          type: "error",
+          message: "You have been signed out",
+          description: code ? identityErrorMessage({ code }) : "Your account was disabled or signed out on every device. Sign in again.",
+        }),
     },
   );
   tokenSource = session.token;

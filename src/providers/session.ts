@@ -13,8 +13,20 @@ export interface SessionState {
 type Listener = (state: SessionState) => void;
 
 export interface SessionOptions {
-  /** Told when the identity service ended the session (spec section 4), with the code, so the user can be told why. */
-  onForcedSignOut?: (code: string) => void;
+  /**
+   * Told when the identity service ended the session (spec section 4), with the code so the user can
+   * be told why; null when the SDK ended it while restoring the session at page load, where it keeps
+   * the code to itself.
+   */
+  onForcedSignOut?: (code: string | null) => void;
+  /** Whether the SDK had a signed-in user saved when the page loaded (read before it restores it). */
+  hadSavedUser?: boolean;
+}
+
+/** The SDK keeps the signed-in user in local storage under this prefix (browserLocalPersistence). */
+export function hasSavedIdentityUser(storage: Pick<Storage, "length" | "key"> = window.localStorage): boolean {
+  for (let i = 0; i < storage.length; i++) if (storage.key(i)?.startsWith("firebase:authUser:")) return true;
+  return false;
 }
 
 /**
@@ -40,7 +52,11 @@ export function createSession(auth: Auth, mirror: (token: string | null) => Prom
     return true;
   }
 
+  let first = true;
   onIdTokenChanged(auth, async (user) => {
+    // A saved session that does not come back was refused by the service (disabled, revoked, deleted).
+    if (first && !user && options.hadSavedUser) options.onForcedSignOut?.(null);
+    first = false;
     if (user) {
       let result;
       try {

@@ -11,6 +11,16 @@ import { AuthCard } from "./auth-card";
 /** Where the sign-in page remembers the address a link was sent to, for opening it on the same device. */
 export const EMAIL_FOR_SIGN_IN_KEY = "emailForSignIn";
 
+/** Where to go after signing in: `to` on this page, or inside the link's continueUrl (the identity service keeps it there). */
+function destination(params: URLSearchParams): string {
+  if (params.get("to")) return safeRedirect(params.get("to"));
+  try {
+    return safeRedirect(new URL(params.get("continueUrl") ?? "").searchParams.get("to"));
+  } catch {
+    return safeRedirect(null);
+  }
+}
+
 /**
  * Completes an email-link sign-in (which also creates the account the first time). On the device
  * that asked for the link the address is remembered; on another device the user types it, since
@@ -19,7 +29,7 @@ export const EMAIL_FOR_SIGN_IN_KEY = "emailForSignIn";
 export function CreateEmailAccountPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const to = safeRedirect(params.get("to"));
+  const to = destination(params);
   const [error, setError] = useState<string | null>(null);
   const [state, setState] = useState<"working" | "need-email" | "signing-in">("working");
   const link = window.location.href;

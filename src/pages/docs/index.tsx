@@ -1,7 +1,9 @@
-import { Typography } from "antd";
-import type { ReactNode } from "react";
+import { Alert, Anchor, Col, Row, Typography } from "antd";
+import { Fragment, type ReactNode, useMemo } from "react";
 import { useParams } from "react-router";
 import { docsIndex } from "../../components/layouts/docs-layout";
+import { Link } from "../../components/link";
+import { type Block, type Inline, parseMarkdown, tableOfContents } from "../../lib/markdown";
 import { NotFoundPage } from "../errors/not-found";
 
 const sources = import.meta.glob<string>("../../../docs/*.md", { query: "?raw", import: "default", eager: true });
@@ -10,37 +12,89 @@ function documentFor(slug: string): string | undefined {
   return Object.entries(sources).find(([path]) => path.endsWith(`/${slug}.md`))?.[1];
 }
 
-/** Renders the small Markdown subset our docs use: headings, paragraphs, lists and inline code. */
-function renderMarkdown(source: string): ReactNode[] {
-  const inline = (text: string) =>
-    text.split(/(`[^`]+`)/g).map((part, index) => (part.startsWith("`") ? <code key={index}>{part.slice(1, -1)}</code> : part));
-  return source
-    .trim()
-    .split(/\n{2,}/)
-    .map((block, index) => {
-      const heading = /^(#{1,4})\s+(.*)$/.exec(block);
-      if (heading) {
-        const level = Math.min(heading[1].length, 4) as 1 | 2 | 3 | 4;
-        const text = heading[2];
-        return (
-          <Typography.Title key={index} level={level} id={text.toLowerCase().replace(/[^a-z0-9]+/g, "-")}>
-            {text}
-          </Typography.Title>
+function renderInline(parts: Inline[]): ReactNode {
+  return parts.map((part, index) => {
+    switch (part.kind) {
+      case "code":
+        return <code key={index}>{part.text}</code>;
+      case "strong":
+        return <strong key={index}>{part.text}</strong>;
+      case "link":
+        return part.href.startsWith("/") ? (
+          <Link key={index} to={part.href}>
+            {part.text}
+          </Link>
+        ) : (
+          <a key={index} href={part.href} target={part.href.startsWith("#") ? undefined : "_blank"} rel="noreferrer">
+            {part.text}
+          </a>
         );
-      }
-      if (/^[-*]\s/.test(block)) {
-        return <ul key={index}>{block.split("\n").map((line, item) => <li key={item}>{inline(line.replace(/^[-*]\s+/, ""))}</li>)}</ul>;
-      }
-      if (/^\d+\.\s/.test(block)) {
-        return <ol key={index}>{block.split("\n").map((line, item) => <li key={item}>{inline(line.replace(/^\d+\.\s+/, ""))}</li>)}</ol>;
-      }
-      return <Typography.Paragraph key={index}>{inline(block.replace(/\n/g, " "))}</Typography.Paragraph>;
-    });
+      default:
+        return <Fragment key={index}>{part.text}</Fragment>;
+    }
+  });
 }
 
+function renderBlock(block: Block, index: number): ReactNode {
+  switch (block.kind) {
+    case "heading":
+      return (
+        <Typography.Title key={index} level={block.level} id={block.id} style={{ scrollMarginTop: 80 }}>
+          {block.text}
+        </Typography.Title>
+      );
+    case "list": {
+      const List = block.ordered ? "ol" : "ul";
+      return (
+        <List key={index}>
+          {block.items.map((item, itemIndex) => (
+            <li key={itemIndex}>{renderInline(item)}</li>
+          ))}
+        </List>
+      );
+    }
+    case "code":
+      return (
+        <pre key={index} style={{ overflowX: "auto" }}>
+          <code>{block.text}</code>
+        </pre>
+      );
+    case "note":
+      return <Alert key={index} type="warning" showIcon message={renderInline(block.inline)} style={{ margin: "16px 0" }} />;
+    default:
+      return <Typography.Paragraph key={index}>{renderInline(block.inline)}</Typography.Paragraph>;
+  }
+}
+
+/** A document from docs/, with its table of contents beside it on wide screens and above it on narrow ones. */
 export function DocsPage() {
   const { slug = "" } = useParams();
   const source = documentFor(slug);
-  if (!source || !docsIndex.some((doc) => doc.slug === slug)) return <NotFoundPage />;
-  return <article>{renderMarkdown(source)}</article>;
+  const known = docsIndex.some((doc) => doc.slug === slug);
+  const blocks = useMemo(() => (source ? parseMarkdown(source) : []), [source]);
+  if (!source || !known) return <NotFoundPage />;
+  const contents = tableOfContents(blocks);
+  return (
+    <Row gutter={[32, 16]} wrap>
+      <Col xs={{ span: 24, order: 2 }} lg={{ span: 18, order: 1 }}>
+        <article>{blocks.map(renderBlock)}</article>
+      </Col>
+      {contents.length > 0 && (
+        <Col xs={{ span: 24, order: 1 }} lg={{ span: 6, order: 2 }}>
+          <nav aria-label="On this page">
+            <Typography.Text strong>On this page</Typography.Text>
+            <Anchor
+              affix={false}
+              offsetTop={80}
+              items={contents.map((heading) => ({
+                key: heading.id,
+                href: `#${heading.id}`,
+                title: heading.level === 3 ? <span style={{ paddingLeft: 12 }}>{heading.text}</span> : heading.text,
+              }))}
+            />
+          </nav>
+        </Col>
+      )}
+    </Row>
+  );
 }

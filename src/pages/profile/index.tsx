@@ -1,8 +1,11 @@
 import { useCustom, useCustomMutation, useInvalidate } from "@refinedev/core";
-import { Button, Card, Descriptions, Form, Input, Select } from "antd";
+import { Button, Card, Col, Descriptions, Form, Input, Row, Select } from "antd";
 import { useEffect } from "react";
 import type { Account } from "../../../contracts/account";
 import { PageFrame } from "../../components/page-frame";
+import { useSessionState } from "../../providers/session-context";
+import { ProfilePhoto } from "./photo";
+import { EmailCard, PasswordCard, SessionsCard } from "./security";
 
 interface ProfileForm {
   displayName: string;
@@ -16,6 +19,7 @@ export function ProfilePage() {
   const [form] = Form.useForm<ProfileForm>();
   const { mutate, mutation } = useCustomMutation<Account>();
   const invalidate = useInvalidate();
+  const { user } = useSessionState();
 
   useEffect(() => {
     if (account) form.setFieldsValue({ displayName: account.displayName ?? "", units: account.profile.preferences.units });
@@ -30,13 +34,25 @@ export function ProfilePage() {
         values: { displayName: values.displayName, ...(values.units && { preferences: { units: values.units } }) },
         successNotification: { type: "success", message: "Profile saved" },
       },
-      { onSuccess: () => invalidate({ invalidates: ["all"] }) },
+      {
+        onSuccess: async () => {
+          invalidate({ invalidates: ["all"] });
+          // The display name lives in the ID token too (header, greetings): take a fresh one.
+          await user?.reload();
+          await user?.getIdToken(true);
+        },
+      },
     );
   };
 
   return (
     <PageFrame title="Profile" subtitle="Your account and preferences">
       <Card title="Account" loading={query.isLoading}>
+        {user && (
+          <div style={{ marginBottom: 16 }}>
+            <ProfilePhoto key={user.uid} user={user} />
+          </div>
+        )}
         {account && (
           <Descriptions column={1} size="small">
             <Descriptions.Item label="Email">{account.email}</Descriptions.Item>
@@ -73,6 +89,19 @@ export function ProfilePage() {
           </Button>
         </Form>
       </Card>
+      {user && (
+        <Row gutter={[16, 16]}>
+          <Col xs={24} xl={12}>
+            <EmailCard user={user} />
+          </Col>
+          <Col xs={24} xl={12}>
+            <PasswordCard user={user} />
+          </Col>
+          <Col xs={24}>
+            <SessionsCard user={user} />
+          </Col>
+        </Row>
+      )}
     </PageFrame>
   );
 }

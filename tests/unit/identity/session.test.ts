@@ -10,7 +10,7 @@ vi.mock("firebase/auth", () => ({
   signOut: firebase.signOut,
 }));
 
-const { createSession } = await import("../../../src/providers/session");
+const { createSession, hasSavedIdentityUser } = await import("../../../src/providers/session");
 
 const authError = (code: string) => Object.assign(new Error(code), { code: `auth/${code}` });
 
@@ -63,5 +63,31 @@ describe("session: forced sign-out", () => {
     const { session } = await signedIn(async (force) => (force ? "fresh" : "cached"));
     expect(await session.token(false)).toBe("cached");
     expect(await session.token(true)).toBe("fresh");
+  });
+});
+
+describe("session: a saved session the service refuses at page load", () => {
+  const storage = (keys: string[]) => ({ length: keys.length, key: (index: number) => keys[index] ?? null });
+
+  it("knows whether the SDK had a user saved", () => {
+    expect(hasSavedIdentityUser(storage(["nuxt-color-mode", "firebase:authUser:demo-api-key:[DEFAULT]"]))).toBe(true);
+    expect(hasSavedIdentityUser(storage(["nuxt-color-mode"]))).toBe(false);
+  });
+
+  it("reports a forced sign-out without a code when the saved user does not come back", async () => {
+    const onForcedSignOut = vi.fn();
+    createSession({ currentUser: null } as never, async () => {}, { hadSavedUser: true, onForcedSignOut });
+    await firebase.listener?.(null);
+    expect(onForcedSignOut).toHaveBeenCalledWith(null);
+  });
+
+  it("says nothing to a visitor who was not signed in, or when the saved user is restored", async () => {
+    const onForcedSignOut = vi.fn();
+    createSession({ currentUser: null } as never, async () => {}, { hadSavedUser: false, onForcedSignOut });
+    await firebase.listener?.(null);
+    createSession({ currentUser: null } as never, async () => {}, { hadSavedUser: true, onForcedSignOut });
+    await firebase.listener?.(fakeUser(async () => "token"));
+    await firebase.listener?.(null);
+    expect(onForcedSignOut).not.toHaveBeenCalled();
   });
 });
