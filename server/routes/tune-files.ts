@@ -596,11 +596,14 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   /**
    * Applies patches to an uploaded image and answers the result with its
-   * checksum report (JSON, the image as base64, so the browser gets both in
-   * one answer). An image whose checksums already fail is refused unless
-   * fixChecksums=true: patching must not hide a bad read.
+   * checksum report. Tools that send `Accept: application/octet-stream` get
+   * the bytes, with the report in `x-tune-report` (URI-encoded JSON); the
+   * browser gets one JSON answer with the image as base64, written by hand
+   * because JSON.stringify would scan the 11 MB string for characters to
+   * escape that base64 never has. An image whose checksums already fail is
+   * refused unless fixChecksums=true: patching must not hide a bad read.
    */
-  app.post("/tune-file-patches/apply", { config: dealer }, async (request) =>
+  app.post("/tune-file-patches/apply", { config: dealer }, async (request, reply) =>
     withUpload(request, ctx, async (upload) => {
       const { flags } = fieldsOf(z.strictObject({ patchIds: z.string().optional() }), upload.fields, ["fixChecksums"]);
       const patchIds = patchIdsField(upload.fields.patchIds);
@@ -610,17 +613,25 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       if (!flags.fixChecksums) refuseFailingChecksums(image, record);
       const patches = await patchesById(db, patchIds);
       const outcome = await domain(() => applyPatches(image, patches, { firmwareId: record.firmwareId, checksums: record.checksums, inPlace: true }));
-      const checksums = verifyAll(outcome.image, record.checksums).map(({ name, type, valid, stored, computed }) => ({ name, type, valid, stored, computed }));
-      const buffer = Buffer.from(outcome.image.buffer, outcome.image.byteOffset, outcome.image.byteLength);
-      return {
+      const fix = outcome.checksums!;
+      const report = {
         firmwareId: record.firmwareId,
         size: outcome.image.length,
         sha256: sha256Of(outcome.image),
         patches: outcome.patches,
-        fixed: outcome.checksums?.fixed ?? [],
-        checksums,
-        image: buffer.toString("base64"),
+        fixed: fix.fixed,
+        checksums: fix.results.map(({ name, type, valid, stored, computed }) => ({ name, type, valid, stored, computed })),
       };
+      const bytes = Buffer.from(outcome.image.buffer, outcome.image.byteOffset, outcome.image.byteLength);
+      if (request.headers.accept?.includes("application/octet-stream")) {
+        return reply
+          .header("content-type", "application/octet-stream")
+          .header("content-disposition", `attachment; filename="${record.firmwareId}-patched.bin"`)
+          .header("x-content-sha256", report.sha256)
+          .header("x-tune-report", encodeURIComponent(JSON.stringify(report)))
+          .send(bytes);
+      }
+      return reply.type("application/json").send(`${JSON.stringify(report).slice(0, -1)},"image":"${bytes.toString("base64")}"}`);
     }),
   );
 

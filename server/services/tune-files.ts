@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Inspection, InspectionChange } from "../../contracts/tune-files";
-import { type ChecksumScheme, type IdentifyRule, type Patch, type TuneDefinition, patchSchema } from "../../contracts/tune-definition";
+import type { ChecksumScheme, IdentifyRule, Patch, TuneDefinition } from "../../contracts/tune-definition";
 import type { AppContext } from "../context";
 import type { Db } from "../db/connection";
 import { firmwareSupport, tuneFilePatches } from "../db/schema";
@@ -129,8 +129,12 @@ export function refuseFailingChecksums(image: Uint8Array, record: FirmwareRecord
 
 export type PatchRow = typeof tuneFilePatches.$inferSelect;
 
-/** A stored row as the domain's patch (the entries were normalised by the contract on write). */
-export const patchOf = (row: PatchRow): Patch => patchSchema.parse({ id: row.id, title: row.title, description: row.description, firmwareIds: row.firmwareIds, entries: row.entries });
+/**
+ * A stored row as the domain's patch. Not parsed again: PUT and the XDF import
+ * stored the contract's normalised output, and parsing 1,000 entries per
+ * request would cost more than applying them.
+ */
+export const patchOf = (row: PatchRow): Patch => ({ id: row.id, title: row.title, description: row.description, firmwareIds: row.firmwareIds, entries: row.entries });
 
 export async function patchesForFirmware(db: Db, firmwareId: string): Promise<PatchRow[]> {
   return db
