@@ -42,6 +42,9 @@ const specGuards: Record<string, string> = {
   "/admin/pid-templates/descriptors/create": "admin", "/admin/pid-templates/descriptors/edit/:id": "admin",
   "/admin/computed-descriptors/create": "admin", "/admin/computed-descriptors/edit/:id": "admin",
   "/admin/onboarding-vehicles/show/:id": "admin",
+  // Not in the spec's table: tune-file drawers over their lists (issue 6); the server decides who may upload or publish.
+  "/my-tunes/show/:id": "auth", "/my-tunes/create": "auth",
+  "/admin/tune-file-patches/show/:id": "admin", "/admin/tune-file-patches/create": "admin", "/admin/tune-file-patches/edit/:id": "admin",
 };
 
 /** Spec section 2's layouts: "no layout" routes, the docs layout, the rest landing or portal. */

@@ -1,5 +1,6 @@
 import { ThunderboltOutlined } from "@ant-design/icons";
 import { createElement } from "react";
+import { drawerRoutes } from "../../components/resource/drawer-route";
 import { lazyPage } from "../lazy-page";
 import type { ResourceDefinition } from "../types";
 
@@ -7,6 +8,6 @@ export const myTunes: ResourceDefinition = {
   name: "my-tunes",
   guard: "auth",
   layout: "portal",
-  list: { path: "/my-tunes", component: lazyPage(() => import("./list"), "MyTunesList") },
+  ...drawerRoutes("/my-tunes", lazyPage(() => import("./list"), "MyTunesList"), ["show", "create"]),
   meta: { label: "My tunes", icon: createElement(ThunderboltOutlined), menu: "portal", apiPath: "tune-files" },
 };

@@ -1,11 +1,36 @@
-import { EmptyState, PageFrame } from "../../components/page-frame";
+import { Tabs } from "antd";
+import { PageFrame } from "../../components/page-frame";
+import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
+import { useSessionState } from "../../providers/session-context";
+import { TuneCatalogue } from "./catalogue";
+import { TuneShow } from "./tune-show";
+import { TuneUpload } from "./tune-upload";
+import { MyVehicles } from "./vehicles";
 
+export const MY_TUNES_PATH = "/my-tunes";
+
+/** Everyone sees their vehicles' tunes; dealers and admins also manage a catalogue here, in drawers over it. */
 export function MyTunesList() {
+  const drawer = useDrawerRoute(MY_TUNES_PATH);
+  const { user, role } = useSessionState();
+  const sells = role === "dealer" || role === "admin";
+  const vehicles = { key: "vehicles", label: "My vehicles", children: <MyVehicles /> };
   return (
-    <PageFrame title="My tunes" subtitle="Tune files you own, per vehicle">
-      <EmptyState title="No tune files yet">
-        Tunes you buy from a dealer, custom tunes you request and the files baked for your vehicles are listed here per vehicle, with their version, checksum report and flash history. Dealers also manage their catalogue here: upload, publish and price.
-      </EmptyState>
+    <PageFrame title="My tunes" subtitle={sells ? "Your vehicles' tunes, and the tune files you sell" : "Tune files bought and baked for your vehicles"}>
+      {sells ? (
+        <Tabs
+          defaultActiveKey={drawer.action ? "catalogue" : "vehicles"}
+          items={[{ key: "catalogue", label: "My catalogue", children: <TuneCatalogue dealerUid={role === "admin" ? null : (user?.uid ?? null)} drawer={drawer} /> }, vehicles]}
+        />
+      ) : (
+        vehicles.children
+      )}
+      <RouteDrawer open={drawer.action === "create"} title="Upload a tune" onClose={drawer.close} width={860}>
+        <TuneUpload onSaved={(tune) => drawer.show(tune.id)} />
+      </RouteDrawer>
+      <RouteDrawer open={drawer.action === "show"} title="Tune file" onClose={drawer.close} width={860}>
+        {drawer.id && <TuneShow id={drawer.id} />}
+      </RouteDrawer>
     </PageFrame>
   );
 }

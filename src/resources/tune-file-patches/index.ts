@@ -1,5 +1,6 @@
 import { BuildOutlined } from "@ant-design/icons";
 import { createElement } from "react";
+import { drawerRoutes } from "../../components/resource/drawer-route";
 import { lazyPage } from "../lazy-page";
 import type { ResourceDefinition } from "../types";
 
@@ -7,6 +8,6 @@ export const tuneFilePatches: ResourceDefinition = {
   name: "tune-file-patches",
   guard: "admin",
   layout: "portal",
-  list: { path: "/admin/tune-file-patches", component: lazyPage(() => import("./list"), "TuneFilePatchesList") },
+  ...drawerRoutes("/admin/tune-file-patches", lazyPage(() => import("./list"), "TuneFilePatchesList")),
   meta: { label: "Tune-file patches", icon: createElement(BuildOutlined), menu: "admin" },
 };

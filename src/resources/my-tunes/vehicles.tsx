@@ -1,0 +1,154 @@
+/**
+ * A customer's tunes per vehicle: the vehicle's stock read (uploaded here,
+ * as the app would after reading the ECU), the tunes bought for it, and the
+ * files baked from them. Downloads are offered only where the tune's
+ * protection allows; the server refuses the rest anyway.
+ */
+import { DownloadOutlined, FireOutlined } from "@ant-design/icons";
+import { type HttpError, useApiUrl, useCustom, useCustomMutation, useInvalidate, useList } from "@refinedev/core";
+import { Alert, Button, Card, Empty, Flex, Select, Skeleton, Space, Table, Tag, Typography } from "antd";
+import { useState } from "react";
+import type { BakedTuneFile, TuneFile, TuneFilePatch, VehicleTunes } from "../../../contracts/tune-files";
+import { FileUpload } from "../../components/resource/file-upload";
+import { ChecksumTable } from "../../components/tune-inspection";
+import { formatPrice } from "./price";
+
+type Vehicle = VehicleTunes["vehicle"] & { ownerUid: string };
+
+function BakeButton({ vehicleId, tune, onBaked }: { vehicleId: string; tune: TuneFile; onBaked: () => void }) {
+  const [patchIds, setPatchIds] = useState<string[]>([]);
+  const [error, setError] = useState<HttpError | null>(null);
+  const { result: patches } = useList<TuneFilePatch>({
+    resource: "tune-file-patches",
+    pagination: { pageSize: 200 },
+    filters: [{ field: "firmwareIds", operator: "eq", value: tune.firmwareId }],
+  });
+  const { mutate, mutation } = useCustomMutation<BakedTuneFile>();
+  const bake = () =>
+    mutate(
+      { url: `user-vehicles/${vehicleId}/temp-bake/0`, method: "post", values: { tuneFileId: tune.id, patchIds }, successNotification: { type: "success", message: `Baked ${tune.title}` }, errorNotification: false },
+      { onSuccess: onBaked, onError: setError },
+    );
+  return (
+    <Flex vertical gap={4}>
+      <Space.Compact>
+        <Select
+          mode="multiple"
+          allowClear
+          placeholder="Patches (optional)"
+          aria-label={`Patches for ${tune.title}`}
+          style={{ minWidth: 220 }}
+          value={patchIds}
+          onChange={setPatchIds}
+          options={patches.data.map((p) => ({ value: p.id, label: p.title }))}
+        />
+        <Button icon={<FireOutlined />} onClick={bake} loading={mutation.isPending}>
+          Bake
+        </Button>
+      </Space.Compact>
+      {error && <Typography.Text type="danger">{(error as HttpError & { description?: string }).description ?? error.message}</Typography.Text>}
+    </Flex>
+  );
+}
+
+function BakedTable({ baked }: { baked: BakedTuneFile[] }) {
+  const apiUrl = useApiUrl();
+  return (
+    <Table
+      size="small"
+      rowKey="id"
+      dataSource={baked}
+      pagination={false}
+      aria-label="Baked files"
+      locale={{ emptyText: "Nothing baked yet" }}
+      expandable={{ expandedRowRender: (row) => <ChecksumTable checksums={(row.report.checksums ?? []) as never} /> }}
+      columns={[
+        { dataIndex: "createdAt", title: "Baked", render: (v: string) => new Date(v).toLocaleString() },
+        { dataIndex: "tuneVersion", title: "From", render: (v: number | null, row) => (row.tuneFileId ? `tune v${v}` : "supplied image") },
+        { dataIndex: "patchIds", title: "Patches", render: (ids: string[]) => ids.length },
+        { dataIndex: "sha256", title: "SHA-256", render: (v: string) => <Typography.Text code>{v.slice(0, 16)}…</Typography.Text> },
+        { dataIndex: "expiresAt", title: "Kept", render: (v: string | null) => (v ? `until ${new Date(v).toLocaleString()}` : <Tag color="blue">kept</Tag>) },
+        {
+          key: "download",
+          title: "File",
+          render: (_, row: BakedTuneFile) =>
+            row.download ? (
+              <Button size="small" icon={<DownloadOutlined />} href={`${apiUrl}/baked-tune-files/${row.id}/download`}>
+                Download
+              </Button>
+            ) : (
+              <Typography.Text type="secondary">flash from the app</Typography.Text>
+            ),
+        },
+      ]}
+    />
+  );
+}
+
+function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
+  const { query } = useCustom<VehicleTunes>({ url: `user-vehicles/${vehicle.id}/tune-files`, method: "get" });
+  const invalidate = useInvalidate();
+  const refresh = () => {
+    void query.refetch();
+    void invalidate({ resource: "user-vehicles", invalidates: ["list"] });
+  };
+  const tunes = query.data?.data;
+  return (
+    <Card title={`${vehicle.name}${vehicle.vin ? ` · ${vehicle.vin}` : ""}`} data-testid={`vehicle-${vehicle.id}`}>
+      <Flex vertical gap={16}>
+        <Flex gap={16} align="start" wrap>
+          <Typography.Text>
+            Stock read:{" "}
+            {vehicle.stockDump ? (
+              <>
+                {vehicle.firmwareId} · {vehicle.stockDump.size.toLocaleString()} bytes
+              </>
+            ) : (
+              <Typography.Text type="warning">none yet: bakes start from it</Typography.Text>
+            )}
+          </Typography.Text>
+          <FileUpload url={`user-vehicles/${vehicle.id}/upload-tune-dump/0`} label={vehicle.stockDump ? "Replace the stock read" : "Upload the stock read"} resource="user-vehicles" id={vehicle.id} onUploaded={refresh} />
+        </Flex>
+        {query.isLoading || !tunes ? (
+          <Skeleton active />
+        ) : (
+          <>
+            <Typography.Title level={5}>Bought</Typography.Title>
+            <Table
+              size="small"
+              rowKey="id"
+              dataSource={tunes.bought}
+              pagination={false}
+              aria-label="Bought tunes"
+              locale={{ emptyText: "No tunes bought for this vehicle" }}
+              columns={[
+                { dataIndex: "title", title: "Tune" },
+                { dataIndex: "dealerName", title: "Dealer" },
+                { dataIndex: "firmwareId", title: "Firmware" },
+                { dataIndex: "currentVersion", title: "Version" },
+                { key: "price", title: "Price", render: (_, t: TuneFile) => formatPrice(t.priceCents, t.currency) },
+                { key: "bake", title: "", render: (_, t: TuneFile) => (vehicle.stockDump ? <BakeButton vehicleId={vehicle.id} tune={t} onBaked={refresh} /> : null) },
+              ]}
+            />
+            <Typography.Title level={5}>Baked</Typography.Title>
+            <BakedTable baked={tunes.baked} />
+          </>
+        )}
+      </Flex>
+    </Card>
+  );
+}
+
+export function MyVehicles() {
+  const { result, query } = useList<Vehicle>({ resource: "user-vehicles", pagination: { pageSize: 200 } });
+  if (query.isLoading) return <Skeleton active />;
+  if (query.isError) return <Alert type="error" showIcon message="Could not load your vehicles" description={query.error?.message} />;
+  if (result.data.length === 0) return <Empty description="No vehicles yet: connect one with the app to buy, bake and flash tunes for it." />;
+  return (
+    <Flex vertical gap={16}>
+      {result.data.map((vehicle) => (
+        <VehicleCard key={vehicle.id} vehicle={vehicle} />
+      ))}
+    </Flex>
+  );
+}
