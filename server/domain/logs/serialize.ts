@@ -60,14 +60,26 @@ export function serializeColumns(log: ParsedLog): Uint8Array {
   return out;
 }
 
+/** Where each array of a columnar log lies, read from its first bytes (see the top of this file). */
+export interface ColumnsLayout {
+  header: Header;
+  rows: number;
+  /** Byte offset of the Float64 time array. */
+  timeAt: number;
+  /** Byte offset of channel `i`'s Float32 array: `channelsAt + i * columnBytes`. */
+  channelsAt: number;
+  columnBytes: number;
+  /** Length of the whole form. */
+  byteLength: number;
+}
+
 /**
- * Reads `serializeColumns` output. The arrays are views of `input`'s buffer (one copy is made
- * only when `input` does not start on an 8-byte boundary, as with pooled Node Buffers).
+ * Reads the preamble and JSON header from the start of a columnar log, so a reader can fetch the
+ * arrays it needs by byte range. When `bytes` ends inside the header, answers how many bytes the
+ * header takes instead.
  */
-export function deserializeColumns(input: ArrayBuffer | Uint8Array): ParsedLog {
+export function readColumnsLayout(bytes: Uint8Array): ColumnsLayout | { headerBytes: number } {
   assertLittleEndian();
-  let bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
-  if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
   if (bytes.length < PREAMBLE) throw new Error("Columnar log: too short for its header.");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   if (view.getUint32(0, true) !== MAGIC) throw new Error("Columnar log: bad magic number.");
@@ -75,19 +87,30 @@ export function deserializeColumns(input: ArrayBuffer | Uint8Array): ParsedLog {
   if (version !== VERSION) throw new Error(`Columnar log: unsupported version ${version}.`);
   const jsonLength = view.getUint32(8, true);
   const rows = view.getUint32(12, true);
+  if (bytes.length < PREAMBLE + jsonLength) return { headerBytes: PREAMBLE + jsonLength };
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(PREAMBLE, PREAMBLE + jsonLength))) as Header;
   const timeAt = PREAMBLE + align8(jsonLength);
   const columnBytes = align8(rows * 4);
-  const expected = timeAt + rows * 8 + columnBytes * header.channels.length;
-  if (bytes.length < expected) {
-    throw new Error(`Columnar log: ${bytes.length} bytes where ${expected} were expected.`);
+  const channelsAt = timeAt + rows * 8;
+  return { header, rows, timeAt, channelsAt, columnBytes, byteLength: channelsAt + columnBytes * header.channels.length };
+}
+
+/**
+ * Reads `serializeColumns` output. The arrays are views of `input`'s buffer (one copy is made
+ * only when `input` does not start on an 8-byte boundary, as with pooled Node Buffers).
+ */
+export function deserializeColumns(input: ArrayBuffer | Uint8Array): ParsedLog {
+  let bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
+  if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
+  const layout = readColumnsLayout(bytes);
+  if ("headerBytes" in layout) throw new Error(`Columnar log: ${bytes.length} bytes where ${layout.headerBytes} were expected.`);
+  if (bytes.length < layout.byteLength) {
+    throw new Error(`Columnar log: ${bytes.length} bytes where ${layout.byteLength} were expected.`);
   }
   const base = bytes.byteOffset;
   return {
-    ...header,
-    time: new Float64Array(bytes.buffer, base + timeAt, rows),
-    columns: header.channels.map(
-      (_, i) => new Float32Array(bytes.buffer, base + timeAt + rows * 8 + i * columnBytes, rows),
-    ),
+    ...layout.header,
+    time: new Float64Array(bytes.buffer, base + layout.timeAt, layout.rows),
+    columns: layout.header.channels.map((_, i) => new Float32Array(bytes.buffer, base + layout.channelsAt + i * layout.columnBytes, layout.rows)),
   };
 }

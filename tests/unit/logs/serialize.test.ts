@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deserializeColumns, parseLog, serializeColumns } from "../../../server/domain/logs";
+import { deserializeColumns, parseLog, readColumnsLayout, serializeColumns } from "../../../server/domain/logs";
 import { fixture } from "./helpers/fixtures";
 
 describe("columnar serialization", () => {
@@ -16,6 +16,22 @@ describe("columnar serialization", () => {
     expect(Array.from(back.time)).toEqual(Array.from(log.time));
     back.columns.forEach((column, i) => expect(Array.from(column)).toEqual(Array.from(log.columns[i])));
     expect(back.columns[0][144]).toBeNaN();
+  });
+
+  it("tells where each array lies from the first bytes, so a reader can fetch them by range", () => {
+    const bytes = serializeColumns(log);
+    const short = readColumnsLayout(bytes.subarray(0, 20));
+    expect(short).toEqual({ headerBytes: expect.any(Number) });
+    const layout = readColumnsLayout(bytes.subarray(0, (short as { headerBytes: number }).headerBytes));
+    if ("headerBytes" in layout) throw new Error("the header was complete");
+    expect(layout.byteLength).toBe(bytes.length);
+    expect(layout.header.channels).toEqual(log.channels);
+    const time = new Float64Array(bytes.slice(layout.timeAt, layout.timeAt + layout.rows * 8).buffer);
+    expect(Array.from(time)).toEqual(Array.from(log.time));
+    const last = log.channels.length - 1;
+    const start = layout.channelsAt + last * layout.columnBytes;
+    const column = new Float32Array(bytes.slice(start, start + layout.rows * 4).buffer);
+    expect(Array.from(column)).toEqual(Array.from(log.columns[last]));
   });
 
   it("lays arrays out 8-byte aligned and reads them as views, without copying", () => {
