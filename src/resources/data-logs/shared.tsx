@@ -1,9 +1,10 @@
 import { useCustom } from "@refinedev/core";
-import { Alert, Flex, Result, Spin, Tag, Typography } from "antd";
-import { useParams, useSearchParams } from "react-router";
+import { Flex, Result, Tag, Typography } from "antd";
+import { useParams } from "react-router";
 import type { ResolvedDataLogShare } from "../../../contracts/data-logs";
 import { SlimHeader } from "../../components/layouts/slim-header";
 import { LogAnalysis } from "./analysis/log-analysis";
+import { useColumnsFetcher, usePanesParam } from "./analysis/hooks";
 
 /**
  * A shared log, read-only, for anyone with the link (signed in or not). The channels come from
@@ -11,31 +12,16 @@ import { LogAnalysis } from "./analysis/log-analysis";
  */
 export function SharedDataLogPage() {
   const { token = "" } = useParams();
-  const [params, setParams] = useSearchParams();
+  // The channels a share link names (datazap style), one pane each, until the viewer rearranges them.
+  const [panesParam, setPanes] = usePanesParam((params) => params.get("channels")?.split(",").join(";") || null);
   const { query } = useCustom<ResolvedDataLogShare>({
     url: `data-logs/shared/${token}`,
     method: "post",
     errorNotification: false,
     queryOptions: { retry: false, refetchOnWindowFocus: false },
   });
-  const { query: columns } = useCustom<Blob>({
-    url: `data-logs/shared/${token}/columns`,
-    method: "get",
-    meta: { responseType: "blob" },
-    errorNotification: false,
-    queryOptions: { gcTime: 0, staleTime: Infinity, retry: false, refetchOnWindowFocus: false, enabled: query.isSuccess },
-  });
+  const fetchColumns = useColumnsFetcher(`data-logs/shared/${token}/columns`);
   const shared = query.data?.data;
-  const panesParam = params.get("panes") ?? (params.get("channels")?.split(",").join(";") || null);
-  const setPanes = (value: string) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        next.set("panes", value);
-        return next;
-      },
-      { replace: true },
-    );
 
   return (
     <Flex vertical style={{ minHeight: "100vh" }}>
@@ -52,14 +38,8 @@ export function SharedDataLogPage() {
       <Flex vertical style={{ padding: 16, flex: 1, minHeight: 0 }}>
         {query.isError ? (
           <Result status="404" title="This link does not work" subTitle="It was revoked, it has expired, or it never existed. Ask the owner of the log for a new one." />
-        ) : columns.isError ? (
-          <Alert type="error" showIcon message="The log could not be loaded" description={columns.error?.message} />
-        ) : !shared ? (
-          <Flex justify="center" style={{ padding: 48 }}>
-            <Spin size="large" />
-          </Flex>
         ) : (
-          <LogAnalysis channels={shared.log.channels} columns={columns.data?.data as Blob | undefined} panesParam={panesParam} onPanesParam={setPanes} readOnly />
+          <LogAnalysis fetchColumns={fetchColumns} panesParam={panesParam} onPanesParam={setPanes} readOnly />
         )}
       </Flex>
     </Flex>

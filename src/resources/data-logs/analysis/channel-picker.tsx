@@ -1,5 +1,5 @@
 import { Checkbox, Flex, Input, Typography, theme } from "antd";
-import { useMemo, useState } from "react";
+import { memo, useMemo, useState } from "react";
 import { type ChartChannel, groupByUnit } from "./channels";
 
 interface ChannelPickerProps {
@@ -10,7 +10,7 @@ interface ChannelPickerProps {
 }
 
 /** Every channel of the log, searchable, grouped by unit; ticking one charts it. */
-export function ChannelPicker({ channels, charted, colourOf, onToggle }: ChannelPickerProps) {
+export const ChannelPicker = memo(function ChannelPicker({ channels, charted, colourOf, onToggle }: ChannelPickerProps) {
   const { token } = theme.useToken();
   const [search, setSearch] = useState("");
   const groups = useMemo(() => groupByUnit(channels, search), [channels, search]);
@@ -36,4 +36,4 @@ export function ChannelPicker({ channels, charted, colourOf, onToggle }: Channel
       </div>
     </Flex>
   );
-}
+});

@@ -39,8 +39,17 @@ const formatSeconds = (seconds: number) => {
   return m > 0 ? `${m}:${s.toFixed(1).padStart(4, "0")}` : `${s.toFixed(s < 10 ? 2 : 1)} s`;
 };
 
-/** One table per series (NaN gaps as null, converted to display units), joined on time. */
+/** Joined data per pane: a pan or zoom redraws the same points at a new scale before new ones come. */
+const joined = new WeakMap<PaneSeries[], uPlot.AlignedData>();
+
 function paneData(series: PaneSeries[]): uPlot.AlignedData {
+  let data = joined.get(series);
+  if (!data) joined.set(series, (data = joinSeries(series)));
+  return data;
+}
+
+/** One table per series (NaN gaps as null, converted to display units), joined on time. */
+function joinSeries(series: PaneSeries[]): uPlot.AlignedData {
   const tables = series.map((s): uPlot.AlignedData => {
     const points = s.points;
     if (!points) return [[], []];
@@ -159,6 +168,7 @@ export function LogChart({ panes, range, paneHeight, onRange, onCursor, onWidth 
   }, [shape, paneHeight, token.colorTextSecondary, token.colorBorderSecondary]);
 
   useEffect(() => {
+    let drawn = 0;
     plots.current.forEach((plot, i) => {
       const pane = panes[i];
       if (!pane) return;
@@ -166,7 +176,10 @@ export function LogChart({ panes, range, paneHeight, onRange, onCursor, onWidth 
         plot.setData(paneData(pane), true);
         plot.setScale("x", { min: range[0], max: range[1] });
       });
+      drawn += pane.filter((series) => series.points).length;
     });
+    // One mark per drawn view: bench/data-log-view.ts times paint, zoom and pan frames by it.
+    if (drawn > 0) performance.mark("data-log:drawn", { detail: { series: drawn } });
   }, [panes, range]);
 
   return <div ref={host} data-testid="log-chart" style={{ width: "100%" }} />;
@@ -215,7 +228,7 @@ export function OverviewStrip({ series, duration, range, onRange }: OverviewProp
           ],
         },
       },
-      latest.current.series?.points ? paneData([latest.current.series]) : [[], []],
+      latest.current.series?.points ? joinSeries([latest.current.series]) : [[], []],
       element,
     );
     const moveTo = (event: MouseEvent) => {
@@ -238,7 +251,7 @@ export function OverviewStrip({ series, duration, range, onRange }: OverviewProp
   }, [duration, series?.colour, token.colorFillSecondary, token.colorPrimary]);
 
   useEffect(() => {
-    if (series?.points) plot.current?.setData(paneData([series]), true);
+    if (series?.points) plot.current?.setData(joinSeries([series]), true);
   }, [series]);
 
   useEffect(() => {

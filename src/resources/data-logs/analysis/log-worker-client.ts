@@ -1,13 +1,17 @@
 /**
  * The page's side of the log worker: one promise per request, answers matched by id.
  */
-import type { DynoProfile } from "../../../../contracts/data-logs";
+import type { DataLogChannel, DynoProfile } from "../../../../contracts/data-logs";
 import type { DynoPull } from "../../../lib/dyno";
 import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
 import LogWorkerScript from "./log-worker?worker";
 
 export type WorkerRequest = { id: number } & (
   | { type: "load"; blob: Blob }
+  | { type: "layout"; blob: Blob }
+  | { type: "time"; blob: Blob }
+  | { type: "channel"; index: number; blob: Blob }
+  | { type: "channels"; blob: Blob }
   | { type: "compute"; channelId: string; expression: string; unit: string }
   | { type: "view"; t0: number; t1: number; pixels: number; ids: string[] }
   | { type: "valuesAt"; t: number }
@@ -17,8 +21,11 @@ export type WorkerRequest = { id: number } & (
 export type WorkerResponse = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
 
 export interface LoadedLog {
+  channels: DataLogChannel[];
   rowCount: number;
   durationSeconds: number;
+  /** False while only the first channels are in (the rest are loading). */
+  complete: boolean;
   /** Bytes of typed arrays the worker holds, and the channel samples they store. */
   bytesHeld: number;
   samples: number;
@@ -26,7 +33,20 @@ export interface LoadedLog {
 
 export type ComputeResult = { ok: true; min: number; max: number; mean: number } | { ok: false; message: string; position: number };
 
+/** Byte offsets of the arrays in the columnar form (server/domain/logs/serialize.ts). */
+export interface ColumnsOffsets {
+  rows: number;
+  timeAt: number;
+  channelsAt: number;
+  columnBytes: number;
+  byteLength: number;
+  channels: DataLogChannel[];
+  durationSeconds: number;
+}
+
 export interface ViewResult {
+  /** The channels answered: those requested that are loaded. */
+  ids: string[];
   series: SeriesPoints[];
   stats: RangeStats[];
 }
@@ -63,6 +83,10 @@ export class LogWorker {
 
   /** The Blob is handed over by reference: its bytes are read once, in the worker. */
   load = (body: Body<"load">) => this.send<LoadedLog>("load", body);
+  layout = (body: Body<"layout">) => this.send<ColumnsOffsets | { headerBytes: number }>("layout", body);
+  time = (body: Body<"time">) => this.send<LoadedLog>("time", body);
+  channel = (body: Body<"channel">) => this.send<LoadedLog>("channel", body);
+  channels = (body: Body<"channels">) => this.send<LoadedLog>("channels", body);
   compute = (body: Body<"compute">) => this.send<ComputeResult>("compute", body);
   view = (body: Body<"view">) => this.send<ViewResult>("view", body);
   valuesAt = (body: Body<"valuesAt">) => this.send<ValuesAt>("valuesAt", body);

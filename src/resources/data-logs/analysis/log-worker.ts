@@ -5,7 +5,8 @@
  * the page ever waiting on a loop over every sample.
  */
 import { compileExpression, ExpressionError } from "../../../../contracts/expression";
-import { deserializeColumns } from "../../../../server/domain/logs/serialize";
+import { deserializeColumns, readColumnsLayout } from "../../../../server/domain/logs/serialize";
+import type { LogChannel } from "../../../../server/domain/logs/types";
 import { dynoPulls, metresPerSecondPer } from "../../../lib/dyno";
 import { indexAtTime, minMaxPerPixel, rangeStats } from "../../../lib/downsample";
 import { variableOf } from "./channels";
@@ -19,7 +20,32 @@ const scope = self as unknown as {
 let time: Float64Array = new Float64Array(0);
 const columns = new Map<string, Float32Array>();
 const units = new Map<string, string>();
-let bytesHeld = 0;
+let channelIds: string[] = [];
+let durationSeconds = 0;
+let columnBytes = 0;
+
+/** Typed arrays held, each buffer counted once (after the full load, channels share one). */
+function bytesHeld(): number {
+  const buffers = new Set<ArrayBufferLike>([time.buffer, ...[...columns.values()].map((c) => c.buffer)]);
+  return [...buffers].reduce((sum, buffer) => sum + buffer.byteLength, 0);
+}
+
+let channelList: Array<{ id: string; name: string; unit: string; min: number; max: number; mean: number }> = [];
+
+function keepChannels(channels: LogChannel[]) {
+  channelIds = channels.map((channel) => channel.id);
+  channelList = channels.map(({ id, name, unit, min, max, mean }) => ({ id, name, unit, min, max, mean }));
+  for (const channel of channels) units.set(channel.id, channel.unit);
+}
+
+const summary = (complete: boolean) => ({
+  channels: channelList,
+  rowCount: time.length,
+  durationSeconds,
+  complete,
+  bytesHeld: bytesHeld(),
+  samples: time.length * channelIds.length,
+});
 
 function column(id: string): Float32Array {
   const values = columns.get(id);
@@ -30,16 +56,34 @@ function column(id: string): Float32Array {
 async function handle(request: WorkerRequest): Promise<{ result: unknown; transfer?: Transferable[] }> {
   switch (request.type) {
     case "load": {
-      const buffer = await request.blob.arrayBuffer();
-      const log = deserializeColumns(buffer);
+      const log = deserializeColumns(await request.blob.arrayBuffer());
       time = log.time;
+      durationSeconds = log.durationSeconds;
+      keepChannels(log.channels);
       columns.clear();
-      log.channels.forEach((channel, i) => {
-        columns.set(channel.id, log.columns[i]);
-        units.set(channel.id, channel.unit);
-      });
-      bytesHeld = buffer.byteLength;
-      return { result: { rowCount: log.rowCount, durationSeconds: log.durationSeconds, bytesHeld, samples: log.rowCount * log.channels.length } };
+      log.channels.forEach((channel, i) => columns.set(channel.id, log.columns[i]));
+      return { result: summary(true) };
+    }
+    case "layout": {
+      const layout = readColumnsLayout(new Uint8Array(await request.blob.arrayBuffer()));
+      if ("headerBytes" in layout) return { result: layout };
+      durationSeconds = layout.header.durationSeconds;
+      keepChannels(layout.header.channels);
+      columnBytes = layout.columnBytes;
+      const { header, ...offsets } = layout;
+      return { result: { ...offsets, channels: channelList, durationSeconds } };
+    }
+    case "time":
+      time = new Float64Array(await request.blob.arrayBuffer());
+      return { result: summary(false) };
+    case "channel":
+      columns.set(channelIds[request.index], new Float32Array(await request.blob.arrayBuffer()));
+      return { result: summary(false) };
+    case "channels": {
+      // Every channel in one buffer: the separate first arrays are let go for views of it.
+      const buffer = await request.blob.arrayBuffer();
+      channelIds.forEach((id, i) => columns.set(id, new Float32Array(buffer, i * columnBytes, time.length)));
+      return { result: summary(true) };
     }
     case "compute": {
       const byVariable: Record<string, Float32Array> = {};
@@ -49,7 +93,6 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
         const values = Float32Array.from(compiled.evaluateColumns(byVariable, time.length));
         columns.set(request.channelId, values);
         units.set(request.channelId, request.unit);
-        bytesHeld += values.byteLength;
         const stats = rangeStats(values, 0, values.length);
         return { result: { ok: true, min: stats.min, max: stats.max, mean: stats.mean } };
       } catch (error) {
@@ -58,11 +101,13 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
       }
     }
     case "view": {
-      const series = request.ids.map((id) => minMaxPerPixel(time, column(id), request.t0, request.t1, request.pixels));
+      // A channel still on its way (the full load follows the first paint) draws nothing yet.
+      const ids = request.ids.filter((id) => columns.has(id));
+      const series = ids.map((id) => minMaxPerPixel(time, column(id), request.t0, request.t1, request.pixels));
       const [i0, i1] = [indexAtTime(time, request.t0), indexAtTime(time, request.t1) + 1];
-      const stats = request.ids.map((id) => rangeStats(column(id), i0, i1));
+      const stats = ids.map((id) => rangeStats(column(id), i0, i1));
       const transfer = series.flatMap((s) => [s.time.buffer, s.values.buffer]);
-      return { result: { series, stats }, transfer };
+      return { result: { ids, series, stats }, transfer };
     }
     case "valuesAt": {
       const i = indexAtTime(time, request.t);

@@ -1,4 +1,5 @@
-import { Table, Typography } from "antd";
+import { Typography, theme } from "antd";
+import { memo, useLayoutEffect, useSyncExternalStore } from "react";
 import type { RangeStats } from "../../../lib/downsample";
 import { type Conversion, convert } from "../../../lib/log-units";
 import type { ChartChannel } from "./channels";
@@ -11,6 +12,32 @@ export interface ReadoutRow {
   stats?: RangeStats;
 }
 
+interface Reading {
+  time: number | null;
+  values?: Record<string, number>;
+}
+
+/**
+ * The values under the cursor, kept outside React state: the cursor moves every frame, and only
+ * the readout (not the chart, the picker or the toolbar) should render again when it does.
+ */
+export class CursorReadout {
+  private reading: Reading = { time: null };
+  private readonly listeners = new Set<() => void>();
+
+  get = () => this.reading;
+
+  set(next: Reading) {
+    this.reading = next;
+    for (const listener of this.listeners) listener();
+  }
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+}
+
 const show = (value: number | undefined, conversion: Conversion) => {
   if (value === undefined || Number.isNaN(value)) return "–";
   const v = convert(value, conversion);
@@ -19,35 +46,49 @@ const show = (value: number | undefined, conversion: Conversion) => {
 };
 
 /**
- * Every channel's value at the cursor, and for the charted ones the minimum, maximum and mean
- * over the visible range.
+ * Every channel's value at the cursor and, for the charted ones, minimum, maximum and mean over
+ * the visible range. A plain table: it renders on every cursor move and must fit in a frame.
  */
-export function ReadoutTable({ rows, values, cursorTime }: { rows: ReadoutRow[]; values?: Record<string, number>; cursorTime: number | null }) {
+export const ReadoutTable = memo(function ReadoutTable({ rows, readout }: { rows: ReadoutRow[]; readout: CursorReadout }) {
+  const { token } = theme.useToken();
+  const { time, values } = useSyncExternalStore(readout.subscribe, readout.get);
+  // Marked for bench/data-log-view.ts: the readout is in the DOM, before the frame is painted.
+  useLayoutEffect(() => {
+    if (values) performance.mark("data-log:readout");
+  }, [values]);
+  const cell = { padding: "2px 8px", borderBottom: `1px solid ${token.colorBorderSecondary}` };
+  const number = { ...cell, textAlign: "right" as const, fontVariantNumeric: "tabular-nums" };
   return (
     <div>
       <Typography.Text type="secondary" data-testid="cursor-time">
-        {cursorTime === null ? "Move over the chart to read values" : `At ${cursorTime.toFixed(3)} s`}
+        {time === null ? "Move over the chart to read values" : `At ${time.toFixed(3)} s`}
       </Typography.Text>
-      <Table<ReadoutRow>
-        size="small"
-        pagination={false}
-        rowKey={(row) => row.channel.id}
-        dataSource={rows}
-        aria-label="Channel values"
-        columns={[
-          {
-            title: "Channel",
-            key: "name",
-            ellipsis: true,
-            render: (_, row) => <span style={{ borderLeft: `3px solid ${row.colour}`, paddingLeft: 6 }}>{row.channel.name}</span>,
-          },
-          { title: "Value", key: "value", align: "right", render: (_, row) => <span data-testid={`value-${row.channel.id}`}>{show(values?.[row.channel.id], row.conversion)}</span> },
-          { title: "Min", key: "min", align: "right", render: (_, row) => (row.charted ? show(row.stats?.min, row.conversion) : "") },
-          { title: "Max", key: "max", align: "right", render: (_, row) => (row.charted ? show(row.stats?.max, row.conversion) : "") },
-          { title: "Mean", key: "mean", align: "right", render: (_, row) => (row.charted ? <span data-testid={`mean-${row.channel.id}`}>{show(row.stats?.mean, row.conversion)}</span> : "") },
-          { title: "Unit", key: "unit", render: (_, row) => row.conversion.unit },
-        ]}
-      />
+      <table aria-label="Channel values" style={{ width: "100%", borderCollapse: "collapse", fontSize: 13, color: token.colorText }}>
+        <thead>
+          <tr style={{ color: token.colorTextSecondary }}>
+            <th style={{ ...cell, textAlign: "left" }}>Channel</th>
+            <th style={number}>Value</th>
+            <th style={number}>Min</th>
+            <th style={number}>Max</th>
+            <th style={number}>Mean</th>
+            <th style={{ ...cell, textAlign: "left" }}>Unit</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.channel.id}>
+              <td style={cell}>
+                <span style={{ borderLeft: `3px solid ${row.colour}`, paddingLeft: 6 }}>{row.channel.name}</span>
+              </td>
+              <td style={number} data-testid={`value-${row.channel.id}`}>{show(values?.[row.channel.id], row.conversion)}</td>
+              <td style={number}>{row.charted ? show(row.stats?.min, row.conversion) : ""}</td>
+              <td style={number}>{row.charted ? show(row.stats?.max, row.conversion) : ""}</td>
+              <td style={number} data-testid={`mean-${row.channel.id}`}>{row.charted ? show(row.stats?.mean, row.conversion) : ""}</td>
+              <td style={cell}>{row.conversion.unit}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
-}
+});
