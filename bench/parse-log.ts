@@ -7,60 +7,12 @@
  */
 import { parseLog } from "../server/domain/logs";
 import { lttb, minMaxPerPixel } from "../src/lib/downsample";
+import { generateCsv } from "./lib/generate-log";
 
 const ROWS = 1_000_000;
 const CHANNELS = 20;
 const TARGET_SECONDS = 2;
 const MiB = 1024 * 1024;
-
-/** Channel shapes of a real engine log: [decimals, amplitude, offset] in fixed-point digits. */
-const SHAPES: [decimals: number, amplitude: number, offset: number][] = [
-  [1, 3000, 3500], // rpm
-  [3, 1.6, 0.4], // boost, crosses zero
-  [2, 12, 85], // coolant
-  [4, 0.15, 0.95], // lambda
-  [3, 80, 120], // MAF
-  [2, 25, -5], // ignition, negative too
-  [3, 1.2, 13.1], // battery
-  [3, 40, 50], // throttle
-];
-
-/** Writes the CSV straight into bytes: building 21 million strings would time the generator, not the parser. */
-function generateCsv(): Uint8Array {
-  const header = "Time (s)," + Array.from({ length: CHANNELS }, (_, c) => `Channel ${c + 1} (u${c % SHAPES.length})`).join(",") + "\n";
-  const out = new Uint8Array(header.length + ROWS * 180);
-  let p = new TextEncoder().encodeInto(header, out).written;
-  const digits = new Uint8Array(24);
-
-  const writeFixed = (scaled: number, decimals: number): void => {
-    let v = scaled;
-    if (v < 0) {
-      out[p++] = 45;
-      v = -v;
-    }
-    let n = 0;
-    do {
-      digits[n++] = 48 + (v % 10);
-      v = Math.floor(v / 10);
-    } while (v > 0 || n <= decimals);
-    while (n > 0) {
-      if (n === decimals) out[p++] = 46;
-      out[p++] = digits[--n];
-    }
-  };
-
-  for (let r = 0; r < ROWS; r++) {
-    writeFixed(r * 10, 3); // 100 Hz: 0.000, 0.010, …
-    for (let c = 0; c < CHANNELS; c++) {
-      const [decimals, amplitude, offset] = SHAPES[c % SHAPES.length];
-      const value = offset + amplitude * Math.sin(r / (700 + 37 * c) + c);
-      out[p++] = 44;
-      writeFixed(Math.round(value * 10 ** decimals), decimals);
-    }
-    out[p++] = 10;
-  }
-  return out.subarray(0, p);
-}
 
 /** The baseline: what one writes without thinking about speed. */
 function naiveParse(bytes: Uint8Array): { time: Float64Array; columns: Float32Array[] } {
@@ -90,7 +42,7 @@ function times(runs: number, fn: () => unknown): number[] {
 const fmt = (ms: number) => `${(ms / 1000).toFixed(3)} s`;
 const rate = (bytes: number, ms: number) => `${(bytes / MiB / (ms / 1000)).toFixed(0)} MiB/s`;
 
-const generated = timed(generateCsv);
+const generated = timed(() => generateCsv(ROWS, CHANNELS));
 const csv = generated.result;
 console.log(`Generated ${ROWS.toLocaleString("en")} rows × ${CHANNELS} channels: ${(csv.length / MiB).toFixed(1)} MiB (${csv.length.toLocaleString("en")} bytes) in ${fmt(generated.ms)}`);
 
