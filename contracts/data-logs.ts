@@ -21,6 +21,18 @@ export const dynoProfileSchema = z.strictObject({
 });
 export type DynoProfile = z.infer<typeof dynoProfileSchema>;
 
+/** A mid-size hatchback: where the dyno panel starts until the user enters the car's own figures. */
+export const DEFAULT_DYNO_PROFILE: DynoProfile = {
+  massKg: 1500,
+  dragCoefficient: 0.31,
+  frontalAreaM2: 2.2,
+  rollingCoefficient: 0.012,
+  tyre: { widthMm: 225, aspectPercent: 40, rimInches: 18 },
+  gearRatios: [3.46, 2.05, 1.3, 1.03, 0.84, 0.69],
+  finalDrive: 3.94,
+  drivelineLoss: 0.15,
+};
+
 export const dataLogPatchSchema = z.strictObject({
   title: z.string().trim().min(1).max(200).optional(),
   notes: z.string().max(20_000).optional(),

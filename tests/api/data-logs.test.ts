@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CreatedDataLogShare, DataLogDetail, DataLogSummary, DynoProfile, ResolvedDataLogShare } from "../../contracts/data-logs";
+import { type CreatedDataLogShare, DEFAULT_DYNO_PROFILE, type DataLogDetail, type DataLogSummary, type ResolvedDataLogShare } from "../../contracts/data-logs";
 import { dataLogShares, dataLogs, userVehicles } from "../../server/db/schema";
 import { deserializeColumns, parseLog } from "../../server/domain/logs";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
@@ -27,16 +27,7 @@ function csvOfSize(size: number): Buffer {
   return Buffer.from(text);
 }
 
-const profile: DynoProfile = {
-  massKg: 1550,
-  dragCoefficient: 0.3,
-  frontalAreaM2: 2.2,
-  rollingCoefficient: 0.012,
-  tyre: { widthMm: 225, aspectPercent: 40, rimInches: 18 },
-  gearRatios: [3.46, 2.05, 1.3, 1.03, 0.84, 0.69],
-  finalDrive: 3.94,
-  drivelineLoss: 0.15,
-};
+const profile = DEFAULT_DYNO_PROFILE;
 
 describe.each(databaseKinds)("data logs API on %s", (kind) => {
   let test: TestApp;

@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { DynoProfile } from "../../../contracts/data-logs";
+import { DEFAULT_DYNO_PROFILE } from "../../../contracts/data-logs";
 import { dynoPulls, findPulls, inferGear, metresPerSecondPer, smooth, speedFromRpm, tyreDiameterM, wheelPowerW } from "../../../src/lib/dyno";
 
-const profile: DynoProfile = {
-  massKg: 1500,
-  dragCoefficient: 0.3,
-  frontalAreaM2: 2.2,
-  rollingCoefficient: 0.012,
-  tyre: { widthMm: 225, aspectPercent: 40, rimInches: 18 },
-  gearRatios: [3.5, 2.1, 1.4, 1.0, 0.8],
-  finalDrive: 3.9,
-  drivelineLoss: 0.15,
-};
+const profile = DEFAULT_DYNO_PROFILE;
 
 /** A pull in one gear under a constant wheel power, integrated with the same road-load model. */
 function simulatedPull(powerW: number, gear: number, hz = 50) {
@@ -48,7 +39,7 @@ describe("virtual dyno", () => {
     expect(tyreDiameterM({ widthMm: 225, aspectPercent: 40, rimInches: 18 })).toBeCloseTo(0.6372, 4);
     // 1000 rpm in a 1:1 gear with a 1:1 final drive turns the wheel 1000 times a minute.
     expect(speedFromRpm(1000, 1, 1, 1)).toBeCloseTo((1000 / 60) * Math.PI, 9);
-    expect(inferGear(3000, speedFromRpm(3000, 1.4, 3.9, tyreDiameterM(profile.tyre)), profile)).toBe(3);
+    expect(inferGear(3000, speedFromRpm(3000, profile.gearRatios[2], profile.finalDrive, tyreDiameterM(profile.tyre)), profile)).toBe(3);
     expect(inferGear(3000, 0.5, profile)).toBeNull();
     expect([metresPerSecondPer("km/h"), metresPerSecondPer("MPH"), metresPerSecondPer("rpm")]).toEqual([1 / 3.6, 0.44704, null]);
   });

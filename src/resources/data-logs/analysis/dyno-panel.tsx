@@ -1,7 +1,7 @@
 import { Alert, Button, Col, Empty, Flex, Form, Input, InputNumber, Row, Select, Space, Typography } from "antd";
 import { useMemo, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { type DynoProfile, dynoProfileSchema } from "../../../../contracts/data-logs";
+import { DEFAULT_DYNO_PROFILE, type DynoProfile, dynoProfileSchema } from "../../../../contracts/data-logs";
 import { type DynoPull, KW_PER_HP, metresPerSecondPer } from "../../../lib/dyno";
 import type { ChartChannel } from "./channels";
 
@@ -22,18 +22,6 @@ interface DynoPanelProps {
   onSave?: (profile: DynoProfile) => void;
   saving?: boolean;
 }
-
-/** A mid-size hatchback: a starting point the user edits. */
-const DEFAULT_PROFILE: DynoProfile = {
-  massKg: 1500,
-  dragCoefficient: 0.31,
-  frontalAreaM2: 2.2,
-  rollingCoefficient: 0.012,
-  tyre: { widthMm: 225, aspectPercent: 40, rimInches: 18 },
-  gearRatios: [3.46, 2.05, 1.3, 1.03, 0.84, 0.69],
-  finalDrive: 3.94,
-  drivelineLoss: 0.15,
-};
 
 interface FormValues extends Omit<DynoProfile, "gearRatios" | "drivelineLoss"> {
   gearRatios: string;
@@ -57,7 +45,7 @@ export function DynoPanel({ channels, profile, run, onSave, saving }: DynoPanelP
   const options = channels.map((channel) => ({ value: channel.id, label: `${channel.name}${channel.unit ? ` (${channel.unit})` : ""}` }));
 
   const initial = useMemo<FormValues>(() => {
-    const base = profile ?? DEFAULT_PROFILE;
+    const base = profile ?? DEFAULT_DYNO_PROFILE;
     return {
       ...base,
       gearRatios: base.gearRatios.join(", "),
