@@ -9,7 +9,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"]],
-  outputDir: ".test-data/playwright-output",
+  outputDir: process.env.PLAYWRIGHT_OUTPUT_DIR ?? ".test-data/playwright-output",
   use: {
     baseURL: process.env.E2E_BASE_URL ?? `http://127.0.0.1:${TEST_PORTS.e2eServer}`,
     browserName: "chromium",

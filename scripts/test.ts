@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { buildSpa, spaIsStale } from "./lib/build";
+import { buildSpa } from "./lib/build";
 import { ensureChromium } from "./lib/chromium";
 import { startAuthEmulator } from "./lib/emulator";
 import { TEST_PORTS, TEST_PROJECT_ID, freePort } from "./lib/ports";
@@ -69,17 +69,17 @@ async function waitForServer(portFile: string, child: ChildProcess): Promise<num
 
 async function runBrowserTests(env: NodeJS.ProcessEnv): Promise<Tally> {
   const chromium = ensureChromium();
-  if (spaIsStale()) {
-    console.log("Building the web app for the browser tests…");
-    buildSpa();
-  }
+  // Its own build of the current sources: another run rebuilding dist/ meanwhile cannot pull files from under it.
+  const distDir = path.join(workDir, "dist");
+  console.log("Building the web app for the browser tests…");
+  buildSpa(distDir);
   const dataDir = path.join(workDir, "e2e-data");
   rmSync(dataDir, { recursive: true, force: true });
   const portFile = path.join(workDir, "e2e-port");
   rmSync(portFile, { force: true });
   const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...env, PORT: "0", PORT_FILE: portFile, DATA_DIR: dataDir, SEED_DEMO: "1", LOG_LEVEL: "warn", NODE_ENV: "test" },
+    env: { ...env, PORT: "0", PORT_FILE: portFile, DATA_DIR: dataDir, DIST_DIR: distDir, SEED_DEMO: "1", LOG_LEVEL: "warn", NODE_ENV: "test" },
   });
   try {
     const port = await waitForServer(portFile, server);
@@ -90,6 +90,7 @@ async function runBrowserTests(env: NodeJS.ProcessEnv): Promise<Tally> {
       CHROMIUM_PATH: chromium,
       E2E_BASE_URL: `http://127.0.0.1:${port}`,
       PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+      PLAYWRIGHT_OUTPUT_DIR: path.join(workDir, "playwright-output"),
     });
     const json = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(report);
     if (!json) return { suite: "browser", passed: 0, failed: 1, skipped: 0 };

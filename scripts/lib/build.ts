@@ -21,7 +21,9 @@ export function spaIsStale(root = process.cwd()): boolean {
   return SOURCES.some((source) => newestMtime(path.join(root, source)) > builtAt);
 }
 
-export function buildSpa(): void {
-  const result = spawnSync(path.resolve("node_modules/.bin/vite"), ["build", "--logLevel", "warn"], { stdio: "inherit" });
+/** Builds the SPA into outDir (dist/ by default); test runs build into their own folder. */
+export function buildSpa(outDir = "dist"): void {
+  const args = ["build", "--logLevel", "warn", "--outDir", outDir, "--emptyOutDir"];
+  const result = spawnSync(path.resolve("node_modules/.bin/vite"), args, { stdio: "inherit" });
   if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status})`);
 }

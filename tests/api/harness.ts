@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { rm } from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { inject } from "vitest";
@@ -69,6 +70,7 @@ export async function startTestApp(kind: DatabaseKind, env: Record<string, strin
       await app.close();
       await database.close();
       await postgres?.drop();
+      await rm(config.dataDir, { recursive: true, force: true });
     },
   };
 }
