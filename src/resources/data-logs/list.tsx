@@ -86,21 +86,31 @@ function LogUpload() {
   );
 }
 
-function RenameDialog({ log, onClose }: { log: DataLogSummary | null; onClose: () => void }) {
+/** Title, notes and tags; the list carries no notes, so the record is read first. */
+function EditDialog({ log, onClose }: { log: DataLogSummary; onClose: () => void }) {
   const { mutate, mutation } = useUpdate();
-  const [title, setTitle] = useState(log?.title ?? "");
+  const { result } = useOne<DataLogDetail>({ resource: "data-logs", id: log.id });
+  const [form] = Form.useForm<{ title: string; notes: string; tags: string[] }>();
   return (
-    <Modal
-      title="Rename log"
-      open={log !== null}
-      onCancel={onClose}
-      okText="Save"
-      confirmLoading={mutation.isPending}
-      okButtonProps={{ disabled: !title.trim() }}
-      onOk={() => log && mutate({ resource: "data-logs", id: log.id, values: { title: title.trim() } }, { onSuccess: onClose })}
-      destroyOnHidden
-    >
-      <Input aria-label="Title" value={title} onChange={(event) => setTitle(event.target.value)} maxLength={200} autoFocus />
+    <Modal title="Edit log" open onCancel={onClose} okText="Save" confirmLoading={mutation.isPending} onOk={() => form.submit()} destroyOnHidden>
+      {result && (
+        <Form
+          form={form}
+          layout="vertical"
+          initialValues={{ title: result.title, notes: result.notes, tags: result.tags }}
+          onFinish={(values) => mutate({ resource: "data-logs", id: log.id, values: { ...values, title: values.title.trim() } }, { onSuccess: onClose })}
+        >
+          <Form.Item name="title" label="Title" rules={[{ required: true, whitespace: true, message: "A log needs a title" }]}>
+            <Input maxLength={200} autoFocus />
+          </Form.Item>
+          <Form.Item name="notes" label="Notes">
+            <Input.TextArea rows={4} maxLength={20_000} />
+          </Form.Item>
+          <Form.Item name="tags" label="Tags">
+            <Select mode="tags" tokenSeparators={[","]} maxCount={20} placeholder="e.g. 3rd gear pull, stage 1" />
+          </Form.Item>
+        </Form>
+      )}
     </Modal>
   );
 }
@@ -123,7 +133,7 @@ export function DataLogsList() {
     ],
   });
   const { mutate: remove } = useDelete();
-  const [renaming, setRenaming] = useState<DataLogSummary | null>(null);
+  const [editing, setEditing] = useState<DataLogSummary | null>(null);
   const [sharing, setSharing] = useState<DataLogSummary | null>(null);
   const range = getDefaultFilter("createdAt", filters, "between") as string[] | undefined;
 
@@ -178,7 +188,7 @@ export function DataLogsList() {
             title=""
             render={(_, log) => (
               <Space>
-                <Button size="small" icon={<EditOutlined />} aria-label={`Rename ${log.title}`} onClick={() => setRenaming(log)} />
+                <Button size="small" icon={<EditOutlined />} aria-label={`Edit ${log.title}`} onClick={() => setEditing(log)} />
                 <Button size="small" icon={<ShareAltOutlined />} aria-label={`Share ${log.title}`} onClick={() => setSharing(log)} />
                 <Popconfirm
                   title={`Delete ${log.title}?`}
@@ -194,7 +204,7 @@ export function DataLogsList() {
           />
         </Table>
       </Flex>
-      {renaming && <RenameDialog log={renaming} onClose={() => setRenaming(null)} />}
+      {editing && <EditDialog log={editing} onClose={() => setEditing(null)} />}
       {sharing && <ShareFromList log={sharing} onClose={() => setSharing(null)} />}
     </FullScreenPage>
   );
