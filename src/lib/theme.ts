@@ -129,6 +129,11 @@ const themes: Record<"light" | "dark", ThemeConfig> = {
       colorTextBase: ebonyClay[900],
       colorBgBase: "#FFFFFF",
       colorBgLayout: ebonyClay[50],
+      // antd derives these as the base colour at 65 % and 45 % opacity, below WCAG AA (4.5:1) on the
+      // layout background; solid shades keep secondary text, hints and form extras readable (6.3:1).
+      colorTextSecondary: ebonyClay[700],
+      colorTextTertiary: ebonyClay[700],
+      colorTextDescription: ebonyClay[700],
     },
   },
   dark: {
@@ -139,6 +144,10 @@ const themes: Record<"light" | "dark", ThemeConfig> = {
       colorTextBase: ebonyClay[50],
       colorBgBase: ebonyClay[900],
       colorBgLayout: ebonyClay[950],
+      // The same for dark mode: at least 7:1 on the container background.
+      colorTextSecondary: ebonyClay[200],
+      colorTextTertiary: ebonyClay[300],
+      colorTextDescription: ebonyClay[300],
     },
   },
 };

@@ -30,7 +30,8 @@ export function LandingLayout({ children, headerExtra }: { children: ReactNode; 
   return (
     <Layout style={{ minHeight: "100vh" }}>
       <Layout.Header
-        style={{ background: token.colorBgElevated, display: "flex", alignItems: "center", gap: 24, padding: "0 clamp(12px, 4vw, 48px)" }}
+        // Gaps shrink on narrow screens so brand, menu, colour switch and sign-in fit in 320 px.
+        style={{ background: token.colorBgElevated, display: "flex", alignItems: "center", gap: "clamp(8px, 2vw, 24px)", padding: "0 clamp(12px, 4vw, 48px)" }}
       >
         <BrandMark />
         <Menu
@@ -39,7 +40,7 @@ export function LandingLayout({ children, headerExtra }: { children: ReactNode; 
           style={{ flex: 1, minWidth: 0, borderBottom: "none", background: "transparent" }}
           items={navigation.map((item) => ({ key: item.path, label: <Link to={item.path}>{item.label}</Link> }))}
         />
-        <Flex gap={8} align="center">
+        <Flex gap={4} align="center">
           {headerExtra}
           {user ? (
             <Link to="/dashboard">
