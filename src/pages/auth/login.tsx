@@ -12,6 +12,7 @@ import { identityErrorMessage } from "../../lib/identity-errors";
 import { safeRedirect } from "../../providers/auth-provider";
 import { useSessionState } from "../../providers/session-context";
 import { EMAIL_FOR_SIGN_IN_KEY } from "./create-email-account";
+import "../landing/prose.css";
 
 const email = z.string().trim().min(1, "Enter your email").pipe(z.email("That email address is not valid"));
 const loginSchema = z.object({ email, password: z.string().min(1, "Enter your password") });
@@ -58,7 +59,7 @@ export function LoginPage() {
   const error = failure ?? linkState.error;
   return (
     <Flex justify="center" style={{ padding: "48px 0" }}>
-      <Card style={{ width: "100%", maxWidth: 420 }}>
+      <Card className="prose" style={{ width: "100%", maxWidth: 420 }}>
         <Typography.Title level={1} style={{ marginTop: 0, fontSize: 30 }}>
           Sign in
         </Typography.Title>

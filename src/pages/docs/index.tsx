@@ -5,6 +5,7 @@ import { docsIndex } from "../../components/layouts/docs-layout";
 import { Link } from "../../components/link";
 import { type Block, type Inline, parseMarkdown, tableOfContents } from "../../lib/markdown";
 import { NotFoundPage } from "../errors/not-found";
+import "../landing/prose.css";
 
 const sources = import.meta.glob<string>("../../../docs/*.md", { query: "?raw", import: "default", eager: true });
 
@@ -75,9 +76,9 @@ export function DocsPage() {
   if (!source || !known) return <NotFoundPage />;
   const contents = tableOfContents(blocks);
   return (
-    <Row gutter={[32, 16]} wrap>
+    <Row gutter={[{ xs: 16, md: 32 }, 16]} wrap>
       <Col xs={{ span: 24, order: 2 }} lg={{ span: 18, order: 1 }}>
-        <article>{blocks.map(renderBlock)}</article>
+        <article className="prose">{blocks.map(renderBlock)}</article>
       </Col>
       {contents.length > 0 && (
         <Col xs={{ span: 24, order: 1 }} lg={{ span: 6, order: 2 }}>

@@ -35,7 +35,7 @@ export function ContactUsPage() {
 
   return (
     <LandingSection title="Contact us" lead="Questions about your car, a tune, flashing or your account? Write to us: a person who tunes cars answers, usually within one working day.">
-      <Row gutter={[48, 24]}>
+      <Row gutter={[{ xs: 16, lg: 48 }, 24]}>
         <Col xs={24} lg={14}>
           {sent ? (
             <Result

@@ -96,7 +96,7 @@ export function DealerAccountRequestPage() {
   const back = encodeURIComponent(PATH);
   return (
     <LandingSection title="Become a dealer" lead="Sell your tunes and work custom requests through the portal, with flashing and logging your customers already use.">
-      <Row gutter={[48, 24]}>
+      <Row gutter={[{ xs: 16, lg: 48 }, 24]}>
         <Col xs={24} lg={14}>
           {!ready ? (
             <Skeleton active />

@@ -38,7 +38,7 @@ export function DemoRequestPage() {
 
   return (
     <LandingSection title="Request a demo" lead="Run a tuning business? See how the portal handles requests, tune files, flashing and logs, with a demo dealer account set up for your platforms.">
-      <Row gutter={[48, 24]}>
+      <Row gutter={[{ xs: 16, lg: 48 }, 24]}>
         <Col xs={24} lg={14}>
           {sent ? (
             <Result status="success" title="Thank you, we will be in touch" subTitle="We reply within two working days to arrange a time for a 45-minute walkthrough." />

@@ -27,7 +27,7 @@ export function DownloadAppPage() {
           description="Install it from your store, then open the link again."
         />
       )}
-      <Row gutter={[32, 32]}>
+      <Row gutter={[{ xs: 16, md: 32 }, 32]}>
         <Col xs={24} md={14}>
           <Flex gap={12} wrap style={{ marginBottom: 24 }}>
             <Button type="primary" size="large" icon={<AppleFilled />} href={APP_STORE_URL} target="_blank" rel="noreferrer">

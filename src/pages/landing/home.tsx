@@ -2,6 +2,7 @@ import { ApiOutlined, CloudUploadOutlined, LineChartOutlined, SafetyCertificateO
 import { Button, Card, Col, Flex, Row, Steps, Typography } from "antd";
 import type { ReactNode } from "react";
 import { Link } from "../../components/link";
+import "./prose.css";
 import { SupportedVehicles } from "./supported-vehicles";
 
 const features: { icon: ReactNode; title: string; text: string }[] = [
@@ -21,7 +22,7 @@ const steps = [
 
 export function HomePage() {
   return (
-    <Flex vertical gap={56}>
+    <Flex vertical gap={56} className="prose">
       <section style={{ maxWidth: 780 }} aria-labelledby="home-title">
         <Typography.Title id="home-title">Tune, flash and log your car with confidence</Typography.Title>
         <Typography.Paragraph style={{ fontSize: 18 }}>
@@ -76,7 +77,7 @@ export function HomePage() {
       </section>
 
       <section aria-labelledby="dealers-title">
-        <Row gutter={[32, 16]} align="middle">
+        <Row gutter={[{ xs: 16, md: 32 }, 16]} align="middle">
           <Col xs={24} md={16}>
             <Typography.Title level={2} id="dealers-title">
               <ApiOutlined aria-hidden style={{ marginRight: 8 }} />
