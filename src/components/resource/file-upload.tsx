@@ -13,14 +13,16 @@ export function FileUpload({
   url,
   label,
   resource,
+  id,
   onUploaded,
   testId,
 }: {
   /** Under /api/v1, e.g. "firmware-support/firmware-support/<id>/stock-file". */
   url: string;
   label: string;
-  /** Invalidated after a successful upload so lists and the record refresh. */
+  /** The record the file belongs to: invalidated after a successful upload so it and its list refresh. */
   resource: string;
+  id: string;
   onUploaded?: (answer: Record<string, unknown>) => void;
   testId?: string;
 }) {
@@ -47,7 +49,7 @@ export function FileUpload({
       {
         onSuccess: ({ data }) => {
           setProgress(100);
-          void invalidate({ resource, invalidates: ["list", "detail"] });
+          void invalidate({ resource, id, invalidates: ["list", "detail"] });
           onUploaded?.(data as Record<string, unknown>);
         },
         onError: (failure) => {

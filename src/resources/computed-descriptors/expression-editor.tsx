@@ -48,7 +48,8 @@ export default function ExpressionEditor({
       <Editor
         height={72}
         language={EXPRESSION_LANGUAGE}
-        value={value}
+        // Uncontrolled: feeding each keystroke back as `value` can drop keys typed while React renders.
+        defaultValue={value}
         onChange={(next) => onChange(next ?? "")}
         onMount={(instance) => {
           editor.current = instance;
@@ -65,6 +66,8 @@ export default function ExpressionEditor({
           fontSize: 14,
           renderLineHighlight: "none",
           overviewRulerLanes: 0,
+          // Typed text stays as typed, so the error position matches what the evaluator reads.
+          autoClosingBrackets: "never",
           ariaLabel: "Expression",
         }}
       />

@@ -4,13 +4,14 @@
  * use, with the error marked in the editor; the server's answer (unknown
  * channels it knows of) lands on the same marker.
  */
-import { type HttpError, useCustom, useCustomMutation, useInvalidate, useOne } from "@refinedev/core";
+import { useCustom, useOne } from "@refinedev/core";
 import { Button, Col, Form, Input, InputNumber, Row, Skeleton, Typography } from "antd";
 import { Suspense, lazy, useMemo, useState } from "react";
 import { useWatch } from "react-hook-form";
 import { type ComputedDescriptor, computedDescriptorInputSchema } from "../../../contracts/catalogue";
 import { type ExpressionErrorInfo, validateExpression } from "../../../contracts/expression";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { usePut } from "../../components/resource/use-put";
 import { type SampleChannel, SamplePreview } from "./sample-preview";
 
 const ExpressionEditor = lazy(() => import("./expression-editor"));
@@ -27,32 +28,25 @@ function ComputedFields({ record, onSaved, channels }: { record?: ComputedDescri
     max: record?.max ?? null,
   });
   const [serverError, setServerError] = useState<ExpressionErrorInfo | null>(null);
-  const { mutate, mutation } = useCustomMutation();
-  const invalidate = useInvalidate();
   const { control } = form;
   const [expression, variable] = useWatch({ control, name: ["expression", "variable"] });
   const available = useMemo(() => channels.filter((c) => c.variable !== variable), [channels, variable]);
   const check = useMemo(() => (expression.trim() ? validateExpression(expression, available.map((c) => c.variable)) : null), [expression, available]);
   const error = check && !check.ok ? check.error : serverError;
-
-  const submit = form.handleSubmit((values) =>
-    mutate(
-      { url: "firmware-support/computed-descriptor", method: "put", values, successNotification: { type: "success", message: `Saved ${values.name}` }, errorNotification: false },
-      {
-        onSuccess: () => {
-          void invalidate({ resource: "computed-descriptors", invalidates: ["list", "detail"] });
-          onSaved();
-        },
-        onError: (failure: HttpError) => {
-          const issue = ((failure as HttpError & { data?: unknown }).data as Array<ExpressionErrorInfo & { path?: string }> | undefined)?.find?.(
-            (item) => item.path === "expression" && typeof item.position === "number",
-          );
-          setServerError(issue ?? null);
-          form.showServerError(failure);
-        },
+  // The server names channels it knows and the browser does not (yet): its position goes on the editor's marker.
+  const { save, saving } = usePut(
+    {
+      showServerError: (failure) => {
+        const data = (failure as { data?: unknown }).data;
+        const issue = Array.isArray(data) ? (data as Array<ExpressionErrorInfo & { path?: string }>).find((item) => item.path === "expression" && typeof item.position === "number") : undefined;
+        setServerError(issue ?? null);
+        form.showServerError(failure);
       },
-    ),
+    },
+    "computed-descriptors",
+    "firmware-support/computed-descriptor",
   );
+  const submit = form.handleSubmit((values) => save(values, `Saved ${values.name}`, onSaved));
 
   return (
     <Form layout="vertical" onFinish={() => void submit()} aria-label="Computed descriptor">
@@ -104,7 +98,7 @@ function ComputedFields({ record, onSaved, channels }: { record?: ComputedDescri
         </Col>
       </Row>
       {check?.ok && <SamplePreview expression={expression} channels={available} />}
-      <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+      <Button type="primary" htmlType="submit" loading={saving}>
         Save
       </Button>
     </Form>

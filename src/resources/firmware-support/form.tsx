@@ -3,10 +3,11 @@
  * updates by firmware id (spec §7). Identify rules, checksum schemes and the
  * map definition are JSON documents (domain.md gives their shape).
  */
-import { type HttpError, useCustomMutation, useInvalidate, useOne } from "@refinedev/core";
+import { useOne } from "@refinedev/core";
 import { Button, Form, Input, InputNumber, Skeleton } from "antd";
 import { type FirmwareSupport, firmwareSupportInputSchema } from "../../../contracts/catalogue";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { usePut } from "../../components/resource/use-put";
 import { JsonField } from "../../components/resource/json-field";
 
 function FirmwareFormFields({ record, onSaved }: { record?: FirmwareSupport; onSaved: (record: FirmwareSupport) => void }) {
@@ -20,28 +21,10 @@ function FirmwareFormFields({ record, onSaved }: { record?: FirmwareSupport; onS
     definition: record?.definition ?? null,
     notes: record?.notes ?? "",
   });
-  const { mutate, mutation } = useCustomMutation<FirmwareSupport>();
-  const invalidate = useInvalidate();
+  const { save, saving } = usePut<FirmwareSupport>(form, "firmware-support", "firmware-support/firmware-support");
   const { control } = form;
 
-  const submit = form.handleSubmit((values) =>
-    mutate(
-      {
-        url: "firmware-support/firmware-support",
-        method: "put",
-        values,
-        successNotification: { type: "success", message: `Saved ${values.firmwareId}` },
-        errorNotification: false,
-      },
-      {
-        onSuccess: ({ data }) => {
-          void invalidate({ resource: "firmware-support", invalidates: ["list", "detail"] });
-          onSaved(data);
-        },
-        onError: (error: HttpError) => form.showServerError(error),
-      },
-    ),
-  );
+  const submit = form.handleSubmit((values) => save(values, `Saved ${values.firmwareId}`, onSaved));
 
   return (
     <Form layout="vertical" onFinish={() => void submit()} aria-label="Firmware record">
@@ -70,7 +53,7 @@ function FirmwareFormFields({ record, onSaved }: { record?: FirmwareSupport; onS
       <Field control={control} name="notes" label="Notes">
         {(field) => <Input.TextArea {...field} rows={2} />}
       </Field>
-      <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+      <Button type="primary" htmlType="submit" loading={saving}>
         Save
       </Button>
     </Form>

@@ -4,11 +4,12 @@
  * (profile, blocks, bootloader).
  */
 import { DownloadOutlined } from "@ant-design/icons";
-import { type HttpError, useApiUrl, useCustomMutation, useInvalidate, useOne } from "@refinedev/core";
+import { useApiUrl, useOne } from "@refinedev/core";
 import { Button, Descriptions, Divider, Flex, Form, Skeleton, Switch, Typography } from "antd";
 import { type FirmwareSupport, flashingSupportInputSchema } from "../../../contracts/catalogue";
 import { FileUpload } from "../../components/resource/file-upload";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { usePut } from "../../components/resource/use-put";
 import { JsonField } from "../../components/resource/json-field";
 
 const Sha = ({ value }: { value: string }) => (
@@ -24,17 +25,8 @@ function FlashingForm({ record }: { record: FirmwareSupport }) {
     profile: record.flashing.profile,
     blocks: record.flashing.blocks,
   });
-  const { mutate, mutation } = useCustomMutation<FirmwareSupport>();
-  const invalidate = useInvalidate();
-  const submit = form.handleSubmit((values) =>
-    mutate(
-      { url: "firmware-support/flashing-support", method: "put", values, successNotification: { type: "success", message: "Flashing support saved" }, errorNotification: false },
-      {
-        onSuccess: () => void invalidate({ resource: "firmware-support", invalidates: ["list", "detail"] }),
-        onError: (error: HttpError) => form.showServerError(error),
-      },
-    ),
-  );
+  const { save, saving } = usePut<FirmwareSupport>(form, "firmware-support", "firmware-support/flashing-support");
+  const submit = form.handleSubmit((values) => save(values, "Flashing support saved"));
   return (
     <Form layout="vertical" onFinish={() => void submit()} aria-label="Flashing support">
       <FormError message={form.formError} />
@@ -52,7 +44,7 @@ function FlashingForm({ record }: { record: FirmwareSupport }) {
       <Field control={form.control} name="blocks" label="Blocks" help='[{ "name", "number", "baseAddress", "length", "fileOffset", "transferSize" }]'>
         {(field) => <JsonField {...field} rows={5} />}
       </Field>
-      <Button htmlType="submit" loading={mutation.isPending}>
+      <Button htmlType="submit" loading={saving}>
         Save flashing support
       </Button>
     </Form>
@@ -97,8 +89,9 @@ export function FirmwareShow({ id, onEdit }: { id: string; onEdit: () => void })
       )}
       <FileUpload
         url={`firmware-support/firmware-support/${record.id}/stock-file`}
-        label={record.stockFile ? "Replace stock file" : "Upload stock file"}
+        label="Upload stock file"
         resource="firmware-support"
+        id={record.id}
         testId="stock-upload"
       />
 
@@ -110,7 +103,7 @@ export function FirmwareShow({ id, onEdit }: { id: string; onEdit: () => void })
       ) : (
         <Typography.Text type="secondary">No bootloader yet.</Typography.Text>
       )}
-      <FileUpload url={`firmware-support/flashing-support/${record.id}/bootloader`} label="Upload bootloader" resource="firmware-support" />
+      <FileUpload url={`firmware-support/flashing-support/${record.id}/bootloader`} label="Upload bootloader" resource="firmware-support" id={record.id} />
       <FlashingForm key={record.updatedAt} record={record} />
     </Flex>
   );

@@ -1,7 +1,8 @@
-import { type HttpError, useCustomMutation, useInvalidate, useOne } from "@refinedev/core";
+import { useOne } from "@refinedev/core";
 import { Button, Form, Input, Select, Skeleton } from "antd";
 import { OBD_FUNCTION_CATEGORIES, type ObdFunction, SAFETY_LEVELS, obdFunctionInputSchema } from "../../../contracts/catalogue";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { usePut } from "../../components/resource/use-put";
 
 export const categoryOptions = OBD_FUNCTION_CATEGORIES.map((value) => ({ value, label: value.replace(/-/g, " ") }));
 export const safetyOptions = SAFETY_LEVELS.map((value) => ({ value, label: value }));
@@ -18,21 +19,9 @@ function ObdFunctionFields({ record, onSaved }: { record?: ObdFunction; onSaved:
     confirmationText: record?.confirmationText ?? null,
     safetyLevel: record?.safetyLevel ?? "none",
   });
-  const { mutate, mutation } = useCustomMutation();
-  const invalidate = useInvalidate();
+  const { save, saving } = usePut(form, "obd-functions", "firmware-support/obd-function");
   const { control } = form;
-  const submit = form.handleSubmit((values) =>
-    mutate(
-      { url: "firmware-support/obd-function", method: "put", values, successNotification: { type: "success", message: `Saved ${values.name}` }, errorNotification: false },
-      {
-        onSuccess: () => {
-          void invalidate({ resource: "obd-functions", invalidates: ["list", "detail"] });
-          onSaved();
-        },
-        onError: (error: HttpError) => form.showServerError(error),
-      },
-    ),
-  );
+  const submit = form.handleSubmit((values) => save(values, `Saved ${values.name}`, onSaved));
   return (
     <Form layout="vertical" onFinish={() => void submit()} aria-label="OBD function">
       <FormError message={form.formError} />
@@ -60,7 +49,7 @@ function ObdFunctionFields({ record, onSaved }: { record?: ObdFunction; onSaved:
       <Field control={control} name="firmwareIds" label="Applies to firmware" help="Empty: every firmware">
         {(field) => <Select {...field} mode="tags" open={false} tokenSeparators={[",", " "]} />}
       </Field>
-      <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+      <Button type="primary" htmlType="submit" loading={saving}>
         Save
       </Button>
     </Form>

@@ -4,7 +4,7 @@
  */
 import { EyeOutlined, PlusOutlined } from "@ant-design/icons";
 import { getDefaultSortOrder, useTable } from "@refinedev/antd";
-import { type HttpError, useCustomMutation, useInvalidate } from "@refinedev/core";
+import { useCustomMutation } from "@refinedev/core";
 import { Button, Flex, Form, Input, InputNumber, Popconfirm, Space, Table, Typography } from "antd";
 import { useState } from "react";
 import { type FirmwareSecretRow, firmwareSecretInputSchema } from "../../../contracts/catalogue";
@@ -13,6 +13,7 @@ import { exactFilter } from "../../components/resource/column-filters";
 import { ConfirmDelete } from "../../components/resource/delete-button";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { usePut } from "../../components/resource/use-put";
 import { ListSearch } from "../../components/resource/list-search";
 import { FirmwareSections } from "../firmware-support/section-tabs";
 
@@ -20,20 +21,8 @@ const PATH = "/admin/firmware-support/passwords";
 
 function SecretForm({ onSaved }: { onSaved: () => void }) {
   const form = useContractForm(firmwareSecretInputSchema, { firmwareId: "", label: "", securityLevel: 1, secret: "" });
-  const { mutate, mutation } = useCustomMutation();
-  const invalidate = useInvalidate();
-  const submit = form.handleSubmit((values) =>
-    mutate(
-      { url: "firmware-support/password-storage", method: "put", values, successNotification: { type: "success", message: "Password stored" }, errorNotification: false },
-      {
-        onSuccess: () => {
-          void invalidate({ resource: "password-storage", invalidates: ["list"] });
-          onSaved();
-        },
-        onError: (error: HttpError) => form.showServerError(error),
-      },
-    ),
-  );
+  const { save, saving } = usePut(form, "password-storage", "firmware-support/password-storage");
+  const submit = form.handleSubmit((values) => save(values, "Password stored", onSaved));
   return (
     <Form layout="vertical" onFinish={() => void submit()} aria-label="Stored password">
       <FormError message={form.formError} />
@@ -49,7 +38,7 @@ function SecretForm({ onSaved }: { onSaved: () => void }) {
       <Field control={form.control} name="secret" label="Secret" required>
         {(field) => <Input.Password {...field} autoComplete="off" />}
       </Field>
-      <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+      <Button type="primary" htmlType="submit" loading={saving}>
         Store
       </Button>
     </Form>

@@ -1,7 +1,8 @@
-import { type HttpError, useCustomMutation, useInvalidate, useOne } from "@refinedev/core";
+import { useOne } from "@refinedev/core";
 import { Button, Col, Form, Input, InputNumber, Row, Select, Skeleton, Switch } from "antd";
 import { PID_SOURCES, type PidDescriptor, pidDescriptorInputSchema } from "../../../contracts/catalogue";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { usePut } from "../../components/resource/use-put";
 
 export const sourceOptions = PID_SOURCES.map((value) => ({ value, label: { obd: "OBD mode 01", uds: "UDS DID (0x22)", ram: "RAM address (0x3E)" }[value] }));
 
@@ -25,21 +26,9 @@ function PidFields({ record, onSaved }: { record?: PidDescriptor; onSaved: () =>
     smoothing: record?.smoothing ?? 0,
     firmwareIds: record?.firmwareIds ?? [],
   });
-  const { mutate, mutation } = useCustomMutation();
-  const invalidate = useInvalidate();
+  const { save, saving } = usePut(form, "pid-descriptors", "firmware-support/pid-descriptors");
   const { control } = form;
-  const submit = form.handleSubmit((values) =>
-    mutate(
-      { url: "firmware-support/pid-descriptors", method: "put", values, successNotification: { type: "success", message: `Saved ${values.name}` }, errorNotification: false },
-      {
-        onSuccess: () => {
-          void invalidate({ resource: "pid-descriptors", invalidates: ["list", "detail"] });
-          onSaved();
-        },
-        onError: (error: HttpError) => form.showServerError(error),
-      },
-    ),
-  );
+  const submit = form.handleSubmit((values) => save(values, `Saved ${values.name}`, onSaved));
   const number = (name: "min" | "max" | "warnMin" | "warnMax", label: string) => (
     <Col span={6}>
       <Field control={control} name={name} label={label}>
@@ -114,7 +103,7 @@ function PidFields({ record, onSaved }: { record?: PidDescriptor; onSaved: () =>
       <Field control={control} name="firmwareIds" label="Applies to firmware" help="Empty: every firmware">
         {(field) => <Select {...field} mode="tags" open={false} tokenSeparators={[",", " "]} />}
       </Field>
-      <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+      <Button type="primary" htmlType="submit" loading={saving}>
         Save
       </Button>
     </Form>

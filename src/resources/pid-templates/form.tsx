@@ -1,7 +1,8 @@
-import { type HttpError, useCustomMutation, useInvalidate, useOne } from "@refinedev/core";
+import { useOne } from "@refinedev/core";
 import { Button, Form, Input, InputNumber, Select, Skeleton } from "antd";
 import { type PidTemplate, pidTemplateInputSchema } from "../../../contracts/catalogue";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { usePut } from "../../components/resource/use-put";
 import { DescriptorPicker } from "./descriptor-picker";
 
 function TemplateFields({ record, onSaved }: { record?: PidTemplate; onSaved: () => void }) {
@@ -14,21 +15,9 @@ function TemplateFields({ record, onSaved }: { record?: PidTemplate; onSaved: ()
     firmwareIds: record?.firmwareIds ?? [],
     vehicleFamily: record?.vehicleFamily ?? "",
   });
-  const { mutate, mutation } = useCustomMutation();
-  const invalidate = useInvalidate();
+  const { save, saving } = usePut(form, "pid-templates", "firmware-support/pid-templates");
   const { control } = form;
-  const submit = form.handleSubmit((values) =>
-    mutate(
-      { url: "firmware-support/pid-templates", method: "put", values, successNotification: { type: "success", message: `Saved ${values.name}` }, errorNotification: false },
-      {
-        onSuccess: () => {
-          void invalidate({ resource: "pid-templates", invalidates: ["list", "detail"] });
-          onSaved();
-        },
-        onError: (error: HttpError) => form.showServerError(error),
-      },
-    ),
-  );
+  const submit = form.handleSubmit((values) => save(values, `Saved ${values.name}`, onSaved));
   return (
     <Form layout="vertical" onFinish={() => void submit()} aria-label="PID template">
       <FormError message={form.formError} />
@@ -50,7 +39,7 @@ function TemplateFields({ record, onSaved }: { record?: PidTemplate; onSaved: ()
       <Field control={control} name="descriptorIds" label="Channels, in logging order" required>
         {({ id, value, onChange }) => <DescriptorPicker id={id} value={value} onChange={onChange} />}
       </Field>
-      <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+      <Button type="primary" htmlType="submit" loading={saving}>
         Save
       </Button>
     </Form>

@@ -1,7 +1,8 @@
-import { type HttpError, useCustomMutation, useInvalidate, useOne } from "@refinedev/core";
+import { useOne } from "@refinedev/core";
 import { Button, Form, Input, InputNumber, Select, Skeleton } from "antd";
 import { type SupportedVehicle, supportedVehicleInputSchema } from "../../../contracts/catalogue";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { usePut } from "../../components/resource/use-put";
 
 function VehicleFields({ record, onSaved }: { record?: SupportedVehicle; onSaved: () => void }) {
   const form = useContractForm(supportedVehicleInputSchema, {
@@ -15,21 +16,9 @@ function VehicleFields({ record, onSaved }: { record?: SupportedVehicle; onSaved
     ecu: record?.ecu ?? "",
     firmwareIds: record?.firmwareIds ?? [],
   });
-  const { mutate, mutation } = useCustomMutation();
-  const invalidate = useInvalidate();
+  const { save, saving } = usePut(form, "supported-vehicles", "firmware-support/supported-vehicle");
   const { control } = form;
-  const submit = form.handleSubmit((values) =>
-    mutate(
-      { url: "firmware-support/supported-vehicle", method: "put", values, successNotification: { type: "success", message: `Saved ${values.make} ${values.model}` }, errorNotification: false },
-      {
-        onSuccess: () => {
-          void invalidate({ resource: "supported-vehicles", invalidates: ["list", "detail"] });
-          onSaved();
-        },
-        onError: (error: HttpError) => form.showServerError(error),
-      },
-    ),
-  );
+  const submit = form.handleSubmit((values) => save(values, `Saved ${values.make} ${values.model}`, onSaved));
   return (
     <Form layout="vertical" onFinish={() => void submit()} aria-label="Supported vehicle">
       <FormError message={form.formError} />
@@ -57,7 +46,7 @@ function VehicleFields({ record, onSaved }: { record?: SupportedVehicle; onSaved
       <Field control={control} name="firmwareIds" label="Firmware ids" required help="Type a software id and press Enter">
         {(field) => <Select {...field} mode="tags" open={false} tokenSeparators={[",", " "]} />}
       </Field>
-      <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+      <Button type="primary" htmlType="submit" loading={saving}>
         Save
       </Button>
     </Form>

@@ -1,0 +1,67 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect as baseExpect, test } from "@playwright/test";
+import { generateDemo } from "../../server/domain/tune";
+import { CataloguePages } from "./pages/catalogue";
+import { LoginPage, demoUsers } from "./pages/login-page";
+
+// Every step waits on the server (uploads, a 50-row import, Monaco): a loaded CI machine needs more than 10 s.
+const expect = baseExpect.configure({ timeout: 30_000 });
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const PIDS = path.resolve(repoRoot, "../shared/fixtures/pids/vwflash-parameters_22.csv");
+
+test("an admin adds a firmware with its stock file, a vehicle, imported PIDs, a template and a computed channel", async ({ page }) => {
+  // A long flow through six pages, one of them loading Monaco.
+  test.setTimeout(300_000);
+  const firmwareId = `E2E${Date.now().toString(36).toUpperCase()}`;
+  const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 4, firmwareId });
+  const stockFile = path.join(mkdtempSync(path.join(tmpdir(), "catalogue-e2e-")), "stock.bin");
+  writeFileSync(stockFile, demo.stock);
+
+  await new LoginPage(page).open("/admin/firmware-support");
+  await new LoginPage(page).signIn(demoUsers.admin);
+  await expect(page.getByRole("heading", { level: 2, name: "Firmware support" })).toBeVisible();
+  const catalogue = new CataloguePages(page);
+
+  const record = await catalogue.createFirmware({
+    firmwareId,
+    manufacturer: "Bosch",
+    ecuFamily: "DEMO-ME7",
+    imageSize: demo.firmware.imageSize,
+    identify: demo.firmware.identify,
+    checksums: demo.firmware.checksums,
+  });
+  await expect(record.getByText(firmwareId)).toBeVisible({ timeout: 30_000 });
+  const sha = await catalogue.uploadStockFile(record, stockFile);
+  await expect(sha).toHaveText(createHash("sha256").update(demo.stock).digest("hex"));
+  await catalogue.closeDrawer("Firmware record");
+
+  await catalogue.addVehicle({ make: "Volkswagen", model: "Polo GTI", engine: "EA888 2.0", yearFrom: 2018, ecu: "Simos 18.10", firmwareId });
+  await expect(page.getByRole("row", { name: /Polo GTI/ })).toContainText(firmwareId);
+
+  const { form, preview } = await catalogue.importPids(PIDS);
+  await expect(preview.getByRole("row", { name: /Engine Speed/ })).toContainText("ok");
+  await expect(preview.getByRole("row", { name: /Boost/ })).toContainText("computed");
+  // VW_Flash's "Calc HP" reads its own hp, which no channel provides: that row shows why.
+  await expect(preview.getByRole("row", { name: /Calc HP/ })).toContainText("Unknown variable 'hp'");
+  await form.getByRole("button", { name: /Import \d+ valid rows/ }).click();
+  await expect(form.getByText(/\d+ imported/)).toBeVisible();
+  await catalogue.closeDrawer("Import PID descriptors");
+  await catalogue.search("Airflow");
+  await expect(page).toHaveURL(/Airflow/);
+  await expect(page.getByRole("row", { name: /Airflow/ }).first()).toBeVisible();
+
+  await catalogue.buildTemplate(`Pull ${firmwareId}`, 20, firmwareId, ["Engine Speed", "Airflow"]);
+  await expect(page.getByRole("row", { name: new RegExp(`Pull ${firmwareId}`) })).toContainText("2");
+
+  const computed = await catalogue.newComputed("Boost gauge", "boost_gauge", "(map - amb_pres) * 0.145");
+  const error = computed.getByTestId("expression-error");
+  await expect(error).toContainText("Unknown variable 'amb_pres'");
+  // "(map - " is 7 characters: the typo starts in column 8, and the editor underlines it there.
+  await expect(error).toContainText("column 8");
+  await expect(computed.locator(".squiggly-error")).toHaveCount(1);
+});
