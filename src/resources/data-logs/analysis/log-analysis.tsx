@@ -238,7 +238,7 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
-      if (target?.closest("input, textarea, select, [contenteditable=true], .ant-select, .ant-drawer") || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (target?.closest("input, textarea, select, [contenteditable=true], .ant-select, .ant-drawer, .ant-modal") || event.ctrlKey || event.metaKey || event.altKey) return;
       const actions: Record<string, () => void> = {
         ArrowLeft: () => pan(-0.2),
         ArrowRight: () => pan(0.2),
