@@ -4,8 +4,11 @@ import type { AppContext } from "./context";
 import { firmwareSupport, tuneFilePatches, tuneFilePurchases, tuneFileVersions, tuneFiles, userVehicles } from "./db/schema";
 import { generateDemo, verifyAll } from "./domain/tune";
 
-/** 512 KiB keeps start-up quick; the generator makes the same bytes from the same seed every time. */
-const DEMO_IMAGE_BYTES = 512 * 1024;
+/**
+ * 512 KiB keeps start-up quick; the generator makes the same bytes from the
+ * same options every time, so browser tests build the demo tune with these.
+ */
+export const DEMO_TUNE_OPTIONS = { size: 512 * 1024, itemCount: 24, patchEntries: 8 } as const;
 const DEMO_VIN = "WDEMO000000000001";
 
 /**
@@ -18,7 +21,7 @@ const DEMO_VIN = "WDEMO000000000001";
 export async function seedTunes(ctx: AppContext, accounts: { uid: string; role: Role }[]) {
   const dealer = accounts.find((a) => a.role === "dealer")!;
   const customer = accounts.find((a) => a.role === "customer")!;
-  const demo = generateDemo({ size: DEMO_IMAGE_BYTES, itemCount: 24, patchEntries: 8 });
+  const demo = generateDemo(DEMO_TUNE_OPTIONS);
   const { firmware } = demo;
   const stockSha256 = await ctx.blobs.put(demo.stock);
   await ctx.db

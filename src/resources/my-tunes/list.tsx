@@ -19,7 +19,7 @@ export function MyTunesList() {
     <PageFrame title="My tunes" subtitle={sells ? "Your vehicles' tunes, and the tune files you sell" : "Tune files bought and baked for your vehicles"}>
       {sells ? (
         <Tabs
-          defaultActiveKey={drawer.action ? "catalogue" : "vehicles"}
+          defaultActiveKey="catalogue"
           items={[{ key: "catalogue", label: "My catalogue", children: <TuneCatalogue dealerUid={role === "admin" ? null : (user?.uid ?? null)} drawer={drawer} /> }, vehicles]}
         />
       ) : (
