@@ -43,7 +43,7 @@ export function ReauthenticateModal({ user, open, reason, onDone, onCancel }: { 
     >
       <p>{reason}</p>
       {hasPassword ? (
-        <Form form={form} layout="vertical" onFinish={confirm}>
+        <Form form={form} name="reauthenticate" layout="vertical" onFinish={confirm}>
           {error && <Alert type="error" showIcon message={error} role="alert" style={{ marginBottom: 16 }} />}
           <Form.Item name="password" label="Current password" rules={[{ required: true, message: "Enter your password" }]}>
             <Input.Password autoComplete="current-password" autoFocus />

@@ -67,7 +67,7 @@ export function EmailCard({ user }: { user: User }) {
         {user.emailVerified ? " (verified)." : " (not verified yet)."}
       </Typography.Paragraph>
       {feedback && <Alert type={feedback.type} showIcon message={feedback.text} role={feedback.type === "error" ? "alert" : "status"} style={{ marginBottom: 16 }} />}
-      <Form form={form} layout="vertical" onFinish={change} style={{ maxWidth: 480 }} requiredMark={false}>
+      <Form form={form} name="change-email" layout="vertical" onFinish={change} style={{ maxWidth: 480 }} requiredMark={false}>
         <Form.Item
           name="email"
           label="New email address"
@@ -117,7 +117,7 @@ export function PasswordCard({ user }: { user: User }) {
     <Card title="Password">
       {modal}
       {feedback && <Alert type={feedback.type} showIcon message={feedback.text} role={feedback.type === "error" ? "alert" : "status"} style={{ marginBottom: 16 }} />}
-      <Form form={form} layout="vertical" onFinish={change} style={{ maxWidth: 480 }} requiredMark={false}>
+      <Form form={form} name="change-password" layout="vertical" onFinish={change} style={{ maxWidth: 480 }} requiredMark={false}>
         <NewPasswordField policy={policy} label="New password" />
         <Button htmlType="submit" loading={busy}>
           Change password
