@@ -5,11 +5,11 @@ import { z } from "zod";
  * used by the form (react-hook-form resolver) and by the server, so a field error reads the same.
  */
 
-const name = z.string().trim().min(1, "Enter your name").max(120, "Use at most 120 characters");
-const email = z.string().trim().min(1, "Enter your email").max(254, "Use at most 254 characters").pipe(z.email("That email address is not valid"));
+const name = z.string("Enter your name").trim().min(1, "Enter your name").max(120, "Use at most 120 characters");
+const email = z.string("Enter your email").trim().min(1, "Enter your email").max(254, "Use at most 254 characters").pipe(z.email("That email address is not valid"));
 const optionalText = (max: number) => z.string().trim().max(max, `Use at most ${max} characters`).optional();
 const phone = z
-  .string()
+  .string("Enter a phone number")
   .trim()
   .regex(/^\+?[0-9 ()-]{6,24}$/, "Enter a phone number with digits, spaces or dashes, e.g. +44 20 7946 0958");
 
@@ -27,14 +27,14 @@ export const contactRequestSchema = z.strictObject({
   email,
   topic: z.enum(contactTopics, "Choose a topic"),
   vehicle: optionalText(200),
-  message: z.string().trim().min(10, "Write at least 10 characters").max(5000, "Use at most 5000 characters"),
+  message: z.string("Write your message").trim().min(10, "Write at least 10 characters").max(5000, "Use at most 5000 characters"),
 });
 export type ContactRequestInput = z.infer<typeof contactRequestSchema>;
 
 export const demoRequestSchema = z.strictObject({
   name,
   email,
-  businessName: z.string().trim().min(1, "Enter your business name").max(200, "Use at most 200 characters"),
+  businessName: z.string("Enter your business name").trim().min(1, "Enter your business name").max(200, "Use at most 200 characters"),
   phone: phone.optional().or(z.literal("")),
   country: optionalText(100),
   platforms: optionalText(500),
@@ -43,9 +43,9 @@ export const demoRequestSchema = z.strictObject({
 export type DemoRequestInput = z.infer<typeof demoRequestSchema>;
 
 export const dealerRequestSchema = z.strictObject({
-  businessName: z.string().trim().min(1, "Enter your business name").max(200, "Use at most 200 characters"),
-  address: z.string().trim().min(5, "Enter the business address").max(500, "Use at most 500 characters"),
-  registrationNumber: z.string().trim().min(2, "Enter the company registration number").max(64, "Use at most 64 characters"),
+  businessName: z.string("Enter your business name").trim().min(1, "Enter your business name").max(200, "Use at most 200 characters"),
+  address: z.string("Enter the business address").trim().min(5, "Enter the business address").max(500, "Use at most 500 characters"),
+  registrationNumber: z.string("Enter the company registration number").trim().min(2, "Enter the company registration number").max(64, "Use at most 64 characters"),
   vatNumber: z
     .string()
     .trim()

@@ -82,6 +82,16 @@ describe.each(databaseKinds)("public site API on %s", (kind) => {
       expect(row).toMatchObject({ businessName: "Alex Tuning Ltd", phone: "+44 20 7946 0958", message: null });
     });
 
+    it("names each missing field in plain words", async () => {
+      const response = await post("/api/v1/demo-requests", {}, {}, "10.0.1.3");
+      expect(response.statusCode).toBe(400);
+      expect(response.json().data).toEqual([
+        { path: "name", message: "Enter your name" },
+        { path: "email", message: "Enter your email" },
+        { path: "businessName", message: "Enter your business name" },
+      ]);
+    });
+
     it("refuses a bad email and a bad phone number", async () => {
       const response = await post("/api/v1/demo-requests", { ...demo, email: "not-an-email", phone: "call me" }, {}, "10.0.1.2");
       expect(response.statusCode).toBe(400);
