@@ -23,6 +23,7 @@ import {
   type BakedTuneFile,
   type TuneFile,
   type TuneFilePatch,
+  type TuneMaps,
   type TuneFileVersion,
   type VehicleTunes,
   bakeRequestSchema,
@@ -39,7 +40,7 @@ import {
 } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, tuneFilePatches, tuneFilePurchases, tuneFileVersions, tuneFiles, userVehicles, users } from "../db/schema";
-import { applyPatches, fixAll, importXdf, patchState, verifyAll } from "../domain/tune";
+import { applyPatches, fixAll, importXdf, patchState, readItem, verifyAll } from "../domain/tune";
 import { HttpError, RequestValidationError, badRequest, fieldIssues, forbidden, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { type Tx, idParams, referencedConflict } from "../http/crud";
@@ -361,6 +362,21 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     if (version !== undefined && version !== row.currentVersion && !access.owner) throw forbidden("Buyers get the current version only");
     const stored = await versionRow(row.id, version ?? row.currentVersion);
     return inspect(ctx, await readImage(ctx, stored.sha256), { record: await firmwareRecord(db, row.firmwareId), view: access.view });
+  });
+
+  /** Every item's values (and stock's) in physical units, for whoever may view the tune: no bytes leave the server. */
+  app.get("/tune-files/:id/maps", { schema: { params: idParams, querystring: z.strictObject({ version: z.coerce.number().int().min(1).optional() }) } }, async (request): Promise<TuneMaps> => {
+    const { row, access } = await visibleTune((request.params as { id: string }).id, callerOf(request));
+    if (!access.view) throw forbidden(access.bought ? "The tune's author lets buyers flash it, not view its maps" : "Buy the tune first");
+    const { version } = request.query as { version?: number };
+    if (version !== undefined && version !== row.currentVersion && !access.owner) throw forbidden("Buyers get the current version only");
+    const stored = await versionRow(row.id, version ?? row.currentVersion);
+    const record = await firmwareRecord(db, row.firmwareId);
+    const { definition } = record;
+    const valuesOf = (image: Uint8Array) => Object.fromEntries((definition?.items ?? []).map((item) => [item.id, readItem(image, item)]));
+    const values = await domain(async () => valuesOf(await readImage(ctx, stored.sha256)));
+    const stock = definition && record.stockSha256 ? await domain(async () => valuesOf(await readImage(ctx, record.stockSha256!))) : null;
+    return { firmwareId: row.firmwareId, version: stored.number, definition, values, stock };
   });
 
   app.get("/tune-files/:id/download", { schema: { params: idParams, querystring: z.strictObject({ version: z.coerce.number().int().min(1).optional() }) } }, async (request, reply) => {
@@ -800,15 +816,14 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   // -------------------------------------------------------------------------
   // Baked tune files
 
-  /** What the caller may do with a bake: protection follows the tune it was made from. */
-  async function bakeAccess(row: BakedRow, caller: VerifiedCaller): Promise<{ view: boolean; download: boolean; manage: boolean }> {
+  /** What the caller may do with a bake: protection follows the tune it was made from. Whoever may see the vehicle may see (and delete) its bakes; a direct bake carries no protection of a tune. */
+  async function bakeAccess(row: BakedRow, caller: VerifiedCaller): Promise<{ view: boolean; download: boolean }> {
     await vehicleFor(row.vehicleId, caller).catch(() => {
       throw notFound(`Baked tune file ${row.id}`);
     });
-    if (!row.tuneFileId) return { view: true, download: true, manage: true };
-    const tune = await tuneRow(row.tuneFileId);
-    const access = accessOf(tune, caller, true);
-    return { view: access.view, download: access.download, manage: true };
+    if (!row.tuneFileId) return { view: true, download: true };
+    const { view, download } = accessOf(await tuneRow(row.tuneFileId), caller, true);
+    return { view, download };
   }
 
   async function bakedToApi(row: BakedRow, caller: VerifiedCaller): Promise<BakedTuneFile> {
