@@ -4,13 +4,14 @@
  * use, with the error marked in the editor; the server's answer (unknown
  * channels it knows of) lands on the same marker.
  */
-import { useCustom, useOne } from "@refinedev/core";
+import { useCustom } from "@refinedev/core";
 import { Button, Col, Form, Input, InputNumber, Row, Skeleton, Typography } from "antd";
 import { Suspense, lazy, useMemo, useState } from "react";
 import { useWatch } from "react-hook-form";
 import { type ComputedDescriptor, computedDescriptorInputSchema } from "../../../contracts/catalogue";
 import { type ExpressionErrorInfo, validateExpression } from "../../../contracts/expression";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 import { type SampleChannel, SamplePreview } from "./sample-preview";
 
@@ -106,8 +107,11 @@ function ComputedFields({ record, onSaved, channels }: { record?: ComputedDescri
 }
 
 export function ComputedDescriptorForm({ id, onSaved }: { id?: string; onSaved: () => void }) {
-  const { query, result } = useOne<ComputedDescriptor>({ resource: "computed-descriptors", id: id ?? "", meta: { apiPath: "firmware-support/computed-descriptor" }, queryOptions: { enabled: Boolean(id) } });
-  const { query: channelQuery, result: channels } = useCustom<{ data: SampleChannel[] }>({ url: "firmware-support/channel-variables", method: "get" });
-  if ((id && query.isLoading) || channelQuery.isLoading) return <Skeleton active />;
-  return <ComputedFields key={result?.id ?? "new"} record={id ? result : undefined} onSaved={onSaved} channels={channels?.data?.data ?? []} />;
+  const { query, result: channels } = useCustom<{ data: SampleChannel[] }>({ url: "firmware-support/channel-variables", method: "get" });
+  if (query.isLoading) return <Skeleton active />;
+  return (
+    <RecordForm<ComputedDescriptor> resource="computed-descriptors" apiPath="firmware-support/computed-descriptor" id={id}>
+      {(record) => <ComputedFields record={record} onSaved={onSaved} channels={channels?.data?.data ?? []} />}
+    </RecordForm>
+  );
 }

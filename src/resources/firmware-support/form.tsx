@@ -3,10 +3,10 @@
  * updates by firmware id (spec §7). Identify rules, checksum schemes and the
  * map definition are JSON documents (domain.md gives their shape).
  */
-import { useOne } from "@refinedev/core";
-import { Button, Form, Input, InputNumber, Skeleton } from "antd";
+import { Button, Form, Input, InputNumber } from "antd";
 import { type FirmwareSupport, firmwareSupportInputSchema } from "../../../contracts/catalogue";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 import { JsonField } from "../../components/resource/json-field";
 
@@ -61,12 +61,9 @@ function FirmwareFormFields({ record, onSaved }: { record?: FirmwareSupport; onS
 }
 
 export function FirmwareForm({ id, onSaved }: { id?: string; onSaved: (record: FirmwareSupport) => void }) {
-  const { query, result } = useOne<FirmwareSupport>({
-    resource: "firmware-support",
-    id: id ?? "",
-    meta: { apiPath: "firmware-support/firmware-support" },
-    queryOptions: { enabled: Boolean(id) },
-  });
-  if (id && query.isLoading) return <Skeleton active />;
-  return <FirmwareFormFields key={result?.id ?? "new"} record={id ? result : undefined} onSaved={onSaved} />;
+  return (
+    <RecordForm<FirmwareSupport> resource="firmware-support" apiPath="firmware-support/firmware-support" id={id}>
+      {(record) => <FirmwareFormFields record={record} onSaved={onSaved} />}
+    </RecordForm>
+  );
 }

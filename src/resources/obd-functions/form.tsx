@@ -1,7 +1,7 @@
-import { useOne } from "@refinedev/core";
-import { Button, Form, Input, Select, Skeleton } from "antd";
+import { Button, Form, Input, Select } from "antd";
 import { OBD_FUNCTION_CATEGORIES, type ObdFunction, SAFETY_LEVELS, obdFunctionInputSchema } from "../../../contracts/catalogue";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { RecordForm, TagsInput } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 
 export const categoryOptions = OBD_FUNCTION_CATEGORIES.map((value) => ({ value, label: value.replace(/-/g, " ") }));
@@ -47,7 +47,7 @@ function ObdFunctionFields({ record, onSaved }: { record?: ObdFunction; onSaved:
         {({ value, onChange, ...field }) => <Input.TextArea {...field} value={value ?? ""} onChange={(e) => onChange(e.target.value || null)} rows={2} />}
       </Field>
       <Field control={control} name="firmwareIds" label="Applies to firmware" help="Empty: every firmware">
-        {(field) => <Select {...field} mode="tags" open={false} tokenSeparators={[",", " "]} />}
+        {(field) => <TagsInput {...field} />}
       </Field>
       <Button type="primary" htmlType="submit" loading={saving}>
         Save
@@ -57,7 +57,9 @@ function ObdFunctionFields({ record, onSaved }: { record?: ObdFunction; onSaved:
 }
 
 export function ObdFunctionForm({ id, onSaved }: { id?: string; onSaved: () => void }) {
-  const { query, result } = useOne<ObdFunction>({ resource: "obd-functions", id: id ?? "", meta: { apiPath: "firmware-support/obd-function" }, queryOptions: { enabled: Boolean(id) } });
-  if (id && query.isLoading) return <Skeleton active />;
-  return <ObdFunctionFields key={result?.id ?? "new"} record={id ? result : undefined} onSaved={onSaved} />;
+  return (
+    <RecordForm<ObdFunction> resource="obd-functions" apiPath="firmware-support/obd-function" id={id}>
+      {(record) => <ObdFunctionFields record={record} onSaved={onSaved} />}
+    </RecordForm>
+  );
 }

@@ -1,7 +1,7 @@
-import { useOne } from "@refinedev/core";
-import { Button, Col, Form, Input, InputNumber, Row, Select, Skeleton, Switch } from "antd";
+import { Button, Col, Form, Input, InputNumber, Row, Select, Switch } from "antd";
 import { PID_SOURCES, type PidDescriptor, pidDescriptorInputSchema } from "../../../contracts/catalogue";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { RecordForm, TagsInput } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 
 export const sourceOptions = PID_SOURCES.map((value) => ({ value, label: { obd: "OBD mode 01", uds: "UDS DID (0x22)", ram: "RAM address (0x3E)" }[value] }));
@@ -101,7 +101,7 @@ function PidFields({ record, onSaved }: { record?: PidDescriptor; onSaved: () =>
         </Col>
       </Row>
       <Field control={control} name="firmwareIds" label="Applies to firmware" help="Empty: every firmware">
-        {(field) => <Select {...field} mode="tags" open={false} tokenSeparators={[",", " "]} />}
+        {(field) => <TagsInput {...field} />}
       </Field>
       <Button type="primary" htmlType="submit" loading={saving}>
         Save
@@ -111,7 +111,9 @@ function PidFields({ record, onSaved }: { record?: PidDescriptor; onSaved: () =>
 }
 
 export function PidDescriptorForm({ id, onSaved }: { id?: string; onSaved: () => void }) {
-  const { query, result } = useOne<PidDescriptor>({ resource: "pid-descriptors", id: id ?? "", meta: { apiPath: "firmware-support/pid-descriptors" }, queryOptions: { enabled: Boolean(id) } });
-  if (id && query.isLoading) return <Skeleton active />;
-  return <PidFields key={result?.id ?? "new"} record={id ? result : undefined} onSaved={onSaved} />;
+  return (
+    <RecordForm<PidDescriptor> resource="pid-descriptors" apiPath="firmware-support/pid-descriptors" id={id}>
+      {(record) => <PidFields record={record} onSaved={onSaved} />}
+    </RecordForm>
+  );
 }

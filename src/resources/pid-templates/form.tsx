@@ -1,7 +1,7 @@
-import { useOne } from "@refinedev/core";
-import { Button, Form, Input, InputNumber, Select, Skeleton } from "antd";
+import { Button, Form, Input, InputNumber } from "antd";
 import { type PidTemplate, pidTemplateInputSchema } from "../../../contracts/catalogue";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { RecordForm, TagsInput } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 import { DescriptorPicker } from "./descriptor-picker";
 
@@ -31,7 +31,7 @@ function TemplateFields({ record, onSaved }: { record?: PidTemplate; onSaved: ()
         {(field) => <InputNumber {...field} min={0.1} max={1000} style={{ width: "100%" }} />}
       </Field>
       <Field control={control} name="firmwareIds" label="Firmware ids" help="For one firmware, or leave empty and name a vehicle family">
-        {(field) => <Select {...field} mode="tags" open={false} tokenSeparators={[",", " "]} />}
+        {(field) => <TagsInput {...field} />}
       </Field>
       <Field control={control} name="vehicleFamily" label="Vehicle family">
         {(field) => <Input {...field} placeholder="e.g. VAG MQB 2.0 TSI" />}
@@ -47,7 +47,9 @@ function TemplateFields({ record, onSaved }: { record?: PidTemplate; onSaved: ()
 }
 
 export function PidTemplateForm({ id, onSaved }: { id?: string; onSaved: () => void }) {
-  const { query, result } = useOne<PidTemplate>({ resource: "pid-templates", id: id ?? "", meta: { apiPath: "firmware-support/pid-templates" }, queryOptions: { enabled: Boolean(id) } });
-  if (id && query.isLoading) return <Skeleton active />;
-  return <TemplateFields key={result?.id ?? "new"} record={id ? result : undefined} onSaved={onSaved} />;
+  return (
+    <RecordForm<PidTemplate> resource="pid-templates" apiPath="firmware-support/pid-templates" id={id}>
+      {(record) => <TemplateFields record={record} onSaved={onSaved} />}
+    </RecordForm>
+  );
 }

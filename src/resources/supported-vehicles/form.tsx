@@ -1,7 +1,7 @@
-import { useOne } from "@refinedev/core";
-import { Button, Form, Input, InputNumber, Select, Skeleton } from "antd";
+import { Button, Form, Input, InputNumber } from "antd";
 import { type SupportedVehicle, supportedVehicleInputSchema } from "../../../contracts/catalogue";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { RecordForm, TagsInput } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 
 function VehicleFields({ record, onSaved }: { record?: SupportedVehicle; onSaved: () => void }) {
@@ -44,7 +44,7 @@ function VehicleFields({ record, onSaved }: { record?: SupportedVehicle; onSaved
         {(field) => <Input {...field} />}
       </Field>
       <Field control={control} name="firmwareIds" label="Firmware ids" required help="Type a software id and press Enter">
-        {(field) => <Select {...field} mode="tags" open={false} tokenSeparators={[",", " "]} />}
+        {(field) => <TagsInput {...field} />}
       </Field>
       <Button type="primary" htmlType="submit" loading={saving}>
         Save
@@ -54,7 +54,9 @@ function VehicleFields({ record, onSaved }: { record?: SupportedVehicle; onSaved
 }
 
 export function VehicleForm({ id, onSaved }: { id?: string; onSaved: () => void }) {
-  const { query, result } = useOne<SupportedVehicle>({ resource: "supported-vehicles", id: id ?? "", meta: { apiPath: "firmware-support/supported-vehicle" }, queryOptions: { enabled: Boolean(id) } });
-  if (id && query.isLoading) return <Skeleton active />;
-  return <VehicleFields key={result?.id ?? "new"} record={id ? result : undefined} onSaved={onSaved} />;
+  return (
+    <RecordForm<SupportedVehicle> resource="supported-vehicles" apiPath="firmware-support/supported-vehicle" id={id}>
+      {(record) => <VehicleFields record={record} onSaved={onSaved} />}
+    </RecordForm>
+  );
 }
