@@ -60,11 +60,11 @@ function PageChange({ releaseCheck }: { releaseCheck: ReleaseCheck }) {
   return null;
 }
 
-/** Pages kept alive belong to one user: a sign-in or sign-out starts every page afresh. */
+/** Pages kept alive belong to the person signed in (undefined until the session is known). */
 function Pages() {
-  const { user } = useSessionState();
+  const { ready, user } = useSessionState();
   return (
-    <KeepAliveRoutes key={user?.uid ?? "signed-out"} keep={keepAliveFor} keyOf={keepAliveKey} onRendered={pageRendered}>
+    <KeepAliveRoutes owner={ready ? (user?.uid ?? null) : undefined} keep={keepAliveFor} keyOf={keepAliveKey} onRendered={pageRendered}>
       {routes}
     </KeepAliveRoutes>
   );

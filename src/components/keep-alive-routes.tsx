@@ -1,54 +1,60 @@
 /**
  * Routes whose pages stay alive when switching pages (spec §2), by the rules of
  * src/lib/keep-alive.ts: up to 10 pages by pathname (a list and its drawer routes are one page),
- * /profile never.
+ * /profile never, and none of someone who has signed out.
  *
- *   <KeepAliveRoutes keep={(key) => …} keyOf={(pathname) => …} onRendered={() => …}>{<Route …/>}</KeepAliveRoutes>
+ *   <KeepAliveRoutes keep={(key) => …} keyOf={(pathname) => …} owner={uid} onRendered={() => …}>{<Route …/>}</KeepAliveRoutes>
  *
  * Each kept page is the whole route tree rendered for its own location (`<Routes location>`),
- * layout included, inside a wrapper that is `display: none` and `inert` while another page is on
- * screen. Rendering with its own location matters: Refine infers the resource, the id and a
- * synced list's filters from the location, so a hidden list must not see the URL of the page on
- * screen. Whole trees rather than only the outlet, so a page keeps its state when the layout
- * changes around it too (a portal list, then the full-screen data-log chart, then back).
+ * layout included. Rendering with its own location matters: Refine infers the resource, the id
+ * and a synced list's filters from the location, so a hidden list must not see the URL of the
+ * page on screen. Whole trees rather than only the outlet, so a page keeps its state when the
+ * layout changes around it too (a portal list, then the full-screen data-log chart, then back).
+ *
+ * Pages off screen are inside React's <Activity mode="hidden">: their DOM stays, hidden with
+ * `display: none` (portals included, so a modal or drawer opened in a page never shows over
+ * another), and they cannot take focus or clicks; their state stays while their effects are
+ * disconnected, so a hidden page neither polls nor forces a colour mode nor redirects, and picks
+ * up again when shown.
  *
  * The window's scroll position is saved per page and put back when the page returns.
  * Route elements place <PageRendered/> after their page, inside the page's Suspense boundary:
- * it calls `onRendered` once the page on screen has loaded and rendered. `usePageShown()` tells
- * a component whether its page is the one on screen (a hidden page must not force a colour mode).
+ * it calls `onRendered` once the page on screen has loaded and rendered.
  */
-import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { Activity, createContext, useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { type Location, Routes, useLocation, useNavigate } from "react-router";
-import { type KeepAliveOptions, type Visit, visit } from "../lib/keep-alive";
+import { type KeepAliveOptions, type Visit, changeOwner, visit } from "../lib/keep-alive";
 
-/** `onRendered` of the page on screen; null inside hidden pages. */
-const ShownPage = createContext<(() => void) | null>(null);
+const Rendered = createContext<() => void>(() => undefined);
 
-export function usePageShown(): boolean {
-  return useContext(ShownPage) !== null;
-}
-
+/** Effects run only in the page on screen, so this reports that page and no hidden one. */
 export function PageRendered() {
-  const onRendered = useContext(ShownPage);
+  const onRendered = useContext(Rendered);
   const { key } = useLocation();
-  useEffect(() => onRendered?.(), [key, onRendered]);
+  useEffect(() => onRendered(), [key, onRendered]);
   return null;
 }
 
 export interface KeepAliveRoutesProps extends KeepAliveOptions {
   children: ReactNode;
+  /**
+   * Who the pages are for: a uid, null when signed out, undefined until the session is known
+   * (the first known owner adopts the pages, so a page load does not start them twice).
+   */
+  owner: string | null | undefined;
   onRendered: () => void;
 }
 
-export function KeepAliveRoutes({ children, keep, keyOf, onRendered }: KeepAliveRoutesProps) {
+export function KeepAliveRoutes({ children, keep, keyOf, owner, onRendered }: KeepAliveRoutesProps) {
   const location = useLocation();
   const navigate = useNavigate();
-  const [seen, setSeen] = useState(location);
+  const [seen, setSeen] = useState({ location, owner });
   const [state, setState] = useState<Visit<Location>>(() => visit([], location, { keep, keyOf }));
-  // Derived from the location during render, so the new page is never one frame late.
-  if (seen !== location) {
-    setSeen(location);
-    setState(visit(state.entries, location, { keep, keyOf }));
+  // Derived during render, so the new page is never one frame late.
+  if (seen.location !== location || seen.owner !== owner) {
+    setSeen({ location, owner });
+    const entries = seen.owner !== owner && seen.owner !== undefined ? changeOwner(state.entries, seen.owner !== null) : state.entries;
+    setState(seen.location !== location ? visit(entries, location, { keep, keyOf }) : { entries, restore: null });
   }
   const active = state.entries.at(-1)!;
   const activeId = `${active.key}#${active.generation}`;
@@ -69,14 +75,13 @@ export function KeepAliveRoutes({ children, keep, keyOf, onRendered }: KeepAlive
     window.scrollTo(0, scroll.current.get(activeId) ?? 0);
   }, [activeId, state.entries]);
 
-  return state.entries.map((entry) => {
-    const shown = entry === active;
-    return (
-      <div key={`${entry.key}#${entry.generation}`} style={{ display: shown ? "contents" : "none" }} inert={!shown}>
-        <ShownPage.Provider value={shown ? onRendered : null}>
+  return (
+    <Rendered.Provider value={onRendered}>
+      {state.entries.map((entry) => (
+        <Activity key={`${entry.key}#${entry.generation}`} mode={entry === active ? "visible" : "hidden"}>
           <Routes location={entry.location}>{children}</Routes>
-        </ShownPage.Provider>
-      </div>
-    );
-  });
+        </Activity>
+      ))}
+    </Rendered.Provider>
+  );
 }

@@ -12,6 +12,11 @@
  *   and its subscriptions, and ten covers the pages a person switches between in one task.
  *   The least recently used goes first, never the page on screen.
  *
+ * Kept pages belong to the person signed in (`changeOwner`): when someone else signs in or out,
+ * the hidden pages go. The page on screen stays while it is shown (the sign-in or sign-out
+ * happened there and it is about to move on); once left it is kept only if nobody was signed in
+ * to it, since then it holds nothing of anyone's (the sign-in page itself).
+ *
  * The query string follows the URL: a list synced with the location keeps its filters in the
  * search. Arriving without a query at a page that was left with one restores that query
  * (`restore`: the caller replaces the URL with it, keeping the pathname it arrived at), so the
@@ -32,6 +37,8 @@ export interface KeptPage<L extends PageLocation> {
   location: L;
   /** Grows when a page is started afresh under the same pathname: mount it anew. */
   generation: number;
+  /** Shown to someone who has since signed out: dropped as soon as another page is shown. */
+  disposable?: true;
 }
 
 export interface KeepAliveOptions {
@@ -55,7 +62,7 @@ export function visit<L extends PageLocation>(entries: readonly KeptPage<L>[], l
   const active = entries.at(-1);
   if (active?.key === key) return { entries: [...entries.slice(0, -1), { ...active, location }], restore: null };
 
-  const kept = entries.filter((entry) => entry.key !== key && options.keep(entry.key));
+  const kept = entries.filter((entry) => entry.key !== key && !entry.disposable && options.keep(entry.key));
   const previous = entries.find((entry) => entry.key === key);
   let entry: KeptPage<L>;
   let restore: L | null = null;
@@ -67,4 +74,11 @@ export function visit<L extends PageLocation>(entries: readonly KeptPage<L>[], l
   else entry = { key, location, generation: previous.generation + 1 };
   const next = [...kept, entry];
   return { entries: next.slice(Math.max(0, next.length - limit)), restore };
+}
+
+/** Someone else signed in or out; `signedOut` when the pages so far belonged to a signed-in user. */
+export function changeOwner<L extends PageLocation>(entries: readonly KeptPage<L>[], signedOut: boolean): KeptPage<L>[] {
+  const active = entries.at(-1);
+  if (!active) return [];
+  return [signedOut ? { ...active, disposable: true } : active];
 }

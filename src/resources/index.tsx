@@ -5,7 +5,7 @@ import { type ReactNode, Suspense, createElement } from "react";
 import { Outlet, Route, matchPath, useLocation, useParams } from "react-router";
 import { useForcedColourMode } from "../components/colour-mode-switch";
 import { ErrorPage } from "../components/error-page";
-import { PageRendered, usePageShown } from "../components/keep-alive-routes";
+import { PageRendered } from "../components/keep-alive-routes";
 import { RouteGuard } from "../components/route-guard";
 import { type PreloadPriority, routePreloads } from "../lib/preload";
 import { NotFoundPage } from "../pages/errors/not-found";
@@ -165,9 +165,9 @@ export function notFoundLayout(pathname: string, routes: FlatRoute[] = flattenRo
   return match?.layout ?? "landing";
 }
 
-/** Applies the colour mode a page forces through its route metadata while it is on screen. */
+/** Applies the colour mode a page forces through its route metadata while it is on screen (a kept page off screen has no effects). */
 function ForcedColourMode({ mode }: { mode: FlatRoute["colourMode"] }) {
-  useForcedColourMode(usePageShown() ? mode : undefined);
+  useForcedColourMode(mode);
   return null;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KEEP_ALIVE_LIMIT, type KeptPage, type PageLocation, visit } from "../../../src/lib/keep-alive";
+import { KEEP_ALIVE_LIMIT, type KeptPage, type PageLocation, changeOwner, visit } from "../../../src/lib/keep-alive";
 
 const keepAllBut = (...dropped: string[]) => ({ keep: (pathname: string) => !dropped.includes(pathname) });
 const at = (pathname: string, search = ""): PageLocation => ({ pathname, search });
@@ -60,6 +60,20 @@ describe("keep-alive pages", () => {
     const shared = visit(left, at("/my-devices", "?current=5"), keepAllBut());
     expect(shared.restore).toBeNull();
     expect(shared.entries.at(-1)).toEqual({ key: "/my-devices", location: at("/my-devices", "?current=5"), generation: 1 });
+  });
+
+  it("after a sign-out keeps nothing of the signed-in user once the page on screen is left", () => {
+    const signedIn = walk([at("/my-devices"), at("/my-tunes")]);
+    const afterSignOut = changeOwner(signedIn, true);
+    expect(afterSignOut.map((entry) => entry.key)).toEqual(["/my-tunes"]);
+    expect(visit(afterSignOut, at("/login"), keepAllBut()).entries.map((entry) => entry.key)).toEqual(["/login"]);
+  });
+
+  it("after a sign-in keeps the public page it happened on, and nothing hidden", () => {
+    const signedOut = walk([at("/faqs"), at("/login")]);
+    const afterSignIn = changeOwner(signedOut, false);
+    expect(afterSignIn.map((entry) => entry.key)).toEqual(["/login"]);
+    expect(visit(afterSignIn, at("/dashboard"), keepAllBut()).entries.map((entry) => entry.key)).toEqual(["/login", "/dashboard"]);
   });
 
   it("refuses a limit that is not a positive integer", () => {
