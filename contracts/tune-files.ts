@@ -3,7 +3,8 @@
  * the request bodies both sides validate with, and the shapes the API answers.
  */
 import { z } from "zod";
-import { patchSchema } from "./tune-definition";
+import type { ItemValues } from "../server/domain/tune/maps";
+import { type TuneDefinition, patchSchema } from "./tune-definition";
 
 const text = (label: string, max: number) => z.string().trim().min(1, `${label} must not be empty`).max(max, `${label} is at most ${max} characters`);
 
@@ -175,4 +176,19 @@ export interface VehicleTunes {
   vehicle: { id: string; name: string; vin: string | null; firmwareId: string | null; stockDump: { sha256: string; size: number; slot: number | null } | null };
   bought: TuneFile[];
   baked: BakedTuneFile[];
+}
+
+/**
+ * A tune's maps in physical units for the viewer (GET /tune-files/:id/maps):
+ * read on the server so that a buyer allowed to view but not to download
+ * sees the values without ever receiving the image's bytes.
+ */
+export interface TuneMaps {
+  firmwareId: string;
+  version: number;
+  /** Null when the firmware has no definition: the viewer then shows the inspection only. */
+  definition: TuneDefinition | null;
+  values: Record<string, ItemValues>;
+  /** The firmware's stock values of the same items, for the comparison; null without a stock file. */
+  stock: Record<string, ItemValues> | null;
 }

@@ -6,7 +6,7 @@ import type { PgTable } from "drizzle-orm/pg-core";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bakedTuneFiles, tuneFilePatches, tuneFilePurchases, tuneFileVersions, tuneFiles, userVehicles } from "../../server/db/schema";
-import { generateDemo, patchState } from "../../server/domain/tune";
+import { generateDemo, patchState, readItem } from "../../server/domain/tune";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
 import { multipart } from "./multipart";
 
@@ -342,6 +342,17 @@ describe.each(databaseKinds)("tune files API on %s", (kind) => {
       expect(preview.statusCode, preview.body).toBe(200);
       expect(preview.json().changes).toBeNull();
       expect(preview.json().patches.find((p: { id: string }) => p.id === patchIds[0]).state).toBe("applied");
+      expect((await call("GET", `/tune-files/${tuneId}/maps`, customer)).statusCode).toBe(403);
+
+      await call("PATCH", `/tune-files/${tuneId}`, dealer, { mayView: true, mayDownload: false });
+      const maps = await call("GET", `/tune-files/${tuneId}/maps`, customer);
+      expect(maps.statusCode, maps.body).toBe(200);
+      const item = demo.firmware.definition.items[0];
+      expect(maps.json()).toMatchObject({ firmwareId: "TUNE64K", version: 1, definition: { items: expect.any(Array) } });
+      expect(maps.json().values[item.id]).toEqual(readItem(demo.tune.image, item));
+      expect(maps.json().stock[item.id]).toEqual(readItem(demo.stock, item));
+      expect((await call("GET", `/tune-files/${tuneId}/maps`, stranger)).statusCode).toBe(404);
+      expect((await call("GET", `/tune-files/${tuneId}/download`, customer)).statusCode).toBe(403);
 
       await call("PATCH", `/tune-files/${tuneId}`, dealer, { mayView: true, mayDownload: true });
       expect((await call("GET", `/tune-files/${tuneId}/inspection`, customer)).json().changes.length).toBeGreaterThan(0);
