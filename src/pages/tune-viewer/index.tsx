@@ -1,12 +1,86 @@
+import { useCustom, useList, useOne } from "@refinedev/core";
+import { Alert, Card, Flex, Select, Skeleton, Tag, Typography } from "antd";
+import { useSearchParams } from "react-router";
+import type { Inspection, TuneFile } from "../../../contracts/tune-files";
 import { EmptyState, PageFrame } from "../../components/page-frame";
+import { InspectedImage, InspectionReport } from "../../components/tune-inspection";
+import { TuneMapsView } from "./tune-maps";
+
+/** Metadata and the checksum report: all a buyer sees of a tune they may flash but not view, and the header for everyone else. */
+function TuneSummary({ tune }: { tune: TuneFile }) {
+  const { query } = useCustom<Inspection>({ url: `tune-files/${tune.id}/inspection`, method: "get", queryOptions: { enabled: tune.access.owner || tune.access.bought } });
+  const report = query.data?.data;
+  return (
+    <Card size="small" title={tune.title} extra={<Typography.Text type="secondary">Firmware {tune.firmwareId} · version {tune.currentVersion}</Typography.Text>}>
+      <Flex vertical gap={8}>
+        {tune.description && <Typography.Text>{tune.description}</Typography.Text>}
+        <Flex gap={4} wrap>
+          {tune.dealerName && <Tag>by {tune.dealerName}</Tag>}
+          {tune.access.owner && <Tag color="blue">yours</Tag>}
+          {tune.access.bought && <Tag color="green">bought</Tag>}
+          {!tune.access.view && <Tag color="orange">flash only</Tag>}
+        </Flex>
+        {!tune.access.owner && !tune.access.bought ? (
+          <Alert type="info" showIcon message="Buy this tune to see its checksum report and maps." />
+        ) : report ? (
+          <InspectionReport report={{ ...report, changes: null }} />
+        ) : (
+          <Skeleton active paragraph={{ rows: 2 }} />
+        )}
+        {(tune.access.owner || tune.access.bought) && !tune.access.view && (
+          <Alert type="info" showIcon message="The tune's author lets you flash this tune from the app, not view its maps." />
+        )}
+      </Flex>
+    </Card>
+  );
+}
 
 export function TuneViewerPage() {
+  const [params, setParams] = useSearchParams();
+  const tuneId = params.get("tune");
+  const { result, query } = useList<TuneFile>({ resource: "tune-files", pagination: { pageSize: 100 }, sorters: [{ field: "title", order: "asc" }] });
+  // Fetched by id rather than found in the list, so a link to a tune beyond the first page opens too.
+  const { result: tune, query: tuneQuery } = useOne<TuneFile>({ resource: "tune-files", id: tuneId ?? "", queryOptions: { enabled: tuneId !== null } });
+  const open = (id: string) => setParams({ tune: id });
+
   return (
-    <PageFrame title="Tune viewer" subtitle="Browse, compare and edit the maps of a tune file">
-      <EmptyState title="Open a tune file to see its maps">
-        Pick one of your tune files, or a local image, to see its maps by category as tables and charts, its checksum report, a hex
-        view of the whole image and a comparison with the stock file.
-      </EmptyState>
+    <PageFrame
+      title="Tune viewer"
+      subtitle="Browse, compare and edit the maps of a tune file"
+      extra={
+        <Select
+          showSearch
+          optionFilterProp="label"
+          style={{ minWidth: 320 }}
+          placeholder="Open a tune file"
+          aria-label="Tune file"
+          loading={query.isLoading}
+          value={tune?.id}
+          onChange={open}
+          options={result.data.map((t) => ({ value: t.id, label: `${t.title} · ${t.firmwareId}${t.access.owner ? " (yours)" : t.access.bought ? " (bought)" : ""}` }))}
+        />
+      }
+    >
+      {tuneQuery.isError ? (
+        <Alert type="error" showIcon role="alert" message={tuneQuery.error.message} />
+      ) : tune ? (
+        <>
+          <TuneSummary tune={tune} />
+          {tune.access.view && <TuneMapsView tune={tune} />}
+        </>
+      ) : tuneId ? (
+        <Skeleton active />
+      ) : (
+        <>
+          <EmptyState title="Open a tune file to see its maps">
+            Pick one of your tune files, a bought one or one from a dealer's catalogue above to see its maps by category as tables and charts, its checksum report
+            and a comparison with the stock file; or inspect a local image below to identify its firmware, check its checksums and see which maps it changes.
+          </EmptyState>
+          <Card size="small" title="Local image">
+            <InspectedImage label="Inspect a local image" onInspected={() => undefined} />
+          </Card>
+        </>
+      )}
     </PageFrame>
   );
 }

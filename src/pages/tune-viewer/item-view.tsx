@@ -1,0 +1,99 @@
+import { Descriptions, Flex, Tag, Typography } from "antd";
+import { type ReactNode, useState } from "react";
+import type { TuneItem } from "../../../contracts/tune-definition";
+import type { ItemValues } from "../../../server/domain/tune/maps";
+import { MapLineChart } from "./line-chart";
+import { MapGrid, type MapGridProps } from "./map-grid";
+import { axisLabels, cellDelta, formatDelta, formatValue } from "./model";
+
+/** A scalar item's value as read: enums by their label, flags as on/off. */
+function scalarText(item: TuneItem, values: ItemValues): string {
+  const value = values.values[0];
+  if (item.kind === "flag") return value ? "on" : "off";
+  if (item.kind === "enum") return values.labels?.[0] ?? `raw ${value} (not in the definition)`;
+  return `${formatValue(value)}${values.unit ? ` ${values.unit}` : ""}`;
+}
+
+/** One definition item: a grid and row chart for 2-D tables, a chart for 1-D tables, a labelled value otherwise. */
+export function ItemView({
+  item,
+  values,
+  stock,
+  editing,
+  toolbar,
+}: {
+  item: TuneItem;
+  values: ItemValues;
+  stock?: ItemValues;
+  /** Cell selection for the editor; 1-D tables are selected along their one shown row. */
+  editing?: Pick<MapGridProps, "selection" | "onCellClick">;
+  /** The editor's tools, shown above the grid. */
+  toolbar?: ReactNode;
+}) {
+  const [row, setRow] = useState(0);
+  const shownRow = Math.min(row, values.rows - 1);
+  const head = (
+    <Flex vertical gap={4}>
+      <Typography.Title level={4} style={{ margin: 0 }} data-testid="item-title">
+        {item.title} <Tag>{item.kind}</Tag>
+      </Typography.Title>
+      {item.description && <Typography.Text type="secondary">{item.description}</Typography.Text>}
+      {toolbar}
+      <Typography.Text type="secondary" copyable={{ text: `0x${item.z.address.toString(16).toUpperCase()}` }}>
+        {item.id} at 0x{item.z.address.toString(16).toUpperCase()}
+      </Typography.Text>
+    </Flex>
+  );
+
+  if (item.kind === "constant" || item.kind === "flag" || item.kind === "enum") {
+    const change = stock ? cellDelta(values.values[0], stock.values[0]) : null;
+    return (
+      <Flex vertical gap={12}>
+        {head}
+        <Descriptions bordered size="small" column={1}>
+          <Descriptions.Item label="Value">
+            <span data-testid="item-value">{scalarText(item, values)}</span>
+          </Descriptions.Item>
+          {stock && change && (
+            <Descriptions.Item label="Stock">
+              {scalarText(item, stock)}
+              {change.delta !== 0 && item.kind === "constant" && <Typography.Text type="warning"> {formatDelta(change)}</Typography.Text>}
+            </Descriptions.Item>
+          )}
+          {item.kind === "enum" && <Descriptions.Item label="Choices">{item.values.map((v) => `${v.raw}: ${v.label}`).join(", ")}</Descriptions.Item>}
+        </Descriptions>
+      </Flex>
+    );
+  }
+
+  // A 1-D table is stored as one row or one column; either way it is one line against its axis.
+  if (item.kind === "table1d") {
+    const axis = axisLabels(values.x, values.values.length);
+    return (
+      <Flex vertical gap={12}>
+        {head}
+        <MapGrid values={{ ...values, rows: 1, cols: values.values.length, y: undefined }} stock={stock && { ...stock, rows: 1, cols: stock.values.length }} {...editing} />
+        <MapLineChart axis={axis} axisUnit={values.x?.unit} unit={values.unit} series={[{ name: "Tune", values: values.values }, ...(stock ? [{ name: "Stock", values: stock.values }] : [])]} />
+      </Flex>
+    );
+  }
+
+  const rowValues = (source: ItemValues) => source.values.slice(shownRow * source.cols, (shownRow + 1) * source.cols);
+  const rowLabel = axisLabels(values.y, values.rows)[shownRow];
+  return (
+    <Flex vertical gap={12}>
+      {head}
+      <MapGrid values={values} stock={stock} selectedRow={shownRow} onSelectRow={setRow} {...editing} />
+      <Typography.Text strong>
+        Row {rowLabel}
+        {values.y?.unit ? ` ${values.y.unit}` : ""}
+      </Typography.Text>
+      <MapLineChart
+        axis={axisLabels(values.x, values.cols)}
+        axisUnit={values.x?.unit}
+        unit={values.unit}
+        series={[{ name: "Tune", values: rowValues(values) }, ...(stock ? [{ name: "Stock", values: rowValues(stock) }] : [])]}
+      />
+    </Flex>
+  );
+}
