@@ -147,16 +147,26 @@ export function EditorToolbar({ editor, item, values, tune, onSaved }: { editor:
       </Flex>
       <Typography.Text type="secondary">{table ? "Click a cell to select it, shift-click another to select the range between them." : "Only tables are edited here."}</Typography.Text>
       {editor.error && <Alert type="error" showIcon role="alert" message={editor.error} />}
-      {saving && editor.image && <SaveDialog tune={tune} image={editor.image} onClose={() => setSaving(false)} onSaved={() => {
-            editor.reset();
-            onSaved();
-          }} />}
+      {saving && editor.image && (
+        <SaveDialog
+          tune={tune}
+          image={editor.image}
+          onClose={(saved) => {
+            setSaving(false);
+            // Only now: the dialog shows the report until the user leaves it, then the editor reloads the new version.
+            if (saved) {
+              editor.reset();
+              onSaved();
+            }
+          }}
+        />
+      )}
     </Flex>
   );
 }
 
 /** Uploads the edited image as a new version; the server fixes the checksums and its report is shown before the dialog closes. */
-function SaveDialog({ tune, image, onClose, onSaved }: { tune: TuneFile; image: Uint8Array; onClose: () => void; onSaved: () => void }) {
+function SaveDialog({ tune, image, onClose }: { tune: TuneFile; image: Uint8Array; onClose: (saved: boolean) => void }) {
   const [form] = Form.useForm<{ version: string; notes: string }>();
   const { mutate, mutation } = useCustomMutation<TuneFile>();
   const invalidate = useInvalidate();
@@ -172,7 +182,6 @@ function SaveDialog({ tune, image, onClose, onSaved }: { tune: TuneFile; image: 
       {
         onSuccess: ({ data }) => {
           setSaved(data);
-          onSaved();
           void invalidate({ resource: "tune-files", id: tune.id, invalidates: ["detail", "list"] });
         },
       },
@@ -183,9 +192,9 @@ function SaveDialog({ tune, image, onClose, onSaved }: { tune: TuneFile; image: 
     <Modal
       open
       title={saved ? `Saved as version ${saved.currentVersion}` : "Save as a new version"}
-      onCancel={onClose}
+      onCancel={() => onClose(saved !== null)}
       okText={saved ? "Done" : "Save"}
-      onOk={() => (saved ? onClose() : form.submit())}
+      onOk={() => (saved ? onClose(true) : form.submit())}
       confirmLoading={mutation.isPending}
       cancelButtonProps={{ style: saved ? { display: "none" } : undefined }}
     >
