@@ -69,14 +69,14 @@ export async function startAuthEmulator(options: EmulatorOptions): Promise<Runni
   child.stderr.on("data", collect);
 
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + 180_000;
   // Our own child must say it is ready: another run's emulator answering on the port is not ours.
   while (!output.includes("All emulators ready") || !(await isAuthEmulatorUp(host))) {
     const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve("waiting"), 300))]);
     if (code !== "waiting") throw new Error(`The Auth emulator exited (code ${code}) before it was ready:\n${output}`);
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`The Auth emulator did not answer on ${host} within 90 s:\n${output}`);
+      throw new Error(`The Auth emulator did not answer on ${host} within 180 s:\n${output}`);
     }
   }
   return {
