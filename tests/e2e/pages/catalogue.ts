@@ -72,22 +72,6 @@ export class CataloguePages {
     await box.press("Enter");
   }
 
-  async buildTemplate(name: string, rate: number, firmwareId: string, channels: string[]) {
-    await this.page.goto("/admin/pid-templates");
-    await this.page.getByRole("button", { name: "New template" }).click();
-    const form = drawer(this.page, "New PID template");
-    await form.getByLabel("Name", { exact: true }).fill(name);
-    await form.getByLabel("Sample rate (Hz)").fill(String(rate));
-    await form.getByLabel("Firmware ids").fill(firmwareId);
-    await form.getByLabel("Firmware ids").press("Enter");
-    for (const channel of channels) {
-      await form.getByLabel("Channels, in logging order").fill(channel);
-      await this.page.locator(".ant-select-dropdown:visible").getByText(channel, { exact: false }).first().click();
-    }
-    await form.getByRole("button", { name: "Save" }).click();
-    await expect(form).toBeHidden();
-  }
-
   async newComputed(name: string, variable: string, expression: string) {
     await this.page.goto("/admin/computed-descriptors");
     await this.page.getByRole("button", { name: "New computed descriptor" }).click();
