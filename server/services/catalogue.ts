@@ -15,6 +15,9 @@ import {
   pidTemplates,
   supportRequests,
   supportedVehicles,
+  tuneFilePatches,
+  tuneFiles,
+  userVehicles,
 } from "../db/schema";
 import { badRequest } from "../errors";
 import type { Referrer, Tx } from "../http/crud";
@@ -56,7 +59,7 @@ const arrayHolds = (column: SQL | unknown, value: string, type: "text" | "uuid" 
  * another: a transaction is one connection, and pg queues parallel queries on it anyway.
  */
 export async function firmwareReferrers(tx: Tx, firmwareId: string): Promise<Referrer[]> {
-  const [vehicles, functions, descriptors, templates, secrets, requests] = await sequence([
+  const [vehicles, functions, descriptors, templates, secrets, requests, tunes, patches, cars] = await sequence([
     () => tx
       .select({ id: supportedVehicles.id, make: supportedVehicles.make, model: supportedVehicles.model, engine: supportedVehicles.engine })
       .from(supportedVehicles)
@@ -67,6 +70,10 @@ export async function firmwareReferrers(tx: Tx, firmwareId: string): Promise<Ref
     () => tx.select({ id: pidTemplates.id, name: pidTemplates.name }).from(pidTemplates).where(arrayHolds(pidTemplates.firmwareIds, firmwareId)).limit(REFERRER_LIMIT),
     () => tx.select({ id: firmwareSecrets.id, name: firmwareSecrets.label }).from(firmwareSecrets).where(eq(firmwareSecrets.firmwareId, firmwareId)).limit(REFERRER_LIMIT),
     () => tx.select({ id: supportRequests.id, name: supportRequests.vin }).from(supportRequests).where(eq(supportRequests.firmwareId, firmwareId)).limit(REFERRER_LIMIT),
+    // Tune files, patches and vehicles are identified by this firmware: removing it would orphan them.
+    () => tx.select({ id: tuneFiles.id, name: tuneFiles.title }).from(tuneFiles).where(eq(tuneFiles.firmwareId, firmwareId)).limit(REFERRER_LIMIT),
+    () => tx.select({ id: tuneFilePatches.id, name: tuneFilePatches.title }).from(tuneFilePatches).where(arrayHolds(tuneFilePatches.firmwareIds, firmwareId)).limit(REFERRER_LIMIT),
+    () => tx.select({ id: userVehicles.id, name: userVehicles.name }).from(userVehicles).where(eq(userVehicles.firmwareId, firmwareId)).limit(REFERRER_LIMIT),
   ]);
   return [
     ...vehicles.map((v) => ({ resource: "supported vehicle", id: v.id, label: `${v.make} ${v.model} ${v.engine}` })),
@@ -75,6 +82,9 @@ export async function firmwareReferrers(tx: Tx, firmwareId: string): Promise<Ref
     ...templates.map((t) => ({ resource: "PID template", id: t.id, label: t.name })),
     ...secrets.map((s) => ({ resource: "stored password", id: s.id, label: s.name })),
     ...requests.map((r) => ({ resource: "support request", id: r.id, label: r.name })),
+    ...tunes.map((t) => ({ resource: "tune file", id: t.id, label: t.name })),
+    ...patches.map((p) => ({ resource: "tune-file patch", id: p.id, label: p.name })),
+    ...cars.map((v) => ({ resource: "vehicle", id: v.id, label: v.name })),
   ];
 }
 

@@ -51,6 +51,7 @@ describe.each(databaseKinds)("tune files API on %s", (kind) => {
   const patchIds: string[] = [];
   let tuneId: string;
   let vehicleId: string;
+  let firmwareRecordId: string;
 
   const call = (method: "GET" | "PUT" | "POST" | "PATCH" | "DELETE", url: string, user: TestUser, payload?: unknown) =>
     app.inject({ method, url: `/api/v1${url}`, headers: bearer(user.token), ...(payload !== undefined && { payload: payload as object }) });
@@ -76,6 +77,7 @@ describe.each(databaseKinds)("tune files API on %s", (kind) => {
       const created = await call("PUT", "/firmware-support/firmware-support", admin, firmwareBody(d));
       expect(created.statusCode, created.body).toBe(201);
       if (d === demo) {
+        firmwareRecordId = created.json().id;
         const stock = await upload(`/firmware-support/firmware-support/${created.json().id}/stock-file`, admin, demo.stock);
         expect(stock.statusCode, stock.body).toBe(200);
       }
@@ -455,6 +457,17 @@ describe.each(databaseKinds)("tune files API on %s", (kind) => {
       expect((await call("GET", "/user-vehicles", customer)).json().data.map((v: { name: string }) => v.name)).toContain("Test hatch");
       expect((await call("DELETE", `/tune-file-patches/${patchIds[1]}`, admin)).statusCode).toBe(409);
       expect(await rows(tuneFilePurchases)).toBe(2);
+    });
+
+    it("refuses to delete the firmware record its tune files and patches are identified by", async () => {
+      await app.ctx.db.update(userVehicles).set({ firmwareId: "TUNE64K" }).where(eq(userVehicles.id, vehicleId));
+      const response = await call("DELETE", `/firmware-support/firmware-support/${firmwareRecordId}`, admin);
+      expect(response.statusCode).toBe(409);
+      const referrers = response.json().data.map((r: { resource: string; id: string }) => `${r.resource} ${r.id}`);
+      expect(referrers).toContain(`tune file ${tuneId}`);
+      expect(referrers).toContain(`tune-file patch ${patchIds[0]}`);
+      expect(referrers).toContain(`vehicle ${vehicleId}`);
+      expect((await call("GET", `/firmware-support/firmware-support/${firmwareRecordId}`, admin)).statusCode).toBe(200);
     });
   });
 });
