@@ -23,6 +23,8 @@ import { myTunes } from "./my-tunes";
 import { notifications } from "./notifications";
 import { obdFunctions } from "./obd-functions";
 import { onboardingVehicles } from "./onboarding-vehicles";
+import { contactRequests } from "./contact-requests";
+import { demoRequests } from "./demo-requests";
 import { passwordStorage } from "./password-storage";
 import { pidDescriptors } from "./pid-descriptors";
 import { pidTemplates } from "./pid-templates";
@@ -59,6 +61,8 @@ export const registry: ResourceDefinition[] = [
   computedDescriptors,
   tuneFilePatches,
   onboardingVehicles,
+  contactRequests,
+  demoRequests,
   serverManagement,
 ];
 

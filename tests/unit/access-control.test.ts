@@ -31,6 +31,8 @@ const specGuards: Record<string, string> = {
   "/admin/computed-descriptors": "admin",
   // Not in the spec's table: the page a data-log share link opens, signed in or not (issue 8).
   "/shared/logs/:token": "public",
+  // Not in the spec's table: the admins' inbox of contact and demo requests from the public site (issue 4).
+  "/admin/enquiries": "admin", "/admin/enquiries/demo": "admin",
   // Not in the spec's table: the admin catalogue's drawers (show/create/edit over their lists) and sibling tabs (issue 5).
   "/admin/firmware-support/show/:id": "admin", "/admin/firmware-support/create": "admin",
   "/admin/firmware-support/edit/:id": "admin", "/admin/firmware-support/matrix": "admin",

@@ -1,0 +1,12 @@
+import { MailOutlined } from "@ant-design/icons";
+import { createElement } from "react";
+import { lazyPage } from "../lazy-page";
+import type { ResourceDefinition } from "../types";
+
+export const contactRequests: ResourceDefinition = {
+  name: "contact-requests",
+  guard: "admin",
+  layout: "portal",
+  list: { path: "/admin/enquiries", component: lazyPage(() => import("./list"), "ContactRequestsList") },
+  meta: { label: "Enquiries", icon: createElement(MailOutlined), menu: "admin" },
+};

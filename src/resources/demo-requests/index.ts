@@ -1,0 +1,11 @@
+import { lazyPage } from "../lazy-page";
+import type { ResourceDefinition } from "../types";
+
+/** Reached from the Enquiries tabs, not the menu. */
+export const demoRequests: ResourceDefinition = {
+  name: "demo-requests",
+  guard: "admin",
+  layout: "portal",
+  list: { path: "/admin/enquiries/demo", component: lazyPage(() => import("./list"), "DemoRequestsList") },
+  meta: { label: "Demo requests" },
+};
