@@ -359,10 +359,9 @@ export const supportRequestUpdateSchema = z
   });
 export type SupportRequestUpdate = z.input<typeof supportRequestUpdateSchema>;
 
-export interface SupportRequest {
+/** What a request says of the vehicle and where it stands, the same for admins and the requester. */
+interface SupportRequestBase {
   id: string;
-  requesterUid: string;
-  requesterEmail: string | null;
   vin: string;
   make: string;
   model: string;
@@ -370,15 +369,41 @@ export interface SupportRequest {
   ecuIds: string[];
   readFile: FileRef | null;
   status: SupportRequestStatus;
-  notes: Array<{ at: string; by: string; text: string }>;
   firmwareId: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
+export interface SupportRequest extends SupportRequestBase {
+  requesterUid: string;
+  requesterEmail: string | null;
+  notes: Array<{ at: string; by: string; text: string }>;
+}
+
 export const supportRequestList = {
   sort: ["createdAt", "status", "make", "year"],
   filter: ["status", "make", "model", "year", "vin", "firmwareId", "createdAt"],
+} as const;
+
+/** One change of status as the requester was told it: the note is the one the admin gave with that change. */
+export interface SupportRequestStatusChange {
+  at: string;
+  status: SupportRequestStatus;
+  note: string | null;
+}
+
+/**
+ * A request as its requester sees it (`GET /user-vehicles/support-request/mine`):
+ * what they sent and what they were told, never the admins' working notes;
+ * `firmwareId` stays null until the request is supported.
+ */
+export interface OwnSupportRequest extends SupportRequestBase {
+  history: SupportRequestStatusChange[];
+}
+
+export const ownSupportRequestList = {
+  sort: ["createdAt", "status"],
+  filter: ["status"],
 } as const;
 
 // ---------------------------------------------------------------------------

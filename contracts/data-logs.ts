@@ -85,6 +85,21 @@ export interface DataLogDetail extends Omit<DataLogSummary, "channelCount"> {
   dynoProfile: DynoProfile | null;
 }
 
+/**
+ * A catalogue computed descriptor as the analysis view offers it to anyone signed in: what to
+ * evaluate and how to show it, without the catalogue's bookkeeping.
+ */
+export interface LogComputedDescriptor {
+  id: string;
+  name: string;
+  unit: string;
+  expression: string;
+  /** Decimals to show the values with. */
+  decimals: number;
+  /** The channel variables the expression reads. */
+  variables: string[];
+}
+
 export interface DataLogShare {
   id: string;
   logId: string;

@@ -4,6 +4,8 @@
  *   page=2&pageSize=20&sort=-createdAt,title&q=golf&status[eq]=approved&year[between]=2015,2020&id[in]=a,b
  * `sort` lists fields, "-" for descending. A filter is `field[operator]=value`; list values are comma
  * separated with "\," for a literal comma.
+ * `after=<cursor>` or `before=<cursor>` pages from a row of an earlier answer (its `nextCursor` or
+ * `prevCursor`) instead of by offset: keyset paging, as fast on the thousandth page as on the first.
  */
 export const filterOperators = [
   "eq",
@@ -41,6 +43,8 @@ export interface ListQuery {
   sort: ListSort[];
   filters: ListFilter[];
   q?: string;
+  /** Keyset paging: the rows after (or before) the row this cursor names, in the same order. */
+  cursor?: { direction: "after" | "before"; token: string };
 }
 
 export const MAX_PAGE_SIZE = 200;
@@ -80,6 +84,7 @@ export function serializeListQuery(query: Partial<ListQuery>): URLSearchParams {
   if (query.pageSize !== undefined) params.set("pageSize", String(query.pageSize));
   if (query.sort?.length) params.set("sort", query.sort.map((s) => (s.order === "desc" ? "-" : "") + s.field).join(","));
   if (query.q) params.set("q", query.q);
+  if (query.cursor) params.set(query.cursor.direction, query.cursor.token);
   for (const filter of query.filters ?? []) {
     const key = `${filter.field}[${filter.operator}]`;
     if (filter.operator === "null" || filter.operator === "nnull") params.append(key, "");
@@ -114,6 +119,10 @@ export function parseListQuery(
   };
   const q = params.get("q");
   if (q) query.q = q;
+  const [after, before] = [params.get("after"), params.get("before")];
+  if (after !== null && before !== null) throw new ListQueryError("Send after or before, not both", "before");
+  if (after) query.cursor = { direction: "after", token: after };
+  if (before) query.cursor = { direction: "before", token: before };
   for (const part of (params.get("sort") ?? "").split(",").filter(Boolean)) {
     const field = part.startsWith("-") ? part.slice(1) : part;
     if (!allowed.sort.includes(field)) {
@@ -122,7 +131,7 @@ export function parseListQuery(
     query.sort.push({ field, order: part.startsWith("-") ? "desc" : "asc" });
   }
   for (const [key, raw] of params) {
-    if (["page", "pageSize", "sort", "q"].includes(key)) continue;
+    if (["page", "pageSize", "sort", "q", "after", "before"].includes(key)) continue;
     const match = /^([^[\]]+)\[([a-z]+)\]$/.exec(key);
     if (!match) throw new ListQueryError(`Unknown query parameter "${key}"`, key);
     const [, field, operator] = match;
@@ -147,4 +156,9 @@ export function parseListQuery(
 export interface ListResponse<T> {
   data: T[];
   total: number;
+  /** True when `total` is the planner's estimate (over a thousand matching rows). */
+  totalEstimated?: boolean;
+  /** Cursors of the last and first row, for `after` and `before`; absent when the order cannot be paged by keys. */
+  nextCursor?: string;
+  prevCursor?: string;
 }

@@ -145,6 +145,11 @@ export interface Inspection {
   notes: string[];
 }
 
+/** `POST /tune-files/inspect?definition=true`: a local image's report with its firmware's definition (null when unidentified or undefined). */
+export interface LocalInspection extends Inspection {
+  definition?: TuneDefinition | null;
+}
+
 export interface TuneFilePatch {
   id: string;
   title: string;
@@ -179,16 +184,47 @@ export interface VehicleTunes {
 }
 
 /**
- * A tune's maps in physical units for the viewer (GET /tune-files/:id/maps):
- * read on the server so that a buyer allowed to view but not to download
- * sees the values without ever receiving the image's bytes.
+ * The tune viewer's query: a version (owners only, other than the current
+ * one) and what to compare with, stock by default or another tune of the
+ * same firmware the caller may view.
+ */
+export const tuneMapsQuerySchema = z.strictObject({
+  version: z.coerce.number().int().min(1).optional(),
+  against: z.uuid("against must be a tune file's id").optional(),
+});
+
+/** What a tune is compared with: its firmware's stock file or another tune. */
+export type TuneMapsBase = { kind: "stock" } | { kind: "tune"; tuneFileId: string; title: string };
+
+/**
+ * A tune's definition and its changed items (GET /tune-files/:id/maps). Values
+ * come one item at a time (TuneItemValues): a definition of thousands of
+ * items would otherwise be megabytes read and sent before the first map shows.
  */
 export interface TuneMaps {
   firmwareId: string;
   version: number;
-  /** Null when the firmware has no definition: the viewer then shows the inspection only. */
+  /** Null when the firmware has no definition: the viewer then shows the inspection (and the hex view when allowed). */
   definition: TuneDefinition | null;
-  values: Record<string, ItemValues>;
-  /** The firmware's stock values of the same items, for the comparison; null without a stock file. */
-  stock: Record<string, ItemValues> | null;
+  /** Null without anything to compare with (no stock file). */
+  base: TuneMapsBase | null;
+  /** Ids of the items whose values differ from the base, in definition order. */
+  changed: string[];
+}
+
+/**
+ * One item in physical units (GET /tune-files/:id/maps/:itemId), read on the
+ * server so that a buyer allowed to view but not to download sees the values
+ * without ever receiving the image's bytes.
+ */
+export interface TuneItemValues {
+  values: ItemValues;
+  /** The same item in the base (stock or the other tune); null without one. */
+  base: ItemValues | null;
+}
+
+/** GET /tune-files/{id}/stock-differences: the stock bytes (base64) at each range where the tune differs from stock. */
+export interface StockDifferences {
+  size: number;
+  regions: Array<{ start: number; bytes: string }>;
 }

@@ -8,6 +8,7 @@ import path from "node:path";
 import { DEMO_PASSWORD, demoAccounts } from "../server/seed";
 import { buildSpa, spaIsStale } from "./lib/build";
 import { isAuthEmulatorUp, startAuthEmulator } from "./lib/emulator";
+import { SERVER_ENTRY, SERVER_NODE_FLAGS } from "./lib/server-process";
 
 const dev = process.argv.includes("--dev");
 const dataDir = path.resolve(process.env.DATA_DIR ?? ".data");
@@ -60,7 +61,7 @@ async function main() {
     FIREBASE_PROJECT_ID: projectId,
     SEED_DEMO: "1",
   };
-  const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { stdio: "inherit", env });
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], { stdio: "inherit", env });
   const children: ChildProcess[] = [server];
   let stopping = false;
   const stop = async (code: number) => {

@@ -1,7 +1,8 @@
 /**
  * npm test: every suite (unit, API on PGlite and PostgreSQL, browser) against a private Auth
  * emulator, ending with one line "N passed, N failed" for all of them together.
- * `npm test -- vitest` or `npm test -- browser` runs one of the two.
+ * `npm test -- vitest` or `npm test -- browser` runs one of the two; further arguments go to that
+ * runner (`npm test -- browser tests/e2e/my-tunes.spec.ts`, `npm test -- vitest tests/api/tune-files`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -10,6 +11,7 @@ import { buildSpa } from "./lib/build";
 import { ensureChromium } from "./lib/chromium";
 import { startAuthEmulator } from "./lib/emulator";
 import { TEST_PORTS, TEST_PROJECT_ID, freePort } from "./lib/ports";
+import { SERVER_ENTRY, SERVER_NODE_FLAGS } from "./lib/server-process";
 
 const root = process.cwd();
 // Per run, so two runs on one machine keep apart.
@@ -38,10 +40,10 @@ function readJson<T>(file: string): T | null {
   }
 }
 
-async function runVitest(env: NodeJS.ProcessEnv): Promise<Tally> {
+async function runVitest(env: NodeJS.ProcessEnv, filters: string[]): Promise<Tally> {
   const report = path.join(workDir, "vitest.json");
   rmSync(report, { force: true });
-  const code = await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], env);
+  const code = await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters], env);
   const json = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }>(report);
   if (!json) return { suite: "unit + api", passed: 0, failed: 1, skipped: 0 };
   // A crash outside any test (a failing import, a setup error) still fails the run.
@@ -67,7 +69,7 @@ async function waitForServer(portFile: string, child: ChildProcess): Promise<num
   throw new Error("the e2e server did not start within 120 s");
 }
 
-async function runBrowserTests(env: NodeJS.ProcessEnv): Promise<Tally> {
+async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[]): Promise<Tally> {
   const chromium = ensureChromium();
   // Its own build of the current sources: another run rebuilding dist/ meanwhile cannot pull files from under it.
   const distDir = path.join(workDir, "dist");
@@ -77,7 +79,7 @@ async function runBrowserTests(env: NodeJS.ProcessEnv): Promise<Tally> {
   rmSync(dataDir, { recursive: true, force: true });
   const portFile = path.join(workDir, "e2e-port");
   rmSync(portFile, { force: true });
-  const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...env, PORT: "0", PORT_FILE: portFile, DATA_DIR: dataDir, DIST_DIR: distDir, SEED_DEMO: "1", LOG_LEVEL: "warn", NODE_ENV: "test" },
   });
@@ -85,7 +87,7 @@ async function runBrowserTests(env: NodeJS.ProcessEnv): Promise<Tally> {
     const port = await waitForServer(portFile, server);
     const report = path.join(workDir, "playwright.json");
     rmSync(report, { force: true });
-    const code = await run(bin("playwright"), ["test", "--reporter=list,json"], {
+    const code = await run(bin("playwright"), ["test", "--reporter=list,json", ...filters], {
       ...env,
       CHROMIUM_PATH: chromium,
       E2E_BASE_URL: `http://127.0.0.1:${port}`,
@@ -118,11 +120,12 @@ async function main() {
   };
   const only = process.argv[2];
   if (only && only !== "vitest" && only !== "browser") throw new Error(`Unknown suite "${only}": use vitest or browser`);
+  const filters = process.argv.slice(3);
   const tallies: Tally[] = [];
   try {
-    if (only !== "browser") tallies.push(await runVitest(env));
+    if (only !== "browser") tallies.push(await runVitest(env, filters));
     if (only !== "vitest") try {
-      tallies.push(await runBrowserTests(env));
+      tallies.push(await runBrowserTests(env, filters));
     } catch (error) {
       console.error(`Browser tests could not run: ${error instanceof Error ? error.message : error}`);
       tallies.push({ suite: "browser", passed: 0, failed: 1, skipped: 0 });

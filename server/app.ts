@@ -14,8 +14,10 @@ import { authRoutes } from "./routes/auth";
 import { dealerRequestRoutes } from "./routes/dealer-requests";
 import { dataLogRoutes } from "./routes/data-logs";
 import { firmwareSupportRoutes } from "./routes/firmware-support";
+import { flashLogRoutes } from "./routes/flash-logs";
 import { healthRoutes } from "./routes/health";
 import { imageProxyRoutes } from "./routes/image-proxy";
+import { notificationRoutes } from "./routes/notifications";
 import { profileRoutes } from "./routes/profile";
 import { publicSiteRoutes } from "./routes/public-site";
 import { sessionRoutes } from "./routes/session";
@@ -25,6 +27,9 @@ import { userVehicleRoutes } from "./routes/user-vehicles";
 import { BlobStore } from "./services/blobs";
 import { type Identity, createIdentity } from "./services/identity";
 import { JobRegistry } from "./services/jobs";
+import { CatalogueCache } from "./services/catalogue-cache";
+import { NotificationCenter } from "./services/notifications";
+import { SecretBox } from "./services/secret-box";
 import { createUserMirror } from "./services/users";
 
 declare module "fastify" {
@@ -92,6 +97,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     blobs: new BlobStore(config.dataDir),
     users: createUserMirror(database.db),
     jobs: new JobRegistry(),
+    notifications: new NotificationCenter(database.db),
+    catalogue: await CatalogueCache.open(database),
+    secrets: await SecretBox.load({ keyBase64: config.secretsKey, dataDir: config.dataDir }),
     startedAt: new Date(),
   };
   app.decorate("ctx", ctx);
@@ -130,6 +138,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(firmwareSupportRoutes, { ctx });
       await api.register(userVehicleRoutes, { ctx });
       await api.register(tuneFileRoutes, { ctx });
+      await api.register(flashLogRoutes, { ctx });
+      await api.register(notificationRoutes, { ctx });
     },
     { prefix: "/api/v1" },
   );

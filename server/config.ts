@@ -27,6 +27,8 @@ export interface Config {
   logUploadLimitBytes: number;
   requestTimeoutMs: number;
   logLevel: string;
+  /** Key that seals stored passwords (base64, 32 bytes); unset: a key file in dataDir. */
+  secretsKey?: string;
 }
 
 const DEFAULT_PROJECT_ID = "demo-tuning-portal";
@@ -57,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logUploadLimitBytes: intFrom(env.LOG_UPLOAD_LIMIT_BYTES, 256 * 1024 * 1024, "LOG_UPLOAD_LIMIT_BYTES"),
     requestTimeoutMs: intFrom(env.REQUEST_TIMEOUT_MS, 120_000, "REQUEST_TIMEOUT_MS"),
     logLevel: env.LOG_LEVEL ?? (mode === "test" ? "warn" : "info"),
+    secretsKey: env.SECRETS_KEY || undefined,
     ...overrides,
   };
   assertSafeConfig(config);

@@ -1,8 +1,11 @@
 import type { Config } from "./config";
 import type { Database, Db } from "./db/connection";
 import type { BlobStore } from "./services/blobs";
+import type { CatalogueCache } from "./services/catalogue-cache";
 import type { Identity } from "./services/identity";
 import type { JobRegistry } from "./services/jobs";
+import type { NotificationCenter } from "./services/notifications";
+import type { SecretBox } from "./services/secret-box";
 import type { UserMirror } from "./services/users";
 
 /** What route plugins need, built once by buildApp. */
@@ -14,5 +17,10 @@ export interface AppContext {
   blobs: BlobStore;
   users: UserMirror;
   jobs: JobRegistry;
+  notifications: NotificationCenter;
+  /** Firmware identities and patches kept while the catalogue does not change. */
+  catalogue: CatalogueCache;
+  /** Seals stored passwords at rest. */
+  secrets: SecretBox;
   startedAt: Date;
 }

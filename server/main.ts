@@ -3,17 +3,29 @@ import type { AddressInfo } from "node:net";
 import { buildApp } from "./app";
 import { loadConfig } from "./config";
 import { seedDemo } from "./seed";
+import { startBlobCollection } from "./services/blob-collector";
+import { sealStoredPasswords } from "./services/secret-box";
+
+const BLOB_COLLECTION_EVERY_MS = 6 * 60 * 60 * 1000;
 
 /** Reads config, migrates, optionally seeds, listens; SIGINT/SIGTERM close it gracefully. */
 async function main() {
   const config = loadConfig();
   const app = await buildApp(config);
   await app.ctx.database.migrate();
+  const sealed = await sealStoredPasswords(app.ctx.db, app.ctx.secrets);
+  if (sealed) app.log.info({ sealed }, "stored passwords sealed at rest");
   if (process.env.SEED_DEMO === "1") {
     const accounts = await seedDemo(app.ctx);
     app.log.info({ accounts: accounts.map((account) => account.email) }, "demo data ready");
   }
   await app.listen({ host: config.host, port: config.port });
+  // Files of deleted tunes, replaced reads and expired previews are removed a minute after start, then every few hours.
+  const collect = () => startBlobCollection(app.ctx);
+  const firstCollection = setTimeout(collect, 60_000);
+  const collections = setInterval(collect, BLOB_COLLECTION_EVERY_MS);
+  firstCollection.unref();
+  collections.unref();
   // With PORT=0 the system picks the port; a supervisor (the test runner) reads it from here.
   if (process.env.PORT_FILE) writeFileSync(process.env.PORT_FILE, String((app.server.address() as AddressInfo).port));
 
@@ -23,6 +35,8 @@ async function main() {
     closing = true;
     app.log.info(`${signal}: finishing in-flight requests`);
     app.shuttingDown = true;
+    clearTimeout(firstCollection);
+    clearInterval(collections);
     const force = setTimeout(() => {
       app.log.error("shutdown took longer than 10 s; exiting");
       process.exit(1);

@@ -20,6 +20,12 @@ export interface Database {
   migrate(): Promise<void>;
   /** true when a trivial query answers. */
   ping(): Promise<boolean>;
+  /**
+   * Embedded only: calls `onNotify` for each NOTIFY on the channel. Every
+   * session is this process's, and a notification is handled before the
+   * next query runs, so nothing can read between a commit and its callback.
+   */
+  listen?(channel: string, onNotify: () => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,6 +54,7 @@ async function openPglite(dir: string): Promise<Database> {
     kind: "pglite",
     migrate: () => migratePglite(drizzlePglite({ client, schema }), { migrationsFolder }),
     ping: () => ping(db),
+    listen: async (channel, onNotify) => void (await client.listen(channel, onNotify)),
     close: () => client.close(),
   };
 }

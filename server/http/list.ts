@@ -5,17 +5,25 @@
  *
  * - Search (`q`) is `ILIKE '%q%'` over one expression per resource; a trigram
  *   GIN index on exactly that expression (pg_trgm) serves it.
- * - Paging is by offset, capped at MAX_OFFSET rows: past that the answer is a
+ * - Paging is by keys when the client sends a cursor (`after`/`before`, from an
+ *   answer's `nextCursor`/`prevCursor`): the page starts where an index range
+ *   scan starts, so the thousandth page costs what the first does. Cursors are
+ *   offered when every sort field is a NOT NULL column of the listed table.
+ * - Otherwise paging is by offset, capped at MAX_OFFSET rows: past that the answer is a
  *   400 asking for a narrower filter, so no request walks the whole table.
- *   Every sort ends with the row's id, so pages never overlap or skip rows.
+ *   Past DEFERRED_OFFSET, the ids of the page are found first (an index-only
+ *   scan) and only those rows are read. Every sort ends with the row's id, so
+ *   pages never overlap or skip rows.
  * - The total is exact up to COUNT_CAP matching rows (a count over at most
  *   COUNT_CAP + 1 rows, which an index answers quickly). Beyond it, the total is
  *   the planner's row estimate for the same filter (EXPLAIN, which uses
  *   pg_class.reltuples and column statistics) and the answer says
- *   `totalEstimated: true`; it is never less than COUNT_CAP + 1.
+ *   `totalEstimated: true`; it is never less than COUNT_CAP + 1. An estimate is
+ *   kept for ESTIMATE_TTL_MS per filter, so paging a large result does not count
+ *   on every page.
  */
-import { type SQL, and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, not, notInArray, sql } from "drizzle-orm";
-import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { type SQL, and, asc, desc, eq, getTableColumns, gt, gte, inArray, is, isNotNull, isNull, lt, lte, ne, not, notInArray, sql } from "drizzle-orm";
+import { PgColumn, PgDialect, type PgTable } from "drizzle-orm/pg-core";
 import type { FastifyRequest } from "fastify";
 import { type ListFilter, type ListQuery, type ListSort, ListQueryError, parseListQuery } from "../../contracts/list-query";
 import type { Db } from "../db/connection";
@@ -23,6 +31,8 @@ import { badRequest } from "../errors";
 
 export const MAX_OFFSET = 10_000;
 export const COUNT_CAP = 1_000;
+export const DEFERRED_OFFSET = 1_000;
+export const ESTIMATE_TTL_MS = 10_000;
 
 export type FieldKind = "text" | "uuid" | "number" | "timestamp" | "boolean" | "array";
 
@@ -49,6 +59,8 @@ export interface ListPage<Row> {
   data: Row[];
   total: number;
   totalEstimated: boolean;
+  nextCursor?: string;
+  prevCursor?: string;
 }
 
 /** Parses the request's query string against the spec; a bad parameter is a 400 naming it. */
@@ -56,7 +68,7 @@ export function listQueryOf(request: FastifyRequest, spec: Pick<ListSpec, "allow
   const search = request.url.includes("?") ? request.url.slice(request.url.indexOf("?") + 1) : "";
   try {
     const query = parseListQuery(new URLSearchParams(search), spec.allowed);
-    if ((query.page - 1) * query.pageSize >= MAX_OFFSET) {
+    if (!query.cursor && (query.page - 1) * query.pageSize >= MAX_OFFSET) {
       throw new ListQueryError(`Pages end after ${MAX_OFFSET} rows; narrow the search or the filters`, "page");
     }
     return query;
@@ -178,18 +190,110 @@ export function listOrder(spec: ListSpec, query: ListQuery): SQL[] {
 
 type Rows = { rows: Record<string, unknown>[] };
 
-/** Exact up to COUNT_CAP, else the planner's estimate (see the top of this file). */
+const dialect = new PgDialect();
+/** Per database (tests run several), per filter: the estimated total and when it was made. */
+const estimates = new WeakMap<Db, Map<string, { total: number; at: number }>>();
+
+function estimateCache(db: Db): Map<string, { total: number; at: number }> {
+  let cache = estimates.get(db);
+  if (!cache) estimates.set(db, (cache = new Map()));
+  return cache;
+}
+
+/** Exact up to COUNT_CAP, else the planner's estimate, kept a while (see the top of this file). */
 export async function listTotal(db: Db, spec: ListSpec, where: SQL | undefined): Promise<{ total: number; estimated: boolean }> {
   const whereSql = where ? sql`WHERE ${where}` : sql``;
+  const rendered = dialect.sqlToQuery(sql`${spec.table} ${whereSql}`);
+  const key = JSON.stringify([rendered.sql, rendered.params]);
+  const cache = estimateCache(db);
+  const kept = cache.get(key);
+  if (kept && Date.now() - kept.at < ESTIMATE_TTL_MS) return { total: kept.total, estimated: true };
   const capped = (await db.execute(
     sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${spec.table} ${whereSql} LIMIT ${COUNT_CAP + 1}) capped`,
   )) as unknown as Rows;
   const n = Number(capped.rows[0].n);
-  if (n <= COUNT_CAP) return { total: n, estimated: false };
+  if (n <= COUNT_CAP) {
+    cache.delete(key);
+    return { total: n, estimated: false };
+  }
   const plan = (await db.execute(sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${spec.table} ${whereSql}`)) as unknown as Rows;
   const raw = plan.rows[0]["QUERY PLAN"];
   const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{ Plan: { "Plan Rows": number } }>;
-  return { total: Math.max(COUNT_CAP + 1, Math.round(parsed[0].Plan["Plan Rows"])), estimated: true };
+  const total = Math.max(COUNT_CAP + 1, Math.round(parsed[0].Plan["Plan Rows"]));
+  if (cache.size > 1000) cache.clear();
+  cache.set(key, { total, at: Date.now() });
+  return { total, estimated: true };
+}
+
+interface KeyPart {
+  field: string;
+  column: PgColumn;
+  /** The column's property in a selected row. */
+  property: string;
+  kind: FieldKind;
+  order: "asc" | "desc";
+}
+
+/** The sort as key columns ending with the id, or null when it cannot be paged by keys (a derived or nullable field). */
+function keysetOf(spec: ListSpec, sorts: ListSort[]): KeyPart[] | null {
+  const properties = new Map(Object.entries(getTableColumns(spec.table)).map(([property, column]) => [column, property]));
+  const parts: KeyPart[] = [];
+  for (const s of sorts) {
+    const field = spec.fields[s.field];
+    const column = field.column;
+    if (!is(column, PgColumn) || !column.notNull || !properties.has(column)) return null;
+    parts.push({ field: s.field, column, property: properties.get(column)!, kind: field.kind, order: s.order });
+  }
+  const idProperty = properties.get(spec.id);
+  if (!idProperty) return null;
+  parts.push({ field: "id", column: spec.id, property: idProperty, kind: "uuid", order: sorts[sorts.length - 1]?.order ?? "asc" });
+  return parts;
+}
+
+const signatureOf = (keys: KeyPart[]) => keys.map((k) => (k.order === "desc" ? "-" : "") + k.field).join(",");
+
+function encodeCursor(keys: KeyPart[], row: Record<string, unknown>): string | undefined {
+  const values = keys.map((k) => row[k.property]);
+  if (values.some((v) => v === undefined || v === null)) return undefined;
+  const json = JSON.stringify({ s: signatureOf(keys), v: values.map((v) => (v instanceof Date ? v.toISOString() : v)) });
+  return Buffer.from(json).toString("base64url");
+}
+
+function decodeCursor(keys: KeyPart[], token: string, parameter: string): unknown[] {
+  const refuse = (why: string) => badRequest("Invalid query", `${parameter}: ${why}; start again from the first page`, [{ path: parameter, message: why }]);
+  let decoded: { s?: unknown; v?: unknown };
+  try {
+    decoded = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
+  } catch {
+    throw refuse("not a cursor this list gave out");
+  }
+  if (decoded.s !== signatureOf(keys)) throw refuse("the cursor belongs to another order of this list");
+  const values = decoded.v;
+  if (!Array.isArray(values) || values.length !== keys.length) throw refuse("not a cursor this list gave out");
+  return keys.map((k, i) => scalar({ column: k.column, kind: k.kind }, String(values[i]), parameter));
+}
+
+/**
+ * Rows strictly after (or before) the cursor row in the list's order. The
+ * cursor row's keys are read from the row itself (a timestamp in the cursor
+ * has milliseconds, the column microseconds); the cursor's copies stand in
+ * when that row was deleted meanwhile.
+ */
+function keysetCondition(spec: ListSpec, keys: KeyPart[], values: unknown[], forward: boolean): SQL {
+  const id = values[values.length - 1];
+  const key = keys.map((k, i) => (i === keys.length - 1 ? sql`${id}` : sql`COALESCE((SELECT ${k.column} FROM ${spec.table} WHERE ${spec.id} = ${id}), ${values[i]})`));
+  if (keys.every((k) => k.order === keys[0].order)) {
+    // One direction: a row comparison, which an index on the same columns answers with a range scan.
+    const op = (keys[0].order === "asc") === forward ? sql`>` : sql`<`;
+    return sql`(${sql.join(keys.map((k) => sql`${k.column}`), sql`, `)}) ${op} (${sql.join(key, sql`, `)})`;
+  }
+  const later = (k: KeyPart) => ((k.order === "asc") === forward ? sql`>` : sql`<`);
+  const branches = keys.map((k, i) => sql.join([...keys.slice(0, i).map((prior, j) => sql`${prior.column} = ${key[j]}`), sql`${k.column} ${later(k)} ${key[i]}`], sql` AND `));
+  return sql`(${sql.join(branches.map((b) => sql`(${b})`), sql` OR `)})`;
+}
+
+function keysetOrder(keys: KeyPart[], reverse: boolean): SQL[] {
+  return keys.map((k) => ((k.order === "asc") !== reverse ? asc(k.column) : desc(k.column)));
 }
 
 /**
@@ -204,11 +308,36 @@ export async function runList<Row>(
   scope?: SQL,
 ): Promise<ListPage<Row>> {
   const where = listWhere(spec, query, scope);
+  const keys = keysetOf(spec, query.sort.length ? query.sort : spec.defaultSort);
+  const limit = query.pageSize;
   const offset = (query.page - 1) * query.pageSize;
-  const [data, count] = await Promise.all([
-    select({ where, orderBy: listOrder(spec, query), limit: query.pageSize, offset }),
-    listTotal(db, spec, where),
-  ]);
-  return { data, total: count.total, totalEstimated: count.estimated };
+  // The page's query is chosen (and a cursor checked) before any query runs.
+  let readRows: () => Promise<Row[]>;
+  if (query.cursor) {
+    const parameter = query.cursor.direction;
+    if (!keys) throw badRequest("Invalid query", `${parameter}: this order cannot be paged by cursor; use page`, [{ path: parameter, message: "not available for this sort" }]);
+    const forward = parameter === "after";
+    const condition = keysetCondition(spec, keys, decodeCursor(keys, query.cursor.token, parameter), forward);
+    readRows = async () => {
+      const rows = await select({ where: and(where, condition), orderBy: keysetOrder(keys, !forward), limit, offset: 0 });
+      return forward ? rows : rows.reverse();
+    };
+  } else if (offset >= DEFERRED_OFFSET) {
+    // The page's ids from the index alone, then just those rows: skipping rows costs index entries, not row reads.
+    const orderBy = listOrder(spec, query);
+    readRows = async () => {
+      const ids = (await db.select({ id: spec.id }).from(spec.table).where(where).orderBy(...orderBy).limit(limit).offset(offset)).map((r) => r.id);
+      return ids.length ? select({ where: inArray(spec.id, ids), orderBy, limit, offset: 0 }) : [];
+    };
+  } else readRows = () => select({ where, orderBy: listOrder(spec, query), limit, offset });
+  const [rows, count] = await Promise.all([readRows(), listTotal(db, spec, where)]);
+  let { total, estimated } = count;
+  // A short page read by offset ends the result: its total is exact, whatever was estimated.
+  if (estimated && !query.cursor && rows.length < limit && (rows.length > 0 || offset === 0)) [total, estimated] = [offset + rows.length, false];
+  const page: ListPage<Row> = { data: rows, total, totalEstimated: estimated };
+  if (keys && rows.length) {
+    page.prevCursor = encodeCursor(keys, rows[0] as Record<string, unknown>);
+    page.nextCursor = encodeCursor(keys, rows[rows.length - 1] as Record<string, unknown>);
+  }
+  return page;
 }
-

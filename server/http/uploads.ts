@@ -6,6 +6,9 @@
  *
  * The file is streamed to `<dataDir>/tmp` while its SHA-256 is computed; the
  * caller checks it and hands it to the blob store, or lets it be removed.
+ * A file that is only read and answered, never kept (an image to inspect or
+ * patch), is received into memory instead: `withBufferedUpload`
+ * (buffered-form.ts).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
@@ -14,9 +17,10 @@ import path from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type {} from "@fastify/multipart";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context";
 import { HttpError, badRequest } from "../errors";
+import { BodyPool, type FormFile, FormTooLargeError, boundaryOf, maxFormBytes, parseForm, readBody } from "./buffered-form";
 
 export interface UploadedFile {
   field: string;
@@ -28,10 +32,12 @@ export interface UploadedFile {
   sha256: string;
 }
 
-export interface Upload {
-  file: UploadedFile | null;
+export interface Upload<F = UploadedFile> {
+  file: F | null;
   fields: Record<string, string>;
 }
+
+type FilePart = { fieldname: string; filename: string; mimetype: string; file: NodeJS.ReadableStream & { truncated: boolean } };
 
 const MAX_FIELDS = 32;
 const MAX_FIELD_BYTES = 64 * 1024;
@@ -39,8 +45,13 @@ const MAX_FIELD_BYTES = 64 * 1024;
 const tooLarge = (limit: number) =>
   new HttpError(413, "Payload too large", `The file is larger than the ${limit} bytes allowed`, { limitBytes: limit });
 
-async function receive(request: FastifyRequest, tempDir: string, limit: number, temps: string[]): Promise<Upload> {
+function requireMultipart(request: FastifyRequest): void {
   if (!request.isMultipart()) throw new HttpError(415, "Unsupported media type", "Send the file as multipart/form-data");
+}
+
+/** Reads the form: fields as strings, exactly one file handed to `keep` while it streams. */
+async function receive(request: FastifyRequest, limit: number, keep: (part: FilePart) => Promise<UploadedFile>): Promise<Upload> {
+  requireMultipart(request);
   const upload: Upload = { file: null, fields: {} };
   // files: 2 so that a second file reaches us and is refused, instead of being dropped silently.
   // throwFileSizeLimit is honoured by parts() at run time, though its type leaves it out.
@@ -56,6 +67,15 @@ async function receive(request: FastifyRequest, tempDir: string, limit: number, 
       part.file.resume();
       throw badRequest("One file only", "Send exactly one file per upload");
     }
+    const kept = await keep(part);
+    if (part.file.truncated) throw tooLarge(limit);
+    upload.file = kept;
+  }
+  return upload;
+}
+
+function toTempFile(tempDir: string, temps: string[]) {
+  return async (part: FilePart): Promise<UploadedFile> => {
     const tempPath = path.join(tempDir, `upload-${randomBytes(12).toString("hex")}`);
     temps.push(tempPath);
     const hash = createHash("sha256");
@@ -68,10 +88,8 @@ async function receive(request: FastifyRequest, tempDir: string, limit: number, 
       },
     });
     await pipeline(part.file, tap, createWriteStream(tempPath));
-    if (part.file.truncated) throw tooLarge(limit);
-    upload.file = { field: part.fieldname, filename: part.filename, mimetype: part.mimetype, path: tempPath, size, sha256: hash.digest("hex") };
-  }
-  return upload;
+    return { field: part.fieldname, filename: part.filename, mimetype: part.mimetype, path: tempPath, size, sha256: hash.digest("hex") };
+  };
 }
 
 /**
@@ -88,14 +106,53 @@ export async function withUpload<T>(
   await mkdir(tempDir, { recursive: true });
   const temps: string[] = [];
   try {
-    return await handle(await receive(request, tempDir, options.limitBytes ?? ctx.config.uploadLimitBytes, temps));
+    return await handle(await receive(request, options.limitBytes ?? ctx.config.uploadLimitBytes, toTempFile(tempDir, temps)));
   } finally {
     await Promise.all(temps.map((temp) => rm(temp, { force: true })));
   }
 }
 
+const bodies = new BodyPool(32 * 1024 * 1024);
+
+/**
+ * The upload held in memory, for files that are answered and never stored;
+ * same limits and refusals as withUpload. The file may be sent back with the
+ * reply: its buffer returns to the pool once the handler is done and the
+ * response is closed (sent, or the client gone), not before.
+ */
+export async function withBufferedUpload<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: AppContext,
+  handle: (upload: Upload<FormFile>) => Promise<T>,
+): Promise<T> {
+  requireMultipart(request);
+  const limits = { fileBytes: ctx.config.uploadLimitBytes, fields: MAX_FIELDS, fieldBytes: MAX_FIELD_BYTES };
+  const boundary = boundaryOf(request.headers["content-type"]);
+  let body: Buffer;
+  let form: Upload<FormFile>;
+  try {
+    body = await readBody(request.raw, maxFormBytes(limits), bodies);
+    form = parseForm(body, boundary, limits);
+  } catch (error) {
+    throw error instanceof FormTooLargeError ? tooLarge(limits.fileBytes) : error;
+  }
+  const done = { handler: false, response: false };
+  const release = () => done.handler && done.response && bodies.give(body);
+  reply.raw.once("close", () => {
+    done.response = true;
+    release();
+  });
+  try {
+    return await handle(form);
+  } finally {
+    done.handler = true;
+    release();
+  }
+}
+
 /** The upload's file, or a 400 when the form carried none. */
-export function requireFile(upload: Upload, field = "file"): UploadedFile {
+export function requireFile<F>(upload: Upload<F>, field = "file"): F {
   if (!upload.file) throw badRequest("No file", `Attach the file as the "${field}" field`);
   return upload.file;
 }

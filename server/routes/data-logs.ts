@@ -24,6 +24,7 @@ import {
   type DataLogShare,
   type DataLogSummary,
   type DynoProfile,
+  type LogComputedDescriptor,
   type ResolvedDataLogShare,
   type VehicleSharedLog,
   dataLogPatchSchema,
@@ -31,7 +32,7 @@ import {
 } from "../../contracts/data-logs";
 import type { AppContext } from "../context";
 import type { Db } from "../db/connection";
-import { dataLogShares, dataLogs, userVehicles } from "../db/schema";
+import { computedDescriptors, dataLogShares, dataLogs, userVehicles } from "../db/schema";
 import { deserializeColumns, serializeColumns, type LogChannel } from "../domain/logs";
 import { HttpError, RequestValidationError, badRequest, fieldIssues, notFound } from "../errors";
 import { callerOf } from "../http/auth";
@@ -48,6 +49,9 @@ const uploadFieldsSchema = z.strictObject({
   title: z.string().trim().min(1).max(200).optional(),
   vehicleId: z.uuid().optional(),
 });
+
+/** More than a picker can usefully list; the catalogue holds a few dozen. */
+const COMPUTED_DESCRIPTORS_SHOWN = 500;
 
 type LogRow = typeof dataLogs.$inferSelect;
 type ShareRow = typeof dataLogShares.$inferSelect;
@@ -249,6 +253,24 @@ export async function dataLogRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       visibleTo(caller),
     );
     return { ...page, data: page.data.map(summaryOf) };
+  });
+
+  // Read-only for every signed-in user (the catalogue's own endpoint is admin-only): the analysis view's computed channels.
+  app.get("/data-logs/computed-descriptors", async () => {
+    const rows = await ctx.db
+      .select({
+        id: computedDescriptors.id,
+        name: computedDescriptors.name,
+        unit: computedDescriptors.unit,
+        expression: computedDescriptors.expression,
+        decimals: computedDescriptors.decimals,
+        variables: computedDescriptors.variables,
+      })
+      .from(computedDescriptors)
+      .orderBy(computedDescriptors.name, computedDescriptors.id)
+      .limit(COMPUTED_DESCRIPTORS_SHOWN);
+    const data: LogComputedDescriptor[] = rows;
+    return { data, total: data.length };
   });
 
   app.get("/data-logs/:id", { schema: { params: idParams } }, async (request) => {

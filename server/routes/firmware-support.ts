@@ -652,7 +652,8 @@ export async function firmwareSupportRoutes(app: FastifyInstance, { ctx }: { ctx
     try {
       const row = await ctx.db.transaction(async (tx) => {
         await lockFirmwareIds(tx, [input.firmwareId], "firmwareId");
-        const { id, ...values } = input;
+        const { id, ...plain } = input;
+        const values = { ...plain, secret: ctx.secrets.seal(plain.secret) };
         if (id) {
           const [updated] = await tx.update(firmwareSecrets).set({ ...values, updatedAt: new Date() }).where(eq(firmwareSecrets.id, id)).returning();
           if (!updated) throw notFound(`Stored password ${id}`);
@@ -677,7 +678,7 @@ export async function firmwareSupportRoutes(app: FastifyInstance, { ctx }: { ctx
       return secret;
     });
     request.log.info({ secretId: id, firmwareId: row.firmwareId, by: caller.uid }, "stored password revealed");
-    return { ...mask(row), secret: row.secret };
+    return { ...mask(row), secret: ctx.secrets.open(row.secret) };
   });
 
   app.delete(`${BASE}/password-storage/:id`, { config: admin, schema: { params: idParams } }, async (request, reply) => {

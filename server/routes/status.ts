@@ -1,6 +1,7 @@
 import os from "node:os";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context";
+import { startBlobCollection } from "../services/blob-collector";
 
 function uptimeSeconds(ctx: AppContext): number {
   return Math.round((Date.now() - ctx.startedAt.getTime()) / 1000);
@@ -34,4 +35,7 @@ export async function statusRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   }));
 
   app.get("/status/background", admin, async () => ({ jobs: ctx.jobs.list() }));
+
+  /** Runs the blob collection now (it also runs every few hours); the job's result says what was removed. */
+  app.post("/status/background/collect-blobs", admin, async (_request, reply) => reply.status(202).send(startBlobCollection(ctx)));
 }

@@ -23,7 +23,11 @@ import {
   type BakedTuneFile,
   type TuneFile,
   type TuneFilePatch,
+  type LocalInspection,
+  type TuneItemValues,
+  type StockDifferences,
   type TuneMaps,
+  type TuneMapsBase,
   type TuneFileVersion,
   type VehicleTunes,
   bakeRequestSchema,
@@ -36,29 +40,37 @@ import {
   tuneFilePublishSchema,
   tuneFileUpdateSchema,
   tuneFileVersionSchema,
+  tuneMapsQuerySchema,
   xdfImportSchema,
 } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, tuneFilePatches, tuneFilePurchases, tuneFileVersions, tuneFiles, userVehicles, users } from "../db/schema";
-import { applyPatches, fixAll, importXdf, patchState, readItem, verifyAll } from "../domain/tune";
+import { applyPatches, changedItemIds, changedRanges, fixAll, importXdf, patchState, readItem, verifyAll } from "../domain/tune";
 import { HttpError, RequestValidationError, badRequest, fieldIssues, forbidden, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { type Tx, idParams, referencedConflict } from "../http/crud";
+import { reprDigestOf, wantsSha256 } from "../http/digest";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
-import { type UploadedFile, requireFile, withUpload } from "../http/uploads";
+import { type UploadedFile, requireFile, withBufferedUpload, withUpload } from "../http/uploads";
 import { lockFirmwareIds } from "../services/catalogue";
 import type { VerifiedCaller } from "../services/identity";
+import { type VehicleRow, vehicleFor } from "../services/vehicle-access";
 import {
   type FirmwareRecord,
   bakeFromBlobs,
+  definitionItem,
+  definitionOf,
   domain,
+  firmwareIdentity,
   firmwareRecord,
   inspect,
   patchOf,
   patchesById,
   readImage,
+  readImageShared,
   refuseFailingChecksums,
   requireFirmware,
+  requireIdentified,
   sha256Of,
 } from "../services/tune-files";
 
@@ -73,7 +85,6 @@ const isAdmin = (caller: VerifiedCaller) => caller.role === "admin";
 
 type TuneRow = typeof tuneFiles.$inferSelect & { dealerName: string | null };
 type VersionRow = typeof tuneFileVersions.$inferSelect;
-type VehicleRow = typeof userVehicles.$inferSelect;
 type BakedRow = typeof bakedTuneFiles.$inferSelect;
 
 const versionToApi = (row: VersionRow): TuneFileVersion => ({
@@ -244,31 +255,16 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     };
   }
 
-  /** Dealers manage the vehicles a tune of theirs was bought or granted for. */
-  async function manages(dealerUid: string, vehicleId: string): Promise<boolean> {
-    const [row] = await db
-      .select({ id: tuneFilePurchases.id })
-      .from(tuneFilePurchases)
-      .innerJoin(tuneFiles, eq(tuneFiles.id, tuneFilePurchases.tuneFileId))
-      .where(and(eq(tuneFilePurchases.vehicleId, vehicleId), eq(tuneFiles.dealerUid, dealerUid)))
-      .limit(1);
-    return Boolean(row);
-  }
-
-  async function vehicleFor(id: string, caller: VerifiedCaller): Promise<{ vehicle: VehicleRow; owner: boolean }> {
-    const [vehicle] = await db.select().from(userVehicles).where(eq(userVehicles.id, id));
-    if (vehicle && (isAdmin(caller) || vehicle.ownerUid === caller.uid)) return { vehicle, owner: vehicle.ownerUid === caller.uid };
-    if (vehicle && caller.role === "dealer" && (await manages(caller.uid, id))) return { vehicle, owner: false };
-    throw notFound(`Vehicle ${id}`);
-  }
 
   // -------------------------------------------------------------------------
   // Inspection
 
-  app.post("/tune-files/inspect", async (request) =>
-    withUpload(request, ctx, async (upload) => {
-      const file = requireFile(upload);
-      return inspect(ctx, await imageOf(file));
+  /** With `definition=true`, the identified firmware's definition too: whoever holds an image may see its maps. */
+  app.post("/tune-files/inspect", { schema: { querystring: z.strictObject({ definition: z.stringbool().default(false) }) } }, async (request, reply) =>
+    withBufferedUpload(request, reply, ctx, async (upload) => {
+      const report: LocalInspection = await inspect(ctx, requireFile(upload).bytes);
+      if ((request.query as { definition: boolean }).definition) report.definition = report.firmwareId ? await definitionOf(db, report.firmwareId) : null;
+      return report;
     }),
   );
 
@@ -364,20 +360,55 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     return inspect(ctx, await readImage(ctx, stored.sha256), { record: await firmwareRecord(db, row.firmwareId), view: access.view });
   });
 
-  /** Every item's values (and stock's) in physical units, for whoever may view the tune: no bytes leave the server. */
-  app.get("/tune-files/:id/maps", { schema: { params: idParams, querystring: z.strictObject({ version: z.coerce.number().int().min(1).optional() }) } }, async (request): Promise<TuneMaps> => {
-    const { row, access } = await visibleTune((request.params as { id: string }).id, callerOf(request));
+  /**
+   * What the viewer reads: the tune's image (the current version, or another
+   * for owners) and its base, the stock file or another tune of the same
+   * firmware that the caller may view as well; view is checked on both.
+   */
+  async function viewedImages(id: string, query: z.output<typeof tuneMapsQuerySchema>, caller: VerifiedCaller) {
+    const { row, access } = await visibleTune(id, caller);
     if (!access.view) throw forbidden(access.bought ? "The tune's author lets buyers flash it, not view its maps" : "Buy the tune first");
-    const { version } = request.query as { version?: number };
-    if (version !== undefined && version !== row.currentVersion && !access.owner) throw forbidden("Buyers get the current version only");
-    const stored = await versionRow(row.id, version ?? row.currentVersion);
-    const record = await firmwareRecord(db, row.firmwareId);
-    const { definition } = record;
-    const valuesOf = (image: Uint8Array) => Object.fromEntries((definition?.items ?? []).map((item) => [item.id, readItem(image, item)]));
-    const values = await domain(async () => valuesOf(await readImage(ctx, stored.sha256)));
-    const stock = definition && record.stockSha256 ? await domain(async () => valuesOf(await readImage(ctx, record.stockSha256!))) : null;
-    return { firmwareId: row.firmwareId, version: stored.number, definition, values, stock };
+    if (query.version !== undefined && query.version !== row.currentVersion && !access.owner) throw forbidden("Buyers get the current version only");
+    const stored = await versionRow(row.id, query.version ?? row.currentVersion);
+    const record = await firmwareIdentity(db, row.firmwareId);
+    let base: { info: TuneMapsBase; sha256: string } | null = null;
+    if (query.against !== undefined) {
+      const other = await visibleTune(query.against, caller);
+      if (!other.access.view) throw forbidden(`The author of "${other.row.title}" does not let you view its maps, so it cannot be compared with`);
+      if (other.row.firmwareId !== row.firmwareId) {
+        const message = `"${other.row.title}" is for firmware ${other.row.firmwareId}, not ${row.firmwareId}`;
+        throw badRequest("Invalid query", message, [{ path: "against", message }]);
+      }
+      const otherVersion = await versionRow(other.row.id, other.row.currentVersion);
+      base = { info: { kind: "tune", tuneFileId: other.row.id, title: other.row.title }, sha256: otherVersion.sha256 };
+    } else if (record.stockSha256) base = { info: { kind: "stock" }, sha256: record.stockSha256 };
+    return { row, stored, base };
+  }
+
+  /** The definition and the items changed from the base; values come per item. No bytes leave the server. */
+  app.get("/tune-files/:id/maps", { schema: { params: idParams, querystring: tuneMapsQuerySchema } }, async (request): Promise<TuneMaps> => {
+    const { row, stored, base } = await viewedImages((request.params as { id: string }).id, request.query as z.output<typeof tuneMapsQuerySchema>, callerOf(request));
+    const definition = await definitionOf(db, row.firmwareId);
+    const changed =
+      definition && base ? await domain(async () => changedItemIds(await readImageShared(ctx, base.sha256), await readImageShared(ctx, stored.sha256), definition)) : [];
+    return { firmwareId: row.firmwareId, version: stored.number, definition, base: base?.info ?? null, changed };
   });
+
+  /** One item's values and its base's, in physical units. */
+  app.get(
+    "/tune-files/:id/maps/:itemId",
+    { schema: { params: z.strictObject({ id: idParams.shape.id, itemId: z.string().min(1).max(200) }), querystring: tuneMapsQuerySchema } },
+    async (request): Promise<TuneItemValues> => {
+      const { id, itemId } = request.params as { id: string; itemId: string };
+      const { row, stored, base } = await viewedImages(id, request.query as z.output<typeof tuneMapsQuerySchema>, callerOf(request));
+      const item = await definitionItem(db, row.firmwareId, itemId);
+      if (!item) throw notFound(`Map ${itemId} in the definition of firmware ${row.firmwareId}`);
+      return domain(async () => ({
+        values: readItem(await readImageShared(ctx, stored.sha256), item),
+        base: base ? readItem(await readImageShared(ctx, base.sha256), item) : null,
+      }));
+    },
+  );
 
   app.get("/tune-files/:id/download", { schema: { params: idParams, querystring: z.strictObject({ version: z.coerce.number().int().min(1).optional() }) } }, async (request, reply) => {
     const { row, access } = await visibleTune((request.params as { id: string }).id, callerOf(request));
@@ -390,6 +421,25 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       .header("content-disposition", `attachment; filename="${row.firmwareId}-v${stored.number}.bin"`)
       .header("x-content-sha256", stored.sha256)
       .send(ctx.blobs.stream(stored.sha256));
+  });
+
+  /**
+   * The stock file's bytes where this tune's differ, for a hex diff against
+   * stock: laid over the tune's own bytes they make the stock image, while
+   * giving away no stock byte that the tune does not change (the stock file
+   * itself is for admins only). For whoever may download the tune.
+   */
+  app.get("/tune-files/:id/stock-differences", { schema: { params: idParams, querystring: z.strictObject({ version: z.coerce.number().int().min(1).optional() }) } }, async (request): Promise<StockDifferences> => {
+    const { row, access } = await visibleTune((request.params as { id: string }).id, callerOf(request));
+    if (!access.download) throw forbidden(access.bought ? "The tune's author does not let buyers download it, so its bytes cannot be compared" : "Buy the tune first");
+    const { version } = request.query as { version?: number };
+    if (version !== undefined && version !== row.currentVersion && !access.owner) throw forbidden("Buyers get the current version only");
+    const stored = await versionRow(row.id, version ?? row.currentVersion);
+    const { stockSha256 } = await firmwareIdentity(db, row.firmwareId);
+    if (!stockSha256) throw notFound(`A stock file of firmware ${row.firmwareId}`);
+    const [stock, tune] = await Promise.all([readImageShared(ctx, stockSha256), readImageShared(ctx, stored.sha256)]);
+    const regions = changedRanges(stock, tune, 0).map(({ start, end }) => ({ start, bytes: Buffer.from(stock.buffer, stock.byteOffset + start, end - start + 1).toString("base64") }));
+    return { size: stock.length, regions };
   });
 
   app.patch("/tune-files/:id", { schema: { params: idParams, body: tuneFileUpdateSchema } }, async (request) => {
@@ -614,40 +664,44 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
    * Applies patches to an uploaded image and answers the result with its
    * checksum report. Tools that send `Accept: application/octet-stream` get
    * the bytes, with the report in `x-tune-report` (URI-encoded JSON); the
-   * browser gets one JSON answer with the image as base64, written by hand
-   * because JSON.stringify would scan the 11 MB string for characters to
-   * escape that base64 never has. An image whose checksums already fail is
-   * refused unless fixChecksums=true: patching must not hide a bad read.
+   * image's SHA-256 comes only when asked for (RFC 9530: `Want-Repr-Digest:
+   * sha-256=1` answered by the trailer `Repr-Digest`), because hashing 8 MiB
+   * takes a fifth of the request and the caller holds the bytes it was sent.
+   * The browser gets one JSON answer with the image as base64 and its
+   * `sha256`, written by hand because JSON.stringify would scan the 11 MB
+   * string for characters to escape that base64 never has. An image whose
+   * checksums already fail is refused unless fixChecksums=true: patching must
+   * not hide a bad read.
    */
   app.post("/tune-file-patches/apply", { config: dealer }, async (request, reply) =>
-    withUpload(request, ctx, async (upload) => {
+    withBufferedUpload(request, reply, ctx, async (upload) => {
       const { flags } = fieldsOf(z.strictObject({ patchIds: z.string().optional() }), upload.fields, ["fixChecksums"]);
       const patchIds = patchIdsField(upload.fields.patchIds);
       if (patchIds.length === 0) throw new RequestValidationError("body", [{ path: "patchIds", message: "choose at least one patch" }]);
-      const image = await imageOf(requireFile(upload));
-      const record = await requireFirmware(db, image);
+      const image = requireFile(upload).bytes;
+      const record = requireIdentified(await ctx.catalogue.identify(image));
       if (!flags.fixChecksums) refuseFailingChecksums(image, record);
-      const patches = await patchesById(db, patchIds);
+      const patches = await ctx.catalogue.patches(patchIds);
       const outcome = await domain(() => applyPatches(image, patches, { firmwareId: record.firmwareId, checksums: record.checksums, inPlace: true }));
       const fix = outcome.checksums!;
       const report = {
         firmwareId: record.firmwareId,
         size: outcome.image.length,
-        sha256: sha256Of(outcome.image),
         patches: outcome.patches,
         fixed: fix.fixed,
         checksums: fix.results.map(({ name, type, valid, stored, computed }) => ({ name, type, valid, stored, computed })),
       };
       const bytes = Buffer.from(outcome.image.buffer, outcome.image.byteOffset, outcome.image.byteLength);
       if (request.headers.accept?.includes("application/octet-stream")) {
-        return reply
+        reply
           .header("content-type", "application/octet-stream")
           .header("content-disposition", `attachment; filename="${record.firmwareId}-patched.bin"`)
-          .header("x-content-sha256", report.sha256)
-          .header("x-tune-report", encodeURIComponent(JSON.stringify(report)))
-          .send(bytes);
+          .header("x-tune-report", encodeURIComponent(JSON.stringify(report)));
+        if (wantsSha256(request.headers)) reply.trailer("repr-digest", (_reply, _payload, done) => done(null, reprDigestOf(outcome.image)));
+        return reply.send(bytes);
       }
-      return reply.type("application/json").send(`${JSON.stringify(report).slice(0, -1)},"image":"${bytes.toString("base64")}"}`);
+      const json = JSON.stringify({ ...report, sha256: sha256Of(outcome.image) });
+      return reply.type("application/json").send(`${json.slice(0, -1)},"image":"${bytes.toString("base64")}"}`);
     }),
   );
 
@@ -699,7 +753,7 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   app.post("/user-vehicles/:id/upload-tune-dump/:x", { schema: { params: slotParams } }, async (request) => {
     const caller = callerOf(request);
     const { id, x } = request.params as z.output<typeof slotParams>;
-    const { vehicle } = await vehicleFor(id, caller);
+    const { vehicle } = await vehicleFor(db, id, caller);
     return withUpload(request, ctx, async (upload) => {
       const file = requireFile(upload);
       const image = await imageOf(file);
@@ -717,7 +771,7 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   });
 
   app.get("/user-vehicles/:id/download-tune-dump", { schema: { params: idParams } }, async (request, reply) => {
-    const { vehicle } = await vehicleFor((request.params as { id: string }).id, callerOf(request));
+    const { vehicle } = await vehicleFor(db, (request.params as { id: string }).id, callerOf(request));
     if (!vehicle.stockDumpSha256) throw notFound(`A stock read for vehicle ${vehicle.id}`);
     return reply
       .header("content-type", "application/octet-stream")
@@ -746,7 +800,7 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     const caller = callerOf(request);
     const { id, x } = request.params as z.output<typeof slotParams>;
     const body = request.body as z.output<typeof bakeRequestSchema>;
-    const { vehicle } = await vehicleFor(id, caller);
+    const { vehicle } = await vehicleFor(db, id, caller);
     const dump = dumpOf(vehicle);
     const tune = await tuneRow(body.tuneFileId).catch(() => {
       throw badRequest("Invalid body", `no tune file ${body.tuneFileId}`, [{ path: "tuneFileId", message: "no such tune file" }]);
@@ -776,7 +830,7 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   app.post("/user-vehicles/:id/direct-bake", { config: dealer, schema: { params: idParams } }, async (request, reply) => {
     const caller = callerOf(request);
-    const { vehicle } = await vehicleFor((request.params as { id: string }).id, caller);
+    const { vehicle } = await vehicleFor(db, (request.params as { id: string }).id, caller);
     const dump = dumpOf(vehicle);
     const row = await withUpload(request, ctx, async (upload) => {
       fieldsOf(z.strictObject({ patchIds: z.string().optional() }), upload.fields);
@@ -796,7 +850,7 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   app.get("/user-vehicles/:id/tune-files", { schema: { params: idParams } }, async (request): Promise<VehicleTunes> => {
     const caller = callerOf(request);
-    const { vehicle } = await vehicleFor((request.params as { id: string }).id, caller);
+    const { vehicle } = await vehicleFor(db, (request.params as { id: string }).id, caller);
     const purchases = await db.select({ tuneFileId: tuneFilePurchases.tuneFileId }).from(tuneFilePurchases).where(eq(tuneFilePurchases.vehicleId, vehicle.id));
     const bought = [];
     for (const { tuneFileId } of purchases) {
@@ -818,7 +872,7 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   /** What the caller may do with a bake: protection follows the tune it was made from. Whoever may see the vehicle may see (and delete) its bakes; a direct bake carries no protection of a tune. */
   async function bakeAccess(row: BakedRow, caller: VerifiedCaller): Promise<{ view: boolean; download: boolean }> {
-    await vehicleFor(row.vehicleId, caller).catch(() => {
+    await vehicleFor(db, row.vehicleId, caller).catch(() => {
       throw notFound(`Baked tune file ${row.id}`);
     });
     if (!row.tuneFileId) return { view: true, download: true };

@@ -1,16 +1,22 @@
 /**
  * Support (onboarding) requests: a signed-in user asks for a vehicle the
  * catalogue does not cover (`POST /user-vehicles/support-request`, JSON, or
- * multipart with the ECU read as `file`); admins work the queue under the same
+ * multipart with the ECU read as `file`) and follows their own requests
+ * (`GET …/mine`, `GET …/mine/{id}`: status, firmware once supported, and each
+ * change of status with the note the admin gave with it, which is what the
+ * requester's notification carried; notes given without a change are the
+ * admins' own and never shown there). Admins work the queue under the same
  * path: `GET /user-vehicles/support-request` (list), `GET …/{id}`,
  * `PATCH …/{id}` (status, a note, the firmware it was supported with) and
  * `GET …/{id}/read-file`.
  */
-import { eq, getTableColumns, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
+  type OwnSupportRequest,
   type SupportRequest,
   type SupportRequestStatus,
+  ownSupportRequestList,
   supportRequestInputSchema,
   supportRequestList,
   supportRequestUpdateSchema,
@@ -23,6 +29,7 @@ import { idParams } from "../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { type Upload, withUpload } from "../http/uploads";
 import { lockFirmwareIds } from "../services/catalogue";
+import type { NotificationInput } from "../services/notifications";
 
 const PATH = "/user-vehicles/support-request";
 const admin = { role: "admin" as const };
@@ -56,12 +63,23 @@ const listSpec: ListSpec = {
   defaultSort: [{ field: "createdAt", order: "desc" }],
 };
 
+/** A requester's own requests: scoped to them by the route, newest first. */
+const ownListSpec: ListSpec = {
+  table: supportRequests,
+  id: supportRequests.id,
+  allowed: ownSupportRequestList,
+  fields: {
+    status: { column: supportRequests.status, kind: "text" },
+    createdAt: { column: supportRequests.createdAt, kind: "timestamp" },
+  },
+  defaultSort: [{ field: "createdAt", order: "desc" }],
+};
+
 type Row = typeof supportRequests.$inferSelect & { requesterEmail: string | null };
 
-const toApi = (row: Row): SupportRequest => ({
+/** The fields admins and the requester both see. */
+const requestBase = (row: typeof supportRequests.$inferSelect) => ({
   id: row.id,
-  requesterUid: row.requesterUid,
-  requesterEmail: row.requesterEmail,
   vin: row.vin,
   make: row.make,
   model: row.model,
@@ -69,10 +87,18 @@ const toApi = (row: Row): SupportRequest => ({
   ecuIds: row.ecuIds,
   readFile: row.readFileSha256 ? { sha256: row.readFileSha256, size: row.readFileSize! } : null,
   status: row.status,
-  notes: row.notes,
   firmwareId: row.firmwareId,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
+});
+
+const toApi = (row: Row): SupportRequest => ({ ...requestBase(row), requesterUid: row.requesterUid, requesterEmail: row.requesterEmail, notes: row.notes });
+
+const toOwn = (row: typeof supportRequests.$inferSelect): OwnSupportRequest => ({
+  ...requestBase(row),
+  // An admin may note a candidate firmware while investigating; the requester learns it only once it is the answer.
+  firmwareId: row.status === "supported" ? row.firmwareId : null,
+  history: row.history,
 });
 
 const withRequester = { ...getTableColumns(supportRequests), requesterEmail: users.email };
@@ -97,6 +123,40 @@ function validInput(body: unknown) {
   return result.data;
 }
 
+/** What the requester is told when an admin moves their request on; `note` is the admin's note given with that change. */
+function supportRequestNotification(request: typeof supportRequests.$inferSelect, note: string | undefined): NotificationInput {
+  const vehicle = `${request.make} ${request.model} (${request.year}, VIN ${request.vin})`;
+  const base = { recipientUid: request.requesterUid };
+  switch (request.status) {
+    case "investigating":
+      return {
+        ...base,
+        kind: "support-request.investigating",
+        title: `We are looking into your ${request.make} ${request.model}`,
+        body: `An administrator is working on support for your ${vehicle}.${note ? ` Note: ${note}` : ""}`,
+        link: `/vehicle-support/show/${request.id}`,
+      };
+    case "supported":
+      return {
+        ...base,
+        kind: "support-request.supported",
+        title: `Your ${request.make} ${request.model} is supported`,
+        body: `Your ${vehicle} is now supported with firmware ${request.firmwareId}. Tunes for it can be bought and flashed from the app.${note ? ` Note: ${note}` : ""}`,
+        link: "/my-tunes",
+      };
+    case "rejected":
+      return {
+        ...base,
+        kind: "support-request.rejected",
+        title: `Your ${request.make} ${request.model} cannot be supported`,
+        body: `We cannot support your ${vehicle}. ${note ? `Reason: ${note}` : "No reason was given; contact us to ask."}`,
+        link: "/contact-us",
+      };
+    case "new":
+      throw new Error("a request never returns to new");
+  }
+}
+
 export async function userVehicleRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   async function create(request: FastifyRequest, body: unknown, upload?: Upload) {
     const caller = callerOf(request);
@@ -116,6 +176,31 @@ export async function userVehicleRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       ? await withUpload(request, ctx, (upload) => create(request, fieldsAsInput(upload.fields), upload))
       : await create(request, request.body);
     return reply.status(201).send(created);
+  });
+
+  // Static paths: find-my-way matches them before the admins' `${PATH}/:id`, so "mine" is never taken for an id.
+  app.get(`${PATH}/mine`, async (request) => {
+    const caller = callerOf(request);
+    const query = listQueryOf(request, ownListSpec);
+    const page = await runList(
+      ctx.db,
+      ownListSpec,
+      query,
+      ({ where, orderBy, limit, offset }) => ctx.db.select().from(supportRequests).where(where).orderBy(...orderBy).limit(limit).offset(offset),
+      eq(supportRequests.requesterUid, caller.uid),
+    );
+    return { ...page, data: page.data.map(toOwn) };
+  });
+
+  // Another user's request answers 404 like one that does not exist, so ids reveal nothing.
+  app.get(`${PATH}/mine/:id`, { schema: { params: idParams } }, async (request) => {
+    const { id } = request.params as { id: string };
+    const [row] = await ctx.db
+      .select()
+      .from(supportRequests)
+      .where(and(eq(supportRequests.id, id), eq(supportRequests.requesterUid, callerOf(request).uid)));
+    if (!row) throw notFound(`Support request ${id}`);
+    return toOwn(row);
   });
 
   app.get(PATH, { config: admin }, async (request) => {
@@ -149,7 +234,7 @@ export async function userVehicleRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     const { id } = request.params as { id: string };
     const update = request.body as { status?: SupportRequestStatus; note?: string; firmwareId?: string };
     const caller = callerOf(request);
-    await ctx.db.transaction(async (tx) => {
+    await ctx.notifications.transaction(async (tx, notify) => {
       const [current] = await tx.select().from(supportRequests).where(eq(supportRequests.id, id)).for("update");
       if (!current) throw notFound(`Support request ${id}`);
       if (update.status && update.status !== current.status && !NEXT[current.status].includes(update.status)) {
@@ -158,18 +243,18 @@ export async function userVehicleRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
         ]);
       }
       if (update.firmwareId) await lockFirmwareIds(tx, [update.firmwareId], "firmwareId");
-      const notes = update.note ? [...current.notes, { at: new Date().toISOString(), by: caller.email ?? caller.uid, text: update.note }] : current.notes;
-      await tx
+      const at = new Date();
+      const status = update.status ?? current.status;
+      const notes = update.note ? [...current.notes, { at: at.toISOString(), by: caller.email ?? caller.uid, text: update.note }] : current.notes;
+      const history = status !== current.status ? [...current.history, { at: at.toISOString(), status, note: update.note ?? null }] : current.history;
+      const [changed] = await tx
         .update(supportRequests)
-        .set({ status: update.status ?? current.status, notes, firmwareId: update.firmwareId ?? current.firmwareId, updatedAt: new Date() })
-        .where(eq(supportRequests.id, id));
+        .set({ status, notes, history, firmwareId: update.firmwareId ?? current.firmwareId, updatedAt: at })
+        .where(eq(supportRequests.id, id))
+        .returning();
+      if (changed.status !== current.status) await notify(supportRequestNotification(changed, update.note));
     });
-    const row = await one(id);
-    if (update.status === "supported") {
-      // No notification store exists yet; the log line is what an admin can point the user to.
-      request.log.info({ supportRequest: id, requester: row.requesterUid, firmwareId: row.firmwareId }, "support request marked supported");
-    }
-    return toApi(row);
+    return toApi(await one(id));
   });
 
   app.get(`${PATH}/:id/read-file`, { config: admin, schema: { params: idParams } }, async (request, reply) => {

@@ -9,6 +9,8 @@ export interface JobSnapshot {
   failures: { item: string; message: string }[];
   startedAt: string;
   finishedAt: string | null;
+  /** What the job reports when it ends (counts, sizes). */
+  result?: Record<string, number>;
 }
 
 export interface JobContext {
@@ -23,7 +25,7 @@ export class JobRegistry {
   private readonly running = new Set<Promise<void>>();
   private sequence = 0;
 
-  start(kind: string, work: (context: JobContext) => Promise<void>): JobSnapshot {
+  start(kind: string, work: (context: JobContext) => Promise<void | Record<string, number>>): JobSnapshot {
     const job: JobSnapshot = {
       id: `${kind}-${++this.sequence}`,
       kind,
@@ -43,7 +45,10 @@ export class JobRegistry {
       },
     };
     const run = work(context)
-      .then(() => void (job.state = job.failures.length > 0 ? "failed" : "succeeded"))
+      .then((result) => {
+        if (result) job.result = result;
+        job.state = job.failures.length > 0 ? "failed" : "succeeded";
+      })
       .catch((error: unknown) => {
         job.state = "failed";
         job.failures.push({ item: "job", message: error instanceof Error ? error.message : String(error) });

@@ -7,20 +7,24 @@
 import { createHash } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Inspection, InspectionChange } from "../../contracts/tune-files";
-import type { ChecksumScheme, IdentifyRule, Patch, TuneDefinition } from "../../contracts/tune-definition";
+import type { ChecksumScheme, IdentifyRule, Patch, TuneDefinition, TuneItem } from "../../contracts/tune-definition";
 import type { AppContext } from "../context";
 import type { Db } from "../db/connection";
 import { firmwareSupport, tuneFilePatches } from "../db/schema";
 import { TuneError, bake, diffImages, identifyFirmware, patchState, verifyAll, type BakeResult } from "../domain/tune";
 import { HttpError } from "../errors";
 
-export interface FirmwareRecord {
+/** What identifying, verifying, patching and baking an image need of its firmware record. */
+export interface FirmwareIdentity {
   firmwareId: string;
   imageSize: number;
   identify: IdentifyRule[];
   checksums: ChecksumScheme[];
-  definition: TuneDefinition | null;
   stockSha256: string | null;
+}
+
+export interface FirmwareRecord extends FirmwareIdentity {
+  definition: TuneDefinition | null;
 }
 
 /** Refusals of the domain by kind: a patch clash is a conflict with the image, the rest is input the client can fix. */
@@ -64,24 +68,50 @@ export async function domain<T>(work: () => T | Promise<T>): Promise<T> {
   }
 }
 
-const recordColumns = {
+export const identityColumns = {
   firmwareId: firmwareSupport.firmwareId,
   imageSize: firmwareSupport.imageSize,
   identify: firmwareSupport.identify,
   checksums: firmwareSupport.checksums,
-  definition: firmwareSupport.definition,
   stockSha256: firmwareSupport.stockSha256,
 };
+const recordColumns = { ...identityColumns, definition: firmwareSupport.definition };
 
 // Stored documents were validated by the catalogue's PUT with the same contract schemas.
 const asRecord = (row: Record<string, unknown>) => row as unknown as FirmwareRecord;
+const asIdentity = (row: Record<string, unknown>) => row as unknown as FirmwareIdentity;
+
+/** A firmware's map definition: read only where items are needed, since a definition of thousands of items costs more to load than an image costs to patch. */
+export async function definitionOf(db: Reader, firmwareId: string): Promise<TuneDefinition | null> {
+  const [row] = await db.select({ definition: firmwareSupport.definition }).from(firmwareSupport).where(eq(firmwareSupport.firmwareId, firmwareId));
+  return (row?.definition as TuneDefinition | null | undefined) ?? null;
+}
 
 /** Reads with the app's connection or inside a transaction (a catalogue write may be holding the row). */
 type Reader = Pick<Db, "select">;
 
+const unknownFirmware = (firmwareId: string) =>
+  new HttpError(422, "Unknown firmware", `No firmware record for ${firmwareId}`, [{ path: "firmwareId", message: `no firmware record for ${firmwareId}` }]);
+
+/** One item of a firmware's definition, picked out by the database: the tune viewer asks for one map at a time of definitions with thousands. */
+export async function definitionItem(db: Reader, firmwareId: string, itemId: string): Promise<TuneItem | null> {
+  const [row] = await db
+    .select({ item: sql<TuneItem | null>`(SELECT item FROM jsonb_array_elements(${firmwareSupport.definition}->'items') AS item WHERE item->>'id' = ${itemId} LIMIT 1)` })
+    .from(firmwareSupport)
+    .where(eq(firmwareSupport.firmwareId, firmwareId));
+  return row?.item ?? null;
+}
+
+/** A firmware's record without its definition. */
+export async function firmwareIdentity(db: Reader, firmwareId: string): Promise<FirmwareIdentity> {
+  const [row] = await db.select(identityColumns).from(firmwareSupport).where(eq(firmwareSupport.firmwareId, firmwareId));
+  if (!row) throw unknownFirmware(firmwareId);
+  return asIdentity(row);
+}
+
 export async function firmwareRecord(db: Reader, firmwareId: string): Promise<FirmwareRecord> {
   const [row] = await db.select(recordColumns).from(firmwareSupport).where(eq(firmwareSupport.firmwareId, firmwareId));
-  if (!row) throw new HttpError(422, "Unknown firmware", `No firmware record for ${firmwareId}`, [{ path: "firmwareId", message: `no firmware record for ${firmwareId}` }]);
+  if (!row) throw unknownFirmware(firmwareId);
   return asRecord(row);
 }
 
@@ -91,8 +121,18 @@ export async function firmwareRecord(db: Reader, firmwareId: string): Promise<Fi
  * size that exists but whose rules do not match are told apart, because the
  * first is a bad read and the second a firmware we do not support.
  */
-export async function identifyImage(db: Db, image: Uint8Array): Promise<{ record: FirmwareRecord | null; reason: string | null }> {
-  const candidates = (await db.select(recordColumns).from(firmwareSupport).where(eq(firmwareSupport.imageSize, image.length))).map(asRecord);
+export async function identifyImage(db: Db, image: Uint8Array): Promise<Identification> {
+  const candidates = (await db.select(identityColumns).from(firmwareSupport).where(eq(firmwareSupport.imageSize, image.length))).map(asIdentity);
+  return identifyAmong(db, image, candidates);
+}
+
+export interface Identification {
+  record: FirmwareIdentity | null;
+  reason: string | null;
+}
+
+/** identifyImage with the records of the image's size already read. */
+export async function identifyAmong(db: Db, image: Uint8Array, candidates: readonly FirmwareIdentity[]): Promise<Identification> {
   if (candidates.length === 0) {
     const sizes = await db.selectDistinct({ size: firmwareSupport.imageSize }).from(firmwareSupport).orderBy(firmwareSupport.imageSize).limit(20);
     return {
@@ -105,8 +145,12 @@ export async function identifyImage(db: Db, image: Uint8Array): Promise<{ record
 }
 
 /** identifyImage, refusing an image without a record with 422 naming why. */
-export async function requireFirmware(db: Db, image: Uint8Array, expected?: string): Promise<FirmwareRecord> {
-  const { record, reason } = await identifyImage(db, image);
+export async function requireFirmware(db: Db, image: Uint8Array, expected?: string): Promise<FirmwareIdentity> {
+  return requireIdentified(await identifyImage(db, image), expected);
+}
+
+/** An identification's record, or the 422 naming why there is none or why it is not the one expected. */
+export function requireIdentified({ record, reason }: Identification, expected?: string): FirmwareIdentity {
   if (!record) throw new HttpError(422, "Unknown firmware", reason!, [{ path: "file", message: reason! }]);
   if (expected && record.firmwareId !== expected) {
     const message = `the file is firmware ${record.firmwareId}, not ${expected}`;
@@ -116,7 +160,7 @@ export async function requireFirmware(db: Db, image: Uint8Array, expected?: stri
 }
 
 /** Refuses an image whose checksums fail, naming each failing scheme (issue 6: reported, never fixed unless asked). */
-export function refuseFailingChecksums(image: Uint8Array, record: FirmwareRecord, what = "the file"): void {
+export function refuseFailingChecksums(image: Uint8Array, record: FirmwareIdentity, what = "the file"): void {
   const failing = verifyAll(image, record.checksums).filter((r) => !r.valid);
   if (failing.length === 0) return;
   throw new HttpError(
@@ -165,11 +209,11 @@ export const sha256Of = (bytes: Uint8Array) => createHash("sha256").update(bytes
  * `changes` compares with the firmware's stock file and needs `view`; a
  * caller who may not view a protected tune gets checksums and patch states only.
  */
-export async function inspect(ctx: AppContext, image: Uint8Array, options: { record?: FirmwareRecord | null; view?: boolean; reason?: string | null } = {}): Promise<Inspection> {
+export async function inspect(ctx: AppContext, image: Uint8Array, options: { record?: FirmwareIdentity | FirmwareRecord | null; view?: boolean; reason?: string | null } = {}): Promise<Inspection> {
   const notes: string[] = [];
   let record = options.record;
   if (record === undefined) {
-    const found = await identifyImage(ctx.db, image);
+    const found = await ctx.catalogue.identify(image);
     record = found.record;
     if (found.reason) notes.push(found.reason);
   } else if (options.reason) notes.push(options.reason);
@@ -182,7 +226,8 @@ export async function inspect(ctx: AppContext, image: Uint8Array, options: { rec
   else if (!record.stockSha256) notes.push(`firmware ${record.firmwareId} has no stock file to compare with`);
   else {
     const stock = new Uint8Array(await ctx.blobs.read(record.stockSha256));
-    changes = await domain(() => diffImages(stock, image, { definition: record.definition ?? undefined, checksums: record.checksums }));
+    const definition = "definition" in record ? record.definition : await definitionOf(ctx.db, record.firmwareId);
+    changes = await domain(() => diffImages(stock, image, { definition: definition ?? undefined, checksums: record.checksums }));
   }
   return { firmwareId: record.firmwareId, ...base, checksums, patches, changes, notes };
 }
@@ -193,8 +238,56 @@ export async function readImage(ctx: AppContext, sha256: string): Promise<Uint8A
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 }
 
+/**
+ * Images the tune viewer reads again and again (one map at a time, of the
+ * tune and its base), kept by SHA-256: blobs never change under their hash.
+ * Shared, so for reading only; bounded by bytes, least recently used first out.
+ */
+const sharedImages = new Map<string, Promise<Uint8Array>>();
+/** Sizes of the images read so far; one still being read has none and is not evicted. */
+const sharedSizes = new Map<string, number>();
+const SHARED_LIMIT_BYTES = 64 * 1024 * 1024;
+
+function evictShared(): void {
+  let total = 0;
+  for (const size of sharedSizes.values()) total += size;
+  for (const key of sharedImages.keys()) {
+    if (total <= SHARED_LIMIT_BYTES) break;
+    const size = sharedSizes.get(key);
+    if (size === undefined) continue;
+    sharedImages.delete(key);
+    sharedSizes.delete(key);
+    total -= size;
+  }
+}
+
+export function readImageShared(ctx: AppContext, sha256: string): Promise<Uint8Array> {
+  const cached = sharedImages.get(sha256);
+  if (cached) {
+    // Most recently used goes last: eviction walks from the front.
+    sharedImages.delete(sha256);
+    sharedImages.set(sha256, cached);
+    return cached;
+  }
+  const reading = readImage(ctx, sha256).then(
+    (image) => {
+      if (sharedImages.get(sha256) === reading) {
+        sharedSizes.set(sha256, image.length);
+        evictShared();
+      }
+      return image;
+    },
+    (error: unknown) => {
+      sharedImages.delete(sha256);
+      throw error;
+    },
+  );
+  sharedImages.set(sha256, reading);
+  return reading;
+}
+
 export interface BakeSources {
-  record: FirmwareRecord;
+  record: FirmwareIdentity;
   dumpSha256: string;
   /** A tune version's blob (by SHA-256), carried over its firmware's stock file; or a supplied image (direct bake). */
   tune: string | Uint8Array;

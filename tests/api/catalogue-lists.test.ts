@@ -129,6 +129,63 @@ describe.each(databaseKinds)("catalogue lists on 10,000 rows on %s", (kind) => {
     expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
   });
 
+  it("reads deep offset pages (ids first) exactly as the order says", async () => {
+    const expected = [...vehicles].sort((a, b) => compare(a.make, b.make) || compare(a.model, b.model) || compare(a.id, b.id));
+    const response = await list("/firmware-support/supported-vehicle?page=40&pageSize=200");
+    expect(response.statusCode, response.body).toBe(200);
+    expect(ids(response)).toEqual(expected.slice(7800, 8000).map((v) => v.id));
+    const last = await list("/firmware-support/supported-vehicle?page=50&pageSize=200");
+    expect(ids(last)).toEqual(expected.slice(9800).map((v) => v.id));
+  });
+
+  it("pages by cursor forwards through a whole result and back, matching the order page for page", async () => {
+    const expected = vehicles.filter((v) => v.make === "Audi").sort((a, b) => compare(a.model, b.model) || compare(a.id, b.id));
+    const base = "/firmware-support/supported-vehicle?make[eq]=Audi&sort=model&pageSize=150";
+    const pages: string[][] = [];
+    let response = await list(base);
+    let last = response.json();
+    pages.push(ids(response));
+    while (last.nextCursor && last.data.length === 150) {
+      response = await list(`${base}&after=${last.nextCursor}`);
+      expect(response.statusCode, response.body).toBe(200);
+      last = response.json();
+      expect(last.total).toBe(expected.length);
+      pages.push(ids(response));
+    }
+    expect(pages.flat()).toEqual(expected.map((v) => v.id));
+    // Back from the last page by its first row: the page before it, in the same order.
+    const back = await list(`${base}&before=${last.prevCursor}`);
+    expect(ids(back)).toEqual(pages[pages.length - 2]);
+  });
+
+  it("pages by cursor on a sort with mixed directions", async () => {
+    const expected = vehicles
+      .filter((v) => v.make === "Bmw" || v.make === "Mini")
+      .sort((a, b) => compare(b.yearFrom, a.yearFrom) || compare(a.model, b.model) || compare(a.id, b.id));
+    const base = "/firmware-support/supported-vehicle?make[in]=Bmw,Mini&sort=-yearFrom,model&pageSize=100";
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 6; page++) {
+      const response = await list(cursor ? `${base}&after=${cursor}` : base);
+      seen.push(...ids(response));
+      cursor = response.json().nextCursor;
+    }
+    expect(seen).toEqual(expected.slice(0, 600).map((v) => v.id));
+    const back = await list(`${base}&before=${cursor}`);
+    expect(ids(back)).toEqual(expected.slice(499, 599).map((v) => v.id));
+  });
+
+  it("refuses a cursor from another order, a forged one, or both directions at once", async () => {
+    const first = (await list("/firmware-support/supported-vehicle?sort=model&pageSize=5")).json();
+    const otherOrder = await list(`/firmware-support/supported-vehicle?sort=engine&pageSize=5&after=${first.nextCursor}`);
+    expect(otherOrder.statusCode).toBe(400);
+    expect(otherOrder.json().data).toEqual([{ path: "after", message: "the cursor belongs to another order of this list" }]);
+    const forged = await list("/firmware-support/supported-vehicle?sort=model&pageSize=5&after=bm90LWEtY3Vyc29y");
+    expect(forged.json().data[0]).toMatchObject({ path: "after" });
+    const both = await list(`/firmware-support/supported-vehicle?sort=model&after=${first.nextCursor}&before=${first.prevCursor}`);
+    expect(both.statusCode).toBe(400);
+  });
+
   it("refuses what it cannot answer, naming the parameter", async () => {
     const deep = await list(`/firmware-support/supported-vehicle?page=${MAX_OFFSET / 20 + 1}&pageSize=20`);
     expect(deep.statusCode).toBe(400);

@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { count } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   computedDescriptors,
+  firmwareSecrets,
   firmwareSupport,
   obdFunctions,
   pidDescriptors,
@@ -15,23 +16,16 @@ import {
   supportedVehicles,
 } from "../../server/db/schema";
 import { generateDemo } from "../../server/domain/tune";
+import { sealStoredPasswords } from "../../server/services/secret-box";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
 import { multipart } from "./multipart";
+import { firmwareRecordOf, requestsTo } from "./requests";
 
 const UPLOAD_LIMIT = 128 * 1024;
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 4, firmwareId: "DEMO64K" });
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
-const firmwareBody = (overrides: Record<string, unknown> = {}) => ({
-  firmwareId: demo.firmware.firmwareId,
-  ecuFamily: "DEMO-ME7",
-  manufacturer: "Bosch",
-  imageSize: demo.firmware.imageSize,
-  identify: demo.firmware.identify,
-  checksums: demo.firmware.checksums,
-  definition: demo.firmware.definition,
-  ...overrides,
-});
+const firmwareBody = (overrides: Record<string, unknown> = {}) => firmwareRecordOf(demo, overrides);
 
 async function filesUnder(dir: string): Promise<string[]> {
   try {
@@ -45,13 +39,12 @@ async function filesUnder(dir: string): Promise<string[]> {
 describe.each(databaseKinds)("firmware support API on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
+  const { call } = requestsTo(() => app);
   let admin: TestUser;
   let dealer: TestUser;
   let customer: TestUser;
   let firmwareRecordId: string;
 
-  const call = (method: "GET" | "PUT" | "POST" | "PATCH" | "DELETE", url: string, user: TestUser, payload?: unknown) =>
-    app.inject({ method, url: `/api/v1${url}`, headers: bearer(user.token), ...(payload !== undefined && { payload: payload as object }) });
   const rows = async (table: PgTable) => (await app.ctx.db.select({ n: count() }).from(table))[0].n;
 
   beforeAll(async () => {
@@ -186,6 +179,36 @@ describe.each(databaseKinds)("firmware support API on %s", (kind) => {
       expect((await call("GET", `/firmware-support/firmware-support/${firmwareRecordId}`, admin)).json()).toEqual(before);
     });
 
+    it("holds an image to patch in memory under the same limit and refusals as a stored upload", async () => {
+      const apply = (files: Array<{ name: string; filename: string; content: Uint8Array }>) => {
+        const body = multipart(files, { patchIds: "00000000-0000-4000-8000-000000000000" });
+        return app.inject({ method: "POST", url: "/api/v1/tune-file-patches/apply", headers: { ...bearer(dealer.token), ...body.headers }, payload: body.payload });
+      };
+      const image = (size: number) => ({ name: "file", filename: "image.bin", content: new Uint8Array(size).fill(0x5a) });
+      const tooLarge = await apply([image(UPLOAD_LIMIT + 1)]);
+      expect(tooLarge.statusCode).toBe(413);
+      expect(tooLarge.json().data).toEqual({ limitBytes: UPLOAD_LIMIT });
+      const two = await apply([image(16), { ...image(16), filename: "second.bin" }]);
+      expect(two.statusCode).toBe(400);
+      expect(two.json().description).toBe("Send exactly one file per upload");
+      const none = await apply([]);
+      expect(none.statusCode).toBe(400);
+      expect(none.json().description).toContain('"file"');
+      // The limit exactly is received: what refuses it is that no firmware has images of its size.
+      const exact = await apply([image(UPLOAD_LIMIT)]);
+      expect(exact.statusCode, exact.body).toBe(422);
+      expect(exact.json().message).toBe("Unknown firmware");
+      const body = multipart([image(64)], { patchIds: "00000000-0000-4000-8000-000000000000" });
+      const cut = await app.inject({
+        method: "POST",
+        url: "/api/v1/tune-file-patches/apply",
+        headers: { ...bearer(dealer.token), ...body.headers },
+        payload: body.payload.subarray(0, body.payload.length - 30),
+      });
+      expect(cut.statusCode).toBe(400);
+      expect(cut.json()).toMatchObject({ message: "Invalid multipart body", description: "the body ends before its closing boundary" });
+    });
+
     it("enables flashing with a profile and blocks once stock file and bootloader are there", async () => {
       const response = await call("PUT", "/firmware-support/flashing-support", admin, {
         firmwareId: "DEMO64K",
@@ -292,8 +315,19 @@ describe.each(databaseKinds)("firmware support API on %s", (kind) => {
       const reveal = await call("POST", `/firmware-support/password-storage/${created.json().id}/reveal`, admin);
       expect(reveal.json().secret).toBe("s3cr3t-seed");
       expect(await rows(secretReveals)).toBe(1);
+      // Sealed at rest: the database holds neither the secret nor anything that opens without the key.
+      const [stored] = await app.ctx.db.select().from(firmwareSecrets).where(eq(firmwareSecrets.id, created.json().id));
+      expect(stored.secret).toMatch(/^v1:/);
+      expect(stored.secret).not.toContain("s3cr3t");
+      expect(app.ctx.secrets.open(stored.secret)).toBe("s3cr3t-seed");
+      // A password stored before sealing existed is sealed at the next start and still reveals.
+      const [legacy] = await app.ctx.db.insert(firmwareSecrets).values({ firmwareId: "DEMO64K", label: "legacy", securityLevel: 3, secret: "old-plain" }).returning();
+      expect(await sealStoredPasswords(app.ctx.db, app.ctx.secrets)).toBe(1);
+      const [resealed] = await app.ctx.db.select().from(firmwareSecrets).where(eq(firmwareSecrets.id, legacy.id));
+      expect(resealed.secret).toMatch(/^v1:/);
+      expect((await call("POST", `/firmware-support/password-storage/${legacy.id}/reveal`, admin)).json().secret).toBe("old-plain");
       expect((await call("POST", `/firmware-support/password-storage/${created.json().id}/reveal`, dealer)).statusCode).toBe(403);
-      expect(await rows(secretReveals)).toBe(1);
+      expect(await rows(secretReveals)).toBe(2);
     });
 
     it("shows what each firmware has in the support matrix", async () => {

@@ -9,21 +9,12 @@ import { bakedTuneFiles, tuneFilePatches, tuneFilePurchases, tuneFileVersions, t
 import { generateDemo, patchState, readItem } from "../../server/domain/tune";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
 import { multipart } from "./multipart";
+import { requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "TUNE64K" });
 /** A second firmware, for "patch for another firmware". */
 const other = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 4, firmwareId: "OTHER64K", seed: 7 });
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-
-const firmwareBody = (d: typeof demo) => ({
-  firmwareId: d.firmware.firmwareId,
-  ecuFamily: "DEMO",
-  manufacturer: "Demo Motors",
-  imageSize: d.firmware.imageSize,
-  identify: d.firmware.identify,
-  checksums: d.firmware.checksums,
-  definition: d.firmware.definition,
-});
 
 /** Files left under a folder of the data directory (none when it was never made). */
 const filesUnder = (dir: string) =>
@@ -43,6 +34,7 @@ function brokenChecksum(image: Uint8Array) {
 describe.each(databaseKinds)("tune files API on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
+  const { call, upload, storeFirmware } = requestsTo(() => app);
   let admin: TestUser;
   let dealer: TestUser;
   let otherDealer: TestUser;
@@ -53,12 +45,6 @@ describe.each(databaseKinds)("tune files API on %s", (kind) => {
   let vehicleId: string;
   let firmwareRecordId: string;
 
-  const call = (method: "GET" | "PUT" | "POST" | "PATCH" | "DELETE", url: string, user: TestUser, payload?: unknown) =>
-    app.inject({ method, url: `/api/v1${url}`, headers: bearer(user.token), ...(payload !== undefined && { payload: payload as object }) });
-  const upload = (url: string, user: TestUser, content: Uint8Array, fields: Record<string, string> = {}) => {
-    const body = multipart([{ name: "file", filename: "image.bin", content }], fields);
-    return app.inject({ method: "POST", url: `/api/v1${url}`, headers: { ...bearer(user.token), ...body.headers }, payload: body.payload });
-  };
   const rows = async (table: PgTable) => (await app.ctx.db.select({ n: count() }).from(table))[0].n;
   const blobs = () => filesUnder(path.join(app.ctx.config.dataDir, "blobs"));
   const temps = () => filesUnder(path.join(app.ctx.config.dataDir, "tmp"));
@@ -73,15 +59,8 @@ describe.each(databaseKinds)("tune files API on %s", (kind) => {
       createUser(test, "customer"),
       createUser(test, "customer"),
     ]);
-    for (const d of [demo, other]) {
-      const created = await call("PUT", "/firmware-support/firmware-support", admin, firmwareBody(d));
-      expect(created.statusCode, created.body).toBe(201);
-      if (d === demo) {
-        firmwareRecordId = created.json().id;
-        const stock = await upload(`/firmware-support/firmware-support/${created.json().id}/stock-file`, admin, demo.stock);
-        expect(stock.statusCode, stock.body).toBe(200);
-      }
-    }
+    firmwareRecordId = await storeFirmware(admin, demo);
+    await storeFirmware(admin, other, { stock: false });
     // Users reach the mirror on their first request; the vehicle row needs its owner there.
     await call("GET", "/tune-files", customer);
     await call("GET", "/tune-files", stranger);
@@ -186,6 +165,33 @@ describe.each(databaseKinds)("tune files API on %s", (kind) => {
       expect(patchState(image, demo.patches[0]).state).toBe("applied");
       expect(patchState(image, demo.patches[1]).state).toBe("applied");
       expect(body.patches.map((p: { before: string }) => p.before)).toEqual(["absent", "absent"]);
+    });
+
+    it("answers a tool the patched bytes with the report in x-tune-report, and their SHA-256 in a trailer only when asked", async () => {
+      const body = multipart([{ name: "file", filename: "stock.bin", content: demo.stock }], { patchIds: JSON.stringify(patchIds.slice(0, 2)) });
+      const applyAsTool = (headers: Record<string, string> = {}) =>
+        app.inject({
+          method: "POST",
+          url: "/api/v1/tune-file-patches/apply",
+          headers: { ...bearer(dealer.token), ...body.headers, accept: "application/octet-stream", ...headers },
+          payload: body.payload,
+        });
+      const response = await applyAsTool();
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers["content-type"]).toBe("application/octet-stream");
+      const image = new Uint8Array(response.rawPayload);
+      expect(image.length).toBe(demo.stock.length);
+      expect(response.trailers["repr-digest"]).toBeUndefined();
+      const report = JSON.parse(decodeURIComponent(String(response.headers["x-tune-report"])));
+      expect(report).toMatchObject({ firmwareId: demo.firmware.firmwareId, size: demo.stock.length });
+      expect(report.checksums.every((c: { valid: boolean }) => c.valid)).toBe(true);
+      expect(patchState(image, demo.patches[0]).state).toBe("applied");
+      expect(patchState(image, demo.patches[1]).state).toBe("applied");
+      expect(patchState(image, demo.patches[2]).state).toBe("absent");
+
+      const asked = await applyAsTool({ "want-repr-digest": "sha-512=3, sha-256=5" });
+      expect(Buffer.from(asked.rawPayload).equals(Buffer.from(image))).toBe(true);
+      expect(asked.trailers["repr-digest"]).toBe(`sha-256=:${createHash("sha256").update(image).digest("base64")}:`);
     });
 
     it("answers 409 with the conflicting addresses, 400 for overlapping patches, 422 for another firmware or a failing checksum", async () => {
@@ -350,9 +356,9 @@ describe.each(databaseKinds)("tune files API on %s", (kind) => {
       const maps = await call("GET", `/tune-files/${tuneId}/maps`, customer);
       expect(maps.statusCode, maps.body).toBe(200);
       const item = demo.firmware.definition.items[0];
-      expect(maps.json()).toMatchObject({ firmwareId: "TUNE64K", version: 1, definition: { items: expect.any(Array) } });
-      expect(maps.json().values[item.id]).toEqual(readItem(demo.tune.image, item));
-      expect(maps.json().stock[item.id]).toEqual(readItem(demo.stock, item));
+      expect(maps.json()).toMatchObject({ firmwareId: "TUNE64K", version: 1, definition: { items: expect.any(Array) }, base: { kind: "stock" } });
+      const values = await call("GET", `/tune-files/${tuneId}/maps/${item.id}`, customer);
+      expect(values.json()).toEqual({ values: readItem(demo.tune.image, item), base: readItem(demo.stock, item) });
       expect((await call("GET", `/tune-files/${tuneId}/maps`, stranger)).statusCode).toBe(404);
       expect((await call("GET", `/tune-files/${tuneId}/download`, customer)).statusCode).toBe(403);
 

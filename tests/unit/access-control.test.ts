@@ -46,6 +46,8 @@ const specGuards: Record<string, string> = {
   "/admin/onboarding-vehicles/show/:id": "admin",
   // Not in the spec's table: tune-file drawers over their lists (issue 6); the server decides who may upload or publish.
   "/my-tunes/show/:id": "auth", "/my-tunes/create": "auth",
+  // Not in the spec's table: a signed-in user's own support requests, with their drawers (issue 5).
+  "/vehicle-support": "auth", "/vehicle-support/show/:id": "auth", "/vehicle-support/create": "auth",
   "/admin/tune-file-patches/show/:id": "admin", "/admin/tune-file-patches/create": "admin", "/admin/tune-file-patches/edit/:id": "admin",
 };
 

@@ -57,6 +57,28 @@ describe("data provider", () => {
     });
   });
 
+  it("reads the next and previous page by the cursors of pages it read, and jumps by page number", async () => {
+    const { http, request } = fakeHttp({ data: [{ id: 1 }], total: 500, nextCursor: "last-of-page", prevCursor: "first-of-page" });
+    const provider = createDataProvider(http);
+    const list = (currentPage: number, sorters: Array<{ field: string; order: "asc" | "desc" }> = [{ field: "model", order: "asc" }]) =>
+      provider.getList({ resource: "supported-vehicles", pagination: { currentPage, pageSize: 20 }, sorters });
+    const queries = () => request.mock.calls.map((call) => Object.fromEntries((call[2] as { query: URLSearchParams }).query));
+
+    await list(1);
+    await list(2);
+    await list(7);
+    await list(6);
+    await list(2, [{ field: "make", order: "asc" }]);
+    expect(queries()).toEqual([
+      { page: "1", pageSize: "20", sort: "model" },
+      { page: "2", pageSize: "20", sort: "model", after: "last-of-page" },
+      { page: "7", pageSize: "20", sort: "model" },
+      { page: "6", pageSize: "20", sort: "model", before: "first-of-page" },
+      // Another order is another list: its pages are read by number until it has cursors of its own.
+      { page: "2", pageSize: "20", sort: "make" },
+    ]);
+  });
+
   it("leaves paging out when pagination is off", async () => {
     const { http, request } = fakeHttp();
     await createDataProvider(http).getList({ resource: "users", pagination: { mode: "off" } });

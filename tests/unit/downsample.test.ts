@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { indexAtTime, lttb, minMaxPerPixel, rangeStats } from "../../src/lib/downsample";
+import { encodeChannel, encodeTime, gapCode } from "../../server/domain/logs/column-codes";
+import { blocksOf, indexAtTime, lttb, minMaxIndices, minMaxPerPixel, rangeStats } from "../../src/lib/downsample";
 
 /** n samples at 100 Hz: a slow wave with one high and one low spike. */
 function signal(n: number): { time: Float64Array; values: Float32Array; spikeHigh: number; spikeLow: number } {
@@ -101,6 +102,62 @@ describe("minMaxPerPixel", () => {
   it("returns nothing for an empty series or a reversed range", () => {
     expect(minMaxPerPixel(new Float64Array(0), new Float32Array(0), 0, 1, 100).time).toHaveLength(0);
     expect(minMaxPerPixel(time, values, 5, 1, 100).time).toHaveLength(0);
+  });
+});
+
+describe("minMaxIndices on a log's integer codes", () => {
+  const n = 200_000;
+  const time = Float64Array.from({ length: n }, (_, i) => i / 100);
+  const values = Float32Array.from({ length: n }, (_, i) => Math.fround(Math.round(Math.sin(i / 900) * 3000 + (i % 97)) / 10));
+  values.fill(NaN, 50_000, 50_500);
+  const [codedTime, coded] = [encodeTime(time), encodeChannel(values)];
+
+  it("keeps the same samples as on the floats, gaps included, with times and the gap in code form", () => {
+    expect(coded.encoding.type).toBe("u16");
+    const onFloats = minMaxPerPixel(time, values, 100, 1500, 700);
+    const indices = minMaxIndices(codedTime.codes, coded.codes, gapCode(coded.encoding), 100 * 100, 1500 * 100, 700);
+    expect(Array.from(indices, (i) => time[i])).toEqual(Array.from(onFloats.time));
+    expect(Array.from(indices, (i) => values[i])).toEqual(Array.from(onFloats.values));
+    expect(Array.from(indices, (i) => values[i]).filter(Number.isNaN)).toHaveLength(1);
+  });
+
+  it("sums, minimises and maximises codes past the gap code", () => {
+    const stats = rangeStats(coded.codes, 49_990, 50_510, gapCode(coded.encoding));
+    expect(stats.count).toBe(20);
+    expect(stats.max).toBeLessThan(gapCode(coded.encoding));
+  });
+});
+
+describe("views and statistics read from block summaries", () => {
+  const n = 1_000_000;
+  const time = Float64Array.from({ length: n }, (_, i) => i);
+  const codes = Uint16Array.from({ length: n }, (_, i) => 30_000 + Math.round(Math.sin(i / 20_000) * 20_000) + (i % 13));
+  codes[123_457] = 65_000; // spikes inside blocks, not at their edges
+  codes[700_001] = 3;
+  codes.fill(0xffff, 400_010, 400_300); // a gap across blocks
+  const gap = 0xffff;
+  const blocks = blocksOf(codes, gap);
+
+  it("keeps every spike and every gap, in time order, reading blocks instead of a million samples", () => {
+    const indices = minMaxIndices(time, codes, gap, 0, n - 1, 1000, blocks);
+    const plain = minMaxIndices(time, codes, gap, 0, n - 1, 1000);
+    expect(indices.length).toBeLessThan(2 * 1000 + 8);
+    expect(Array.from(indices).every((v, i) => i === 0 || v > indices[i - 1])).toBe(true);
+    expect(indices).toContain(123_457);
+    expect(indices).toContain(700_001);
+    expect(Array.from(indices).filter((i) => codes[i] === gap)).toEqual([400_010]);
+    const extremes = (list: Uint32Array) => [Math.min(...Array.from(list, (i) => (codes[i] === gap ? Infinity : codes[i]))), Math.max(...Array.from(list, (i) => (codes[i] === gap ? -Infinity : codes[i])))];
+    expect(extremes(indices)).toEqual(extremes(plain));
+  });
+
+  it("sums whole blocks and reads the ends sample by sample, to the same statistics", () => {
+    for (const [i0, i1] of [[0, n], [5, 999_990], [400_000, 400_400], [123_400, 123_500]]) {
+      expect(rangeStats(codes, i0, i1, gap, blocks)).toEqual(rangeStats(codes, i0, i1, gap));
+    }
+  });
+
+  it("refuses a block size its offsets cannot hold", () => {
+    expect(() => blocksOf(codes, gap, 300)).toThrow(RangeError);
   });
 });
 

@@ -5,19 +5,12 @@ import {
   parseExpression,
   validateExpression,
 } from "../../contracts/expression";
+import { thrownBy } from "./thrown";
 
 const evaluate = (src: string, scope: Record<string, number> = {}, prev?: Record<string, number>) =>
   compileExpression(src).evaluate(scope, prev);
 
-function errorOf(run: () => unknown): ExpressionError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ExpressionError) return error;
-    throw error;
-  }
-  throw new Error("expected an ExpressionError");
-}
+const errorOf = (run: () => unknown) => thrownBy(ExpressionError, run);
 
 describe("expression evaluation", () => {
   it("applies map scalings of X", () => {

@@ -23,6 +23,13 @@ describe("list query", () => {
     expect(parseListQuery(serializeListQuery(query), allowed)).toEqual(query);
   });
 
+  it("round-trips a keyset cursor in either direction", () => {
+    for (const direction of ["after", "before"] as const) {
+      const query = { page: 3, pageSize: 20, sort: [{ field: "title", order: "asc" as const }], filters: [], cursor: { direction, token: "eyJzIjoidGl0bGUiLCJ2IjpbXX0" } };
+      expect(parseListQuery(serializeListQuery(query), allowed)).toEqual(query);
+    }
+  });
+
   it("defaults to the first page of 20", () => {
     expect(parseListQuery(new URLSearchParams(), allowed)).toEqual({ page: 1, pageSize: 20, sort: [], filters: [] });
   });
@@ -35,6 +42,7 @@ describe("list query", () => {
     ["status[like]=x", "status[like]", 'Unknown filter operator "like" on "status"'],
     ["price[between]=10", "price[between]", '"price[between]" needs two values: from,to'],
     ["limit=5", "limit", 'Unknown query parameter "limit"'],
+    ["after=a&before=b", "before", "Send after or before, not both"],
   ])("refuses %s, naming the parameter", (raw, parameter, message) => {
     let caught: unknown;
     try {

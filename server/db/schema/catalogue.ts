@@ -10,7 +10,7 @@
  * before looking for referrers, so the two cannot interleave on PostgreSQL.
  */
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { users } from "./identity";
 
 const timestamps = {
@@ -75,6 +75,8 @@ export const supportedVehicles = pgTable(
   (t) => [
     index("supported_vehicles_make_model_idx").on(t.make, t.model, t.id),
     index("supported_vehicles_year_idx").on(t.yearFrom, t.id),
+    // The supported list is browsed by make and model years, newest first: the filters and that order (DESC is NULLS FIRST in SQL) served by one range scan.
+    index("supported_vehicles_make_year_idx").on(t.make, t.yearFrom.desc().nullsFirst(), t.model, t.id),
     index("supported_vehicles_firmware_ids_idx").using("gin", t.firmwareIds),
     index("supported_vehicles_search_idx").using(
       "gin",
@@ -225,6 +227,7 @@ export const secretReveals = pgTable(
 );
 
 export const supportRequestStatuses = ["new", "investigating", "supported", "rejected"] as const;
+type SupportRequestStatusValue = (typeof supportRequestStatuses)[number];
 
 export const supportRequests = pgTable(
   "support_requests",
@@ -241,16 +244,29 @@ export const supportRequests = pgTable(
     readFileSha256: text("read_file_sha256"),
     readFileSize: integer("read_file_size"),
     status: text("status", { enum: supportRequestStatuses }).notNull().default("new"),
-    /** Append-only: `{ at, by, text }`. */
+    /** Append-only: `{ at, by, text }`; the admins' working notes, not shown to the requester. */
     notes: jsonb("notes").$type<Array<{ at: string; by: string; text: string }>>().notNull().default([]),
+    /** Append-only, one entry per change of status: what the requester was told (the note given with the change, if any). */
+    history: jsonb("history").$type<Array<{ at: string; status: SupportRequestStatusValue; note: string | null }>>().notNull().default([]),
     firmwareId: text("firmware_id"),
     ...timestamps,
   },
   (t) => [
     index("support_requests_status_idx").on(t.status, t.createdAt, t.id),
     index("support_requests_created_at_idx").on(t.createdAt, t.id),
-    index("support_requests_requester_idx").on(t.requesterUid),
+    // A requester's own requests, newest first (GET …/support-request/mine).
+    index("support_requests_requester_idx").on(t.requesterUid, t.createdAt, t.id),
     index("support_requests_firmware_idx").on(t.firmwareId),
     index("support_requests_search_idx").using("gin", sql`(${t.vin} || ' ' || ${t.make} || ' ' || ${t.model}) gin_trgm_ops`),
   ],
 );
+
+/**
+ * One row, bumped by triggers at the commit of any write to firmware_support
+ * or tune_file_patches (migration 0011), whoever writes: CatalogueCache
+ * reads it to know whether the identities and patches it keeps are current.
+ */
+export const catalogueGeneration = pgTable("catalogue_generation", {
+  id: integer("id").primaryKey().default(1),
+  generation: bigint("generation", { mode: "number" }).notNull().default(0),
+});

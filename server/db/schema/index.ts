@@ -4,3 +4,5 @@ export * from "./catalogue";
 export * from "./data-logs";
 export * from "./public-site";
 export * from "./tune-files";
+export * from "./notifications";
+export * from "./flash-logs";

@@ -7,7 +7,7 @@
  * only inside 32-bit words that differ, so an unchanged 8 MiB costs well
  * under a millisecond.
  */
-import type { ChecksumScheme, TuneDefinition, TuneItemKind } from "../../../contracts/tune-definition";
+import type { ChecksumScheme, TuneDefinition, TuneItem, TuneItemKind } from "../../../contracts/tune-definition";
 import { CHECKSUM_LAYOUT } from "../../../contracts/tune-definition";
 import { TuneError } from "./errors";
 import { cellPosition, itemExtents, readPartValue, type ItemExtent, type ItemPart } from "./maps";
@@ -98,13 +98,13 @@ export function changedRanges(before: Uint8Array, after: Uint8Array, mergeGap = 
 }
 
 /** Item extents sorted by start, with the furthest end seen so far, for overlap queries. */
-interface ExtentIndex {
+export interface ExtentIndex {
   extents: ItemExtent[];
   reach: number[];
 }
 
-function indexExtents(definition: TuneDefinition): ExtentIndex {
-  const extents = definition.items.flatMap(itemExtents).sort((a, b) => a.start - b.start);
+export function indexExtents(items: readonly TuneItem[]): ExtentIndex {
+  const extents = items.flatMap(itemExtents).sort((a, b) => a.start - b.start);
   const reach: number[] = [];
   let furthest = 0;
   for (const e of extents) reach.push((furthest = Math.max(furthest, e.end)));
@@ -112,7 +112,7 @@ function indexExtents(definition: TuneDefinition): ExtentIndex {
 }
 
 /** Extents overlapping [start, end] (inclusive), in address order. */
-function overlapping(index: ExtentIndex, start: number, end: number): ItemExtent[] {
+export function overlapping(index: ExtentIndex, start: number, end: number): ItemExtent[] {
   const { extents, reach } = index;
   let lo = 0;
   let hi = extents.length;
@@ -144,7 +144,7 @@ function changedCells(before: Uint8Array, after: Uint8Array, extent: ItemExtent,
 /** Changed ranges between two images, attributed to definition items and checksum stores. */
 export function diffImages(before: Uint8Array, after: Uint8Array, options: DiffOptions = {}): ChangedRange[] {
   const ranges = changedRanges(before, after, options.mergeGap ?? 4);
-  const index = options.definition ? indexExtents(options.definition) : null;
+  const index = options.definition ? indexExtents(options.definition.items) : null;
   const stores = (options.checksums ?? []).map((s) => ({
     name: s.name,
     start: s.store.address,
@@ -170,4 +170,13 @@ export function diffImages(before: Uint8Array, after: Uint8Array, options: DiffO
     const checksums = stores.filter((s) => s.start <= end && s.end >= start).map((s) => s.name);
     return { start, end, length: end - start + 1, items, checksums };
   });
+}
+
+/** Ids of the items (data or axes) with a value that reads differently in the two images, in definition order. */
+export function changedItemIds(before: Uint8Array, after: Uint8Array, definition: TuneDefinition): string[] {
+  const changed = new Set<string>();
+  for (const range of diffImages(before, after, { definition })) {
+    for (const item of range.items) if (item.cells.some((cell) => !Object.is(cell.before, cell.after))) changed.add(item.id);
+  }
+  return definition.items.filter((item) => changed.has(item.id)).map((item) => item.id);
 }

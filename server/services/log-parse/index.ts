@@ -28,7 +28,7 @@ export type ParseOutcome =
 
 export function parseLogFile(job: ParseJob): Promise<ParseOutcome> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./bootstrap.mjs", import.meta.url), { workerData: job });
+    const worker = new Worker(new URL("../ts-worker.mjs", import.meta.url), { workerData: { ...job, module: new URL("./worker.ts", import.meta.url).href } });
     let settled = false;
     worker.once("message", (outcome: ParseOutcome) => {
       settled = true;

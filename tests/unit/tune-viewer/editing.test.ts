@@ -43,6 +43,36 @@ describe("tune viewer editing", () => {
     expect(image).toEqual(demo.tune.image);
   });
 
+  it("sets a constant in physical units, a flag and an enum as one undoable edit each, refusing what the item cannot hold", () => {
+    // 24 items: the demo's kinds cycle, and enums come after the first 12.
+    const demo = generateDemo({ size: 64 * 1024, itemCount: 24, patchEntries: 2, firmwareId: "SCALAR64K" });
+    const { items } = demo.firmware.definition;
+    const constant = items.find((item) => item.kind === "constant" && item.z.max !== undefined)!;
+    const flag = items.find((item) => item.kind === "flag")!;
+    const choice = items.find((item) => item.kind === "enum")!;
+    const cell = { row0: 0, col0: 0, row1: 0, col1: 0 };
+    const image = Uint8Array.from(demo.tune.image);
+    const target = constant.z.max!;
+    let history = recorded(emptyHistory, editItem(image, constant, cell, { kind: "set", value: target }));
+    expect(readCell(image, constant, 0, 0)).toBeCloseTo(target, 6);
+    const flagWas = readCell(image, flag, 0, 0);
+    history = recorded(history, editItem(image, flag, cell, { kind: "set", value: 1 - flagWas }));
+    expect(readCell(image, flag, 0, 0)).toBe(1 - flagWas);
+    if (choice.kind !== "enum") throw new Error("no enum in the demo definition");
+    const other = choice.values.find((v) => v.raw !== readCell(image, choice, 0, 0))!;
+    history = recorded(history, editItem(image, choice, cell, { kind: "set", value: other.raw }));
+    expect(readCell(image, choice, 0, 0)).toBe(other.raw);
+
+    const before = Uint8Array.from(image);
+    expect(() => editItem(image, constant, cell, { kind: "set", value: target + 1e6 })).toThrow(/above the maximum/);
+    expect(() => editItem(image, choice, cell, { kind: "set", value: 9999 })).toThrow(/is not one of/);
+    expect(() => editItem(image, flag, cell, { kind: "set", value: 2 })).toThrow(/a flag is 0 or 1/);
+    expect(image).toEqual(before);
+
+    for (let i = 0; i < 3; i++) history = undo(image, history);
+    expect(image).toEqual(demo.tune.image);
+  });
+
   it("exports a map as CSV with its axes and unit", () => {
     const values = readItem(demo.tune.image, table);
     const csv = mapCsv({ rows: 2, cols: 2, unit: "kPa", values: [1, 2.5, 3, 4] }, ["1000", "2000"], ["a,b", "c"]);

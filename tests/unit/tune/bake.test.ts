@@ -7,6 +7,7 @@ import { changedRanges } from "../../../server/domain/tune/diff";
 import { TuneError } from "../../../server/domain/tune/errors";
 import { generateDemo } from "../../../server/domain/tune/generator";
 import { patchState } from "../../../server/domain/tune/patches";
+import { thrownBy } from "../thrown";
 
 const demo = generateDemo({ size: 0x10000 });
 const { firmware, stock, tune, patches } = demo;
@@ -23,15 +24,7 @@ function insideAny(address: number, spans: Array<[number, number]>): boolean {
   return spans.some(([start, end]) => address >= start && address <= end);
 }
 
-function refusal(run: () => unknown): TuneError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof TuneError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
+const refusal = (run: () => unknown) => thrownBy(TuneError, run);
 
 describe("baking", () => {
   it("produces an image that verifies, with its SHA-256", () => {

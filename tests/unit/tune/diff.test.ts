@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checksumSchemeSchema, tuneDefinitionSchema } from "../../../contracts/tune-definition";
-import { changedRanges, diffImages } from "../../../server/domain/tune/diff";
+import { changedItemIds, changedRanges, diffImages } from "../../../server/domain/tune/diff";
 
 const definition = tuneDefinitionSchema.parse({
   firmwareId: "TEST",
@@ -109,5 +109,19 @@ describe("map-level diff", () => {
     const tuned = stock.slice();
     tuned[3] = 7; // storage index 3 = column 1, row 1
     expect(diffImages(stock, tuned, { definition: columnMajor })[0].items[0].cells).toEqual([{ row: 1, col: 1, before: 0, after: 7 }]);
+  });
+});
+
+describe("changedItemIds", () => {
+  it("lists items whose values read differently, in definition order, and not a flag whose other bits changed", () => {
+    const before = new Uint8Array(0x200);
+    const after = Uint8Array.from(before);
+    after[0x40] = 1; // the rev limit
+    after[0x42] = 0x02; // a bit of the flag's byte that its mask does not cover
+    after[0x08] = 3; // an x-axis value of the boost map
+    expect(changedItemIds(before, after, definition)).toEqual(["boost", "limit"]);
+    after[0x42] = 0x03;
+    expect(changedItemIds(before, after, definition)).toEqual(["boost", "limit", "launch"]);
+    expect(changedItemIds(before, Uint8Array.from(before), definition)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { tuneDefinitionSchema, type TuneItem } from "../../../contracts/tune-definition";
 import { TuneError } from "../../../server/domain/tune/errors";
 import { readCell, readItem, writeCell, writeItem } from "../../../server/domain/tune/maps";
+import { thrownBy } from "../thrown";
 
 const definition = tuneDefinitionSchema.parse({
   firmwareId: "TEST",
@@ -32,15 +33,7 @@ const definition = tuneDefinitionSchema.parse({
 const item = (id: string): TuneItem => definition.items.find((i) => i.id === id)!;
 const blank = () => new Uint8Array(0x200);
 
-function refusal(run: () => unknown): TuneError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof TuneError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
+const refusal = (run: () => unknown) => thrownBy(TuneError, run);
 
 describe("reading map values", () => {
   it("reads a row-major big-endian table with an image axis and static labels", () => {

@@ -3,6 +3,7 @@ import { checksumSchemeSchema, patchSchema, type PatchInput } from "../../../con
 import { verifyAll } from "../../../server/domain/tune/checksums";
 import { TuneError } from "../../../server/domain/tune/errors";
 import { applyPatches, patchState, removePatch } from "../../../server/domain/tune/patches";
+import { thrownBy } from "../thrown";
 
 const patch = (input: Partial<PatchInput> & Pick<PatchInput, "entries">) => patchSchema.parse({ title: "Pops", firmwareIds: ["FW1"], ...input });
 
@@ -21,15 +22,7 @@ const pops = patch({
   ],
 });
 
-function refusal(run: () => unknown): TuneError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof TuneError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
+const refusal = (run: () => unknown) => thrownBy(TuneError, run);
 
 describe("patch state", () => {
   it("is absent when every entry holds its base bytes and applied when every entry holds the patch", () => {

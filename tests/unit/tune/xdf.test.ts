@@ -4,18 +4,11 @@ import { TuneError } from "../../../server/domain/tune/errors";
 import { readItem } from "../../../server/domain/tune/maps";
 import { importXdf } from "../../../server/domain/tune/xdf";
 import { parseXml } from "../../../server/domain/tune/xml";
+import { thrownBy } from "../thrown";
 
 const fixture = readFileSync(new URL("./fixtures/small.xdf", import.meta.url), "utf8");
 
-function refusal(run: () => unknown): TuneError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof TuneError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
+const refusal = (run: () => unknown) => thrownBy(TuneError, run);
 
 /** A minimal XDF around the given body, for the refusal cases. */
 const xdf = (body: string) => `<XDFFORMAT><XDFHEADER><REGION size="0x100" /></XDFHEADER>${body}</XDFFORMAT>`;

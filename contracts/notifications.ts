@@ -1,0 +1,60 @@
+/**
+ * Notifications: what the portal tells a user about their own things. The
+ * shapes the API answers, the one body it accepts (`{ read }`), the list fields
+ * `GET /users/{id}/notifications` allows, and the events of
+ * `GET /users/{id}/notifications/listen` (Server-Sent Events).
+ */
+import { z } from "zod";
+import type { ListResponse } from "./list-query";
+
+/** `<subject>.<what happened>`: the app may pick an icon by subject. */
+export const NOTIFICATION_KINDS = ["support-request.investigating", "support-request.supported", "support-request.rejected"] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** A path inside the portal: one leading slash, so it can never point at another site. */
+export const inAppPathSchema = z.string().regex(/^\/(?![/\\])\S*$/, "a link is a path inside the portal, such as /my-tunes");
+
+export interface Notification {
+  id: string;
+  recipientUid: string;
+  kind: NotificationKind;
+  title: string;
+  body: string;
+  link: string | null;
+  createdAt: string;
+  /** null while unread. */
+  readAt: string | null;
+}
+
+export interface NotificationPage extends ListResponse<Notification> {
+  totalEstimated: boolean;
+  /** The recipient's unread notifications, whatever the page's filter. */
+  unreadCount: number;
+}
+
+export const notificationUpdateSchema = z.strictObject({ read: z.boolean({ error: "read must be true or false" }) });
+export type NotificationUpdate = z.infer<typeof notificationUpdateSchema>;
+
+/** `unread[eq]=true` lists only unread ones; newest first unless `sort=createdAt`. */
+export const notificationList = {
+  sort: ["createdAt"],
+  filter: ["unread", "createdAt"],
+} as const;
+
+/** What `POST /users/{id}/notifications/mark-all-read` answers. */
+export interface MarkAllReadResult {
+  updated: number;
+  unreadCount: number;
+}
+
+/**
+ * Events on the listen stream: `unread` first on connecting and after every
+ * change of the count, `notification` for each new one (then `unread`).
+ */
+export const NOTIFICATION_EVENTS = { notification: "notification", unread: "unread" } as const;
+export interface UnreadEvent {
+  unreadCount: number;
+}
+
+/** The API path of a user's notifications, under /api/v1. */
+export const notificationsPath = (uid: string) => `users/${encodeURIComponent(uid)}/notifications`;

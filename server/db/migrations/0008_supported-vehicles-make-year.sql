@@ -1,0 +1,1 @@
+CREATE INDEX "supported_vehicles_make_year_idx" ON "supported_vehicles" USING btree ("make","year_from","model","id");

@@ -1,0 +1,2 @@
+DROP INDEX "supported_vehicles_make_year_idx";--> statement-breakpoint
+CREATE INDEX "supported_vehicles_make_year_idx" ON "supported_vehicles" USING btree ("make","year_from" DESC NULLS FIRST,"model","id");

@@ -1,0 +1,120 @@
+/**
+ * A user's notifications (written by server/services/notifications.ts):
+ * `GET /users/{id}/notifications` (list query, newest first, `unread[eq]=true`,
+ * with the unread count), `PATCH …/{notificationId}` (`{ read }`),
+ * `POST …/mark-all-read`, and `GET …/listen`, a Server-Sent Events stream of
+ * new notifications and the unread count. The browser's EventSource cannot
+ * send a bearer token; the session cookie (`POST /api/__session`) authenticates
+ * that GET like any other. Like every `/users/{id}` path, a user acts on their
+ * own and an admin on anyone's; another user's notification id is not found.
+ */
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
+import {
+  type MarkAllReadResult,
+  NOTIFICATION_EVENTS,
+  type NotificationPage,
+  type NotificationUpdate,
+  type UnreadEvent,
+  notificationList,
+  notificationUpdateSchema,
+} from "../../contracts/notifications";
+import type { AppContext } from "../context";
+import { notifications } from "../db/schema";
+import { notFound } from "../errors";
+import { assertSelfOrAdmin, callerOf } from "../http/auth";
+import { EventStreams } from "../http/event-stream";
+import { type ListSpec, listQueryOf, runList } from "../http/list";
+import { type NotificationEvent, notificationToApi } from "../services/notifications";
+
+const PATH = "/users/:id/notifications";
+const userParams = z.strictObject({ id: z.string().min(1).max(128) });
+const itemParams = userParams.extend({ notificationId: z.uuid("notificationId must be a UUID") });
+
+const listSpec: ListSpec = {
+  table: notifications,
+  id: notifications.id,
+  allowed: notificationList,
+  fields: {
+    // `(read_at IS NULL) = true` folds to the partial index's own predicate.
+    unread: { column: sql`(${notifications.readAt} IS NULL)`, kind: "boolean" },
+    createdAt: { column: notifications.createdAt, kind: "timestamp" },
+  },
+  defaultSort: [{ field: "createdAt", order: "desc" }],
+};
+
+export async function notificationRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const center = ctx.notifications;
+  const streams = new EventStreams(app);
+
+  /** The user the path names, once the caller may act for them. */
+  function recipientOf(request: FastifyRequest): string {
+    const { id } = request.params as { id: string };
+    assertSelfOrAdmin(callerOf(request), id);
+    return id;
+  }
+
+  app.get(PATH, { schema: { params: userParams } }, async (request): Promise<NotificationPage> => {
+    const uid = recipientOf(request);
+    const query = listQueryOf(request, listSpec);
+    const [page, unreadCount] = await Promise.all([
+      runList(
+        ctx.db,
+        listSpec,
+        query,
+        ({ where, orderBy, limit, offset }) => ctx.db.select().from(notifications).where(where).orderBy(...orderBy).limit(limit).offset(offset),
+        eq(notifications.recipientUid, uid),
+      ),
+      center.unreadCount(uid),
+    ]);
+    return { ...page, data: page.data.map(notificationToApi), unreadCount };
+  });
+
+  app.patch(`${PATH}/:notificationId`, { schema: { params: itemParams, body: notificationUpdateSchema } }, async (request) => {
+    const uid = recipientOf(request);
+    const { notificationId } = request.params as { notificationId: string };
+    const { read } = request.body as NotificationUpdate;
+    const [row] = await ctx.db
+      .update(notifications)
+      // Marking a read one read again keeps when it was first read.
+      .set({ readAt: read ? sql`coalesce(${notifications.readAt}, now())` : null })
+      .where(and(eq(notifications.id, notificationId), eq(notifications.recipientUid, uid)))
+      .returning();
+    if (!row) throw notFound(`Notification ${notificationId}`);
+    center.publish(uid, { type: "read-changed" });
+    return notificationToApi(row);
+  });
+
+  app.post(`${PATH}/mark-all-read`, { schema: { params: userParams } }, async (request): Promise<MarkAllReadResult> => {
+    const uid = recipientOf(request);
+    const updated = await ctx.db
+      .update(notifications)
+      .set({ readAt: sql`now()` })
+      .where(and(eq(notifications.recipientUid, uid), isNull(notifications.readAt)))
+      .returning({ id: notifications.id });
+    if (updated.length > 0) center.publish(uid, { type: "read-changed" });
+    return { updated: updated.length, unreadCount: await center.unreadCount(uid) };
+  });
+
+  app.get(`${PATH}/listen`, { schema: { params: userParams } }, async (request, reply) => {
+    const uid = recipientOf(request);
+    const stream = streams.start(reply);
+    // One event at a time, in order: a count read later is never sent before one read earlier.
+    let queue = Promise.resolve();
+    const enqueue = (work: () => Promise<void>) => {
+      queue = queue.then(work).catch((error: unknown) => request.log.warn({ err: error }, "notification stream update failed"));
+    };
+    const sendUnread = async () => stream.send(NOTIFICATION_EVENTS.unread, { unreadCount: await center.unreadCount(uid) } satisfies UnreadEvent);
+    // Subscribed before the first count, so nothing committed in between is missed.
+    const unsubscribe = center.subscribe(uid, (event: NotificationEvent) =>
+      enqueue(async () => {
+        if (event.type === "created") stream.send(NOTIFICATION_EVENTS.notification, event.notification);
+        await sendUnread();
+      }),
+    );
+    stream.onClose(unsubscribe);
+    enqueue(sendUnread);
+    return reply;
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * Notifications are written in the transaction of the change they report, so
+ * a rolled-back change tells nobody, and published in process once that
+ * transaction has committed, so a listener never hears of a row it cannot read
+ * yet. One process serves the portal; a second one would need the database to
+ * carry the publish (LISTEN/NOTIFY) instead of this fan-out.
+ */
+import { and, count, eq, isNull } from "drizzle-orm";
+import type { Notification, NotificationKind } from "../../contracts/notifications";
+import type { Db } from "../db/connection";
+import { notifications } from "../db/schema";
+import type { Tx } from "../http/crud";
+
+export interface NotificationInput {
+  recipientUid: string;
+  kind: NotificationKind;
+  title: string;
+  body?: string;
+  /** An in-app path (contracts/notifications inAppPathSchema). */
+  link?: string | null;
+}
+
+export type Notify = (input: NotificationInput) => Promise<Notification>;
+
+export type NotificationEvent = { type: "created"; notification: Notification } | { type: "read-changed" };
+type Listener = (event: NotificationEvent) => void;
+
+export const notificationToApi = (row: typeof notifications.$inferSelect): Notification => ({
+  id: row.id,
+  recipientUid: row.recipientUid,
+  kind: row.kind,
+  title: row.title,
+  body: row.body,
+  link: row.link,
+  createdAt: row.createdAt.toISOString(),
+  readAt: row.readAt?.toISOString() ?? null,
+});
+
+export class NotificationCenter {
+  private readonly listeners = new Map<string, Set<Listener>>();
+
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Runs `work` in one transaction; what it records with `notify` is stored
+   * with the rest of the change and published only after the commit.
+   */
+  async transaction<T>(work: (tx: Tx, notify: Notify) => Promise<T>): Promise<T> {
+    const recorded: Notification[] = [];
+    const result = await this.db.transaction((tx) =>
+      work(tx, async (input) => {
+        const [row] = await tx.insert(notifications).values(input).returning();
+        const notification = notificationToApi(row);
+        recorded.push(notification);
+        return notification;
+      }),
+    );
+    for (const notification of recorded) this.publish(notification.recipientUid, { type: "created", notification });
+    return result;
+  }
+
+  /** Tells the recipient's listeners (open streams) what changed; call it after the change committed. */
+  publish(recipientUid: string, event: NotificationEvent): void {
+    for (const listener of this.listeners.get(recipientUid) ?? []) listener(event);
+  }
+
+  subscribe(recipientUid: string, listener: Listener): () => void {
+    const set = this.listeners.get(recipientUid) ?? new Set();
+    set.add(listener);
+    this.listeners.set(recipientUid, set);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(recipientUid);
+    };
+  }
+
+  async unreadCount(recipientUid: string): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(notifications)
+      .where(and(eq(notifications.recipientUid, recipientUid), isNull(notifications.readAt)));
+    return row.n;
+  }
+}

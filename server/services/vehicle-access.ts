@@ -1,0 +1,30 @@
+/**
+ * Who may act on a vehicle: its owner and admins always; a dealer when a tune
+ * of theirs was bought or granted for it (until the vehicles issue adds a
+ * managed-vehicles link). Anyone else is told the vehicle does not exist, so
+ * ids cannot be probed.
+ */
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../db/connection";
+import { tuneFilePurchases, tuneFiles, userVehicles } from "../db/schema";
+import { notFound } from "../errors";
+import type { VerifiedCaller } from "./identity";
+
+export type VehicleRow = typeof userVehicles.$inferSelect;
+
+export async function dealerManages(db: Db, dealerUid: string, vehicleId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: tuneFilePurchases.id })
+    .from(tuneFilePurchases)
+    .innerJoin(tuneFiles, eq(tuneFiles.id, tuneFilePurchases.tuneFileId))
+    .where(and(eq(tuneFilePurchases.vehicleId, vehicleId), eq(tuneFiles.dealerUid, dealerUid)))
+    .limit(1);
+  return Boolean(row);
+}
+
+export async function vehicleFor(db: Db, id: string, caller: VerifiedCaller): Promise<{ vehicle: VehicleRow; owner: boolean }> {
+  const [vehicle] = await db.select().from(userVehicles).where(eq(userVehicles.id, id));
+  if (vehicle && (caller.role === "admin" || vehicle.ownerUid === caller.uid)) return { vehicle, owner: vehicle.ownerUid === caller.uid };
+  if (vehicle && caller.role === "dealer" && (await dealerManages(db, caller.uid, id))) return { vehicle, owner: false };
+  throw notFound(`Vehicle ${id}`);
+}

@@ -1,0 +1,142 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { type EventSourceLike, InboxFeed } from "../../src/lib/inbox-feed";
+
+class FakeSource implements EventSourceLike {
+  readyState = 0;
+  onopen: ((event: Event) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  closed = false;
+  private readonly handlers = new Map<string, (event: MessageEvent) => void>();
+  constructor(readonly url: string) {}
+  addEventListener(type: string, listener: (event: MessageEvent) => void) {
+    this.handlers.set(type, listener);
+  }
+  close() {
+    this.closed = true;
+    this.readyState = 2;
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.(new Event("open"));
+  }
+  emit(type: string, data: unknown) {
+    this.handlers.get(type)?.(new MessageEvent(type, { data: JSON.stringify(data) }));
+  }
+  /** What EventSource does when the answer is not a stream (401, 5xx): it gives up. */
+  refuse() {
+    this.readyState = 2;
+    this.onerror?.(new Event("error"));
+  }
+}
+
+describe("inbox feed", () => {
+  let sources: FakeSource[];
+  let feed: InboxFeed;
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    sources = [];
+    feed = new InboxFeed({
+      url: (uid) => `/listen/${uid}`,
+      open: (url) => {
+        const source = new FakeSource(url);
+        sources.push(source);
+        return source;
+      },
+      retryMs: 1000,
+      maxRetryMs: 4000,
+      lingerMs: 5000,
+    });
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it("shares one stream between holders and closes it a while after the last lets go", () => {
+    const first = feed.retain("u1");
+    const second = feed.retain("u1");
+    expect(sources.map((s) => s.url)).toEqual(["/listen/u1"]);
+    first();
+    first();
+    second();
+    vi.advanceTimersByTime(4999);
+    expect(sources[0].closed, "a holder releasing twice counts once, and the stream lingers").toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(sources[0].closed).toBe(true);
+    expect(feed.snapshot()).toMatchObject({ uid: null, unreadCount: null });
+  });
+
+  it("keeps the connection across a change of page: one holder lets go, the next takes it", () => {
+    const oldPage = feed.retain("u1");
+    sources[0].open();
+    sources[0].emit("unread", { unreadCount: 2 });
+    oldPage();
+    feed.retain("u1");
+    vi.advanceTimersByTime(60_000);
+    expect(sources).toHaveLength(1);
+    expect(sources[0].closed).toBe(false);
+    expect(feed.snapshot().unreadCount).toBe(2);
+  });
+
+  it("takes the unread count from the stream and counts pushed notifications and reconnections", () => {
+    feed.retain("u1");
+    const changes = vi.fn();
+    feed.subscribe(changes);
+    sources[0].open();
+    sources[0].emit("unread", { unreadCount: 3 });
+    expect(feed.snapshot()).toMatchObject({ uid: "u1", unreadCount: 3, revision: 1 });
+    sources[0].emit("notification", { id: "n1", title: "Supported" });
+    sources[0].emit("unread", { unreadCount: 4 });
+    expect(feed.snapshot()).toMatchObject({ unreadCount: 4, revision: 2 });
+    expect(changes).toHaveBeenCalledTimes(4);
+  });
+
+  it("opens a refused stream again after a wait that doubles up to the limit, and resets once connected", () => {
+    feed.retain("u1");
+    sources[0].refuse();
+    vi.advanceTimersByTime(999);
+    expect(sources).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(sources).toHaveLength(2);
+    sources[1].refuse();
+    vi.advanceTimersByTime(1999);
+    expect(sources).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    sources[2].refuse();
+    vi.advanceTimersByTime(4000);
+    sources[3].refuse();
+    vi.advanceTimersByTime(4000);
+    expect(sources, "the wait stops growing at maxRetryMs").toHaveLength(5);
+    sources[4].open();
+    sources[4].refuse();
+    vi.advanceTimersByTime(1000);
+    expect(sources).toHaveLength(6);
+  });
+
+  it("leaves a dropped connection to EventSource's own reconnection", () => {
+    feed.retain("u1");
+    sources[0].readyState = 0;
+    sources[0].onerror?.(new Event("error"));
+    vi.advanceTimersByTime(60_000);
+    expect(sources).toHaveLength(1);
+  });
+
+  it("stops retrying once nobody holds the stream", () => {
+    const release = feed.retain("u1");
+    sources[0].refuse();
+    release();
+    vi.advanceTimersByTime(5000);
+    vi.advanceTimersByTime(60_000);
+    expect(sources).toHaveLength(1);
+  });
+
+  it("switches to another user's stream, and a holder of the old one cannot close the new one", () => {
+    const oldHolder = feed.retain("u1");
+    sources[0].open();
+    sources[0].emit("unread", { unreadCount: 5 });
+    feed.retain("u2");
+    expect(sources[0].closed).toBe(true);
+    expect(sources[1].url).toBe("/listen/u2");
+    expect(feed.snapshot(), "nothing of the previous user is shown").toMatchObject({ uid: "u2", unreadCount: null });
+    oldHolder();
+    expect(sources[1].closed).toBe(false);
+  });
+});
