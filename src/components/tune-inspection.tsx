@@ -8,7 +8,7 @@ import { UploadOutlined } from "@ant-design/icons";
 import { type HttpError, useCustomMutation } from "@refinedev/core";
 import { Alert, Button, Descriptions, Flex, Progress, Table, Tag, Typography, Upload } from "antd";
 import { useState } from "react";
-import type { ChecksumReport, Inspection, InspectionChange } from "../../contracts/tune-files";
+import type { ChecksumReport, Inspection, InspectionChange, LocalInspection } from "../../contracts/tune-files";
 
 const hexAddress = (n: number) => `0x${n.toString(16).toUpperCase()}`;
 const STATE_COLOURS: Record<string, string> = { applied: "green", absent: "default", conflict: "red" };
@@ -108,12 +108,21 @@ export function InspectionReport({ report }: { report: Inspection }) {
  * upload progress); the report is shown here and handed to the caller with
  * the file, which the caller sends again when the user goes on.
  */
-export function InspectedImage({ label, onInspected }: { label: string; onInspected: (file: File, report: Inspection | null) => void }) {
+export function InspectedImage({
+  label,
+  onInspected,
+  withDefinition = false,
+}: {
+  label: string;
+  onInspected: (file: File, report: LocalInspection | null) => void;
+  /** Ask for the identified firmware's definition too (the tune viewer shows a local image's maps). */
+  withDefinition?: boolean;
+}) {
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [report, setReport] = useState<Inspection | null>(null);
   const [error, setError] = useState<HttpError | null>(null);
-  const { mutate, mutation } = useCustomMutation<Inspection>();
+  const { mutate, mutation } = useCustomMutation<LocalInspection>();
 
   const choose = (next: File) => {
     setFile(next);
@@ -124,7 +133,7 @@ export function InspectedImage({ label, onInspected }: { label: string; onInspec
     form.append("file", next);
     setProgress(0);
     mutate(
-      { url: "tune-files/inspect", method: "post", values: form, meta: { onUploadProgress: (f: number) => setProgress(Math.round(f * 100)) }, successNotification: false, errorNotification: false },
+      { url: withDefinition ? "tune-files/inspect?definition=true" : "tune-files/inspect", method: "post", values: form, meta: { onUploadProgress: (f: number) => setProgress(Math.round(f * 100)) }, successNotification: false, errorNotification: false },
       {
         onSuccess: ({ data }) => {
           setReport(data);

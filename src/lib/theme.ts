@@ -134,6 +134,12 @@ const themes: Record<"light" | "dark", ThemeConfig> = {
       colorTextSecondary: ebonyClay[700],
       colorTextTertiary: ebonyClay[700],
       colorTextDescription: ebonyClay[700],
+      // antd's error red (#ff4d4f) is 3.3:1 on white, too faint for a field's error message; red 7 is 5.9:1.
+      colorError: "#CF1322",
+      // Tags write in shade 7 of their colour on shade 1: green, gold and orange are 3.4:1 or less there; shades 8 and 9 are above 4.5:1.
+      green7: "#237804",
+      gold7: "#874D00",
+      orange7: "#AD4E00",
     },
   },
   dark: {

@@ -2,6 +2,7 @@ import type { BaseRecord, CrudFilter, CrudSort, DataProvider, LogicalFilter } fr
 import {
   type FilterOperator,
   type ListFilter,
+  type ListResponse,
   type ListSort,
   filterOperators,
   serializeListQuery,
@@ -83,24 +84,43 @@ function bodyOf(variables: unknown, meta?: Record<string, unknown>): unknown {
   return form;
 }
 
+/** Keyset cursors of the pages a list answered, kept for the lists most recently read. */
+const CURSOR_LISTS = 100;
+type PageCursors = Map<number, { prev?: string; next?: string }>;
+
+/**
+ * Which cursor reads `page`: the next page after one read before goes `after`
+ * its last row, the previous one `before` its first, so paging on through a
+ * large list costs the server an index range scan instead of an offset.
+ */
+function cursorFor(pages: PageCursors | undefined, page: number): { direction: "after" | "before"; token: string } | undefined {
+  const after = pages?.get(page - 1)?.next;
+  if (after) return { direction: "after", token: after };
+  const before = pages?.get(page + 1)?.prev;
+  if (before) return { direction: "before", token: before };
+  return undefined;
+}
+
 export function createDataProvider(http: HttpClient): DataProvider {
+  const cursors = new Map<string, PageCursors>();
   return {
     getApiUrl: () => API_PREFIX,
 
     async getList({ resource, pagination, sorters, filters, meta }) {
       const { filters: listFilters, q } = toListFilters(filters);
       const paged = pagination?.mode !== "off" && pagination?.mode !== "client";
-      const query = serializeListQuery({
-        ...(paged && { page: pagination?.currentPage ?? 1, pageSize: pagination?.pageSize ?? 10 }),
-        sort: toListSorts(sorters),
-        filters: listFilters,
-        q,
-      });
-      const body = await http.get<{ data: BaseRecord[]; total: number }>(pathOf(resource, meta), {
-        ...requestOptions(meta),
-        query,
-        expect: expectList,
-      });
+      const path = pathOf(resource, meta);
+      const page = pagination?.currentPage ?? 1;
+      const list = { pageSize: pagination?.pageSize ?? 10, sort: toListSorts(sorters), filters: listFilters, q };
+      const listKey = `${path}?${serializeListQuery(list)}`;
+      const pages = cursors.get(listKey);
+      const query = serializeListQuery(paged ? { ...list, page, cursor: cursorFor(pages, page) } : { ...list, pageSize: undefined });
+      const body = await http.get<ListResponse<BaseRecord>>(path, { ...requestOptions(meta), query, expect: expectList });
+      if (paged && (body.nextCursor || body.prevCursor)) {
+        cursors.delete(listKey);
+        if (cursors.size >= CURSOR_LISTS) cursors.delete(cursors.keys().next().value!);
+        cursors.set(listKey, (pages ?? new Map()).set(page, { prev: body.prevCursor, next: body.nextCursor }));
+      }
       return { data: body.data as never[], total: body.total };
     },
 

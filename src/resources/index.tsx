@@ -29,6 +29,7 @@ import { passwordStorage } from "./password-storage";
 import { pidDescriptors } from "./pid-descriptors";
 import { pidTemplates } from "./pid-templates";
 import { serverManagement } from "./server-management";
+import { supportRequests } from "./support-requests";
 import { supportedVehicles } from "./supported-vehicles";
 import { tuneFilePatches } from "./tune-file-patches";
 import { tuningRequests } from "./tuning-requests";
@@ -41,6 +42,7 @@ export const registry: ResourceDefinition[] = [
   ...pages,
   myDevices,
   myTunes,
+  supportRequests,
   dataLogs,
   sharedDataLog,
   notifications,

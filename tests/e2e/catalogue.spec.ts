@@ -14,7 +14,7 @@ const expect = baseExpect.configure({ timeout: 30_000 });
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PIDS = path.resolve(repoRoot, "../shared/fixtures/pids/vwflash-parameters_22.csv");
 
-test("an admin adds a firmware with its stock file, a vehicle, imported PIDs and a computed channel", async ({ page }) => {
+test("an admin adds a firmware with its stock file, a vehicle, imported PIDs, a template of them and a computed channel", async ({ page }) => {
   // A long flow through six pages, one of them loading Monaco.
   test.setTimeout(300_000);
   const firmwareId = `E2E${Date.now().toString(36).toUpperCase()}`;
@@ -54,6 +54,19 @@ test("an admin adds a firmware with its stock file, a vehicle, imported PIDs and
   await catalogue.search("Airflow");
   await expect(page).toHaveURL(/Airflow/);
   await expect(page.getByRole("row", { name: /Airflow/ }).first()).toBeVisible();
+
+  const templateName = `Boost logging ${firmwareId}`;
+  const template = await catalogue.buildTemplate({ name: templateName, sampleRateHz: 20, firmwareId, channels: ["Engine Speed", "Airflow"] });
+  const channels = template.getByLabel("Template channels").locator(".ant-list-items > .ant-list-item");
+  await expect(channels).toHaveCount(2);
+  // Logging order is the user's: the second channel moves up.
+  await channels.nth(1).getByRole("button", { name: "Move up" }).click();
+  await expect(channels.first()).toContainText("Airflow");
+  await template.getByRole("button", { name: "Save" }).click();
+  await expect(template).toBeHidden();
+  const row = page.getByRole("row", { name: new RegExp(templateName) });
+  await expect(row).toContainText("20");
+  await expect(row).toContainText(firmwareId);
 
   const computed = await catalogue.newComputed("Boost gauge", "boost_gauge", "(map - amb_pres) * 0.145");
   const error = computed.getByTestId("expression-error");

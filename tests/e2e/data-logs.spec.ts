@@ -6,6 +6,7 @@ import { LoginPage, demoUsers } from "./pages/login-page";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const FIXTURE = path.resolve(repoRoot, "../shared/fixtures/logs/romraider-semicolon-decimal-comma.csv");
+const JB4_FIXTURE = path.resolve(repoRoot, "../shared/fixtures/logs/ecuxplot-jb4.csv");
 
 test("a customer uploads a log, charts and zooms it, and shares it with someone signed out", async ({ page, browser }) => {
   await new LoginPage(page).open("/tuning-tools/data-logs");
@@ -59,4 +60,44 @@ test("a share link that does not exist shows nothing of any log", async ({ page 
   await page.goto(`/shared/logs/${"A".repeat(43)}`);
   await expect(page.getByText("This link does not work")).toBeVisible();
   await expect(page.getByTestId("log-chart")).toHaveCount(0);
+});
+
+test("a customer files a log under their vehicle: the list shows and filters by it, the dyno keeps its profile with it", async ({ page }) => {
+  await new LoginPage(page).open("/tuning-tools/data-logs");
+  await new LoginPage(page).signIn(demoUsers.customer);
+  const list = new DataLogsPage(page);
+  await expect(page.getByRole("heading", { name: "Data logs" })).toBeVisible();
+  await list.uploadFor("Demo hatchback (WDEMO000000000001)");
+  await list.upload(JB4_FIXTURE);
+
+  const view = new LogView(page);
+  await view.waitForChart();
+  await page.getByRole("button", { name: "Virtual dyno" }).click();
+  await expect(page.getByTestId("dyno-kept-with")).toHaveText(/^Kept with your vehicle Demo hatchback/);
+  await page.getByRole("dialog", { name: "Virtual dyno" }).getByRole("button", { name: "Close" }).click();
+
+  // Back to the list and to the log again: the kept-alive page shows its chart without fetching the columns again.
+  const columnRequests: string[] = [];
+  page.on("request", (request) => request.url().includes("/columns") && columnRequests.push(request.url()));
+  await page.getByRole("link", { name: "Back to the portal" }).click();
+  await expect(page.getByRole("heading", { name: "Data logs" })).toBeVisible();
+  await list.row("ecuxplot-jb4").first().getByRole("link", { name: "ecuxplot-jb4" }).click();
+  await view.waitForChart();
+  expect(columnRequests).toEqual([]);
+
+  await list.open();
+  await expect(list.row("ecuxplot-jb4").first()).toContainText("Demo hatchback");
+  await list.filterByVehicle("Demo hatchback (WDEMO000000000001)");
+  await expect(page).toHaveURL(/vehicleId/);
+  await expect(list.row("ecuxplot-jb4")).toHaveCount(1);
+  for (const row of await list.rows().all()) await expect(row).toContainText("Demo hatchback");
+
+  // Taken off the vehicle, the log leaves the filtered list and its dyno profile stays with the log alone.
+  await list.removeVehicle("ecuxplot-jb4");
+  await expect(list.row("ecuxplot-jb4")).toHaveCount(0);
+  await page.goto(page.url().replace(/\?.*$/, ""));
+  await list.row("ecuxplot-jb4").getByRole("link", { name: "ecuxplot-jb4" }).click();
+  await view.waitForChart();
+  await page.getByRole("button", { name: "Virtual dyno" }).click();
+  await expect(page.getByTestId("dyno-kept-with")).toHaveText(/^Kept with this log only/);
 });

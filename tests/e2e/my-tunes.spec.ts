@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+import { test } from "./pages/identity";
 import { generateDemo } from "../../server/domain/tune";
 import { DEMO_TUNE_OPTIONS } from "../../server/seed-tunes";
-import { LoginPage, demoUsers } from "./pages/login-page";
+import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
 import { MyTunesPage } from "./pages/my-tunes";
 
 // The seeded demo firmware's tune, made again from the same generator options.
@@ -33,13 +34,27 @@ test("a dealer uploads a tune, reads its inspection, saves it and publishes it w
   await expect(myTunes.catalogueRow(title)).toContainText("€349.50");
 });
 
-test("a customer sees the demo tune bought for their car and bakes it", async ({ page }) => {
+test("a customer sees the demo tune bought for their car, bakes it, and sees the app's flash of it", async ({ page, request, emulator }) => {
   await new LoginPage(page).open("/my-tunes");
   await new LoginPage(page).signIn(demoUsers.customer);
   const car = page.getByRole("table", { name: "Bought tunes" }).first();
   await expect(car).toContainText(demo.tune.title);
+  const bakeAnswer = page.waitForResponse((response) => /\/temp-bake\//.test(response.url()) && response.request().method() === "POST");
   await car.getByRole("button", { name: "Bake" }).first().click();
-  await expect(page.getByRole("table", { name: "Baked files" }).first()).toContainText("tune v1");
+  const bake = (await (await bakeAnswer).json()) as { id: string; vehicleId: string; sha256: string };
+  const baked = page.getByRole("table", { name: "Baked files" }).first();
+  await expect(baked).toContainText("tune v1");
   // The demo tune does not let buyers download it.
-  await expect(page.getByRole("table", { name: "Baked files" }).first()).toContainText("flash from the app");
+  await expect(baked).toContainText("flash from the app");
+  await expect(baked.getByRole("row").filter({ hasText: bake.sha256.slice(0, 16) })).toContainText("not flashed");
+
+  // The app flashes the bake and reports it; the page shows it on the bake and in the history.
+  const headers = { authorization: `Bearer ${await emulator.idToken(demoUsers.customer, DEMO_PASSWORD)}` };
+  const flash = await request.post(`/api/v1/user-vehicles/${bake.vehicleId}/flash-logs`, { headers, data: { bakedTuneFileId: bake.id, sha256: bake.sha256, result: "success", durationMs: 84_000 } });
+  expect(flash.status(), await flash.text()).toBe(201);
+  await page.reload();
+  await expect(baked.getByRole("row").filter({ hasText: bake.sha256.slice(0, 16) }).getByText(/^flashed \d/)).toBeVisible();
+  const history = page.getByRole("table", { name: "Flash history" }).first();
+  await expect(history.getByRole("row").filter({ hasText: bake.sha256.slice(0, 16) })).toContainText(`${demo.tune.title} v1`);
+  await expect(history.getByRole("row").filter({ hasText: bake.sha256.slice(0, 16) })).toContainText("success");
 });

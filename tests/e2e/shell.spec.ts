@@ -82,6 +82,12 @@ test("dialogs close by Escape and by a click outside, and the sign-out confirmat
   await confirmation.getByRole("button", { name: "Stay signed in" }).click();
   await expect(confirmation).toBeHidden();
   await expect(page).toHaveURL(/\/dashboard$/);
+
+  // The side menu's sign-out asks the same question.
+  const fromSider = await portal.askToSignOut("side menu");
+  await expect(fromSider).toBeVisible();
+  await fromSider.getByRole("button", { name: "Stay signed in" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
 });
 
 test("a toast stays while the pointer is on it and closes after its time once the pointer leaves", async ({ page }) => {

@@ -1,5 +1,5 @@
-import { expect } from "@playwright/test";
-import { fixAll, generateDemo, readCell, verifyAll, writeCell } from "../../server/domain/tune";
+import { type APIRequestContext, expect } from "@playwright/test";
+import { fixAll, generateDemo, itemExtents, readCell, verifyAll, writeCell } from "../../server/domain/tune";
 import { DEMO_TUNE_OPTIONS } from "../../server/seed-tunes";
 import { test } from "./pages/identity";
 import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
@@ -10,6 +10,13 @@ const demo = generateDemo(DEMO_TUNE_OPTIONS);
 const { items } = demo.firmware.definition;
 const changed = items.find((item) => item.id === demo.tune.changedItems.find((id) => items.find((i) => i.id === id)?.kind === "table2d"))!;
 const other = items.find((item) => item.kind === "table1d")!;
+// A constant the demo tune leaves alone, with a maximum to be refused beyond.
+const constant = items.find((item) => item.kind === "constant" && item.z.max !== undefined && !demo.tune.changedItems.includes(item.id))!;
+
+async function demoTuneId(request: APIRequestContext, headers: Record<string, string>): Promise<string> {
+  const list = await (await request.get(`/api/v1/tune-files?pageSize=100`, { headers })).json();
+  return list.data.find((tune: { title: string }) => tune.title === demo.tune.title).id;
+}
 
 test("a buyer opens the demo tune, switches maps, searches and compares a changed map with stock", async ({ page }) => {
   await new LoginPage(page).open("/tuning-tools/tune-viewer");
@@ -33,7 +40,96 @@ test("a buyer opens the demo tune, switches maps, searches and compares a change
 
   await viewer.compareWithStock();
   await expect(viewer.grid()).toContainText("%)");
-  await expect(page).toHaveURL(/mode=stock/);
+  await expect(page).toHaveURL(/mode=compare/);
+  // View without download: the bytes are the file, so no hex view.
+  await expect(page.getByRole("radiogroup", { name: "Show" }).getByText("Hex", { exact: true })).toHaveCount(0);
+});
+
+test("the dealer jumps from a map to its bytes in the hex view and back", async ({ page }) => {
+  await new LoginPage(page).open("/tuning-tools/tune-viewer");
+  await new LoginPage(page).signIn(demoUsers.dealer);
+  const viewer = new TuneViewerPage(page);
+  await viewer.openTune(demo.tune.title);
+  await viewer.openMap(changed.title);
+  await viewer.showBytes();
+  // The map's bytes are selected; the cursor at their end names the map they belong to.
+  await expect(viewer.hexCursor()).toContainText(`in ${changed.title} (data`);
+  const [extent] = itemExtents(changed);
+  const line = Math.floor(extent.start / 16) * 16;
+  await expect(viewer.hexView().locator(".line-numbers", { hasText: line.toString(16).toUpperCase().padStart(6, "0") })).toBeVisible();
+  await viewer.hexCursor().getByRole("button", { name: `Open ${changed.title}` }).click();
+  await expect(page.getByTestId("item-title")).toContainText(changed.title);
+  await expect(viewer.grid()).toBeVisible();
+
+  // The image is in the browser now: another map is read from it, without asking the server for its values.
+  const asked: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/maps/")) asked.push(request.url());
+  });
+  await viewer.openMap(other.title);
+  await expect(viewer.grid()).toBeVisible();
+  expect(asked, "requests for a map's values").toEqual([]);
+});
+
+test("the dealer compares the demo tune with another tune of the firmware, map by map and byte by byte", async ({ page, request, emulator }) => {
+  const headers = { authorization: `Bearer ${await emulator.idToken(demoUsers.dealer, DEMO_PASSWORD)}` };
+  // Another tune: the demo tune as it is now (another test may have saved a version) with one more cell of another map raised.
+  const current = await request.get(`/api/v1/tune-files/${await demoTuneId(request, headers)}/download`, { headers });
+  expect(current.status(), await current.text()).toBe(200);
+  const rivalImage = new Uint8Array(await current.body());
+  writeCell(rivalImage, other, 0, 2, readCell(rivalImage, other, 0, 2) + 1);
+  fixAll(rivalImage, demo.firmware.checksums);
+  const title = `E2E rival ${Date.now()}`;
+  const created = await request.post("/api/v1/tune-files", {
+    headers,
+    multipart: { title, file: { name: "rival.bin", mimeType: "application/octet-stream", buffer: Buffer.from(rivalImage) } },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+
+  await new LoginPage(page).open("/tuning-tools/tune-viewer");
+  await new LoginPage(page).signIn(demoUsers.dealer);
+  const viewer = new TuneViewerPage(page);
+  await viewer.openTune(demo.tune.title);
+  await viewer.compareWith(title);
+  // Only the map that differs is marked changed against that tune, and its cell shows the difference.
+  await expect(viewer.maps().getByText("changed")).toHaveCount(1);
+  await viewer.openMap(other.title);
+  await expect(viewer.grid()).toContainText("-1");
+  await expect(page.getByTestId("map-chart")).toContainText(title);
+
+  await page.getByRole("radiogroup", { name: "Comparison" }).getByText("Hex diff", { exact: true }).click();
+  await expect(page.getByTestId("hex-diff").locator(".monaco-diff-editor")).toBeVisible();
+  await expect(page.getByTestId("hex-diff")).toContainText("changed region");
+
+  // Against stock too: the stock side is rebuilt from the bytes the tune changes.
+  await viewer.compareWith("Stock");
+  await page.getByRole("radiogroup", { name: "Comparison" }).getByText("Hex diff", { exact: true }).click();
+  const stockDiff = page.getByTestId("hex-diff");
+  await expect(stockDiff.locator(".monaco-diff-editor")).toBeVisible();
+  await expect(stockDiff).toContainText("Stock");
+  await expect(stockDiff).toContainText(/\d+ changed regions?/);
+});
+
+test("the dealer sets a constant in its unit, is refused beyond its maximum, and undoes and redoes it", async ({ page }) => {
+  await new LoginPage(page).open("/tuning-tools/tune-viewer");
+  await new LoginPage(page).signIn(demoUsers.dealer);
+  const viewer = new TuneViewerPage(page);
+  await viewer.openTune(demo.tune.title);
+  await viewer.openMap(constant.title);
+  await viewer.edit();
+  const before = await page.getByTestId("item-value").textContent();
+  const target = constant.z.max! - 1;
+  await viewer.setScalar(constant.title, target);
+  await expect(page.getByTestId("item-value")).toHaveText(`${target}${constant.z.unit ? ` ${constant.z.unit}` : ""}`);
+
+  await viewer.setScalar(constant.title, constant.z.max! + 1000);
+  await expect(page.getByTestId("map-editor").getByRole("alert")).toContainText("above the maximum");
+  await expect(page.getByTestId("item-value")).toHaveText(`${target}${constant.z.unit ? ` ${constant.z.unit}` : ""}`);
+
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(page.getByTestId("item-value")).toHaveText(before!);
+  await page.getByRole("button", { name: "Redo" }).click();
+  await expect(page.getByTestId("item-value")).toHaveText(`${target}${constant.z.unit ? ` ${constant.z.unit}` : ""}`);
 });
 
 test("the dealer edits a cell of the demo tune and saves it: only that cell's bytes change and the checksums are fixed", async ({ page, request, emulator }) => {
@@ -71,4 +167,17 @@ test("the dealer edits a cell of the demo tune and saves it: only that cell's by
   // The cell's new bytes, then the checksums fixed as the server fixes them: nothing else may differ.
   fixAll(expected, demo.firmware.checksums);
   expect(Buffer.from(after).equals(Buffer.from(expected)), "the saved image differs from the previous one by more than the cell and its checksums").toBe(true);
+});
+
+test("a customer opens a local image: its firmware's maps are read in the browser, changed ones marked, and its bytes shown", async ({ page }) => {
+  await new LoginPage(page).open("/tuning-tools/tune-viewer");
+  await new LoginPage(page).signIn(demoUsers.customer);
+  const viewer = new TuneViewerPage(page);
+  await viewer.openLocalImage("my-read.bin", demo.tune.image);
+  await expect(page.getByTestId("inspection-report")).toBeVisible();
+  await expect(viewer.mapEntry(changed.title)).toContainText("changed");
+  await viewer.openMap(changed.title);
+  await expect(page.getByTestId("map-range")).toContainText(`max`);
+  await viewer.showBytes();
+  await expect(viewer.hexCursor()).toContainText(`in ${changed.title} (data`);
 });

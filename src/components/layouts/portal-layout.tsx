@@ -1,11 +1,12 @@
 import { LogoutOutlined, UserOutlined } from "@ant-design/icons";
-import { ThemedLayout } from "@refinedev/antd";
+import { ThemedLayout, ThemedSider } from "@refinedev/antd";
 import { useGetIdentity, useLogout } from "@refinedev/core";
-import { Avatar, Button, Dropdown, Flex, Layout, Typography, theme } from "antd";
-import type { ReactNode } from "react";
+import { Avatar, Button, Dropdown, Flex, Layout, Menu, Typography, theme } from "antd";
+import { type ReactNode, createContext, useContext } from "react";
 import { Link } from "../link";
 import { BrandMark } from "../brand";
 import { type DialogContentProps, useDialogs } from "../dialog-host";
+import { NotificationBell } from "../notification-bell";
 
 interface Identity {
   name: string | null;
@@ -35,10 +36,41 @@ function SignOutConfirmation({ close }: DialogContentProps) {
   );
 }
 
-function PortalHeader({ headerExtra }: { headerExtra?: ReactNode }) {
+function useAskToSignOut() {
+  const dialogs = useDialogs();
+  return () => dialogs.open(SignOutConfirmation, { header: "Sign out?", icon: { name: "question" }, barrierDismissible: false });
+}
+
+/** Refine's sider, with its sign-out asking first like the user menu's. */
+function PortalSider(props: Parameters<typeof ThemedSider>[0]) {
+  const askToSignOut = useAskToSignOut();
+  return (
+    <ThemedSider
+      {...props}
+      render={({ items, logout }) => (
+        <>
+          {items}
+          {logout && (
+            <Menu.Item key="sign-out" icon={<LogoutOutlined />} onClick={askToSignOut}>
+              Sign out
+            </Menu.Item>
+          )}
+        </>
+      )}
+    />
+  );
+}
+
+/** What the app puts beside the user menu; a context so the header keeps one component identity. */
+const HeaderExtra = createContext<ReactNode>(null);
+
+// ThemedLayout takes Header and Title as component types: defined here, not inline, so a render of
+// the layout does not remount them (a remount closed an open user menu under the user's pointer).
+function PortalHeader() {
+  const headerExtra = useContext(HeaderExtra);
   const { token } = theme.useToken();
   const { data: identity } = useGetIdentity<Identity>();
-  const dialogs = useDialogs();
+  const askToSignOut = useAskToSignOut();
   return (
     <Layout.Header
       style={{
@@ -56,6 +88,7 @@ function PortalHeader({ headerExtra }: { headerExtra?: ReactNode }) {
     >
       <Flex gap={16} align="center">
         {headerExtra}
+        <NotificationBell />
         <Dropdown
           trigger={["click"]}
           menu={{
@@ -66,7 +99,7 @@ function PortalHeader({ headerExtra }: { headerExtra?: ReactNode }) {
                 key: "logout",
                 icon: <LogoutOutlined />,
                 label: "Sign out",
-                onClick: () => dialogs.open(SignOutConfirmation, { header: "Sign out?", icon: { name: "question" }, barrierDismissible: false }),
+                onClick: askToSignOut,
               },
             ],
           }}
@@ -81,14 +114,17 @@ function PortalHeader({ headerExtra }: { headerExtra?: ReactNode }) {
   );
 }
 
+function PortalTitle({ collapsed }: { collapsed: boolean }) {
+  return collapsed ? <img src="/favicon.svg" alt="Tuning Portal" width={28} /> : <BrandMark to="/dashboard" />;
+}
+
 /** The signed-in portal: menu of the resources this user may open, header with the user menu. */
 export function PortalLayout({ children, headerExtra }: { children: ReactNode; headerExtra?: ReactNode }) {
   return (
-    <ThemedLayout
-      Header={() => <PortalHeader headerExtra={headerExtra} />}
-      Title={({ collapsed }) => (collapsed ? <img src="/favicon.svg" alt="Tuning Portal" width={28} /> : <BrandMark to="/dashboard" />)}
-    >
-      {children}
-    </ThemedLayout>
+    <HeaderExtra.Provider value={headerExtra}>
+      <ThemedLayout Header={PortalHeader} Sider={PortalSider} Title={PortalTitle}>
+        {children}
+      </ThemedLayout>
+    </HeaderExtra.Provider>
   );
 }

@@ -5,7 +5,7 @@
  */
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { HttpError } from "@refinedev/core";
-import { Alert, Form } from "antd";
+import { Alert, Button, Form } from "antd";
 import { type ReactNode, useState } from "react";
 import {
   type Control,
@@ -18,6 +18,7 @@ import {
   useForm,
 } from "react-hook-form";
 import type { z } from "zod";
+import { TagsInput } from "./record-form";
 
 export interface ContractForm<Input extends FieldValues, Output> extends UseFormReturn<Input, unknown, Output> {
   /** A message for errors that belong to no field (or to fields not on the form). */
@@ -103,4 +104,31 @@ function errorText(error: unknown, path = ""): string | undefined {
 
 export function FormError({ message }: { message: string | null }) {
   return message ? <Alert type="error" showIcon message={message} style={{ marginBottom: 16 }} role="alert" /> : null;
+}
+
+/** The firmware ids a catalogue record applies to, typed one after another. */
+export function FirmwareIdsField<Values extends FieldValues & { firmwareIds?: string[] }>({
+  control,
+  label = "Applies to firmware",
+  help = "Empty: every firmware",
+  required,
+}: {
+  control: Control<Values, unknown, unknown>;
+  label?: ReactNode;
+  help?: ReactNode;
+  required?: boolean;
+}) {
+  return (
+    <Field control={control} name={"firmwareIds" as FieldPath<Values>} label={label} help={help} required={required}>
+      {(field) => <TagsInput {...field} />}
+    </Field>
+  );
+}
+
+export function SaveButton({ saving, primary = true, children = "Save" }: { saving: boolean; primary?: boolean; children?: ReactNode }) {
+  return (
+    <Button type={primary ? "primary" : "default"} htmlType="submit" loading={saving}>
+      {children}
+    </Button>
+  );
 }

@@ -47,8 +47,9 @@ export function SupportedVehicles() {
         ]}
       />
       <p>
-        Support depends on the ECU software, not only the model: the app checks yours before anything is written. Not listed?{" "}
-        <Link to="/contact-us">Ask us to add it</Link>.
+        Support depends on the ECU software, not only the model: the app checks yours before anything is written. Don’t see your car?{" "}
+        {/* The request form is for signed-in users: signed out, its guard sends them to sign in and back here. */}
+        <Link to="/vehicle-support/create">Ask us to support it</Link>.
       </p>
     </>
   );

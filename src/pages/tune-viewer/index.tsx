@@ -1,13 +1,16 @@
 import { useCustom, useList, useOne } from "@refinedev/core";
+import { memo, useMemo, useState } from "react";
 import { Alert, Card, Flex, Select, Skeleton, Tag, Typography } from "antd";
 import { useSearchParams } from "react-router";
-import type { Inspection, TuneFile } from "../../../contracts/tune-files";
+import type { Inspection, LocalInspection, TuneFile } from "../../../contracts/tune-files";
 import { EmptyState, PageFrame } from "../../components/page-frame";
 import { InspectedImage, InspectionReport } from "../../components/tune-inspection";
+import { LocalImageView } from "./local-image";
 import { TuneMapsView } from "./tune-maps";
 
 /** Metadata and the checksum report: all a buyer sees of a tune they may flash but not view, and the header for everyone else. */
-function TuneSummary({ tune }: { tune: TuneFile }) {
+// Memoised: choosing a map changes the URL, which renders this page again, and the report's tables need not follow.
+const TuneSummary = memo(function TuneSummary({ tune }: { tune: TuneFile }) {
   const { query } = useCustom<Inspection>({ url: `tune-files/${tune.id}/inspection`, method: "get", queryOptions: { enabled: tune.access.owner || tune.access.bought } });
   const report = query.data?.data;
   return (
@@ -32,6 +35,20 @@ function TuneSummary({ tune }: { tune: TuneFile }) {
         )}
       </Flex>
     </Card>
+  );
+});
+
+/** A local image: inspected on the server (firmware, checksums, changes), then its maps and bytes read in the browser. */
+function LocalImage() {
+  const [opened, setOpened] = useState<{ file: File; report: LocalInspection } | null>(null);
+  const changed = useMemo(() => new Set(opened?.report.changes?.flatMap((range) => range.items.map((item) => item.id)) ?? []), [opened]);
+  return (
+    <>
+      <Card size="small" title="Local image">
+        <InspectedImage label="Inspect a local image" withDefinition onInspected={(file, report) => setOpened(report && { file, report })} />
+      </Card>
+      {opened && <LocalImageView key={opened.report.sha256} file={opened.file} definition={opened.report.definition ?? null} changed={changed} />}
+    </>
   );
 }
 
@@ -76,9 +93,7 @@ export function TuneViewerPage() {
             Pick one of your tune files, a bought one or one from a dealer's catalogue above to see its maps by category as tables and charts, its checksum report
             and a comparison with the stock file; or inspect a local image below to identify its firmware, check its checksums and see which maps it changes.
           </EmptyState>
-          <Card size="small" title="Local image">
-            <InspectedImage label="Inspect a local image" onInspected={() => undefined} />
-          </Card>
+          <LocalImage />
         </>
       )}
     </PageFrame>

@@ -1,10 +1,11 @@
-import { Descriptions, Flex, Tag, Typography } from "antd";
+import { Button, Descriptions, Flex, Tag, Typography } from "antd";
 import { type ReactNode, useState } from "react";
 import type { TuneItem } from "../../../contracts/tune-definition";
 import type { ItemValues } from "../../../server/domain/tune/maps";
 import { MapLineChart } from "./line-chart";
 import { MapGrid, type MapGridProps } from "./map-grid";
 import { axisLabels, cellDelta, formatDelta, formatValue } from "./model";
+import { ScalarEditor } from "./scalar-editor";
 
 /** A scalar item's value as read: enums by their label, flags as on/off. */
 function scalarText(item: TuneItem, values: ItemValues): string {
@@ -19,16 +20,22 @@ export function ItemView({
   item,
   values,
   stock,
+  baseLabel = "Stock",
   editing,
   toolbar,
+  onShowBytes,
 }: {
   item: TuneItem;
   values: ItemValues;
+  /** The same item in what it is compared with (stock or another tune): cells then show their delta and percentage. */
   stock?: ItemValues;
-  /** Cell selection for the editor; 1-D tables are selected along their one shown row. */
-  editing?: Pick<MapGridProps, "selection" | "onCellClick">;
+  baseLabel?: string;
+  /** Cell selection for the editor (1-D tables are selected along their one shown row), and setting a constant, flag or enum. */
+  editing?: Pick<MapGridProps, "selection" | "onCellClick"> & { onSetScalar: (value: number) => void };
   /** The editor's tools, shown above the grid. */
   toolbar?: ReactNode;
+  /** Opens the hex view on this item's bytes (offered to whoever may download the image). */
+  onShowBytes?: () => void;
 }) {
   const [row, setRow] = useState(0);
   const shownRow = Math.min(row, values.rows - 1);
@@ -41,6 +48,11 @@ export function ItemView({
       {toolbar}
       <Typography.Text type="secondary" copyable={{ text: `0x${item.z.address.toString(16).toUpperCase()}` }}>
         {item.id} at 0x{item.z.address.toString(16).toUpperCase()}
+        {onShowBytes && (
+          <Button type="link" size="small" onClick={onShowBytes}>
+            Show bytes
+          </Button>
+        )}
       </Typography.Text>
     </Flex>
   );
@@ -48,14 +60,17 @@ export function ItemView({
   if (item.kind === "constant" || item.kind === "flag" || item.kind === "enum") {
     const change = stock ? cellDelta(values.values[0], stock.values[0]) : null;
     return (
-      <Flex vertical gap={12}>
+      <Flex vertical gap={12} data-shown-item={item.id}>
         {head}
         <Descriptions bordered size="small" column={1}>
           <Descriptions.Item label="Value">
-            <span data-testid="item-value">{scalarText(item, values)}</span>
+            <Flex gap={12} align="center" wrap>
+              <span data-testid="item-value">{scalarText(item, values)}</span>
+              {editing && <ScalarEditor key={values.values[0]} item={item} value={values.values[0]} onSet={editing.onSetScalar} />}
+            </Flex>
           </Descriptions.Item>
           {stock && change && (
-            <Descriptions.Item label="Stock">
+            <Descriptions.Item label={baseLabel}>
               {scalarText(item, stock)}
               {change.delta !== 0 && item.kind === "constant" && <Typography.Text type="warning"> {formatDelta(change)}</Typography.Text>}
             </Descriptions.Item>
@@ -70,10 +85,10 @@ export function ItemView({
   if (item.kind === "table1d") {
     const axis = axisLabels(values.x, values.values.length);
     return (
-      <Flex vertical gap={12}>
+      <Flex vertical gap={12} data-shown-item={item.id}>
         {head}
-        <MapGrid values={{ ...values, rows: 1, cols: values.values.length, y: undefined }} stock={stock && { ...stock, rows: 1, cols: stock.values.length }} {...editing} />
-        <MapLineChart axis={axis} axisUnit={values.x?.unit} unit={values.unit} series={[{ name: "Tune", values: values.values }, ...(stock ? [{ name: "Stock", values: stock.values }] : [])]} />
+        <MapGrid values={{ ...values, rows: 1, cols: values.values.length, y: undefined }} stock={stock && { ...stock, rows: 1, cols: stock.values.length }} selection={editing?.selection} onCellClick={editing?.onCellClick} />
+        <MapLineChart axis={axis} axisUnit={values.x?.unit} unit={values.unit} series={[{ name: "Tune", values: values.values }, ...(stock ? [{ name: baseLabel, values: stock.values }] : [])]} />
       </Flex>
     );
   }
@@ -81,9 +96,9 @@ export function ItemView({
   const rowValues = (source: ItemValues) => source.values.slice(shownRow * source.cols, (shownRow + 1) * source.cols);
   const rowLabel = axisLabels(values.y, values.rows)[shownRow];
   return (
-    <Flex vertical gap={12}>
+    <Flex vertical gap={12} data-shown-item={item.id}>
       {head}
-      <MapGrid values={values} stock={stock} selectedRow={shownRow} onSelectRow={setRow} {...editing} />
+      <MapGrid values={values} stock={stock} selectedRow={shownRow} onSelectRow={setRow} selection={editing?.selection} onCellClick={editing?.onCellClick} />
       <Typography.Text strong>
         Row {rowLabel}
         {values.y?.unit ? ` ${values.y.unit}` : ""}
@@ -92,7 +107,7 @@ export function ItemView({
         axis={axisLabels(values.x, values.cols)}
         axisUnit={values.x?.unit}
         unit={values.unit}
-        series={[{ name: "Tune", values: rowValues(values) }, ...(stock ? [{ name: "Stock", values: rowValues(stock) }] : [])]}
+        series={[{ name: "Tune", values: rowValues(values) }, ...(stock ? [{ name: baseLabel, values: rowValues(stock) }] : [])]}
       />
     </Flex>
   );

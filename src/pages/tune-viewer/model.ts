@@ -1,23 +1,10 @@
 /**
  * The tune viewer's pure parts: ordering and searching a definition's items,
- * the heat-map scale, number formatting and the stock comparison. Kept free of
+ * the heat-map scale, number formatting and cell deltas. Kept free of
  * React so unit tests call them directly.
  */
 import type { Category, TuneItem } from "../../../contracts/tune-definition";
 import type { ItemValues } from "../../../server/domain/tune/maps";
-
-export type ValuesById = Record<string, ItemValues>;
-
-/** Ids of the items whose values differ from stock (none without stock). */
-export function changedItemIds(values: ValuesById, stock: ValuesById | null): Set<string> {
-  const changed = new Set<string>();
-  if (!stock) return changed;
-  for (const [id, item] of Object.entries(values)) {
-    const before = stock[id]?.values;
-    if (!before || before.some((value, i) => value !== item.values[i])) changed.add(id);
-  }
-  return changed;
-}
 
 /** Items whose title, id or description contain every word of the query, case-insensitively. */
 export function searchItems(items: readonly TuneItem[], query: string): TuneItem[] {

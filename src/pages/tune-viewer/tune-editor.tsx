@@ -1,6 +1,7 @@
 import { DownloadOutlined, RedoOutlined, SaveOutlined, UndoOutlined } from "@ant-design/icons";
 import { type HttpError, useCustomMutation, useDataProvider, useInvalidate } from "@refinedev/core";
 import { Alert, Button, Flex, Form, Input, InputNumber, Modal, Space, Tooltip, Typography } from "antd";
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useState } from "react";
 import type { TuneItem } from "../../../contracts/tune-definition";
 import type { TuneFile } from "../../../contracts/tune-files";
@@ -8,6 +9,7 @@ import type { ItemValues } from "../../../server/domain/tune/maps";
 import { readItem } from "../../../server/domain/tune/maps";
 import { ChecksumTable } from "../../components/tune-inspection";
 import { type CellRange, type History, type RangeOperation, editItem, emptyHistory, mapCsv, recorded, redo, undo } from "./editing";
+import { tuneImageQuery } from "./image-bytes";
 import { axisLabels } from "./model";
 
 export interface TuneEditor {
@@ -19,6 +21,8 @@ export interface TuneEditor {
   selectionOf: (item: TuneItem) => CellRange | null;
   select: (item: TuneItem, row: number, col: number, extend: boolean) => void;
   apply: (item: TuneItem, operation: RangeOperation) => void;
+  /** Sets a constant, flag or enum: one edit in the same history as a table's. */
+  setScalar: (item: TuneItem, value: number) => void;
   undo: () => void;
   redo: () => void;
   valuesOf: (item: TuneItem) => ItemValues | null;
@@ -28,6 +32,7 @@ export interface TuneEditor {
 /** The tune's image in the browser with an edit history; loaded only when the owner starts editing. */
 export function useTuneEditor(tune: TuneFile, enabled: boolean): TuneEditor {
   const dataProvider = useDataProvider();
+  const queryClient = useQueryClient();
   const [image, setImage] = useState<Uint8Array | null>(null);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -39,8 +44,8 @@ export function useTuneEditor(tune: TuneFile, enabled: boolean): TuneEditor {
   const load = useCallback(async () => {
     setLoading(true);
     try {
-      const { data } = await dataProvider().custom!({ url: `tune-files/${tune.id}/download`, method: "get", meta: { responseType: "blob" } });
-      setImage(new Uint8Array(await (data as unknown as Blob).arrayBuffer()));
+      // A copy: the cached bytes are the saved version, which the hex view shows.
+      setImage(Uint8Array.from(await queryClient.fetchQuery(tuneImageQuery(dataProvider, tune.id, tune.currentVersion))));
       setHistory(emptyHistory);
       setError(null);
     } catch (caught) {
@@ -48,11 +53,24 @@ export function useTuneEditor(tune: TuneFile, enabled: boolean): TuneEditor {
     } finally {
       setLoading(false);
     }
-  }, [dataProvider, tune.id]);
+  }, [dataProvider, queryClient, tune.id, tune.currentVersion]);
 
   useEffect(() => {
     if (enabled && !image && !loading) void load();
   }, [enabled, image, loading, load]);
+
+  const edit = (item: TuneItem, range: CellRange, operation: RangeOperation) => {
+    if (!image) return;
+    try {
+      // Applied before the state update: the bytes change once, not once per render of a strict-mode updater.
+      const done = editItem(image, item, range, operation);
+      setHistory((current) => recorded(current, done));
+      setRevision((n) => n + 1);
+      setError(null);
+    } catch (caught) {
+      setError((caught as Error).message);
+    }
+  };
 
   return {
     image,
@@ -67,17 +85,9 @@ export function useTuneEditor(tune: TuneFile, enabled: boolean): TuneEditor {
       setError(null);
     },
     apply: (item, operation) => {
-      if (!image || selection?.itemId !== item.id) return;
-      try {
-        // Applied before the state update: the bytes change once, not once per render of a strict-mode updater.
-        const edit = editItem(image, item, selection.range, operation);
-        setHistory((current) => recorded(current, edit));
-        setRevision((n) => n + 1);
-        setError(null);
-      } catch (caught) {
-        setError((caught as Error).message);
-      }
+      if (selection?.itemId === item.id) edit(item, selection.range, operation);
     },
+    setScalar: (item, value) => edit(item, { row0: 0, col0: 0, row1: 0, col1: 0 }, { kind: "set", value }),
     undo: () => {
       if (image) setHistory(undo(image, history));
       setRevision((n) => n + 1);
@@ -145,7 +155,9 @@ export function EditorToolbar({ editor, item, values, tune, onSaved }: { editor:
           Save as new version
         </Button>
       </Flex>
-      <Typography.Text type="secondary">{table ? "Click a cell to select it, shift-click another to select the range between them." : "Only tables are edited here."}</Typography.Text>
+      <Typography.Text type="secondary">
+        {table ? "Click a cell to select it, shift-click another to select the range between them." : "Type the value in its unit, or choose it, below; undo and redo work as for tables."}
+      </Typography.Text>
       {editor.error && <Alert type="error" showIcon role="alert" message={editor.error} />}
       {saving && editor.image && (
         <SaveDialog

@@ -5,12 +5,12 @@
  * channels it knows of) lands on the same marker.
  */
 import { useCustom } from "@refinedev/core";
-import { Button, Col, Form, Input, InputNumber, Row, Skeleton, Typography } from "antd";
+import { Col, Form, Input, InputNumber, Row, Skeleton, Typography } from "antd";
 import { Suspense, lazy, useMemo, useState } from "react";
 import { useWatch } from "react-hook-form";
 import { type ComputedDescriptor, computedDescriptorInputSchema } from "../../../contracts/catalogue";
 import { type ExpressionErrorInfo, validateExpression } from "../../../contracts/expression";
-import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 import { type SampleChannel, SamplePreview } from "./sample-preview";
@@ -99,9 +99,7 @@ function ComputedFields({ record, onSaved, channels }: { record?: ComputedDescri
         </Col>
       </Row>
       {check?.ok && <SamplePreview expression={expression} channels={available} />}
-      <Button type="primary" htmlType="submit" loading={saving}>
-        Save
-      </Button>
+      <SaveButton saving={saving} />
     </Form>
   );
 }

@@ -1,8 +1,9 @@
 import { PlusOutlined } from "@ant-design/icons";
-import { getDefaultSortOrder, useTable } from "@refinedev/antd";
+import { getDefaultSortOrder } from "@refinedev/antd";
 import { Button, Flex, Space, Table, Typography } from "antd";
 import type { ComputedDescriptor } from "../../../contracts/catalogue";
 import { PageFrame } from "../../components/page-frame";
+import { useResourceTable } from "../../components/resource/use-resource-table";
 import { exactFilter } from "../../components/resource/column-filters";
 import { ConfirmDelete } from "../../components/resource/delete-button";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
@@ -13,12 +14,8 @@ const PATH = "/admin/computed-descriptors";
 
 export function ComputedDescriptorsList() {
   const drawer = useDrawerRoute(PATH);
-  const { tableProps, filters, setFilters, sorters } = useTable<ComputedDescriptor>({
-    resource: "computed-descriptors",
+  const { tableProps, filters, setFilters, sorters } = useResourceTable<ComputedDescriptor>("computed-descriptors", { field: "name", order: "asc" }, {
     meta: { apiPath: "firmware-support/computed-descriptors" },
-    syncWithLocation: true,
-    pagination: { pageSize: 20 },
-    sorters: { initial: [{ field: "name", order: "asc" }] },
   });
   return (
     <PageFrame

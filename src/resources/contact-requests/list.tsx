@@ -1,17 +1,13 @@
-import { getDefaultSortOrder, useTable } from "@refinedev/antd";
+import { getDefaultSortOrder } from "@refinedev/antd";
 import { Table, Tag, Typography } from "antd";
 import { type ContactRequest, contactTopicLabels, contactTopics } from "../../../contracts/public-site";
 import { PageFrame } from "../../components/page-frame";
+import { useResourceTable } from "../../components/resource/use-resource-table";
 import { choiceFilter, exactFilter } from "../../components/resource/column-filters";
 import { EnquiryTabs } from "./enquiry-tabs";
 
 export function ContactRequestsList() {
-  const { tableProps, filters, sorters } = useTable<ContactRequest>({
-    resource: "contact-requests",
-    syncWithLocation: true,
-    pagination: { pageSize: 20 },
-    sorters: { initial: [{ field: "createdAt", order: "desc" }] },
-  });
+  const { tableProps, filters, sorters } = useResourceTable<ContactRequest>("contact-requests", { field: "createdAt", order: "desc" });
   return (
     <PageFrame title="Enquiries" subtitle="What visitors sent through the contact form">
       <EnquiryTabs />

@@ -8,6 +8,7 @@ import { Link, useNavigate } from "react-router";
 import type { DataLogDetail, DataLogSummary } from "../../../contracts/data-logs";
 import { FullScreenPage } from "../../components/layouts/slim-header";
 import { ShareDialog } from "./share-dialog";
+import { useLogVehicles } from "./vehicles";
 
 /** Format ids the parser stores (server/domain/logs FORMAT_IDS), with the loggers' names. */
 const FORMATS: Record<string, string> = {
@@ -34,6 +35,7 @@ const FORMATS: Record<string, string> = {
 interface SearchValues {
   q?: string;
   format?: string;
+  vehicleId?: string;
   createdAt?: [Dayjs, Dayjs] | null;
 }
 
@@ -41,12 +43,27 @@ const formatDuration = (seconds: number) => (seconds >= 60 ? `${Math.floor(secon
 const formatSize = (bytes: number) => (bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${Math.max(1, Math.round(bytes / 1024))} KiB`);
 
 /** Upload with progress: the file goes to the server, which parses it and answers the log or the reason it cannot. */
-function LogUpload() {
+function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
   const { mutateAsync } = useCreate<DataLogDetail>();
   const navigate = useNavigate();
   const [progress, setProgress] = useState<{ name: string; percent: number } | null>(null);
+  const [vehicleId, setVehicleId] = useState<string | undefined>();
   return (
-    <div>
+    <Flex vertical gap={8}>
+      <Space>
+        <Typography.Text id="upload-vehicle-label">Vehicle</Typography.Text>
+        <Select
+          aria-labelledby="upload-vehicle-label"
+          placeholder={vehicles.options.length ? "None: file it under no vehicle" : "You have no vehicles yet"}
+          allowClear
+          disabled={progress !== null || vehicles.options.length === 0}
+          loading={vehicles.loading}
+          value={vehicleId}
+          onChange={setVehicleId}
+          options={vehicles.options}
+          style={{ width: 320 }}
+        />
+      </Space>
       <Upload.Dragger
         accept=".csv,.txt,.log,text/csv,text/plain"
         multiple={false}
@@ -58,7 +75,7 @@ function LogUpload() {
           try {
             const { data } = await mutateAsync({
               resource: "data-logs",
-              values: { file: upload },
+              values: { file: upload, vehicleId },
               meta: { multipart: true, onUploadProgress: (fraction: number) => setProgress({ name: upload.name, percent: Math.round(fraction * 100) }) },
               successNotification: () => ({ type: "success", message: "Log uploaded", description: upload.name }),
             });
@@ -82,23 +99,29 @@ function LogUpload() {
           <Progress percent={progress.percent} status={progress.percent < 100 ? "active" : "normal"} />
         </div>
       )}
-    </div>
+    </Flex>
   );
 }
 
-/** Title, notes and tags; the list carries no notes, so the record is read first. */
-function EditDialog({ log, onClose }: { log: DataLogSummary; onClose: () => void }) {
+type VehicleOptions = ReturnType<typeof useLogVehicles>;
+
+/** Title, notes, tags and vehicle; the list carries no notes, so the record is read first. */
+function EditDialog({ log, vehicles, onClose }: { log: DataLogSummary; vehicles: VehicleOptions; onClose: () => void }) {
   const { mutate, mutation } = useUpdate();
   const { result } = useOne<DataLogDetail>({ resource: "data-logs", id: log.id });
-  const [form] = Form.useForm<{ title: string; notes: string; tags: string[] }>();
+  const [form] = Form.useForm<{ title: string; notes: string; tags: string[]; vehicleId?: string }>();
   return (
     <Modal title="Edit log" open onCancel={onClose} okText="Save" confirmLoading={mutation.isPending} onOk={() => form.submit()} destroyOnHidden>
       {result && (
         <Form
           form={form}
+          // Its own ids: the list's filter form has a vehicleId field too, and each label must name its own.
+          name="edit-log"
           layout="vertical"
-          initialValues={{ title: result.title, notes: result.notes, tags: result.tags }}
-          onFinish={(values) => mutate({ resource: "data-logs", id: log.id, values: { ...values, title: values.title.trim() } }, { onSuccess: onClose })}
+          initialValues={{ title: result.title, notes: result.notes, tags: result.tags, vehicleId: result.vehicleId ?? undefined }}
+          onFinish={(values) =>
+            mutate({ resource: "data-logs", id: log.id, values: { ...values, title: values.title.trim(), vehicleId: values.vehicleId ?? null } }, { onSuccess: onClose })
+          }
         >
           <Form.Item name="title" label="Title" rules={[{ required: true, whitespace: true, message: "A log needs a title" }]}>
             <Input maxLength={200} autoFocus />
@@ -108,6 +131,9 @@ function EditDialog({ log, onClose }: { log: DataLogSummary; onClose: () => void
           </Form.Item>
           <Form.Item name="tags" label="Tags">
             <Select mode="tags" tokenSeparators={[","]} maxCount={20} placeholder="e.g. 3rd gear pull, stage 1" />
+          </Form.Item>
+          <Form.Item name="vehicleId" label="Vehicle" extra="The virtual dyno keeps its profile with the vehicle, for every log of it.">
+            <Select allowClear placeholder="No vehicle" options={vehicles.options} loading={vehicles.loading} />
           </Form.Item>
         </Form>
       )}
@@ -126,9 +152,10 @@ export function DataLogsList() {
     resource: "data-logs",
     syncWithLocation: true,
     sorters: { initial: [{ field: "createdAt", order: "desc" }] },
-    onSearch: ({ q, format, createdAt }): CrudFilters => [
+    onSearch: ({ q, format, vehicleId, createdAt }): CrudFilters => [
       { field: "q", operator: "contains", value: q },
       { field: "format", operator: "eq", value: format },
+      { field: "vehicleId", operator: "eq", value: vehicleId },
       { field: "createdAt", operator: "between", value: createdAt ? [createdAt[0].startOf("day").toDate(), createdAt[1].endOf("day").toDate()] : undefined },
     ],
   });
@@ -136,6 +163,7 @@ export function DataLogsList() {
   const [editing, setEditing] = useState<DataLogSummary | null>(null);
   const [sharing, setSharing] = useState<DataLogSummary | null>(null);
   const range = getDefaultFilter("createdAt", filters, "between") as string[] | undefined;
+  const vehicles = useLogVehicles();
 
   return (
     <FullScreenPage>
@@ -143,13 +171,14 @@ export function DataLogsList() {
         <Typography.Title level={3} style={{ margin: 0 }}>
           Data logs
         </Typography.Title>
-        <LogUpload />
+        <LogUpload vehicles={vehicles} />
         <Form
           {...searchFormProps}
           layout="inline"
           initialValues={{
             q: getDefaultFilter("q", filters, "contains"),
             format: getDefaultFilter("format", filters, "eq"),
+            vehicleId: getDefaultFilter("vehicleId", filters, "eq"),
             createdAt: range?.length === 2 ? [dayjs(range[0]), dayjs(range[1])] : undefined,
           }}
           onValuesChange={() => searchFormProps.form?.submit()}
@@ -159,6 +188,9 @@ export function DataLogsList() {
           </Form.Item>
           <Form.Item name="format">
             <Select placeholder="Any logger" allowClear aria-label="Logger" style={{ width: 180 }} options={Object.entries(FORMATS).map(([value, label]) => ({ value, label }))} />
+          </Form.Item>
+          <Form.Item name="vehicleId">
+            <Select placeholder="Any vehicle" allowClear aria-label="Vehicle filter" style={{ width: 200 }} options={vehicles.options} loading={vehicles.loading} />
           </Form.Item>
           <Form.Item name="createdAt">
             <DatePicker.RangePicker aria-label="Uploaded between" />
@@ -178,6 +210,7 @@ export function DataLogsList() {
               </Space>
             )}
           />
+          <Table.Column<DataLogSummary> dataIndex="vehicleId" title="Vehicle" render={(id: string | null) => vehicles.nameOf(id) ?? <Typography.Text type="secondary">—</Typography.Text>} />
           <Table.Column<DataLogSummary> dataIndex="format" title="Logger" render={(format: string) => <Tag>{FORMATS[format] ?? format}</Tag>} />
           <Table.Column<DataLogSummary> dataIndex="durationSeconds" title="Length" sorter render={(seconds: number) => formatDuration(seconds)} />
           <Table.Column<DataLogSummary> dataIndex="rowCount" title="Rows" sorter render={(rows: number, log) => `${rows.toLocaleString()} × ${log.channelCount}`} />
@@ -204,7 +237,7 @@ export function DataLogsList() {
           />
         </Table>
       </Flex>
-      {editing && <EditDialog log={editing} onClose={() => setEditing(null)} />}
+      {editing && <EditDialog log={editing} vehicles={vehicles} onClose={() => setEditing(null)} />}
       {sharing && <ShareFromList log={sharing} onClose={() => setSharing(null)} />}
     </FullScreenPage>
   );

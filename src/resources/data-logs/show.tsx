@@ -3,12 +3,12 @@ import { useCustom, useOne, useUpdate } from "@refinedev/core";
 import { Alert, Button, Flex, Typography } from "antd";
 import { useCallback, useMemo, useState } from "react";
 import { useParams } from "react-router";
-import type { ComputedDescriptor } from "../../../contracts/catalogue";
-import type { DataLogDetail, DynoProfile } from "../../../contracts/data-logs";
+import type { DataLogDetail, DynoProfile, LogComputedDescriptor } from "../../../contracts/data-logs";
 import { SlimHeader } from "../../components/layouts/slim-header";
 import { LogAnalysis } from "./analysis/log-analysis";
 import { useColumnsFetcher, usePanesParam } from "./analysis/hooks";
 import { ShareDialog } from "./share-dialog";
+import { useLogVehicles } from "./vehicles";
 
 /** Full-screen analysis of one of the user's logs. */
 export function DataLogsShow() {
@@ -18,24 +18,30 @@ export function DataLogsShow() {
   const { query, result: log } = useOne<DataLogDetail>({ resource: "data-logs", id });
   // The columnar form, not the CSV, fetched by the analysis view in byte ranges.
   const fetchColumns = useColumnsFetcher(`data-logs/${id}/columns`);
-  // Only admins may read the catalogue's computed descriptors; for others the list stays empty.
-  const { query: descriptors } = useCustom<{ data: ComputedDescriptor[] }>({
-    url: "firmware-support/computed-descriptors",
+  // The catalogue's computed channels, readable by every signed-in user.
+  const { query: descriptors } = useCustom<{ data: LogComputedDescriptor[] }>({
+    url: "data-logs/computed-descriptors",
     method: "get",
-    config: { query: { pageSize: 200 } },
     errorNotification: false,
-    queryOptions: { retry: false, refetchOnWindowFocus: false },
+    queryOptions: { refetchOnWindowFocus: false },
   });
   const { mutate: update, mutation } = useUpdate<DataLogDetail>();
 
-  const onVehicle = Boolean(log?.vehicleId);
+  // The server keeps the profile on the log's vehicle when it has one (PATCH /data-logs/{id}), else on the log.
+  const vehicleName = useLogVehicles().nameOf(log?.vehicleId ?? null);
   const saveProfile = useCallback(
     (profile: DynoProfile) =>
-      update({ resource: "data-logs", id, values: { dynoProfile: profile }, successNotification: () => ({ type: "success", message: onVehicle ? "Profile kept with the vehicle" : "Profile kept with the log" }) }),
-    [update, id, onVehicle],
+      update({ resource: "data-logs", id, values: { dynoProfile: profile }, successNotification: () => ({ type: "success", message: vehicleName ? `Profile kept with ${vehicleName}` : "Profile kept with the log" }) }),
+    [update, id, vehicleName],
   );
+  const keptWith = vehicleName
+    ? `Kept with your vehicle ${vehicleName}: every log of it uses this profile.`
+    : "Kept with this log only: file the log under one of your vehicles (Edit, on the list) to keep the profile with the car.";
   // Stable props: the analysis view re-renders on every zoom step, its side panels should not.
-  const dyno = useMemo(() => ({ profile: log?.dynoProfile ?? null, save: saveProfile, saving: mutation.isPending }), [log?.dynoProfile, saveProfile, mutation.isPending]);
+  const dyno = useMemo(
+    () => ({ profile: log?.dynoProfile ?? null, save: saveProfile, saving: mutation.isPending, keptWith }),
+    [log?.dynoProfile, saveProfile, mutation.isPending, keptWith],
+  );
   const descriptorList = useMemo(() => descriptors.data?.data.data ?? [], [descriptors.data]);
 
   const charted = (panesParam ?? "").split(/[;,]/).filter(Boolean);

@@ -3,10 +3,11 @@
  * flashing, vehicles, PID templates, OBD functions), so the gaps show at a
  * glance; filterable like the records list.
  */
-import { getDefaultFilter, useTable } from "@refinedev/antd";
+import { getDefaultFilter } from "@refinedev/antd";
 import { Flex, Select, Table, Tag } from "antd";
 import type { FirmwareMatrixRow } from "../../../contracts/catalogue";
 import { PageFrame } from "../../components/page-frame";
+import { useResourceTable } from "../../components/resource/use-resource-table";
 import { ListSearch } from "../../components/resource/list-search";
 import { yes } from "../firmware-support/list";
 import { FirmwareSections } from "../firmware-support/section-tabs";
@@ -14,12 +15,9 @@ import { FirmwareSections } from "../firmware-support/section-tabs";
 const count = (n: number, label: string) => (n > 0 ? <Tag color="blue">{n}</Tag> : <Tag color="red" aria-label={`${label}: none`}>none</Tag>);
 
 export function FirmwareMatrixList() {
-  const { tableProps, filters, setFilters } = useTable<FirmwareMatrixRow>({
-    resource: "firmware-matrix",
+  const { tableProps, filters, setFilters } = useResourceTable<FirmwareMatrixRow>("firmware-matrix", { field: "firmwareId", order: "asc" }, {
     meta: { apiPath: "firmware-support/matrix" },
-    syncWithLocation: true,
     pagination: { pageSize: 50 },
-    sorters: { initial: [{ field: "firmwareId", order: "asc" }] },
   });
   const stockFilter = getDefaultFilter("hasStockFile", filters, "eq");
   return (

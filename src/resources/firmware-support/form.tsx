@@ -3,9 +3,9 @@
  * updates by firmware id (spec §7). Identify rules, checksum schemes and the
  * map definition are JSON documents (domain.md gives their shape).
  */
-import { Button, Form, Input, InputNumber } from "antd";
+import { Form, Input, InputNumber } from "antd";
 import { type FirmwareSupport, firmwareSupportInputSchema } from "../../../contracts/catalogue";
-import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 import { JsonField } from "../../components/resource/json-field";
@@ -53,9 +53,7 @@ function FirmwareFormFields({ record, onSaved }: { record?: FirmwareSupport; onS
       <Field control={control} name="notes" label="Notes">
         {(field) => <Input.TextArea {...field} rows={2} />}
       </Field>
-      <Button type="primary" htmlType="submit" loading={saving}>
-        Save
-      </Button>
+      <SaveButton saving={saving} />
     </Form>
   );
 }

@@ -1,8 +1,9 @@
 import { CheckCircleTwoTone, MinusCircleOutlined, PlusOutlined } from "@ant-design/icons";
-import { getDefaultSortOrder, useTable } from "@refinedev/antd";
+import { getDefaultSortOrder } from "@refinedev/antd";
 import { Button, Flex, Space, Table, Tag } from "antd";
 import type { FirmwareSupportRow } from "../../../contracts/catalogue";
 import { PageFrame } from "../../components/page-frame";
+import { useResourceTable } from "../../components/resource/use-resource-table";
 import { choiceFilter, exactFilter } from "../../components/resource/column-filters";
 import { ConfirmDelete } from "../../components/resource/delete-button";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
@@ -19,12 +20,8 @@ const bytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(n 
 
 export function FirmwareSupportList() {
   const drawer = useDrawerRoute(FIRMWARE_PATH);
-  const { tableProps, filters, setFilters, sorters } = useTable<FirmwareSupportRow>({
-    resource: "firmware-support",
+  const { tableProps, filters, setFilters, sorters } = useResourceTable<FirmwareSupportRow>("firmware-support", { field: "firmwareId", order: "asc" }, {
     meta: { apiPath: "firmware-support" },
-    syncWithLocation: true,
-    pagination: { pageSize: 20 },
-    sorters: { initial: [{ field: "firmwareId", order: "asc" }] },
   });
 
   return (

@@ -1,20 +1,17 @@
 /** A dealer's own tune files (admins: everyone's), filtered and sorted on the server and synced to the URL. */
 import { PlusOutlined } from "@ant-design/icons";
-import { getDefaultSortOrder, useTable } from "@refinedev/antd";
+import { getDefaultSortOrder } from "@refinedev/antd";
 import { Button, Flex, Table, Tag } from "antd";
 import type { TuneFile } from "../../../contracts/tune-files";
 import { choiceFilter, exactFilter } from "../../components/resource/column-filters";
 import { ConfirmDelete } from "../../components/resource/delete-button";
 import type { DrawerRoute } from "../../components/resource/drawer-route";
 import { ListSearch } from "../../components/resource/list-search";
+import { useResourceTable } from "../../components/resource/use-resource-table";
 import { formatPrice } from "./price";
 
 export function TuneCatalogue({ dealerUid, drawer }: { dealerUid: string | null; drawer: DrawerRoute }) {
-  const { tableProps, filters, setFilters, sorters } = useTable<TuneFile>({
-    resource: "tune-files",
-    syncWithLocation: true,
-    pagination: { pageSize: 20 },
-    sorters: { initial: [{ field: "updatedAt", order: "desc" }] },
+  const { tableProps, filters, setFilters, sorters } = useResourceTable<TuneFile>("tune-files", { field: "updatedAt", order: "desc" }, {
     // Customers see published tunes in the same endpoint; the catalogue is the dealer's own.
     filters: { permanent: dealerUid ? [{ field: "dealerUid", operator: "eq", value: dealerUid }] : [] },
   });

@@ -1,13 +1,14 @@
 /**
  * A customer's tunes per vehicle: the vehicle's stock read (uploaded here,
- * as the app would after reading the ECU), the tunes bought for it, and the
- * files baked from them. Downloads are offered only where the tune's
+ * as the app would after reading the ECU), the tunes bought for it, the
+ * files baked from them and what the app reports it flashed. Downloads are offered only where the tune's
  * protection allows; the server refuses the rest anyway.
  */
 import { DownloadOutlined, FireOutlined } from "@ant-design/icons";
 import { type HttpError, useApiUrl, useCustom, useCustomMutation, useInvalidate, useList } from "@refinedev/core";
 import { Alert, Button, Card, Empty, Flex, Select, Skeleton, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
+import type { FlashLog } from "../../../contracts/flash-logs";
 import type { BakedTuneFile, TuneFile, TuneFilePatch, VehicleTunes } from "../../../contracts/tune-files";
 import { FileUpload } from "../../components/resource/file-upload";
 import { ChecksumTable } from "../../components/tune-inspection";
@@ -51,7 +52,37 @@ function BakeButton({ vehicleId, tune, onBaked }: { vehicleId: string; tune: Tun
   );
 }
 
-function BakedTable({ baked }: { baked: BakedTuneFile[] }) {
+const FLASH_RESULT_COLOURS: Record<FlashLog["result"], string> = { success: "green", failed: "red", aborted: "orange" };
+
+/** The last successful flash of each bake: what is (or was) on the car. */
+function lastFlashes(flashes: FlashLog[]): Map<string, FlashLog> {
+  const byBake = new Map<string, FlashLog>();
+  for (const flash of flashes) if (flash.bakedTuneFileId && flash.result === "success" && !byBake.has(flash.bakedTuneFileId)) byBake.set(flash.bakedTuneFileId, flash);
+  return byBake;
+}
+
+function FlashTable({ flashes }: { flashes: FlashLog[] }) {
+  return (
+    <Table
+      size="small"
+      rowKey="id"
+      dataSource={flashes}
+      pagination={false}
+      aria-label="Flash history"
+      locale={{ emptyText: "Nothing flashed yet: flash a baked file from the app" }}
+      columns={[
+        { dataIndex: "flashedAt", title: "Flashed", render: (v: string) => new Date(v).toLocaleString() },
+        { key: "what", title: "What", render: (_, f: FlashLog) => (f.kind === "stock" ? "stock read" : `${f.tuneTitle ?? "supplied image"}${f.tuneVersion ? ` v${f.tuneVersion}` : ""}`) },
+        { dataIndex: "result", title: "Result", render: (v: FlashLog["result"]) => <Tag color={FLASH_RESULT_COLOURS[v]}>{v}</Tag> },
+        { dataIndex: "message", title: "Message" },
+        { dataIndex: "durationMs", title: "Took", render: (v: number | null) => (v === null ? "" : `${Math.round(v / 1000)} s`) },
+        { dataIndex: "sha256", title: "SHA-256", render: (v: string) => <Typography.Text code>{v.slice(0, 16)}…</Typography.Text> },
+      ]}
+    />
+  );
+}
+
+function BakedTable({ baked, flashed }: { baked: BakedTuneFile[]; flashed: Map<string, FlashLog> }) {
   const apiUrl = useApiUrl();
   return (
     <Table
@@ -68,6 +99,14 @@ function BakedTable({ baked }: { baked: BakedTuneFile[] }) {
         { dataIndex: "patchIds", title: "Patches", render: (ids: string[]) => ids.length },
         { dataIndex: "sha256", title: "SHA-256", render: (v: string) => <Typography.Text code>{v.slice(0, 16)}…</Typography.Text> },
         { dataIndex: "expiresAt", title: "Kept", render: (v: string | null) => (v ? `until ${new Date(v).toLocaleString()}` : <Tag color="blue">kept</Tag>) },
+        {
+          key: "flashed",
+          title: "Flashed",
+          render: (_, row: BakedTuneFile) => {
+            const flash = flashed.get(row.id);
+            return flash ? <Tag color="green">flashed {new Date(flash.flashedAt).toLocaleString()}</Tag> : <Typography.Text type="secondary">not flashed</Typography.Text>;
+          },
+        },
         {
           key: "download",
           title: "File",
@@ -87,6 +126,8 @@ function BakedTable({ baked }: { baked: BakedTuneFile[] }) {
 
 function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
   const { query } = useCustom<VehicleTunes>({ url: `user-vehicles/${vehicle.id}/tune-files`, method: "get" });
+  const { query: flashQuery } = useCustom<{ data: FlashLog[]; total: number }>({ url: `user-vehicles/${vehicle.id}/flash-logs`, method: "get", config: { query: { pageSize: 20 } } });
+  const flashes = flashQuery.data?.data.data ?? [];
   const invalidate = useInvalidate();
   const refresh = () => {
     void query.refetch();
@@ -131,7 +172,9 @@ function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
               ]}
             />
             <Typography.Title level={5}>Baked</Typography.Title>
-            <BakedTable baked={tunes.baked} />
+            <BakedTable baked={tunes.baked} flashed={lastFlashes(flashes)} />
+            <Typography.Title level={5}>Flashed</Typography.Title>
+            {flashQuery.isError ? <Alert type="error" showIcon message="Could not load the flash history" description={flashQuery.error.message} /> : <FlashTable flashes={flashes} />}
           </>
         )}
       </Flex>

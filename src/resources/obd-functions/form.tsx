@@ -1,7 +1,7 @@
-import { Button, Form, Input, Select } from "antd";
+import { Form, Input, Select } from "antd";
 import { OBD_FUNCTION_CATEGORIES, type ObdFunction, SAFETY_LEVELS, obdFunctionInputSchema } from "../../../contracts/catalogue";
-import { Field, FormError, useContractForm } from "../../components/resource/form";
-import { RecordForm, TagsInput } from "../../components/resource/record-form";
+import { FirmwareIdsField, Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
+import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 
 export const categoryOptions = OBD_FUNCTION_CATEGORIES.map((value) => ({ value, label: value.replace(/-/g, " ") }));
@@ -46,12 +46,8 @@ function ObdFunctionFields({ record, onSaved }: { record?: ObdFunction; onSaved:
       <Field control={control} name="confirmationText" label="Confirmation text">
         {({ value, onChange, ...field }) => <Input.TextArea {...field} value={value ?? ""} onChange={(e) => onChange(e.target.value || null)} rows={2} />}
       </Field>
-      <Field control={control} name="firmwareIds" label="Applies to firmware" help="Empty: every firmware">
-        {(field) => <TagsInput {...field} />}
-      </Field>
-      <Button type="primary" htmlType="submit" loading={saving}>
-        Save
-      </Button>
+      <FirmwareIdsField control={control} />
+      <SaveButton saving={saving} />
     </Form>
   );
 }

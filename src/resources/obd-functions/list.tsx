@@ -1,8 +1,9 @@
 import { PlusOutlined } from "@ant-design/icons";
-import { getDefaultSortOrder, useTable } from "@refinedev/antd";
+import { getDefaultSortOrder } from "@refinedev/antd";
 import { Button, Flex, Space, Table, Tag, Typography } from "antd";
 import type { ObdFunction } from "../../../contracts/catalogue";
 import { PageFrame } from "../../components/page-frame";
+import { useResourceTable } from "../../components/resource/use-resource-table";
 import { choiceFilter, exactFilter } from "../../components/resource/column-filters";
 import { ConfirmDelete } from "../../components/resource/delete-button";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
@@ -14,12 +15,8 @@ const safetyColour = { none: "default", caution: "orange", dangerous: "red" } as
 
 export function ObdFunctionsList() {
   const drawer = useDrawerRoute(PATH);
-  const { tableProps, filters, setFilters, sorters } = useTable<ObdFunction>({
-    resource: "obd-functions",
+  const { tableProps, filters, setFilters, sorters } = useResourceTable<ObdFunction>("obd-functions", { field: "name", order: "asc" }, {
     meta: { apiPath: "firmware-support/obd-function" },
-    syncWithLocation: true,
-    pagination: { pageSize: 20 },
-    sorters: { initial: [{ field: "name", order: "asc" }] },
   });
   return (
     <PageFrame

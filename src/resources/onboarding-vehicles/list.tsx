@@ -1,22 +1,20 @@
-import { getDefaultSortOrder, useTable } from "@refinedev/antd";
-import { Button, Flex, Table, Tag } from "antd";
+import { getDefaultSortOrder } from "@refinedev/antd";
+import { Button, Flex, Table } from "antd";
 import { SUPPORT_REQUEST_STATUSES, type SupportRequest, type SupportRequestStatus } from "../../../contracts/catalogue";
 import { PageFrame } from "../../components/page-frame";
 import { choiceFilter, exactFilter } from "../../components/resource/column-filters";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
+import { useResourceTable } from "../../components/resource/use-resource-table";
 import { ListSearch } from "../../components/resource/list-search";
-import { SupportRequestShow, statusColour } from "./show";
+import { SupportRequestStatusTag } from "../../components/support-request-status";
+import { SupportRequestShow } from "./show";
 
 const PATH = "/admin/onboarding-vehicles";
 
 export function OnboardingVehiclesList() {
   const drawer = useDrawerRoute(PATH);
-  const { tableProps, filters, setFilters, sorters } = useTable<SupportRequest>({
-    resource: "onboarding-vehicles",
+  const { tableProps, filters, setFilters, sorters } = useResourceTable<SupportRequest>("onboarding-vehicles", { field: "createdAt", order: "desc" }, {
     meta: { apiPath: "user-vehicles/support-request" },
-    syncWithLocation: true,
-    pagination: { pageSize: 20 },
-    sorters: { initial: [{ field: "createdAt", order: "desc" }] },
   });
   return (
     <PageFrame title="Onboarding vehicles" subtitle="Requests for vehicles the catalogue does not support yet">
@@ -40,7 +38,7 @@ export function OnboardingVehiclesList() {
           title="Status"
           sorter
           {...choiceFilter("status", "Status", filters, SUPPORT_REQUEST_STATUSES.map((s) => ({ value: s, label: s })))}
-          render={(s: SupportRequestStatus) => <Tag color={statusColour[s]}>{s}</Tag>}
+          render={(s: SupportRequestStatus) => <SupportRequestStatusTag status={s} />}
         />
         <Table.Column dataIndex="make" title="Make" sorter {...exactFilter("make", "Make", filters)} />
         <Table.Column dataIndex="model" title="Model" {...exactFilter("model", "Model", filters)} />

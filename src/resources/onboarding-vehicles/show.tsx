@@ -4,11 +4,11 @@
  */
 import { DownloadOutlined } from "@ant-design/icons";
 import { type HttpError, useApiUrl, useOne, useUpdate } from "@refinedev/core";
-import { Button, Descriptions, Flex, Form, Input, Select, Skeleton, Tag, Timeline, Typography } from "antd";
+import { Button, Descriptions, Flex, Form, Input, Select, Skeleton, Timeline, Typography } from "antd";
 import { type SupportRequest, type SupportRequestStatus, supportRequestUpdateSchema } from "../../../contracts/catalogue";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { SupportRequestStatusTag } from "../../components/support-request-status";
 
-export const statusColour: Record<SupportRequestStatus, string> = { new: "blue", investigating: "gold", supported: "green", rejected: "red" };
 const next: Record<SupportRequestStatus, SupportRequestStatus[]> = { new: ["investigating", "supported", "rejected"], investigating: ["supported", "rejected"], supported: [], rejected: [] };
 
 function WorkForm({ request }: { request: SupportRequest }) {
@@ -41,7 +41,7 @@ function WorkForm({ request }: { request: SupportRequest }) {
           {(field) => <Input {...field} value={field.value ?? ""} />}
         </Field>
       )}
-      <Field control={form.control} name="note" label="Note">
+      <Field control={form.control} name="note" label="Note" help={status ? "Sent to the requester with the new status" : "Without a change of status, seen by admins only"}>
         {(field) => <Input.TextArea {...field} value={field.value ?? ""} rows={3} />}
       </Field>
       <Button type="primary" htmlType="submit" loading={mutation.isPending}>
@@ -59,7 +59,7 @@ export function SupportRequestShow({ id }: { id: string }) {
     <Flex vertical gap={16}>
       <Descriptions column={1} size="small" bordered>
         <Descriptions.Item label="Status">
-          <Tag color={statusColour[request.status]}>{request.status}</Tag>
+          <SupportRequestStatusTag status={request.status} />
         </Descriptions.Item>
         <Descriptions.Item label="Vehicle">{`${request.make} ${request.model} (${request.year})`}</Descriptions.Item>
         <Descriptions.Item label="VIN">

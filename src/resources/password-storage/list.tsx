@@ -3,12 +3,13 @@
  * server for one secret, which records who saw it and when.
  */
 import { EyeOutlined, PlusOutlined } from "@ant-design/icons";
-import { getDefaultSortOrder, useTable } from "@refinedev/antd";
+import { getDefaultSortOrder } from "@refinedev/antd";
 import { useCustomMutation } from "@refinedev/core";
 import { Button, Flex, Form, Input, InputNumber, Popconfirm, Space, Table, Typography } from "antd";
 import { useState } from "react";
 import { type FirmwareSecretRow, firmwareSecretInputSchema } from "../../../contracts/catalogue";
 import { PageFrame } from "../../components/page-frame";
+import { useResourceTable } from "../../components/resource/use-resource-table";
 import { exactFilter } from "../../components/resource/column-filters";
 import { ConfirmDelete } from "../../components/resource/delete-button";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
@@ -60,12 +61,8 @@ function Reveal({ id }: { id: string }) {
 
 export function PasswordStorageList() {
   const drawer = useDrawerRoute(PATH);
-  const { tableProps, filters, setFilters, sorters } = useTable<FirmwareSecretRow>({
-    resource: "password-storage",
+  const { tableProps, filters, setFilters, sorters } = useResourceTable<FirmwareSecretRow>("password-storage", { field: "firmwareId", order: "asc" }, {
     meta: { apiPath: "firmware-support/password-storage" },
-    syncWithLocation: true,
-    pagination: { pageSize: 20 },
-    sorters: { initial: [{ field: "firmwareId", order: "asc" }] },
   });
   return (
     <PageFrame

@@ -1,7 +1,7 @@
-import { Button, Col, Form, Input, InputNumber, Row, Select, Switch } from "antd";
+import { Col, Form, Input, InputNumber, Row, Select, Switch } from "antd";
 import { PID_SOURCES, type PidDescriptor, pidDescriptorInputSchema } from "../../../contracts/catalogue";
-import { Field, FormError, useContractForm } from "../../components/resource/form";
-import { RecordForm, TagsInput } from "../../components/resource/record-form";
+import { FirmwareIdsField, Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
+import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 
 export const sourceOptions = PID_SOURCES.map((value) => ({ value, label: { obd: "OBD mode 01", uds: "UDS DID (0x22)", ram: "RAM address (0x3E)" }[value] }));
@@ -100,12 +100,8 @@ function PidFields({ record, onSaved }: { record?: PidDescriptor; onSaved: () =>
           </Field>
         </Col>
       </Row>
-      <Field control={control} name="firmwareIds" label="Applies to firmware" help="Empty: every firmware">
-        {(field) => <TagsInput {...field} />}
-      </Field>
-      <Button type="primary" htmlType="submit" loading={saving}>
-        Save
-      </Button>
+      <FirmwareIdsField control={control} />
+      <SaveButton saving={saving} />
     </Form>
   );
 }

@@ -1,10 +1,11 @@
 import { DownloadOutlined, ImportOutlined, PlusOutlined } from "@ant-design/icons";
-import { getDefaultSortOrder, useTable } from "@refinedev/antd";
+import { getDefaultSortOrder } from "@refinedev/antd";
 import { useApiUrl } from "@refinedev/core";
 import { Button, Drawer, Dropdown, Flex, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import type { PidDescriptor } from "../../../contracts/catalogue";
 import { PageFrame } from "../../components/page-frame";
+import { useResourceTable } from "../../components/resource/use-resource-table";
 import { choiceFilter, exactFilter } from "../../components/resource/column-filters";
 import { ConfirmDelete } from "../../components/resource/delete-button";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
@@ -19,12 +20,8 @@ export function PidDescriptorsList() {
   const drawer = useDrawerRoute(PATH);
   const apiUrl = useApiUrl();
   const [importing, setImporting] = useState(false);
-  const { tableProps, filters, setFilters, sorters } = useTable<PidDescriptor>({
-    resource: "pid-descriptors",
+  const { tableProps, filters, setFilters, sorters } = useResourceTable<PidDescriptor>("pid-descriptors", { field: "name", order: "asc" }, {
     meta: { apiPath: "firmware-support/pid-descriptors" },
-    syncWithLocation: true,
-    pagination: { pageSize: 20 },
-    sorters: { initial: [{ field: "name", order: "asc" }] },
   });
   const q = filters.find((f) => "field" in f && f.field === "q")?.value as string | undefined;
   const exportUrl = (format: string) => `${apiUrl}/firmware-support/pid-descriptors/export?${new URLSearchParams({ format, ...(q && { q }) })}`;

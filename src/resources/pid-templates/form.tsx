@@ -1,7 +1,7 @@
-import { Button, Form, Input, InputNumber } from "antd";
+import { Form, Input, InputNumber } from "antd";
 import { type PidTemplate, pidTemplateInputSchema } from "../../../contracts/catalogue";
-import { Field, FormError, useContractForm } from "../../components/resource/form";
-import { RecordForm, TagsInput } from "../../components/resource/record-form";
+import { FirmwareIdsField, Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
+import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 import { DescriptorPicker } from "./descriptor-picker";
 
@@ -30,18 +30,14 @@ function TemplateFields({ record, onSaved }: { record?: PidTemplate; onSaved: ()
       <Field control={control} name="sampleRateHz" label="Sample rate (Hz)" required>
         {(field) => <InputNumber {...field} min={0.1} max={1000} style={{ width: "100%" }} />}
       </Field>
-      <Field control={control} name="firmwareIds" label="Firmware ids" help="For one firmware, or leave empty and name a vehicle family">
-        {(field) => <TagsInput {...field} />}
-      </Field>
+      <FirmwareIdsField control={control} label="Firmware ids" help="For one firmware, or leave empty and name a vehicle family" />
       <Field control={control} name="vehicleFamily" label="Vehicle family">
         {(field) => <Input {...field} placeholder="e.g. VAG MQB 2.0 TSI" />}
       </Field>
       <Field control={control} name="descriptorIds" label="Channels, in logging order" required>
         {({ id, value, onChange }) => <DescriptorPicker id={id} value={value} onChange={onChange} />}
       </Field>
-      <Button type="primary" htmlType="submit" loading={saving}>
-        Save
-      </Button>
+      <SaveButton saving={saving} />
     </Form>
   );
 }

@@ -1,8 +1,9 @@
 import { PlusOutlined } from "@ant-design/icons";
-import { getDefaultSortOrder, useTable } from "@refinedev/antd";
+import { getDefaultSortOrder } from "@refinedev/antd";
 import { Button, Flex, Space, Table, Tag } from "antd";
 import type { PidTemplate } from "../../../contracts/catalogue";
 import { PageFrame } from "../../components/page-frame";
+import { useResourceTable } from "../../components/resource/use-resource-table";
 import { exactFilter } from "../../components/resource/column-filters";
 import { ConfirmDelete } from "../../components/resource/delete-button";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
@@ -14,12 +15,8 @@ const PATH = "/admin/pid-templates";
 
 export function PidTemplatesList() {
   const drawer = useDrawerRoute(PATH);
-  const { tableProps, filters, setFilters, sorters } = useTable<PidTemplate>({
-    resource: "pid-templates",
+  const { tableProps, filters, setFilters, sorters } = useResourceTable<PidTemplate>("pid-templates", { field: "name", order: "asc" }, {
     meta: { apiPath: "firmware-support/pid-templates" },
-    syncWithLocation: true,
-    pagination: { pageSize: 20 },
-    sorters: { initial: [{ field: "name", order: "asc" }] },
   });
   return (
     <PageFrame

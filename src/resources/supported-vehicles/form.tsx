@@ -1,7 +1,7 @@
-import { Button, Form, Input, InputNumber } from "antd";
+import { Form, Input, InputNumber } from "antd";
 import { type SupportedVehicle, supportedVehicleInputSchema } from "../../../contracts/catalogue";
-import { Field, FormError, useContractForm } from "../../components/resource/form";
-import { RecordForm, TagsInput } from "../../components/resource/record-form";
+import { FirmwareIdsField, Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
+import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 
 function VehicleFields({ record, onSaved }: { record?: SupportedVehicle; onSaved: () => void }) {
@@ -43,12 +43,8 @@ function VehicleFields({ record, onSaved }: { record?: SupportedVehicle; onSaved
       <Field control={control} name="ecu" label="ECU" required>
         {(field) => <Input {...field} />}
       </Field>
-      <Field control={control} name="firmwareIds" label="Firmware ids" required help="Type a software id and press Enter">
-        {(field) => <TagsInput {...field} />}
-      </Field>
-      <Button type="primary" htmlType="submit" loading={saving}>
-        Save
-      </Button>
+      <FirmwareIdsField control={control} label="Firmware ids" required help="Type a software id and press Enter" />
+      <SaveButton saving={saving} />
     </Form>
   );
 }

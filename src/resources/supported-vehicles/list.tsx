@@ -1,8 +1,9 @@
 import { PlusOutlined } from "@ant-design/icons";
-import { FilterDropdown, getDefaultFilter, getDefaultSortOrder, useTable } from "@refinedev/antd";
+import { FilterDropdown, getDefaultFilter, getDefaultSortOrder } from "@refinedev/antd";
 import { Button, Flex, InputNumber, Space, Table, Tag } from "antd";
 import type { SupportedVehicle } from "../../../contracts/catalogue";
 import { PageFrame } from "../../components/page-frame";
+import { useResourceTable } from "../../components/resource/use-resource-table";
 import { exactFilter } from "../../components/resource/column-filters";
 import { ConfirmDelete } from "../../components/resource/delete-button";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
@@ -14,12 +15,8 @@ const PATH = "/admin/firmware-support/vehicles";
 
 export function SupportedVehiclesList() {
   const drawer = useDrawerRoute(PATH);
-  const { tableProps, filters, setFilters, sorters } = useTable<SupportedVehicle>({
-    resource: "supported-vehicles",
+  const { tableProps, filters, setFilters, sorters } = useResourceTable<SupportedVehicle>("supported-vehicles", { field: "make", order: "asc" }, {
     meta: { apiPath: "firmware-support/supported-vehicle" },
-    syncWithLocation: true,
-    pagination: { pageSize: 20 },
-    sorters: { initial: [{ field: "make", order: "asc" }] },
   });
   const textFilter = (field: string, label: string) => exactFilter(field, label, filters);
   return (

@@ -5,10 +5,10 @@
  * file, so a refusal there names the firmware and addresses.
  */
 import { useOne } from "@refinedev/core";
-import { Alert, Button, Flex, Form, Input, Select, Skeleton, Typography, Upload } from "antd";
+import { Alert, Button, Flex, Form, Input, Skeleton, Typography, Upload } from "antd";
 import { useState } from "react";
 import { type TuneFilePatch, type TuneFilePatchInput, tuneFilePatchInputSchema } from "../../../contracts/tune-files";
-import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { FirmwareIdsField, Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { usePut } from "../../components/resource/use-put";
 import { entriesFromImages, formatEntries, parseEntries } from "./entries";
 
@@ -78,9 +78,7 @@ function PatchFormFields({ record, onSaved }: { record?: TuneFilePatch; onSaved:
       <Field control={control} name="description" label="Description">
         {(field) => <Input.TextArea {...field} rows={2} />}
       </Field>
-      <Field control={control} name="firmwareIds" label="Firmware ids" required help="The software ids this patch applies to; type and press Enter">
-        {(field) => <Select {...field} mode="tags" tokenSeparators={[",", " "]} open={false} aria-label="Firmware ids" />}
-      </Field>
+      <FirmwareIdsField control={control} label="Firmware ids" required help="The software ids this patch applies to; type and press Enter" />
       <Field control={control} name="entries" label="Entries" required help="One per line: address patch base (hex), or make them from two images below">
         {() => (
           <Flex vertical gap={8}>
@@ -98,9 +96,7 @@ function PatchFormFields({ record, onSaved }: { record?: TuneFilePatch; onSaved:
           </Flex>
         )}
       </Field>
-      <Button type="primary" htmlType="submit" loading={saving}>
-        Save patch
-      </Button>
+      <SaveButton saving={saving}>Save patch</SaveButton>
     </Form>
   );
 }

@@ -1,9 +1,10 @@
 import { PlusOutlined } from "@ant-design/icons";
-import { getDefaultSortOrder, useTable } from "@refinedev/antd";
+import { getDefaultSortOrder } from "@refinedev/antd";
 import { Button, Flex, Space, Table, Tabs, Tag } from "antd";
 import { useState } from "react";
 import type { TuneFilePatch } from "../../../contracts/tune-files";
 import { PageFrame } from "../../components/page-frame";
+import { useResourceTable } from "../../components/resource/use-resource-table";
 import { exactFilter } from "../../components/resource/column-filters";
 import { ConfirmDelete } from "../../components/resource/delete-button";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
@@ -17,12 +18,7 @@ const PATCHES_PATH = "/admin/tune-file-patches";
 export function TuneFilePatchesList() {
   const drawer = useDrawerRoute(PATCHES_PATH);
   const [tab, setTab] = useState("patches");
-  const { tableProps, filters, setFilters, sorters } = useTable<TuneFilePatch>({
-    resource: "tune-file-patches",
-    syncWithLocation: true,
-    pagination: { pageSize: 20 },
-    sorters: { initial: [{ field: "title", order: "asc" }] },
-  });
+  const { tableProps, filters, setFilters, sorters } = useResourceTable<TuneFilePatch>("tune-file-patches", { field: "title", order: "asc" });
 
   return (
     <PageFrame

@@ -72,6 +72,25 @@ export class CataloguePages {
     await box.press("Enter");
   }
 
+  /** A new template of the named channels, each found by the picker's server search, in this order. */
+  async buildTemplate(template: { name: string; sampleRateHz: number; firmwareId: string; channels: string[] }) {
+    await this.page.goto("/admin/pid-templates");
+    await this.page.getByRole("button", { name: "New template" }).click();
+    const form = drawer(this.page, "New PID template");
+    await form.getByLabel("Name", { exact: true }).fill(template.name);
+    await form.getByLabel("Sample rate (Hz)").fill(String(template.sampleRateHz));
+    await form.getByLabel("Firmware ids").fill(template.firmwareId);
+    await form.getByLabel("Firmware ids").press("Enter");
+    const picker = form.getByLabel("Channels, in logging order");
+    for (const channel of template.channels) {
+      await picker.click();
+      await picker.fill(channel);
+      // antd's visible options are plain elements; the role="option" ones are its hidden accessibility copy.
+      await this.page.locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: new RegExp(`^${channel} \\(`) }).first().click();
+    }
+    return form;
+  }
+
   async newComputed(name: string, variable: string, expression: string) {
     await this.page.goto("/admin/computed-descriptors");
     await this.page.getByRole("button", { name: "New computed descriptor" }).click();

@@ -9,6 +9,43 @@ export class DataLogsPage {
     await expect(this.page.getByRole("heading", { name: "Data logs" })).toBeVisible();
   }
 
+  /** Picks from an antd select by its accessible name; opened from the keyboard, as a header may cover a click. */
+  private async choose(selectName: string, option: string) {
+    const select = this.page.getByRole("combobox", { name: selectName, exact: true });
+    await select.focus();
+    await select.press("ArrowDown");
+    await this.page.locator(".ant-select-dropdown:visible").getByText(option, { exact: true }).click();
+  }
+
+  /** The vehicle the next upload is filed under. */
+  async uploadFor(vehicleOption: string) {
+    await this.choose("Vehicle", vehicleOption);
+  }
+
+  async filterByVehicle(vehicleOption: string) {
+    await this.choose("Vehicle filter", vehicleOption);
+  }
+
+  row(title: string): Locator {
+    return this.page.getByRole("table", { name: "Data logs" }).getByRole("row").filter({ has: this.page.getByRole("link", { name: title, exact: true }) });
+  }
+
+  rows(): Locator {
+    return this.page.getByRole("table", { name: "Data logs" }).locator("tbody tr.ant-table-row");
+  }
+
+  /** Opens the log's edit dialog, clears its vehicle and saves. */
+  async removeVehicle(title: string) {
+    await this.page.getByRole("button", { name: `Edit ${title}` }).click();
+    const dialog = this.page.getByRole("dialog", { name: "Edit log" });
+    const select = dialog.locator(".ant-select", { has: this.page.getByRole("combobox", { name: "Vehicle", exact: true }) });
+    await expect(select).toContainText("Demo hatchback");
+    await select.hover();
+    await select.locator(".ant-select-clear").click();
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog).toHaveCount(0);
+  }
+
   /** Uploads through the drop zone; the app opens the log when the server has read it. */
   async upload(path: string) {
     await this.page.locator('input[type="file"]').setInputFiles(path);

@@ -40,10 +40,12 @@ export class Portal {
     return this.page.getByRole("heading", { name: "403" });
   }
 
-  /** Opens the sign-out confirmation from the user menu. */
-  async askToSignOut() {
-    await this.page.getByTestId("user-menu").click();
-    await this.page.getByRole("menuitem", { name: "Sign out" }).click();
+  /** Opens the sign-out confirmation from the user menu, or from the side menu. */
+  async askToSignOut(from: "user menu" | "side menu" = "user menu") {
+    if (from === "user menu") {
+      await this.page.getByTestId("user-menu").click();
+      await this.page.locator(".ant-dropdown").getByRole("menuitem", { name: "Sign out" }).click();
+    } else await this.page.locator(".ant-layout-sider").getByRole("menuitem", { name: "Sign out" }).click();
     return this.page.getByRole("dialog", { name: "Sign out?" });
   }
 

@@ -13,7 +13,7 @@ export class TuneViewerPage {
   }
 
   maps() {
-    return this.page.getByRole("menu", { name: "Maps" });
+    return this.page.getByRole("tree", { name: "Maps" });
   }
 
   async openMap(title: string) {
@@ -24,7 +24,7 @@ export class TuneViewerPage {
   /** A map's entry in the tree, by its exact title ("changed" follows the title of a changed map). */
   mapEntry(title: string) {
     const exact = title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    return this.maps().getByRole("menuitem", { name: new RegExp(`^${exact}( changed)?$`) });
+    return this.maps().getByRole("treeitem", { name: new RegExp(`^${exact}( changed)?$`) });
   }
 
   async search(text: string) {
@@ -35,13 +35,64 @@ export class TuneViewerPage {
     return this.page.getByRole("table", { name: "Map values" });
   }
 
+  /** A mode of the map card: Values, Compare, Hex or Edit. */
+  async show(mode: "Values" | "Compare" | "Hex" | "Edit") {
+    await this.page.getByRole("radiogroup", { name: "Show" }).getByText(mode, { exact: true }).click();
+  }
+
+  /** Compare mode opens on stock. */
   async compareWithStock() {
-    await this.page.getByText("Compare with stock", { exact: true }).click();
+    await this.show("Compare");
+    await expect(this.page.getByRole("combobox", { name: "Compare with" })).toBeVisible();
+  }
+
+  async compareWith(title: string) {
+    await this.show("Compare");
+    // Opened from the keyboard: the select sits just under the sticky header, which would take a click.
+    const select = this.page.getByRole("combobox", { name: "Compare with" });
+    // An option reads "<title>" or "<title> (yours)"/"(bought)"; another title may start with this one.
+    const dropdown = ".ant-select-dropdown:visible .ant-select-item-option";
+    const option = this.page.locator(`${dropdown}[title="${title}"], ${dropdown}[title^="${title} ("]`);
+    const chosen = this.page.locator(".ant-select", { has: select }).locator(".ant-select-selection-item");
+    const escaped = title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    // A click on the list while it is still closing from the last choice is lost: open and choose again until the select shows it.
+    await expect(async () => {
+      await select.focus();
+      await select.press("ArrowDown");
+      await option.click({ timeout: 2_000 });
+      await expect(chosen).toHaveText(new RegExp(`^${escaped}( \\(|$)`), { timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
   }
 
   async edit() {
-    await this.page.getByText("Edit", { exact: true }).click();
+    await this.show("Edit");
     await expect(this.page.getByTestId("map-editor")).toBeVisible();
+  }
+
+  /** From the map on screen to its bytes in the hex view. */
+  async showBytes() {
+    await this.page.getByRole("button", { name: "Show bytes" }).click();
+    await expect(this.hexView().locator(".view-lines")).toBeVisible();
+  }
+
+  hexView() {
+    return this.page.getByTestId("hex-view");
+  }
+
+  /** What the hex view says of the byte under the cursor. */
+  hexCursor() {
+    return this.page.getByTestId("hex-cursor");
+  }
+
+  /** Inspects a local image from the viewer's empty state. */
+  async openLocalImage(name: string, bytes: Uint8Array) {
+    await this.page.locator("input[type=file]").setInputFiles({ name, mimeType: "application/octet-stream", buffer: Buffer.from(bytes) });
+  }
+
+  /** A constant's typed value, set through the editor. */
+  async setScalar(title: string, value: number) {
+    await this.page.getByLabel(`${title} value`).fill(String(value));
+    await this.page.getByRole("button", { name: "Set value" }).click();
   }
 
   /** A value cell of the grid, by row and column (0-based, axis headers excluded). */

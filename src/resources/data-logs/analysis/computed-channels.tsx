@@ -1,5 +1,6 @@
 import { Alert, Button, Flex, Input, List, Space, Typography } from "antd";
 import { useState } from "react";
+import type { LogComputedDescriptor } from "../../../../contracts/data-logs";
 import { validateExpression } from "../../../../contracts/expression";
 
 export interface ComputedDefinition {
@@ -9,8 +10,8 @@ export interface ComputedDefinition {
 }
 
 interface ComputedChannelsProps {
-  /** The catalogue's computed descriptors, when the caller may read them. */
-  descriptors: Array<ComputedDefinition & { id: string }>;
+  /** The catalogue's computed descriptors (GET /data-logs/computed-descriptors). */
+  descriptors: LogComputedDescriptor[];
   /** Variable names of the log's channels (channel ids with "_" for "-"). */
   variables: string[];
   /** Evaluates and charts the channel; answers the evaluator's message when it refuses it. */
@@ -57,16 +58,26 @@ export function ComputedChannels({ descriptors, variables, onAdd }: ComputedChan
           header={<Typography.Text strong>From the catalogue</Typography.Text>}
           dataSource={descriptors}
           renderItem={(descriptor) => {
-            const check = validateExpression(descriptor.expression, variables);
+            const missing = descriptor.variables.filter((name) => !variables.includes(name));
+            const check = missing.length === 0 ? validateExpression(descriptor.expression, variables) : null;
+            const problem = missing.length > 0 ? `Needs ${missing.join(", ")}, not in this log` : check && !check.ok ? check.error.message : null;
             return (
               <List.Item
                 actions={[
-                  <Button key="add" size="small" disabled={!check.ok} onClick={() => void add(descriptor)}>
+                  <Button key="add" size="small" disabled={problem !== null} onClick={() => void add(descriptor)} aria-label={`Add ${descriptor.name}`}>
                     Add
                   </Button>,
                 ]}
               >
-                <List.Item.Meta title={`${descriptor.name}${descriptor.unit ? ` (${descriptor.unit})` : ""}`} description={check.ok ? descriptor.expression : `Not in this log: ${check.error.message}`} />
+                <List.Item.Meta
+                  title={`${descriptor.name}${descriptor.unit ? ` (${descriptor.unit})` : ""}`}
+                  description={
+                    <>
+                      <code>{descriptor.expression}</code>
+                      {problem && <Typography.Text type="warning" style={{ display: "block" }}>{problem}</Typography.Text>}
+                    </>
+                  }
+                />
               </List.Item>
             );
           }}

@@ -21,6 +21,8 @@ interface DynoPanelProps {
   /** Absent in read-only views. */
   onSave?: (profile: DynoProfile) => void;
   saving?: boolean;
+  /** Where a saved profile is kept (the log's vehicle, or the log alone), said next to the save button. */
+  keptWith?: string;
 }
 
 interface FormValues extends Omit<DynoProfile, "gearRatios" | "drivelineLoss"> {
@@ -36,7 +38,7 @@ interface FormValues extends Omit<DynoProfile, "gearRatios" | "drivelineLoss"> {
 const find = (channels: ChartChannel[], test: (channel: ChartChannel) => boolean) => channels.find(test)?.id;
 
 /** Estimated wheel and crank power and torque per pull, from the vehicle profile entered here. */
-export function DynoPanel({ channels, profile, run, onSave, saving }: DynoPanelProps) {
+export function DynoPanel({ channels, profile, run, onSave, saving, keptWith }: DynoPanelProps) {
   const [form] = Form.useForm<FormValues>();
   const [pulls, setPulls] = useState<DynoPull[] | null>(null);
   const [selected, setSelected] = useState(0);
@@ -126,6 +128,7 @@ export function DynoPanel({ channels, profile, run, onSave, saving }: DynoPanelP
         <Space>
           <Button type="primary" onClick={() => void calculate()} loading={running}>Calculate</Button>
           {onSave && <Button onClick={save} loading={saving}>Save vehicle profile</Button>}
+          {onSave && keptWith && <Typography.Text type="secondary" data-testid="dyno-kept-with">{keptWith}</Typography.Text>}
         </Space>
       </Form>
       {error && <Alert type="error" showIcon message={error} />}

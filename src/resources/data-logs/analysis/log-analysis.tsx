@@ -4,8 +4,8 @@
  */
 import { FunctionOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import { Alert, Button, Drawer, Flex, Segmented, Select, Space, Spin, Tooltip, Typography, theme } from "antd";
-import { type ReactNode, memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { DataLogChannel, DynoProfile } from "../../../../contracts/data-logs";
+import { type ReactNode, memo, startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { DataLogChannel, DynoProfile, LogComputedDescriptor } from "../../../../contracts/data-logs";
 import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
 import type { DynoPull } from "../../../lib/dyno";
 import { DEFAULT_DISPLAY_UNITS, DISPLAY_UNITS, type DisplayUnits, conversionFor } from "../../../lib/log-units";
@@ -13,8 +13,9 @@ import { type ChartChannel, MAX_PANES, colourOf, formatPanes, parsePanes, variab
 import { ChannelPicker } from "./channel-picker";
 import { type ComputedDefinition, ComputedChannels } from "./computed-channels";
 import { DynoPanel, type DynoRequest } from "./dyno-panel";
-import { LogChart, OverviewStrip, type PaneSeries, type TimeRange } from "./log-chart";
-import { type LoadedLog, LogWorker } from "./log-worker-client";
+import { LogChart, type LogChartHandle, OverviewStrip, type PaneSeries, type TimeRange } from "./log-chart";
+import { type LoadedLog, LogWorker, parkWorker, unparkWorker } from "./log-worker-client";
+import { type CursorGrid, readGrid } from "./cursor-grid";
 import { CursorReadout, ReadoutTable } from "./readout-table";
 
 export interface LogAnalysisProps {
@@ -27,8 +28,9 @@ export interface LogAnalysisProps {
   panesParam: string | null;
   onPanesParam: (value: string) => void;
   /** Owner only: the vehicle profile and how to keep it. */
-  dyno?: { profile: DynoProfile | null; save: (profile: DynoProfile) => void; saving: boolean };
-  descriptors?: Array<ComputedDefinition & { id: string }>;
+  dyno?: { profile: DynoProfile | null; save: (profile: DynoProfile) => void; saving: boolean; keptWith: string };
+  /** The catalogue's computed descriptors offered in the computed-channels panel. */
+  descriptors?: LogComputedDescriptor[];
   /** Read-only views cannot add computed channels or run the dyno. */
   readOnly?: boolean;
   toolbar?: ReactNode;
@@ -84,25 +86,37 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
   const overlaid = panes.length === 1 && panes[0].length > 1;
 
   const setPanes = useCallback((next: string[][]) => onPanesParam(formatPanes(next.filter((pane) => pane.length))), [onPanesParam]);
-  const moveTo = useCallback((next: TimeRange) => setRange(clampRange(next, duration, minSpan)), [duration, minSpan]);
+  /** The range shown: ahead of `range`, which follows it in a transition (the panes move without a render). */
+  const rangeRef = useRef<TimeRange>(range);
+  const getRange = useCallback(() => rangeRef.current, []);
+  const chart = useRef<LogChartHandle>(null);
 
+  // Shown again after being kept alive, the view takes its worker back, columns and all.
+  const kept = useRef<LogWorker | null>(null);
   useEffect(() => {
-    const created = new LogWorker();
-    worker.current = created;
+    const current = kept.current && unparkWorker(kept.current) ? kept.current : new LogWorker();
+    kept.current = current;
+    worker.current = current;
     return () => {
-      created.terminate();
+      parkWorker(current);
       worker.current = null;
     };
   }, []);
 
+  /** What the worker was loaded with: a view shown again does not fetch what its worker holds. */
+  const loadedInto = useRef<{ worker: LogWorker; from: LogAnalysisProps["fetchColumns"] } | null>(null);
   useEffect(() => {
     const log = worker.current;
-    if (!log) return;
-    let live = true;
+    if (!log || (loadedInto.current?.worker === log && loadedInto.current.from === fetchColumns)) return;
+    loadedInto.current = { worker: log, from: fetchColumns };
+    // A worker that replaces an ended one starts empty: so does the view.
+    setLoaded(null);
+    setComputed([]);
+    // Updates keep coming while the page is hidden; they stop only when its worker has ended.
     const ready = (summary: LoadedLog, first: boolean) => {
-      if (!live) return;
+      if (log.terminated) return;
       setLoaded(summary);
-      if (first) setRange([0, summary.durationSeconds || 1]);
+      if (first) setRange((rangeRef.current = [0, summary.durationSeconds || 1]));
     };
     (async () => {
       let head = await fetchColumns({ start: 0, end: HEAD_BYTES - 1 });
@@ -112,25 +126,22 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
         layout = await log.layout({ blob: head });
       }
       if ("headerBytes" in layout) throw new Error("The log's header did not arrive whole");
-      if (live) setChannels(layout.channels);
+      if (!log.terminated) setChannels(layout.channels);
       // A small log, or a server that sent the whole form instead of the range.
       if (head.size >= layout.byteLength) return ready(await log.load({ blob: head }), true);
-      const { timeAt, rows, channelsAt, columnBytes, byteLength } = layout;
       const channelIds = layout.channels.map((channel) => channel.id);
-      const range = (start: number, bytes: number) => fetchColumns({ start, end: start + bytes - 1 });
+      const range = ({ at, bytes }: { at: number; bytes: number }) => fetchColumns({ start: at, end: at + bytes - 1 });
       const fromUrl = parsePanes(firstPanes.current, new Set(channelIds)).flat();
       const first = (fromUrl.length ? [...new Set(fromUrl)] : channelIds.slice(0, DEFAULT_CHANNELS)).map((id) => channelIds.indexOf(id));
       const parts = await Promise.all([
-        range(timeAt, rows * 8).then((blob) => log.time({ blob })),
-        ...first.map((index) => range(channelsAt + index * columnBytes, rows * 4).then((blob) => log.channel({ index, blob }))),
+        range(layout.time).then((blob) => log.time({ blob })),
+        ...first.map((index) => range(layout.columns[index]).then((blob) => log.channel({ index, blob }))),
       ]);
       // Each answer counts what the worker held when it came; the fullest is the last.
       ready(parts.reduce((a, b) => (b.bytesHeld > a.bytesHeld ? b : a)), true);
-      ready(await log.channels({ blob: await range(channelsAt, byteLength - channelsAt) }), false);
-    })().catch((error: Error) => live && setFailure(error.message));
-    return () => {
-      live = false;
-    };
+      const channelsAt = layout.columns[0]?.at ?? layout.byteLength;
+      ready(await log.channels({ blob: await range({ at: channelsAt, bytes: layout.byteLength - channelsAt }) }), false);
+    })().catch((error: Error) => !log.terminated && setFailure(error.message));
   }, [fetchColumns]);
 
   // One view request in flight at a time; a newer wish replaces any that waits (wheel bursts).
@@ -138,38 +149,69 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
   const wanted = useRef<{ t0: number; t1: number; pixels: number; ids: string[] } | null>(null);
   const pump = useCallback(() => {
     const next = wanted.current;
-    if (inFlight.current || !next || !worker.current) return;
+    const log = worker.current;
+    if (inFlight.current || !next || !log) return;
     wanted.current = null;
     inFlight.current = true;
-    worker.current
+    log
       .view(next)
       .then((result) => {
-        setView({
-          points: new Map(result.ids.map((id, i) => [id, result.series[i]])),
-          stats: new Map(result.ids.map((id, i) => [id, result.stats[i]])),
-        });
+        const points = new Map(result.ids.map((id, i) => [id, result.series[i]]));
+        grid.current = result.grid;
+        // Drawn now; the statistics and React's copy of the points follow without holding up a frame.
+        chart.current?.showPoints(seriesOf.current(points));
+        startTransition(() => setView({ points, stats: new Map(result.ids.map((id, i) => [id, result.stats[i]])) }));
       })
-      .catch((error: Error) => setFailure(error.message))
+      // A worker ended while its page was hidden is replaced when the page is shown again.
+      .catch((error: Error) => !log.terminated && setFailure(error.message))
       .finally(() => {
         inFlight.current = false;
         pump();
       });
   }, []);
 
-  useEffect(() => {
-    if (!loaded || width <= 0) return;
-    wanted.current = { t0: range[0], t1: range[1], pixels: width, ids: [...charted] };
+  // Views are asked again when the rest of the log arrives only for charted channels that were not in:
+  // the first zoom steps after the first paint should not wait behind views already drawn.
+  const ready = loaded !== null;
+  const chartedLoading = useMemo(() => (loaded?.loading ?? []).filter((id) => charted.has(id)).join(), [loaded, charted]);
+  /** What a view is asked for besides its range; none until the log is ready and the chart sized. */
+  const viewOf = useRef<{ pixels: number; ids: string[] } | null>(null);
+  const askView = useCallback(() => {
+    if (!viewOf.current) return;
+    wanted.current = { t0: rangeRef.current[0], t1: rangeRef.current[1], ...viewOf.current };
     pump();
-  }, [loaded, range, width, charted, pump]);
+  }, [pump]);
+  useEffect(() => {
+    viewOf.current = ready && width > 0 ? { pixels: width, ids: [...charted] } : null;
+    askView();
+  }, [ready, width, charted, chartedLoading, askView]);
+
+  /** A new range: the panes redraw inside the calling event, its view is asked for, and the page follows. */
+  const moveTo = useCallback(
+    (next: TimeRange) => {
+      const clamped = clampRange(next, duration, minSpan);
+      rangeRef.current = clamped;
+      chart.current?.showRange(clamped);
+      askView();
+      startTransition(() => setRange(clamped));
+    },
+    [duration, minSpan, askView],
+  );
 
   const overviewId = panes[0]?.[0];
+  const overviewLoading = Boolean(overviewId && loaded?.loading.includes(overviewId));
   useEffect(() => {
-    if (!loaded || !overviewId || !worker.current) return;
-    worker.current.view({ t0: 0, t1: loaded.durationSeconds, pixels: OVERVIEW_PIXELS, ids: [overviewId] }).then((result) => setOverview(result.series[0]));
-  }, [loaded, overviewId]);
+    if (!ready || !overviewId || !worker.current) return;
+    worker.current.view({ t0: 0, t1: duration, pixels: OVERVIEW_PIXELS, ids: [overviewId] }).then((result) => setOverview(result.series[0]));
+  }, [ready, duration, overviewId, overviewLoading]);
 
-  // The readout follows the cursor: one question to the worker at a time, always for the latest position.
+  // The readout follows the cursor from the view's grid; for a range whose view has not come yet, it
+  // asks the worker: one question at a time, always for the latest position.
+  const grid = useRef<CursorGrid | null>(null);
+  /** Moves counted, and the latest one shown: an answer from the worker never replaces a later move's. */
+  const moves = useRef({ made: 0, shown: 0 });
   const cursorWanted = useRef<number | null>(null);
+  const cursorAsked = useRef<number | null>(null);
   const cursorBusy = useRef(false);
   const askValues = useCallback(() => {
     const time = cursorWanted.current;
@@ -178,10 +220,15 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
       return;
     }
     cursorWanted.current = null;
+    cursorAsked.current = time;
     cursorBusy.current = true;
+    const move = moves.current.made;
     worker.current.valuesAt({ t: time }).then(
       (answer) => {
-        readout.set({ time, values: answer.values });
+        if (move > moves.current.shown) {
+          moves.current.shown = move;
+          readout.set({ time, values: answer.values });
+        }
         askValues();
       },
       () => (cursorBusy.current = false),
@@ -189,7 +236,20 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
   }, [readout]);
   const onCursor = useCallback(
     (time: number | null) => {
-      if (time === null) return readout.set({ ...readout.get(), time: null });
+      if (time === null) {
+        cursorAsked.current = null;
+        return readout.set({ ...readout.get(), time: null });
+      }
+      // Every synchronised pane reports the same move: one answer is enough.
+      if (time === cursorAsked.current) return;
+      const move = ++moves.current.made;
+      const values = readGrid(grid.current, rangeRef.current, time);
+      if (values) {
+        cursorAsked.current = time;
+        cursorWanted.current = null;
+        moves.current.shown = move;
+        return readout.set({ time, values });
+      }
       cursorWanted.current = time;
       if (!cursorBusy.current) askValues();
     },
@@ -214,9 +274,7 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
     [panes, setPanes],
   );
 
-  // Through a ref, so the toolbar's buttons keep their identity while the range moves.
-  const rangeRef = useRef(range);
-  rangeRef.current = range;
+  // Through the ref, so the toolbar's buttons keep their identity while the range moves.
   const zoom = useCallback(
     (factor: number) => {
       const [t0, t1] = rangeRef.current;
@@ -275,18 +333,28 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
   const runDyno = useCallback((request: DynoRequest) => worker.current!.dyno(request), []);
   const variables = useMemo(() => allChannels.map((channel) => variableOf(channel.id)), [allChannels]);
 
-  const paneSeries: PaneSeries[][] = useMemo(
-    () =>
+  const seriesFor = useCallback(
+    (points: Map<string, SeriesPoints>): PaneSeries[][] =>
       panes.map((pane) =>
         pane.map((id) => {
           const channel = allChannels[index.get(id)!];
           const conversion = conversionFor(channel.unit, units);
-          return { id, label: channel.name, colour: colour(id), conversion, points: view.points.get(id) };
+          return { id, label: channel.name, colour: colour(id), conversion, points: points.get(id) };
         }),
       ),
-    [panes, allChannels, index, units, colour, view],
+    [panes, allChannels, index, units, colour],
   );
-  const overviewSeries = useMemo(() => (paneSeries[0]?.[0] ? { ...paneSeries[0][0], points: overview } : undefined), [paneSeries, overview]);
+  // For views that come between renders.
+  const seriesOf = useRef(seriesFor);
+  seriesOf.current = seriesFor;
+  const paneSeries = useMemo(() => seriesFor(view.points), [seriesFor, view]);
+  // Not derived from paneSeries, which changes with every view: the overview redraws only for its own points.
+  const overviewChannel = overviewId === undefined ? undefined : allChannels[index.get(overviewId)!];
+  const overviewConversion = useMemo(() => overviewChannel && conversionFor(overviewChannel.unit, units), [overviewChannel, units]);
+  const overviewSeries = useMemo(
+    () => (overviewChannel && overviewConversion ? { id: overviewChannel.id, label: overviewChannel.name, colour: colour(overviewChannel.id), conversion: overviewConversion, points: overview } : undefined),
+    [overviewChannel, overviewConversion, colour, overview],
+  );
 
   const rows = useMemo(
     () =>
@@ -331,7 +399,7 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
           <Alert type="info" message="Pick channels on the left to chart them." />
         ) : (
           <div style={{ background: token.colorBgContainer, borderRadius: token.borderRadius, padding: 8 }}>
-            <LogChart panes={paneSeries} range={range} paneHeight={paneHeight} onRange={moveTo} onCursor={onCursor} onWidth={setWidth} />
+            <LogChart ref={chart} panes={paneSeries} getRange={getRange} paneHeight={paneHeight} onRange={moveTo} onCursor={onCursor} onWidth={setWidth} />
             <OverviewStrip series={overviewSeries} duration={duration} range={range} onRange={moveTo} />
           </div>
         )}
@@ -427,7 +495,7 @@ const SidePanels = memo(function SidePanels({ panel, onClose, channels, variable
       </Drawer>
       {dyno && (
         <Drawer title="Virtual dyno" open={panel === "dyno"} onClose={onClose} width={720}>
-          <DynoPanel channels={channels} profile={dyno.profile} run={runDyno} onSave={dyno.save} saving={dyno.saving} />
+          <DynoPanel channels={channels} profile={dyno.profile} run={runDyno} onSave={dyno.save} saving={dyno.saving} keptWith={dyno.keptWith} />
         </Drawer>
       )}
     </>

@@ -7,11 +7,12 @@
  * the worker's per-pixel points as they come. (The dyno chart, a few hundred points, uses recharts.)
  */
 import { theme } from "antd";
-import { useEffect, useMemo, useRef } from "react";
+import { type Ref, useCallback, useEffect, useImperativeHandle, useMemo, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { SeriesPoints } from "../../../lib/downsample";
 import { type Conversion, convert } from "../../../lib/log-units";
+import { idsOf, samePaneSeries } from "./pane-series";
 
 export interface PaneSeries {
   id: string;
@@ -23,9 +24,22 @@ export interface PaneSeries {
 
 export type TimeRange = [number, number];
 
+/**
+ * Draws without a React render: a wheel or key step redraws the panes inside its event, and a
+ * view's points are drawn as they come; React's state for either follows in a transition.
+ */
+export interface LogChartHandle {
+  /** The points already shown, at a new range. */
+  showRange(range: TimeRange): void;
+  /** New points, at the current range. */
+  showPoints(panes: PaneSeries[][]): void;
+}
+
 interface LogChartProps {
+  ref?: Ref<LogChartHandle>;
   panes: PaneSeries[][];
-  range: TimeRange;
+  /** The range to show: it moves ahead of React's state (see LogChartHandle). */
+  getRange: () => TimeRange;
   paneHeight: number;
   onRange: (range: TimeRange) => void;
   onCursor: (time: number | null) => void;
@@ -33,6 +47,7 @@ interface LogChartProps {
 }
 
 const SYNC_KEY = "data-log";
+
 const formatSeconds = (seconds: number) => {
   const m = Math.floor(seconds / 60);
   const s = seconds - m * 60;
@@ -71,7 +86,9 @@ function paneOptions(series: PaneSeries[], width: number, height: number, textCo
     height,
     legend: { show: false },
     scales: { x: { time: false }, ...Object.fromEntries(units.map((unit) => [scaleOf(unit), { auto: true }])) },
-    series: [{ label: "Time" }, ...series.map((s) => ({ label: s.label, stroke: s.colour, width: 1.25, scale: scaleOf(s.conversion.unit), spanGaps: false }))],
+    // One pixel wide: canvas draws such lines as hairlines, several times faster than thicker strokes
+    // through the min/max zigzag of a dense view (the bulk of a zoom frame's time was the canvas flush).
+    series: [{ label: "Time" }, ...series.map((s) => ({ label: s.label, stroke: s.colour, width: 1, scale: scaleOf(s.conversion.unit), spanGaps: false }))],
     axes: [
       { stroke: textColour, grid: { stroke: gridColour, width: 1 }, ticks: { stroke: gridColour }, values: (_u, ticks) => ticks.map(formatSeconds) },
       ...units.map((unit, i) => ({
@@ -98,16 +115,41 @@ interface Handlers {
   cursor: (u: uPlot) => void;
 }
 
-export function LogChart({ panes, range, paneHeight, onRange, onCursor, onWidth }: LogChartProps) {
+export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, onWidth }: LogChartProps) {
   const { token } = theme.useToken();
   const host = useRef<HTMLDivElement>(null);
   const plots = useRef<uPlot[]>([]);
-  const latest = useRef({ range, onRange, onCursor });
-  latest.current = { range, onRange, onCursor };
+  /** Per plot, its channels and the series and range it shows: each is redrawn only for a change. */
+  const shown = useRef<Array<{ ids: string; series?: PaneSeries[]; range?: TimeRange }>>([]);
+  const latest = useRef({ getRange, onRange, onCursor });
+  latest.current = { getRange, onRange, onCursor };
   // Panes are rebuilt when their series or units change, not when their points do.
   const shape = useMemo(() => JSON.stringify(panes.map((pane) => pane.map((s) => [s.id, s.colour, s.conversion.unit]))), [panes]);
   const panesRef = useRef(panes);
   panesRef.current = panes;
+
+  /** Redraws the panes whose series or range changed (inside the calling event), and marks it. */
+  const draw = useCallback((next: Array<PaneSeries[] | undefined>, range: TimeRange) => {
+    let redrawn = false;
+    let series = 0;
+    plots.current.forEach((plot, i) => {
+      const was = shown.current[i];
+      const pane = next[i];
+      // A view asked for before the panes were rebuilt: its channels are not this plot's.
+      if (!pane || idsOf(pane) !== was.ids) return;
+      series += pane.filter((s) => s.points).length;
+      const fresh = !samePaneSeries(was.series, pane);
+      if (!fresh && was.range?.[0] === range[0] && was.range[1] === range[1]) return;
+      plot.batch(() => {
+        if (fresh) plot.setData(paneData(pane), true);
+        plot.setScale("x", { min: range[0], max: range[1] });
+      });
+      shown.current[i] = { ids: was.ids, series: pane, range };
+      redrawn = true;
+    });
+    // One mark per drawn view: bench/data-log-view.ts times paint, zoom and pan frames by it.
+    if (redrawn && series > 0) performance.mark("data-log:drawn", { detail: { series } });
+  }, []);
 
   useEffect(() => {
     const element = host.current!;
@@ -129,28 +171,25 @@ export function LogChart({ panes, range, paneHeight, onRange, onCursor, onWidth 
       const holder = document.createElement("div");
       element.appendChild(holder);
       const plot = new uPlot(paneOptions(pane, width, paneHeight, token.colorTextSecondary, token.colorBorderSecondary, handlers), paneData(pane), holder);
-      plot.setScale("x", { min: latest.current.range[0], max: latest.current.range[1] });
       plot.over.addEventListener(
         "wheel",
         (event) => {
           event.preventDefault();
-          const [t0, t1] = latest.current.range;
+          const [t0, t1] = latest.current.getRange();
           const span = t1 - t0;
           const pan = event.shiftKey || Math.abs(event.deltaX) > Math.abs(event.deltaY);
-          if (pan) {
-            const delta = ((event.shiftKey ? event.deltaY : event.deltaX) / plot.over.clientWidth) * span;
-            latest.current.onRange([t0 + delta, t1 + delta]);
-          } else {
-            const at = plot.posToVal(event.offsetX, "x");
-            const factor = event.deltaY > 0 ? 1.25 : 0.8;
-            latest.current.onRange([at - (at - t0) * factor, at + (t1 - at) * factor]);
-          }
+          const at = plot.posToVal(event.offsetX, "x");
+          const factor = event.deltaY > 0 ? 1.25 : 0.8;
+          const delta = ((event.shiftKey ? event.deltaY : event.deltaX) / plot.over.clientWidth) * span;
+          latest.current.onRange(pan ? [t0 + delta, t1 + delta] : [at - (at - t0) * factor, at + (t1 - at) * factor]);
         },
         { passive: false },
       );
       return plot;
     });
     plots.current = created;
+    shown.current = panesRef.current.map((pane) => ({ ids: idsOf(pane) }));
+    draw(panesRef.current, latest.current.getRange());
     onWidth(created[0]?.over.clientWidth ?? width);
     const resize = new ResizeObserver(() => {
       const next = element.clientWidth;
@@ -163,24 +202,22 @@ export function LogChart({ panes, range, paneHeight, onRange, onCursor, onWidth 
       for (const plot of created) plot.destroy();
       element.replaceChildren();
       plots.current = [];
+      shown.current = [];
     };
     // Rebuilt on shape and size only; the points flow in through the effect below.
   }, [shape, paneHeight, token.colorTextSecondary, token.colorBorderSecondary]);
 
-  useEffect(() => {
-    let drawn = 0;
-    plots.current.forEach((plot, i) => {
-      const pane = panes[i];
-      if (!pane) return;
-      plot.batch(() => {
-        plot.setData(paneData(pane), true);
-        plot.setScale("x", { min: range[0], max: range[1] });
-      });
-      drawn += pane.filter((series) => series.points).length;
-    });
-    // One mark per drawn view: bench/data-log-view.ts times paint, zoom and pan frames by it.
-    if (drawn > 0) performance.mark("data-log:drawn", { detail: { series: drawn } });
-  }, [panes, range]);
+  useImperativeHandle(
+    ref,
+    () => ({
+      showRange: (range) => draw(shown.current.map((pane) => pane.series), range),
+      showPoints: (next) => draw(next, latest.current.getRange()),
+    }),
+    [draw],
+  );
+
+  // React's panes: after a rebuild, or points that came through state (each drawn once).
+  useEffect(() => draw(panes, latest.current.getRange()), [panes, draw]);
 
   return <div ref={host} data-testid="log-chart" style={{ width: "100%" }} />;
 }
@@ -197,12 +234,26 @@ export function OverviewStrip({ series, duration, range, onRange }: OverviewProp
   const { token } = theme.useToken();
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
+  // Shades outside the window, as elements over the canvas: moving the window repaints no line.
+  const shades = useRef<[HTMLDivElement, HTMLDivElement] | null>(null);
   const latest = useRef({ range, onRange, series });
   latest.current = { range, onRange, series };
 
+  const placeShades = useCallback(() => {
+    const u = plot.current;
+    if (!u || !shades.current) return;
+    const [t0, t1] = latest.current.range;
+    const width = u.over.clientWidth;
+    const left = Math.max(0, Math.min(width, u.valToPos(t0, "x")));
+    const right = Math.max(left, Math.min(width, u.valToPos(t1, "x")));
+    const [before, after] = shades.current;
+    before.style.width = `${left}px`;
+    after.style.left = `${right}px`;
+    after.style.width = `${width - right}px`;
+  }, []);
+
   useEffect(() => {
     const element = host.current!;
-    const shade = token.colorFillSecondary;
     const created = new uPlot(
       {
         width: element.clientWidth,
@@ -212,25 +263,17 @@ export function OverviewStrip({ series, duration, range, onRange }: OverviewProp
         scales: { x: { time: false, auto: false, range: () => [0, duration] }, y: { auto: true } },
         series: [{}, { stroke: series?.colour ?? token.colorPrimary, width: 1 }],
         axes: [{ show: false }, { show: false }],
-        hooks: {
-          draw: [
-            (u) => {
-              const [t0, t1] = latest.current.range;
-              const ctx = u.ctx;
-              const left = u.valToPos(t0, "x", true);
-              const right = u.valToPos(t1, "x", true);
-              ctx.save();
-              ctx.fillStyle = shade;
-              ctx.fillRect(u.bbox.left, u.bbox.top, Math.max(0, left - u.bbox.left), u.bbox.height);
-              ctx.fillRect(right, u.bbox.top, Math.max(0, u.bbox.left + u.bbox.width - right), u.bbox.height);
-              ctx.restore();
-            },
-          ],
-        },
       },
       latest.current.series?.points ? joinSeries([latest.current.series]) : [[], []],
       element,
     );
+    const shade = () => {
+      const div = document.createElement("div");
+      Object.assign(div.style, { position: "absolute", top: "0", bottom: "0", left: "0", background: token.colorFillSecondary, pointerEvents: "none" });
+      created.over.appendChild(div);
+      return div;
+    };
+    shades.current = [shade(), shade()];
     const moveTo = (event: MouseEvent) => {
       const [t0, t1] = latest.current.range;
       const centre = created.posToVal(event.offsetX, "x");
@@ -241,22 +284,25 @@ export function OverviewStrip({ series, duration, range, onRange }: OverviewProp
     created.over.style.cursor = "pointer";
     created.over.setAttribute("aria-label", "Overview of the whole log");
     plot.current = created;
-    const resize = new ResizeObserver(() => created.setSize({ width: element.clientWidth, height: 56 }));
+    placeShades();
+    const resize = new ResizeObserver(() => {
+      created.setSize({ width: element.clientWidth, height: 56 });
+      placeShades();
+    });
     resize.observe(element);
     return () => {
       resize.disconnect();
       created.destroy();
       plot.current = null;
+      shades.current = null;
     };
-  }, [duration, series?.colour, token.colorFillSecondary, token.colorPrimary]);
+  }, [duration, series?.colour, token.colorFillSecondary, token.colorPrimary, placeShades]);
 
   useEffect(() => {
     if (series?.points) plot.current?.setData(joinSeries([series]), true);
   }, [series]);
 
-  useEffect(() => {
-    plot.current?.redraw(false, false);
-  }, [range]);
+  useEffect(placeShades, [range, placeShades]);
 
   return <div ref={host} data-testid="log-overview" style={{ width: "100%" }} />;
 }

@@ -4,6 +4,7 @@
 import type { DataLogChannel, DynoProfile } from "../../../../contracts/data-logs";
 import type { DynoPull } from "../../../lib/dyno";
 import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
+import type { CursorGrid } from "./cursor-grid";
 import LogWorkerScript from "./log-worker?worker";
 
 export type WorkerRequest = { id: number } & (
@@ -26,6 +27,8 @@ export interface LoadedLog {
   durationSeconds: number;
   /** False while only the first channels are in (the rest are loading). */
   complete: boolean;
+  /** The log's channels not in yet. */
+  loading: string[];
   /** Bytes of typed arrays the worker holds, and the channel samples they store. */
   bytesHeld: number;
   samples: number;
@@ -33,12 +36,12 @@ export interface LoadedLog {
 
 export type ComputeResult = { ok: true; min: number; max: number; mean: number } | { ok: false; message: string; position: number };
 
-/** Byte offsets of the arrays in the columnar form (server/domain/logs/serialize.ts). */
+/** Byte offsets and lengths of the arrays in the columnar form (server/domain/logs/serialize.ts). */
 export interface ColumnsOffsets {
   rows: number;
-  timeAt: number;
-  channelsAt: number;
-  columnBytes: number;
+  time: { at: number; bytes: number };
+  /** One per channel, in order and back to back: the last ends at `byteLength`. */
+  columns: Array<{ at: number; bytes: number }>;
   byteLength: number;
   channels: DataLogChannel[];
   durationSeconds: number;
@@ -49,6 +52,7 @@ export interface ViewResult {
   ids: string[];
   series: SeriesPoints[];
   stats: RangeStats[];
+  grid: CursorGrid;
 }
 
 export interface ValuesAt {
@@ -92,9 +96,33 @@ export class LogWorker {
   valuesAt = (body: Body<"valuesAt">) => this.send<ValuesAt>("valuesAt", body);
   dyno = (body: Body<"dyno">) => this.send<DynoPull[]>("dyno", body);
 
+  terminated = false;
+
   terminate(): void {
+    this.terminated = true;
     this.worker.terminate();
     for (const waiting of this.pending.values()) waiting.reject(new Error("The log view was closed"));
     this.pending.clear();
   }
+}
+
+/**
+ * Workers of analysis views that went off screen. A kept-alive page (src/lib/keep-alive.ts) is
+ * hidden in React's <Activity>, which runs effect cleanups exactly as for a page that is gone: so a
+ * view parks its worker instead of ending it, and when shown again takes it back with the columns
+ * still loaded. Only the most recently parked are kept (each holds a whole log); older ones end.
+ */
+const PARKED_LIMIT = 2;
+const parked: LogWorker[] = [];
+
+export function parkWorker(worker: LogWorker): void {
+  parked.push(worker);
+  while (parked.length > PARKED_LIMIT) parked.shift()!.terminate();
+}
+
+/** Takes a parked worker back; false when it was ended meanwhile. */
+export function unparkWorker(worker: LogWorker): boolean {
+  const at = parked.indexOf(worker);
+  if (at >= 0) parked.splice(at, 1);
+  return !worker.terminated;
 }

@@ -5,11 +5,13 @@
  * the page ever waiting on a loop over every sample.
  */
 import { compileExpression, ExpressionError } from "../../../../contracts/expression";
-import { deserializeColumns, readColumnsLayout } from "../../../../server/domain/logs/serialize";
+import { type EncodedColumn, codePosition, codesOf, decodeColumn, decoder, gapCode } from "../../../../server/domain/logs/column-codes";
+import { type ArrayPlace, deserializeEncoded, readColumnsLayout } from "../../../../server/domain/logs/serialize";
 import type { LogChannel } from "../../../../server/domain/logs/types";
 import { dynoPulls, metresPerSecondPer } from "../../../lib/dyno";
-import { indexAtTime, minMaxPerPixel, rangeStats } from "../../../lib/downsample";
+import { type RangeStats, type SampleBlocks, type SeriesPoints, blocksOf, indexAtTime, minMaxIndices, rangeStats } from "../../../lib/downsample";
 import { variableOf } from "./channels";
+import { cursorGrid } from "./cursor-grid";
 import type { WorkerRequest, WorkerResponse } from "./log-worker-client";
 
 const scope = self as unknown as {
@@ -17,17 +19,49 @@ const scope = self as unknown as {
   onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null;
 };
 
-let time: Float64Array = new Float64Array(0);
-const columns = new Map<string, Float32Array>();
+/** The columns as stored (column-codes.ts): decoded only for the points a view shows. */
+let time: EncodedColumn = { codes: new Float64Array(0), encoding: { type: "f64" } };
+const columns = new Map<string, EncodedColumn>();
+/** Per column, its block summaries: a view of the whole log reads these, not every sample. */
+const blocks = new Map<string, SampleBlocks>();
+
+function keepColumn(id: string, column: EncodedColumn): void {
+  columns.set(id, column);
+  blocks.set(id, blocksOf(column.codes, gapCode(column.encoding)));
+}
 const units = new Map<string, string>();
 let channelIds: string[] = [];
 let durationSeconds = 0;
-let columnBytes = 0;
+let rows = 0;
+/** Where the channels lie in the columnar form, from its header. */
+let channelPlaces: ArrayPlace[] = [];
 
 /** Typed arrays held, each buffer counted once (after the full load, channels share one). */
 function bytesHeld(): number {
-  const buffers = new Set<ArrayBufferLike>([time.buffer, ...[...columns.values()].map((c) => c.buffer)]);
+  const summaries = [...blocks.values()].flatMap((b) => [b.minAt.buffer, b.maxAt.buffer, b.count.buffer, b.sum.buffer]);
+  const buffers = new Set<ArrayBufferLike>([time.codes.buffer, ...[...columns.values()].map((c) => c.codes.buffer), ...summaries]);
   return [...buffers].reduce((sum, buffer) => sum + buffer.byteLength, 0);
+}
+
+const timeAt = (t: number) => indexAtTime(time.codes, codePosition(time.encoding, t));
+
+/** The kept samples' times and values, decoded. */
+function pointsAt(column: EncodedColumn, indices: Uint32Array): SeriesPoints {
+  const [timeOf, valueOf] = [decoder(time.encoding), decoder(column.encoding)];
+  const points = { time: new Float64Array(indices.length), values: new Float32Array(indices.length) };
+  indices.forEach((index, k) => {
+    points.time[k] = timeOf(time.codes[index]);
+    points.values[k] = valueOf(column.codes[index]);
+  });
+  return points;
+}
+
+/** Minimum, maximum and mean found on the codes (an increasing, linear coding), then decoded. */
+function statsOf(id: string, i0: number, i1: number): RangeStats {
+  const column = columnOf(id);
+  const stats = rangeStats(column.codes, i0, i1, gapCode(column.encoding), blocks.get(id));
+  const valueOf = decoder(column.encoding);
+  return { min: valueOf(stats.min), max: valueOf(stats.max), mean: valueOf(stats.mean), count: stats.count };
 }
 
 let channelList: Array<{ id: string; name: string; unit: string; min: number; max: number; mean: number }> = [];
@@ -40,14 +74,15 @@ function keepChannels(channels: LogChannel[]) {
 
 const summary = (complete: boolean) => ({
   channels: channelList,
-  rowCount: time.length,
+  rowCount: rows,
   durationSeconds,
   complete,
+  loading: complete ? [] : channelIds.filter((id) => !columns.has(id)),
   bytesHeld: bytesHeld(),
-  samples: time.length * channelIds.length,
+  samples: rows * channelIds.length,
 });
 
-function column(id: string): Float32Array {
+function columnOf(id: string): EncodedColumn {
   const values = columns.get(id);
   if (!values) throw new Error(`No channel "${id}" in this log`);
   return values;
@@ -56,12 +91,14 @@ function column(id: string): Float32Array {
 async function handle(request: WorkerRequest): Promise<{ result: unknown; transfer?: Transferable[] }> {
   switch (request.type) {
     case "load": {
-      const log = deserializeColumns(await request.blob.arrayBuffer());
+      const log = deserializeEncoded(await request.blob.arrayBuffer());
       time = log.time;
+      rows = log.rowCount;
       durationSeconds = log.durationSeconds;
       keepChannels(log.channels);
       columns.clear();
-      log.channels.forEach((channel, i) => columns.set(channel.id, log.columns[i]));
+      blocks.clear();
+      log.channels.forEach((channel, i) => keepColumn(channel.id, log.columns[i]));
       return { result: summary(true) };
     }
     case "layout": {
@@ -69,29 +106,42 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
       if ("headerBytes" in layout) return { result: layout };
       durationSeconds = layout.header.durationSeconds;
       keepChannels(layout.header.channels);
-      columnBytes = layout.columnBytes;
-      const { header, ...offsets } = layout;
+      rows = layout.rows;
+      channelPlaces = layout.columns;
+      const place = ({ at, bytes }: ArrayPlace) => ({ at, bytes });
+      const offsets = { rows, time: place(layout.time), columns: layout.columns.map(place), byteLength: layout.byteLength };
+      time = { codes: new Float64Array(0), encoding: layout.time.encoding };
       return { result: { ...offsets, channels: channelList, durationSeconds } };
     }
     case "time":
-      time = new Float64Array(await request.blob.arrayBuffer());
+      time = { codes: codesOf(time.encoding, await request.blob.arrayBuffer(), 0, rows), encoding: time.encoding };
       return { result: summary(false) };
-    case "channel":
-      columns.set(channelIds[request.index], new Float32Array(await request.blob.arrayBuffer()));
+    case "channel": {
+      const { encoding } = channelPlaces[request.index];
+      keepColumn(channelIds[request.index], { codes: codesOf(encoding, await request.blob.arrayBuffer(), 0, rows), encoding });
       return { result: summary(false) };
+    }
     case "channels": {
       // Every channel in one buffer: the separate first arrays are let go for views of it.
       const buffer = await request.blob.arrayBuffer();
-      channelIds.forEach((id, i) => columns.set(id, new Float32Array(buffer, i * columnBytes, time.length)));
+      const start = channelPlaces[0]?.at ?? 0;
+      channelIds.forEach((id, i) => {
+        const { at, encoding } = channelPlaces[i];
+        const codes = codesOf(encoding, buffer, at - start, rows);
+        // The first channels came on their own: same samples, so their summaries stand.
+        if (blocks.has(id)) columns.set(id, { codes, encoding });
+        else keepColumn(id, { codes, encoding });
+      });
       return { result: summary(true) };
     }
     case "compute": {
-      const byVariable: Record<string, Float32Array> = {};
-      for (const [id, values] of columns) byVariable[variableOf(id)] = values;
+      const variables = new Map([...columns].map(([id, values]) => [variableOf(id), values]));
       try {
-        const compiled = compileExpression(request.expression, { variables: Object.keys(byVariable) });
-        const values = Float32Array.from(compiled.evaluateColumns(byVariable, time.length));
-        columns.set(request.channelId, values);
+        const compiled = compileExpression(request.expression, { variables: [...variables.keys()] });
+        // Only the channels the expression reads are decoded, and only while it runs.
+        const inputs = Object.fromEntries(compiled.variables.map((name) => [name, decodeColumn(variables.get(name)!, Float32Array)]));
+        const values = Float32Array.from(compiled.evaluateColumns(inputs, rows));
+        keepColumn(request.channelId, { codes: values, encoding: { type: "f32" } });
         units.set(request.channelId, request.unit);
         const stats = rangeStats(values, 0, values.length);
         return { result: { ok: true, min: stats.min, max: stats.max, mean: stats.mean } };
@@ -103,28 +153,37 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
     case "view": {
       // A channel still on its way (the full load follows the first paint) draws nothing yet.
       const ids = request.ids.filter((id) => columns.has(id));
-      const series = ids.map((id) => minMaxPerPixel(time, column(id), request.t0, request.t1, request.pixels));
-      const [i0, i1] = [indexAtTime(time, request.t0), indexAtTime(time, request.t1) + 1];
-      const stats = ids.map((id) => rangeStats(column(id), i0, i1));
-      const transfer = series.flatMap((s) => [s.time.buffer, s.values.buffer]);
-      return { result: { ids, series, stats }, transfer };
+      const [c0, c1] = [codePosition(time.encoding, request.t0), codePosition(time.encoding, request.t1)];
+      const series = ids.map((id) => {
+        const values = columnOf(id);
+        return pointsAt(values, minMaxIndices(time.codes, values.codes, gapCode(values.encoding), c0, c1, request.pixels, blocks.get(id)));
+      });
+      const [i0, i1] = [timeAt(request.t0), timeAt(request.t1) + 1];
+      const stats = ids.map((id) => statsOf(id, i0, i1));
+      // Every channel under each column, so the readout follows the pointer without asking here.
+      const all = [...columns.values()];
+      const read = all.map((column) => decoder(column.encoding));
+      const grid = cursorGrid(request, [...columns.keys()], timeAt, (k, i) => read[k](all[k].codes[i]));
+      const transfer = [...series.flatMap((s) => [s.time.buffer, s.values.buffer]), grid.values.buffer];
+      return { result: { ids, series, stats, grid }, transfer };
     }
     case "valuesAt": {
-      const i = indexAtTime(time, request.t);
+      const i = timeAt(request.t);
       const values: Record<string, number> = {};
-      for (const [id, samples] of columns) values[id] = i < 0 ? NaN : samples[i];
-      return { result: { time: i < 0 ? NaN : time[i], values } };
+      for (const [id, samples] of columns) values[id] = i < 0 ? NaN : decoder(samples.encoding)(samples.codes[i]);
+      return { result: { time: i < 0 ? NaN : decoder(time.encoding)(time.codes[i]), values } };
     }
     case "dyno": {
       const speedFactor = request.speedId ? metresPerSecondPer(units.get(request.speedId) ?? "") : null;
-      const speedMps = request.speedId && speedFactor ? Float64Array.from(column(request.speedId), (v) => v * speedFactor) : undefined;
+      const decoded = (id: string) => decodeColumn(columnOf(id), Float32Array);
+      const speedMps = request.speedId && speedFactor ? Float64Array.from(decoded(request.speedId), (v) => v * speedFactor) : undefined;
       const pulls = dynoPulls(
         {
-          time,
-          rpm: column(request.rpmId),
+          time: decodeColumn(time, Float64Array),
+          rpm: decoded(request.rpmId),
           speedMps,
-          gear: request.gearId ? column(request.gearId) : (request.gear ?? undefined),
-          throttle: request.throttleId ? column(request.throttleId) : undefined,
+          gear: request.gearId ? decoded(request.gearId) : (request.gear ?? undefined),
+          throttle: request.throttleId ? decoded(request.throttleId) : undefined,
         },
         request.profile,
       );

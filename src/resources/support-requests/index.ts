@@ -1,0 +1,14 @@
+import { QuestionCircleOutlined } from "@ant-design/icons";
+import { createElement } from "react";
+import { drawerRoutes } from "../../components/resource/drawer-route";
+import { lazyPage } from "../lazy-page";
+import type { ResourceDefinition } from "../types";
+
+/** A signed-in user's own support requests; the admins work the same requests at /admin/onboarding-vehicles. */
+export const supportRequests: ResourceDefinition = {
+  name: "support-requests",
+  guard: "auth",
+  layout: "portal",
+  ...drawerRoutes("/vehicle-support", lazyPage(() => import("./list"), "SupportRequestsList"), ["show", "create"]),
+  meta: { label: "Vehicle support", icon: createElement(QuestionCircleOutlined), menu: "portal", apiPath: "user-vehicles/support-request/mine" },
+};
