@@ -5,7 +5,7 @@
  *
  *   npx tsx bench/parse-log.ts
  */
-import { parseLog } from "../server/domain/logs";
+import { deserializeColumns, parseLog, serializeColumns } from "../server/domain/logs";
 import { lttb, minMaxPerPixel } from "../src/lib/downsample";
 import { generateCsv } from "./lib/generate-log";
 
@@ -71,6 +71,15 @@ console.log(`  ratio naive / scanner     ${(naive.ms / first.ms).toFixed(1)}× (
 console.log("  values identical to parseFloat's in all 20,000,000 cells");
 const met = first.ms <= TARGET_SECONDS * 1000;
 console.log(`  target ≤ ${TARGET_SECONDS} s: ${met ? "met" : "NOT MET"}`);
+
+// The upload's worker thread writes the columnar form after parsing: its coding scans every sample once more.
+const serialized = timed(() => serializeColumns(log));
+const samples = ROWS * CHANNELS;
+console.log("\nColumnar form (serializeColumns: integer codes of the printed decimals, else floats)");
+console.log(`  coded in                  ${fmt(serialized.ms)}  ${(serialized.result.length / MiB).toFixed(1)} MiB, ${(serialized.result.length / samples).toFixed(2)} bytes a sample (Float32 + Float64 time: ${((samples * 4 + ROWS * 8) / samples).toFixed(2)})`);
+const decoded = deserializeColumns(serialized.result);
+if (!decoded.columns.every((column, c) => column.every((v, r) => v === log.columns[c][r] || (v !== v && log.columns[c][r] !== log.columns[c][r])))) throw new Error("the columnar form did not give back every sample");
+console.log("  every sample read back exactly");
 
 const t1 = log.time[log.rowCount - 1];
 const values = log.columns[0];

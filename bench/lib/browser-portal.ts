@@ -1,0 +1,84 @@
+/**
+ * The whole portal for a browser bench: the production build of the app
+ * (built when stale), a private Auth emulator, the real server on PGlite in
+ * its own `.test-data/bench-*` folder, and Debian's Chromium; plus users with
+ * fresh ID tokens. `close()` takes all of it down and removes the folder.
+ */
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import { type Browser, chromium } from "playwright-core";
+import { buildApp } from "../../server/app";
+import { loadConfig } from "../../server/config";
+import { openDatabase } from "../../server/db/connection";
+import { buildSpa, spaIsStale } from "../../scripts/lib/build";
+import { startAuthEmulator } from "../../scripts/lib/emulator";
+import { TEST_PORTS, TEST_PROJECT_ID, freePort } from "../../scripts/lib/ports";
+
+export interface BenchUser {
+  email: string;
+  password: string;
+  headers: { authorization: string };
+}
+
+export interface BenchPortal {
+  origin: string;
+  app: FastifyInstance;
+  browser: Browser;
+  /** A new verified user, with the role's claim when one is named. */
+  user(role?: "admin" | "dealer"): Promise<BenchUser>;
+  close(): Promise<void>;
+}
+
+export async function startBrowserPortal(options: { chromiumArgs?: string[] } = {}): Promise<BenchPortal> {
+  if (spaIsStale()) {
+    console.log("Building the web app…");
+    buildSpa();
+  }
+  const workDir = path.resolve(`.test-data/bench-${randomBytes(4).toString("hex")}`);
+  const emulator = await startAuthEmulator({
+    projectId: TEST_PROJECT_ID,
+    port: await freePort(TEST_PORTS.emulator + 10),
+    hubPort: await freePort(TEST_PORTS.emulatorHub + 10),
+    loggingPort: await freePort(TEST_PORTS.emulatorLogging + 10),
+    workDir: path.join(workDir, "auth-emulator"),
+  });
+  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: workDir, FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: TEST_PROJECT_ID, LOG_LEVEL: "warn" });
+  const database = await openDatabase({ pgliteDir: path.join(workDir, "pglite") });
+  await database.migrate();
+  const app = await buildApp(config, { database, logger: false });
+  const origin = await app.listen({ host: "127.0.0.1", port: 0 });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", ...(options.chromiumArgs ?? [])],
+  });
+
+  async function user(role?: "admin" | "dealer"): Promise<BenchUser> {
+    const email = `bench-${role ?? "customer"}-${randomBytes(4).toString("hex")}@example.test`;
+    const password = "bench-password-1";
+    const record = await app.ctx.identity.auth.createUser({ email, password, emailVerified: true, displayName: `Bench ${role ?? "customer"}` });
+    if (role) await app.ctx.identity.auth.setCustomUserClaims(record.uid, { [role]: true });
+    const signIn = await fetch(`http://${emulator.host}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=bench`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password, returnSecureToken: true }),
+    });
+    const { idToken } = (await signIn.json()) as { idToken: string };
+    return { email, password, headers: { authorization: `Bearer ${idToken}` } };
+  }
+
+  return {
+    origin,
+    app,
+    browser,
+    user,
+    async close() {
+      await browser.close();
+      await app.close();
+      await database.close();
+      await emulator.stop();
+      rmSync(workDir, { recursive: true, force: true });
+    },
+  };
+}
