@@ -17,6 +17,7 @@ import { PageRedirect } from "./components/page-redirect";
 import { Toaster } from "./components/toaster";
 import { emptyLabel } from "./lib/labels";
 import type { ReleaseCheck } from "./lib/release-check";
+import { useReducedMotion } from "./lib/reduced-motion";
 import { antdTheme } from "./lib/theme";
 import { notificationProvider } from "./providers/notification-provider";
 import type { Services } from "./providers/services";
@@ -72,9 +73,10 @@ function Pages() {
 
 export function App({ services, releaseCheck }: { services: Services; releaseCheck: ReleaseCheck }) {
   const { resolved } = useColourMode();
+  const reducedMotion = useReducedMotion();
   return (
     <BrowserRouter>
-      <ConfigProvider theme={antdTheme(resolved)} renderEmpty={(name) => <Empty description={emptyLabel(name)} />}>
+      <ConfigProvider theme={antdTheme(resolved, { reducedMotion })} renderEmpty={(name) => <Empty description={emptyLabel(name)} />}>
         <AntdApp>
           <SessionContext.Provider value={services.session}>
             <Refine

@@ -16,8 +16,9 @@
  * `antdTheme(mode)` returns a ThemeConfig for antd's ConfigProvider: antd's default or dark
  * algorithm for everything, followed by one that pins antd's primary colour roles to monza
  * shades (PRIMARY_ROLES). antd's dark algorithm would otherwise darken the seed colour, and the
- * primary users see in dark mode would not be the 400 shade. The same object is returned for
- * the same mode, so passing it to ConfigProvider does not re-render the tree.
+ * primary users see in dark mode would not be the 400 shade. `antdTheme(mode, { reducedMotion })`
+ * turns antd's motion off. The same object is returned for the same arguments, so passing it to
+ * ConfigProvider does not re-render the tree.
  */
 import { theme, type MappingAlgorithm, type ThemeConfig } from "antd";
 
@@ -158,6 +159,13 @@ const themes: Record<"light" | "dark", ThemeConfig> = {
   },
 };
 
-export function antdTheme(mode: "light" | "dark"): ThemeConfig {
-  return themes[mode];
+// Without motion antd's dropdowns, modals and drawers appear and leave at once (WCAG 2.3.3).
+const stillThemes: Record<"light" | "dark", ThemeConfig> = {
+  light: { ...themes.light, token: { ...themes.light.token, motion: false } },
+  dark: { ...themes.dark, token: { ...themes.dark.token, motion: false } },
+};
+
+/** The theme of a colour mode; `reducedMotion` when the visitor's system asks for less motion. */
+export function antdTheme(mode: "light" | "dark", { reducedMotion = false } = {}): ThemeConfig {
+  return (reducedMotion ? stillThemes : themes)[mode];
 }

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { type Locator, expect, test } from "@playwright/test";
 import { LoginPage, Portal, demoUsers } from "./pages/login-page";
 import { Shell } from "./pages/shell";
 
@@ -88,6 +88,50 @@ test("dialogs close by Escape and by a click outside, and the sign-out confirmat
   await expect(fromSider).toBeVisible();
   await fromSider.getByRole("button", { name: "Stay signed in" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test("when the system asks for less motion, menus and dialogs appear without animating", async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await new LoginPage(page).open();
+  await new LoginPage(page).signIn(demoUsers.customer);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const runningAnimations = (locator: Locator) => locator.evaluate((element) => element.getAnimations({ subtree: true }).length);
+
+  await page.getByTestId("user-menu").click();
+  const menu = page.locator(".ant-dropdown");
+  await expect(menu).toBeVisible();
+  expect(await runningAnimations(menu)).toBe(0);
+  await menu.getByRole("menuitem", { name: "Sign out" }).click();
+  const dialog = page.locator(".ant-modal").filter({ hasText: "Sign out?" });
+  await expect(dialog).toBeVisible();
+  expect(await runningAnimations(dialog)).toBe(0);
+});
+
+test("an admin's long side menu scrolls by itself, and the open user menu stays under its button while the page scrolls", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 500 });
+  await new LoginPage(page).open();
+  await new LoginPage(page).signIn(demoUsers.admin);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const sider = page.locator(".ant-layout-sider");
+  const siderMenu = sider.locator(".ant-menu-root");
+  await expect(sider.getByRole("menuitem", { name: "Sign out" })).toBeAttached();
+  expect(await siderMenu.evaluate((menu) => menu.scrollHeight > menu.clientHeight)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollHeight > innerHeight)).toBe(true);
+
+  await page.getByTestId("user-menu").click();
+  const signOut = page.locator(".ant-dropdown").getByRole("menuitem", { name: "Sign out" });
+  await expect(signOut).toBeVisible();
+  const before = await signOut.boundingBox();
+  const siderBefore = await sider.boundingBox();
+  await page.evaluate(() => window.scrollBy(0, 100));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+  // Two frames, so a menu re-placed after the scroll would have moved by now.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  expect(await signOut.boundingBox()).toEqual(before);
+  expect(await sider.boundingBox()).toEqual(siderBefore);
+
+  await signOut.click();
+  await expect(page.getByRole("dialog", { name: "Sign out?" })).toBeVisible();
 });
 
 test("a toast stays while the pointer is on it and closes after its time once the pointer leaves", async ({ page }) => {

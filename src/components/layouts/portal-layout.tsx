@@ -41,12 +41,16 @@ function useAskToSignOut() {
   return () => dialogs.open(SignOutConfirmation, { header: "Sign out?", icon: { name: "question" }, barrierDismissible: false });
 }
 
-/** Refine's sider, with its sign-out asking first like the user menu's. */
+/**
+ * Refine's sider, with its sign-out asking first like the user menu's. Fixed, so a menu longer
+ * than the window (an admin's) scrolls inside it instead of making every page scroll.
+ */
 function PortalSider(props: Parameters<typeof ThemedSider>[0]) {
   const askToSignOut = useAskToSignOut();
   return (
     <ThemedSider
       {...props}
+      fixed
       render={({ items, logout }) => (
         <>
           {items}
@@ -91,6 +95,8 @@ function PortalHeader() {
         <NotificationBell />
         <Dropdown
           trigger={["click"]}
+          // Inside the sticky header, so the open menu stays under its button while the page scrolls.
+          getPopupContainer={(button) => button.parentElement ?? document.body}
           menu={{
             items: [
               { key: "profile", icon: <UserOutlined />, label: <Link to="/profile">Profile</Link> },

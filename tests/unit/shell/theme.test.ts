@@ -81,6 +81,18 @@ describe("antd theme", () => {
 
   it("returns the same object each time, so ConfigProvider does not re-render", () => {
     expect(antdTheme("dark")).toBe(antdTheme("dark"));
+    expect(antdTheme("light", { reducedMotion: true })).toBe(antdTheme("light", { reducedMotion: true }));
+  });
+
+  it("turns antd's motion off, and only that, when reduced motion is asked for", () => {
+    const withoutMotion = (token: object) => Object.fromEntries(Object.entries(token).filter(([name]) => !name.startsWith("motion")));
+    for (const mode of ["light", "dark"] as const) {
+      const moving = theme.getDesignToken(antdTheme(mode));
+      const still = theme.getDesignToken(antdTheme(mode, { reducedMotion: true }));
+      expect([moving.motion, moving.motionDurationMid], mode).toEqual([true, "0.2s"]);
+      expect([still.motion, still.motionDurationFast, still.motionDurationMid, still.motionDurationSlow], mode).toEqual([false, "0s", "0s", "0s"]);
+      expect(withoutMotion(still), mode).toEqual(withoutMotion(moving));
+    }
   });
 
   it("gives antd components the 500 shade in light mode and the 400 shade in dark mode", () => {
