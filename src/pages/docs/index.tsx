@@ -1,5 +1,5 @@
 import { Alert, Anchor, Col, Row, Typography } from "antd";
-import { Fragment, type ReactNode, useMemo } from "react";
+import { Fragment, type MouseEvent, type ReactNode, useMemo } from "react";
 import { useParams } from "react-router";
 import { docsIndex } from "../../components/layouts/docs-layout";
 import { Link } from "../../components/link";
@@ -67,6 +67,22 @@ function renderBlock(block: Block, index: number): ReactNode {
   }
 }
 
+/**
+ * Jumps to the heading at once. antd's Anchor would animate the scroll for 450 ms, ignoring a
+ * wish for reduced motion and pulling the page back while the reader scrolls meanwhile; it still
+ * marks the section in view (a last short section that cannot reach the top is not marked, as in
+ * most documentation sites).
+ */
+function jumpToHeading(event: MouseEvent<HTMLElement>) {
+  const link = (event.target as Element).closest<HTMLAnchorElement>('a[href^="#"]');
+  const heading = link && document.getElementById(decodeURIComponent(link.hash.slice(1)));
+  if (!heading) return;
+  event.preventDefault();
+  event.stopPropagation();
+  heading.scrollIntoView();
+  window.history.pushState(null, "", link.hash);
+}
+
 /** A document from docs/, with its table of contents beside it on wide screens and above it on narrow ones. */
 export function DocsPage() {
   const { slug = "" } = useParams();
@@ -82,7 +98,7 @@ export function DocsPage() {
       </Col>
       {contents.length > 0 && (
         <Col xs={{ span: 24, order: 1 }} lg={{ span: 6, order: 2 }}>
-          <nav aria-label="On this page">
+          <nav aria-label="On this page" onClickCapture={jumpToHeading}>
             <Typography.Text strong>On this page</Typography.Text>
             <Anchor
               affix={false}
