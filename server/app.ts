@@ -8,6 +8,10 @@ import type { AppContext } from "./context";
 import { type Database, openDatabase } from "./db/connection";
 import { HttpError, installErrorHandling } from "./errors";
 import { installAuthentication } from "./http/auth";
+import { installListRegistry } from "./http/list";
+import { MAX_PARAM_LENGTH, earlyErrorHandlers } from "./http/early-errors";
+import { type LogDestination, loggerOptions } from "./http/log-redaction";
+import { helmetOptions, securityHeaders } from "./http/security-headers";
 import { serveSpa, webConfig } from "./http/static";
 import { installZodValidation } from "./http/zod";
 import { authRoutes } from "./routes/auth";
@@ -46,38 +50,24 @@ export interface BuildOptions {
   database?: Database;
   identity?: Identity;
   logger?: boolean;
-}
-
-function contentSecurityPolicy(config: Config) {
-  const identityHosts = config.authEmulatorHost
-    ? [`http://${config.authEmulatorHost}`]
-    : ["https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com"];
-  return {
-    useDefaults: false,
-    directives: {
-      defaultSrc: ["'self'"],
-      baseUri: ["'none'"],
-      objectSrc: ["'none'"],
-      frameAncestors: ["'none'"],
-      formAction: ["'self'"],
-      scriptSrc: ["'self'", "https://js.stripe.com"],
-      // antd writes its CSS-in-JS into <style> elements at run time.
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", "data:", "blob:"],
-      fontSrc: ["'self'", "data:"],
-      workerSrc: ["'self'", "blob:"],
-      connectSrc: ["'self'", ...identityHosts, ...(config.releaseApiBaseUrl ? [config.releaseApiBaseUrl] : [])],
-      frameSrc: ["'self'", "https://js.stripe.com"],
-    },
-  };
+  /** Where the log goes instead of stdout (tests read it). */
+  logStream?: LogDestination;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const helmet = helmetOptions(config);
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger: options.logger === false ? false : loggerOptions(config.logLevel, options.logStream),
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
-    trustProxy: config.mode === "production",
+    // A handler still working after the time-out answers 503 (request.signal is aborted); a
+    // transaction it holds is rolled back by the database guard after the same time.
+    handlerTimeout: config.requestTimeoutMs,
+    // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Refusals before routing (414, 431, …) answer in our error shape with the same security headers.
+    ...earlyErrorHandlers(securityHeaders(helmet)),
   });
   app.decorate("shuttingDown", false);
 
@@ -86,6 +76,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     (await openDatabase({
       databaseUrl: config.databaseUrl,
       pgliteDir: path.join(config.dataDir, "pglite"),
+      transactionTimeoutMs: config.requestTimeoutMs,
       onPoolError: (error) => app.log.warn({ err: error }, "idle database connection dropped"),
     }));
   const identity = options.identity ?? createIdentity({ projectId: config.projectId, emulatorHost: config.authEmulatorHost });
@@ -110,15 +101,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   installZodValidation(app);
+  installListRegistry(app);
   installErrorHandling(app);
   await app.register(fastifyCookie);
   // Limits are set per upload by server/http/uploads.ts, which every upload route goes through.
   await app.register(fastifyMultipart, { limits: { fileSize: config.uploadLimitBytes } });
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: contentSecurityPolicy(config),
-    crossOriginEmbedderPolicy: false,
-    hsts: config.mode === "production",
-  });
+  await app.register(fastifyHelmet, helmet);
   app.addHook("onSend", async (request, reply) => {
     if (request.url.startsWith("/api")) reply.header("Cache-Control", "no-store");
     if (app.shuttingDown) reply.header("Connection", "close");

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 
 export type RunMode = "development" | "test" | "production";
@@ -29,6 +30,14 @@ export interface Config {
   logLevel: string;
   /** Key that seals stored passwords (base64, 32 bytes); unset: a key file in dataDir. */
   secretsKey?: string;
+  /**
+   * Addresses and CIDR ranges of the reverse proxies whose X-Forwarded-For is believed
+   * (TRUST_PROXY); empty: nobody's, request.ip is the connecting peer.
+   */
+  trustProxy: string[];
+  /** Image proxy results kept on disk: at most this many bytes and files, least recently used out. */
+  imageCacheMaxBytes: number;
+  imageCacheMaxFiles: number;
 }
 
 const DEFAULT_PROJECT_ID = "demo-tuning-portal";
@@ -38,6 +47,30 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
   return parsed;
+}
+
+/** proxy-addr's names for the private ranges, usable in TRUST_PROXY beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * TRUST_PROXY: a comma list of proxy addresses, CIDR ranges or range names. "true" is refused
+ * (it believes X-Forwarded-For from any client that connects directly), and so is a hop count,
+ * which Fastify now ignores (it cannot tell a proxy from a client that sent enough hops).
+ */
+export function trustedProxiesFrom(value: string | undefined): string[] {
+  const entries = (value ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, prefix, extra] = entry.split("/");
+    const version = isIP(address);
+    const validPrefix =
+      prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 6 ? 128 : 32)) || (version === 4 && isIP(prefix) === 4);
+    if (!(PROXY_RANGE_NAMES.has(entry) || (version !== 0 && validPrefix && extra === undefined))) {
+      throw new Error(
+        `TRUST_PROXY must list proxy addresses, CIDR ranges or ${[...PROXY_RANGE_NAMES].join("/")}, separated by commas; got "${entry}"`,
+      );
+    }
+  }
+  return entries;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -60,6 +93,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     requestTimeoutMs: intFrom(env.REQUEST_TIMEOUT_MS, 120_000, "REQUEST_TIMEOUT_MS"),
     logLevel: env.LOG_LEVEL ?? (mode === "test" ? "warn" : "info"),
     secretsKey: env.SECRETS_KEY || undefined,
+    trustProxy: trustedProxiesFrom(env.TRUST_PROXY),
+    imageCacheMaxBytes: intFrom(env.IMAGE_CACHE_MAX_BYTES, 256 * 1024 * 1024, "IMAGE_CACHE_MAX_BYTES"),
+    imageCacheMaxFiles: intFrom(env.IMAGE_CACHE_MAX_FILES, 5000, "IMAGE_CACHE_MAX_FILES"),
     ...overrides,
   };
   assertSafeConfig(config);

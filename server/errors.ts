@@ -1,6 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { ApiError, FieldIssue } from "../contracts/errors";
+import { isConnectionLoss } from "./db/connection-loss";
+import { TransactionTimeoutError } from "./db/transaction-guard";
+
+/** Seconds a client is asked to wait after a 503 before trying again. */
+export const RETRY_AFTER_SECONDS = 5;
 
 export class HttpError extends Error {
   constructor(
@@ -62,6 +67,22 @@ function toApiError(error: FastifyError | Error, request: FastifyRequest): ApiEr
     return { statusCode: 400, message: `Invalid ${error.part}`, description: error.message, data: error.issues };
   }
   const fastifyError = error as FastifyError;
+  if (fastifyError.code === "FST_ERR_HANDLER_TIMEOUT" || error instanceof TransactionTimeoutError) {
+    request.log.warn({ err: error }, "request timed out");
+    return {
+      statusCode: 503,
+      message: "Service unavailable",
+      description: "The request took longer than the server allows and was stopped; nothing it started was kept. Try again.",
+    };
+  }
+  if (isConnectionLoss(error)) {
+    request.log.error({ err: error }, "database unavailable");
+    return {
+      statusCode: 503,
+      message: "Service unavailable",
+      description: "The database cannot be reached just now. Try again in a few seconds.",
+    };
+  }
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     // Fastify's own client errors (bad JSON, oversize body, wrong content type) have safe messages.
@@ -76,6 +97,7 @@ function toApiError(error: FastifyError | Error, request: FastifyRequest): ApiEr
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply: FastifyReply) => {
     const body = toApiError(error as FastifyError, request);
+    if (body.statusCode === 503) reply.header("Retry-After", String(RETRY_AFTER_SECONDS));
     reply.status(body.statusCode).type("application/json").send(body);
   });
 }

@@ -4,6 +4,7 @@ import { buildApp } from "./app";
 import { loadConfig } from "./config";
 import { seedDemo } from "./seed";
 import { startBlobCollection } from "./services/blob-collector";
+import { removeStaleTempFiles, tempFileMaxAgeMs } from "./services/temp-files";
 import { sealStoredPasswords } from "./services/secret-box";
 
 const BLOB_COLLECTION_EVERY_MS = 6 * 60 * 60 * 1000;
@@ -12,6 +13,9 @@ const BLOB_COLLECTION_EVERY_MS = 6 * 60 * 60 * 1000;
 async function main() {
   const config = loadConfig();
   const app = await buildApp(config);
+  // Temp files of uploads a killed process was receiving; blob collection removes later ones.
+  const temps = await removeStaleTempFiles(config.dataDir, tempFileMaxAgeMs(config));
+  if (temps.removed) app.log.info(temps, "removed temp files of interrupted requests");
   await app.ctx.database.migrate();
   const sealed = await sealStoredPasswords(app.ctx.db, app.ctx.secrets);
   if (sealed) app.log.info({ sealed }, "stored passwords sealed at rest");

@@ -10,7 +10,9 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+import { retryReadsOnConnectionLoss } from "./connection-loss";
 import * as schema from "./schema";
+import { guardTransactions } from "./transaction-guard";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -36,19 +38,24 @@ export interface DatabaseOptions {
   /** PGlite files go here; "memory://" keeps them in memory (tests). */
   pgliteDir: string;
   onPoolError?: (error: Error) => void;
+  /** Longest a transaction may stay open before it is rolled back (the request time-out); default 2 minutes. */
+  transactionTimeoutMs?: number;
 }
+
+const DEFAULT_TRANSACTION_TIMEOUT_MS = 120_000;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.onPoolError);
-  return openPglite(options.pgliteDir);
+  const transactionTimeoutMs = options.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS;
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, transactionTimeoutMs, options.onPoolError);
+  return openPglite(options.pgliteDir, transactionTimeoutMs);
 }
 
-async function openPglite(dir: string): Promise<Database> {
+async function openPglite(dir: string, transactionTimeoutMs: number): Promise<Database> {
   if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
   // pg_trgm backs the trigram indexes of list search; the migration creates the extension.
   const client = new PGlite(dir, { extensions: { pg_trgm } });
   await client.waitReady;
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const db = guardTransactions(drizzlePglite({ client, schema }) as unknown as Db, { timeoutMs: transactionTimeoutMs });
   return {
     db,
     kind: "pglite",
@@ -59,11 +66,19 @@ async function openPglite(dir: string): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string, onPoolError?: (error: Error) => void): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000 });
+async function openPostgres(url: string, transactionTimeoutMs: number, onPoolError?: (error: Error) => void): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    idleTimeoutMillis: 30_000,
+    // A session left idle inside a transaction past our own deadline (a process that died
+    // between two statements) is ended by the server, so its locks cannot outlive it.
+    idle_in_transaction_session_timeout: transactionTimeoutMs + 5_000,
+  });
   // Without a listener, PostgreSQL dropping an idle connection (restart, terminate) kills the process.
   pool.on("error", (error) => onPoolError?.(error));
-  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  retryReadsOnConnectionLoss(pool);
+  const db = guardTransactions(drizzlePg({ client: pool, schema }) as unknown as Db, { timeoutMs: transactionTimeoutMs });
   return {
     db,
     kind: "postgres",

@@ -36,6 +36,14 @@ export class EventStreams {
     app.addHook("preClose", async () => this.closeAll());
   }
 
+  /**
+   * The route's `handlerTimeout`: a stream answers for its whole lifetime, so the server-wide
+   * request time-out (which would cut it off with a 503) is replaced by the lifetime and a margin.
+   */
+  get handlerTimeoutMs(): number {
+    return this.maxLifetimeMs + 60_000;
+  }
+
   get size(): number {
     return this.open.size;
   }

@@ -55,7 +55,7 @@ export async function notificationRoutes(app: FastifyInstance, { ctx }: { ctx: A
     return id;
   }
 
-  app.get(PATH, { schema: { params: userParams } }, async (request): Promise<NotificationPage> => {
+  app.get(PATH, { config: { list: listSpec }, schema: { params: userParams } }, async (request): Promise<NotificationPage> => {
     const uid = recipientOf(request);
     const query = listQueryOf(request, listSpec);
     const [page, unreadCount] = await Promise.all([
@@ -97,7 +97,7 @@ export async function notificationRoutes(app: FastifyInstance, { ctx }: { ctx: A
     return { updated: updated.length, unreadCount: await center.unreadCount(uid) };
   });
 
-  app.get(`${PATH}/listen`, { schema: { params: userParams } }, async (request, reply) => {
+  app.get(`${PATH}/listen`, { handlerTimeout: streams.handlerTimeoutMs, schema: { params: userParams } }, async (request, reply) => {
     const uid = recipientOf(request);
     const stream = streams.start(reply);
     // One event at a time, in order: a count read later is never sent before one read earlier.

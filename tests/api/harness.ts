@@ -58,7 +58,11 @@ export async function startTestApp(kind: DatabaseKind, env: Record<string, strin
     ...(postgres && { DATABASE_URL: postgres.url }),
     ...env,
   });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: "memory://" });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: "memory://",
+    transactionTimeoutMs: config.requestTimeoutMs,
+  });
   await database.migrate();
   const app = await buildApp(config, { database, logger: false });
   return {
