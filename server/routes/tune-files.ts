@@ -5,8 +5,10 @@
  * Who may do what, checked here on every request:
  * - admins: everything;
  * - a dealer: their own tune files, and bakes for the vehicles they manage,
- *   which (until the vehicles issue brings a link) means vehicles for which a
- *   tune file of theirs was bought or granted;
+ *   which (until the vehicles issue brings a link) means vehicles whose owner
+ *   bought a tune file of theirs (server/services/vehicle-access.ts); they
+ *   read such a car's stock read but never replace it, delete only the bakes
+ *   they made, and grant only to such a car;
  * - a customer: inspects any image they upload, bakes for their own vehicles
  *   with tunes they bought for that vehicle, and reads a bought tune within
  *   its protection (mayView: the map-level changes; mayDownload: the bytes).
@@ -41,6 +43,7 @@ import {
   tuneFileUpdateSchema,
   tuneFileVersionSchema,
   tuneMapsQuerySchema,
+  tuneVersionQuerySchema,
   xdfImportSchema,
 } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
@@ -187,9 +190,9 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     return row;
   }
 
-  async function boughtBy(uid: string, tuneFileIds: string[]): Promise<Set<string>> {
+  async function boughtBy(uid: string, tuneFileIds: string[], tx: Tx | typeof db = db): Promise<Set<string>> {
     if (tuneFileIds.length === 0) return new Set();
-    const rows = await db
+    const rows = await tx
       .selectDistinct({ id: tuneFilePurchases.tuneFileId })
       .from(tuneFilePurchases)
       .where(and(eq(tuneFilePurchases.customerUid, uid), inArray(tuneFilePurchases.tuneFileId, tuneFileIds)));
@@ -214,7 +217,7 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   async function ownTune(id: string, caller: VerifiedCaller, tx: Tx | typeof db = db) {
     const row = await tuneRow(id, tx);
     if (!accessOf(row, caller, false).owner) {
-      if (row.published || (await boughtBy(caller.uid, [row.id])).has(row.id)) throw forbidden("Only the tune's dealer (or an admin) may change it");
+      if (row.published || (await boughtBy(caller.uid, [row.id], tx)).has(row.id)) throw forbidden("Only the tune's dealer (or an admin) may change it");
       throw notFound(`Tune file ${id}`);
     }
     return row;
@@ -326,7 +329,7 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     return reply.status(201).send(await tuneToApi(row, accessOf(row, caller, false)));
   });
 
-  app.get("/tune-files", async (request) => {
+  app.get("/tune-files", { config: { list: tuneListSpec } }, async (request) => {
     const caller = callerOf(request);
     const query = listQueryOf(request, tuneListSpec);
     const bought = sql`EXISTS (SELECT 1 FROM ${tuneFilePurchases} WHERE ${tuneFilePurchases.tuneFileId} = ${tuneFiles.id} AND ${tuneFilePurchases.customerUid} = ${caller.uid})`;
@@ -351,7 +354,7 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   });
 
   /** The current version's inspection, within protection (changes only with view). */
-  app.get("/tune-files/:id/inspection", { schema: { params: idParams, querystring: z.strictObject({ version: z.coerce.number().int().min(1).optional() }) } }, async (request) => {
+  app.get("/tune-files/:id/inspection", { schema: { params: idParams, querystring: tuneVersionQuerySchema } }, async (request) => {
     const { row, access } = await visibleTune((request.params as { id: string }).id, callerOf(request));
     if (!access.owner && !access.bought) throw forbidden("Buy the tune first to inspect it");
     const { version } = request.query as { version?: number };
@@ -410,7 +413,7 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     },
   );
 
-  app.get("/tune-files/:id/download", { schema: { params: idParams, querystring: z.strictObject({ version: z.coerce.number().int().min(1).optional() }) } }, async (request, reply) => {
+  app.get("/tune-files/:id/download", { schema: { params: idParams, querystring: tuneVersionQuerySchema } }, async (request, reply) => {
     const { row, access } = await visibleTune((request.params as { id: string }).id, callerOf(request));
     if (!access.download) throw forbidden(access.bought ? "The tune's author does not let buyers download it; flash it from the app" : "Buy the tune first");
     const { version } = request.query as { version?: number };
@@ -429,7 +432,7 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
    * giving away no stock byte that the tune does not change (the stock file
    * itself is for admins only). For whoever may download the tune.
    */
-  app.get("/tune-files/:id/stock-differences", { schema: { params: idParams, querystring: z.strictObject({ version: z.coerce.number().int().min(1).optional() }) } }, async (request): Promise<StockDifferences> => {
+  app.get("/tune-files/:id/stock-differences", { schema: { params: idParams, querystring: tuneVersionQuerySchema } }, async (request): Promise<StockDifferences> => {
     const { row, access } = await visibleTune((request.params as { id: string }).id, callerOf(request));
     if (!access.download) throw forbidden(access.bought ? "The tune's author does not let buyers download it, so its bytes cannot be compared" : "Buy the tune first");
     const { version } = request.query as { version?: number };
@@ -534,14 +537,22 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     return tuneToApi(row, accessOf(row, caller, false));
   });
 
-  /** A purchase without payment (the payments issue adds orders): the tune's dealer or an admin grants it to a vehicle's owner. */
+  /**
+   * A purchase without payment (the marketplace issue replaces it with orders):
+   * an admin grants any tune to any vehicle; a dealer grants their own tune
+   * only to a vehicle they already reach (its owner bought from them, see
+   * vehicleFor). Any other vehicle gets the answer an unknown id gets, so a
+   * grant neither hands a dealer a stranger's car nor tells that it exists.
+   */
   app.post("/tune-files/:id/grant", { config: dealer, schema: { params: idParams, body: tuneFileGrantSchema } }, async (request, reply) => {
     const caller = callerOf(request);
     const { id } = request.params as { id: string };
     const { vehicleId } = request.body as z.output<typeof tuneFileGrantSchema>;
     const tune = await ownTune(id, caller);
-    const [vehicle] = await db.select().from(userVehicles).where(eq(userVehicles.id, vehicleId));
-    if (!vehicle) throw badRequest("Invalid body", `no vehicle ${vehicleId}`, [{ path: "vehicleId", message: "no such vehicle" }]);
+    const noVehicle = () => badRequest("Invalid body", `no vehicle ${vehicleId}`, [{ path: "vehicleId", message: "no such vehicle" }]);
+    const { vehicle } = await vehicleFor(db, vehicleId, caller).catch((error: unknown) => {
+      throw error instanceof HttpError && error.statusCode === 404 ? noVehicle() : error;
+    });
     if (vehicle.firmwareId && vehicle.firmwareId !== tune.firmwareId) {
       const message = `the vehicle runs firmware ${vehicle.firmwareId}, the tune is for ${tune.firmwareId}`;
       throw new HttpError(422, "Wrong firmware", message, [{ path: "vehicleId", message }]);
@@ -557,7 +568,7 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   // -------------------------------------------------------------------------
   // Tune-file patches
 
-  app.get("/tune-file-patches", async (request) => {
+  app.get("/tune-file-patches", { config: { list: patchListSpec } }, async (request) => {
     const query = listQueryOf(request, patchListSpec);
     const page = await runList(db, patchListSpec, query, ({ where, orderBy, limit, offset }) =>
       db.select().from(tuneFilePatches).where(where).orderBy(...orderBy).limit(limit).offset(offset),
@@ -753,7 +764,9 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   app.post("/user-vehicles/:id/upload-tune-dump/:x", { schema: { params: slotParams } }, async (request) => {
     const caller = callerOf(request);
     const { id, x } = request.params as z.output<typeof slotParams>;
-    const { vehicle } = await vehicleFor(db, id, caller);
+    const { vehicle, owner } = await vehicleFor(db, id, caller);
+    // The stock read is the owner's (the app's read of their ECU): a dealer who manages the car reads it, never replaces it.
+    if (!owner && !isAdmin(caller)) throw forbidden("Only the vehicle's owner (or an admin) replaces its stock read");
     return withUpload(request, ctx, async (upload) => {
       const file = requireFile(upload);
       const image = await imageOf(file);
@@ -926,9 +939,14 @@ export async function tuneFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       .send(ctx.blobs.stream(row.sha256));
   });
 
+  /** The owner's bakes are theirs: a dealer who manages the car deletes only the bakes they made. */
   app.delete("/baked-tune-files/:id", { schema: { params: idParams } }, async (request, reply) => {
+    const caller = callerOf(request);
     const row = await bakedRow((request.params as { id: string }).id);
-    await bakeAccess(row, callerOf(request));
+    const { owner } = await vehicleFor(db, row.vehicleId, caller).catch(() => {
+      throw notFound(`Baked tune file ${row.id}`);
+    });
+    if (!owner && !isAdmin(caller) && row.createdBy !== caller.uid) throw forbidden("Only the vehicle's owner, an admin or whoever made the bake may delete it");
     await db.delete(bakedTuneFiles).where(eq(bakedTuneFiles.id, row.id));
     return reply.status(204).send();
   });

@@ -1,8 +1,11 @@
 /**
- * Who may act on a vehicle: its owner and admins always; a dealer when a tune
- * of theirs was bought or granted for it (until the vehicles issue adds a
- * managed-vehicles link). Anyone else is told the vehicle does not exist, so
- * ids cannot be probed.
+ * Who may act on a vehicle: its owner and admins always; a dealer when its
+ * owner bought a tune of theirs for it (a purchase row; until the vehicles
+ * issue adds tuning requests and shares, nothing else links a dealer to a
+ * car). A dealer cannot make that link themselves: `grant` only reaches cars
+ * they already reach. Anyone else is told the vehicle does not exist, so ids
+ * cannot be probed. What a managing dealer may change is decided per route:
+ * never the owner's stock read.
  */
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/connection";

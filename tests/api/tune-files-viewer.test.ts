@@ -47,10 +47,10 @@ describe.each(databaseKinds)("tune viewer API on %s", (kind) => {
     rivalId = await created(await upload("/tune-files", dealer, rival, { title: "Stage 1 with more" }));
     foreignId = await created(await upload("/tune-files", dealer, other.tune.image, { title: "Other firmware" }));
     bareId = await created(await upload("/tune-files", dealer, bare.tune.image, { title: "No definition" }));
-    // The customer buys Stage 1 (granted by the dealer for their vehicle), with view but not download.
+    // The customer buys Stage 1 (granted by an admin for their vehicle), with view but not download.
     await call("GET", "/tune-files", customer);
     const [{ id: vehicleId }] = await app.ctx.db.insert(userVehicles).values({ ownerUid: customer.uid, name: "Hatch", vin: "WVIEW000000000001" }).returning();
-    expect((await call("POST", `/tune-files/${tuneId}/grant`, dealer, { vehicleId })).statusCode).toBe(201);
+    expect((await call("POST", `/tune-files/${tuneId}/grant`, admin, { vehicleId })).statusCode).toBe(201);
   });
   afterAll(async () => test?.close());
 

@@ -12,6 +12,7 @@ import type { FlashLog } from "../../../contracts/flash-logs";
 import type { BakedTuneFile, TuneFile, TuneFilePatch, VehicleTunes } from "../../../contracts/tune-files";
 import { FileUpload } from "../../components/resource/file-upload";
 import { ChecksumTable } from "../../components/tune-inspection";
+import { useSessionState } from "../../providers/session-context";
 import { formatPrice } from "./price";
 
 type Vehicle = VehicleTunes["vehicle"] & { ownerUid: string };
@@ -134,6 +135,9 @@ function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
     void invalidate({ resource: "user-vehicles", invalidates: ["list"] });
   };
   const tunes = query.data?.data;
+  const { user, role } = useSessionState();
+  // The stock read is the owner's: a dealer who manages the car reads it, and the server refuses them a new one.
+  const ownsRead = role === "admin" || vehicle.ownerUid === user?.uid;
   return (
     <Card title={`${vehicle.name}${vehicle.vin ? ` · ${vehicle.vin}` : ""}`} data-testid={`vehicle-${vehicle.id}`}>
       <Flex vertical gap={16}>
@@ -148,7 +152,9 @@ function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
               <Typography.Text type="warning">none yet: bakes start from it</Typography.Text>
             )}
           </Typography.Text>
-          <FileUpload url={`user-vehicles/${vehicle.id}/upload-tune-dump/0`} label={vehicle.stockDump ? "Replace the stock read" : "Upload the stock read"} resource="user-vehicles" id={vehicle.id} onUploaded={refresh} />
+          {ownsRead && (
+            <FileUpload url={`user-vehicles/${vehicle.id}/upload-tune-dump/0`} label={vehicle.stockDump ? "Replace the stock read" : "Upload the stock read"} resource="user-vehicles" id={vehicle.id} onUploaded={refresh} />
+          )}
         </Flex>
         {query.isLoading || !tunes ? (
           <Skeleton active />
