@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { validateExpression } from "./expression";
+import { storable } from "./list-query";
 import { addressSchema, checksumSchemeSchema, hexBytesSchema, identifyRuleSchema, tuneDefinitionSchema } from "./tune-definition";
 
 export const MAX_IMAGE_SIZE = 64 * 1024 * 1024;
@@ -28,7 +29,13 @@ export const variableSchema = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "variable must start with a letter or '_' and hold only letters, digits and '_'");
 
-const optionalNumber = z.number().finite().nullable().default(null);
+/** Kept in real (float4) columns: a magnitude past about 3.4e38 (or a nonzero one under 1.2e-38) does not fit. */
+const optionalNumber = z
+  .number()
+  .finite()
+  .refine((n) => storable("real", n), "must be 0 or of magnitude 1.2e-38 to 3.4e38")
+  .nullable()
+  .default(null);
 
 // ---------------------------------------------------------------------------
 // Firmware support

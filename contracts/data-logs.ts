@@ -2,6 +2,7 @@
  * Data logs: the request bodies the server validates and the answers the app reads.
  */
 import { z } from "zod";
+import { storable } from "./list-query";
 
 /** Vehicle inputs of the virtual dyno (domain.md "Virtual dyno"), SI units. */
 export const dynoProfileSchema = z.strictObject({
@@ -47,7 +48,7 @@ export const dataLogShareSchema = z.strictObject({
   /** Channel ids the link shows; empty shows every channel. */
   channels: z.array(z.string().min(1).max(200)).max(256).default([]),
   /** No expiry when absent or null. */
-  expiresAt: z.iso.datetime({ offset: true }).nullable().optional(),
+  expiresAt: z.iso.datetime({ offset: true }).refine((v) => storable("timestamp", v), "expiresAt must be in the years 0001 to 9999").nullable().optional(),
 });
 export type DataLogShareInput = z.input<typeof dataLogShareSchema>;
 

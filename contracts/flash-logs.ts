@@ -4,6 +4,7 @@
  * car and a dealer what was written, when, and whether it finished.
  */
 import { z } from "zod";
+import { storable } from "./list-query";
 
 export const flashResults = ["success", "failed", "aborted"] as const;
 export type FlashResult = (typeof flashResults)[number];
@@ -23,7 +24,10 @@ export const flashLogCreateSchema = z
     message: z.string().trim().max(2000, "message is at most 2000 characters").default(""),
     durationMs: z.number().int().min(0).max(24 * 3600 * 1000).optional(),
     /** When the flash ended, if the app reports it later than it happened (offline). */
-    flashedAt: z.iso.datetime({ offset: true, error: "flashedAt must be an ISO date-time" }).optional(),
+    flashedAt: z.iso
+      .datetime({ offset: true, error: "flashedAt must be an ISO date-time" })
+      .refine((v) => storable("timestamp", v), "flashedAt must be in the years 0001 to 9999")
+      .optional(),
   })
   .refine((value) => value.bakedTuneFileId !== undefined || value.sha256 !== undefined, {
     message: "send bakedTuneFileId, or sha256 when the stock read was written back",

@@ -5,6 +5,13 @@
 import { z } from "zod";
 import type { ItemValues } from "../server/domain/tune/maps";
 import { type TuneDefinition, patchSchema } from "./tune-definition";
+import { INT4_MAX } from "./list-query";
+
+/** A stored version's number: versions are counted in an integer column, so at most INT4_MAX. */
+const versionNumber = (number: z.ZodNumber) =>
+  number.int("version is a whole number").min(1, "version is at least 1").max(INT4_MAX, `version is at most ${INT4_MAX}`);
+/** `?version=` of a tune's inspection, download and stock differences. */
+export const tuneVersionQuerySchema = z.strictObject({ version: versionNumber(z.coerce.number()).optional() });
 
 const text = (label: string, max: number) => z.string().trim().min(1, `${label} must not be empty`).max(max, `${label} is at most ${max} characters`);
 
@@ -29,7 +36,7 @@ export const tuneFileUpdateSchema = z
     mayView: z.boolean().optional(),
     mayDownload: z.boolean().optional(),
     /** Which stored version buyers get. */
-    currentVersion: z.number().int().min(1).optional(),
+    currentVersion: versionNumber(z.number()).optional(),
   })
   .refine((value) => Object.keys(value).length > 0, { message: "send at least one field to change" });
 export type TuneFileUpdate = z.input<typeof tuneFileUpdateSchema>;
@@ -54,7 +61,7 @@ const uuids = (label: string) => z.array(z.uuid(`${label} must be ids`)).max(100
 export const inspectPatchSchema = z.strictObject({
   tuneFileId: z.uuid("tuneFileId must be an id"),
   /** Defaults to the tune's current version. */
-  version: z.number().int().min(1).optional(),
+  version: versionNumber(z.number()).optional(),
   patchIds: uuids("patchIds").min(1, "choose at least one patch"),
 });
 
@@ -189,7 +196,7 @@ export interface VehicleTunes {
  * same firmware the caller may view.
  */
 export const tuneMapsQuerySchema = z.strictObject({
-  version: z.coerce.number().int().min(1).optional(),
+  version: versionNumber(z.coerce.number()).optional(),
   against: z.uuid("against must be a tune file's id").optional(),
 });
 

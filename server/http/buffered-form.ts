@@ -39,9 +39,10 @@ const invalid = (message: string) => badRequest("Invalid multipart body", messag
 
 /** The boundary of a multipart/form-data content type (RFC 2046: 1 to 70 characters, maybe quoted). */
 export function boundaryOf(contentType: string | undefined): string {
-  const match = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(contentType ?? "");
+  const match = /;\s*boundary=(?:"([^"]*)"|([^\s;]*))/i.exec(contentType ?? "");
   const boundary = match?.[1] ?? match?.[2];
   if (!boundary) throw invalid("the content type names no boundary");
+  if (boundary.length > 70) throw invalid(`the boundary has ${boundary.length} characters; RFC 2046 allows at most 70`);
   return boundary;
 }
 

@@ -73,7 +73,7 @@ export function registerCrud<Input extends { id?: string }, Row>(app: FastifyIns
   const itemPath = `${resource.itemPath ?? resource.path}/:id`;
   const byId = (id: string) => eq(resource.idColumn, id);
 
-  app.get(resource.listPath ?? resource.path, { config: admin }, async (request) => {
+  app.get(resource.listPath ?? resource.path, { config: { ...admin, list: resource.list } }, async (request) => {
     const query = listQueryOf(request, resource.list);
     const page = await runList(ctx.db, resource.list, query, ({ where, orderBy, limit, offset }) =>
       ctx.db.select().from(resource.table).where(where).orderBy(...orderBy).limit(limit).offset(offset),

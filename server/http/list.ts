@@ -23,9 +23,9 @@
  *   on every page.
  */
 import { type SQL, and, asc, desc, eq, getTableColumns, gt, gte, inArray, is, isNotNull, isNull, lt, lte, ne, not, notInArray, sql } from "drizzle-orm";
-import { PgColumn, PgDialect, type PgTable } from "drizzle-orm/pg-core";
-import type { FastifyRequest } from "fastify";
-import { type ListFilter, type ListQuery, type ListSort, ListQueryError, parseListQuery } from "../../contracts/list-query";
+import { PgArray, PgColumn, PgDialect, type PgTable } from "drizzle-orm/pg-core";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { type ListFilter, type ListQuery, type ListSort, type ListValueType, ListQueryError, listValue, parseListQuery } from "../../contracts/list-query";
 import type { Db } from "../db/connection";
 import { badRequest } from "../errors";
 
@@ -37,12 +37,97 @@ export const ESTIMATE_TTL_MS = 10_000;
 export type FieldKind = "text" | "uuid" | "number" | "timestamp" | "boolean" | "array";
 
 export interface ListField {
-  /** A column, or an SQL expression for derived fields (e.g. "has a stock file"). */
+  /**
+   * A column, or an SQL expression for derived fields (e.g. "has a stock file"). For a column,
+   * its SQL type decides which values and operators a filter takes (fieldType); `kind` and
+   * `arrayType` must agree with it (tests/api/list-fuzz.test.ts checks every declared list).
+   */
   column: PgColumn | SQL;
   kind: FieldKind;
   /** Element type of an array column, for the overlap cast. */
   arrayType?: "text" | "uuid";
 }
+
+/** What a field holds: its kind, the type of its values (an array's elements) and an array's element SQL type. */
+export interface FieldType {
+  kind: FieldKind;
+  value: ListValueType;
+  arrayType?: "text" | "uuid";
+}
+
+const SQL_VALUE_TYPES: Array<[RegExp, ListValueType]> = [
+  [/^(smallint|int2|smallserial)$/, "smallint"],
+  [/^(integer|int|int4|serial)$/, "integer"],
+  [/^(bigint|int8|bigserial)$/, "bigint"],
+  [/^(real|float4)$/, "real"],
+  [/^(double precision|float8)$/, "double"],
+  [/^(numeric|decimal)/, "numeric"],
+  [/^uuid$/, "uuid"],
+  [/^boolean$/, "boolean"],
+  [/^(timestamp|date)/, "timestamp"],
+];
+const KIND_OF_VALUE: Record<ListValueType, FieldKind> = {
+  text: "text",
+  uuid: "uuid",
+  smallint: "number",
+  integer: "number",
+  bigint: "number",
+  real: "number",
+  double: "number",
+  numeric: "number",
+  timestamp: "timestamp",
+  boolean: "boolean",
+};
+
+/**
+ * The field's type: from its column's SQL type when it is a column (so a filter value is
+ * checked against what the database stores), else from its declared kind.
+ */
+export function fieldType(field: ListField): FieldType {
+  if (is(field.column, PgColumn)) {
+    const array = is(field.column, PgArray);
+    const sqlType = (array ? (field.column as PgArray<never, never>).baseColumn : field.column).getSQLType().toLowerCase();
+    const value = SQL_VALUE_TYPES.find(([pattern]) => pattern.test(sqlType))?.[1] ?? "text";
+    if (array) return { kind: "array", value, arrayType: value === "uuid" ? "uuid" : "text" };
+    return { kind: KIND_OF_VALUE[value], value };
+  }
+  const value: ListValueType =
+    field.kind === "array" ? (field.arrayType ?? "text") : field.kind === "number" ? "double" : field.kind;
+  return { kind: field.kind, value, ...(field.kind === "array" && { arrayType: field.arrayType ?? "text" }) };
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The list this GET route answers (listQueryOf/runList): recorded by installListRegistry. */
+    list?: ListSpec;
+  }
+}
+
+/** A list route as registered: where it is, who may call it, and its spec. */
+export interface DeclaredList {
+  url: string;
+  role?: string;
+  spec: ListSpec;
+}
+
+const declared = new WeakMap<FastifyInstance, DeclaredList[]>();
+
+/**
+ * Records every route that declares `config.list`, so tests can walk the real declarations
+ * (every list, every filter) instead of a copy. Install on the root before routes are added.
+ */
+export function installListRegistry(app: FastifyInstance): void {
+  const lists: DeclaredList[] = [];
+  declared.set(app, lists);
+  app.addHook("onRoute", (route) => {
+    const config = route.config as { list?: ListSpec; role?: string } | undefined;
+    const methods = [route.method].flat();
+    if (config?.list && methods.includes("GET")) lists.push({ url: route.url, role: config.role, spec: config.list });
+  });
+}
+
+/** The list routes `app` declared (see installListRegistry). */
+export const declaredLists = (app: FastifyInstance): readonly DeclaredList[] => declared.get(app) ?? [];
 
 export interface ListSpec {
   table: PgTable;
@@ -64,55 +149,40 @@ export interface ListPage<Row> {
 }
 
 /** Parses the request's query string against the spec; a bad parameter is a 400 naming it. */
-export function listQueryOf(request: FastifyRequest, spec: Pick<ListSpec, "allowed">): ListQuery {
+export function listQueryOf(request: FastifyRequest, spec: Pick<ListSpec, "allowed" | "fields">): ListQuery {
   const search = request.url.includes("?") ? request.url.slice(request.url.indexOf("?") + 1) : "";
   try {
-    const query = parseListQuery(new URLSearchParams(search), spec.allowed);
+    const types = Object.fromEntries(Object.entries(spec.fields).map(([name, field]) => [name, fieldType(field).value]));
+    const query = parseListQuery(new URLSearchParams(search), spec.allowed, types);
     if (!query.cursor && (query.page - 1) * query.pageSize >= MAX_OFFSET) {
       throw new ListQueryError(`Pages end after ${MAX_OFFSET} rows; narrow the search or the filters`, "page");
     }
     return query;
   } catch (error) {
     if (error instanceof ListQueryError) {
-      throw badRequest("Invalid query", error.message, [{ path: error.parameter, message: error.message }]);
+      throw badRequest("Invalid query", error.message, [{ path: error.parameter, message: error.problem }]);
     }
     throw error;
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const likeEscape = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function scalar(field: ListField, raw: string, parameter: string): unknown {
-  switch (field.kind) {
-    case "number": {
-      const n = Number(raw);
-      if (raw.trim() === "" || !Number.isFinite(n)) throw badRequest("Invalid query", `${parameter} must be a number`, [{ path: parameter, message: "must be a number" }]);
-      return n;
-    }
-    case "timestamp": {
-      const d = new Date(raw);
-      if (Number.isNaN(d.getTime())) throw badRequest("Invalid query", `${parameter} must be a date`, [{ path: parameter, message: "must be an ISO date" }]);
-      return d;
-    }
-    case "uuid":
-      if (!UUID.test(raw)) throw badRequest("Invalid query", `${parameter} must be an id`, [{ path: parameter, message: "must be an id" }]);
-      return raw;
-    case "boolean":
-      if (raw !== "true" && raw !== "false") throw badRequest("Invalid query", `${parameter} must be true or false`, [{ path: parameter, message: "must be true or false" }]);
-      return raw === "true";
-    default:
-      return raw;
-  }
+/** One value of the field, checked by its type (contracts/list-query listValue); a 400 naming the parameter. */
+function scalar(type: ListValueType, raw: string, parameter: string): unknown {
+  const checked = listValue(type, raw);
+  if ("problem" in checked) throw badRequest("Invalid query", `${parameter} ${checked.problem}`, [{ path: parameter, message: checked.problem }]);
+  return checked.value;
 }
 
-function filterCondition(field: ListField, filter: ListFilter): SQL {
+function filterCondition(declaredField: ListField, filter: ListFilter): SQL {
   const parameter = `${filter.field}[${filter.operator}]`;
   // As SQL, a column and a derived expression are treated alike.
-  const column = sql`${field.column}`;
+  const column = sql`${declaredField.column}`;
+  const field = fieldType(declaredField);
   const values = Array.isArray(filter.value) ? filter.value : [filter.value ?? ""];
-  const one = () => scalar(field, values[0], parameter);
-  const many = () => values.map((v) => scalar(field, v, parameter));
+  const one = () => scalar(field.value, values[0], parameter);
+  const many = () => values.map((v) => scalar(field.value, v, parameter));
   const refuse = () => {
     throw badRequest("Invalid query", `${parameter}: "${filter.operator}" does not apply to ${filter.field}`, [
       { path: parameter, message: `operator "${filter.operator}" does not apply to this field` },
@@ -124,10 +194,7 @@ function filterCondition(field: ListField, filter: ListFilter): SQL {
 
   if (field.kind === "array") {
     // "applies to X": the array holds X (eq) or any of the values (in); ne/nin are the negations.
-    const list = sql`ARRAY[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::${sql.raw(field.arrayType ?? "text")}[]`;
-    if (field.arrayType === "uuid" && values.some((v) => !UUID.test(v))) {
-      throw badRequest("Invalid query", `${parameter} must be ids`, [{ path: parameter, message: "must be ids" }]);
-    }
+    const list = sql`ARRAY[${sql.join(many().map((v) => sql`${v}`), sql`, `)}]::${sql.raw(field.arrayType ?? "text")}[]`;
     if (filter.operator === "eq" || filter.operator === "in") return sql`${column} && ${list}`;
     if (filter.operator === "ne" || filter.operator === "nin") return sql`NOT (${column} && ${list})`;
     return refuse();
@@ -230,7 +297,8 @@ interface KeyPart {
   column: PgColumn;
   /** The column's property in a selected row. */
   property: string;
-  kind: FieldKind;
+  /** The type a cursor's copy of the key is checked against. */
+  type: ListValueType;
   order: "asc" | "desc";
 }
 
@@ -242,11 +310,11 @@ function keysetOf(spec: ListSpec, sorts: ListSort[]): KeyPart[] | null {
     const field = spec.fields[s.field];
     const column = field.column;
     if (!is(column, PgColumn) || !column.notNull || !properties.has(column)) return null;
-    parts.push({ field: s.field, column, property: properties.get(column)!, kind: field.kind, order: s.order });
+    parts.push({ field: s.field, column, property: properties.get(column)!, type: fieldType(field).value, order: s.order });
   }
   const idProperty = properties.get(spec.id);
   if (!idProperty) return null;
-  parts.push({ field: "id", column: spec.id, property: idProperty, kind: "uuid", order: sorts[sorts.length - 1]?.order ?? "asc" });
+  parts.push({ field: "id", column: spec.id, property: idProperty, type: fieldType({ column: spec.id, kind: "uuid" }).value, order: sorts[sorts.length - 1]?.order ?? "asc" });
   return parts;
 }
 
@@ -270,7 +338,7 @@ function decodeCursor(keys: KeyPart[], token: string, parameter: string): unknow
   if (decoded.s !== signatureOf(keys)) throw refuse("the cursor belongs to another order of this list");
   const values = decoded.v;
   if (!Array.isArray(values) || values.length !== keys.length) throw refuse("not a cursor this list gave out");
-  return keys.map((k, i) => scalar({ column: k.column, kind: k.kind }, String(values[i]), parameter));
+  return keys.map((k, i) => scalar(k.type, String(values[i]), parameter));
 }
 
 /**

@@ -20,6 +20,7 @@ import type {} from "@fastify/multipart";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context";
 import { HttpError, badRequest } from "../errors";
+import { tempDirOf } from "../services/temp-files";
 import { BodyPool, type FormFile, FormTooLargeError, boundaryOf, maxFormBytes, parseForm, readBody } from "./buffered-form";
 
 export interface UploadedFile {
@@ -49,28 +50,68 @@ function requireMultipart(request: FastifyRequest): void {
   if (!request.isMultipart()) throw new HttpError(415, "Unsupported media type", "Send the file as multipart/form-data");
 }
 
+const NUL = "\u0000";
+
+/** A field or file name holding a NUL character, which no column can store: a 400 naming it. */
+function refuseNul(upload: Upload<unknown>): void {
+  for (const [name, value] of Object.entries(upload.fields)) {
+    if (name.includes(NUL) || value.includes(NUL)) throw badRequest("Invalid form field", `Field "${name.replaceAll(NUL, "\\0")}" must not contain a NUL character`, [{ path: name, message: "must not contain a NUL character" }]);
+  }
+  const file = upload.file as { field: string; filename: string } | null;
+  if (file && (file.filename.includes(NUL) || file.field.includes(NUL))) {
+    throw badRequest("Invalid form field", "The file's name must not contain a NUL character", [{ path: file.field, message: "the file name must not contain a NUL character" }]);
+  }
+}
+
+/**
+ * busboy's refusals of a malformed body are plain errors known by their message (a missing or
+ * wrong boundary, a body cut short); they are the client's fault, so a 400 like the in-memory
+ * parser's (buffered-form.ts), never a 500. Anything else (a full disk) is left as it is.
+ */
+function malformedMultipart(error: unknown, sawPart: boolean): HttpError | null {
+  if (!(error instanceof Error) || error instanceof HttpError || "code" in error || "statusCode" in error) return null;
+  if (/boundary not found/i.test(error.message)) return badRequest("Invalid multipart body", "the content type names no boundary");
+  if (/unexpected end of multipart data/i.test(error.message)) {
+    return badRequest(
+      "Invalid multipart body",
+      sawPart ? "the body ends before its closing boundary" : "the body has no complete part with the boundary its content type names",
+    );
+  }
+  if (/needle/i.test(error.message)) return badRequest("Invalid multipart body", "the boundary is not one busboy can search for");
+  return null;
+}
+
 /** Reads the form: fields as strings, exactly one file handed to `keep` while it streams. */
 async function receive(request: FastifyRequest, limit: number, keep: (part: FilePart) => Promise<UploadedFile>): Promise<Upload> {
   requireMultipart(request);
+  // Refused before busboy sees it, with the in-memory path's answers: no boundary, or one past RFC 2046's 70 characters.
+  boundaryOf(request.headers["content-type"]);
   const upload: Upload = { file: null, fields: {} };
   // files: 2 so that a second file reaches us and is refused, instead of being dropped silently.
   // throwFileSizeLimit is honoured by parts() at run time, though its type leaves it out.
   const options = { limits: { fileSize: limit, files: 2, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES }, throwFileSizeLimit: false };
-  const parts = request.parts(options as Parameters<typeof request.parts>[0]);
-  for await (const part of parts) {
-    if (part.type === "field") {
-      if (typeof part.value !== "string" || part.valueTruncated) throw badRequest("Invalid form field", `Field "${part.fieldname}" is too long`);
-      upload.fields[part.fieldname] = part.value;
-      continue;
+  let sawPart = false;
+  try {
+    const parts = request.parts(options as Parameters<typeof request.parts>[0]);
+    for await (const part of parts) {
+      sawPart = true;
+      if (part.type === "field") {
+        if (typeof part.value !== "string" || part.valueTruncated) throw badRequest("Invalid form field", `Field "${part.fieldname}" is too long`);
+        upload.fields[part.fieldname] = part.value;
+        continue;
+      }
+      if (upload.file) {
+        part.file.resume();
+        throw badRequest("One file only", "Send exactly one file per upload");
+      }
+      const kept = await keep(part);
+      if (part.file.truncated) throw tooLarge(limit);
+      upload.file = kept;
     }
-    if (upload.file) {
-      part.file.resume();
-      throw badRequest("One file only", "Send exactly one file per upload");
-    }
-    const kept = await keep(part);
-    if (part.file.truncated) throw tooLarge(limit);
-    upload.file = kept;
+  } catch (error) {
+    throw malformedMultipart(error, sawPart) ?? error;
   }
+  refuseNul(upload);
   return upload;
 }
 
@@ -102,7 +143,8 @@ export async function withUpload<T>(
   handle: (upload: Upload) => Promise<T>,
   options: { limitBytes?: number } = {},
 ): Promise<T> {
-  const tempDir = path.join(ctx.config.dataDir, "tmp");
+  // A process killed meanwhile leaves its temp files; server/services/temp-files.ts removes them.
+  const tempDir = tempDirOf(ctx.config.dataDir);
   await mkdir(tempDir, { recursive: true });
   const temps: string[] = [];
   try {
@@ -134,6 +176,7 @@ export async function withBufferedUpload<T>(
   try {
     body = await readBody(request.raw, maxFormBytes(limits), bodies);
     form = parseForm(body, boundary, limits);
+    refuseNul(form);
   } catch (error) {
     throw error instanceof FormTooLargeError ? tooLarge(limits.fileBytes) : error;
   }

@@ -64,7 +64,7 @@ const listSpec: ListSpec = {
     filter: ["vehicleId", "format", "createdAt", "tags"],
   },
   fields: {
-    vehicleId: { column: dataLogs.vehicleId, kind: "text" },
+    vehicleId: { column: dataLogs.vehicleId, kind: "uuid" },
     format: { column: dataLogs.format, kind: "text" },
     createdAt: { column: dataLogs.createdAt, kind: "timestamp" },
     tags: { column: dataLogs.tags, kind: "array" },
@@ -235,7 +235,7 @@ export async function dataLogRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     return reply.status(201).send(await detailOf(created));
   });
 
-  app.get("/data-logs", async (request) => {
+  app.get("/data-logs", { config: { list: listSpec } }, async (request) => {
     const caller = callerOf(request);
     const query = listQueryOf(request, listSpec);
     const page = await runList(

@@ -159,7 +159,7 @@ export async function firmwareSupportRoutes(app: FastifyInstance, { ctx }: { ctx
   // -------------------------------------------------------------------------
   // Firmware records
 
-  app.get(BASE, { config: admin }, async (request) => {
+  app.get(BASE, { config: { ...admin, list: firmwareListSpec } }, async (request) => {
     const query = listQueryOf(request, firmwareListSpec);
     const page = await runList(ctx.db, firmwareListSpec, query, ({ where, orderBy, limit, offset }) =>
       ctx.db.select().from(firmwareSupport).where(where).orderBy(...orderBy).limit(limit).offset(offset),
@@ -302,7 +302,7 @@ export async function firmwareSupportRoutes(app: FastifyInstance, { ctx }: { ctx
   // -------------------------------------------------------------------------
   // Support matrix: one row per firmware, with what it has
 
-  app.get(`${BASE}/matrix`, { config: admin }, async (request) => {
+  app.get(`${BASE}/matrix`, { config: { ...admin, list: firmwareListSpec } }, async (request) => {
     const query = listQueryOf(request, firmwareListSpec);
     const count = (table: typeof supportedVehicles | typeof pidTemplates | typeof obdFunctions) =>
       sql<number>`(SELECT count(*)::int FROM ${table} WHERE ${table.firmwareIds} @> ARRAY[${firmwareSupport.firmwareId}])`;
@@ -515,7 +515,7 @@ export async function firmwareSupportRoutes(app: FastifyInstance, { ctx }: { ctx
     });
   });
 
-  app.get(`${BASE}/pid-descriptors/export`, { config: admin }, async (request, reply) => {
+  app.get(`${BASE}/pid-descriptors/export`, { config: { ...admin, list: pidListSpec } }, async (request, reply) => {
     const params = new URLSearchParams(request.url.split("?")[1] ?? "");
     const format = params.get("format") ?? "vwflash";
     if (!(pidCsvFormats as readonly string[]).includes(format)) throw badRequest("Invalid query", `format must be one of ${pidCsvFormats.join(", ")}`, [{ path: "format", message: "unknown format" }]);
@@ -639,7 +639,7 @@ export async function firmwareSupportRoutes(app: FastifyInstance, { ctx }: { ctx
     defaultSort: [{ field: "firmwareId", order: "asc" }],
   };
 
-  app.get(`${BASE}/password-storage`, { config: admin }, async (request) => {
+  app.get(`${BASE}/password-storage`, { config: { ...admin, list: secretListSpec } }, async (request) => {
     const query = listQueryOf(request, secretListSpec);
     const page = await runList(ctx.db, secretListSpec, query, ({ where, orderBy, limit, offset }) =>
       ctx.db.select().from(firmwareSecrets).where(where).orderBy(...orderBy).limit(limit).offset(offset),

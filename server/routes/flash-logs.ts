@@ -91,7 +91,7 @@ export async function flashLogRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     return reply.status(201).send(toApi(row));
   });
 
-  app.get("/user-vehicles/:id/flash-logs", { schema: { params: idParams } }, async (request) => {
+  app.get("/user-vehicles/:id/flash-logs", { config: { list: listSpec }, schema: { params: idParams } }, async (request) => {
     const { vehicle } = await vehicleFor(db, (request.params as { id: string }).id, callerOf(request));
     const page = await runList(
       db,

@@ -90,7 +90,7 @@ export async function publicSiteRoutes(app: FastifyInstance, { ctx }: { ctx: App
     ["/contact-requests", contactList],
     ["/demo-requests", demoList],
   ] as const) {
-    app.get(path, { config: { role: "admin" } }, async (request) => {
+    app.get(path, { config: { role: "admin", list: spec } }, async (request) => {
       const query = listQueryOf(request, spec);
       return runList(ctx.db, spec, query, ({ where, orderBy, limit, offset }) =>
         ctx.db.select().from(spec.table).where(where).orderBy(...orderBy).limit(limit).offset(offset),

@@ -179,7 +179,7 @@ export async function userVehicleRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
   });
 
   // Static paths: find-my-way matches them before the admins' `${PATH}/:id`, so "mine" is never taken for an id.
-  app.get(`${PATH}/mine`, async (request) => {
+  app.get(`${PATH}/mine`, { config: { list: ownListSpec } }, async (request) => {
     const caller = callerOf(request);
     const query = listQueryOf(request, ownListSpec);
     const page = await runList(
@@ -203,7 +203,7 @@ export async function userVehicleRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     return toOwn(row);
   });
 
-  app.get(PATH, { config: admin }, async (request) => {
+  app.get(PATH, { config: { ...admin, list: listSpec } }, async (request) => {
     const query = listQueryOf(request, listSpec);
     const page = await runList(ctx.db, listSpec, query, ({ where, orderBy, limit, offset }) =>
       ctx.db

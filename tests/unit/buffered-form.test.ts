@@ -72,8 +72,12 @@ describe("parseForm", () => {
     expect(Buffer.from(form.file!.bytes).toString()).toBe("xyz");
   });
 
-  it("refuses a content type without a boundary", () => {
+  it("refuses a content type without a boundary, or with one longer than RFC 2046's 70 characters", () => {
     expect(refusal(() => boundaryOf("multipart/form-data")).description).toBe("the content type names no boundary");
+    expect(refusal(() => boundaryOf("multipart/form-data; boundary=")).description).toBe("the content type names no boundary");
+    expect(boundaryOf(`multipart/form-data; boundary=${"b".repeat(70)}; charset=utf-8`)).toBe("b".repeat(70));
+    expect(refusal(() => boundaryOf(`multipart/form-data; boundary=${"b".repeat(71)}`)).description).toBe("the boundary has 71 characters; RFC 2046 allows at most 70");
+    expect(refusal(() => boundaryOf(`multipart/form-data; boundary="${"b".repeat(200)}"`)).description).toBe("the boundary has 200 characters; RFC 2046 allows at most 70");
   });
 });
 

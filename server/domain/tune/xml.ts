@@ -4,6 +4,11 @@
  * are understood; namespaces and DTD validation are not needed and not done.
  * It builds a tree, refuses malformed markup with the line it is on, and never
  * resolves external entities (there is nothing to fetch).
+ *
+ * Nesting is followed with a stack of open elements, not recursion, and is
+ * limited (XML_LIMITS) together with the document's length and element count,
+ * so a hostile document is refused with an XmlError instead of overflowing the
+ * call stack or filling the memory.
  */
 
 export interface XmlElement {
@@ -25,16 +30,31 @@ export class XmlError extends Error {
   }
 }
 
+export interface XmlLimits {
+  /** Elements inside one another, the root being 1. XDFs nest about 5 deep. */
+  maxDepth: number;
+  /** Characters of the document: as much as the XDF import accepts (contracts/tune-files.ts). */
+  maxLength: number;
+  /** Elements in all: the largest XDF we know has about 74,000. */
+  maxElements: number;
+}
+
+export const XML_LIMITS: XmlLimits = { maxDepth: 256, maxLength: 8 * 1024 * 1024, maxElements: 500_000 };
+
 const NAME = /[A-Za-z_:][-A-Za-z0-9_:.]*/y;
 const SPACE = /\s*/y;
 const NAMED_ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
 
 class Reader {
   private pos = 0;
+  private elements = 0;
   /** Offsets where each line starts; every element records its line, so lookups must be cheap. */
   private readonly lineStarts: number[] = [0];
 
-  constructor(private readonly src: string) {
+  constructor(
+    private readonly src: string,
+    private readonly limits: XmlLimits,
+  ) {
     for (let i = src.indexOf("\n"); i >= 0; i = src.indexOf("\n", i + 1)) this.lineStarts.push(i + 1);
   }
 
@@ -127,7 +147,9 @@ class Reader {
     return root;
   }
 
-  private element(): XmlElement {
+  /** A start tag at `<`: the element (no children yet) and whether it closed itself (`<a/>`). */
+  private startTag(): { element: XmlElement; closed: boolean } {
+    if (++this.elements > this.limits.maxElements) this.fail(`the document has more than ${this.limits.maxElements} elements`);
     const line = this.line();
     this.pos++; // '<'
     const name = this.name();
@@ -138,11 +160,11 @@ class Reader {
       const c = this.src[this.pos];
       if (c === "/" && this.src[this.pos + 1] === ">") {
         this.pos += 2;
-        return { name, attributes, children: [], text: "", line };
+        return { element: { name, attributes, children: [], text: "", line }, closed: true };
       }
       if (c === ">") {
         this.pos++;
-        break;
+        return { element: { name, attributes, children: [], text: "", line }, closed: false };
       }
       if (c === undefined) this.fail(`unterminated start tag <${name}>`);
       if (this.pos === before) this.fail(`expected whitespace before an attribute in <${name}>`);
@@ -160,13 +182,18 @@ class Reader {
       if (Object.hasOwn(attributes, attribute)) this.fail(`attribute ${attribute} repeated in <${name}>`);
       attributes[attribute] = this.decode(raw, start);
     }
+  }
 
-    const children: XmlElement[] = [];
-    let text = "";
+  /** The element at `<` with everything inside it; `open` holds the elements not yet closed, innermost last. */
+  private element(): XmlElement {
+    const root = this.startTag();
+    if (root.closed) return root.element;
+    const open: XmlElement[] = [root.element];
     for (;;) {
+      const current = open[open.length - 1];
       const lt = this.src.indexOf("<", this.pos);
-      if (lt < 0) this.fail(`<${name}> opened on line ${line} is never closed`);
-      if (lt > this.pos) text += this.decode(this.src.slice(this.pos, lt), this.pos);
+      if (lt < 0) this.fail(`<${current.name}> opened on line ${current.line} is never closed`);
+      if (lt > this.pos) current.text += this.decode(this.src.slice(this.pos, lt), this.pos);
       this.pos = lt;
       if (this.src.startsWith("</", this.pos)) {
         this.pos += 2;
@@ -174,22 +201,30 @@ class Reader {
         this.skipSpace();
         if (this.src[this.pos] !== ">") this.fail(`malformed end tag </${closing}>`);
         this.pos++;
-        if (closing !== name) this.fail(`</${closing}> closes <${name}> opened on line ${line}`);
-        return { name, attributes, children, text, line };
-      }
-      if (this.src.startsWith("<!--", this.pos)) this.skipPast("-->", "comment");
+        if (closing !== current.name) this.fail(`</${closing}> closes <${current.name}> opened on line ${current.line}`);
+        open.pop();
+        if (open.length === 0) return current;
+      } else if (this.src.startsWith("<!--", this.pos)) this.skipPast("-->", "comment");
       else if (this.src.startsWith("<![CDATA[", this.pos)) {
         this.pos += 9;
         const start = this.skipPast("]]>", "CDATA section");
-        text += this.src.slice(start, this.pos - 3);
+        current.text += this.src.slice(start, this.pos - 3);
       } else if (this.src.startsWith("<?", this.pos)) this.skipPast("?>", "processing instruction");
-      else children.push(this.element());
+      else {
+        if (open.length >= this.limits.maxDepth) this.fail(`elements are nested more than ${this.limits.maxDepth} deep`);
+        const child = this.startTag();
+        current.children.push(child.element);
+        if (!child.closed) open.push(child.element);
+      }
     }
   }
 }
 
-export function parseXml(src: string): XmlElement {
-  return new Reader(src).document();
+/** The document's root element; an XmlError for malformed markup or a document past the limits. */
+export function parseXml(src: string, limits: Partial<XmlLimits> = {}): XmlElement {
+  const effective = { ...XML_LIMITS, ...limits };
+  if (src.length > effective.maxLength) throw new XmlError(`the document has ${src.length} characters, more than the ${effective.maxLength} allowed`, 1);
+  return new Reader(src, effective).document();
 }
 
 /** Children named `name`, compared case-insensitively (XDF files are not consistent about case). */
