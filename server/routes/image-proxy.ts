@@ -12,16 +12,19 @@
  * - A file sharp cannot read as an image is 415.
  * - Results live in `<data>/image-cache/`, named by a hash of the modifiers, the path and the
  *   source's size and modification time, so a replaced source is converted again. A result is
- *   written to a temporary file and renamed, so a reader never sees half an image.
+ *   written to a temporary file and renamed, so a reader never sees half an image. The folder is
+ *   capped (IMAGE_CACHE_MAX_BYTES, IMAGE_CACHE_MAX_FILES), least recently used out
+ *   (server/services/image-cache.ts).
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import { IMAGE_PROXY_PREFIX, type ImageModifiers, MAX_IMAGE_SIDE, parseModifierSegment } from "../../contracts/image-proxy";
 import type { AppContext } from "../context";
 import { HttpError, badRequest, notFound } from "../errors";
+import { ImageCache } from "../services/image-cache";
 
 /** Input formats converted; SVG included for our own icons and illustrations. */
 const READABLE_FORMATS = new Set(["jpeg", "png", "webp", "avif", "gif", "tiff", "svg", "heif"]);
@@ -67,7 +70,10 @@ async function convert(file: string, modifiers: ImageModifiers): Promise<Buffer>
 
 export async function imageProxyRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const roots = [ctx.config.distDir, path.join(ctx.config.dataDir, "images")].filter((root): root is string => Boolean(root));
-  const cacheDir = path.join(ctx.config.dataDir, "image-cache");
+  const cache = new ImageCache(path.join(ctx.config.dataDir, "image-cache"), {
+    maxBytes: ctx.config.imageCacheMaxBytes,
+    maxFiles: ctx.config.imageCacheMaxFiles,
+  });
 
   app.get<{ Params: { modifiers: string; "*": string } }>(
     `${IMAGE_PROXY_PREFIX}/:modifiers/*`,
@@ -92,14 +98,11 @@ export async function imageProxyRoutes(app: FastifyInstance, { ctx }: { ctx: App
         .update(JSON.stringify([request.params.modifiers, relative, source.size, source.mtimeMs]))
         .digest("hex");
       const format = modifiers.format ?? "webp";
-      const cached = path.join(cacheDir, `${key}.${format}`);
-      let image: Buffer | null = await readFile(cached).catch(() => null);
+      const cached = `${key}.${format}`;
+      let image = await cache.get(cached);
       if (!image) {
         image = await convert(source.file, modifiers);
-        await mkdir(cacheDir, { recursive: true });
-        const partial = `${cached}.${process.pid}.${Date.now()}.tmp`;
-        await writeFile(partial, image);
-        await rename(partial, cached);
+        await cache.put(cached, image);
       }
       const etag = `"${key.slice(0, 32)}"`;
       // Sources can be replaced under the same URL: an hour of freshness, then revalidation by ETag.

@@ -5,6 +5,9 @@
  * within the grace period is kept whatever the records say, because the
  * request that stored it may not have committed its row yet. Flash logs keep
  * a SHA-256 as history, not a file, and do not hold blobs.
+ *
+ * It also removes request temp files that outlived the request time-out (temp-files.ts): what a
+ * process killed mid-upload left behind.
  */
 import { isNotNull, lt } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
@@ -12,6 +15,7 @@ import { rm } from "node:fs/promises";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, firmwareSupport, profilePictures, supportRequests, tuneFileVersions, userVehicles } from "../db/schema";
 import type { JobContext, JobSnapshot } from "./jobs";
+import { removeStaleTempFiles, tempFileMaxAgeMs } from "./temp-files";
 
 export const BLOB_GRACE_MS = 60 * 60 * 1000;
 
@@ -30,9 +34,14 @@ export interface BlobCollection {
   kept: number;
   removed: number;
   removedBytes: number;
+  /** Request temp files left by an interrupted process (not counted above). */
+  removedTempFiles: number;
 }
 
-export async function collectBlobs(ctx: Pick<AppContext, "db" | "blobs">, options: { graceMs?: number; progress?: JobContext } = {}): Promise<BlobCollection> {
+export async function collectBlobs(
+  ctx: Pick<AppContext, "db" | "blobs" | "config">,
+  options: { graceMs?: number; tempMaxAgeMs?: number; progress?: JobContext } = {},
+): Promise<BlobCollection> {
   const startedAt = Date.now();
   const cutoff = startedAt - (options.graceMs ?? BLOB_GRACE_MS);
   // Expired preview bakes are gone for their users (reads answer 404); their rows go first so their files can follow.
@@ -44,7 +53,7 @@ export async function collectBlobs(ctx: Pick<AppContext, "db" | "blobs">, option
     const rows = await ctx.db.selectDistinct({ sha256: column }).from(column.table).where(isNotNull(column));
     for (const row of rows) referenced.add(row.sha256 as string);
   }
-  const result: BlobCollection = { kept: 0, removed: 0, removedBytes: 0 };
+  const result: BlobCollection = { kept: 0, removed: 0, removedBytes: 0, removedTempFiles: 0 };
   for (const blob of blobs) {
     if (referenced.has(blob.sha256) || blob.storedAt > cutoff || !(await ctx.blobs.remove(blob.sha256, startedAt))) result.kept += 1;
     else {
@@ -57,10 +66,12 @@ export async function collectBlobs(ctx: Pick<AppContext, "db" | "blobs">, option
     if (temp.storedAt <= cutoff) await rm(temp.path, { force: true });
     options.progress?.step();
   }
+  const requestTemps = await removeStaleTempFiles(ctx.config.dataDir, options.tempMaxAgeMs ?? tempFileMaxAgeMs(ctx.config), startedAt);
+  result.removedTempFiles = requestTemps.removed;
   return result;
 }
 
 /** The collection as a background job, listed in /status/background with what it removed. */
-export function startBlobCollection(ctx: Pick<AppContext, "db" | "blobs" | "jobs">): JobSnapshot {
+export function startBlobCollection(ctx: Pick<AppContext, "db" | "blobs" | "jobs" | "config">): JobSnapshot {
   return ctx.jobs.start("collect-blobs", async (progress) => ({ ...(await collectBlobs(ctx, { progress })) }));
 }

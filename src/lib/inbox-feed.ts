@@ -5,12 +5,15 @@
  * the notifications page. It is open while something retains it, and a few
  * seconds more, so a change of page (one bell unmounts, the next mounts) keeps
  * the connection. The session cookie authenticates it, since EventSource
- * cannot send a bearer token.
+ * cannot send a bearer token: so the stream opens only once the session mirror
+ * (POST /api/__session) has answered for the sign-in, not beside it, which
+ * answered 401 right after a dealer signed in.
  *
  * EventSource reconnects by itself after a dropped connection or a stream the
- * server ended. It gives up when the answer is not a stream (a 401 while the
- * session cookie is still being set after sign-in, a 5xx); then this waits and
- * opens it again, doubling the wait up to a minute.
+ * server ended. It gives up when the answer is not a stream (a 401 from a
+ * missing or expired cookie, a 5xx) without saying which; then this renews the
+ * session cookie, waits, and opens it again once both are done, doubling the
+ * wait up to a minute.
  */
 import { NOTIFICATION_EVENTS, type UnreadEvent } from "../../contracts/notifications";
 
@@ -32,8 +35,18 @@ export interface EventSourceLike {
   close(): void;
 }
 
+/** The session cookie that authenticates the stream (src/providers/session.ts). */
+export interface SessionCookie {
+  /** Settles once the server has answered the mirror of the current sign-in. */
+  ready(): Promise<void>;
+  /** Mirrors the sign-in again with a fresh token; settles once the server has answered. */
+  renew(): Promise<void>;
+}
+
 export interface InboxFeedOptions {
   url: (uid: string) => string;
+  /** Unset: the stream opens at once and retries without renewing anything. */
+  session?: SessionCookie;
   open?: (url: string) => EventSourceLike;
   retryMs?: number;
   maxRetryMs?: number;
@@ -50,6 +63,8 @@ export class InboxFeed {
   private holders = 0;
   private source: EventSourceLike | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Waiting for the session cookie before opening. */
+  private waiting = false;
   private lingerTimer: ReturnType<typeof setTimeout> | null = null;
   private retryMs: number;
   /** Changes whenever the stream closes, so a holder of a closed stream cannot release a newer one. */
@@ -75,7 +90,7 @@ export class InboxFeed {
     this.holders += 1;
     if (this.lingerTimer) clearTimeout(this.lingerTimer);
     this.lingerTimer = null;
-    if (!this.source && !this.retryTimer) this.connect(uid);
+    if (!this.source && !this.retryTimer && !this.waiting) this.openAfter(uid, this.options.session?.ready());
     const generation = this.generation;
     let released = false;
     return () => {
@@ -88,6 +103,23 @@ export class InboxFeed {
         this.set(NO_INBOX);
       }, this.options.lingerMs ?? 5000);
     };
+  }
+
+  /** Opens the stream once `gate` settles (well or not), unless it was closed or nobody holds it meanwhile. */
+  private openAfter(uid: string, gate: Promise<void> | undefined): void {
+    if (!gate) {
+      this.connect(uid);
+      return;
+    }
+    const generation = this.generation;
+    this.waiting = true;
+    void gate
+      .catch(() => {})
+      .then(() => {
+        if (generation !== this.generation) return;
+        this.waiting = false;
+        if (this.holders > 0 && this.state.uid === uid) this.connect(uid);
+      });
   }
 
   private connect(uid: string): void {
@@ -103,9 +135,11 @@ export class InboxFeed {
       this.source = null;
       const wait = this.retryMs;
       this.retryMs = Math.min(wait * 2, this.options.maxRetryMs ?? 60_000);
+      // Most likely a 401: the cookie is renewed during the wait, and the stream opens after both.
+      const renewed = this.options.session?.renew();
       this.retryTimer = setTimeout(() => {
         this.retryTimer = null;
-        if (this.holders > 0 && this.state.uid === uid) this.connect(uid);
+        if (this.holders > 0 && this.state.uid === uid) this.openAfter(uid, renewed);
       }, wait);
     };
     source.addEventListener(NOTIFICATION_EVENTS.unread, (event) => {
@@ -124,6 +158,7 @@ export class InboxFeed {
     if (this.lingerTimer) clearTimeout(this.lingerTimer);
     this.retryTimer = null;
     this.lingerTimer = null;
+    this.waiting = false;
     this.holders = 0;
     this.generation += 1;
     this.retryMs = this.options.retryMs ?? 1000;

@@ -52,31 +52,66 @@ export function createSession(auth: Auth, mirror: (token: string | null) => Prom
     return true;
   }
 
+  /**
+   * Settles once the server has answered the latest mirror of the sign-in state into its session
+   * cookie (POST /api/__session), well or not. Replaced before listeners hear of a new state, so
+   * whoever reacts to a sign-in (the notification stream, which only the cookie authenticates)
+   * waits for the cookie that goes with it.
+   */
+  let mirrored: Promise<void> = new Promise(() => {});
+
+  /** Mirrors `user`'s sign-in state; a failure there must not break sign-in. */
+  async function mirrorState(user: User | null, forceRefresh = false): Promise<void> {
+    try {
+      await mirror(user ? await user.getIdToken(forceRefresh) : null);
+    } catch (error) {
+      console.warn("Session mirror failed:", error);
+    }
+  }
+
   let first = true;
   onIdTokenChanged(auth, async (user) => {
     // A saved session that does not come back was refused by the service (disabled, revoked, deleted).
     if (first && !user && options.hadSavedUser) options.onForcedSignOut?.(null);
     first = false;
-    if (user) {
-      let result;
-      try {
-        result = await user.getIdTokenResult();
-      } catch (error) {
-        if (await endIfForced(error)) return;
-        throw error;
+    let mirrorDone = () => {};
+    const mirroring = new Promise<void>((resolve) => (mirrorDone = resolve));
+    mirrored = mirroring;
+    try {
+      if (user) {
+        let result;
+        try {
+          result = await user.getIdTokenResult();
+        } catch (error) {
+          if (await endIfForced(error)) return;
+          throw error;
+        }
+        state = { ready: true, user, role: roleFromClaims(result.claims), claims: result.claims };
+      } else {
+        state = { ready: true, user: null, role: null, claims: {} };
       }
-      state = { ready: true, user, role: roleFromClaims(result.claims), claims: result.claims };
-    } else {
-      state = { ready: true, user: null, role: null, claims: {} };
+      settle();
+      for (const listener of listeners) listener(state);
+      await mirrorState(user);
+    } finally {
+      mirrorDone();
     }
-    settle();
-    for (const listener of listeners) listener(state);
-    // Mirror the sign-in state to the server's session cookie; a failure there must not break sign-in.
-    mirror(user ? await user.getIdToken() : null).catch((error) => console.warn("Session mirror failed:", error));
   });
 
   return {
     ready: () => ready.then(() => state),
+    /** Settles once the server has answered the mirror of the current sign-in state. */
+    mirrored: (): Promise<void> => mirrored,
+    /**
+     * Mirrors the sign-in state again with a fresh ID token, for a caller that the session cookie
+     * did not authenticate (it expired, or was revoked and the token since refreshed).
+     */
+    async remirror(): Promise<void> {
+      await ready;
+      const next = mirrored.then(() => mirrorState(auth.currentUser, true));
+      mirrored = next;
+      await next;
+    },
     current: () => state,
     role: () => state.role,
     subscribe(listener: Listener) {

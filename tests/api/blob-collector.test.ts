@@ -66,7 +66,7 @@ describe.each(databaseKinds)("blob collection on %s", (kind) => {
   it("drops preview bakes an hour past their expiry with their files, keeping current ones", async () => {
     const [vehicle] = await app.ctx.db.insert(userVehicles).values({ ownerUid: customer.uid, name: "GC car" }).returning();
     const tune = await upload("/tune-files", dealer, demo.tune.image, { title: "Kept" });
-    expect((await call("POST", `/tune-files/${tune.json().id}/grant`, dealer, { vehicleId: vehicle.id })).statusCode).toBe(201);
+    expect((await call("POST", `/tune-files/${tune.json().id}/grant`, admin, { vehicleId: vehicle.id })).statusCode).toBe(201);
     expect((await upload(`/user-vehicles/${vehicle.id}/upload-tune-dump/0`, customer, demo.stock)).statusCode).toBe(200);
     const bakes = [];
     for (let i = 0; i < 2; i++) {

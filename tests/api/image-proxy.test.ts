@@ -97,3 +97,41 @@ describe("image proxy", () => {
     expect(response.json()).toEqual({ statusCode: 404, message: "Not found", description: "Image /cars/blue car.jpg does not exist" });
   });
 });
+
+/** Anyone may ask for any size of any image: the cache keeps only so many results, least recently used out. */
+describe("image proxy cache limits", () => {
+  let test: TestApp;
+  let cache: string;
+  const get = (url: string) => test.app.inject({ method: "GET", url });
+
+  beforeAll(async () => {
+    test = await startTestApp("pglite", { IMAGE_CACHE_MAX_FILES: "3" });
+    const images = path.join(test.app.ctx.config.dataDir, "images");
+    cache = path.join(test.app.ctx.config.dataDir, "image-cache");
+    await mkdir(images, { recursive: true });
+    await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 20, g: 90, b: 200 } } }).png().toFile(path.join(images, "blue.png"));
+  });
+  afterAll(async () => test?.close());
+
+  /** Requests the image at `width` and answers the cache file it added, if any. */
+  async function fetchWidth(width: number): Promise<string | undefined> {
+    const before = new Set(await readdir(cache).catch(() => []));
+    const response = await get(imageUrl("/blue.png", { width }));
+    expect(response.statusCode, response.body).toBe(200);
+    return (await readdir(cache)).find((file) => !before.has(file));
+  }
+
+  it("removes the least recently used result past the count limit and keeps one used lately", async () => {
+    const first = await fetchWidth(101);
+    const second = await fetchWidth(102);
+    const third = await fetchWidth(103);
+    expect(await readdir(cache)).toHaveLength(3);
+    expect(await fetchWidth(101), "a hit adds nothing").toBeUndefined();
+    const fourth = await fetchWidth(104);
+    expect((await readdir(cache)).sort()).toEqual([first, third, fourth].sort());
+    expect(second).toBeDefined();
+    // The removed result is made again when asked for, pushing out the next least recently used.
+    expect(await fetchWidth(102)).toBe(second);
+    expect((await readdir(cache)).sort()).toEqual([first, fourth, second].sort());
+  });
+});

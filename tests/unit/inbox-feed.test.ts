@@ -128,6 +128,83 @@ describe("inbox feed", () => {
     expect(sources).toHaveLength(1);
   });
 
+  describe("with the session cookie", () => {
+    const deferred = () => {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      return { promise, resolve };
+    };
+    const flush = async () => {
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+    };
+    let mirror: ReturnType<typeof deferred>;
+    let renewals: Array<ReturnType<typeof deferred>>;
+    let events: string[];
+
+    beforeEach(() => {
+      mirror = deferred();
+      renewals = [];
+      events = [];
+      feed = new InboxFeed({
+        url: (uid) => `/listen/${uid}`,
+        open: (url) => {
+          events.push("open stream");
+          const source = new FakeSource(url);
+          sources.push(source);
+          return source;
+        },
+        session: {
+          ready: () => mirror.promise,
+          renew: () => {
+            events.push("renew cookie");
+            const renewal = deferred();
+            renewals.push(renewal);
+            return renewal.promise;
+          },
+        },
+        retryMs: 1000,
+        maxRetryMs: 4000,
+        lingerMs: 5000,
+      });
+    });
+
+    it("opens the stream only once the session mirror has answered after sign-in", async () => {
+      feed.retain("u1");
+      feed.retain("u1");
+      await flush();
+      expect(sources, "no stream before the cookie is set: it would answer 401").toHaveLength(0);
+      mirror.resolve();
+      await flush();
+      expect(sources.map((s) => s.url)).toEqual(["/listen/u1"]);
+    });
+
+    it("renews the cookie after a refused stream and reconnects only once it is renewed", async () => {
+      mirror.resolve();
+      feed.retain("u1");
+      await flush();
+      sources[0].refuse();
+      expect(renewals).toHaveLength(1);
+      vi.advanceTimersByTime(1000);
+      await flush();
+      expect(sources, "waits for the renewed cookie").toHaveLength(1);
+      renewals[0].resolve();
+      await flush();
+      expect(sources).toHaveLength(2);
+      expect(events).toEqual(["open stream", "renew cookie", "open stream"]);
+      sources[1].open();
+      expect(feed.snapshot().revision).toBe(1);
+    });
+
+    it("does not open a stream for a user who left while the cookie was being set", async () => {
+      const release = feed.retain("u1");
+      release();
+      vi.advanceTimersByTime(5000);
+      mirror.resolve();
+      await flush();
+      expect(sources).toHaveLength(0);
+    });
+  });
+
   it("switches to another user's stream, and a holder of the old one cannot close the new one", () => {
     const oldHolder = feed.retain("u1");
     sources[0].open();

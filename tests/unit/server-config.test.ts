@@ -21,6 +21,21 @@ describe("server configuration", () => {
     expect(config.databaseUrl).toBeUndefined();
   });
 
+  it("trusts no proxy unless TRUST_PROXY names them, as addresses, CIDR ranges or range names", () => {
+    expect(loadConfig({ NODE_ENV: "production" }).trustProxy).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: " 10.0.0.0/8, 192.0.2.5 ,::1,fd00::/8,loopback" }).trustProxy).toEqual([
+      "10.0.0.0/8",
+      "192.0.2.5",
+      "::1",
+      "fd00::/8",
+      "loopback",
+    ]);
+  });
+
+  it.each(["true", "1", "*", "10.0.0.0/33", "proxy.example.com", "10.0.0.1/8/2"])("refuses TRUST_PROXY=%s", (value) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY must list proxy addresses/);
+  });
+
   it("names a variable that is not a number", () => {
     expect(() => loadConfig({ PORT: "eighty" })).toThrow('PORT must be a whole number, got "eighty"');
   });

@@ -91,3 +91,45 @@ describe("session: a saved session the service refuses at page load", () => {
     expect(onForcedSignOut).not.toHaveBeenCalled();
   });
 });
+
+describe("session: the server's session cookie", () => {
+  const deferred = () => {
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    return { promise, resolve };
+  };
+
+  it("tells of a sign-in before the cookie is set, and says when the server has answered the mirror", async () => {
+    const answers: Array<{ token: string | null; answer: ReturnType<typeof deferred> }> = [];
+    const session = createSession({ currentUser: null } as never, (token) => {
+      const answer = deferred();
+      answers.push({ token, answer });
+      return answer.promise;
+    });
+    let mirroredAtSignIn: Promise<void> | null = null;
+    session.subscribe(() => (mirroredAtSignIn = session.mirrored()));
+    const signingIn = firebase.listener?.(fakeUser(async (force) => (force ? "fresh" : "token")));
+    await vi.waitFor(() => expect(answers).toHaveLength(1));
+    let settled = false;
+    void mirroredAtSignIn!.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(settled, "a listener told of the sign-in must be able to wait for the cookie").toBe(false);
+    answers[0].answer.resolve();
+    await signingIn;
+    await mirroredAtSignIn;
+    expect(answers[0].token).toBe("token");
+  });
+
+  it("mirrors again with a fresh token when asked, after the mirror in flight", async () => {
+    const tokens: Array<string | null> = [];
+    const auth = { currentUser: null as unknown };
+    const session = createSession(auth as never, async (token) => {
+      tokens.push(token);
+    });
+    const user = fakeUser(async (force) => (force ? "fresh" : "token"));
+    auth.currentUser = user;
+    await firebase.listener?.(user);
+    await session.remirror();
+    expect(tokens).toEqual(["token", "fresh"]);
+  });
+});
