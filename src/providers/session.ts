@@ -60,10 +60,22 @@ export function createSession(auth: Auth, mirror: (token: string | null) => Prom
    */
   let mirrored: Promise<void> = new Promise(() => {});
 
-  /** Mirrors `user`'s sign-in state; a failure there must not break sign-in. */
+  /**
+   * Mirrors `user`'s sign-in state; a failure there must not break sign-in. A fresh token refused
+   * because the account was disabled or its sessions revoked ends the session with the reason,
+   * as any other call refused that way does.
+   */
   async function mirrorState(user: User | null, forceRefresh = false): Promise<void> {
+    let token: string | null = null;
     try {
-      await mirror(user ? await user.getIdToken(forceRefresh) : null);
+      token = user ? await user.getIdToken(forceRefresh) : null;
+    } catch (error) {
+      if (await endIfForced(error)) return;
+      console.warn("Session mirror failed:", error);
+      return;
+    }
+    try {
+      await mirror(token);
     } catch (error) {
       console.warn("Session mirror failed:", error);
     }

@@ -48,6 +48,17 @@ describe("session: forced sign-out", () => {
     expect(session.current().user).toBeNull();
   });
 
+  it("signs out and says why when the notification stream's fresh cookie is refused for a disabled account", async () => {
+    const { session, onForcedSignOut } = await signedIn(async (force) => {
+      if (force) throw authError("user-disabled");
+      return "token";
+    });
+    await session.remirror();
+    expect(firebase.signOut).toHaveBeenCalledTimes(1);
+    expect(onForcedSignOut).toHaveBeenCalledWith("user-disabled");
+    expect(session.current().user).toBeNull();
+  });
+
   it("keeps the session after a network failure, which the caller may retry", async () => {
     const { session, onForcedSignOut } = await signedIn(async (force) => {
       if (force) throw authError("network-request-failed");
