@@ -8,7 +8,7 @@
  */
 import { type FocusEvent, type MouseEvent, type Ref, useCallback, useEffect, useRef } from "react";
 import { Link as RouterLink, type LinkProps, resolvePath } from "react-router";
-import { preloadRoute } from "../resources";
+import { preloadRoute } from "../routing/registry";
 
 /** One observer for all links: a page can show hundreds (a table of records). */
 let observer: IntersectionObserver | undefined;

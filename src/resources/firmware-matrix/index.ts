@@ -1,7 +1,7 @@
 import { TableOutlined } from "@ant-design/icons";
 import { createElement } from "react";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
 
 /** Reached from the firmware-support tabs, not the menu. */
 export const firmwareMatrix: ResourceDefinition = {

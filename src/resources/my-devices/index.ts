@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { CarOutlined } from "@ant-design/icons";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
 
 export const myDevices: ResourceDefinition = {
   name: "my-devices",

@@ -1,8 +1,8 @@
 import { NodeIndexOutlined } from "@ant-design/icons";
 import { createElement } from "react";
 import { drawerRoutes } from "../../components/resource/drawer-route";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
 
 /** Reached from the PID templates page, whose templates are built from these. */
 export const pidDescriptors: ResourceDefinition = {

@@ -1,8 +1,8 @@
 import { QuestionCircleOutlined } from "@ant-design/icons";
 import { createElement } from "react";
 import { drawerRoutes } from "../../components/resource/drawer-route";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
 
 /** A signed-in user's own support requests; the admins work the same requests at /admin/onboarding-vehicles. */
 export const supportRequests: ResourceDefinition = {
