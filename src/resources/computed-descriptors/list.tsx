@@ -9,13 +9,14 @@ import { ConfirmDelete } from "../../components/resource/delete-button";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
 import { ListSearch } from "../../components/resource/list-search";
 import { ComputedDescriptorForm } from "./form";
+import { apiPaths } from "../../../contracts/api-paths";
 
 const PATH = "/admin/computed-descriptors";
 
 export function ComputedDescriptorsList() {
   const drawer = useDrawerRoute(PATH);
   const { tableProps, filters, setFilters, sorters } = useResourceTable<ComputedDescriptor>("computed-descriptors", { field: "name", order: "asc" }, {
-    meta: { apiPath: "firmware-support/computed-descriptors" },
+    meta: { apiPath: apiPaths["computed-descriptors"].list },
   });
   return (
     <PageFrame
@@ -44,7 +45,7 @@ export function ComputedDescriptorsList() {
               <Button size="small" onClick={() => drawer.edit(c.id)}>
                 Edit
               </Button>
-              <ConfirmDelete resource="computed-descriptors" apiPath="firmware-support/computed-descriptor" id={c.id} name={c.name} />
+              <ConfirmDelete resource="computed-descriptors" apiPath={apiPaths["computed-descriptors"].record} id={c.id} name={c.name} />
             </Space>
           )}
         />

@@ -9,6 +9,7 @@ import { Field, FormError, SaveButton, useContractForm } from "../../components/
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 import { JsonField } from "../../components/resource/json-field";
+import { apiPaths } from "../../../contracts/api-paths";
 
 function FirmwareFormFields({ record, onSaved }: { record?: FirmwareSupport; onSaved: (record: FirmwareSupport) => void }) {
   const form = useContractForm(firmwareSupportInputSchema, {
@@ -60,7 +61,7 @@ function FirmwareFormFields({ record, onSaved }: { record?: FirmwareSupport; onS
 
 export function FirmwareForm({ id, onSaved }: { id?: string; onSaved: (record: FirmwareSupport) => void }) {
   return (
-    <RecordForm<FirmwareSupport> resource="firmware-support" apiPath="firmware-support/firmware-support" id={id}>
+    <RecordForm<FirmwareSupport> resource="firmware-support" apiPath={apiPaths["firmware-support"].record} id={id}>
       {(record) => <FirmwareFormFields record={record} onSaved={onSaved} />}
     </RecordForm>
   );

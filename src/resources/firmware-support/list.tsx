@@ -11,6 +11,7 @@ import { ListSearch } from "../../components/resource/list-search";
 import { FirmwareForm } from "./form";
 import { FirmwareSections } from "./section-tabs";
 import { FirmwareShow } from "./show";
+import { apiPaths } from "../../../contracts/api-paths";
 
 export const FIRMWARE_PATH = "/admin/firmware-support";
 export const yes = (value: boolean, label: string) =>
@@ -21,7 +22,7 @@ const bytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(n 
 export function FirmwareSupportList() {
   const drawer = useDrawerRoute(FIRMWARE_PATH);
   const { tableProps, filters, setFilters, sorters } = useResourceTable<FirmwareSupportRow>("firmware-support", { field: "firmwareId", order: "asc" }, {
-    meta: { apiPath: "firmware-support" },
+    meta: { apiPath: apiPaths["firmware-support"].list },
   });
 
   return (
@@ -89,7 +90,7 @@ export function FirmwareSupportList() {
               <Button size="small" onClick={() => drawer.edit(row.id)}>
                 Edit
               </Button>
-              <ConfirmDelete resource="firmware-support" apiPath="firmware-support/firmware-support" id={row.id} name={row.firmwareId} />
+              <ConfirmDelete resource="firmware-support" apiPath={apiPaths["firmware-support"].record} id={row.id} name={row.firmwareId} />
             </Space>
           )}
         />

@@ -9,6 +9,7 @@ import { ConfirmDelete } from "../../components/resource/delete-button";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
 import { ListSearch } from "../../components/resource/list-search";
 import { ObdFunctionForm, categoryOptions, safetyOptions } from "./form";
+import { apiPaths } from "../../../contracts/api-paths";
 
 const PATH = "/admin/obd-functions";
 const safetyColour = { none: "default", caution: "orange", dangerous: "red" } as const;
@@ -16,7 +17,7 @@ const safetyColour = { none: "default", caution: "orange", dangerous: "red" } as
 export function ObdFunctionsList() {
   const drawer = useDrawerRoute(PATH);
   const { tableProps, filters, setFilters, sorters } = useResourceTable<ObdFunction>("obd-functions", { field: "name", order: "asc" }, {
-    meta: { apiPath: "firmware-support/obd-function" },
+    meta: { apiPath: apiPaths["obd-functions"].list },
   });
   return (
     <PageFrame
@@ -56,7 +57,7 @@ export function ObdFunctionsList() {
               <Button size="small" onClick={() => drawer.edit(fn.id)}>
                 Edit
               </Button>
-              <ConfirmDelete resource="obd-functions" apiPath="firmware-support/obd-function" id={fn.id} name={fn.name} />
+              <ConfirmDelete resource="obd-functions" apiPath={apiPaths["obd-functions"].record} id={fn.id} name={fn.name} />
             </Space>
           )}
         />

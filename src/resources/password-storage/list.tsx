@@ -17,6 +17,7 @@ import { Field, FormError, useContractForm } from "../../components/resource/for
 import { usePut } from "../../components/resource/use-put";
 import { ListSearch } from "../../components/resource/list-search";
 import { FirmwareSections } from "../firmware-support/section-tabs";
+import { apiPaths } from "../../../contracts/api-paths";
 
 const PATH = "/admin/firmware-support/passwords";
 
@@ -62,7 +63,7 @@ function Reveal({ id }: { id: string }) {
 export function PasswordStorageList() {
   const drawer = useDrawerRoute(PATH);
   const { tableProps, filters, setFilters, sorters } = useResourceTable<FirmwareSecretRow>("password-storage", { field: "firmwareId", order: "asc" }, {
-    meta: { apiPath: "firmware-support/password-storage" },
+    meta: { apiPath: apiPaths["password-storage"].list },
   });
   return (
     <PageFrame
@@ -88,7 +89,7 @@ export function PasswordStorageList() {
           title="Actions"
           render={(_, row: FirmwareSecretRow) => (
             <Space>
-              <ConfirmDelete resource="password-storage" apiPath="firmware-support/password-storage" id={row.id} name={`${row.firmwareId} ${row.label}`} />
+              <ConfirmDelete resource="password-storage" apiPath={apiPaths["password-storage"].record} id={row.id} name={`${row.firmwareId} ${row.label}`} />
             </Space>
           )}
         />

@@ -13,6 +13,7 @@ import { ListSearch } from "../../components/resource/list-search";
 import { PidSections } from "../pid-templates/section-tabs";
 import { PidDescriptorForm, sourceOptions } from "./form";
 import { PidImport } from "./import";
+import { apiPaths } from "../../../contracts/api-paths";
 
 const PATH = "/admin/pid-templates/descriptors";
 
@@ -21,7 +22,7 @@ export function PidDescriptorsList() {
   const apiUrl = useApiUrl();
   const [importing, setImporting] = useState(false);
   const { tableProps, filters, setFilters, sorters } = useResourceTable<PidDescriptor>("pid-descriptors", { field: "name", order: "asc" }, {
-    meta: { apiPath: "firmware-support/pid-descriptors" },
+    meta: { apiPath: apiPaths["pid-descriptors"].list },
   });
   const q = filters.find((f) => "field" in f && f.field === "q")?.value as string | undefined;
   const exportUrl = (format: string) => `${apiUrl}/firmware-support/pid-descriptors/export?${new URLSearchParams({ format, ...(q && { q }) })}`;
@@ -69,7 +70,7 @@ export function PidDescriptorsList() {
               <Button size="small" onClick={() => drawer.edit(p.id)}>
                 Edit
               </Button>
-              <ConfirmDelete resource="pid-descriptors" apiPath="firmware-support/pid-descriptors" id={p.id} name={p.name} />
+              <ConfirmDelete resource="pid-descriptors" apiPath={apiPaths["pid-descriptors"].record} id={p.id} name={p.name} />
             </Space>
           )}
         />

@@ -10,13 +10,14 @@ import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-ro
 import { ListSearch } from "../../components/resource/list-search";
 import { PidTemplateForm } from "./form";
 import { PidSections } from "./section-tabs";
+import { apiPaths } from "../../../contracts/api-paths";
 
 const PATH = "/admin/pid-templates";
 
 export function PidTemplatesList() {
   const drawer = useDrawerRoute(PATH);
   const { tableProps, filters, setFilters, sorters } = useResourceTable<PidTemplate>("pid-templates", { field: "name", order: "asc" }, {
-    meta: { apiPath: "firmware-support/pid-templates" },
+    meta: { apiPath: apiPaths["pid-templates"].list },
   });
   return (
     <PageFrame
@@ -46,7 +47,7 @@ export function PidTemplatesList() {
               <Button size="small" onClick={() => drawer.edit(t.id)}>
                 Edit
               </Button>
-              <ConfirmDelete resource="pid-templates" apiPath="firmware-support/pid-templates" id={t.id} name={t.name} />
+              <ConfirmDelete resource="pid-templates" apiPath={apiPaths["pid-templates"].record} id={t.id} name={t.name} />
             </Space>
           )}
         />

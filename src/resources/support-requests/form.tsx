@@ -11,6 +11,7 @@ import { useState } from "react";
 import { type SupportRequest, supportRequestInputSchema } from "../../../contracts/catalogue";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
 import { TagsInput } from "../../components/resource/record-form";
+import { apiPaths } from "../../../contracts/api-paths";
 
 export function SupportRequestForm({ onSaved }: { onSaved: (request: SupportRequest) => void }) {
   const form = useContractForm(supportRequestInputSchema, { vin: "", make: "", model: "", year: new Date().getFullYear(), ecuIds: [] });
@@ -28,7 +29,7 @@ export function SupportRequestForm({ onSaved }: { onSaved: (request: SupportRequ
         resource: "support-requests",
         values: read ? { ...values, file: read } : values,
         meta: {
-          apiPath: "user-vehicles/support-request",
+          apiPath: apiPaths["support-requests"].create,
           multipart: Boolean(read),
           onUploadProgress: (fraction: number) => setProgress(Math.round(fraction * 100)),
         },

@@ -3,6 +3,7 @@ import { type SupportedVehicle, supportedVehicleInputSchema } from "../../../con
 import { FirmwareIdsField, Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
+import { apiPaths } from "../../../contracts/api-paths";
 
 function VehicleFields({ record, onSaved }: { record?: SupportedVehicle; onSaved: () => void }) {
   const form = useContractForm(supportedVehicleInputSchema, {
@@ -51,7 +52,7 @@ function VehicleFields({ record, onSaved }: { record?: SupportedVehicle; onSaved
 
 export function VehicleForm({ id, onSaved }: { id?: string; onSaved: () => void }) {
   return (
-    <RecordForm<SupportedVehicle> resource="supported-vehicles" apiPath="firmware-support/supported-vehicle" id={id}>
+    <RecordForm<SupportedVehicle> resource="supported-vehicles" apiPath={apiPaths["supported-vehicles"].record} id={id}>
       {(record) => <VehicleFields record={record} onSaved={onSaved} />}
     </RecordForm>
   );

@@ -10,13 +10,14 @@ import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-ro
 import { ListSearch } from "../../components/resource/list-search";
 import { FirmwareSections } from "../firmware-support/section-tabs";
 import { VehicleForm } from "./form";
+import { apiPaths } from "../../../contracts/api-paths";
 
 const PATH = "/admin/firmware-support/vehicles";
 
 export function SupportedVehiclesList() {
   const drawer = useDrawerRoute(PATH);
   const { tableProps, filters, setFilters, sorters } = useResourceTable<SupportedVehicle>("supported-vehicles", { field: "make", order: "asc" }, {
-    meta: { apiPath: "firmware-support/supported-vehicle" },
+    meta: { apiPath: apiPaths["supported-vehicles"].list },
   });
   const textFilter = (field: string, label: string) => exactFilter(field, label, filters);
   return (
@@ -60,7 +61,7 @@ export function SupportedVehiclesList() {
               <Button size="small" onClick={() => drawer.edit(v.id)}>
                 Edit
               </Button>
-              <ConfirmDelete resource="supported-vehicles" apiPath="firmware-support/supported-vehicle" id={v.id} name={`${v.make} ${v.model}`} />
+              <ConfirmDelete resource="supported-vehicles" apiPath={apiPaths["supported-vehicles"].record} id={v.id} name={`${v.make} ${v.model}`} />
             </Space>
           )}
         />

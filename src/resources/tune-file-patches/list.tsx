@@ -12,6 +12,7 @@ import { ListSearch } from "../../components/resource/list-search";
 import { ApplyTool } from "./apply-tool";
 import { PatchForm } from "./form";
 import { PatchShow } from "./show";
+import { apiPaths } from "../../../contracts/api-paths";
 
 const PATCHES_PATH = "/admin/tune-file-patches";
 
@@ -68,7 +69,7 @@ export function TuneFilePatchesList() {
                         <Button size="small" onClick={() => drawer.edit(row.id)}>
                           Edit
                         </Button>
-                        <ConfirmDelete resource="tune-file-patches" apiPath="tune-file-patches" id={row.id} name={row.title} />
+                        <ConfirmDelete resource="tune-file-patches" apiPath={apiPaths["tune-file-patches"].record} id={row.id} name={row.title} />
                       </Space>
                     )}
                   />
