@@ -1,7 +1,8 @@
 /**
  * Create or edit a firmware record with the contract schema; PUT creates or
- * updates by firmware id (spec §7). Identify rules, checksum schemes and the
- * map definition are JSON documents (domain.md gives their shape).
+ * updates by firmware id. Identify rules, checksum schemes and the
+ * map definition are JSON documents (their shapes are the schemas in
+ * contracts/tune-definition.ts).
  */
 import { Form, Input, InputNumber } from "antd";
 import { type FirmwareSupport, firmwareSupportInputSchema } from "../../../contracts/catalogue";
