@@ -46,7 +46,7 @@ function ComputedFields({ record, onSaved, channels }: { record?: ComputedDescri
       },
     },
     "computed-descriptors",
-    "firmware-support/computed-descriptor",
+    apiPaths["computed-descriptors"].create,
   );
   const submit = form.handleSubmit((values) => save(values, `Saved ${values.name}`, onSaved));
 

@@ -23,7 +23,7 @@ function FirmwareFormFields({ record, onSaved }: { record?: FirmwareSupport; onS
     definition: record?.definition ?? null,
     notes: record?.notes ?? "",
   });
-  const { save, saving } = usePut<FirmwareSupport>(form, "firmware-support", "firmware-support/firmware-support");
+  const { save, saving } = usePut<FirmwareSupport>(form, "firmware-support", apiPaths["firmware-support"].create);
   const { control } = form;
 
   const submit = form.handleSubmit((values) => save(values, `Saved ${values.firmwareId}`, onSaved));

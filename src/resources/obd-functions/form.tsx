@@ -20,7 +20,7 @@ function ObdFunctionFields({ record, onSaved }: { record?: ObdFunction; onSaved:
     confirmationText: record?.confirmationText ?? null,
     safetyLevel: record?.safetyLevel ?? "none",
   });
-  const { save, saving } = usePut(form, "obd-functions", "firmware-support/obd-function");
+  const { save, saving } = usePut(form, "obd-functions", apiPaths["obd-functions"].create);
   const { control } = form;
   const submit = form.handleSubmit((values) => save(values, `Saved ${values.name}`, onSaved));
   return (

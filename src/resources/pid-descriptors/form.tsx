@@ -27,7 +27,7 @@ function PidFields({ record, onSaved }: { record?: PidDescriptor; onSaved: () =>
     smoothing: record?.smoothing ?? 0,
     firmwareIds: record?.firmwareIds ?? [],
   });
-  const { save, saving } = usePut(form, "pid-descriptors", "firmware-support/pid-descriptors");
+  const { save, saving } = usePut(form, "pid-descriptors", apiPaths["pid-descriptors"].create);
   const { control } = form;
   const submit = form.handleSubmit((values) => save(values, `Saved ${values.name}`, onSaved));
   const number = (name: "min" | "max" | "warnMin" | "warnMax", label: string) => (

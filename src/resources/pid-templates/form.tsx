@@ -16,7 +16,7 @@ function TemplateFields({ record, onSaved }: { record?: PidTemplate; onSaved: ()
     firmwareIds: record?.firmwareIds ?? [],
     vehicleFamily: record?.vehicleFamily ?? "",
   });
-  const { save, saving } = usePut(form, "pid-templates", "firmware-support/pid-templates");
+  const { save, saving } = usePut(form, "pid-templates", apiPaths["pid-templates"].create);
   const { control } = form;
   const submit = form.handleSubmit((values) => save(values, `Saved ${values.name}`, onSaved));
   return (

@@ -17,7 +17,7 @@ function VehicleFields({ record, onSaved }: { record?: SupportedVehicle; onSaved
     ecu: record?.ecu ?? "",
     firmwareIds: record?.firmwareIds ?? [],
   });
-  const { save, saving } = usePut(form, "supported-vehicles", "firmware-support/supported-vehicle");
+  const { save, saving } = usePut(form, "supported-vehicles", apiPaths["supported-vehicles"].create);
   const { control } = form;
   const submit = form.handleSubmit((values) => save(values, `Saved ${values.make} ${values.model}`, onSaved));
   return (
