@@ -55,6 +55,11 @@ export interface ListWithDrawersProps<Row extends BaseRecord & { id: string }> {
   drawerWidth?: number;
   form: { createTitle: string; editTitle?: string; render: (id: string | undefined, drawer: DrawerRoute) => ReactNode };
   show?: { title: string; render: (id: string, drawer: DrawerRoute) => ReactNode };
+  /**
+   * Places the search and the table on the page when they are not simply one under the other
+   * (e.g. in the first of several tabs); the default puts the search in a row above the table.
+   */
+  arrange?: (parts: { search: ReactNode; table: ReactNode }) => ReactNode;
   /** More drawers or dialogs of the page. */
   children?: ReactNode;
 }
@@ -77,6 +82,7 @@ export function ListWithDrawers<Row extends BaseRecord & { id: string }>({
   drawerWidth,
   form,
   show,
+  arrange,
   children,
 }: ListWithDrawersProps<Row>) {
   const drawer = useDrawerRoute(path);
@@ -88,6 +94,26 @@ export function ListWithDrawers<Row extends BaseRecord & { id: string }>({
     <Button type="primary" icon={<PlusOutlined />} onClick={drawer.create}>
       {createLabel}
     </Button>
+  );
+  const search = <ListSearch filters={filters} setFilters={setFilters} placeholder={searchPlaceholder} />;
+  const table = (
+    <Table {...tableProps} rowKey="id" size="middle" aria-label={tableLabel}>
+      {columns(list)}
+      <Table.Column
+        key="actions"
+        title="Actions"
+        render={(_, row: Row) => (
+          <Space>
+            {editable && (
+              <Button size="small" onClick={() => drawer.edit(row.id)}>
+                Edit
+              </Button>
+            )}
+            <ConfirmDelete resource={resource} apiPath={apiPaths[resource].record} id={row.id} name={nameOf(row)} />
+          </Space>
+        )}
+      />
+    </Table>
   );
   return (
     <PageFrame
@@ -105,26 +131,16 @@ export function ListWithDrawers<Row extends BaseRecord & { id: string }>({
       }
     >
       {sections}
-      <Flex gap={8} wrap={searchWrap}>
-        <ListSearch filters={filters} setFilters={setFilters} placeholder={searchPlaceholder} />
-      </Flex>
-      <Table {...tableProps} rowKey="id" size="middle" aria-label={tableLabel}>
-        {columns(list)}
-        <Table.Column
-          key="actions"
-          title="Actions"
-          render={(_, row: Row) => (
-            <Space>
-              {editable && (
-                <Button size="small" onClick={() => drawer.edit(row.id)}>
-                  Edit
-                </Button>
-              )}
-              <ConfirmDelete resource={resource} apiPath={apiPaths[resource].record} id={row.id} name={nameOf(row)} />
-            </Space>
-          )}
-        />
-      </Table>
+      {arrange ? (
+        arrange({ search, table })
+      ) : (
+        <>
+          <Flex gap={8} wrap={searchWrap}>
+            {search}
+          </Flex>
+          {table}
+        </>
+      )}
       <RouteDrawer open={drawer.action === "create"} title={form.createTitle} onClose={drawer.close} width={drawerWidth}>
         {form.render(undefined, drawer)}
       </RouteDrawer>
