@@ -17,13 +17,13 @@ import { PageRedirect } from "./components/page-redirect";
 import { Toaster } from "./components/toaster";
 import { emptyLabel } from "./lib/labels";
 import type { ReleaseCheck } from "./lib/release-check";
-import { useReducedMotion } from "./lib/reduced-motion";
-import { antdTheme } from "./lib/theme";
+import { useReducedMotion } from "./components/theme/reduced-motion";
+import { antdTheme } from "./components/theme/antd-theme";
 import { notificationProvider } from "./providers/notification-provider";
 import type { Services } from "./providers/services";
 import { SessionContext, useSessionState } from "./providers/session-context";
 import { keepAliveFor, keepAliveKey, refineResources, renderRoutes } from "./resources";
-import type { LayoutName } from "./resources/types";
+import type { LayoutName } from "./routing/types";
 
 const switchInHeader = <ColourModeSwitch />;
 const layouts: Record<LayoutName, (children: ReactNode) => ReactNode> = {

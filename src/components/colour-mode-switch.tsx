@@ -1,7 +1,7 @@
 /**
  * Colour mode in React: the header switch and the hooks over src/lib/colour-mode.ts.
  *
- * Theme the app from the resolved mode (src/lib/theme.ts):
+ * Theme the app from the resolved mode (src/components/theme/antd-theme.ts):
  *   const { resolved } = useColourMode();
  *   <ConfigProvider theme={antdTheme(resolved)}>…</ConfigProvider>
  * Put the switch in the header:

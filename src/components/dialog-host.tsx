@@ -1,5 +1,5 @@
 /**
- * Dialog host: renders the app's dialogs above the layout (spec §2, §3 "Dialog", §4, §8).
+ * Dialog host: renders the app's dialogs above the layout.
  *
  * Mount once, beside the layout and inside antd's <App>/<ConfigProvider> so dialogs get the
  * theme:
@@ -15,8 +15,7 @@
  *
  * Behaviour: Escape and the close button dismiss the topmost dialog; a click outside dismisses
  * only the topmost and never one with `barrierDismissible: false`; when the dialog has a
- * `closeDialogFunction` it decides. Dialogs are at most 672 px wide (Tailwind's max-w-2xl, the
- * spec's "small-2xl"). An error thrown while rendering the content is caught and shown inside
+ * `closeDialogFunction` it decides. Dialogs are at most 672 px wide (Tailwind's max-w-2xl). An error thrown while rendering the content is caught and shown inside
  * the dialog as "An error occurred: {message}"; the rest of the app keeps running.
  *
  * Key rules and limits ("0".."99", "Maximum number of dialogs reached", "Overlay not found")

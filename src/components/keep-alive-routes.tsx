@@ -1,5 +1,5 @@
 /**
- * Routes whose pages stay alive when switching pages (spec §2), by the rules of
+ * Routes whose pages stay alive when switching pages, by the rules of
  * src/lib/keep-alive.ts: up to 10 pages by pathname (a list and its drawer routes are one page),
  * /profile never, and none of someone who has signed out.
  *

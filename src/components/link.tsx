@@ -1,6 +1,6 @@
 /**
- * A router link that fetches its route's code ahead of the click (spec §9 "Up to 4 route
- * preloads at once"): when it scrolls into view, and first in the queue when hovered or focused.
+ * A router link that fetches its route's code ahead of the click, at most 4 routes at once: when
+ * it scrolls into view, and first in the queue when hovered or focused.
  *
  * Used for every in-app link: the layouts import it instead of react-router's Link, and App.tsx
  * hands it to Refine as the router provider's Link, so the menu, breadcrumbs and record buttons
@@ -8,7 +8,7 @@
  */
 import { type FocusEvent, type MouseEvent, type Ref, useCallback, useEffect, useRef } from "react";
 import { Link as RouterLink, type LinkProps, resolvePath } from "react-router";
-import { preloadRoute } from "../resources";
+import { preloadRoute } from "../routing/registry";
 
 /** One observer for all links: a page can show hundreds (a table of records). */
 let observer: IntersectionObserver | undefined;

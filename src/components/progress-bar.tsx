@@ -1,6 +1,6 @@
 /**
- * A progress bar over src/lib/progress.ts (spec §4 "Progress bar": indeterminate, loading,
- * complete; a value outside 0..max throws). For uploads and other long work:
+ * A progress bar over src/lib/progress.ts: indeterminate, loading or complete; a value outside
+ * 0..max throws. For uploads and other long work:
  *   <ProgressBar label="Uploading log.csv" value={fraction * 100} />
  *   <ProgressBar label="Preparing" />            // amount unknown: indeterminate
  *

@@ -1,5 +1,5 @@
 /**
- * Toaster: the toast region at the top right (spec §2, §4 "Toast", §9).
+ * Toaster: the toast region at the top right of the window.
  *
  * Mount once, inside antd's <ConfigProvider> so toasts follow the theme:
  *   <Toaster />                      // region label "Notification"

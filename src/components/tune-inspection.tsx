@@ -8,6 +8,7 @@ import { UploadOutlined } from "@ant-design/icons";
 import { type HttpError, useCustomMutation } from "@refinedev/core";
 import { Alert, Button, Descriptions, Flex, Progress, Table, Tag, Typography, Upload } from "antd";
 import { useState } from "react";
+import { useUpload } from "./resource/use-upload";
 import type { ChecksumReport, Inspection, InspectionChange, LocalInspection } from "../../contracts/tune-files";
 
 const hexAddress = (n: number) => `0x${n.toString(16).toUpperCase()}`;
@@ -119,7 +120,7 @@ export function InspectedImage({
   withDefinition?: boolean;
 }) {
   const [file, setFile] = useState<File | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
+  const upload = useUpload();
   const [report, setReport] = useState<Inspection | null>(null);
   const [error, setError] = useState<HttpError | null>(null);
   const { mutate, mutation } = useCustomMutation<LocalInspection>();
@@ -131,16 +132,16 @@ export function InspectedImage({
     onInspected(next, null);
     const form = new FormData();
     form.append("file", next);
-    setProgress(0);
+    upload.start();
     mutate(
-      { url: withDefinition ? "tune-files/inspect?definition=true" : "tune-files/inspect", method: "post", values: form, meta: { onUploadProgress: (f: number) => setProgress(Math.round(f * 100)) }, successNotification: false, errorNotification: false },
+      { url: withDefinition ? "tune-files/inspect?definition=true" : "tune-files/inspect", method: "post", values: form, meta: { onUploadProgress: upload.onUploadProgress }, successNotification: false, errorNotification: false },
       {
         onSuccess: ({ data }) => {
           setReport(data);
           onInspected(next, data);
         },
         onError: setError,
-        onSettled: () => setProgress(null),
+        onSettled: () => upload.finish(),
       },
     );
     // Handled here: antd's own upload must not send the file anywhere.
@@ -154,7 +155,7 @@ export function InspectedImage({
           {file ? `Image: ${file.name}` : label}
         </Button>
       </Upload>
-      {progress !== null && <Progress percent={progress} size="small" status="active" aria-label="Upload progress" />}
+      {upload.percent !== null && <Progress percent={upload.percent} size="small" status="active" aria-label="Upload progress" />}
       {error && <Alert type="error" showIcon role="alert" message={error.message} description={(error as HttpError & { description?: string }).description} />}
       {report && <InspectionReport report={report} />}
     </Flex>

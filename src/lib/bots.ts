@@ -1,6 +1,6 @@
 /**
- * Bot user agents (spec §2: for bot user agents no error page is rendered, so a crawler never
- * indexes an error screen as page content).
+ * Bot user agents: for them no error page is rendered, so a crawler never indexes an error
+ * screen as page content.
  *
  * Matching is a case-insensitive substring test against the tokens below. HeadlessChrome is
  * deliberately absent: our own browser tests run in it and must see the error page. An empty or

@@ -1,5 +1,5 @@
 /**
- * Colour mode (spec §4 "Colour mode").
+ * Colour mode: the user's choice of light, dark or the system's mode.
  *
  * - The user's preference is 'system', 'light' or 'dark', saved in localStorage under
  *   `nuxt-color-mode` (the key of the original portal, so a returning user keeps the choice).

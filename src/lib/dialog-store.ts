@@ -1,5 +1,5 @@
 /**
- * Dialog store: the state behind the dialog host (spec §3 "Dialog", §4 "Dialog", §8, §9).
+ * Dialog store: the state behind the dialog host.
  *
  * Dialogs are keyed by numeric strings. `open` takes the first unused key from "0" to "99";
  * with 100 dialogs held, it throws "Maximum number of dialogs reached". `close` on a key the
@@ -49,7 +49,7 @@ export interface DialogBehaviour {
   closeDialogFunction?: CloseDialogFunction;
 }
 
-/** The dialog options of spec §3. */
+/** What a dialog can be opened with: its header, icon, footer and behaviour. */
 export interface DialogOptions<Node = unknown, Ui = unknown, IconName extends string = string> extends DialogBehaviour {
   header?: Node;
   hideHeader?: boolean;

@@ -1,5 +1,5 @@
 /**
- * Virtual dyno (domain.md "Virtual dyno", after ECUxPlot and VW_Flash's "calculate HP"): wheel
+ * Virtual dyno (after ECUxPlot and VW_Flash's "calculate HP"): wheel
  * and crank power and torque per pull, from a log's speed (or rpm with the gear) and a vehicle
  * profile. Pure functions over arrays, so they run anywhere and are tested without a browser.
  *

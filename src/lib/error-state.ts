@@ -1,6 +1,6 @@
 /**
- * The app's fatal error state (spec §2 "Fatal or unhandled errors switch the app to the error
- * page. For bot user agents no error page is rendered", §8 page errors and chunk loads).
+ * The app's fatal error state: fatal or unhandled errors (page errors, failed chunk loads) switch
+ * the app to the error page, except for bot user agents, who get no error page.
  *
  * One store per tab holds the error the app shows instead of its pages, or null. The shell
  * (src/components/app-error-boundary.tsx) renders the error page while it is set; "Go Home"

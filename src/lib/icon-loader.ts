@@ -1,6 +1,5 @@
 /**
- * Icon loading with a time-out (spec §8 "Failed icon loads are reported", §9 "Icon fetch
- * time-out 1500 ms").
+ * Icon loading with a time-out of 1500 ms; a failed icon load is reported, never thrown.
  *
  * `loadIcon(name, source, { fallback })` asks `source` for the icon and resolves to it, or to
  * `fallback` when the source fails or takes longer than 1500 ms. A failure is reported with

@@ -1,4 +1,4 @@
-/** Plain English for every identity error code of spec section 8 (codes arrive as "auth/<code>"). */
+/** Plain English for every identity error code the app can meet (codes arrive as "auth/<code>"). */
 const messages: Record<string, string> = {
   "invalid-email": "That email address is not valid.",
   "wrong-password": "Email or password is incorrect.",
@@ -33,5 +33,5 @@ export function identityErrorMessage(error: unknown): string {
   return error instanceof Error && error.message ? error.message : "Something went wrong. Try again.";
 }
 
-/** Codes after which the user must be signed out (spec section 4). */
+/** Codes after which the user must be signed out: the account is disabled or its session expired. */
 export const FORCED_SIGN_OUT_CODES: ReadonlySet<string> = new Set(["user-disabled", "user-token-expired"]);

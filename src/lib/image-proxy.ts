@@ -1,5 +1,5 @@
 /**
- * Image proxy URLs (spec §7 "Image proxy", §9 densities, format and screen widths).
+ * Image proxy URLs: resized images at the densities, format and screen widths below.
  *
  * URL shape, shared with the server route that resizes and caches (the IPX convention of the
  * original portal), in contracts/image-proxy.ts:

@@ -1,5 +1,5 @@
 /**
- * Which pages stay alive (spec §2 "the current page is kept alive when switching pages").
+ * Which pages stay alive: the current page is kept alive when switching pages.
  *
  * Pages are kept by key, most recently used last; the last entry is the page on screen. The key
  * is the pathname, unless `keyOf` groups pathnames that are one page (a list and the drawers

@@ -1,6 +1,5 @@
 /**
- * Default English labels of the shared UI (spec §9: the defaults include "Close", "No data",
- * "No matching data"). Components read them from here so one word reads the same everywhere.
+ * Default English labels of the shared UI ("Close", "No data", "No matching data", …). Components read them from here so one word reads the same everywhere.
  *
  * For antd, the shell passes `emptyLabel` to ConfigProvider's `renderEmpty`:
  *   <ConfigProvider renderEmpty={(name) => <Empty description={emptyLabel(name)} />}>

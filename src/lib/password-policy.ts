@@ -1,5 +1,5 @@
 /**
- * The identity service's password policy (spec section 5) and the checklist the sign-up and reset
+ * The identity service's password policy and the checklist the sign-up and reset
  * forms show as the user types. The policy comes from the service's `v2/passwordPolicy` endpoint
  * (the one the web SDK's validatePassword reads); we fetch it ourselves so that it can be fetched
  * again after the service answers `password-does-not-meet-requirements` (the SDK only re-caches

@@ -1,5 +1,5 @@
 /**
- * Progress bar state (spec §4 "Progress bar", §9 "Progress maximum default 100").
+ * Progress bar state; the maximum is 100 unless given.
  *
  * No value (null/undefined) means the amount of work is unknown: 'indeterminate'. A value from
  * 0 up to, but not including, the maximum is 'loading'; the maximum itself is 'complete'. A

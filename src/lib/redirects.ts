@@ -1,6 +1,5 @@
 /**
- * Page-level redirects, consulted before routing (spec §2 "Per route path, the app looks up a
- * page-level redirect"). This table is the one place they are listed.
+ * Page-level redirects: for each route path the app looks up a redirect here before routing. This table is the one place they are listed.
  *
  * `redirectFor(path)` returns where to go instead, or null to route the path as it is. It also
  * normalises the path: trailing slashes are dropped ("/my-tunes/" → "/my-tunes") and runs of

@@ -1,5 +1,5 @@
 /**
- * Release check (spec §4 "Release check").
+ * Release check: a tab notices a new release and picks it up on its next page change.
  *
  * The build writes `/build-manifest.json` as `{ buildId, builtAt }`. A started ReleaseCheck
  * reads it every 60 s and whenever the tab becomes visible or regains focus. Once the manifest

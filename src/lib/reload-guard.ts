@@ -1,6 +1,6 @@
 /**
- * Chunk-load reload guard (spec §8: a failed chunk load triggers one page reload, allowed once
- * per 10 s per path).
+ * Chunk-load reload guard: a failed chunk load triggers one page reload, allowed once per 10 s
+ * per path.
  *
  * After a deployment, an open tab may ask for a code chunk that no longer exists. Reloading
  * fetches the new build; but if the chunk is missing for another reason the reload would fail

@@ -1,5 +1,5 @@
 /**
- * Checks for ids in page URLs (spec §8: a failed page validation gives 404 "Page Not Found").
+ * Checks for ids in page URLs: a failed page validation gives 404 "Page Not Found".
  * A route declares `validate(params)` with these; a malformed id then shows the 404 at once
  * instead of a page that asks the API for something that cannot exist.
  */

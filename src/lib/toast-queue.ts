@@ -1,5 +1,5 @@
 /**
- * Toast queue: the state and timers behind the toaster (spec §3 "Toast", §4 "Toast", §5, §9).
+ * Toast queue: the state and timers behind the toaster.
  *
  * - `add(input)` validates and shows a toast and returns its id. Adding with the id of a toast
  *   that is still held replaces it in place and restarts its timer: Refine reopens an undoable
@@ -11,13 +11,13 @@
  * - `close(id)` marks the toast closed (`open: false`, so the exit transition can run) and
  *   removes it 200 ms later. Closing an id that is not held does nothing: Refine closes keys it
  *   never opened.
- * - Errors the spec asks for: a type other than "foreground"/"background", an action without
+ * - Errors: a type other than "foreground"/"background", an action without
  *   `altText`, and a region label that is not a non-empty string all throw.
  *
  * Swipe to dismiss follows reka-ui's toast, which the original portal used: a swipe starts
  * once the pointer has moved more than 10 px (touch) or 2 px (mouse, pen) to the right, so a
  * click that wobbles is not a swipe, and it dismisses on release once it is 50 px long
- * (reka-ui's default `swipeThreshold`; the spec gives only the start buffers).
+ * (reka-ui's default `swipeThreshold`).
  *
  * The queue knows nothing about React; `Node` is the type of title, description and icon.
  */
@@ -39,7 +39,7 @@ export type ToastPauseReason = "hover" | "focus" | "swipe";
 
 export interface ToastAction {
   label: string;
-  /** What a screen reader announces instead of the label; required by the spec. */
+  /** What a screen reader announces instead of the label; required. */
   altText: string;
   onClick: () => void;
 }

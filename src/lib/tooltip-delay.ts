@@ -1,5 +1,5 @@
 /**
- * Tooltip timing (spec §9 "Tooltip delay 700 ms, skip delay 300 ms").
+ * Tooltip timing: a delay of 700 ms, a skip delay of 300 ms.
  *
  * A tooltip opens 700 ms after the pointer rests on its trigger. Once one is open, moving to a
  * neighbour should not wait again: while any tooltip is open, and for 300 ms after the last one

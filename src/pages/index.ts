@@ -1,7 +1,7 @@
 import { DashboardOutlined, TableOutlined } from "@ant-design/icons";
 import { createElement } from "react";
-import { lazyPage } from "../resources/lazy-page";
-import type { LayoutName, PageComponent, ResourceDefinition } from "../resources/types";
+import { lazyPage } from "../routing/lazy-page";
+import type { LayoutName, PageComponent, ResourceDefinition } from "../routing/types";
 
 function publicPage(name: string, path: string, label: string, component: PageComponent, layout: LayoutName = "landing"): ResourceDefinition {
   return { name, guard: "public", layout, list: { path, component }, meta: { label } };

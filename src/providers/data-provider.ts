@@ -1,4 +1,5 @@
 import type { BaseRecord, CrudFilter, CrudSort, DataProvider, LogicalFilter } from "@refinedev/core";
+import { apiPathOf } from "../../contracts/api-paths";
 import {
   type FilterOperator,
   type ListFilter,
@@ -12,9 +13,12 @@ import { httpError } from "./http";
 
 export const API_PREFIX = "/api/v1";
 
-/** A resource's API path: `meta.apiPath` when the resource declares one, else its name. */
+/**
+ * A resource's API path: `meta.apiPath` when the call or the resource declares one, else the
+ * resource's list path in the API path table, else its name.
+ */
 function pathOf(resource: string, meta?: Record<string, unknown>): string {
-  const apiPath = typeof meta?.apiPath === "string" ? meta.apiPath : resource;
+  const apiPath = typeof meta?.apiPath === "string" ? meta.apiPath : (apiPathOf(resource)?.list ?? resource);
   return `${API_PREFIX}/${apiPath.replace(/^\/+/, "")}`;
 }
 

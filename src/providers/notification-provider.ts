@@ -1,6 +1,6 @@
 /**
- * Refine's NotificationProvider on top of the toast queue (spec §2 "Toasts appear at the top
- * right", §4 "Toast").
+ * Refine's NotificationProvider on top of the toast queue: notifications appear as toasts at the
+ * top right.
  *
  * Mount: <Refine notificationProvider={notificationProvider} …> and render <Toaster /> from
  * src/components/toaster.tsx once in the app; both use the same queue.

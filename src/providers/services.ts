@@ -1,5 +1,5 @@
 import { QueryClient } from "@tanstack/react-query";
-import { initFirebase } from "../lib/firebase";
+import { initFirebase } from "./firebase";
 import { identityErrorMessage } from "../lib/identity-errors";
 import { loadRuntimeConfig } from "../lib/runtime-config";
 import { guardOf } from "../resources";

@@ -14,7 +14,7 @@ type Listener = (state: SessionState) => void;
 
 export interface SessionOptions {
   /**
-   * Told when the identity service ended the session (spec section 4), with the code so the user can
+   * Told when the identity service ended the session, with the code so the user can
    * be told why; null when the SDK ended it while restoring the session at page load, where it keeps
    * the code to itself.
    */

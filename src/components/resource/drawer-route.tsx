@@ -10,7 +10,7 @@ import { Drawer } from "antd";
 import type { ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { isUuid } from "../../lib/route-params";
-import type { PageComponent } from "../../resources/types";
+import type { PageComponent } from "../../routing/types";
 
 export type DrawerAction = "show" | "create" | "edit";
 

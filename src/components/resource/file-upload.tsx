@@ -8,6 +8,7 @@ import { UploadOutlined } from "@ant-design/icons";
 import { type HttpError, useCustomMutation, useInvalidate } from "@refinedev/core";
 import { Alert, Button, Flex, Progress, Typography } from "antd";
 import { useRef, useState } from "react";
+import { useUpload } from "./use-upload";
 
 export function FileUpload({
   url,
@@ -27,7 +28,7 @@ export function FileUpload({
   testId?: string;
 }) {
   const input = useRef<HTMLInputElement>(null);
-  const [progress, setProgress] = useState<number | null>(null);
+  const upload = useUpload();
   const [error, setError] = useState<HttpError | null>(null);
   const { mutate, mutation } = useCustomMutation();
   const invalidate = useInvalidate();
@@ -35,25 +36,25 @@ export function FileUpload({
   const send = (file: File) => {
     const form = new FormData();
     form.append("file", file);
-    setProgress(0);
+    upload.start();
     setError(null);
     mutate(
       {
         url,
         method: "post",
         values: form,
-        meta: { onUploadProgress: (fraction: number) => setProgress(Math.round(fraction * 100)) },
+        meta: { onUploadProgress: upload.onUploadProgress },
         successNotification: { type: "success", message: `${label}: uploaded ${file.name}` },
         errorNotification: false,
       },
       {
         onSuccess: ({ data }) => {
-          setProgress(100);
+          upload.finish(true);
           void invalidate({ resource, id, invalidates: ["list", "detail"] });
           onUploaded?.(data as Record<string, unknown>);
         },
         onError: (failure) => {
-          setProgress(null);
+          upload.finish();
           setError(failure);
         },
       },
@@ -76,7 +77,7 @@ export function FileUpload({
       <Button icon={<UploadOutlined />} onClick={() => input.current?.click()} loading={mutation.isPending}>
         {label}
       </Button>
-      {progress !== null && <Progress percent={progress} size="small" status={mutation.isPending ? "active" : "success"} aria-label={`${label} progress`} />}
+      {upload.percent !== null && <Progress percent={upload.percent} size="small" status={mutation.isPending ? "active" : "success"} aria-label={`${label} progress`} />}
       {error && (
         <Alert
           type="error"

@@ -1,5 +1,5 @@
 /**
- * Saving a catalogue record the way spec §7 does it: PUT creates or updates.
+ * Saving a catalogue record: one PUT creates or updates it.
  * Refreshes the resource's list and the record, and puts a refusal's field
  * errors on the form.
  */

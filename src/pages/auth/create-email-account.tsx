@@ -3,7 +3,7 @@ import { isSignInWithEmailLink, signInWithEmailLink } from "firebase/auth";
 import { useCallback, useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { Link } from "../../components/link";
-import { firebaseAuth } from "../../lib/firebase";
+import { firebaseAuth } from "../../providers/firebase";
 import { identityErrorCode, identityErrorMessage } from "../../lib/identity-errors";
 import { safeRedirect } from "../../providers/auth-provider";
 import { AuthCard } from "./auth-card";

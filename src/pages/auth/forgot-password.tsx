@@ -2,7 +2,7 @@ import { Alert, Button, Form, Input, Typography } from "antd";
 import { sendPasswordResetEmail } from "firebase/auth";
 import { useState } from "react";
 import { Link } from "../../components/link";
-import { firebaseAuth } from "../../lib/firebase";
+import { firebaseAuth } from "../../providers/firebase";
 import { identityErrorCode, identityErrorMessage } from "../../lib/identity-errors";
 import { AuthCard } from "./auth-card";
 

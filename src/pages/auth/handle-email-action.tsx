@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { Navigate, useSearchParams } from "react-router";
 import { Link } from "../../components/link";
 import { type EmailActionMode, parseEmailActionParams } from "../../lib/email-action";
-import { firebaseAuth } from "../../lib/firebase";
+import { firebaseAuth } from "../../providers/firebase";
 import { identityErrorCode, identityErrorMessage } from "../../lib/identity-errors";
 import { AuthCard } from "./auth-card";
 import { NewPasswordField, usePasswordPolicy } from "./password-field";

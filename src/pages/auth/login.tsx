@@ -7,7 +7,7 @@ import { Controller, useForm } from "react-hook-form";
 import { Navigate, useNavigate, useSearchParams } from "react-router";
 import { z } from "zod";
 import { Link } from "../../components/link";
-import { firebaseAuth } from "../../lib/firebase";
+import { firebaseAuth } from "../../providers/firebase";
 import { identityErrorMessage } from "../../lib/identity-errors";
 import { safeRedirect } from "../../providers/auth-provider";
 import { useSessionState } from "../../providers/session-context";

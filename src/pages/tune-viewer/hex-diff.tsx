@@ -6,7 +6,7 @@
  */
 import { Alert, Flex, Typography } from "antd";
 import { useEffect, useMemo, useRef } from "react";
-import { monaco } from "../../lib/monaco";
+import { monaco } from "../../components/monaco";
 import { diffRegions, diffText } from "./hex";
 import { HEX_EDITOR_OPTIONS } from "./hex-view";
 

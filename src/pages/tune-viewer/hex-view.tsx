@@ -11,7 +11,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import type { TuneItem } from "../../../contracts/tune-definition";
 import { indexExtents } from "../../../server/domain/tune/diff";
 import { type ItemExtent, itemExtents } from "../../../server/domain/tune/maps";
-import { monaco } from "../../lib/monaco";
+import { monaco } from "../../components/monaco";
 import { BYTES_PER_LINE, byteAt, byteRanges, extentsAt, hexDump, hexDumpLines, lineAddress, lineCount } from "./hex";
 
 const PART_NAMES = { z: "data", x: "x axis", y: "y axis" } as const;

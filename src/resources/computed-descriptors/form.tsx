@@ -14,6 +14,7 @@ import { Field, FormError, SaveButton, useContractForm } from "../../components/
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 import { type SampleChannel, SamplePreview } from "./sample-preview";
+import { apiPaths } from "../../../contracts/api-paths";
 
 const ExpressionEditor = lazy(() => import("./expression-editor"));
 
@@ -45,7 +46,7 @@ function ComputedFields({ record, onSaved, channels }: { record?: ComputedDescri
       },
     },
     "computed-descriptors",
-    "firmware-support/computed-descriptor",
+    apiPaths["computed-descriptors"].create,
   );
   const submit = form.handleSubmit((values) => save(values, `Saved ${values.name}`, onSaved));
 
@@ -108,7 +109,7 @@ export function ComputedDescriptorForm({ id, onSaved }: { id?: string; onSaved: 
   const { query, result: channels } = useCustom<{ data: SampleChannel[] }>({ url: "firmware-support/channel-variables", method: "get" });
   if (query.isLoading) return <Skeleton active />;
   return (
-    <RecordForm<ComputedDescriptor> resource="computed-descriptors" apiPath="firmware-support/computed-descriptor" id={id}>
+    <RecordForm<ComputedDescriptor> resource="computed-descriptors" apiPath={apiPaths["computed-descriptors"].record} id={id}>
       {(record) => <ComputedFields record={record} onSaved={onSaved} channels={channels?.data?.data ?? []} />}
     </RecordForm>
   );

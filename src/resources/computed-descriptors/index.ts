@@ -1,13 +1,14 @@
 import { FunctionOutlined } from "@ant-design/icons";
 import { createElement } from "react";
 import { drawerRoutes } from "../../components/resource/drawer-route";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
+import { apiPaths } from "../../../contracts/api-paths";
 
 export const computedDescriptors: ResourceDefinition = {
   name: "computed-descriptors",
   guard: "admin",
   layout: "portal",
   ...drawerRoutes("/admin/computed-descriptors", lazyPage(() => import("./list"), "ComputedDescriptorsList"), ["create", "edit"]),
-  meta: { label: "Computed descriptors", icon: createElement(FunctionOutlined), menu: "admin", apiPath: "firmware-support/computed-descriptors" },
+  meta: { label: "Computed descriptors", icon: createElement(FunctionOutlined), menu: "admin", apiPath: apiPaths["computed-descriptors"].list },
 };

@@ -1,8 +1,8 @@
 import { LineChartOutlined } from "@ant-design/icons";
 import { createElement } from "react";
 import { isUuid } from "../../lib/route-params";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
 
 export const dataLogs: ResourceDefinition = {
   name: "data-logs",

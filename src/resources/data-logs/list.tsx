@@ -7,6 +7,7 @@ import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { DataLogDetail, DataLogSummary } from "../../../contracts/data-logs";
 import { FullScreenPage } from "../../components/layouts/slim-header";
+import { useUpload } from "../../components/resource/use-upload";
 import { ShareDialog } from "./share-dialog";
 import { useLogVehicles } from "./vehicles";
 
@@ -46,7 +47,9 @@ const formatSize = (bytes: number) => (bytes >= 1 << 20 ? `${(bytes / (1 << 20))
 function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
   const { mutateAsync } = useCreate<DataLogDetail>();
   const navigate = useNavigate();
-  const [progress, setProgress] = useState<{ name: string; percent: number } | null>(null);
+  const upload = useUpload();
+  const [uploading, setUploading] = useState<string | null>(null);
+  const progress = uploading !== null && upload.percent !== null ? { name: uploading, percent: upload.percent } : null;
   const [vehicleId, setVehicleId] = useState<string | undefined>();
   return (
     <Flex vertical gap={8}>
@@ -70,20 +73,22 @@ function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
         showUploadList={false}
         disabled={progress !== null}
         customRequest={async ({ file }) => {
-          const upload = file as File;
-          setProgress({ name: upload.name, percent: 0 });
+          const chosen = file as File;
+          setUploading(chosen.name);
+          upload.start();
           try {
             const { data } = await mutateAsync({
               resource: "data-logs",
-              values: { file: upload, vehicleId },
-              meta: { multipart: true, onUploadProgress: (fraction: number) => setProgress({ name: upload.name, percent: Math.round(fraction * 100) }) },
-              successNotification: () => ({ type: "success", message: "Log uploaded", description: upload.name }),
+              values: { file: chosen, vehicleId },
+              meta: { multipart: true, onUploadProgress: upload.onUploadProgress },
+              successNotification: () => ({ type: "success", message: "Log uploaded", description: chosen.name }),
             });
             navigate(`/tuning-tools/data-logs/${data.id}`);
           } catch {
             // The notification provider has shown the server's reason (422 names the line).
           } finally {
-            setProgress(null);
+            setUploading(null);
+            upload.finish();
           }
         }}
       >

@@ -1,5 +1,5 @@
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
 
 /** Reached from the Enquiries tabs, not the menu. */
 export const demoRequests: ResourceDefinition = {

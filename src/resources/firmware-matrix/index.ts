@@ -1,7 +1,8 @@
 import { TableOutlined } from "@ant-design/icons";
 import { createElement } from "react";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
+import { apiPaths } from "../../../contracts/api-paths";
 
 /** Reached from the firmware-support tabs, not the menu. */
 export const firmwareMatrix: ResourceDefinition = {
@@ -9,5 +10,5 @@ export const firmwareMatrix: ResourceDefinition = {
   guard: "admin",
   layout: "portal",
   list: { path: "/admin/firmware-support/matrix", component: lazyPage(() => import("./list"), "FirmwareMatrixList") },
-  meta: { label: "Support matrix", icon: createElement(TableOutlined), apiPath: "firmware-support/matrix" },
+  meta: { label: "Support matrix", icon: createElement(TableOutlined), apiPath: apiPaths["firmware-matrix"].list },
 };

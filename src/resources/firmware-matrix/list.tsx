@@ -11,12 +11,13 @@ import { useResourceTable } from "../../components/resource/use-resource-table";
 import { ListSearch } from "../../components/resource/list-search";
 import { yes } from "../firmware-support/list";
 import { FirmwareSections } from "../firmware-support/section-tabs";
+import { apiPaths } from "../../../contracts/api-paths";
 
 const count = (n: number, label: string) => (n > 0 ? <Tag color="blue">{n}</Tag> : <Tag color="red" aria-label={`${label}: none`}>none</Tag>);
 
 export function FirmwareMatrixList() {
   const { tableProps, filters, setFilters } = useResourceTable<FirmwareMatrixRow>("firmware-matrix", { field: "firmwareId", order: "asc" }, {
-    meta: { apiPath: "firmware-support/matrix" },
+    meta: { apiPath: apiPaths["firmware-matrix"].list },
     pagination: { pageSize: 50 },
   });
   const stockFilter = getDefaultFilter("hasStockFile", filters, "eq");

@@ -1,7 +1,8 @@
 /**
  * Create or edit a firmware record with the contract schema; PUT creates or
- * updates by firmware id (spec §7). Identify rules, checksum schemes and the
- * map definition are JSON documents (domain.md gives their shape).
+ * updates by firmware id. Identify rules, checksum schemes and the
+ * map definition are JSON documents (their shapes are the schemas in
+ * contracts/tune-definition.ts).
  */
 import { Form, Input, InputNumber } from "antd";
 import { type FirmwareSupport, firmwareSupportInputSchema } from "../../../contracts/catalogue";
@@ -9,6 +10,7 @@ import { Field, FormError, SaveButton, useContractForm } from "../../components/
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 import { JsonField } from "../../components/resource/json-field";
+import { apiPaths } from "../../../contracts/api-paths";
 
 function FirmwareFormFields({ record, onSaved }: { record?: FirmwareSupport; onSaved: (record: FirmwareSupport) => void }) {
   const form = useContractForm(firmwareSupportInputSchema, {
@@ -21,7 +23,7 @@ function FirmwareFormFields({ record, onSaved }: { record?: FirmwareSupport; onS
     definition: record?.definition ?? null,
     notes: record?.notes ?? "",
   });
-  const { save, saving } = usePut<FirmwareSupport>(form, "firmware-support", "firmware-support/firmware-support");
+  const { save, saving } = usePut<FirmwareSupport>(form, "firmware-support", apiPaths["firmware-support"].create);
   const { control } = form;
 
   const submit = form.handleSubmit((values) => save(values, `Saved ${values.firmwareId}`, onSaved));
@@ -60,7 +62,7 @@ function FirmwareFormFields({ record, onSaved }: { record?: FirmwareSupport; onS
 
 export function FirmwareForm({ id, onSaved }: { id?: string; onSaved: (record: FirmwareSupport) => void }) {
   return (
-    <RecordForm<FirmwareSupport> resource="firmware-support" apiPath="firmware-support/firmware-support" id={id}>
+    <RecordForm<FirmwareSupport> resource="firmware-support" apiPath={apiPaths["firmware-support"].record} id={id}>
       {(record) => <FirmwareFormFields record={record} onSaved={onSaved} />}
     </RecordForm>
   );

@@ -1,13 +1,14 @@
 import { DatabaseOutlined } from "@ant-design/icons";
 import { createElement } from "react";
 import { drawerRoutes } from "../../components/resource/drawer-route";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
+import { apiPaths } from "../../../contracts/api-paths";
 
 export const firmwareSupport: ResourceDefinition = {
   name: "firmware-support",
   guard: "admin",
   layout: "portal",
   ...drawerRoutes("/admin/firmware-support", lazyPage(() => import("./list"), "FirmwareSupportList")),
-  meta: { label: "Firmware support", icon: createElement(DatabaseOutlined), menu: "admin", apiPath: "firmware-support" },
+  meta: { label: "Firmware support", icon: createElement(DatabaseOutlined), menu: "admin", apiPath: apiPaths["firmware-support"].list },
 };

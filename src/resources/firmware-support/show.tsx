@@ -11,6 +11,7 @@ import { FileUpload } from "../../components/resource/file-upload";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
 import { usePut } from "../../components/resource/use-put";
 import { JsonField } from "../../components/resource/json-field";
+import { apiPaths } from "../../../contracts/api-paths";
 
 const Sha = ({ value }: { value: string }) => (
   <Typography.Text code copyable data-testid="sha256">
@@ -53,7 +54,7 @@ function FlashingForm({ record }: { record: FirmwareSupport }) {
 
 export function FirmwareShow({ id, onEdit }: { id: string; onEdit: () => void }) {
   const apiUrl = useApiUrl();
-  const { query, result: record } = useOne<FirmwareSupport>({ resource: "firmware-support", id, meta: { apiPath: "firmware-support/firmware-support" } });
+  const { query, result: record } = useOne<FirmwareSupport>({ resource: "firmware-support", id, meta: { apiPath: apiPaths["firmware-support"].record } });
   if (query.isLoading || !record) return <Skeleton active />;
   return (
     <Flex vertical gap={16}>

@@ -1,12 +1,13 @@
 import { CloudUploadOutlined } from "@ant-design/icons";
 import { createElement } from "react";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
+import { apiPaths } from "../../../contracts/api-paths";
 
 export const flashingOverview: ResourceDefinition = {
   name: "flashing-overview",
   guard: "auth",
   layout: "portal",
   list: { path: "/admin/flashing-overview", component: lazyPage(() => import("./list"), "FlashingOverviewList") },
-  meta: { label: "Flashing overview", icon: createElement(CloudUploadOutlined), menu: "portal", apiPath: "analytics/flashing-overview" },
+  meta: { label: "Flashing overview", icon: createElement(CloudUploadOutlined), menu: "portal", apiPath: apiPaths["flashing-overview"].list },
 };

@@ -1,7 +1,8 @@
 import { ToolOutlined } from "@ant-design/icons";
 import { createElement } from "react";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
+import { apiPaths } from "../../../contracts/api-paths";
 
 export const managedDevices: ResourceDefinition = {
   name: "managed-devices",
@@ -9,5 +10,5 @@ export const managedDevices: ResourceDefinition = {
   layout: "portal",
   list: { path: "/managed-devices", component: lazyPage(() => import("./list"), "ManagedDevicesList"), layout: "none" },
   show: { path: "/managed-devices/:deviceId", component: lazyPage(() => import("./show"), "ManagedDevicesShow") },
-  meta: { label: "Managed vehicles", icon: createElement(ToolOutlined), menu: "dealer", apiPath: "user-vehicles/managed" },
+  meta: { label: "Managed vehicles", icon: createElement(ToolOutlined), menu: "dealer", apiPath: apiPaths["managed-devices"].list },
 };

@@ -1,7 +1,8 @@
 import { createElement } from "react";
 import { CarOutlined } from "@ant-design/icons";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
+import { apiPaths } from "../../../contracts/api-paths";
 
 export const myDevices: ResourceDefinition = {
   name: "my-devices",
@@ -9,5 +10,5 @@ export const myDevices: ResourceDefinition = {
   layout: "portal",
   list: { path: "/my-devices", component: lazyPage(() => import("./list"), "MyDeviceList") },
   show: { path: "/my-devices/:id", component: lazyPage(() => import("./show"), "MyDeviceShow") },
-  meta: { label: "My vehicles", icon: createElement(CarOutlined), menu: "portal", apiPath: "user-vehicles" },
+  meta: { label: "My vehicles", icon: createElement(CarOutlined), menu: "portal", apiPath: apiPaths["my-devices"].list },
 };

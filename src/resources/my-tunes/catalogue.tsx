@@ -9,6 +9,7 @@ import type { DrawerRoute } from "../../components/resource/drawer-route";
 import { ListSearch } from "../../components/resource/list-search";
 import { useResourceTable } from "../../components/resource/use-resource-table";
 import { formatPrice } from "./price";
+import { apiPaths } from "../../../contracts/api-paths";
 
 export function TuneCatalogue({ dealerUid, drawer }: { dealerUid: string | null; drawer: DrawerRoute }) {
   const { tableProps, filters, setFilters, sorters } = useResourceTable<TuneFile>("tune-files", { field: "updatedAt", order: "desc" }, {
@@ -48,7 +49,7 @@ export function TuneCatalogue({ dealerUid, drawer }: { dealerUid: string | null;
         />
         <Table.Column dataIndex="priceCents" title="Price" sorter render={(_, row: TuneFile) => formatPrice(row.priceCents, row.currency)} />
         <Table.Column dataIndex="updatedAt" title="Updated" sorter defaultSortOrder={getDefaultSortOrder("updatedAt", sorters)} render={(v: string) => new Date(v).toLocaleString()} />
-        <Table.Column key="actions" title="" render={(_, row: TuneFile) => <ConfirmDelete resource="tune-files" apiPath="tune-files" id={row.id} name={row.title} />} />
+        <Table.Column key="actions" title="" render={(_, row: TuneFile) => <ConfirmDelete resource="tune-files" apiPath={apiPaths["tune-files"].record} id={row.id} name={row.title} />} />
       </Table>
     </Flex>
   );

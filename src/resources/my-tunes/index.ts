@@ -1,13 +1,14 @@
 import { ThunderboltOutlined } from "@ant-design/icons";
 import { createElement } from "react";
 import { drawerRoutes } from "../../components/resource/drawer-route";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
+import { apiPaths } from "../../../contracts/api-paths";
 
 export const myTunes: ResourceDefinition = {
   name: "my-tunes",
   guard: "auth",
   layout: "portal",
   ...drawerRoutes("/my-tunes", lazyPage(() => import("./list"), "MyTunesList"), ["show", "create"]),
-  meta: { label: "My tunes", icon: createElement(ThunderboltOutlined), menu: "portal", apiPath: "tune-files" },
+  meta: { label: "My tunes", icon: createElement(ThunderboltOutlined), menu: "portal", apiPath: apiPaths["my-tunes"].list },
 };

@@ -6,13 +6,14 @@
 import { useCustomMutation, useInvalidate } from "@refinedev/core";
 import { Button, Checkbox, Flex, Form, Input, Progress } from "antd";
 import { useState } from "react";
+import { useUpload } from "../../components/resource/use-upload";
 import { type Inspection, type TuneFile, tuneFileCreateSchema } from "../../../contracts/tune-files";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
 import { InspectedImage } from "../../components/tune-inspection";
 
 export function TuneUpload({ onSaved }: { onSaved: (tune: TuneFile) => void }) {
   const [image, setImage] = useState<{ file: File; report: Inspection | null } | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
+  const upload = useUpload();
   const [fixChecksums, setFixChecksums] = useState(false);
   const create = useCustomMutation<TuneFile>();
   const invalidate = useInvalidate();
@@ -22,13 +23,13 @@ export function TuneUpload({ onSaved }: { onSaved: (tune: TuneFile) => void }) {
     const data = new FormData();
     for (const [name, value] of Object.entries({ ...values, ...(fixChecksums && { fixChecksums: "true" }) })) data.append(name, value);
     data.append("file", image!.file);
-    setProgress(0);
+    upload.start();
     create.mutate(
       {
         url: "tune-files",
         method: "post",
         values: data,
-        meta: { onUploadProgress: (f: number) => setProgress(Math.round(f * 100)) },
+        meta: { onUploadProgress: upload.onUploadProgress },
         successNotification: { type: "success", message: `Saved ${values.title}` },
         errorNotification: false,
       },
@@ -38,7 +39,7 @@ export function TuneUpload({ onSaved }: { onSaved: (tune: TuneFile) => void }) {
           onSaved(tune);
         },
         onError: form.showServerError,
-        onSettled: () => setProgress(null),
+        onSettled: () => upload.finish(),
       },
     );
   });
@@ -70,7 +71,7 @@ export function TuneUpload({ onSaved }: { onSaved: (tune: TuneFile) => void }) {
               </Checkbox>
             </Form.Item>
           )}
-          {progress !== null && <Progress percent={progress} size="small" status="active" aria-label="Save progress" />}
+          {upload.percent !== null && <Progress percent={upload.percent} size="small" status="active" aria-label="Save progress" />}
           <Button type="primary" htmlType="submit" loading={create.mutation.isPending}>
             Save tune file
           </Button>

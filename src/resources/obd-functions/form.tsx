@@ -3,6 +3,7 @@ import { OBD_FUNCTION_CATEGORIES, type ObdFunction, SAFETY_LEVELS, obdFunctionIn
 import { FirmwareIdsField, Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
+import { apiPaths } from "../../../contracts/api-paths";
 
 export const categoryOptions = OBD_FUNCTION_CATEGORIES.map((value) => ({ value, label: value.replace(/-/g, " ") }));
 export const safetyOptions = SAFETY_LEVELS.map((value) => ({ value, label: value }));
@@ -19,7 +20,7 @@ function ObdFunctionFields({ record, onSaved }: { record?: ObdFunction; onSaved:
     confirmationText: record?.confirmationText ?? null,
     safetyLevel: record?.safetyLevel ?? "none",
   });
-  const { save, saving } = usePut(form, "obd-functions", "firmware-support/obd-function");
+  const { save, saving } = usePut(form, "obd-functions", apiPaths["obd-functions"].create);
   const { control } = form;
   const submit = form.handleSubmit((values) => save(values, `Saved ${values.name}`, onSaved));
   return (
@@ -54,7 +55,7 @@ function ObdFunctionFields({ record, onSaved }: { record?: ObdFunction; onSaved:
 
 export function ObdFunctionForm({ id, onSaved }: { id?: string; onSaved: () => void }) {
   return (
-    <RecordForm<ObdFunction> resource="obd-functions" apiPath="firmware-support/obd-function" id={id}>
+    <RecordForm<ObdFunction> resource="obd-functions" apiPath={apiPaths["obd-functions"].record} id={id}>
       {(record) => <ObdFunctionFields record={record} onSaved={onSaved} />}
     </RecordForm>
   );

@@ -1,13 +1,14 @@
 import { CarryOutOutlined } from "@ant-design/icons";
 import { createElement } from "react";
 import { drawerRoutes } from "../../components/resource/drawer-route";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
+import { apiPaths } from "../../../contracts/api-paths";
 
 export const onboardingVehicles: ResourceDefinition = {
   name: "onboarding-vehicles",
   guard: "admin",
   layout: "portal",
   ...drawerRoutes("/admin/onboarding-vehicles", lazyPage(() => import("./list"), "OnboardingVehiclesList"), ["show"]),
-  meta: { label: "Onboarding vehicles", icon: createElement(CarryOutOutlined), menu: "admin", apiPath: "user-vehicles/support-request" },
+  meta: { label: "Onboarding vehicles", icon: createElement(CarryOutOutlined), menu: "admin", apiPath: apiPaths["onboarding-vehicles"].list },
 };

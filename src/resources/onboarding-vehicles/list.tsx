@@ -8,13 +8,14 @@ import { useResourceTable } from "../../components/resource/use-resource-table";
 import { ListSearch } from "../../components/resource/list-search";
 import { SupportRequestStatusTag } from "../../components/support-request-status";
 import { SupportRequestShow } from "./show";
+import { apiPaths } from "../../../contracts/api-paths";
 
 const PATH = "/admin/onboarding-vehicles";
 
 export function OnboardingVehiclesList() {
   const drawer = useDrawerRoute(PATH);
   const { tableProps, filters, setFilters, sorters } = useResourceTable<SupportRequest>("onboarding-vehicles", { field: "createdAt", order: "desc" }, {
-    meta: { apiPath: "user-vehicles/support-request" },
+    meta: { apiPath: apiPaths["onboarding-vehicles"].list },
   });
   return (
     <PageFrame title="Onboarding vehicles" subtitle="Requests for vehicles the catalogue does not support yet">

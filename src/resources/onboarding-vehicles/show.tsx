@@ -8,6 +8,7 @@ import { Button, Descriptions, Flex, Form, Input, Select, Skeleton, Timeline, Ty
 import { type SupportRequest, type SupportRequestStatus, supportRequestUpdateSchema } from "../../../contracts/catalogue";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
 import { SupportRequestStatusTag } from "../../components/support-request-status";
+import { apiPaths } from "../../../contracts/api-paths";
 
 const next: Record<SupportRequestStatus, SupportRequestStatus[]> = { new: ["investigating", "supported", "rejected"], investigating: ["supported", "rejected"], supported: [], rejected: [] };
 
@@ -21,7 +22,7 @@ function WorkForm({ request }: { request: SupportRequest }) {
         resource: "onboarding-vehicles",
         id: request.id,
         values,
-        meta: { apiPath: "user-vehicles/support-request" },
+        meta: { apiPath: apiPaths["onboarding-vehicles"].record },
         successNotification: { type: "success", message: "Request updated" },
         errorNotification: false,
       },
@@ -53,7 +54,7 @@ function WorkForm({ request }: { request: SupportRequest }) {
 
 export function SupportRequestShow({ id }: { id: string }) {
   const apiUrl = useApiUrl();
-  const { query, result: request } = useOne<SupportRequest>({ resource: "onboarding-vehicles", id, meta: { apiPath: "user-vehicles/support-request" } });
+  const { query, result: request } = useOne<SupportRequest>({ resource: "onboarding-vehicles", id, meta: { apiPath: apiPaths["onboarding-vehicles"].record } });
   if (query.isLoading || !request) return <Skeleton active />;
   return (
     <Flex vertical gap={16}>

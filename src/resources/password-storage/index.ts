@@ -1,8 +1,9 @@
 import { KeyOutlined } from "@ant-design/icons";
 import { createElement } from "react";
 import { drawerRoutes } from "../../components/resource/drawer-route";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
+import { apiPaths } from "../../../contracts/api-paths";
 
 /** Reached from the firmware-support tabs. */
 export const passwordStorage: ResourceDefinition = {
@@ -10,5 +11,5 @@ export const passwordStorage: ResourceDefinition = {
   guard: "admin",
   layout: "portal",
   ...drawerRoutes("/admin/firmware-support/passwords", lazyPage(() => import("./list"), "PasswordStorageList"), ["create"]),
-  meta: { label: "Password storage", icon: createElement(KeyOutlined), apiPath: "firmware-support/password-storage" },
+  meta: { label: "Password storage", icon: createElement(KeyOutlined), apiPath: apiPaths["password-storage"].list },
 };

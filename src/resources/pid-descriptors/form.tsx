@@ -3,6 +3,7 @@ import { PID_SOURCES, type PidDescriptor, pidDescriptorInputSchema } from "../..
 import { FirmwareIdsField, Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
+import { apiPaths } from "../../../contracts/api-paths";
 
 export const sourceOptions = PID_SOURCES.map((value) => ({ value, label: { obd: "OBD mode 01", uds: "UDS DID (0x22)", ram: "RAM address (0x3E)" }[value] }));
 
@@ -26,7 +27,7 @@ function PidFields({ record, onSaved }: { record?: PidDescriptor; onSaved: () =>
     smoothing: record?.smoothing ?? 0,
     firmwareIds: record?.firmwareIds ?? [],
   });
-  const { save, saving } = usePut(form, "pid-descriptors", "firmware-support/pid-descriptors");
+  const { save, saving } = usePut(form, "pid-descriptors", apiPaths["pid-descriptors"].create);
   const { control } = form;
   const submit = form.handleSubmit((values) => save(values, `Saved ${values.name}`, onSaved));
   const number = (name: "min" | "max" | "warnMin" | "warnMax", label: string) => (
@@ -108,7 +109,7 @@ function PidFields({ record, onSaved }: { record?: PidDescriptor; onSaved: () =>
 
 export function PidDescriptorForm({ id, onSaved }: { id?: string; onSaved: () => void }) {
   return (
-    <RecordForm<PidDescriptor> resource="pid-descriptors" apiPath="firmware-support/pid-descriptors" id={id}>
+    <RecordForm<PidDescriptor> resource="pid-descriptors" apiPath={apiPaths["pid-descriptors"].record} id={id}>
       {(record) => <PidFields record={record} onSaved={onSaved} />}
     </RecordForm>
   );

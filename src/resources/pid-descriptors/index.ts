@@ -1,8 +1,9 @@
 import { NodeIndexOutlined } from "@ant-design/icons";
 import { createElement } from "react";
 import { drawerRoutes } from "../../components/resource/drawer-route";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
+import { apiPaths } from "../../../contracts/api-paths";
 
 /** Reached from the PID templates page, whose templates are built from these. */
 export const pidDescriptors: ResourceDefinition = {
@@ -10,5 +11,5 @@ export const pidDescriptors: ResourceDefinition = {
   guard: "admin",
   layout: "portal",
   ...drawerRoutes("/admin/pid-templates/descriptors", lazyPage(() => import("./list"), "PidDescriptorsList"), ["create", "edit"]),
-  meta: { label: "PID descriptors", icon: createElement(NodeIndexOutlined), apiPath: "firmware-support/pid-descriptors" },
+  meta: { label: "PID descriptors", icon: createElement(NodeIndexOutlined), apiPath: apiPaths["pid-descriptors"].list },
 };

@@ -8,8 +8,9 @@ import { useList, useMany } from "@refinedev/core";
 import { Button, List, Select, Typography } from "antd";
 import { useState } from "react";
 import type { PidDescriptor } from "../../../contracts/catalogue";
+import { apiPaths } from "../../../contracts/api-paths";
 
-const meta = { apiPath: "firmware-support/pid-descriptors" };
+const meta = { apiPath: apiPaths["pid-descriptors"].list };
 
 export function DescriptorPicker({ id, value, onChange }: { id?: string; value: string[]; onChange: (ids: string[]) => void }) {
   const [search, setSearch] = useState("");

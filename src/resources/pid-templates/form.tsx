@@ -4,6 +4,7 @@ import { FirmwareIdsField, Field, FormError, SaveButton, useContractForm } from 
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 import { DescriptorPicker } from "./descriptor-picker";
+import { apiPaths } from "../../../contracts/api-paths";
 
 function TemplateFields({ record, onSaved }: { record?: PidTemplate; onSaved: () => void }) {
   const form = useContractForm(pidTemplateInputSchema, {
@@ -15,7 +16,7 @@ function TemplateFields({ record, onSaved }: { record?: PidTemplate; onSaved: ()
     firmwareIds: record?.firmwareIds ?? [],
     vehicleFamily: record?.vehicleFamily ?? "",
   });
-  const { save, saving } = usePut(form, "pid-templates", "firmware-support/pid-templates");
+  const { save, saving } = usePut(form, "pid-templates", apiPaths["pid-templates"].create);
   const { control } = form;
   const submit = form.handleSubmit((values) => save(values, `Saved ${values.name}`, onSaved));
   return (
@@ -44,7 +45,7 @@ function TemplateFields({ record, onSaved }: { record?: PidTemplate; onSaved: ()
 
 export function PidTemplateForm({ id, onSaved }: { id?: string; onSaved: () => void }) {
   return (
-    <RecordForm<PidTemplate> resource="pid-templates" apiPath="firmware-support/pid-templates" id={id}>
+    <RecordForm<PidTemplate> resource="pid-templates" apiPath={apiPaths["pid-templates"].record} id={id}>
       {(record) => <TemplateFields record={record} onSaved={onSaved} />}
     </RecordForm>
   );

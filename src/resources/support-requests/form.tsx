@@ -8,29 +8,31 @@ import { UploadOutlined } from "@ant-design/icons";
 import { type HttpError, useCreate } from "@refinedev/core";
 import { Button, Form, Input, InputNumber, Progress, Upload } from "antd";
 import { useState } from "react";
+import { useUpload } from "../../components/resource/use-upload";
 import { type SupportRequest, supportRequestInputSchema } from "../../../contracts/catalogue";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
 import { TagsInput } from "../../components/resource/record-form";
+import { apiPaths } from "../../../contracts/api-paths";
 
 export function SupportRequestForm({ onSaved }: { onSaved: (request: SupportRequest) => void }) {
   const form = useContractForm(supportRequestInputSchema, { vin: "", make: "", model: "", year: new Date().getFullYear(), ecuIds: [] });
   const [read, setRead] = useState<File | null>(null);
   const [readError, setReadError] = useState<string | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
+  const upload = useUpload();
   const { mutate, mutation } = useCreate<SupportRequest>();
   const { control } = form;
 
   const submit = form.handleSubmit((values) => {
     setReadError(null);
-    if (read) setProgress(0);
+    if (read) upload.start();
     mutate(
       {
         resource: "support-requests",
         values: read ? { ...values, file: read } : values,
         meta: {
-          apiPath: "user-vehicles/support-request",
+          apiPath: apiPaths["support-requests"].create,
           multipart: Boolean(read),
-          onUploadProgress: (fraction: number) => setProgress(Math.round(fraction * 100)),
+          onUploadProgress: upload.onUploadProgress,
         },
         successNotification: { type: "success", message: `Asked for your ${values.make} ${values.model}`, description: "We will tell you when an administrator looks at it." },
         errorNotification: false,
@@ -42,7 +44,7 @@ export function SupportRequestForm({ onSaved }: { onSaved: (request: SupportRequ
           if (error.statusCode === 413) setReadError(`${read?.name}: ${(error as HttpError & { description?: string }).description ?? error.message}`);
           else form.showServerError(error);
         },
-        onSettled: () => setProgress(null),
+        onSettled: () => upload.finish(),
       },
     );
   });
@@ -89,7 +91,7 @@ export function SupportRequestForm({ onSaved }: { onSaved: (request: SupportRequ
           <Button icon={<UploadOutlined />}>Choose a read file</Button>
         </Upload>
       </Form.Item>
-      {progress !== null && <Progress percent={progress} size="small" status="active" aria-label="Upload progress" />}
+      {upload.percent !== null && <Progress percent={upload.percent} size="small" status="active" aria-label="Upload progress" />}
       <Button type="primary" htmlType="submit" loading={mutation.isPending}>
         Send request
       </Button>

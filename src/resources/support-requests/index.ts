@@ -1,8 +1,9 @@
 import { QuestionCircleOutlined } from "@ant-design/icons";
 import { createElement } from "react";
 import { drawerRoutes } from "../../components/resource/drawer-route";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
+import { apiPaths } from "../../../contracts/api-paths";
 
 /** A signed-in user's own support requests; the admins work the same requests at /admin/onboarding-vehicles. */
 export const supportRequests: ResourceDefinition = {
@@ -10,5 +11,5 @@ export const supportRequests: ResourceDefinition = {
   guard: "auth",
   layout: "portal",
   ...drawerRoutes("/vehicle-support", lazyPage(() => import("./list"), "SupportRequestsList"), ["show", "create"]),
-  meta: { label: "Vehicle support", icon: createElement(QuestionCircleOutlined), menu: "portal", apiPath: "user-vehicles/support-request/mine" },
+  meta: { label: "Vehicle support", icon: createElement(QuestionCircleOutlined), menu: "portal", apiPath: apiPaths["support-requests"].list },
 };

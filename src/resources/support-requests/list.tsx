@@ -9,13 +9,14 @@ import { useResourceTable } from "../../components/resource/use-resource-table";
 import { SupportRequestStatusTag } from "../../components/support-request-status";
 import { SupportRequestForm } from "./form";
 import { SupportRequestDetails } from "./show";
+import { apiPaths } from "../../../contracts/api-paths";
 
 const PATH = "/vehicle-support";
 
 export function SupportRequestsList() {
   const drawer = useDrawerRoute(PATH);
   const { tableProps, filters, sorters } = useResourceTable<OwnSupportRequest>("support-requests", { field: "createdAt", order: "desc" }, {
-    meta: { apiPath: "user-vehicles/support-request/mine" },
+    meta: { apiPath: apiPaths["support-requests"].list },
   });
   const ask = (
     <Button type="primary" icon={<PlusOutlined />} onClick={drawer.create}>

@@ -8,12 +8,13 @@ import { Descriptions, Flex, Skeleton, Timeline, Typography } from "antd";
 import type { ReactNode } from "react";
 import type { OwnSupportRequest } from "../../../contracts/catalogue";
 import { SupportRequestStatusTag } from "../../components/support-request-status";
+import { apiPaths } from "../../../contracts/api-paths";
 
 const when = (at: string) => new Date(at).toLocaleString();
 const bytes = (size: number) => `${size.toLocaleString()} bytes`;
 
 export function SupportRequestDetails({ id }: { id: string }) {
-  const { query, result: request } = useOne<OwnSupportRequest>({ resource: "support-requests", id, meta: { apiPath: "user-vehicles/support-request/mine" } });
+  const { query, result: request } = useOne<OwnSupportRequest>({ resource: "support-requests", id, meta: { apiPath: apiPaths["support-requests"].record } });
   if (query.isLoading || !request) return <Skeleton active />;
   return (
     <Flex vertical gap={16}>

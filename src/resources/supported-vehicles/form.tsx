@@ -3,6 +3,7 @@ import { type SupportedVehicle, supportedVehicleInputSchema } from "../../../con
 import { FirmwareIdsField, Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
+import { apiPaths } from "../../../contracts/api-paths";
 
 function VehicleFields({ record, onSaved }: { record?: SupportedVehicle; onSaved: () => void }) {
   const form = useContractForm(supportedVehicleInputSchema, {
@@ -16,7 +17,7 @@ function VehicleFields({ record, onSaved }: { record?: SupportedVehicle; onSaved
     ecu: record?.ecu ?? "",
     firmwareIds: record?.firmwareIds ?? [],
   });
-  const { save, saving } = usePut(form, "supported-vehicles", "firmware-support/supported-vehicle");
+  const { save, saving } = usePut(form, "supported-vehicles", apiPaths["supported-vehicles"].create);
   const { control } = form;
   const submit = form.handleSubmit((values) => save(values, `Saved ${values.make} ${values.model}`, onSaved));
   return (
@@ -51,7 +52,7 @@ function VehicleFields({ record, onSaved }: { record?: SupportedVehicle; onSaved
 
 export function VehicleForm({ id, onSaved }: { id?: string; onSaved: () => void }) {
   return (
-    <RecordForm<SupportedVehicle> resource="supported-vehicles" apiPath="firmware-support/supported-vehicle" id={id}>
+    <RecordForm<SupportedVehicle> resource="supported-vehicles" apiPath={apiPaths["supported-vehicles"].record} id={id}>
       {(record) => <VehicleFields record={record} onSaved={onSaved} />}
     </RecordForm>
   );

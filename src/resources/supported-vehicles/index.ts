@@ -1,8 +1,9 @@
 import { CarOutlined } from "@ant-design/icons";
 import { createElement } from "react";
 import { drawerRoutes } from "../../components/resource/drawer-route";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
+import { apiPaths } from "../../../contracts/api-paths";
 
 /** Reached from the firmware-support tabs; the public site reads the supported list from the same API. */
 export const supportedVehicles: ResourceDefinition = {
@@ -10,5 +11,5 @@ export const supportedVehicles: ResourceDefinition = {
   guard: "admin",
   layout: "portal",
   ...drawerRoutes("/admin/firmware-support/vehicles", lazyPage(() => import("./list"), "SupportedVehiclesList"), ["create", "edit"]),
-  meta: { label: "Supported vehicles", icon: createElement(CarOutlined), apiPath: "firmware-support/supported-vehicle" },
+  meta: { label: "Supported vehicles", icon: createElement(CarOutlined), apiPath: apiPaths["supported-vehicles"].list },
 };

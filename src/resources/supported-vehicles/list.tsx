@@ -1,76 +1,52 @@
-import { PlusOutlined } from "@ant-design/icons";
 import { FilterDropdown, getDefaultFilter, getDefaultSortOrder } from "@refinedev/antd";
-import { Button, Flex, InputNumber, Space, Table, Tag } from "antd";
+import { InputNumber, Table, Tag } from "antd";
 import type { SupportedVehicle } from "../../../contracts/catalogue";
-import { PageFrame } from "../../components/page-frame";
-import { useResourceTable } from "../../components/resource/use-resource-table";
 import { exactFilter } from "../../components/resource/column-filters";
-import { ConfirmDelete } from "../../components/resource/delete-button";
-import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
-import { ListSearch } from "../../components/resource/list-search";
+import { ListWithDrawers } from "../../components/resource/list-with-drawers";
 import { FirmwareSections } from "../firmware-support/section-tabs";
 import { VehicleForm } from "./form";
 
 const PATH = "/admin/firmware-support/vehicles";
 
 export function SupportedVehiclesList() {
-  const drawer = useDrawerRoute(PATH);
-  const { tableProps, filters, setFilters, sorters } = useResourceTable<SupportedVehicle>("supported-vehicles", { field: "make", order: "asc" }, {
-    meta: { apiPath: "firmware-support/supported-vehicle" },
-  });
-  const textFilter = (field: string, label: string) => exactFilter(field, label, filters);
   return (
-    <PageFrame
+    <ListWithDrawers<SupportedVehicle>
+      resource="supported-vehicles"
+      path={PATH}
+      sort={{ field: "make", order: "asc" }}
       title="Firmware support"
       subtitle="Vehicles the portal supports, and the firmware they run"
-      extra={
-        <Button type="primary" icon={<PlusOutlined />} onClick={drawer.create}>
-          Add vehicle
-        </Button>
-      }
-    >
-      <FirmwareSections />
-      <Flex gap={8}>
-        <ListSearch filters={filters} setFilters={setFilters} placeholder="Search make, model, engine, ECU" />
-      </Flex>
-      <Table {...tableProps} rowKey="id" size="middle" aria-label="Supported vehicles">
-        <Table.Column dataIndex="make" title="Make" sorter defaultSortOrder={getDefaultSortOrder("make", sorters)} {...textFilter("make", "Make")} />
-        <Table.Column dataIndex="model" title="Model" sorter {...textFilter("model", "Model")} />
-        <Table.Column dataIndex="generation" title="Generation" />
-        <Table.Column dataIndex="engine" title="Engine" sorter {...textFilter("engine", "Engine")} />
-        <Table.Column
-          dataIndex="yearFrom"
-          title="Years"
-          sorter
-          defaultFilteredValue={getDefaultFilter("yearFrom", filters, "gte")}
-          filterDropdown={(props) => (
-            <FilterDropdown {...props}>
-              <InputNumber placeholder="From year" aria-label="From year filter" />
-            </FilterDropdown>
-          )}
-          render={(_, v: SupportedVehicle) => `${v.yearFrom}–${v.yearTo ?? ""}`}
-        />
-        <Table.Column dataIndex="ecu" title="ECU" {...textFilter("ecu", "ECU")} />
-        <Table.Column dataIndex="firmwareIds" title="Firmware" render={(ids: string[]) => ids.map((id) => <Tag key={id}>{id}</Tag>)} {...textFilter("firmwareIds", "Firmware id")} />
-        <Table.Column
-          key="actions"
-          title="Actions"
-          render={(_, v: SupportedVehicle) => (
-            <Space>
-              <Button size="small" onClick={() => drawer.edit(v.id)}>
-                Edit
-              </Button>
-              <ConfirmDelete resource="supported-vehicles" apiPath="firmware-support/supported-vehicle" id={v.id} name={`${v.make} ${v.model}`} />
-            </Space>
-          )}
-        />
-      </Table>
-      <RouteDrawer open={drawer.action === "create"} title="Add supported vehicle" onClose={drawer.close}>
-        <VehicleForm onSaved={drawer.close} />
-      </RouteDrawer>
-      <RouteDrawer open={drawer.action === "edit"} title="Edit supported vehicle" onClose={drawer.close}>
-        {drawer.id && <VehicleForm id={drawer.id} onSaved={drawer.close} />}
-      </RouteDrawer>
-    </PageFrame>
+      createLabel="Add vehicle"
+      sections={<FirmwareSections />}
+      searchPlaceholder="Search make, model, engine, ECU"
+      tableLabel="Supported vehicles"
+      columns={({ filters, sorters }) => {
+        const textFilter = (field: string, label: string) => exactFilter(field, label, filters);
+        return (
+          <>
+            <Table.Column dataIndex="make" title="Make" sorter defaultSortOrder={getDefaultSortOrder("make", sorters)} {...textFilter("make", "Make")} />
+            <Table.Column dataIndex="model" title="Model" sorter {...textFilter("model", "Model")} />
+            <Table.Column dataIndex="generation" title="Generation" />
+            <Table.Column dataIndex="engine" title="Engine" sorter {...textFilter("engine", "Engine")} />
+            <Table.Column
+              dataIndex="yearFrom"
+              title="Years"
+              sorter
+              defaultFilteredValue={getDefaultFilter("yearFrom", filters, "gte")}
+              filterDropdown={(props) => (
+                <FilterDropdown {...props}>
+                  <InputNumber placeholder="From year" aria-label="From year filter" />
+                </FilterDropdown>
+              )}
+              render={(_, v: SupportedVehicle) => `${v.yearFrom}–${v.yearTo ?? ""}`}
+            />
+            <Table.Column dataIndex="ecu" title="ECU" {...textFilter("ecu", "ECU")} />
+            <Table.Column dataIndex="firmwareIds" title="Firmware" render={(ids: string[]) => ids.map((id) => <Tag key={id}>{id}</Tag>)} {...textFilter("firmwareIds", "Firmware id")} />
+          </>
+        );
+      }}
+      nameOf={(v) => `${v.make} ${v.model}`}
+      form={{ createTitle: "Add supported vehicle", editTitle: "Edit supported vehicle", render: (id, drawer) => <VehicleForm id={id} onSaved={drawer.close} /> }}
+    />
   );
 }

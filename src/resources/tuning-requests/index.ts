@@ -1,7 +1,7 @@
 import { InboxOutlined } from "@ant-design/icons";
 import { createElement } from "react";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
 
 export const tuningRequests: ResourceDefinition = {
   name: "tuning-requests",

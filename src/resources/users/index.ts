@@ -1,8 +1,8 @@
 import { TeamOutlined } from "@ant-design/icons";
 import { createElement } from "react";
 import { isUid } from "../../lib/route-params";
-import { lazyPage } from "../lazy-page";
-import type { ResourceDefinition } from "../types";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
 
 export const users: ResourceDefinition = {
   name: "users",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PaneSeries } from "../../../src/resources/data-logs/analysis/log-chart";
+import type { PaneSeries } from "../../../src/resources/data-logs/analysis/pane-series";
 import { idsOf, samePaneSeries } from "../../../src/resources/data-logs/analysis/pane-series";
 
 const points = { time: new Float64Array([0, 1]), values: new Float32Array([2, 3]) };

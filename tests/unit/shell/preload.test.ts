@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 
-import { MAX_CONCURRENT_PRELOADS, PreloadScheduler } from "../../../src/lib/preload";
+import { MAX_CONCURRENT_PRELOADS, PreloadScheduler } from "../../../src/routing/preload";
 
 /** A load the test finishes by hand. */
 function deferredLoad() {

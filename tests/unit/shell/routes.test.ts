@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { flattenRoutes, keepAliveFor, keepAliveKey, notFoundLayout, routeFor } from "../../../src/resources";
-import type { ResourceDefinition } from "../../../src/resources/types";
+import type { ResourceDefinition } from "../../../src/routing/types";
 
 describe("route lookups of the shell", () => {
   it("shows an unknown path in the layout of its first path segment", () => {

@@ -10,7 +10,7 @@ import {
   PALETTE_STEPS,
   PRIMARY_ROLES,
   primaryColour,
-} from "../../../src/lib/theme";
+} from "../../../src/components/theme/antd-theme";
 
 function luminance(hex: string): number {
   const [r, g, b] = [1, 3, 5].map((start) => parseInt(hex.slice(start, start + 2), 16));

@@ -13,7 +13,8 @@ import { type ChartChannel, MAX_PANES, colourOf, formatPanes, parsePanes, variab
 import { ChannelPicker } from "./channel-picker";
 import { type ComputedDefinition, ComputedChannels } from "./computed-channels";
 import { DynoPanel, type DynoRequest } from "./dyno-panel";
-import { LogChart, type LogChartHandle, OverviewStrip, type PaneSeries, type TimeRange } from "./log-chart";
+import { LogChart, type LogChartHandle, OverviewStrip, type TimeRange } from "./log-chart";
+import type { PaneSeries } from "./pane-series";
 import { type LoadedLog, LogWorker, parkWorker, unparkWorker } from "./log-worker-client";
 import { type CursorGrid, readGrid } from "./cursor-grid";
 import { CursorReadout, ReadoutTable } from "./readout-table";

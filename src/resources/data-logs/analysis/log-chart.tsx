@@ -10,17 +10,8 @@ import { theme } from "antd";
 import { type Ref, useCallback, useEffect, useImperativeHandle, useMemo, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import type { SeriesPoints } from "../../../lib/downsample";
-import { type Conversion, convert } from "../../../lib/log-units";
-import { idsOf, samePaneSeries } from "./pane-series";
-
-export interface PaneSeries {
-  id: string;
-  label: string;
-  colour: string;
-  conversion: Conversion;
-  points?: SeriesPoints;
-}
+import { convert } from "../../../lib/log-units";
+import { type PaneSeries, idsOf, samePaneSeries } from "./pane-series";
 
 export type TimeRange = [number, number];
 

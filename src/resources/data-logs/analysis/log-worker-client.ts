@@ -1,25 +1,12 @@
 /**
  * The page's side of the log worker: one promise per request, answers matched by id.
  */
-import type { DataLogChannel, DynoProfile } from "../../../../contracts/data-logs";
+import type { DataLogChannel } from "../../../../contracts/data-logs";
 import type { DynoPull } from "../../../lib/dyno";
 import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
 import type { CursorGrid } from "./cursor-grid";
 import LogWorkerScript from "./log-worker?worker";
-
-export type WorkerRequest = { id: number } & (
-  | { type: "load"; blob: Blob }
-  | { type: "layout"; blob: Blob }
-  | { type: "time"; blob: Blob }
-  | { type: "channel"; index: number; blob: Blob }
-  | { type: "channels"; blob: Blob }
-  | { type: "compute"; channelId: string; expression: string; unit: string }
-  | { type: "view"; t0: number; t1: number; pixels: number; ids: string[] }
-  | { type: "valuesAt"; t: number }
-  | { type: "dyno"; profile: DynoProfile; rpmId: string; speedId?: string; gearId?: string; gear?: number; throttleId?: string }
-);
-
-export type WorkerResponse = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
+import type { WorkerRequest, WorkerResponse } from "./log-worker-protocol";
 
 export interface LoadedLog {
   channels: DataLogChannel[];

@@ -12,7 +12,7 @@ import { dynoPulls, metresPerSecondPer } from "../../../lib/dyno";
 import { type RangeStats, type SampleBlocks, type SeriesPoints, blocksOf, indexAtTime, minMaxIndices, rangeStats } from "../../../lib/downsample";
 import { variableOf } from "./channels";
 import { cursorGrid } from "./cursor-grid";
-import type { WorkerRequest, WorkerResponse } from "./log-worker-client";
+import type { WorkerRequest, WorkerResponse } from "./log-worker-protocol";
 
 const scope = self as unknown as {
   postMessage(message: WorkerResponse, transfer?: Transferable[]): void;

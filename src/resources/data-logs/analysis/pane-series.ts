@@ -3,7 +3,16 @@
  * it the same points again a moment later, in new objects.
  */
 import type { Conversion } from "../../../lib/log-units";
-import type { PaneSeries } from "./log-chart";
+import type { SeriesPoints } from "../../../lib/downsample";
+
+/** One channel drawn in a pane of the log chart. */
+export interface PaneSeries {
+  id: string;
+  label: string;
+  colour: string;
+  conversion: Conversion;
+  points?: SeriesPoints;
+}
 
 /** A pane's channels, as a key: a plot draws only the pane it was built for. */
 export const idsOf = (pane: PaneSeries[]) => pane.map((s) => s.id).join();

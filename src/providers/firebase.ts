@@ -1,6 +1,6 @@
 import { type FirebaseApp, initializeApp } from "firebase/app";
 import { type Auth, browserLocalPersistence, connectAuthEmulator, initializeAuth } from "firebase/auth";
-import type { RuntimeConfig } from "./runtime-config";
+import type { RuntimeConfig } from "../lib/runtime-config";
 
 let instance: { app: FirebaseApp; auth: Auth } | null = null;
 

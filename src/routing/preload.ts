@@ -1,5 +1,5 @@
 /**
- * Route preloading (spec §9 "Up to 4 route preloads at once").
+ * Route preloading: up to 4 route preloads at once.
  *
  * Links preload their route's code when visible or hovered. Many links can come into view at
  * once, and loading them all would compete with what the user is doing, so the scheduler runs at

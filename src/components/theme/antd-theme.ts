@@ -1,6 +1,6 @@
 /**
  * Theme: the "monza" primary and "ebony-clay" neutral palettes and the antd theme built from
- * them (spec §9 "Theme").
+ * them.
  *
  * Palette generation. Each palette has the steps 50, 100, 200 … 900, 950 and names the step its
  * base colour sits at (its anchor). A step s lighter than the anchor a is the base mixed with
@@ -31,7 +31,7 @@ export const EBONY_CLAY_BASE = "#26283B";
 export const MONZA_ANCHOR: PaletteStep = 500;
 export const EBONY_CLAY_ANCHOR: PaletteStep = 900;
 
-/** The primary uses these shades (spec §9). */
+/** The primary colour is this shade of monza in each mode. */
 export const PRIMARY_SHADE = { light: 500, dark: 400 } as const satisfies Record<string, PaletteStep>;
 
 type Rgb = readonly [number, number, number];

@@ -4,7 +4,7 @@ import type { Guard } from "../providers/access-control";
 export type LayoutName = "landing" | "portal" | "docs" | "none";
 export type MenuGroup = "portal" | "dealer" | "admin";
 
-/** A route's page; a lazy one (src/resources/lazy-page.ts) can fetch its code ahead of a visit. */
+/** A route's page; a lazy one (src/routing/lazy-page.ts) can fetch its code ahead of a visit. */
 export type PageComponent = ComponentType & { preload?: () => Promise<unknown> };
 
 export interface RoutePage {

@@ -1,0 +1,16 @@
+/** The messages between the page (log-worker-client.ts) and the log worker (log-worker.ts): each request carries an id its answer repeats. */
+import type { DynoProfile } from "../../../../contracts/data-logs";
+
+export type WorkerRequest = { id: number } & (
+  | { type: "load"; blob: Blob }
+  | { type: "layout"; blob: Blob }
+  | { type: "time"; blob: Blob }
+  | { type: "channel"; index: number; blob: Blob }
+  | { type: "channels"; blob: Blob }
+  | { type: "compute"; channelId: string; expression: string; unit: string }
+  | { type: "view"; t0: number; t1: number; pixels: number; ids: string[] }
+  | { type: "valuesAt"; t: number }
+  | { type: "dyno"; profile: DynoProfile; rpmId: string; speedId?: string; gearId?: string; gear?: number; throttleId?: string }
+);
+
+export type WorkerResponse = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };

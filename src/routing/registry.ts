@@ -1,0 +1,129 @@
+import { CrownOutlined, ShopOutlined } from "@ant-design/icons";
+import type { ResourceProps } from "@refinedev/core";
+import { createElement } from "react";
+import { matchPath } from "react-router";
+import { type PreloadPriority, routePreloads } from "./preload";
+import type { LayoutName, MenuGroup, ResourceDefinition, RoutePage } from "./types";
+
+/**
+ * The registry kernel: what the app's resource definitions become (Refine resources, routes,
+ * guards, keep-alive keys, preloads). The definitions themselves are listed once, in
+ * src/resources/index.tsx, which registers them here at start-up; components and providers
+ * (links preloading their page, the access-control provider) read them through this module, so
+ * nothing below the pages has to import the pages.
+ */
+let registered: readonly ResourceDefinition[] = [];
+
+/** Makes `definitions` the app's routes; called once by the resource registry when it loads. */
+export function registerResources(definitions: readonly ResourceDefinition[]): void {
+  registered = definitions;
+}
+
+/** The registered definitions, in menu order. */
+export function registeredResources(): ResourceDefinition[] {
+  return [...registered];
+}
+
+const menuParents: Record<Exclude<MenuGroup, "portal">, ResourceProps> = {
+  dealer: { name: "dealer", meta: { label: "Dealer", icon: createElement(ShopOutlined) } },
+  admin: { name: "admin", meta: { label: "Administration", icon: createElement(CrownOutlined) } },
+};
+
+/** Refine's resources: menu entries for pages with a menu group, hidden entries for the rest (breadcrumbs, titles). */
+export function refineResources(definitions: ResourceDefinition[] = registeredResources()): ResourceProps[] {
+  const resources: ResourceProps[] = Object.values(menuParents);
+  for (const definition of definitions) {
+    const { menu, label, icon, apiPath } = definition.meta;
+    resources.push({
+      name: definition.name,
+      list: definition.list?.path,
+      show: definition.show?.path,
+      create: definition.create?.path,
+      edit: definition.edit?.path,
+      meta: {
+        label,
+        icon,
+        apiPath,
+        guard: definition.guard,
+        hide: !menu,
+        ...(menu && menu !== "portal" && { parent: menu }),
+      },
+    });
+  }
+  return resources;
+}
+
+/** The guard each resource name needs, for the access-control provider. */
+export function guardOf(name: string, definitions: ResourceDefinition[] = registeredResources()): string | undefined {
+  if (name in menuParents) return name === "admin" ? "admin" : "dealer";
+  return definitions.find((definition) => definition.name === name)?.guard;
+}
+
+export interface FlatRoute {
+  path: string;
+  layout: LayoutName;
+  guard: string;
+  resource: string;
+  page: RoutePage;
+  keepAlive: boolean;
+  colourMode?: ResourceDefinition["meta"]["colourMode"];
+}
+
+export function flattenRoutes(definitions: ResourceDefinition[] = registeredResources()): FlatRoute[] {
+  return definitions.flatMap((definition) =>
+    (["list", "show", "create", "edit"] as const)
+      .map((action) => definition[action])
+      .filter((page): page is RoutePage => Boolean(page))
+      .map((page) => ({
+        path: page.path,
+        layout: page.layout ?? definition.layout,
+        guard: definition.guard,
+        resource: definition.name,
+        page,
+        keepAlive: definition.meta.keepAlive !== false,
+        colourMode: definition.meta.colourMode,
+      })),
+  );
+}
+
+/** The route a pathname opens, if any. */
+export function routeFor(pathname: string, routes: FlatRoute[] = flattenRoutes()): FlatRoute | undefined {
+  return routes.find((route) => matchPath(route.path, pathname));
+}
+
+/**
+ * The page a pathname shows, for keep-alive: the routes of one resource that render the same
+ * component (a list and the drawers opened over it on routes of their own) are one page, kept
+ * under the list's path, so opening a drawer does not keep a second copy of the list.
+ */
+export function keepAliveKey(pathname: string, routes: FlatRoute[] = flattenRoutes()): string {
+  const route = routeFor(pathname, routes);
+  if (!route) return pathname;
+  const first = routes.find((candidate) => candidate.resource === route.resource && candidate.page.component === route.page.component);
+  return first && !first.path.includes(":") ? first.path : pathname;
+}
+
+/** Whether the page at a pathname stays alive when switching away (unknown paths are not kept). */
+export function keepAliveFor(pathname: string): boolean {
+  return routeFor(pathname)?.keepAlive ?? false;
+}
+
+/** Fetches the code of the page a link leads to (at most 4 at once, src/routing/preload.ts). */
+export function preloadRoute(pathname: string, priority: PreloadPriority): void {
+  const route = routeFor(pathname);
+  const preload = route?.page.component.preload;
+  if (route && preload) void routePreloads.preload(route.path, preload, priority);
+}
+
+/**
+ * The layout an unknown path is shown in: the layout of the known routes under its first path
+ * segment ("/admin/nothing" → portal, "/docs/…" → docs), landing for the rest. Full-screen
+ * routes ("none") give no chrome to show a 404 in, so they do not decide.
+ */
+export function notFoundLayout(pathname: string, routes: FlatRoute[] = flattenRoutes()): LayoutName {
+  const segment = (path: string) => path.split("/")[1] ?? "";
+  const first = segment(pathname);
+  const match = routes.find((route) => route.layout !== "none" && route.path !== "/" && segment(route.path) === first);
+  return match?.layout ?? "landing";
+}
+

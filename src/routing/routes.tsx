@@ -1,0 +1,72 @@
+import { Spin } from "antd";
+import { type ReactNode, Suspense, createElement } from "react";
+import { Outlet, Route, useLocation, useParams } from "react-router";
+import { useForcedColourMode } from "../components/colour-mode-switch";
+import { ErrorPage } from "../components/error-page";
+import { PageRendered } from "../components/keep-alive-routes";
+import { RouteGuard } from "../components/route-guard";
+import { NotFoundPage } from "../pages/errors/not-found";
+import { type FlatRoute, flattenRoutes, notFoundLayout } from "./registry";
+import type { LayoutName, RoutePage } from "./types";
+
+/** Applies the colour mode a page forces through its route metadata while it is on screen (a kept page off screen has no effects). */
+function ForcedColourMode({ mode }: { mode: FlatRoute["colourMode"] }) {
+  useForcedColourMode(mode);
+  return null;
+}
+
+/** The page, or 404 "Page Not Found" when its params fail the route's validation. */
+function ValidatedPage({ page }: { page: RoutePage }) {
+  const params = useParams();
+  if (page.validate && !page.validate(params)) {
+    return <ErrorPage error={{ statusCode: 404, message: "Page Not Found", description: "This address does not name anything that can exist." }} />;
+  }
+  return createElement(page.component);
+}
+
+const pageLoading = <Spin size="large" style={{ display: "block", margin: "20vh auto" }} aria-label="Loading the page" />;
+
+/** Unknown paths: a non-fatal 404 inside the layout the path belongs to. */
+function UnknownPath({ layouts }: { layouts: Record<LayoutName, (children: ReactNode) => ReactNode> }) {
+  const { pathname } = useLocation();
+  return layouts[notFoundLayout(pathname)](
+    <>
+      <NotFoundPage />
+      <PageRendered />
+    </>,
+  );
+}
+
+const layoutOrder: LayoutName[] = ["landing", "portal", "docs", "none"];
+
+/**
+ * The route tree: one branch per layout, every route wrapped in its guard, its page's code
+ * loaded inside the layout (the layout stays while it loads); unknown paths end in a 404.
+ */
+export function renderRoutes(layouts: Record<LayoutName, (children: ReactNode) => ReactNode>): ReactNode {
+  const routes = flattenRoutes();
+  return [
+    ...layoutOrder.map((layout) => (
+      <Route key={layout} element={layouts[layout](<Outlet />)}>
+        {routes
+          .filter((route) => route.layout === layout)
+          .map((route) => (
+            <Route
+              key={route.path}
+              path={route.path}
+              element={
+                <RouteGuard guard={route.guard}>
+                  <ForcedColourMode mode={route.colourMode} />
+                  <Suspense fallback={pageLoading}>
+                    <ValidatedPage page={route.page} />
+                    <PageRendered />
+                  </Suspense>
+                </RouteGuard>
+              }
+            />
+          ))}
+      </Route>
+    )),
+    <Route key="*" path="*" element={<UnknownPath layouts={layouts} />} />,
+  ];
+}
