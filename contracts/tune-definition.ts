@@ -470,3 +470,21 @@ export const patchSchema = z
   });
 export type Patch = z.output<typeof patchSchema>;
 export type PatchInput = z.input<typeof patchSchema>;
+
+/** An axis as read from an image: numbers, or the labels the definition gives. */
+export type AxisValues = { unit?: string; labels: string[] } | { unit?: string; values: number[] };
+
+/** One item read from an image, as the tune viewer shows it. */
+export interface ItemValues {
+  id: string;
+  kind: TuneItemKind;
+  rows: number;
+  cols: number;
+  unit?: string;
+  /** Row-major, rows × cols. Flags read 0 or 1; enums read their raw value. */
+  values: number[];
+  /** Enums only: the label of each value, null for a raw value the definition does not list. */
+  labels?: Array<string | null>;
+  x?: AxisValues;
+  y?: AxisValues;
+}

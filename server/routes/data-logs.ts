@@ -33,7 +33,7 @@ import {
 import type { AppContext } from "../context";
 import type { Db } from "../db/connection";
 import { computedDescriptors, dataLogShares, dataLogs, userVehicles } from "../db/schema";
-import { deserializeColumns, serializeColumns, type LogChannel } from "../domain/logs";
+import { deserializeColumns, serializeColumns, type LogChannel } from "../../domain/logs";
 import { HttpError, RequestValidationError, badRequest, fieldIssues, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { type ListSpec, listQueryOf, runList } from "../http/list";

@@ -49,9 +49,10 @@ import {
   secretReveals,
   supportedVehicles,
 } from "../db/schema";
-import { parsePidCsv, pidCsvFormats, writePidCsv } from "../domain/catalogue/pid-csv";
-import { describeMismatches } from "../domain/tune/identify";
-import { identifyMismatches, verifyAll } from "../domain/tune";
+import { parsePidCsv, pidCsvFormats, writePidCsv } from "../../domain/catalogue/pid-csv";
+import { describeMismatches } from "../../domain/tune/identify";
+import { identifyMismatches } from "../../domain/tune";
+import { verifyAll } from "../services/tune-engine";
 import { HttpError, badRequest, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { type Tx, idParams, referencedConflict, registerCrud, uniqueConflict } from "../http/crud";

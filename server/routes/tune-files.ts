@@ -48,7 +48,8 @@ import {
 } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, tuneFilePatches, tuneFilePurchases, tuneFileVersions, tuneFiles, userVehicles, users } from "../db/schema";
-import { applyPatches, changedItemIds, changedRanges, fixAll, importXdf, patchState, readItem, verifyAll } from "../domain/tune";
+import { changedItemIds, changedRanges, importXdf, patchState, readItem } from "../../domain/tune";
+import { applyPatches, fixAll, verifyAll } from "../services/tune-engine";
 import { HttpError, RequestValidationError, badRequest, fieldIssues, forbidden, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { type Tx, idParams, referencedConflict } from "../http/crud";

@@ -1,17 +1,18 @@
 /**
  * What the tune-file routes share: turning the domain's refusals into HTTP
  * answers, finding an image's firmware record, inspecting an image, and
- * baking for a vehicle. The bytes work is all server/domain/tune; this file
+ * baking for a vehicle. The bytes work is all domain/tune; this file
  * only fetches what it needs from the database and the blob store.
  */
-import { createHash } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Inspection, InspectionChange } from "../../contracts/tune-files";
 import type { ChecksumScheme, IdentifyRule, Patch, TuneDefinition, TuneItem } from "../../contracts/tune-definition";
 import type { AppContext } from "../context";
 import type { Db } from "../db/connection";
 import { firmwareSupport, tuneFilePatches } from "../db/schema";
-import { TuneError, bake, diffImages, identifyFirmware, patchState, verifyAll, type BakeResult } from "../domain/tune";
+import { TuneError, diffImages, identifyFirmware, patchState } from "../../domain/tune";
+import { sha256Hex } from "./hashing";
+import { type BakeResult, bake, verifyAll } from "./tune-engine";
 import { HttpError } from "../errors";
 
 /** What identifying, verifying, patching and baking an image need of its firmware record. */
@@ -202,7 +203,7 @@ export async function patchesById(db: Db, ids: readonly string[], path = "patchI
   return ids.map((id) => patchOf(byId.get(id)!));
 }
 
-export const sha256Of = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+export const sha256Of = (bytes: Uint8Array) => sha256Hex(bytes);
 
 /**
  * The inspection report of an image (contracts/tune-files Inspection).

@@ -66,7 +66,7 @@ export const tuneFileVersions = pgTable(
     notes: text("notes").notNull().default(""),
     sha256: text("sha256").notNull(),
     size: bigint("size", { mode: "number" }).notNull(),
-    /** server/domain/tune ChecksumResult[] as verified on upload */
+    /** domain/tune ChecksumResult[] as verified on upload */
     checksums: jsonb("checksums").$type<unknown[]>().notNull(),
     createdBy: text("created_by")
       .notNull()
@@ -134,7 +134,7 @@ export const bakedTuneFiles = pgTable(
     patchIds: uuid("patch_ids").array().notNull().default(sql`'{}'::uuid[]`),
     sha256: text("sha256").notNull(),
     size: bigint("size", { mode: "number" }).notNull(),
-    /** server/domain/tune BakeReport */
+    /** domain/tune BakeReport */
     report: jsonb("report").$type<Record<string, unknown>>().notNull(),
     /** Flash slot the bake was made for; null for a preview. */
     slot: integer("slot"),

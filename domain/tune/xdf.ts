@@ -27,8 +27,8 @@ import {
   tuneDefinitionSchema,
   type Patch,
   type TuneDefinition,
-} from "../../../contracts/tune-definition";
-import { validateExpression } from "../../../contracts/expression";
+} from "../../contracts/tune-definition";
+import { validateExpression } from "../../contracts/expression";
 import { TuneError, hexAddress } from "./errors";
 import { attribute, childNamed, childrenNamed, parseXml, XmlError, type XmlElement } from "./xml";
 

@@ -6,9 +6,9 @@
  * unique keys (or looked up first), so a second start changes nothing.
  */
 import { and, eq } from "drizzle-orm";
-import type { Role } from "../contracts/account";
-import type { AppContext } from "./context";
-import { computedDescriptors, firmwareSupport, obdFunctions, pidDescriptors, pidTemplates, supportRequests, supportedVehicles } from "./db/schema";
+import type { Role } from "../../contracts/account";
+import type { AppContext } from "../context";
+import { computedDescriptors, firmwareSupport, obdFunctions, pidDescriptors, pidTemplates, supportRequests, supportedVehicles } from "../db/schema";
 
 const FIRMWARE = [
   { firmwareId: "DEMO-MED17-0001", ecuFamily: "MED17.5", manufacturer: "Bosch", imageSize: 2 * 1024 * 1024, notes: "Demo record without a stock file yet." },

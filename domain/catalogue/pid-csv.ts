@@ -13,8 +13,8 @@ import {
   type PidDescriptorInput,
   computedDescriptorInputSchema,
   pidDescriptorInputSchema,
-} from "../../../contracts/catalogue";
-import { ExpressionError, compileExpression } from "../../../contracts/expression";
+} from "../../contracts/catalogue";
+import { ExpressionError, compileExpression } from "../../contracts/expression";
 
 export const pidCsvFormats = ["vwflash", "torque"] as const;
 export type PidCsvFormat = (typeof pidCsvFormats)[number];
