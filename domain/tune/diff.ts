@@ -62,7 +62,7 @@ function int32View(image: Uint8Array): Int32Array | null {
   return image.byteOffset % 4 === 0 ? new Int32Array(image.buffer, image.byteOffset, image.length >>> 2) : null;
 }
 
-/** Equal stretches are skipped a chunk at a time before any byte is looked at. */
+/** Images shorter than this are scanned as they are; a longer misaligned one is copied first. */
 const CHUNK = 4096;
 
 /** A view whose buffer offset allows 32-bit views: the image itself, or a copy of a large misaligned one. */
@@ -90,12 +90,15 @@ export function changedRanges(beforeImage: Uint8Array, afterImage: Uint8Array, m
     const end = Math.min(before.length, chunk + CHUNK);
     let i = chunk;
     if (a32 && b32) {
-      // Words first: most chunks are equal throughout and cost one pass of word compares;
-      // inside a chunk, bytes are looked at only in the words that differ.
-      for (const last = end & ~3; i < last; i += 4) {
-        if (a32[i >> 2] === b32[i >> 2]) continue;
-        for (let k = i; k < i + 4; k++) if (before[k] !== after[k]) mark(k);
+      // Equal words (most of an image) are skipped four at a time; bytes are looked at only inside words that differ.
+      const last = end >> 2;
+      for (let w = chunk >> 2; ; w++) {
+        while (w + 3 < last && a32[w] === b32[w] && a32[w + 1] === b32[w + 1] && a32[w + 2] === b32[w + 2] && a32[w + 3] === b32[w + 3]) w += 4;
+        while (w < last && a32[w] === b32[w]) w++;
+        if (w >= last) break;
+        for (let k = w << 2; k < (w + 1) << 2; k++) if (before[k] !== after[k]) mark(k);
       }
+      i = last << 2;
     }
     for (; i < end; i++) if (before[i] !== after[i]) mark(i);
   }
