@@ -55,7 +55,8 @@ import { identifyMismatches } from "../../domain/tune";
 import { verifyAll } from "../services/tune-engine";
 import { HttpError, badRequest, notFound } from "../errors";
 import { callerOf } from "../http/auth";
-import { type Tx, idParams, referencedConflict, registerCrud, uniqueConflict } from "../http/crud";
+import type { Tx } from "../db/handle";
+import { idParams, referencedConflict, registerCrud, uniqueConflict } from "../http/crud";
 import { type ListSpec, listQueryOf, listWhere, listOrder, runList, MAX_OFFSET } from "../http/list";
 import { requireFile, withUpload } from "../http/uploads";
 import {

@@ -52,31 +52,27 @@ import { changedItemIds, changedRanges, importXdf, patchState, readItem } from "
 import { applyPatches, fixAll, verifyAll } from "../services/tune-engine";
 import { HttpError, RequestValidationError, badRequest, fieldIssues, forbidden, notFound } from "../errors";
 import { callerOf } from "../http/auth";
-import { type Tx, idParams, referencedConflict } from "../http/crud";
+import type { Tx } from "../db/handle";
+import { idParams, referencedConflict } from "../http/crud";
 import { reprDigestOf, wantsSha256 } from "../http/digest";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { type UploadedFile, requireFile, withBufferedUpload, withUpload } from "../http/uploads";
 import { lockFirmwareIds } from "../services/catalogue";
 import type { VerifiedCaller } from "../services/identity";
 import { type VehicleRow, vehicleFor } from "../services/vehicle-access";
+import { domain } from "../http/domain-errors";
 import {
   type FirmwareRecord,
-  bakeFromBlobs,
   definitionItem,
   definitionOf,
-  domain,
   firmwareIdentity,
   firmwareRecord,
-  inspect,
   patchOf,
   patchesById,
-  readImage,
-  readImageShared,
-  refuseFailingChecksums,
   requireFirmware,
   requireIdentified,
-  sha256Of,
-} from "../services/tune-files";
+} from "../services/firmware-records";
+import { bakeFromBlobs, inspect, readImage, readImageShared, refuseFailingChecksums, sha256Of } from "../services/tune-files";
 
 const dealer = { role: "dealer" as const };
 const admin = { role: "admin" as const };
