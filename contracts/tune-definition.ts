@@ -1,6 +1,6 @@
 /**
  * Map definitions, checksum schemes, identify rules and tune-file patches
- * (formats in shared/docs/domain.md), shared by the server and the app.
+ * (the formats are the schemas below), shared by the server and the app.
  *
  * Every schema is strict: an unknown key is refused, never dropped, so a typo
  * in a definition cannot silently turn into a default. Parsing normalises
@@ -360,8 +360,8 @@ export const CHECKSUM_LAYOUT: Record<ChecksumType, { storeSize: number; word: nu
 const hex = (n: number) => `0x${n.toString(16).toUpperCase()}`;
 
 /**
- * `ranges` ends are inclusive for every type (domain.md writes some as half-open;
- * the scheme object follows issue 6: inclusive). A scheme's own store bytes are
+ * `ranges` ends are inclusive for every type, including those whose
+ * manufacturers write them half-open. A scheme's own store bytes are
  * never part of its computation, which is what Nissan and byte-XOR specify and
  * what makes any scheme whose store sits inside its own range fixable.
  */

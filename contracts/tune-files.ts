@@ -1,5 +1,5 @@
 /**
- * Tune files, tune-file patches and baked files (spec section 7, issue 6):
+ * Tune files, tune-file patches and baked files:
  * the request bodies both sides validate with, and the shapes the API answers.
  */
 import { z } from "zod";

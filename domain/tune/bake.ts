@@ -1,5 +1,5 @@
 /**
- * Baking: the file flashed onto one vehicle (domain.md). Start from the
+ * Baking: the file flashed onto one vehicle. Start from the
  * vehicle's own stock read, carry over exactly the bytes the tune changed
  * against its stock, apply the chosen patches, fix every checksum until
  * stable, and verify independently. The server hashes the result.

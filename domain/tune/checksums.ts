@@ -1,6 +1,6 @@
 /**
- * Checksum schemes: compute, verify and fix (formats in domain.md, type ids in
- * issue 6).
+ * Checksum schemes: compute, verify and fix (scheme objects and type ids in
+ * contracts/tune-definition.ts).
  *
  * Conventions, applied to every type:
  * - `ranges` ends are inclusive; several ranges are one concatenated stream

@@ -1,5 +1,5 @@
 /**
- * Recognising an image's firmware from its identify rules (domain.md: every
+ * Recognising an image's firmware from its identify rules (every
  * rule `{ address, bytes | text }` must match) and its size.
  */
 import type { IdentifyRule } from "../../contracts/tune-definition";

@@ -1,5 +1,5 @@
 /**
- * Tune-file patches: byte edits with the bytes they replace (domain.md).
+ * Tune-file patches: byte edits with the bytes they replace (contracts/tune-definition.ts).
  *
  * A patch is `applied` when every entry holds its patch bytes, `absent` when
  * every entry holds its base bytes, and `conflict` otherwise. Only absent

@@ -1,6 +1,6 @@
 /**
  * TunerPro XDF import: tables, constants, flags and patches into our
- * definition document and tune-file patches (domain.md).
+ * definition document and tune-file patches (contracts/tune-definition.ts).
  *
  * Mapping decisions:
  * - Addresses are file offsets after BASEOFFSET: `address + offset`, or

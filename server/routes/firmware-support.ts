@@ -1,5 +1,5 @@
 /**
- * The "Firmware support" endpoints of spec section 7 (admin only): firmware
+ * The "Firmware support" endpoints (admin only): firmware
  * records with their stock file and flashing support, supported vehicles, OBD
  * functions, PID descriptors (with CSV import and export), PID templates,
  * computed descriptors, password storage and the support matrix.
@@ -126,7 +126,7 @@ function firmwareToListRow(row: FirmwareRow): FirmwareSupportRow {
 /**
  * Why an image cannot be this firmware's stock file, or null when it can:
  * wrong size, an identify rule that does not match, or a checksum scheme that
- * does not verify (domain.md: a scheme failing on the stock image is a wrong
+ * does not verify (a scheme failing on the stock image means a wrong
  * definition, never something to "fix").
  */
 function stockRefusal(image: Uint8Array, record: { imageSize: number; identify: IdentifyRule[]; checksums: ChecksumScheme[] }): HttpError | null {

@@ -1,6 +1,6 @@
 /**
- * Spec section 7 "Tune files", "Tune-file patches", "Baked tune files" and the
- * user-vehicle bake endpoints (issue 6).
+ * The endpoints of tune files, tune-file patches, baked tune files and the
+ * user-vehicle bakes.
  *
  * Who may do what, checked here on every request:
  * - admins: everything;

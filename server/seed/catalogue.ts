@@ -1,5 +1,5 @@
 /**
- * Demo catalogue (issue 5), so that `npm start` shows real admin lists: two
+ * Demo catalogue, so that `npm start` shows real admin lists: two
  * firmware records with gaps for the support matrix, a supported vehicle, OBD
  * functions, PID descriptors from the VW_Flash sample, a template over them, a
  * computed boost channel and one open support request. Keyed by the natural

@@ -13,7 +13,7 @@ export const DEMO_TUNE_OPTIONS = { size: 512 * 1024, itemCount: 24, patchEntries
 const DEMO_VIN = "WDEMO000000000001";
 
 /**
- * The tune-file demo (issue 6): a demo firmware with its stock file and
+ * The tune-file demo: a demo firmware with its stock file and
  * definition, its patches, a published tune by the demo dealer, and the demo
  * customer's car with its stock read and that tune bought for it, so that
  * inspecting, baking and the patch tools all work on `npm start`. Each row is

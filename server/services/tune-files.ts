@@ -16,7 +16,7 @@ import { domain } from "../http/domain-errors";
 import { type FirmwareIdentity, type FirmwareRecord, definitionOf, patchOf, patchesForFirmware } from "./firmware-records";
 
 
-/** Refuses an image whose checksums fail, naming each failing scheme (issue 6: reported, never fixed unless asked). */
+/** Refuses an image whose checksums fail, naming each failing scheme: a failing checksum is reported, never fixed unless the caller asks. */
 export function refuseFailingChecksums(image: Uint8Array, record: FirmwareIdentity, what = "the file"): void {
   const failing = verifyAll(image, record.checksums).filter((r) => !r.valid);
   if (failing.length === 0) return;
