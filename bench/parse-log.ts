@@ -5,7 +5,7 @@
  *
  *   npx tsx bench/parse-log.ts
  */
-import { deserializeColumns, parseLog, serializeColumns } from "../server/domain/logs";
+import { deserializeColumns, parseLog, serializeColumns } from "../domain/logs";
 import { lttb, minMaxPerPixel } from "../src/lib/downsample";
 import { generateCsv } from "./lib/generate-log";
 

@@ -12,7 +12,7 @@
  * when it is stale, creates the firmware record, its stock file and a tune through the API,
  * and signs in as the tune's dealer through the login page.
  */
-import { generateDemo } from "../server/domain/tune";
+import { generateDemo } from "../server/seed/generator";
 import { startBrowserPortal } from "./lib/browser-portal";
 
 const SIZE = 8 * 1024 * 1024;

@@ -3,7 +3,7 @@ import { z } from "zod";
 export const roleSchema = z.enum(["customer", "dealer", "admin"]);
 export type Role = z.infer<typeof roleSchema>;
 
-/** The identity user fields of spec section 3, plus what our server keeps. */
+/** The account as the API answers it: the identity provider's user fields, plus what our server keeps. */
 export interface Account {
   uid: string;
   displayName: string | null;

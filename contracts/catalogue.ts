@@ -1,5 +1,5 @@
 /**
- * The admin catalogue (issue 5, fields from shared/docs/domain.md): the body
+ * The admin catalogue: the body
  * schemas the server validates with and the forms resolve with, the list
  * fields each endpoint allows, and the row shapes the API answers.
  *

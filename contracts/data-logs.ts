@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { storable } from "./list-query";
 
-/** Vehicle inputs of the virtual dyno (domain.md "Virtual dyno"), SI units. */
+/** Vehicle inputs of the virtual dyno, SI units. */
 export const dynoProfileSchema = z.strictObject({
   massKg: z.number().min(100).max(20_000),
   dragCoefficient: z.number().min(0.05).max(2),

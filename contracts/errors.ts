@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** The one error shape every API answer uses (spec section 3, "Error"). */
+/** The one error shape every API answer uses. */
 export const apiErrorSchema = z.object({
   statusCode: z.number().int(),
   message: z.string(),

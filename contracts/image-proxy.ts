@@ -11,7 +11,7 @@
 
 export const IMAGE_PROXY_PREFIX = "/_ipx";
 export const DEFAULT_IMAGE_FORMAT = "webp";
-/** Screen widths of spec §9; the server refuses images wider or taller than twice the largest. */
+/** The screen widths images are made for; the server refuses images wider or taller than twice the largest. */
 export const BREAKPOINTS = { xs: 320, sm: 640, md: 768, lg: 1024, xl: 1280, "2xl": 1536 } as const;
 export const MAX_IMAGE_SIDE = 2 * BREAKPOINTS["2xl"];
 

@@ -1,6 +1,6 @@
 /**
  * Map definitions, checksum schemes, identify rules and tune-file patches
- * (formats in shared/docs/domain.md), shared by the server and the app.
+ * (the formats are the schemas below), shared by the server and the app.
  *
  * Every schema is strict: an unknown key is refused, never dropped, so a typo
  * in a definition cannot silently turn into a default. Parsing normalises
@@ -360,8 +360,8 @@ export const CHECKSUM_LAYOUT: Record<ChecksumType, { storeSize: number; word: nu
 const hex = (n: number) => `0x${n.toString(16).toUpperCase()}`;
 
 /**
- * `ranges` ends are inclusive for every type (domain.md writes some as half-open;
- * the scheme object follows issue 6: inclusive). A scheme's own store bytes are
+ * `ranges` ends are inclusive for every type, including those whose
+ * manufacturers write them half-open. A scheme's own store bytes are
  * never part of its computation, which is what Nissan and byte-XOR specify and
  * what makes any scheme whose store sits inside its own range fixable.
  */
@@ -470,3 +470,21 @@ export const patchSchema = z
   });
 export type Patch = z.output<typeof patchSchema>;
 export type PatchInput = z.input<typeof patchSchema>;
+
+/** An axis as read from an image: numbers, or the labels the definition gives. */
+export type AxisValues = { unit?: string; labels: string[] } | { unit?: string; values: number[] };
+
+/** One item read from an image, as the tune viewer shows it. */
+export interface ItemValues {
+  id: string;
+  kind: TuneItemKind;
+  rows: number;
+  cols: number;
+  unit?: string;
+  /** Row-major, rows × cols. Flags read 0 or 1; enums read their raw value. */
+  values: number[];
+  /** Enums only: the label of each value, null for a raw value the definition does not list. */
+  labels?: Array<string | null>;
+  x?: AxisValues;
+  y?: AxisValues;
+}

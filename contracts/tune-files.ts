@@ -1,10 +1,9 @@
 /**
- * Tune files, tune-file patches and baked files (spec section 7, issue 6):
+ * Tune files, tune-file patches and baked files:
  * the request bodies both sides validate with, and the shapes the API answers.
  */
 import { z } from "zod";
-import type { ItemValues } from "../server/domain/tune/maps";
-import { type TuneDefinition, patchSchema } from "./tune-definition";
+import { type ItemValues, type TuneDefinition, patchSchema } from "./tune-definition";
 import { INT4_MAX } from "./list-query";
 
 /** A stored version's number: versions are counted in an integer column, so at most INT4_MAX. */

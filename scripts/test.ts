@@ -1,14 +1,16 @@
 /**
- * npm test: every suite (unit, API on PGlite and PostgreSQL, browser) against a private Auth
- * emulator, ending with one line "N passed, N failed" for all of them together.
- * `npm test -- vitest` or `npm test -- browser` runs one of the two; further arguments go to that
- * runner (`npm test -- browser tests/e2e/my-tunes.spec.ts`, `npm test -- vitest tests/api/tune-files`).
+ * npm test: the dependency check, then every suite (unit, API on PGlite and PostgreSQL, browser)
+ * against a private Auth emulator, ending with one line "N passed, N failed" for all of them
+ * together (the dependency check counts as one test).
+ * `npm test -- deps`, `npm test -- vitest` or `npm test -- browser` runs one of them; further arguments
+ * go to that runner (`npm test -- browser tests/e2e/my-tunes.spec.ts`, `npm test -- vitest tests/api/tune-files`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { buildSpa } from "./lib/build";
 import { ensureChromium } from "./lib/chromium";
+import { checkDependencies } from "./lib/dependency-check";
 import { startAuthEmulator } from "./lib/emulator";
 import { TEST_PORTS, TEST_PROJECT_ID, freePort } from "./lib/ports";
 import { SERVER_ENTRY, SERVER_NODE_FLAGS } from "./lib/server-process";
@@ -105,6 +107,14 @@ async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[]): Promi
 }
 
 async function main() {
+  const only = process.argv[2];
+  if (only && only !== "vitest" && only !== "browser" && only !== "deps") throw new Error(`Unknown suite "${only}": use deps, vitest or browser`);
+  const tallies: Tally[] = [];
+  if (!only || only === "deps") {
+    const deps = checkDependencies(root);
+    tallies.push({ suite: "dependency check", passed: deps.ok ? 1 : 0, failed: deps.ok ? 0 : 1, skipped: 0 });
+  }
+  if (only === "deps") return report(tallies);
   mkdirSync(workDir, { recursive: true });
   const emulator = await startAuthEmulator({
     projectId: TEST_PROJECT_ID,
@@ -118,10 +128,7 @@ async function main() {
     FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
     FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
   };
-  const only = process.argv[2];
-  if (only && only !== "vitest" && only !== "browser") throw new Error(`Unknown suite "${only}": use vitest or browser`);
   const filters = process.argv.slice(3);
-  const tallies: Tally[] = [];
   try {
     if (only !== "browser") tallies.push(await runVitest(env, filters));
     if (only !== "vitest") try {
@@ -134,7 +141,10 @@ async function main() {
     await emulator.stop();
   }
   if (tallies.every((tally) => tally.failed === 0)) rmSync(workDir, { recursive: true, force: true });
+  report(tallies);
+}
 
+function report(tallies: Tally[]): never {
   for (const tally of tallies) console.log(`  ${tally.suite}: ${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped`);
   const passed = tallies.reduce((sum, tally) => sum + tally.passed, 0);
   const failed = tallies.reduce((sum, tally) => sum + tally.failed, 0);

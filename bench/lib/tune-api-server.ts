@@ -17,7 +17,7 @@ import { buildApp } from "../../server/app";
 import { loadConfig } from "../../server/config";
 import { openDatabase } from "../../server/db/connection";
 import { firmwareSupport, tuneFilePatches } from "../../server/db/schema";
-import { type DemoOptions, generateDemo } from "../../server/domain/tune";
+import { type DemoOptions, generateDemo } from "../../server/seed/generator";
 import type { Identity, VerifiedCaller } from "../../server/services/identity";
 
 export interface BenchServerReady {

@@ -4,7 +4,6 @@ import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -14,7 +13,9 @@ import { retryReadsOnConnectionLoss } from "./connection-loss";
 import * as schema from "./schema";
 import { guardTransactions } from "./transaction-guard";
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+import type { Db } from "./handle";
+
+export type { Db, Tx } from "./handle";
 
 export interface Database {
   db: Db;

@@ -13,7 +13,7 @@
  *    the abandoned callback cannot run on a connection the pool has handed to someone else.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Db } from "./connection";
+import type { Db } from "./handle";
 
 /** The methods of a Drizzle database handle that issue (or build) a query. */
 const QUERY_METHODS = new Set<PropertyKey>([

@@ -10,11 +10,10 @@ import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../context";
-import type { Db } from "../db/connection";
+import type { Tx } from "../db/handle";
 import { HttpError, conflict, notFound } from "../errors";
 import { type ListSpec, listQueryOf, runList } from "./list";
 
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** Something that still refers to a record, named so that an admin can find it. */
 export interface Referrer {

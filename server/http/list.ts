@@ -148,7 +148,7 @@ export interface ListPage<Row> {
   prevCursor?: string;
 }
 
-/** Parses the request's query string against the spec; a bad parameter is a 400 naming it. */
+/** Parses the request's query string against the list's allowed fields; a bad parameter is a 400 naming it. */
 export function listQueryOf(request: FastifyRequest, spec: Pick<ListSpec, "allowed" | "fields">): ListQuery {
   const search = request.url.includes("?") ? request.url.slice(request.url.indexOf("?") + 1) : "";
   try {

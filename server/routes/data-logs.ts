@@ -1,5 +1,5 @@
 /**
- * Data logs (spec section 7): upload and parse, list, read, change, delete, the original file
+ * Data logs: upload and parse, list, read, change, delete, the original file
  * (with range requests), the columnar form the chart loads, and share links.
  *
  * Only a log's owner sees it (admins see every log); anyone else gets the same 404 as for a log
@@ -33,7 +33,7 @@ import {
 import type { AppContext } from "../context";
 import type { Db } from "../db/connection";
 import { computedDescriptors, dataLogShares, dataLogs, userVehicles } from "../db/schema";
-import { deserializeColumns, serializeColumns, type LogChannel } from "../domain/logs";
+import { deserializeColumns, serializeColumns, type LogChannel } from "../../domain/logs";
 import { HttpError, RequestValidationError, badRequest, fieldIssues, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { type ListSpec, listQueryOf, runList } from "../http/list";

@@ -1,5 +1,5 @@
 /**
- * The "Firmware support" endpoints of spec section 7 (admin only): firmware
+ * The "Firmware support" endpoints (admin only): firmware
  * records with their stock file and flashing support, supported vehicles, OBD
  * functions, PID descriptors (with CSV import and export), PID templates,
  * computed descriptors, password storage and the support matrix.
@@ -49,12 +49,14 @@ import {
   secretReveals,
   supportedVehicles,
 } from "../db/schema";
-import { parsePidCsv, pidCsvFormats, writePidCsv } from "../domain/catalogue/pid-csv";
-import { describeMismatches } from "../domain/tune/identify";
-import { identifyMismatches, verifyAll } from "../domain/tune";
+import { parsePidCsv, pidCsvFormats, writePidCsv } from "../../domain/catalogue/pid-csv";
+import { describeMismatches } from "../../domain/tune/identify";
+import { identifyMismatches } from "../../domain/tune";
+import { verifyAll } from "../services/tune-engine";
 import { HttpError, badRequest, notFound } from "../errors";
 import { callerOf } from "../http/auth";
-import { type Tx, idParams, referencedConflict, registerCrud, uniqueConflict } from "../http/crud";
+import type { Tx } from "../db/handle";
+import { idParams, referencedConflict, registerCrud, uniqueConflict } from "../http/crud";
 import { type ListSpec, listQueryOf, listWhere, listOrder, runList, MAX_OFFSET } from "../http/list";
 import { requireFile, withUpload } from "../http/uploads";
 import {
@@ -124,7 +126,7 @@ function firmwareToListRow(row: FirmwareRow): FirmwareSupportRow {
 /**
  * Why an image cannot be this firmware's stock file, or null when it can:
  * wrong size, an identify rule that does not match, or a checksum scheme that
- * does not verify (domain.md: a scheme failing on the stock image is a wrong
+ * does not verify (a scheme failing on the stock image means a wrong
  * definition, never something to "fix").
  */
 function stockRefusal(image: Uint8Array, record: { imageSize: number; identify: IdentifyRule[]; checksums: ChecksumScheme[] }): HttpError | null {

@@ -1,5 +1,5 @@
 /**
- * The image proxy (spec §9 images; URL format in contracts/image-proxy.ts):
+ * The image proxy (URL format and screen widths in contracts/image-proxy.ts):
  *   GET /_ipx/<modifiers>/<path>
  * resizes and converts one of our own images with sharp and caches the result on disk.
  *

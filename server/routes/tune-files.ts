@@ -1,6 +1,6 @@
 /**
- * Spec section 7 "Tune files", "Tune-file patches", "Baked tune files" and the
- * user-vehicle bake endpoints (issue 6).
+ * The endpoints of tune files, tune-file patches, baked tune files and the
+ * user-vehicle bakes.
  *
  * Who may do what, checked here on every request:
  * - admins: everything;
@@ -48,34 +48,31 @@ import {
 } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, tuneFilePatches, tuneFilePurchases, tuneFileVersions, tuneFiles, userVehicles, users } from "../db/schema";
-import { applyPatches, changedItemIds, changedRanges, fixAll, importXdf, patchState, readItem, verifyAll } from "../domain/tune";
+import { changedItemIds, changedRanges, importXdf, patchState, readItem } from "../../domain/tune";
+import { applyPatches, fixAll, verifyAll } from "../services/tune-engine";
 import { HttpError, RequestValidationError, badRequest, fieldIssues, forbidden, notFound } from "../errors";
 import { callerOf } from "../http/auth";
-import { type Tx, idParams, referencedConflict } from "../http/crud";
+import type { Tx } from "../db/handle";
+import { idParams, referencedConflict } from "../http/crud";
 import { reprDigestOf, wantsSha256 } from "../http/digest";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { type UploadedFile, requireFile, withBufferedUpload, withUpload } from "../http/uploads";
 import { lockFirmwareIds } from "../services/catalogue";
 import type { VerifiedCaller } from "../services/identity";
 import { type VehicleRow, vehicleFor } from "../services/vehicle-access";
+import { domain } from "../http/domain-errors";
 import {
   type FirmwareRecord,
-  bakeFromBlobs,
   definitionItem,
   definitionOf,
-  domain,
   firmwareIdentity,
   firmwareRecord,
-  inspect,
   patchOf,
   patchesById,
-  readImage,
-  readImageShared,
-  refuseFailingChecksums,
   requireFirmware,
   requireIdentified,
-  sha256Of,
-} from "../services/tune-files";
+} from "../services/firmware-records";
+import { bakeFromBlobs, inspect, readImage, readImageShared, refuseFailingChecksums, sha256Of } from "../services/tune-files";
 
 const dealer = { role: "dealer" as const };
 const admin = { role: "admin" as const };

@@ -13,7 +13,7 @@ import { eq } from "drizzle-orm";
 import type { Database, Db } from "../db/connection";
 import { catalogueGeneration, firmwareSupport } from "../db/schema";
 import type { Patch } from "../../contracts/tune-definition";
-import { type FirmwareIdentity, type Identification, identityColumns, identifyAmong, patchesById } from "./tune-files";
+import { type FirmwareIdentity, type Identification, identityColumns, identifyAmong, patchesById } from "./firmware-records";
 
 interface Kept {
   generation: number;

@@ -20,7 +20,8 @@ import {
   userVehicles,
 } from "../db/schema";
 import { badRequest } from "../errors";
-import type { Referrer, Tx } from "../http/crud";
+import type { Tx } from "../db/handle";
+import type { Referrer } from "../http/crud";
 
 const REFERRER_LIMIT = 20;
 

@@ -7,9 +7,8 @@
  */
 import { and, count, eq, isNull } from "drizzle-orm";
 import type { Notification, NotificationKind } from "../../contracts/notifications";
-import type { Db } from "../db/connection";
+import type { Db, Tx } from "../db/handle";
 import { notifications } from "../db/schema";
-import type { Tx } from "../http/crud";
 
 export interface NotificationInput {
   recipientUid: string;

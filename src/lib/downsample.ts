@@ -184,7 +184,7 @@ export function blocksOf(values: ArrayLike<number>, gap = NaN, size = BLOCK_SIZE
 
 /**
  * minMaxPerPixel on any increasing coding of time and values (integer codes of a log's columns,
- * see server/domain/logs/column-codes.ts): the indices of the samples it keeps. `gap` is the code
+ * see domain/logs/column-codes.ts): the indices of the samples it keeps. `gap` is the code
  * of a missing value besides NaN; t0 and t1 are in time's coding. With the column's `blocks`, a
  * view of many samples per pixel reads whole blocks' extremes (each block falls in the pixel
  * column its first sample does, so a column's edge may move by less than a block).

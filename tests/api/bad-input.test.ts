@@ -11,7 +11,7 @@ import { count, eq } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataLogShares, dataLogs, supportRequests, tuneFilePatches, tuneFiles } from "../../server/db/schema";
-import { generateDemo } from "../../server/domain/tune";
+import { generateDemo } from "../../server/seed/generator";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
 import { requestsTo } from "./requests";
 

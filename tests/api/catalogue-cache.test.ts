@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogueGeneration, firmwareSupport, tuneFilePatches } from "../../server/db/schema";
-import { generateDemo, patchState } from "../../server/domain/tune";
+import { patchState } from "../../domain/tune";
+import { generateDemo } from "../../server/seed/generator";
 import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
 import { requestsTo } from "./requests";
 

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CreatedDataLogShare, DEFAULT_DYNO_PROFILE, type DataLogDetail, type DataLogSummary, type ResolvedDataLogShare } from "../../contracts/data-logs";
 import { computedDescriptors, dataLogShares, dataLogs, userVehicles } from "../../server/db/schema";
-import { deserializeColumns, parseLog } from "../../server/domain/logs";
+import { deserializeColumns, parseLog } from "../../domain/logs";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
 import { multipart } from "./multipart";
 

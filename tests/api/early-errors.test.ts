@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateDemo } from "../../server/domain/tune";
+import { generateDemo } from "../../server/seed/generator";
 import { type TestApp, type TestUser, createUser, startTestApp } from "./harness";
 import { requestsTo } from "./requests";
 

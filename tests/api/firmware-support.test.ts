@@ -15,7 +15,7 @@ import {
   supportRequests,
   supportedVehicles,
 } from "../../server/db/schema";
-import { generateDemo } from "../../server/domain/tune";
+import { generateDemo } from "../../server/seed/generator";
 import { sealStoredPasswords } from "../../server/services/secret-box";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
 import { multipart } from "./multipart";

@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Notification, NotificationPage } from "../../contracts/notifications";
 import { notifications } from "../../server/db/schema";
-import { generateDemo } from "../../server/domain/tune";
+import { generateDemo } from "../../server/seed/generator";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
 import { firmwareRecordOf, requestsTo } from "./requests";
 

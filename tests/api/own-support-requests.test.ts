@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OwnSupportRequest } from "../../contracts/catalogue";
 import type { NotificationPage } from "../../contracts/notifications";
-import { generateDemo } from "../../server/domain/tune";
+import { generateDemo } from "../../server/seed/generator";
 import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
 import { firmwareRecordOf, requestsTo } from "./requests";
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userVehicles } from "../../server/db/schema";
-import { fixAll, generateDemo, readItem, writeItem } from "../../server/domain/tune";
+import { fixAll, readItem, writeItem } from "../../domain/tune";
+import { generateDemo } from "../../server/seed/generator";
 import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
 import { requestsTo } from "./requests";
 

@@ -21,7 +21,8 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_DYNO_PROFILE } from "../../contracts/data-logs";
 import { bakedTuneFiles, dataLogs, flashLogs, tuneFilePurchases, userVehicles } from "../../server/db/schema";
-import { applyPatches, generateDemo } from "../../server/domain/tune";
+import { applyPatches } from "../../domain/tune";
+import { generateDemo } from "../../server/seed/generator";
 import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
 import { requestsTo } from "./requests";
 

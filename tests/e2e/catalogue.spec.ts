@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect as baseExpect, test } from "@playwright/test";
-import { generateDemo } from "../../server/domain/tune";
+import { generateDemo } from "../../server/seed/generator";
 import { CataloguePages } from "./pages/catalogue";
 import { LoginPage, demoUsers } from "./pages/login-page";
 

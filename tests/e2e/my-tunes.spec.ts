@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "@playwright/test";
 import { test } from "./pages/identity";
-import { generateDemo } from "../../server/domain/tune";
-import { DEMO_TUNE_OPTIONS } from "../../server/seed-tunes";
+import { generateDemo } from "../../server/seed/generator";
+import { DEMO_TUNE_OPTIONS } from "../../server/seed/tunes";
 import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
 import { MyTunesPage } from "./pages/my-tunes";
 

@@ -1,6 +1,7 @@
 import { type APIRequestContext, expect } from "@playwright/test";
-import { fixAll, generateDemo, itemExtents, readCell, verifyAll, writeCell } from "../../server/domain/tune";
-import { DEMO_TUNE_OPTIONS } from "../../server/seed-tunes";
+import { fixAll, itemExtents, readCell, verifyAll, writeCell } from "../../domain/tune";
+import { generateDemo } from "../../server/seed/generator";
+import { DEMO_TUNE_OPTIONS } from "../../server/seed/tunes";
 import { test } from "./pages/identity";
 import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
 import { TuneViewerPage } from "./pages/tune-viewer";

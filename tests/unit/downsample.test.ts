@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeChannel, encodeTime, gapCode } from "../../server/domain/logs/column-codes";
+import { encodeChannel, encodeTime, gapCode } from "../../domain/logs/column-codes";
 import { blocksOf, indexAtTime, lttb, minMaxIndices, minMaxPerPixel, rangeStats } from "../../src/lib/downsample";
 
 /** n samples at 100 Hz: a slow wave with one high and one low spike. */

@@ -1,6 +1,6 @@
 /**
  * The admin catalogue: what the portal knows about each firmware and the
- * vehicles, diagnostics and logging channels that hang off it (domain.md).
+ * vehicles, diagnostics and logging channels that hang off it.
  *
  * Firmware references are the software id text (`firmware_support.firmware_id`)
  * held in text[] columns with GIN indexes, because every catalogue list filters

@@ -54,9 +54,9 @@ export const dataLogs = pgTable(
     durationSeconds: doublePrecision("duration_seconds").notNull(),
     /** The logger's local time (ISO 8601 without a zone), as the file gave it. */
     startedAt: text("started_at"),
-    /** server/domain/logs LogMeta */
+    /** domain/logs LogMeta */
     meta: jsonb("meta").$type<Record<string, unknown>>().notNull(),
-    /** server/domain/logs LogChannel[] */
+    /** domain/logs LogChannel[] */
     channels: jsonb("channels").$type<unknown[]>().notNull(),
     warnings: jsonb("warnings").$type<string[]>().notNull().default([]),
     fileName: text("file_name").notNull(),

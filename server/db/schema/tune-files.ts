@@ -1,6 +1,5 @@
 /**
- * Tune files, their versions, purchases, tune-file patches and baked files
- * (domain.md "Tune files, baking and inspection").
+ * Tune files, their versions, purchases, tune-file patches and baked files.
  *
  * Images are blobs by SHA-256 (services/blobs); rows keep the hash, the size
  * and the checksum report computed when the bytes arrived, so lists never
@@ -40,7 +39,7 @@ export const tuneFiles = pgTable(
     currency: text("currency"),
     /** Lower-case emails allowed to buy; empty means anyone. */
     buyerEmails: text("buyer_emails").array().notNull().default(sql`'{}'::text[]`),
-    /** Protection (domain.md #4): whether a buyer may see the map-level changes, and download the image. */
+    /** Protection: whether a buyer may see the map-level changes, and download the image. */
     mayView: boolean("may_view").notNull().default(true),
     mayDownload: boolean("may_download").notNull().default(false),
     ...timestamps,
@@ -66,7 +65,7 @@ export const tuneFileVersions = pgTable(
     notes: text("notes").notNull().default(""),
     sha256: text("sha256").notNull(),
     size: bigint("size", { mode: "number" }).notNull(),
-    /** server/domain/tune ChecksumResult[] as verified on upload */
+    /** domain/tune ChecksumResult[] as verified on upload */
     checksums: jsonb("checksums").$type<unknown[]>().notNull(),
     createdBy: text("created_by")
       .notNull()
@@ -86,7 +85,7 @@ export const tuneFilePurchases = pgTable(
     tuneFileId: uuid("tune_file_id")
       .notNull()
       .references(() => tuneFiles.id, { onDelete: "cascade" }),
-    /** A licence binds the tune to one car (domain.md #2). */
+    /** A licence binds the tune to one car: a purchase is for one vehicle, and bakes are made only for it. */
     vehicleId: uuid("vehicle_id")
       .notNull()
       .references(() => userVehicles.id, { onDelete: "cascade" }),
@@ -134,7 +133,7 @@ export const bakedTuneFiles = pgTable(
     patchIds: uuid("patch_ids").array().notNull().default(sql`'{}'::uuid[]`),
     sha256: text("sha256").notNull(),
     size: bigint("size", { mode: "number" }).notNull(),
-    /** server/domain/tune BakeReport */
+    /** domain/tune BakeReport */
     report: jsonb("report").$type<Record<string, unknown>>().notNull(),
     /** Flash slot the bake was made for; null for a preview. */
     slot: integer("slot"),

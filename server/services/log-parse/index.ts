@@ -4,7 +4,7 @@
  * returned when it exits.
  */
 import { Worker } from "node:worker_threads";
-import type { LogChannel, LogMeta, LogParseErrorCode, FormatId } from "../../domain/logs";
+import type { LogChannel, LogMeta, LogParseErrorCode, FormatId } from "../../../domain/logs";
 
 export interface ParseJob {
   /** The uploaded file. */

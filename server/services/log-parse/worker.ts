@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { parentPort, workerData } from "node:worker_threads";
-import { LogParseError, parseLog, serializeColumns } from "../../domain/logs";
+import { LogParseError, parseLog, serializeColumns } from "../../../domain/logs";
 import type { ParseJob, ParseOutcome } from "./index";
 
 const job = workerData as ParseJob;

@@ -6,7 +6,7 @@
  * undo and redo a copy of a few bytes instead of a copy of the image.
  */
 import type { TuneItem } from "../../../contracts/tune-definition";
-import { itemExtents, readItem, writeItem } from "../../../server/domain/tune/maps";
+import { itemExtents, readItem, writeItem } from "../../../domain/tune/maps";
 
 export interface Edit {
   itemId: string;

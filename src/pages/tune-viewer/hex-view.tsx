@@ -9,8 +9,8 @@
 import { Button, Flex, Typography } from "antd";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { TuneItem } from "../../../contracts/tune-definition";
-import { indexExtents } from "../../../server/domain/tune/diff";
-import { type ItemExtent, itemExtents } from "../../../server/domain/tune/maps";
+import { indexExtents } from "../../../domain/tune/diff";
+import { type ItemExtent, itemExtents } from "../../../domain/tune/maps";
 import { monaco } from "../../components/monaco";
 import { BYTES_PER_LINE, byteAt, byteRanges, extentsAt, hexDump, hexDumpLines, lineAddress, lineCount } from "./hex";
 

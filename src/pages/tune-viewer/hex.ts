@@ -4,8 +4,8 @@
  * that text both ways, which definition items an address falls in, and the
  * text of a side-by-side diff of only the regions that differ.
  */
-import { type ExtentIndex, overlapping } from "../../../server/domain/tune/diff";
-import type { ItemExtent } from "../../../server/domain/tune/maps";
+import { type ExtentIndex, overlapping } from "../../../domain/tune/diff";
+import type { ItemExtent } from "../../../domain/tune/maps";
 
 export const BYTES_PER_LINE = 16;
 /** "xx " per byte, one more space, then the ASCII column. */

@@ -1,7 +1,7 @@
 import type { DataProvider } from "@refinedev/core";
 import type { TuneItem } from "../../../contracts/tune-definition";
 import type { TuneItemValues } from "../../../contracts/tune-files";
-import { type ItemValues, readItem } from "../../../server/domain/tune/maps";
+import { type ItemValues, readItem } from "../../../domain/tune/maps";
 
 /**
  * One map's values and its base's (GET /tune-files/{id}/maps/{itemId}), as a

@@ -1,7 +1,7 @@
 import { Button, Descriptions, Flex, Tag, Typography } from "antd";
 import { type ReactNode, useState } from "react";
 import type { TuneItem } from "../../../contracts/tune-definition";
-import type { ItemValues } from "../../../server/domain/tune/maps";
+import type { ItemValues } from "../../../domain/tune/maps";
 import { MapLineChart } from "./line-chart";
 import { MapGrid, type MapGridProps } from "./map-grid";
 import { axisLabels, cellDelta, formatDelta, formatValue } from "./model";

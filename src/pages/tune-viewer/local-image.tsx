@@ -1,7 +1,7 @@
 import { Alert, Card, Col, Row, Segmented, Skeleton } from "antd";
 import { Suspense, lazy, useEffect, useMemo, useState } from "react";
 import type { TuneDefinition } from "../../../contracts/tune-definition";
-import { readItem } from "../../../server/domain/tune/maps";
+import { readItem } from "../../../domain/tune/maps";
 import { ItemTree } from "./item-tree";
 import { ItemView } from "./item-view";
 

@@ -1,6 +1,6 @@
 import { Typography } from "antd";
 import { memo } from "react";
-import type { ItemValues } from "../../../server/domain/tune/maps";
+import type { ItemValues } from "../../../domain/tune/maps";
 import { type CellRange, inRange } from "./editing";
 import { axisLabels, cellDelta, deltaColour, formatDelta, formatValue, heatColour, valueRange } from "./model";
 

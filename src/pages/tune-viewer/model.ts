@@ -4,7 +4,7 @@
  * React so unit tests call them directly.
  */
 import type { Category, TuneItem } from "../../../contracts/tune-definition";
-import type { ItemValues } from "../../../server/domain/tune/maps";
+import type { ItemValues } from "../../../domain/tune/maps";
 
 /** Items whose title, id or description contain every word of the query, case-insensitively. */
 export function searchItems(items: readonly TuneItem[], query: string): TuneItem[] {

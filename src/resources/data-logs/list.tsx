@@ -11,7 +11,7 @@ import { useUpload } from "../../components/resource/use-upload";
 import { ShareDialog } from "./share-dialog";
 import { useLogVehicles } from "./vehicles";
 
-/** Format ids the parser stores (server/domain/logs FORMAT_IDS), with the loggers' names. */
+/** Format ids the parser stores (domain/logs FORMAT_IDS), with the loggers' names. */
 const FORMATS: Record<string, string> = {
   mhd: "MHD",
   bootmod3: "bootmod3",

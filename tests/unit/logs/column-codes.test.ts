@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeColumn, decoder, encodeChannel, encodeTime, gapCode } from "../../../server/domain/logs/column-codes";
+import { decodeColumn, decoder, encodeChannel, encodeTime, gapCode } from "../../../domain/logs/column-codes";
 
 const same = (a: ArrayLike<number>, b: ArrayLike<number>) => Array.from(a).map(String).join() === Array.from(b).map(String).join();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectFormat, parseLog } from "../../../server/domain/logs";
+import { detectFormat, parseLog } from "../../../domain/logs";
 
 const content = "Time (s),Coolant (°C),Boost (psi)\n0.0,85.5,0.5\n0.1,85.6,0.75\n";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type FormatId, LogParseError, type ParseOptions, parseLog } from "../../../server/domain/logs";
+import { type FormatId, LogParseError, type ParseOptions, parseLog } from "../../../domain/logs";
 
 const text = (s: string) => new TextEncoder().encode(s);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type FormatId, type ParsedLog, detectFormat, parseLog } from "../../../server/domain/logs";
+import { type FormatId, type ParsedLog, detectFormat, parseLog } from "../../../domain/logs";
 import { fixture, fixtureNames } from "./helpers/fixtures";
 
 /**

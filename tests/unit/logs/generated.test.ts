@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectFormat, parseLog } from "../../../server/domain/logs";
+import { detectFormat, parseLog } from "../../../domain/logs";
 import { GENERATORS, series } from "./helpers/generators";
 
 const s = series(40);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseLoggerDate } from "../../../server/domain/logs/dates";
-import { parseHeaderCell, slugify, uniqueIds, uniquifyNames } from "../../../server/domain/logs/headers";
+import { parseLoggerDate } from "../../../domain/logs/dates";
+import { parseHeaderCell, slugify, uniqueIds, uniquifyNames } from "../../../domain/logs/headers";
 
 describe("header cells", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseLog } from "../../../server/domain/logs";
+import { parseLog } from "../../../domain/logs";
 
 const text = (s: string) => new TextEncoder().encode(s);
 const f32 = Math.fround;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { deserializeColumns, parseLog, readColumnsLayout, serializeColumns } from "../../../server/domain/logs";
-import { codesOf, decodeColumn } from "../../../server/domain/logs/column-codes";
-import { deserializeEncoded } from "../../../server/domain/logs/serialize";
-import type { ParsedLog } from "../../../server/domain/logs/types";
+import { deserializeColumns, parseLog, readColumnsLayout, serializeColumns } from "../../../domain/logs";
+import { codesOf, decodeColumn } from "../../../domain/logs/column-codes";
+import { deserializeEncoded } from "../../../domain/logs/serialize";
+import type { ParsedLog } from "../../../domain/logs/types";
 import { fixture } from "./helpers/fixtures";
 
 const align8 = (n: number) => Math.ceil(n / 8) * 8;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { generateDemo, readCell, readItem } from "../../../server/domain/tune";
-import { TuneError } from "../../../server/domain/tune/errors";
+import { readCell, readItem } from "../../../domain/tune";
+import { generateDemo } from "../../../server/seed/generator";
+import { TuneError } from "../../../domain/tune/errors";
 import { editItem, emptyHistory, inRange, mapCsv, operate, recorded, redo, undo } from "../../../src/pages/tune-viewer/editing";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 12, patchEntries: 2, firmwareId: "EDIT64K" });

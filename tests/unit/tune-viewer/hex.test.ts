@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { TuneItem } from "../../../contracts/tune-definition";
-import { generateDemo } from "../../../server/domain/tune";
-import { itemExtents } from "../../../server/domain/tune/maps";
-import { indexExtents } from "../../../server/domain/tune/diff";
+import { generateDemo } from "../../../server/seed/generator";
+import { itemExtents } from "../../../domain/tune/maps";
+import { indexExtents } from "../../../domain/tune/diff";
 import { ASCII_COLUMN, byteAt, byteRanges, diffRegions, diffText, extentsAt, hexDump, hexDumpLines, lineAddress } from "../../../src/pages/tune-viewer/hex";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 12, patchEntries: 2, firmwareId: "HEX64K" });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { generateDemo } from "../../../server/domain/tune";
-import { readItem } from "../../../server/domain/tune/maps";
+import { generateDemo } from "../../../server/seed/generator";
+import { readItem } from "../../../domain/tune/maps";
 import { localItemValues } from "../../../src/pages/tune-viewer/item-values";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 40, patchEntries: 2, firmwareId: "LOCAL64K" });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TuneItem } from "../../../contracts/tune-definition";
-import { changedItemIds, generateDemo } from "../../../server/domain/tune";
+import { changedItemIds } from "../../../domain/tune";
+import { generateDemo } from "../../../server/seed/generator";
 import {
   axisLabels,
   cellDelta,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { changedRanges, generateDemo } from "../../../server/domain/tune";
+import { changedRanges } from "../../../domain/tune";
+import { generateDemo } from "../../../server/seed/generator";
 import { stockFromDifferences } from "../../../src/pages/tune-viewer/stock-image";
 
 describe("stock image from the differences the server sends", () => {

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { CHECKSUM_LAYOUT } from "../../../contracts/tune-definition";
-import { bake } from "../../../server/domain/tune/bake";
-import { fixAll, verifyAll } from "../../../server/domain/tune/checksums";
-import { changedRanges } from "../../../server/domain/tune/diff";
-import { TuneError } from "../../../server/domain/tune/errors";
-import { generateDemo } from "../../../server/domain/tune/generator";
-import { patchState } from "../../../server/domain/tune/patches";
+import { bake } from "../../../server/services/tune-engine";
+import { fixAll, verifyAll } from "../../../domain/tune/checksums";
+import { changedRanges } from "../../../domain/tune/diff";
+import { TuneError } from "../../../domain/tune/errors";
+import { generateDemo } from "../../../server/seed/generator";
+import { patchState } from "../../../domain/tune/patches";
 import { thrownBy } from "../thrown";
 
 const demo = generateDemo({ size: 0x10000 });

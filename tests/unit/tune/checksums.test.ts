@@ -1,7 +1,7 @@
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { checksumSchemeSchema, type ChecksumSchemeInput, type ChecksumType } from "../../../contracts/tune-definition";
-import { computeChecksum, fixAll, verifyAll } from "../../../server/domain/tune/checksums";
+import { computeChecksum, fixAll, verifyAll } from "../../../domain/tune/checksums";
 
 const scheme = (input: Partial<ChecksumSchemeInput> & { type: ChecksumType }) =>
   checksumSchemeSchema.parse({ name: input.type, ranges: [[0, 15]], store: { address: 0x40 }, ...input });

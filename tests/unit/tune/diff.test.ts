@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checksumSchemeSchema, tuneDefinitionSchema } from "../../../contracts/tune-definition";
-import { changedItemIds, changedRanges, diffImages } from "../../../server/domain/tune/diff";
+import { changedItemIds, changedRanges, diffImages } from "../../../domain/tune/diff";
 
 const definition = tuneDefinitionSchema.parse({
   firmwareId: "TEST",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readElement, writeElement, type ElementType } from "../../../server/domain/tune/elements";
-import { TuneError } from "../../../server/domain/tune/errors";
+import { readElement, writeElement, type ElementType } from "../../../domain/tune/elements";
+import { TuneError } from "../../../domain/tune/errors";
 
 const type = (bits: 8 | 16 | 32, signed: boolean, endian: "big" | "little", float = false): ElementType => ({ bits, signed, endian, float });
 

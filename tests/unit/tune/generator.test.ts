@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { CHECKSUM_LAYOUT, CHECKSUM_TYPES, tuneDefinitionSchema } from "../../../contracts/tune-definition";
-import { fixAll, verifyAll } from "../../../server/domain/tune/checksums";
-import { diffImages } from "../../../server/domain/tune/diff";
-import { generateDemo } from "../../../server/domain/tune/generator";
-import { matchesIdentify } from "../../../server/domain/tune/identify";
-import { readItem } from "../../../server/domain/tune/maps";
-import { applyPatches, patchState } from "../../../server/domain/tune/patches";
+import { fixAll, verifyAll } from "../../../domain/tune/checksums";
+import { diffImages } from "../../../domain/tune/diff";
+import { generateDemo } from "../../../server/seed/generator";
+import { matchesIdentify } from "../../../domain/tune/identify";
+import { readItem } from "../../../domain/tune/maps";
+import { applyPatches, patchState } from "../../../domain/tune/patches";
 
 const demo = generateDemo({ size: 0x10000 });
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");

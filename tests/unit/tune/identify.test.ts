@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { identifyRuleSchema } from "../../../contracts/tune-definition";
-import { identifyFirmware, identifyMismatches, matchesIdentify } from "../../../server/domain/tune/identify";
+import { identifyFirmware, identifyMismatches, matchesIdentify } from "../../../domain/tune/identify";
 
 const rules = [identifyRuleSchema.parse({ address: 0, bytes: "7F454C" }), identifyRuleSchema.parse({ address: "0x10", text: "SW123" })];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { tuneDefinitionSchema, type TuneItem } from "../../../contracts/tune-definition";
-import { TuneError } from "../../../server/domain/tune/errors";
-import { readCell, readItem, writeCell, writeItem } from "../../../server/domain/tune/maps";
+import { TuneError } from "../../../domain/tune/errors";
+import { readCell, readItem, writeCell, writeItem } from "../../../domain/tune/maps";
 import { thrownBy } from "../thrown";
 
 const definition = tuneDefinitionSchema.parse({

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { checksumSchemeSchema, patchSchema, type PatchInput } from "../../../contracts/tune-definition";
-import { verifyAll } from "../../../server/domain/tune/checksums";
-import { TuneError } from "../../../server/domain/tune/errors";
-import { applyPatches, patchState, removePatch } from "../../../server/domain/tune/patches";
+import { verifyAll } from "../../../domain/tune/checksums";
+import { TuneError } from "../../../domain/tune/errors";
+import { applyPatches, patchState, removePatch } from "../../../domain/tune/patches";
 import { thrownBy } from "../thrown";
 
 const patch = (input: Partial<PatchInput> & Pick<PatchInput, "entries">) => patchSchema.parse({ title: "Pops", firmwareIds: ["FW1"], ...input });

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { TuneError } from "../../../server/domain/tune/errors";
-import { readItem } from "../../../server/domain/tune/maps";
-import { importXdf } from "../../../server/domain/tune/xdf";
-import { parseXml } from "../../../server/domain/tune/xml";
+import { TuneError } from "../../../domain/tune/errors";
+import { readItem } from "../../../domain/tune/maps";
+import { importXdf } from "../../../domain/tune/xdf";
+import { parseXml } from "../../../domain/tune/xml";
 import { thrownBy } from "../thrown";
 
 const fixture = readFileSync(new URL("./fixtures/small.xdf", import.meta.url), "utf8");

@@ -1,8 +1,8 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { TuneError } from "../../../server/domain/tune/errors";
-import { importXdf } from "../../../server/domain/tune/xdf";
-import { XML_LIMITS, XmlError, parseXml } from "../../../server/domain/tune/xml";
+import { TuneError } from "../../../domain/tune/errors";
+import { importXdf } from "../../../domain/tune/xdf";
+import { XML_LIMITS, XmlError, parseXml } from "../../../domain/tune/xml";
 import { thrownBy } from "../thrown";
 
 const nested = (depth: number) => `${"<a>".repeat(depth)}${"</a>".repeat(depth)}`;

@@ -23,7 +23,7 @@ export interface LoadedLog {
 
 export type ComputeResult = { ok: true; min: number; max: number; mean: number } | { ok: false; message: string; position: number };
 
-/** Byte offsets and lengths of the arrays in the columnar form (server/domain/logs/serialize.ts). */
+/** Byte offsets and lengths of the arrays in the columnar form (domain/logs/serialize.ts). */
 export interface ColumnsOffsets {
   rows: number;
   time: { at: number; bytes: number };

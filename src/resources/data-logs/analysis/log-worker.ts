@@ -5,9 +5,9 @@
  * the page ever waiting on a loop over every sample.
  */
 import { compileExpression, ExpressionError } from "../../../../contracts/expression";
-import { type EncodedColumn, codePosition, codesOf, decodeColumn, decoder, gapCode } from "../../../../server/domain/logs/column-codes";
-import { type ArrayPlace, deserializeEncoded, readColumnsLayout } from "../../../../server/domain/logs/serialize";
-import type { LogChannel } from "../../../../server/domain/logs/types";
+import { type EncodedColumn, codePosition, codesOf, decodeColumn, decoder, gapCode } from "../../../../domain/logs/column-codes";
+import { type ArrayPlace, deserializeEncoded, readColumnsLayout } from "../../../../domain/logs/serialize";
+import type { LogChannel } from "../../../../domain/logs/types";
 import { dynoPulls, metresPerSecondPer } from "../../../lib/dyno";
 import { type RangeStats, type SampleBlocks, type SeriesPoints, blocksOf, indexAtTime, minMaxIndices, rangeStats } from "../../../lib/downsample";
 import { variableOf } from "./channels";

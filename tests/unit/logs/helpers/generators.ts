@@ -1,4 +1,4 @@
-import type { FormatId, LogMeta } from "../../../../server/domain/logs";
+import type { FormatId, LogMeta } from "../../../../domain/logs";
 
 /**
  * Small files in each logger's layout, written from one known series, so a test can check that

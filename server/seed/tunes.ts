@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
-import type { Role } from "../contracts/account";
-import type { AppContext } from "./context";
-import { firmwareSupport, tuneFilePatches, tuneFilePurchases, tuneFileVersions, tuneFiles, userVehicles } from "./db/schema";
-import { generateDemo, verifyAll } from "./domain/tune";
+import type { Role } from "../../contracts/account";
+import type { AppContext } from "../context";
+import { firmwareSupport, tuneFilePatches, tuneFilePurchases, tuneFileVersions, tuneFiles, userVehicles } from "../db/schema";
+import { verifyAll } from "../services/tune-engine";
+import { generateDemo } from "./generator";
 
 /**
  * 512 KiB keeps start-up quick; the generator makes the same bytes from the
@@ -12,7 +13,7 @@ export const DEMO_TUNE_OPTIONS = { size: 512 * 1024, itemCount: 24, patchEntries
 const DEMO_VIN = "WDEMO000000000001";
 
 /**
- * The tune-file demo (issue 6): a demo firmware with its stock file and
+ * The tune-file demo: a demo firmware with its stock file and
  * definition, its patches, a published tune by the demo dealer, and the demo
  * customer's car with its stock read and that tune bought for it, so that
  * inspecting, baking and the patch tools all work on `npm start`. Each row is
@@ -34,7 +35,7 @@ export async function seedTunes(ctx: AppContext, accounts: { uid: string; role: 
       identify: firmware.identify,
       checksums: firmware.checksums,
       definition: firmware.definition as unknown as Record<string, unknown>,
-      notes: "Generated demo firmware (server/domain/tune/generator.ts): no real ECU runs it.",
+      notes: "Generated demo firmware (server/seed/generator.ts): no real ECU runs it.",
       stockSha256,
       stockSize: demo.stock.length,
       stockUploadedAt: new Date(),

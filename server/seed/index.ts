@@ -1,9 +1,9 @@
 import type { Auth, UserRecord } from "firebase-admin/auth";
-import type { Role } from "../contracts/account";
-import type { AppContext } from "./context";
-import { dealerProfiles, users } from "./db/schema";
-import { seedCatalogue } from "./seed-catalogue";
-import { seedTunes } from "./seed-tunes";
+import type { Role } from "../../contracts/account";
+import type { AppContext } from "../context";
+import { dealerProfiles, users } from "../db/schema";
+import { seedCatalogue } from "./catalogue";
+import { seedTunes } from "./tunes";
 
 export const DEMO_PASSWORD = "tune-demo-1";
 

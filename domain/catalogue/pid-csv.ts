@@ -1,6 +1,5 @@
 /**
- * PID descriptor CSVs in the two formats tuners bring (domain.md, "Logging
- * channels"):
+ * PID descriptor CSVs in the two formats tuners bring:
  *   VW_Flash: Name,Unit,Equation,Format,Address,Length,Signed,ProgMin,ProgMax,WarnMin,WarnMax,Smoothing,Enabled,Tabs,Assign To
  *   Torque:   Name,ShortName,ModeAndPID,Equation,Min,Max,Units,Header
  * VW_Flash marks derived channels with a placeholder address (0xFFFF or
@@ -13,8 +12,8 @@ import {
   type PidDescriptorInput,
   computedDescriptorInputSchema,
   pidDescriptorInputSchema,
-} from "../../../contracts/catalogue";
-import { ExpressionError, compileExpression } from "../../../contracts/expression";
+} from "../../contracts/catalogue";
+import { ExpressionError, compileExpression } from "../../contracts/expression";
 
 export const pidCsvFormats = ["vwflash", "torque"] as const;
 export type PidCsvFormat = (typeof pidCsvFormats)[number];

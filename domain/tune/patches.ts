@@ -1,5 +1,5 @@
 /**
- * Tune-file patches: byte edits with the bytes they replace (domain.md).
+ * Tune-file patches: byte edits with the bytes they replace (contracts/tune-definition.ts).
  *
  * A patch is `applied` when every entry holds its patch bytes, `absent` when
  * every entry holds its base bytes, and `conflict` otherwise. Only absent
@@ -9,9 +9,9 @@
  * image and leave the one given untouched, unless the caller owns the buffer
  * and asks for `inPlace` (an 8 MiB allocation costs more than the patching).
  */
-import type { ChecksumScheme, Patch } from "../../../contracts/tune-definition";
+import type { ChecksumScheme, Patch } from "../../contracts/tune-definition";
 import { bytesEqualAt, copyImage, hexToBytes } from "./bytes";
-import { fixAll, type FixReport } from "./checksums";
+import { type ChecksumOptions, fixAll, type FixReport } from "./checksums";
 import { TuneError, hexAddress } from "./errors";
 
 export type PatchState = "applied" | "absent" | "conflict";
@@ -55,7 +55,7 @@ export function patchState(image: Uint8Array, patch: Patch): PatchStateResult {
   return stateOf(image, decode(patch));
 }
 
-export interface PatchOptions {
+export interface PatchOptions extends ChecksumOptions {
   /** The image's firmware: a patch that does not list it is refused. */
   firmwareId?: string;
   /** When given, every checksum is fixed after the change and the report returned. */
@@ -156,6 +156,6 @@ function finish(out: Uint8Array, patches: readonly Patch[], states: PatchStateRe
     image: out,
     patches: patches.map((p, i) => ({ ...(p.id !== undefined && { id: p.id }), title: p.title, before: states[i].state })),
   };
-  if (options.checksums) outcome.checksums = fixAll(out, options.checksums);
+  if (options.checksums) outcome.checksums = fixAll(out, options.checksums, { crc32: options.crc32 });
   return outcome;
 }

@@ -9,9 +9,11 @@
  * `toPhysical` is caught here, not on the dyno). A write of several cells is
  * all or nothing.
  */
-import { compileExpression } from "../../../contracts/expression";
-import type { Axis, ElementSpec, TuneItem, TuneItemKind } from "../../../contracts/tune-definition";
-import { itemCellCount } from "../../../contracts/tune-definition";
+import { compileExpression } from "../../contracts/expression";
+import type { Axis, AxisValues, ElementSpec, ItemValues, TuneItem } from "../../contracts/tune-definition";
+import { itemCellCount } from "../../contracts/tune-definition";
+
+export type { AxisValues, ItemValues };
 import { elementBytes, float32Neighbours, rawLimits, readElement, writeElement } from "./elements";
 import { TuneError, hexAddress } from "./errors";
 
@@ -148,22 +150,6 @@ export function readPartValue(image: Uint8Array, extent: ItemExtent, index: numb
   const raw = readElement(image, address, element);
   if (extent.part === "z" && item.kind === "enum") return raw;
   return scalingFunction(element.toPhysical)(raw);
-}
-
-export type AxisValues = { unit?: string; labels: string[] } | { unit?: string; values: number[] };
-
-export interface ItemValues {
-  id: string;
-  kind: TuneItemKind;
-  rows: number;
-  cols: number;
-  unit?: string;
-  /** Row-major, rows × cols. Flags read 0 or 1; enums read their raw value. */
-  values: number[];
-  /** Enums only: the label of each value, null for a raw value the definition does not list. */
-  labels?: Array<string | null>;
-  x?: AxisValues;
-  y?: AxisValues;
 }
 
 function readAxis(image: Uint8Array, axis: Axis): AxisValues {

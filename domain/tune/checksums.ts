@@ -1,6 +1,6 @@
 /**
- * Checksum schemes: compute, verify and fix (formats in domain.md, type ids in
- * issue 6).
+ * Checksum schemes: compute, verify and fix (scheme objects and type ids in
+ * contracts/tune-definition.ts).
  *
  * Conventions, applied to every type:
  * - `ranges` ends are inclusive; several ranges are one concatenated stream
@@ -17,12 +17,13 @@
  *
  * Speed: sums and XORs run over 32-bit words four bytes at a time, keeping a
  * separate total per byte lane (address mod 4), from which every sum type is
- * derived; CRC-32 uses zlib's native implementation and the MSB-first CRC a
- * slicing-by-8 table.
+ * derived; CRC-32 uses the `crc32` given in the options (the server passes
+ * zlib's native one) or the slicing-by-8 table in ./crc32, and the MSB-first
+ * CRC a slicing-by-8 table of its own.
  */
-import zlib from "node:zlib";
-import { CHECKSUM_LAYOUT, type ChecksumScheme, type ChecksumType } from "../../../contracts/tune-definition";
+import { CHECKSUM_LAYOUT, type ChecksumScheme, type ChecksumType } from "../../contracts/tune-definition";
 import { copyImage } from "./bytes";
+import { type Crc32, crc32 as tableCrc32 } from "./crc32";
 import { TuneError, hexAddress } from "./errors";
 
 export interface ChecksumResult {
@@ -34,6 +35,11 @@ export interface ChecksumResult {
   /** Hex of the values the scheme computes over the image. */
   computed: string;
   storeAddress: number;
+}
+
+export interface ChecksumOptions {
+  /** The CRC-32 implementation (default: the table version in ./crc32). */
+  crc32?: Crc32;
 }
 
 export interface FixReport {
@@ -250,12 +256,12 @@ function littleEndianWord16Sum(lanes: Float64Array, start: number): number {
   return (start & 1) === 0 ? even + shiftMod32(odd, 8) : odd + shiftMod32(even, 8);
 }
 
-function compute(image: Uint8Array, words: Uint32Array | null, prepared: Prepared): number[] {
+function compute(image: Uint8Array, words: Uint32Array | null, prepared: Prepared, crc32: Crc32): number[] {
   const { scheme, pieces } = prepared;
   switch (scheme.type) {
     case "crc32": {
       let crc = 0;
-      for (const [start, end] of pieces) crc = zlib.crc32(image.subarray(start, end), crc);
+      for (const [start, end] of pieces) crc = crc32(image.subarray(start, end), crc);
       return [crc >>> 0];
     }
     case "crc32-msb": {
@@ -337,18 +343,19 @@ function result(prepared: Prepared, stored: number[], computed: number[]): Check
 }
 
 /** The values a scheme computes over an image (one number per stored value). */
-export function computeChecksum(image: Uint8Array, scheme: ChecksumScheme): number[] {
-  return compute(image, wordsOf(image), prepare(scheme, image.length));
+export function computeChecksum(image: Uint8Array, scheme: ChecksumScheme, options: ChecksumOptions = {}): number[] {
+  return compute(image, wordsOf(image), prepare(scheme, image.length), options.crc32 ?? tableCrc32);
 }
 
 /** Checks every scheme against its store, in the order given. */
-export function verifyAll(image: Uint8Array, schemes: readonly ChecksumScheme[]): ChecksumResult[] {
-  // A misaligned view (a Buffer slice) would send the kernels down the byte loops; one copy is cheaper.
+export function verifyAll(image: Uint8Array, schemes: readonly ChecksumScheme[], options: ChecksumOptions = {}): ChecksumResult[] {
+  const crc32 = options.crc32 ?? tableCrc32;
+  // A misaligned view (a slice of a pooled buffer) would send the kernels down the byte loops; one copy is cheaper.
   const source = wordsOf(image) || image.length < 4096 ? image : copyImage(image);
   const words = wordsOf(source);
   return schemes.map((scheme) => {
     const prepared = prepare(scheme, source.length);
-    return result(prepared, readStored(source, prepared), compute(source, words, prepared));
+    return result(prepared, readStored(source, prepared), compute(source, words, prepared, crc32));
   });
 }
 
@@ -393,7 +400,7 @@ function fixOrder(prepared: Prepared[]): Prepared[] {
   return order.map((i) => prepared[i]);
 }
 
-export interface FixOptions {
+export interface FixOptions extends ChecksumOptions {
   /** Upper bound on passes before giving up on a layout that never settles. */
   maxPasses?: number;
 }
@@ -407,6 +414,7 @@ export interface FixOptions {
  */
 export function fixAll(image: Uint8Array, schemes: readonly ChecksumScheme[], options: FixOptions = {}): FixReport {
   const maxPasses = options.maxPasses ?? 8;
+  const crc32 = options.crc32 ?? tableCrc32;
   const aligned = wordsOf(image) !== null || image.length < 4096;
   const work = aligned ? image : copyImage(image);
   const words = wordsOf(work);
@@ -419,7 +427,7 @@ export function fixAll(image: Uint8Array, schemes: readonly ChecksumScheme[], op
   for (let pass = 1; pass <= maxPasses; pass++) {
     unsettled = new Set<Prepared>();
     order.forEach((current, position) => {
-      const computed = compute(work, words, current);
+      const computed = compute(work, words, current, crc32);
       if (writeStored(work, current, computed)) {
         fixed.add(current.scheme.name);
         for (let earlier = 0; earlier < position; earlier++) {

@@ -14,10 +14,10 @@ export {
   type ItemExtent,
   type ItemPart,
 } from "./maps";
-export { verifyAll, fixAll, computeChecksum, type ChecksumResult, type FixReport, type FixOptions } from "./checksums";
+export { verifyAll, fixAll, computeChecksum, type ChecksumResult, type ChecksumOptions, type FixReport, type FixOptions } from "./checksums";
+export { crc32, type Crc32 } from "./crc32";
 export { patchState, applyPatches, removePatch, type PatchState, type PatchStateResult, type PatchOptions, type PatchOutcome } from "./patches";
 export { diffImages, changedRanges, changedItemIds, indexExtents, overlapping, type ExtentIndex, type ByteRange, type ChangedRange, type ChangedItem, type CellChange, type DiffOptions } from "./diff";
 export { identifyFirmware, identifyMismatches, matchesIdentify, type IdentifyMismatch, type IdentifiableFirmware } from "./identify";
 export { bake, type BakeInput, type BakeFirmware, type BakeResult, type BakeReport } from "./bake";
-export { generateDemo, DEMO_MAGIC, type Demo, type DemoFirmware, type DemoOptions, type DemoTune } from "./generator";
 export { importXdf, type XdfImport, type XdfImportOptions } from "./xdf";

@@ -1,6 +1,6 @@
 /**
  * TunerPro XDF import: tables, constants, flags and patches into our
- * definition document and tune-file patches (domain.md).
+ * definition document and tune-file patches (contracts/tune-definition.ts).
  *
  * Mapping decisions:
  * - Addresses are file offsets after BASEOFFSET: `address + offset`, or
@@ -27,8 +27,8 @@ import {
   tuneDefinitionSchema,
   type Patch,
   type TuneDefinition,
-} from "../../../contracts/tune-definition";
-import { validateExpression } from "../../../contracts/expression";
+} from "../../contracts/tune-definition";
+import { validateExpression } from "../../contracts/expression";
 import { TuneError, hexAddress } from "./errors";
 import { attribute, childNamed, childrenNamed, parseXml, XmlError, type XmlElement } from "./xml";
 

@@ -1,8 +1,8 @@
 /**
- * Recognising an image's firmware from its identify rules (domain.md: every
+ * Recognising an image's firmware from its identify rules (every
  * rule `{ address, bytes | text }` must match) and its size.
  */
-import type { IdentifyRule } from "../../../contracts/tune-definition";
+import type { IdentifyRule } from "../../contracts/tune-definition";
 import { bytesEqualAt, bytesToHex, hexToBytes } from "./bytes";
 import { hexAddress } from "./errors";
 

@@ -1,14 +1,14 @@
 /**
- * Demo catalogue (issue 5), so that `npm start` shows real admin lists: two
+ * Demo catalogue, so that `npm start` shows real admin lists: two
  * firmware records with gaps for the support matrix, a supported vehicle, OBD
  * functions, PID descriptors from the VW_Flash sample, a template over them, a
  * computed boost channel and one open support request. Keyed by the natural
  * unique keys (or looked up first), so a second start changes nothing.
  */
 import { and, eq } from "drizzle-orm";
-import type { Role } from "../contracts/account";
-import type { AppContext } from "./context";
-import { computedDescriptors, firmwareSupport, obdFunctions, pidDescriptors, pidTemplates, supportRequests, supportedVehicles } from "./db/schema";
+import type { Role } from "../../contracts/account";
+import type { AppContext } from "../context";
+import { computedDescriptors, firmwareSupport, obdFunctions, pidDescriptors, pidTemplates, supportRequests, supportedVehicles } from "../db/schema";
 
 const FIRMWARE = [
   { firmwareId: "DEMO-MED17-0001", ecuFamily: "MED17.5", manufacturer: "Bosch", imageSize: 2 * 1024 * 1024, notes: "Demo record without a stock file yet." },

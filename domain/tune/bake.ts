@@ -1,17 +1,16 @@
 /**
- * Baking: the file flashed onto one vehicle (domain.md). Start from the
+ * Baking: the file flashed onto one vehicle. Start from the
  * vehicle's own stock read, carry over exactly the bytes the tune changed
  * against its stock, apply the chosen patches, fix every checksum until
- * stable, verify independently, and hash the result.
+ * stable, and verify independently. The server hashes the result.
  *
  * Only changed bytes are carried (no merging across gaps): the bytes between
  * two edits may be vehicle-specific in the dump (coding, adaptations) and must
  * stay the vehicle's.
  */
-import { createHash } from "node:crypto";
-import type { ChecksumScheme, IdentifyRule, Patch } from "../../../contracts/tune-definition";
+import type { ChecksumScheme, IdentifyRule, Patch } from "../../contracts/tune-definition";
 import { copyImage } from "./bytes";
-import { fixAll, verifyAll, type ChecksumResult } from "./checksums";
+import { type ChecksumOptions, fixAll, verifyAll, type ChecksumResult } from "./checksums";
 import { changedRanges, type ByteRange } from "./diff";
 import { TuneError, hexAddress } from "./errors";
 import { describeMismatches, identifyMismatches } from "./identify";
@@ -25,7 +24,7 @@ export interface BakeFirmware {
 }
 
 /** Named images rather than five positional arguments: three of them are Uint8Arrays and easy to swap. */
-export interface BakeInput {
+export interface BakeInput extends ChecksumOptions {
   /** The vehicle's own read of its ECU. */
   stockDump: Uint8Array;
   /** The tune as the dealer made it. */
@@ -54,7 +53,6 @@ export interface BakeReport {
 
 export interface BakeResult {
   image: Uint8Array;
-  sha256: string;
   report: BakeReport;
 }
 
@@ -96,13 +94,14 @@ function mismatchesUnder(carried: ByteRange[], dump: Uint8Array, tuneStock: Uint
 
 export function bake(input: BakeInput): BakeResult {
   const { stockDump, tuneImage, tuneStock, firmware } = input;
+  const crc = { crc32: input.crc32 };
   const patches = input.patches ?? [];
   checkImage("the vehicle's dump", stockDump, firmware);
   checkImage("the tune", tuneImage, firmware);
   checkImage("the tune's stock image", tuneStock, firmware);
 
   // A dump that fails its own checksums is a bad read (or a wrong definition): never build on it.
-  const failing = verifyAll(stockDump, firmware.checksums).filter((r) => !r.valid);
+  const failing = verifyAll(stockDump, firmware.checksums, crc).filter((r) => !r.valid);
   if (failing.length > 0) {
     throw new TuneError(
       "checksum_invalid",
@@ -123,9 +122,9 @@ export function bake(input: BakeInput): BakeResult {
   }
 
   const patched = applyPatches(image, patches, { firmwareId: firmware.firmwareId, inPlace: true });
-  const fix = fixAll(image, firmware.checksums);
+  const fix = fixAll(image, firmware.checksums, crc);
   // Verify from scratch rather than trusting the fixer's own bookkeeping.
-  const checksums = verifyAll(image, firmware.checksums);
+  const checksums = verifyAll(image, firmware.checksums, crc);
   const invalid = checksums.filter((r) => !r.valid);
   if (invalid.length > 0) {
     throw new TuneError(
@@ -136,7 +135,6 @@ export function bake(input: BakeInput): BakeResult {
   }
   return {
     image,
-    sha256: createHash("sha256").update(image).digest("hex"),
     report: {
       firmwareId: firmware.firmwareId,
       carried,

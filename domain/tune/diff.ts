@@ -3,12 +3,13 @@
  * tune): byte ranges, and for each range the definition items it falls in
  * with their values before and after in physical units.
  *
- * The scan skips equal 4 KiB chunks with a native memcmp and looks at bytes
- * only inside 32-bit words that differ, so an unchanged 8 MiB costs well
- * under a millisecond.
+ * The scan compares 32-bit words (misaligned images are copied once so that
+ * it can), skipping equal 4 KiB chunks a word at a time and looking at bytes
+ * only inside words that differ.
  */
-import type { ChecksumScheme, TuneDefinition, TuneItem, TuneItemKind } from "../../../contracts/tune-definition";
-import { CHECKSUM_LAYOUT } from "../../../contracts/tune-definition";
+import type { ChecksumScheme, TuneDefinition, TuneItem, TuneItemKind } from "../../contracts/tune-definition";
+import { CHECKSUM_LAYOUT } from "../../contracts/tune-definition";
+import { copyImage } from "./bytes";
 import { TuneError } from "./errors";
 import { cellPosition, itemExtents, readPartValue, type ItemExtent, type ItemPart } from "./maps";
 import { elementBytes } from "./elements";
@@ -61,12 +62,19 @@ function int32View(image: Uint8Array): Int32Array | null {
   return image.byteOffset % 4 === 0 ? new Int32Array(image.buffer, image.byteOffset, image.length >>> 2) : null;
 }
 
-/** Equal stretches are skipped a chunk at a time with native memcmp (Buffer.compare), many times faster than a JS loop. */
+/** Images shorter than this are scanned as they are; a longer misaligned one is copied first. */
 const CHUNK = 4096;
 
+/** A view whose buffer offset allows 32-bit views: the image itself, or a copy of a large misaligned one. */
+function aligned(image: Uint8Array): Uint8Array {
+  return image.byteOffset % 4 === 0 || image.length < CHUNK ? image : copyImage(image);
+}
+
 /** Changed byte ranges between two equally long images, merged across gaps of at most `mergeGap` equal bytes. */
-export function changedRanges(before: Uint8Array, after: Uint8Array, mergeGap = 4): ByteRange[] {
-  sameSize(before, after);
+export function changedRanges(beforeImage: Uint8Array, afterImage: Uint8Array, mergeGap = 4): ByteRange[] {
+  sameSize(beforeImage, afterImage);
+  const before = aligned(beforeImage);
+  const after = aligned(afterImage);
   const ranges: ByteRange[] = [];
   let current: ByteRange | null = null;
   const mark = (address: number) => {
@@ -76,21 +84,21 @@ export function changedRanges(before: Uint8Array, after: Uint8Array, mergeGap = 
       ranges.push(current);
     }
   };
-  const a = Buffer.from(before.buffer, before.byteOffset, before.length);
-  const b = Buffer.from(after.buffer, after.byteOffset, after.length);
   const a32 = int32View(before);
   const b32 = int32View(after);
-  const words = a32 && b32;
   for (let chunk = 0; chunk < before.length; chunk += CHUNK) {
     const end = Math.min(before.length, chunk + CHUNK);
-    if (a.compare(b, chunk, end, chunk, end) === 0) continue;
     let i = chunk;
-    if (words) {
-      // A differing chunk is scanned a word at a time, bytes only inside words that differ.
-      for (const last = end & ~3; i < last; i += 4) {
-        if (a32[i >> 2] === b32[i >> 2]) continue;
-        for (let k = i; k < i + 4; k++) if (before[k] !== after[k]) mark(k);
+    if (a32 && b32) {
+      // Equal words (most of an image) are skipped four at a time; bytes are looked at only inside words that differ.
+      const last = end >> 2;
+      for (let w = chunk >> 2; ; w++) {
+        while (w + 3 < last && a32[w] === b32[w] && a32[w + 1] === b32[w + 1] && a32[w + 2] === b32[w + 2] && a32[w + 3] === b32[w + 3]) w += 4;
+        while (w < last && a32[w] === b32[w]) w++;
+        if (w >= last) break;
+        for (let k = w << 2; k < (w + 1) << 2; k++) if (before[k] !== after[k]) mark(k);
       }
+      i = last << 2;
     }
     for (; i < end; i++) if (before[i] !== after[i]) mark(i);
   }

@@ -23,12 +23,12 @@ import {
   type Patch,
   type TuneDefinition,
   type TuneItem,
-} from "../../../contracts/tune-definition";
-import { bytesToHex, copyImage } from "./bytes";
-import { fixAll } from "./checksums";
-import { writeElement, type ElementType } from "./elements";
-import { TuneError, hexAddress } from "./errors";
-import { readItem, writeItem } from "./maps";
+} from "../../contracts/tune-definition";
+import { bytesToHex, copyImage } from "../../domain/tune/bytes";
+import { fixAll } from "../services/tune-engine";
+import { writeElement, type ElementType } from "../../domain/tune/elements";
+import { TuneError, hexAddress } from "../../domain/tune/errors";
+import { readItem, writeItem } from "../../domain/tune/maps";
 
 export interface DemoOptions {
   /** Same seed, same bytes. Default 1. */

@@ -6,7 +6,7 @@
  * every cell of every table in diffs and bakes, and the hand-written forms are
  * monomorphic and allocation-free.
  */
-import type { ElementBits, Endian } from "../../../contracts/tune-definition";
+import type { ElementBits, Endian } from "../../contracts/tune-definition";
 import { TuneError, hexAddress } from "./errors";
 
 export interface ElementType {
