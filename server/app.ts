@@ -26,7 +26,11 @@ import { profileRoutes } from "./routes/profile";
 import { publicSiteRoutes } from "./routes/public-site";
 import { sessionRoutes } from "./routes/session";
 import { statusRoutes } from "./routes/status";
+import { bakedFileRoutes } from "./routes/baked-files";
+import { tuneFilePatchRoutes } from "./routes/tune-file-patches";
 import { tuneFileRoutes } from "./routes/tune-files";
+import { tuneViewerRoutes } from "./routes/tune-viewer";
+import { vehicleBakeRoutes } from "./routes/vehicle-bakes";
 import { userVehicleRoutes } from "./routes/user-vehicles";
 import { BlobStore } from "./services/blobs";
 import { type Identity, createIdentity } from "./services/identity";
@@ -126,6 +130,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(firmwareSupportRoutes, { ctx });
       await api.register(userVehicleRoutes, { ctx });
       await api.register(tuneFileRoutes, { ctx });
+      await api.register(tuneViewerRoutes, { ctx });
+      await api.register(tuneFilePatchRoutes, { ctx });
+      await api.register(vehicleBakeRoutes, { ctx });
+      await api.register(bakedFileRoutes, { ctx });
       await api.register(flashLogRoutes, { ctx });
       await api.register(notificationRoutes, { ctx });
     },

@@ -14,7 +14,7 @@ import { HttpError } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
-import { vehicleFor } from "../services/vehicle-access";
+import { vehicleFor } from "../services/tune-access";
 
 type FlashLogRow = typeof flashLogs.$inferSelect;
 
