@@ -16,6 +16,7 @@ import { serveSpa, webConfig } from "./http/static";
 import { installZodValidation } from "./http/zod";
 import { authRoutes } from "./routes/auth";
 import { dealerRequestRoutes } from "./routes/dealer-requests";
+import { dataLogShareRoutes } from "./routes/data-log-shares";
 import { dataLogRoutes } from "./routes/data-logs";
 import { firmwareSupportRoutes } from "./routes/firmware-support";
 import { flashLogRoutes } from "./routes/flash-logs";
@@ -127,6 +128,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(profileRoutes, { ctx });
       await api.register(dealerRequestRoutes, { ctx });
       await api.register(dataLogRoutes, { ctx });
+      await api.register(dataLogShareRoutes, { ctx });
       await api.register(firmwareSupportRoutes, { ctx });
       await api.register(userVehicleRoutes, { ctx });
       await api.register(tuneFileRoutes, { ctx });
