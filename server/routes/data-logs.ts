@@ -176,12 +176,12 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     return { data, total: data.length };
   });
 
-  app.get("/data-logs/:id", { schema: { params: idParams } }, async (request) => {
+  app.get("/data-logs/:id", { schema: { params: idParams } }, async (request): Promise<DataLogDetail> => {
     const { id } = request.params;
     return detailOf(await ownedLog(ctx.db, callerOf(request), id));
   });
 
-  app.patch("/data-logs/:id", { schema: { params: idParams, body: dataLogPatchSchema } }, async (request) => {
+  app.patch("/data-logs/:id", { schema: { params: idParams, body: dataLogPatchSchema } }, async (request): Promise<DataLogDetail> => {
     const { id } = request.params;
     const patch = request.body;
     const row = await ownedLog(ctx.db, callerOf(request), id);

@@ -7,7 +7,7 @@ import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { Patch } from "../../contracts/tune-definition";
-import { tuneFilePatchInputSchema, tuneFilePatchList, xdfImportSchema } from "../../contracts/tune-files";
+import { type TuneFilePatch, tuneFilePatchInputSchema, tuneFilePatchList, xdfImportSchema } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, tuneFilePatches, tuneFiles } from "../db/schema";
 import { applyPatches, importXdf, patchState } from "../domain/tune";
@@ -52,7 +52,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
     return { ...page, data: page.data.map(patchToApi) };
   });
 
-  app.get("/tune-file-patches/:id", { schema: { params: idParams } }, async (request) => {
+  app.get("/tune-file-patches/:id", { schema: { params: idParams } }, async (request): Promise<TuneFilePatch> => {
     const { id } = request.params;
     const [row] = await db.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, id));
     if (!row) throw notFound(`Tune-file patch ${id}`);

@@ -12,6 +12,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import {
   type LocalInspection,
+  type TuneFile,
   inspectPatchSchema,
   tuneFileCreateSchema,
   tuneFileGrantSchema,
@@ -134,7 +135,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return { ...page, data: await Promise.all(data) };
   });
 
-  app.get("/tune-files/:id", { schema: { params: idParams } }, async (request) => {
+  app.get("/tune-files/:id", { schema: { params: idParams } }, async (request): Promise<TuneFile> => {
     const { row, access } = await visibleTune(db, request.params.id, callerOf(request));
     return tuneToApi(db, row, access);
   });
@@ -152,7 +153,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
       .send(ctx.blobs.stream(stored.sha256));
   });
 
-  app.patch("/tune-files/:id", { schema: { params: idParams, body: tuneFileUpdateSchema } }, async (request) => {
+  app.patch("/tune-files/:id", { schema: { params: idParams, body: tuneFileUpdateSchema } }, async (request): Promise<TuneFile> => {
     const caller = callerOf(request);
     const { id } = request.params;
     const { body } = request;
@@ -183,7 +184,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return reply.status(204).send();
   });
 
-  app.post("/tune-files/:id/blob", { schema: { params: idParams } }, async (request) => {
+  app.post("/tune-files/:id/blob", { schema: { params: idParams } }, async (request): Promise<TuneFile> => {
     const caller = callerOf(request);
     const { id } = request.params;
     const current = await ownTune(db, id, caller);
@@ -214,7 +215,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return tuneToApi(db, row, accessOf(row, caller, false));
   });
 
-  app.put("/tune-files/:id/publish", { schema: { params: idParams, body: tuneFilePublishSchema } }, async (request) => {
+  app.put("/tune-files/:id/publish", { schema: { params: idParams, body: tuneFilePublishSchema } }, async (request): Promise<TuneFile> => {
     const caller = callerOf(request);
     const { id } = request.params;
     const { body } = request;
@@ -235,7 +236,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return tuneToApi(db, row, accessOf(row, caller, false));
   });
 
-  app.put("/tune-files/:id/unpublish", { schema: { params: idParams } }, async (request) => {
+  app.put("/tune-files/:id/unpublish", { schema: { params: idParams } }, async (request): Promise<TuneFile> => {
     const caller = callerOf(request);
     const { id } = request.params;
     await ownTune(db, id, caller);

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { type StockDifferences, type TuneItemValues, type TuneMaps, type TuneMapsBase, tuneMapsQuerySchema, tuneVersionQuerySchema } from "../../contracts/tune-files";
+import { type Inspection, type StockDifferences, type TuneItemValues, type TuneMaps, type TuneMapsBase, tuneMapsQuerySchema, tuneVersionQuerySchema } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
 import { changedItemIds, changedRanges, readItem } from "../domain/tune";
 import { badRequest, forbidden, notFound } from "../errors";
@@ -24,7 +24,7 @@ export async function tuneViewerRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
   const { db } = ctx;
 
   /** The current version's inspection, within protection (changes only with view). */
-  app.get("/tune-files/:id/inspection", { schema: { params: idParams, querystring: tuneVersionQuerySchema } }, async (request) => {
+  app.get("/tune-files/:id/inspection", { schema: { params: idParams, querystring: tuneVersionQuerySchema } }, async (request): Promise<Inspection> => {
     const { row, access } = await visibleTune(db, request.params.id, callerOf(request));
     if (!access.owner && !access.bought) throw forbidden("Buy the tune first to inspect it");
     const { version } = request.query;
