@@ -8,6 +8,7 @@
 import { eq } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "./zod";
 import { z } from "zod";
 import type { AppContext } from "../context";
 import type { Tx } from "../db/handle";
@@ -67,7 +68,8 @@ export function referencedConflict(label: string, referrers: Referrer[]): HttpEr
   return conflict(`${label} is still used by ${names.join(", ")}${more}; remove those references first`, referrers);
 }
 
-export function registerCrud<Input extends { id?: string }, Row>(app: FastifyInstance, ctx: AppContext, resource: CrudResource<Input, Row>) {
+export function registerCrud<Input extends { id?: string }, Row>(plugin: FastifyInstance, ctx: AppContext, resource: CrudResource<Input, Row>) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
   const admin = { role: "admin" as const };
   const itemPath = `${resource.itemPath ?? resource.path}/:id`;
   const byId = (id: string) => eq(resource.idColumn, id);
@@ -81,13 +83,14 @@ export function registerCrud<Input extends { id?: string }, Row>(app: FastifyIns
   });
 
   app.get(itemPath, { config: admin, schema: { params: idParams } }, async (request) => {
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     const [row] = await ctx.db.select().from(resource.table).where(byId(id));
     if (!row) throw notFound(`${resource.label} ${id}`);
     return resource.toApi(row as Record<string, unknown>);
   });
 
   app.put(resource.path, { config: admin, schema: { body: resource.input } }, async (request, reply) => {
+    // The body is the resource's own schema, generic here: the type provider cannot name it.
     const input = request.body as Input;
     try {
       const row = await ctx.db.transaction(async (tx) => {
@@ -110,7 +113,7 @@ export function registerCrud<Input extends { id?: string }, Row>(app: FastifyIns
   });
 
   app.delete(itemPath, { config: admin, schema: { params: idParams } }, async (request, reply) => {
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     await ctx.db.transaction(async (tx) => {
       // Locked first: a writer adding a reference waits for us, or we see its reference.
       const [row] = await tx.select().from(resource.table).where(byId(id)).for("update");

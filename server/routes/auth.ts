@@ -1,17 +1,19 @@
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { type AccountPatch, accountPatchSchema, createSessionCookieSchema } from "../../contracts/account";
+import { accountPatchSchema, createSessionCookieSchema } from "../../contracts/account";
 import type { AppContext } from "../context";
 import { users } from "../db/schema";
 import { badRequest, conflict, forbidden, notFound, unauthorized } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { accountOf } from "../services/accounts";
 import { isCredentialError } from "../services/identity";
+import type { ZodTypeProvider } from "../http/zod";
 
 const idParams = z.strictObject({ id: z.string().min(1).max(128) });
 
-export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { auth } = ctx.identity;
 
   async function userRecord(uid: string) {
@@ -45,9 +47,9 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   app.patch("/auth/account/:id", { schema: { params: idParams, body: accountPatchSchema } }, async (request) => {
     const caller = callerOf(request);
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     if (id !== caller.uid) throw forbidden("You can only change your own account");
-    const patch = request.body as AccountPatch;
+    const patch = request.body;
     const identityFields = {
       ...(patch.displayName !== undefined && { displayName: patch.displayName }),
       ...(patch.photoURL !== undefined && { photoURL: patch.photoURL }),
@@ -69,7 +71,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   app.post("/auth/create-session-cookie", { schema: { body: createSessionCookieSchema } }, async (request) => {
     const caller = callerOf(request);
-    const { idToken, expiresIn = 5 * 24 * 60 * 60 * 1000 } = request.body as { idToken: string; expiresIn?: number };
+    const { idToken, expiresIn = 5 * 24 * 60 * 60 * 1000 } = request.body;
     try {
       const decoded = await ctx.identity.verifyIdToken(idToken);
       if (decoded.uid !== caller.uid) throw forbidden("The ID token belongs to another user");
@@ -87,7 +89,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   ] as const) {
     app.post(`/auth/email/:id/${action}`, { schema: { params: idParams } }, async (request, reply) => {
       const caller = callerOf(request);
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       assertSelfOrAdmin(caller, id);
       const record = await userRecord(id);
       if (!record.email) throw notFound(`An email address for user ${id}`);

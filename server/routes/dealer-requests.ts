@@ -1,18 +1,20 @@
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { type DealerProfileSummary, type DealerRequestInput, dealerRequestSchema } from "../../contracts/public-site";
+import { type DealerProfileSummary, dealerRequestSchema } from "../../contracts/public-site";
 import type { AppContext } from "../context";
 import { dealerProfiles } from "../db/schema";
 import { conflict } from "../errors";
 import { callerOf } from "../http/auth";
+import type { ZodTypeProvider } from "../http/zod";
 
 const blankToNull = (value: string | undefined) => (value ? value : null);
 
 /** A signed-in user asks to become a dealer: a pending profile that an admin approves (dealers issue). */
-export async function dealerRequestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export async function dealerRequestRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
   app.post("/dealers", { schema: { body: dealerRequestSchema } }, async (request, reply) => {
     const caller = callerOf(request);
-    const input = request.body as DealerRequestInput;
+    const input = request.body;
     // One profile per user (unique user_uid): a second request, even a concurrent one, inserts nothing.
     const [created] = await ctx.db
       .insert(dealerProfiles)

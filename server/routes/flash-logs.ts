@@ -6,7 +6,6 @@
  */
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import type { z } from "zod";
 import { type FlashLog, flashLogCreateSchema } from "../../contracts/flash-logs";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, flashLogs, tuneFiles } from "../db/schema";
@@ -14,7 +13,8 @@ import { HttpError } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
-import { vehicleFor } from "../services/vehicle-access";
+import { vehicleFor } from "../services/tune-access";
+import type { ZodTypeProvider } from "../http/zod";
 
 type FlashLogRow = typeof flashLogs.$inferSelect;
 
@@ -49,13 +49,14 @@ const toApi = (row: FlashLogRow): FlashLog => ({
   reportedBy: row.reportedBy,
 });
 
-export async function flashLogRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export async function flashLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
 
   app.post("/user-vehicles/:id/flash-logs", { schema: { params: idParams, body: flashLogCreateSchema } }, async (request, reply) => {
     const caller = callerOf(request);
-    const body = request.body as z.output<typeof flashLogCreateSchema>;
-    const { vehicle } = await vehicleFor(db, (request.params as { id: string }).id, caller);
+    const body = request.body;
+    const { vehicle } = await vehicleFor(db, request.params.id, caller);
     let written: Pick<FlashLogRow, "kind" | "sha256" | "bakedTuneFileId" | "tuneFileId" | "tuneTitle" | "tuneVersion">;
     if (body.bakedTuneFileId) {
       const [bake] = await db
@@ -92,7 +93,7 @@ export async function flashLogRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   });
 
   app.get("/user-vehicles/:id/flash-logs", { config: { list: listSpec }, schema: { params: idParams } }, async (request) => {
-    const { vehicle } = await vehicleFor(db, (request.params as { id: string }).id, callerOf(request));
+    const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
     const page = await runList(
       db,
       listSpec,

@@ -15,7 +15,6 @@ import {
   type MarkAllReadResult,
   NOTIFICATION_EVENTS,
   type NotificationPage,
-  type NotificationUpdate,
   type UnreadEvent,
   notificationList,
   notificationUpdateSchema,
@@ -27,6 +26,7 @@ import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { EventStreams } from "../http/event-stream";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { type NotificationEvent, notificationToApi } from "../services/notifications";
+import type { ZodTypeProvider } from "../http/zod";
 
 const PATH = "/users/:id/notifications";
 const userParams = z.strictObject({ id: z.string().min(1).max(128) });
@@ -44,19 +44,19 @@ const listSpec: ListSpec = {
   defaultSort: [{ field: "createdAt", order: "desc" }],
 };
 
-export async function notificationRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export async function notificationRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
   const center = ctx.notifications;
-  const streams = new EventStreams(app);
+  const streams = new EventStreams(plugin);
 
   /** The user the path names, once the caller may act for them. */
-  function recipientOf(request: FastifyRequest): string {
-    const { id } = request.params as { id: string };
+  function recipientOf(request: FastifyRequest, id: string): string {
     assertSelfOrAdmin(callerOf(request), id);
     return id;
   }
 
   app.get(PATH, { config: { list: listSpec }, schema: { params: userParams } }, async (request): Promise<NotificationPage> => {
-    const uid = recipientOf(request);
+    const uid = recipientOf(request, request.params.id);
     const query = listQueryOf(request, listSpec);
     const [page, unreadCount] = await Promise.all([
       runList(
@@ -72,9 +72,9 @@ export async function notificationRoutes(app: FastifyInstance, { ctx }: { ctx: A
   });
 
   app.patch(`${PATH}/:notificationId`, { schema: { params: itemParams, body: notificationUpdateSchema } }, async (request) => {
-    const uid = recipientOf(request);
-    const { notificationId } = request.params as { notificationId: string };
-    const { read } = request.body as NotificationUpdate;
+    const uid = recipientOf(request, request.params.id);
+    const { notificationId } = request.params;
+    const { read } = request.body;
     const [row] = await ctx.db
       .update(notifications)
       // Marking a read one read again keeps when it was first read.
@@ -87,7 +87,7 @@ export async function notificationRoutes(app: FastifyInstance, { ctx }: { ctx: A
   });
 
   app.post(`${PATH}/mark-all-read`, { schema: { params: userParams } }, async (request): Promise<MarkAllReadResult> => {
-    const uid = recipientOf(request);
+    const uid = recipientOf(request, request.params.id);
     const updated = await ctx.db
       .update(notifications)
       .set({ readAt: sql`now()` })
@@ -98,7 +98,7 @@ export async function notificationRoutes(app: FastifyInstance, { ctx }: { ctx: A
   });
 
   app.get(`${PATH}/listen`, { handlerTimeout: streams.handlerTimeoutMs, schema: { params: userParams } }, async (request, reply) => {
-    const uid = recipientOf(request);
+    const uid = recipientOf(request, request.params.id);
     const stream = streams.start(reply);
     // One event at a time, in order: a count read later is never sent before one read earlier.
     let queue = Promise.resolve();

@@ -11,6 +11,7 @@ import { profilePictures, users } from "../db/schema";
 import { HttpError, forbidden, notFound } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { requireFile, withUpload } from "../http/uploads";
+import type { ZodTypeProvider } from "../http/zod";
 
 const idParams = z.strictObject({ id: z.string().min(1).max(128) });
 const pictureParams = z.strictObject({ sha256: z.string().regex(/^[0-9a-f]{64}$/, "Not a picture id") });
@@ -29,12 +30,13 @@ interface PgError {
 const isForeignKeyViolation = (error: unknown) => ((error as PgError).cause ?? (error as PgError)).code === "23503";
 
 /** The signed-in user's own account: picture, signing out everywhere, deleting the account. */
-export async function profileRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export async function profileRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { auth } = ctx.identity;
 
   app.post("/users/:id/profile-picture", { schema: { params: idParams } }, async (request, reply) => {
     const caller = callerOf(request);
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     if (caller.uid !== id) throw forbidden("You can only change your own picture");
     const sha256 = await withUpload(
       request,
@@ -76,7 +78,7 @@ export async function profileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   // Addressed by content hash, so the URL is unguessable and never changes meaning; only profile pictures are served.
   app.get("/profile-pictures/:sha256", { config: { public: true }, schema: { params: pictureParams } }, async (request, reply) => {
-    const { sha256 } = request.params as { sha256: string };
+    const { sha256 } = request.params;
     const [row] = await ctx.db.select({ contentType: profilePictures.contentType }).from(profilePictures).where(eq(profilePictures.sha256, sha256)).limit(1);
     if (!row || !(await ctx.blobs.exists(sha256))) throw notFound("That picture");
     return reply.type(row.contentType).send(ctx.blobs.stream(sha256));
@@ -84,7 +86,7 @@ export async function profileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   app.post("/users/:id/revoke-sessions", { schema: { params: idParams } }, async (request, reply) => {
     const caller = callerOf(request);
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     assertSelfOrAdmin(caller, id);
     // Every refresh token dies; ID tokens already issued fail revocation checks from now on.
     await auth.revokeRefreshTokens(id);
@@ -93,7 +95,7 @@ export async function profileRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   app.delete("/users/:id", { schema: { params: idParams } }, async (request, reply) => {
     const caller = callerOf(request);
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     if (caller.uid !== id) throw forbidden("You can only delete your own account");
     const signedInAt = Number(caller.claims.auth_time) * 1000;
     if (!(Date.now() - signedInAt <= RECENT_SIGN_IN_MS)) {

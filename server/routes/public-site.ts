@@ -2,8 +2,6 @@ import fastifyRateLimit from "@fastify/rate-limit";
 import { asc } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import {
-  type ContactRequestInput,
-  type DemoRequestInput,
   type PublicSupportedVehicle,
   contactRequestSchema,
   demoRequestSchema,
@@ -11,6 +9,7 @@ import {
 import type { AppContext } from "../context";
 import { contactRequests, demoRequests, supportedVehicles } from "../db/schema";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
+import type { ZodTypeProvider } from "../http/zod";
 
 /** Anonymous forms: a person sends a few; a script sending more is refused with 429. */
 const FORM_LIMIT = { max: 5, timeWindow: "10 minutes" };
@@ -48,7 +47,8 @@ const demoList: ListSpec = {
 };
 
 /** The public site's server side: its two forms (stored, listed for admins) and the supported-vehicle overview. */
-export async function publicSiteRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export async function publicSiteRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
   // Registered inside this plugin with global: false, so only the routes below that ask for a limit have one.
   await app.register(fastifyRateLimit, { global: false });
 
@@ -56,7 +56,7 @@ export async function publicSiteRoutes(app: FastifyInstance, { ctx }: { ctx: App
     "/contact-requests",
     { config: { public: true, rateLimit: FORM_LIMIT }, schema: { body: contactRequestSchema } },
     async (request, reply) => {
-      const input = request.body as ContactRequestInput;
+      const input = request.body;
       const [row] = await ctx.db
         .insert(contactRequests)
         .values({ name: input.name, email: input.email, topic: input.topic, vehicle: textEmpty(input.vehicle), message: input.message })
@@ -69,7 +69,7 @@ export async function publicSiteRoutes(app: FastifyInstance, { ctx }: { ctx: App
     "/demo-requests",
     { config: { public: true, rateLimit: FORM_LIMIT }, schema: { body: demoRequestSchema } },
     async (request, reply) => {
-      const input = request.body as DemoRequestInput;
+      const input = request.body;
       const [row] = await ctx.db
         .insert(demoRequests)
         .values({

@@ -4,16 +4,18 @@ import type { AppContext } from "../context";
 import { SESSION_COOKIE } from "../http/auth";
 import { unauthorized } from "../errors";
 import { isCredentialError } from "../services/identity";
+import type { ZodTypeProvider } from "../http/zod";
 
 const SESSION_LIFETIME_MS = 5 * 24 * 60 * 60 * 1000;
 
 /** POST /api/__session: mirrors the SPA's sign-in state into an httpOnly cookie. */
-export async function sessionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export async function sessionRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
   app.post(
     "/__session",
     { config: { public: true }, schema: { body: sessionRequestSchema } },
     async (request, reply) => {
-      const { token } = request.body as { token: string | null };
+      const { token } = request.body;
       const cookieOptions = {
         path: "/",
         httpOnly: true,

@@ -1,5 +1,5 @@
 /**
- * Support (onboarding) requests: a signed-in user asks for a vehicle the
+ * Support requests: a signed-in user asks for a vehicle the
  * catalogue does not cover (`POST /user-vehicles/support-request`, JSON, or
  * multipart with the ECU read as `file`) and follows their own requests
  * (`GET …/mine`, `GET …/mine/{id}`: status, firmware once supported, and each
@@ -9,6 +9,10 @@
  * path: `GET /user-vehicles/support-request` (list), `GET …/{id}`,
  * `PATCH …/{id}` (status, a note, the firmware it was supported with) and
  * `GET …/{id}/read-file`.
+ *
+ * The paths keep their `/user-vehicles/support-request` prefix because the
+ * app and the phone app call them; on the server the entity is "support
+ * requests" throughout.
  */
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -28,10 +32,11 @@ import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { type Upload, withUpload } from "../http/uploads";
+import type { ZodTypeProvider } from "../http/zod";
 import { lockFirmwareIds } from "../services/catalogue";
 import type { NotificationInput } from "../services/notifications";
 
-const PATH = "/user-vehicles/support-request";
+const SUPPORT_REQUESTS = "/user-vehicles/support-request";
 const admin = { role: "admin" as const };
 
 /**
@@ -46,7 +51,7 @@ const NEXT: Record<SupportRequestStatus, readonly SupportRequestStatus[]> = {
   rejected: [],
 };
 
-const listSpec: ListSpec = {
+const supportRequestListSpec: ListSpec = {
   table: supportRequests,
   id: supportRequests.id,
   allowed: supportRequestList,
@@ -64,7 +69,7 @@ const listSpec: ListSpec = {
 };
 
 /** A requester's own requests: scoped to them by the route, newest first. */
-const ownListSpec: ListSpec = {
+const ownSupportRequestListSpec: ListSpec = {
   table: supportRequests,
   id: supportRequests.id,
   allowed: ownSupportRequestList,
@@ -75,7 +80,7 @@ const ownListSpec: ListSpec = {
   defaultSort: [{ field: "createdAt", order: "desc" }],
 };
 
-type Row = typeof supportRequests.$inferSelect & { requesterEmail: string | null };
+type SupportRequestRow = typeof supportRequests.$inferSelect & { requesterEmail: string | null };
 
 /** The fields admins and the requester both see. */
 const requestBase = (row: typeof supportRequests.$inferSelect) => ({
@@ -92,9 +97,9 @@ const requestBase = (row: typeof supportRequests.$inferSelect) => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-const toApi = (row: Row): SupportRequest => ({ ...requestBase(row), requesterUid: row.requesterUid, requesterEmail: row.requesterEmail, notes: row.notes });
+const supportRequestToApi = (row: SupportRequestRow): SupportRequest => ({ ...requestBase(row), requesterUid: row.requesterUid, requesterEmail: row.requesterEmail, notes: row.notes });
 
-const toOwn = (row: typeof supportRequests.$inferSelect): OwnSupportRequest => ({
+const ownSupportRequestToApi = (row: typeof supportRequests.$inferSelect): OwnSupportRequest => ({
   ...requestBase(row),
   // An admin may note a candidate firmware while investigating; the requester learns it only once it is the answer.
   firmwareId: row.status === "supported" ? row.firmwareId : null,
@@ -117,7 +122,7 @@ function fieldsAsInput(fields: Record<string, string>): unknown {
   return { ...rest, ...(year !== undefined && { year: Number(year) }), ...(ids !== undefined && { ecuIds: ids }) };
 }
 
-function validInput(body: unknown) {
+function supportRequestInput(body: unknown) {
   const result = supportRequestInputSchema.safeParse(body);
   if (!result.success) throw new RequestValidationError("body", fieldIssues(result.error));
   return result.data;
@@ -157,55 +162,57 @@ function supportRequestNotification(request: typeof supportRequests.$inferSelect
   }
 }
 
-export async function userVehicleRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  async function create(request: FastifyRequest, body: unknown, upload?: Upload) {
+export async function supportRequestRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+
+  async function createSupportRequest(request: FastifyRequest, body: unknown, upload?: Upload) {
     const caller = callerOf(request);
-    const input = validInput(body);
+    const input = supportRequestInput(body);
     const file = upload?.file ?? null;
     if (file) await ctx.blobs.adopt(file.path, file.sha256);
     const [row] = await ctx.db
       .insert(supportRequests)
       .values({ ...input, requesterUid: caller.uid, readFileSha256: file?.sha256 ?? null, readFileSize: file?.size ?? null })
       .returning();
-    return toApi({ ...row, requesterEmail: caller.email ?? null });
+    return supportRequestToApi({ ...row, requesterEmail: caller.email ?? null });
   }
 
   // Any signed-in user; the body is checked here because it may arrive as multipart.
-  app.post(PATH, async (request, reply) => {
+  app.post(SUPPORT_REQUESTS, async (request, reply) => {
     const created = request.isMultipart()
-      ? await withUpload(request, ctx, (upload) => create(request, fieldsAsInput(upload.fields), upload))
-      : await create(request, request.body);
+      ? await withUpload(request, ctx, (upload) => createSupportRequest(request, fieldsAsInput(upload.fields), upload))
+      : await createSupportRequest(request, request.body);
     return reply.status(201).send(created);
   });
 
-  // Static paths: find-my-way matches them before the admins' `${PATH}/:id`, so "mine" is never taken for an id.
-  app.get(`${PATH}/mine`, { config: { list: ownListSpec } }, async (request) => {
+  // Static paths: find-my-way matches them before the admins' `${SUPPORT_REQUESTS}/:id`, so "mine" is never taken for an id.
+  app.get(`${SUPPORT_REQUESTS}/mine`, { config: { list: ownSupportRequestListSpec } }, async (request) => {
     const caller = callerOf(request);
-    const query = listQueryOf(request, ownListSpec);
+    const query = listQueryOf(request, ownSupportRequestListSpec);
     const page = await runList(
       ctx.db,
-      ownListSpec,
+      ownSupportRequestListSpec,
       query,
       ({ where, orderBy, limit, offset }) => ctx.db.select().from(supportRequests).where(where).orderBy(...orderBy).limit(limit).offset(offset),
       eq(supportRequests.requesterUid, caller.uid),
     );
-    return { ...page, data: page.data.map(toOwn) };
+    return { ...page, data: page.data.map(ownSupportRequestToApi) };
   });
 
   // Another user's request answers 404 like one that does not exist, so ids reveal nothing.
-  app.get(`${PATH}/mine/:id`, { schema: { params: idParams } }, async (request) => {
-    const { id } = request.params as { id: string };
+  app.get(`${SUPPORT_REQUESTS}/mine/:id`, { schema: { params: idParams } }, async (request) => {
+    const { id } = request.params;
     const [row] = await ctx.db
       .select()
       .from(supportRequests)
       .where(and(eq(supportRequests.id, id), eq(supportRequests.requesterUid, callerOf(request).uid)));
     if (!row) throw notFound(`Support request ${id}`);
-    return toOwn(row);
+    return ownSupportRequestToApi(row);
   });
 
-  app.get(PATH, { config: { ...admin, list: listSpec } }, async (request) => {
-    const query = listQueryOf(request, listSpec);
-    const page = await runList(ctx.db, listSpec, query, ({ where, orderBy, limit, offset }) =>
+  app.get(SUPPORT_REQUESTS, { config: { ...admin, list: supportRequestListSpec } }, async (request) => {
+    const query = listQueryOf(request, supportRequestListSpec);
+    const page = await runList(ctx.db, supportRequestListSpec, query, ({ where, orderBy, limit, offset }) =>
       ctx.db
         .select(withRequester)
         .from(supportRequests)
@@ -215,10 +222,10 @@ export async function userVehicleRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
         .limit(limit)
         .offset(offset),
     );
-    return { ...page, data: page.data.map(toApi) };
+    return { ...page, data: page.data.map(supportRequestToApi) };
   });
 
-  async function one(id: string) {
+  async function supportRequestRow(id: string) {
     const [row] = await ctx.db
       .select(withRequester)
       .from(supportRequests)
@@ -228,11 +235,11 @@ export async function userVehicleRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     return row;
   }
 
-  app.get(`${PATH}/:id`, { config: admin, schema: { params: idParams } }, async (request) => toApi(await one((request.params as { id: string }).id)));
+  app.get(`${SUPPORT_REQUESTS}/:id`, { config: admin, schema: { params: idParams } }, async (request) => supportRequestToApi(await supportRequestRow(request.params.id)));
 
-  app.patch(`${PATH}/:id`, { config: admin, schema: { params: idParams, body: supportRequestUpdateSchema } }, async (request) => {
-    const { id } = request.params as { id: string };
-    const update = request.body as { status?: SupportRequestStatus; note?: string; firmwareId?: string };
+  app.patch(`${SUPPORT_REQUESTS}/:id`, { config: admin, schema: { params: idParams, body: supportRequestUpdateSchema } }, async (request) => {
+    const { id } = request.params;
+    const update = request.body;
     const caller = callerOf(request);
     await ctx.notifications.transaction(async (tx, notify) => {
       const [current] = await tx.select().from(supportRequests).where(eq(supportRequests.id, id)).for("update");
@@ -254,11 +261,11 @@ export async function userVehicleRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
         .returning();
       if (changed.status !== current.status) await notify(supportRequestNotification(changed, update.note));
     });
-    return toApi(await one(id));
+    return supportRequestToApi(await supportRequestRow(id));
   });
 
-  app.get(`${PATH}/:id/read-file`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
-    const row = await one((request.params as { id: string }).id);
+  app.get(`${SUPPORT_REQUESTS}/:id/read-file`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
+    const row = await supportRequestRow(request.params.id);
     if (!row.readFileSha256) throw notFound(`A read file for support request ${row.id}`);
     return reply
       .header("content-type", "application/octet-stream")

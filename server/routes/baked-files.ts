@@ -1,0 +1,81 @@
+/**
+ * Baked tune files: a bake's report, its bytes (within the tune's
+ * protection), deleting it, and redoing every kept bake from its sources.
+ */
+import { eq, gt, isNull, or } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { BakedTuneFile } from "../../contracts/tune-files";
+import type { AppContext } from "../context";
+import { bakedTuneFiles, userVehicles } from "../db/schema";
+import { HttpError, forbidden, notFound } from "../errors";
+import { callerOf } from "../http/auth";
+import { idParams } from "../http/crud";
+import type { ZodTypeProvider } from "../http/zod";
+import { dumpOf } from "../services/bakes";
+import { bakeAccess, bakedRow, isAdmin, vehicleFor, versionRow } from "../services/tune-access";
+import { bakeFromBlobs } from "../services/tune-files";
+import { patchesById } from "../services/firmware-records";
+import { bakedToApi } from "../services/tune-responses";
+
+const admin = { role: "admin" as const };
+
+export async function bakedFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { db } = ctx;
+
+  app.get("/baked-tune-files/:id", { schema: { params: idParams } }, async (request): Promise<BakedTuneFile> => bakedToApi(db, await bakedRow(db, request.params.id), callerOf(request)));
+
+  app.get("/baked-tune-files/:id/download", { schema: { params: idParams } }, async (request, reply) => {
+    const caller = callerOf(request);
+    const row = await bakedRow(db, request.params.id);
+    const access = await bakeAccess(db, row, caller);
+    if (!access.download) throw forbidden("The tune's author does not let buyers download it; flash it from the app");
+    return reply
+      .header("content-type", "application/octet-stream")
+      .header("content-disposition", `attachment; filename="${row.firmwareId}-baked-${row.sha256.slice(0, 8)}.bin"`)
+      .header("x-content-sha256", row.sha256)
+      .send(ctx.blobs.stream(row.sha256));
+  });
+
+  /** The owner's bakes are theirs: a dealer who manages the car deletes only the bakes they made. */
+  app.delete("/baked-tune-files/:id", { schema: { params: idParams } }, async (request, reply) => {
+    const caller = callerOf(request);
+    const row = await bakedRow(db, request.params.id);
+    const { owner } = await vehicleFor(db, row.vehicleId, caller).catch(() => {
+      throw notFound(`Baked tune file ${row.id}`);
+    });
+    if (!owner && !isAdmin(caller) && row.createdBy !== caller.uid) throw forbidden("Only the vehicle's owner, an admin or whoever made the bake may delete it");
+    await db.delete(bakedTuneFiles).where(eq(bakedTuneFiles.id, row.id));
+    return reply.status(204).send();
+  });
+
+  /** Redoes every kept bake from its sources (after a patch or definition change); one failure is recorded and the rest go on. */
+  app.post("/baked-tune-files/rebake-all", { config: admin }, async (_request, reply) => {
+    const job = ctx.jobs.start("rebake-all", async (progress) => {
+      const rows = await db.select().from(bakedTuneFiles).where(or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date()))).orderBy(bakedTuneFiles.createdAt);
+      progress.setTotal(rows.length);
+      for (const row of rows) {
+        try {
+          const [vehicle] = await db.select().from(userVehicles).where(eq(userVehicles.id, row.vehicleId));
+          const dump = dumpOf(db, vehicle);
+          const record = await dump.record;
+          let tuneSha256 = row.sourceSha256;
+          if (row.tuneFileId) tuneSha256 = (await versionRow(db, row.tuneFileId, row.tuneVersion!)).sha256;
+          if (!tuneSha256) throw new Error("the bake has neither a tune nor a supplied image");
+          const patches = await patchesById(db, row.patchIds);
+          const result = await bakeFromBlobs(ctx, { record, dumpSha256: dump.sha256, tune: tuneSha256, direct: !row.tuneFileId, patches });
+          await ctx.blobs.put(result.image);
+          await db
+            .update(bakedTuneFiles)
+            .set({ sha256: result.sha256, size: result.image.length, report: result.report as unknown as Record<string, unknown>, updatedAt: new Date() })
+            .where(eq(bakedTuneFiles.id, row.id));
+          progress.step();
+        } catch (error) {
+          const message = error instanceof HttpError ? (error.description ?? error.message) : error instanceof Error ? error.message : String(error);
+          progress.step({ item: row.id, message });
+        }
+      }
+    });
+    return reply.status(202).send({ job });
+  });
+}

@@ -1,0 +1,137 @@
+/**
+ * Share links of data logs: the owner makes, lists and revokes them; anyone holding a live link
+ * reads the log's summary and the shared channels' columns; a vehicle's owner sees the live
+ * links of its logs.
+ */
+import { randomBytes } from "node:crypto";
+import { and, eq, getTableColumns, isNull } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { type CreatedDataLogShare, type ResolvedDataLogShare, type VehicleSharedLog, dataLogShareSchema } from "../../contracts/data-logs";
+import type { AppContext } from "../context";
+import { dataLogShares, dataLogs, userVehicles } from "../db/schema";
+import { type LogChannel, deserializeColumns, serializeColumns } from "../../domain/logs";
+import { badRequest, notFound } from "../errors";
+import { callerOf } from "../http/auth";
+import { sendFile } from "../http/byte-ranges";
+import type { ZodTypeProvider } from "../http/zod";
+import { apiChannel, dataLogBlobs, hashToken, liveShare, ownedLog, shareOf } from "../services/data-logs";
+
+const idParams = z.strictObject({ id: z.uuid("id must be a UUID") });
+const shareParams = z.strictObject({ id: z.uuid("id must be a UUID"), shareId: z.uuid("shareId must be a UUID") });
+const tokenParams = z.strictObject({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "not a share token") });
+
+export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const blobs = dataLogBlobs(ctx);
+
+  app.post("/data-logs/:id/share", { schema: { params: idParams, body: dataLogShareSchema } }, async (request, reply) => {
+    const { id } = request.params;
+    const input = request.body;
+    const row = await ownedLog(ctx.db, callerOf(request), id);
+    const known = new Set((row.channels as LogChannel[]).map((channel) => channel.id));
+    const unknown = input.channels.filter((channel) => !known.has(channel));
+    if (unknown.length) {
+      throw badRequest("Unknown channels", `This log has no channel ${unknown.join(", ")}`, unknown.map((channel) => ({ path: "channels", message: `unknown channel "${channel}"` })));
+    }
+    const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+    if (expiresAt && expiresAt.getTime() <= Date.now()) {
+      throw badRequest("Invalid body", "expiresAt must be in the future", [{ path: "expiresAt", message: "must be in the future" }]);
+    }
+    // 256 random bits: the link is the only credential a viewer needs.
+    const token = randomBytes(32).toString("base64url");
+    const [share] = await ctx.db
+      .insert(dataLogShares)
+      .values({ logId: row.id, tokenHash: hashToken(token), channels: [...new Set(input.channels)], expiresAt })
+      .returning();
+    const created: CreatedDataLogShare = { ...shareOf(share), token };
+    return reply.status(201).send(created);
+  });
+
+  app.get("/data-logs/:id/shares", { schema: { params: idParams } }, async (request) => {
+    const { id } = request.params;
+    const row = await ownedLog(ctx.db, callerOf(request), id);
+    const shares = await ctx.db.select().from(dataLogShares).where(eq(dataLogShares.logId, row.id)).orderBy(dataLogShares.createdAt);
+    return { data: shares.map(shareOf), total: shares.length };
+  });
+
+  app.delete("/data-logs/:id/shares/:shareId", { schema: { params: shareParams } }, async (request, reply) => {
+    const { id, shareId } = request.params;
+    const row = await ownedLog(ctx.db, callerOf(request), id);
+    const revoked = await ctx.db
+      .update(dataLogShares)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(dataLogShares.id, shareId), eq(dataLogShares.logId, row.id), isNull(dataLogShares.revokedAt)))
+      .returning({ id: dataLogShares.id });
+    if (revoked.length === 0) throw notFound(`Share ${shareId}`);
+    return reply.status(204).send();
+  });
+
+  async function resolveShare(token: string) {
+    const [found] = await ctx.db
+      .select({ share: dataLogShares, log: dataLogs })
+      .from(dataLogShares)
+      .innerJoin(dataLogs, eq(dataLogs.id, dataLogShares.logId))
+      .where(and(eq(dataLogShares.tokenHash, hashToken(token)), liveShare()));
+    // Revoked, expired and never-issued links look the same.
+    if (!found) throw notFound("This shared log");
+    const shown = new Set(found.share.channels);
+    const channels = (found.log.channels as LogChannel[]).filter((channel) => shown.size === 0 || shown.has(channel.id));
+    return { ...found, channels };
+  }
+
+  app.post("/data-logs/shared/:token", { config: { public: true }, schema: { params: tokenParams } }, async (request) => {
+    const { token } = request.params;
+    const { share, log, channels } = await resolveShare(token);
+    const resolved: ResolvedDataLogShare = {
+      share: { channels: share.channels, expiresAt: share.expiresAt?.toISOString() ?? null },
+      log: {
+        id: log.id,
+        title: log.title,
+        format: log.format,
+        rowCount: log.rowCount,
+        durationSeconds: log.durationSeconds,
+        startedAt: log.startedAt,
+        channels: channels.map(apiChannel),
+      },
+    };
+    return resolved;
+  });
+
+  app.get("/data-logs/shared/:token/columns", { config: { public: true }, schema: { params: tokenParams } }, async (request, reply) => {
+    const { token } = request.params;
+    const { share, log } = await resolveShare(token);
+    const file = blobs.pathOf(log.columnsSha256);
+    if (share.channels.length === 0) return sendFile(request, reply, file, log.columnsSize, "application/octet-stream");
+    // Channels the owner did not share never leave the server.
+    const parsed = deserializeColumns(await blobs.read(log.columnsSha256));
+    const keep = parsed.channels.flatMap((channel, i) => (share.channels.includes(channel.id) ? [i] : []));
+    const subset = serializeColumns({ ...parsed, channels: keep.map((i) => parsed.channels[i]), columns: keep.map((i) => parsed.columns[i]) });
+    return reply.header("content-type", "application/octet-stream").send(Buffer.from(subset.buffer, subset.byteOffset, subset.length));
+  });
+
+  app.get("/user-vehicles/:id/shared", { schema: { params: idParams } }, async (request) => {
+    const caller = callerOf(request);
+    const { id } = request.params;
+    const [vehicle] = await ctx.db
+      .select({ id: userVehicles.id })
+      .from(userVehicles)
+      .where(and(eq(userVehicles.id, id), caller.role === "admin" ? undefined : eq(userVehicles.ownerUid, caller.uid)));
+    if (!vehicle) throw notFound(`Vehicle ${id}`);
+    const rows = await ctx.db
+      .select({ share: getTableColumns(dataLogShares), title: dataLogs.title })
+      .from(dataLogShares)
+      .innerJoin(dataLogs, eq(dataLogs.id, dataLogShares.logId))
+      .where(and(eq(dataLogs.vehicleId, id), liveShare()))
+      .orderBy(dataLogShares.createdAt);
+    const data: VehicleSharedLog[] = rows.map(({ share, title }) => ({
+      shareId: share.id,
+      logId: share.logId,
+      title,
+      channels: share.channels,
+      expiresAt: share.expiresAt?.toISOString() ?? null,
+      createdAt: share.createdAt.toISOString(),
+    }));
+    return { data, total: data.length };
+  });
+}

@@ -1,0 +1,5 @@
+/** What the firmware-support routes share: their path prefix, the admin-only config and timestamps as ISO strings. */
+export const BASE = "/firmware-support";
+export const admin = { role: "admin" as const };
+
+export const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as string | null));

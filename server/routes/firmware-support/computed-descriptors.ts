@@ -1,0 +1,68 @@
+/**
+ * Computed descriptors: channels computed from others by an expression, and
+ * the channel variables the expression editor completes.
+ */
+import { eq, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { type ComputedDescriptorInput, computedDescriptorInputSchema, computedDescriptorList } from "../../../contracts/catalogue";
+import { validateExpression } from "../../../contracts/expression";
+import type { AppContext } from "../../context";
+import { computedDescriptors, pidDescriptors } from "../../db/schema";
+import { badRequest } from "../../errors";
+import { registerCrud } from "../../http/crud";
+import type { ZodTypeProvider } from "../../http/zod";
+import { channelReferrers, expressionNames, knownChannelVariables } from "../../services/catalogue";
+import { BASE, admin, iso } from "./common";
+
+export async function computedDescriptorRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  registerCrud(plugin, ctx, {
+    label: "Computed descriptor",
+    path: `${BASE}/computed-descriptor`,
+    listPath: `${BASE}/computed-descriptors`,
+    table: computedDescriptors,
+    idColumn: computedDescriptors.id,
+    input: computedDescriptorInputSchema as z.ZodType<ComputedDescriptorInput & { id?: string }>,
+    list: {
+      table: computedDescriptors,
+      id: computedDescriptors.id,
+      allowed: computedDescriptorList,
+      fields: {
+        name: { column: computedDescriptors.name, kind: "text" },
+        variable: { column: computedDescriptors.variable, kind: "text" },
+        unit: { column: computedDescriptors.unit, kind: "text" },
+        variables: { column: computedDescriptors.variables, kind: "array" },
+        updatedAt: { column: computedDescriptors.updatedAt, kind: "timestamp" },
+      },
+      search: sql`(${computedDescriptors.name} || ' ' || ${computedDescriptors.variable} || ' ' || ${computedDescriptors.expression})`,
+      defaultSort: [{ field: "name", order: "asc" }],
+    },
+    async prepare(tx, input, existingId) {
+      const { id: _id, ...values } = computedDescriptorInputSchema.parse(input);
+      const names = expressionNames(values.expression);
+      if ("issue" in names) throw badRequest("Invalid expression", names.issue.message, [names.issue]);
+      const known = await knownChannelVariables(tx, names.names.filter((n) => n !== values.variable), existingId);
+      // The evaluator names the first unknown channel and where it is.
+      const check = validateExpression(values.expression, known);
+      if (!check.ok) throw badRequest("Invalid expression", check.error.message, [{ path: "expression", ...check.error }]);
+      const [pid] = await tx.select({ id: pidDescriptors.id }).from(pidDescriptors).where(eq(pidDescriptors.variable, values.variable));
+      if (pid) throw badRequest("Invalid body", "a PID descriptor uses this variable", [{ path: "variable", message: "a PID descriptor uses this variable" }]);
+      return { ...values, variables: [...check.variables] };
+    },
+    toApi: ({ createdAt, updatedAt, ...row }) => ({ ...row, createdAt: iso(createdAt), updatedAt: iso(updatedAt) }),
+    referrers: (tx, row) => channelReferrers(tx, { variable: row.variable as string }),
+    unique: { computed_descriptors_variable_key: { field: "variable", message: "another computed descriptor uses this variable" } },
+  });
+
+  /** Channel variables for the expression editor's completion: PID and computed, by prefix. */
+  app.get(`${BASE}/channel-variables`, { config: admin, schema: { querystring: z.strictObject({ q: z.string().max(64).default("") }) } }, async (request) => {
+    const { q } = request.query;
+    const prefix = `${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows = await ctx.db.execute(sql`
+      (SELECT variable, name, unit, min, max, 'pid' AS kind FROM ${pidDescriptors} WHERE variable LIKE ${prefix} ORDER BY variable LIMIT 200)
+      UNION ALL
+      (SELECT variable, name, unit, min, max, 'computed' AS kind FROM ${computedDescriptors} WHERE variable LIKE ${prefix} ORDER BY variable LIMIT 200)`);
+    return { data: (rows as unknown as { rows: unknown[] }).rows };
+  });
+}

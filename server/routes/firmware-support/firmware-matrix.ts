@@ -1,0 +1,40 @@
+/**
+ * The support matrix: one row per firmware, with what it has.
+ */
+import { sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { FirmwareMatrixRow } from "../../../contracts/catalogue";
+import type { AppContext } from "../../context";
+import { firmwareSupport, obdFunctions, pidTemplates, supportedVehicles } from "../../db/schema";
+import { listQueryOf, runList } from "../../http/list";
+import { admin, BASE } from "./common";
+import { firmwareListSpec } from "./firmware-records";
+
+export async function firmwareMatrixRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  app.get(`${BASE}/matrix`, { config: { ...admin, list: firmwareListSpec } }, async (request) => {
+    const query = listQueryOf(request, firmwareListSpec);
+    const count = (table: typeof supportedVehicles | typeof pidTemplates | typeof obdFunctions) =>
+      sql<number>`(SELECT count(*)::int FROM ${table} WHERE ${table.firmwareIds} @> ARRAY[${firmwareSupport.firmwareId}])`;
+    return runList(ctx.db, firmwareListSpec, query, async ({ where, orderBy, limit, offset }) => {
+      const rows = await ctx.db
+        .select({
+          firmwareId: firmwareSupport.firmwareId,
+          manufacturer: firmwareSupport.manufacturer,
+          ecuFamily: firmwareSupport.ecuFamily,
+          definition: sql<boolean>`${firmwareSupport.definition} IS NOT NULL AND ${firmwareSupport.definition} <> 'null'::jsonb`,
+          stockFile: sql<boolean>`${firmwareSupport.stockSha256} IS NOT NULL`,
+          bootloader: sql<boolean>`${firmwareSupport.bootloaderSha256} IS NOT NULL`,
+          flashing: firmwareSupport.flashingEnabled,
+          vehicles: count(supportedVehicles),
+          pidTemplates: count(pidTemplates),
+          obdFunctions: count(obdFunctions),
+        })
+        .from(firmwareSupport)
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(limit)
+        .offset(offset);
+      return rows as FirmwareMatrixRow[];
+    });
+  });
+}

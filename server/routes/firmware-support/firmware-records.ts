@@ -1,0 +1,201 @@
+/**
+ * Firmware records: identification, checksums and definition per software
+ * id, with the stock file each is checked against.
+ */
+import { readFile } from "node:fs/promises";
+import { eq, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { type FirmwareSupport, type FirmwareSupportRow, type FlashingProfile, firmwareSupportInputSchema, firmwareSupportList } from "../../../contracts/catalogue";
+import type { ChecksumScheme, IdentifyRule } from "../../../contracts/tune-definition";
+import type { AppContext } from "../../context";
+import { firmwareSupport } from "../../db/schema";
+import { describeMismatches } from "../../../domain/tune/identify";
+import { identifyMismatches } from "../../../domain/tune";
+import { verifyAll } from "../../services/tune-engine";
+import { HttpError, notFound } from "../../errors";
+import { idParams, referencedConflict } from "../../http/crud";
+import { type Tx } from "../../db/handle";
+import { type ListSpec, listQueryOf, runList } from "../../http/list";
+import { requireFile, withUpload } from "../../http/uploads";
+import type { ZodTypeProvider } from "../../http/zod";
+import { firmwareReferrers } from "../../services/catalogue";
+import { BASE, admin, iso } from "./common";
+
+// The list (also the support matrix's) filters and sorts by these columns.
+export const firmwareListSpec: ListSpec = {
+  table: firmwareSupport,
+  id: firmwareSupport.id,
+  allowed: firmwareSupportList,
+  fields: {
+    firmwareId: { column: firmwareSupport.firmwareId, kind: "text" },
+    manufacturer: { column: firmwareSupport.manufacturer, kind: "text" },
+    ecuFamily: { column: firmwareSupport.ecuFamily, kind: "text" },
+    imageSize: { column: firmwareSupport.imageSize, kind: "number" },
+    updatedAt: { column: firmwareSupport.updatedAt, kind: "timestamp" },
+    hasStockFile: { column: sql`(${firmwareSupport.stockSha256} IS NOT NULL)`, kind: "boolean" },
+    flashingEnabled: { column: firmwareSupport.flashingEnabled, kind: "boolean" },
+  },
+  search: sql`(${firmwareSupport.firmwareId} || ' ' || ${firmwareSupport.ecuFamily} || ' ' || ${firmwareSupport.manufacturer})`,
+  defaultSort: [{ field: "firmwareId", order: "asc" }],
+};
+
+type FirmwareRow = typeof firmwareSupport.$inferSelect;
+
+export function firmwareToApi(row: FirmwareRow): FirmwareSupport {
+  return {
+    id: row.id,
+    firmwareId: row.firmwareId,
+    ecuFamily: row.ecuFamily,
+    manufacturer: row.manufacturer,
+    imageSize: row.imageSize,
+    identify: row.identify as FirmwareSupport["identify"],
+    checksums: row.checksums as FirmwareSupport["checksums"],
+    definition: row.definition as FirmwareSupport["definition"],
+    notes: row.notes,
+    flashing: {
+      enabled: row.flashingEnabled,
+      profile: row.flashing as FlashingProfile | null,
+      blocks: row.blocks as FirmwareSupport["flashing"]["blocks"],
+      bootloader: row.bootloaderSha256 ? { sha256: row.bootloaderSha256, size: row.bootloaderSize!, name: row.bootloaderName ?? "" } : null,
+    },
+    stockFile: row.stockSha256 ? { sha256: row.stockSha256, size: row.stockSize!, uploadedAt: iso(row.stockUploadedAt)! } : null,
+    createdAt: iso(row.createdAt)!,
+    updatedAt: iso(row.updatedAt)!,
+  };
+}
+
+function firmwareToListRow(row: FirmwareRow): FirmwareSupportRow {
+  const { definition, checksums, identify, ...rest } = firmwareToApi(row);
+  return { ...rest, hasDefinition: definition !== null, checksumCount: checksums.length, identifyCount: identify.length };
+}
+
+/**
+ * Why an image cannot be this firmware's stock file, or null when it can:
+ * wrong size, an identify rule that does not match, or a checksum scheme that
+ * does not verify (a scheme failing on the stock image means a wrong
+ * definition, never something to "fix").
+ */
+function stockRefusal(image: Uint8Array, record: { imageSize: number; identify: IdentifyRule[]; checksums: ChecksumScheme[] }): HttpError | null {
+  if (image.length !== record.imageSize) {
+    return new HttpError(422, "Wrong image size", `The file is ${image.length} bytes; this firmware's images are ${record.imageSize} bytes`, [
+      { check: "size", expected: record.imageSize, found: image.length },
+    ]);
+  }
+  const mismatches = identifyMismatches(image, record.identify);
+  if (mismatches.length) {
+    return new HttpError(422, "Not this firmware", `The identify rules do not match: ${describeMismatches(mismatches)}`, [
+      { check: "identify", mismatches },
+    ]);
+  }
+  const failing = verifyAll(image, record.checksums).filter((result) => !result.valid);
+  if (failing.length) {
+    const names = failing.map((result) => result.name);
+    return new HttpError(422, "Checksum does not verify", `Checksum scheme ${names.map((n) => `"${n}"`).join(", ")} does not verify on this file`, [
+      ...failing.map((result) => ({ check: "checksum", scheme: result.name, type: result.type, stored: result.stored, computed: result.computed })),
+    ]);
+  }
+  return null;
+}
+
+async function lockedFirmware(tx: Tx, id: string): Promise<FirmwareRow> {
+  const [row] = await tx.select().from(firmwareSupport).where(eq(firmwareSupport.id, id)).for("update");
+  if (!row) throw notFound(`Firmware record ${id}`);
+  return row;
+}
+
+export async function firmwareRecordRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  app.get(BASE, { config: { ...admin, list: firmwareListSpec } }, async (request) => {
+    const query = listQueryOf(request, firmwareListSpec);
+    const page = await runList(ctx.db, firmwareListSpec, query, ({ where, orderBy, limit, offset }) =>
+      ctx.db.select().from(firmwareSupport).where(where).orderBy(...orderBy).limit(limit).offset(offset),
+    );
+    return { ...page, data: page.data.map(firmwareToListRow) };
+  });
+
+  app.get(`${BASE}/firmware-support/:id`, { config: admin, schema: { params: idParams } }, async (request) => {
+    const { id } = request.params;
+    const [row] = await ctx.db.select().from(firmwareSupport).where(eq(firmwareSupport.id, id));
+    if (!row) throw notFound(`Firmware record ${id}`);
+    return firmwareToApi(row);
+  });
+
+  /** Creates or updates by software id; a stored stock file must still pass the new rules. */
+  app.put(`${BASE}/firmware-support`, { config: admin, schema: { body: firmwareSupportInputSchema } }, async (request, reply) => {
+    const input = request.body;
+    const { row, created } = await ctx.db.transaction(async (tx) => {
+      const [existing] = await tx.select().from(firmwareSupport).where(eq(firmwareSupport.firmwareId, input.firmwareId)).for("update");
+      if (existing?.stockSha256) {
+        const refusal = stockRefusal(await ctx.blobs.read(existing.stockSha256), input);
+        if (refusal) {
+          throw new HttpError(422, refusal.message, `The stored stock file would no longer pass: ${refusal.description}`, refusal.data);
+        }
+      }
+      const values = {
+        firmwareId: input.firmwareId,
+        ecuFamily: input.ecuFamily,
+        manufacturer: input.manufacturer,
+        imageSize: input.imageSize,
+        identify: input.identify,
+        checksums: input.checksums,
+        definition: input.definition,
+        notes: input.notes,
+      };
+      if (existing) {
+        const [updated] = await tx.update(firmwareSupport).set({ ...values, updatedAt: new Date() }).where(eq(firmwareSupport.id, existing.id)).returning();
+        return { row: updated, created: false };
+      }
+      const [inserted] = await tx.insert(firmwareSupport).values(values).onConflictDoNothing().returning();
+      // A concurrent PUT created it first: answer as the update the caller would have raced with.
+      if (!inserted) throw new HttpError(409, "Conflict", `Firmware ${input.firmwareId} was created meanwhile; send the PUT again`);
+      return { row: inserted, created: true };
+    });
+    return reply.status(created ? 201 : 200).send(firmwareToApi(row));
+  });
+
+  app.delete(`${BASE}/firmware-support/:id`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
+    const { id } = request.params;
+    await ctx.db.transaction(async (tx) => {
+      const row = await lockedFirmware(tx, id);
+      const referrers = await firmwareReferrers(tx, row.firmwareId);
+      if (referrers.length) throw referencedConflict(`Firmware ${row.firmwareId}`, referrers);
+      await tx.delete(firmwareSupport).where(eq(firmwareSupport.id, id));
+    });
+    return reply.status(204).send();
+  });
+
+  app.post(`${BASE}/firmware-support/:id/stock-file`, { config: admin, schema: { params: idParams } }, async (request) => {
+    const { id } = request.params;
+    return withUpload(request, ctx, async (upload) => {
+      const file = requireFile(upload);
+      const [record] = await ctx.db.select().from(firmwareSupport).where(eq(firmwareSupport.id, id));
+      if (!record) throw notFound(`Firmware record ${id}`);
+      const refusal = stockRefusal(await readFile(file.path), {
+        imageSize: record.imageSize,
+        identify: record.identify as IdentifyRule[],
+        checksums: record.checksums as ChecksumScheme[],
+      });
+      if (refusal) throw refusal;
+      await ctx.blobs.adopt(file.path, file.sha256);
+      const [row] = await ctx.db
+        .update(firmwareSupport)
+        .set({ stockSha256: file.sha256, stockSize: file.size, stockUploadedAt: new Date(), updatedAt: new Date() })
+        .where(eq(firmwareSupport.id, id))
+        .returning();
+      if (!row) throw notFound(`Firmware record ${id}`);
+      return firmwareToApi(row);
+    });
+  });
+
+  app.get(`${BASE}/stock-file/:id`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
+    const { id } = request.params;
+    const [row] = await ctx.db.select().from(firmwareSupport).where(eq(firmwareSupport.id, id));
+    if (!row) throw notFound(`Firmware record ${id}`);
+    if (!row.stockSha256) throw notFound(`A stock file for ${row.firmwareId}`);
+    return reply
+      .header("content-type", "application/octet-stream")
+      .header("content-disposition", `attachment; filename="${row.firmwareId}-stock.bin"`)
+      .header("x-content-sha256", row.stockSha256)
+      .send(ctx.blobs.stream(row.stockSha256));
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * Flashing support of a firmware record: its flashing profile and blocks,
+ * and the bootloader it needs.
+ */
+import { eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { flashingSupportInputSchema } from "../../../contracts/catalogue";
+import type { AppContext } from "../../context";
+import { firmwareSupport } from "../../db/schema";
+import { HttpError, badRequest, notFound } from "../../errors";
+import { idParams } from "../../http/crud";
+import { requireFile, withUpload } from "../../http/uploads";
+import type { ZodTypeProvider } from "../../http/zod";
+import { BASE, admin } from "./common";
+import { firmwareToApi } from "./firmware-records";
+
+export async function flashingSupportRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  app.put(`${BASE}/flashing-support`, { config: admin, schema: { body: flashingSupportInputSchema } }, async (request) => {
+    const input = request.body;
+    const row = await ctx.db.transaction(async (tx) => {
+      const [record] = await tx.select().from(firmwareSupport).where(eq(firmwareSupport.firmwareId, input.firmwareId)).for("update");
+      if (!record) throw notFound(`Firmware record ${input.firmwareId}`);
+      input.blocks.forEach((block, i) => {
+        if (block.fileOffset + block.length > record.imageSize) {
+          throw badRequest("Invalid body", `block "${block.name}" runs past the image size`, [
+            { path: `blocks.${i}.length`, message: `block "${block.name}" runs past the image size ${record.imageSize}` },
+          ]);
+        }
+      });
+      if (input.enabled && (!record.bootloaderSha256 || !record.stockSha256)) {
+        throw new HttpError(422, "Flashing not ready", "Enabling flashing needs a stock file and a bootloader uploaded first");
+      }
+      const [updated] = await tx
+        .update(firmwareSupport)
+        .set({ flashingEnabled: input.enabled, flashing: input.profile, blocks: input.blocks, updatedAt: new Date() })
+        .where(eq(firmwareSupport.id, record.id))
+        .returning();
+      return updated;
+    });
+    return firmwareToApi(row);
+  });
+
+  app.post(`${BASE}/flashing-support/:id/bootloader`, { config: admin, schema: { params: idParams } }, async (request) => {
+    const { id } = request.params;
+    return withUpload(request, ctx, async (upload) => {
+      const file = requireFile(upload);
+      if (file.size === 0) throw new HttpError(422, "Empty file", "The bootloader file is empty");
+      const [exists] = await ctx.db.select({ id: firmwareSupport.id }).from(firmwareSupport).where(eq(firmwareSupport.id, id));
+      if (!exists) throw notFound(`Firmware record ${id}`);
+      await ctx.blobs.adopt(file.path, file.sha256);
+      const [row] = await ctx.db
+        .update(firmwareSupport)
+        .set({ bootloaderSha256: file.sha256, bootloaderSize: file.size, bootloaderName: file.filename.slice(0, 200), updatedAt: new Date() })
+        .where(eq(firmwareSupport.id, id))
+        .returning();
+      if (!row) throw notFound(`Firmware record ${id}`);
+      return firmwareToApi(row);
+    });
+  });
+}

@@ -1,0 +1,43 @@
+/**
+ * OBD functions: the diagnostic routines offered per firmware.
+ */
+import { sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
+import { type ObdFunctionInput, obdFunctionInputSchema, obdFunctionList } from "../../../contracts/catalogue";
+import type { AppContext } from "../../context";
+import { obdFunctions } from "../../db/schema";
+import { registerCrud } from "../../http/crud";
+import { lockFirmwareIds } from "../../services/catalogue";
+import { BASE, iso } from "./common";
+
+export async function obdFunctionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  registerCrud(app, ctx, {
+    label: "OBD function",
+    path: `${BASE}/obd-function`,
+    table: obdFunctions,
+    idColumn: obdFunctions.id,
+    input: obdFunctionInputSchema as z.ZodType<ObdFunctionInput & { id?: string }>,
+    list: {
+      table: obdFunctions,
+      id: obdFunctions.id,
+      allowed: obdFunctionList,
+      fields: {
+        name: { column: obdFunctions.name, kind: "text" },
+        category: { column: obdFunctions.category, kind: "text" },
+        safetyLevel: { column: obdFunctions.safetyLevel, kind: "text" },
+        firmwareIds: { column: obdFunctions.firmwareIds, kind: "array" },
+        updatedAt: { column: obdFunctions.updatedAt, kind: "timestamp" },
+      },
+      search: sql`(${obdFunctions.name} || ' ' || ${obdFunctions.description})`,
+      defaultSort: [{ field: "name", order: "asc" }],
+    },
+    async prepare(tx, input) {
+      const { id: _id, ...values } = obdFunctionInputSchema.parse(input);
+      await lockFirmwareIds(tx, values.firmwareIds);
+      return values;
+    },
+    toApi: ({ createdAt, updatedAt, ...row }) => ({ ...row, createdAt: iso(createdAt), updatedAt: iso(updatedAt) }),
+    unique: { obd_functions_name_key: { field: "name", message: "another OBD function has this name" } },
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * Password storage: the security-access passwords per firmware, sealed at
+ * rest, masked in lists, revealed one at a time and logged.
+ */
+import { eq, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { firmwareSecretInputSchema, firmwareSecretList } from "../../../contracts/catalogue";
+import type { AppContext } from "../../context";
+import { firmwareSecrets, secretReveals } from "../../db/schema";
+import { notFound } from "../../errors";
+import { callerOf } from "../../http/auth";
+import { idParams, uniqueConflict } from "../../http/crud";
+import { type ListSpec, listQueryOf, runList } from "../../http/list";
+import type { ZodTypeProvider } from "../../http/zod";
+import { lockFirmwareIds } from "../../services/catalogue";
+import { BASE, admin, iso } from "./common";
+
+export async function passwordStorageRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const mask = (row: typeof firmwareSecrets.$inferSelect) => ({
+    id: row.id,
+    firmwareId: row.firmwareId,
+    label: row.label,
+    securityLevel: row.securityLevel,
+    secret: "••••••••",
+    updatedAt: iso(row.updatedAt),
+  });
+  const secretListSpec: ListSpec = {
+    table: firmwareSecrets,
+    id: firmwareSecrets.id,
+    allowed: firmwareSecretList,
+    fields: {
+      firmwareId: { column: firmwareSecrets.firmwareId, kind: "text" },
+      label: { column: firmwareSecrets.label, kind: "text" },
+      updatedAt: { column: firmwareSecrets.updatedAt, kind: "timestamp" },
+    },
+    search: sql`(${firmwareSecrets.firmwareId} || ' ' || ${firmwareSecrets.label})`,
+    defaultSort: [{ field: "firmwareId", order: "asc" }],
+  };
+
+  app.get(`${BASE}/password-storage`, { config: { ...admin, list: secretListSpec } }, async (request) => {
+    const query = listQueryOf(request, secretListSpec);
+    const page = await runList(ctx.db, secretListSpec, query, ({ where, orderBy, limit, offset }) =>
+      ctx.db.select().from(firmwareSecrets).where(where).orderBy(...orderBy).limit(limit).offset(offset),
+    );
+    return { ...page, data: page.data.map(mask) };
+  });
+
+  app.put(`${BASE}/password-storage`, { config: admin, schema: { body: firmwareSecretInputSchema } }, async (request, reply) => {
+    const input = request.body;
+    try {
+      const row = await ctx.db.transaction(async (tx) => {
+        await lockFirmwareIds(tx, [input.firmwareId], "firmwareId");
+        const { id, ...plain } = input;
+        const values = { ...plain, secret: ctx.secrets.seal(plain.secret) };
+        if (id) {
+          const [updated] = await tx.update(firmwareSecrets).set({ ...values, updatedAt: new Date() }).where(eq(firmwareSecrets.id, id)).returning();
+          if (!updated) throw notFound(`Stored password ${id}`);
+          return updated;
+        }
+        const [created] = await tx.insert(firmwareSecrets).values(values).returning();
+        return created;
+      });
+      return reply.status(input.id ? 200 : 201).send(mask(row));
+    } catch (error) {
+      uniqueConflict(error, { firmware_secrets_firmware_label_key: { field: "label", message: "this firmware already has a password with this label" } });
+    }
+  });
+
+  app.post(`${BASE}/password-storage/:id/reveal`, { config: admin, schema: { params: idParams } }, async (request) => {
+    const { id } = request.params;
+    const caller = callerOf(request);
+    const row = await ctx.db.transaction(async (tx) => {
+      const [secret] = await tx.select().from(firmwareSecrets).where(eq(firmwareSecrets.id, id));
+      if (!secret) throw notFound(`Stored password ${id}`);
+      await tx.insert(secretReveals).values({ secretId: id, revealedBy: caller.uid });
+      return secret;
+    });
+    request.log.info({ secretId: id, firmwareId: row.firmwareId, by: caller.uid }, "stored password revealed");
+    return { ...mask(row), secret: ctx.secrets.open(row.secret) };
+  });
+
+  app.delete(`${BASE}/password-storage/:id`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
+    const { id } = request.params;
+    const [deleted] = await ctx.db.delete(firmwareSecrets).where(eq(firmwareSecrets.id, id)).returning({ id: firmwareSecrets.id });
+    if (!deleted) throw notFound(`Stored password ${id}`);
+    return reply.status(204).send();
+  });
+}

@@ -1,0 +1,45 @@
+/**
+ * PID templates: named sets of PID descriptors to log together.
+ */
+import { sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
+import { type PidTemplateInput, pidTemplateInputSchema, pidTemplateList } from "../../../contracts/catalogue";
+import type { AppContext } from "../../context";
+import { pidTemplates } from "../../db/schema";
+import { registerCrud } from "../../http/crud";
+import { lockDescriptorIds, lockFirmwareIds } from "../../services/catalogue";
+import { BASE, iso } from "./common";
+
+export async function pidTemplateRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  registerCrud(app, ctx, {
+    label: "PID template",
+    path: `${BASE}/pid-templates`,
+    table: pidTemplates,
+    idColumn: pidTemplates.id,
+    input: pidTemplateInputSchema as z.ZodType<PidTemplateInput & { id?: string }>,
+    list: {
+      table: pidTemplates,
+      id: pidTemplates.id,
+      allowed: pidTemplateList,
+      fields: {
+        name: { column: pidTemplates.name, kind: "text" },
+        vehicleFamily: { column: pidTemplates.vehicleFamily, kind: "text" },
+        sampleRateHz: { column: pidTemplates.sampleRateHz, kind: "number" },
+        firmwareIds: { column: pidTemplates.firmwareIds, kind: "array" },
+        descriptorIds: { column: pidTemplates.descriptorIds, kind: "array", arrayType: "uuid" },
+        updatedAt: { column: pidTemplates.updatedAt, kind: "timestamp" },
+      },
+      search: sql`(${pidTemplates.name} || ' ' || ${pidTemplates.vehicleFamily})`,
+      defaultSort: [{ field: "name", order: "asc" }],
+    },
+    async prepare(tx, input) {
+      const { id: _id, ...values } = pidTemplateInputSchema.parse(input);
+      await lockFirmwareIds(tx, values.firmwareIds);
+      await lockDescriptorIds(tx, values.descriptorIds);
+      return values;
+    },
+    toApi: ({ createdAt, updatedAt, ...row }) => ({ ...row, createdAt: iso(createdAt), updatedAt: iso(updatedAt) }),
+    unique: { pid_templates_name_key: { field: "name", message: "another template has this name" } },
+  });
+}

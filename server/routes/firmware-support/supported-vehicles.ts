@@ -1,0 +1,45 @@
+/**
+ * Supported vehicles: which cars run which firmware.
+ */
+import { sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
+import { type SupportedVehicleInput, supportedVehicleInputSchema, supportedVehicleList } from "../../../contracts/catalogue";
+import type { AppContext } from "../../context";
+import { supportedVehicles } from "../../db/schema";
+import { registerCrud } from "../../http/crud";
+import { lockFirmwareIds } from "../../services/catalogue";
+import { BASE, iso } from "./common";
+
+export async function supportedVehicleRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  registerCrud(app, ctx, {
+    label: "Supported vehicle",
+    path: `${BASE}/supported-vehicle`,
+    table: supportedVehicles,
+    idColumn: supportedVehicles.id,
+    input: supportedVehicleInputSchema as z.ZodType<SupportedVehicleInput & { id?: string }>,
+    list: {
+      table: supportedVehicles,
+      id: supportedVehicles.id,
+      allowed: supportedVehicleList,
+      fields: {
+        make: { column: supportedVehicles.make, kind: "text" },
+        model: { column: supportedVehicles.model, kind: "text" },
+        engine: { column: supportedVehicles.engine, kind: "text" },
+        ecu: { column: supportedVehicles.ecu, kind: "text" },
+        yearFrom: { column: supportedVehicles.yearFrom, kind: "number" },
+        yearTo: { column: supportedVehicles.yearTo, kind: "number" },
+        firmwareIds: { column: supportedVehicles.firmwareIds, kind: "array" },
+        updatedAt: { column: supportedVehicles.updatedAt, kind: "timestamp" },
+      },
+      search: sql`(${supportedVehicles.make} || ' ' || ${supportedVehicles.model} || ' ' || ${supportedVehicles.generation} || ' ' || ${supportedVehicles.engine} || ' ' || ${supportedVehicles.ecu})`,
+      defaultSort: [{ field: "make", order: "asc" }, { field: "model", order: "asc" }],
+    },
+    async prepare(tx, input) {
+      const { id: _id, ...values } = supportedVehicleInputSchema.parse(input);
+      await lockFirmwareIds(tx, values.firmwareIds);
+      return values;
+    },
+    toApi: ({ createdAt, updatedAt, ...row }) => ({ ...row, createdAt: iso(createdAt), updatedAt: iso(updatedAt) }),
+  });
+}

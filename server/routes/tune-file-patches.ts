@@ -1,0 +1,217 @@
+/**
+ * Tune-file patches: the catalogue of byte patches (admins write it), which
+ * firmware and tunes a patch fits, applying patches to an uploaded image,
+ * and importing patches from a TunerPro XDF.
+ */
+import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { Patch } from "../../contracts/tune-definition";
+import { type TuneFilePatch, tuneFilePatchInputSchema, tuneFilePatchList, xdfImportSchema } from "../../contracts/tune-files";
+import type { AppContext } from "../context";
+import { bakedTuneFiles, tuneFilePatches, tuneFiles } from "../db/schema";
+import { importXdf, patchState } from "../../domain/tune";
+import { applyPatches } from "../services/tune-engine";
+import { HttpError, RequestValidationError, badRequest, notFound } from "../errors";
+import { callerOf } from "../http/auth";
+import { idParams, referencedConflict } from "../http/crud";
+import { type Tx } from "../db/handle";
+import { reprDigestOf, wantsSha256 } from "../http/digest";
+import { type ListSpec, listQueryOf, runList } from "../http/list";
+import { fieldsOf, patchIdsField } from "../http/multipart-fields";
+import { requireFile, withBufferedUpload } from "../http/uploads";
+import type { ZodTypeProvider } from "../http/zod";
+import { lockFirmwareIds } from "../services/catalogue";
+import { isAdmin, versionRow } from "../services/tune-access";
+import { readImage, refuseFailingChecksums, sha256Of } from "../services/tune-files";
+import { domain } from "../http/domain-errors";
+import { firmwareRecord, patchOf, requireIdentified } from "../services/firmware-records";
+import { patchToApi } from "../services/tune-responses";
+
+const dealer = { role: "dealer" as const };
+const admin = { role: "admin" as const };
+
+const patchListSpec: ListSpec = {
+  table: tuneFilePatches,
+  id: tuneFilePatches.id,
+  allowed: tuneFilePatchList,
+  fields: {
+    title: { column: tuneFilePatches.title, kind: "text" },
+    firmwareIds: { column: tuneFilePatches.firmwareIds, kind: "array" },
+    updatedAt: { column: tuneFilePatches.updatedAt, kind: "timestamp" },
+  },
+  search: sql`(${tuneFilePatches.title} || ' ' || ${tuneFilePatches.description})`,
+  defaultSort: [{ field: "title", order: "asc" }],
+};
+
+export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { db } = ctx;
+
+  app.get("/tune-file-patches", { config: { list: patchListSpec } }, async (request) => {
+    const query = listQueryOf(request, patchListSpec);
+    const page = await runList(db, patchListSpec, query, ({ where, orderBy, limit, offset }) =>
+      db.select().from(tuneFilePatches).where(where).orderBy(...orderBy).limit(limit).offset(offset),
+    );
+    return { ...page, data: page.data.map(patchToApi) };
+  });
+
+  app.get("/tune-file-patches/:id", { schema: { params: idParams } }, async (request): Promise<TuneFilePatch> => {
+    const { id } = request.params;
+    const [row] = await db.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, id));
+    if (!row) throw notFound(`Tune-file patch ${id}`);
+    return patchToApi(row);
+  });
+
+  /**
+   * A patch must fit every firmware it names, and where that firmware has a
+   * stock file its base bytes must be there (or the patch already applied):
+   * a patch whose base does not match stock is for another firmware.
+   */
+  async function checkPatchAgainstFirmware(tx: Tx, patch: Patch, path = "entries") {
+    await lockFirmwareIds(tx, patch.firmwareIds);
+    for (const firmwareId of patch.firmwareIds) {
+      const record = await firmwareRecord(tx, firmwareId);
+      patch.entries.forEach((entry, i) => {
+        if (entry.address + entry.patch.length / 2 > record.imageSize) {
+          const message = `entry at 0x${entry.address.toString(16).toUpperCase()} runs past the end of ${firmwareId} images (${record.imageSize} bytes)`;
+          throw badRequest("Invalid body", message, [{ path: `${path}.${i}.address`, message }]);
+        }
+      });
+      if (record.stockSha256) {
+        const state = patchState(await readImage(ctx, record.stockSha256), patch);
+        if (state.state === "conflict") {
+          const addresses = state.conflicts.map((a) => `0x${a.toString(16).toUpperCase()}`);
+          const message = `the base bytes do not match ${firmwareId}'s stock file at ${addresses.join(", ")}`;
+          throw new HttpError(422, "Patch does not fit the firmware", message, [{ path, message, firmwareId, addresses: state.conflicts }]);
+        }
+      }
+    }
+  }
+
+  app.put("/tune-file-patches", { config: admin, schema: { body: tuneFilePatchInputSchema } }, async (request, reply) => {
+    const input = request.body;
+    const row = await db.transaction(async (tx) => {
+      await checkPatchAgainstFirmware(tx, input);
+      const values = { title: input.title, description: input.description, firmwareIds: input.firmwareIds, entries: input.entries };
+      if (input.id) {
+        const [updated] = await tx.update(tuneFilePatches).set({ ...values, updatedAt: new Date() }).where(eq(tuneFilePatches.id, input.id)).returning();
+        if (!updated) throw notFound(`Tune-file patch ${input.id}`);
+        return updated;
+      }
+      const [created] = await tx.insert(tuneFilePatches).values(values).returning();
+      return created;
+    });
+    return reply.status(input.id ? 200 : 201).send(patchToApi(row));
+  });
+
+  app.delete("/tune-file-patches/:id", { config: admin, schema: { params: idParams } }, async (request, reply) => {
+    const { id } = request.params;
+    await db.transaction(async (tx) => {
+      const [row] = await tx.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, id)).for("update");
+      if (!row) throw notFound(`Tune-file patch ${id}`);
+      // Kept bakes would lose the patch at the next rebake; expired previews do not count.
+      const bakes = await tx
+        .select({ id: bakedTuneFiles.id, vehicleId: bakedTuneFiles.vehicleId })
+        .from(bakedTuneFiles)
+        .where(and(sql`${bakedTuneFiles.patchIds} @> ARRAY[${id}]::uuid[]`, or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date()))))
+        .limit(20);
+      if (bakes.length) throw referencedConflict(`Patch "${row.title}"`, bakes.map((b) => ({ resource: "baked tune file", id: b.id, label: `for vehicle ${b.vehicleId}` })));
+      await tx.delete(tuneFilePatches).where(eq(tuneFilePatches.id, id));
+    });
+    return reply.status(204).send();
+  });
+
+  app.get("/tune-file-patches/:id/compatible", { config: dealer, schema: { params: idParams } }, async (request) => {
+    const caller = callerOf(request);
+    const { id } = request.params;
+    const [row] = await db.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, id));
+    if (!row) throw notFound(`Tune-file patch ${id}`);
+    const patch = patchOf(row);
+    const firmware = [];
+    for (const firmwareId of row.firmwareIds) {
+      const record = await firmwareRecord(db, firmwareId).catch(() => null);
+      firmware.push({
+        firmwareId,
+        known: record !== null,
+        stockState: record?.stockSha256 ? patchState(await readImage(ctx, record.stockSha256), patch).state : null,
+      });
+    }
+    const tunes = await db
+      .select()
+      .from(tuneFiles)
+      .where(and(inArray(tuneFiles.firmwareId, row.firmwareIds), isAdmin(caller) ? undefined : eq(tuneFiles.dealerUid, caller.uid)))
+      .orderBy(tuneFiles.title)
+      .limit(100);
+    const tuneStates = [];
+    for (const tune of tunes) {
+      const version = await versionRow(db, tune.id, tune.currentVersion);
+      tuneStates.push({ id: tune.id, title: tune.title, firmwareId: tune.firmwareId, version: version.number, state: patchState(await readImage(ctx, version.sha256), patch).state });
+    }
+    return { firmware, tuneFiles: tuneStates };
+  });
+
+  /**
+   * Applies patches to an uploaded image and answers the result with its
+   * checksum report. Tools that send `Accept: application/octet-stream` get
+   * the bytes, with the report in `x-tune-report` (URI-encoded JSON); the
+   * image's SHA-256 comes only when asked for (RFC 9530: `Want-Repr-Digest:
+   * sha-256=1` answered by the trailer `Repr-Digest`), because hashing 8 MiB
+   * takes a fifth of the request and the caller holds the bytes it was sent.
+   * The browser gets one JSON answer with the image as base64 and its
+   * `sha256`, written by hand because JSON.stringify would scan the 11 MB
+   * string for characters to escape that base64 never has. An image whose
+   * checksums already fail is refused unless fixChecksums=true: patching must
+   * not hide a bad read.
+   */
+  app.post("/tune-file-patches/apply", { config: dealer }, async (request, reply) =>
+    withBufferedUpload(request, reply, ctx, async (upload) => {
+      const { flags } = fieldsOf(z.strictObject({ patchIds: z.string().optional() }), upload.fields, ["fixChecksums"]);
+      const patchIds = patchIdsField(upload.fields.patchIds);
+      if (patchIds.length === 0) throw new RequestValidationError("body", [{ path: "patchIds", message: "choose at least one patch" }]);
+      const image = requireFile(upload).bytes;
+      const record = requireIdentified(await ctx.catalogue.identify(image));
+      if (!flags.fixChecksums) refuseFailingChecksums(image, record);
+      const patches = await ctx.catalogue.patches(patchIds);
+      const outcome = await domain(() => applyPatches(image, patches, { firmwareId: record.firmwareId, checksums: record.checksums, inPlace: true }));
+      const fix = outcome.checksums!;
+      const report = {
+        firmwareId: record.firmwareId,
+        size: outcome.image.length,
+        patches: outcome.patches,
+        fixed: fix.fixed,
+        checksums: fix.results.map(({ name, type, valid, stored, computed }) => ({ name, type, valid, stored, computed })),
+      };
+      const bytes = Buffer.from(outcome.image.buffer, outcome.image.byteOffset, outcome.image.byteLength);
+      if (request.headers.accept?.includes("application/octet-stream")) {
+        reply
+          .header("content-type", "application/octet-stream")
+          .header("content-disposition", `attachment; filename="${record.firmwareId}-patched.bin"`)
+          .header("x-tune-report", encodeURIComponent(JSON.stringify(report)));
+        if (wantsSha256(request.headers)) reply.trailer("repr-digest", (_reply, _payload, done) => done(null, reprDigestOf(outcome.image)));
+        return reply.send(bytes);
+      }
+      const json = JSON.stringify({ ...report, sha256: sha256Of(outcome.image) });
+      return reply.type("application/json").send(`${json.slice(0, -1)},"image":"${bytes.toString("base64")}"}`);
+    }),
+  );
+
+  /** TunerPro XDF → the definition (for the firmware record) and its XDFPATCH entries as patches; stored only without dryRun. */
+  app.post("/tune-file-patches/import-xdf", { config: admin, schema: { body: xdfImportSchema } }, async (request, reply) => {
+    const { body } = request;
+    const record = await firmwareRecord(db, body.firmwareId);
+    const imported = await domain(() => importXdf(body.xml, { firmwareId: record.firmwareId, imageSize: record.imageSize }));
+    if (body.dryRun) return imported;
+    if (imported.patches.length === 0) throw badRequest("No patches", "the XDF has no XDFPATCH entries to store", [{ path: "xml", message: "no XDFPATCH elements" }]);
+    const rows = await db.transaction(async (tx) => {
+      const stored = [];
+      for (const [i, patch] of imported.patches.entries()) {
+        await checkPatchAgainstFirmware(tx, patch, `patches.${i}`);
+        const [row] = await tx.insert(tuneFilePatches).values({ title: patch.title, description: patch.description, firmwareIds: patch.firmwareIds, entries: patch.entries }).returning();
+        stored.push(patchToApi(row));
+      }
+      return stored;
+    });
+    return reply.status(201).send({ ...imported, patches: rows });
+  });
+}

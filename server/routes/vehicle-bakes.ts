@@ -1,0 +1,147 @@
+/**
+ * A vehicle's side of tuning: the caller's vehicles, the stock read (upload
+ * and download), the tunes bought for a vehicle with its bakes, and baking a
+ * tune (temporary, from a bought tune) or a supplied image (direct, dealers)
+ * onto the stock read. Who reaches a vehicle is decided by vehicleFor in
+ * services/tune-access.ts.
+ */
+import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { type VehicleTunes, bakeRequestSchema } from "../../contracts/tune-files";
+import type { AppContext } from "../context";
+import { bakedTuneFiles, tuneFilePurchases, tuneFiles, userVehicles } from "../db/schema";
+import { HttpError, badRequest, forbidden, notFound } from "../errors";
+import { callerOf } from "../http/auth";
+import { idParams } from "../http/crud";
+import { fieldsOf, patchIdsField } from "../http/multipart-fields";
+import { requireFile, withUpload } from "../http/uploads";
+import type { ZodTypeProvider } from "../http/zod";
+import { TEMP_BAKE_MS, dumpOf, storeBake } from "../services/bakes";
+import { accessOf, isAdmin, tuneRow, vehicleFor, versionRow } from "../services/tune-access";
+import { bakeFromBlobs } from "../services/tune-files";
+import { patchesById, requireFirmware } from "../services/firmware-records";
+import { bakedToApi, tuneToApi, vehicleToApi } from "../services/tune-responses";
+import { acceptStockRead, imageOf } from "../services/tune-uploads";
+
+const dealer = { role: "dealer" as const };
+
+const slotParams = z.strictObject({ id: z.uuid("id must be a UUID"), x: z.coerce.number().int("slot is a whole number").min(0).max(15, "slot is 0 to 15") });
+
+export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { db } = ctx;
+
+  /** The caller's vehicles (admins: all; dealers: also the ones they manage), for choosing where a tune goes. */
+  app.get("/user-vehicles", async (request) => {
+    const caller = callerOf(request);
+    const managed = sql`EXISTS (SELECT 1 FROM ${tuneFilePurchases} JOIN ${tuneFiles} ON ${tuneFiles.id} = ${tuneFilePurchases.tuneFileId} WHERE ${tuneFilePurchases.vehicleId} = ${userVehicles.id} AND ${tuneFiles.dealerUid} = ${caller.uid})`;
+    const rows = await db
+      .select()
+      .from(userVehicles)
+      .where(isAdmin(caller) ? undefined : or(eq(userVehicles.ownerUid, caller.uid), caller.role === "dealer" ? managed : undefined))
+      .orderBy(userVehicles.name, userVehicles.id)
+      .limit(200);
+    return { data: rows.map((row) => ({ ...vehicleToApi(row), ownerUid: row.ownerUid })), total: rows.length };
+  });
+
+  app.post("/user-vehicles/:id/upload-tune-dump/:x", { schema: { params: slotParams } }, async (request) => {
+    const caller = callerOf(request);
+    const { id, x } = request.params;
+    const { vehicle, owner } = await vehicleFor(db, id, caller);
+    // The stock read is the owner's (the app's read of their ECU): a dealer who manages the car reads it, never replaces it.
+    if (!owner && !isAdmin(caller)) throw forbidden("Only the vehicle's owner (or an admin) replaces its stock read");
+    return withUpload(request, ctx, async (upload) => {
+      const file = requireFile(upload);
+      const record = await acceptStockRead(ctx, file);
+      const [updated] = await db
+        .update(userVehicles)
+        .set({ firmwareId: record.firmwareId, stockDumpSha256: file.sha256, stockDumpSize: file.size, stockDumpSlot: x, stockDumpUploadedAt: new Date(), updatedAt: new Date() })
+        .where(eq(userVehicles.id, vehicle.id))
+        .returning();
+      return vehicleToApi(updated);
+    });
+  });
+
+  app.get("/user-vehicles/:id/download-tune-dump", { schema: { params: idParams } }, async (request, reply) => {
+    const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
+    if (!vehicle.stockDumpSha256) throw notFound(`A stock read for vehicle ${vehicle.id}`);
+    return reply
+      .header("content-type", "application/octet-stream")
+      .header("content-disposition", `attachment; filename="${vehicle.vin ?? vehicle.id}-stock.bin"`)
+      .header("x-content-sha256", vehicle.stockDumpSha256)
+      .send(ctx.blobs.stream(vehicle.stockDumpSha256));
+  });
+
+  app.post("/user-vehicles/:id/temp-bake/:x", { schema: { params: slotParams, body: bakeRequestSchema } }, async (request, reply) => {
+    const caller = callerOf(request);
+    const { id, x } = request.params;
+    const { body } = request;
+    const { vehicle } = await vehicleFor(db, id, caller);
+    const dump = dumpOf(db, vehicle);
+    const tune = await tuneRow(db, body.tuneFileId).catch(() => {
+      throw badRequest("Invalid body", `no tune file ${body.tuneFileId}`, [{ path: "tuneFileId", message: "no such tune file" }]);
+    });
+    const isOwnerDealer = isAdmin(caller) || tune.dealerUid === caller.uid;
+    if (!isOwnerDealer) {
+      const [purchase] = await db
+        .select({ id: tuneFilePurchases.id })
+        .from(tuneFilePurchases)
+        .where(and(eq(tuneFilePurchases.tuneFileId, tune.id), eq(tuneFilePurchases.vehicleId, vehicle.id)));
+      if (!purchase) throw forbidden(`Tune "${tune.title}" was not bought for vehicle ${vehicle.name}`);
+    }
+    const record = await dump.record;
+    if (tune.firmwareId !== record.firmwareId) {
+      const message = `the tune is for ${tune.firmwareId}; the vehicle runs ${record.firmwareId}`;
+      throw new HttpError(422, "Wrong firmware", message, [{ path: "tuneFileId", message }]);
+    }
+    const version = await versionRow(db, tune.id, tune.currentVersion);
+    const patches = await patchesById(db, body.patchIds);
+    const result = await bakeFromBlobs(ctx, { record, dumpSha256: dump.sha256, tune: version.sha256, direct: false, patches });
+    const row = await storeBake(
+      ctx,
+      { vehicleId: vehicle.id, firmwareId: record.firmwareId, tuneFileId: tune.id, tuneVersion: version.number, patchIds: body.patchIds, slot: x, expiresAt: new Date(Date.now() + TEMP_BAKE_MS), createdBy: caller.uid },
+      result,
+    );
+    return reply.status(201).send(await bakedToApi(db, row, caller));
+  });
+
+  app.post("/user-vehicles/:id/direct-bake", { config: dealer, schema: { params: idParams } }, async (request, reply) => {
+    const caller = callerOf(request);
+    const { vehicle } = await vehicleFor(db, request.params.id, caller);
+    const dump = dumpOf(db, vehicle);
+    const row = await withUpload(request, ctx, async (upload) => {
+      fieldsOf(z.strictObject({ patchIds: z.string().optional() }), upload.fields);
+      const patchIds = patchIdsField(upload.fields.patchIds);
+      const file = requireFile(upload);
+      const record = await dump.record;
+      const supplied = await imageOf(file);
+      await requireFirmware(db, supplied, record.firmwareId);
+      const patches = await patchesById(db, patchIds);
+      const result = await bakeFromBlobs(ctx, { record, dumpSha256: dump.sha256, tune: supplied, direct: true, patches });
+      // Kept only once the bake succeeded: rebake-all starts again from it.
+      await ctx.blobs.adopt(file.path, file.sha256);
+      return storeBake(ctx, { vehicleId: vehicle.id, firmwareId: record.firmwareId, sourceSha256: file.sha256, patchIds, createdBy: caller.uid }, result);
+    });
+    return reply.status(201).send(await bakedToApi(db, row, caller));
+  });
+
+  app.get("/user-vehicles/:id/tune-files", { schema: { params: idParams } }, async (request): Promise<VehicleTunes> => {
+    const caller = callerOf(request);
+    const { vehicle } = await vehicleFor(db, request.params.id, caller);
+    const purchases = await db.select({ tuneFileId: tuneFilePurchases.tuneFileId }).from(tuneFilePurchases).where(eq(tuneFilePurchases.vehicleId, vehicle.id));
+    const bought = [];
+    for (const { tuneFileId } of purchases) {
+      const row = await tuneRow(db, tuneFileId);
+      // Bought for this vehicle: its owner holds the licence, whoever else is looking.
+      bought.push(await tuneToApi(db, row, accessOf(row, caller, true), false));
+    }
+    const baked = await db
+      .select()
+      .from(bakedTuneFiles)
+      .where(and(eq(bakedTuneFiles.vehicleId, vehicle.id), or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date()))))
+      .orderBy(desc(bakedTuneFiles.createdAt))
+      .limit(100);
+    return { vehicle: vehicleToApi(vehicle), bought, baked: await Promise.all(baked.map((row) => bakedToApi(db, row, caller))) };
+  });
+}
