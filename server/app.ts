@@ -91,6 +91,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     db: database.db,
     identity,
     blobs: new BlobStore(config.dataDir),
+    dataLogBlobs: new BlobStore(path.join(config.dataDir, "data-logs")),
     users: createUserMirror(database.db),
     jobs: new JobRegistry(),
     notifications: new NotificationCenter(database.db),

@@ -15,6 +15,8 @@ export interface AppContext {
   db: Db;
   identity: Identity;
   blobs: BlobStore;
+  /** Data logs' originals and columnar forms, apart from the other files (`<dataDir>/data-logs`). */
+  dataLogBlobs: BlobStore;
   users: UserMirror;
   jobs: JobRegistry;
   notifications: NotificationCenter;

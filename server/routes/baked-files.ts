@@ -14,7 +14,6 @@ import type { ZodTypeProvider } from "../http/zod";
 import { dumpOf } from "../services/bakes";
 import { bakeAccess, bakedRow, isAdmin, vehicleFor, versionRow } from "../services/tune-access";
 import { bakeFromBlobs } from "../services/tune-files";
-import { patchesById } from "../services/firmware-records";
 import { bakedToApi } from "../services/tune-responses";
 
 const admin = { role: "admin" as const };
@@ -62,7 +61,7 @@ export async function bakedFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
           let tuneSha256 = row.sourceSha256;
           if (row.tuneFileId) tuneSha256 = (await versionRow(db, row.tuneFileId, row.tuneVersion!)).sha256;
           if (!tuneSha256) throw new Error("the bake has neither a tune nor a supplied image");
-          const patches = await patchesById(db, row.patchIds);
+          const patches = await ctx.catalogue.patches(row.patchIds);
           const result = await bakeFromBlobs(ctx, { record, dumpSha256: dump.sha256, tune: tuneSha256, direct: !row.tuneFileId, patches });
           await ctx.blobs.put(result.image);
           await db

@@ -15,7 +15,7 @@ import { badRequest, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { sendFile } from "../http/byte-ranges";
 import type { ZodTypeProvider } from "../http/zod";
-import { apiChannel, dataLogBlobs, hashToken, liveShare, ownedLog, shareOf } from "../services/data-logs";
+import { apiChannel, hashToken, liveShare, ownedLog, shareOf } from "../services/data-logs";
 
 const idParams = z.strictObject({ id: z.uuid("id must be a UUID") });
 const shareParams = z.strictObject({ id: z.uuid("id must be a UUID"), shareId: z.uuid("shareId must be a UUID") });
@@ -23,7 +23,7 @@ const tokenParams = z.strictObject({ token: z.string().regex(/^[A-Za-z0-9_-]{43}
 
 export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  const blobs = dataLogBlobs(ctx);
+  const blobs = ctx.dataLogBlobs;
 
   app.post("/data-logs/:id/share", { schema: { params: idParams, body: dataLogShareSchema } }, async (request, reply) => {
     const { id } = request.params;

@@ -19,7 +19,7 @@ import { sendFile } from "../http/byte-ranges";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { requireFile, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
-import { type LogRow, apiChannel, dataLogBlobs, lockHash, ownedLog, summaryOf, vehicleOf, visibleTo } from "../services/data-logs";
+import { type LogRow, apiChannel, lockHash, ownedLog, summaryOf, vehicleOf, visibleTo } from "../services/data-logs";
 import { parseLogFile } from "../services/log-parse";
 
 const idParams = z.strictObject({ id: z.uuid("id must be a UUID") });
@@ -55,7 +55,7 @@ const listSpec: ListSpec = {
 
 export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  const blobs = dataLogBlobs(ctx);
+  const blobs = ctx.dataLogBlobs;
 
   async function detailOf(row: LogRow): Promise<DataLogDetail> {
     let dynoProfile = row.dynoProfile as DynoProfile | null;

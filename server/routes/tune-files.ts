@@ -34,7 +34,7 @@ import { requireFile, withBufferedUpload, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
 import { accessOf, boughtBy, isAdmin, ownTune, tuneColumns, tuneRow, vehicleFor, versionRow, visibleTune } from "../services/tune-access";
 import { inspect, readImage } from "../services/tune-files";
-import { definitionOf, firmwareRecord, patchesById } from "../services/firmware-records";
+import { definitionOf, firmwareRecord } from "../services/firmware-records";
 import { domain } from "../http/domain-errors";
 import { tuneToApi } from "../services/tune-responses";
 import { acceptImage } from "../services/tune-uploads";
@@ -81,7 +81,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     if (!access.owner && !access.bought) throw forbidden("Buy the tune first to preview patches on it");
     const version = await versionRow(db, row.id, body.version ?? row.currentVersion);
     const record = await firmwareRecord(db, row.firmwareId);
-    const patches = await patchesById(db, body.patchIds);
+    const patches = await ctx.catalogue.patches(body.patchIds);
     const image = await readImage(ctx, version.sha256);
     const outcome = await domain(() => applyPatches(image, patches, { firmwareId: record.firmwareId, checksums: record.checksums, inPlace: true }));
     const report = await inspect(ctx, outcome.image, { record, view: access.view });

@@ -20,9 +20,8 @@ import type { ZodTypeProvider } from "../http/zod";
 import { TEMP_BAKE_MS, dumpOf, storeBake } from "../services/bakes";
 import { accessOf, isAdmin, tuneRow, vehicleFor, versionRow } from "../services/tune-access";
 import { bakeFromBlobs } from "../services/tune-files";
-import { patchesById, requireFirmware } from "../services/firmware-records";
 import { bakedToApi, tuneToApi, vehicleToApi } from "../services/tune-responses";
-import { acceptStockRead, imageOf } from "../services/tune-uploads";
+import { acceptStockRead, firmwareOfImage, imageOf } from "../services/tune-uploads";
 
 const dealer = { role: "dealer" as const };
 
@@ -96,7 +95,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
       throw new HttpError(422, "Wrong firmware", message, [{ path: "tuneFileId", message }]);
     }
     const version = await versionRow(db, tune.id, tune.currentVersion);
-    const patches = await patchesById(db, body.patchIds);
+    const patches = await ctx.catalogue.patches(body.patchIds);
     const result = await bakeFromBlobs(ctx, { record, dumpSha256: dump.sha256, tune: version.sha256, direct: false, patches });
     const row = await storeBake(
       ctx,
@@ -116,8 +115,8 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
       const file = requireFile(upload);
       const record = await dump.record;
       const supplied = await imageOf(file);
-      await requireFirmware(db, supplied, record.firmwareId);
-      const patches = await patchesById(db, patchIds);
+      await firmwareOfImage(ctx, supplied, record.firmwareId);
+      const patches = await ctx.catalogue.patches(patchIds);
       const result = await bakeFromBlobs(ctx, { record, dumpSha256: dump.sha256, tune: supplied, direct: true, patches });
       // Kept only once the bake succeeded: rebake-all starts again from it.
       await ctx.blobs.adopt(file.path, file.sha256);

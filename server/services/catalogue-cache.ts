@@ -58,7 +58,7 @@ export class CatalogueCache {
     return this.kept;
   }
 
-  /** The firmware record whose size and identify rules match the image, or the reason none does (identifyImage). */
+  /** The firmware record whose size and identify rules match the image, or the reason none does (identifyAmong). */
   async identify(image: Uint8Array): Promise<Identification> {
     const kept = await this.current();
     let candidates = kept.identities.get(image.length);

@@ -8,31 +8,16 @@
  * same bytes cannot interleave with a delete that is about to remove them.
  */
 import { createHash } from "node:crypto";
-import path from "node:path";
 import { type SQL, and, eq, isNull, or, sql } from "drizzle-orm";
 import type { DataLogShare, DataLogSummary } from "../../contracts/data-logs";
-import type { AppContext } from "../context";
-import type { Db } from "../db/connection";
+import type { Db } from "../db/handle";
 import { dataLogShares, dataLogs, userVehicles } from "../db/schema";
 import type { LogChannel } from "../../domain/logs";
 import { notFound } from "../errors";
-import { BlobStore } from "./blobs";
 import type { VerifiedCaller } from "./identity";
 
 export type LogRow = typeof dataLogs.$inferSelect;
 export type ShareRow = typeof dataLogShares.$inferSelect;
-
-const stores = new WeakMap<AppContext, BlobStore>();
-
-/** The data logs' blob store of this app (one per app, so every route sees the same). */
-export function dataLogBlobs(ctx: AppContext): BlobStore {
-  let store = stores.get(ctx);
-  if (!store) {
-    store = new BlobStore(path.join(ctx.config.dataDir, "data-logs"));
-    stores.set(ctx, store);
-  }
-  return store;
-}
 
 /** Serialises writers of one blob hash until the transaction ends (see the top of this file). */
 export const lockHash = (tx: Db, sha256: string) => tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${sha256}, 0))`);

@@ -70,23 +70,18 @@ export async function firmwareRecord(db: Reader, firmwareId: string): Promise<Fi
   return asRecord(row);
 }
 
-/**
- * The firmware record whose size and identify rules match the image, or the
- * reason none does: a size no record has (a truncated or padded read) and a
- * size that exists but whose rules do not match are told apart, because the
- * first is a bad read and the second a firmware we do not support.
- */
-export async function identifyImage(db: Db, image: Uint8Array): Promise<Identification> {
-  const candidates = (await db.select(identityColumns).from(firmwareSupport).where(eq(firmwareSupport.imageSize, image.length))).map(asIdentity);
-  return identifyAmong(db, image, candidates);
-}
-
 export interface Identification {
   record: FirmwareIdentity | null;
   reason: string | null;
 }
 
-/** identifyImage with the records of the image's size already read. */
+/**
+ * The firmware record, among the records of the image's size, whose identify rules match the
+ * image, or the reason none does: a size no record has (a truncated or padded read) and a size
+ * that exists but whose rules do not match are told apart, because the first is a bad read and
+ * the second a firmware we do not support. Images are identified through the catalogue cache
+ * (catalogue-cache.ts), which keeps the candidates of each size.
+ */
 export async function identifyAmong(db: Db, image: Uint8Array, candidates: readonly FirmwareIdentity[]): Promise<Identification> {
   if (candidates.length === 0) {
     const sizes = await db.selectDistinct({ size: firmwareSupport.imageSize }).from(firmwareSupport).orderBy(firmwareSupport.imageSize).limit(20);
@@ -97,11 +92,6 @@ export async function identifyAmong(db: Db, image: Uint8Array, candidates: reado
   }
   const record = identifyFirmware(image, candidates);
   return record ? { record, reason: null } : { record: null, reason: `no firmware record of ${image.length} bytes matches this image's identify bytes: unknown firmware` };
-}
-
-/** identifyImage, refusing an image without a record with 422 naming why. */
-export async function requireFirmware(db: Db, image: Uint8Array, expected?: string): Promise<FirmwareIdentity> {
-  return requireIdentified(await identifyImage(db, image), expected);
 }
 
 /** An identification's record, or the 422 naming why there is none or why it is not the one expected. */

@@ -8,7 +8,7 @@
 import type { Inspection, InspectionChange } from "../../contracts/tune-files";
 import type { Patch } from "../../contracts/tune-definition";
 import type { AppContext } from "../context";
-import { diffImages, patchState } from "../../domain/tune";
+import { type ChecksumResult, diffImages, patchState } from "../../domain/tune";
 import { sha256Hex } from "./hashing";
 import { type BakeResult, bake, verifyAll } from "./tune-engine";
 import { HttpError } from "../errors";
@@ -18,7 +18,12 @@ import { type FirmwareIdentity, type FirmwareRecord, definitionOf, patchOf, patc
 
 /** Refuses an image whose checksums fail, naming each failing scheme: a failing checksum is reported, never fixed unless the caller asks. */
 export function refuseFailingChecksums(image: Uint8Array, record: FirmwareIdentity, what = "the file"): void {
-  const failing = verifyAll(image, record.checksums).filter((r) => !r.valid);
+  refuseFailing(verifyAll(image, record.checksums), what);
+}
+
+/** refuseFailingChecksums on results already computed, so an upload's image is verified once. */
+export function refuseFailing(results: readonly ChecksumResult[], what = "the file"): void {
+  const failing = results.filter((r) => !r.valid);
   if (failing.length === 0) return;
   throw new HttpError(
     422,
