@@ -16,6 +16,9 @@ import { callerOf } from "../http/auth";
 import { sendFile } from "../http/byte-ranges";
 import type { ZodTypeProvider } from "../http/zod";
 import { apiChannel, hashToken, liveShare, ownedLog, shareOf } from "../services/data-logs";
+import { apiPaths } from "../../contracts/api-paths";
+
+const DATA_LOGS = `/${apiPaths["data-logs"].list}`;
 
 const idParams = z.strictObject({ id: z.uuid("id must be a UUID") });
 const shareParams = z.strictObject({ id: z.uuid("id must be a UUID"), shareId: z.uuid("shareId must be a UUID") });
@@ -25,7 +28,7 @@ export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const blobs = ctx.dataLogBlobs;
 
-  app.post("/data-logs/:id/share", { schema: { params: idParams, body: dataLogShareSchema } }, async (request, reply) => {
+  app.post(`${DATA_LOGS}/:id/share`, { schema: { params: idParams, body: dataLogShareSchema } }, async (request, reply) => {
     const { id } = request.params;
     const input = request.body;
     const row = await ownedLog(ctx.db, callerOf(request), id);
@@ -48,14 +51,14 @@ export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx
     return reply.status(201).send(created);
   });
 
-  app.get("/data-logs/:id/shares", { schema: { params: idParams } }, async (request) => {
+  app.get(`${DATA_LOGS}/:id/shares`, { schema: { params: idParams } }, async (request) => {
     const { id } = request.params;
     const row = await ownedLog(ctx.db, callerOf(request), id);
     const shares = await ctx.db.select().from(dataLogShares).where(eq(dataLogShares.logId, row.id)).orderBy(dataLogShares.createdAt);
     return { data: shares.map(shareOf), total: shares.length };
   });
 
-  app.delete("/data-logs/:id/shares/:shareId", { schema: { params: shareParams } }, async (request, reply) => {
+  app.delete(`${DATA_LOGS}/:id/shares/:shareId`, { schema: { params: shareParams } }, async (request, reply) => {
     const { id, shareId } = request.params;
     const row = await ownedLog(ctx.db, callerOf(request), id);
     const revoked = await ctx.db
@@ -80,7 +83,7 @@ export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx
     return { ...found, channels };
   }
 
-  app.post("/data-logs/shared/:token", { config: { public: true }, schema: { params: tokenParams } }, async (request) => {
+  app.post(`${DATA_LOGS}/shared/:token`, { config: { public: true }, schema: { params: tokenParams } }, async (request) => {
     const { token } = request.params;
     const { share, log, channels } = await resolveShare(token);
     const resolved: ResolvedDataLogShare = {
@@ -98,7 +101,7 @@ export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx
     return resolved;
   });
 
-  app.get("/data-logs/shared/:token/columns", { config: { public: true }, schema: { params: tokenParams } }, async (request, reply) => {
+  app.get(`${DATA_LOGS}/shared/:token/columns`, { config: { public: true }, schema: { params: tokenParams } }, async (request, reply) => {
     const { token } = request.params;
     const { share, log } = await resolveShare(token);
     const file = blobs.pathOf(log.columnsSha256);
@@ -110,7 +113,7 @@ export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx
     return reply.header("content-type", "application/octet-stream").send(Buffer.from(subset.buffer, subset.byteOffset, subset.length));
   });
 
-  app.get("/user-vehicles/:id/shared", { schema: { params: idParams } }, async (request) => {
+  app.get(`/${apiPaths["my-devices"].record}/:id/shared`, { schema: { params: idParams } }, async (request) => {
     const caller = callerOf(request);
     const { id } = request.params;
     const [vehicle] = await ctx.db

@@ -21,6 +21,9 @@ import { requireFile, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
 import { type LogRow, apiChannel, lockHash, ownedLog, summaryOf, vehicleOf, visibleTo } from "../services/data-logs";
 import { parseLogFile } from "../services/log-parse";
+import { apiPaths } from "../../contracts/api-paths";
+
+const DATA_LOGS = `/${apiPaths["data-logs"].list}`;
 
 const idParams = z.strictObject({ id: z.uuid("id must be a UUID") });
 const uploadFieldsSchema = z.strictObject({
@@ -82,7 +85,7 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     }
   }
 
-  app.post("/data-logs", async (request, reply) => {
+  app.post(DATA_LOGS, async (request, reply) => {
     const caller = callerOf(request);
     const created = await withUpload(
       request,
@@ -138,7 +141,7 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     return reply.status(201).send(await detailOf(created));
   });
 
-  app.get("/data-logs", { config: { list: listSpec } }, async (request) => {
+  app.get(DATA_LOGS, { config: { list: listSpec } }, async (request) => {
     const caller = callerOf(request);
     const query = listQueryOf(request, listSpec);
     const page = await runList(
@@ -159,7 +162,7 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
   });
 
   // Read-only for every signed-in user (the catalogue's own endpoint is admin-only): the analysis view's computed channels.
-  app.get("/data-logs/computed-descriptors", async () => {
+  app.get(`${DATA_LOGS}/computed-descriptors`, async () => {
     const rows = await ctx.db
       .select({
         id: computedDescriptors.id,
@@ -176,12 +179,12 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     return { data, total: data.length };
   });
 
-  app.get("/data-logs/:id", { schema: { params: idParams } }, async (request): Promise<DataLogDetail> => {
+  app.get(`${DATA_LOGS}/:id`, { schema: { params: idParams } }, async (request): Promise<DataLogDetail> => {
     const { id } = request.params;
     return detailOf(await ownedLog(ctx.db, callerOf(request), id));
   });
 
-  app.patch("/data-logs/:id", { schema: { params: idParams, body: dataLogPatchSchema } }, async (request): Promise<DataLogDetail> => {
+  app.patch(`${DATA_LOGS}/:id`, { schema: { params: idParams, body: dataLogPatchSchema } }, async (request): Promise<DataLogDetail> => {
     const { id } = request.params;
     const patch = request.body;
     const row = await ownedLog(ctx.db, callerOf(request), id);
@@ -207,7 +210,7 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     return detailOf(await ownedLog(ctx.db, callerOf(request), id));
   });
 
-  app.delete("/data-logs/:id", { schema: { params: idParams } }, async (request, reply) => {
+  app.delete(`${DATA_LOGS}/:id`, { schema: { params: idParams } }, async (request, reply) => {
     const { id } = request.params;
     const row = await ownedLog(ctx.db, callerOf(request), id);
     await ctx.db.transaction(async (tx) => {
@@ -220,14 +223,14 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     return reply.status(204).send();
   });
 
-  app.get("/data-logs/:id/blob", { schema: { params: idParams } }, async (request, reply) => {
+  app.get(`${DATA_LOGS}/:id/blob`, { schema: { params: idParams } }, async (request, reply) => {
     const { id } = request.params;
     const row = await ownedLog(ctx.db, callerOf(request), id);
     reply.header("content-disposition", `attachment; filename="${row.fileName.replace(/["\\\r\n]/g, "_")}"`);
     return sendFile(request, reply, blobs.pathOf(row.fileSha256), row.fileSize, "application/octet-stream");
   });
 
-  app.get("/data-logs/:id/columns", { schema: { params: idParams } }, async (request, reply) => {
+  app.get(`${DATA_LOGS}/:id/columns`, { schema: { params: idParams } }, async (request, reply) => {
     const { id } = request.params;
     const row = await ownedLog(ctx.db, callerOf(request), id);
     return sendFile(request, reply, blobs.pathOf(row.columnsSha256), row.columnsSize, "application/octet-stream");

@@ -15,6 +15,9 @@ import { idParams } from "../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { vehicleFor } from "../services/tune-access";
 import type { ZodTypeProvider } from "../http/zod";
+import { apiPaths } from "../../contracts/api-paths";
+
+const VEHICLES = `/${apiPaths["my-devices"].list}`;
 
 type FlashLogRow = typeof flashLogs.$inferSelect;
 
@@ -53,7 +56,7 @@ export async function flashLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
 
-  app.post("/user-vehicles/:id/flash-logs", { schema: { params: idParams, body: flashLogCreateSchema } }, async (request, reply) => {
+  app.post(`${VEHICLES}/:id/flash-logs`, { schema: { params: idParams, body: flashLogCreateSchema } }, async (request, reply) => {
     const caller = callerOf(request);
     const body = request.body;
     const { vehicle } = await vehicleFor(db, request.params.id, caller);
@@ -92,7 +95,7 @@ export async function flashLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return reply.status(201).send(toApi(row));
   });
 
-  app.get("/user-vehicles/:id/flash-logs", { config: { list: listSpec }, schema: { params: idParams } }, async (request) => {
+  app.get(`${VEHICLES}/:id/flash-logs`, { config: { list: listSpec }, schema: { params: idParams } }, async (request) => {
     const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
     const page = await runList(
       db,

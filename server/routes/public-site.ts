@@ -1,5 +1,6 @@
 import fastifyRateLimit from "@fastify/rate-limit";
 import { asc } from "drizzle-orm";
+import { apiPaths } from "../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
 import {
   type PublicSupportedVehicle,
@@ -87,8 +88,8 @@ export async function publicSiteRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
   );
 
   for (const [path, spec] of [
-    ["/contact-requests", contactList],
-    ["/demo-requests", demoList],
+    [`/${apiPaths["contact-requests"].list}`, contactList],
+    [`/${apiPaths["demo-requests"].list}`, demoList],
   ] as const) {
     app.get(path, { config: { role: "admin", list: spec } }, async (request) => {
       const query = listQueryOf(request, spec);

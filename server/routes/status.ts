@@ -2,6 +2,9 @@ import os from "node:os";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context";
 import { startBlobCollection } from "../services/blob-collector";
+import { apiPaths } from "../../contracts/api-paths";
+
+const STATUS = `/${apiPaths["server-management"].list}`;
 
 function uptimeSeconds(ctx: AppContext): number {
   return Math.round((Date.now() - ctx.startedAt.getTime()) / 1000);
@@ -10,7 +13,7 @@ function uptimeSeconds(ctx: AppContext): number {
 export async function statusRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const admin = { config: { role: "admin" as const } };
 
-  app.get("/status", admin, async () => {
+  app.get(STATUS, admin, async () => {
     const [database, identity] = await Promise.all([ctx.database.ping(), ctx.identity.ping()]);
     return {
       version: ctx.config.version,
@@ -24,7 +27,7 @@ export async function statusRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     };
   });
 
-  app.get("/status/system", admin, async () => ({
+  app.get(`${STATUS}/system`, admin, async () => ({
     node: process.version,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     cpus: os.cpus().length,
@@ -34,8 +37,8 @@ export async function statusRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     uptimeSeconds: uptimeSeconds(ctx),
   }));
 
-  app.get("/status/background", admin, async () => ({ jobs: ctx.jobs.list() }));
+  app.get(`${STATUS}/background`, admin, async () => ({ jobs: ctx.jobs.list() }));
 
   /** Runs the blob collection now (it also runs every few hours); the job's result says what was removed. */
-  app.post("/status/background/collect-blobs", admin, async (_request, reply) => reply.status(202).send(startBlobCollection(ctx)));
+  app.post(`${STATUS}/background/collect-blobs`, admin, async (_request, reply) => reply.status(202).send(startBlobCollection(ctx)));
 }

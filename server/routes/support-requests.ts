@@ -14,6 +14,7 @@
  * app and the phone app call them; on the server the entity is "support
  * requests" throughout.
  */
+import { apiPaths } from "../../contracts/api-paths";
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
@@ -36,7 +37,9 @@ import type { ZodTypeProvider } from "../http/zod";
 import { lockFirmwareIds } from "../services/catalogue";
 import type { NotificationInput } from "../services/notifications";
 
-const SUPPORT_REQUESTS = "/user-vehicles/support-request";
+/** The admin's list; a requester's own are under `mine` (the app's "support-requests" resource). */
+const SUPPORT_REQUESTS = `/${apiPaths["onboarding-vehicles"].list}`;
+const MINE = `/${apiPaths["support-requests"].list}`;
 const admin = { role: "admin" as const };
 
 /**
@@ -186,7 +189,7 @@ export async function supportRequestRoutes(plugin: FastifyInstance, { ctx }: { c
   });
 
   // Static paths: find-my-way matches them before the admins' `${SUPPORT_REQUESTS}/:id`, so "mine" is never taken for an id.
-  app.get(`${SUPPORT_REQUESTS}/mine`, { config: { list: ownSupportRequestListSpec } }, async (request) => {
+  app.get(MINE, { config: { list: ownSupportRequestListSpec } }, async (request) => {
     const caller = callerOf(request);
     const query = listQueryOf(request, ownSupportRequestListSpec);
     const page = await runList(
@@ -200,7 +203,7 @@ export async function supportRequestRoutes(plugin: FastifyInstance, { ctx }: { c
   });
 
   // Another user's request answers 404 like one that does not exist, so ids reveal nothing.
-  app.get(`${SUPPORT_REQUESTS}/mine/:id`, { schema: { params: idParams } }, async (request) => {
+  app.get(`${MINE}/:id`, { schema: { params: idParams } }, async (request) => {
     const { id } = request.params;
     const [row] = await ctx.db
       .select()

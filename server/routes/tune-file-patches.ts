@@ -27,6 +27,9 @@ import { readImage, refuseFailingChecksums, sha256Of } from "../services/tune-fi
 import { domain } from "../http/domain-errors";
 import { firmwareRecord, patchOf, requireIdentified } from "../services/firmware-records";
 import { patchToApi } from "../services/tune-responses";
+import { apiPaths } from "../../contracts/api-paths";
+
+const TUNE_FILE_PATCHES = `/${apiPaths["tune-file-patches"].list}`;
 
 const dealer = { role: "dealer" as const };
 const admin = { role: "admin" as const };
@@ -48,7 +51,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
 
-  app.get("/tune-file-patches", { config: { list: patchListSpec } }, async (request) => {
+  app.get(TUNE_FILE_PATCHES, { config: { list: patchListSpec } }, async (request) => {
     const query = listQueryOf(request, patchListSpec);
     const page = await runList(db, patchListSpec, query, ({ where, orderBy, limit, offset }) =>
       db.select().from(tuneFilePatches).where(where).orderBy(...orderBy).limit(limit).offset(offset),
@@ -56,7 +59,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
     return { ...page, data: page.data.map(patchToApi) };
   });
 
-  app.get("/tune-file-patches/:id", { schema: { params: idParams } }, async (request): Promise<TuneFilePatch> => {
+  app.get(`${TUNE_FILE_PATCHES}/:id`, { schema: { params: idParams } }, async (request): Promise<TuneFilePatch> => {
     const { id } = request.params;
     const [row] = await db.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, id));
     if (!row) throw notFound(`Tune-file patch ${id}`);
@@ -89,7 +92,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
     }
   }
 
-  app.put("/tune-file-patches", { config: admin, schema: { body: tuneFilePatchInputSchema } }, async (request, reply) => {
+  app.put(TUNE_FILE_PATCHES, { config: admin, schema: { body: tuneFilePatchInputSchema } }, async (request, reply) => {
     const input = request.body;
     const row = await db.transaction(async (tx) => {
       await checkPatchAgainstFirmware(tx, input);
@@ -105,7 +108,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
     return reply.status(input.id ? 200 : 201).send(patchToApi(row));
   });
 
-  app.delete("/tune-file-patches/:id", { config: admin, schema: { params: idParams } }, async (request, reply) => {
+  app.delete(`${TUNE_FILE_PATCHES}/:id`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
     const { id } = request.params;
     await db.transaction(async (tx) => {
       const [row] = await tx.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, id)).for("update");
@@ -122,7 +125,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
     return reply.status(204).send();
   });
 
-  app.get("/tune-file-patches/:id/compatible", { config: dealer, schema: { params: idParams } }, async (request) => {
+  app.get(`${TUNE_FILE_PATCHES}/:id/compatible`, { config: dealer, schema: { params: idParams } }, async (request) => {
     const caller = callerOf(request);
     const { id } = request.params;
     const [row] = await db.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, id));
@@ -164,7 +167,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
    * checksums already fail is refused unless fixChecksums=true: patching must
    * not hide a bad read.
    */
-  app.post("/tune-file-patches/apply", { config: dealer }, async (request, reply) =>
+  app.post(`${TUNE_FILE_PATCHES}/apply`, { config: dealer }, async (request, reply) =>
     withBufferedUpload(request, reply, ctx, async (upload) => {
       const { flags } = fieldsOf(z.strictObject({ patchIds: z.string().optional() }), upload.fields, ["fixChecksums"]);
       const patchIds = patchIdsField(upload.fields.patchIds);
@@ -197,7 +200,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
   );
 
   /** TunerPro XDF → the definition (for the firmware record) and its XDFPATCH entries as patches; stored only without dryRun. */
-  app.post("/tune-file-patches/import-xdf", { config: admin, schema: { body: xdfImportSchema } }, async (request, reply) => {
+  app.post(`${TUNE_FILE_PATCHES}/import-xdf`, { config: admin, schema: { body: xdfImportSchema } }, async (request, reply) => {
     const { body } = request;
     const record = await firmwareRecord(db, body.firmwareId);
     const imported = await domain(() => importXdf(body.xml, { firmwareId: record.firmwareId, imageSize: record.imageSize }));

@@ -38,6 +38,9 @@ import { definitionOf, firmwareRecord } from "../services/firmware-records";
 import { domain } from "../http/domain-errors";
 import { tuneToApi } from "../services/tune-responses";
 import { acceptImage } from "../services/tune-uploads";
+import { apiPaths } from "../../contracts/api-paths";
+
+const TUNE_FILES = `/${apiPaths["tune-files"].list}`;
 
 const dealer = { role: "dealer" as const };
 
@@ -66,7 +69,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
   // Inspection
 
   /** With `definition=true`, the identified firmware's definition too: whoever holds an image may see its maps. */
-  app.post("/tune-files/inspect", { schema: { querystring: z.strictObject({ definition: z.stringbool().default(false) }) } }, async (request, reply) =>
+  app.post(`${TUNE_FILES}/inspect`, { schema: { querystring: z.strictObject({ definition: z.stringbool().default(false) }) } }, async (request, reply) =>
     withBufferedUpload(request, reply, ctx, async (upload) => {
       const report: LocalInspection = await inspect(ctx, requireFile(upload).bytes);
       if (request.query.definition) report.definition = report.firmwareId ? await definitionOf(db, report.firmwareId) : null;
@@ -74,7 +77,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     }),
   );
 
-  app.post("/tune-files/inspect/patch", { schema: { body: inspectPatchSchema } }, async (request) => {
+  app.post(`${TUNE_FILES}/inspect/patch`, { schema: { body: inspectPatchSchema } }, async (request) => {
     const { body } = request;
     const caller = callerOf(request);
     const { row, access } = await visibleTune(db, body.tuneFileId, caller);
@@ -91,7 +94,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
   // -------------------------------------------------------------------------
   // Tune files
 
-  app.post("/tune-files", { config: dealer }, async (request, reply) => {
+  app.post(TUNE_FILES, { config: dealer }, async (request, reply) => {
     const caller = callerOf(request);
     const created = await withUpload(request, ctx, async (upload) => {
       const { input, flags } = fieldsOf(tuneFileCreateSchema, upload.fields, ["fixChecksums"]);
@@ -118,7 +121,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return reply.status(201).send(await tuneToApi(db, row, accessOf(row, caller, false)));
   });
 
-  app.get("/tune-files", { config: { list: tuneListSpec } }, async (request) => {
+  app.get(TUNE_FILES, { config: { list: tuneListSpec } }, async (request) => {
     const caller = callerOf(request);
     const query = listQueryOf(request, tuneListSpec);
     const bought = sql`EXISTS (SELECT 1 FROM ${tuneFilePurchases} WHERE ${tuneFilePurchases.tuneFileId} = ${tuneFiles.id} AND ${tuneFilePurchases.customerUid} = ${caller.uid})`;
@@ -137,12 +140,12 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return { ...page, data: await Promise.all(data) };
   });
 
-  app.get("/tune-files/:id", { schema: { params: idParams } }, async (request): Promise<TuneFile> => {
+  app.get(`${TUNE_FILES}/:id`, { schema: { params: idParams } }, async (request): Promise<TuneFile> => {
     const { row, access } = await visibleTune(db, request.params.id, callerOf(request));
     return tuneToApi(db, row, access);
   });
 
-  app.get("/tune-files/:id/download", { schema: { params: idParams, querystring: tuneVersionQuerySchema } }, async (request, reply) => {
+  app.get(`${TUNE_FILES}/:id/download`, { schema: { params: idParams, querystring: tuneVersionQuerySchema } }, async (request, reply) => {
     const { row, access } = await visibleTune(db, request.params.id, callerOf(request));
     if (!access.download) throw forbidden(access.bought ? "The tune's author does not let buyers download it; flash it from the app" : "Buy the tune first");
     const { version } = request.query;
@@ -155,7 +158,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
       .send(ctx.blobs.stream(stored.sha256));
   });
 
-  app.patch("/tune-files/:id", { schema: { params: idParams, body: tuneFileUpdateSchema } }, async (request): Promise<TuneFile> => {
+  app.patch(`${TUNE_FILES}/:id`, { schema: { params: idParams, body: tuneFileUpdateSchema } }, async (request): Promise<TuneFile> => {
     const caller = callerOf(request);
     const { id } = request.params;
     const { body } = request;
@@ -172,7 +175,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return tuneToApi(db, row, accessOf(row, caller, false));
   });
 
-  app.delete("/tune-files/:id", { schema: { params: idParams } }, async (request, reply) => {
+  app.delete(`${TUNE_FILES}/:id`, { schema: { params: idParams } }, async (request, reply) => {
     const caller = callerOf(request);
     const { id } = request.params;
     await db.transaction(async (tx) => {
@@ -186,7 +189,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return reply.status(204).send();
   });
 
-  app.post("/tune-files/:id/blob", { schema: { params: idParams } }, async (request): Promise<TuneFile> => {
+  app.post(`${TUNE_FILES}/:id/blob`, { schema: { params: idParams } }, async (request): Promise<TuneFile> => {
     const caller = callerOf(request);
     const { id } = request.params;
     const current = await ownTune(db, id, caller);
@@ -217,7 +220,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return tuneToApi(db, row, accessOf(row, caller, false));
   });
 
-  app.put("/tune-files/:id/publish", { schema: { params: idParams, body: tuneFilePublishSchema } }, async (request): Promise<TuneFile> => {
+  app.put(`${TUNE_FILES}/:id/publish`, { schema: { params: idParams, body: tuneFilePublishSchema } }, async (request): Promise<TuneFile> => {
     const caller = callerOf(request);
     const { id } = request.params;
     const { body } = request;
@@ -238,7 +241,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return tuneToApi(db, row, accessOf(row, caller, false));
   });
 
-  app.put("/tune-files/:id/unpublish", { schema: { params: idParams } }, async (request): Promise<TuneFile> => {
+  app.put(`${TUNE_FILES}/:id/unpublish`, { schema: { params: idParams } }, async (request): Promise<TuneFile> => {
     const caller = callerOf(request);
     const { id } = request.params;
     await ownTune(db, id, caller);
@@ -254,7 +257,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
    * other vehicle gets the answer an unknown id gets, so a grant neither
    * hands a dealer a stranger's car nor tells that it exists.
    */
-  app.post("/tune-files/:id/grant", { config: dealer, schema: { params: idParams, body: tuneFileGrantSchema } }, async (request, reply) => {
+  app.post(`${TUNE_FILES}/:id/grant`, { config: dealer, schema: { params: idParams, body: tuneFileGrantSchema } }, async (request, reply) => {
     const caller = callerOf(request);
     const { id } = request.params;
     const { vehicleId } = request.body;

@@ -22,6 +22,9 @@ import { accessOf, isAdmin, tuneRow, vehicleFor, versionRow } from "../services/
 import { bakeFromBlobs } from "../services/tune-files";
 import { bakedToApi, tuneToApi, vehicleToApi } from "../services/tune-responses";
 import { acceptStockRead, firmwareOfImage, imageOf } from "../services/tune-uploads";
+import { apiPaths } from "../../contracts/api-paths";
+
+const VEHICLES = `/${apiPaths["my-devices"].list}`;
 
 const dealer = { role: "dealer" as const };
 
@@ -32,7 +35,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
   const { db } = ctx;
 
   /** The caller's vehicles (admins: all; dealers: also the ones they manage), for choosing where a tune goes. */
-  app.get("/user-vehicles", async (request) => {
+  app.get(VEHICLES, async (request) => {
     const caller = callerOf(request);
     const managed = sql`EXISTS (SELECT 1 FROM ${tuneFilePurchases} JOIN ${tuneFiles} ON ${tuneFiles.id} = ${tuneFilePurchases.tuneFileId} WHERE ${tuneFilePurchases.vehicleId} = ${userVehicles.id} AND ${tuneFiles.dealerUid} = ${caller.uid})`;
     const rows = await db
@@ -44,7 +47,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
     return { data: rows.map((row) => ({ ...vehicleToApi(row), ownerUid: row.ownerUid })), total: rows.length };
   });
 
-  app.post("/user-vehicles/:id/upload-tune-dump/:x", { schema: { params: slotParams } }, async (request) => {
+  app.post(`${VEHICLES}/:id/upload-tune-dump/:x`, { schema: { params: slotParams } }, async (request) => {
     const caller = callerOf(request);
     const { id, x } = request.params;
     const { vehicle, owner } = await vehicleFor(db, id, caller);
@@ -62,7 +65,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
     });
   });
 
-  app.get("/user-vehicles/:id/download-tune-dump", { schema: { params: idParams } }, async (request, reply) => {
+  app.get(`${VEHICLES}/:id/download-tune-dump`, { schema: { params: idParams } }, async (request, reply) => {
     const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
     if (!vehicle.stockDumpSha256) throw notFound(`A stock read for vehicle ${vehicle.id}`);
     return reply
@@ -72,7 +75,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
       .send(ctx.blobs.stream(vehicle.stockDumpSha256));
   });
 
-  app.post("/user-vehicles/:id/temp-bake/:x", { schema: { params: slotParams, body: bakeRequestSchema } }, async (request, reply) => {
+  app.post(`${VEHICLES}/:id/temp-bake/:x`, { schema: { params: slotParams, body: bakeRequestSchema } }, async (request, reply) => {
     const caller = callerOf(request);
     const { id, x } = request.params;
     const { body } = request;
@@ -105,7 +108,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
     return reply.status(201).send(await bakedToApi(db, row, caller));
   });
 
-  app.post("/user-vehicles/:id/direct-bake", { config: dealer, schema: { params: idParams } }, async (request, reply) => {
+  app.post(`${VEHICLES}/:id/direct-bake`, { config: dealer, schema: { params: idParams } }, async (request, reply) => {
     const caller = callerOf(request);
     const { vehicle } = await vehicleFor(db, request.params.id, caller);
     const dump = dumpOf(db, vehicle);
@@ -125,7 +128,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
     return reply.status(201).send(await bakedToApi(db, row, caller));
   });
 
-  app.get("/user-vehicles/:id/tune-files", { schema: { params: idParams } }, async (request): Promise<VehicleTunes> => {
+  app.get(`${VEHICLES}/:id/tune-files`, { schema: { params: idParams } }, async (request): Promise<VehicleTunes> => {
     const caller = callerOf(request);
     const { vehicle } = await vehicleFor(db, request.params.id, caller);
     const purchases = await db.select({ tuneFileId: tuneFilePurchases.tuneFileId }).from(tuneFilePurchases).where(eq(tuneFilePurchases.vehicleId, vehicle.id));

@@ -1,5 +1,6 @@
 /** What the firmware-support routes share: their path prefix, the admin-only config and timestamps as ISO strings. */
-export const BASE = "/firmware-support";
+import { apiPaths } from "../../../contracts/api-paths";
+export const BASE = `/${apiPaths["firmware-support"].list}`;
 export const admin = { role: "admin" as const };
 
 export const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as string | null));

@@ -3,6 +3,7 @@
  * the channel variables the expression editor completes.
  */
 import { eq, sql } from "drizzle-orm";
+import { apiPaths } from "../../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { type ComputedDescriptorInput, computedDescriptorInputSchema, computedDescriptorList } from "../../../contracts/catalogue";
@@ -19,8 +20,8 @@ export async function computedDescriptorRoutes(plugin: FastifyInstance, { ctx }:
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   registerCrud(plugin, ctx, {
     label: "Computed descriptor",
-    path: `${BASE}/computed-descriptor`,
-    listPath: `${BASE}/computed-descriptors`,
+    path: `/${apiPaths["computed-descriptors"].record}`,
+    listPath: `/${apiPaths["computed-descriptors"].list}`,
     table: computedDescriptors,
     idColumn: computedDescriptors.id,
     input: computedDescriptorInputSchema as z.ZodType<ComputedDescriptorInput & { id?: string }>,

@@ -7,11 +7,12 @@ import type { FirmwareMatrixRow } from "../../../contracts/catalogue";
 import type { AppContext } from "../../context";
 import { firmwareSupport, obdFunctions, pidTemplates, supportedVehicles } from "../../db/schema";
 import { listQueryOf, runList } from "../../http/list";
-import { admin, BASE } from "./common";
+import { admin } from "./common";
+import { apiPaths } from "../../../contracts/api-paths";
 import { firmwareListSpec } from "./firmware-records";
 
 export async function firmwareMatrixRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  app.get(`${BASE}/matrix`, { config: { ...admin, list: firmwareListSpec } }, async (request) => {
+  app.get(`/${apiPaths["firmware-matrix"].list}`, { config: { ...admin, list: firmwareListSpec } }, async (request) => {
     const query = listQueryOf(request, firmwareListSpec);
     const count = (table: typeof supportedVehicles | typeof pidTemplates | typeof obdFunctions) =>
       sql<number>`(SELECT count(*)::int FROM ${table} WHERE ${table.firmwareIds} @> ARRAY[${firmwareSupport.firmwareId}])`;

@@ -20,6 +20,10 @@ import { requireFile, withUpload } from "../../http/uploads";
 import type { ZodTypeProvider } from "../../http/zod";
 import { firmwareReferrers } from "../../services/catalogue";
 import { BASE, admin, iso } from "./common";
+import { apiPaths } from "../../../contracts/api-paths";
+
+/** One firmware record's routes; the records are listed at the catalogue's root (BASE). */
+const RECORDS = `/${apiPaths["firmware-support"].record}`;
 
 // The list (also the support matrix's) filters and sorts by these columns.
 export const firmwareListSpec: ListSpec = {
@@ -105,7 +109,7 @@ async function lockedFirmware(tx: Tx, id: string): Promise<FirmwareRow> {
 
 export async function firmwareRecordRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  app.get(BASE, { config: { ...admin, list: firmwareListSpec } }, async (request) => {
+  app.get(`/${apiPaths["firmware-support"].list}`, { config: { ...admin, list: firmwareListSpec } }, async (request) => {
     const query = listQueryOf(request, firmwareListSpec);
     const page = await runList(ctx.db, firmwareListSpec, query, ({ where, orderBy, limit, offset }) =>
       ctx.db.select().from(firmwareSupport).where(where).orderBy(...orderBy).limit(limit).offset(offset),
@@ -113,7 +117,7 @@ export async function firmwareRecordRoutes(plugin: FastifyInstance, { ctx }: { c
     return { ...page, data: page.data.map(firmwareToListRow) };
   });
 
-  app.get(`${BASE}/firmware-support/:id`, { config: admin, schema: { params: idParams } }, async (request) => {
+  app.get(`${RECORDS}/:id`, { config: admin, schema: { params: idParams } }, async (request) => {
     const { id } = request.params;
     const [row] = await ctx.db.select().from(firmwareSupport).where(eq(firmwareSupport.id, id));
     if (!row) throw notFound(`Firmware record ${id}`);
@@ -121,7 +125,7 @@ export async function firmwareRecordRoutes(plugin: FastifyInstance, { ctx }: { c
   });
 
   /** Creates or updates by software id; a stored stock file must still pass the new rules. */
-  app.put(`${BASE}/firmware-support`, { config: admin, schema: { body: firmwareSupportInputSchema } }, async (request, reply) => {
+  app.put(`${RECORDS}`, { config: admin, schema: { body: firmwareSupportInputSchema } }, async (request, reply) => {
     const input = request.body;
     const { row, created } = await ctx.db.transaction(async (tx) => {
       const [existing] = await tx.select().from(firmwareSupport).where(eq(firmwareSupport.firmwareId, input.firmwareId)).for("update");
@@ -153,7 +157,7 @@ export async function firmwareRecordRoutes(plugin: FastifyInstance, { ctx }: { c
     return reply.status(created ? 201 : 200).send(firmwareToApi(row));
   });
 
-  app.delete(`${BASE}/firmware-support/:id`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
+  app.delete(`${RECORDS}/:id`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
     const { id } = request.params;
     await ctx.db.transaction(async (tx) => {
       const row = await lockedFirmware(tx, id);
@@ -164,7 +168,7 @@ export async function firmwareRecordRoutes(plugin: FastifyInstance, { ctx }: { c
     return reply.status(204).send();
   });
 
-  app.post(`${BASE}/firmware-support/:id/stock-file`, { config: admin, schema: { params: idParams } }, async (request) => {
+  app.post(`${RECORDS}/:id/stock-file`, { config: admin, schema: { params: idParams } }, async (request) => {
     const { id } = request.params;
     return withUpload(request, ctx, async (upload) => {
       const file = requireFile(upload);

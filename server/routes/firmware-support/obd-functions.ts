@@ -2,6 +2,7 @@
  * OBD functions: the diagnostic routines offered per firmware.
  */
 import { sql } from "drizzle-orm";
+import { apiPaths } from "../../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
 import { type ObdFunctionInput, obdFunctionInputSchema, obdFunctionList } from "../../../contracts/catalogue";
@@ -9,12 +10,12 @@ import type { AppContext } from "../../context";
 import { obdFunctions } from "../../db/schema";
 import { registerCrud } from "../../http/crud";
 import { lockFirmwareIds } from "../../services/catalogue";
-import { BASE, iso } from "./common";
+import { iso } from "./common";
 
 export async function obdFunctionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   registerCrud(app, ctx, {
     label: "OBD function",
-    path: `${BASE}/obd-function`,
+    path: `/${apiPaths["obd-functions"].record}`,
     table: obdFunctions,
     idColumn: obdFunctions.id,
     input: obdFunctionInputSchema as z.ZodType<ObdFunctionInput & { id?: string }>,

@@ -13,7 +13,10 @@ import { idParams, uniqueConflict } from "../../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../../http/list";
 import type { ZodTypeProvider } from "../../http/zod";
 import { lockFirmwareIds } from "../../services/catalogue";
-import { BASE, admin, iso } from "./common";
+import { admin, iso } from "./common";
+import { apiPaths } from "../../../contracts/api-paths";
+
+const PASSWORDS = `/${apiPaths["password-storage"].list}`;
 
 export async function passwordStorageRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
@@ -38,7 +41,7 @@ export async function passwordStorageRoutes(plugin: FastifyInstance, { ctx }: { 
     defaultSort: [{ field: "firmwareId", order: "asc" }],
   };
 
-  app.get(`${BASE}/password-storage`, { config: { ...admin, list: secretListSpec } }, async (request) => {
+  app.get(`${PASSWORDS}`, { config: { ...admin, list: secretListSpec } }, async (request) => {
     const query = listQueryOf(request, secretListSpec);
     const page = await runList(ctx.db, secretListSpec, query, ({ where, orderBy, limit, offset }) =>
       ctx.db.select().from(firmwareSecrets).where(where).orderBy(...orderBy).limit(limit).offset(offset),
@@ -46,7 +49,7 @@ export async function passwordStorageRoutes(plugin: FastifyInstance, { ctx }: { 
     return { ...page, data: page.data.map(mask) };
   });
 
-  app.put(`${BASE}/password-storage`, { config: admin, schema: { body: firmwareSecretInputSchema } }, async (request, reply) => {
+  app.put(`${PASSWORDS}`, { config: admin, schema: { body: firmwareSecretInputSchema } }, async (request, reply) => {
     const input = request.body;
     try {
       const row = await ctx.db.transaction(async (tx) => {
@@ -67,7 +70,7 @@ export async function passwordStorageRoutes(plugin: FastifyInstance, { ctx }: { 
     }
   });
 
-  app.post(`${BASE}/password-storage/:id/reveal`, { config: admin, schema: { params: idParams } }, async (request) => {
+  app.post(`${PASSWORDS}/:id/reveal`, { config: admin, schema: { params: idParams } }, async (request) => {
     const { id } = request.params;
     const caller = callerOf(request);
     const row = await ctx.db.transaction(async (tx) => {
@@ -80,7 +83,7 @@ export async function passwordStorageRoutes(plugin: FastifyInstance, { ctx }: { 
     return { ...mask(row), secret: ctx.secrets.open(row.secret) };
   });
 
-  app.delete(`${BASE}/password-storage/:id`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
+  app.delete(`${PASSWORDS}/:id`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
     const { id } = request.params;
     const [deleted] = await ctx.db.delete(firmwareSecrets).where(eq(firmwareSecrets.id, id)).returning({ id: firmwareSecrets.id });
     if (!deleted) throw notFound(`Stored password ${id}`);

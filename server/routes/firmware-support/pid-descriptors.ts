@@ -3,6 +3,7 @@
  * Torque CSV import and export.
  */
 import { eq, sql } from "drizzle-orm";
+import { apiPaths } from "../../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { type PidDescriptorInput, pidDescriptorInputSchema, pidDescriptorList } from "../../../contracts/catalogue";
@@ -45,7 +46,7 @@ export async function pidDescriptorRoutes(plugin: FastifyInstance, { ctx }: { ct
 
   registerCrud(plugin, ctx, {
     label: "PID descriptor",
-    path: `${BASE}/pid-descriptors`,
+    path: `/${apiPaths["pid-descriptors"].record}`,
     table: pidDescriptors,
     idColumn: pidDescriptors.id,
     input: pidDescriptorInputSchema as z.ZodType<PidDescriptorInput & { id?: string }>,

@@ -2,6 +2,7 @@
  * PID templates: named sets of PID descriptors to log together.
  */
 import { sql } from "drizzle-orm";
+import { apiPaths } from "../../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
 import { type PidTemplateInput, pidTemplateInputSchema, pidTemplateList } from "../../../contracts/catalogue";
@@ -9,12 +10,12 @@ import type { AppContext } from "../../context";
 import { pidTemplates } from "../../db/schema";
 import { registerCrud } from "../../http/crud";
 import { lockDescriptorIds, lockFirmwareIds } from "../../services/catalogue";
-import { BASE, iso } from "./common";
+import { iso } from "./common";
 
 export async function pidTemplateRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   registerCrud(app, ctx, {
     label: "PID template",
-    path: `${BASE}/pid-templates`,
+    path: `/${apiPaths["pid-templates"].record}`,
     table: pidTemplates,
     idColumn: pidTemplates.id,
     input: pidTemplateInputSchema as z.ZodType<PidTemplateInput & { id?: string }>,

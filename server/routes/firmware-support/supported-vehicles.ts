@@ -2,6 +2,7 @@
  * Supported vehicles: which cars run which firmware.
  */
 import { sql } from "drizzle-orm";
+import { apiPaths } from "../../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
 import { type SupportedVehicleInput, supportedVehicleInputSchema, supportedVehicleList } from "../../../contracts/catalogue";
@@ -9,12 +10,12 @@ import type { AppContext } from "../../context";
 import { supportedVehicles } from "../../db/schema";
 import { registerCrud } from "../../http/crud";
 import { lockFirmwareIds } from "../../services/catalogue";
-import { BASE, iso } from "./common";
+import { iso } from "./common";
 
 export async function supportedVehicleRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   registerCrud(app, ctx, {
     label: "Supported vehicle",
-    path: `${BASE}/supported-vehicle`,
+    path: `/${apiPaths["supported-vehicles"].record}`,
     table: supportedVehicles,
     idColumn: supportedVehicles.id,
     input: supportedVehicleInputSchema as z.ZodType<SupportedVehicleInput & { id?: string }>,
