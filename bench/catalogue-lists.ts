@@ -1,6 +1,6 @@
 /**
  * Catalogue list endpoints on 100,000 rows, on PGlite and on PostgreSQL
- * (issue 5): the p99 latency of a filtered, sorted page requested at a fixed
+ * the p99 latency of a filtered, sorted page requested at a fixed
  * rate, for the first page and for the deepest page the API serves (by offset,
  * where the ids are read first, and by keyset cursor, where paging goes on past
  * any offset), plus a year range and a text search. Targets: p99 ≤ 10 ms on

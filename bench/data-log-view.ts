@@ -1,6 +1,6 @@
 /**
  * The data-log analysis view on a generated 1,000,000-row × 20-channel log, in the production
- * build driven through headless Chromium, against the issue's figures:
+ * build driven through headless Chromium, against these targets:
  *   - 4 channels painted ≤ 1.5 s after navigating to the log,
  *   - a zoom or pan frame ≤ 50 ms at p95 (wheel event → the view's points drawn → next frame),
  *   - the hover readout within one frame (pointer move → every channel's value in the page),

@@ -1,5 +1,5 @@
 /**
- * A patch-apply request end to end (issue 6: p99 ≤ 50 ms): multipart upload
+ * A patch-apply request end to end (target p99 ≤ 50 ms): multipart upload
  * of an 8 MiB image over HTTP on loopback into the real server, which reads
  * the form, identifies the firmware and finds the patches (PGlite in memory,
  * kept between requests until the catalogue changes), verifies checksums,

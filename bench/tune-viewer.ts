@@ -1,6 +1,6 @@
 /**
  * The tune viewer on a generated 8 MiB image with 2,000 definition items, in the production
- * build driven through headless Chromium, against the issue's figures:
+ * build driven through headless Chromium, against these targets:
  *   - the first map on screen ≤ 1.5 s after navigating to the tune (the SPA's load included),
  *   - switching maps ≤ 100 ms (click in the tree → the map drawn → next frame),
  *   - opening the hex view ≤ 1 s (click → Monaco's lines drawn → next frame, the chunk's download included),

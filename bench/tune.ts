@@ -1,5 +1,5 @@
 /**
- * Tune engine figures on an 8 MiB generated image (issue 6), each next to a
+ * Tune engine figures on an 8 MiB generated image, each next to a
  * plain zlib.crc32 pass over the same 8 MiB: the memory-speed floor.
  *
  *   npx tsx bench/tune.ts

@@ -1,5 +1,5 @@
 /**
- * The bad inputs an outside probe answered with 500 (issue 12, part 3): each is a 400 naming the
+ * The bad inputs an outside probe answered with 500: each is a 400 naming the
  * failing field, and nothing is stored. A NUL character in text, numbers an integer column
  * cannot hold, dates outside PostgreSQL's calendar, a non-UUID for a UUID column, malformed
  * multipart bodies on the streamed upload path, and an XML document nested 20,000 deep.

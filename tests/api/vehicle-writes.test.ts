@@ -1,5 +1,5 @@
 /**
- * Every write on a vehicle or its files (issue 12, part 2), called as the
+ * Every write on a vehicle or its files, called as the
  * owner, as a dealer who manages the car (its owner bought a tune of theirs)
  * and as a dealer who does not; a refused write changes no row and no file.
  *

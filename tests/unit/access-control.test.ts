@@ -29,11 +29,11 @@ const specGuards: Record<string, string> = {
   "/admin/obd-functions": "admin", "/admin/pid-templates": "admin", "/admin/firmware-support": "admin",
   "/admin/server-management": "admin", "/admin/tune-file-patches": "admin", "/admin/onboarding-vehicles": "admin",
   "/admin/computed-descriptors": "admin",
-  // Not in the spec's table: the page a data-log share link opens, signed in or not (issue 8).
+  // Not in the spec's table: the page a data-log share link opens, signed in or not.
   "/shared/logs/:token": "public",
-  // Not in the spec's table: the admins' inbox of contact and demo requests from the public site (issue 4).
+  // Not in the spec's table: the admins' inbox of contact and demo requests from the public site.
   "/admin/enquiries": "admin", "/admin/enquiries/demo": "admin",
-  // Not in the spec's table: the admin catalogue's drawers (show/create/edit over their lists) and sibling tabs (issue 5).
+  // Not in the spec's table: the admin catalogue's drawers (show/create/edit over their lists) and sibling tabs.
   "/admin/firmware-support/show/:id": "admin", "/admin/firmware-support/create": "admin",
   "/admin/firmware-support/edit/:id": "admin", "/admin/firmware-support/matrix": "admin",
   "/admin/firmware-support/vehicles": "admin", "/admin/firmware-support/vehicles/create": "admin",
@@ -44,9 +44,9 @@ const specGuards: Record<string, string> = {
   "/admin/pid-templates/descriptors/create": "admin", "/admin/pid-templates/descriptors/edit/:id": "admin",
   "/admin/computed-descriptors/create": "admin", "/admin/computed-descriptors/edit/:id": "admin",
   "/admin/onboarding-vehicles/show/:id": "admin",
-  // Not in the spec's table: tune-file drawers over their lists (issue 6); the server decides who may upload or publish.
+  // Not in the spec's table: tune-file drawers over their lists; the server decides who may upload or publish.
   "/my-tunes/show/:id": "auth", "/my-tunes/create": "auth",
-  // Not in the spec's table: a signed-in user's own support requests, with their drawers (issue 5).
+  // Not in the spec's table: a signed-in user's own support requests, with their drawers.
   "/vehicle-support": "auth", "/vehicle-support/show/:id": "auth", "/vehicle-support/create": "auth",
   "/admin/tune-file-patches/show/:id": "admin", "/admin/tune-file-patches/create": "admin", "/admin/tune-file-patches/edit/:id": "admin",
 };

@@ -24,8 +24,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe("spec numbers", () => {
-  it("match spec §9", () => {
+describe("toast constants", () => {
+  it("are the product's figures: 5 s, at most 5, removed 200 ms after closing, F8, a 16 px gap, swipe right", () => {
     expect(TOAST_DEFAULT_DURATION_MS).toBe(5000);
     expect(TOAST_LIMIT).toBe(5);
     expect(TOAST_REMOVE_DELAY_MS).toBe(200);
@@ -37,7 +37,7 @@ describe("spec numbers", () => {
 });
 
 describe("adding toasts", () => {
-  it("fills every field of spec §3 with its default", () => {
+  it("fills every field of a toast with its default", () => {
     const queue = new ToastQueue();
     const id = queue.add({ title: "Saved" });
     expect(queue.getSnapshot()).toEqual([

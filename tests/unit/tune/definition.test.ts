@@ -24,7 +24,7 @@ const boost = {
 };
 
 describe("map definition schema", () => {
-  it("accepts the domain.md example and normalises addresses to numbers", () => {
+  it("accepts a definition with hex-string addresses and normalises addresses to numbers", () => {
     const doc = tuneDefinitionSchema.parse({ firmwareId: "00003076501103", imageSize: 8388608, categories: [{ id: "boost", name: "Boost" }], items: [boost] });
     const item = doc.items[0];
     expect(item.z.address).toBe(0x6851ce);
