@@ -106,7 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (!options.identity) await identity.close();
   });
 
-  installZodValidation(app);
+  installZodValidation(app, { checkResponses: config.mode !== "production" });
   installListRegistry(app);
   installErrorHandling(app);
   await app.register(fastifyCookie);

@@ -48,7 +48,42 @@ function refuseNulCharacters(app: FastifyInstance): void {
   });
 }
 
-export function installZodValidation(app: FastifyInstance): void {
+/** A handler answered a shape its route's response schema does not allow (checked outside production). */
+export class ResponseContractError extends Error {
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    readonly answeredStatus: number,
+    readonly issues: Array<{ path: string; message: string }>,
+  ) {
+    super(`${method} ${url} answered ${answeredStatus} with a body its response schema refuses: ${issues.map((i) => `${i.path || "(body)"}: ${i.message}`).join("; ")}`);
+    this.name = "ResponseContractError";
+  }
+}
+
+/**
+ * How a route's JSON answer is serialized when it declares a response schema for its status code
+ * (Fastify picks the schema by status code, so an error body, 4xx or 5xx, is never checked against
+ * the 200 schema; routes sending streams or buffers declare none).
+ *
+ * What is sent is always `JSON.stringify` of what the handler answered, never the schema's parse
+ * output: zod's parse drops unknown keys and applies transforms and defaults, so sending it would
+ * let a schema silently change the answer. With `check` (every mode but production) the answer is
+ * first checked with `safeParse`, and a mismatch throws: the request fails with a logged 500, so an
+ * API test catches a handler drifting from its contract. In production the check is skipped: a
+ * drift must not turn a usable answer into an outage, and it costs a walk over every answer.
+ */
+export function responseSerializer(schema: unknown, check: boolean, where: { method: string; url: string; httpStatus?: string }) {
+  const zodSchema = schema as z.ZodType;
+  if (!check || typeof zodSchema?.safeParse !== "function") return (data: unknown) => JSON.stringify(data);
+  return (data: unknown) => {
+    const result = zodSchema.safeParse(data);
+    if (!result.success) throw new ResponseContractError(where.method, where.url, Number(where.httpStatus), fieldIssues(result.error));
+    return JSON.stringify(data);
+  };
+}
+
+export function installZodValidation(app: FastifyInstance, options: { checkResponses: boolean }): void {
   refuseNulCharacters(app);
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const zodSchema = schema as z.ZodType;
@@ -58,6 +93,5 @@ export function installZodValidation(app: FastifyInstance): void {
       return { error: new RequestValidationError(httpPart ?? "request", fieldIssues(result.error)) };
     };
   });
-  // Responses are shaped by handlers from typed rows; JSON.stringify is enough.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.setSerializerCompiler(({ schema, method, url, httpStatus }) => responseSerializer(schema, options.checkResponses, { method, url, httpStatus }));
 }
