@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { type ItemValues, type TuneDefinition, patchSchema } from "./tune-definition";
-import { INT4_MAX } from "./list-query";
+import { INT4_MAX, listResponseSchema } from "./list-query";
 
 /** A stored version's number: versions are counted in an integer column, so at most INT4_MAX. */
 const versionNumber = (number: z.ZodNumber) =>
@@ -91,45 +91,55 @@ export const tuneFilePatchList = {
   filter: ["firmwareIds", "title", "updatedAt"],
 } as const;
 
-export interface ChecksumReport {
-  name: string;
-  type: string;
-  valid: boolean;
-  stored: string;
-  computed: string;
-}
+/** A moment as the API writes it: an ISO 8601 date-time in UTC (`Date.prototype.toISOString`). */
+const isoDateTime = z.iso.datetime();
 
-export interface TuneFileVersion {
-  number: number;
-  label: string;
-  notes: string;
-  sha256: string;
-  size: number;
-  checksums: ChecksumReport[];
-  createdAt: string;
-}
+export const checksumReportSchema = z.strictObject({
+  name: z.string(),
+  type: z.string(),
+  valid: z.boolean(),
+  stored: z.string(),
+  computed: z.string(),
+});
+export type ChecksumReport = z.infer<typeof checksumReportSchema>;
 
-export interface TuneFile {
-  id: string;
-  dealerUid: string;
-  dealerName: string | null;
-  firmwareId: string;
-  title: string;
-  description: string;
-  currentVersion: number;
-  published: boolean;
-  priceCents: number | null;
-  currency: (typeof currencies)[number] | null;
-  buyerEmails: string[];
-  mayView: boolean;
-  mayDownload: boolean;
+/** A stored version as the API answers it (`tuneFileVersionSchema` is the body that uploads one). */
+export const tuneFileVersionAnswerSchema = z.strictObject({
+  number: z.number().int(),
+  label: z.string(),
+  notes: z.string(),
+  sha256: z.string(),
+  size: z.number().int().min(0),
+  checksums: z.array(checksumReportSchema),
+  createdAt: isoDateTime,
+});
+export type TuneFileVersion = z.infer<typeof tuneFileVersionAnswerSchema>;
+
+export const tuneFileSchema = z.strictObject({
+  id: z.string(),
+  dealerUid: z.string(),
+  dealerName: z.string().nullable(),
+  firmwareId: z.string(),
+  title: z.string(),
+  description: z.string(),
+  currentVersion: z.number().int(),
+  published: z.boolean(),
+  priceCents: z.number().int().nullable(),
+  currency: z.enum(currencies).nullable(),
+  buyerEmails: z.array(z.string()),
+  mayView: z.boolean(),
+  mayDownload: z.boolean(),
   /** What the caller may do with it (owner or admin: everything; buyer: within protection). */
-  access: { owner: boolean; bought: boolean; view: boolean; download: boolean };
+  access: z.strictObject({ owner: z.boolean(), bought: z.boolean(), view: z.boolean(), download: z.boolean() }),
   /** Present for owners and admins; buyers see the current version only. */
-  versions?: TuneFileVersion[];
-  createdAt: string;
-  updatedAt: string;
-}
+  versions: z.array(tuneFileVersionAnswerSchema).optional(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
+export type TuneFile = z.infer<typeof tuneFileSchema>;
+
+/** `GET /tune-files`: a page of tunes, never with their versions. */
+export const tuneFilePageSchema = listResponseSchema(tuneFileSchema);
 
 export interface InspectionChange {
   start: number;
@@ -156,15 +166,19 @@ export interface LocalInspection extends Inspection {
   definition?: TuneDefinition | null;
 }
 
-export interface TuneFilePatch {
-  id: string;
-  title: string;
-  description: string;
-  firmwareIds: string[];
-  entries: Array<{ address: number; patch: string; base: string }>;
-  createdAt: string;
-  updatedAt: string;
-}
+export const tuneFilePatchSchema = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  firmwareIds: z.array(z.string()),
+  entries: z.array(z.strictObject({ address: z.number().int(), patch: z.string(), base: z.string() })),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
+export type TuneFilePatch = z.infer<typeof tuneFilePatchSchema>;
+
+/** `GET /tune-file-patches`: a page of patches. */
+export const tuneFilePatchPageSchema = listResponseSchema(tuneFilePatchSchema);
 
 export interface BakedTuneFile {
   id: string;

@@ -7,7 +7,7 @@ import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { Patch } from "../../contracts/tune-definition";
-import { type TuneFilePatch, tuneFilePatchInputSchema, tuneFilePatchList, xdfImportSchema } from "../../contracts/tune-files";
+import { type TuneFilePatch, tuneFilePatchInputSchema, tuneFilePatchPageSchema, tuneFilePatchSchema, tuneFilePatchList, xdfImportSchema } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, tuneFilePatches, tuneFiles } from "../db/schema";
 import { importXdf, patchState } from "../../domain/tune";
@@ -51,7 +51,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
 
-  app.get(TUNE_FILE_PATCHES, { config: { list: patchListSpec } }, async (request) => {
+  app.get(TUNE_FILE_PATCHES, { config: { list: patchListSpec }, schema: { response: { 200: tuneFilePatchPageSchema } } }, async (request) => {
     const query = listQueryOf(request, patchListSpec);
     const page = await runList(db, patchListSpec, query, ({ where, orderBy, limit, offset }) =>
       db.select().from(tuneFilePatches).where(where).orderBy(...orderBy).limit(limit).offset(offset),
@@ -59,7 +59,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
     return { ...page, data: page.data.map(patchToApi) };
   });
 
-  app.get(`${TUNE_FILE_PATCHES}/:id`, { schema: { params: idParams } }, async (request): Promise<TuneFilePatch> => {
+  app.get(`${TUNE_FILE_PATCHES}/:id`, { schema: { params: idParams, response: { 200: tuneFilePatchSchema } } }, async (request): Promise<TuneFilePatch> => {
     const { id } = request.params;
     const [row] = await db.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, id));
     if (!row) throw notFound(`Tune-file patch ${id}`);
@@ -92,7 +92,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
     }
   }
 
-  app.put(TUNE_FILE_PATCHES, { config: admin, schema: { body: tuneFilePatchInputSchema } }, async (request, reply) => {
+  app.put(TUNE_FILE_PATCHES, { config: admin, schema: { body: tuneFilePatchInputSchema, response: { 200: tuneFilePatchSchema, 201: tuneFilePatchSchema } } }, async (request, reply) => {
     const input = request.body;
     const row = await db.transaction(async (tx) => {
       await checkPatchAgainstFirmware(tx, input);

@@ -13,6 +13,8 @@ import { z } from "zod";
 import {
   type LocalInspection,
   type TuneFile,
+  tuneFilePageSchema,
+  tuneFileSchema,
   inspectPatchSchema,
   tuneFileCreateSchema,
   tuneFileGrantSchema,
@@ -94,7 +96,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
   // -------------------------------------------------------------------------
   // Tune files
 
-  app.post(TUNE_FILES, { config: dealer }, async (request, reply) => {
+  app.post(TUNE_FILES, { config: dealer, schema: { response: { 201: tuneFileSchema } } }, async (request, reply) => {
     const caller = callerOf(request);
     const created = await withUpload(request, ctx, async (upload) => {
       const { input, flags } = fieldsOf(tuneFileCreateSchema, upload.fields, ["fixChecksums"]);
@@ -121,7 +123,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return reply.status(201).send(await tuneToApi(db, row, accessOf(row, caller, false)));
   });
 
-  app.get(TUNE_FILES, { config: { list: tuneListSpec } }, async (request) => {
+  app.get(TUNE_FILES, { config: { list: tuneListSpec }, schema: { response: { 200: tuneFilePageSchema } } }, async (request) => {
     const caller = callerOf(request);
     const query = listQueryOf(request, tuneListSpec);
     const bought = sql`EXISTS (SELECT 1 FROM ${tuneFilePurchases} WHERE ${tuneFilePurchases.tuneFileId} = ${tuneFiles.id} AND ${tuneFilePurchases.customerUid} = ${caller.uid})`;
@@ -140,7 +142,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return { ...page, data: await Promise.all(data) };
   });
 
-  app.get(`${TUNE_FILES}/:id`, { schema: { params: idParams } }, async (request): Promise<TuneFile> => {
+  app.get(`${TUNE_FILES}/:id`, { schema: { params: idParams, response: { 200: tuneFileSchema } } }, async (request): Promise<TuneFile> => {
     const { row, access } = await visibleTune(db, request.params.id, callerOf(request));
     return tuneToApi(db, row, access);
   });
@@ -158,7 +160,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
       .send(ctx.blobs.stream(stored.sha256));
   });
 
-  app.patch(`${TUNE_FILES}/:id`, { schema: { params: idParams, body: tuneFileUpdateSchema } }, async (request): Promise<TuneFile> => {
+  app.patch(`${TUNE_FILES}/:id`, { schema: { params: idParams, body: tuneFileUpdateSchema, response: { 200: tuneFileSchema } } }, async (request): Promise<TuneFile> => {
     const caller = callerOf(request);
     const { id } = request.params;
     const { body } = request;
@@ -189,7 +191,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return reply.status(204).send();
   });
 
-  app.post(`${TUNE_FILES}/:id/blob`, { schema: { params: idParams } }, async (request): Promise<TuneFile> => {
+  app.post(`${TUNE_FILES}/:id/blob`, { schema: { params: idParams, response: { 200: tuneFileSchema } } }, async (request): Promise<TuneFile> => {
     const caller = callerOf(request);
     const { id } = request.params;
     const current = await ownTune(db, id, caller);
@@ -220,7 +222,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return tuneToApi(db, row, accessOf(row, caller, false));
   });
 
-  app.put(`${TUNE_FILES}/:id/publish`, { schema: { params: idParams, body: tuneFilePublishSchema } }, async (request): Promise<TuneFile> => {
+  app.put(`${TUNE_FILES}/:id/publish`, { schema: { params: idParams, body: tuneFilePublishSchema, response: { 200: tuneFileSchema } } }, async (request): Promise<TuneFile> => {
     const caller = callerOf(request);
     const { id } = request.params;
     const { body } = request;
@@ -241,7 +243,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return tuneToApi(db, row, accessOf(row, caller, false));
   });
 
-  app.put(`${TUNE_FILES}/:id/unpublish`, { schema: { params: idParams } }, async (request): Promise<TuneFile> => {
+  app.put(`${TUNE_FILES}/:id/unpublish`, { schema: { params: idParams, response: { 200: tuneFileSchema } } }, async (request): Promise<TuneFile> => {
     const caller = callerOf(request);
     const { id } = request.params;
     await ownTune(db, id, caller);
