@@ -2,7 +2,7 @@
  * Data logs: the request bodies the server validates and the answers the app reads.
  */
 import { z } from "zod";
-import { storable } from "./list-query";
+import { listResponseSchema, storable } from "./list-query";
 
 /** Vehicle inputs of the virtual dyno, SI units. */
 export const dynoProfileSchema = z.strictObject({
@@ -52,39 +52,51 @@ export const dataLogShareSchema = z.strictObject({
 });
 export type DataLogShareInput = z.input<typeof dataLogShareSchema>;
 
-export interface DataLogChannel {
-  id: string;
-  name: string;
-  unit: string;
-  min: number;
-  max: number;
-  mean: number;
-}
+/** A moment the server stamped, as the API writes it: ISO 8601 in UTC (`Date.prototype.toISOString`). */
+const isoDateTime = z.iso.datetime();
 
-export interface DataLogSummary {
-  id: string;
-  title: string;
-  format: string;
-  rowCount: number;
-  durationSeconds: number;
-  startedAt: string | null;
-  vehicleId: string | null;
-  fileName: string;
-  fileSize: number;
-  tags: string[];
-  channelCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const dataLogChannelSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  unit: z.string(),
+  min: z.number(),
+  max: z.number(),
+  mean: z.number(),
+});
+export type DataLogChannel = z.infer<typeof dataLogChannelSchema>;
 
-export interface DataLogDetail extends Omit<DataLogSummary, "channelCount"> {
-  notes: string;
-  meta: Record<string, unknown>;
-  channels: DataLogChannel[];
-  warnings: string[];
+const dataLogSummaryFields = {
+  id: z.string(),
+  title: z.string(),
+  format: z.string(),
+  rowCount: z.number().int().min(0),
+  durationSeconds: z.number(),
+  /** As the log file wrote it (not necessarily ISO 8601); null when it did not say. */
+  startedAt: z.string().nullable(),
+  vehicleId: z.string().nullable(),
+  fileName: z.string(),
+  fileSize: z.number().int().min(0),
+  tags: z.array(z.string()),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+};
+
+export const dataLogSummarySchema = z.strictObject({ ...dataLogSummaryFields, channelCount: z.number().int().min(0) });
+export type DataLogSummary = z.infer<typeof dataLogSummarySchema>;
+
+/** `GET /data-logs`: a page of the caller's logs. */
+export const dataLogPageSchema = listResponseSchema(dataLogSummarySchema);
+
+export const dataLogDetailSchema = z.strictObject({
+  ...dataLogSummaryFields,
+  notes: z.string(),
+  meta: z.record(z.string(), z.unknown()),
+  channels: z.array(dataLogChannelSchema),
+  warnings: z.array(z.string()),
   /** The vehicle's profile when the log has a vehicle, else the log's own. */
-  dynoProfile: DynoProfile | null;
-}
+  dynoProfile: dynoProfileSchema.nullable(),
+});
+export type DataLogDetail = z.infer<typeof dataLogDetailSchema>;
 
 /**
  * A catalogue computed descriptor as the analysis view offers it to anyone signed in: what to

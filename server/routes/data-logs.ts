@@ -8,7 +8,7 @@ import { rm } from "node:fs/promises";
 import { eq, or, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { type DataLogDetail, type DynoProfile, type LogComputedDescriptor, dataLogPatchSchema } from "../../contracts/data-logs";
+import { type DataLogDetail, type DynoProfile, type LogComputedDescriptor, dataLogDetailSchema, dataLogPageSchema, dataLogPatchSchema } from "../../contracts/data-logs";
 import type { AppContext } from "../context";
 import type { Db } from "../db/connection";
 import { computedDescriptors, dataLogs, userVehicles } from "../db/schema";
@@ -85,7 +85,7 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     }
   }
 
-  app.post(DATA_LOGS, async (request, reply) => {
+  app.post(DATA_LOGS, { schema: { response: { 201: dataLogDetailSchema } } }, async (request, reply) => {
     const caller = callerOf(request);
     const created = await withUpload(
       request,
@@ -141,7 +141,7 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     return reply.status(201).send(await detailOf(created));
   });
 
-  app.get(DATA_LOGS, { config: { list: listSpec } }, async (request) => {
+  app.get(DATA_LOGS, { config: { list: listSpec }, schema: { response: { 200: dataLogPageSchema } } }, async (request) => {
     const caller = callerOf(request);
     const query = listQueryOf(request, listSpec);
     const page = await runList(
@@ -179,12 +179,12 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     return { data, total: data.length };
   });
 
-  app.get(`${DATA_LOGS}/:id`, { schema: { params: idParams } }, async (request): Promise<DataLogDetail> => {
+  app.get(`${DATA_LOGS}/:id`, { schema: { params: idParams, response: { 200: dataLogDetailSchema } } }, async (request): Promise<DataLogDetail> => {
     const { id } = request.params;
     return detailOf(await ownedLog(ctx.db, callerOf(request), id));
   });
 
-  app.patch(`${DATA_LOGS}/:id`, { schema: { params: idParams, body: dataLogPatchSchema } }, async (request): Promise<DataLogDetail> => {
+  app.patch(`${DATA_LOGS}/:id`, { schema: { params: idParams, body: dataLogPatchSchema, response: { 200: dataLogDetailSchema } } }, async (request): Promise<DataLogDetail> => {
     const { id } = request.params;
     const patch = request.body;
     const row = await ownedLog(ctx.db, callerOf(request), id);
