@@ -5,7 +5,7 @@
  * `GET /users/{id}/notifications/listen` (Server-Sent Events).
  */
 import { z } from "zod";
-import type { ListResponse } from "./list-query";
+import { listResponseSchema } from "./list-query";
 
 /** `<subject>.<what happened>`: the app may pick an icon by subject. */
 export const NOTIFICATION_KINDS = ["support-request.investigating", "support-request.supported", "support-request.rejected"] as const;
@@ -14,23 +14,26 @@ export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 /** A path inside the portal: one leading slash, so it can never point at another site. */
 export const inAppPathSchema = z.string().regex(/^\/(?![/\\])\S*$/, "a link is a path inside the portal, such as /my-tunes");
 
-export interface Notification {
-  id: string;
-  recipientUid: string;
-  kind: NotificationKind;
-  title: string;
-  body: string;
-  link: string | null;
-  createdAt: string;
+export const notificationSchema = z.strictObject({
+  id: z.string(),
+  recipientUid: z.string(),
+  kind: z.enum(NOTIFICATION_KINDS),
+  title: z.string(),
+  body: z.string(),
+  link: inAppPathSchema.nullable(),
+  createdAt: z.iso.datetime(),
   /** null while unread. */
-  readAt: string | null;
-}
+  readAt: z.iso.datetime().nullable(),
+});
+export type Notification = z.infer<typeof notificationSchema>;
 
-export interface NotificationPage extends ListResponse<Notification> {
-  totalEstimated: boolean;
+/** `GET /users/{id}/notifications`: a page, with the recipient's unread count. */
+export const notificationPageSchema = listResponseSchema(notificationSchema).extend({
+  totalEstimated: z.boolean(),
   /** The recipient's unread notifications, whatever the page's filter. */
-  unreadCount: number;
-}
+  unreadCount: z.number().int().min(0),
+});
+export type NotificationPage = z.infer<typeof notificationPageSchema>;
 
 export const notificationUpdateSchema = z.strictObject({ read: z.boolean({ error: "read must be true or false" }) });
 export type NotificationUpdate = z.infer<typeof notificationUpdateSchema>;
@@ -42,10 +45,11 @@ export const notificationList = {
 } as const;
 
 /** What `POST /users/{id}/notifications/mark-all-read` answers. */
-export interface MarkAllReadResult {
-  updated: number;
-  unreadCount: number;
-}
+export const markAllReadResultSchema = z.strictObject({
+  updated: z.number().int().min(0),
+  unreadCount: z.number().int().min(0),
+});
+export type MarkAllReadResult = z.infer<typeof markAllReadResultSchema>;
 
 /**
  * Events on the listen stream: `unread` first on connecting and after every

@@ -16,7 +16,10 @@ import {
   NOTIFICATION_EVENTS,
   type NotificationPage,
   type UnreadEvent,
+  markAllReadResultSchema,
   notificationList,
+  notificationPageSchema,
+  notificationSchema,
   notificationUpdateSchema,
 } from "../../contracts/notifications";
 import type { AppContext } from "../context";
@@ -55,7 +58,7 @@ export async function notificationRoutes(plugin: FastifyInstance, { ctx }: { ctx
     return id;
   }
 
-  app.get(PATH, { config: { list: listSpec }, schema: { params: userParams } }, async (request): Promise<NotificationPage> => {
+  app.get(PATH, { config: { list: listSpec }, schema: { params: userParams, response: { 200: notificationPageSchema } } }, async (request): Promise<NotificationPage> => {
     const uid = recipientOf(request, request.params.id);
     const query = listQueryOf(request, listSpec);
     const [page, unreadCount] = await Promise.all([
@@ -71,7 +74,7 @@ export async function notificationRoutes(plugin: FastifyInstance, { ctx }: { ctx
     return { ...page, data: page.data.map(notificationToApi), unreadCount };
   });
 
-  app.patch(`${PATH}/:notificationId`, { schema: { params: itemParams, body: notificationUpdateSchema } }, async (request) => {
+  app.patch(`${PATH}/:notificationId`, { schema: { params: itemParams, body: notificationUpdateSchema, response: { 200: notificationSchema } } }, async (request) => {
     const uid = recipientOf(request, request.params.id);
     const { notificationId } = request.params;
     const { read } = request.body;
@@ -86,7 +89,7 @@ export async function notificationRoutes(plugin: FastifyInstance, { ctx }: { ctx
     return notificationToApi(row);
   });
 
-  app.post(`${PATH}/mark-all-read`, { schema: { params: userParams } }, async (request): Promise<MarkAllReadResult> => {
+  app.post(`${PATH}/mark-all-read`, { schema: { params: userParams, response: { 200: markAllReadResultSchema } } }, async (request): Promise<MarkAllReadResult> => {
     const uid = recipientOf(request, request.params.id);
     const updated = await ctx.db
       .update(notifications)
