@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { validateExpression } from "./expression";
-import { storable } from "./list-query";
+import { listResponseSchema, storable } from "./list-query";
 import { addressSchema, checksumSchemeSchema, hexBytesSchema, identifyRuleSchema, tuneDefinitionSchema } from "./tune-definition";
 
 export const MAX_IMAGE_SIZE = 64 * 1024 * 1024;
@@ -116,10 +116,8 @@ export const flashingSupportInputSchema = z
   });
 export type FlashingSupportInput = z.input<typeof flashingSupportInputSchema>;
 
-export interface FileRef {
-  sha256: string;
-  size: number;
-}
+export const fileRefSchema = z.strictObject({ sha256: z.string(), size: z.number().int().min(0) });
+export type FileRef = z.infer<typeof fileRefSchema>;
 
 export interface FirmwareSupport extends FirmwareSupportValues {
   id: string;
@@ -367,25 +365,27 @@ export const supportRequestUpdateSchema = z
 export type SupportRequestUpdate = z.input<typeof supportRequestUpdateSchema>;
 
 /** What a request says of the vehicle and where it stands, the same for admins and the requester. */
-interface SupportRequestBase {
-  id: string;
-  vin: string;
-  make: string;
-  model: string;
-  year: number;
-  ecuIds: string[];
-  readFile: FileRef | null;
-  status: SupportRequestStatus;
-  firmwareId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+const supportRequestBaseFields = {
+  id: z.string(),
+  vin: z.string(),
+  make: z.string(),
+  model: z.string(),
+  year: z.number().int(),
+  ecuIds: z.array(z.string()),
+  readFile: fileRefSchema.nullable(),
+  status: z.enum(SUPPORT_REQUEST_STATUSES),
+  firmwareId: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+};
 
-export interface SupportRequest extends SupportRequestBase {
-  requesterUid: string;
-  requesterEmail: string | null;
-  notes: Array<{ at: string; by: string; text: string }>;
-}
+export const supportRequestSchema = z.strictObject({
+  ...supportRequestBaseFields,
+  requesterUid: z.string(),
+  requesterEmail: z.string().nullable(),
+  notes: z.array(z.strictObject({ at: z.iso.datetime(), by: z.string(), text: z.string() })),
+});
+export type SupportRequest = z.infer<typeof supportRequestSchema>;
 
 export const supportRequestList = {
   sort: ["createdAt", "status", "make", "year"],
@@ -393,20 +393,27 @@ export const supportRequestList = {
 } as const;
 
 /** One change of status as the requester was told it: the note is the one the admin gave with that change. */
-export interface SupportRequestStatusChange {
-  at: string;
-  status: SupportRequestStatus;
-  note: string | null;
-}
+export const supportRequestStatusChangeSchema = z.strictObject({
+  at: z.iso.datetime(),
+  status: z.enum(SUPPORT_REQUEST_STATUSES),
+  note: z.string().nullable(),
+});
+export type SupportRequestStatusChange = z.infer<typeof supportRequestStatusChangeSchema>;
 
 /**
  * A request as its requester sees it (`GET /user-vehicles/support-request/mine`):
  * what they sent and what they were told, never the admins' working notes;
  * `firmwareId` stays null until the request is supported.
  */
-export interface OwnSupportRequest extends SupportRequestBase {
-  history: SupportRequestStatusChange[];
-}
+export const ownSupportRequestSchema = z.strictObject({
+  ...supportRequestBaseFields,
+  history: z.array(supportRequestStatusChangeSchema),
+});
+export type OwnSupportRequest = z.infer<typeof ownSupportRequestSchema>;
+
+/** The admin's list of requests and the requester's own: pages of the shapes above. */
+export const supportRequestPageSchema = listResponseSchema(supportRequestSchema);
+export const ownSupportRequestPageSchema = listResponseSchema(ownSupportRequestSchema);
 
 export const ownSupportRequestList = {
   sort: ["createdAt", "status"],

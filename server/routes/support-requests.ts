@@ -22,8 +22,12 @@ import {
   type SupportRequest,
   type SupportRequestStatus,
   ownSupportRequestList,
+  ownSupportRequestPageSchema,
+  ownSupportRequestSchema,
   supportRequestInputSchema,
   supportRequestList,
+  supportRequestPageSchema,
+  supportRequestSchema,
   supportRequestUpdateSchema,
 } from "../../contracts/catalogue";
 import type { AppContext } from "../context";
@@ -181,7 +185,7 @@ export async function supportRequestRoutes(plugin: FastifyInstance, { ctx }: { c
   }
 
   // Any signed-in user; the body is checked here because it may arrive as multipart.
-  app.post(SUPPORT_REQUESTS, async (request, reply) => {
+  app.post(SUPPORT_REQUESTS, { schema: { response: { 201: supportRequestSchema } } }, async (request, reply) => {
     const created = request.isMultipart()
       ? await withUpload(request, ctx, (upload) => createSupportRequest(request, fieldsAsInput(upload.fields), upload))
       : await createSupportRequest(request, request.body);
@@ -189,7 +193,7 @@ export async function supportRequestRoutes(plugin: FastifyInstance, { ctx }: { c
   });
 
   // Static paths: find-my-way matches them before the admins' `${SUPPORT_REQUESTS}/:id`, so "mine" is never taken for an id.
-  app.get(MINE, { config: { list: ownSupportRequestListSpec } }, async (request) => {
+  app.get(MINE, { config: { list: ownSupportRequestListSpec }, schema: { response: { 200: ownSupportRequestPageSchema } } }, async (request) => {
     const caller = callerOf(request);
     const query = listQueryOf(request, ownSupportRequestListSpec);
     const page = await runList(
@@ -203,7 +207,7 @@ export async function supportRequestRoutes(plugin: FastifyInstance, { ctx }: { c
   });
 
   // Another user's request answers 404 like one that does not exist, so ids reveal nothing.
-  app.get(`${MINE}/:id`, { schema: { params: idParams } }, async (request) => {
+  app.get(`${MINE}/:id`, { schema: { params: idParams, response: { 200: ownSupportRequestSchema } } }, async (request) => {
     const { id } = request.params;
     const [row] = await ctx.db
       .select()
@@ -213,7 +217,7 @@ export async function supportRequestRoutes(plugin: FastifyInstance, { ctx }: { c
     return ownSupportRequestToApi(row);
   });
 
-  app.get(SUPPORT_REQUESTS, { config: { ...admin, list: supportRequestListSpec } }, async (request) => {
+  app.get(SUPPORT_REQUESTS, { config: { ...admin, list: supportRequestListSpec }, schema: { response: { 200: supportRequestPageSchema } } }, async (request) => {
     const query = listQueryOf(request, supportRequestListSpec);
     const page = await runList(ctx.db, supportRequestListSpec, query, ({ where, orderBy, limit, offset }) =>
       ctx.db
@@ -238,9 +242,9 @@ export async function supportRequestRoutes(plugin: FastifyInstance, { ctx }: { c
     return row;
   }
 
-  app.get(`${SUPPORT_REQUESTS}/:id`, { config: admin, schema: { params: idParams } }, async (request) => supportRequestToApi(await supportRequestRow(request.params.id)));
+  app.get(`${SUPPORT_REQUESTS}/:id`, { config: admin, schema: { params: idParams, response: { 200: supportRequestSchema } } }, async (request) => supportRequestToApi(await supportRequestRow(request.params.id)));
 
-  app.patch(`${SUPPORT_REQUESTS}/:id`, { config: admin, schema: { params: idParams, body: supportRequestUpdateSchema } }, async (request) => {
+  app.patch(`${SUPPORT_REQUESTS}/:id`, { config: admin, schema: { params: idParams, body: supportRequestUpdateSchema, response: { 200: supportRequestSchema } } }, async (request) => {
     const { id } = request.params;
     const update = request.body;
     const caller = callerOf(request);
