@@ -180,28 +180,37 @@ export type TuneFilePatch = z.infer<typeof tuneFilePatchSchema>;
 /** `GET /tune-file-patches`: a page of patches. */
 export const tuneFilePatchPageSchema = listResponseSchema(tuneFilePatchSchema);
 
-export interface BakedTuneFile {
-  id: string;
-  vehicleId: string;
-  firmwareId: string;
-  tuneFileId: string | null;
-  tuneVersion: number | null;
-  patchIds: string[];
-  sha256: string;
-  size: number;
-  slot: number | null;
-  expiresAt: string | null;
-  report: Record<string, unknown>;
-  download: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export const bakedTuneFileSchema = z.strictObject({
+  id: z.string(),
+  vehicleId: z.string(),
+  firmwareId: z.string(),
+  tuneFileId: z.string().nullable(),
+  tuneVersion: z.number().int().nullable(),
+  patchIds: z.array(z.string()),
+  sha256: z.string(),
+  size: z.number().int().min(0),
+  slot: z.number().int().nullable(),
+  expiresAt: isoDateTime.nullable(),
+  report: z.record(z.string(), z.unknown()),
+  download: z.boolean(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
+export type BakedTuneFile = z.infer<typeof bakedTuneFileSchema>;
 
-export interface VehicleTunes {
-  vehicle: { id: string; name: string; vin: string | null; firmwareId: string | null; stockDump: { sha256: string; size: number; slot: number | null } | null };
-  bought: TuneFile[];
-  baked: BakedTuneFile[];
-}
+/** `GET /user-vehicles/{id}/tune-files`: a vehicle with the tunes bought for it and its bakes. */
+export const vehicleTunesSchema = z.strictObject({
+  vehicle: z.strictObject({
+    id: z.string(),
+    name: z.string(),
+    vin: z.string().nullable(),
+    firmwareId: z.string().nullable(),
+    stockDump: z.strictObject({ sha256: z.string(), size: z.number().int().min(0), slot: z.number().int().nullable() }).nullable(),
+  }),
+  bought: z.array(tuneFileSchema),
+  baked: z.array(bakedTuneFileSchema),
+});
+export type VehicleTunes = z.infer<typeof vehicleTunesSchema>;
 
 /**
  * The tune viewer's query: a version (owners only, other than the current

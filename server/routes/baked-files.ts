@@ -4,7 +4,7 @@
  */
 import { eq, gt, isNull, or } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import type { BakedTuneFile } from "../../contracts/tune-files";
+import { type BakedTuneFile, bakedTuneFileSchema } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, userVehicles } from "../db/schema";
 import { HttpError, forbidden, notFound } from "../errors";
@@ -22,7 +22,7 @@ export async function bakedFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
 
-  app.get("/baked-tune-files/:id", { schema: { params: idParams } }, async (request): Promise<BakedTuneFile> => bakedToApi(db, await bakedRow(db, request.params.id), callerOf(request)));
+  app.get("/baked-tune-files/:id", { schema: { params: idParams, response: { 200: bakedTuneFileSchema } } }, async (request): Promise<BakedTuneFile> => bakedToApi(db, await bakedRow(db, request.params.id), callerOf(request)));
 
   app.get("/baked-tune-files/:id/download", { schema: { params: idParams } }, async (request, reply) => {
     const caller = callerOf(request);

@@ -8,7 +8,7 @@
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { type VehicleTunes, bakeRequestSchema } from "../../contracts/tune-files";
+import { type VehicleTunes, bakeRequestSchema, bakedTuneFileSchema, vehicleTunesSchema } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, tuneFilePurchases, tuneFiles, userVehicles } from "../db/schema";
 import { HttpError, badRequest, forbidden, notFound } from "../errors";
@@ -75,7 +75,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
       .send(ctx.blobs.stream(vehicle.stockDumpSha256));
   });
 
-  app.post(`${VEHICLES}/:id/temp-bake/:x`, { schema: { params: slotParams, body: bakeRequestSchema } }, async (request, reply) => {
+  app.post(`${VEHICLES}/:id/temp-bake/:x`, { schema: { params: slotParams, body: bakeRequestSchema, response: { 201: bakedTuneFileSchema } } }, async (request, reply) => {
     const caller = callerOf(request);
     const { id, x } = request.params;
     const { body } = request;
@@ -108,7 +108,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
     return reply.status(201).send(await bakedToApi(db, row, caller));
   });
 
-  app.post(`${VEHICLES}/:id/direct-bake`, { config: dealer, schema: { params: idParams } }, async (request, reply) => {
+  app.post(`${VEHICLES}/:id/direct-bake`, { config: dealer, schema: { params: idParams, response: { 201: bakedTuneFileSchema } } }, async (request, reply) => {
     const caller = callerOf(request);
     const { vehicle } = await vehicleFor(db, request.params.id, caller);
     const dump = dumpOf(db, vehicle);
@@ -128,7 +128,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
     return reply.status(201).send(await bakedToApi(db, row, caller));
   });
 
-  app.get(`${VEHICLES}/:id/tune-files`, { schema: { params: idParams } }, async (request): Promise<VehicleTunes> => {
+  app.get(`${VEHICLES}/:id/tune-files`, { schema: { params: idParams, response: { 200: vehicleTunesSchema } } }, async (request): Promise<VehicleTunes> => {
     const caller = callerOf(request);
     const { vehicle } = await vehicleFor(db, request.params.id, caller);
     const purchases = await db.select({ tuneFileId: tuneFilePurchases.tuneFileId }).from(tuneFilePurchases).where(eq(tuneFilePurchases.vehicleId, vehicle.id));
