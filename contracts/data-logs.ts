@@ -113,34 +113,42 @@ export interface LogComputedDescriptor {
   variables: string[];
 }
 
-export interface DataLogShare {
-  id: string;
-  logId: string;
-  channels: string[];
-  expiresAt: string | null;
-  revokedAt: string | null;
-  createdAt: string;
-}
+export const dataLogShareAnswerSchema = z.strictObject({
+  id: z.string(),
+  logId: z.string(),
+  channels: z.array(z.string()),
+  expiresAt: isoDateTime.nullable(),
+  revokedAt: isoDateTime.nullable(),
+  createdAt: isoDateTime,
+});
+export type DataLogShare = z.infer<typeof dataLogShareAnswerSchema>;
+
+/** `GET /data-logs/{id}/shares`: every share of a log, in one page. */
+export const dataLogSharePageSchema = listResponseSchema(dataLogShareAnswerSchema);
 
 /** The answer to creating a share: the only time the token is shown (the server keeps its hash). */
-export interface CreatedDataLogShare extends DataLogShare {
-  token: string;
-}
+export const createdDataLogShareSchema = dataLogShareAnswerSchema.extend({ token: z.string() });
+export type CreatedDataLogShare = z.infer<typeof createdDataLogShareSchema>;
 
 /** What a share link resolves to: the log as the owner chose to show it. */
-export interface ResolvedDataLogShare {
-  share: { channels: string[]; expiresAt: string | null };
-  log: Pick<DataLogDetail, "id" | "title" | "format" | "rowCount" | "durationSeconds" | "startedAt" | "channels">;
-}
+export const resolvedDataLogShareSchema = z.strictObject({
+  share: z.strictObject({ channels: z.array(z.string()), expiresAt: isoDateTime.nullable() }),
+  log: dataLogDetailSchema.pick({ id: true, title: true, format: true, rowCount: true, durationSeconds: true, startedAt: true, channels: true }),
+});
+export type ResolvedDataLogShare = z.infer<typeof resolvedDataLogShareSchema>;
 
-export interface VehicleSharedLog {
-  shareId: string;
-  logId: string;
-  title: string;
-  channels: string[];
-  expiresAt: string | null;
-  createdAt: string;
-}
+export const vehicleSharedLogSchema = z.strictObject({
+  shareId: z.string(),
+  logId: z.string(),
+  title: z.string(),
+  channels: z.array(z.string()),
+  expiresAt: isoDateTime.nullable(),
+  createdAt: isoDateTime,
+});
+export type VehicleSharedLog = z.infer<typeof vehicleSharedLogSchema>;
+
+/** `GET /user-vehicles/{id}/shared`: the live shares of the vehicle's logs, in one page. */
+export const vehicleSharedLogPageSchema = listResponseSchema(vehicleSharedLogSchema);
 
 /** The app's path of a share link; the channels chosen ride in the query, as datazap's do. */
 export function sharedLogPath(token: string, channels: readonly string[] = []): string {

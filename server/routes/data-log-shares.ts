@@ -7,7 +7,16 @@ import { randomBytes } from "node:crypto";
 import { and, eq, getTableColumns, isNull } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { type CreatedDataLogShare, type ResolvedDataLogShare, type VehicleSharedLog, dataLogShareSchema } from "../../contracts/data-logs";
+import {
+  type CreatedDataLogShare,
+  type ResolvedDataLogShare,
+  type VehicleSharedLog,
+  createdDataLogShareSchema,
+  dataLogSharePageSchema,
+  dataLogShareSchema,
+  resolvedDataLogShareSchema,
+  vehicleSharedLogPageSchema,
+} from "../../contracts/data-logs";
 import type { AppContext } from "../context";
 import { dataLogShares, dataLogs, userVehicles } from "../db/schema";
 import { type LogChannel, deserializeColumns, serializeColumns } from "../../domain/logs";
@@ -28,7 +37,7 @@ export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const blobs = ctx.dataLogBlobs;
 
-  app.post(`${DATA_LOGS}/:id/share`, { schema: { params: idParams, body: dataLogShareSchema } }, async (request, reply) => {
+  app.post(`${DATA_LOGS}/:id/share`, { schema: { params: idParams, body: dataLogShareSchema, response: { 201: createdDataLogShareSchema } } }, async (request, reply) => {
     const { id } = request.params;
     const input = request.body;
     const row = await ownedLog(ctx.db, callerOf(request), id);
@@ -51,7 +60,7 @@ export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx
     return reply.status(201).send(created);
   });
 
-  app.get(`${DATA_LOGS}/:id/shares`, { schema: { params: idParams } }, async (request) => {
+  app.get(`${DATA_LOGS}/:id/shares`, { schema: { params: idParams, response: { 200: dataLogSharePageSchema } } }, async (request) => {
     const { id } = request.params;
     const row = await ownedLog(ctx.db, callerOf(request), id);
     const shares = await ctx.db.select().from(dataLogShares).where(eq(dataLogShares.logId, row.id)).orderBy(dataLogShares.createdAt);
@@ -83,7 +92,7 @@ export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx
     return { ...found, channels };
   }
 
-  app.post(`${DATA_LOGS}/shared/:token`, { config: { public: true }, schema: { params: tokenParams } }, async (request) => {
+  app.post(`${DATA_LOGS}/shared/:token`, { config: { public: true }, schema: { params: tokenParams, response: { 200: resolvedDataLogShareSchema } } }, async (request) => {
     const { token } = request.params;
     const { share, log, channels } = await resolveShare(token);
     const resolved: ResolvedDataLogShare = {
@@ -113,7 +122,7 @@ export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx
     return reply.header("content-type", "application/octet-stream").send(Buffer.from(subset.buffer, subset.byteOffset, subset.length));
   });
 
-  app.get(`/${apiPaths["my-devices"].record}/:id/shared`, { schema: { params: idParams } }, async (request) => {
+  app.get(`/${apiPaths["my-devices"].record}/:id/shared`, { schema: { params: idParams, response: { 200: vehicleSharedLogPageSchema } } }, async (request) => {
     const caller = callerOf(request);
     const { id } = request.params;
     const [vehicle] = await ctx.db
