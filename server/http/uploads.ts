@@ -11,7 +11,7 @@
  * (buffered-form.ts).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { createWriteStream } from "node:fs";
+import { type WriteStream, createWriteStream } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { Transform } from "node:stream";
@@ -115,10 +115,17 @@ async function receive(request: FastifyRequest, limit: number, keep: (part: File
   return upload;
 }
 
-function toTempFile(tempDir: string, temps: string[]) {
+/** A temp file being written, and its stream: removed only once the stream has closed. */
+interface TempFile {
+  path: string;
+  stream?: WriteStream;
+}
+
+function toTempFile(tempDir: string, temps: TempFile[]) {
   return async (part: FilePart): Promise<UploadedFile> => {
     const tempPath = path.join(tempDir, `upload-${randomBytes(12).toString("hex")}`);
-    temps.push(tempPath);
+    const temp: TempFile = { path: tempPath };
+    temps.push(temp);
     const hash = createHash("sha256");
     let size = 0;
     const tap = new Transform({
@@ -128,7 +135,8 @@ function toTempFile(tempDir: string, temps: string[]) {
         done(null, chunk);
       },
     });
-    await pipeline(part.file, tap, createWriteStream(tempPath));
+    temp.stream = createWriteStream(tempPath);
+    await pipeline(part.file, tap, temp.stream);
     return { field: part.fieldname, filename: part.filename, mimetype: part.mimetype, path: tempPath, size, sha256: hash.digest("hex") };
   };
 }
@@ -146,11 +154,16 @@ export async function withUpload<T>(
   // A process killed meanwhile leaves its temp files; server/services/temp-files.ts removes them.
   const tempDir = tempDirOf(ctx.config.dataDir);
   await mkdir(tempDir, { recursive: true });
-  const temps: string[] = [];
+  const temps: TempFile[] = [];
   try {
     return await handle(await receive(request, options.limitBytes ?? ctx.config.uploadLimitBytes, toTempFile(tempDir, temps)));
   } finally {
-    await Promise.all(temps.map((temp) => rm(temp, { force: true })));
+    // A body that ends early fails the pipeline before its file stream has opened the file; the
+    // stream still creates it, then closes. Removing it before that close would leave it behind.
+    await Promise.all(temps.map(async ({ path: tempPath, stream }) => {
+      if (stream && !stream.closed) await new Promise<void>((resolve) => stream.once("close", () => resolve()));
+      await rm(tempPath, { force: true });
+    }));
   }
 }
 

@@ -5,6 +5,7 @@
  * multipart bodies on the streamed upload path, and an XML document nested 20,000 deep.
  * tests/api/list-fuzz.test.ts walks every list with many more values.
  */
+import { pbkdf2 } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { count, eq } from "drizzle-orm";
@@ -170,6 +171,22 @@ describe.each(databaseKinds)("bad inputs on %s", (kind) => {
       expect(logBlobs()).toEqual(blobs);
       expect(temps()).toEqual([]);
     });
+  });
+
+  it("leaves no temp file behind when many uploads end early while the file system is busy", async () => {
+    // Busy worker threads delay the temp files' opening past the moment the refused upload
+    // cleans up, as a loaded server does: the clean-up must still find every file.
+    const busy = Array.from({ length: 8 }, () => new Promise((resolve) => pbkdf2("x", "y", 40_000, 32, "sha256", resolve)));
+    const boundary = "----bad-input-boundary";
+    const cut = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="log.csv"\r\nContent-Type: text/csv\r\n\r\n${CSV}\r\n`;
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        test.app.inject({ method: "POST", url: "/api/v1/data-logs", headers: { ...bearer(customer.token), "content-type": `multipart/form-data; boundary=${boundary}` }, payload: cut }),
+      ),
+    );
+    await Promise.all(busy);
+    expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 400));
+    expect(temps()).toEqual([]);
   });
 
   it("an XDF nested 20,000 deep answers 400 naming the nesting limit, storing nothing", async () => {
