@@ -61,10 +61,7 @@ interface OpenTransaction {
 const openTransaction = new AsyncLocalStorage<OpenTransaction>();
 
 /** true while the calling code runs inside a guarded transaction's callback. */
-export const insideTransaction = (): boolean => openTransaction.getStore() !== undefined;
-
-/** Runs `work` outside any open transaction's scope: for background work a transaction starts. */
-export const outsideTransaction = <T>(work: () => T): T => openTransaction.exit(work);
+const insideTransaction = (): boolean => openTransaction.getStore() !== undefined;
 
 export interface TransactionGuardOptions {
   /** Longest a transaction may stay open before it is rolled back. */
