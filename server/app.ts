@@ -6,6 +6,7 @@ import path from "node:path";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
 import { type Database, openDatabase } from "./db/connection";
+import { AnswerInsideTransactionError, insideTransaction } from "./db/transaction-guard";
 import { HttpError, installErrorHandling } from "./errors";
 import { installAuthentication } from "./http/auth";
 import { installListRegistry } from "./http/list";
@@ -113,7 +114,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Limits are set per upload by server/http/uploads.ts, which every upload route goes through.
   await app.register(fastifyMultipart, { limits: { fileSize: config.uploadLimitBytes } });
   await app.register(fastifyHelmet, helmet);
+  const refusedAnswers = new WeakSet<object>();
   app.addHook("onSend", async (request, reply) => {
+    // An answer must not leave before its transaction commits (server/db/transaction-guard.ts, rule 3);
+    // the error answer that replaces a refused one is itself sent from inside it, and goes out.
+    if (insideTransaction() && !refusedAnswers.has(reply)) {
+      refusedAnswers.add(reply);
+      throw new AnswerInsideTransactionError();
+    }
     if (request.url.startsWith("/api")) reply.header("Cache-Control", "no-store");
     if (app.shuttingDown) reply.header("Connection", "close");
   });

@@ -11,6 +11,10 @@
  *    `TransactionTimeoutError`, so a stuck request releases its locks (and PGlite's only session)
  *    instead of holding them. The transaction handle refuses queries after that, so late work of
  *    the abandoned callback cannot run on a connection the pool has handed to someone else.
+ * 3. No answer leaves while a transaction is open (the app's onSend hook throws
+ *    `AnswerInsideTransactionError`): an answer sent from inside the callback reaches the client before
+ *    COMMIT, so the client's next request, on another connection, may not yet see what it was told
+ *    is stored — and if the commit then fails, the client was told of data that never existed.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Db } from "./handle";
@@ -54,6 +58,13 @@ export class TransactionEndedError extends Error {
   }
 }
 
+export class AnswerInsideTransactionError extends Error {
+  constructor() {
+    super("an answer was sent from inside an open transaction: return the result from db.transaction() and answer after it has committed");
+    this.name = "AnswerInsideTransactionError";
+  }
+}
+
 interface OpenTransaction {
   ended: boolean;
 }
@@ -61,7 +72,7 @@ interface OpenTransaction {
 const openTransaction = new AsyncLocalStorage<OpenTransaction>();
 
 /** true while the calling code runs inside a guarded transaction's callback. */
-const insideTransaction = (): boolean => openTransaction.getStore() !== undefined;
+export const insideTransaction = (): boolean => openTransaction.getStore() !== undefined;
 
 export interface TransactionGuardOptions {
   /** Longest a transaction may stay open before it is rolled back. */

@@ -2,7 +2,7 @@
  * One request must never stop the server answering: a query that escapes its transaction is
  * refused at once instead of waiting for the transaction that waits for it (PGlite has one
  * session), and a request still working after the time-out answers 503 and gives back the
- * transaction it held.
+ * transaction it held. An answer never leaves before the commit of the transaction that made it.
  */
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
@@ -52,6 +52,13 @@ describe.each(databaseKinds)("a stuck request on %s", (kind) => {
         return { done: true };
       });
     });
+    // A handler that answers from inside its transaction, before the commit.
+    app.post("/api/v1/test-only/answer-inside", async (_request, reply) =>
+      app.ctx.db.transaction(async (tx) => {
+        await tx.select({ n: sql<number>`1` }).from(tuneFiles).limit(1);
+        return reply.status(201).send({ stored: true });
+      }),
+    );
     [admin, dealer, otherDealer, buyer] = await Promise.all([
       createUser(test, "admin"),
       createUser(test, "dealer"),
@@ -100,6 +107,13 @@ describe.each(databaseKinds)("a stuck request on %s", (kind) => {
     await expect(within(1_000, "a transaction opened on the outer handle", nested)).rejects.toBeInstanceOf(QueryEscapedTransactionError);
     const answer = await within(1_000, "a query after them", db.select({ n: sql<number>`1` }).from(tuneFiles).limit(1));
     expect(answer).toEqual([{ n: 1 }]);
+  });
+
+  it("refuses an answer sent from inside an open transaction, before its commit, and answers after a commit", async () => {
+    const inside = await within(1_000, "the answer from inside a transaction", call("POST", "/test-only/answer-inside", dealer));
+    expect(inside.statusCode, inside.body).toBe(500);
+    expect(inside.json()).toMatchObject({ statusCode: 500 });
+    expect((await call("GET", "/health", null)).statusCode).toBe(200);
   });
 
   it("answers 503 with Retry-After after the time-out and releases the transaction it held", async () => {

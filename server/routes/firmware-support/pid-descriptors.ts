@@ -90,7 +90,8 @@ export async function pidDescriptorRoutes(plugin: FastifyInstance, { ctx }: { ct
     const body = request.body;
     const parsed = parsePidCsv(body.csv, { format: body.format, source: body.source, firmwareIds: body.firmwareIds });
     if (!parsed.ok) throw badRequest("Unreadable CSV", parsed.error, [{ path: "csv", message: parsed.error }]);
-    return ctx.db.transaction(async (tx) => {
+    // The answer goes out after the commit, so the client's next request sees the imported rows.
+    const result = await ctx.db.transaction(async (tx) => {
       const rows = parsed.rows;
       // Computed rows may read channels of this file as well as stored ones.
       const fileVariables = rows.flatMap((row) => (row.kind === "pid" && row.errors.length === 0 ? [row.value.variable] : []));
@@ -134,8 +135,9 @@ export async function pidDescriptorRoutes(plugin: FastifyInstance, { ctx }: { ct
       } catch (error) {
         uniqueConflict(error, pidUnique);
       }
-      return reply.status(201).send({ ...preview, imported });
+      return { ...preview, imported };
     });
+    return "imported" in result ? reply.status(201).send(result) : result;
   });
 
   app.get(`${BASE}/pid-descriptors/export`, { config: { ...admin, list: pidListSpec } }, async (request, reply) => {
