@@ -61,6 +61,8 @@ export const flashingProfileSchema = z
     responseCanId: canIdSchema,
     p2TimeoutMs: z.number().int().min(1).max(65_535),
     p2StarTimeoutMs: z.number().int().min(1).max(655_350),
+    /** The pre-flight refuses a flash below this battery voltage (COBB stops below 10 V; 12.0 V with a charger is safe). */
+    minBatteryVolts: z.number().min(9, "the minimum battery voltage is at least 9 V").max(15, "the minimum battery voltage is at most 15 V").default(12),
   })
   .refine((p) => p.requestCanId !== p.responseCanId, { path: ["responseCanId"], message: "request and response CAN ids must differ" });
 export type FlashingProfile = z.output<typeof flashingProfileSchema>;

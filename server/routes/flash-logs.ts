@@ -36,6 +36,8 @@ const listSpec: ListSpec = {
 
 const unprocessable = (path: string, message: string) => new HttpError(422, "Flash does not match", message, [{ path, message }]);
 
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
 const toApi = (row: FlashLogRow): FlashLog => ({
   id: row.id,
   vehicleId: row.vehicleId,
@@ -49,7 +51,26 @@ const toApi = (row: FlashLogRow): FlashLog => ({
   message: row.message,
   durationMs: row.durationMs,
   flashedAt: row.flashedAt.toISOString(),
+  endedAt: iso(row.endedAt),
+  lastReportAt: row.lastReportAt.toISOString(),
   reportedBy: row.reportedBy,
+  grantId: row.grantId,
+  recoversId: row.recoversId,
+  recoveredById: null,
+  resumeFromBlock: row.resumeFromBlock,
+  firmwareId: row.firmwareId,
+  ecuFamily: row.ecuFamily,
+  adapterKind: row.adapterKind,
+  adapterFirmware: row.adapterFirmware,
+  appVersion: row.appVersion,
+  batteryStartVolts: row.batteryStartVolts,
+  batteryEndVolts: row.batteryEndVolts,
+  identityBefore: row.identityBefore,
+  identityAfter: row.identityAfter,
+  failedStep: row.failedStep,
+  failedBlock: row.failedBlock,
+  failedNrc: row.failedNrc,
+  progress: null,
 });
 
 export async function flashLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {

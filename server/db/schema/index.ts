@@ -6,3 +6,4 @@ export * from "./public-site";
 export * from "./tune-files";
 export * from "./notifications";
 export * from "./flash-logs";
+export * from "./vehicles";

@@ -53,7 +53,14 @@ function BakeButton({ vehicleId, tune, onBaked }: { vehicleId: string; tune: Tun
   );
 }
 
-const FLASH_RESULT_COLOURS: Record<FlashLog["result"], string> = { success: "green", failed: "red", aborted: "orange" };
+const FLASH_RESULT_COLOURS: Record<FlashLog["result"], string> = {
+  running: "blue",
+  success: "green",
+  failed: "red",
+  recovered: "purple",
+  abandoned: "volcano",
+  aborted: "orange",
+};
 
 /** The last successful flash of each bake: what is (or was) on the car. */
 function lastFlashes(flashes: FlashLog[]): Map<string, FlashLog> {

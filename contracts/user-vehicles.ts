@@ -1,0 +1,197 @@
+/**
+ * User vehicles: the car as the phone app connects it (VIN, ECU identity,
+ * adapter, battery), the owner's notes on it, the app's device attributes, the
+ * ECU snapshots recorded at each connect and around each flash, and the
+ * vehicle's timeline. Spec §7 "User vehicles" and "Users".
+ */
+import { z } from "zod";
+import { vinSchema } from "./catalogue";
+import { dynoProfileSchema } from "./data-logs";
+import { listResponseSchema } from "./list-query";
+
+const idText = (label: string, max = 64) =>
+  z
+    .string(`${label} must be text`)
+    .trim()
+    .min(1, `${label} is empty`)
+    .max(max, `${label} is at most ${max} characters`)
+    .refine((value) => !/[\u0000-\u001f]/.test(value), `${label} has control characters`);
+
+/** What the app reads from the ECU (UDS 0x22 identifiers): the same fields at connect, pre-flight and in snapshots. */
+export const ecuIdentitySchema = z.strictObject({
+  /** The ECU software id (VW: box code + software version, BMW: CALID): the catalogue identifies the firmware by it. */
+  softwareId: idText("softwareId"),
+  hardwareNumber: idText("hardwareNumber").optional(),
+  ecuSerial: idText("ecuSerial"),
+  bootloaderVersion: idText("bootloaderVersion").optional(),
+  calibrationId: idText("calibrationId").optional(),
+});
+export type EcuIdentity = z.infer<typeof ecuIdentitySchema>;
+
+export const adapterSchema = z.strictObject({
+  /** The adapter model (e.g. "OBDLink MX+", "ENET", "virtual"). */
+  kind: idText("adapter kind"),
+  firmware: idText("adapter firmware"),
+});
+export type Adapter = z.infer<typeof adapterSchema>;
+
+/** A battery voltage as read over OBD: 0 to 30 V. */
+export const batteryVoltsSchema = z.number("batteryVolts must be a number").min(0, "batteryVolts is at least 0").max(30, "batteryVolts is at most 30");
+
+/** Diagnostic trouble codes as the ECU reports them: P0299, U0100 … */
+export const faultCodesSchema = z.array(z.string().regex(/^[PCBU][0-9A-F]{4}(-[0-9A-F]{2})?$/, "a fault code looks like P0299")).max(200);
+
+/** `POST /user-vehicles/connect`: what the phone app sends when it meets a car. */
+export const vehicleConnectSchema = z.strictObject({
+  vin: vinSchema,
+  ecu: ecuIdentitySchema,
+  adapter: adapterSchema,
+  appVersion: idText("appVersion", 32),
+  batteryVolts: batteryVoltsSchema,
+  faultCodes: faultCodesSchema.default([]),
+  flashCounter: z.number().int().min(0).max(0xffff).optional(),
+  programmingAttempts: z.number().int().min(0).max(0xffff).optional(),
+  /** The nickname for a car met for the first time; an existing vehicle keeps its own. */
+  name: z.string().trim().min(1).max(80).optional(),
+});
+export type VehicleConnect = z.input<typeof vehicleConnectSchema>;
+
+export const FUELS = ["91", "93", "95", "98", "100", "E30", "E50", "E85", "diesel", "race"] as const;
+
+/** `PATCH /user-vehicles/{id}`: the owner's fields. The identity is the app's and is not editable here. */
+export const vehiclePatchSchema = z.strictObject({
+  name: z.string().trim().min(1, "the nickname is empty").max(80, "the nickname is at most 80 characters").optional(),
+  modifications: z.array(z.string().trim().min(1, "a modification is empty").max(120, "a modification is at most 120 characters")).max(50, "at most 50 modifications").optional(),
+  notes: z.string().max(20_000, "notes are at most 20,000 characters").optional(),
+  fuel: z.enum(FUELS, { error: `fuel must be one of ${FUELS.join(", ")}` }).nullable().optional(),
+  dynoProfile: dynoProfileSchema.nullable().optional(),
+});
+export type VehiclePatch = z.input<typeof vehiclePatchSchema>;
+
+/** `PATCH /users/{id}/vehicles/{vehicleId}/device-attributes`: the phone app's settings for this car. */
+export const deviceAttributesSchema = z.strictObject({
+  adapter: adapterSchema.optional(),
+  phone: z.strictObject({ platform: z.enum(["ios", "android"]), model: idText("phone model", 80), osVersion: idText("osVersion", 32) }).optional(),
+  /** The app's own settings for this car (units, logging rate, …): small flat values only. */
+  appSettings: z.record(z.string().max(64), z.union([z.string().max(200), z.number(), z.boolean()])).optional(),
+});
+export type DeviceAttributes = z.infer<typeof deviceAttributesSchema>;
+
+export const supportStates = ["supported", "unsupported"] as const;
+
+export const vehicleSchema = z.strictObject({
+  id: z.string(),
+  ownerUid: z.string(),
+  /** Shown to the owner and admins; a dealer sees the owner's display name only. */
+  ownerName: z.string().nullable(),
+  ownerEmail: z.string().nullable(),
+  name: z.string(),
+  vin: z.string().nullable(),
+  ecu: z.strictObject({
+    softwareId: z.string().nullable(),
+    hardwareNumber: z.string().nullable(),
+    ecuSerial: z.string().nullable(),
+    bootloaderVersion: z.string().nullable(),
+  }),
+  firmwareId: z.string().nullable(),
+  /**
+   * supported: the catalogue knows the firmware and can flash it; unsupported otherwise, with the
+   * way to ask for support (`POST /user-vehicles/support-request`) and the request already made, if any.
+   */
+  support: z.strictObject({
+    state: z.enum(supportStates),
+    reason: z.string().nullable(),
+    ecuFamily: z.string().nullable(),
+    flashing: z.boolean(),
+    supportRequestId: z.string().nullable(),
+  }),
+  /** Owner's fields; null for a dealer, who does not see them. */
+  modifications: z.array(z.string()).nullable(),
+  notes: z.string().nullable(),
+  fuel: z.string().nullable(),
+  dynoProfile: dynoProfileSchema.nullable(),
+  deviceAttributes: deviceAttributesSchema.nullable(),
+  stockDump: z.strictObject({ sha256: z.string(), size: z.number(), slot: z.number().nullable(), uploadedAt: z.string().nullable() }).nullable(),
+  /** What the vehicle list cards show. */
+  currentTune: z.strictObject({ tuneFileId: z.string().nullable(), title: z.string().nullable(), version: z.number().nullable(), kind: z.enum(["tune", "stock"]) }).nullable(),
+  lastFlash: z.strictObject({ id: z.string(), result: z.string(), at: z.string() }).nullable(),
+  lastConnectedAt: z.string().nullable(),
+  lastBatteryVolts: z.number().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Vehicle = z.infer<typeof vehicleSchema>;
+export const vehiclePageSchema = listResponseSchema(vehicleSchema);
+
+/** `GET /user-vehicles`: filters, sorts and `q` (VIN or nickname, and for admins the owner). */
+export const vehicleList = {
+  sort: ["name", "vin", "firmwareId", "lastConnectedAt", "createdAt", "updatedAt"],
+  filter: ["ownerUid", "vin", "firmwareId", "softwareId", "ecuSerial", "lastConnectedAt", "createdAt"],
+} as const;
+
+/** The answer of `POST /user-vehicles/connect`: the vehicle, whether it was new, and the snapshot recorded. */
+export const vehicleConnectedSchema = z.strictObject({
+  vehicle: vehicleSchema,
+  created: z.boolean(),
+  snapshotId: z.string(),
+});
+export type VehicleConnected = z.infer<typeof vehicleConnectedSchema>;
+
+export const snapshotKinds = ["connect", "before-flash", "after-flash"] as const;
+export type SnapshotKind = (typeof snapshotKinds)[number];
+
+export const snapshotSchema = z.strictObject({
+  id: z.string(),
+  vehicleId: z.string(),
+  kind: z.enum(snapshotKinds),
+  flashLogId: z.string().nullable(),
+  vin: z.string().nullable(),
+  ecuSerial: z.string().nullable(),
+  softwareId: z.string().nullable(),
+  hardwareNumber: z.string().nullable(),
+  bootloaderVersion: z.string().nullable(),
+  calibrationId: z.string().nullable(),
+  firmwareId: z.string().nullable(),
+  faultCodes: z.array(z.string()),
+  batteryVolts: z.number().nullable(),
+  flashCounter: z.number().nullable(),
+  programmingAttempts: z.number().nullable(),
+  adapter: adapterSchema.nullable(),
+  appVersion: z.string().nullable(),
+  recordedAt: z.string(),
+});
+export type Snapshot = z.infer<typeof snapshotSchema>;
+export const snapshotPageSchema = listResponseSchema(snapshotSchema);
+
+/** The fields two snapshots are compared on, in the order the page lists what changed. */
+export const snapshotComparedFields = [
+  "vin",
+  "ecuSerial",
+  "softwareId",
+  "calibrationId",
+  "hardwareNumber",
+  "bootloaderVersion",
+  "firmwareId",
+  "faultCodes",
+  "batteryVolts",
+  "flashCounter",
+  "programmingAttempts",
+  "appVersion",
+] as const satisfies readonly (keyof Snapshot)[];
+
+export const timelineKinds = ["connect", "stock-read", "bake", "flash", "back-to-stock", "log", "tuning-request"] as const;
+export type TimelineKind = (typeof timelineKinds)[number];
+
+/** `GET /user-vehicles/{id}/timeline`: what happened to the car, newest first. */
+export const timelineEntrySchema = z.strictObject({
+  kind: z.enum(timelineKinds),
+  at: z.string(),
+  /** The record the entry stands for (snapshot, baked file, flash log, data log, request). */
+  refId: z.string().nullable(),
+  title: z.string(),
+  detail: z.string(),
+  /** For flashes: the result. */
+  result: z.string().nullable(),
+});
+export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
+export const timelineSchema = z.strictObject({ data: z.array(timelineEntrySchema) });
