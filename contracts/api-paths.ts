@@ -28,7 +28,7 @@ export const apiPaths = {
   "flashing-overview": path("analytics/flashing-overview"),
   "my-devices": path("user-vehicles"),
   "user-devices": path("user-vehicles"),
-  "managed-devices": path("user-vehicles/managed"),
+  "managed-devices": path("user-vehicles/managed", { record: "user-vehicles" }),
   "managed-dealers": path("dealers"),
   "my-tunes": path("tune-files"),
   "tune-files": path("tune-files"),

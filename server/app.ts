@@ -33,6 +33,7 @@ import { bakedFileRoutes } from "./routes/baked-files";
 import { tuneFilePatchRoutes } from "./routes/tune-file-patches";
 import { tuneFileRoutes } from "./routes/tune-files";
 import { tuneViewerRoutes } from "./routes/tune-viewer";
+import { userVehicleRoutes } from "./routes/user-vehicles";
 import { vehicleBakeRoutes } from "./routes/vehicle-bakes";
 import { BlobStore } from "./services/blobs";
 import { type Identity, createIdentity } from "./services/identity";
@@ -143,6 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(tuneFileRoutes, { ctx });
       await api.register(tuneViewerRoutes, { ctx });
       await api.register(tuneFilePatchRoutes, { ctx });
+      await api.register(userVehicleRoutes, { ctx });
       await api.register(vehicleBakeRoutes, { ctx });
       await api.register(bakedFileRoutes, { ctx });
       await api.register(flashLogRoutes, { ctx });

@@ -5,12 +5,12 @@
  * onto the stock read. Who reaches a vehicle is decided by vehicleFor in
  * services/tune-access.ts.
  */
-import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { type VehicleTunes, bakeRequestSchema, bakedTuneFileSchema, vehicleTunesSchema } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
-import { bakedTuneFiles, tuneFilePurchases, tuneFiles, userVehicles } from "../db/schema";
+import { bakedTuneFiles, tuneFilePurchases, userVehicles } from "../db/schema";
 import { HttpError, badRequest, forbidden, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
@@ -33,19 +33,6 @@ const slotParams = z.strictObject({ id: z.uuid("id must be a UUID"), x: z.coerce
 export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
-
-  /** The caller's vehicles (admins: all; dealers: also the ones they manage), for choosing where a tune goes. */
-  app.get(VEHICLES, async (request) => {
-    const caller = callerOf(request);
-    const managed = sql`EXISTS (SELECT 1 FROM ${tuneFilePurchases} JOIN ${tuneFiles} ON ${tuneFiles.id} = ${tuneFilePurchases.tuneFileId} WHERE ${tuneFilePurchases.vehicleId} = ${userVehicles.id} AND ${tuneFiles.dealerUid} = ${caller.uid})`;
-    const rows = await db
-      .select()
-      .from(userVehicles)
-      .where(isAdmin(caller) ? undefined : or(eq(userVehicles.ownerUid, caller.uid), caller.role === "dealer" ? managed : undefined))
-      .orderBy(userVehicles.name, userVehicles.id)
-      .limit(200);
-    return { data: rows.map((row) => ({ ...vehicleToApi(row), ownerUid: row.ownerUid })), total: rows.length };
-  });
 
   app.post(`${VEHICLES}/:id/upload-tune-dump/:x`, { schema: { params: slotParams } }, async (request) => {
     const caller = callerOf(request);
