@@ -20,6 +20,8 @@ import { dealerRequestRoutes } from "./routes/dealer-requests";
 import { dataLogShareRoutes } from "./routes/data-log-shares";
 import { dataLogRoutes } from "./routes/data-logs";
 import { firmwareSupportRoutes } from "./routes/firmware-support";
+import { flashAuthenticationRoutes } from "./routes/flash-authentication";
+import { flashLogAdminRoutes } from "./routes/flash-log";
 import { flashLogRoutes } from "./routes/flash-logs";
 import { healthRoutes } from "./routes/health";
 import { imageProxyRoutes } from "./routes/image-proxy";
@@ -34,6 +36,7 @@ import { tuneFilePatchRoutes } from "./routes/tune-file-patches";
 import { tuneFileRoutes } from "./routes/tune-files";
 import { tuneViewerRoutes } from "./routes/tune-viewer";
 import { userVehicleRoutes } from "./routes/user-vehicles";
+import { VehicleEvents } from "./services/vehicle-events";
 import { vehicleBakeRoutes } from "./routes/vehicle-bakes";
 import { BlobStore } from "./services/blobs";
 import { type Identity, createIdentity } from "./services/identity";
@@ -99,6 +102,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     notifications: new NotificationCenter(database.db),
     catalogue: await CatalogueCache.open(database),
     secrets: await SecretBox.load({ keyBase64: config.secretsKey, dataDir: config.dataDir }),
+    vehicleEvents: new VehicleEvents(),
     startedAt: new Date(),
   };
   app.decorate("ctx", ctx);
@@ -147,7 +151,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(userVehicleRoutes, { ctx });
       await api.register(vehicleBakeRoutes, { ctx });
       await api.register(bakedFileRoutes, { ctx });
+      await api.register(flashAuthenticationRoutes, { ctx });
       await api.register(flashLogRoutes, { ctx });
+      await api.register(flashLogAdminRoutes, { ctx });
       await api.register(notificationRoutes, { ctx });
     },
     { prefix: "/api/v1" },

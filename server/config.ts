@@ -27,6 +27,8 @@ export interface Config {
   /** Largest data log (multipart); 413 above it. Logs run long: an hour at 50 Hz × 200 channels. */
   logUploadLimitBytes: number;
   requestTimeoutMs: number;
+  /** A running flash session with no report for this long is marked abandoned (FLASH_SESSION_SILENCE_MS). */
+  flashSessionSilenceMs: number;
   logLevel: string;
   /** Key that seals stored passwords (base64, 32 bytes); unset: a key file in dataDir. */
   secretsKey?: string;
@@ -91,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     uploadLimitBytes: intFrom(env.UPLOAD_LIMIT_BYTES, 64 * 1024 * 1024, "UPLOAD_LIMIT_BYTES"),
     logUploadLimitBytes: intFrom(env.LOG_UPLOAD_LIMIT_BYTES, 256 * 1024 * 1024, "LOG_UPLOAD_LIMIT_BYTES"),
     requestTimeoutMs: intFrom(env.REQUEST_TIMEOUT_MS, 120_000, "REQUEST_TIMEOUT_MS"),
+    flashSessionSilenceMs: intFrom(env.FLASH_SESSION_SILENCE_MS, 120_000, "FLASH_SESSION_SILENCE_MS"),
     logLevel: env.LOG_LEVEL ?? (mode === "test" ? "warn" : "info"),
     secretsKey: env.SECRETS_KEY || undefined,
     trustProxy: trustedProxiesFrom(env.TRUST_PROXY),

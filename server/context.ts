@@ -7,6 +7,7 @@ import type { JobRegistry } from "./services/jobs";
 import type { NotificationCenter } from "./services/notifications";
 import type { SecretBox } from "./services/secret-box";
 import type { UserMirror } from "./services/users";
+import type { VehicleEvents } from "./services/vehicle-events";
 
 /** What route plugins need, built once by buildApp. */
 export interface AppContext {
@@ -24,5 +25,7 @@ export interface AppContext {
   catalogue: CatalogueCache;
   /** Seals stored passwords at rest. */
   secrets: SecretBox;
+  /** Flash sessions and their steps as they change, for the vehicle's event stream. */
+  vehicleEvents: VehicleEvents;
   startedAt: Date;
 }

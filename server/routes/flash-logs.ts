@@ -1,25 +1,38 @@
 /**
- * Flash logs of a vehicle (spec: GET and POST /user-vehicles/{id}/flash-logs).
- * The app reports every flash it ran, finished or not; what it says it wrote
- * is checked against the bake or the stock read it names, so the history
- * shows what is really on the car.
+ * Flash logs of a vehicle (spec: GET and POST /user-vehicles/{id}/flash-logs), grown into flash
+ * sessions: the app starts one with the grant of its pre-flight, reports its steps as it goes
+ * (`…/{logId}/steps`) and ends it (`…/{logId}/end`); the vehicle's event stream
+ * (`/user-vehicles/{id}/listen`) shows it live. A flash reported after the fact (no grant) is
+ * still taken: what the app says it wrote is checked against the bake or the stock read it
+ * names, so the history shows what is really on the car.
  */
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { type FlashLog, flashLogCreateSchema } from "../../contracts/flash-logs";
+import { z } from "zod";
+import {
+  flashLogCreateSchema,
+  flashLogSchema,
+  flashSessionEndSchema,
+  flashSessionStartSchema,
+  flashStepEventSchema,
+  flashStepsReportSchema,
+  vehicleEventNames,
+} from "../../contracts/flash-logs";
+import { listResponseSchema } from "../../contracts/list-query";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, flashLogs, tuneFiles } from "../db/schema";
-import { HttpError } from "../errors";
+import { HttpError, RequestValidationError, fieldIssues } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
+import { EventStreams } from "../http/event-stream";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { vehicleFor } from "../services/tune-access";
 import type { ZodTypeProvider } from "../http/zod";
+import { type FlashLogRow, endSession, markAbandoned, flashLogToApi, flashLogsToApi, publishSessions, reportSteps, startSession } from "../services/flash-sessions";
 import { apiPaths } from "../../contracts/api-paths";
 
 const VEHICLES = `/${apiPaths["my-devices"].list}`;
 
-type FlashLogRow = typeof flashLogs.$inferSelect;
 
 const listSpec: ListSpec = {
   table: flashLogs,
@@ -36,51 +49,46 @@ const listSpec: ListSpec = {
 
 const unprocessable = (path: string, message: string) => new HttpError(422, "Flash does not match", message, [{ path, message }]);
 
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
+const sessionParams = z.strictObject({ id: z.uuid("id must be a UUID"), logId: z.uuid("logId must be a UUID") });
+const flashLogPageSchema = listResponseSchema(flashLogSchema);
 
-const toApi = (row: FlashLogRow): FlashLog => ({
-  id: row.id,
-  vehicleId: row.vehicleId,
-  bakedTuneFileId: row.bakedTuneFileId,
-  tuneFileId: row.tuneFileId,
-  tuneTitle: row.tuneTitle,
-  tuneVersion: row.tuneVersion,
-  kind: row.kind,
-  sha256: row.sha256,
-  result: row.result,
-  message: row.message,
-  durationMs: row.durationMs,
-  flashedAt: row.flashedAt.toISOString(),
-  endedAt: iso(row.endedAt),
-  lastReportAt: row.lastReportAt.toISOString(),
-  reportedBy: row.reportedBy,
-  grantId: row.grantId,
-  recoversId: row.recoversId,
-  recoveredById: null,
-  resumeFromBlock: row.resumeFromBlock,
-  firmwareId: row.firmwareId,
-  ecuFamily: row.ecuFamily,
-  adapterKind: row.adapterKind,
-  adapterFirmware: row.adapterFirmware,
-  appVersion: row.appVersion,
-  batteryStartVolts: row.batteryStartVolts,
-  batteryEndVolts: row.batteryEndVolts,
-  identityBefore: row.identityBefore,
-  identityAfter: row.identityAfter,
-  failedStep: row.failedStep,
-  failedBlock: row.failedBlock,
-  failedNrc: row.failedNrc,
-  progress: null,
-});
+/** A body parsed by the schema its shape calls for; its problems are a 400 naming each field. */
+function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new RequestValidationError("body", fieldIssues(parsed.error));
+  return parsed.data;
+}
 
 export async function flashLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
 
-  app.post(`${VEHICLES}/:id/flash-logs`, { schema: { params: idParams, body: flashLogCreateSchema } }, async (request, reply) => {
+  const streams = new EventStreams(plugin);
+
+  // A running session the app stopped reporting (phone died, app killed) is marked abandoned,
+  // so the page offers recovery instead of showing it running for ever.
+  const silence = ctx.config.flashSessionSilenceMs;
+  const sweep = setInterval(
+    () => {
+      markAbandoned(db, silence)
+        .then((rows) => (rows.length ? publishSessions(ctx, rows) : undefined))
+        .catch((error: unknown) => plugin.log.warn({ err: error }, "marking silent flash sessions abandoned failed"));
+    },
+    Math.max(100, Math.min(30_000, Math.floor(silence / 3))),
+  );
+  sweep.unref();
+  plugin.addHook("preClose", async () => clearInterval(sweep));
+
+  /** A session started with a grant (`grant` in the body), or a flash reported after the fact. */
+  app.post(`${VEHICLES}/:id/flash-logs`, { schema: { params: idParams, body: z.record(z.string(), z.unknown()), response: { 201: flashLogSchema } } }, async (request, reply) => {
     const caller = callerOf(request);
-    const body = request.body;
     const { vehicle } = await vehicleFor(db, request.params.id, caller);
+    if ("grant" in request.body) {
+      const session = await startSession(ctx, vehicle, caller, parseBody(flashSessionStartSchema, request.body));
+      await publishSessions(ctx, [session]);
+      return reply.status(201).send(await flashLogToApi(db, session));
+    }
+    const body = parseBody(flashLogCreateSchema, request.body);
     let written: Pick<FlashLogRow, "kind" | "sha256" | "bakedTuneFileId" | "tuneFileId" | "tuneTitle" | "tuneVersion">;
     if (body.bakedTuneFileId) {
       const [bake] = await db
@@ -113,10 +121,38 @@ export async function flashLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
         reportedBy: caller.uid,
       })
       .returning();
-    return reply.status(201).send(toApi(row));
+    return reply.status(201).send(await flashLogToApi(db, row));
   });
 
-  app.get(`${VEHICLES}/:id/flash-logs`, { config: { list: listSpec }, schema: { params: idParams } }, async (request) => {
+  app.post(`${VEHICLES}/:id/flash-logs/:logId/steps`, { schema: { params: sessionParams, body: flashStepsReportSchema, response: { 200: flashLogSchema } } }, async (request) => {
+    const caller = callerOf(request);
+    const { vehicle } = await vehicleFor(db, request.params.id, caller);
+    const { row, stored } = await reportSteps(ctx, vehicle, caller, request.params.logId, request.body.steps);
+    await publishSessions(ctx, [row], { flashLogId: row.id, rows: stored });
+    return flashLogToApi(db, row);
+  });
+
+  app.post(`${VEHICLES}/:id/flash-logs/:logId/end`, { schema: { params: sessionParams, body: flashSessionEndSchema, response: { 200: flashLogSchema } } }, async (request) => {
+    const caller = callerOf(request);
+    const { vehicle } = await vehicleFor(db, request.params.id, caller);
+    const { row, recovered } = await endSession(ctx, vehicle, caller, request.params.logId, request.body);
+    await publishSessions(ctx, [row, ...recovered]);
+    return flashLogToApi(db, row);
+  });
+
+  /** The vehicle's flash sessions and their steps as they happen, for whoever may see the car. */
+  app.get(`${VEHICLES}/:id/listen`, { handlerTimeout: streams.handlerTimeoutMs, schema: { params: idParams } }, async (request, reply) => {
+    const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
+    const stream = streams.start(reply);
+    const unsubscribe = ctx.vehicleEvents.subscribe(vehicle.id, (event) => {
+      if (event.type === "flash-log") stream.send(vehicleEventNames.flashLog, flashLogSchema.parse(event.log));
+      else stream.send(vehicleEventNames.flashStep, flashStepEventSchema.parse({ flashLogId: event.flashLogId, step: event.step }));
+    });
+    stream.onClose(unsubscribe);
+    return reply;
+  });
+
+  app.get(`${VEHICLES}/:id/flash-logs`, { config: { list: listSpec }, schema: { params: idParams, response: { 200: flashLogPageSchema } } }, async (request) => {
     const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
     const page = await runList(
       db,
@@ -125,6 +161,6 @@ export async function flashLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
       ({ where, orderBy, limit, offset }) => db.select().from(flashLogs).where(where).orderBy(...orderBy).limit(limit).offset(offset),
       sql`${flashLogs.vehicleId} = ${vehicle.id}`,
     );
-    return { ...page, data: page.data.map(toApi) };
+    return { ...page, data: await flashLogsToApi(db, page.data) };
   });
 }

@@ -8,7 +8,7 @@
  * A sealed value is `v1:` + base64url(iv ‖ tag ‖ ciphertext). Values written
  * before sealing existed are read as they are and sealed at the next start.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { eq, notLike } from "drizzle-orm";
@@ -44,6 +44,23 @@ export class SecretBox {
       if (error.code !== "EEXIST") throw error;
     });
     return SecretBox.fromKey(Buffer.from((await readFile(file, "utf8")).trim(), "base64"));
+  }
+
+  /**
+   * An HMAC-SHA256 of `message` (base64url) under a key derived from this box's key for
+   * `purpose`, so a signature made for one purpose (flash grants) is worthless for another and
+   * the sealing key itself is never used to sign.
+   */
+  sign(purpose: string, message: string): string {
+    const key = Buffer.from(hkdfSync("sha256", this.key, Buffer.alloc(0), `sign:${purpose}`, KEY_BYTES));
+    return createHmac("sha256", key).update(message, "utf8").digest("base64url");
+  }
+
+  /** Whether `signature` is this box's signature of `message` for `purpose`, compared in constant time. */
+  verify(purpose: string, message: string, signature: string): boolean {
+    const expected = Buffer.from(this.sign(purpose, message), "utf8");
+    const given = Buffer.from(signature, "utf8");
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
   static isSealed(value: string): boolean {

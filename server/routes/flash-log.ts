@@ -1,0 +1,114 @@
+/**
+ * The flash log for support (spec: GET /flash-log, GET /flash-log/{id}): every flash session for
+ * admins, and for a dealer the sessions of the cars they manage; one session with its steps,
+ * snapshots and the facts of the grant it used; and the same as a downloadable bundle.
+ */
+import { and, asc, eq, exists, sql, type SQL } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { type FlashSessionDetail, flashLogList, flashLogSchema, flashSessionDetailSchema } from "../../contracts/flash-logs";
+import { listResponseSchema } from "../../contracts/list-query";
+import type { AppContext } from "../context";
+import { flashGrants, flashLogSteps, flashLogs, tuneFilePurchases, tuneFiles, userVehicles, vehicleSnapshots } from "../db/schema";
+import { notFound } from "../errors";
+import { callerOf } from "../http/auth";
+import { idParams } from "../http/crud";
+import { type ListSpec, listQueryOf, runList } from "../http/list";
+import type { ZodTypeProvider } from "../http/zod";
+import { flashLogToApi, flashLogsToApi, stepToApi } from "../services/flash-sessions";
+import type { VerifiedCaller } from "../services/identity";
+import { snapshotToApi } from "./user-vehicles/history";
+
+const FLASH_LOG = "/flash-log";
+const dealer = { role: "dealer" as const };
+
+const listSpec: ListSpec = {
+  table: flashLogs,
+  id: flashLogs.id,
+  allowed: flashLogList,
+  fields: {
+    flashedAt: { column: flashLogs.flashedAt, kind: "timestamp" },
+    result: { column: flashLogs.result, kind: "text" },
+    kind: { column: flashLogs.kind, kind: "text" },
+    vehicleId: { column: flashLogs.vehicleId, kind: "uuid" },
+    firmwareId: { column: flashLogs.firmwareId, kind: "text" },
+    ecuFamily: { column: flashLogs.ecuFamily, kind: "text" },
+    adapterKind: { column: flashLogs.adapterKind, kind: "text" },
+    appVersion: { column: flashLogs.appVersion, kind: "text" },
+    failedStep: { column: flashLogs.failedStep, kind: "text" },
+    failedNrc: { column: flashLogs.failedNrc, kind: "number" },
+    durationMs: { column: flashLogs.durationMs, kind: "number" },
+  },
+  search: sql`(coalesce(${flashLogs.tuneTitle}, '') || ' ' || coalesce(${flashLogs.firmwareId}, '') || ' ' || ${flashLogs.message} || ' ' || ${flashLogs.sha256})`,
+  defaultSort: [{ field: "flashedAt", order: "desc" }],
+};
+
+/** Admins see every session; a dealer the sessions of cars whose owners bought their tunes. */
+const visibleTo = (caller: VerifiedCaller): SQL | undefined =>
+  caller.role === "admin"
+    ? undefined
+    : exists(
+        sql`(SELECT 1 FROM ${tuneFilePurchases} JOIN ${tuneFiles} ON ${tuneFiles.id} = ${tuneFilePurchases.tuneFileId} WHERE ${tuneFilePurchases.vehicleId} = ${flashLogs.vehicleId} AND ${tuneFiles.dealerUid} = ${caller.uid})`,
+      );
+
+export async function flashLogAdminRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { db } = ctx;
+
+  const detailOf = async (caller: VerifiedCaller, id: string): Promise<FlashSessionDetail> => {
+    const [row] = await db
+      .select()
+      .from(flashLogs)
+      .where(and(eq(flashLogs.id, id), visibleTo(caller)));
+    if (!row) throw notFound(`Flash session ${id}`);
+    const [[vehicle], steps, snapshots, [grant]] = await Promise.all([
+      db.select({ id: userVehicles.id, name: userVehicles.name, vin: userVehicles.vin, ownerUid: userVehicles.ownerUid }).from(userVehicles).where(eq(userVehicles.id, row.vehicleId)),
+      db.select().from(flashLogSteps).where(eq(flashLogSteps.flashLogId, row.id)).orderBy(asc(flashLogSteps.seq)),
+      db.select().from(vehicleSnapshots).where(eq(vehicleSnapshots.flashLogId, row.id)).orderBy(asc(vehicleSnapshots.recordedAt)),
+      row.grantId ? db.select().from(flashGrants).where(eq(flashGrants.id, row.grantId)) : Promise.resolve([]),
+    ]);
+    return {
+      log: await flashLogToApi(db, row),
+      vehicle,
+      steps: steps.map(stepToApi),
+      snapshots: snapshots.map(snapshotToApi),
+      grant: grant
+        ? {
+            id: grant.id,
+            kind: grant.kind,
+            sha256: grant.sha256,
+            vin: grant.vin,
+            ecuSerial: grant.ecuSerial,
+            softwareId: grant.softwareId,
+            firmwareId: grant.firmwareId,
+            batteryVolts: grant.batteryVolts,
+            createdAt: grant.createdAt.toISOString(),
+            expiresAt: grant.expiresAt.toISOString(),
+            usedAt: grant.usedAt?.toISOString() ?? null,
+          }
+        : null,
+    };
+  };
+
+  app.get(FLASH_LOG, { config: { ...dealer, list: listSpec }, schema: { response: { 200: listResponseSchema(flashLogSchema) } } }, async (request) => {
+    const caller = callerOf(request);
+    const page = await runList(
+      db,
+      listSpec,
+      listQueryOf(request, listSpec),
+      ({ where, orderBy, limit, offset }) => db.select().from(flashLogs).where(where).orderBy(...orderBy).limit(limit).offset(offset),
+      visibleTo(caller),
+    );
+    return { ...page, data: await flashLogsToApi(db, page.data) };
+  });
+
+  app.get(`${FLASH_LOG}/:id`, { config: dealer, schema: { params: idParams, response: { 200: flashSessionDetailSchema } } }, async (request) => detailOf(callerOf(request), request.params.id));
+
+  /** The session for support: one JSON file with everything above. */
+  app.get(`${FLASH_LOG}/:id/bundle`, { config: dealer, schema: { params: idParams } }, async (request, reply) => {
+    const detail = await detailOf(callerOf(request), request.params.id);
+    return reply
+      .header("content-type", "application/json; charset=utf-8")
+      .header("content-disposition", `attachment; filename="flash-session-${detail.log.id}.json"`)
+      .send(JSON.stringify({ kind: "flash-session-bundle", exportedAt: new Date().toISOString(), ...detail }, null, 2));
+  });
+}

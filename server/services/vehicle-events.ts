@@ -1,0 +1,28 @@
+/**
+ * What a vehicle's event stream carries (`GET /user-vehicles/{id}/listen`): its
+ * flash sessions as they start, change and end, and each step the app reports.
+ * Published in process after the change committed, like notifications; several
+ * server instances would carry it over PostgreSQL LISTEN/NOTIFY instead.
+ */
+import type { FlashLog, FlashLogStep } from "../../contracts/flash-logs";
+
+export type VehicleEvent = { type: "flash-log"; log: FlashLog } | { type: "flash-step"; flashLogId: string; step: FlashLogStep };
+type Listener = (event: VehicleEvent) => void;
+
+export class VehicleEvents {
+  private readonly listeners = new Map<string, Set<Listener>>();
+
+  publish(vehicleId: string, event: VehicleEvent): void {
+    for (const listener of this.listeners.get(vehicleId) ?? []) listener(event);
+  }
+
+  subscribe(vehicleId: string, listener: Listener): () => void {
+    const set = this.listeners.get(vehicleId) ?? new Set();
+    set.add(listener);
+    this.listeners.set(vehicleId, set);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(vehicleId);
+    };
+  }
+}
