@@ -1,7 +1,7 @@
 /**
  * Flash grants: the licence to write one file onto one car, given by the
  * pre-flight. The token the app carries is `<grant id>.<signature>`; the
- * signature covers the grant's facts (vehicle, file hash, ECU serial, expiry),
+ * signature covers what the grant binds (vehicle, kind, file hash, ECU serial),
  * so a token altered in any part, or moved to another car, file or ECU, is
  * refused. A grant is used once: the flash session that starts with it takes
  * it in a conditional update, so two sessions cannot share one.
@@ -15,8 +15,8 @@ import type { SecretBox } from "./secret-box";
 export type GrantRow = typeof flashGrants.$inferSelect;
 const PURPOSE = "flash-grant";
 
-const factsOf = (grant: Pick<GrantRow, "id" | "vehicleId" | "sha256" | "ecuSerial" | "expiresAt" | "kind">) =>
-  [grant.id, grant.vehicleId, grant.kind, grant.sha256, grant.ecuSerial, grant.expiresAt.getTime()].join("|");
+/** What a grant binds, and never changes: its expiry and use are the row's, checked at each use. */
+const factsOf = (grant: Pick<GrantRow, "id" | "vehicleId" | "sha256" | "ecuSerial" | "kind">) => [grant.id, grant.vehicleId, grant.kind, grant.sha256, grant.ecuSerial].join("|");
 
 export const grantToken = (box: SecretBox, grant: GrantRow): string => `${grant.id}.${box.sign(PURPOSE, factsOf(grant))}`;
 

@@ -213,7 +213,7 @@ describe.each(databaseKinds)("firmware support API on %s", (kind) => {
       const response = await call("PUT", "/firmware-support/flashing-support", admin, {
         firmwareId: "DEMO64K",
         enabled: true,
-        profile: { securityLevel: 0x11, seedKeyAlgorithm: "demo-xor", requestCanId: "0x7E0", responseCanId: "0x7E8", p2TimeoutMs: 50, p2StarTimeoutMs: 5000 },
+        profile: { securityLevel: 0x11, seedKeyAlgorithm: "xor-rotate-32", requestCanId: "0x7E0", responseCanId: "0x7E8", p2TimeoutMs: 50, p2StarTimeoutMs: 5000 },
         blocks: [{ name: "CAL", number: 1, baseAddress: "0x8000", length: 0x8000, fileOffset: 0x8000, transferSize: 0xffd }],
       });
       expect(response.statusCode, response.body).toBe(200);

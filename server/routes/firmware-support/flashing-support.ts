@@ -11,6 +11,7 @@ import { HttpError, badRequest, notFound } from "../../errors";
 import { idParams } from "../../http/crud";
 import { requireFile, withUpload } from "../../http/uploads";
 import type { ZodTypeProvider } from "../../http/zod";
+import { seedKeyAlgorithmIds } from "../../../domain/flashing/seed-key";
 import { BASE, admin } from "./common";
 import { firmwareToApi } from "./firmware-records";
 
@@ -18,6 +19,10 @@ export async function flashingSupportRoutes(plugin: FastifyInstance, { ctx }: { 
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   app.put(`${BASE}/flashing-support`, { config: admin, schema: { body: flashingSupportInputSchema } }, async (request) => {
     const input = request.body;
+    if (input.profile && !seedKeyAlgorithmIds.includes(input.profile.seedKeyAlgorithm)) {
+      const message = `unknown seed/key algorithm; the server knows ${seedKeyAlgorithmIds.join(", ")}`;
+      throw badRequest("Invalid body", message, [{ path: "profile.seedKeyAlgorithm", message }]);
+    }
     const row = await ctx.db.transaction(async (tx) => {
       const [record] = await tx.select().from(firmwareSupport).where(eq(firmwareSupport.firmwareId, input.firmwareId)).for("update");
       if (!record) throw notFound(`Firmware record ${input.firmwareId}`);
