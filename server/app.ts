@@ -15,6 +15,7 @@ import { type LogDestination, loggerOptions } from "./http/log-redaction";
 import { helmetOptions, securityHeaders } from "./http/security-headers";
 import { serveSpa, webConfig } from "./http/static";
 import { installZodValidation } from "./http/zod";
+import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
 import { dealerRequestRoutes } from "./routes/dealer-requests";
 import { dataLogShareRoutes } from "./routes/data-log-shares";
@@ -154,6 +155,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(flashAuthenticationRoutes, { ctx });
       await api.register(flashLogRoutes, { ctx });
       await api.register(flashLogAdminRoutes, { ctx });
+      await api.register(analyticsRoutes, { ctx });
       await api.register(notificationRoutes, { ctx });
     },
     { prefix: "/api/v1" },

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { userVehicles } from "./data-logs";
 import { users } from "./identity";
 import { bakedTuneFiles, tuneFiles } from "./tune-files";
@@ -128,4 +128,30 @@ export const flashLogSteps = pgTable(
     message: text("message").notNull().default(""),
   },
   (t) => [primaryKey({ name: "flash_log_steps_pk", columns: [t.flashLogId, t.seq] })],
+);
+
+/**
+ * The flashing analytics' rollup: ended sessions counted per day and per what the analytics
+ * group and filter by, with a histogram of their durations (domain/flashing/duration-histogram.ts; the
+ * migration spells out the same edges).
+ * Kept by a trigger on flash_logs (migration 0013), so every writer — sessions, reports
+ * after the fact, the seed, a delete of a vehicle — keeps it exact without knowing of it.
+ * Unknown values are '' and -1 so that the key is unique.
+ */
+export const flashStatsDaily = pgTable(
+  "flash_stats_daily",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    firmwareId: text("firmware_id").notNull(),
+    ecuFamily: text("ecu_family").notNull(),
+    adapterKind: text("adapter_kind").notNull(),
+    appVersion: text("app_version").notNull(),
+    kind: text("kind").notNull(),
+    result: text("result").notNull(),
+    failedStep: text("failed_step").notNull(),
+    failedNrc: integer("failed_nrc").notNull(),
+    sessions: integer("sessions").notNull().default(0),
+    durationHistogram: integer("duration_histogram").array().notNull(),
+  },
+  (t) => [primaryKey({ name: "flash_stats_daily_pk", columns: [t.day, t.firmwareId, t.ecuFamily, t.adapterKind, t.appVersion, t.kind, t.result, t.failedStep, t.failedNrc] })],
 );
