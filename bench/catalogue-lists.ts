@@ -19,12 +19,12 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import pg from "pg";
 import { buildApp } from "../server/app";
 import { loadConfig } from "../server/config";
-import { type Database, openDatabase } from "../server/db/connection";
+import type { Database } from "../server/db/connection";
 import { MAX_OFFSET } from "../server/http/list";
-import type { Identity, VerifiedCaller } from "../server/services/identity";
+import { fixedIdentity } from "./lib/fixed-identity";
+import { openScratchDatabase } from "./lib/scratch-database";
 
 const ROWS = 100_000;
 const PAGE_SIZE = 20;
@@ -33,22 +33,9 @@ const REQUESTS = 400;
 const WARM_UP = 50;
 /** Requests one after another: the service time of one request, apart from any queueing. */
 const SEQUENTIAL = 200;
-const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const TARGET_MS = { postgres: 10, pglite: 25 } as const;
 
 const MAKES = ["Audi", "Bmw", "Cupra", "Ford", "Mini", "Porsche", "Seat", "Skoda", "Toyota", "Volkswagen"];
-
-/** The caller every request is made as: an admin, verified without the identity service. */
-function fixedIdentity(): Identity {
-  const caller: VerifiedCaller = { uid: "bench-admin", email: "bench@example.test", emailVerified: true, role: "admin", claims: {} as VerifiedCaller["claims"] };
-  return {
-    auth: undefined as unknown as Identity["auth"],
-    verifyIdToken: async () => caller,
-    verifySessionCookie: async () => caller,
-    ping: async () => true,
-    close: async () => undefined,
-  };
-}
 
 /** One INSERT … SELECT: deterministic rows from the row number, seeded in seconds even on PGlite. */
 async function seed(database: Database): Promise<void> {
@@ -103,34 +90,10 @@ async function atFixedRate(app: FastifyInstance, url: string): Promise<{ p50: nu
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1], achieved: REQUESTS / seconds };
 }
 
-async function open(kind: "pglite" | "postgres"): Promise<{ database: Database; drop: () => Promise<void> }> {
-  if (kind === "pglite") {
-    const database = await openDatabase({ pgliteDir: "memory://" });
-    return { database, drop: async () => undefined };
-  }
-  const name = `bench_catalogue_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), pgliteDir: "" });
-  return {
-    database,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: ADMIN_URL });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
 const fmt = (ms: number) => `${ms.toFixed(2).padStart(7)} ms`;
 
 async function benchKind(kind: "pglite" | "postgres") {
-  const { database, drop } = await open(kind);
+  const { database, drop } = await openScratchDatabase(kind, "bench_catalogue");
   try {
     await database.migrate();
     const t = performance.now();

@@ -142,9 +142,8 @@ describe.each(databaseKinds)("flashing analytics on %s", (kind) => {
     await app.ctx.db.delete(userVehicles).where(eq(userVehicles.id, spareVehicleId));
     expect((await overview()).totals.sessions).toBe(9);
     // The rollup equals a count of the sessions themselves.
-    const [direct] = (await app.ctx.db.execute(sql`SELECT count(*)::int AS n FROM flash_logs WHERE result <> 'running'`)) .rows as Array<{ n: number }>;
-    const [rolled] = (await app.ctx.db.execute(sql`SELECT sum(sessions)::int AS n FROM ${flashStatsDaily}`)).rows as Array<{ n: number }>;
-    expect(Number(rolled.n)).toBe(Number(direct.n));
+    const count = async (query: ReturnType<typeof sql>) => Number(((await app.ctx.db.execute(query)) as unknown as { rows: Array<{ n: number }> }).rows[0].n);
+    expect(await count(sql`SELECT sum(sessions)::int AS n FROM ${flashStatsDaily}`)).toBe(await count(sql`SELECT count(*)::int AS n FROM flash_logs WHERE result <> 'running'`));
   });
 
   it("counts concurrent session ends exactly", async () => {
