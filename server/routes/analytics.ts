@@ -67,8 +67,12 @@ const countsOf = (row: CountRow | undefined): AnalyticsCounts => {
   return { ...c, successRate: wrote > 0 ? c.success / wrote : null };
 };
 
-/** The successful sessions' durations, bucket by bucket, as SQL select items. */
+/** The durations, bucket by bucket, as SQL select items: read from the successful sessions' rows only. */
 const histogramColumns = sql.join(
+  Array.from({ length: DURATION_BUCKETS }, (_, k) => sql.raw(`coalesce(sum(duration_histogram[${k + 1}]), 0)::int AS h${k}`)),
+  sql`, `,
+);
+const overtimeHistogramColumns = sql.join(
   Array.from({ length: DURATION_BUCKETS }, (_, k) => sql.raw(`coalesce(sum(duration_histogram[${k + 1}]) FILTER (WHERE result = 'success'), 0)::int AS h${k}`)),
   sql`, `,
 );
@@ -93,15 +97,18 @@ export async function analyticsRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
     const range = rangeOf(request.query);
     const where = whereOf(request.query, range);
     // One pass over the rollup answers every breakdown (grouping sets); a second the durations.
-    const grouped = await rows<CountRow & { g: string; key: string | number | null }>(sql`
+    const [grouped, [histogram]] = await Promise.all([
+      rows<CountRow & { g: string; key: string | number | null }>(sql`
       SELECT CASE WHEN grouping(${stats.failedStep}) = 0 THEN 'step' WHEN grouping(${stats.failedNrc}) = 0 THEN 'nrc'
                   WHEN grouping(${stats.ecuFamily}) = 0 THEN 'family' WHEN grouping(${stats.adapterKind}) = 0 THEN 'adapter'
                   WHEN grouping(${stats.appVersion}) = 0 THEN 'app' ELSE 'total' END AS g,
              coalesce(${stats.failedStep}, ${stats.ecuFamily}, ${stats.adapterKind}, ${stats.appVersion}, ${stats.failedNrc}::text) AS key,
              ${countColumns}
       FROM ${stats} WHERE ${where}
-      GROUP BY GROUPING SETS ((), (${stats.failedStep}), (${stats.failedNrc}), (${stats.ecuFamily}), (${stats.adapterKind}), (${stats.appVersion}))`);
-    const [histogram] = await rows<Record<string, unknown>>(sql`SELECT ${histogramColumns} FROM ${stats} WHERE ${where}`);
+      GROUP BY GROUPING SETS ((), (${stats.failedStep}), (${stats.failedNrc}), (${stats.ecuFamily}), (${stats.adapterKind}), (${stats.appVersion}))`),
+      // On its own connection (PostgreSQL), beside the breakdowns.
+      rows<Record<string, unknown>>(sql`SELECT ${histogramColumns} FROM ${stats} WHERE ${where} AND ${stats.result} = 'success'`),
+    ]);
     const group = (g: string) => grouped.filter((row) => row.g === g);
     const failures = (row: CountRow) => Number(row.failed) + Number(row.recovered) + Number(row.abandoned);
     const breakdown = (g: string) =>
@@ -146,7 +153,7 @@ export async function analyticsRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
     const range = rangeOf(request.query);
     const bucket = sql.raw(`'${request.query.bucket}'`);
     const data = await rows<CountRow & Record<string, unknown> & { start: string }>(sql`
-      SELECT to_char(date_trunc(${bucket}, ${stats.day}::timestamp), 'YYYY-MM-DD') AS start, ${countColumns}, ${histogramColumns}
+      SELECT to_char(date_trunc(${bucket}, ${stats.day}::timestamp), 'YYYY-MM-DD') AS start, ${countColumns}, ${overtimeHistogramColumns}
       FROM ${stats} WHERE ${whereOf(request.query, range)} GROUP BY 1 ORDER BY 1`);
     return {
       range,

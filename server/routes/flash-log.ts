@@ -3,20 +3,19 @@
  * admins, and for a dealer the sessions of the cars they manage; one session with its steps,
  * snapshots and the facts of the grant it used; and the same as a downloadable bundle.
  */
-import { and, asc, eq, exists, sql, type SQL } from "drizzle-orm";
+import { and, eq, exists, sql, type SQL } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { type FlashSessionDetail, flashLogList, flashLogSchema, flashSessionDetailSchema } from "../../contracts/flash-logs";
 import { listResponseSchema } from "../../contracts/list-query";
 import type { AppContext } from "../context";
-import { flashGrants, flashLogSteps, flashLogs, tuneFilePurchases, tuneFiles, userVehicles, vehicleSnapshots } from "../db/schema";
+import { flashLogs, tuneFilePurchases, tuneFiles } from "../db/schema";
 import { notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import type { ZodTypeProvider } from "../http/zod";
-import { flashLogToApi, flashLogsToApi, stepToApi } from "../services/flash-sessions";
+import { flashLogsToApi, sessionDetail } from "../services/flash-sessions";
 import type { VerifiedCaller } from "../services/identity";
-import { snapshotToApi } from "./user-vehicles/history";
 
 const FLASH_LOG = "/flash-log";
 const dealer = { role: "dealer" as const };
@@ -60,33 +59,7 @@ export async function flashLogAdminRoutes(plugin: FastifyInstance, { ctx }: { ct
       .from(flashLogs)
       .where(and(eq(flashLogs.id, id), visibleTo(caller)));
     if (!row) throw notFound(`Flash session ${id}`);
-    const [[vehicle], steps, snapshots, [grant]] = await Promise.all([
-      db.select({ id: userVehicles.id, name: userVehicles.name, vin: userVehicles.vin, ownerUid: userVehicles.ownerUid }).from(userVehicles).where(eq(userVehicles.id, row.vehicleId)),
-      db.select().from(flashLogSteps).where(eq(flashLogSteps.flashLogId, row.id)).orderBy(asc(flashLogSteps.seq)),
-      db.select().from(vehicleSnapshots).where(eq(vehicleSnapshots.flashLogId, row.id)).orderBy(asc(vehicleSnapshots.recordedAt)),
-      row.grantId ? db.select().from(flashGrants).where(eq(flashGrants.id, row.grantId)) : Promise.resolve([]),
-    ]);
-    return {
-      log: await flashLogToApi(db, row),
-      vehicle,
-      steps: steps.map(stepToApi),
-      snapshots: snapshots.map(snapshotToApi),
-      grant: grant
-        ? {
-            id: grant.id,
-            kind: grant.kind,
-            sha256: grant.sha256,
-            vin: grant.vin,
-            ecuSerial: grant.ecuSerial,
-            softwareId: grant.softwareId,
-            firmwareId: grant.firmwareId,
-            batteryVolts: grant.batteryVolts,
-            createdAt: grant.createdAt.toISOString(),
-            expiresAt: grant.expiresAt.toISOString(),
-            usedAt: grant.usedAt?.toISOString() ?? null,
-          }
-        : null,
-    };
+    return sessionDetail(db, row);
   };
 
   app.get(FLASH_LOG, { config: { ...dealer, list: listSpec }, schema: { response: { 200: listResponseSchema(flashLogSchema) } } }, async (request) => {

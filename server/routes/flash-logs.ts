@@ -6,12 +6,13 @@
  * still taken: what the app says it wrote is checked against the bake or the stock read it
  * names, so the history shows what is really on the car.
  */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import {
   flashLogCreateSchema,
   flashLogSchema,
+  flashSessionDetailSchema,
   flashSessionEndSchema,
   flashSessionStartSchema,
   flashStepEventSchema,
@@ -21,14 +22,14 @@ import {
 import { listResponseSchema } from "../../contracts/list-query";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, flashLogs, tuneFiles } from "../db/schema";
-import { HttpError, RequestValidationError, fieldIssues } from "../errors";
+import { HttpError, RequestValidationError, fieldIssues, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { EventStreams } from "../http/event-stream";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { vehicleFor } from "../services/tune-access";
 import type { ZodTypeProvider } from "../http/zod";
-import { type FlashLogRow, endSession, markAbandoned, flashLogToApi, flashLogsToApi, publishSessions, reportSteps, startSession } from "../services/flash-sessions";
+import { type FlashLogRow, endSession, markAbandoned, flashLogToApi, flashLogsToApi, publishSessions, reportSteps, sessionDetail, startSession } from "../services/flash-sessions";
 import { apiPaths } from "../../contracts/api-paths";
 
 const VEHICLES = `/${apiPaths["my-devices"].list}`;
@@ -138,6 +139,17 @@ export async function flashLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     const { row, recovered } = await endSession(ctx, vehicle, caller, request.params.logId, request.body);
     await publishSessions(ctx, [row, ...recovered]);
     return flashLogToApi(db, row);
+  });
+
+  /** One session of the car with its steps and snapshots, for whoever may see the car. */
+  app.get(`${VEHICLES}/:id/flash-logs/:logId`, { schema: { params: sessionParams, response: { 200: flashSessionDetailSchema } } }, async (request) => {
+    const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
+    const [row] = await db
+      .select()
+      .from(flashLogs)
+      .where(and(eq(flashLogs.id, request.params.logId), eq(flashLogs.vehicleId, vehicle.id)));
+    if (!row) throw notFound(`Flash session ${request.params.logId}`);
+    return sessionDetail(db, row);
   });
 
   /** The vehicle's flash sessions and their steps as they happen, for whoever may see the car. */

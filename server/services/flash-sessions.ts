@@ -4,11 +4,12 @@
  * session it recovers. Answers are published to the vehicle's event stream
  * after the change has committed.
  */
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { z } from "zod";
 import {
   type FlashLog,
   type FlashLogStep,
+  type FlashSessionDetail,
   type flashSessionEndSchema,
   type flashSessionStartSchema,
   type flashStepReportSchema,
@@ -16,7 +17,8 @@ import {
 } from "../../contracts/flash-logs";
 import type { AppContext } from "../context";
 import type { Db, Tx } from "../db/handle";
-import { bakedTuneFiles, firmwareSupport, flashLogSteps, flashLogs, tuneFiles, vehicleSnapshots } from "../db/schema";
+import { bakedTuneFiles, firmwareSupport, flashGrants, flashLogSteps, flashLogs, tuneFiles, userVehicles, vehicleSnapshots } from "../db/schema";
+import { snapshotToApi } from "./snapshots";
 import { HttpError, forbidden, notFound } from "../errors";
 import { grantOfToken, useGrant } from "./flash-grants";
 import type { VerifiedCaller } from "./identity";
@@ -311,4 +313,35 @@ export async function markAbandoned(db: Db, silenceMs: number): Promise<FlashLog
 export async function publishSessions(ctx: AppContext, rows: FlashLogRow[], steps: { flashLogId: string; rows: StepRow[] } | null = null) {
   if (steps) for (const step of steps.rows) ctx.vehicleEvents.publish(rows[0].vehicleId, { type: "flash-step", flashLogId: steps.flashLogId, step: stepToApi(step) });
   for (const log of await flashLogsToApi(ctx.db, rows)) ctx.vehicleEvents.publish(log.vehicleId, { type: "flash-log", log });
+}
+
+/** A session with its steps, its snapshots and the facts of the grant it used: what support reads. */
+export async function sessionDetail(db: Db, row: FlashLogRow): Promise<FlashSessionDetail> {
+    const [[vehicle], steps, snapshots, [grant]] = await Promise.all([
+      db.select({ id: userVehicles.id, name: userVehicles.name, vin: userVehicles.vin, ownerUid: userVehicles.ownerUid }).from(userVehicles).where(eq(userVehicles.id, row.vehicleId)),
+      db.select().from(flashLogSteps).where(eq(flashLogSteps.flashLogId, row.id)).orderBy(asc(flashLogSteps.seq)),
+      db.select().from(vehicleSnapshots).where(eq(vehicleSnapshots.flashLogId, row.id)).orderBy(asc(vehicleSnapshots.recordedAt)),
+      row.grantId ? db.select().from(flashGrants).where(eq(flashGrants.id, row.grantId)) : Promise.resolve([]),
+    ]);
+    return {
+      log: await flashLogToApi(db, row),
+      vehicle,
+      steps: steps.map(stepToApi),
+      snapshots: snapshots.map(snapshotToApi),
+      grant: grant
+        ? {
+            id: grant.id,
+            kind: grant.kind,
+            sha256: grant.sha256,
+            vin: grant.vin,
+            ecuSerial: grant.ecuSerial,
+            softwareId: grant.softwareId,
+            firmwareId: grant.firmwareId,
+            batteryVolts: grant.batteryVolts,
+            createdAt: grant.createdAt.toISOString(),
+            expiresAt: grant.expiresAt.toISOString(),
+            usedAt: grant.usedAt?.toISOString() ?? null,
+          }
+        : null,
+    };
 }

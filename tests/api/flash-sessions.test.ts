@@ -168,6 +168,10 @@ describe.each(databaseKinds)("flash sessions on %s", (kind) => {
     expect(detail.json().snapshots.map((s: { kind: string }) => s.kind)).toEqual(["before-flash"]);
     expect(detail.json().grant).toMatchObject({ kind: "tune", vin: VIN, ecuSerial: SERIAL, firmwareId: "SESSION64K" });
     expect(detail.json().vehicle).toMatchObject({ id: vehicleId, vin: VIN });
+    // The owner reads the same session from the car's page.
+    const own = await call("GET", `/user-vehicles/${vehicleId}/flash-logs/${failedId}`, customer);
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json().steps).toEqual(detail.json().steps);
     const bundle = await call("GET", `/flash-log/${failedId}/bundle`, admin);
     expect(bundle.headers["content-disposition"]).toBe(`attachment; filename="flash-session-${failedId}.json"`);
     expect(JSON.parse(bundle.body)).toMatchObject({ kind: "flash-session-bundle", log: { id: failedId }, grant: { vin: VIN } });

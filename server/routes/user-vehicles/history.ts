@@ -7,7 +7,7 @@
 import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { type Snapshot, type TimelineEntry, snapshotPageSchema, timelineSchema } from "../../../contracts/user-vehicles";
+import { type TimelineEntry, snapshotPageSchema, timelineSchema } from "../../../contracts/user-vehicles";
 import type { AppContext } from "../../context";
 import { bakedTuneFiles, dataLogs, flashLogs, vehicleSnapshots } from "../../db/schema";
 import { forbidden, notFound } from "../../errors";
@@ -16,31 +16,9 @@ import { sendFile } from "../../http/byte-ranges";
 import { idParams } from "../../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../../http/list";
 import type { ZodTypeProvider } from "../../http/zod";
+import { snapshotToApi } from "../../services/snapshots";
 import { bakeAccess, vehicleFor } from "../../services/tune-access";
 import { VEHICLES } from "./common";
-
-type SnapshotRow = typeof vehicleSnapshots.$inferSelect;
-
-export const snapshotToApi = (row: SnapshotRow): Snapshot => ({
-  id: row.id,
-  vehicleId: row.vehicleId,
-  kind: row.kind,
-  flashLogId: row.flashLogId,
-  vin: row.vin,
-  ecuSerial: row.ecuSerial,
-  softwareId: row.softwareId,
-  hardwareNumber: row.hardwareNumber,
-  bootloaderVersion: row.bootloaderVersion,
-  calibrationId: row.calibrationId,
-  firmwareId: row.firmwareId,
-  faultCodes: row.faultCodes,
-  batteryVolts: row.batteryVolts,
-  flashCounter: row.flashCounter,
-  programmingAttempts: row.programmingAttempts,
-  adapter: row.adapter,
-  appVersion: row.appVersion,
-  recordedAt: row.recordedAt.toISOString(),
-});
 
 const snapshotListSpec: ListSpec = {
   table: vehicleSnapshots,
