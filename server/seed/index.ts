@@ -3,6 +3,7 @@ import type { Role } from "../../contracts/account";
 import type { AppContext } from "../context";
 import { dealerProfiles, users } from "../db/schema";
 import { seedCatalogue } from "./catalogue";
+import { seedFlashing } from "./flashing";
 import { seedTunes } from "./tunes";
 
 export const DEMO_PASSWORD = "tune-demo-1";
@@ -60,5 +61,6 @@ export async function seedDemo(ctx: AppContext) {
   }
   await seedTunes(ctx, seeded);
   await seedCatalogue(ctx, seeded);
+  await seedFlashing(ctx, seeded);
   return seeded;
 }

@@ -10,7 +10,8 @@ import { generateDemo } from "./generator";
  * same options every time, so browser tests build the demo tune with these.
  */
 export const DEMO_TUNE_OPTIONS = { size: 512 * 1024, itemCount: 24, patchEntries: 8 } as const;
-const DEMO_VIN = "WDEMO000000000001";
+/** A valid VIN (17 characters, no I, O or Q): the app and the pre-flight check it like any other. */
+export const DEMO_VIN = "WDEMZZZ0000000001";
 
 /**
  * The tune-file demo: a demo firmware with its stock file and

@@ -67,7 +67,7 @@ test("a customer files a log under their vehicle: the list shows and filters by 
   await new LoginPage(page).signIn(demoUsers.customer);
   const list = new DataLogsPage(page);
   await expect(page.getByRole("heading", { name: "Data logs" })).toBeVisible();
-  await list.uploadFor("Demo hatchback (WDEMO000000000001)");
+  await list.uploadFor("Demo hatchback (WDEMZZZ0000000001)");
   await list.upload(JB4_FIXTURE);
 
   const view = new LogView(page);
@@ -87,7 +87,7 @@ test("a customer files a log under their vehicle: the list shows and filters by 
 
   await list.open();
   await expect(list.row("ecuxplot-jb4").first()).toContainText("Demo hatchback");
-  await list.filterByVehicle("Demo hatchback (WDEMO000000000001)");
+  await list.filterByVehicle("Demo hatchback (WDEMZZZ0000000001)");
   await expect(page).toHaveURL(/vehicleId/);
   await expect(list.row("ecuxplot-jb4")).toHaveCount(1);
   for (const row of await list.rows().all()) await expect(row).toContainText("Demo hatchback");

@@ -9,5 +9,5 @@ export const flashingOverview: ResourceDefinition = {
   guard: "auth",
   layout: "portal",
   list: { path: "/admin/flashing-overview", component: lazyPage(() => import("./list"), "FlashingOverviewList") },
-  meta: { label: "Flashing overview", icon: createElement(CloudUploadOutlined), menu: "portal", apiPath: apiPaths["flashing-overview"].list },
+  meta: { label: "Flashing overview", icon: createElement(CloudUploadOutlined), menu: "admin", apiPath: apiPaths["flashing-overview"].list },
 };

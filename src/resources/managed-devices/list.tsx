@@ -1,13 +1,13 @@
-import { EmptyState, PageFrame } from "../../components/page-frame";
 import { FullScreenPage } from "../../components/layouts/slim-header";
+import { PageFrame } from "../../components/page-frame";
+import { VehicleTable } from "../../components/vehicle/vehicle-table";
 
+/** The cars a dealer manages: their owners bought or were granted one of the dealer's tunes. */
 export function ManagedDevicesList() {
   return (
     <FullScreenPage>
-      <PageFrame title="Managed vehicles" subtitle="Customer vehicles you manage">
-        <EmptyState title="No managed vehicles">
-          Vehicles whose owners have given you access appear here, with their firmware, stock read, tunes, logs and flash history.
-        </EmptyState>
+      <PageFrame title="Managed vehicles" subtitle="Customer vehicles running your tunes">
+        <VehicleTable resource="managed-devices" linkTo={(vehicle) => `/managed-devices/${vehicle.id}`} searchPlaceholder="VIN, nickname or owner" />
       </PageFrame>
     </FullScreenPage>
   );

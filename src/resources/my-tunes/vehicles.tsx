@@ -12,6 +12,7 @@ import type { FlashLog } from "../../../contracts/flash-logs";
 import type { BakedTuneFile, TuneFile, TuneFilePatch, VehicleTunes } from "../../../contracts/tune-files";
 import { FileUpload } from "../../components/resource/file-upload";
 import { ChecksumTable } from "../../components/tune-inspection";
+import { FlashResultTag } from "../../components/vehicle/flash-result-tag";
 import { useSessionState } from "../../providers/session-context";
 import { formatPrice } from "./price";
 
@@ -53,14 +54,7 @@ function BakeButton({ vehicleId, tune, onBaked }: { vehicleId: string; tune: Tun
   );
 }
 
-const FLASH_RESULT_COLOURS: Record<FlashLog["result"], string> = {
-  running: "blue",
-  success: "green",
-  failed: "red",
-  recovered: "purple",
-  abandoned: "volcano",
-  aborted: "orange",
-};
+
 
 /** The last successful flash of each bake: what is (or was) on the car. */
 function lastFlashes(flashes: FlashLog[]): Map<string, FlashLog> {
@@ -81,7 +75,7 @@ function FlashTable({ flashes }: { flashes: FlashLog[] }) {
       columns={[
         { dataIndex: "flashedAt", title: "Flashed", render: (v: string) => new Date(v).toLocaleString() },
         { key: "what", title: "What", render: (_, f: FlashLog) => (f.kind === "stock" ? "stock read" : `${f.tuneTitle ?? "supplied image"}${f.tuneVersion ? ` v${f.tuneVersion}` : ""}`) },
-        { dataIndex: "result", title: "Result", render: (v: FlashLog["result"]) => <Tag color={FLASH_RESULT_COLOURS[v]}>{v}</Tag> },
+        { dataIndex: "result", title: "Result", render: (v: FlashLog["result"]) => <FlashResultTag result={v} /> },
         { dataIndex: "message", title: "Message" },
         { dataIndex: "durationMs", title: "Took", render: (v: number | null) => (v === null ? "" : `${Math.round(v / 1000)} s`) },
         { dataIndex: "sha256", title: "SHA-256", render: (v: string) => <Typography.Text code>{v.slice(0, 16)}…</Typography.Text> },

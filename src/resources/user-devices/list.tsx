@@ -1,11 +1,11 @@
-import { EmptyState, PageFrame } from "../../components/page-frame";
+import { PageFrame } from "../../components/page-frame";
+import { VehicleTable } from "../../components/vehicle/vehicle-table";
 
+/** Every connected vehicle, for support: searchable by VIN, nickname, firmware and owner. */
 export function UserDevicesList() {
   return (
     <PageFrame title="User vehicles" subtitle="Every connected vehicle">
-      <EmptyState title="No vehicles connected">
-        All vehicles connected by users, with VIN, ECU, firmware, owner and the dealers who manage them.
-      </EmptyState>
+      <VehicleTable resource="user-devices" linkTo={(vehicle) => `/my-devices/${vehicle.id}`} searchPlaceholder="VIN, nickname, firmware or owner email" />
     </PageFrame>
   );
 }

@@ -1,0 +1,47 @@
+/**
+ * The vehicle home, shared by the owner's page (/my-devices/:id) and a dealer's
+ * (/managed-devices/:deviceId): identity and support, the flash flow and the owner's fields for
+ * the owner, the history for everyone who may see the car. Live flash events refresh the lists.
+ */
+import { useOne } from "@refinedev/core";
+import { Alert, Col, Flex, Row, Skeleton } from "antd";
+import { useMemo } from "react";
+import type { Vehicle } from "../../../contracts/user-vehicles";
+import { useVehicleEvents } from "../../providers/vehicle-events";
+import { useSessionState } from "../../providers/session-context";
+import { PageFrame } from "../page-frame";
+import { FlashFlow } from "./flash-flow";
+import { DeviceAttributes, OwnerFields } from "./owner-fields";
+import { VehicleHistory } from "./vehicle-history";
+import { SupportNotice, VehicleSummary } from "./vehicle-summary";
+
+export function VehicleHome({ vehicleId, resource }: { vehicleId: string; resource: "my-devices" | "managed-devices" }) {
+  const { result: vehicle, query } = useOne<Vehicle>({ resource, id: vehicleId });
+  const progress = useVehicleEvents(vehicleId);
+  const { user } = useSessionState();
+  // Every change the stream reports makes the lists read again.
+  const version = useMemo(() => Object.values(progress.logs).reduce((n, log) => n + log.lastReportAt.length + (log.result === "running" ? 0 : 1), 0), [progress.logs]);
+  if (query.isLoading) return <Skeleton active />;
+  if (query.isError || !vehicle) return <Alert type="error" showIcon message="Could not load the vehicle" description={query.error?.message} />;
+  const owner = vehicle.ownerUid === user?.uid;
+  return (
+    <PageFrame title={vehicle.name} subtitle={vehicle.vin ?? "VIN not read yet"}>
+      <Flex vertical gap={16}>
+        <SupportNotice vehicle={vehicle} />
+        <VehicleSummary vehicle={vehicle} />
+        {owner && <FlashFlow vehicle={vehicle} progress={progress} />}
+        <VehicleHistory vehicleId={vehicle.id} version={version} />
+        {owner && (
+          <Row gutter={16}>
+            <Col xs={24} lg={14}>
+              <OwnerFields vehicle={vehicle} />
+            </Col>
+            <Col xs={24} lg={10}>
+              <DeviceAttributes vehicle={vehicle} />
+            </Col>
+          </Row>
+        )}
+      </Flex>
+    </PageFrame>
+  );
+}
