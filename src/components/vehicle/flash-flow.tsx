@@ -87,6 +87,9 @@ function LiveSession({ log, progress }: { log: FlashLog; progress: FlashProgress
   );
 }
 
+const failedWhere = (log: FlashLog) =>
+  log.failedStep === "block" && log.failedBlock !== null ? ` at block ${log.failedBlock}` : log.failedStep ? ` at ${log.failedStep}` : "";
+
 /** A failed or abandoned flash: resume from its failed block, or write the stock read back. */
 function Recovery({ vehicle, failed, onHandover }: { vehicle: Vehicle; failed: FlashLog; onHandover: (handover: Handover) => void }) {
   return (
@@ -94,7 +97,7 @@ function Recovery({ vehicle, failed, onHandover }: { vehicle: Vehicle; failed: F
       type="error"
       showIcon
       data-testid="recovery"
-      message={`The last flash ${failed.result === "abandoned" ? "stopped reporting" : "failed"}${failed.failedStep ? ` at ${failed.failedStep}${failed.failedBlock !== null ? ` block ${failed.failedBlock}` : ""}` : ""}`}
+      message={`The last flash ${failed.result === "abandoned" ? "stopped reporting" : "failed"}${failedWhere(failed)}`}
       description={
         <Flex vertical gap={8}>
           <Typography.Text>The ECU usually still runs its bootloader and accepts a new programming session. Keep the ignition on and a charger connected.</Typography.Text>

@@ -1,0 +1,97 @@
+import { createHash } from "node:crypto";
+import { expect } from "@playwright/test";
+import { generateDemo } from "../../server/seed/generator";
+import { DEMO_TUNE_OPTIONS } from "../../server/seed/tunes";
+import { test } from "./pages/identity";
+import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
+import { PhoneApp } from "./pages/phone-app";
+import { VehiclePage } from "./pages/vehicles";
+
+const demo = generateDemo(DEMO_TUNE_OPTIONS);
+const stockSha256 = createHash("sha256").update(demo.stock).digest("hex");
+
+test("a customer sees the demo car with its history, and changes its nickname, refused when empty", async ({ page }) => {
+  await new LoginPage(page).open("/my-devices");
+  await new LoginPage(page).signIn(demoUsers.customer);
+  const card = page.locator("[data-testid^=vehicle-card-]").filter({ hasText: "Demo hatchback" });
+  await expect(card).toContainText("supported");
+  await expect(card).toContainText("success");
+  const vehicle = new VehiclePage(page);
+  await vehicle.openFromList("Demo hatchback");
+  await expect(page.getByText("DEMO-ECU-000001")).toBeVisible();
+  // The seeded history: a flash, a failure recovered by a stock write, the tune again.
+  await expect(page.getByTestId("timeline-back-to-stock")).toContainText("Back to stock");
+  await vehicle.openTab("Flashes");
+  await expect(page.getByRole("table", { name: "Flash history" })).toContainText("recovered");
+  await vehicle.openTab("Snapshots");
+  await expect(page.getByTestId("snapshot").first()).toBeVisible();
+
+  const form = page.getByRole("form", { name: "Your notes on the car" });
+  await form.getByLabel("Nickname").fill("");
+  await form.getByRole("button", { name: "Save" }).click();
+  await expect(form.getByText("the nickname is empty")).toBeVisible();
+  await form.getByLabel("Nickname").fill("Demo hatchback");
+  await form.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Vehicle saved").first()).toBeVisible();
+});
+
+test("a customer flashes the demo tune with live progress, sees it in the timeline, and goes back to stock", async ({ page, request, emulator }) => {
+  await new LoginPage(page).open("/my-devices");
+  await new LoginPage(page).signIn(demoUsers.customer);
+  const vehicle = new VehiclePage(page);
+  const vehicleId = await vehicle.openFromList("Demo hatchback");
+  const bake = await vehicle.bakeAndFlash(demo.tune.title);
+  await expect(vehicle.handover()).toHaveAttribute("href", `tuningportal://flash?vehicle=${vehicleId}&kind=tune&bake=${bake.id}`);
+  await expect(page.getByLabel("QR code for the app")).toBeVisible();
+
+  const app = new PhoneApp(request, await emulator.idToken(demoUsers.customer, DEMO_PASSWORD));
+  const flashing = app.flash({ vehicleId, kind: "tune", bakedTuneFileId: bake.id, sha256: bake.sha256 });
+  await expect(vehicle.liveStatus()).toHaveText(/block 1 · (25|50|75) %/);
+  await flashing;
+  await expect(page.getByTestId("flash-done")).toContainText(`${demo.tune.title} is on the car`);
+  await vehicle.openTab("Timeline");
+  await expect(page.getByTestId("timeline-flash").first()).toContainText(`Flashed ${demo.tune.title}`);
+
+  await page.getByTestId("back-to-stock").click();
+  await expect(vehicle.handover()).toHaveAttribute("href", `tuningportal://flash?vehicle=${vehicleId}&kind=stock`);
+  await app.flash({ vehicleId, kind: "stock", sha256: stockSha256 });
+  await expect(page.getByTestId("flash-done")).toContainText("back on its stock read");
+  await expect(page.getByTestId("timeline-back-to-stock").first()).toContainText("Back to stock");
+});
+
+test("a flash that fails mid-transfer is recovered from the page by writing the stock read back", async ({ page, request, emulator }) => {
+  await new LoginPage(page).open("/my-devices");
+  await new LoginPage(page).signIn(demoUsers.customer);
+  const vehicle = new VehiclePage(page);
+  const vehicleId = await vehicle.openFromList("Demo hatchback");
+  const bake = await vehicle.bakeAndFlash(demo.tune.title);
+  const app = new PhoneApp(request, await emulator.idToken(demoUsers.customer, DEMO_PASSWORD), 150);
+  const failedId = await app.flash({ vehicleId, kind: "tune", bakedTuneFileId: bake.id, sha256: bake.sha256, failAtPercent: 50 });
+  const recovery = page.getByTestId("recovery");
+  await expect(recovery).toContainText("The last flash failed at block 1");
+  await expect(recovery.getByRole("button", { name: "Resume from block 1" })).toBeVisible();
+  await recovery.getByRole("button", { name: "Recover: back to stock" }).click();
+  await expect(vehicle.handover()).toHaveAttribute("href", `tuningportal://flash?vehicle=${vehicleId}&kind=stock&recovers=${failedId}`);
+  await app.flash({ vehicleId, kind: "stock", sha256: stockSha256, recoversId: failedId });
+  await expect(page.getByTestId("flash-done")).toContainText("back on its stock read");
+  await vehicle.openTab("Flashes");
+  await expect(page.getByRole("table", { name: "Flash history" }).getByRole("row").nth(2)).toContainText("recovered");
+});
+
+test("an admin reads the flashing analytics and opens a failed session with its steps", async ({ page }) => {
+  await new LoginPage(page).open("/admin/flashing-overview");
+  await new LoginPage(page).signIn(demoUsers.admin);
+  await expect(page.getByRole("heading", { level: 2, name: "Flashing overview" })).toBeVisible();
+  await expect(page.getByText("Success rate", { exact: true })).toBeVisible();
+  const responses = page.getByRole("table", { name: "Top negative responses" });
+  await expect(responses).toContainText("0x72 generalProgrammingFailure");
+  await responses.getByRole("row").filter({ hasText: "0x72" }).click();
+  await expect(page.getByText("Sessions: 0x72 generalProgrammingFailure")).toBeVisible();
+  const sessions = page.getByRole("table", { name: "Flash sessions" });
+  await expect(sessions.getByRole("row").nth(1)).toContainText("0x72");
+  await sessions.getByRole("row").nth(1).click();
+  const drawer = page.getByRole("dialog", { name: "Flash session" });
+  await expect(drawer.getByRole("table", { name: "Flash steps" })).toBeVisible();
+  await expect(drawer).toContainText("0x72");
+  await expect(drawer.getByRole("link", { name: "Download the support bundle" })).toHaveAttribute("href", /\/flash-log\/.+\/bundle$/);
+});
