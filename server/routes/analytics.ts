@@ -20,7 +20,7 @@ import {
 import { NEGATIVE_RESPONSES, negativeResponseLabel } from "../../contracts/flash-logs";
 import { DURATION_BUCKETS, histogramPercentile } from "../../domain/flashing/duration-histogram";
 import type { AppContext } from "../context";
-import { flashStatsDaily as stats } from "../db/schema";
+import { flashFailuresDaily as failures, flashStatsDaily as stats } from "../db/schema";
 import { badRequest } from "../errors";
 import type { ZodTypeProvider } from "../http/zod";
 
@@ -40,24 +40,29 @@ function rangeOf(query: AnalyticsFilter): { from: string; to: string } {
   return { from, to };
 }
 
-function whereOf(query: AnalyticsFilter, range: { from: string; to: string }): SQL | undefined {
+/** The range and filters on either rollup (both carry the same key columns). */
+function whereOf(query: AnalyticsFilter, range: { from: string; to: string }, table: typeof stats | typeof failures = stats): SQL | undefined {
   return and(
-    sql`${stats.day} BETWEEN ${range.from}::date AND ${range.to}::date`,
-    query.firmwareId ? eq(stats.firmwareId, query.firmwareId) : undefined,
-    query.ecuFamily ? eq(stats.ecuFamily, query.ecuFamily) : undefined,
-    query.adapterKind ? eq(stats.adapterKind, query.adapterKind) : undefined,
-    query.appVersion ? eq(stats.appVersion, query.appVersion) : undefined,
-    query.kind ? eq(stats.kind, query.kind) : undefined,
+    sql`${table.day} BETWEEN ${range.from}::date AND ${range.to}::date`,
+    query.firmwareId ? eq(table.firmwareId, query.firmwareId) : undefined,
+    query.ecuFamily ? eq(table.ecuFamily, query.ecuFamily) : undefined,
+    query.adapterKind ? eq(table.adapterKind, query.adapterKind) : undefined,
+    query.appVersion ? eq(table.appVersion, query.appVersion) : undefined,
+    query.kind ? eq(table.kind, query.kind) : undefined,
   );
 }
 
 /** The per-result sums every breakdown reads, as SQL select items. */
-const countColumns = sql`sum(${stats.sessions})::int AS sessions,
-  coalesce(sum(${stats.sessions}) FILTER (WHERE ${stats.result} = 'success'), 0)::int AS success,
-  coalesce(sum(${stats.sessions}) FILTER (WHERE ${stats.result} = 'failed'), 0)::int AS failed,
-  coalesce(sum(${stats.sessions}) FILTER (WHERE ${stats.result} = 'recovered'), 0)::int AS recovered,
-  coalesce(sum(${stats.sessions}) FILTER (WHERE ${stats.result} = 'abandoned'), 0)::int AS abandoned,
-  coalesce(sum(${stats.sessions}) FILTER (WHERE ${stats.result} = 'aborted'), 0)::int AS aborted`;
+const countColumns = sql`coalesce(sum(${stats.success} + ${stats.failed} + ${stats.recovered} + ${stats.abandoned} + ${stats.aborted}), 0)::int AS sessions,
+  coalesce(sum(${stats.success}), 0)::int AS success, coalesce(sum(${stats.failed}), 0)::int AS failed,
+  coalesce(sum(${stats.recovered}), 0)::int AS recovered, coalesce(sum(${stats.abandoned}), 0)::int AS abandoned,
+  coalesce(sum(${stats.aborted}), 0)::int AS aborted`;
+
+/** The same sums over the failures' rollup, where each row holds one result's sessions. */
+const failureCountColumns = sql`coalesce(sum(${failures.sessions}), 0)::int AS sessions, 0 AS success,
+  coalesce(sum(${failures.sessions}) FILTER (WHERE ${failures.result} = 'failed'), 0)::int AS failed,
+  coalesce(sum(${failures.sessions}) FILTER (WHERE ${failures.result} = 'recovered'), 0)::int AS recovered,
+  coalesce(sum(${failures.sessions}) FILTER (WHERE ${failures.result} = 'abandoned'), 0)::int AS abandoned, 0 AS aborted`;
 
 type CountRow = { sessions: number; success: number; failed: number; recovered: number; abandoned: number; aborted: number };
 
@@ -67,13 +72,9 @@ const countsOf = (row: CountRow | undefined): AnalyticsCounts => {
   return { ...c, successRate: wrote > 0 ? c.success / wrote : null };
 };
 
-/** The durations, bucket by bucket, as SQL select items: read from the successful sessions' rows only. */
+/** The successful sessions' durations, bucket by bucket, as SQL select items. */
 const histogramColumns = sql.join(
   Array.from({ length: DURATION_BUCKETS }, (_, k) => sql.raw(`coalesce(sum(duration_histogram[${k + 1}]), 0)::int AS h${k}`)),
-  sql`, `,
-);
-const overtimeHistogramColumns = sql.join(
-  Array.from({ length: DURATION_BUCKETS }, (_, k) => sql.raw(`coalesce(sum(duration_histogram[${k + 1}]) FILTER (WHERE result = 'success'), 0)::int AS h${k}`)),
   sql`, `,
 );
 const histogramOf = (row: Record<string, unknown>) => Array.from({ length: DURATION_BUCKETS }, (_, k) => Number(row[`h${k}`] ?? 0));
@@ -96,21 +97,23 @@ export async function analyticsRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
   app.get("/analytics/flashing-overview", { config: admin, schema: { querystring: analyticsFilterSchema, response: { 200: flashingOverviewSchema } } }, async (request): Promise<FlashingOverview> => {
     const range = rangeOf(request.query);
     const where = whereOf(request.query, range);
-    // One pass over the rollup answers every breakdown (grouping sets); a second the durations.
-    const [grouped, [histogram]] = await Promise.all([
-      rows<CountRow & { g: string; key: string | number | null }>(sql`
-      SELECT CASE WHEN grouping(${stats.failedStep}) = 0 THEN 'step' WHEN grouping(${stats.failedNrc}) = 0 THEN 'nrc'
-                  WHEN grouping(${stats.ecuFamily}) = 0 THEN 'family' WHEN grouping(${stats.adapterKind}) = 0 THEN 'adapter'
-                  WHEN grouping(${stats.appVersion}) = 0 THEN 'app' ELSE 'total' END AS g,
-             coalesce(${stats.failedStep}, ${stats.ecuFamily}, ${stats.adapterKind}, ${stats.appVersion}, ${stats.failedNrc}::text) AS key,
-             ${countColumns}
-      FROM ${stats} WHERE ${where}
-      GROUP BY GROUPING SETS ((), (${stats.failedStep}), (${stats.failedNrc}), (${stats.ecuFamily}), (${stats.adapterKind}), (${stats.appVersion}))`),
-      // On its own connection (PostgreSQL), beside the breakdowns.
-      rows<Record<string, unknown>>(sql`SELECT ${histogramColumns} FROM ${stats} WHERE ${where} AND ${stats.result} = 'success'`),
+    // Three reads side by side, each on its own connection (PostgreSQL): the counts and their
+    // breakdowns in one pass (grouping sets), the durations, and where failures failed.
+    const [grouped, [histogram], failed] = await Promise.all([
+      rows<CountRow & { g: string; key: string | null }>(sql`
+        SELECT CASE WHEN grouping(${stats.ecuFamily}) = 0 THEN 'family' WHEN grouping(${stats.adapterKind}) = 0 THEN 'adapter'
+                    WHEN grouping(${stats.appVersion}) = 0 THEN 'app' ELSE 'total' END AS g,
+               coalesce(${stats.ecuFamily}, ${stats.adapterKind}, ${stats.appVersion}) AS key, ${countColumns}
+        FROM ${stats} WHERE ${where}
+        GROUP BY GROUPING SETS ((), (${stats.ecuFamily}), (${stats.adapterKind}), (${stats.appVersion}))`),
+      rows<Record<string, unknown>>(sql`SELECT ${histogramColumns} FROM ${stats} WHERE ${where}`),
+      rows<{ g: string; key: string; count: number }>(sql`
+        SELECT CASE WHEN grouping(${failures.failedStep}) = 0 THEN 'step' ELSE 'nrc' END AS g,
+               coalesce(${failures.failedStep}, ${failures.failedNrc}::text) AS key, sum(${failures.sessions})::int AS count
+        FROM ${failures} WHERE ${whereOf(request.query, range, failures)}
+        GROUP BY GROUPING SETS ((${failures.failedStep}), (${failures.failedNrc}))`),
     ]);
     const group = (g: string) => grouped.filter((row) => row.g === g);
-    const failures = (row: CountRow) => Number(row.failed) + Number(row.recovered) + Number(row.abandoned);
     const breakdown = (g: string) =>
       group(g)
         .map((row) => ({ key: String(row.key ?? "") || "unknown", ...countsOf(row) }))
@@ -120,12 +123,13 @@ export async function analyticsRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
       range,
       totals: countsOf(group("total")[0]),
       durations: { p50Ms: histogramPercentile(durations, 0.5), p95Ms: histogramPercentile(durations, 0.95) },
-      failuresByStep: group("step")
-        .filter((row) => row.key && failures(row) > 0)
-        .map((row) => ({ step: String(row.key), count: failures(row) }))
+      failuresByStep: failed
+        .filter((row) => row.g === "step" && row.key && Number(row.count) > 0)
+        .map((row) => ({ step: row.key, count: Number(row.count) }))
         .sort((a, b) => b.count - a.count || a.step.localeCompare(b.step)),
-      topNegativeResponses: group("nrc")
-        .map((row) => ({ nrc: Number(row.key), count: failures(row) }))
+      topNegativeResponses: failed
+        .filter((row) => row.g === "nrc")
+        .map((row) => ({ nrc: Number(row.key), count: Number(row.count) }))
         .filter((row) => row.nrc >= 0 && row.count > 0)
         .sort((a, b) => b.count - a.count || a.nrc - b.nrc)
         .slice(0, 10)
@@ -138,13 +142,29 @@ export async function analyticsRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
 
   app.get("/analytics/flashing-occurences", { config: admin, schema: { querystring: occurrencesQuerySchema, response: { 200: flashingOccurrencesSchema } } }, async (request) => {
     const range = rangeOf(request.query);
-    const column = sql.raw(DIMENSION_COLUMNS[request.query.dimension]);
-    const data = await rows<CountRow & { key: string | number }>(sql`SELECT ${column}::text AS key, ${countColumns} FROM ${stats} WHERE ${whereOf(request.query, range)} GROUP BY 1`);
+    const { dimension } = request.query;
+    let data: Array<CountRow & { key: string }>;
+    if (dimension === "result") {
+      const [totals] = await rows<CountRow>(sql`SELECT ${countColumns} FROM ${stats} WHERE ${whereOf(request.query, range)}`);
+      const counts = countsOf(totals);
+      data = (["success", "failed", "recovered", "abandoned", "aborted"] as const).map((result) => {
+        const only = { sessions: counts[result], success: 0, failed: 0, recovered: 0, abandoned: 0, aborted: 0 };
+        return { key: result, ...only, [result]: counts[result] };
+      });
+    } else if (dimension === "failedStep" || dimension === "failedNrc") {
+      // Only failing sessions fail somewhere: the failures' rollup answers these.
+      const column = sql.raw(DIMENSION_COLUMNS[dimension]);
+      data = await rows(sql`SELECT ${column}::text AS key, ${failureCountColumns} FROM ${failures} WHERE ${whereOf(request.query, range, failures)} GROUP BY 1`);
+    } else {
+      const column = sql.raw(DIMENSION_COLUMNS[dimension]);
+      data = await rows(sql`SELECT ${column}::text AS key, ${countColumns} FROM ${stats} WHERE ${whereOf(request.query, range)} GROUP BY 1`);
+    }
     return {
       range,
-      dimension: request.query.dimension,
+      dimension,
       data: data
         .map((row) => ({ key: row.key === "" || row.key === "-1" ? "none" : String(row.key), ...countsOf(row) }))
+        .filter((row) => row.sessions > 0)
         .sort((a, b) => b.sessions - a.sessions || a.key.localeCompare(b.key)),
     };
   });
@@ -153,7 +173,7 @@ export async function analyticsRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
     const range = rangeOf(request.query);
     const bucket = sql.raw(`'${request.query.bucket}'`);
     const data = await rows<CountRow & Record<string, unknown> & { start: string }>(sql`
-      SELECT to_char(date_trunc(${bucket}, ${stats.day}::timestamp), 'YYYY-MM-DD') AS start, ${countColumns}, ${overtimeHistogramColumns}
+      SELECT to_char(date_trunc(${bucket}, ${stats.day}::timestamp), 'YYYY-MM-DD') AS start, ${countColumns}, ${histogramColumns}
       FROM ${stats} WHERE ${whereOf(request.query, range)} GROUP BY 1 ORDER BY 1`);
     return {
       range,

@@ -8,7 +8,7 @@ import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DURATION_BUCKET_EDGES_MS } from "../../domain/flashing/duration-histogram";
-import { flashLogs, flashStatsDaily, userVehicles } from "../../server/db/schema";
+import { flashFailuresDaily, flashLogs, flashStatsDaily, userVehicles } from "../../server/db/schema";
 import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
 import { requestsTo } from "./requests";
 
@@ -102,17 +102,26 @@ describe.each(databaseKinds)("flashing analytics on %s", (kind) => {
     expect((await overview("from=2026-04-01&to=2026-04-30")).totals).toMatchObject({ sessions: 1, abandoned: 1, successRate: 0 });
   });
 
-  it("counts occurrences by a chosen dimension", async () => {
+  it("counts occurrences by a chosen dimension: failing sessions by negative response, sessions by result", async () => {
     const answer = await call("GET", "/analytics/flashing-occurences?from=2026-01-01&to=2026-12-31&dimension=failedNrc", admin);
     expect(answer.statusCode, answer.body).toBe(200);
-    expect(answer.json().data.map((row: { key: string; sessions: number }) => [row.key, row.sessions])).toEqual([
-      ["none", 6],
-      ["114", 1],
-      ["53", 1],
+    expect(answer.json().data.map((row: { key: string; sessions: number; failed: number; abandoned: number }) => [row.key, row.sessions, row.failed, row.abandoned])).toEqual([
+      ["114", 1, 1, 0],
+      ["53", 1, 0, 1],
     ]);
     const byResult = (await call("GET", "/analytics/flashing-occurences?from=2026-01-01&to=2026-12-31", admin)).json();
     expect(byResult.dimension).toBe("result");
-    expect(byResult.data[0]).toMatchObject({ key: "success", sessions: 5 });
+    expect(byResult.data.map((row: { key: string; sessions: number }) => [row.key, row.sessions])).toEqual([
+      ["success", 5],
+      ["abandoned", 1],
+      ["aborted", 1],
+      ["failed", 1],
+    ]);
+    const byFamily = (await call("GET", "/analytics/flashing-occurences?from=2026-01-01&to=2026-12-31&dimension=ecuFamily", admin)).json();
+    expect(byFamily.data.map((row: { key: string; sessions: number }) => [row.key, row.sessions])).toEqual([
+      ["Simos18", 5],
+      ["MED17", 3],
+    ]);
   });
 
   it("answers over time by day, week and month", async () => {
@@ -143,7 +152,10 @@ describe.each(databaseKinds)("flashing analytics on %s", (kind) => {
     expect((await overview()).totals.sessions).toBe(9);
     // The rollup equals a count of the sessions themselves.
     const count = async (query: ReturnType<typeof sql>) => Number(((await app.ctx.db.execute(query)) as unknown as { rows: Array<{ n: number }> }).rows[0].n);
-    expect(await count(sql`SELECT sum(sessions)::int AS n FROM ${flashStatsDaily}`)).toBe(await count(sql`SELECT count(*)::int AS n FROM flash_logs WHERE result <> 'running'`));
+    expect(await count(sql`SELECT sum(success + failed + recovered + abandoned + aborted)::int AS n FROM ${flashStatsDaily}`)).toBe(
+      await count(sql`SELECT count(*)::int AS n FROM flash_logs WHERE result <> 'running'`),
+    );
+    expect(await count(sql`SELECT sum(sessions)::int AS n FROM ${flashFailuresDaily}`)).toBe(await count(sql`SELECT count(*)::int AS n FROM flash_logs WHERE result IN ('failed', 'recovered', 'abandoned')`));
   });
 
   it("counts concurrent session ends exactly", async () => {

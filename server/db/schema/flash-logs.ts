@@ -132,26 +132,47 @@ export const flashLogSteps = pgTable(
 
 /**
  * The flashing analytics' rollup: ended sessions counted per day and per what the analytics
- * group and filter by, with a histogram of their durations (domain/flashing/duration-histogram.ts; the
- * migration spells out the same edges).
- * Kept by a trigger on flash_logs (migration 0013), so every writer — sessions, reports
- * after the fact, the seed, a delete of a vehicle — keeps it exact without knowing of it.
- * Unknown values are '' and -1 so that the key is unique.
+ * filter and group by, one column per result, with a histogram of the successful sessions'
+ * durations (domain/flashing/duration-histogram.ts; the migration spells out the same edges).
+ * Where failing sessions failed (step, negative response) is counted apart in
+ * `flash_failures_daily`, so the counts stay a few rows per day and dimension while failures,
+ * nearly each one different, are read only where failures are asked for. Both are kept by a
+ * trigger on flash_logs (migration 0014), so every writer — sessions, reports after the fact,
+ * the seed, a delete of a vehicle — keeps them exact without knowing of them. Unknown values
+ * are '' and -1 so that the keys are unique.
  */
+const rollupKey = {
+  day: date("day", { mode: "string" }).notNull(),
+  firmwareId: text("firmware_id").notNull(),
+  ecuFamily: text("ecu_family").notNull(),
+  adapterKind: text("adapter_kind").notNull(),
+  appVersion: text("app_version").notNull(),
+  kind: text("kind").notNull(),
+};
+
 export const flashStatsDaily = pgTable(
   "flash_stats_daily",
   {
-    day: date("day", { mode: "string" }).notNull(),
-    firmwareId: text("firmware_id").notNull(),
-    ecuFamily: text("ecu_family").notNull(),
-    adapterKind: text("adapter_kind").notNull(),
-    appVersion: text("app_version").notNull(),
-    kind: text("kind").notNull(),
+    ...rollupKey,
+    success: integer("success").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    recovered: integer("recovered").notNull().default(0),
+    abandoned: integer("abandoned").notNull().default(0),
+    aborted: integer("aborted").notNull().default(0),
+    durationHistogram: integer("duration_histogram").array().notNull(),
+  },
+  (t) => [primaryKey({ name: "flash_stats_daily_pk", columns: [t.day, t.firmwareId, t.ecuFamily, t.adapterKind, t.appVersion, t.kind] })],
+);
+
+export const flashFailuresDaily = pgTable(
+  "flash_failures_daily",
+  {
+    ...rollupKey,
+    /** failed, recovered or abandoned. */
     result: text("result").notNull(),
     failedStep: text("failed_step").notNull(),
     failedNrc: integer("failed_nrc").notNull(),
     sessions: integer("sessions").notNull().default(0),
-    durationHistogram: integer("duration_histogram").array().notNull(),
   },
-  (t) => [primaryKey({ name: "flash_stats_daily_pk", columns: [t.day, t.firmwareId, t.ecuFamily, t.adapterKind, t.appVersion, t.kind, t.result, t.failedStep, t.failedNrc] })],
+  (t) => [primaryKey({ name: "flash_failures_daily_pk", columns: [t.day, t.firmwareId, t.ecuFamily, t.adapterKind, t.appVersion, t.kind, t.result, t.failedStep, t.failedNrc] })],
 );
