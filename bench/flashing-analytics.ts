@@ -83,8 +83,9 @@ try {
   const t = performance.now();
   await seed(database.db);
   const seconds = (performance.now() - t) / 1000;
-  const rollup = Number(((await database.db.execute(sql`SELECT count(*)::int AS n FROM flash_stats_daily`)) as unknown as { rows: Array<{ n: number }> }).rows[0].n);
-  console.log(`${SESSIONS.toLocaleString("en")} sessions inserted through the trigger in ${seconds.toFixed(1)} s (${((seconds * 1e6) / SESSIONS).toFixed(0)} µs each); rollup rows: ${rollup.toLocaleString("en")}`);
+  const count = async (table: string) => Number(((await database.db.execute(sql.raw(`SELECT count(*)::int AS n FROM ${table}`))) as unknown as { rows: Array<{ n: number }> }).rows[0].n);
+  const [stats, failures] = [await count("flash_stats_daily"), await count("flash_failures_daily")];
+  console.log(`${SESSIONS.toLocaleString("en")} sessions inserted through the trigger in ${seconds.toFixed(1)} s (${((seconds * 1e6) / SESSIONS).toFixed(0)} µs each); rollup rows: ${stats.toLocaleString("en")} counts, ${failures.toLocaleString("en")} failures`);
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: `.test-data/bench-${randomBytes(4).toString("hex")}`, DIST_DIR: ".test-data/no-dist", LOG_LEVEL: "warn" });
   const app = await buildApp(config, { database, identity: fixedIdentity(), logger: false });
   const today = new Date().toISOString().slice(0, 10);

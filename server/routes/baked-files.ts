@@ -9,6 +9,7 @@ import type { AppContext } from "../context";
 import { bakedTuneFiles, userVehicles } from "../db/schema";
 import { HttpError, forbidden, notFound } from "../errors";
 import { callerOf } from "../http/auth";
+import { sendBakedFile } from "../http/vehicle-files";
 import { idParams } from "../http/crud";
 import type { ZodTypeProvider } from "../http/zod";
 import { dumpOf } from "../services/bakes";
@@ -29,11 +30,7 @@ export async function bakedFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
     const row = await bakedRow(db, request.params.id);
     const access = await bakeAccess(db, row, caller);
     if (!access.download) throw forbidden("The tune's author does not let buyers download it; flash it from the app");
-    return reply
-      .header("content-type", "application/octet-stream")
-      .header("content-disposition", `attachment; filename="${row.firmwareId}-baked-${row.sha256.slice(0, 8)}.bin"`)
-      .header("x-content-sha256", row.sha256)
-      .send(ctx.blobs.stream(row.sha256));
+    return sendBakedFile(reply, ctx, row);
   });
 
   /** The owner's bakes are theirs: a dealer who manages the car deletes only the bakes they made. */

@@ -11,11 +11,12 @@ import { z } from "zod";
 import { type VehicleTunes, bakeRequestSchema, bakedTuneFileSchema, vehicleTunesSchema } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, tuneFilePurchases, userVehicles } from "../db/schema";
-import { HttpError, badRequest, forbidden, notFound } from "../errors";
+import { HttpError, badRequest, forbidden } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { fieldsOf, patchIdsField } from "../http/multipart-fields";
 import { requireFile, withUpload } from "../http/uploads";
+import { sendStockRead } from "../http/vehicle-files";
 import type { ZodTypeProvider } from "../http/zod";
 import { TEMP_BAKE_MS, dumpOf, storeBake } from "../services/bakes";
 import { accessOf, isAdmin, tuneRow, vehicleFor, versionRow } from "../services/tune-access";
@@ -54,12 +55,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
 
   app.get(`${VEHICLES}/:id/download-tune-dump`, { schema: { params: idParams } }, async (request, reply) => {
     const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
-    if (!vehicle.stockDumpSha256) throw notFound(`A stock read for vehicle ${vehicle.id}`);
-    return reply
-      .header("content-type", "application/octet-stream")
-      .header("content-disposition", `attachment; filename="${vehicle.vin ?? vehicle.id}-stock.bin"`)
-      .header("x-content-sha256", vehicle.stockDumpSha256)
-      .send(ctx.blobs.stream(vehicle.stockDumpSha256));
+    return sendStockRead(reply, ctx, vehicle);
   });
 
   app.post(`${VEHICLES}/:id/temp-bake/:x`, { schema: { params: slotParams, body: bakeRequestSchema, response: { 201: bakedTuneFileSchema } } }, async (request, reply) => {

@@ -18,7 +18,7 @@ import {
 import type { AppContext } from "../context";
 import type { Db, Tx } from "../db/handle";
 import { bakedTuneFiles, firmwareSupport, flashGrants, flashLogSteps, flashLogs, tuneFiles, userVehicles, vehicleSnapshots } from "../db/schema";
-import { snapshotToApi } from "./snapshots";
+import { snapshotToApi, snapshotValues } from "./snapshots";
 import { HttpError, forbidden, notFound } from "../errors";
 import { grantOfToken, useGrant } from "./flash-grants";
 import type { VerifiedCaller } from "./identity";
@@ -174,26 +174,9 @@ export async function startSession(ctx: AppContext, vehicle: VehicleRow, caller:
         identityBefore: identityOf(body),
       })
       .returning();
-    await tx.insert(vehicleSnapshots).values({
-      vehicleId: vehicle.id,
-      kind: "before-flash",
-      flashLogId: row.id,
-      vin: body.vin,
-      ecuSerial: body.ecu.ecuSerial,
-      softwareId: body.ecu.softwareId,
-      hardwareNumber: body.ecu.hardwareNumber ?? null,
-      bootloaderVersion: body.ecu.bootloaderVersion ?? null,
-      calibrationId: body.ecu.calibrationId ?? null,
-      firmwareId: grant.firmwareId,
-      faultCodes: body.faultCodes,
-      batteryVolts: body.batteryVolts,
-      flashCounter: body.flashCounter ?? null,
-      programmingAttempts: body.programmingAttempts ?? null,
-      adapter: body.adapter,
-      appVersion: body.appVersion,
-      recordedBy: caller.uid,
-      recordedAt: now,
-    });
+    await tx
+      .insert(vehicleSnapshots)
+      .values(snapshotValues({ vehicleId: vehicle.id, kind: "before-flash", flashLogId: row.id, firmwareId: grant.firmwareId, recordedBy: caller.uid, recordedAt: now }, body));
     return row;
   });
 }
@@ -267,26 +250,15 @@ export async function endSession(ctx: AppContext, vehicle: VehicleRow, caller: V
       .where(eq(flashLogs.id, logId))
       .returning();
     if (body.ecu) {
-      await tx.insert(vehicleSnapshots).values({
-        vehicleId: vehicle.id,
-        kind: "after-flash",
-        flashLogId: logId,
-        vin: vehicle.vin,
-        ecuSerial: body.ecu.ecuSerial,
-        softwareId: body.ecu.softwareId,
-        hardwareNumber: body.ecu.hardwareNumber ?? null,
-        bootloaderVersion: body.ecu.bootloaderVersion ?? null,
-        calibrationId: body.ecu.calibrationId ?? null,
-        firmwareId: session.firmwareId,
-        faultCodes: body.faultCodes ?? [],
-        batteryVolts: body.batteryVolts ?? null,
-        flashCounter: body.flashCounter ?? null,
-        programmingAttempts: body.programmingAttempts ?? null,
-        adapter: session.adapterKind ? { kind: session.adapterKind, firmware: session.adapterFirmware ?? "" } : null,
-        appVersion: session.appVersion,
-        recordedBy: caller.uid,
-        recordedAt: endedAt,
-      });
+      const adapter = session.adapterKind ? { kind: session.adapterKind, firmware: session.adapterFirmware ?? "" } : null;
+      await tx
+        .insert(vehicleSnapshots)
+        .values(
+          snapshotValues(
+            { vehicleId: vehicle.id, kind: "after-flash", flashLogId: logId, firmwareId: session.firmwareId, recordedBy: caller.uid, recordedAt: endedAt },
+            { ...body, ecu: body.ecu, vin: vehicle.vin, adapter, appVersion: session.appVersion },
+          ),
+        );
     }
     const recovered =
       body.result === "success" && session.recoversId

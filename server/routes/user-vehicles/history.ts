@@ -13,6 +13,7 @@ import { bakedTuneFiles, dataLogs, flashLogs, vehicleSnapshots } from "../../db/
 import { forbidden, notFound } from "../../errors";
 import { callerOf } from "../../http/auth";
 import { sendFile } from "../../http/byte-ranges";
+import { sendBakedFile, sendStockRead } from "../../http/vehicle-files";
 import { idParams } from "../../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../../http/list";
 import type { ZodTypeProvider } from "../../http/zod";
@@ -118,25 +119,14 @@ export async function vehicleHistoryRoutes(plugin: FastifyInstance, { ctx }: { c
     const caller = callerOf(request);
     const { id, fileId } = request.params;
     const { vehicle, owner } = await vehicleFor(db, id, caller);
-    if (fileId === "stock-read") {
-      if (!vehicle.stockDumpSha256) throw notFound(`A stock read for vehicle ${vehicle.id}`);
-      return reply
-        .header("content-type", "application/octet-stream")
-        .header("content-disposition", `attachment; filename="${vehicle.vin ?? vehicle.id}-stock.bin"`)
-        .header("x-content-sha256", vehicle.stockDumpSha256)
-        .send(ctx.blobs.stream(vehicle.stockDumpSha256));
-    }
+    if (fileId === "stock-read") return sendStockRead(reply, ctx, vehicle);
     const [baked] = await db
       .select()
       .from(bakedTuneFiles)
       .where(and(eq(bakedTuneFiles.id, fileId), eq(bakedTuneFiles.vehicleId, vehicle.id), or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date()))));
     if (baked) {
       if (!(await bakeAccess(db, baked, caller)).download) throw forbidden("The tune's author does not let buyers download it; flash it from the app");
-      return reply
-        .header("content-type", "application/octet-stream")
-        .header("content-disposition", `attachment; filename="${baked.firmwareId}-baked-${baked.sha256.slice(0, 8)}.bin"`)
-        .header("x-content-sha256", baked.sha256)
-        .send(ctx.blobs.stream(baked.sha256));
+      return sendBakedFile(reply, ctx, baked);
     }
     const [log] = await db
       .select()

@@ -27,6 +27,7 @@ import { type ListSpec, listQueryOf, runList } from "../../http/list";
 import type { ZodTypeProvider } from "../../http/zod";
 import type { VerifiedCaller } from "../../services/identity";
 import { isAdmin, vehicleFor } from "../../services/tune-access";
+import { snapshotValues } from "../../services/snapshots";
 import { firmwareForSoftware, seesPrivateFields, vehicleToApiFull, vehiclesToApi } from "../../services/vehicles";
 import { VEHICLES } from "./common";
 
@@ -116,25 +117,7 @@ export async function vehicleRecordRoutes(plugin: FastifyInstance, { ctx }: { ct
         .returning({ id: userVehicles.id, inserted: sql<boolean>`(xmax = 0)` });
       const [snapshot] = await tx
         .insert(vehicleSnapshots)
-        .values({
-          vehicleId: upserted.id,
-          kind: "connect",
-          vin: body.vin,
-          ecuSerial: body.ecu.ecuSerial,
-          softwareId: body.ecu.softwareId,
-          hardwareNumber: body.ecu.hardwareNumber ?? null,
-          bootloaderVersion: body.ecu.bootloaderVersion ?? null,
-          calibrationId: body.ecu.calibrationId ?? null,
-          firmwareId: known,
-          faultCodes: body.faultCodes,
-          batteryVolts: body.batteryVolts,
-          flashCounter: body.flashCounter ?? null,
-          programmingAttempts: body.programmingAttempts ?? null,
-          adapter: body.adapter,
-          appVersion: body.appVersion,
-          recordedBy: caller.uid,
-          recordedAt: now,
-        })
+        .values(snapshotValues({ vehicleId: upserted.id, kind: "connect", firmwareId: known, recordedBy: caller.uid, recordedAt: now }, body))
         .returning({ id: vehicleSnapshots.id });
       const [row] = await tx.select().from(userVehicles).where(eq(userVehicles.id, upserted.id));
       return { row, created: Boolean(upserted.inserted), snapshotId: snapshot.id };

@@ -1,0 +1,25 @@
+/**
+ * A car's files as downloads, answered the same wherever they are reached from (their own
+ * endpoint, or the car's attach-file): name, type and the SHA-256 the app checks.
+ */
+import type { FastifyReply } from "fastify";
+import type { AppContext } from "../context";
+import type { BakedRow, VehicleRow } from "../services/tune-access";
+import { notFound } from "../errors";
+
+export function sendStockRead(reply: FastifyReply, ctx: AppContext, vehicle: VehicleRow) {
+  if (!vehicle.stockDumpSha256) throw notFound(`A stock read for vehicle ${vehicle.id}`);
+  return reply
+    .header("content-type", "application/octet-stream")
+    .header("content-disposition", `attachment; filename="${vehicle.vin ?? vehicle.id}-stock.bin"`)
+    .header("x-content-sha256", vehicle.stockDumpSha256)
+    .send(ctx.blobs.stream(vehicle.stockDumpSha256));
+}
+
+export function sendBakedFile(reply: FastifyReply, ctx: AppContext, row: BakedRow) {
+  return reply
+    .header("content-type", "application/octet-stream")
+    .header("content-disposition", `attachment; filename="${row.firmwareId}-baked-${row.sha256.slice(0, 8)}.bin"`)
+    .header("x-content-sha256", row.sha256)
+    .send(ctx.blobs.stream(row.sha256));
+}
