@@ -41,7 +41,8 @@ export interface FlashBlockData {
 }
 
 export interface FlashPlan {
-  blocks: readonly FlashBlockData[];
+  /** The blocks to write; a function when they are known only once the ECU is unlocked (the app downloads the file with the grant the key came with). */
+  blocks: readonly FlashBlockData[] | (() => readonly FlashBlockData[]);
   securityLevel: number;
   /** Start at this block (a resume after a failure mid-transfer); earlier blocks are left as written. */
   resumeFromBlock?: number;
@@ -156,7 +157,7 @@ export async function flash(transport: Transport, plan: FlashPlan, hooks: FlashH
   };
 
   try {
-    report("setup", "ok", { message: `${plan.blocks.length} block(s)` });
+    report("setup", "ok");
     await withRetries("connecting", null, async () => {
       await send("connecting", null, Uint8Array.of(0x10, 0x03));
       await send("connecting", null, Uint8Array.of(0x22, 0xf1, 0x90));
@@ -166,7 +167,8 @@ export async function flash(transport: Transport, plan: FlashPlan, hooks: FlashH
     await withRetries("security-access", null, unlock);
     await withRetries("security-access", null, async () => void (await send("security-access", null, Uint8Array.of(0x2e, 0xf1, 0x5a, 0x01, 0x02, 0x03))));
     report("security-access", "ok");
-    const blocks = plan.resumeFromBlock === undefined ? plan.blocks : plan.blocks.filter((b) => b.number >= (plan.resumeFromBlock as number));
+    const all = typeof plan.blocks === "function" ? plan.blocks() : plan.blocks;
+    const blocks = plan.resumeFromBlock === undefined ? all : all.filter((b) => b.number >= (plan.resumeFromBlock as number));
     for (const block of blocks) await withRetries("block", block.number, () => writeBlock(block));
     await withRetries("dependencies", null, async () => {
       const answer = await send("dependencies", null, Uint8Array.of(0x31, 0x01, 0xff, 0x01));

@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeKey } from "../../domain/flashing/seed-key";
-import { firmwareSecrets, flashGrants, userVehicles } from "../../server/db/schema";
+import { firmwareSecrets, flashGrants, tuneFiles, userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { FLASH_SECRET, carReadyToFlash, flashableFirmware, identityOf } from "./flashing-setup";
 import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
@@ -135,6 +135,19 @@ describe.each(databaseKinds)("flash authentication on %s", (kind) => {
     const stock = await authenticate(request({ kind: "stock", bakedTuneFileId: undefined, sha256: sha256(demo.stock) }));
     expect(stock.statusCode, stock.body).toBe(201);
     expect(stock.json().grant).toMatchObject({ kind: "stock", bakedTuneFileId: null, sha256: sha256(demo.stock) });
+  });
+
+  it("lets the app read a protected tune's bake with the grant of its pre-flight, and nobody without one", async () => {
+    await app.ctx.db.update(tuneFiles).set({ mayDownload: false });
+    const path = `/user-vehicles/${vehicleId}/attach-file/${bake.id}`;
+    expect((await call("GET", path, customer)).statusCode).toBe(403);
+    const granted = (await authenticate(request())).json();
+    const read = await app.inject({ method: "GET", url: `/api/v1${path}`, headers: { authorization: `Bearer ${customer.token}`, "x-flash-grant": granted.grant.token } });
+    expect(read.statusCode, read.body).toBe(200);
+    expect(createHash("sha256").update(read.rawPayload).digest("hex")).toBe(bake.sha256);
+    const stock = (await authenticate(request({ kind: "stock", bakedTuneFileId: undefined, sha256: sha256(demo.stock) }))).json();
+    const wrongGrant = await app.inject({ method: "GET", url: `/api/v1${path}`, headers: { authorization: `Bearer ${customer.token}`, "x-flash-grant": stock.grant.token } });
+    expect(wrongGrant.statusCode).toBe(403);
   });
 
   it("serves the bootloader only with a live grant for the car", async () => {

@@ -17,6 +17,7 @@ import { sendBakedFile, sendStockRead } from "../../http/vehicle-files";
 import { idParams } from "../../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../../http/list";
 import type { ZodTypeProvider } from "../../http/zod";
+import { grantOfToken } from "../../services/flash-grants";
 import { snapshotToApi } from "../../services/snapshots";
 import { bakeAccess, vehicleFor } from "../../services/tune-access";
 import { VEHICLES } from "./common";
@@ -125,7 +126,10 @@ export async function vehicleHistoryRoutes(plugin: FastifyInstance, { ctx }: { c
       .from(bakedTuneFiles)
       .where(and(eq(bakedTuneFiles.id, fileId), eq(bakedTuneFiles.vehicleId, vehicle.id), or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date()))));
     if (baked) {
-      if (!(await bakeAccess(db, baked, caller)).download) throw forbidden("The tune's author does not let buyers download it; flash it from the app");
+      // The app reads a protected tune's bake only to write it, with the grant of its pre-flight for that file.
+      const header = request.headers["x-flash-grant"];
+      const granted = typeof header === "string" && (await grantOfToken(db, ctx.secrets, header, vehicle.id, { allowUsed: true })).bakedTuneFileId === baked.id;
+      if (!granted && !(await bakeAccess(db, baked, caller)).download) throw forbidden("The tune's author does not let buyers download it; flash it from the app");
       return sendBakedFile(reply, ctx, baked);
     }
     const [log] = await db
