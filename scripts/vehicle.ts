@@ -163,7 +163,7 @@ async function runFlash(portal: Portal, car: CarState, vehicle: Vehicle, what: F
   await post();
   const identity = { softwareId: car.identity.softwareId, ecuSerial: car.identity.ecuSerial };
   await portal.call("POST", `user-vehicles/${vehicle.id}/flash-logs/${started.id}/end`, outcome.ok ? { result: "success", ecu: identity, batteryVolts: ecu.batteryVolts } : { result: "failed", message: outcome.message });
-  say(outcome.ok ? "Flash complete: the car starts." : `Flash failed at ${outcome.step}${outcome.block !== null ? ` block ${outcome.block}` : ""}: ${outcome.message}. The car ${ecu.boots() ? "still starts" : "waits in its bootloader: recover with back-to-stock or flash --resume"}.`);
+  say(outcome.ok ? "Flash complete: the car starts." : `Flash failed at ${outcome.step === "block" ? "" : `${outcome.step} `}${outcome.block !== null ? `block ${outcome.block}` : ""}: ${outcome.message}. The car ${ecu.boots() ? "still starts" : "waits in its bootloader: recover with back-to-stock or flash --resume"}.`);
   return outcome.ok;
 }
 

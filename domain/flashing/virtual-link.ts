@@ -112,7 +112,7 @@ export class VirtualLink implements Transport {
           break;
         case "power-loss":
           // Mid-transfer for a block; at the step's first request otherwise.
-          if (bytes[0] !== 0x36 || ++this.transfers === 3) {
+          if (fault.at !== "block" || (bytes[0] === 0x36 && ++this.transfers === 3)) {
             this.ecu.powerCycle();
             strike();
             this.clock.advance(this.timing.p2StarMs);
