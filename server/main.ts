@@ -20,7 +20,7 @@ async function main() {
   const sealed = await sealStoredPasswords(app.ctx.db, app.ctx.secrets);
   if (sealed) app.log.info({ sealed }, "stored passwords sealed at rest");
   if (process.env.SEED_DEMO === "1") {
-    const accounts = await seedDemo(app.ctx);
+    const accounts = await seedDemo(app);
     app.log.info({ accounts: accounts.map((account) => account.email) }, "demo data ready");
   }
   await app.listen({ host: config.host, port: config.port });

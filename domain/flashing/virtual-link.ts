@@ -51,6 +51,15 @@ function stepOf(request: Uint8Array): FlashStepName | null {
   return null;
 }
 
+export interface LinkTiming {
+  p2Ms: number;
+  p2StarMs: number;
+  /** How long the ECU takes between two response-pending answers. */
+  pendingMs: number;
+  /** The link's throughput: each request's bytes advance the clock by their time on the wire. Unset: instant. */
+  bytesPerSecond?: number;
+}
+
 export class VirtualLink implements Transport {
   private armed: Fault | null = null;
   private transfers = 0;
@@ -58,7 +67,7 @@ export class VirtualLink implements Transport {
   constructor(
     private readonly ecu: VirtualEcu,
     private readonly clock: Clock,
-    private readonly timing = { p2Ms: 50, p2StarMs: 5000, pendingMs: 100 },
+    private readonly timing: LinkTiming = { p2Ms: 50, p2StarMs: 5000, pendingMs: 100 },
   ) {}
 
   /** Arms one fault: it strikes once, at its step (low voltage lasts until `clear`). */
@@ -74,6 +83,7 @@ export class VirtualLink implements Transport {
 
   async request(bytes: Uint8Array): Promise<Uint8Array | null> {
     let request = bytes;
+    if (this.timing.bytesPerSecond) this.clock.advance((bytes.length * 1000) / this.timing.bytesPerSecond);
     const fault = this.armed && stepOf(bytes) === this.armed.at ? this.armed : null;
     let storm = 0;
     if (fault) {

@@ -6,12 +6,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { VirtualEcuIdentity } from "../../domain/flashing/uds-ecu";
-
-export interface CarState {
-  identity: VirtualEcuIdentity;
-  memory: Uint8Array;
-  applicationValid: boolean;
-}
+import type { CarState } from "../../server/seed/virtual-car/phone-app";
 
 export const carFile = (dataDir: string, email: string) => path.join(dataDir, "virtual-vehicle", `${email.replace(/[^a-z0-9@.-]/gi, "_")}.json`);
 

@@ -1,4 +1,7 @@
-/** The portal as the phone app talks to it: signed in with the Auth emulator, JSON and multipart calls under /api/v1. */
+/** The portal as the phone app talks to it over HTTP: signed in with the Auth emulator, JSON, download and multipart calls under /api/v1. */
+import { emulatorSignIn } from "../../server/seed/virtual-car/emulator-sign-in";
+import type { PortalClient } from "../../server/seed/virtual-car/phone-app";
+
 export interface PortalOptions {
   url: string;
   emulatorHost: string;
@@ -6,19 +9,12 @@ export interface PortalOptions {
   password: string;
 }
 
-export class Portal {
+export class Portal implements PortalClient {
   private token = "";
   constructor(private readonly options: PortalOptions) {}
 
   async signIn(): Promise<void> {
-    const response = await fetch(`http://${this.options.emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-api-key`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: this.options.email, password: this.options.password, returnSecureToken: true }),
-    });
-    const body = (await response.json()) as { idToken?: string; error?: { message: string } };
-    if (!body.idToken) throw new Error(`signing in as ${this.options.email} failed: ${body.error?.message ?? response.status}`);
-    this.token = body.idToken;
+    this.token = await emulatorSignIn(this.options.emulatorHost, this.options.email, this.options.password);
   }
 
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -6,47 +6,25 @@
  * Each part is written only when it is missing, so a second start changes nothing.
  */
 import { createHash } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { type AnyColumn, and, eq, gte, lt, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
 import type { Role } from "../../contracts/account";
 import type { FlashStep } from "../../contracts/flash-logs";
 import type { AppContext } from "../context";
-import { firmwareSecrets, firmwareSupport, flashGrants, flashLogSteps, flashLogs, tuneFiles, userVehicles, users, vehicleSnapshots } from "../db/schema";
-import { DEMO_TUNE_OPTIONS, DEMO_VIN } from "./tunes";
+import { bakedTuneFiles, firmwareSecrets, firmwareSupport, flashGrants, flashLogs, tuneFiles, userVehicles, users, vehicleSnapshots } from "../db/schema";
+import type { Tx } from "../db/handle";
+import { DEMO_PASSWORD } from "./demo-accounts";
+import { DEMO_FLASHING_PROFILE, DEMO_FLASH_SECRET } from "./flashing-profile";
 import { generateDemo } from "./generator";
+import { DEMO_TUNE_OPTIONS, DEMO_VIN } from "./tunes";
+import { emulatorSignIn } from "./virtual-car/emulator-sign-in";
+import { InjectPortal } from "./virtual-car/inject-portal";
+import { type Fault, bake, connect, demoCar as virtualDemoCar, lastFailed, runFlash } from "./virtual-car/phone-app";
 
-export const DEMO_ECU_SERIAL = "DEMO-ECU-000001";
-export const DEMO_FLASH_SECRET = "0x5EED5EED";
-export const DEMO_FLASHING_PROFILE = {
-  securityLevel: 0x11,
-  seedKeyAlgorithm: "xor-rotate-32",
-  requestCanId: 0x7e0,
-  responseCanId: 0x7e8,
-  p2TimeoutMs: 50,
-  p2StarTimeoutMs: 5000,
-  minBatteryVolts: 12,
-};
+export { DEMO_ECU_SERIAL, DEMO_FLASHING_PROFILE, DEMO_FLASH_SECRET } from "./flashing-profile";
 const FLEET_UID = "demo-fleet";
 const DAY = 86_400_000;
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-
-/** The steps of one flash of a single block as the app reports them, failing at `failAt` percent if given. */
-function stepsOf(start: Date, options: { failAt?: number; nrc?: number } = {}) {
-  const steps: Array<{ step: FlashStep; block?: number; percent?: number; status: "ok" | "failed"; nrc?: number; request?: string; response?: string; message?: string }> = [
-    { step: "setup", status: "ok" },
-    { step: "connecting", status: "ok", request: "1003", response: "5003003201F4" },
-    { step: "security-access", status: "ok", request: "2711", response: "6711A1B2C3D4" },
-    { step: "erasing", status: "ok", request: "3101FF00", response: "7101FF00" },
-  ];
-  for (const percent of [25, 50, 75, 100]) {
-    if (options.failAt !== undefined && percent > options.failAt) {
-      steps.push({ step: "block", block: 1, percent: options.failAt, status: "failed", nrc: options.nrc ?? 0x72, request: "36", response: `7F36${(options.nrc ?? 0x72).toString(16).toUpperCase()}`, message: "the ECU refused the block" });
-      break;
-    }
-    steps.push({ step: "block", block: 1, percent, status: "ok" });
-  }
-  if (options.failAt === undefined) steps.push({ step: "verifying", status: "ok", request: "31010202", response: "71010202" }, { step: "dependencies", status: "ok" }, { step: "reset", status: "ok" }, { step: "done", status: "ok" });
-  return steps.map((step, i) => ({ ...step, seq: i + 1, at: new Date(start.getTime() + i * 6_000), durationMs: 5_000 }));
-}
 
 async function enableDemoFlashing(ctx: AppContext, firmwareId: string, imageSize: number) {
   const [record] = await ctx.db.select().from(firmwareSupport).where(eq(firmwareSupport.firmwareId, firmwareId));
@@ -68,83 +46,101 @@ async function enableDemoFlashing(ctx: AppContext, firmwareId: string, imageSize
   if (!secret) await ctx.db.insert(firmwareSecrets).values({ firmwareId, label: "Demo security access (level 0x11)", securityLevel: 0x11, secret: ctx.secrets.seal(DEMO_FLASH_SECRET) });
 }
 
-export async function seedFlashing(ctx: AppContext, accounts: { uid: string; role: Role }[]) {
+export async function seedFlashing(app: FastifyInstance, accounts: { uid: string; email: string; role: Role }[]) {
+  const { ctx } = app;
   const customer = accounts.find((a) => a.role === "customer")!;
   const dealer = accounts.find((a) => a.role === "dealer")!;
   const demo = generateDemo(DEMO_TUNE_OPTIONS);
-  const firmwareId = demo.firmware.firmwareId;
-  await enableDemoFlashing(ctx, firmwareId, demo.firmware.imageSize);
+  await enableDemoFlashing(ctx, demo.firmware.firmwareId, demo.firmware.imageSize);
 
   const [vehicle] = await ctx.db.select().from(userVehicles).where(and(eq(userVehicles.ownerUid, customer.uid), eq(userVehicles.vin, DEMO_VIN)));
-  if (vehicle && !vehicle.ecuSerial) {
-    const identity = { ecuSerial: DEMO_ECU_SERIAL, softwareId: firmwareId, hardwareNumber: "DEMO-HW-1", bootloaderVersion: "DEMO-BL-2" };
-    await ctx.db.update(userVehicles).set({ ...identity, lastConnectedAt: new Date(Date.now() - DAY), lastBatteryVolts: 12.6 }).where(eq(userVehicles.id, vehicle.id));
-    await ctx.db.insert(vehicleSnapshots).values({ vehicleId: vehicle.id, kind: "connect", vin: DEMO_VIN, ...identity, firmwareId, batteryVolts: 12.6, faultCodes: [], adapter: { kind: "virtual", firmware: "1.0" }, appVersion: "2.4.0", recordedBy: customer.uid, recordedAt: new Date(Date.now() - 21 * DAY) });
-    const [tune] = await ctx.db.select().from(tuneFiles).where(and(eq(tuneFiles.dealerUid, dealer.uid), eq(tuneFiles.title, demo.tune.title)));
-    await demoHistory(ctx, { vehicleId: vehicle.id, customerUid: customer.uid, firmwareId, tune, tuneSha256: sha256(demo.tune.image), stockSha256: sha256(demo.stock) });
+  const [flashed] = vehicle ? await ctx.db.select({ id: flashLogs.id }).from(flashLogs).where(eq(flashLogs.vehicleId, vehicle.id)).limit(1) : [];
+  const [tune] = await ctx.db.select().from(tuneFiles).where(and(eq(tuneFiles.dealerUid, dealer.uid), eq(tuneFiles.title, demo.tune.title)));
+  if (vehicle && tune && !flashed) {
+    if (ctx.identity.emulatorHost) await driveDemoCar(app, { vehicleId: vehicle.id, tuneFileId: tune.id, idToken: await emulatorSignIn(ctx.identity.emulatorHost, customer.email, DEMO_PASSWORD) });
+    else app.log.warn("the demo car's flash history is made by signing in as the demo customer at the Auth emulator, which is not configured: skipped");
   }
   await fleet(ctx);
 }
 
-interface History {
-  vehicleId: string;
-  customerUid: string;
-  firmwareId: string;
-  tune: typeof tuneFiles.$inferSelect | undefined;
-  tuneSha256: string;
-  stockSha256: string;
+/**
+ * The demo car's weeks, played by the virtual car through the API: connected three weeks ago;
+ * the demo tune flashed; ten days ago a flash that failed at block 1 when the battery sagged
+ * (0x93, the ECU left in its bootloader), recovered half an hour later on a charger by writing
+ * the stock read back; the tune again the next day; connected yesterday.
+ *
+ * The app's own clock dates the sessions and their steps (the virtual link takes a real link's
+ * time per byte, so durations are a real flash's); what the portal stamps itself as it answers
+ * (grants, bakes, snapshots, the last connect) is moved back afterwards by each episode's offset.
+ */
+async function driveDemoCar(app: FastifyInstance, demoCar: { vehicleId: string; tuneFileId: string; idToken: string }) {
+  const portal = new InjectPortal(app, demoCar.idToken);
+  const car = virtualDemoCar();
+  const phone = { adapter: { kind: "virtual", firmware: "1.0" }, appVersion: "2.4.0" };
+  const now = Date.now();
+  const episodes: Array<{ daysAgo: number; play: (startAt: number) => Promise<void> }> = [];
+  const connectAt = (daysAgo: number, volts = 12.6) => episodes.push({ daysAgo, play: async () => void (await connect(portal, car, phone, volts)) });
+  const flashTune = (daysAgo: number, fault?: Fault) =>
+    episodes.push({
+      daysAgo,
+      play: async (startAt) => {
+        const { vehicle } = await connect(portal, car, phone);
+        const baked = await bake(portal, vehicle, demoCar.tuneFileId);
+        await runFlash(portal, car, vehicle, phone, { kind: "tune", bakedTuneFileId: baked.id, sha256: baked.sha256 }, { fault, startAt });
+      },
+    });
+  connectAt(21);
+  flashTune(20);
+  flashTune(10, { kind: "low-voltage", at: "block" });
+  episodes.push({
+    daysAgo: 10 - 0.02,
+    play: async (startAt) => {
+      const { vehicle } = await connect(portal, car, phone, 12.9);
+      const failed = await lastFailed(portal, vehicle);
+      if (!vehicle.stockDump || !failed) throw new Error("the demo car's recovery needs its stock read and the failed flash");
+      const run = await runFlash(portal, car, vehicle, phone, { kind: "stock", sha256: vehicle.stockDump.sha256, recoversId: failed.id }, { startAt });
+      if (!run.outcome.ok || !run.boots) throw new Error(`the demo car's recovery failed: ${run.outcome.ok ? "the ECU does not boot" : run.outcome.message}`);
+    },
+  });
+  flashTune(9);
+  connectAt(1, 12.5);
+
+  const windows: Array<{ from: Date; to: Date; shiftMs: number }> = [];
+  for (const episode of episodes) {
+    const from = new Date();
+    const startAt = now - episode.daysAgo * DAY;
+    await episode.play(startAt);
+    windows.push({ from, to: new Date(Date.now() + 1), shiftMs: from.getTime() - startAt });
+  }
+  await app.ctx.db.transaction(async (tx) => {
+    for (const window of windows) await moveBack(tx, demoCar.vehicleId, window);
+  });
 }
 
-/** A flash 20 days ago; one 10 days ago that failed mid-transfer, recovered at once by a stock write; the tune again the next day. */
-async function demoHistory(ctx: AppContext, h: History) {
-  const identity = { vin: DEMO_VIN, ecuSerial: DEMO_ECU_SERIAL, softwareId: h.firmwareId, hardwareNumber: "DEMO-HW-1", bootloaderVersion: "DEMO-BL-2", calibrationId: null };
-  const session = async (daysAgo: number, kind: "tune" | "stock", outcome: { failAt?: number; recoversId?: string }) => {
-    const start = new Date(Date.now() - daysAgo * DAY);
-    const steps = stepsOf(start, { failAt: outcome.failAt });
-    const end = new Date(steps[steps.length - 1].at.getTime() + 5_000);
-    const written = kind === "tune" ? { sha256: h.tuneSha256, tuneFileId: h.tune?.id ?? null, tuneTitle: h.tune?.title ?? null, tuneVersion: h.tune ? 1 : null } : { sha256: h.stockSha256, tuneFileId: null, tuneTitle: null, tuneVersion: null };
-    const [grant] = await ctx.db
-      .insert(flashGrants)
-      .values({ vehicleId: h.vehicleId, grantedTo: h.customerUid, kind, tuneFileId: written.tuneFileId, sha256: written.sha256, vin: DEMO_VIN, ecuSerial: DEMO_ECU_SERIAL, softwareId: h.firmwareId, firmwareId: h.firmwareId, batteryVolts: 12.6, expiresAt: new Date(start.getTime() + 15 * 60_000), usedAt: start, createdAt: start })
-      .returning();
-    const failed = outcome.failAt !== undefined;
-    const [log] = await ctx.db
-      .insert(flashLogs)
-      .values({
-        vehicleId: h.vehicleId,
-        kind,
-        ...written,
-        result: failed ? "failed" : "success",
-        message: failed ? "0x72 generalProgrammingFailure while writing block 1: the adapter lost power" : "",
-        durationMs: end.getTime() - start.getTime(),
-        flashedAt: start,
-        endedAt: end,
-        lastReportAt: end,
-        reportedBy: h.customerUid,
-        grantId: grant.id,
-        recoversId: outcome.recoversId ?? null,
-        firmwareId: h.firmwareId,
-        ecuFamily: "DEMO-ECU",
-        adapterKind: "virtual",
-        adapterFirmware: "1.0",
-        appVersion: "2.4.0",
-        batteryStartVolts: 12.6,
-        batteryEndVolts: failed ? 11.9 : 12.5,
-        identityBefore: identity,
-        identityAfter: failed ? null : identity,
-        ...(failed && { failedStep: "block", failedBlock: 1, failedNrc: 0x72 }),
-      })
-      .returning();
-    await ctx.db.insert(flashLogSteps).values(steps.map((step) => ({ flashLogId: log.id, ...step })));
-    await ctx.db.insert(vehicleSnapshots).values({ vehicleId: h.vehicleId, kind: "before-flash", flashLogId: log.id, ...identity, firmwareId: h.firmwareId, batteryVolts: 12.6, adapter: { kind: "virtual", firmware: "1.0" }, appVersion: "2.4.0", recordedBy: h.customerUid, recordedAt: start });
-    if (!failed) await ctx.db.insert(vehicleSnapshots).values({ vehicleId: h.vehicleId, kind: "after-flash", flashLogId: log.id, ...identity, firmwareId: h.firmwareId, batteryVolts: 12.5, adapter: { kind: "virtual", firmware: "1.0" }, appVersion: "2.4.0", recordedBy: h.customerUid, recordedAt: end });
-    return log;
-  };
-  await session(20, "tune", {});
-  const failed = await session(10, "tune", { failAt: 50 });
-  await session(10 - 0.01, "stock", { recoversId: failed.id });
-  await ctx.db.update(flashLogs).set({ result: "recovered" }).where(eq(flashLogs.id, failed.id));
-  await session(9, "tune", {});
+/** Moves what the portal stamped during one episode (between `from` and `to`) back by `shiftMs`. */
+async function moveBack(tx: Tx, vehicleId: string, { from, to, shiftMs }: { from: Date; to: Date; shiftMs: number }) {
+  const back = (column: AnyColumn) => sql`${column} - (${shiftMs} * interval '1 millisecond')`;
+  const during = (column: AnyColumn) => and(gte(column, from), lt(column, to));
+  await tx
+    .update(flashGrants)
+    .set({ createdAt: back(flashGrants.createdAt), usedAt: back(flashGrants.usedAt), expiresAt: back(flashGrants.expiresAt) })
+    .where(and(eq(flashGrants.vehicleId, vehicleId), during(flashGrants.createdAt)));
+  await tx
+    .update(flashLogs)
+    .set({ createdAt: back(flashLogs.createdAt), lastReportAt: back(flashLogs.lastReportAt) })
+    .where(and(eq(flashLogs.vehicleId, vehicleId), during(flashLogs.createdAt)));
+  await tx
+    .update(bakedTuneFiles)
+    .set({ createdAt: back(bakedTuneFiles.createdAt), updatedAt: back(bakedTuneFiles.updatedAt), expiresAt: back(bakedTuneFiles.expiresAt) })
+    .where(and(eq(bakedTuneFiles.vehicleId, vehicleId), during(bakedTuneFiles.createdAt)));
+  await tx
+    .update(vehicleSnapshots)
+    .set({ recordedAt: back(vehicleSnapshots.recordedAt) })
+    .where(and(eq(vehicleSnapshots.vehicleId, vehicleId), during(vehicleSnapshots.recordedAt)));
+  await tx
+    .update(userVehicles)
+    .set({ lastConnectedAt: back(userVehicles.lastConnectedAt) })
+    .where(and(eq(userVehicles.id, vehicleId), during(userVehicles.lastConnectedAt)));
 }
 
 /** Other customers' cars: months of sessions across firmwares, adapters and app versions, about 8 % failing. */

@@ -1,18 +1,13 @@
 import type { Auth, UserRecord } from "firebase-admin/auth";
 import type { Role } from "../../contracts/account";
-import type { AppContext } from "../context";
+import type { FastifyInstance } from "fastify";
 import { dealerProfiles, users } from "../db/schema";
+import { DEMO_PASSWORD, demoAccounts } from "./demo-accounts";
 import { seedCatalogue } from "./catalogue";
 import { seedFlashing } from "./flashing";
 import { seedTunes } from "./tunes";
 
-export const DEMO_PASSWORD = "tune-demo-1";
-
-export const demoAccounts: { email: string; displayName: string; role: Role }[] = [
-  { email: "admin@example.com", displayName: "Alex Admin", role: "admin" },
-  { email: "dealer@example.com", displayName: "Dana Dealer", role: "dealer" },
-  { email: "customer@example.com", displayName: "Casey Customer", role: "customer" },
-];
+export { DEMO_PASSWORD, demoAccounts } from "./demo-accounts";
 
 const claimsFor = (role: Role) => (role === "customer" ? {} : { [role]: true });
 
@@ -31,8 +26,12 @@ async function ensureIdentityUser(auth: Auth, account: (typeof demoAccounts)[num
   }
 }
 
-/** Creates the demo accounts and their rows; safe to run at every start. */
-export async function seedDemo(ctx: AppContext) {
+/**
+ * Creates the demo accounts and their rows; safe to run at every start. Takes the app, not only
+ * its context: the demo car's flash history is played through the API (seed/flashing.ts).
+ */
+export async function seedDemo(app: FastifyInstance) {
+  const { ctx } = app;
   const { auth } = ctx.identity;
   const seeded = [];
   for (const account of demoAccounts) {
@@ -61,6 +60,6 @@ export async function seedDemo(ctx: AppContext) {
   }
   await seedTunes(ctx, seeded);
   await seedCatalogue(ctx, seeded);
-  await seedFlashing(ctx, seeded);
+  await seedFlashing(app, seeded);
   return seeded;
 }

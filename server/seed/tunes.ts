@@ -3,6 +3,7 @@ import type { Role } from "../../contracts/account";
 import type { AppContext } from "../context";
 import { firmwareSupport, tuneFilePatches, tuneFilePurchases, tuneFileVersions, tuneFiles, userVehicles } from "../db/schema";
 import { verifyAll } from "../services/tune-engine";
+import { DEMO_ECU } from "./flashing-profile";
 import { generateDemo } from "./generator";
 
 /**
@@ -79,6 +80,9 @@ export async function seedTunes(ctx: AppContext, accounts: { uid: string; role: 
         ownerUid: customer.uid,
         name: "Demo hatchback",
         vin: DEMO_VIN,
+        // The ECU as the phone app reads it, so that the app's connect finds this car.
+        softwareId: firmware.firmwareId,
+        ...DEMO_ECU,
         firmwareId: firmware.firmwareId,
         stockDumpSha256: stockSha256,
         stockDumpSize: demo.stock.length,

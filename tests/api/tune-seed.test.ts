@@ -1,11 +1,14 @@
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bakedTuneFiles, firmwareSupport, tuneFilePatches, tuneFilePurchases, tuneFiles, userVehicles } from "../../server/db/schema";
+import type { FlashLog } from "../../contracts/flash-logs";
+import { bakedTuneFiles, firmwareSupport, flashGrants, tuneFilePatches, tuneFilePurchases, tuneFiles, userVehicles } from "../../server/db/schema";
 import { DEMO_PASSWORD, seedDemo } from "../../server/seed";
 import { DEMO_ECU_SERIAL } from "../../server/seed/flashing";
 import { DEMO_VIN } from "../../server/seed/tunes";
 
 import { type TestApp, bearer, databaseKinds, signIn, startTestApp } from "./harness";
+
+const DAY = 86_400_000;
 
 describe.each(databaseKinds)("tune demo seed on %s", (kind) => {
   let test: TestApp;
@@ -22,13 +25,13 @@ describe.each(databaseKinds)("tune demo seed on %s", (kind) => {
   };
 
   it("is idempotent and lets the demo customer bake the bought tune for their car", async () => {
-    await seedDemo(test.app.ctx);
+    await seedDemo(test.app);
     const first = await counts();
     // Firmware records also come from the catalogue's seed; the demo firmware is one of them.
     // Vehicles: the demo customer's car and the twelve cars of the analytics fleet.
     expect(first.slice(1)).toEqual([4, 1, 13, 1]);
     expect(await test.app.ctx.db.select().from(firmwareSupport).where(eq(firmwareSupport.firmwareId, "DEMO-ECU-0001"))).toHaveLength(1);
-    await seedDemo(test.app.ctx);
+    await seedDemo(test.app);
     expect(await counts()).toEqual(first);
 
     const token = await signIn(test.emulatorHost, "customer@example.com", DEMO_PASSWORD);
@@ -42,7 +45,7 @@ describe.each(databaseKinds)("tune demo seed on %s", (kind) => {
       payload: { tuneFileId: tune.id, patchIds: [patch.id] },
     });
     expect(baked.statusCode, baked.body).toBe(201);
-    expect((await test.app.ctx.db.select().from(bakedTuneFiles).where(eq(bakedTuneFiles.vehicleId, vehicle.id))).length).toBe(1);
+    expect(await test.app.ctx.db.select().from(bakedTuneFiles).where(eq(bakedTuneFiles.id, baked.json().id))).toHaveLength(1);
   });
 
   it("lets the demo customer's car pass the pre-flight with a bake of the demo tune, and shows its recovered flash", async () => {
@@ -67,6 +70,39 @@ describe.each(databaseKinds)("tune demo seed on %s", (kind) => {
     expect(history[2].recoveredById).toBe((history[1] as unknown as { id: string }).id);
     const seen = (await call("GET", `/user-vehicles/${vehicle.id}`)).json();
     expect(seen).toMatchObject({ support: { state: "supported", flashing: true }, currentTune: { kind: "tune" }, lastFlash: { result: "success" } });
+  });
 
+  it("made the demo car's history by flashing the virtual car through the API, dated over the past weeks", async () => {
+    const token = await signIn(test.emulatorHost, "customer@example.com", DEMO_PASSWORD);
+    const call = (url: string) => test.app.inject({ method: "GET", url: `/api/v1${url}`, headers: bearer(token) });
+    const [vehicle] = await test.app.ctx.db.select().from(userVehicles).where(eq(userVehicles.vin, DEMO_VIN));
+    const sessions = (await call(`/user-vehicles/${vehicle.id}/flash-logs?sort=flashedAt`)).json().data as FlashLog[];
+    const seeded = sessions.filter((s) => Date.now() - Date.parse(s.flashedAt) > 8 * DAY);
+    expect(seeded.map((s) => [s.kind, s.result])).toEqual([
+      ["tune", "success"],
+      ["tune", "recovered"],
+      ["stock", "success"],
+      ["tune", "success"],
+    ]);
+    expect(seeded.map((s) => Math.round((Date.now() - Date.parse(s.flashedAt)) / DAY))).toEqual([20, 10, 10, 9]);
+    // The battery sagged under 12 V in block 1: the ECU answered 0x93 and stayed in its bootloader.
+    expect(seeded[1]).toMatchObject({ failedStep: "block", failedBlock: 1, failedNrc: 0x93 });
+    expect(seeded[2].recoversId).toBe(seeded[1].id);
+    // A real link's throughput: 256 KiB at 8 KB/s is over half a minute, not the milliseconds the test took.
+    for (const session of [seeded[0], seeded[2], seeded[3]]) expect(session.durationMs).toBeGreaterThan(30_000);
+    const failed = (await call(`/user-vehicles/${vehicle.id}/flash-logs/${seeded[1].id}`)).json();
+    const steps = failed.steps as Array<{ step: string; status: string; nrc: number | null; at: string }>;
+    expect(steps.map((s) => s.step)).toEqual(expect.arrayContaining(["connecting", "security-access", "erasing", "block"]));
+    expect(steps.at(-1)).toMatchObject({ step: "block", status: "failed", nrc: 0x93 });
+    expect(steps.every((s) => Math.round((Date.now() - Date.parse(s.at)) / DAY) === 10)).toBe(true);
+    // What the portal stamped while answering (grants, snapshots, the last connect) was moved back with its episode.
+    const snapshots = (await call(`/user-vehicles/${vehicle.id}/snapshots?pageSize=100`)).json().data as Array<{ kind: string; recordedAt: string }>;
+    const seededSnapshots = snapshots.filter((s) => Date.now() - Date.parse(s.recordedAt) > 12 * 3_600_000);
+    expect(seededSnapshots.filter((s) => s.kind === "before-flash")).toHaveLength(4);
+    const grants = await test.app.ctx.db.select().from(flashGrants).where(eq(flashGrants.vehicleId, vehicle.id));
+    const sessionGrants = grants.filter((g) => seeded.some((s) => s.grantId === g.id));
+    expect(sessionGrants).toHaveLength(4);
+    for (const grant of sessionGrants) expect(Date.now() - grant.createdAt.getTime()).toBeGreaterThan(8 * DAY);
+    expect(Math.round((Date.now() - (vehicle.lastConnectedAt as Date).getTime()) / DAY)).toBe(1);
   });
 });
