@@ -105,6 +105,20 @@ export const preflightResultSchema = z.strictObject({
   message: z.string(),
 });
 
+/**
+ * A pre-flight the app ran, as the car's event stream tells it: the page that handed the flash
+ * over shows the live checks, and a refusal naming the failed one, though the app asked.
+ */
+export const preflightEventSchema = z.strictObject({
+  passed: z.boolean(),
+  kind: z.enum(["tune", "stock"]),
+  /** The first check that failed; null when all passed. */
+  failed: z.enum(preflightChecks).nullable(),
+  checks: z.array(preflightResultSchema),
+  at: z.string(),
+});
+export type PreflightEvent = z.infer<typeof preflightEventSchema>;
+
 /** The default minimum battery voltage when the firmware's flashing profile names none. */
 export const DEFAULT_MIN_BATTERY_VOLTS = 12.0;
 /** How long a grant may be used. */
@@ -307,5 +321,5 @@ export const flashLogList = {
 } as const;
 
 /** Events of `GET /user-vehicles/{id}/listen`: the vehicle's flash sessions as they change, and each step. */
-export const vehicleEventNames = { flashLog: "flash-log", flashStep: "flash-step" } as const;
+export const vehicleEventNames = { flashLog: "flash-log", flashStep: "flash-step", preflight: "preflight" } as const;
 export const flashStepEventSchema = z.strictObject({ flashLogId: z.string(), step: flashLogStepSchema });

@@ -8,7 +8,7 @@ import { eq, or } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiPaths } from "../../contracts/api-paths";
-import { FLASH_GRANT_TTL_MS, type FlashAuthenticationAnswer, flashAuthenticationAnswerSchema, flashAuthenticationSchema } from "../../contracts/flash-logs";
+import { FLASH_GRANT_TTL_MS, type FlashAuthenticationAnswer, type PreflightCheck, flashAuthenticationAnswerSchema, flashAuthenticationSchema } from "../../contracts/flash-logs";
 import { SeedKeyError, computeKey, isUnlockedSeed } from "../../domain/flashing/seed-key";
 import type { AppContext } from "../context";
 import { firmwareSupport, flashGrants } from "../db/schema";
@@ -17,7 +17,7 @@ import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import type { ZodTypeProvider } from "../http/zod";
 import { grantOfToken, grantToken } from "../services/flash-grants";
-import { preflight } from "../services/flash-preflight";
+import { type PreflightPassed, PreflightRefused, type PreflightResult, preflight } from "../services/flash-preflight";
 import { vehicleFor } from "../services/tune-access";
 
 const VEHICLES = `/${apiPaths["my-devices"].list}`;
@@ -40,7 +40,16 @@ export async function flashAuthenticationRoutes(plugin: FastifyInstance, { ctx }
       const caller = callerOf(request);
       const body = request.body;
       const { vehicle, owner } = await vehicleFor(db, request.params.id, caller);
-      const passed = await preflight(ctx, vehicle, owner, body);
+      // Whoever watches the car (its page, after handing the flash over) sees the app's pre-flight.
+      const tell = (failed: PreflightCheck | null, checks: PreflightResult[]) =>
+        ctx.vehicleEvents.publish(vehicle.id, { type: "preflight", preflight: { passed: failed === null, kind: body.kind, failed, checks, at: new Date().toISOString() } });
+      let passed: PreflightPassed;
+      try {
+        passed = await preflight(ctx, vehicle, owner, body);
+      } catch (error) {
+        if (error instanceof PreflightRefused) tell(error.check, error.checks);
+        throw error;
+      }
       const seed = hexBytes(body.seed);
       let key: Uint8Array;
       try {
@@ -84,6 +93,7 @@ export async function flashAuthenticationRoutes(plugin: FastifyInstance, { ctx }
         blocks: passed.blocks,
         bootloaderPath: passed.hasBootloader ? `${VEHICLES.slice(1)}/${vehicle.id}/read-bootloader/${passed.firmwareRecordId}` : null,
       };
+      tell(null, passed.checks);
       return reply.status(201).send(answer);
     },
   );

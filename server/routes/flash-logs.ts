@@ -16,6 +16,7 @@ import {
   flashSessionEndSchema,
   flashSessionStartSchema,
   flashStepEventSchema,
+  preflightEventSchema,
   flashStepsReportSchema,
   vehicleEventNames,
 } from "../../contracts/flash-logs";
@@ -158,7 +159,8 @@ export async function flashLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     const stream = streams.start(reply);
     const unsubscribe = ctx.vehicleEvents.subscribe(vehicle.id, (event) => {
       if (event.type === "flash-log") stream.send(vehicleEventNames.flashLog, flashLogSchema.parse(event.log));
-      else stream.send(vehicleEventNames.flashStep, flashStepEventSchema.parse({ flashLogId: event.flashLogId, step: event.step }));
+      else if (event.type === "flash-step") stream.send(vehicleEventNames.flashStep, flashStepEventSchema.parse({ flashLogId: event.flashLogId, step: event.step }));
+      else stream.send(vehicleEventNames.preflight, preflightEventSchema.parse(event.preflight));
     });
     stream.onClose(unsubscribe);
     return reply;

@@ -24,6 +24,17 @@ export interface PreflightResult {
   message: string;
 }
 
+/** A 409 naming the first check that failed, with every result so far (`data.check`, `data.checks`). */
+export class PreflightRefused extends HttpError {
+  constructor(
+    readonly check: PreflightCheck,
+    message: string,
+    readonly checks: PreflightResult[],
+  ) {
+    super(409, "Pre-flight failed", `${check}: ${message}`, { check, checks, order: preflightChecks });
+  }
+}
+
 export interface PreflightPassed {
   checks: PreflightResult[];
   kind: "tune" | "stock";
@@ -49,7 +60,7 @@ export async function preflight(ctx: AppContext, vehicle: VehicleRow, owner: boo
   const pass = (check: PreflightCheck, message: string) => void checks.push({ check, ok: true, message });
   const fail = (check: PreflightCheck, message: string): never => {
     checks.push({ check, ok: false, message });
-    throw new HttpError(409, "Pre-flight failed", `${check}: ${message}`, { check, checks, order: preflightChecks });
+    throw new PreflightRefused(check, message, checks);
   };
 
   if (!owner) fail("owner", "only the vehicle's owner flashes it, from the app signed in as them");

@@ -1,12 +1,16 @@
 /**
  * What a vehicle's event stream carries (`GET /user-vehicles/{id}/listen`): its
- * flash sessions as they start, change and end, and each step the app reports.
+ * flash sessions as they start, change and end, each step the app reports, and
+ * each pre-flight the app runs (passed, or refused naming the check).
  * Published in process after the change committed, like notifications; several
  * server instances would carry it over PostgreSQL LISTEN/NOTIFY instead.
  */
-import type { FlashLog, FlashLogStep } from "../../contracts/flash-logs";
+import type { FlashLog, FlashLogStep, PreflightEvent } from "../../contracts/flash-logs";
 
-export type VehicleEvent = { type: "flash-log"; log: FlashLog } | { type: "flash-step"; flashLogId: string; step: FlashLogStep };
+export type VehicleEvent =
+  | { type: "flash-log"; log: FlashLog }
+  | { type: "flash-step"; flashLogId: string; step: FlashLogStep }
+  | { type: "preflight"; preflight: PreflightEvent };
 type Listener = (event: VehicleEvent) => void;
 
 export class VehicleEvents {

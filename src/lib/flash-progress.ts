@@ -1,22 +1,26 @@
 /**
  * A car's flash sessions as its event stream tells them (`flash-log` for a session as it
- * starts, changes and ends; `flash-step` for each step), folded into what the page shows:
- * each session's latest state and its steps in order, each step once.
+ * starts, changes and ends; `flash-step` for each step; `preflight` for each pre-flight the app
+ * runs), folded into what the page shows: each session's latest state and its steps in order,
+ * each step once, and the app's latest pre-flight.
  */
-import type { FlashLog, FlashLogStep } from "../../contracts/flash-logs";
+import type { FlashLog, FlashLogStep, PreflightEvent } from "../../contracts/flash-logs";
 
 export interface FlashProgress {
   logs: Record<string, FlashLog>;
   steps: Record<string, FlashLogStep[]>;
   /** The session started most recently while the page listened. */
   latestId: string | null;
+  /** The pre-flight the app ran most recently while the page listened. */
+  preflight: PreflightEvent | null;
 }
 
-export const NO_PROGRESS: FlashProgress = { logs: {}, steps: {}, latestId: null };
+export const NO_PROGRESS: FlashProgress = { logs: {}, steps: {}, latestId: null, preflight: null };
 
-export type FlashEvent = { type: "flash-log"; log: FlashLog } | { type: "flash-step"; flashLogId: string; step: FlashLogStep };
+export type FlashEvent = { type: "flash-log"; log: FlashLog } | { type: "flash-step"; flashLogId: string; step: FlashLogStep } | { type: "preflight"; preflight: PreflightEvent };
 
 export function applyFlashEvent(state: FlashProgress, event: FlashEvent): FlashProgress {
+  if (event.type === "preflight") return { ...state, preflight: event.preflight };
   if (event.type === "flash-log") {
     const known = state.logs[event.log.id];
     return {

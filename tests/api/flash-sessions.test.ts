@@ -95,6 +95,26 @@ describe.each(databaseKinds)("flash sessions on %s", (kind) => {
     expect(vehicle.json()).toMatchObject({ currentTune: { title: "Stage 1", kind: "tune" }, lastFlash: { id: log.id, result: "success" } });
   });
 
+  it("tells the car's watchers each pre-flight the app runs: the checks that passed, or the refusal naming the failed one", async () => {
+    const stream = await listen(port, `/api/v1/user-vehicles/${vehicleId}/listen`, bearer(customer.token));
+    const ask = (batteryVolts: number) =>
+      call("POST", `/user-vehicles/${vehicleId}/flash-authentication`, customer, { ...identityOf(demo, VIN, SERIAL), batteryVolts, seed: "0A0B0C0D", kind: "tune", bakedTuneFileId: bake.id, sha256: bake.sha256 });
+    expect((await ask(11.4)).statusCode).toBe(409);
+    const refused = (await stream.next("preflight")).data as { passed: boolean; failed: string; checks: Array<{ check: string; ok: boolean; message: string }> };
+    expect(refused).toMatchObject({ passed: false, kind: "tune", failed: "battery" });
+    expect(refused.checks.at(-1)).toMatchObject({ check: "battery", ok: false });
+    expect(refused.checks.at(-1)?.message).toContain("11.4");
+    expect(refused.checks.slice(0, -1).every((check) => check.ok)).toBe(true);
+    // A seed the algorithm cannot take is refused after the checks: the watchers are not told it passed.
+    expect((await call("POST", `/user-vehicles/${vehicleId}/flash-authentication`, customer, { ...identityOf(demo, VIN, SERIAL), batteryVolts: 12.6, seed: "0A0B", kind: "tune", bakedTuneFileId: bake.id, sha256: bake.sha256 })).statusCode).toBe(400);
+    await expect(stream.next("preflight", 300)).rejects.toThrow();
+    expect((await ask(12.6)).statusCode).toBe(201);
+    const passed = (await stream.next("preflight")).data as { passed: boolean; failed: null; checks: Array<{ ok: boolean }> };
+    expect(passed).toMatchObject({ passed: true, failed: null });
+    expect(passed.checks.every((check) => check.ok)).toBe(true);
+    stream.close();
+  });
+
   it("uses a grant once: a replay, a tampered token, an expired grant and another car's grant are refused", async () => {
     const grant = await grantFor();
     expect((await start(grant)).statusCode).toBe(201);

@@ -35,7 +35,7 @@ test("a customer sees the demo car with its history, and changes its nickname, r
   await expect(page.getByText("Vehicle saved").first()).toBeVisible();
 });
 
-test("a customer flashes the demo tune with live progress, sees it in the timeline, and goes back to stock", async ({ page, request, emulator }) => {
+test("a customer sees the app's refused pre-flight, flashes the demo tune with live progress, sees it in the timeline, and goes back to stock", async ({ page, request, emulator }) => {
   await new LoginPage(page).open("/my-devices");
   await new LoginPage(page).signIn(demoUsers.customer);
   const vehicle = new VehiclePage(page);
@@ -45,6 +45,10 @@ test("a customer flashes the demo tune with live progress, sees it in the timeli
   await expect(page.getByLabel("QR code for the app")).toBeVisible();
 
   const app = new PhoneApp(request, await emulator.idToken(demoUsers.customer, DEMO_PASSWORD));
+  // The app measures 11.4 V: its pre-flight is refused, and the page says why.
+  expect(await app.preflight({ vehicleId, kind: "tune", bakedTuneFileId: bake.id, sha256: bake.sha256 }, 11.4)).toBe(409);
+  await expect(page.getByTestId("app-preflight")).toContainText("The app's pre-flight refused the flash: battery");
+  await expect(page.getByTestId("app-preflight")).toContainText("11.4");
   const flashing = app.flash({ vehicleId, kind: "tune", bakedTuneFileId: bake.id, sha256: bake.sha256 });
   await expect(vehicle.liveStatus()).toHaveText(/block 1 · (25|50|75) %/);
   await flashing;

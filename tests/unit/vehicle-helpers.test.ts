@@ -76,6 +76,16 @@ describe("flash progress from the event stream", () => {
     expect(state.latestId).toBe("l2");
   });
 
+  it("keeps the app's latest pre-flight beside the sessions, a later one replacing it", () => {
+    const refused = { passed: false, kind: "tune" as const, failed: "battery" as const, checks: [{ check: "battery" as const, ok: false, message: "11.4 V is below 12.0 V" }], at: "2026-01-01T10:00:00.000Z" };
+    let state = applyFlashEvent(NO_PROGRESS, { type: "flash-log", log: log({}) });
+    state = applyFlashEvent(state, { type: "preflight", preflight: refused });
+    expect(state.preflight).toEqual(refused);
+    expect(state.latestId).toBe("l1");
+    const passed = { ...refused, passed: true, failed: null, checks: [{ check: "battery" as const, ok: true, message: "12.6 V" }], at: "2026-01-01T10:01:00.000Z" };
+    expect(applyFlashEvent(state, { type: "preflight", preflight: passed }).preflight).toEqual(passed);
+  });
+
   it("describes where a session is", () => {
     expect(progressLabel(log({}))).toBe("starting");
     expect(progressLabel(log({ progress: { step: "block", block: 2, percent: 44.6, status: "ok" } }))).toBe("block 2 · 45 %");

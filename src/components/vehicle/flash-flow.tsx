@@ -2,20 +2,21 @@
  * Flashing from the car's page: choose a licensed tune, bake it onto the stock read, check what
  * the page can check, hand the flash over to the phone app (QR code and link), follow it live,
  * and from a failed flash go straight to recovery. Back to stock is always one click away.
- * The real pre-flight runs in the app with the car's live values (flash-authentication).
+ * The real pre-flight runs in the app with the car's live values (flash-authentication); the
+ * car's event stream brings its result here, a refusal naming the check that failed.
  */
 import { CheckCircleTwoTone, CloseCircleTwoTone, QuestionCircleTwoTone } from "@ant-design/icons";
 import { type HttpError, useCustom, useCustomMutation } from "@refinedev/core";
 import { Alert, Button, Card, Flex, List, Progress, QRCode, Select, Space, Steps, Typography } from "antd";
 import { useState } from "react";
-import type { FlashLog, FlashSessionDetail } from "../../../contracts/flash-logs";
+import { DEFAULT_MIN_BATTERY_VOLTS, type FlashLog, type FlashSessionDetail, type PreflightEvent } from "../../../contracts/flash-logs";
 import type { BakedTuneFile, VehicleTunes } from "../../../contracts/tune-files";
 import type { Vehicle } from "../../../contracts/user-vehicles";
 import { type Handover, flashDeepLink } from "../../lib/flash-handover";
 import { type FlashProgress, progressLabel } from "../../lib/flash-progress";
 import { FlashSteps } from "./vehicle-history";
 
-const MIN_BATTERY_VOLTS = 12;
+const MIN_BATTERY_VOLTS = DEFAULT_MIN_BATTERY_VOLTS;
 
 interface Check {
   label: string;
@@ -70,6 +71,35 @@ function HandoverPanel({ handover }: { handover: Handover }) {
         <Typography.Text type="secondary">The app runs the pre-flight with the car's live values, unlocks the ECU with the key the portal gives it, and reports every step here.</Typography.Text>
       </Flex>
     </Flex>
+  );
+}
+
+/** What the app's pre-flight found with the car's live values: every check run, the refusal first. */
+function AppPreflight({ preflight }: { preflight: PreflightEvent }) {
+  const failed = preflight.checks.find((check) => !check.ok);
+  return (
+    <Alert
+      type={preflight.passed ? "success" : "error"}
+      showIcon
+      data-testid="app-preflight"
+      message={preflight.passed ? `The app's pre-flight passed (${preflight.checks.length} checks)` : `The app's pre-flight refused the flash: ${failed ? `${failed.check} — ${failed.message}` : preflight.failed}`}
+      description={
+        <List
+          size="small"
+          aria-label="The app's pre-flight"
+          dataSource={preflight.checks}
+          renderItem={(check) => (
+            <List.Item>
+              <Space>
+                {ICONS[check.ok ? "ok" : "failed"]}
+                <Typography.Text>{check.check}</Typography.Text>
+                <Typography.Text type="secondary">{check.message}</Typography.Text>
+              </Space>
+            </List.Item>
+          )}
+        />
+      }
+    />
   );
 }
 
@@ -140,7 +170,9 @@ export function FlashFlow({ vehicle, progress }: { vehicle: Vehicle; progress: F
       },
     );
   };
-  const current = live && live.result !== "running" ? 4 : live ? 3 : handover ? 2 : 0;
+  // The app's pre-flight belongs to this hand-over only if it came after the flash that is shown.
+  const preflight = progress.preflight && (!live || Date.parse(progress.preflight.at) >= Date.parse(live.lastReportAt)) ? progress.preflight : null;
+  const current = live && live.result !== "running" ? 4 : live ? 3 : preflight && !preflight.passed ? 1 : handover ? 2 : 0;
 
   return (
     <Card
@@ -156,6 +188,7 @@ export function FlashFlow({ vehicle, progress }: { vehicle: Vehicle; progress: F
         <Steps
           size="small"
           current={current}
+          status={preflight && !preflight.passed && current === 1 ? "error" : undefined}
           items={[{ title: "Choose and bake" }, { title: "Pre-flight" }, { title: "Hand over to the app" }, { title: "Flashing" }, { title: "Result" }]}
         />
         <Space wrap>
@@ -174,6 +207,7 @@ export function FlashFlow({ vehicle, progress }: { vehicle: Vehicle; progress: F
         {bake.mutation.isPending && <Progress percent={50} status="active" showInfo={false} aria-label="Baking" />}
         {bakeError && <Alert type="error" showIcon message="Baking failed" description={bakeError} />}
         <PreflightList checks={pageChecks(vehicle, handover)} />
+        {preflight && <AppPreflight preflight={preflight} />}
         {handover && vehicle.support.flashing && <HandoverPanel handover={handover} />}
         {live && <LiveSession log={live} progress={progress} />}
         {live?.result === "success" && (

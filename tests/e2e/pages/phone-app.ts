@@ -34,6 +34,15 @@ export class PhoneApp {
     return response.json();
   }
 
+  /** Only the pre-flight, as the app asks it with the battery it measures; answers the HTTP status. */
+  async preflight(flash: FlashRequest, batteryVolts: number): Promise<number> {
+    const response = await this.request.post(`/api/v1/user-vehicles/${flash.vehicleId}/flash-authentication`, {
+      headers: { authorization: `Bearer ${this.token}` },
+      data: { kind: flash.kind, ...(flash.bakedTuneFileId && { bakedTuneFileId: flash.bakedTuneFileId }), ...identity, batteryVolts, sha256: flash.sha256, seed: "0A1B2C3D" },
+    });
+    return response.status();
+  }
+
   /** A whole flash; answers the session's id. */
   async flash(flash: FlashRequest): Promise<string> {
     const { vehicleId } = flash;
