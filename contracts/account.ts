@@ -3,32 +3,34 @@ import { z } from "zod";
 export const roleSchema = z.enum(["customer", "dealer", "admin"]);
 export type Role = z.infer<typeof roleSchema>;
 
-/** The account as the API answers it: the identity provider's user fields, plus what our server keeps. */
-export interface Account {
-  uid: string;
-  displayName: string | null;
-  photoURL: string | null;
-  email: string | null;
-  emailVerified: boolean;
-  phoneNumber: string | null;
-  tenantId: string | null;
-  providerData: { providerId: string; uid: string; email: string | null; displayName: string | null }[];
-  creationTime: string | null;
-  lastSignInTime: string | null;
-  isAnonymous: boolean;
-  disabled: boolean;
-  role: Role;
-  profile: {
-    preferences: AccountPreferences;
-    dealer: { id: string; businessName: string; status: string } | null;
-  };
-}
-
 export const accountPreferencesSchema = z.strictObject({
   units: z.enum(["metric", "imperial"]).optional(),
   language: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, "Use a language tag such as en or en-GB").optional(),
 });
 export type AccountPreferences = z.infer<typeof accountPreferencesSchema>;
+
+/** The account as the API answers it: the identity provider's user fields, plus what our server keeps. */
+export const accountSchema = z.strictObject({
+  uid: z.string(),
+  displayName: z.string().nullable(),
+  photoURL: z.string().nullable(),
+  email: z.string().nullable(),
+  emailVerified: z.boolean(),
+  phoneNumber: z.string().nullable(),
+  tenantId: z.string().nullable(),
+  providerData: z.array(z.strictObject({ providerId: z.string(), uid: z.string(), email: z.string().nullable(), displayName: z.string().nullable() })),
+  creationTime: z.string().nullable(),
+  lastSignInTime: z.string().nullable(),
+  isAnonymous: z.boolean(),
+  disabled: z.boolean(),
+  role: roleSchema,
+  profile: z.strictObject({
+    // Stored preferences are answered as kept: a key added later must not fail older rows.
+    preferences: z.object({ units: z.enum(["metric", "imperial"]).optional(), language: z.string().optional() }),
+    dealer: z.strictObject({ id: z.string(), businessName: z.string(), status: z.string() }).nullable(),
+  }),
+});
+export type Account = z.infer<typeof accountSchema>;
 
 /** The only fields a user may change on their own account through our API. */
 export const accountPatchSchema = z
@@ -49,10 +51,11 @@ export const sessionRequestSchema = z.strictObject({
   token: z.string().min(1, "token is required").nullable(),
 });
 
-export interface SessionResponse {
-  user: { uid: string; email: string | null; role: Role } | null;
-  expiresAt: string | null;
-}
+export const sessionResponseSchema = z.strictObject({
+  user: z.strictObject({ uid: z.string(), email: z.string().nullable(), role: roleSchema }).nullable(),
+  expiresAt: z.string().nullable(),
+});
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
 export const createSessionCookieSchema = z.strictObject({
   idToken: z.string().min(1, "idToken is required"),
@@ -64,6 +67,12 @@ export const createSessionCookieSchema = z.strictObject({
     .max(14 * 24 * 60 * 60 * 1000, "expiresIn must be at most 14 days")
     .optional(),
 });
+
+/** `POST /auth/create-session-cookie`: the cookie's value and when it ends. */
+export const sessionCookieSchema = z.strictObject({ sessionCookie: z.string(), expiresAt: z.string() });
+
+/** `POST /auth/email/{id}/password-reset | verification`: accepted, and to which address it goes. */
+export const emailActionSchema = z.strictObject({ sent: z.literal(true), email: z.string() });
 
 export function roleFromClaims(claims: Record<string, unknown> | undefined | null): Role {
   if (claims?.admin === true) return "admin";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { listResponseSchema } from "./list-query";
 
 /**
  * The public site's forms (contact, demo request) and the dealer account request: one schema each,
@@ -61,34 +62,60 @@ export const dealerRequestSchema = z.strictObject({
 });
 export type DealerRequestInput = z.infer<typeof dealerRequestSchema>;
 
-/** What the admin lists show and the create calls answer. */
-export interface ContactRequest extends ContactRequestInput {
-  id: string;
-  createdAt: string;
-}
-export interface DemoRequest extends DemoRequestInput {
-  id: string;
-  createdAt: string;
-}
+/** What a form's create call answers: the stored request's id and time. */
+export const createdRequestSchema = z.strictObject({ id: z.string(), createdAt: z.string() });
 
-export interface DealerProfileSummary {
-  id: string;
-  businessName: string;
-  status: "pending" | "approved" | "rejected" | "suspended";
-  createdAt: string;
-}
+/** What the admin lists show: the request as stored (optional fields left empty are null). */
+export const contactRequestRecordSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  topic: z.enum(contactTopics),
+  vehicle: z.string().nullable(),
+  message: z.string(),
+  createdAt: z.string(),
+});
+export type ContactRequest = z.infer<typeof contactRequestRecordSchema>;
+export const contactRequestPageSchema = listResponseSchema(contactRequestRecordSchema);
+
+export const demoRequestRecordSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  businessName: z.string(),
+  phone: z.string().nullable(),
+  country: z.string().nullable(),
+  platforms: z.string().nullable(),
+  message: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type DemoRequest = z.infer<typeof demoRequestRecordSchema>;
+export const demoRequestPageSchema = listResponseSchema(demoRequestRecordSchema);
+
+export const DEALER_STATUSES = ["pending", "approved", "rejected", "suspended"] as const;
+export const dealerProfileSummarySchema = z.strictObject({
+  id: z.string(),
+  businessName: z.string(),
+  status: z.enum(DEALER_STATUSES),
+  createdAt: z.string(),
+});
+export type DealerProfileSummary = z.infer<typeof dealerProfileSummarySchema>;
 
 /** A vehicle family as the public site lists it: no firmware identifiers. */
-export interface PublicSupportedVehicle {
-  make: string;
-  model: string;
-  generation: string;
-  engine: string;
-  yearFrom: number;
-  yearTo: number | null;
-}
+export const publicSupportedVehicleSchema = z.strictObject({
+  make: z.string(),
+  model: z.string(),
+  generation: z.string(),
+  engine: z.string(),
+  yearFrom: z.number(),
+  yearTo: z.number().nullable(),
+});
+export type PublicSupportedVehicle = z.infer<typeof publicSupportedVehicleSchema>;
+export const publicSupportedVehiclesSchema = z.strictObject({ data: z.array(publicSupportedVehicleSchema) });
 
 /** Profile picture: what the server accepts. */
 export const PROFILE_PICTURE_MAX_BYTES = 5 * 1024 * 1024;
 export const PROFILE_PICTURE_TYPES = ["image/jpeg", "image/png", "image/webp", "image/gif"] as const;
 export const PROFILE_PICTURE_SIZE = 256;
+/** `POST /users/{id}/profile-picture`: where the new picture is served (also set as the account's photo). */
+export const profilePictureAnswerSchema = z.strictObject({ photoURL: z.string() });

@@ -471,20 +471,31 @@ export const patchSchema = z
 export type Patch = z.output<typeof patchSchema>;
 export type PatchInput = z.input<typeof patchSchema>;
 
+/** The kinds of item a definition holds. */
+export const TUNE_ITEM_KINDS = ["constant", "flag", "enum", "table1d", "table2d"] as const satisfies readonly TuneItemKind[];
+
+/** A number read from an image: any float, NaN and ±Infinity included (a float map may hold them; JSON writes them as null). */
+export const readNumber = z.custom<number>((value) => typeof value === "number", "must be a number");
+
 /** An axis as read from an image: numbers, or the labels the definition gives. */
-export type AxisValues = { unit?: string; labels: string[] } | { unit?: string; values: number[] };
+export const axisValuesSchema = z.union([
+  z.strictObject({ unit: z.string().optional(), labels: z.array(z.string()) }),
+  z.strictObject({ unit: z.string().optional(), values: z.array(readNumber) }),
+]);
+export type AxisValues = z.infer<typeof axisValuesSchema>;
 
 /** One item read from an image, as the tune viewer shows it. */
-export interface ItemValues {
-  id: string;
-  kind: TuneItemKind;
-  rows: number;
-  cols: number;
-  unit?: string;
+export const itemValuesSchema = z.strictObject({
+  id: z.string(),
+  kind: z.enum(TUNE_ITEM_KINDS),
+  rows: z.number().int(),
+  cols: z.number().int(),
+  unit: z.string().optional(),
   /** Row-major, rows × cols. Flags read 0 or 1; enums read their raw value. */
-  values: number[];
+  values: z.array(readNumber),
   /** Enums only: the label of each value, null for a raw value the definition does not list. */
-  labels?: Array<string | null>;
-  x?: AxisValues;
-  y?: AxisValues;
-}
+  labels: z.array(z.string().nullable()).optional(),
+  x: axisValuesSchema.optional(),
+  y: axisValuesSchema.optional(),
+});
+export type ItemValues = z.infer<typeof itemValuesSchema>;

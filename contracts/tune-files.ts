@@ -3,7 +3,7 @@
  * the request bodies both sides validate with, and the shapes the API answers.
  */
 import { z } from "zod";
-import { type ItemValues, type TuneDefinition, patchSchema } from "./tune-definition";
+import { itemValuesSchema, patchSchema, readNumber, tuneDefinitionSchema } from "./tune-definition";
 import { INT4_MAX, listResponseSchema } from "./list-query";
 
 /** A stored version's number: versions are counted in an integer column, so at most INT4_MAX. */
@@ -54,6 +54,8 @@ export const tuneFilePublishSchema = z.strictObject({
 export type TuneFilePublishInput = z.input<typeof tuneFilePublishSchema>;
 
 export const tuneFileGrantSchema = z.strictObject({ vehicleId: z.uuid("vehicleId must be an id") });
+/** 201 when the grant was made, 200 when the vehicle already held it (`created` says which). */
+export const tuneFileGrantAnswerSchema = z.strictObject({ tuneFileId: z.string(), vehicleId: z.string(), customerUid: z.string(), created: z.boolean() });
 
 const uuids = (label: string) => z.array(z.uuid(`${label} must be ids`)).max(100);
 
@@ -141,30 +143,54 @@ export type TuneFile = z.infer<typeof tuneFileSchema>;
 /** `GET /tune-files`: a page of tunes, never with their versions. */
 export const tuneFilePageSchema = listResponseSchema(tuneFileSchema);
 
-export interface InspectionChange {
-  start: number;
-  end: number;
-  length: number;
-  checksums: string[];
-  items: Array<{ id: string; title: string; kind: string; part: string; unit?: string; cells: Array<{ row: number; col: number; before: number; after: number }> }>;
-}
+export const inspectionChangeSchema = z.strictObject({
+  start: z.number().int(),
+  end: z.number().int(),
+  length: z.number().int(),
+  checksums: z.array(z.string()),
+  items: z.array(
+    z.strictObject({
+      id: z.string(),
+      title: z.string(),
+      kind: z.string(),
+      part: z.string(),
+      unit: z.string().optional(),
+      cells: z.array(z.strictObject({ row: z.number().int(), col: z.number().int(), before: readNumber, after: readNumber })),
+    }),
+  ),
+});
+export type InspectionChange = z.infer<typeof inspectionChangeSchema>;
 
-export interface Inspection {
-  firmwareId: string | null;
-  size: number;
-  sha256: string;
-  checksums: ChecksumReport[];
-  patches: Array<{ id: string; title: string; state: "applied" | "absent" | "conflict" }>;
+export const inspectionSchema = z.strictObject({
+  firmwareId: z.string().nullable(),
+  size: z.number().int().min(0),
+  sha256: z.string(),
+  checksums: z.array(checksumReportSchema),
+  patches: z.array(z.strictObject({ id: z.string(), title: z.string(), state: z.enum(["applied", "absent", "conflict"]) })),
   /** Null when there is no stock file to compare with (or the caller may not view the changes). */
-  changes: InspectionChange[] | null;
+  changes: z.array(inspectionChangeSchema).nullable(),
   /** Why `firmwareId` is null or `changes` is missing, in words. */
-  notes: string[];
-}
+  notes: z.array(z.string()),
+});
+export type Inspection = z.infer<typeof inspectionSchema>;
 
 /** `POST /tune-files/inspect?definition=true`: a local image's report with its firmware's definition (null when unidentified or undefined). */
-export interface LocalInspection extends Inspection {
-  definition?: TuneDefinition | null;
-}
+export const localInspectionSchema = inspectionSchema.extend({ definition: tuneDefinitionSchema.nullable().optional() });
+export type LocalInspection = z.infer<typeof localInspectionSchema>;
+
+const patchStates = ["applied", "absent", "conflict"] as const;
+
+/** `POST /tune-files/inspect/patch`: the tune's inspection with the patches applied, each patch's state before, and the checksums fixed. */
+export const patchPreviewSchema = inspectionSchema.extend({
+  applied: z.array(z.strictObject({ id: z.string().optional(), title: z.string(), before: z.enum(patchStates) })),
+  fixed: z.array(z.string()),
+});
+
+/** `GET /tune-file-patches/{id}/compatible`: the patch's state on each firmware's stock file and on the caller's tunes. */
+export const patchCompatibilitySchema = z.strictObject({
+  firmware: z.array(z.strictObject({ firmwareId: z.string(), known: z.boolean(), stockState: z.enum(patchStates).nullable() })),
+  tuneFiles: z.array(z.strictObject({ id: z.string(), title: z.string(), firmwareId: z.string(), version: z.number().int(), state: z.enum(patchStates) })),
+});
 
 export const tuneFilePatchSchema = z.strictObject({
   id: z.string(),
@@ -179,6 +205,10 @@ export type TuneFilePatch = z.infer<typeof tuneFilePatchSchema>;
 
 /** `GET /tune-file-patches`: a page of patches. */
 export const tuneFilePatchPageSchema = listResponseSchema(tuneFilePatchSchema);
+
+/** `POST /tune-file-patches/import-xdf`: the definition read, the patches (stored ones with their ids and times; a dry run's as read) and what was skipped. */
+export const xdfImportedSchema = z.strictObject({ definition: tuneDefinitionSchema, patches: z.array(patchSchema), warnings: z.array(z.string()) });
+export const xdfStoredSchema = xdfImportedSchema.extend({ patches: z.array(tuneFilePatchSchema) });
 
 export const bakedTuneFileSchema = z.strictObject({
   id: z.string(),
@@ -199,14 +229,17 @@ export const bakedTuneFileSchema = z.strictObject({
 export type BakedTuneFile = z.infer<typeof bakedTuneFileSchema>;
 
 /** `GET /user-vehicles/{id}/tune-files`: a vehicle with the tunes bought for it and its bakes. */
+/** A vehicle as the tune pages need it (and `POST /user-vehicles/{id}/upload-tune-dump/{slot}` answers it): its firmware and stock read. */
+export const tuneVehicleSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  vin: z.string().nullable(),
+  firmwareId: z.string().nullable(),
+  stockDump: z.strictObject({ sha256: z.string(), size: z.number().int().min(0), slot: z.number().int().nullable() }).nullable(),
+});
+
 export const vehicleTunesSchema = z.strictObject({
-  vehicle: z.strictObject({
-    id: z.string(),
-    name: z.string(),
-    vin: z.string().nullable(),
-    firmwareId: z.string().nullable(),
-    stockDump: z.strictObject({ sha256: z.string(), size: z.number().int().min(0), slot: z.number().int().nullable() }).nullable(),
-  }),
+  vehicle: tuneVehicleSchema,
   bought: z.array(tuneFileSchema),
   baked: z.array(bakedTuneFileSchema),
 });
@@ -223,37 +256,41 @@ export const tuneMapsQuerySchema = z.strictObject({
 });
 
 /** What a tune is compared with: its firmware's stock file or another tune. */
-export type TuneMapsBase = { kind: "stock" } | { kind: "tune"; tuneFileId: string; title: string };
+export const tuneMapsBaseSchema = z.union([z.strictObject({ kind: z.literal("stock") }), z.strictObject({ kind: z.literal("tune"), tuneFileId: z.string(), title: z.string() })]);
+export type TuneMapsBase = z.infer<typeof tuneMapsBaseSchema>;
 
 /**
  * A tune's definition and its changed items (GET /tune-files/:id/maps). Values
  * come one item at a time (TuneItemValues): a definition of thousands of
  * items would otherwise be megabytes read and sent before the first map shows.
  */
-export interface TuneMaps {
-  firmwareId: string;
-  version: number;
+export const tuneMapsSchema = z.strictObject({
+  firmwareId: z.string(),
+  version: z.number().int(),
   /** Null when the firmware has no definition: the viewer then shows the inspection (and the hex view when allowed). */
-  definition: TuneDefinition | null;
+  definition: tuneDefinitionSchema.nullable(),
   /** Null without anything to compare with (no stock file). */
-  base: TuneMapsBase | null;
+  base: tuneMapsBaseSchema.nullable(),
   /** Ids of the items whose values differ from the base, in definition order. */
-  changed: string[];
-}
+  changed: z.array(z.string()),
+});
+export type TuneMaps = z.infer<typeof tuneMapsSchema>;
 
 /**
  * One item in physical units (GET /tune-files/:id/maps/:itemId), read on the
  * server so that a buyer allowed to view but not to download sees the values
  * without ever receiving the image's bytes.
  */
-export interface TuneItemValues {
-  values: ItemValues;
+export const tuneItemValuesSchema = z.strictObject({
+  values: itemValuesSchema,
   /** The same item in the base (stock or the other tune); null without one. */
-  base: ItemValues | null;
-}
+  base: itemValuesSchema.nullable(),
+});
+export type TuneItemValues = z.infer<typeof tuneItemValuesSchema>;
 
 /** GET /tune-files/{id}/stock-differences: the stock bytes (base64) at each range where the tune differs from stock. */
-export interface StockDifferences {
-  size: number;
-  regions: Array<{ start: number; bytes: string }>;
-}
+export const stockDifferencesSchema = z.strictObject({
+  size: z.number().int().min(0),
+  regions: z.array(z.strictObject({ start: z.number().int(), bytes: z.string() })),
+});
+export type StockDifferences = z.infer<typeof stockDifferencesSchema>;

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { accountPatchSchema, createSessionCookieSchema } from "../../contracts/account";
+import { accountPatchSchema, accountSchema, createSessionCookieSchema, emailActionSchema, sessionCookieSchema } from "../../contracts/account";
 import type { AppContext } from "../context";
 import { users } from "../db/schema";
 import { badRequest, conflict, forbidden, notFound, unauthorized } from "../errors";
@@ -40,12 +40,12 @@ export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppCon
     }
   }
 
-  app.get("/auth/account", async (request) => {
+  app.get("/auth/account", { schema: { response: { 200: accountSchema } } }, async (request) => {
     const caller = callerOf(request);
     return accountOf(ctx.db, await userRecord(caller.uid));
   });
 
-  app.patch("/auth/account/:id", { schema: { params: idParams, body: accountPatchSchema } }, async (request) => {
+  app.patch("/auth/account/:id", { schema: { params: idParams, body: accountPatchSchema, response: { 200: accountSchema } } }, async (request) => {
     const caller = callerOf(request);
     const { id } = request.params;
     if (id !== caller.uid) throw forbidden("You can only change your own account");
@@ -69,7 +69,7 @@ export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppCon
     return accountOf(ctx.db, record);
   });
 
-  app.post("/auth/create-session-cookie", { schema: { body: createSessionCookieSchema } }, async (request) => {
+  app.post("/auth/create-session-cookie", { schema: { body: createSessionCookieSchema, response: { 200: sessionCookieSchema } } }, async (request) => {
     const caller = callerOf(request);
     const { idToken, expiresIn = 5 * 24 * 60 * 60 * 1000 } = request.body;
     try {
@@ -87,7 +87,7 @@ export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppCon
     ["password-reset", (email: string) => auth.generatePasswordResetLink(email)],
     ["verification", (email: string) => auth.generateEmailVerificationLink(email)],
   ] as const) {
-    app.post(`/auth/email/:id/${action}`, { schema: { params: idParams } }, async (request, reply) => {
+    app.post(`/auth/email/:id/${action}`, { schema: { params: idParams, response: { 202: emailActionSchema } } }, async (request, reply) => {
       const caller = callerOf(request);
       const { id } = request.params;
       assertSelfOrAdmin(caller, id);

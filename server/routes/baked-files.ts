@@ -5,6 +5,7 @@
 import { eq, gt, isNull, or } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { type BakedTuneFile, bakedTuneFileSchema } from "../../contracts/tune-files";
+import { startedJobSchema } from "../../contracts/server-management";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, userVehicles } from "../db/schema";
 import { HttpError, forbidden, notFound } from "../errors";
@@ -46,7 +47,7 @@ export async function bakedFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
   });
 
   /** Redoes every kept bake from its sources (after a patch or definition change); one failure is recorded and the rest go on. */
-  app.post("/baked-tune-files/rebake-all", { config: admin }, async (_request, reply) => {
+  app.post("/baked-tune-files/rebake-all", { config: admin, schema: { response: { 202: startedJobSchema } } }, async (_request, reply) => {
     const job = ctx.jobs.start("rebake-all", async (progress) => {
       const rows = await db.select().from(bakedTuneFiles).where(or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date()))).orderBy(bakedTuneFiles.createdAt);
       progress.setTotal(rows.length);

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { type DealerProfileSummary, dealerRequestSchema } from "../../contracts/public-site";
+import { type DealerProfileSummary, dealerProfileSummarySchema, dealerRequestSchema } from "../../contracts/public-site";
 import type { AppContext } from "../context";
 import { dealerProfiles } from "../db/schema";
 import { conflict } from "../errors";
@@ -12,7 +12,7 @@ const blankToNull = (value: string | undefined) => (value ? value : null);
 /** A signed-in user asks to become a dealer: a pending profile that an admin approves (dealers issue). */
 export async function dealerRequestRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  app.post("/dealers", { schema: { body: dealerRequestSchema } }, async (request, reply) => {
+  app.post("/dealers", { schema: { body: dealerRequestSchema, response: { 201: dealerProfileSummarySchema } } }, async (request, reply) => {
     const caller = callerOf(request);
     const input = request.body;
     // One profile per user (unique user_uid): a second request, even a concurrent one, inserts nothing.

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import type { Health } from "../../contracts/health";
+import { type Health, healthSchema } from "../../contracts/health";
 import type { AppContext } from "../context";
+import type { ZodTypeProvider } from "../http/zod";
 
-export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  app.get("/health", { config: { public: true } }, async (_request, reply) => {
+export async function healthRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  app.get("/health", { config: { public: true }, schema: { response: { 200: healthSchema, 503: healthSchema } } }, async (_request, reply) => {
     const ok = await ctx.database.ping();
     const body: Health = {
       status: ok ? "ok" : "degraded",

@@ -5,7 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import { z } from "zod";
-import { PROFILE_PICTURE_MAX_BYTES, PROFILE_PICTURE_SIZE } from "../../contracts/public-site";
+import { PROFILE_PICTURE_MAX_BYTES, PROFILE_PICTURE_SIZE, profilePictureAnswerSchema } from "../../contracts/public-site";
 import type { AppContext } from "../context";
 import { profilePictures, users } from "../db/schema";
 import { HttpError, forbidden, notFound } from "../errors";
@@ -34,7 +34,7 @@ export async function profileRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { auth } = ctx.identity;
 
-  app.post("/users/:id/profile-picture", { schema: { params: idParams } }, async (request, reply) => {
+  app.post("/users/:id/profile-picture", { schema: { params: idParams, response: { 201: profilePictureAnswerSchema } } }, async (request, reply) => {
     const caller = callerOf(request);
     const { id } = request.params;
     if (caller.uid !== id) throw forbidden("You can only change your own picture");

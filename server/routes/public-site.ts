@@ -3,9 +3,13 @@ import { asc } from "drizzle-orm";
 import { apiPaths } from "../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
 import {
-  type PublicSupportedVehicle,
+  contactRequestPageSchema,
   contactRequestSchema,
+  createdRequestSchema,
+  demoRequestPageSchema,
   demoRequestSchema,
+  type PublicSupportedVehicle,
+  publicSupportedVehiclesSchema,
 } from "../../contracts/public-site";
 import type { AppContext } from "../context";
 import { contactRequests, demoRequests, supportedVehicles } from "../db/schema";
@@ -55,20 +59,20 @@ export async function publicSiteRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
 
   app.post(
     "/contact-requests",
-    { config: { public: true, rateLimit: FORM_LIMIT }, schema: { body: contactRequestSchema } },
+    { config: { public: true, rateLimit: FORM_LIMIT }, schema: { body: contactRequestSchema, response: { 201: createdRequestSchema } } },
     async (request, reply) => {
       const input = request.body;
       const [row] = await ctx.db
         .insert(contactRequests)
         .values({ name: input.name, email: input.email, topic: input.topic, vehicle: textEmpty(input.vehicle), message: input.message })
         .returning({ id: contactRequests.id, createdAt: contactRequests.createdAt });
-      return reply.status(201).send(row);
+      return reply.status(201).send({ id: row.id, createdAt: row.createdAt.toISOString() });
     },
   );
 
   app.post(
     "/demo-requests",
-    { config: { public: true, rateLimit: FORM_LIMIT }, schema: { body: demoRequestSchema } },
+    { config: { public: true, rateLimit: FORM_LIMIT }, schema: { body: demoRequestSchema, response: { 201: createdRequestSchema } } },
     async (request, reply) => {
       const input = request.body;
       const [row] = await ctx.db
@@ -83,24 +87,26 @@ export async function publicSiteRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
           message: textEmpty(input.message),
         })
         .returning({ id: demoRequests.id, createdAt: demoRequests.createdAt });
-      return reply.status(201).send(row);
+      return reply.status(201).send({ id: row.id, createdAt: row.createdAt.toISOString() });
     },
   );
 
-  for (const [path, spec] of [
-    [`/${apiPaths["contact-requests"].list}`, contactList],
-    [`/${apiPaths["demo-requests"].list}`, demoList],
-  ] as const) {
-    app.get(path, { config: { role: "admin", list: spec } }, async (request) => {
-      const query = listQueryOf(request, spec);
-      return runList(ctx.db, spec, query, ({ where, orderBy, limit, offset }) =>
-        ctx.db.select().from(spec.table).where(where).orderBy(...orderBy).limit(limit).offset(offset),
-      );
-    });
-  }
+  const withIsoTime = <Row extends { createdAt: Date }>(row: Row) => ({ ...row, createdAt: row.createdAt.toISOString() });
+  app.get(`/${apiPaths["contact-requests"].list}`, { config: { role: "admin", list: contactList }, schema: { response: { 200: contactRequestPageSchema } } }, async (request) => {
+    const page = await runList(ctx.db, contactList, listQueryOf(request, contactList), ({ where, orderBy, limit, offset }) =>
+      ctx.db.select().from(contactRequests).where(where).orderBy(...orderBy).limit(limit).offset(offset),
+    );
+    return { ...page, data: page.data.map(withIsoTime) };
+  });
+  app.get(`/${apiPaths["demo-requests"].list}`, { config: { role: "admin", list: demoList }, schema: { response: { 200: demoRequestPageSchema } } }, async (request) => {
+    const page = await runList(ctx.db, demoList, listQueryOf(request, demoList), ({ where, orderBy, limit, offset }) =>
+      ctx.db.select().from(demoRequests).where(where).orderBy(...orderBy).limit(limit).offset(offset),
+    );
+    return { ...page, data: page.data.map(withIsoTime) };
+  });
 
   // The catalogue's supported-vehicle list is an admin resource with firmware ids; visitors see families only.
-  app.get("/public/supported-vehicles", { config: { public: true, rateLimit: READ_LIMIT } }, async () => {
+  app.get("/public/supported-vehicles", { config: { public: true, rateLimit: READ_LIMIT }, schema: { response: { 200: publicSupportedVehiclesSchema } } }, async () => {
     const rows = await ctx.db
       .selectDistinct({
         make: supportedVehicles.make,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { type SessionResponse, sessionRequestSchema } from "../../contracts/account";
+import { type SessionResponse, sessionRequestSchema, sessionResponseSchema } from "../../contracts/account";
 import type { AppContext } from "../context";
 import { SESSION_COOKIE } from "../http/auth";
 import { unauthorized } from "../errors";
@@ -13,7 +13,7 @@ export async function sessionRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   app.post(
     "/__session",
-    { config: { public: true }, schema: { body: sessionRequestSchema } },
+    { config: { public: true }, schema: { body: sessionRequestSchema, response: { 200: sessionResponseSchema } } },
     async (request, reply) => {
       const { token } = request.body;
       const cookieOptions = {

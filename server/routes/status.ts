@@ -3,6 +3,8 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context";
 import { startBlobCollection } from "../services/blob-collector";
 import { apiPaths } from "../../contracts/api-paths";
+import { backgroundJobsSchema, jobSnapshotSchema, serverStatusSchema, systemInfoSchema } from "../../contracts/server-management";
+import type { ZodTypeProvider } from "../http/zod";
 
 const STATUS = `/${apiPaths["server-management"].list}`;
 
@@ -10,10 +12,11 @@ function uptimeSeconds(ctx: AppContext): number {
   return Math.round((Date.now() - ctx.startedAt.getTime()) / 1000);
 }
 
-export async function statusRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const admin = { config: { role: "admin" as const } };
+export async function statusRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const admin = { role: "admin" as const };
 
-  app.get(STATUS, admin, async () => {
+  app.get(STATUS, { config: admin, schema: { response: { 200: serverStatusSchema } } }, async () => {
     const [database, identity] = await Promise.all([ctx.database.ping(), ctx.identity.ping()]);
     return {
       version: ctx.config.version,
@@ -27,7 +30,7 @@ export async function statusRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     };
   });
 
-  app.get(`${STATUS}/system`, admin, async () => ({
+  app.get(`${STATUS}/system`, { config: admin, schema: { response: { 200: systemInfoSchema } } }, async () => ({
     node: process.version,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     cpus: os.cpus().length,
@@ -37,8 +40,8 @@ export async function statusRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     uptimeSeconds: uptimeSeconds(ctx),
   }));
 
-  app.get(`${STATUS}/background`, admin, async () => ({ jobs: ctx.jobs.list() }));
+  app.get(`${STATUS}/background`, { config: admin, schema: { response: { 200: backgroundJobsSchema } } }, async () => ({ jobs: ctx.jobs.list() }));
 
   /** Runs the blob collection now (it also runs every few hours); the job's result says what was removed. */
-  app.post(`${STATUS}/background/collect-blobs`, admin, async (_request, reply) => reply.status(202).send(startBlobCollection(ctx)));
+  app.post(`${STATUS}/background/collect-blobs`, { config: admin, schema: { response: { 202: jobSnapshotSchema } } }, async (_request, reply) => reply.status(202).send(startBlobCollection(ctx)));
 }

@@ -7,7 +7,17 @@ import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { Patch } from "../../contracts/tune-definition";
-import { type TuneFilePatch, tuneFilePatchInputSchema, tuneFilePatchPageSchema, tuneFilePatchSchema, tuneFilePatchList, xdfImportSchema } from "../../contracts/tune-files";
+import {
+  type TuneFilePatch,
+  patchCompatibilitySchema,
+  tuneFilePatchInputSchema,
+  tuneFilePatchList,
+  tuneFilePatchPageSchema,
+  tuneFilePatchSchema,
+  xdfImportSchema,
+  xdfImportedSchema,
+  xdfStoredSchema,
+} from "../../contracts/tune-files";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, tuneFilePatches, tuneFiles } from "../db/schema";
 import { importXdf, patchState } from "../../domain/tune";
@@ -125,7 +135,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
     return reply.status(204).send();
   });
 
-  app.get(`${TUNE_FILE_PATCHES}/:id/compatible`, { config: dealer, schema: { params: idParams } }, async (request) => {
+  app.get(`${TUNE_FILE_PATCHES}/:id/compatible`, { config: dealer, schema: { params: idParams, response: { 200: patchCompatibilitySchema } } }, async (request) => {
     const caller = callerOf(request);
     const { id } = request.params;
     const [row] = await db.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, id));
@@ -200,7 +210,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
   );
 
   /** TunerPro XDF → the definition (for the firmware record) and its XDFPATCH entries as patches; stored only without dryRun. */
-  app.post(`${TUNE_FILE_PATCHES}/import-xdf`, { config: admin, schema: { body: xdfImportSchema } }, async (request, reply) => {
+  app.post(`${TUNE_FILE_PATCHES}/import-xdf`, { config: admin, schema: { body: xdfImportSchema, response: { 200: xdfImportedSchema, 201: xdfStoredSchema } } }, async (request, reply) => {
     const { body } = request;
     const record = await firmwareRecord(db, body.firmwareId);
     const imported = await domain(() => importXdf(body.xml, { firmwareId: record.firmwareId, imageSize: record.imageSize }));

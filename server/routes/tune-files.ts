@@ -16,7 +16,10 @@ import {
   tuneFilePageSchema,
   tuneFileSchema,
   inspectPatchSchema,
+  localInspectionSchema,
+  patchPreviewSchema,
   tuneFileCreateSchema,
+  tuneFileGrantAnswerSchema,
   tuneFileGrantSchema,
   tuneFileList,
   tuneFilePublishSchema,
@@ -71,7 +74,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
   // Inspection
 
   /** With `definition=true`, the identified firmware's definition too: whoever holds an image may see its maps. */
-  app.post(`${TUNE_FILES}/inspect`, { schema: { querystring: z.strictObject({ definition: z.stringbool().default(false) }) } }, async (request, reply) =>
+  app.post(`${TUNE_FILES}/inspect`, { schema: { querystring: z.strictObject({ definition: z.stringbool().default(false) }), response: { 200: localInspectionSchema } } }, async (request, reply) =>
     withBufferedUpload(request, reply, ctx, async (upload) => {
       const report: LocalInspection = await inspect(ctx, requireFile(upload).bytes);
       if (request.query.definition) report.definition = report.firmwareId ? await definitionOf(db, report.firmwareId) : null;
@@ -79,7 +82,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     }),
   );
 
-  app.post(`${TUNE_FILES}/inspect/patch`, { schema: { body: inspectPatchSchema } }, async (request) => {
+  app.post(`${TUNE_FILES}/inspect/patch`, { schema: { body: inspectPatchSchema, response: { 200: patchPreviewSchema } } }, async (request) => {
     const { body } = request;
     const caller = callerOf(request);
     const { row, access } = await visibleTune(db, body.tuneFileId, caller);
@@ -259,7 +262,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
    * other vehicle gets the answer an unknown id gets, so a grant neither
    * hands a dealer a stranger's car nor tells that it exists.
    */
-  app.post(`${TUNE_FILES}/:id/grant`, { config: dealer, schema: { params: idParams, body: tuneFileGrantSchema } }, async (request, reply) => {
+  app.post(`${TUNE_FILES}/:id/grant`, { config: dealer, schema: { params: idParams, body: tuneFileGrantSchema, response: { 200: tuneFileGrantAnswerSchema, 201: tuneFileGrantAnswerSchema } } }, async (request, reply) => {
     const caller = callerOf(request);
     const { id } = request.params;
     const { vehicleId } = request.body;

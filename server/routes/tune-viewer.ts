@@ -6,7 +6,19 @@
  */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { type Inspection, type StockDifferences, type TuneItemValues, type TuneMaps, type TuneMapsBase, tuneMapsQuerySchema, tuneVersionQuerySchema } from "../../contracts/tune-files";
+import {
+  type Inspection,
+  type StockDifferences,
+  type TuneItemValues,
+  type TuneMaps,
+  type TuneMapsBase,
+  inspectionSchema,
+  stockDifferencesSchema,
+  tuneItemValuesSchema,
+  tuneMapsQuerySchema,
+  tuneMapsSchema,
+  tuneVersionQuerySchema,
+} from "../../contracts/tune-files";
 import type { AppContext } from "../context";
 import { changedItemIds, changedRanges, readItem } from "../../domain/tune";
 import { badRequest, forbidden, notFound } from "../errors";
@@ -29,7 +41,7 @@ export async function tuneViewerRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
   const { db } = ctx;
 
   /** The current version's inspection, within protection (changes only with view). */
-  app.get(`${TUNE_FILES}/:id/inspection`, { schema: { params: idParams, querystring: tuneVersionQuerySchema } }, async (request): Promise<Inspection> => {
+  app.get(`${TUNE_FILES}/:id/inspection`, { schema: { params: idParams, querystring: tuneVersionQuerySchema, response: { 200: inspectionSchema } } }, async (request): Promise<Inspection> => {
     const { row, access } = await visibleTune(db, request.params.id, callerOf(request));
     if (!access.owner && !access.bought) throw forbidden("Buy the tune first to inspect it");
     const { version } = request.query;
@@ -64,7 +76,7 @@ export async function tuneViewerRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
   }
 
   /** The definition and the items changed from the base; values come per item. No bytes leave the server. */
-  app.get(`${TUNE_FILES}/:id/maps`, { schema: { params: idParams, querystring: tuneMapsQuerySchema } }, async (request): Promise<TuneMaps> => {
+  app.get(`${TUNE_FILES}/:id/maps`, { schema: { params: idParams, querystring: tuneMapsQuerySchema, response: { 200: tuneMapsSchema } } }, async (request): Promise<TuneMaps> => {
     const { row, stored, base } = await viewedImages(request.params.id, request.query, callerOf(request));
     const definition = await definitionOf(db, row.firmwareId);
     const changed =
@@ -73,7 +85,7 @@ export async function tuneViewerRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
   });
 
   /** One item's values and its base's, in physical units. */
-  app.get(`${TUNE_FILES}/:id/maps/:itemId`, { schema: { params: itemParams, querystring: tuneMapsQuerySchema } }, async (request): Promise<TuneItemValues> => {
+  app.get(`${TUNE_FILES}/:id/maps/:itemId`, { schema: { params: itemParams, querystring: tuneMapsQuerySchema, response: { 200: tuneItemValuesSchema } } }, async (request): Promise<TuneItemValues> => {
     const { id, itemId } = request.params;
     const { row, stored, base } = await viewedImages(id, request.query, callerOf(request));
     const item = await definitionItem(db, row.firmwareId, itemId);
@@ -90,7 +102,7 @@ export async function tuneViewerRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
    * giving away no stock byte that the tune does not change (the stock file
    * itself is for admins only). For whoever may download the tune.
    */
-  app.get(`${TUNE_FILES}/:id/stock-differences`, { schema: { params: idParams, querystring: tuneVersionQuerySchema } }, async (request): Promise<StockDifferences> => {
+  app.get(`${TUNE_FILES}/:id/stock-differences`, { schema: { params: idParams, querystring: tuneVersionQuerySchema, response: { 200: stockDifferencesSchema } } }, async (request): Promise<StockDifferences> => {
     const { row, access } = await visibleTune(db, request.params.id, callerOf(request));
     if (!access.download) throw forbidden(access.bought ? "The tune's author does not let buyers download it, so its bytes cannot be compared" : "Buy the tune first");
     const { version } = request.query;

@@ -8,7 +8,7 @@
 import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { type VehicleTunes, bakeRequestSchema, bakedTuneFileSchema, vehicleTunesSchema } from "../../contracts/tune-files";
+import { type VehicleTunes, bakeRequestSchema, bakedTuneFileSchema, tuneVehicleSchema, vehicleTunesSchema } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, tuneFilePurchases, userVehicles } from "../db/schema";
 import { HttpError, badRequest, forbidden } from "../errors";
@@ -35,7 +35,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
 
-  app.post(`${VEHICLES}/:id/upload-tune-dump/:x`, { schema: { params: slotParams } }, async (request) => {
+  app.post(`${VEHICLES}/:id/upload-tune-dump/:x`, { schema: { params: slotParams, response: { 200: tuneVehicleSchema } } }, async (request) => {
     const caller = callerOf(request);
     const { id, x } = request.params;
     const { vehicle, owner } = await vehicleFor(db, id, caller);

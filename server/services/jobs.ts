@@ -1,17 +1,6 @@
-export type JobState = "queued" | "running" | "succeeded" | "failed";
+import type { JobSnapshot, JobState } from "../../contracts/server-management";
 
-export interface JobSnapshot {
-  id: string;
-  kind: string;
-  state: JobState;
-  total: number;
-  done: number;
-  failures: { item: string; message: string }[];
-  startedAt: string;
-  finishedAt: string | null;
-  /** What the job reports when it ends (counts, sizes). */
-  result?: Record<string, number>;
-}
+export type { JobSnapshot, JobState };
 
 export interface JobContext {
   setTotal(total: number): void;

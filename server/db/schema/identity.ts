@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { DEALER_STATUSES } from "../../../contracts/public-site";
 import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 export const roles = ["customer", "dealer", "admin"] as const;
@@ -23,7 +24,7 @@ export const users = pgTable(
   (table) => [index("users_email_idx").on(sql`lower(${table.email})`), index("users_role_idx").on(table.role)],
 );
 
-export const dealerStatuses = ["pending", "approved", "rejected", "suspended"] as const;
+export const dealerStatuses = DEALER_STATUSES;
 export type DealerStatus = (typeof dealerStatuses)[number];
 
 export const dealerProfiles = pgTable(

@@ -1,4 +1,5 @@
 import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { contactTopics } from "../../../contracts/public-site";
 import { users } from "./identity";
 
 /** Messages sent from the public contact form; visitors need no account, so only what they typed is kept. */
@@ -8,7 +9,7 @@ export const contactRequests = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     name: text("name").notNull(),
     email: text("email").notNull(),
-    topic: text("topic").notNull(),
+    topic: text("topic", { enum: contactTopics }).notNull(),
     vehicle: text("vehicle"),
     message: text("message").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -1,17 +1,7 @@
 import { useCustom } from "@refinedev/core";
 import { Alert, Card, Descriptions, Spin, Tag } from "antd";
+import type { ServerStatus as Status } from "../../../contracts/server-management";
 import { PageFrame } from "../../components/page-frame";
-
-interface Status {
-  version: string;
-  mode: string;
-  startedAt: string;
-  uptimeSeconds: number;
-  memory: { rssBytes: number; heapUsedBytes: number };
-  database: { kind: string; ok: boolean };
-  identity: { ok: boolean; emulator: boolean };
-  jobs: { running: number };
-}
 
 const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
