@@ -56,3 +56,76 @@ export type ApiResource = keyof typeof apiPaths;
 export function apiPathOf(resource: string): ResourceApiPath | undefined {
   return Object.hasOwn(apiPaths, resource) ? apiPaths[resource as ApiResource] : undefined;
 }
+
+/**
+ * The paths below a resource's records, as functions of the ids in them: the app calls them with
+ * ids (encoding any that may hold a slash), the server registers its routes with the parameter
+ * names (`":id"`), so each path is written once for both. A builder's parameters are named as the
+ * server's route parameters (tests/api/api-paths.test.ts checks every one is served). Without a
+ * leading slash, as the data provider takes them.
+ */
+const VEHICLES = apiPaths["my-devices"].list;
+const TUNE_FILES = apiPaths["tune-files"].list;
+const DATA_LOGS = apiPaths["data-logs"].list;
+const FIRMWARE = apiPaths["firmware-support"].list;
+
+export const apiRoutes = {
+  account: {
+    mine: () => "auth/account",
+    of: (id: string) => `auth/account/${id}`,
+  },
+  users: {
+    record: (id: string) => `${apiPaths.users.record}/${id}`,
+    revokeSessions: (id: string) => `${apiPaths.users.record}/${id}/revoke-sessions`,
+    profilePicture: (id: string) => `${apiPaths.users.record}/${id}/profile-picture`,
+  },
+  vehicles: {
+    tuneFiles: (id: string) => `${VEHICLES}/${id}/tune-files`,
+    /** `x`: the flash slot the bake is for. */
+    tempBake: (id: string, x: string) => `${VEHICLES}/${id}/temp-bake/${x}`,
+    /** `x`: the flash slot the read came from. */
+    uploadTuneDump: (id: string, x: string) => `${VEHICLES}/${id}/upload-tune-dump/${x}`,
+    timeline: (id: string) => `${VEHICLES}/${id}/timeline`,
+    snapshots: (id: string) => `${VEHICLES}/${id}/snapshots`,
+    flashLogs: (id: string) => `${VEHICLES}/${id}/flash-logs`,
+    flashLog: (id: string, logId: string) => `${VEHICLES}/${id}/flash-logs/${logId}`,
+    listen: (id: string) => `${VEHICLES}/${id}/listen`,
+  },
+  tuneFiles: {
+    inspect: () => `${TUNE_FILES}/inspect`,
+    inspection: (id: string) => `${TUNE_FILES}/${id}/inspection`,
+    maps: (id: string) => `${TUNE_FILES}/${id}/maps`,
+    mapItem: (id: string, itemId: string) => `${TUNE_FILES}/${id}/maps/${itemId}`,
+    stockDifferences: (id: string) => `${TUNE_FILES}/${id}/stock-differences`,
+    download: (id: string) => `${TUNE_FILES}/${id}/download`,
+    blob: (id: string) => `${TUNE_FILES}/${id}/blob`,
+    publish: (id: string) => `${TUNE_FILES}/${id}/publish`,
+    unpublish: (id: string) => `${TUNE_FILES}/${id}/unpublish`,
+  },
+  tuneFilePatches: {
+    apply: () => `${apiPaths["tune-file-patches"].list}/apply`,
+    compatible: (id: string) => `${apiPaths["tune-file-patches"].record}/${id}/compatible`,
+  },
+  dataLogs: {
+    columns: (id: string) => `${DATA_LOGS}/${id}/columns`,
+    share: (id: string) => `${DATA_LOGS}/${id}/share`,
+    shares: (id: string) => `${DATA_LOGS}/${id}/shares`,
+    shared: (token: string) => `${DATA_LOGS}/shared/${token}`,
+    sharedColumns: (token: string) => `${DATA_LOGS}/shared/${token}/columns`,
+    computedDescriptors: () => `${DATA_LOGS}/computed-descriptors`,
+  },
+  flashLog: {
+    record: (id: string) => `flash-log/${id}`,
+  },
+  analytics: {
+    overview: () => apiPaths["flashing-overview"].list,
+    overtime: () => "analytics/flashing-overtime",
+  },
+  firmwareSupport: {
+    flashingSupport: () => `${FIRMWARE}/flashing-support`,
+    bootloader: (id: string) => `${FIRMWARE}/flashing-support/${id}/bootloader`,
+    stockFile: (id: string) => `${apiPaths["firmware-support"].record}/${id}/stock-file`,
+    channelVariables: () => `${FIRMWARE}/channel-variables`,
+    importPidDescriptors: () => `${apiPaths["pid-descriptors"].list}/import`,
+  },
+} as const;

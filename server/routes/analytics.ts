@@ -23,6 +23,7 @@ import type { AppContext } from "../context";
 import { flashFailuresDaily as failures, flashStatsDaily as stats } from "../db/schema";
 import { badRequest } from "../errors";
 import type { ZodTypeProvider } from "../http/zod";
+import { apiRoutes } from "../../contracts/api-paths";
 
 const admin = { role: "admin" as const };
 const DAY_MS = 86_400_000;
@@ -94,7 +95,7 @@ export async function analyticsRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const rows = async <Row>(query: SQL) => ((await ctx.db.execute(query)) as unknown as { rows: Row[] }).rows;
 
-  app.get("/analytics/flashing-overview", { config: admin, schema: { querystring: analyticsFilterSchema, response: { 200: flashingOverviewSchema } } }, async (request): Promise<FlashingOverview> => {
+  app.get(`/${apiRoutes.analytics.overview()}`, { config: admin, schema: { querystring: analyticsFilterSchema, response: { 200: flashingOverviewSchema } } }, async (request): Promise<FlashingOverview> => {
     const range = rangeOf(request.query);
     const where = whereOf(request.query, range);
     // Three reads side by side, each on its own connection (PostgreSQL): the counts and their
@@ -169,7 +170,7 @@ export async function analyticsRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
     };
   });
 
-  app.get("/analytics/flashing-overtime", { config: admin, schema: { querystring: overtimeQuerySchema, response: { 200: flashingOvertimeSchema } } }, async (request) => {
+  app.get(`/${apiRoutes.analytics.overtime()}`, { config: admin, schema: { querystring: overtimeQuerySchema, response: { 200: flashingOvertimeSchema } } }, async (request) => {
     const range = rangeOf(request.query);
     const bucket = sql.raw(`'${request.query.bucket}'`);
     const data = await rows<CountRow & Record<string, unknown> & { start: string }>(sql`

@@ -9,6 +9,7 @@ import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { accountOf } from "../services/accounts";
 import { isCredentialError } from "../services/identity";
 import type { ZodTypeProvider } from "../http/zod";
+import { apiRoutes } from "../../contracts/api-paths";
 
 const idParams = z.strictObject({ id: z.string().min(1).max(128) });
 
@@ -40,12 +41,12 @@ export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppCon
     }
   }
 
-  app.get("/auth/account", { schema: { response: { 200: accountSchema } } }, async (request) => {
+  app.get(`/${apiRoutes.account.mine()}`, { schema: { response: { 200: accountSchema } } }, async (request) => {
     const caller = callerOf(request);
     return accountOf(ctx.db, await userRecord(caller.uid));
   });
 
-  app.patch("/auth/account/:id", { schema: { params: idParams, body: accountPatchSchema, response: { 200: accountSchema } } }, async (request) => {
+  app.patch(`/${apiRoutes.account.of(":id")}`, { schema: { params: idParams, body: accountPatchSchema, response: { 200: accountSchema } } }, async (request) => {
     const caller = callerOf(request);
     const { id } = request.params;
     if (id !== caller.uid) throw forbidden("You can only change your own account");

@@ -25,9 +25,8 @@ import { callerOf } from "../http/auth";
 import { sendFile } from "../http/byte-ranges";
 import type { ZodTypeProvider } from "../http/zod";
 import { apiChannel, hashToken, liveShare, ownedLog, shareOf } from "../services/data-logs";
-import { apiPaths } from "../../contracts/api-paths";
+import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 
-const DATA_LOGS = `/${apiPaths["data-logs"].list}`;
 
 const idParams = z.strictObject({ id: z.uuid("id must be a UUID") });
 const shareParams = z.strictObject({ id: z.uuid("id must be a UUID"), shareId: z.uuid("shareId must be a UUID") });
@@ -37,7 +36,7 @@ export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const blobs = ctx.dataLogBlobs;
 
-  app.post(`${DATA_LOGS}/:id/share`, { schema: { params: idParams, body: dataLogShareSchema, response: { 201: createdDataLogShareSchema } } }, async (request, reply) => {
+  app.post(`/${apiRoutes.dataLogs.share(":id")}`, { schema: { params: idParams, body: dataLogShareSchema, response: { 201: createdDataLogShareSchema } } }, async (request, reply) => {
     const { id } = request.params;
     const input = request.body;
     const row = await ownedLog(ctx.db, callerOf(request), id);
@@ -60,14 +59,14 @@ export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx
     return reply.status(201).send(created);
   });
 
-  app.get(`${DATA_LOGS}/:id/shares`, { schema: { params: idParams, response: { 200: dataLogSharePageSchema } } }, async (request) => {
+  app.get(`/${apiRoutes.dataLogs.shares(":id")}`, { schema: { params: idParams, response: { 200: dataLogSharePageSchema } } }, async (request) => {
     const { id } = request.params;
     const row = await ownedLog(ctx.db, callerOf(request), id);
     const shares = await ctx.db.select().from(dataLogShares).where(eq(dataLogShares.logId, row.id)).orderBy(dataLogShares.createdAt);
     return { data: shares.map(shareOf), total: shares.length };
   });
 
-  app.delete(`${DATA_LOGS}/:id/shares/:shareId`, { schema: { params: shareParams } }, async (request, reply) => {
+  app.delete(`/${apiRoutes.dataLogs.shares(":id")}/:shareId`, { schema: { params: shareParams } }, async (request, reply) => {
     const { id, shareId } = request.params;
     const row = await ownedLog(ctx.db, callerOf(request), id);
     const revoked = await ctx.db
@@ -92,7 +91,7 @@ export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx
     return { ...found, channels };
   }
 
-  app.post(`${DATA_LOGS}/shared/:token`, { config: { public: true }, schema: { params: tokenParams, response: { 200: resolvedDataLogShareSchema } } }, async (request) => {
+  app.post(`/${apiRoutes.dataLogs.shared(":token")}`, { config: { public: true }, schema: { params: tokenParams, response: { 200: resolvedDataLogShareSchema } } }, async (request) => {
     const { token } = request.params;
     const { share, log, channels } = await resolveShare(token);
     const resolved: ResolvedDataLogShare = {
@@ -110,7 +109,7 @@ export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx
     return resolved;
   });
 
-  app.get(`${DATA_LOGS}/shared/:token/columns`, { config: { public: true }, schema: { params: tokenParams } }, async (request, reply) => {
+  app.get(`/${apiRoutes.dataLogs.sharedColumns(":token")}`, { config: { public: true }, schema: { params: tokenParams } }, async (request, reply) => {
     const { token } = request.params;
     const { share, log } = await resolveShare(token);
     const file = blobs.pathOf(log.columnsSha256);

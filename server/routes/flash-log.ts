@@ -16,6 +16,7 @@ import { type ListSpec, listQueryOf, runList } from "../http/list";
 import type { ZodTypeProvider } from "../http/zod";
 import { flashLogsToApi, sessionDetail } from "../services/flash-sessions";
 import type { VerifiedCaller } from "../services/identity";
+import { apiRoutes } from "../../contracts/api-paths";
 
 const FLASH_LOG = "/flash-log";
 const dealer = { role: "dealer" as const };
@@ -74,10 +75,10 @@ export async function flashLogAdminRoutes(plugin: FastifyInstance, { ctx }: { ct
     return { ...page, data: await flashLogsToApi(db, page.data) };
   });
 
-  app.get(`${FLASH_LOG}/:id`, { config: dealer, schema: { params: idParams, response: { 200: flashSessionDetailSchema } } }, async (request) => detailOf(callerOf(request), request.params.id));
+  app.get(`/${apiRoutes.flashLog.record(":id")}`, { config: dealer, schema: { params: idParams, response: { 200: flashSessionDetailSchema } } }, async (request) => detailOf(callerOf(request), request.params.id));
 
   /** The session for support: one JSON file with everything above. */
-  app.get(`${FLASH_LOG}/:id/bundle`, { config: dealer, schema: { params: idParams } }, async (request, reply) => {
+  app.get(`/${apiRoutes.flashLog.record(":id")}/bundle`, { config: dealer, schema: { params: idParams } }, async (request, reply) => {
     const detail = await detailOf(callerOf(request), request.params.id);
     return reply
       .header("content-type", "application/json; charset=utf-8")

@@ -31,9 +31,8 @@ import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { vehicleFor } from "../services/tune-access";
 import type { ZodTypeProvider } from "../http/zod";
 import { type FlashLogRow, endSession, markAbandoned, flashLogToApi, flashLogsToApi, publishSessions, reportSteps, sessionDetail, startSession } from "../services/flash-sessions";
-import { apiPaths } from "../../contracts/api-paths";
+import { apiRoutes } from "../../contracts/api-paths";
 
-const VEHICLES = `/${apiPaths["my-devices"].list}`;
 
 
 const listSpec: ListSpec = {
@@ -82,7 +81,7 @@ export async function flashLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
   plugin.addHook("preClose", async () => clearInterval(sweep));
 
   /** A session started with a grant (`grant` in the body), or a flash reported after the fact. */
-  app.post(`${VEHICLES}/:id/flash-logs`, { schema: { params: idParams, body: z.record(z.string(), z.unknown()), response: { 201: flashLogSchema } } }, async (request, reply) => {
+  app.post(`/${apiRoutes.vehicles.flashLogs(":id")}`, { schema: { params: idParams, body: z.record(z.string(), z.unknown()), response: { 201: flashLogSchema } } }, async (request, reply) => {
     const caller = callerOf(request);
     const { vehicle } = await vehicleFor(db, request.params.id, caller);
     if ("grant" in request.body) {
@@ -126,7 +125,7 @@ export async function flashLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return reply.status(201).send(await flashLogToApi(db, row));
   });
 
-  app.post(`${VEHICLES}/:id/flash-logs/:logId/steps`, { schema: { params: sessionParams, body: flashStepsReportSchema, response: { 200: flashLogSchema } } }, async (request) => {
+  app.post(`/${apiRoutes.vehicles.flashLog(":id", ":logId")}/steps`, { schema: { params: sessionParams, body: flashStepsReportSchema, response: { 200: flashLogSchema } } }, async (request) => {
     const caller = callerOf(request);
     const { vehicle } = await vehicleFor(db, request.params.id, caller);
     const { row, stored } = await reportSteps(ctx, vehicle, caller, request.params.logId, request.body.steps);
@@ -134,7 +133,7 @@ export async function flashLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return flashLogToApi(db, row);
   });
 
-  app.post(`${VEHICLES}/:id/flash-logs/:logId/end`, { schema: { params: sessionParams, body: flashSessionEndSchema, response: { 200: flashLogSchema } } }, async (request) => {
+  app.post(`/${apiRoutes.vehicles.flashLog(":id", ":logId")}/end`, { schema: { params: sessionParams, body: flashSessionEndSchema, response: { 200: flashLogSchema } } }, async (request) => {
     const caller = callerOf(request);
     const { vehicle } = await vehicleFor(db, request.params.id, caller);
     const { row, recovered } = await endSession(ctx, vehicle, caller, request.params.logId, request.body);
@@ -143,7 +142,7 @@ export async function flashLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
   });
 
   /** One session of the car with its steps and snapshots, for whoever may see the car. */
-  app.get(`${VEHICLES}/:id/flash-logs/:logId`, { schema: { params: sessionParams, response: { 200: flashSessionDetailSchema } } }, async (request) => {
+  app.get(`/${apiRoutes.vehicles.flashLog(":id", ":logId")}`, { schema: { params: sessionParams, response: { 200: flashSessionDetailSchema } } }, async (request) => {
     const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
     const [row] = await db
       .select()
@@ -154,7 +153,7 @@ export async function flashLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
   });
 
   /** The vehicle's flash sessions and their steps as they happen, for whoever may see the car. */
-  app.get(`${VEHICLES}/:id/listen`, { handlerTimeout: streams.handlerTimeoutMs, schema: { params: idParams } }, async (request, reply) => {
+  app.get(`/${apiRoutes.vehicles.listen(":id")}`, { handlerTimeout: streams.handlerTimeoutMs, schema: { params: idParams } }, async (request, reply) => {
     const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
     const stream = streams.start(reply);
     const unsubscribe = ctx.vehicleEvents.subscribe(vehicle.id, (event) => {
@@ -166,7 +165,7 @@ export async function flashLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return reply;
   });
 
-  app.get(`${VEHICLES}/:id/flash-logs`, { config: { list: listSpec }, schema: { params: idParams, response: { 200: flashLogPageSchema } } }, async (request) => {
+  app.get(`/${apiRoutes.vehicles.flashLogs(":id")}`, { config: { list: listSpec }, schema: { params: idParams, response: { 200: flashLogPageSchema } } }, async (request) => {
     const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
     const page = await runList(
       db,

@@ -12,6 +12,7 @@ import { HttpError, forbidden, notFound } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { requireFile, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
+import { apiRoutes } from "../../contracts/api-paths";
 
 const idParams = z.strictObject({ id: z.string().min(1).max(128) });
 const pictureParams = z.strictObject({ sha256: z.string().regex(/^[0-9a-f]{64}$/, "Not a picture id") });
@@ -34,7 +35,7 @@ export async function profileRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { auth } = ctx.identity;
 
-  app.post("/users/:id/profile-picture", { schema: { params: idParams, response: { 201: profilePictureAnswerSchema } } }, async (request, reply) => {
+  app.post(`/${apiRoutes.users.profilePicture(":id")}`, { schema: { params: idParams, response: { 201: profilePictureAnswerSchema } } }, async (request, reply) => {
     const caller = callerOf(request);
     const { id } = request.params;
     if (caller.uid !== id) throw forbidden("You can only change your own picture");
@@ -84,7 +85,7 @@ export async function profileRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     return reply.type(row.contentType).send(ctx.blobs.stream(sha256));
   });
 
-  app.post("/users/:id/revoke-sessions", { schema: { params: idParams } }, async (request, reply) => {
+  app.post(`/${apiRoutes.users.revokeSessions(":id")}`, { schema: { params: idParams } }, async (request, reply) => {
     const caller = callerOf(request);
     const { id } = request.params;
     assertSelfOrAdmin(caller, id);
@@ -93,7 +94,7 @@ export async function profileRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     return reply.status(204).send();
   });
 
-  app.delete("/users/:id", { schema: { params: idParams } }, async (request, reply) => {
+  app.delete(`/${apiRoutes.users.record(":id")}`, { schema: { params: idParams } }, async (request, reply) => {
     const caller = callerOf(request);
     const { id } = request.params;
     if (caller.uid !== id) throw forbidden("You can only delete your own account");

@@ -37,7 +37,7 @@ import { readImage, refuseFailingChecksums, sha256Of } from "../services/tune-fi
 import { domain } from "../http/domain-errors";
 import { firmwareRecord, patchOf, requireIdentified } from "../services/firmware-records";
 import { patchToApi } from "../services/tune-responses";
-import { apiPaths } from "../../contracts/api-paths";
+import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 
 const TUNE_FILE_PATCHES = `/${apiPaths["tune-file-patches"].list}`;
 
@@ -135,7 +135,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
     return reply.status(204).send();
   });
 
-  app.get(`${TUNE_FILE_PATCHES}/:id/compatible`, { config: dealer, schema: { params: idParams, response: { 200: patchCompatibilitySchema } } }, async (request) => {
+  app.get(`/${apiRoutes.tuneFilePatches.compatible(":id")}`, { config: dealer, schema: { params: idParams, response: { 200: patchCompatibilitySchema } } }, async (request) => {
     const caller = callerOf(request);
     const { id } = request.params;
     const [row] = await db.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, id));
@@ -177,7 +177,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
    * checksums already fail is refused unless fixChecksums=true: patching must
    * not hide a bad read.
    */
-  app.post(`${TUNE_FILE_PATCHES}/apply`, { config: dealer }, async (request, reply) =>
+  app.post(`/${apiRoutes.tuneFilePatches.apply()}`, { config: dealer }, async (request, reply) =>
     withBufferedUpload(request, reply, ctx, async (upload) => {
       const { flags } = fieldsOf(z.strictObject({ patchIds: z.string().optional() }), upload.fields, ["fixChecksums"]);
       const patchIds = patchIdsField(upload.fields.patchIds);

@@ -43,7 +43,7 @@ import { definitionOf, firmwareRecord } from "../services/firmware-records";
 import { domain } from "../http/domain-errors";
 import { tuneToApi } from "../services/tune-responses";
 import { acceptImage } from "../services/tune-uploads";
-import { apiPaths } from "../../contracts/api-paths";
+import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 
 const TUNE_FILES = `/${apiPaths["tune-files"].list}`;
 
@@ -74,7 +74,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
   // Inspection
 
   /** With `definition=true`, the identified firmware's definition too: whoever holds an image may see its maps. */
-  app.post(`${TUNE_FILES}/inspect`, { schema: { querystring: z.strictObject({ definition: z.stringbool().default(false) }), response: { 200: localInspectionSchema } } }, async (request, reply) =>
+  app.post(`/${apiRoutes.tuneFiles.inspect()}`, { schema: { querystring: z.strictObject({ definition: z.stringbool().default(false) }), response: { 200: localInspectionSchema } } }, async (request, reply) =>
     withBufferedUpload(request, reply, ctx, async (upload) => {
       const report: LocalInspection = await inspect(ctx, requireFile(upload).bytes);
       if (request.query.definition) report.definition = report.firmwareId ? await definitionOf(db, report.firmwareId) : null;
@@ -82,7 +82,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     }),
   );
 
-  app.post(`${TUNE_FILES}/inspect/patch`, { schema: { body: inspectPatchSchema, response: { 200: patchPreviewSchema } } }, async (request) => {
+  app.post(`/${apiRoutes.tuneFiles.inspect()}/patch`, { schema: { body: inspectPatchSchema, response: { 200: patchPreviewSchema } } }, async (request) => {
     const { body } = request;
     const caller = callerOf(request);
     const { row, access } = await visibleTune(db, body.tuneFileId, caller);
@@ -150,7 +150,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return tuneToApi(db, row, access);
   });
 
-  app.get(`${TUNE_FILES}/:id/download`, { schema: { params: idParams, querystring: tuneVersionQuerySchema } }, async (request, reply) => {
+  app.get(`/${apiRoutes.tuneFiles.download(":id")}`, { schema: { params: idParams, querystring: tuneVersionQuerySchema } }, async (request, reply) => {
     const { row, access } = await visibleTune(db, request.params.id, callerOf(request));
     if (!access.download) throw forbidden(access.bought ? "The tune's author does not let buyers download it; flash it from the app" : "Buy the tune first");
     const { version } = request.query;
@@ -194,7 +194,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return reply.status(204).send();
   });
 
-  app.post(`${TUNE_FILES}/:id/blob`, { schema: { params: idParams, response: { 200: tuneFileSchema } } }, async (request): Promise<TuneFile> => {
+  app.post(`/${apiRoutes.tuneFiles.blob(":id")}`, { schema: { params: idParams, response: { 200: tuneFileSchema } } }, async (request): Promise<TuneFile> => {
     const caller = callerOf(request);
     const { id } = request.params;
     const current = await ownTune(db, id, caller);
@@ -225,7 +225,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return tuneToApi(db, row, accessOf(row, caller, false));
   });
 
-  app.put(`${TUNE_FILES}/:id/publish`, { schema: { params: idParams, body: tuneFilePublishSchema, response: { 200: tuneFileSchema } } }, async (request): Promise<TuneFile> => {
+  app.put(`/${apiRoutes.tuneFiles.publish(":id")}`, { schema: { params: idParams, body: tuneFilePublishSchema, response: { 200: tuneFileSchema } } }, async (request): Promise<TuneFile> => {
     const caller = callerOf(request);
     const { id } = request.params;
     const { body } = request;
@@ -246,7 +246,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     return tuneToApi(db, row, accessOf(row, caller, false));
   });
 
-  app.put(`${TUNE_FILES}/:id/unpublish`, { schema: { params: idParams, response: { 200: tuneFileSchema } } }, async (request): Promise<TuneFile> => {
+  app.put(`/${apiRoutes.tuneFiles.unpublish(":id")}`, { schema: { params: idParams, response: { 200: tuneFileSchema } } }, async (request): Promise<TuneFile> => {
     const caller = callerOf(request);
     const { id } = request.params;
     await ownTune(db, id, caller);

@@ -30,9 +30,8 @@ import { versionRow, visibleTune } from "../services/tune-access";
 import { inspect, readImage, readImageShared } from "../services/tune-files";
 import { definitionItem, definitionOf, firmwareIdentity, firmwareRecord } from "../services/firmware-records";
 import { domain } from "../http/domain-errors";
-import { apiPaths } from "../../contracts/api-paths";
+import { apiRoutes } from "../../contracts/api-paths";
 
-const TUNE_FILES = `/${apiPaths["tune-files"].list}`;
 
 const itemParams = z.strictObject({ id: idParams.shape.id, itemId: z.string().min(1).max(200) });
 
@@ -41,7 +40,7 @@ export async function tuneViewerRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
   const { db } = ctx;
 
   /** The current version's inspection, within protection (changes only with view). */
-  app.get(`${TUNE_FILES}/:id/inspection`, { schema: { params: idParams, querystring: tuneVersionQuerySchema, response: { 200: inspectionSchema } } }, async (request): Promise<Inspection> => {
+  app.get(`/${apiRoutes.tuneFiles.inspection(":id")}`, { schema: { params: idParams, querystring: tuneVersionQuerySchema, response: { 200: inspectionSchema } } }, async (request): Promise<Inspection> => {
     const { row, access } = await visibleTune(db, request.params.id, callerOf(request));
     if (!access.owner && !access.bought) throw forbidden("Buy the tune first to inspect it");
     const { version } = request.query;
@@ -76,7 +75,7 @@ export async function tuneViewerRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
   }
 
   /** The definition and the items changed from the base; values come per item. No bytes leave the server. */
-  app.get(`${TUNE_FILES}/:id/maps`, { schema: { params: idParams, querystring: tuneMapsQuerySchema, response: { 200: tuneMapsSchema } } }, async (request): Promise<TuneMaps> => {
+  app.get(`/${apiRoutes.tuneFiles.maps(":id")}`, { schema: { params: idParams, querystring: tuneMapsQuerySchema, response: { 200: tuneMapsSchema } } }, async (request): Promise<TuneMaps> => {
     const { row, stored, base } = await viewedImages(request.params.id, request.query, callerOf(request));
     const definition = await definitionOf(db, row.firmwareId);
     const changed =
@@ -85,7 +84,7 @@ export async function tuneViewerRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
   });
 
   /** One item's values and its base's, in physical units. */
-  app.get(`${TUNE_FILES}/:id/maps/:itemId`, { schema: { params: itemParams, querystring: tuneMapsQuerySchema, response: { 200: tuneItemValuesSchema } } }, async (request): Promise<TuneItemValues> => {
+  app.get(`/${apiRoutes.tuneFiles.mapItem(":id", ":itemId")}`, { schema: { params: itemParams, querystring: tuneMapsQuerySchema, response: { 200: tuneItemValuesSchema } } }, async (request): Promise<TuneItemValues> => {
     const { id, itemId } = request.params;
     const { row, stored, base } = await viewedImages(id, request.query, callerOf(request));
     const item = await definitionItem(db, row.firmwareId, itemId);
@@ -102,7 +101,7 @@ export async function tuneViewerRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
    * giving away no stock byte that the tune does not change (the stock file
    * itself is for admins only). For whoever may download the tune.
    */
-  app.get(`${TUNE_FILES}/:id/stock-differences`, { schema: { params: idParams, querystring: tuneVersionQuerySchema, response: { 200: stockDifferencesSchema } } }, async (request): Promise<StockDifferences> => {
+  app.get(`/${apiRoutes.tuneFiles.stockDifferences(":id")}`, { schema: { params: idParams, querystring: tuneVersionQuerySchema, response: { 200: stockDifferencesSchema } } }, async (request): Promise<StockDifferences> => {
     const { row, access } = await visibleTune(db, request.params.id, callerOf(request));
     if (!access.download) throw forbidden(access.bought ? "The tune's author does not let buyers download it, so its bytes cannot be compared" : "Buy the tune first");
     const { version } = request.query;

@@ -23,7 +23,7 @@ import { accessOf, isAdmin, tuneRow, vehicleFor, versionRow } from "../services/
 import { bakeFromBlobs } from "../services/tune-files";
 import { bakedToApi, tuneToApi, vehicleToApi } from "../services/tune-responses";
 import { acceptStockRead, firmwareOfImage, imageOf } from "../services/tune-uploads";
-import { apiPaths } from "../../contracts/api-paths";
+import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 
 const VEHICLES = `/${apiPaths["my-devices"].list}`;
 
@@ -35,7 +35,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
 
-  app.post(`${VEHICLES}/:id/upload-tune-dump/:x`, { schema: { params: slotParams, response: { 200: tuneVehicleSchema } } }, async (request) => {
+  app.post(`/${apiRoutes.vehicles.uploadTuneDump(":id", ":x")}`, { schema: { params: slotParams, response: { 200: tuneVehicleSchema } } }, async (request) => {
     const caller = callerOf(request);
     const { id, x } = request.params;
     const { vehicle, owner } = await vehicleFor(db, id, caller);
@@ -58,7 +58,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
     return sendStockRead(reply, ctx, vehicle);
   });
 
-  app.post(`${VEHICLES}/:id/temp-bake/:x`, { schema: { params: slotParams, body: bakeRequestSchema, response: { 201: bakedTuneFileSchema } } }, async (request, reply) => {
+  app.post(`/${apiRoutes.vehicles.tempBake(":id", ":x")}`, { schema: { params: slotParams, body: bakeRequestSchema, response: { 201: bakedTuneFileSchema } } }, async (request, reply) => {
     const caller = callerOf(request);
     const { id, x } = request.params;
     const { body } = request;
@@ -111,7 +111,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
     return reply.status(201).send(await bakedToApi(db, row, caller));
   });
 
-  app.get(`${VEHICLES}/:id/tune-files`, { schema: { params: idParams, response: { 200: vehicleTunesSchema } } }, async (request): Promise<VehicleTunes> => {
+  app.get(`/${apiRoutes.vehicles.tuneFiles(":id")}`, { schema: { params: idParams, response: { 200: vehicleTunesSchema } } }, async (request): Promise<VehicleTunes> => {
     const caller = callerOf(request);
     const { vehicle } = await vehicleFor(db, request.params.id, caller);
     const purchases = await db.select({ tuneFileId: tuneFilePurchases.tuneFileId }).from(tuneFilePurchases).where(eq(tuneFilePurchases.vehicleId, vehicle.id));

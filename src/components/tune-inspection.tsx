@@ -10,6 +10,7 @@ import { Alert, Button, Descriptions, Flex, Progress, Table, Tag, Typography, Up
 import { useState } from "react";
 import { useUpload } from "./resource/use-upload";
 import type { ChecksumReport, Inspection, InspectionChange, LocalInspection } from "../../contracts/tune-files";
+import { apiRoutes } from "../../contracts/api-paths";
 
 const hexAddress = (n: number) => `0x${n.toString(16).toUpperCase()}`;
 const STATE_COLOURS: Record<string, string> = { applied: "green", absent: "default", conflict: "red" };
@@ -134,7 +135,7 @@ export function InspectedImage({
     form.append("file", next);
     upload.start();
     mutate(
-      { url: withDefinition ? "tune-files/inspect?definition=true" : "tune-files/inspect", method: "post", values: form, meta: { onUploadProgress: upload.onUploadProgress }, successNotification: false, errorNotification: false },
+      { url: withDefinition ? `${apiRoutes.tuneFiles.inspect()}?definition=true` : apiRoutes.tuneFiles.inspect(), method: "post", values: form, meta: { onUploadProgress: upload.onUploadProgress }, successNotification: false, errorNotification: false },
       {
         onSuccess: ({ data }) => {
           setReport(data);

@@ -5,6 +5,7 @@
  * opened again. Folded by src/lib/flash-progress.ts.
  */
 import { useEffect, useReducer } from "react";
+import { apiRoutes } from "../../contracts/api-paths";
 import { vehicleEventNames } from "../../contracts/flash-logs";
 import { NO_PROGRESS, type FlashProgress, applyFlashEvent } from "../lib/flash-progress";
 import { API_PREFIX } from "./data-provider";
@@ -23,7 +24,7 @@ export function useVehicleEvents(vehicleId: string | undefined): FlashProgress {
     const open = (ready: Promise<void>) =>
       void ready.then(() => {
         if (stopped) return;
-        source = new EventSource(`${API_PREFIX}/user-vehicles/${vehicleId}/listen`, { withCredentials: true });
+        source = new EventSource(`${API_PREFIX}/${apiRoutes.vehicles.listen(vehicleId)}`, { withCredentials: true });
         source.addEventListener(vehicleEventNames.flashLog, (event) => dispatch({ type: "flash-log", log: JSON.parse((event as MessageEvent<string>).data) }));
         source.addEventListener(vehicleEventNames.flashStep, (event) => {
           const data = JSON.parse((event as MessageEvent<string>).data);

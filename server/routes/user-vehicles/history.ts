@@ -21,6 +21,7 @@ import { grantOfToken } from "../../services/flash-grants";
 import { snapshotToApi } from "../../services/snapshots";
 import { bakeAccess, vehicleFor } from "../../services/tune-access";
 import { VEHICLES } from "./common";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 const snapshotListSpec: ListSpec = {
   table: vehicleSnapshots,
@@ -44,7 +45,7 @@ export async function vehicleHistoryRoutes(plugin: FastifyInstance, { ctx }: { c
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
 
-  app.get(`${VEHICLES}/:id/snapshots`, { config: { list: snapshotListSpec }, schema: { params: idParams, response: { 200: snapshotPageSchema } } }, async (request) => {
+  app.get(`/${apiRoutes.vehicles.snapshots(":id")}`, { config: { list: snapshotListSpec }, schema: { params: idParams, response: { 200: snapshotPageSchema } } }, async (request) => {
     const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
     const page = await runList(
       db,
@@ -56,7 +57,7 @@ export async function vehicleHistoryRoutes(plugin: FastifyInstance, { ctx }: { c
     return { ...page, data: page.data.map(snapshotToApi) };
   });
 
-  app.get(`${VEHICLES}/:id/timeline`, { schema: { params: idParams, response: { 200: timelineSchema } } }, async (request) => {
+  app.get(`/${apiRoutes.vehicles.timeline(":id")}`, { schema: { params: idParams, response: { 200: timelineSchema } } }, async (request) => {
     const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
     const [connects, bakes, flashes, logs] = await Promise.all([
       db

@@ -18,7 +18,7 @@ export function FileUpload({
   onUploaded,
   testId,
 }: {
-  /** Under /api/v1, e.g. "firmware-support/firmware-support/<id>/stock-file". */
+  /** Under /api/v1, e.g. `apiRoutes.firmwareSupport.stockFile(id)`. */
   url: string;
   label: string;
   /** The record the file belongs to: invalidated after a successful upload so it and its list refresh. */

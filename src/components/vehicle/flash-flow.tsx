@@ -15,6 +15,7 @@ import type { Vehicle } from "../../../contracts/user-vehicles";
 import { type Handover, flashDeepLink } from "../../lib/flash-handover";
 import { type FlashProgress, progressLabel } from "../../lib/flash-progress";
 import { FlashSteps } from "./vehicle-history";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 const MIN_BATTERY_VOLTS = DEFAULT_MIN_BATTERY_VOLTS;
 
@@ -151,10 +152,10 @@ export function FlashFlow({ vehicle, progress }: { vehicle: Vehicle; progress: F
   const [handover, setHandover] = useState<Handover | null>(null);
   const [tuneFileId, setTuneFileId] = useState<string | null>(null);
   const [bakeError, setBakeError] = useState<string | null>(null);
-  const tunes = useCustom<VehicleTunes>({ url: `user-vehicles/${vehicle.id}/tune-files`, method: "get" });
+  const tunes = useCustom<VehicleTunes>({ url: apiRoutes.vehicles.tuneFiles(vehicle.id), method: "get" });
   const bake = useCustomMutation<BakedTuneFile>();
   const lastFailedId = vehicle.lastFlash && (vehicle.lastFlash.result === "failed" || vehicle.lastFlash.result === "abandoned") ? vehicle.lastFlash.id : null;
-  const lastFailed = useCustom<FlashSessionDetail>({ url: `user-vehicles/${vehicle.id}/flash-logs/${lastFailedId}`, method: "get", queryOptions: { enabled: Boolean(lastFailedId) } });
+  const lastFailed = useCustom<FlashSessionDetail>({ url: apiRoutes.vehicles.flashLog(vehicle.id, String(lastFailedId)), method: "get", queryOptions: { enabled: Boolean(lastFailedId) } });
   const bought = tunes.query.data?.data.bought ?? [];
   const live = progress.latestId ? progress.logs[progress.latestId] : undefined;
   const failed = live && (live.result === "failed" || live.result === "abandoned") ? live : !live && lastFailedId ? lastFailed.query.data?.data.log : undefined;
@@ -163,7 +164,7 @@ export function FlashFlow({ vehicle, progress }: { vehicle: Vehicle; progress: F
     if (!tuneFileId) return;
     setBakeError(null);
     bake.mutate(
-      { url: `user-vehicles/${vehicle.id}/temp-bake/0`, method: "post", values: { tuneFileId, patchIds: [] }, successNotification: false, errorNotification: false },
+      { url: apiRoutes.vehicles.tempBake(vehicle.id, "0"), method: "post", values: { tuneFileId, patchIds: [] }, successNotification: false, errorNotification: false },
       {
         onSuccess: ({ data }) => setHandover({ vehicleId: vehicle.id, kind: "tune", bakedTuneFileId: data.id }),
         onError: (error: HttpError & { description?: string }) => setBakeError(error.description ?? error.message),

@@ -10,6 +10,7 @@ import type { Snapshot, TimelineEntry } from "../../../contracts/user-vehicles";
 import { progressLabel } from "../../lib/flash-progress";
 import { snapshotChanges } from "../../lib/snapshot-diff";
 import { FLASH_RESULT_COLOURS, FlashResultTag } from "./flash-result-tag";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 const when = (iso: string) => new Date(iso).toLocaleString();
 
@@ -24,7 +25,7 @@ const TIMELINE_COLOURS: Record<TimelineEntry["kind"], string> = {
 };
 
 function ModificationTimeline({ vehicleId, version }: { vehicleId: string; version: number }) {
-  const { query } = useCustom<{ data: TimelineEntry[] }>({ url: `user-vehicles/${vehicleId}/timeline`, method: "get", queryOptions: { queryKey: ["vehicle-timeline", vehicleId, version] } });
+  const { query } = useCustom<{ data: TimelineEntry[] }>({ url: apiRoutes.vehicles.timeline(vehicleId), method: "get", queryOptions: { queryKey: ["vehicle-timeline", vehicleId, version] } });
   if (query.isLoading) return <Skeleton active />;
   if (query.isError) return <Alert type="error" showIcon message="Could not load the timeline" description={query.error.message} />;
   const entries = query.data?.data.data ?? [];
@@ -50,7 +51,7 @@ function ModificationTimeline({ vehicleId, version }: { vehicleId: string; versi
 }
 
 function Snapshots({ vehicleId, version }: { vehicleId: string; version: number }) {
-  const { query } = useCustom<ListResponse<Snapshot>>({ url: `user-vehicles/${vehicleId}/snapshots`, method: "get", config: { query: { pageSize: 50 } }, queryOptions: { queryKey: ["vehicle-snapshots", vehicleId, version] } });
+  const { query } = useCustom<ListResponse<Snapshot>>({ url: apiRoutes.vehicles.snapshots(vehicleId), method: "get", config: { query: { pageSize: 50 } }, queryOptions: { queryKey: ["vehicle-snapshots", vehicleId, version] } });
   if (query.isLoading) return <Skeleton active />;
   if (query.isError) return <Alert type="error" showIcon message="Could not load the snapshots" description={query.error.message} />;
   const snapshots = query.data?.data.data ?? [];
@@ -121,7 +122,7 @@ export function FlashSteps({ steps }: { steps: FlashLogStep[] }) {
 }
 
 function SessionDetail({ vehicleId, logId }: { vehicleId: string; logId: string }) {
-  const { query } = useCustom<FlashSessionDetail>({ url: `user-vehicles/${vehicleId}/flash-logs/${logId}`, method: "get" });
+  const { query } = useCustom<FlashSessionDetail>({ url: apiRoutes.vehicles.flashLog(vehicleId, logId), method: "get" });
   if (query.isLoading) return <Skeleton active />;
   if (query.isError) return <Alert type="error" showIcon message="Could not load the session" description={query.error.message} />;
   const detail = query.data?.data;
@@ -142,7 +143,7 @@ function SessionDetail({ vehicleId, logId }: { vehicleId: string; logId: string 
 }
 
 function FlashHistory({ vehicleId, version }: { vehicleId: string; version: number }) {
-  const { query } = useCustom<ListResponse<FlashLog>>({ url: `user-vehicles/${vehicleId}/flash-logs`, method: "get", config: { query: { pageSize: 50 } }, queryOptions: { queryKey: ["vehicle-flashes", vehicleId, version] } });
+  const { query } = useCustom<ListResponse<FlashLog>>({ url: apiRoutes.vehicles.flashLogs(vehicleId), method: "get", config: { query: { pageSize: 50 } }, queryOptions: { queryKey: ["vehicle-flashes", vehicleId, version] } });
   if (query.isError) return <Alert type="error" showIcon message="Could not load the flash history" description={query.error.message} />;
   return (
     <Table

@@ -3,6 +3,7 @@ import { Card, Col, Descriptions, Row, Tag, Typography } from "antd";
 import { Link } from "../../components/link";
 import type { Account } from "../../../contracts/account";
 import { PageFrame } from "../../components/page-frame";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 const shortcuts: { to: string; title: string; text: string; roles?: Account["role"][] }[] = [
   { to: "/my-devices", title: "My vehicles", text: "Connected cars, their ECU and firmware, stock reads and flashes." },
@@ -16,7 +17,7 @@ const shortcuts: { to: string; title: string; text: string; roles?: Account["rol
 const roleColour: Record<Account["role"], string> = { customer: "blue", dealer: "gold", admin: "red" };
 
 export function DashboardPage() {
-  const { query } = useCustom<Account>({ url: "auth/account", method: "get" });
+  const { query } = useCustom<Account>({ url: apiRoutes.account.mine(), method: "get" });
   // `result` starts as an empty object; the query data is undefined until the answer arrives.
   const account = query.data?.data;
   return (

@@ -9,6 +9,7 @@ import { Link } from "../../components/link";
 import { useSessionState } from "../../providers/session-context";
 import { FormField, applyServerErrors } from "./form-field";
 import { LandingSection } from "./section";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 const PATH = "/dealer-account-request";
 
@@ -74,7 +75,7 @@ function DealerForm({ onCreated }: { onCreated: (profile: DealerProfileSummary) 
 }
 
 function SignedInRequest() {
-  const { query } = useCustom<Account>({ url: "auth/account", method: "get" });
+  const { query } = useCustom<Account>({ url: apiRoutes.account.mine(), method: "get" });
   const [created, setCreated] = useState<DealerProfileSummary | null>(null);
   const existing = created ?? query.data?.data.profile.dealer ?? null;
   if (query.isLoading) return <Skeleton active />;

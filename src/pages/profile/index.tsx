@@ -6,6 +6,7 @@ import { PageFrame } from "../../components/page-frame";
 import { useSessionState } from "../../providers/session-context";
 import { ProfilePhoto } from "./photo";
 import { EmailCard, PasswordCard, SessionsCard } from "./security";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 interface ProfileForm {
   displayName: string;
@@ -13,7 +14,7 @@ interface ProfileForm {
 }
 
 export function ProfilePage() {
-  const { query } = useCustom<Account>({ url: "auth/account", method: "get" });
+  const { query } = useCustom<Account>({ url: apiRoutes.account.mine(), method: "get" });
   // `result` starts as an empty object; the query data is undefined until the answer arrives.
   const account = query.data?.data;
   const [form] = Form.useForm<ProfileForm>();
@@ -29,7 +30,7 @@ export function ProfilePage() {
     if (!account) return;
     mutate(
       {
-        url: `auth/account/${account.uid}`,
+        url: apiRoutes.account.of(account.uid),
         method: "patch",
         values: { displayName: values.displayName, ...(values.units && { preferences: { units: values.units } }) },
         successNotification: { type: "success", message: "Profile saved" },

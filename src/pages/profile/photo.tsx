@@ -4,6 +4,7 @@ import { Alert, Avatar, Button, Flex, Typography, Upload } from "antd";
 import type { User } from "firebase/auth";
 import { useState } from "react";
 import { PROFILE_PICTURE_MAX_BYTES, PROFILE_PICTURE_TYPES } from "../../../contracts/public-site";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 /** The profile picture: sent to our server, which resizes it and points the identity photoURL at it. */
 export function ProfilePhoto({ user }: { user: User }) {
@@ -17,7 +18,7 @@ export function ProfilePhoto({ user }: { user: User }) {
     if (!(PROFILE_PICTURE_TYPES as readonly string[]).includes(file.type)) return setError("Choose a JPEG, PNG, WebP or GIF image.");
     if (file.size > PROFILE_PICTURE_MAX_BYTES) return setError(`The image is larger than ${PROFILE_PICTURE_MAX_BYTES / 1024 / 1024} MB.`);
     mutate(
-      { resource: `users/${user.uid}/profile-picture`, values: { file }, meta: { multipart: true }, successNotification: { type: "success", message: "Picture updated" }, errorNotification: false },
+      { resource: apiRoutes.users.profilePicture(user.uid), values: { file }, meta: { multipart: true }, successNotification: { type: "success", message: "Picture updated" }, errorNotification: false },
       {
         onSuccess: async ({ data }) => {
           setPhotoURL(data.photoURL);

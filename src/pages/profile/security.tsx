@@ -5,6 +5,7 @@ import { useState } from "react";
 import { identityErrorCode, identityErrorMessage } from "../../lib/identity-errors";
 import { NewPasswordField, usePasswordPolicy } from "../auth/password-field";
 import { ReauthenticateModal } from "./reauthenticate";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 type Feedback = { type: "success" | "error"; text: string } | null;
 
@@ -144,7 +145,7 @@ export function SessionsCard({ user }: { user: User }) {
         setBusy("revoke");
         setError(null);
         try {
-          await call({ url: `users/${user.uid}/revoke-sessions`, method: "post", values: {}, successNotification: false, errorNotification: false });
+          await call({ url: apiRoutes.users.revokeSessions(user.uid), method: "post", values: {}, successNotification: false, errorNotification: false });
           logout();
         } catch (caught) {
           setError((caught as Error).message);
@@ -159,7 +160,7 @@ export function SessionsCard({ user }: { user: User }) {
       setBusy("delete");
       setError(null);
       try {
-        await call({ url: `users/${user.uid}`, method: "delete", values: {}, successNotification: false, errorNotification: false });
+        await call({ url: apiRoutes.users.record(user.uid), method: "delete", values: {}, successNotification: false, errorNotification: false });
         logout({ redirectPath: "/" });
       } catch (caught) {
         setError((caught as Error).message);

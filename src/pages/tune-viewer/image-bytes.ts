@@ -1,5 +1,6 @@
 import { type DataProvider, useDataProvider } from "@refinedev/core";
 import { useQuery } from "@tanstack/react-query";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 /** An image's bytes from a download endpoint (the server checks the caller may download it). */
 export async function fetchImage(dataProvider: () => DataProvider, url: string): Promise<Uint8Array> {
@@ -14,7 +15,7 @@ export async function fetchImage(dataProvider: () => DataProvider, url: string):
 export function tuneImageQuery(dataProvider: () => DataProvider, tuneId: string, version?: number) {
   return {
     queryKey: ["tune-image", tuneId, version],
-    queryFn: () => fetchImage(dataProvider, `tune-files/${tuneId}/download`),
+    queryFn: () => fetchImage(dataProvider, apiRoutes.tuneFiles.download(tuneId)),
     staleTime: Infinity,
     // 8 MiB each: keep only what is on screen, not every tune looked at in the session.
     gcTime: 30_000,

@@ -7,11 +7,12 @@ import { EmptyState, PageFrame } from "../../components/page-frame";
 import { InspectedImage, InspectionReport } from "../../components/tune-inspection";
 import { LocalImageView } from "./local-image";
 import { TuneMapsView } from "./tune-maps";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 /** Metadata and the checksum report: all a buyer sees of a tune they may flash but not view, and the header for everyone else. */
 // Memoised: choosing a map changes the URL, which renders this page again, and the report's tables need not follow.
 const TuneSummary = memo(function TuneSummary({ tune }: { tune: TuneFile }) {
-  const { query } = useCustom<Inspection>({ url: `tune-files/${tune.id}/inspection`, method: "get", queryOptions: { enabled: tune.access.owner || tune.access.bought } });
+  const { query } = useCustom<Inspection>({ url: apiRoutes.tuneFiles.inspection(tune.id), method: "get", queryOptions: { enabled: tune.access.owner || tune.access.bought } });
   const report = query.data?.data;
   return (
     <Card size="small" title={tune.title} extra={<Typography.Text type="secondary">Firmware {tune.firmwareId} · version {tune.currentVersion}</Typography.Text>}>

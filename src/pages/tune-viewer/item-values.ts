@@ -2,6 +2,7 @@ import type { DataProvider } from "@refinedev/core";
 import type { TuneItem } from "../../../contracts/tune-definition";
 import type { TuneItemValues } from "../../../contracts/tune-files";
 import { type ItemValues, readItem } from "../../../domain/tune/maps";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 /**
  * One map's values and its base's (GET /tune-files/{id}/maps/{itemId}), as a
@@ -13,7 +14,7 @@ export function itemValuesQuery(dataProvider: () => DataProvider, tune: { id: st
     queryKey: ["tune-item-values", tune.id, tune.currentVersion, itemId, against],
     queryFn: async () => {
       const { data } = await dataProvider().custom!({
-        url: `tune-files/${tune.id}/maps/${encodeURIComponent(itemId)}`,
+        url: apiRoutes.tuneFiles.mapItem(tune.id, encodeURIComponent(itemId)),
         method: "get",
         query: against ? { against } : undefined,
       });

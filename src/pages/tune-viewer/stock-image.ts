@@ -2,6 +2,7 @@ import { useDataProvider } from "@refinedev/core";
 import { useQuery } from "@tanstack/react-query";
 import type { StockDifferences } from "../../../contracts/tune-files";
 import { useTuneImage } from "./image-bytes";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 /** The stock image as the tune's bytes with the stock bytes laid over where they differ. */
 export function stockFromDifferences(tune: Uint8Array, differences: StockDifferences): Uint8Array {
@@ -24,7 +25,7 @@ export function useTuneAndStockImages(tuneId: string, version: number) {
   const tune = useTuneImage(tuneId, version);
   const differences = useQuery({
     queryKey: ["tune-stock-differences", tuneId, version],
-    queryFn: async () => (await dataProvider().custom!<StockDifferences>({ url: `tune-files/${tuneId}/stock-differences`, method: "get", query: { version } })).data,
+    queryFn: async () => (await dataProvider().custom!<StockDifferences>({ url: apiRoutes.tuneFiles.stockDifferences(tuneId), method: "get", query: { version } })).data,
     staleTime: Infinity,
   });
   const error = tune.error ?? differences.error;

@@ -11,6 +11,7 @@ import { ChecksumTable } from "../../components/tune-inspection";
 import { type CellRange, type History, type RangeOperation, editItem, emptyHistory, mapCsv, recorded, redo, undo } from "./editing";
 import { tuneImageQuery } from "./image-bytes";
 import { axisLabels } from "./model";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 export interface TuneEditor {
   image: Uint8Array | null;
@@ -190,7 +191,7 @@ function SaveDialog({ tune, image, onClose }: { tune: TuneFile; image: Uint8Arra
     body.append("fixChecksums", "true");
     body.append("file", new Blob([image as Uint8Array<ArrayBuffer>], { type: "application/octet-stream" }), `${tune.firmwareId}.bin`);
     mutate(
-      { url: `tune-files/${tune.id}/blob`, method: "post", values: body, successNotification: false, errorNotification: false },
+      { url: apiRoutes.tuneFiles.blob(tune.id), method: "post", values: body, successNotification: false, errorNotification: false },
       {
         onSuccess: ({ data }) => {
           setSaved(data);

@@ -11,6 +11,7 @@ import { itemValuesQuery, localItemValues } from "./item-values";
 import { ItemView } from "./item-view";
 import { useTuneAndStockImages } from "./stock-image";
 import { EditorToolbar, useTuneEditor } from "./tune-editor";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 // Monaco is several MB: fetched only when someone opens the hex view or the hex diff.
 const HexView = lazy(() => import("./hex-view"));
@@ -67,9 +68,9 @@ export function TuneMapsView({ tune }: { tune: TuneFile }) {
     window.history.replaceState(window.history.state, "", url);
   }, []);
 
-  const { query } = useCustom<TuneMaps>({ url: `tune-files/${tune.id}/maps`, method: "get", queryOptions: { staleTime: 60_000 } });
+  const { query } = useCustom<TuneMaps>({ url: apiRoutes.tuneFiles.maps(tune.id), method: "get", queryOptions: { staleTime: 60_000 } });
   const { query: comparedQuery } = useCustom<TuneMaps>({
-    url: `tune-files/${tune.id}/maps`,
+    url: apiRoutes.tuneFiles.maps(tune.id),
     method: "get",
     config: { query: { against: against ?? undefined } },
     queryOptions: { enabled: against !== null, staleTime: 60_000 },

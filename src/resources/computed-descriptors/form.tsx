@@ -14,7 +14,7 @@ import { Field, FormError, SaveButton, useContractForm } from "../../components/
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 import { type SampleChannel, SamplePreview } from "./sample-preview";
-import { apiPaths } from "../../../contracts/api-paths";
+import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 
 const ExpressionEditor = lazy(() => import("./expression-editor"));
 
@@ -106,7 +106,7 @@ function ComputedFields({ record, onSaved, channels }: { record?: ComputedDescri
 }
 
 export function ComputedDescriptorForm({ id, onSaved }: { id?: string; onSaved: () => void }) {
-  const { query, result: channels } = useCustom<{ data: SampleChannel[] }>({ url: "firmware-support/channel-variables", method: "get" });
+  const { query, result: channels } = useCustom<{ data: SampleChannel[] }>({ url: apiRoutes.firmwareSupport.channelVariables(), method: "get" });
   if (query.isLoading) return <Skeleton active />;
   return (
     <RecordForm<ComputedDescriptor> resource="computed-descriptors" apiPath={apiPaths["computed-descriptors"].record} id={id}>

@@ -3,6 +3,7 @@ import { useCustom, useCustomMutation, useInvalidate } from "@refinedev/core";
 import { Alert, App, Button, Flex, Input, List, Modal, Select, Space, Typography } from "antd";
 import { useState } from "react";
 import { type CreatedDataLogShare, type DataLogChannel, type DataLogShare, sharedLogPath } from "../../../contracts/data-logs";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 const EXPIRY_OPTIONS = [
   { value: 0, label: "Never expires" },
@@ -21,7 +22,6 @@ interface ShareDialogProps {
   onClose: () => void;
 }
 
-const sharesUrl = (logId: string) => `data-logs/${logId}/shares`;
 
 /** Makes a link anyone can open (signed in or not) showing the chosen channels; lists and revokes links. */
 export function ShareDialog({ logId, title, channels, initialChannels = [], open, onClose }: ShareDialogProps) {
@@ -30,20 +30,20 @@ export function ShareDialog({ logId, title, channels, initialChannels = [], open
   const [chosen, setChosen] = useState<string[]>(initialChannels);
   const [days, setDays] = useState(0);
   const [link, setLink] = useState<string | null>(null);
-  const { query } = useCustom<{ data: DataLogShare[]; total: number }>({ url: sharesUrl(logId), method: "get", queryOptions: { enabled: open } });
+  const { query } = useCustom<{ data: DataLogShare[]; total: number }>({ url: apiRoutes.dataLogs.shares(logId), method: "get", queryOptions: { enabled: open } });
   const { mutateAsync, mutation } = useCustomMutation<CreatedDataLogShare>();
   const refresh = () => invalidate({ invalidates: ["all"], resource: "data-logs" });
   const shares = (query.data?.data.data ?? []).filter((share) => !share.revokedAt);
 
   const create = async () => {
     const expiresAt = days ? new Date(Date.now() + days * 86_400_000).toISOString() : null;
-    const { data } = await mutateAsync({ url: `data-logs/${logId}/share`, method: "post", values: { channels: chosen, expiresAt }, successNotification: false });
+    const { data } = await mutateAsync({ url: apiRoutes.dataLogs.share(logId), method: "post", values: { channels: chosen, expiresAt }, successNotification: false });
     setLink(`${window.location.origin}${sharedLogPath(data.token, chosen)}`);
     await query.refetch();
   };
 
   const revoke = async (share: DataLogShare) => {
-    await mutateAsync({ url: `${sharesUrl(logId)}/${share.id}`, method: "delete", values: {}, successNotification: () => ({ type: "success", message: "Link revoked" }) });
+    await mutateAsync({ url: `${apiRoutes.dataLogs.shares(logId)}/${share.id}`, method: "delete", values: {}, successNotification: () => ({ type: "success", message: "Link revoked" }) });
     await query.refetch();
     refresh();
   };

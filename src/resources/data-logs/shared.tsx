@@ -5,6 +5,7 @@ import type { ResolvedDataLogShare } from "../../../contracts/data-logs";
 import { SlimHeader } from "../../components/layouts/slim-header";
 import { LogAnalysis } from "./analysis/log-analysis";
 import { useColumnsFetcher, usePanesParam } from "./analysis/hooks";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 /**
  * A shared log, read-only, for anyone with the link (signed in or not). The channels come from
@@ -15,12 +16,12 @@ export function SharedDataLogPage() {
   // The channels a share link names (datazap style), one pane each, until the viewer rearranges them.
   const [panesParam, setPanes] = usePanesParam((params) => params.get("channels")?.split(",").join(";") || null);
   const { query } = useCustom<ResolvedDataLogShare>({
-    url: `data-logs/shared/${token}`,
+    url: apiRoutes.dataLogs.shared(token),
     method: "post",
     errorNotification: false,
     queryOptions: { retry: false, refetchOnWindowFocus: false },
   });
-  const fetchColumns = useColumnsFetcher(`data-logs/shared/${token}/columns`);
+  const fetchColumns = useColumnsFetcher(apiRoutes.dataLogs.sharedColumns(token));
   const shared = query.data?.data;
 
   return (

@@ -9,6 +9,7 @@ import { LogAnalysis } from "./analysis/log-analysis";
 import { useColumnsFetcher, usePanesParam } from "./analysis/hooks";
 import { ShareDialog } from "./share-dialog";
 import { useLogVehicles } from "./vehicles";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 /** Full-screen analysis of one of the user's logs. */
 export function DataLogsShow() {
@@ -17,10 +18,10 @@ export function DataLogsShow() {
   const [sharing, setSharing] = useState(false);
   const { query, result: log } = useOne<DataLogDetail>({ resource: "data-logs", id });
   // The columnar form, not the CSV, fetched by the analysis view in byte ranges.
-  const fetchColumns = useColumnsFetcher(`data-logs/${id}/columns`);
+  const fetchColumns = useColumnsFetcher(apiRoutes.dataLogs.columns(id));
   // The catalogue's computed channels, readable by every signed-in user.
   const { query: descriptors } = useCustom<{ data: LogComputedDescriptor[] }>({
-    url: "data-logs/computed-descriptors",
+    url: apiRoutes.dataLogs.computedDescriptors(),
     method: "get",
     errorNotification: false,
     queryOptions: { refetchOnWindowFocus: false },

@@ -11,7 +11,7 @@ import { FileUpload } from "../../components/resource/file-upload";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
 import { usePut } from "../../components/resource/use-put";
 import { JsonField } from "../../components/resource/json-field";
-import { apiPaths } from "../../../contracts/api-paths";
+import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 
 const Sha = ({ value }: { value: string }) => (
   <Typography.Text code copyable data-testid="sha256">
@@ -26,7 +26,7 @@ function FlashingForm({ record }: { record: FirmwareSupport }) {
     profile: record.flashing.profile,
     blocks: record.flashing.blocks,
   });
-  const { save, saving } = usePut<FirmwareSupport>(form, "firmware-support", "firmware-support/flashing-support");
+  const { save, saving } = usePut<FirmwareSupport>(form, "firmware-support", apiRoutes.firmwareSupport.flashingSupport());
   const submit = form.handleSubmit((values) => save(values, "Flashing support saved"));
   return (
     <Form layout="vertical" onFinish={() => void submit()} aria-label="Flashing support">
@@ -89,7 +89,7 @@ export function FirmwareShow({ id, onEdit }: { id: string; onEdit: () => void })
         <Typography.Text type="secondary">No stock file yet. It must be {record.imageSize.toLocaleString()} bytes, match the identify rules and pass every checksum.</Typography.Text>
       )}
       <FileUpload
-        url={`firmware-support/firmware-support/${record.id}/stock-file`}
+        url={apiRoutes.firmwareSupport.stockFile(record.id)}
         label="Upload stock file"
         resource="firmware-support"
         id={record.id}
@@ -104,7 +104,7 @@ export function FirmwareShow({ id, onEdit }: { id: string; onEdit: () => void })
       ) : (
         <Typography.Text type="secondary">No bootloader yet.</Typography.Text>
       )}
-      <FileUpload url={`firmware-support/flashing-support/${record.id}/bootloader`} label="Upload bootloader" resource="firmware-support" id={record.id} />
+      <FileUpload url={apiRoutes.firmwareSupport.bootloader(record.id)} label="Upload bootloader" resource="firmware-support" id={record.id} />
       <FlashingForm key={record.updatedAt} record={record} />
     </Flex>
   );

@@ -16,6 +16,7 @@ import type { ListResponse } from "../../../contracts/list-query";
 import { PageFrame } from "../../components/page-frame";
 import { FlashResultTag } from "../../components/vehicle/flash-result-tag";
 import { FlashSteps } from "../../components/vehicle/vehicle-history";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 type Filters = { from: string; to: string; ecuFamily?: string; adapterKind?: string; appVersion?: string; kind?: string };
 /** What a click on a chart or a row narrows the sessions to. */
@@ -47,7 +48,7 @@ function Breakdown({ title, rows, onPick }: { title: string; rows: Array<Analyti
 
 function SessionDrawer({ id, onClose }: { id: string | null; onClose: () => void }) {
   const apiUrl = useApiUrl();
-  const { query } = useCustom<FlashSessionDetail>({ url: `flash-log/${id}`, method: "get", queryOptions: { enabled: Boolean(id) } });
+  const { query } = useCustom<FlashSessionDetail>({ url: apiRoutes.flashLog.record(String(id)), method: "get", queryOptions: { enabled: Boolean(id) } });
   const detail = query.data?.data;
   return (
     <Drawer open={Boolean(id)} onClose={onClose} width={900} title="Flash session">
@@ -126,8 +127,8 @@ export function FlashingOverviewList() {
   const [filters, setFilters] = useState<Filters>({ from: dayjs().subtract(364, "day").format("YYYY-MM-DD"), to: dayjs().format("YYYY-MM-DD") });
   const [drill, setDrill] = useState<Drill>(null);
   const [opened, setOpened] = useState<string | null>(null);
-  const { query: overview } = useCustom<FlashingOverview>({ url: "analytics/flashing-overview", method: "get", config: { query: defined(filters) } });
-  const { query: overtime } = useCustom<FlashingOvertime>({ url: "analytics/flashing-overtime", method: "get", config: { query: { ...defined(filters), bucket: "week" } } });
+  const { query: overview } = useCustom<FlashingOverview>({ url: apiRoutes.analytics.overview(), method: "get", config: { query: defined(filters) } });
+  const { query: overtime } = useCustom<FlashingOvertime>({ url: apiRoutes.analytics.overtime(), method: "get", config: { query: { ...defined(filters), bucket: "week" } } });
   const data = overview.data?.data;
   const weeks = (overtime.data?.data.data ?? []).map((row) => ({ ...row, ratePercent: row.successRate === null ? null : row.successRate * 100 }));
   const setFilter = (field: keyof Filters, value: string | undefined) => setFilters((current) => ({ ...current, [field]: value }));

@@ -11,6 +11,7 @@ import { type TuneFile, type TuneFileVersion, currencies, tuneFilePublishSchema 
 import { Field, FormError, useContractForm } from "../../components/resource/form";
 import { ChecksumTable } from "../../components/tune-inspection";
 import { centsOf, formatPrice } from "./price";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 function PublishForm({ tune, onDone }: { tune: TuneFile; onDone: () => void }) {
   const form = useContractForm(tuneFilePublishSchema, {
@@ -23,7 +24,7 @@ function PublishForm({ tune, onDone }: { tune: TuneFile; onDone: () => void }) {
   const { mutate, mutation } = useCustomMutation<TuneFile>();
   const put = (url: string, values: object, message: string) =>
     mutate({ url, method: "put", values, successNotification: { type: "success", message }, errorNotification: false }, { onSuccess: onDone, onError: form.showServerError });
-  const submit = form.handleSubmit((values) => put(`tune-files/${tune.id}/publish`, values, `Published ${tune.title}`));
+  const submit = form.handleSubmit((values) => put(apiRoutes.tuneFiles.publish(tune.id), values, `Published ${tune.title}`));
   return (
     <Form layout="vertical" onFinish={() => void submit()} aria-label="Publish">
       <FormError message={form.formError} />
@@ -62,7 +63,7 @@ function PublishForm({ tune, onDone }: { tune: TuneFile; onDone: () => void }) {
           {tune.published ? "Update listing" : "Publish"}
         </Button>
         {tune.published && (
-          <Button onClick={() => put(`tune-files/${tune.id}/unpublish`, {}, `Unpublished ${tune.title}`)} loading={mutation.isPending}>
+          <Button onClick={() => put(apiRoutes.tuneFiles.unpublish(tune.id), {}, `Unpublished ${tune.title}`)} loading={mutation.isPending}>
             Unpublish
           </Button>
         )}
@@ -81,7 +82,7 @@ function NewVersion({ tune, onDone }: { tune: TuneFile; onDone: () => void }) {
     data.append("file", file);
     setError(null);
     mutate(
-      { url: `tune-files/${tune.id}/blob`, method: "post", values: data, successNotification: { type: "success", message: `Version ${version} saved` }, errorNotification: false },
+      { url: apiRoutes.tuneFiles.blob(tune.id), method: "post", values: data, successNotification: { type: "success", message: `Version ${version} saved` }, errorNotification: false },
       {
         onSuccess: () => {
           setVersion("");

@@ -15,6 +15,7 @@ import { ChecksumTable } from "../../components/tune-inspection";
 import { FlashResultTag } from "../../components/vehicle/flash-result-tag";
 import { useSessionState } from "../../providers/session-context";
 import { formatPrice } from "./price";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 type Vehicle = VehicleTunes["vehicle"] & { ownerUid: string };
 
@@ -29,7 +30,7 @@ function BakeButton({ vehicleId, tune, onBaked }: { vehicleId: string; tune: Tun
   const { mutate, mutation } = useCustomMutation<BakedTuneFile>();
   const bake = () =>
     mutate(
-      { url: `user-vehicles/${vehicleId}/temp-bake/0`, method: "post", values: { tuneFileId: tune.id, patchIds }, successNotification: { type: "success", message: `Baked ${tune.title}` }, errorNotification: false },
+      { url: apiRoutes.vehicles.tempBake(vehicleId, "0"), method: "post", values: { tuneFileId: tune.id, patchIds }, successNotification: { type: "success", message: `Baked ${tune.title}` }, errorNotification: false },
       { onSuccess: onBaked, onError: setError },
     );
   return (
@@ -127,8 +128,8 @@ function BakedTable({ baked, flashed }: { baked: BakedTuneFile[]; flashed: Map<s
 }
 
 function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
-  const { query } = useCustom<VehicleTunes>({ url: `user-vehicles/${vehicle.id}/tune-files`, method: "get" });
-  const { query: flashQuery } = useCustom<{ data: FlashLog[]; total: number }>({ url: `user-vehicles/${vehicle.id}/flash-logs`, method: "get", config: { query: { pageSize: 20 } } });
+  const { query } = useCustom<VehicleTunes>({ url: apiRoutes.vehicles.tuneFiles(vehicle.id), method: "get" });
+  const { query: flashQuery } = useCustom<{ data: FlashLog[]; total: number }>({ url: apiRoutes.vehicles.flashLogs(vehicle.id), method: "get", config: { query: { pageSize: 20 } } });
   const flashes = flashQuery.data?.data.data ?? [];
   const invalidate = useInvalidate();
   const refresh = () => {
@@ -154,7 +155,7 @@ function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
             )}
           </Typography.Text>
           {ownsRead && (
-            <FileUpload url={`user-vehicles/${vehicle.id}/upload-tune-dump/0`} label={vehicle.stockDump ? "Replace the stock read" : "Upload the stock read"} resource="user-vehicles" id={vehicle.id} onUploaded={refresh} />
+            <FileUpload url={apiRoutes.vehicles.uploadTuneDump(vehicle.id, "0")} label={vehicle.stockDump ? "Replace the stock read" : "Upload the stock read"} resource="user-vehicles" id={vehicle.id} onUploaded={refresh} />
           )}
         </Flex>
         {query.isLoading || !tunes ? (

@@ -8,6 +8,7 @@ import { type HttpError, useCustomMutation, useInvalidate } from "@refinedev/cor
 import { Alert, Button, Flex, Form, Input, Select, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import { sourceOptions } from "./form";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 interface PreviewRow {
   line: number;
@@ -36,7 +37,7 @@ export function PidImport() {
   const send = (dryRun: boolean) =>
     mutate(
       {
-        url: "firmware-support/pid-descriptors/import",
+        url: apiRoutes.firmwareSupport.importPidDescriptors(),
         method: "post",
         values: { csv, format, firmwareIds, dryRun, skipInvalid: !dryRun, ...(source && { source }) },
         successNotification: dryRun ? false : (data) => ({ type: "success", message: `Imported ${(data?.data as Preview | undefined)?.imported ?? 0} descriptors` }),

@@ -10,6 +10,7 @@ import { Alert, Button, Checkbox, Descriptions, Flex, Typography } from "antd";
 import { useEffect, useState } from "react";
 import type { ChecksumReport, Inspection } from "../../../contracts/tune-files";
 import { ChecksumTable, InspectedImage, PatchStateTag } from "../../components/tune-inspection";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 interface Applied {
   firmwareId: string;
@@ -40,7 +41,7 @@ export function ApplyTool() {
     form.append("patchIds", JSON.stringify(chosen));
     setError(null);
     apply.mutate(
-      { url: "tune-file-patches/apply", method: "post", values: form, successNotification: false, errorNotification: false },
+      { url: apiRoutes.tuneFilePatches.apply(), method: "post", values: form, successNotification: false, errorNotification: false },
       {
         onSuccess: ({ data }) => {
           const url = URL.createObjectURL(new Blob([fromBase64(data.image)], { type: "application/octet-stream" }));

@@ -3,6 +3,7 @@ import { useCustom, useOne } from "@refinedev/core";
 import { Button, Descriptions, Divider, Flex, Skeleton, Table, Tag, Typography } from "antd";
 import type { TuneFilePatch } from "../../../contracts/tune-files";
 import { PatchStateTag } from "../../components/tune-inspection";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 interface Compatible {
   firmware: Array<{ firmwareId: string; known: boolean; stockState: string | null }>;
@@ -11,7 +12,7 @@ interface Compatible {
 
 export function PatchShow({ id, onEdit }: { id: string; onEdit: () => void }) {
   const { result: patch, query } = useOne<TuneFilePatch>({ resource: "tune-file-patches", id });
-  const { query: compatibleQuery } = useCustom<Compatible>({ url: `tune-file-patches/${id}/compatible`, method: "get" });
+  const { query: compatibleQuery } = useCustom<Compatible>({ url: apiRoutes.tuneFilePatches.compatible(String(id)), method: "get" });
   const compatible = compatibleQuery.data?.data;
   if (query.isLoading || !patch) return <Skeleton active />;
   return (
