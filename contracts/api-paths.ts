@@ -78,6 +78,7 @@ export const apiRoutes = {
     record: (id: string) => `${apiPaths.users.record}/${id}`,
     revokeSessions: (id: string) => `${apiPaths.users.record}/${id}/revoke-sessions`,
     profilePicture: (id: string) => `${apiPaths.users.record}/${id}/profile-picture`,
+    dealer: (id: string) => `${apiPaths.users.record}/${id}/dealer`,
   },
   vehicles: {
     tuneFiles: (id: string) => `${VEHICLES}/${id}/tune-files`,
@@ -101,6 +102,11 @@ export const apiRoutes = {
     blob: (id: string) => `${TUNE_FILES}/${id}/blob`,
     publish: (id: string) => `${TUNE_FILES}/${id}/publish`,
     unpublish: (id: string) => `${TUNE_FILES}/${id}/unpublish`,
+  },
+  dealers: {
+    tuneFiles: (id: string) => `${apiPaths["managed-dealers"].record}/${id}/tune-files`,
+    status: (id: string) => `${apiPaths["managed-dealers"].record}/${id}/status`,
+    admin: (id: string) => `${apiPaths["managed-dealers"].record}/${id}/admin`,
   },
   tuneFilePatches: {
     apply: () => `${apiPaths["tune-file-patches"].list}/apply`,

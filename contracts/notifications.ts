@@ -8,7 +8,14 @@ import { z } from "zod";
 import { listResponseSchema } from "./list-query";
 
 /** `<subject>.<what happened>`: the app may pick an icon by subject. */
-export const NOTIFICATION_KINDS = ["support-request.investigating", "support-request.supported", "support-request.rejected"] as const;
+export const NOTIFICATION_KINDS = [
+  "support-request.investigating",
+  "support-request.supported",
+  "support-request.rejected",
+  "dealer.approved",
+  "dealer.rejected",
+  "dealer.suspended",
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** A path inside the portal: one leading slash, so it can never point at another site. */

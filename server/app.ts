@@ -17,7 +17,7 @@ import { serveSpa, webConfig } from "./http/static";
 import { installZodValidation } from "./http/zod";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
-import { dealerRequestRoutes } from "./routes/dealer-requests";
+import { dealerRoutes } from "./routes/dealers";
 import { dataLogShareRoutes } from "./routes/data-log-shares";
 import { dataLogRoutes } from "./routes/data-logs";
 import { firmwareSupportRoutes } from "./routes/firmware-support";
@@ -141,7 +141,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(authRoutes, { ctx });
       await api.register(publicSiteRoutes, { ctx });
       await api.register(profileRoutes, { ctx });
-      await api.register(dealerRequestRoutes, { ctx });
+      await api.register(dealerRoutes, { ctx });
       await api.register(dataLogRoutes, { ctx });
       await api.register(dataLogShareRoutes, { ctx });
       await api.register(firmwareSupportRoutes, { ctx });

@@ -12,6 +12,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** No bearer token needed (health). */
     public?: boolean;
+    /** A public route that answers more to a signed-in caller: a bearer token, when sent, is verified (401 if invalid). */
+    optionalCaller?: boolean;
     /** Least role the route needs; admins pass dealer routes. */
     role?: Role;
   }
@@ -60,7 +62,14 @@ export function installAuthentication(app: FastifyInstance, identity: Identity, 
   app.addHook("onRequest", async (request) => {
     const config = request.routeOptions.config;
     // Unknown paths answer 404 through the not-found handler, whatever the credentials.
-    if (config.public || !request.routeOptions.url) return;
+    if (!request.routeOptions.url) return;
+    if (config.public) {
+      if (config.optionalCaller && request.headers.authorization) {
+        request.caller = await authenticate(request, identity);
+        await users.mirror(request.caller);
+      }
+      return;
+    }
     const caller = await authenticate(request, identity);
     request.caller = caller;
     await users.mirror(caller);

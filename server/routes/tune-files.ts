@@ -49,7 +49,8 @@ const TUNE_FILES = `/${apiPaths["tune-files"].list}`;
 
 const dealer = { role: "dealer" as const };
 
-const tuneListSpec: ListSpec = {
+/** The tune list's fields and search, shared with a dealer's catalogue (routes/dealers.ts). */
+export const tuneListSpec: ListSpec = {
   table: tuneFiles,
   id: tuneFiles.id,
   allowed: tuneFileList,

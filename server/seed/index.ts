@@ -48,6 +48,7 @@ export async function seedDemo(app: FastifyInstance) {
           userUid: record.uid,
           businessName: "Demo Performance Ltd",
           status: "approved",
+          country: "GB",
           address: "1 Dyno Lane, Coventry CV1 2AB, United Kingdom",
           registrationNumber: "01234567",
           vatNumber: "GB123456789",

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Role } from "../../contracts/account";
 import type { AppContext } from "../context";
-import { firmwareSupport, tuneFilePatches, tuneFilePurchases, tuneFileVersions, tuneFiles, userVehicles } from "../db/schema";
+import { firmwareSupport, supportedVehicles, tuneFilePatches, tuneFilePurchases, tuneFileVersions, tuneFiles, userVehicles } from "../db/schema";
 import { verifyAll } from "../services/tune-engine";
 import { DEMO_ECU } from "./flashing-profile";
 import { generateDemo } from "./generator";
@@ -70,6 +70,12 @@ export async function seedTunes(ctx: AppContext, accounts: { uid: string; role: 
     await ctx.db
       .insert(tuneFileVersions)
       .values({ tuneFileId: tune.id, number: 1, label: "1.0", sha256: tuneSha256, size: demo.tune.image.length, checksums, createdBy: dealer.uid });
+  }
+
+  // The demo car's family in the supported-vehicle catalogue: the dealer directory lists it under the demo dealer.
+  const [family] = await ctx.db.select({ id: supportedVehicles.id }).from(supportedVehicles).where(and(eq(supportedVehicles.make, "Demo Motors"), eq(supportedVehicles.model, "Hatchback")));
+  if (!family) {
+    await ctx.db.insert(supportedVehicles).values({ make: "Demo Motors", model: "Hatchback", generation: "Mk1", engine: "2.0 turbo", yearFrom: 2018, yearTo: null, ecu: "DEMO-ECU", firmwareIds: [firmware.firmwareId] });
   }
 
   let [vehicle] = await ctx.db.select().from(userVehicles).where(and(eq(userVehicles.ownerUid, customer.uid), eq(userVehicles.vin, DEMO_VIN)));

@@ -11,7 +11,6 @@ import { type TestApp, startTestApp } from "./harness";
 
 /** Resources of the app whose server side is still to be built. */
 const NOT_SERVED_YET: ReadonlySet<ApiResource> = new Set([
-  "managed-dealers",
   "tuning-requests",
   "users",
 ]);

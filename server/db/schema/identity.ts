@@ -41,8 +41,14 @@ export const dealerProfiles = pgTable(
     vatNumber: text("vat_number"),
     website: text("website"),
     phone: text("phone"),
+    /** ISO 3166-1 alpha-2, for the dealer directory. */
+    country: text("country"),
+    /** Why the status last changed (the admin's words, told to the dealer), by whom and when. */
+    statusReason: text("status_reason"),
+    statusChangedBy: text("status_changed_by"),
+    statusChangedAt: timestamp("status_changed_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [uniqueIndex("dealer_profiles_user_uid_key").on(table.userUid)],
+  (table) => [uniqueIndex("dealer_profiles_user_uid_key").on(table.userUid), index("dealer_profiles_status_name_idx").on(table.status, table.businessName, table.id)],
 );

@@ -1,11 +1,176 @@
-import { EmptyState, PageFrame } from "../../components/page-frame";
+/**
+ * Dealers: for everyone, the directory of approved dealers, searched by name or by the vehicles
+ * their published tunes cover; for admins the same list with every status, the applications to
+ * decide, and suspensions, each change with the reason the dealer is told.
+ */
+import { type HttpError, useCustomMutation, useInvalidate } from "@refinedev/core";
+import { Alert, Button, Flex, Input, Modal, Segmented, Space, Table, Tag, Typography } from "antd";
+import { useState } from "react";
+import { apiRoutes } from "../../../contracts/api-paths";
+import { DEALER_TRANSITIONS, type Dealer, type DealerProfile, type DealerStatus } from "../../../contracts/dealers";
+import { PageFrame } from "../../components/page-frame";
+import { ListSearch } from "../../components/resource/list-search";
+import { useResourceTable } from "../../components/resource/use-resource-table";
+import { useSessionState } from "../../providers/session-context";
+
+const STATUS_COLORS: Record<DealerStatus, string> = { pending: "gold", approved: "green", rejected: "red", suspended: "volcano" };
+const ACTION_LABELS: Record<DealerStatus, string> = { approved: "Approve", rejected: "Reject", suspended: "Suspend", pending: "Reopen" };
+const STATUS_VIEWS = [
+  { value: "all", label: "All" },
+  { value: "pending", label: "Applications" },
+  { value: "approved", label: "Approved" },
+  { value: "suspended", label: "Suspended" },
+  { value: "rejected", label: "Rejected" },
+] as const;
+
+const isProfile = (dealer: Dealer | DealerProfile): dealer is DealerProfile => "userUid" in dealer;
+
+interface PendingChange {
+  dealer: DealerProfile;
+  status: DealerStatus;
+}
+
+/** Asks for the reason of a status change and sends it; the server's field error shows under the field. */
+function StatusChangeDialog({ change, onClose }: { change: PendingChange | null; onClose: () => void }) {
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const { mutate, mutation } = useCustomMutation<DealerProfile>();
+  const invalidate = useInvalidate();
+  if (!change) return null;
+  const verb = ACTION_LABELS[change.status];
+  const submit = () => {
+    if (reason.trim().length < 3) {
+      setError("give a reason: the dealer is told it");
+      return;
+    }
+    mutate(
+      { url: apiRoutes.dealers.status(change.dealer.id), method: "patch", values: { status: change.status, reason }, successNotification: { type: "success", message: `${change.dealer.businessName}: ${change.status}` }, errorNotification: false },
+      {
+        onSuccess: () => {
+          void invalidate({ resource: "managed-dealers", invalidates: ["list"] });
+          setReason("");
+          setError(null);
+          onClose();
+        },
+        onError: (failure: HttpError & { description?: string; data?: unknown }) => {
+          const field = Array.isArray(failure.data) ? (failure.data as Array<{ path?: string; message?: string }>).find((issue) => issue.path === "reason" || issue.path === "status") : undefined;
+          setError(field?.message ?? failure.description ?? failure.message);
+        },
+      },
+    );
+  };
+  return (
+    <Modal open title={`${verb} ${change.dealer.businessName}`} okText={verb} okButtonProps={{ danger: change.status !== "approved", loading: mutation.isPending }} onOk={submit} onCancel={onClose} destroyOnHidden>
+      <Flex vertical gap={8}>
+        <Typography.Text>The dealer is notified with this reason{change.status === "approved" ? " and can sell at their next request" : change.status === "suspended" ? " and loses the dealer role at once" : ""}.</Typography.Text>
+        <Input.TextArea aria-label="Reason" rows={3} value={reason} status={error ? "error" : undefined} onChange={(event) => setReason(event.target.value)} maxLength={1000} />
+        {error && (
+          <Typography.Text type="danger" role="alert">
+            {error}
+          </Typography.Text>
+        )}
+      </Flex>
+    </Modal>
+  );
+}
+
+function VehicleTags({ dealer }: { dealer: Dealer }) {
+  if (dealer.vehicles.length === 0) {
+    // Tunes for firmware no catalogued vehicle runs yet: the firmware is what there is to show.
+    if (dealer.firmwareIds.length) return <Typography.Text>firmware {dealer.firmwareIds.join(", ")}</Typography.Text>;
+    return <Typography.Text type="secondary">no published tunes yet</Typography.Text>;
+  }
+  const shown = dealer.vehicles.slice(0, 6);
+  return (
+    <Space size={[4, 4]} wrap>
+      {shown.map((vehicle) => (
+        <Tag key={`${vehicle.make} ${vehicle.model}`}>
+          {vehicle.make} {vehicle.model}
+        </Tag>
+      ))}
+      {dealer.vehicles.length > shown.length && <Typography.Text type="secondary">and {dealer.vehicles.length - shown.length} more</Typography.Text>}
+    </Space>
+  );
+}
 
 export function ManagedDealersList() {
+  const { role } = useSessionState();
+  const admin = role === "admin";
+  const [view, setView] = useState<(typeof STATUS_VIEWS)[number]["value"]>("all");
+  const [change, setChange] = useState<PendingChange | null>(null);
+  const { tableProps, filters, setFilters } = useResourceTable<Dealer | DealerProfile>("managed-dealers", { field: "businessName", order: "asc" });
+  const chooseView = (value: (typeof STATUS_VIEWS)[number]["value"]) => {
+    setView(value);
+    setFilters([{ field: "status", operator: "eq", value: value === "all" ? undefined : value }], "merge");
+  };
+
   return (
-    <PageFrame title="Dealers" subtitle="The tuners you work with">
-      <EmptyState title="No dealers linked yet">
-        Dealers who manage your vehicles, and whose tune files you have bought, are listed here with their contact details.
-      </EmptyState>
+    <PageFrame title="Dealers" subtitle={admin ? "Applications, approved dealers and suspensions" : "Tuners with published tunes, and the vehicles they tune"}>
+      <Flex vertical gap={12}>
+        <Flex gap={12} wrap align="center">
+          <ListSearch filters={filters} setFilters={setFilters} placeholder="Business, or a vehicle such as Golf or 335i" />
+          {admin && <Segmented aria-label="Status" options={STATUS_VIEWS.map((v) => ({ value: v.value, label: v.label }))} value={view} onChange={(value) => chooseView(value as typeof view)} />}
+        </Flex>
+        {!admin && tableProps.dataSource?.length === 0 && !tableProps.loading && (
+          <Alert type="info" showIcon message="No dealer matches" description="Try another vehicle or business name, or ask us through the contact form: we onboard tuners for new vehicles." />
+        )}
+        <Table
+          {...tableProps}
+          rowKey="id"
+          aria-label="Dealers"
+          columns={[
+            {
+              dataIndex: "businessName",
+              title: "Dealer",
+              sorter: true,
+              render: (name: string, dealer: Dealer | DealerProfile) => (
+                <Flex vertical>
+                  <Typography.Text strong>{name}</Typography.Text>
+                  {dealer.website && (
+                    <Typography.Link href={dealer.website} target="_blank" rel="noopener noreferrer">
+                      {dealer.website.replace(/^https?:\/\//, "")}
+                    </Typography.Link>
+                  )}
+                  {isProfile(dealer) && <Typography.Text type="secondary">{dealer.email ?? dealer.userUid}</Typography.Text>}
+                </Flex>
+              ),
+            },
+            { dataIndex: "country", title: "Country", sorter: true, render: (country: string | null) => country ?? "—" },
+            { key: "vehicles", title: "Vehicles they tune", render: (_, dealer) => <VehicleTags dealer={dealer} /> },
+            { dataIndex: "publishedTunes", title: "Published tunes", render: (n: number) => n.toLocaleString() },
+            ...(admin
+              ? [
+                  {
+                    dataIndex: "status",
+                    title: "Status",
+                    sorter: true,
+                    render: (status: DealerStatus, dealer: Dealer | DealerProfile) => (
+                      <Flex vertical>
+                        <Tag color={STATUS_COLORS[status]}>{status}</Tag>
+                        {isProfile(dealer) && dealer.statusReason && <Typography.Text type="secondary">{dealer.statusReason}</Typography.Text>}
+                      </Flex>
+                    ),
+                  },
+                  {
+                    key: "actions",
+                    title: "Decide",
+                    render: (_: unknown, dealer: Dealer | DealerProfile) =>
+                      isProfile(dealer) && (
+                        <Space wrap>
+                          {DEALER_TRANSITIONS[dealer.status].map((status) => (
+                            <Button key={status} size="small" danger={status !== "approved"} onClick={() => setChange({ dealer, status })}>
+                              {dealer.status === "suspended" && status === "approved" ? "Reinstate" : ACTION_LABELS[status]}
+                            </Button>
+                          ))}
+                        </Space>
+                      ),
+                  },
+                ]
+              : []),
+          ]}
+        />
+      </Flex>
+      <StatusChangeDialog change={change} onClose={() => setChange(null)} />
     </PageFrame>
   );
 }

@@ -1,0 +1,92 @@
+/**
+ * Dealers: the directory everyone may read (approved dealers, with the vehicles and firmware
+ * their published tunes cover), the profile a dealer and admins see in full, and what admins
+ * change: the status, with a reason the dealer is told, and the profile's fields.
+ */
+import { z } from "zod";
+import { listResponseSchema } from "./list-query";
+import { DEALER_STATUSES } from "./public-site";
+
+export { DEALER_STATUSES };
+export type DealerStatus = (typeof DEALER_STATUSES)[number];
+
+/**
+ * The status changes an admin may make: an application is approved or rejected, an approved
+ * dealer suspended and a suspended one approved again. A rejected application stays rejected
+ * (the user may apply again once the profile is removed).
+ */
+export const DEALER_TRANSITIONS: Readonly<Record<DealerStatus, readonly DealerStatus[]>> = {
+  pending: ["approved", "rejected"],
+  approved: ["suspended"],
+  suspended: ["approved"],
+  rejected: [],
+};
+
+export const countrySchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, "country is a two-letter ISO 3166 code, such as GB or DE");
+
+/** What anyone sees of a dealer in the directory. */
+export const dealerSchema = z.strictObject({
+  id: z.string(),
+  businessName: z.string(),
+  country: z.string().nullable(),
+  website: z.string().nullable(),
+  status: z.enum(DEALER_STATUSES),
+  /** Firmware their published tunes are for. */
+  firmwareIds: z.array(z.string()),
+  /** Vehicle families (make and model) running that firmware, from the supported-vehicle catalogue. */
+  vehicles: z.array(z.strictObject({ make: z.string(), model: z.string() })),
+  publishedTunes: z.number().int().min(0),
+  createdAt: z.iso.datetime(),
+});
+export type Dealer = z.infer<typeof dealerSchema>;
+
+/** The whole profile: the dealer themself and admins. */
+export const dealerProfileSchema = dealerSchema.extend({
+  userUid: z.string(),
+  email: z.string().nullable(),
+  displayName: z.string().nullable(),
+  address: z.string().nullable(),
+  registrationNumber: z.string().nullable(),
+  vatNumber: z.string().nullable(),
+  phone: z.string().nullable(),
+  statusReason: z.string().nullable(),
+  statusChangedAt: z.iso.datetime().nullable(),
+  updatedAt: z.iso.datetime(),
+});
+export type DealerProfile = z.infer<typeof dealerProfileSchema>;
+
+/** `GET /dealers`: visitors and users get the directory entries, admins the whole profiles. */
+export const dealerPageSchema = listResponseSchema(z.union([dealerProfileSchema, dealerSchema]));
+
+/** `q` searches the business name and the makes and models of the vehicles a dealer tunes. */
+export const dealerList = {
+  sort: ["businessName", "createdAt", "country", "status"],
+  filter: ["status", "country", "createdAt"],
+} as const;
+
+export const dealerStatusChangeSchema = z.strictObject({
+  status: z.enum(DEALER_STATUSES, { error: `status must be one of ${DEALER_STATUSES.join(", ")}` }),
+  reason: z.string("give a reason: the dealer is told it").trim().min(3, "give a reason: the dealer is told it").max(1000, "a reason is at most 1000 characters"),
+});
+export type DealerStatusChange = z.input<typeof dealerStatusChangeSchema>;
+
+const optionalText = (label: string, max: number) => z.string().trim().max(max, `${label} is at most ${max} characters`).nullable();
+
+/** `PATCH /dealers/{id}/admin`: the profile's fields an admin corrects; the status has its own route. */
+export const dealerAdminPatchSchema = z
+  .strictObject({
+    businessName: z.string().trim().min(1, "business name must not be empty").max(200, "business name is at most 200 characters"),
+    country: countrySchema.nullable(),
+    address: optionalText("address", 500),
+    registrationNumber: optionalText("registration number", 64),
+    vatNumber: optionalText("VAT number", 32),
+    website: z.url({ protocol: /^https?$/, message: "website must be an http(s) address" }).max(2048).nullable(),
+    phone: optionalText("phone", 32),
+  })
+  .partial()
+  .refine((patch) => Object.keys(patch).length > 0, { message: "send at least one field to change" });
+export type DealerAdminPatch = z.input<typeof dealerAdminPatchSchema>;

@@ -1,0 +1,46 @@
+import { expect } from "@playwright/test";
+import { PASSWORD, newEmail, test } from "./pages/identity";
+import { LoginPage, demoUsers } from "./pages/login-page";
+
+test("a visitor finds the demo dealer by a vehicle they tune, and is told when nobody tunes one", async ({ page }) => {
+  await page.goto("/managed-dealers");
+  const dealers = page.getByRole("table", { name: "Dealers" });
+  await expect(dealers.getByRole("row").filter({ hasText: "Demo Performance Ltd" })).toContainText("Demo Motors Hatchback");
+  await page.getByRole("searchbox", { name: "Search" }).fill("corolla");
+  await page.getByRole("searchbox", { name: "Search" }).press("Enter");
+  await expect(page.getByText("No dealer matches")).toBeVisible();
+  await page.getByRole("searchbox", { name: "Search" }).fill("hatchback");
+  await page.getByRole("searchbox", { name: "Search" }).press("Enter");
+  await expect(dealers.getByRole("row").filter({ hasText: "Demo Performance Ltd" })).toContainText("GB");
+  await expect(dealers).not.toContainText("@");
+});
+
+test("an admin approves a dealer application with the reason the applicant is told", async ({ page, request, emulator }) => {
+  const email = newEmail("applicant");
+  await emulator.createUser(email);
+  const token = await emulator.idToken(email, PASSWORD);
+  const applied = await request.post("/api/v1/dealers", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { businessName: "Remap Republic", address: "3 Turbo Street, Bristol BS1 4DJ", registrationNumber: "11223344", phone: "+44 117 496 0000" },
+  });
+  expect(applied.status(), await applied.text()).toBe(201);
+
+  await new LoginPage(page).open("/managed-dealers");
+  await new LoginPage(page).signIn(demoUsers.admin);
+  await page.getByRole("radiogroup", { name: "Status" }).getByText("Applications").click();
+  const row = page.getByRole("table", { name: "Dealers" }).getByRole("row").filter({ hasText: "Remap Republic" });
+  await expect(row).toContainText("pending");
+  await expect(row).toContainText(email);
+  await row.getByRole("button", { name: "Approve" }).click();
+  const dialog = page.getByRole("dialog", { name: "Approve Remap Republic" });
+  await dialog.getByRole("button", { name: "Approve" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText("give a reason: the dealer is told it");
+  await dialog.getByLabel("Reason").fill("Company documents checked");
+  await dialog.getByRole("button", { name: "Approve" }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole("radiogroup", { name: "Status" }).getByText("Approved").click();
+  const approved = page.getByRole("table", { name: "Dealers" }).getByRole("row").filter({ hasText: "Remap Republic" });
+  await expect(approved).toContainText("approved");
+  await expect(approved).toContainText("Company documents checked");
+  await expect(approved.getByRole("button", { name: "Suspend" })).toBeVisible();
+});
