@@ -9,7 +9,19 @@
 import { z } from "zod";
 import { validateExpression } from "./expression";
 import { listResponseSchema, storable } from "./list-query";
-import { addressSchema, checksumSchemeSchema, hexBytesSchema, identifyRuleSchema, tuneDefinitionSchema } from "./tune-definition";
+import {
+  CHECKSUM_TYPES,
+  type ChecksumScheme,
+  type IdentifyRule,
+  type TuneDefinition,
+  type TuneItem,
+  addressSchema,
+  checksumSchemeSchema,
+  endianSchema,
+  hexBytesSchema,
+  identifyRuleSchema,
+  tuneDefinitionSchema,
+} from "./tune-definition";
 
 export const MAX_IMAGE_SIZE = 64 * 1024 * 1024;
 
@@ -28,6 +40,16 @@ const firmwareIdsSchema = z.array(firmwareIdSchema).max(500).refine((ids) => new
 export const variableSchema = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "variable must start with a letter or '_' and hold only letters, digits and '_'");
+
+/**
+ * The answers' schemas (`…Schema` without `Input`) describe records as the server stores and
+ * sends them, checked against every answer outside production: plain objects with exactly the
+ * keys sent, no defaults or transforms, so a schema never changes what it checks.
+ */
+const isoDateTime = z.iso.datetime();
+/** What every catalogue record answers besides its own fields. */
+const recordFields = { id: z.string(), createdAt: isoDateTime, updatedAt: isoDateTime };
+const firmwareIdList = z.array(z.string());
 
 /** Kept in real (float4) columns: a magnitude past about 3.4e38 (or a nonzero one under 1.2e-38) does not fit. */
 const optionalNumber = z
@@ -121,20 +143,84 @@ export type FlashingSupportInput = z.input<typeof flashingSupportInputSchema>;
 export const fileRefSchema = z.strictObject({ sha256: z.string(), size: z.number().int().min(0) });
 export type FileRef = z.infer<typeof fileRefSchema>;
 
-export interface FirmwareSupport extends FirmwareSupportValues {
-  id: string;
-  flashing: { enabled: boolean; profile: FlashingProfile | null; blocks: FlashBlock[]; bootloader: (FileRef & { name: string }) | null };
-  stockFile: (FileRef & { uploadedAt: string }) | null;
-  createdAt: string;
-  updatedAt: string;
-}
+// The stored documents as answered: what their input schemas parse to (addresses as numbers,
+// layouts resolved). `satisfies` keeps each in step with that parse output.
+const storedIdentifyRuleSchema = z.strictObject({
+  address: z.number().int(),
+  bytes: z.string().optional(),
+  text: z.string().optional(),
+}) satisfies z.ZodType<IdentifyRule>;
+
+const storedChecksumSchemeSchema = z.strictObject({
+  name: z.string(),
+  type: z.enum(CHECKSUM_TYPES),
+  ranges: z.array(z.tuple([z.number().int(), z.number().int()])),
+  store: z.strictObject({ address: z.number().int(), size: z.number().int(), endian: endianSchema }),
+}) satisfies z.ZodType<ChecksumScheme>;
+
+/**
+ * A definition's frame is checked; its items only for being objects: they are the resolved
+ * elements and axes tuneDefinitionSchema parses to on write, and a schema of every item kind
+ * as parsed would repeat tune-definition.ts.
+ */
+const storedDefinitionSchema = z.strictObject({
+  firmwareId: z.string(),
+  imageSize: z.number().int(),
+  categories: z.array(z.strictObject({ id: z.string(), name: z.string() })),
+  items: z.array(z.custom<TuneItem>((item) => typeof item === "object" && item !== null && !Array.isArray(item), "an item is an object")),
+}) satisfies z.ZodType<TuneDefinition>;
+
+const storedFlashBlockSchema = z.strictObject({
+  name: z.string(),
+  number: z.number().int(),
+  baseAddress: z.number().int(),
+  length: z.number().int(),
+  fileOffset: z.number().int(),
+  transferSize: z.number().int(),
+}) satisfies z.ZodType<FlashBlock>;
+
+const storedFlashingProfileSchema = z.strictObject({
+  securityLevel: z.number().int(),
+  seedKeyAlgorithm: z.string(),
+  requestCanId: z.number().int(),
+  responseCanId: z.number().int(),
+  p2TimeoutMs: z.number().int(),
+  p2StarTimeoutMs: z.number().int(),
+  minBatteryVolts: z.number(),
+}) satisfies z.ZodType<FlashingProfile>;
+
+/**
+ * A firmware record (GET by id, PUT, the stock file and bootloader uploads, PUT flashing-support):
+ * its input fields as parsed, the flashing support and the files it has.
+ */
+export const firmwareSupportSchema = z.strictObject({
+  ...recordFields,
+  firmwareId: z.string(),
+  ecuFamily: z.string(),
+  manufacturer: z.string(),
+  imageSize: z.number().int(),
+  identify: z.array(storedIdentifyRuleSchema),
+  checksums: z.array(storedChecksumSchemeSchema),
+  definition: storedDefinitionSchema.nullable(),
+  notes: z.string(),
+  flashing: z.strictObject({
+    enabled: z.boolean(),
+    profile: storedFlashingProfileSchema.nullable(),
+    blocks: z.array(storedFlashBlockSchema),
+    bootloader: z.strictObject({ ...fileRefSchema.shape, name: z.string() }).nullable(),
+  }),
+  stockFile: z.strictObject({ ...fileRefSchema.shape, uploadedAt: isoDateTime }).nullable(),
+});
+export type FirmwareSupport = z.infer<typeof firmwareSupportSchema>;
 
 /** List rows leave the large documents out; `hasDefinition` says whether there is one. */
-export type FirmwareSupportRow = Omit<FirmwareSupport, "definition" | "checksums" | "identify"> & {
-  hasDefinition: boolean;
-  checksumCount: number;
-  identifyCount: number;
-};
+export const firmwareSupportRowSchema = firmwareSupportSchema.omit({ definition: true, checksums: true, identify: true }).extend({
+  hasDefinition: z.boolean(),
+  checksumCount: z.number().int().min(0),
+  identifyCount: z.number().int().min(0),
+});
+export type FirmwareSupportRow = z.infer<typeof firmwareSupportRowSchema>;
+export const firmwareSupportPageSchema = listResponseSchema(firmwareSupportRowSchema);
 
 export const firmwareSupportList = {
   sort: ["firmwareId", "manufacturer", "ecuFamily", "imageSize", "updatedAt"],
@@ -160,7 +246,18 @@ export const supportedVehicleInputSchema = z
   })
   .refine((v) => v.yearTo === null || v.yearTo >= v.yearFrom, { path: ["yearTo"], message: "the last year is before the first" });
 export type SupportedVehicleInput = z.input<typeof supportedVehicleInputSchema>;
-export type SupportedVehicle = Required<z.output<typeof supportedVehicleInputSchema>> & { createdAt: string; updatedAt: string };
+export const supportedVehicleSchema = z.strictObject({
+  ...recordFields,
+  make: z.string(),
+  model: z.string(),
+  generation: z.string(),
+  engine: z.string(),
+  yearFrom: z.number().int(),
+  yearTo: z.number().int().nullable(),
+  ecu: z.string(),
+  firmwareIds: firmwareIdList,
+});
+export type SupportedVehicle = z.infer<typeof supportedVehicleSchema>;
 
 export const supportedVehicleList = {
   sort: ["make", "model", "engine", "yearFrom", "updatedAt"],
@@ -190,7 +287,19 @@ export const obdFunctionInputSchema = z
     message: "a function that changes the car needs a confirmation text",
   });
 export type ObdFunctionInput = z.input<typeof obdFunctionInputSchema>;
-export type ObdFunction = Required<z.output<typeof obdFunctionInputSchema>> & { createdAt: string; updatedAt: string };
+export const obdFunctionSchema = z.strictObject({
+  ...recordFields,
+  name: z.string(),
+  category: z.enum(OBD_FUNCTION_CATEGORIES),
+  description: z.string(),
+  /** Hex bytes, upper case without spaces. */
+  request: z.string(),
+  expectedResponse: z.string(),
+  firmwareIds: firmwareIdList,
+  confirmationText: z.string().nullable(),
+  safetyLevel: z.enum(SAFETY_LEVELS),
+});
+export type ObdFunction = z.infer<typeof obdFunctionSchema>;
 
 export const obdFunctionList = {
   sort: ["name", "category", "safetyLevel", "updatedAt"],
@@ -240,7 +349,28 @@ export const pidDescriptorInputSchema = z
   })
   .refine((d) => d.min === null || d.max === null || d.min <= d.max, { path: ["max"], message: "max is below min" });
 export type PidDescriptorInput = z.input<typeof pidDescriptorInputSchema>;
-export type PidDescriptor = Required<z.output<typeof pidDescriptorInputSchema>> & { createdAt: string; updatedAt: string };
+/** A PID descriptor's own fields, as stored; the CSV import previews rows of these too. */
+const pidDescriptorFields = {
+  name: z.string(),
+  variable: z.string(),
+  unit: z.string(),
+  source: z.enum(PID_SOURCES),
+  /** Hex, upper case after the `0x`. */
+  address: z.string(),
+  length: z.number().int(),
+  signed: z.boolean(),
+  endian: endianSchema,
+  expression: z.string(),
+  decimals: z.number().int(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  warnMin: z.number().nullable(),
+  warnMax: z.number().nullable(),
+  smoothing: z.number(),
+  firmwareIds: firmwareIdList,
+};
+export const pidDescriptorSchema = z.strictObject({ ...recordFields, ...pidDescriptorFields });
+export type PidDescriptor = z.infer<typeof pidDescriptorSchema>;
 
 export const pidDescriptorList = {
   sort: ["name", "variable", "source", "unit", "updatedAt"],
@@ -263,7 +393,17 @@ export const pidTemplateInputSchema = z
   .refine((t) => new Set(t.descriptorIds).size === t.descriptorIds.length, { path: ["descriptorIds"], message: "a descriptor is listed twice" })
   .refine((t) => t.firmwareIds.length > 0 || t.vehicleFamily !== "", { path: ["firmwareIds"], message: "name a firmware or a vehicle family" });
 export type PidTemplateInput = z.input<typeof pidTemplateInputSchema>;
-export type PidTemplate = Required<z.output<typeof pidTemplateInputSchema>> & { createdAt: string; updatedAt: string };
+export const pidTemplateSchema = z.strictObject({
+  ...recordFields,
+  name: z.string(),
+  description: z.string(),
+  /** In logging order. */
+  descriptorIds: z.array(z.string()),
+  sampleRateHz: z.number(),
+  firmwareIds: firmwareIdList,
+  vehicleFamily: z.string(),
+});
+export type PidTemplate = z.infer<typeof pidTemplateSchema>;
 
 export const pidTemplateList = {
   sort: ["name", "sampleRateHz", "vehicleFamily", "updatedAt"],
@@ -288,16 +428,76 @@ export const computedDescriptorInputSchema = z.strictObject({
   max: optionalNumber,
 });
 export type ComputedDescriptorInput = z.input<typeof computedDescriptorInputSchema>;
-export type ComputedDescriptor = Required<z.output<typeof computedDescriptorInputSchema>> & {
-  variables: string[];
-  createdAt: string;
-  updatedAt: string;
+/** A computed descriptor's own fields, as stored; the CSV import previews rows of these too. */
+const computedDescriptorFields = {
+  name: z.string(),
+  variable: z.string(),
+  unit: z.string(),
+  expression: z.string(),
+  decimals: z.number().int(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
 };
+export const computedDescriptorSchema = z.strictObject({
+  ...recordFields,
+  ...computedDescriptorFields,
+  /** The channel variables the expression reads. */
+  variables: z.array(z.string()),
+});
+export type ComputedDescriptor = z.infer<typeof computedDescriptorSchema>;
 
 export const computedDescriptorList = {
   sort: ["name", "variable", "unit", "updatedAt"],
   filter: ["name", "variable", "unit", "variables"],
 } as const;
+
+/**
+ * `GET /firmware-support/channel-variables`: the PID and computed channels whose variable starts
+ * with `q`, for the expression editor's completion.
+ */
+export const channelVariableSchema = z.strictObject({
+  variable: z.string(),
+  name: z.string(),
+  unit: z.string(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  kind: z.enum(["pid", "computed"]),
+});
+export type ChannelVariable = z.infer<typeof channelVariableSchema>;
+export const channelVariablesSchema = z.strictObject({ data: z.array(channelVariableSchema) });
+
+// ---------------------------------------------------------------------------
+// PID CSV import (POST /firmware-support/pid-descriptors/import)
+
+const importRowErrorSchema = z.strictObject({
+  field: z.string(),
+  message: z.string(),
+  /** Character position in the expression, for expression errors. */
+  position: z.number().optional(),
+});
+
+const importRowFields = { line: z.number().int(), errors: z.array(importRowErrorSchema) };
+
+/**
+ * One row of the file: the descriptor it makes, as the PUT would store it. A row that failed its
+ * schema keeps what was read, as written (defaults not applied, numbers that did not parse as
+ * NaN), so its value is only an object.
+ */
+export const pidImportRowSchema = z.union([
+  z.strictObject({ ...importRowFields, kind: z.literal("pid"), value: z.strictObject(pidDescriptorFields) }),
+  z.strictObject({ ...importRowFields, kind: z.literal("computed"), value: z.strictObject(computedDescriptorFields) }),
+  z.strictObject({ ...importRowFields, kind: z.enum(["pid", "computed"]), value: z.record(z.string(), z.unknown()) }),
+]);
+export type PidImportRow = z.infer<typeof pidImportRowSchema>;
+
+/** The preview (dryRun, 200); an import answers it with the count written (201). */
+export const pidImportPreviewSchema = z.strictObject({
+  format: z.enum(["vwflash", "torque"]),
+  rows: z.array(pidImportRowSchema),
+  valid: z.number().int().min(0),
+  invalid: z.number().int().min(0),
+});
+export const pidImportResultSchema = pidImportPreviewSchema.extend({ imported: z.number().int().min(0) });
 
 /** The `data` of a 400 for a bad expression: where, for the editor's marker. */
 export interface ExpressionIssue {
@@ -318,15 +518,17 @@ export const firmwareSecretInputSchema = z.strictObject({
   secret: z.string().min(1, "secret must not be empty").max(4096),
 });
 export type FirmwareSecretInput = z.input<typeof firmwareSecretInputSchema>;
-export interface FirmwareSecretRow {
-  id: string;
-  firmwareId: string;
-  label: string;
-  securityLevel: number;
-  /** Always masked in lists; the clear text comes only from POST …/{id}/reveal. */
-  secret: string;
-  updatedAt: string;
-}
+export const firmwareSecretRowSchema = z.strictObject({
+  id: z.string(),
+  firmwareId: z.string(),
+  label: z.string(),
+  securityLevel: z.number().int(),
+  /** Always masked in lists and PUT answers; the clear text comes only from POST …/{id}/reveal. */
+  secret: z.string(),
+  updatedAt: isoDateTime,
+});
+export type FirmwareSecretRow = z.infer<typeof firmwareSecretRowSchema>;
+export const firmwareSecretPageSchema = listResponseSchema(firmwareSecretRowSchema);
 
 export const firmwareSecretList = {
   sort: ["firmwareId", "label", "updatedAt"],
@@ -425,15 +627,18 @@ export const ownSupportRequestList = {
 // ---------------------------------------------------------------------------
 // Firmware support matrix
 
-export interface FirmwareMatrixRow {
-  firmwareId: string;
-  manufacturer: string;
-  ecuFamily: string;
-  definition: boolean;
-  stockFile: boolean;
-  bootloader: boolean;
-  flashing: boolean;
-  vehicles: number;
-  pidTemplates: number;
-  obdFunctions: number;
-}
+/** One firmware and what it has: booleans for its documents and files, counts of what names it. */
+export const firmwareMatrixRowSchema = z.strictObject({
+  firmwareId: z.string(),
+  manufacturer: z.string(),
+  ecuFamily: z.string(),
+  definition: z.boolean(),
+  stockFile: z.boolean(),
+  bootloader: z.boolean(),
+  flashing: z.boolean(),
+  vehicles: z.number().int().min(0),
+  pidTemplates: z.number().int().min(0),
+  obdFunctions: z.number().int().min(0),
+});
+export type FirmwareMatrixRow = z.infer<typeof firmwareMatrixRowSchema>;
+export const firmwareMatrixPageSchema = listResponseSchema(firmwareMatrixRowSchema);

@@ -102,16 +102,23 @@ export type DataLogDetail = z.infer<typeof dataLogDetailSchema>;
  * A catalogue computed descriptor as the analysis view offers it to anyone signed in: what to
  * evaluate and how to show it, without the catalogue's bookkeeping.
  */
-export interface LogComputedDescriptor {
-  id: string;
-  name: string;
-  unit: string;
-  expression: string;
+export const logComputedDescriptorSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  unit: z.string(),
+  expression: z.string(),
   /** Decimals to show the values with. */
-  decimals: number;
+  decimals: z.number().int(),
   /** The channel variables the expression reads. */
-  variables: string[];
-}
+  variables: z.array(z.string()),
+});
+export type LogComputedDescriptor = z.infer<typeof logComputedDescriptorSchema>;
+
+/** `GET /data-logs/computed-descriptors`: all of them (up to a cap), with their count. */
+export const logComputedDescriptorsSchema = z.strictObject({
+  data: z.array(logComputedDescriptorSchema),
+  total: z.number().int().min(0),
+});
 
 export const dataLogShareAnswerSchema = z.strictObject({
   id: z.string(),

@@ -13,6 +13,7 @@ import { z } from "zod";
 import type { AppContext } from "../context";
 import type { Tx } from "../db/handle";
 import { HttpError, conflict, notFound } from "../errors";
+import { listResponseSchema } from "../../contracts/list-query";
 import { type ListSpec, listQueryOf, runList } from "./list";
 
 
@@ -25,7 +26,7 @@ export interface Referrer {
 
 export const idParams = z.strictObject({ id: z.uuid("id must be a UUID") });
 
-export interface CrudResource<Input extends { id?: string }, Row> {
+export interface CrudResource<Input extends { id?: string }, Row, Stored extends Record<string, unknown>> {
   /** Singular label for messages: "Supported vehicle". */
   label: string;
   /** PUT here; GET here too unless `listPath` differs. */
@@ -33,15 +34,22 @@ export interface CrudResource<Input extends { id?: string }, Row> {
   listPath?: string;
   /** GET/DELETE `${itemPath}/:id`; defaults to `path`. */
   itemPath?: string;
-  table: PgTable;
+  /** The stored rows' type comes with the table, so that `toApi` and `referrers` read typed columns. */
+  table: PgTable & { $inferSelect: Stored };
   idColumn: PgColumn;
   list: ListSpec;
+  /** The PUT body; handlers see its parsed output (defaults applied), typed as `Input`. */
   input: z.ZodType<Input>;
+  /**
+   * What `toApi` answers, from contracts/: the list's rows, GET and PUT are checked against it
+   * outside production, so a stored column the contract does not name fails a test.
+   */
+  output: z.ZodType<Row>;
   /** Database checks and the column values to write; throws HttpError to refuse. */
   prepare: (tx: Tx, input: Input, existingId: string | undefined) => Promise<Record<string, unknown>>;
   /** Shapes a stored row for the API. */
-  toApi: (row: Record<string, unknown>) => Row;
-  referrers?: (tx: Tx, row: Record<string, unknown>) => Promise<Referrer[]>;
+  toApi: (row: Stored) => Row;
+  referrers?: (tx: Tx, row: Stored) => Promise<Referrer[]>;
   /** Unique constraints named for a 409 on the field they protect. */
   unique?: Record<string, { field: string; message: string }>;
 }
@@ -53,7 +61,7 @@ interface PgError {
 }
 
 /** Turns a unique violation into a 409 on the field, when the resource names the constraint. */
-export function uniqueConflict(error: unknown, unique: CrudResource<never, unknown>["unique"] = {}): never {
+export function uniqueConflict(error: unknown, unique: CrudResource<never, unknown, never>["unique"] = {}): never {
   const cause = (error as PgError).cause ?? (error as PgError);
   if (cause.code === "23505" && cause.constraint && unique[cause.constraint]) {
     const { field, message } = unique[cause.constraint];
@@ -68,48 +76,54 @@ export function referencedConflict(label: string, referrers: Referrer[]): HttpEr
   return conflict(`${label} is still used by ${names.join(", ")}${more}; remove those references first`, referrers);
 }
 
-export function registerCrud<Input extends { id?: string }, Row>(plugin: FastifyInstance, ctx: AppContext, resource: CrudResource<Input, Row>) {
+/**
+ * A resource's PUT (create without an id, 201; update with one, 200), which its own file declares:
+ *
+ *   app.put(put.path, put.options, put.handler);
+ *
+ * Fastify gives a handler its body's type through a conditional type (`[T] extends [undefined] ?
+ * unknown : T`) that TypeScript cannot resolve while `Input` is registerCrud's type parameter, so
+ * declared in registerCrud the body would be typed `unknown`. Declared where the resource's schema
+ * is concrete, the body comes out as exactly `Input`, the schema's parse output, with no cast.
+ */
+export interface CrudPut<Input, Row> {
+  path: string;
+  options: {
+    config: { role: "admin" };
+    schema: { body: z.ZodType<Input>; response: { 200: z.ZodType<Row>; 201: z.ZodType<Row> } };
+  };
+  handler: <Sent>(request: { body: Input }, reply: { status(code: 200 | 201): { send(record: Row): Sent } }) => Promise<Sent>;
+}
+
+/**
+ * Declares the list, GET and DELETE routes of the resource and answers its PUT, for the caller to
+ * declare (see CrudPut).
+ */
+export function registerCrud<Input extends { id?: string }, Row, Stored extends Record<string, unknown>>(
+  plugin: FastifyInstance,
+  ctx: AppContext,
+  resource: CrudResource<Input, Row, Stored>,
+): CrudPut<Input, Row> {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const admin = { role: "admin" as const };
   const itemPath = `${resource.itemPath ?? resource.path}/:id`;
   const byId = (id: string) => eq(resource.idColumn, id);
+  // The table is generic here, so drizzle types its rows loosely; they are the table's own rows.
+  const stored = (row: unknown) => row as Stored;
 
-  app.get(resource.listPath ?? resource.path, { config: { ...admin, list: resource.list } }, async (request) => {
+  app.get(resource.listPath ?? resource.path, { config: { ...admin, list: resource.list }, schema: { response: { 200: listResponseSchema(resource.output) } } }, async (request) => {
     const query = listQueryOf(request, resource.list);
     const page = await runList(ctx.db, resource.list, query, ({ where, orderBy, limit, offset }) =>
       ctx.db.select().from(resource.table).where(where).orderBy(...orderBy).limit(limit).offset(offset),
     );
-    return { ...page, data: page.data.map((row) => resource.toApi(row as Record<string, unknown>)) };
+    return { ...page, data: page.data.map((row) => resource.toApi(stored(row))) };
   });
 
-  app.get(itemPath, { config: admin, schema: { params: idParams } }, async (request) => {
+  app.get(itemPath, { config: admin, schema: { params: idParams, response: { 200: resource.output } } }, async (request) => {
     const { id } = request.params;
     const [row] = await ctx.db.select().from(resource.table).where(byId(id));
     if (!row) throw notFound(`${resource.label} ${id}`);
-    return resource.toApi(row as Record<string, unknown>);
-  });
-
-  app.put(resource.path, { config: admin, schema: { body: resource.input } }, async (request, reply) => {
-    // The body is the resource's own schema, generic here: the type provider cannot name it.
-    const input = request.body as Input;
-    try {
-      const row = await ctx.db.transaction(async (tx) => {
-        if (input.id) {
-          const [existing] = await tx.select({ id: resource.idColumn }).from(resource.table).where(byId(input.id)).for("update");
-          if (!existing) throw notFound(`${resource.label} ${input.id}`);
-        }
-        const values = await resource.prepare(tx, input, input.id);
-        if (input.id) {
-          const [updated] = await tx.update(resource.table).set({ ...values, updatedAt: new Date() }).where(byId(input.id)).returning();
-          return updated;
-        }
-        const [created] = await tx.insert(resource.table).values(values).returning();
-        return created;
-      });
-      return reply.status(input.id ? 200 : 201).send(resource.toApi(row as Record<string, unknown>));
-    } catch (error) {
-      uniqueConflict(error, resource.unique);
-    }
+    return resource.toApi(stored(row));
   });
 
   app.delete(itemPath, { config: admin, schema: { params: idParams } }, async (request, reply) => {
@@ -118,12 +132,38 @@ export function registerCrud<Input extends { id?: string }, Row>(plugin: Fastify
       // Locked first: a writer adding a reference waits for us, or we see its reference.
       const [row] = await tx.select().from(resource.table).where(byId(id)).for("update");
       if (!row) throw notFound(`${resource.label} ${id}`);
-      const referrers = (await resource.referrers?.(tx, row as Record<string, unknown>)) ?? [];
+      const referrers = (await resource.referrers?.(tx, stored(row))) ?? [];
       if (referrers.length) throw referencedConflict(`${resource.label} "${labelOf(row)}"`, referrers);
       await tx.delete(resource.table).where(byId(id));
     });
     return reply.status(204).send();
   });
+
+  const put: CrudPut<Input, Row> = {
+    path: resource.path,
+    options: { config: admin, schema: { body: resource.input, response: { 200: resource.output, 201: resource.output } } },
+    async handler({ body: input }, reply) {
+      try {
+        const row = await ctx.db.transaction(async (tx) => {
+          if (input.id) {
+            const [existing] = await tx.select({ id: resource.idColumn }).from(resource.table).where(byId(input.id)).for("update");
+            if (!existing) throw notFound(`${resource.label} ${input.id}`);
+          }
+          const values = await resource.prepare(tx, input, input.id);
+          if (input.id) {
+            const [updated] = await tx.update(resource.table).set({ ...values, updatedAt: new Date() }).where(byId(input.id)).returning();
+            return updated;
+          }
+          const [created] = await tx.insert(resource.table).values(values).returning();
+          return created;
+        });
+        return reply.status(input.id ? 200 : 201).send(resource.toApi(stored(row)));
+      } catch (error) {
+        uniqueConflict(error, resource.unique);
+      }
+    },
+  };
+  return put;
 }
 
 const labelOf = (row: Record<string, unknown>) => String(row.name ?? row.firmwareId ?? row.id);

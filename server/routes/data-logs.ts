@@ -8,7 +8,7 @@ import { rm } from "node:fs/promises";
 import { eq, or, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { type DataLogDetail, type DynoProfile, type LogComputedDescriptor, dataLogDetailSchema, dataLogPageSchema, dataLogPatchSchema } from "../../contracts/data-logs";
+import { type DataLogDetail, type DynoProfile, type LogComputedDescriptor, dataLogDetailSchema, dataLogPageSchema, dataLogPatchSchema, logComputedDescriptorsSchema } from "../../contracts/data-logs";
 import type { AppContext } from "../context";
 import type { Db } from "../db/connection";
 import { computedDescriptors, dataLogs, userVehicles } from "../db/schema";
@@ -162,7 +162,7 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
   });
 
   // Read-only for every signed-in user (the catalogue's own endpoint is admin-only): the analysis view's computed channels.
-  app.get(`${DATA_LOGS}/computed-descriptors`, async () => {
+  app.get(`${DATA_LOGS}/computed-descriptors`, { schema: { response: { 200: logComputedDescriptorsSchema } } }, async () => {
     const rows = await ctx.db
       .select({
         id: computedDescriptors.id,

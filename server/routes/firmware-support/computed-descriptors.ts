@@ -6,7 +6,7 @@ import { eq, sql } from "drizzle-orm";
 import { apiPaths } from "../../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { type ComputedDescriptorInput, computedDescriptorInputSchema, computedDescriptorList } from "../../../contracts/catalogue";
+import { type ChannelVariable, type ComputedDescriptor, channelVariablesSchema, computedDescriptorInputSchema, computedDescriptorList, computedDescriptorSchema } from "../../../contracts/catalogue";
 import { validateExpression } from "../../../contracts/expression";
 import type { AppContext } from "../../context";
 import { computedDescriptors, pidDescriptors } from "../../db/schema";
@@ -18,13 +18,14 @@ import { BASE, admin, iso } from "./common";
 
 export async function computedDescriptorRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  registerCrud(plugin, ctx, {
+  const put = registerCrud(plugin, ctx, {
     label: "Computed descriptor",
     path: `/${apiPaths["computed-descriptors"].record}`,
     listPath: `/${apiPaths["computed-descriptors"].list}`,
     table: computedDescriptors,
     idColumn: computedDescriptors.id,
-    input: computedDescriptorInputSchema as z.ZodType<ComputedDescriptorInput & { id?: string }>,
+    input: computedDescriptorInputSchema,
+    output: computedDescriptorSchema,
     list: {
       table: computedDescriptors,
       id: computedDescriptors.id,
@@ -40,7 +41,7 @@ export async function computedDescriptorRoutes(plugin: FastifyInstance, { ctx }:
       defaultSort: [{ field: "name", order: "asc" }],
     },
     async prepare(tx, input, existingId) {
-      const { id: _id, ...values } = computedDescriptorInputSchema.parse(input);
+      const { id: _id, ...values } = input;
       const names = expressionNames(values.expression);
       if ("issue" in names) throw badRequest("Invalid expression", names.issue.message, [names.issue]);
       const known = await knownChannelVariables(tx, names.names.filter((n) => n !== values.variable), existingId);
@@ -51,19 +52,21 @@ export async function computedDescriptorRoutes(plugin: FastifyInstance, { ctx }:
       if (pid) throw badRequest("Invalid body", "a PID descriptor uses this variable", [{ path: "variable", message: "a PID descriptor uses this variable" }]);
       return { ...values, variables: [...check.variables] };
     },
-    toApi: ({ createdAt, updatedAt, ...row }) => ({ ...row, createdAt: iso(createdAt), updatedAt: iso(updatedAt) }),
-    referrers: (tx, row) => channelReferrers(tx, { variable: row.variable as string }),
+    toApi: ({ createdAt, updatedAt, ...row }): ComputedDescriptor => ({ ...row, createdAt: iso(createdAt)!, updatedAt: iso(updatedAt)! }),
+    referrers: (tx, row) => channelReferrers(tx, { variable: row.variable }),
     unique: { computed_descriptors_variable_key: { field: "variable", message: "another computed descriptor uses this variable" } },
   });
+  // Declared here, where the body's schema is concrete, so the handler gets its parsed type (see CrudPut).
+  app.put(put.path, put.options, put.handler);
 
   /** Channel variables for the expression editor's completion: PID and computed, by prefix. */
-  app.get(`${BASE}/channel-variables`, { config: admin, schema: { querystring: z.strictObject({ q: z.string().max(64).default("") }) } }, async (request) => {
+  app.get(`${BASE}/channel-variables`, { config: admin, schema: { querystring: z.strictObject({ q: z.string().max(64).default("") }), response: { 200: channelVariablesSchema } } }, async (request) => {
     const { q } = request.query;
     const prefix = `${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const rows = await ctx.db.execute(sql`
       (SELECT variable, name, unit, min, max, 'pid' AS kind FROM ${pidDescriptors} WHERE variable LIKE ${prefix} ORDER BY variable LIMIT 200)
       UNION ALL
       (SELECT variable, name, unit, min, max, 'computed' AS kind FROM ${computedDescriptors} WHERE variable LIKE ${prefix} ORDER BY variable LIMIT 200)`);
-    return { data: (rows as unknown as { rows: unknown[] }).rows };
+    return { data: (rows as unknown as { rows: ChannelVariable[] }).rows };
   });
 }

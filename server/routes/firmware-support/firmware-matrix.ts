@@ -3,16 +3,18 @@
  */
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import type { FirmwareMatrixRow } from "../../../contracts/catalogue";
+import { type FirmwareMatrixRow, firmwareMatrixPageSchema } from "../../../contracts/catalogue";
 import type { AppContext } from "../../context";
 import { firmwareSupport, obdFunctions, pidTemplates, supportedVehicles } from "../../db/schema";
 import { listQueryOf, runList } from "../../http/list";
+import type { ZodTypeProvider } from "../../http/zod";
 import { admin } from "./common";
 import { apiPaths } from "../../../contracts/api-paths";
 import { firmwareListSpec } from "./firmware-records";
 
-export async function firmwareMatrixRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  app.get(`/${apiPaths["firmware-matrix"].list}`, { config: { ...admin, list: firmwareListSpec } }, async (request) => {
+export async function firmwareMatrixRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  app.get(`/${apiPaths["firmware-matrix"].list}`, { config: { ...admin, list: firmwareListSpec }, schema: { response: { 200: firmwareMatrixPageSchema } } }, async (request) => {
     const query = listQueryOf(request, firmwareListSpec);
     const count = (table: typeof supportedVehicles | typeof pidTemplates | typeof obdFunctions) =>
       sql<number>`(SELECT count(*)::int FROM ${table} WHERE ${table.firmwareIds} @> ARRAY[${firmwareSupport.firmwareId}])`;

@@ -5,7 +5,15 @@
 import { readFile } from "node:fs/promises";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { type FirmwareSupport, type FirmwareSupportRow, type FlashingProfile, firmwareSupportInputSchema, firmwareSupportList } from "../../../contracts/catalogue";
+import {
+  type FirmwareSupport,
+  type FirmwareSupportRow,
+  type FlashingProfile,
+  firmwareSupportInputSchema,
+  firmwareSupportList,
+  firmwareSupportPageSchema,
+  firmwareSupportSchema,
+} from "../../../contracts/catalogue";
 import type { ChecksumScheme, IdentifyRule } from "../../../contracts/tune-definition";
 import type { AppContext } from "../../context";
 import { firmwareSupport } from "../../db/schema";
@@ -109,7 +117,7 @@ async function lockedFirmware(tx: Tx, id: string): Promise<FirmwareRow> {
 
 export async function firmwareRecordRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  app.get(`/${apiPaths["firmware-support"].list}`, { config: { ...admin, list: firmwareListSpec } }, async (request) => {
+  app.get(`/${apiPaths["firmware-support"].list}`, { config: { ...admin, list: firmwareListSpec }, schema: { response: { 200: firmwareSupportPageSchema } } }, async (request) => {
     const query = listQueryOf(request, firmwareListSpec);
     const page = await runList(ctx.db, firmwareListSpec, query, ({ where, orderBy, limit, offset }) =>
       ctx.db.select().from(firmwareSupport).where(where).orderBy(...orderBy).limit(limit).offset(offset),
@@ -117,7 +125,7 @@ export async function firmwareRecordRoutes(plugin: FastifyInstance, { ctx }: { c
     return { ...page, data: page.data.map(firmwareToListRow) };
   });
 
-  app.get(`${RECORDS}/:id`, { config: admin, schema: { params: idParams } }, async (request) => {
+  app.get(`${RECORDS}/:id`, { config: admin, schema: { params: idParams, response: { 200: firmwareSupportSchema } } }, async (request) => {
     const { id } = request.params;
     const [row] = await ctx.db.select().from(firmwareSupport).where(eq(firmwareSupport.id, id));
     if (!row) throw notFound(`Firmware record ${id}`);
@@ -125,7 +133,7 @@ export async function firmwareRecordRoutes(plugin: FastifyInstance, { ctx }: { c
   });
 
   /** Creates or updates by software id; a stored stock file must still pass the new rules. */
-  app.put(`${RECORDS}`, { config: admin, schema: { body: firmwareSupportInputSchema } }, async (request, reply) => {
+  app.put(`${RECORDS}`, { config: admin, schema: { body: firmwareSupportInputSchema, response: { 200: firmwareSupportSchema, 201: firmwareSupportSchema } } }, async (request, reply) => {
     const input = request.body;
     const { row, created } = await ctx.db.transaction(async (tx) => {
       const [existing] = await tx.select().from(firmwareSupport).where(eq(firmwareSupport.firmwareId, input.firmwareId)).for("update");
@@ -168,7 +176,7 @@ export async function firmwareRecordRoutes(plugin: FastifyInstance, { ctx }: { c
     return reply.status(204).send();
   });
 
-  app.post(`${RECORDS}/:id/stock-file`, { config: admin, schema: { params: idParams } }, async (request) => {
+  app.post(`${RECORDS}/:id/stock-file`, { config: admin, schema: { params: idParams, response: { 200: firmwareSupportSchema } } }, async (request) => {
     const { id } = request.params;
     return withUpload(request, ctx, async (upload) => {
       const file = requireFile(upload);

@@ -4,7 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { flashingSupportInputSchema } from "../../../contracts/catalogue";
+import { firmwareSupportSchema, flashingSupportInputSchema } from "../../../contracts/catalogue";
 import type { AppContext } from "../../context";
 import { firmwareSupport } from "../../db/schema";
 import { HttpError, badRequest, notFound } from "../../errors";
@@ -17,7 +17,7 @@ import { firmwareToApi } from "./firmware-records";
 
 export async function flashingSupportRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  app.put(`${BASE}/flashing-support`, { config: admin, schema: { body: flashingSupportInputSchema } }, async (request) => {
+  app.put(`${BASE}/flashing-support`, { config: admin, schema: { body: flashingSupportInputSchema, response: { 200: firmwareSupportSchema } } }, async (request) => {
     const input = request.body;
     if (input.profile && !seedKeyAlgorithmIds.includes(input.profile.seedKeyAlgorithm)) {
       const message = `unknown seed/key algorithm; the server knows ${seedKeyAlgorithmIds.join(", ")}`;
@@ -46,7 +46,7 @@ export async function flashingSupportRoutes(plugin: FastifyInstance, { ctx }: { 
     return firmwareToApi(row);
   });
 
-  app.post(`${BASE}/flashing-support/:id/bootloader`, { config: admin, schema: { params: idParams } }, async (request) => {
+  app.post(`${BASE}/flashing-support/:id/bootloader`, { config: admin, schema: { params: idParams, response: { 200: firmwareSupportSchema } } }, async (request) => {
     const { id } = request.params;
     return withUpload(request, ctx, async (upload) => {
       const file = requireFile(upload);

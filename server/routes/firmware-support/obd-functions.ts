@@ -4,21 +4,22 @@
 import { sql } from "drizzle-orm";
 import { apiPaths } from "../../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
-import type { z } from "zod";
-import { type ObdFunctionInput, obdFunctionInputSchema, obdFunctionList } from "../../../contracts/catalogue";
+import { type ObdFunction, obdFunctionInputSchema, obdFunctionList, obdFunctionSchema } from "../../../contracts/catalogue";
 import type { AppContext } from "../../context";
 import { obdFunctions } from "../../db/schema";
 import { registerCrud } from "../../http/crud";
 import { lockFirmwareIds } from "../../services/catalogue";
+import type { ZodTypeProvider } from "../../http/zod";
 import { iso } from "./common";
 
 export async function obdFunctionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  registerCrud(app, ctx, {
+  const put = registerCrud(app, ctx, {
     label: "OBD function",
     path: `/${apiPaths["obd-functions"].record}`,
     table: obdFunctions,
     idColumn: obdFunctions.id,
-    input: obdFunctionInputSchema as z.ZodType<ObdFunctionInput & { id?: string }>,
+    input: obdFunctionInputSchema,
+    output: obdFunctionSchema,
     list: {
       table: obdFunctions,
       id: obdFunctions.id,
@@ -34,11 +35,14 @@ export async function obdFunctionRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       defaultSort: [{ field: "name", order: "asc" }],
     },
     async prepare(tx, input) {
-      const { id: _id, ...values } = obdFunctionInputSchema.parse(input);
+      const { id: _id, ...values } = input;
       await lockFirmwareIds(tx, values.firmwareIds);
       return values;
     },
-    toApi: ({ createdAt, updatedAt, ...row }) => ({ ...row, createdAt: iso(createdAt), updatedAt: iso(updatedAt) }),
+    toApi: ({ createdAt, updatedAt, ...row }): ObdFunction => ({ ...row, createdAt: iso(createdAt)!, updatedAt: iso(updatedAt)! }),
     unique: { obd_functions_name_key: { field: "name", message: "another OBD function has this name" } },
   });
+
+  // Declared here, where the body's schema is concrete, so the handler gets its parsed type (see CrudPut).
+  app.withTypeProvider<ZodTypeProvider>().put(put.path, put.options, put.handler);
 }

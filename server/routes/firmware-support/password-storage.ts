@@ -4,7 +4,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { firmwareSecretInputSchema, firmwareSecretList } from "../../../contracts/catalogue";
+import { type FirmwareSecretRow, firmwareSecretInputSchema, firmwareSecretList, firmwareSecretPageSchema, firmwareSecretRowSchema } from "../../../contracts/catalogue";
 import type { AppContext } from "../../context";
 import { firmwareSecrets, secretReveals } from "../../db/schema";
 import { notFound } from "../../errors";
@@ -20,13 +20,13 @@ const PASSWORDS = `/${apiPaths["password-storage"].list}`;
 
 export async function passwordStorageRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  const mask = (row: typeof firmwareSecrets.$inferSelect) => ({
+  const mask = (row: typeof firmwareSecrets.$inferSelect): FirmwareSecretRow => ({
     id: row.id,
     firmwareId: row.firmwareId,
     label: row.label,
     securityLevel: row.securityLevel,
     secret: "••••••••",
-    updatedAt: iso(row.updatedAt),
+    updatedAt: iso(row.updatedAt)!,
   });
   const secretListSpec: ListSpec = {
     table: firmwareSecrets,
@@ -41,7 +41,7 @@ export async function passwordStorageRoutes(plugin: FastifyInstance, { ctx }: { 
     defaultSort: [{ field: "firmwareId", order: "asc" }],
   };
 
-  app.get(`${PASSWORDS}`, { config: { ...admin, list: secretListSpec } }, async (request) => {
+  app.get(`${PASSWORDS}`, { config: { ...admin, list: secretListSpec }, schema: { response: { 200: firmwareSecretPageSchema } } }, async (request) => {
     const query = listQueryOf(request, secretListSpec);
     const page = await runList(ctx.db, secretListSpec, query, ({ where, orderBy, limit, offset }) =>
       ctx.db.select().from(firmwareSecrets).where(where).orderBy(...orderBy).limit(limit).offset(offset),
@@ -49,7 +49,7 @@ export async function passwordStorageRoutes(plugin: FastifyInstance, { ctx }: { 
     return { ...page, data: page.data.map(mask) };
   });
 
-  app.put(`${PASSWORDS}`, { config: admin, schema: { body: firmwareSecretInputSchema } }, async (request, reply) => {
+  app.put(`${PASSWORDS}`, { config: admin, schema: { body: firmwareSecretInputSchema, response: { 200: firmwareSecretRowSchema, 201: firmwareSecretRowSchema } } }, async (request, reply) => {
     const input = request.body;
     try {
       const row = await ctx.db.transaction(async (tx) => {
@@ -70,7 +70,8 @@ export async function passwordStorageRoutes(plugin: FastifyInstance, { ctx }: { 
     }
   });
 
-  app.post(`${PASSWORDS}/:id/reveal`, { config: admin, schema: { params: idParams } }, async (request) => {
+  // The same row with the secret in clear text.
+  app.post(`${PASSWORDS}/:id/reveal`, { config: admin, schema: { params: idParams, response: { 200: firmwareSecretRowSchema } } }, async (request) => {
     const { id } = request.params;
     const caller = callerOf(request);
     const row = await ctx.db.transaction(async (tx) => {

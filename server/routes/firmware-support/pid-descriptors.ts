@@ -6,7 +6,7 @@ import { eq, sql } from "drizzle-orm";
 import { apiPaths } from "../../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { type PidDescriptorInput, pidDescriptorInputSchema, pidDescriptorList } from "../../../contracts/catalogue";
+import { type PidDescriptor, pidDescriptorInputSchema, pidDescriptorList, pidDescriptorSchema, pidImportPreviewSchema, pidImportResultSchema } from "../../../contracts/catalogue";
 import { validateExpression } from "../../../contracts/expression";
 import type { AppContext } from "../../context";
 import { computedDescriptors, pidDescriptors } from "../../db/schema";
@@ -37,19 +37,20 @@ export async function pidDescriptorRoutes(plugin: FastifyInstance, { ctx }: { ct
     search: sql`(${pidDescriptors.name} || ' ' || ${pidDescriptors.variable} || ' ' || ${pidDescriptors.unit})`,
     defaultSort: [{ field: "name", order: "asc" }],
   };
-  const pidValues = async (tx: Tx, input: PidDescriptorInput) => {
-    const { id: _id, ...values } = pidDescriptorInputSchema.parse(input);
+  const pidValues = async (tx: Tx, input: z.output<typeof pidDescriptorInputSchema>) => {
+    const { id: _id, ...values } = input;
     await lockFirmwareIds(tx, values.firmwareIds);
     return values;
   };
   const pidUnique = { pid_descriptors_variable_key: { field: "variable", message: "another PID descriptor uses this variable" } };
 
-  registerCrud(plugin, ctx, {
+  const put = registerCrud(plugin, ctx, {
     label: "PID descriptor",
     path: `/${apiPaths["pid-descriptors"].record}`,
     table: pidDescriptors,
     idColumn: pidDescriptors.id,
-    input: pidDescriptorInputSchema as z.ZodType<PidDescriptorInput & { id?: string }>,
+    input: pidDescriptorInputSchema,
+    output: pidDescriptorSchema,
     list: pidListSpec,
     async prepare(tx, input, existingId) {
       const values = await pidValues(tx, input);
@@ -65,10 +66,12 @@ export async function pidDescriptorRoutes(plugin: FastifyInstance, { ctx }: { ct
       if (computed) throw badRequest("Invalid body", "a computed descriptor uses this variable", [{ path: "variable", message: "a computed descriptor uses this variable" }]);
       return values;
     },
-    toApi: ({ createdAt, updatedAt, ...row }) => ({ ...row, createdAt: iso(createdAt), updatedAt: iso(updatedAt) }),
-    referrers: (tx, row) => channelReferrers(tx, { id: row.id as string, variable: row.variable as string }),
+    toApi: ({ createdAt, updatedAt, ...row }): PidDescriptor => ({ ...row, createdAt: iso(createdAt)!, updatedAt: iso(updatedAt)! }),
+    referrers: (tx, row) => channelReferrers(tx, { id: row.id, variable: row.variable }),
     unique: pidUnique,
   });
+  // Declared here, where the body's schema is concrete, so the handler gets its parsed type (see CrudPut).
+  app.put(put.path, put.options, put.handler);
 
   const importBody = z.strictObject({
     csv: z.string().min(1, "the CSV is empty").max(1024 * 1024),
@@ -86,7 +89,7 @@ export async function pidDescriptorRoutes(plugin: FastifyInstance, { ctx }: { ct
    * one transaction (upserting by variable), refused when any row has errors
    * unless skipInvalid.
    */
-  app.post(`${BASE}/pid-descriptors/import`, { config: admin, schema: { body: importBody } }, async (request, reply) => {
+  app.post(`${BASE}/pid-descriptors/import`, { config: admin, schema: { body: importBody, response: { 200: pidImportPreviewSchema, 201: pidImportResultSchema } } }, async (request, reply) => {
     const body = request.body;
     const parsed = parsePidCsv(body.csv, { format: body.format, source: body.source, firmwareIds: body.firmwareIds });
     if (!parsed.ok) throw badRequest("Unreadable CSV", parsed.error, [{ path: "csv", message: parsed.error }]);

@@ -4,21 +4,22 @@
 import { sql } from "drizzle-orm";
 import { apiPaths } from "../../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
-import type { z } from "zod";
-import { type PidTemplateInput, pidTemplateInputSchema, pidTemplateList } from "../../../contracts/catalogue";
+import { type PidTemplate, pidTemplateInputSchema, pidTemplateList, pidTemplateSchema } from "../../../contracts/catalogue";
 import type { AppContext } from "../../context";
 import { pidTemplates } from "../../db/schema";
 import { registerCrud } from "../../http/crud";
 import { lockDescriptorIds, lockFirmwareIds } from "../../services/catalogue";
+import type { ZodTypeProvider } from "../../http/zod";
 import { iso } from "./common";
 
 export async function pidTemplateRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  registerCrud(app, ctx, {
+  const put = registerCrud(app, ctx, {
     label: "PID template",
     path: `/${apiPaths["pid-templates"].record}`,
     table: pidTemplates,
     idColumn: pidTemplates.id,
-    input: pidTemplateInputSchema as z.ZodType<PidTemplateInput & { id?: string }>,
+    input: pidTemplateInputSchema,
+    output: pidTemplateSchema,
     list: {
       table: pidTemplates,
       id: pidTemplates.id,
@@ -35,12 +36,15 @@ export async function pidTemplateRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       defaultSort: [{ field: "name", order: "asc" }],
     },
     async prepare(tx, input) {
-      const { id: _id, ...values } = pidTemplateInputSchema.parse(input);
+      const { id: _id, ...values } = input;
       await lockFirmwareIds(tx, values.firmwareIds);
       await lockDescriptorIds(tx, values.descriptorIds);
       return values;
     },
-    toApi: ({ createdAt, updatedAt, ...row }) => ({ ...row, createdAt: iso(createdAt), updatedAt: iso(updatedAt) }),
+    toApi: ({ createdAt, updatedAt, ...row }): PidTemplate => ({ ...row, createdAt: iso(createdAt)!, updatedAt: iso(updatedAt)! }),
     unique: { pid_templates_name_key: { field: "name", message: "another template has this name" } },
   });
+
+  // Declared here, where the body's schema is concrete, so the handler gets its parsed type (see CrudPut).
+  app.withTypeProvider<ZodTypeProvider>().put(put.path, put.options, put.handler);
 }

@@ -4,21 +4,22 @@
 import { sql } from "drizzle-orm";
 import { apiPaths } from "../../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
-import type { z } from "zod";
-import { type SupportedVehicleInput, supportedVehicleInputSchema, supportedVehicleList } from "../../../contracts/catalogue";
+import { type SupportedVehicle, supportedVehicleInputSchema, supportedVehicleList, supportedVehicleSchema } from "../../../contracts/catalogue";
 import type { AppContext } from "../../context";
 import { supportedVehicles } from "../../db/schema";
 import { registerCrud } from "../../http/crud";
 import { lockFirmwareIds } from "../../services/catalogue";
+import type { ZodTypeProvider } from "../../http/zod";
 import { iso } from "./common";
 
 export async function supportedVehicleRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  registerCrud(app, ctx, {
+  const put = registerCrud(app, ctx, {
     label: "Supported vehicle",
     path: `/${apiPaths["supported-vehicles"].record}`,
     table: supportedVehicles,
     idColumn: supportedVehicles.id,
-    input: supportedVehicleInputSchema as z.ZodType<SupportedVehicleInput & { id?: string }>,
+    input: supportedVehicleInputSchema,
+    output: supportedVehicleSchema,
     list: {
       table: supportedVehicles,
       id: supportedVehicles.id,
@@ -37,10 +38,13 @@ export async function supportedVehicleRoutes(app: FastifyInstance, { ctx }: { ct
       defaultSort: [{ field: "make", order: "asc" }, { field: "model", order: "asc" }],
     },
     async prepare(tx, input) {
-      const { id: _id, ...values } = supportedVehicleInputSchema.parse(input);
+      const { id: _id, ...values } = input;
       await lockFirmwareIds(tx, values.firmwareIds);
       return values;
     },
-    toApi: ({ createdAt, updatedAt, ...row }) => ({ ...row, createdAt: iso(createdAt), updatedAt: iso(updatedAt) }),
+    toApi: ({ createdAt, updatedAt, ...row }): SupportedVehicle => ({ ...row, createdAt: iso(createdAt)!, updatedAt: iso(updatedAt)! }),
   });
+
+  // Declared here, where the body's schema is concrete, so the handler gets its parsed type (see CrudPut).
+  app.withTypeProvider<ZodTypeProvider>().put(put.path, put.options, put.handler);
 }
