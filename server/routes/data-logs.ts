@@ -21,7 +21,7 @@ import { requireFile, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
 import { type LogRow, apiChannel, lockHash, ownedLog, summaryOf, vehicleOf, visibleTo } from "../services/data-logs";
 import { parseLogFile } from "../services/log-parse";
-import { apiPaths } from "../../contracts/api-paths";
+import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 
 const DATA_LOGS = `/${apiPaths["data-logs"].list}`;
 
@@ -162,7 +162,7 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
   });
 
   // Read-only for every signed-in user (the catalogue's own endpoint is admin-only): the analysis view's computed channels.
-  app.get(`${DATA_LOGS}/computed-descriptors`, { schema: { response: { 200: logComputedDescriptorsSchema } } }, async () => {
+  app.get(`/${apiRoutes.dataLogs.computedDescriptors()}`, { schema: { response: { 200: logComputedDescriptorsSchema } } }, async () => {
     const rows = await ctx.db
       .select({
         id: computedDescriptors.id,
@@ -230,7 +230,7 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     return sendFile(request, reply, blobs.pathOf(row.fileSha256), row.fileSize, "application/octet-stream");
   });
 
-  app.get(`${DATA_LOGS}/:id/columns`, { schema: { params: idParams } }, async (request, reply) => {
+  app.get(`/${apiRoutes.dataLogs.columns(":id")}`, { schema: { params: idParams } }, async (request, reply) => {
     const { id } = request.params;
     const row = await ownedLog(ctx.db, callerOf(request), id);
     return sendFile(request, reply, blobs.pathOf(row.columnsSha256), row.columnsSize, "application/octet-stream");

@@ -3,7 +3,7 @@
  * the channel variables the expression editor completes.
  */
 import { eq, sql } from "drizzle-orm";
-import { apiPaths } from "../../../contracts/api-paths";
+import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { type ChannelVariable, type ComputedDescriptor, channelVariablesSchema, computedDescriptorInputSchema, computedDescriptorList, computedDescriptorSchema } from "../../../contracts/catalogue";
@@ -14,7 +14,7 @@ import { badRequest } from "../../errors";
 import { registerCrud } from "../../http/crud";
 import type { ZodTypeProvider } from "../../http/zod";
 import { channelReferrers, expressionNames, knownChannelVariables } from "../../services/catalogue";
-import { BASE, admin, iso } from "./common";
+import { admin, iso } from "./common";
 
 export async function computedDescriptorRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
@@ -60,7 +60,7 @@ export async function computedDescriptorRoutes(plugin: FastifyInstance, { ctx }:
   app.put(put.path, put.options, put.handler);
 
   /** Channel variables for the expression editor's completion: PID and computed, by prefix. */
-  app.get(`${BASE}/channel-variables`, { config: admin, schema: { querystring: z.strictObject({ q: z.string().max(64).default("") }), response: { 200: channelVariablesSchema } } }, async (request) => {
+  app.get(`/${apiRoutes.firmwareSupport.channelVariables()}`, { config: admin, schema: { querystring: z.strictObject({ q: z.string().max(64).default("") }), response: { 200: channelVariablesSchema } } }, async (request) => {
     const { q } = request.query;
     const prefix = `${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const rows = await ctx.db.execute(sql`

@@ -28,7 +28,7 @@ import { requireFile, withUpload } from "../../http/uploads";
 import type { ZodTypeProvider } from "../../http/zod";
 import { firmwareReferrers } from "../../services/catalogue";
 import { BASE, admin, iso } from "./common";
-import { apiPaths } from "../../../contracts/api-paths";
+import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 
 /** One firmware record's routes; the records are listed at the catalogue's root (BASE). */
 const RECORDS = `/${apiPaths["firmware-support"].record}`;
@@ -176,7 +176,7 @@ export async function firmwareRecordRoutes(plugin: FastifyInstance, { ctx }: { c
     return reply.status(204).send();
   });
 
-  app.post(`${RECORDS}/:id/stock-file`, { config: admin, schema: { params: idParams, response: { 200: firmwareSupportSchema } } }, async (request) => {
+  app.post(`/${apiRoutes.firmwareSupport.stockFile(":id")}`, { config: admin, schema: { params: idParams, response: { 200: firmwareSupportSchema } } }, async (request) => {
     const { id } = request.params;
     return withUpload(request, ctx, async (upload) => {
       const file = requireFile(upload);

@@ -12,12 +12,13 @@ import { idParams } from "../../http/crud";
 import { requireFile, withUpload } from "../../http/uploads";
 import type { ZodTypeProvider } from "../../http/zod";
 import { seedKeyAlgorithmIds } from "../../../domain/flashing/seed-key";
-import { BASE, admin } from "./common";
+import { admin } from "./common";
 import { firmwareToApi } from "./firmware-records";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 export async function flashingSupportRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  app.put(`${BASE}/flashing-support`, { config: admin, schema: { body: flashingSupportInputSchema, response: { 200: firmwareSupportSchema } } }, async (request) => {
+  app.put(`/${apiRoutes.firmwareSupport.flashingSupport()}`, { config: admin, schema: { body: flashingSupportInputSchema, response: { 200: firmwareSupportSchema } } }, async (request) => {
     const input = request.body;
     if (input.profile && !seedKeyAlgorithmIds.includes(input.profile.seedKeyAlgorithm)) {
       const message = `unknown seed/key algorithm; the server knows ${seedKeyAlgorithmIds.join(", ")}`;
@@ -46,7 +47,7 @@ export async function flashingSupportRoutes(plugin: FastifyInstance, { ctx }: { 
     return firmwareToApi(row);
   });
 
-  app.post(`${BASE}/flashing-support/:id/bootloader`, { config: admin, schema: { params: idParams, response: { 200: firmwareSupportSchema } } }, async (request) => {
+  app.post(`/${apiRoutes.firmwareSupport.bootloader(":id")}`, { config: admin, schema: { params: idParams, response: { 200: firmwareSupportSchema } } }, async (request) => {
     const { id } = request.params;
     return withUpload(request, ctx, async (upload) => {
       const file = requireFile(upload);

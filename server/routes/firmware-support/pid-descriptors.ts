@@ -3,7 +3,7 @@
  * Torque CSV import and export.
  */
 import { eq, sql } from "drizzle-orm";
-import { apiPaths } from "../../../contracts/api-paths";
+import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { type PidDescriptor, pidDescriptorInputSchema, pidDescriptorList, pidDescriptorSchema, pidImportPreviewSchema, pidImportResultSchema } from "../../../contracts/catalogue";
@@ -89,7 +89,7 @@ export async function pidDescriptorRoutes(plugin: FastifyInstance, { ctx }: { ct
    * one transaction (upserting by variable), refused when any row has errors
    * unless skipInvalid.
    */
-  app.post(`${BASE}/pid-descriptors/import`, { config: admin, schema: { body: importBody, response: { 200: pidImportPreviewSchema, 201: pidImportResultSchema } } }, async (request, reply) => {
+  app.post(`/${apiRoutes.firmwareSupport.importPidDescriptors()}`, { config: admin, schema: { body: importBody, response: { 200: pidImportPreviewSchema, 201: pidImportResultSchema } } }, async (request, reply) => {
     const body = request.body;
     const parsed = parsePidCsv(body.csv, { format: body.format, source: body.source, firmwareIds: body.firmwareIds });
     if (!parsed.ok) throw badRequest("Unreadable CSV", parsed.error, [{ path: "csv", message: parsed.error }]);
