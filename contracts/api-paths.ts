@@ -79,6 +79,8 @@ export const apiRoutes = {
     revokeSessions: (id: string) => `${apiPaths.users.record}/${id}/revoke-sessions`,
     profilePicture: (id: string) => `${apiPaths.users.record}/${id}/profile-picture`,
     dealer: (id: string) => `${apiPaths.users.record}/${id}/dealer`,
+    transactions: (id: string) => `${apiPaths.users.record}/${id}/transaction`,
+    transactionsCsv: (id: string) => `${apiPaths.users.record}/${id}/transaction.csv`,
   },
   vehicles: {
     tuneFiles: (id: string) => `${VEHICLES}/${id}/tune-files`,
@@ -91,6 +93,8 @@ export const apiRoutes = {
     flashLogs: (id: string) => `${VEHICLES}/${id}/flash-logs`,
     flashLog: (id: string, logId: string) => `${VEHICLES}/${id}/flash-logs/${logId}`,
     listen: (id: string) => `${VEHICLES}/${id}/listen`,
+    /** The car's licences; POST removes one (refunding a paid one). */
+    purchases: (id: string) => `${VEHICLES}/${id}/tune-files/purchases`,
   },
   tuneFiles: {
     inspect: () => `${TUNE_FILES}/inspect`,
@@ -107,6 +111,12 @@ export const apiRoutes = {
     tuneFiles: (id: string) => `${apiPaths["managed-dealers"].record}/${id}/tune-files`,
     status: (id: string) => `${apiPaths["managed-dealers"].record}/${id}/status`,
     admin: (id: string) => `${apiPaths["managed-dealers"].record}/${id}/admin`,
+  },
+  payments: {
+    tuneFileOrder: () => "payments/tune-file-order",
+    order: (id: string) => `payments/orders/${id}`,
+    expireSession: () => "payments/expire-session",
+    sandboxPay: () => "payments/sandbox/pay",
   },
   tuneFilePatches: {
     apply: () => `${apiPaths["tune-file-patches"].list}/apply`,

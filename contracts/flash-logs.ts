@@ -321,5 +321,7 @@ export const flashLogList = {
 } as const;
 
 /** Events of `GET /user-vehicles/{id}/listen`: the vehicle's flash sessions as they change, and each step. */
-export const vehicleEventNames = { flashLog: "flash-log", flashStep: "flash-step", preflight: "preflight" } as const;
+export const vehicleEventNames = { flashLog: "flash-log", flashStep: "flash-step", preflight: "preflight", order: "order" } as const;
+/** An order for the car changed (paid, refunded, ended): the page reads its licences again. */
+export const orderEventSchema = z.strictObject({ id: z.string(), status: z.string(), tuneFileId: z.string().nullable() });
 export const flashStepEventSchema = z.strictObject({ flashLogId: z.string(), step: flashLogStepSchema });

@@ -15,6 +15,8 @@ export const NOTIFICATION_KINDS = [
   "dealer.approved",
   "dealer.rejected",
   "dealer.suspended",
+  "order.paid",
+  "order.refunded",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -18,6 +18,10 @@ import { installZodValidation } from "./http/zod";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
 import { dealerRoutes } from "./routes/dealers";
+import { paymentRoutes } from "./routes/payments";
+import { stripeRoutes } from "./routes/stripe";
+import { sandboxProvider } from "./services/payments/sandbox";
+import { stripeProvider } from "./services/payments/stripe";
 import { dataLogShareRoutes } from "./routes/data-log-shares";
 import { dataLogRoutes } from "./routes/data-logs";
 import { firmwareSupportRoutes } from "./routes/firmware-support";
@@ -91,6 +95,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       onPoolError: (error) => app.log.warn({ err: error }, "idle database connection dropped"),
     }));
   const identity = options.identity ?? createIdentity({ projectId: config.projectId, emulatorHost: config.authEmulatorHost });
+  const secrets = await SecretBox.load({ keyBase64: config.secretsKey, dataDir: config.dataDir });
   const ctx: AppContext = {
     config,
     database,
@@ -102,8 +107,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     jobs: new JobRegistry(),
     notifications: new NotificationCenter(database.db),
     catalogue: await CatalogueCache.open(database),
-    secrets: await SecretBox.load({ keyBase64: config.secretsKey, dataDir: config.dataDir }),
+    secrets,
     vehicleEvents: new VehicleEvents(),
+    payments: config.stripeSecretKey
+      ? stripeProvider({ secretKey: config.stripeSecretKey, publishableKey: config.stripePublishableKey ?? null, webhookSecret: config.stripeWebhookSecret as string, apiUrl: config.stripeApiUrl })
+      : sandboxProvider(`whsec_sandbox_${secrets.sign("payment-sandbox-webhook", "v1")}`),
     startedAt: new Date(),
   };
   app.decorate("ctx", ctx);
@@ -142,6 +150,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(publicSiteRoutes, { ctx });
       await api.register(profileRoutes, { ctx });
       await api.register(dealerRoutes, { ctx });
+      await api.register(stripeRoutes, { ctx });
+      await api.register(paymentRoutes, { ctx });
       await api.register(dataLogRoutes, { ctx });
       await api.register(dataLogShareRoutes, { ctx });
       await api.register(firmwareSupportRoutes, { ctx });

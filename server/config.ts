@@ -40,6 +40,15 @@ export interface Config {
   /** Image proxy results kept on disk: at most this many bytes and files, least recently used out. */
   imageCacheMaxBytes: number;
   imageCacheMaxFiles: number;
+  /** Stripe when set (STRIPE_SECRET_KEY); unset: the local sandbox provider. */
+  stripeSecretKey?: string;
+  stripePublishableKey?: string;
+  /** The webhook's signing secret (STRIPE_WEBHOOK_SECRET): required with a Stripe key; the sandbox derives its own. */
+  stripeWebhookSecret?: string;
+  /** Another Stripe API address (STRIPE_API_URL): a local stub in tests. */
+  stripeApiUrl?: string;
+  /** The platform's share of each sale, in whole percent (PLATFORM_FEE_PERCENT). */
+  platformFeePercent: number;
 }
 
 const DEFAULT_PROJECT_ID = "demo-tuning-portal";
@@ -99,6 +108,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: trustedProxiesFrom(env.TRUST_PROXY),
     imageCacheMaxBytes: intFrom(env.IMAGE_CACHE_MAX_BYTES, 256 * 1024 * 1024, "IMAGE_CACHE_MAX_BYTES"),
     imageCacheMaxFiles: intFrom(env.IMAGE_CACHE_MAX_FILES, 5000, "IMAGE_CACHE_MAX_FILES"),
+    stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
+    stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY || undefined,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+    stripeApiUrl: env.STRIPE_API_URL || undefined,
+    platformFeePercent: intFrom(env.PLATFORM_FEE_PERCENT, 10, "PLATFORM_FEE_PERCENT"),
     ...overrides,
   };
   assertSafeConfig(config);
@@ -107,6 +121,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 
 /** The emulator makes firebase-admin accept unsigned tokens, so it must never back a production server. */
 export function assertSafeConfig(config: Config): void {
+  if (config.stripeSecretKey && !config.stripeWebhookSecret) {
+    throw new Error("Refusing to start: STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET, so no payment event could be verified.");
+  }
+  if (config.platformFeePercent > 100) throw new Error(`PLATFORM_FEE_PERCENT must be 0 to 100, got ${config.platformFeePercent}`);
   if (config.mode === "production" && config.authEmulatorHost) {
     throw new Error(
       "Refusing to start: FIREBASE_AUTH_EMULATOR_HOST is set while NODE_ENV=production. The Auth emulator accepts unsigned tokens.",

@@ -8,6 +8,8 @@ import type { NotificationCenter } from "./services/notifications";
 import type { SecretBox } from "./services/secret-box";
 import type { UserMirror } from "./services/users";
 import type { VehicleEvents } from "./services/vehicle-events";
+import type { PaymentProvider } from "./services/payments/provider";
+import type { SandboxProvider } from "./services/payments/sandbox";
 
 /** What route plugins need, built once by buildApp. */
 export interface AppContext {
@@ -27,5 +29,7 @@ export interface AppContext {
   secrets: SecretBox;
   /** Flash sessions and their steps as they change, for the vehicle's event stream. */
   vehicleEvents: VehicleEvents;
+  /** The card payment provider: Stripe with a key, else the local sandbox. */
+  payments: (PaymentProvider & { readonly kind: "stripe" }) | SandboxProvider;
   startedAt: Date;
 }

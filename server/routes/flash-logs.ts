@@ -16,6 +16,7 @@ import {
   flashSessionEndSchema,
   flashSessionStartSchema,
   flashStepEventSchema,
+  orderEventSchema,
   preflightEventSchema,
   flashStepsReportSchema,
   vehicleEventNames,
@@ -159,7 +160,8 @@ export async function flashLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     const unsubscribe = ctx.vehicleEvents.subscribe(vehicle.id, (event) => {
       if (event.type === "flash-log") stream.send(vehicleEventNames.flashLog, flashLogSchema.parse(event.log));
       else if (event.type === "flash-step") stream.send(vehicleEventNames.flashStep, flashStepEventSchema.parse({ flashLogId: event.flashLogId, step: event.step }));
-      else stream.send(vehicleEventNames.preflight, preflightEventSchema.parse(event.preflight));
+      else if (event.type === "preflight") stream.send(vehicleEventNames.preflight, preflightEventSchema.parse(event.preflight));
+      else stream.send(vehicleEventNames.order, orderEventSchema.parse(event.order));
     });
     stream.onClose(unsubscribe);
     return reply;

@@ -22,6 +22,7 @@ import { snapshotToApi, snapshotValues } from "./snapshots";
 import { HttpError, forbidden, notFound } from "../errors";
 import { grantOfToken, useGrant } from "./flash-grants";
 import type { VerifiedCaller } from "./identity";
+import { consumeLicence } from "./payments/licences";
 import type { VehicleRow } from "./vehicles";
 
 export type FlashLogRow = typeof flashLogs.$inferSelect;
@@ -249,6 +250,8 @@ export async function endSession(ctx: AppContext, vehicle: VehicleRow, caller: V
       })
       .where(eq(flashLogs.id, logId))
       .returning();
+    // A verified flash of a tune uses the car's licence for it; a failed one leaves it unused.
+    if (body.result === "success" && session.kind === "tune" && session.tuneFileId) await consumeLicence(tx, { vehicleId: vehicle.id, tuneFileId: session.tuneFileId });
     if (body.ecu) {
       const adapter = session.adapterKind ? { kind: session.adapterKind, firmware: session.adapterFirmware ?? "" } : null;
       await tx

@@ -10,7 +10,9 @@ import type { FlashLog, FlashLogStep, PreflightEvent } from "../../contracts/fla
 export type VehicleEvent =
   | { type: "flash-log"; log: FlashLog }
   | { type: "flash-step"; flashLogId: string; step: FlashLogStep }
-  | { type: "preflight"; preflight: PreflightEvent };
+  | { type: "preflight"; preflight: PreflightEvent }
+  /** An order for the car was paid, refunded or ended: its licences may have changed. */
+  | { type: "order"; order: { id: string; status: string; tuneFileId: string | null } };
 type Listener = (event: VehicleEvent) => void;
 
 export class VehicleEvents {

@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FilterOperator, filterOperators } from "../../contracts/list-query";
-import { userVehicles } from "../../server/db/schema";
+import { dealerProfiles, userVehicles } from "../../server/db/schema";
 import { type DeclaredList, declaredLists, fieldType } from "../../server/http/list";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
 
@@ -79,6 +79,7 @@ describe.each(databaseKinds)("list routes under hostile query values on %s", (ki
   let dealer: TestUser;
   let customer: TestUser;
   let vehicleId: string;
+  let dealerProfileId: string;
   let lists: readonly DeclaredList[];
 
   beforeAll(async () => {
@@ -87,6 +88,7 @@ describe.each(databaseKinds)("list routes under hostile query values on %s", (ki
     // Users reach the mirror on their first request; the vehicle row needs its owner there.
     await Promise.all([admin, dealer, customer].map((user) => test.app.inject({ method: "GET", url: "/api/v1/tune-files", headers: bearer(user.token) })));
     [{ id: vehicleId }] = await test.app.ctx.db.insert(userVehicles).values({ ownerUid: customer.uid, name: "Fuzz hatch", vin: `WFUZZ${randomBytes(6).toString("hex").toUpperCase()}` }).returning();
+    [{ id: dealerProfileId }] = await test.app.ctx.db.insert(dealerProfiles).values({ userUid: dealer.uid, businessName: "Fuzz Tuning", status: "approved" }).returning();
     lists = declaredLists(test.app);
   });
   afterAll(async () => test?.close());
@@ -96,7 +98,8 @@ describe.each(databaseKinds)("list routes under hostile query values on %s", (ki
   const pathOf = (list: DeclaredList, user: TestUser) =>
     list.url.replace(/:(\w+)/g, (_, name: string) => {
       if (name !== "id") throw new Error(`${list.url}: the fuzz test has no value for :${name}`);
-      return list.url.startsWith("/api/v1/users/") ? user.uid : vehicleId;
+      if (list.url.startsWith("/api/v1/users/")) return user.uid;
+      return list.url.startsWith("/api/v1/dealers/") ? dealerProfileId : vehicleId;
     });
 
   /** Sends every query to every caller, a few at a time; answers what was not a 200 or a 400 naming its parameter. */

@@ -7,3 +7,4 @@ export * from "./tune-files";
 export * from "./notifications";
 export * from "./flash-logs";
 export * from "./vehicles";
+export * from "./payments";

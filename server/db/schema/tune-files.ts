@@ -89,8 +89,15 @@ export const tuneFilePurchases = pgTable(
     vehicleId: uuid("vehicle_id")
       .notNull()
       .references(() => userVehicles.id, { onDelete: "cascade" }),
-    /** Who granted it when no payment was involved (the payments issue adds orders). */
+    /** Who granted it when no payment was involved. */
     grantedBy: text("granted_by").references(() => users.uid),
+    /**
+     * The paid order that made it (orders in ./payments; no foreign key, which would make the two
+     * schema files import each other: orders are never deleted, and a refund removes this row).
+     */
+    orderId: uuid("order_id"),
+    /** The first verified flash of the tune onto the car: the licence is used from then on. */
+    consumedAt: timestamp("consumed_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

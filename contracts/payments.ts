@@ -1,0 +1,131 @@
+/**
+ * Payments: an order for a tune on one car, the checkout the browser pays, the licence a paid
+ * order makes, and the ledger of every money movement a user is part of. Amounts are integer
+ * minor units (cents) with their currency; no float ever holds money.
+ */
+import { z } from "zod";
+import { listResponseSchema } from "./list-query";
+
+/**
+ * Forward only: created → paid → refunded, or created → expired / failed. A failed payment may
+ * still be paid (the customer tries another card on the same payment, as Stripe allows) or
+ * expire; paid, refunded and expired orders never move back.
+ */
+export const ORDER_STATUSES = ["created", "paid", "refunded", "expired", "failed"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export const ORDER_NEXT: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
+  created: ["paid", "expired", "failed"],
+  failed: ["paid", "expired"],
+  paid: ["refunded"],
+  refunded: [],
+  expired: [],
+};
+
+/** From the user's side: the customer's payment and refund; the dealer's sale, platform fee and their reversals. */
+export const LEDGER_KINDS = ["payment", "refund", "sale", "fee", "sale-reversal", "fee-reversal"] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+export const tuneFileOrderSchema = z.strictObject({
+  tuneFileId: z.uuid("tuneFileId must be a tune file's id"),
+  vehicleId: z.uuid("vehicleId must be a vehicle's id"),
+});
+export type TuneFileOrderInput = z.input<typeof tuneFileOrderSchema>;
+
+export const orderSchema = z.strictObject({
+  id: z.string(),
+  kind: z.literal("tune-file"),
+  customerUid: z.string(),
+  dealerUid: z.string(),
+  tuneFileId: z.string().nullable(),
+  vehicleId: z.string().nullable(),
+  title: z.string(),
+  amountCents: z.number().int(),
+  currency: z.string(),
+  feeCents: z.number().int(),
+  status: z.enum(ORDER_STATUSES),
+  provider: z.enum(["sandbox", "stripe"]),
+  refundReason: z.string().nullable(),
+  paidAt: z.iso.datetime().nullable(),
+  endedAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+/** What the browser needs to pay: our sandbox page's path, or Stripe's client secret and publishable key. */
+export const checkoutSchema = z.strictObject({
+  order: orderSchema,
+  provider: z.enum(["sandbox", "stripe"]),
+  /** The sandbox's checkout page in the portal; null with Stripe (the Payment Element pays in place). */
+  checkoutPath: z.string().nullable(),
+  clientSecret: z.string().nullable(),
+  publishableKey: z.string().nullable(),
+});
+export type Checkout = z.infer<typeof checkoutSchema>;
+
+export const expireSessionSchema = z.strictObject({ orderId: z.uuid("orderId must be an order's id") });
+
+/** The sandbox's card form: the usual test card numbers pay, the usual decline numbers decline. */
+export const sandboxPaymentSchema = z.strictObject({
+  orderId: z.uuid("orderId must be an order's id"),
+  cardNumber: z
+    .string("enter a card number")
+    .transform((value) => value.replace(/[\s-]/g, ""))
+    .pipe(z.string().regex(/^\d{12,19}$/, "a card number is 12 to 19 digits")),
+});
+export const sandboxPaymentResultSchema = z.strictObject({
+  status: z.enum(["succeeded", "declined"]),
+  message: z.string(),
+  order: orderSchema,
+});
+export type SandboxPaymentResult = z.infer<typeof sandboxPaymentResultSchema>;
+
+/** Removing a licence (admin or the selling dealer): the reason is kept and told; a paid order is refunded. */
+export const purchaseRemovalSchema = z.strictObject({
+  tuneFileId: z.uuid("tuneFileId must be a tune file's id"),
+  reason: z.string("give a reason: the customer is told it").trim().min(3, "give a reason: the customer is told it").max(1000, "a reason is at most 1000 characters"),
+});
+
+export const licenceSchema = z.strictObject({
+  id: z.string(),
+  tuneFileId: z.string(),
+  vehicleId: z.string(),
+  customerUid: z.string(),
+  title: z.string(),
+  dealerUid: z.string(),
+  orderId: z.string().nullable(),
+  grantedBy: z.string().nullable(),
+  /** When the first verified flash used it; null while unused. */
+  consumedAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type Licence = z.infer<typeof licenceSchema>;
+export const licenceListSchema = z.strictObject({ data: z.array(licenceSchema) });
+
+export const ledgerEntrySchema = z.strictObject({
+  id: z.string(),
+  userUid: z.string(),
+  orderId: z.string().nullable(),
+  eventId: z.string(),
+  kind: z.enum(LEDGER_KINDS),
+  amountCents: z.number().int(),
+  currency: z.string(),
+  description: z.string(),
+  createdAt: z.iso.datetime(),
+});
+export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
+export const ledgerPageSchema = listResponseSchema(ledgerEntrySchema).extend({
+  /** Per currency, the sum of every entry (not only this page's). */
+  balances: z.array(z.strictObject({ currency: z.string(), amountCents: z.number().int() })),
+});
+export const ledgerList = {
+  sort: ["createdAt"],
+  filter: ["kind", "currency", "orderId", "createdAt"],
+} as const;
+
+/** The card numbers the sandbox knows (the same as Stripe's test cards), and what each does. */
+export const SANDBOX_CARDS = {
+  "4242424242424242": { outcome: "succeeded", label: "Visa, pays" },
+  "5555555555554444": { outcome: "succeeded", label: "Mastercard, pays" },
+  "4000000000000002": { outcome: "declined", label: "declined: card_declined" },
+  "4000000000009995": { outcome: "declined", label: "declined: insufficient_funds" },
+} as const;

@@ -1,0 +1,323 @@
+/**
+ * Buying a tune for one car: the order and its checkout, the sandbox's card form, cancelling an
+ * unpaid checkout, the car's licences (and their removal, refunding a paid one), and the ledger
+ * of a user's money movements. State changes of orders come only from the provider's events
+ * (routes/stripe.ts); these routes ask the provider and answer what the browser needs.
+ */
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { apiRoutes } from "../../contracts/api-paths";
+import {
+  SANDBOX_CARDS,
+  type Checkout,
+  type LedgerEntry,
+  type Licence,
+  checkoutSchema,
+  expireSessionSchema,
+  ledgerList,
+  ledgerPageSchema,
+  licenceListSchema,
+  orderSchema,
+  purchaseRemovalSchema,
+  sandboxPaymentResultSchema,
+  sandboxPaymentSchema,
+  tuneFileOrderSchema,
+} from "../../contracts/payments";
+import type { AppContext } from "../context";
+import { dealerProfiles, ledgerEntries, orders, tuneFilePurchases, tuneFiles } from "../db/schema";
+import { HttpError, forbidden, notFound } from "../errors";
+import { assertSelfOrAdmin, callerOf } from "../http/auth";
+import { idParams } from "../http/crud";
+import { type ListSpec, listQueryOf, runList } from "../http/list";
+import type { ZodTypeProvider } from "../http/zod";
+import type { VerifiedCaller } from "../services/identity";
+import { type OrderRow, conflictOrder, dropUnpaidOrder, orderToApi, platformFee } from "../services/payments/orders";
+import { PaymentProviderError } from "../services/payments/provider";
+import { paymentIntentOf } from "../services/payments/sandbox";
+import { isAdmin, tuneRow, vehicleFor } from "../services/tune-access";
+import { STRIPE_EVENTS_PATH } from "./stripe";
+
+/** An order still waiting for its payment: just made, or declined and open to another card. */
+const OPEN = ["created", "failed"] as const;
+const isOpen = (order: OrderRow) => (OPEN as readonly string[]).includes(order.status);
+
+/** Where the sandbox's checkout page lives in the portal. */
+export const sandboxCheckoutPath = (orderId: string) => `/checkout/${orderId}`;
+
+const ledgerSpec: ListSpec = {
+  table: ledgerEntries,
+  id: ledgerEntries.id,
+  allowed: ledgerList,
+  fields: {
+    kind: { column: ledgerEntries.kind, kind: "text" },
+    currency: { column: ledgerEntries.currency, kind: "text" },
+    orderId: { column: ledgerEntries.orderId, kind: "uuid" },
+    createdAt: { column: ledgerEntries.createdAt, kind: "timestamp" },
+  },
+  search: sql`${ledgerEntries.description}`,
+  defaultSort: [{ field: "createdAt", order: "desc" }],
+};
+
+const ledgerToApi = (row: typeof ledgerEntries.$inferSelect): LedgerEntry => ({
+  id: row.id,
+  userUid: row.userUid,
+  orderId: row.orderId,
+  eventId: row.eventId,
+  kind: row.kind,
+  amountCents: row.amountCents,
+  currency: row.currency,
+  description: row.description,
+  createdAt: row.createdAt.toISOString(),
+});
+
+const csvCell = (value: string | number | null) => {
+  const text = value === null ? "" : String(value);
+  // A cell starting with = + - @ is a formula to a spreadsheet: text gets a leading apostrophe; numbers stay numbers.
+  const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
+  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+};
+
+export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { db } = ctx;
+  const provider = ctx.payments;
+  if (provider.kind === "sandbox") {
+    // The sandbox delivers its signed events to the same webhook Stripe would call.
+    provider.deliverTo(async (payload, signature) => {
+      const answer = await plugin.inject({ method: "POST", url: `/api/v1${STRIPE_EVENTS_PATH}`, headers: { "content-type": "application/json", "stripe-signature": signature }, payload });
+      if (answer.statusCode !== 200) throw new HttpError(502, "Payment event refused", `the webhook answered ${answer.statusCode}: ${answer.body}`);
+    });
+  }
+
+  /** `known`: the client secret the provider just answered, so it is not asked again. */
+  const checkoutOf = async (order: OrderRow, known?: string | null): Promise<Checkout> => ({
+    order: orderToApi(order),
+    provider: provider.kind,
+    checkoutPath: provider.kind === "sandbox" && isOpen(order) ? sandboxCheckoutPath(order.id) : null,
+    clientSecret: provider.kind === "stripe" && order.paymentId && isOpen(order) ? (known ?? (await provider.clientSecretOf(order.paymentId))) : null,
+    publishableKey: provider.publishableKey,
+  });
+
+  const ownOrder = async (caller: VerifiedCaller, orderId: string): Promise<OrderRow> => {
+    const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
+    if (!order || (order.customerUid !== caller.uid && order.dealerUid !== caller.uid && !isAdmin(caller))) throw notFound(`Order ${orderId}`);
+    return order;
+  };
+
+  /**
+   * A checkout for a tune on one of the caller's cars: published and offered to them, for the
+   * car's firmware, not already licensed for it, sold by an approved dealer. A second request
+   * while one is open answers the same order.
+   */
+  app.post("/payments/tune-file-order", { schema: { body: tuneFileOrderSchema, response: { 200: checkoutSchema, 201: checkoutSchema } } }, async (request, reply) => {
+    const caller = callerOf(request);
+    const { tuneFileId, vehicleId } = request.body;
+    const { vehicle, owner } = await vehicleFor(db, vehicleId, caller).catch((error: unknown) => {
+      if (error instanceof HttpError && error.statusCode === 404) throw new HttpError(400, "Invalid body", `no vehicle ${vehicleId}`, [{ path: "vehicleId", message: "no such vehicle of yours" }]);
+      throw error;
+    });
+    if (!owner) throw forbidden("Only the car's owner buys a licence for it");
+    const tune = await tuneRow(db, tuneFileId).catch(() => {
+      throw new HttpError(400, "Invalid body", `no tune file ${tuneFileId}`, [{ path: "tuneFileId", message: "no such tune file" }]);
+    });
+    const offered = tune.buyerEmails.length === 0 || tune.buyerEmails.includes((caller.email ?? "").toLowerCase());
+    if (!tune.published || !offered) throw conflictOrder(`${tune.title} is not for sale to you`);
+    if (!vehicle.firmwareId) throw new HttpError(422, "Unknown firmware", "the car's firmware is not known yet: read its stock with the app first", [{ path: "vehicleId", message: "firmware unknown" }]);
+    if (vehicle.firmwareId !== tune.firmwareId) {
+      const message = `the car runs firmware ${vehicle.firmwareId}, the tune is for ${tune.firmwareId}`;
+      throw new HttpError(422, "Wrong firmware", message, [{ path: "tuneFileId", message }]);
+    }
+    if (tune.priceCents === null || tune.currency === null) throw conflictOrder(`${tune.title} has no price yet`);
+    const [dealer] = await db.select({ status: dealerProfiles.status }).from(dealerProfiles).where(eq(dealerProfiles.userUid, tune.dealerUid));
+    if (dealer?.status !== "approved") throw conflictOrder(`the dealer selling ${tune.title} is not selling now`);
+    const [licensed] = await db.select({ id: tuneFilePurchases.id }).from(tuneFilePurchases).where(and(eq(tuneFilePurchases.tuneFileId, tune.id), eq(tuneFilePurchases.vehicleId, vehicle.id)));
+    if (licensed) throw conflictOrder(`${tune.title} is already licensed for this car`);
+
+    if (tune.priceCents === 0) {
+      // A free tune: no payment to take, the licence at once (its order says so, without ledger rows).
+      const free = await db.transaction(async (tx) => {
+        const [made] = await tx
+          .insert(orders)
+          .values({ kind: "tune-file", customerUid: caller.uid, dealerUid: tune.dealerUid, tuneFileId: tune.id, vehicleId: vehicle.id, title: tune.title, amountCents: 0, currency: tune.currency as string, feeCents: 0, status: "paid", paidAt: new Date(), provider: provider.kind })
+          .returning();
+        await tx.insert(tuneFilePurchases).values({ customerUid: caller.uid, tuneFileId: tune.id, vehicleId: vehicle.id, orderId: made.id }).onConflictDoNothing();
+        return made;
+      });
+      return reply.status(201).send(await checkoutOf(free));
+    }
+    const [created] = await db
+      .insert(orders)
+      .values({
+        kind: "tune-file",
+        customerUid: caller.uid,
+        dealerUid: tune.dealerUid,
+        tuneFileId: tune.id,
+        vehicleId: vehicle.id,
+        title: tune.title,
+        amountCents: tune.priceCents,
+        currency: tune.currency,
+        feeCents: platformFee(tune.priceCents, ctx.config.platformFeePercent),
+        provider: provider.kind,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!created) {
+      const [open] = await db.select().from(orders).where(and(eq(orders.tuneFileId, tune.id), eq(orders.vehicleId, vehicle.id), inArray(orders.status, OPEN)));
+      if (!open) throw new HttpError(503, "Try again", "another checkout of this tune for this car was just closed; try again");
+      if (open.customerUid !== caller.uid) throw conflictOrder("another checkout of this tune for this car is open");
+      return reply.status(200).send(await checkoutOf(open));
+    }
+    try {
+      // Dealers' connected accounts are not built yet: the platform holds each sale, which the dealer's ledger shows.
+      const payment = await provider.createPayment({
+        orderId: created.id,
+        amountCents: created.amountCents,
+        currency: created.currency,
+        feeCents: created.feeCents,
+        destination: null,
+        description: `${created.title} for ${vehicle.name}`,
+        idempotencyKey: `order-${created.id}`,
+      });
+      const [order] = await db.update(orders).set({ paymentId: payment.paymentId, updatedAt: new Date() }).where(eq(orders.id, created.id)).returning();
+      return reply.status(201).send(await checkoutOf(order, payment.clientSecret));
+    } catch (error) {
+      await dropUnpaidOrder(ctx, created.id);
+      if (error instanceof PaymentProviderError) throw new HttpError(503, "Payment provider unavailable", "the payment provider did not answer; nothing was charged, try again in a moment");
+      throw error;
+    }
+  });
+
+  app.get("/payments/orders/:id", { schema: { params: idParams, response: { 200: checkoutSchema } } }, async (request) => checkoutOf(await ownOrder(callerOf(request), request.params.id)));
+
+  /** Cancels an unpaid checkout: the provider's cancellation event expires the order. */
+  app.post("/payments/expire-session", { schema: { body: expireSessionSchema, response: { 200: orderSchema } } }, async (request) => {
+    const caller = callerOf(request);
+    const order = await ownOrder(caller, request.body.orderId);
+    if (order.customerUid !== caller.uid && !isAdmin(caller)) throw forbidden("Only the buyer cancels their checkout");
+    if (!isOpen(order)) throw conflictOrder(`the order is ${order.status}`, "orderId");
+    if (order.paymentId) {
+      await provider
+        .cancelPayment({ paymentId: order.paymentId, orderId: order.id, amountCents: order.amountCents, currency: order.currency }, `cancel-${order.id}`)
+        .catch((error: unknown) => {
+          if (error instanceof PaymentProviderError) throw new HttpError(503, "Payment provider unavailable", "the payment provider did not answer; try again in a moment");
+          throw error;
+        });
+    }
+    const [after] = await db.select().from(orders).where(eq(orders.id, order.id));
+    return orderToApi(after);
+  });
+
+  /** The sandbox's card form posts here: a test card pays, a decline card declines, as the provider's event says. */
+  app.post("/payments/sandbox/pay", { schema: { body: sandboxPaymentSchema, response: { 200: sandboxPaymentResultSchema } } }, async (request) => {
+    if (provider.kind !== "sandbox") throw notFound("The sandbox checkout (a real payment provider is configured)");
+    const caller = callerOf(request);
+    const order = await ownOrder(caller, request.body.orderId);
+    if (order.customerUid !== caller.uid) throw forbidden("Only the buyer pays their order");
+    if (!isOpen(order) || !order.paymentId) throw conflictOrder(`the order is ${order.status}`, "orderId");
+    const card = SANDBOX_CARDS[request.body.cardNumber as keyof typeof SANDBOX_CARDS];
+    if (!card) {
+      const message = `the sandbox takes its test cards: ${Object.entries(SANDBOX_CARDS).map(([number, known]) => `${number} (${known.label})`).join(", ")}`;
+      throw new HttpError(400, "Invalid body", message, [{ path: "cardNumber", message: "not a sandbox test card" }]);
+    }
+    const ref = { paymentId: order.paymentId, orderId: order.id, amountCents: order.amountCents, currency: order.currency };
+    const declined = card.outcome === "declined";
+    await provider.emit(
+      declined ? "payment_intent.payment_failed" : "payment_intent.succeeded",
+      paymentIntentOf(ref, declined ? "requires_payment_method" : "succeeded", declined ? { last_payment_error: { code: card.label.split(": ")[1] } } : {}),
+    );
+    const [after] = await db.select().from(orders).where(eq(orders.id, order.id));
+    return { status: card.outcome, message: declined ? `The card was ${card.label}` : "Paid", order: orderToApi(after) };
+  });
+
+  const licencesOf = async (vehicleId: string): Promise<Licence[]> => {
+    const rows = await db
+      .select({ purchase: tuneFilePurchases, title: tuneFiles.title, dealerUid: tuneFiles.dealerUid })
+      .from(tuneFilePurchases)
+      .innerJoin(tuneFiles, eq(tuneFiles.id, tuneFilePurchases.tuneFileId))
+      .where(eq(tuneFilePurchases.vehicleId, vehicleId))
+      .orderBy(desc(tuneFilePurchases.createdAt));
+    return rows.map(({ purchase, title, dealerUid }) => ({
+      id: purchase.id,
+      tuneFileId: purchase.tuneFileId,
+      vehicleId: purchase.vehicleId,
+      customerUid: purchase.customerUid,
+      title,
+      dealerUid,
+      orderId: purchase.orderId,
+      grantedBy: purchase.grantedBy,
+      consumedAt: purchase.consumedAt?.toISOString() ?? null,
+      createdAt: purchase.createdAt.toISOString(),
+    }));
+  };
+
+  /** The car's licences, for whoever may see the car. */
+  app.get(`/${apiRoutes.vehicles.purchases(":id")}`, { schema: { params: idParams, response: { 200: licenceListSchema } } }, async (request) => {
+    const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
+    return { data: await licencesOf(vehicle.id) };
+  });
+
+  /**
+   * Removes a licence (an admin, or the dealer who sold it), with the reason the customer is
+   * told. A paid one is refunded: the provider's refund event removes the licence and reverses
+   * the ledger. A granted one is removed at once.
+   */
+  app.post(`/${apiRoutes.vehicles.purchases(":id")}`, { schema: { params: idParams, body: purchaseRemovalSchema, response: { 200: licenceListSchema } } }, async (request) => {
+    const caller = callerOf(request);
+    const { vehicle } = await vehicleFor(db, request.params.id, caller);
+    const { tuneFileId, reason } = request.body;
+    const [licence] = await db
+      .select({ purchase: tuneFilePurchases, dealerUid: tuneFiles.dealerUid, title: tuneFiles.title })
+      .from(tuneFilePurchases)
+      .innerJoin(tuneFiles, eq(tuneFiles.id, tuneFilePurchases.tuneFileId))
+      .where(and(eq(tuneFilePurchases.vehicleId, vehicle.id), eq(tuneFilePurchases.tuneFileId, tuneFileId)));
+    if (!licence) throw notFound(`A licence of tune ${tuneFileId} for this car`);
+    if (!isAdmin(caller) && licence.dealerUid !== caller.uid) throw forbidden("Only an admin or the dealer who sold it removes a licence");
+    const [order] = licence.purchase.orderId ? await db.select().from(orders).where(eq(orders.id, licence.purchase.orderId)) : [];
+    if (order?.status === "paid" && order.paymentId) {
+      await db.update(orders).set({ refundReason: reason, updatedAt: new Date() }).where(eq(orders.id, order.id));
+      await provider
+        .refund({ paymentId: order.paymentId, orderId: order.id, amountCents: order.amountCents, currency: order.currency, transferred: false }, `refund-${order.id}`)
+        .catch((error: unknown) => {
+          if (error instanceof PaymentProviderError) throw new HttpError(503, "Payment provider unavailable", "the refund was not made: the payment provider did not answer; try again");
+          throw error;
+        });
+    } else {
+      await ctx.notifications.transaction(async (tx, notify) => {
+        await tx.delete(tuneFilePurchases).where(eq(tuneFilePurchases.id, licence.purchase.id));
+        await notify({ recipientUid: licence.purchase.customerUid, kind: "order.refunded", title: `Licence removed: ${licence.title}`, body: `Reason: ${reason}`, link: `/my-devices/${vehicle.id}` });
+      });
+    }
+    return { data: await licencesOf(vehicle.id) };
+  });
+
+  const userParams = z.strictObject({ id: z.string().min(1).max(128) });
+
+  /** A user's money movements (their own; admins anyone's), newest first, with balances per currency. */
+  app.get(`/${apiRoutes.users.transactions(":id")}`, { config: { list: ledgerSpec }, schema: { params: userParams, response: { 200: ledgerPageSchema } } }, async (request) => {
+    const caller = callerOf(request);
+    assertSelfOrAdmin(caller, request.params.id);
+    const scope = eq(ledgerEntries.userUid, request.params.id);
+    const page = await runList(db, ledgerSpec, listQueryOf(request, ledgerSpec), ({ where, orderBy, limit, offset }) => db.select().from(ledgerEntries).where(where).orderBy(...orderBy).limit(limit).offset(offset), scope);
+    const balances = await db
+      .select({ currency: ledgerEntries.currency, amountCents: sql<number>`sum(${ledgerEntries.amountCents})::bigint` })
+      .from(ledgerEntries)
+      .where(scope)
+      .groupBy(ledgerEntries.currency)
+      .orderBy(ledgerEntries.currency);
+    return { ...page, data: page.data.map(ledgerToApi), balances: balances.map((b) => ({ currency: b.currency, amountCents: Number(b.amountCents) })) };
+  });
+
+  /** The same movements as CSV, oldest first, for a spreadsheet or an accountant. */
+  app.get(`/${apiRoutes.users.transactionsCsv(":id")}`, { schema: { params: userParams } }, async (request, reply) => {
+    const caller = callerOf(request);
+    assertSelfOrAdmin(caller, request.params.id);
+    const rows = await db.select().from(ledgerEntries).where(eq(ledgerEntries.userUid, request.params.id)).orderBy(ledgerEntries.createdAt, ledgerEntries.id);
+    const lines = [["date", "kind", "description", "amount", "currency", "order", "event"].join(",")];
+    for (const row of rows) lines.push([row.createdAt.toISOString(), row.kind, row.description, (row.amountCents / 100).toFixed(2), row.currency, row.orderId, row.eventId].map(csvCell).join(","));
+    return reply
+      .header("content-type", "text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="transactions-${request.params.id}.csv"`)
+      .send(`${lines.join("\r\n")}\r\n`);
+  });
+}

@@ -1,0 +1,149 @@
+/**
+ * Orders and what the provider's events do to them. An order is made before the provider is
+ * asked for a payment and removed again if the provider does not answer, so no half-made order
+ * stays. Every state change comes from a verified event, applied in one transaction with the
+ * event's id stored under its primary key: a redelivered event changes nothing, and an event
+ * arriving after a later state (out of order) is recorded and ignored. A paid order makes the
+ * licence and its ledger rows; a refund removes the licence and reverses exactly those rows.
+ */
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { ORDER_NEXT, type Order, type OrderStatus } from "../../../contracts/payments";
+import type { AppContext } from "../../context";
+import { ledgerEntries, orders, paymentEvents, tuneFilePurchases } from "../../db/schema";
+import type { Tx } from "../../db/handle";
+import { HttpError, badRequest } from "../../errors";
+import type { Notify } from "../notifications";
+
+export type OrderRow = typeof orders.$inferSelect;
+
+export const orderToApi = (row: OrderRow): Order => ({
+  id: row.id,
+  kind: row.kind,
+  customerUid: row.customerUid,
+  dealerUid: row.dealerUid,
+  tuneFileId: row.tuneFileId,
+  vehicleId: row.vehicleId,
+  title: row.title,
+  amountCents: row.amountCents,
+  currency: row.currency,
+  feeCents: row.feeCents,
+  status: row.status,
+  provider: row.provider,
+  refundReason: row.refundReason,
+  paidAt: row.paidAt?.toISOString() ?? null,
+  endedAt: row.endedAt?.toISOString() ?? null,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** The platform's fee in minor units: a whole percentage of the price, rounded half up. */
+export const platformFee = (amountCents: number, percent: number) => Math.floor((amountCents * percent + 50) / 100);
+
+/** What a verified event asks of an order, read from Stripe's event shapes. */
+interface EventEffect {
+  to: OrderStatus;
+  /** The order named by the event (metadata), else found by the payment's id. */
+  orderId: string | null;
+  paymentId: string | null;
+  /** The amount and currency the event says moved, checked against the order. */
+  amountCents: number | null;
+  currency: string | null;
+}
+
+const str = (value: unknown) => (typeof value === "string" ? value : null);
+const num = (value: unknown) => (typeof value === "number" && Number.isInteger(value) ? value : null);
+
+/** The effect of the event types we act on; null for any other type (refused, nothing stored). */
+export function effectOf(event: { type: string; data: { object: Record<string, unknown> } }): EventEffect | null {
+  const object = event.data.object;
+  const metadata = (object.metadata ?? {}) as Record<string, unknown>;
+  const base = { orderId: str(metadata.orderId), currency: str(object.currency)?.toUpperCase() ?? null };
+  switch (event.type) {
+    case "payment_intent.succeeded":
+      return { ...base, to: "paid", paymentId: str(object.id), amountCents: num(object.amount_received) ?? num(object.amount) };
+    case "payment_intent.payment_failed":
+      return { ...base, to: "failed", paymentId: str(object.id), amountCents: null, currency: null };
+    case "payment_intent.canceled":
+      return { ...base, to: "expired", paymentId: str(object.id), amountCents: null, currency: null };
+    case "charge.refunded":
+      return { ...base, to: "refunded", paymentId: str(object.payment_intent), amountCents: num(object.amount_refunded) };
+    default:
+      return null;
+  }
+}
+
+export interface AppliedEvent {
+  outcome: "applied" | "duplicate" | "ignored";
+  order: OrderRow | null;
+}
+
+/**
+ * Applies one verified event. Refuses (400, nothing stored) an event for no known order or whose
+ * amount or currency differ from the order's; a state the order cannot reach from where it is
+ * is stored as ignored.
+ */
+export async function applyEvent(ctx: AppContext, event: { id: string; type: string; data: { object: Record<string, unknown> } }, effect: EventEffect): Promise<AppliedEvent> {
+  return ctx.notifications.transaction(async (tx, notify) => {
+    const [fresh] = await tx.insert(paymentEvents).values({ id: event.id, type: event.type, outcome: "received" }).onConflictDoNothing().returning({ id: paymentEvents.id });
+    if (!fresh) return { outcome: "duplicate", order: null };
+    const byId = effect.orderId && /^[0-9a-f-]{36}$/i.test(effect.orderId) ? eq(orders.id, effect.orderId) : undefined;
+    const byPayment = effect.paymentId ? eq(orders.paymentId, effect.paymentId) : undefined;
+    const where = byId ?? byPayment;
+    const [order] = where ? await tx.select().from(orders).where(where).for("update") : [];
+    if (!order) throw badRequest("Unknown order", `the event names no order of ours (${effect.orderId ?? effect.paymentId ?? "none"})`);
+    if (effect.paymentId && order.paymentId && effect.paymentId !== order.paymentId) throw badRequest("Payment mismatch", "the event's payment is not the order's");
+    if (effect.amountCents !== null && effect.amountCents !== order.amountCents) throw badRequest("Amount mismatch", `the event moved ${effect.amountCents}, the order is for ${order.amountCents}`);
+    if (effect.currency !== null && effect.currency !== order.currency) throw badRequest("Currency mismatch", `the event is in ${effect.currency}, the order in ${order.currency}`);
+    if (!ORDER_NEXT[order.status].includes(effect.to)) {
+      await tx.update(paymentEvents).set({ orderId: order.id, outcome: `ignored: the order is ${order.status}` }).where(eq(paymentEvents.id, event.id));
+      return { outcome: "ignored", order };
+    }
+    const now = new Date();
+    const [changed] = await tx
+      .update(orders)
+      .set({ status: effect.to, updatedAt: now, ...(effect.to === "paid" ? { paidAt: now } : { endedAt: now }) })
+      .where(eq(orders.id, order.id))
+      .returning();
+    await tx.update(paymentEvents).set({ orderId: order.id, outcome: "applied" }).where(eq(paymentEvents.id, event.id));
+    if (effect.to === "paid") await onPaid(tx, notify, changed, event.id);
+    if (effect.to === "refunded") await onRefunded(tx, notify, changed, event.id);
+    return { outcome: "applied", order: changed };
+  });
+}
+
+const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
+
+/** The licence, the customer's payment, the dealer's sale and the platform's fee; both are told. */
+async function onPaid(tx: Tx, notify: Notify, order: OrderRow, eventId: string) {
+  if (order.tuneFileId && order.vehicleId) {
+    await tx.insert(tuneFilePurchases).values({ customerUid: order.customerUid, tuneFileId: order.tuneFileId, vehicleId: order.vehicleId, orderId: order.id }).onConflictDoNothing();
+  }
+  const row = (userUid: string, kind: "payment" | "sale" | "fee", amountCents: number, description: string) => ({ userUid, orderId: order.id, eventId, kind, amountCents, currency: order.currency, description });
+  const rows = [row(order.customerUid, "payment", -order.amountCents, `Paid for ${order.title}`), row(order.dealerUid, "sale", order.amountCents, `Sold ${order.title}`)];
+  if (order.feeCents > 0) rows.push(row(order.dealerUid, "fee", -order.feeCents, `Platform fee on ${order.title}`));
+  await tx.insert(ledgerEntries).values(rows).onConflictDoNothing();
+  await notify({ recipientUid: order.customerUid, kind: "order.paid", title: `${order.title} is licensed for your car`, body: `Payment of ${money(order.amountCents, order.currency)} received. Bake and flash it from the car's page.`, link: order.vehicleId ? `/my-devices/${order.vehicleId}` : "/my-tunes" });
+  await notify({ recipientUid: order.dealerUid, kind: "order.paid", title: `Sold: ${order.title}`, body: `${money(order.amountCents, order.currency)}, less the platform fee of ${money(order.feeCents, order.currency)}.`, link: "/my-tunes" });
+}
+
+/** The licence goes and every row the payment made is reversed; both are told. */
+async function onRefunded(tx: Tx, notify: Notify, order: OrderRow, eventId: string) {
+  await tx.delete(tuneFilePurchases).where(eq(tuneFilePurchases.orderId, order.id));
+  const made = await tx.select().from(ledgerEntries).where(and(eq(ledgerEntries.orderId, order.id), sql`${ledgerEntries.kind} IN ('payment', 'sale', 'fee')`));
+  const reversal = { payment: "refund", sale: "sale-reversal", fee: "fee-reversal" } as const;
+  if (made.length) {
+    await tx
+      .insert(ledgerEntries)
+      .values(made.map((entry) => ({ userUid: entry.userUid, orderId: order.id, eventId, kind: reversal[entry.kind as keyof typeof reversal], amountCents: -entry.amountCents, currency: entry.currency, description: `Refund: ${entry.description}` })))
+      .onConflictDoNothing();
+  }
+  const reason = order.refundReason ? ` Reason: ${order.refundReason}` : "";
+  await notify({ recipientUid: order.customerUid, kind: "order.refunded", title: `Refunded: ${order.title}`, body: `${money(order.amountCents, order.currency)} is on its way back; the licence is removed.${reason}`, link: "/my-tunes" });
+  await notify({ recipientUid: order.dealerUid, kind: "order.refunded", title: `Refund of ${order.title}`, body: `The sale and its fee are reversed.${reason}`, link: "/my-tunes" });
+}
+
+/** Removes an order the provider never took (it did not answer): no half-made order stays. */
+export async function dropUnpaidOrder(ctx: AppContext, orderId: string) {
+  await ctx.db.delete(orders).where(and(eq(orders.id, orderId), eq(orders.status, "created"), isNull(orders.paymentId)));
+}
+
+export const conflictOrder = (message: string, path = "tuneFileId") => new HttpError(409, "Conflict", message, [{ path, message }]);
