@@ -13,14 +13,21 @@ export interface FlashProgress {
   latestId: string | null;
   /** The pre-flight the app ran most recently while the page listened. */
   preflight: PreflightEvent | null;
+  /** How many orders for the car changed while the page listened: its licences are read again when it grows. */
+  orderVersion: number;
 }
 
-export const NO_PROGRESS: FlashProgress = { logs: {}, steps: {}, latestId: null, preflight: null };
+export const NO_PROGRESS: FlashProgress = { logs: {}, steps: {}, latestId: null, preflight: null, orderVersion: 0 };
 
-export type FlashEvent = { type: "flash-log"; log: FlashLog } | { type: "flash-step"; flashLogId: string; step: FlashLogStep } | { type: "preflight"; preflight: PreflightEvent };
+export type FlashEvent =
+  | { type: "flash-log"; log: FlashLog }
+  | { type: "flash-step"; flashLogId: string; step: FlashLogStep }
+  | { type: "preflight"; preflight: PreflightEvent }
+  | { type: "order" };
 
 export function applyFlashEvent(state: FlashProgress, event: FlashEvent): FlashProgress {
   if (event.type === "preflight") return { ...state, preflight: event.preflight };
+  if (event.type === "order") return { ...state, orderVersion: state.orderVersion + 1 };
   if (event.type === "flash-log") {
     const known = state.logs[event.log.id];
     return {

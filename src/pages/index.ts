@@ -42,6 +42,13 @@ export const pages: ResourceDefinition[] = [
     meta: { label: "Profile", keepAlive: false },
   },
   {
+    name: "checkout",
+    guard: "auth",
+    layout: "portal",
+    list: { path: "/checkout/:orderId", component: lazyPage(() => import("./checkout"), "CheckoutPage") },
+    meta: { label: "Checkout", keepAlive: false },
+  },
+  {
     name: "tune-viewer",
     guard: "auth",
     layout: "portal",

@@ -30,6 +30,7 @@ export function useVehicleEvents(vehicleId: string | undefined): FlashProgress {
           const data = JSON.parse((event as MessageEvent<string>).data);
           dispatch({ type: "flash-step", flashLogId: data.flashLogId, step: data.step });
         });
+        source.addEventListener(vehicleEventNames.order, () => dispatch({ type: "order" }));
         source.addEventListener(vehicleEventNames.preflight, (event) => dispatch({ type: "preflight", preflight: JSON.parse((event as MessageEvent<string>).data) }));
         source.onerror = () => {
           // A dropped connection reconnects by itself; a refused one is closed and needs a new cookie.

@@ -8,7 +8,7 @@
 import { CheckCircleTwoTone, CloseCircleTwoTone, QuestionCircleTwoTone } from "@ant-design/icons";
 import { type HttpError, useCustom, useCustomMutation } from "@refinedev/core";
 import { Alert, Button, Card, Flex, List, Progress, QRCode, Select, Space, Steps, Typography } from "antd";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { DEFAULT_MIN_BATTERY_VOLTS, type FlashLog, type FlashSessionDetail, type PreflightEvent } from "../../../contracts/flash-logs";
 import type { BakedTuneFile, VehicleTunes } from "../../../contracts/tune-files";
 import type { Vehicle } from "../../../contracts/user-vehicles";
@@ -153,6 +153,11 @@ export function FlashFlow({ vehicle, progress }: { vehicle: Vehicle; progress: F
   const [tuneFileId, setTuneFileId] = useState<string | null>(null);
   const [bakeError, setBakeError] = useState<string | null>(null);
   const tunes = useCustom<VehicleTunes>({ url: apiRoutes.vehicles.tuneFiles(vehicle.id), method: "get" });
+  const refetchTunes = tunes.query.refetch;
+  // A licence bought (or refunded) while the page is open changes what may be flashed.
+  useEffect(() => {
+    if (progress.orderVersion > 0) void refetchTunes();
+  }, [progress.orderVersion, refetchTunes]);
   const bake = useCustomMutation<BakedTuneFile>();
   const lastFailedId = vehicle.lastFlash && (vehicle.lastFlash.result === "failed" || vehicle.lastFlash.result === "abandoned") ? vehicle.lastFlash.id : null;
   const lastFailed = useCustom<FlashSessionDetail>({ url: apiRoutes.vehicles.flashLog(vehicle.id, String(lastFailedId)), method: "get", queryOptions: { enabled: Boolean(lastFailedId) } });

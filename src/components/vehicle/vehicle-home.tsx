@@ -1,7 +1,8 @@
 /**
  * The vehicle home, shared by the owner's page (/my-devices/:id) and a dealer's
  * (/managed-devices/:deviceId): identity and support, the flash flow and the owner's fields for
- * the owner, the history for everyone who may see the car. Live flash events refresh the lists.
+ * the owner, the licences and the storefront, the history for everyone who may see the car.
+ * Live flash and order events refresh the lists.
  */
 import { useOne } from "@refinedev/core";
 import { Alert, Col, Flex, Row, Skeleton } from "antd";
@@ -11,6 +12,7 @@ import { useVehicleEvents } from "../../providers/vehicle-events";
 import { useSessionState } from "../../providers/session-context";
 import { PageFrame } from "../page-frame";
 import { FlashFlow } from "./flash-flow";
+import { TuneStore } from "./tune-store";
 import { DeviceAttributes, OwnerFields } from "./owner-fields";
 import { VehicleHistory } from "./vehicle-history";
 import { SupportNotice, VehicleSummary } from "./vehicle-summary";
@@ -30,6 +32,7 @@ export function VehicleHome({ vehicleId, resource }: { vehicleId: string; resour
         <SupportNotice vehicle={vehicle} />
         <VehicleSummary vehicle={vehicle} />
         {owner && <FlashFlow vehicle={vehicle} progress={progress} />}
+        <TuneStore vehicle={vehicle} orderVersion={progress.orderVersion} />
         <VehicleHistory vehicleId={vehicle.id} version={version} />
         {owner && (
           <Row gutter={16}>

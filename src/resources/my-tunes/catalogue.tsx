@@ -8,7 +8,7 @@ import { ConfirmDelete } from "../../components/resource/delete-button";
 import type { DrawerRoute } from "../../components/resource/drawer-route";
 import { ListSearch } from "../../components/resource/list-search";
 import { useResourceTable } from "../../components/resource/use-resource-table";
-import { formatPrice } from "./price";
+import { formatMoney } from "../../lib/money";
 import { apiPaths } from "../../../contracts/api-paths";
 
 export function TuneCatalogue({ dealerUid, drawer }: { dealerUid: string | null; drawer: DrawerRoute }) {
@@ -47,7 +47,7 @@ export function TuneCatalogue({ dealerUid, drawer }: { dealerUid: string | null;
           ])}
           render={(published: boolean) => (published ? <Tag color="green">published</Tag> : <Tag>draft</Tag>)}
         />
-        <Table.Column dataIndex="priceCents" title="Price" sorter render={(_, row: TuneFile) => formatPrice(row.priceCents, row.currency)} />
+        <Table.Column dataIndex="priceCents" title="Price" sorter render={(_, row: TuneFile) => formatMoney(row.priceCents, row.currency)} />
         <Table.Column dataIndex="updatedAt" title="Updated" sorter defaultSortOrder={getDefaultSortOrder("updatedAt", sorters)} render={(v: string) => new Date(v).toLocaleString()} />
         <Table.Column key="actions" title="" render={(_, row: TuneFile) => <ConfirmDelete resource="tune-files" apiPath={apiPaths["tune-files"].record} id={row.id} name={row.title} />} />
       </Table>

@@ -4,6 +4,7 @@ import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-ro
 import { useSessionState } from "../../providers/session-context";
 import { TuneCatalogue } from "./catalogue";
 import { TuneShow } from "./tune-show";
+import { Transactions } from "./transactions";
 import { TuneUpload } from "./tune-upload";
 import { MyVehicles } from "./vehicles";
 
@@ -15,15 +16,16 @@ export function MyTunesList() {
   const { user, role } = useSessionState();
   const sells = role === "dealer" || role === "admin";
   const vehicles = { key: "vehicles", label: "My vehicles", children: <MyVehicles /> };
+  const transactions = { key: "transactions", label: sells ? "Sales and payments" : "Payments", children: user ? <Transactions uid={user.uid} /> : null };
   return (
     <PageFrame title="My tunes" subtitle={sells ? "Your vehicles' tunes, and the tune files you sell" : "Tune files bought and baked for your vehicles"}>
       {sells ? (
         <Tabs
           defaultActiveKey="catalogue"
-          items={[{ key: "catalogue", label: "My catalogue", children: <TuneCatalogue dealerUid={role === "admin" ? null : (user?.uid ?? null)} drawer={drawer} /> }, vehicles]}
+          items={[{ key: "catalogue", label: "My catalogue", children: <TuneCatalogue dealerUid={role === "admin" ? null : (user?.uid ?? null)} drawer={drawer} /> }, vehicles, transactions]}
         />
       ) : (
-        vehicles.children
+        <Tabs defaultActiveKey="vehicles" items={[vehicles, transactions]} />
       )}
       <RouteDrawer open={drawer.action === "create"} title="Upload a tune" onClose={drawer.close} width={860}>
         <TuneUpload onSaved={(tune) => drawer.show(tune.id)} />

@@ -10,7 +10,7 @@ import { useState } from "react";
 import { type TuneFile, type TuneFileVersion, currencies, tuneFilePublishSchema } from "../../../contracts/tune-files";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
 import { ChecksumTable } from "../../components/tune-inspection";
-import { centsOf, formatPrice } from "./price";
+import { centsOf, formatMoney } from "../../lib/money";
 import { apiRoutes } from "../../../contracts/api-paths";
 
 function PublishForm({ tune, onDone }: { tune: TuneFile; onDone: () => void }) {
@@ -121,7 +121,7 @@ export function TuneShow({ id }: { id: string }) {
         <Descriptions.Item label="Firmware">{tune.firmwareId}</Descriptions.Item>
         {tune.description && <Descriptions.Item label="Description">{tune.description}</Descriptions.Item>}
         <Descriptions.Item label="Listing">
-          {tune.published ? <Tag color="green">published</Tag> : <Tag>not published</Tag>} {formatPrice(tune.priceCents, tune.currency)}
+          {tune.published ? <Tag color="green">published</Tag> : <Tag>not published</Tag>} {formatMoney(tune.priceCents, tune.currency)}
         </Descriptions.Item>
         <Descriptions.Item label="Protection">
           {tune.mayView ? "buyers may view changes" : "changes hidden from buyers"}; {tune.mayDownload ? "buyers may download" : "no download for buyers"}

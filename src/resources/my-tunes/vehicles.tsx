@@ -14,7 +14,7 @@ import { FileUpload } from "../../components/resource/file-upload";
 import { ChecksumTable } from "../../components/tune-inspection";
 import { FlashResultTag } from "../../components/vehicle/flash-result-tag";
 import { useSessionState } from "../../providers/session-context";
-import { formatPrice } from "./price";
+import { formatMoney } from "../../lib/money";
 import { apiRoutes } from "../../../contracts/api-paths";
 
 type Vehicle = VehicleTunes["vehicle"] & { ownerUid: string };
@@ -175,7 +175,7 @@ function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
                 { dataIndex: "dealerName", title: "Dealer" },
                 { dataIndex: "firmwareId", title: "Firmware" },
                 { dataIndex: "currentVersion", title: "Version" },
-                { key: "price", title: "Price", render: (_, t: TuneFile) => formatPrice(t.priceCents, t.currency) },
+                { key: "price", title: "Price", render: (_, t: TuneFile) => formatMoney(t.priceCents, t.currency) },
                 { key: "bake", title: "", render: (_, t: TuneFile) => (vehicle.stockDump ? <BakeButton vehicleId={vehicle.id} tune={t} onBaked={refresh} /> : null) },
               ]}
             />

@@ -1,0 +1,148 @@
+/**
+ * The car's storefront and its licences: tunes for sale for the car's firmware, each with its
+ * dealer, price and description, bought for this car only; the licences it holds (used by the
+ * first verified flash), which an admin or the selling dealer may remove with a reason, refunding
+ * a paid one. A licence paid on the checkout page appears here without a reload (the car's event
+ * stream tells of the order).
+ */
+import { type HttpError, useCustom, useCustomMutation, useGo } from "@refinedev/core";
+import { Alert, Button, Card, Flex, Input, List, Modal, Space, Tag, Typography } from "antd";
+import { useEffect, useState } from "react";
+import { apiRoutes } from "../../../contracts/api-paths";
+import type { Checkout, Licence } from "../../../contracts/payments";
+import type { TuneFile } from "../../../contracts/tune-files";
+import type { Vehicle } from "../../../contracts/user-vehicles";
+import { formatMoney } from "../../lib/money";
+import { useSessionState } from "../../providers/session-context";
+
+interface Page<T> {
+  data: T[];
+}
+
+function RemoveLicence({ vehicle, licence, onDone }: { vehicle: Vehicle; licence: Licence; onDone: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const { mutate, mutation } = useCustomMutation<Page<Licence>>();
+  const submit = () =>
+    mutate(
+      { url: apiRoutes.vehicles.purchases(vehicle.id), method: "post", values: { tuneFileId: licence.tuneFileId, reason }, successNotification: { type: "success", message: `${licence.title}: licence removed` }, errorNotification: false },
+      {
+        onSuccess: () => {
+          setOpen(false);
+          onDone();
+        },
+        onError: (failure: HttpError & { description?: string; data?: unknown }) => {
+          const issue = Array.isArray(failure.data) ? (failure.data as Array<{ path?: string; message?: string }>).find((i) => i.path === "reason") : undefined;
+          setError(issue?.message ?? failure.description ?? failure.message);
+        },
+      },
+    );
+  return (
+    <>
+      <Button size="small" danger onClick={() => setOpen(true)}>
+        {licence.orderId ? "Refund and remove" : "Remove"}
+      </Button>
+      <Modal open={open} title={`Remove the licence of ${licence.title}`} okText={licence.orderId ? "Refund and remove" : "Remove"} okButtonProps={{ danger: true, loading: mutation.isPending }} onOk={submit} onCancel={() => setOpen(false)} destroyOnHidden>
+        <Flex vertical gap={8}>
+          <Typography.Text>The customer is told the reason{licence.orderId ? "; the payment is refunded in full and the dealer's sale and fee reversed" : ""}.</Typography.Text>
+          <Input.TextArea aria-label="Reason" rows={3} value={reason} status={error ? "error" : undefined} onChange={(event) => setReason(event.target.value)} />
+          {error && (
+            <Typography.Text type="danger" role="alert">
+              {error}
+            </Typography.Text>
+          )}
+        </Flex>
+      </Modal>
+    </>
+  );
+}
+
+export function TuneStore({ vehicle, orderVersion }: { vehicle: Vehicle; orderVersion: number }) {
+  const { user, role } = useSessionState();
+  const go = useGo();
+  const owner = vehicle.ownerUid === user?.uid;
+  const licences = useCustom<Page<Licence>>({ url: apiRoutes.vehicles.purchases(vehicle.id), method: "get" });
+  const forSale = useCustom<Page<TuneFile>>({
+    url: "tune-files",
+    method: "get",
+    config: { filters: [{ field: "firmwareId", operator: "eq", value: vehicle.firmwareId ?? "-" }, { field: "published", operator: "eq", value: true }], query: { pageSize: 50 } },
+    queryOptions: { enabled: Boolean(vehicle.firmwareId) && owner },
+  });
+  const buy = useCustomMutation<Checkout>();
+  const [buyError, setBuyError] = useState<string | null>(null);
+  const [buying, setBuying] = useState<string | null>(null);
+  const refetchLicences = licences.query.refetch;
+  // A paid order (or a refund) told by the car's event stream: the licences changed.
+  useEffect(() => {
+    if (orderVersion > 0) void refetchLicences();
+  }, [orderVersion, refetchLicences]);
+
+  const held = new Set((licences.query.data?.data.data ?? []).map((licence) => licence.tuneFileId));
+  const offers = (forSale.query.data?.data.data ?? []).filter((tune) => !held.has(tune.id) && tune.dealerUid !== user?.uid);
+  const purchase = (tune: TuneFile) => {
+    setBuyError(null);
+    setBuying(tune.id);
+    buy.mutate(
+      { url: apiRoutes.payments.tuneFileOrder(), method: "post", values: { tuneFileId: tune.id, vehicleId: vehicle.id }, successNotification: false, errorNotification: false },
+      {
+        onSuccess: ({ data }) => {
+          if (data.checkoutPath) go({ to: data.checkoutPath });
+          else void refetchLicences();
+        },
+        onError: (failure: HttpError & { description?: string }) => setBuyError(failure.description ?? failure.message),
+      },
+    );
+  };
+
+  return (
+    <Flex vertical gap={16}>
+      <Card title="Licences" size="small">
+        <List
+          aria-label="Licences"
+          locale={{ emptyText: "No tune is licensed for this car yet" }}
+          dataSource={licences.query.data?.data.data ?? []}
+          renderItem={(licence) => (
+            <List.Item
+              data-testid="licence"
+              actions={role === "admin" || licence.dealerUid === user?.uid ? [<RemoveLicence key="remove" vehicle={vehicle} licence={licence} onDone={() => void refetchLicences()} />] : []}
+            >
+              <Space wrap>
+                <Typography.Text strong>{licence.title}</Typography.Text>
+                {licence.consumedAt ? <Tag>used by the flash of {new Date(licence.consumedAt).toLocaleDateString()}</Tag> : <Tag color="green">unused</Tag>}
+                <Typography.Text type="secondary">{licence.orderId ? "bought" : "granted"} {new Date(licence.createdAt).toLocaleDateString()}</Typography.Text>
+              </Space>
+            </List.Item>
+          )}
+        />
+      </Card>
+      {owner && (
+        <Card title="Tunes for this car" size="small">
+          {!vehicle.firmwareId ? (
+            <Alert type="info" showIcon message="Read the car's stock with the app first: tunes are offered for the firmware it runs." />
+          ) : (
+            <List
+              aria-label="Tunes for this car"
+              loading={forSale.query.isLoading}
+              locale={{ emptyText: `No dealer sells a tune for ${vehicle.firmwareId} yet` }}
+              dataSource={offers}
+              renderItem={(tune) => (
+                <List.Item
+                  data-testid="offer"
+                  actions={[
+                    <Button key="buy" type="primary" onClick={() => purchase(tune)} loading={buy.mutation.isPending && buying === tune.id}>
+                      Buy for {formatMoney(tune.priceCents, tune.currency)}
+                    </Button>,
+                  ]}
+                >
+                  <List.Item.Meta title={tune.title} description={`${tune.dealerName ?? "A dealer"} · ${tune.description || "no description"}`} />
+                </List.Item>
+              )}
+            />
+          )}
+          {buyError && <Alert type="error" showIcon message="The checkout did not open" description={buyError} style={{ marginTop: 12 }} />}
+        </Card>
+      )}
+    </Flex>
+  );
+}

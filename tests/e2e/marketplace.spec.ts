@@ -1,0 +1,72 @@
+import { randomBytes } from "node:crypto";
+import { expect } from "@playwright/test";
+import { generateDemo } from "../../server/seed/generator";
+import { DEMO_TUNE_OPTIONS } from "../../server/seed/tunes";
+import { test } from "./pages/identity";
+import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
+import { VehiclePage } from "./pages/vehicles";
+
+const demo = generateDemo(DEMO_TUNE_OPTIONS);
+
+test("a customer buys a tune for the demo car in the sandbox, the dealer sees the sale and its fee, an admin refunds it", async ({ page, browser, request, emulator }) => {
+  // The demo dealer publishes a tune for the demo firmware at 199.00 EUR.
+  const title = `Stage 2 ${randomBytes(3).toString("hex")}`;
+  const dealerToken = await emulator.idToken(demoUsers.dealer, DEMO_PASSWORD);
+  const uploaded = await request.post("/api/v1/tune-files", {
+    headers: { authorization: `Bearer ${dealerToken}` },
+    multipart: { title, file: { name: "stage2.bin", mimeType: "application/octet-stream", buffer: Buffer.from(demo.tune.image) } },
+  });
+  expect(uploaded.status(), await uploaded.text()).toBe(201);
+  const tuneId = (await uploaded.json()).id;
+  const published = await request.put(`/api/v1/tune-files/${tuneId}/publish`, { headers: { authorization: `Bearer ${dealerToken}` }, data: { priceCents: 19900, currency: "EUR" } });
+  expect(published.status()).toBe(200);
+
+  await new LoginPage(page).open("/my-devices");
+  await new LoginPage(page).signIn(demoUsers.customer);
+  const vehicleId = await new VehiclePage(page).openFromList("Demo hatchback");
+  // A second tab stays on the car while the first pays: the licence must appear there by itself.
+  const carTab = await page.context().newPage();
+  await carTab.goto(`/my-devices/${vehicleId}`);
+  await expect(carTab.getByLabel("Licences", { exact: true })).toBeVisible();
+  await expect(carTab.getByLabel("Licences", { exact: true })).not.toContainText(title);
+
+  const offer = page.getByTestId("offer").filter({ hasText: title });
+  await offer.getByRole("button", { name: /Buy for €199\.00/ }).click();
+  await expect(page).toHaveURL(/\/checkout\//);
+  await page.getByLabel("Card number").fill("4000 0000 0000 0002");
+  await page.getByRole("button", { name: /Pay €199\.00/ }).click();
+  await expect(page.getByText("Payment declined")).toBeVisible();
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByRole("button", { name: /Pay €199\.00/ }).click();
+  await expect(page.getByText(`${title} is licensed for your car`)).toBeVisible();
+  await expect(carTab.getByTestId("licence").filter({ hasText: title })).toContainText("unused");
+  await carTab.close();
+
+  // The dealer's ledger shows the sale and the platform's fee.
+  const dealerContext = await browser.newContext();
+  const dealerPage = await dealerContext.newPage();
+  await new LoginPage(dealerPage).open("/my-tunes");
+  await new LoginPage(dealerPage).signIn(demoUsers.dealer);
+  await dealerPage.getByRole("tab", { name: "Sales and payments" }).click();
+  const ledger = dealerPage.getByRole("table", { name: "Transactions" });
+  await expect(ledger.getByRole("row").filter({ hasText: `Sold ${title}` })).toContainText("€199.00");
+  await expect(ledger.getByRole("row").filter({ hasText: `Platform fee on ${title}` })).toContainText("-€19.90");
+  await dealerContext.close();
+
+  // An admin refunds it from the car's page: the licence goes.
+  const adminContext = await browser.newContext();
+  const adminPage = await adminContext.newPage();
+  await new LoginPage(adminPage).open(`/my-devices/${vehicleId}`);
+  await new LoginPage(adminPage).signIn(demoUsers.admin);
+  const licence = adminPage.getByTestId("licence").filter({ hasText: title });
+  await licence.getByRole("button", { name: "Refund and remove" }).click();
+  const dialog = adminPage.getByRole("dialog", { name: `Remove the licence of ${title}` });
+  await dialog.getByLabel("Reason").fill("Customer bought the wrong stage");
+  await dialog.getByRole("button", { name: "Refund and remove" }).click();
+  await expect(adminPage.getByTestId("licence").filter({ hasText: title })).toHaveCount(0);
+  await adminContext.close();
+
+  await page.goto("/my-tunes");
+  await page.getByRole("tab", { name: "Payments" }).click();
+  await expect(page.getByRole("table", { name: "Transactions" }).getByRole("row").filter({ hasText: `Refund: Paid for ${title}` })).toContainText("€199.00");
+});
