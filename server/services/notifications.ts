@@ -19,7 +19,8 @@ export interface NotificationInput {
   link?: string | null;
 }
 
-export type Notify = (input: NotificationInput) => Promise<Notification>;
+/** Records a notification to store with the transaction's other writes (all of them in one insert, at its end). */
+export type Notify = (input: NotificationInput) => Promise<void>;
 
 export type NotificationEvent = { type: "created"; notification: Notification } | { type: "read-changed" };
 type Listener = (event: NotificationEvent) => void;
@@ -46,14 +47,12 @@ export class NotificationCenter {
    */
   async transaction<T>(work: (tx: Tx, notify: Notify) => Promise<T>): Promise<T> {
     const recorded: Notification[] = [];
-    const result = await this.db.transaction((tx) =>
-      work(tx, async (input) => {
-        const [row] = await tx.insert(notifications).values(input).returning();
-        const notification = notificationToApi(row);
-        recorded.push(notification);
-        return notification;
-      }),
-    );
+    const result = await this.db.transaction(async (tx) => {
+      const inputs: NotificationInput[] = [];
+      const done = await work(tx, async (input) => void inputs.push(input));
+      if (inputs.length) recorded.push(...(await tx.insert(notifications).values(inputs).returning()).map(notificationToApi));
+      return done;
+    });
     for (const notification of recorded) this.publish(notification.recipientUid, { type: "created", notification });
     return result;
   }
