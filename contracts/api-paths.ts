@@ -81,6 +81,7 @@ export const apiRoutes = {
     dealer: (id: string) => `${apiPaths.users.record}/${id}/dealer`,
     transactions: (id: string) => `${apiPaths.users.record}/${id}/transaction`,
     transactionsCsv: (id: string) => `${apiPaths.users.record}/${id}/transaction.csv`,
+    connectedAccount: (id: string) => `${apiPaths.users.record}/${id}/connected-account`,
   },
   vehicles: {
     tuneFiles: (id: string) => `${VEHICLES}/${id}/tune-files`,
@@ -117,6 +118,7 @@ export const apiRoutes = {
     order: (id: string) => `payments/orders/${id}`,
     expireSession: () => "payments/expire-session",
     sandboxPay: () => "payments/sandbox/pay",
+    sandboxOnboard: () => "payments/sandbox/onboard",
   },
   tuneFilePatches: {
     apply: () => `${apiPaths["tune-file-patches"].list}/apply`,

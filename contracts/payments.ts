@@ -129,3 +129,21 @@ export const SANDBOX_CARDS = {
   "4000000000000002": { outcome: "declined", label: "declined: card_declined" },
   "4000000000009995": { outcome: "declined", label: "declined: insufficient_funds" },
 } as const;
+
+/** A dealer's payout account: ready when it takes charges (a priced tune is sold only then). */
+export const connectedAccountSchema = z.strictObject({
+  provider: z.enum(["sandbox", "stripe"]),
+  accountId: z.string(),
+  chargesEnabled: z.boolean(),
+  payoutsEnabled: z.boolean(),
+  requirementsDue: z.array(z.string()),
+  ready: z.boolean(),
+  updatedAt: z.iso.datetime(),
+});
+export type ConnectedAccount = z.infer<typeof connectedAccountSchema>;
+
+/** `GET /users/{id}/connected-account`: the account, or null before onboarding started. */
+export const connectedAccountStateSchema = z.strictObject({ account: connectedAccountSchema.nullable() });
+
+/** `POST /users/{id}/connected-account`: where the dealer completes onboarding (Stripe's page, or the sandbox's in the portal). */
+export const onboardingSchema = z.strictObject({ account: connectedAccountSchema, onboardingUrl: z.string() });

@@ -14,10 +14,12 @@ import {
   type LedgerEntry,
   type Licence,
   checkoutSchema,
+  connectedAccountStateSchema,
   expireSessionSchema,
   ledgerList,
   ledgerPageSchema,
   licenceListSchema,
+  onboardingSchema,
   orderSchema,
   purchaseRemovalSchema,
   sandboxPaymentResultSchema,
@@ -25,13 +27,14 @@ import {
   tuneFileOrderSchema,
 } from "../../contracts/payments";
 import type { AppContext } from "../context";
-import { dealerProfiles, ledgerEntries, orders, tuneFilePurchases, tuneFiles } from "../db/schema";
+import { connectedAccounts, dealerProfiles, ledgerEntries, orders, tuneFilePurchases, tuneFiles } from "../db/schema";
 import { HttpError, forbidden, notFound } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import type { ZodTypeProvider } from "../http/zod";
 import type { VerifiedCaller } from "../services/identity";
+import { accountOf, accountToApi, readyAccountOf } from "../services/payments/accounts";
 import { type OrderRow, conflictOrder, dropUnpaidOrder, orderToApi, platformFee } from "../services/payments/orders";
 import { PaymentProviderError } from "../services/payments/provider";
 import { paymentIntentOf } from "../services/payments/sandbox";
@@ -131,6 +134,8 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     if (tune.priceCents === null || tune.currency === null) throw conflictOrder(`${tune.title} has no price yet`);
     const [dealer] = await db.select({ status: dealerProfiles.status }).from(dealerProfiles).where(eq(dealerProfiles.userUid, tune.dealerUid));
     if (dealer?.status !== "approved") throw conflictOrder(`the dealer selling ${tune.title} is not selling now`);
+    const payout = tune.priceCents > 0 ? await readyAccountOf(db, tune.dealerUid) : null;
+    if (tune.priceCents > 0 && !payout) throw conflictOrder(`the dealer selling ${tune.title} cannot take payments now`);
     const [licensed] = await db.select({ id: tuneFilePurchases.id }).from(tuneFilePurchases).where(and(eq(tuneFilePurchases.tuneFileId, tune.id), eq(tuneFilePurchases.vehicleId, vehicle.id)));
     if (licensed) throw conflictOrder(`${tune.title} is already licensed for this car`);
 
@@ -159,6 +164,7 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
         currency: tune.currency,
         feeCents: platformFee(tune.priceCents, ctx.config.platformFeePercent),
         provider: provider.kind,
+        destination: payout?.accountId ?? null,
       })
       .onConflictDoNothing()
       .returning();
@@ -169,13 +175,12 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
       return reply.status(200).send(await checkoutOf(open));
     }
     try {
-      // Dealers' connected accounts are not built yet: the platform holds each sale, which the dealer's ledger shows.
       const payment = await provider.createPayment({
         orderId: created.id,
         amountCents: created.amountCents,
         currency: created.currency,
         feeCents: created.feeCents,
-        destination: null,
+        destination: created.destination,
         description: `${created.title} for ${vehicle.name}`,
         idempotencyKey: `order-${created.id}`,
       });
@@ -277,7 +282,7 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     if (order?.status === "paid" && order.paymentId) {
       await db.update(orders).set({ refundReason: reason, updatedAt: new Date() }).where(eq(orders.id, order.id));
       await provider
-        .refund({ paymentId: order.paymentId, orderId: order.id, amountCents: order.amountCents, currency: order.currency, transferred: false }, `refund-${order.id}`)
+        .refund({ paymentId: order.paymentId, orderId: order.id, amountCents: order.amountCents, currency: order.currency, transferred: order.destination !== null }, `refund-${order.id}`)
         .catch((error: unknown) => {
           if (error instanceof PaymentProviderError) throw new HttpError(503, "Payment provider unavailable", "the refund was not made: the payment provider did not answer; try again");
           throw error;
@@ -292,6 +297,41 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
   });
 
   const userParams = z.strictObject({ id: z.string().min(1).max(128) });
+
+  /** A dealer's payout account: its state, for the dealer and admins. */
+  app.get(`/${apiRoutes.users.connectedAccount(":id")}`, { schema: { params: userParams, response: { 200: connectedAccountStateSchema } } }, async (request) => {
+    assertSelfOrAdmin(callerOf(request), request.params.id);
+    const row = await accountOf(db, request.params.id);
+    return { account: row ? accountToApi(row) : null };
+  });
+
+  /** A dealer starts (or resumes) onboarding: the account is made once, and the answer says where to complete it. */
+  app.post(`/${apiRoutes.users.connectedAccount(":id")}`, { config: { role: "dealer" }, schema: { params: userParams, response: { 200: onboardingSchema } } }, async (request) => {
+    const caller = callerOf(request);
+    if (caller.uid !== request.params.id) throw forbidden("A dealer sets up their own payout account");
+    let row = await accountOf(db, caller.uid);
+    if (!row) {
+      const accountId = await provider.createAccount({ uid: caller.uid, email: caller.email }, `account-${caller.uid}`).catch((error: unknown) => {
+        if (error instanceof PaymentProviderError) throw new HttpError(503, "Payment provider unavailable", "the payment provider did not answer; try again in a moment");
+        throw error;
+      });
+      await db.insert(connectedAccounts).values({ userUid: caller.uid, provider: provider.kind, accountId }).onConflictDoNothing();
+      row = (await accountOf(db, caller.uid)) as NonNullable<typeof row>;
+    }
+    const onboardingUrl = await provider.onboardingUrl(row.accountId, `${request.protocol}://${request.host}/my-tunes`);
+    return { account: accountToApi(row), onboardingUrl };
+  });
+
+  /** The sandbox's onboarding page completes here: the provider's `account.updated` says the account takes charges. */
+  app.post("/payments/sandbox/onboard", { config: { role: "dealer" }, schema: { response: { 200: connectedAccountStateSchema } } }, async (request) => {
+    if (provider.kind !== "sandbox") throw notFound("The sandbox onboarding (a real payment provider is configured)");
+    const caller = callerOf(request);
+    const row = await accountOf(db, caller.uid);
+    if (!row) throw conflictOrder("start the payout account's setup first", "account");
+    await provider.emit("account.updated", { id: row.accountId, object: "account", charges_enabled: true, payouts_enabled: true, requirements: { currently_due: [] } });
+    const after = await accountOf(db, caller.uid);
+    return { account: after ? accountToApi(after) : null };
+  });
 
   /** A user's money movements (their own; admins anyone's), newest first, with balances per currency. */
   app.get(`/${apiRoutes.users.transactions(":id")}`, { config: { list: ledgerSpec }, schema: { params: userParams, response: { 200: ledgerPageSchema } } }, async (request) => {

@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { AppContext } from "../context";
 import { badRequest } from "../errors";
 import type { ZodTypeProvider } from "../http/zod";
+import { applyAccountEvent } from "../services/payments/accounts";
 import { applyEvent, effectOf } from "../services/payments/orders";
 
 export const STRIPE_EVENTS_PATH = "/stripe/on-event";
@@ -29,6 +30,7 @@ export async function stripeRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
     } catch (error) {
       throw badRequest("Invalid signature", error instanceof Error ? error.message : "the signature does not verify");
     }
+    if (event.type === "account.updated") return { received: true as const, outcome: await applyAccountEvent(ctx, event) };
     const effect = effectOf(event);
     if (!effect) throw badRequest("Unhandled event", `events of type ${event.type} are not acted on`);
     const applied = await applyEvent(ctx, event, effect);

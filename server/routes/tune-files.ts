@@ -43,6 +43,7 @@ import { definitionOf, firmwareRecord } from "../services/firmware-records";
 import { domain } from "../http/domain-errors";
 import { tuneToApi } from "../services/tune-responses";
 import { acceptImage } from "../services/tune-uploads";
+import { readyAccountOf } from "../services/payments/accounts";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 
 const TUNE_FILES = `/${apiPaths["tune-files"].list}`;
@@ -230,7 +231,12 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     const caller = callerOf(request);
     const { id } = request.params;
     const { body } = request;
-    await ownTune(db, id, caller);
+    const tune = await ownTune(db, id, caller);
+    // A sale is paid to the dealer's payout account: a priced tune waits for one that takes charges.
+    if (body.priceCents > 0 && !(await readyAccountOf(db, tune.dealerUid))) {
+      const message = "set up your payout account before selling (My tunes → Sales and payments); a free tune can be published without one";
+      throw new HttpError(409, "No payout account", message, [{ path: "priceCents", message: "needs a payout account that takes charges" }]);
+    }
     await db
       .update(tuneFiles)
       .set({

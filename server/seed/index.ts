@@ -1,7 +1,7 @@
 import type { Auth, UserRecord } from "firebase-admin/auth";
 import type { Role } from "../../contracts/account";
 import type { FastifyInstance } from "fastify";
-import { dealerProfiles, users } from "../db/schema";
+import { connectedAccounts, dealerProfiles, users } from "../db/schema";
 import { DEMO_PASSWORD, demoAccounts } from "./demo-accounts";
 import { seedCatalogue } from "./catalogue";
 import { seedFlashing } from "./flashing";
@@ -56,6 +56,11 @@ export async function seedDemo(app: FastifyInstance) {
           phone: "+442476000000",
         })
         .onConflictDoNothing({ target: dealerProfiles.userUid });
+      // The demo dealer has finished the sandbox's payout onboarding, so the demo tunes can be sold.
+      await ctx.db
+        .insert(connectedAccounts)
+        .values({ userUid: record.uid, provider: "sandbox", accountId: "acct_sandbox_demo_dealer", chargesEnabled: true, payoutsEnabled: true })
+        .onConflictDoNothing();
     }
     seeded.push({ uid: record.uid, email: account.email, role: account.role });
   }

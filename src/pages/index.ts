@@ -49,6 +49,13 @@ export const pages: ResourceDefinition[] = [
     meta: { label: "Checkout", keepAlive: false },
   },
   {
+    name: "payouts-onboarding",
+    guard: "dealer",
+    layout: "portal",
+    list: { path: "/payouts/onboarding", component: lazyPage(() => import("./payouts/onboarding"), "PayoutOnboardingPage") },
+    meta: { label: "Payout account", keepAlive: false },
+  },
+  {
     name: "tune-viewer",
     guard: "auth",
     layout: "portal",

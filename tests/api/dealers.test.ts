@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dealerProfiles, notifications } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { type TestApp, type TestUser, createUser, databaseKinds, signIn, startTestApp } from "./harness";
+import { readyPayouts } from "./payments-setup";
 import { requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "DEALERS64K" });
@@ -44,6 +45,7 @@ describe.each(databaseKinds)("dealers on %s", (kind) => {
     expect((await call("PUT", "/firmware-support/supported-vehicle", admin, { make: "Volkswagen", model: "Golf R", engine: "EA888 2.0 TSI", yearFrom: 2015, ecu: "Simos 18.10", firmwareIds: [demo.firmware.firmwareId] })).statusCode).toBe(201);
     const published = await upload("/tune-files", seller, demo.tune.image, { title: "Golf R Stage 1" });
     expect(published.statusCode, published.body).toBe(201);
+    await readyPayouts(app, seller.uid);
     expect((await call("PUT", `/tune-files/${published.json().id}/publish`, seller, { priceCents: 24900, currency: "EUR" })).statusCode).toBe(200);
     expect((await upload("/tune-files", seller, demo.tune.image, { title: "Draft" })).statusCode).toBe(201);
   });

@@ -2,10 +2,11 @@ import { and, count, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dealerProfiles, ledgerEntries, notifications, orders, paymentEvents, tuneFilePurchases } from "../../server/db/schema";
+import { connectedAccounts, dealerProfiles, ledgerEntries, notifications, orders, paymentEvents, tuneFilePurchases } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { identityOf } from "./flashing-setup";
 import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
+import { readyPayouts } from "./payments-setup";
 import { requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "PAYMENTS64K" });
@@ -56,6 +57,7 @@ describe.each(databaseKinds)("buying a tune on %s", (kind) => {
     await storeFirmware(admin, demo);
     const tune = await upload("/tune-files", dealer, demo.tune.image, { title: "Stage 1" });
     tuneId = tune.json().id;
+    await readyPayouts(app, dealer.uid);
     expect((await call("PUT", `/tune-files/${tuneId}/publish`, dealer, { priceCents: 24900, currency: "EUR" })).statusCode).toBe(200);
   });
   afterAll(async () => test?.close());
@@ -202,6 +204,42 @@ describe.each(databaseKinds)("buying a tune on %s", (kind) => {
     expect(used.consumedAt).not.toBeNull();
     await consumeLicence(app.ctx.db, { vehicleId, tuneFileId: tuneId });
     expect((await app.ctx.db.select().from(tuneFilePurchases).where(eq(tuneFilePurchases.vehicleId, vehicleId)))[0].consumedAt).toEqual(used.consumedAt);
+  });
+
+  it("onboards a dealer's payout account through the provider's signed event, and sells only with one that takes charges", async () => {
+    const newcomer = await createUser(test, "dealer", "Nina Newcomer");
+    await call("GET", "/tune-files", newcomer);
+    await app.ctx.db.insert(dealerProfiles).values({ userUid: newcomer.uid, businessName: "Newcomer Tuning", status: "approved" });
+    expect((await call("GET", `/users/${newcomer.uid}/connected-account`, newcomer)).json()).toEqual({ account: null });
+    expect((await call("GET", `/users/${newcomer.uid}/connected-account`, customer)).statusCode).toBe(403);
+    const tune = (await upload("/tune-files", newcomer, demo.tune.image, { title: "Newcomer Stage 1" })).json();
+    expect((await call("PUT", `/tune-files/${tune.id}/publish`, newcomer, { priceCents: 9900, currency: "EUR" })).statusCode).toBe(409);
+    // A free tune needs no payout account.
+    expect((await call("PUT", `/tune-files/${tune.id}/publish`, newcomer, { priceCents: 0, currency: "EUR" })).statusCode).toBe(200);
+
+    expect((await call("POST", `/users/${newcomer.uid}/connected-account`, customer)).statusCode).toBe(403);
+    expect((await call("POST", `/users/${newcomer.uid}/connected-account`, dealer)).statusCode).toBe(403);
+    const started = await call("POST", `/users/${newcomer.uid}/connected-account`, newcomer);
+    expect(started.statusCode, started.body).toBe(200);
+    expect(started.json()).toMatchObject({ onboardingUrl: "/payouts/onboarding", account: { provider: "sandbox", ready: false, chargesEnabled: false } });
+    // Starting again keeps the same account.
+    expect((await call("POST", `/users/${newcomer.uid}/connected-account`, newcomer)).json().account.accountId).toBe(started.json().account.accountId);
+    const done = await call("POST", "/payments/sandbox/onboard", newcomer);
+    expect(done.json()).toMatchObject({ account: { ready: true, chargesEnabled: true, payoutsEnabled: true, requirementsDue: [] } });
+    expect((await call("PUT", `/tune-files/${tune.id}/publish`, newcomer, { priceCents: 9900, currency: "EUR" })).statusCode).toBe(200);
+
+    // An account we did not make is refused, nothing stored.
+    const before = await eventsStored();
+    const stray = await deliver({ id: "evt_stray_account", object: "event", type: "account.updated", data: { object: { id: "acct_nobody", object: "account", charges_enabled: true } } });
+    expect(stray.statusCode).toBe(400);
+    expect(await eventsStored()).toBe(before);
+
+    // A dealer whose account stops taking charges sells nothing until it does again.
+    await app.ctx.db.update(connectedAccounts).set({ chargesEnabled: false }).where(eq(connectedAccounts.userUid, newcomer.uid));
+    const vehicleId = await car();
+    const refused = await call("POST", "/payments/tune-file-order", customer, { tuneFileId: tune.id, vehicleId });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().description).toBe("the dealer selling Newcomer Stage 1 cannot take payments now");
   });
 
   it.runIf(kind === "postgres")("opens one order for two checkouts of the same tune for the same car at once", async () => {

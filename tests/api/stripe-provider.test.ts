@@ -12,6 +12,7 @@ import { dealerProfiles, orders } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { identityOf } from "./flashing-setup";
 import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
+import { readyPayouts } from "./payments-setup";
 import { requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "STRIPESTUB64K" });
@@ -51,6 +52,7 @@ describe.each(databaseKinds)("the Stripe provider against a local stub on %s", (
   let app: FastifyInstance;
   const { call, upload, storeFirmware } = requestsTo(() => app);
   let customer: TestUser;
+  let dealerUid: string;
   let tuneId: string;
   let seq = 0;
 
@@ -69,8 +71,10 @@ describe.each(databaseKinds)("the Stripe provider against a local stub on %s", (
     customer = await createUser(test, "customer");
     await Promise.all([admin, dealer, customer].map((user) => call("GET", "/tune-files", user)));
     await app.ctx.db.insert(dealerProfiles).values({ userUid: dealer.uid, businessName: "Stub Tuning", status: "approved" });
+    dealerUid = dealer.uid;
     await storeFirmware(admin, demo);
     tuneId = (await upload("/tune-files", dealer, demo.tune.image, { title: "Stage 2" })).json().id;
+    await readyPayouts(app, dealer.uid);
     await call("PUT", `/tune-files/${tuneId}/publish`, dealer, { priceCents: 39900, currency: "GBP" });
   });
   beforeEach(() => {
@@ -93,7 +97,8 @@ describe.each(databaseKinds)("the Stripe provider against a local stub on %s", (
     expect(stub.calls).toHaveLength(2);
     expect(stub.calls[0].idempotencyKey).toBe(`order-${checkout.order.id}`);
     expect(stub.calls[1].idempotencyKey).toBe(stub.calls[0].idempotencyKey);
-    expect(Object.fromEntries(stub.calls[1].body)).toMatchObject({ amount: "39900", currency: "gbp", "metadata[orderId]": checkout.order.id });
+    // A destination charge: the sale goes to the dealer's account, the platform keeps its fee.
+    expect(Object.fromEntries(stub.calls[1].body)).toMatchObject({ amount: "39900", currency: "gbp", "metadata[orderId]": checkout.order.id, application_fee_amount: "3990", "transfer_data[destination]": `acct_test_${dealerUid}` });
     const [row] = await app.ctx.db.select().from(orders).where(eq(orders.id, checkout.order.id));
     expect(row.paymentId).toBe("pi_stub_2");
   });

@@ -4,6 +4,7 @@ import { userVehicles } from "../../server/db/schema";
 import { fixAll, readItem, writeItem } from "../../domain/tune";
 import { generateDemo } from "../../server/seed/generator";
 import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
+import { readyPayouts } from "./payments-setup";
 import { requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 24, patchEntries: 2, firmwareId: "VIEWER64K" });
@@ -121,6 +122,7 @@ describe.each(databaseKinds)("tune viewer API on %s", (kind) => {
     expect((await call("GET", `/tune-files/${tuneId}/maps?against=${rivalId}`, customer)).statusCode).toBe(404);
     expect((await call("GET", `/tune-files/${tuneId}/maps/${table.id}?against=${rivalId}`, customer)).statusCode).toBe(404);
     // A published tune the customer has not bought: visible, but its maps are not theirs to compare with.
+    await readyPayouts(app, dealer.uid);
     expect((await call("PUT", `/tune-files/${rivalId}/publish`, dealer, { priceCents: 100, currency: "EUR" })).statusCode).toBe(200);
     const unbought = await call("GET", `/tune-files/${tuneId}/maps/${table.id}?against=${rivalId}`, customer);
     expect(unbought.statusCode).toBe(403);

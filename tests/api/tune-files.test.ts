@@ -10,6 +10,7 @@ import { patchState, readItem } from "../../domain/tune";
 import { generateDemo } from "../../server/seed/generator";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
 import { multipart } from "./multipart";
+import { readyPayouts } from "./payments-setup";
 import { requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "TUNE64K" });
@@ -320,6 +321,12 @@ describe.each(databaseKinds)("tune files API on %s", (kind) => {
       const bad = await call("PUT", `/tune-files/${tuneId}/publish`, dealer, { priceCents: -1, currency: "XYZ" });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().data.map((d: { path: string }) => d.path).sort()).toEqual(["currency", "priceCents"]);
+      // A priced tune waits for the dealer's payout account.
+      const unpaid = await call("PUT", `/tune-files/${tuneId}/publish`, dealer, { priceCents: 19900, currency: "EUR" });
+      expect(unpaid.statusCode).toBe(409);
+      expect(unpaid.json().data).toEqual([expect.objectContaining({ path: "priceCents" })]);
+      expect((await call("GET", "/tune-files", customer)).json().total).toBe(0);
+      await readyPayouts(app, dealer.uid);
       const published = await call("PUT", `/tune-files/${tuneId}/publish`, dealer, { priceCents: 19900, currency: "EUR", mayView: false, mayDownload: false });
       expect(published.statusCode, published.body).toBe(200);
       const list = (await call("GET", "/tune-files?published[eq]=true", customer)).json();

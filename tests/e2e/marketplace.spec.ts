@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { expect } from "@playwright/test";
 import { generateDemo } from "../../server/seed/generator";
 import { DEMO_TUNE_OPTIONS } from "../../server/seed/tunes";
-import { test } from "./pages/identity";
+import { PASSWORD, newEmail, test } from "./pages/identity";
 import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
 import { VehiclePage } from "./pages/vehicles";
 
@@ -69,4 +69,29 @@ test("a customer buys a tune for the demo car in the sandbox, the dealer sees th
   await page.goto("/my-tunes");
   await page.getByRole("tab", { name: "Payments" }).click();
   await expect(page.getByRole("table", { name: "Transactions" }).getByRole("row").filter({ hasText: `Refund: Paid for ${title}` })).toContainText("€199.00");
+});
+
+test("a newly approved dealer sets up payouts in the sandbox before selling", async ({ page, request, emulator }) => {
+  const email = newEmail("payouts");
+  await emulator.createUser(email);
+  const token = await emulator.idToken(email, PASSWORD);
+  const applied = await request.post("/api/v1/dealers", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { businessName: "Payout Pending Ltd", address: "4 Spool Street, Derby DE1 1AA", registrationNumber: "55667788", phone: "+44 1332 496000" },
+  });
+  expect(applied.status(), await applied.text()).toBe(201);
+  const adminToken = await emulator.idToken(demoUsers.admin, DEMO_PASSWORD);
+  const approved = await request.patch(`/api/v1/dealers/${(await applied.json()).id}/status`, { headers: { authorization: `Bearer ${adminToken}` }, data: { status: "approved", reason: "Documents checked" } });
+  expect(approved.status(), await approved.text()).toBe(200);
+
+  await new LoginPage(page).open("/my-tunes");
+  await new LoginPage(page).signIn(email, PASSWORD);
+  await page.getByRole("tab", { name: "Sales and payments" }).click();
+  await expect(page.getByTestId("payout-account")).toContainText("Set up a payout account to sell priced tunes");
+  await page.getByRole("button", { name: "Set up payouts" }).click();
+  await expect(page).toHaveURL(/\/payouts\/onboarding$/);
+  await page.getByRole("button", { name: "Complete onboarding" }).click();
+  await expect(page).toHaveURL(/\/my-tunes$/);
+  await page.getByRole("tab", { name: "Sales and payments" }).click();
+  await expect(page.getByTestId("payout-account")).toContainText("takes payments");
 });

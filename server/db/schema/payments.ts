@@ -5,7 +5,7 @@
  * user's side, summing to what the order moved).
  */
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { ORDER_STATUSES, LEDGER_KINDS } from "../../../contracts/payments";
 import { users } from "./identity";
 import { tuneFiles } from "./tune-files";
@@ -32,6 +32,8 @@ export const orders = pgTable(
     feeCents: integer("fee_cents").notNull(),
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("created"),
     provider: text("provider", { enum: ["sandbox", "stripe"] }).notNull(),
+    /** The dealer's payout account the charge goes to (a destination charge); a refund reverses that transfer. */
+    destination: text("destination"),
     /** The provider's payment (a PaymentIntent id): events name the order by it and by metadata. */
     paymentId: text("payment_id"),
     refundReason: text("refund_reason"),
@@ -78,3 +80,22 @@ export const ledgerEntries = pgTable(
   },
   (t) => [index("ledger_entries_user_idx").on(t.userUid, t.createdAt, t.id), uniqueIndex("ledger_entries_event_key").on(t.eventId, t.userUid, t.kind)],
 );
+
+/**
+ * A dealer's payout account at the provider (a Stripe connected account; in the sandbox, one the
+ * sandbox made). Its state follows the provider's `account.updated` events; a priced tune is
+ * sold only by a dealer whose account takes charges.
+ */
+export const connectedAccounts = pgTable("connected_accounts", {
+  userUid: text("user_uid")
+    .primaryKey()
+    .references(() => users.uid),
+  provider: text("provider", { enum: ["sandbox", "stripe"] }).notNull(),
+  accountId: text("account_id").notNull().unique(),
+  chargesEnabled: boolean("charges_enabled").notNull().default(false),
+  payoutsEnabled: boolean("payouts_enabled").notNull().default(false),
+  /** What the provider still needs from the dealer (its `requirements.currently_due`). */
+  requirementsDue: text("requirements_due").array().notNull().default(sql`'{}'::text[]`),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

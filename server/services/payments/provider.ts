@@ -45,6 +45,10 @@ export interface PaymentProvider {
   /** The client secret of a payment made before (a second checkout of the same open order). */
   clientSecretOf(paymentId: string): Promise<string | null>;
   cancelPayment(payment: PaymentRef, idempotencyKey: string): Promise<void>;
+  /** A payout account for a dealer (a Stripe Express account), idempotent per dealer. */
+  createAccount(dealer: { uid: string; email: string | null }, idempotencyKey: string): Promise<string>;
+  /** Where the dealer completes the provider's onboarding, coming back to `returnUrl`. */
+  onboardingUrl(accountId: string, returnUrl: string): Promise<string>;
   /** A full refund; of a destination charge (`transferred`) the transfer and the fee are reversed too. */
   refund(payment: PaymentRef & { transferred: boolean }, idempotencyKey: string): Promise<void>;
 }

@@ -19,6 +19,9 @@ export interface ProviderEvent {
   data: { object: Record<string, unknown> };
 }
 
+/** The sandbox's onboarding page in the portal. */
+export const SANDBOX_ONBOARDING_PATH = "/payouts/onboarding";
+
 /** A payment intent as Stripe's events carry it. */
 export const paymentIntentOf = (payment: PaymentRef, status: string, extra: Record<string, unknown> = {}) => ({
   id: payment.paymentId,
@@ -63,6 +66,12 @@ export function sandboxProvider(webhookSecret: string): SandboxProvider {
     },
     async clientSecretOf() {
       return null;
+    },
+    async createAccount() {
+      return `acct_sandbox_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+    },
+    async onboardingUrl() {
+      return SANDBOX_ONBOARDING_PATH;
     },
     async cancelPayment(payment) {
       await emit("payment_intent.canceled", paymentIntentOf(payment, "canceled"));

@@ -52,6 +52,16 @@ export function stripeProvider(options: StripeOptions): PaymentProvider & { read
     async clientSecretOf(paymentId) {
       return (await guard(() => stripe.paymentIntents.retrieve(paymentId))).client_secret;
     },
+    async createAccount(dealer, idempotencyKey) {
+      const account = await guard(() =>
+        stripe.accounts.create({ type: "express", ...(dealer.email && { email: dealer.email }), metadata: { userUid: dealer.uid }, capabilities: { card_payments: { requested: true }, transfers: { requested: true } } }, { idempotencyKey }),
+      );
+      return account.id;
+    },
+    async onboardingUrl(accountId, returnUrl) {
+      const link = await guard(() => stripe.accountLinks.create({ account: accountId, type: "account_onboarding", return_url: returnUrl, refresh_url: returnUrl }));
+      return link.url;
+    },
     async cancelPayment(payment, idempotencyKey) {
       await guard(() => stripe.paymentIntents.cancel(payment.paymentId, {}, { idempotencyKey }));
     },

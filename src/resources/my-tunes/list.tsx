@@ -1,9 +1,10 @@
-import { Tabs } from "antd";
+import { Flex, Tabs } from "antd";
 import { PageFrame } from "../../components/page-frame";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
 import { useSessionState } from "../../providers/session-context";
 import { TuneCatalogue } from "./catalogue";
 import { TuneShow } from "./tune-show";
+import { PayoutAccount } from "./payouts";
 import { Transactions } from "./transactions";
 import { TuneUpload } from "./tune-upload";
 import { MyVehicles } from "./vehicles";
@@ -16,7 +17,16 @@ export function MyTunesList() {
   const { user, role } = useSessionState();
   const sells = role === "dealer" || role === "admin";
   const vehicles = { key: "vehicles", label: "My vehicles", children: <MyVehicles /> };
-  const transactions = { key: "transactions", label: sells ? "Sales and payments" : "Payments", children: user ? <Transactions uid={user.uid} /> : null };
+  const transactions = {
+    key: "transactions",
+    label: sells ? "Sales and payments" : "Payments",
+    children: user ? (
+      <Flex vertical gap={16}>
+        {role === "dealer" && <PayoutAccount uid={user.uid} />}
+        <Transactions uid={user.uid} />
+      </Flex>
+    ) : null,
+  };
   return (
     <PageFrame title="My tunes" subtitle={sells ? "Your vehicles' tunes, and the tune files you sell" : "Tune files bought and baked for your vehicles"}>
       {sells ? (
