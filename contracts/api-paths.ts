@@ -96,6 +96,7 @@ export const apiRoutes = {
     listen: (id: string) => `${VEHICLES}/${id}/listen`,
     /** The car's licences; POST removes one (refunding a paid one). */
     purchases: (id: string) => `${VEHICLES}/${id}/tune-files/purchases`,
+    purchasesListen: (id: string) => `${VEHICLES}/${id}/tune-files/purchases/listen`,
   },
   tuneFiles: {
     inspect: () => `${TUNE_FILES}/inspect`,

@@ -74,6 +74,9 @@ export const dealerStatusChangeSchema = z.strictObject({
 });
 export type DealerStatusChange = z.input<typeof dealerStatusChangeSchema>;
 
+/** `DELETE /dealers/{id}/admin` when the dealer has orders in flight: suspended, not removed (a removal answers 204). */
+export const dealerRemovalSchema = z.strictObject({ removed: z.literal(false), reason: z.string(), dealer: dealerProfileSchema });
+
 const optionalText = (label: string, max: number) => z.string().trim().max(max, `${label} is at most ${max} characters`).nullable();
 
 /** `PATCH /dealers/{id}/admin`: the profile's fields an admin corrects; the status has its own route. */

@@ -100,6 +100,8 @@ export const licenceSchema = z.strictObject({
 });
 export type Licence = z.infer<typeof licenceSchema>;
 export const licenceListSchema = z.strictObject({ data: z.array(licenceSchema) });
+/** The event of `GET /user-vehicles/{id}/tune-files/purchases/listen`: the car's licences, whole. */
+export const LICENCES_EVENT = "licences";
 
 export const ledgerEntrySchema = z.strictObject({
   id: z.string(),

@@ -18,6 +18,7 @@ import {
   dealerList,
   dealerPageSchema,
   dealerProfileSchema,
+  dealerRemovalSchema,
   dealerSchema,
   dealerStatusChangeSchema,
 } from "../../contracts/dealers";
@@ -25,7 +26,7 @@ import type { NotificationInput } from "../services/notifications";
 import { type DealerProfileSummary, dealerProfileSummarySchema, dealerRequestSchema } from "../../contracts/public-site";
 import { tuneFilePageSchema } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
-import { dealerProfiles, supportedVehicles, tuneFiles, users } from "../db/schema";
+import { dealerProfiles, orders, supportedVehicles, tuneFiles, users } from "../db/schema";
 import { HttpError, conflict, notFound } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
@@ -275,12 +276,33 @@ export async function dealerRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
     return profileOf(ctx, row);
   });
 
-  /** Admin: removes a profile; the user loses the dealer claim, their tunes stay theirs (unpublished ones are not sold anyway). */
-  app.delete(`${DEALERS}/:id/admin`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
-    const [row] = await db.delete(dealerProfiles).where(eq(dealerProfiles.id, request.params.id)).returning();
-    if (!row) throw notFound(`Dealer ${request.params.id}`);
-    await applyClaims({ ...row, status: "rejected" });
-    return reply.status(204).send();
+  /**
+   * Admin: removes a profile; the user loses the dealer claim, their tunes stay theirs. A dealer
+   * with orders in flight (open checkouts, or paid sales that may still be refunded) is suspended
+   * instead, so those customers keep their recourse: the answer (200) says so.
+   */
+  app.delete(`${DEALERS}/:id/admin`, { config: admin, schema: { params: idParams, response: { 200: dealerRemovalSchema, 204: z.null() } } }, async (request, reply) => {
+    const caller = callerOf(request);
+    const outcome = await ctx.notifications.transaction(async (tx, notify) => {
+      const [row] = await tx.select().from(dealerProfiles).where(eq(dealerProfiles.id, request.params.id)).for("update");
+      if (!row) throw notFound(`Dealer ${request.params.id}`);
+      const [inFlight] = await tx.select({ n: sql<number>`count(*)::int` }).from(orders).where(and(eq(orders.dealerUid, row.userUid), inArray(orders.status, ["created", "failed", "paid"])));
+      if (inFlight.n === 0) {
+        await tx.delete(dealerProfiles).where(eq(dealerProfiles.id, row.id));
+        return { removed: true as const, row };
+      }
+      const reason = `removal requested with ${inFlight.n} order(s) in flight: suspended so their customers keep their recourse`;
+      const [suspended] = await tx
+        .update(dealerProfiles)
+        .set({ status: "suspended", statusReason: reason, statusChangedBy: caller.uid, statusChangedAt: new Date(), updatedAt: new Date() })
+        .where(eq(dealerProfiles.id, row.id))
+        .returning();
+      if (row.status !== "suspended") await notify(statusNotification(suspended, row.status, reason));
+      return { removed: false as const, row: suspended };
+    });
+    await applyClaims(outcome.removed ? { ...outcome.row, status: "rejected" } : outcome.row);
+    if (outcome.removed) return reply.status(204).send(null);
+    return reply.status(200).send({ removed: false, reason: outcome.row.statusReason ?? "", dealer: await profileOf(ctx, outcome.row) });
   });
 
   /** A user's own dealer profile (or any, for admins); 404 when they have none. */

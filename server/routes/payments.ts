@@ -9,6 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiRoutes } from "../../contracts/api-paths";
 import {
+  LICENCES_EVENT,
   SANDBOX_CARDS,
   type Checkout,
   type LedgerEntry,
@@ -40,6 +41,7 @@ import { PaymentProviderError } from "../services/payments/provider";
 import { paymentIntentOf } from "../services/payments/sandbox";
 import { isAdmin, tuneRow, vehicleFor } from "../services/tune-access";
 import { STRIPE_EVENTS_PATH } from "./stripe";
+import { EventStreams } from "../http/event-stream";
 
 /** An order still waiting for its payment: just made, or declined and open to another card. */
 const OPEN = ["created", "failed"] as const;
@@ -260,6 +262,23 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
   app.get(`/${apiRoutes.vehicles.purchases(":id")}`, { schema: { params: idParams, response: { 200: licenceListSchema } } }, async (request) => {
     const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
     return { data: await licencesOf(vehicle.id) };
+  });
+
+  /**
+   * The car's licences as they change (Server-Sent Events): `licences` with the whole list on
+   * connecting and after every paid, refunded or ended order. The app waits here after a checkout.
+   */
+  const streams = new EventStreams(plugin);
+  app.get(`/${apiRoutes.vehicles.purchasesListen(":id")}`, { handlerTimeout: streams.handlerTimeoutMs, schema: { params: idParams } }, async (request, reply) => {
+    const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
+    const stream = streams.start(reply);
+    const send = async () => stream.send(LICENCES_EVENT, { data: await licencesOf(vehicle.id) });
+    const unsubscribe = ctx.vehicleEvents.subscribe(vehicle.id, (event) => {
+      if (event.type === "order") void send().catch((error: unknown) => request.log.warn({ err: error }, "licences not sent"));
+    });
+    stream.onClose(unsubscribe);
+    await send();
+    return reply;
   });
 
   /**

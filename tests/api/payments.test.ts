@@ -1,3 +1,4 @@
+import type { AddressInfo } from "node:net";
 import { and, count, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import Stripe from "stripe";
@@ -5,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectedAccounts, dealerProfiles, ledgerEntries, notifications, orders, paymentEvents, tuneFilePurchases } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { identityOf } from "./flashing-setup";
-import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
+import { listen } from "./event-stream-client";
+import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
 import { readyPayouts } from "./payments-setup";
 import { requestsTo } from "./requests";
 
@@ -96,6 +98,22 @@ describe.each(databaseKinds)("buying a tune on %s", (kind) => {
     expect(csv.headers["content-type"]).toContain("text/csv");
     expect(csv.body.split("\r\n")[0]).toBe("date,kind,description,amount,currency,order,event");
     expect(csv.body).toContain(",payment,Paid for Stage 1,-249.00,EUR,");
+  });
+
+  it("streams the car's licences to the app waiting after checkout: the paid licence arrives without asking", async () => {
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    const port = (app.server.address() as AddressInfo).port;
+    const vehicleId = await car();
+    const stream = await listen(port, `/api/v1/user-vehicles/${vehicleId}/tune-files/purchases/listen`, bearer(customer.token));
+    expect(stream.status).toBe(200);
+    expect((await stream.next("licences")).data).toEqual({ data: [] });
+    const { order: created } = (await order(vehicleId)).json();
+    await pay(created.id);
+    expect((await stream.next("licences")).data).toEqual({ data: [expect.objectContaining({ tuneFileId: tuneId, orderId: created.id })] });
+    stream.close();
+    const strangers = await listen(port, `/api/v1/user-vehicles/${vehicleId}/tune-files/purchases/listen`, bearer(stranger.token));
+    expect(strangers.status).toBe(404);
+    strangers.close();
   });
 
   it("refuses an order naming what is wrong", async () => {
@@ -282,5 +300,15 @@ describe.each(databaseKinds)("buying a tune on %s", (kind) => {
     expect(entries.filter((e) => e.userUid === dealer.uid).reduce((sum, e) => sum + e.amountCents, 0)).toBe((24900 - 2490) * 50);
     const stored = (await app.ctx.db.select().from(paymentEvents)).filter((e) => e.id.startsWith("evt_storm_"));
     expect(stored).toHaveLength(500);
+  });
+
+  it("suspends instead of removing a dealer with orders in flight, so their customers keep their recourse", async () => {
+    const [profile] = await app.ctx.db.select().from(dealerProfiles).where(eq(dealerProfiles.userUid, dealer.uid));
+    const answer = await call("DELETE", `/dealers/${profile.id}/admin`, admin);
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json()).toMatchObject({ removed: false, dealer: { id: profile.id, status: "suspended" } });
+    expect(answer.json().reason).toMatch(/^removal requested with \d+ order\(s\) in flight/);
+    const [kept] = await app.ctx.db.select().from(dealerProfiles).where(eq(dealerProfiles.id, profile.id));
+    expect(kept.status).toBe("suspended");
   });
 });
