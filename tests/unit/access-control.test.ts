@@ -49,6 +49,8 @@ const specGuards: Record<string, string> = {
   // Not in the spec's table: a signed-in user's own support requests, with their drawers.
   "/vehicle-support": "auth", "/vehicle-support/show/:id": "auth", "/vehicle-support/create": "auth",
   "/admin/tune-file-patches/show/:id": "admin", "/admin/tune-file-patches/create": "admin", "/admin/tune-file-patches/edit/:id": "admin",
+  // Not in the spec's table: paying an order, and the sandbox's payout onboarding for dealers.
+  "/checkout/:orderId": "auth", "/payouts/onboarding": "dealer",
 };
 
 /** Spec section 2's layouts: "no layout" routes, the docs layout, the rest landing or portal. */
@@ -78,8 +80,9 @@ describe("route registry", () => {
     expect(layout).toBe(expected);
   });
 
-  it("does not keep /profile alive when switching away, and keeps the others", () => {
-    expect(routes.filter((route) => !route.keepAlive).map((route) => route.path)).toEqual(["/profile"]);
+  it("does not keep /profile, a checkout or the payout onboarding alive when switching away, and keeps the others", () => {
+    // A payment page kept alive would show a stale order; the next visit must read it again.
+    expect(routes.filter((route) => !route.keepAlive).map((route) => route.path)).toEqual(["/profile", "/checkout/:orderId", "/payouts/onboarding"]);
   });
 });
 

@@ -6,13 +6,15 @@
  * stream tells of the order).
  */
 import { type HttpError, useCustom, useCustomMutation, useGo } from "@refinedev/core";
-import { Alert, Button, Card, Flex, Input, List, Modal, Space, Tag, Typography } from "antd";
+import { Alert, Button, Card, Flex, List, Space, Tag, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { apiRoutes } from "../../../contracts/api-paths";
 import type { Checkout, Licence } from "../../../contracts/payments";
 import type { TuneFile } from "../../../contracts/tune-files";
 import type { Vehicle } from "../../../contracts/user-vehicles";
+import { failureText, fieldMessage } from "../../lib/http-errors";
 import { formatMoney } from "../../lib/money";
+import { ReasonDialog } from "../dialogs/reason-dialog";
 import { useSessionState } from "../../providers/session-context";
 
 interface Page<T> {
@@ -21,10 +23,10 @@ interface Page<T> {
 
 function RemoveLicence({ vehicle, licence, onDone }: { vehicle: Vehicle; licence: Licence; onDone: () => void }) {
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
   const { mutate, mutation } = useCustomMutation<Page<Licence>>();
-  const submit = () =>
+  const verb = licence.orderId ? "Refund and remove" : "Remove";
+  const submit = (reason: string) =>
     mutate(
       { url: apiRoutes.vehicles.purchases(vehicle.id), method: "post", values: { tuneFileId: licence.tuneFileId, reason }, successNotification: { type: "success", message: `${licence.title}: licence removed` }, errorNotification: false },
       {
@@ -32,28 +34,26 @@ function RemoveLicence({ vehicle, licence, onDone }: { vehicle: Vehicle; licence
           setOpen(false);
           onDone();
         },
-        onError: (failure: HttpError & { description?: string; data?: unknown }) => {
-          const issue = Array.isArray(failure.data) ? (failure.data as Array<{ path?: string; message?: string }>).find((i) => i.path === "reason") : undefined;
-          setError(issue?.message ?? failure.description ?? failure.message);
-        },
+        onError: (failure: HttpError) => setError(fieldMessage(failure, "reason") ?? failureText(failure)),
       },
     );
   return (
     <>
       <Button size="small" danger onClick={() => setOpen(true)}>
-        {licence.orderId ? "Refund and remove" : "Remove"}
+        {verb}
       </Button>
-      <Modal open={open} title={`Remove the licence of ${licence.title}`} okText={licence.orderId ? "Refund and remove" : "Remove"} okButtonProps={{ danger: true, loading: mutation.isPending }} onOk={submit} onCancel={() => setOpen(false)} destroyOnHidden>
-        <Flex vertical gap={8}>
-          <Typography.Text>The customer is told the reason{licence.orderId ? "; the payment is refunded in full and the dealer's sale and fee reversed" : ""}.</Typography.Text>
-          <Input.TextArea aria-label="Reason" rows={3} value={reason} status={error ? "error" : undefined} onChange={(event) => setReason(event.target.value)} />
-          {error && (
-            <Typography.Text type="danger" role="alert">
-              {error}
-            </Typography.Text>
-          )}
-        </Flex>
-      </Modal>
+      {open && (
+        <ReasonDialog
+          title={`Remove the licence of ${licence.title}`}
+          okText={verb}
+          explanation={`The customer is told the reason${licence.orderId ? "; the payment is refunded in full and the dealer's sale and fee reversed" : ""}.`}
+          required="give a reason: the customer is told it"
+          sending={mutation.isPending}
+          error={error}
+          onSubmit={submit}
+          onClose={() => setOpen(false)}
+        />
+      )}
     </>
   );
 }
@@ -87,10 +87,11 @@ export function TuneStore({ vehicle, orderVersion }: { vehicle: Vehicle; orderVe
       { url: apiRoutes.payments.tuneFileOrder(), method: "post", values: { tuneFileId: tune.id, vehicleId: vehicle.id }, successNotification: false, errorNotification: false },
       {
         onSuccess: ({ data }) => {
-          if (data.checkoutPath) go({ to: data.checkoutPath });
-          else void refetchLicences();
+          // A free tune is licensed at once; otherwise the order is paid on the checkout page (the sandbox's or Stripe's).
+          if (data.order.status === "paid") void refetchLicences();
+          else go({ to: data.checkoutPath ?? `/checkout/${data.order.id}` });
         },
-        onError: (failure: HttpError & { description?: string }) => setBuyError(failure.description ?? failure.message),
+        onError: (failure: HttpError) => setBuyError(failureText(failure)),
       },
     );
   };

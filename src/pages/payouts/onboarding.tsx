@@ -9,6 +9,7 @@ import { useState } from "react";
 import { apiRoutes } from "../../../contracts/api-paths";
 import type { ConnectedAccount } from "../../../contracts/payments";
 import { PageFrame } from "../../components/page-frame";
+import { failureText } from "../../lib/http-errors";
 
 export function PayoutOnboardingPage() {
   const go = useGo();
@@ -19,7 +20,7 @@ export function PayoutOnboardingPage() {
       { url: apiRoutes.payments.sandboxOnboard(), method: "post", values: {}, successNotification: { type: "success", message: "Payout account ready" }, errorNotification: false },
       {
         onSuccess: () => go({ to: "/my-tunes" }),
-        onError: (failure: HttpError & { description?: string }) => setError(failure.description ?? failure.message),
+        onError: (failure: HttpError) => setError(failureText(failure)),
       },
     );
   return (

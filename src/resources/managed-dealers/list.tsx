@@ -4,13 +4,15 @@
  * decide, and suspensions, each change with the reason the dealer is told.
  */
 import { type HttpError, useCustomMutation, useInvalidate } from "@refinedev/core";
-import { Alert, Button, Flex, Input, Modal, Segmented, Space, Table, Tag, Typography } from "antd";
+import { Alert, Button, Flex, Segmented, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import { apiRoutes } from "../../../contracts/api-paths";
 import { DEALER_TRANSITIONS, type Dealer, type DealerProfile, type DealerStatus } from "../../../contracts/dealers";
+import { ReasonDialog } from "../../components/dialogs/reason-dialog";
 import { PageFrame } from "../../components/page-frame";
 import { ListSearch } from "../../components/resource/list-search";
 import { useResourceTable } from "../../components/resource/use-resource-table";
+import { failureText, fieldMessage } from "../../lib/http-errors";
 import { useSessionState } from "../../providers/session-context";
 
 const STATUS_COLORS: Record<DealerStatus, string> = { pending: "gold", approved: "green", rejected: "red", suspended: "volcano" };
@@ -32,45 +34,35 @@ interface PendingChange {
 
 /** Asks for the reason of a status change and sends it; the server's field error shows under the field. */
 function StatusChangeDialog({ change, onClose }: { change: PendingChange | null; onClose: () => void }) {
-  const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
   const { mutate, mutation } = useCustomMutation<DealerProfile>();
   const invalidate = useInvalidate();
   if (!change) return null;
-  const verb = ACTION_LABELS[change.status];
-  const submit = () => {
-    if (reason.trim().length < 3) {
-      setError("give a reason: the dealer is told it");
-      return;
-    }
+  const verb = change.dealer.status === "suspended" && change.status === "approved" ? "Reinstate" : ACTION_LABELS[change.status];
+  const submit = (reason: string) =>
     mutate(
       { url: apiRoutes.dealers.status(change.dealer.id), method: "patch", values: { status: change.status, reason }, successNotification: { type: "success", message: `${change.dealer.businessName}: ${change.status}` }, errorNotification: false },
       {
         onSuccess: () => {
           void invalidate({ resource: "managed-dealers", invalidates: ["list"] });
-          setReason("");
           setError(null);
           onClose();
         },
-        onError: (failure: HttpError & { description?: string; data?: unknown }) => {
-          const field = Array.isArray(failure.data) ? (failure.data as Array<{ path?: string; message?: string }>).find((issue) => issue.path === "reason" || issue.path === "status") : undefined;
-          setError(field?.message ?? failure.description ?? failure.message);
-        },
+        onError: (failure: HttpError) => setError(fieldMessage(failure, "reason", "status") ?? failureText(failure)),
       },
     );
-  };
   return (
-    <Modal open title={`${verb} ${change.dealer.businessName}`} okText={verb} okButtonProps={{ danger: change.status !== "approved", loading: mutation.isPending }} onOk={submit} onCancel={onClose} destroyOnHidden>
-      <Flex vertical gap={8}>
-        <Typography.Text>The dealer is notified with this reason{change.status === "approved" ? " and can sell at their next request" : change.status === "suspended" ? " and loses the dealer role at once" : ""}.</Typography.Text>
-        <Input.TextArea aria-label="Reason" rows={3} value={reason} status={error ? "error" : undefined} onChange={(event) => setReason(event.target.value)} maxLength={1000} />
-        {error && (
-          <Typography.Text type="danger" role="alert">
-            {error}
-          </Typography.Text>
-        )}
-      </Flex>
-    </Modal>
+    <ReasonDialog
+      title={`${verb} ${change.dealer.businessName}`}
+      okText={verb}
+      danger={change.status !== "approved"}
+      explanation={`The dealer is notified with this reason${change.status === "approved" ? " and can sell at their next request" : change.status === "suspended" ? " and loses the dealer role at once" : ""}.`}
+      required="give a reason: the dealer is told it"
+      sending={mutation.isPending}
+      error={error}
+      onSubmit={submit}
+      onClose={onClose}
+    />
   );
 }
 
