@@ -134,7 +134,11 @@ export const apiRoutes = {
     computedDescriptors: () => `${DATA_LOGS}/computed-descriptors`,
   },
   flashLog: {
+    list: () => "flash-log",
     record: (id: string) => `flash-log/${id}`,
+  },
+  publicSite: {
+    supportedVehicles: () => "public/supported-vehicles",
   },
   analytics: {
     overview: () => apiPaths["flashing-overview"].list,

@@ -18,7 +18,7 @@ import { flashLogsToApi, sessionDetail } from "../services/flash-sessions";
 import type { VerifiedCaller } from "../services/identity";
 import { apiRoutes } from "../../contracts/api-paths";
 
-const FLASH_LOG = "/flash-log";
+const FLASH_LOG = `/${apiRoutes.flashLog.list()}`;
 const dealer = { role: "dealer" as const };
 
 const listSpec: ListSpec = {

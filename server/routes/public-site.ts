@@ -1,6 +1,6 @@
 import fastifyRateLimit from "@fastify/rate-limit";
 import { asc } from "drizzle-orm";
-import { apiPaths } from "../../contracts/api-paths";
+import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
 import {
   contactRequestPageSchema,
@@ -106,7 +106,7 @@ export async function publicSiteRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
   });
 
   // The catalogue's supported-vehicle list is an admin resource with firmware ids; visitors see families only.
-  app.get("/public/supported-vehicles", { config: { public: true, rateLimit: READ_LIMIT }, schema: { response: { 200: publicSupportedVehiclesSchema } } }, async () => {
+  app.get(`/${apiRoutes.publicSite.supportedVehicles()}`, { config: { public: true, rateLimit: READ_LIMIT }, schema: { response: { 200: publicSupportedVehiclesSchema } } }, async () => {
     const rows = await ctx.db
       .selectDistinct({
         make: supportedVehicles.make,

@@ -8,7 +8,7 @@
 import { type HttpError, useCustom, useCustomMutation, useGo } from "@refinedev/core";
 import { Alert, Button, Card, Flex, List, Space, Tag, Typography } from "antd";
 import { useEffect, useState } from "react";
-import { apiRoutes } from "../../../contracts/api-paths";
+import { apiRoutes, apiPaths } from "../../../contracts/api-paths";
 import type { Checkout, Licence } from "../../../contracts/payments";
 import type { TuneFile } from "../../../contracts/tune-files";
 import type { Vehicle } from "../../../contracts/user-vehicles";
@@ -64,7 +64,7 @@ export function TuneStore({ vehicle, orderVersion }: { vehicle: Vehicle; orderVe
   const owner = vehicle.ownerUid === user?.uid;
   const licences = useCustom<Page<Licence>>({ url: apiRoutes.vehicles.purchases(vehicle.id), method: "get" });
   const forSale = useCustom<Page<TuneFile>>({
-    url: "tune-files",
+    url: apiPaths["tune-files"].list,
     method: "get",
     config: { filters: [{ field: "firmwareId", operator: "eq", value: vehicle.firmwareId ?? "-" }, { field: "published", operator: "eq", value: true }], query: { pageSize: 50 } },
     queryOptions: { enabled: Boolean(vehicle.firmwareId) && owner },

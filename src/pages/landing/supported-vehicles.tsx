@@ -3,12 +3,13 @@ import { Alert, Input, Skeleton, Table } from "antd";
 import { useMemo, useState } from "react";
 import type { PublicSupportedVehicle } from "../../../contracts/public-site";
 import { Link } from "../../components/link";
+import { apiRoutes } from "../../../contracts/api-paths";
 
 const years = (vehicle: PublicSupportedVehicle) => `${vehicle.yearFrom}–${vehicle.yearTo ?? "today"}`;
 
 /** The vehicle families the catalogue supports, read from the API, searchable by make, model or engine. */
 export function SupportedVehicles() {
-  const { query } = useCustom<{ data: PublicSupportedVehicle[] }>({ url: "public/supported-vehicles", method: "get", errorNotification: false });
+  const { query } = useCustom<{ data: PublicSupportedVehicle[] }>({ url: apiRoutes.publicSite.supportedVehicles(), method: "get", errorNotification: false });
   const [search, setSearch] = useState("");
   const vehicles = query.data?.data.data;
   const shown = useMemo(() => {

@@ -2,6 +2,7 @@ import { useCustom } from "@refinedev/core";
 import { Alert, Card, Descriptions, Spin, Tag } from "antd";
 import type { ServerStatus as Status } from "../../../contracts/server-management";
 import { PageFrame } from "../../components/page-frame";
+import { apiPaths } from "../../../contracts/api-paths";
 
 const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
@@ -15,7 +16,7 @@ function formatUptime(seconds: number): string {
 const health = (ok: boolean) => <Tag color={ok ? "green" : "red"}>{ok ? "answering" : "not answering"}</Tag>;
 
 export function AppInfoList() {
-  const { query } = useCustom<Status>({ url: "status", method: "get", queryOptions: { refetchInterval: 15_000 } });
+  const { query } = useCustom<Status>({ url: apiPaths["app-info"].list, method: "get", queryOptions: { refetchInterval: 15_000 } });
   const status = query.data?.data;
   return (
     <PageFrame title="App info" subtitle="Version and health of the API and what it depends on">

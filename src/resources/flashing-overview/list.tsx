@@ -99,7 +99,7 @@ function Sessions({ filters, drill, onOpen }: { filters: Filters; drill: Drill; 
   const query: Record<string, string | number> = { page, pageSize: 20, sort: "-flashedAt", "flashedAt[between]": `${filters.from}T00:00:00Z,${filters.to}T23:59:59Z` };
   for (const field of ["ecuFamily", "adapterKind", "appVersion", "kind"] as const) if (filters[field]) query[`${field}[eq]`] = filters[field] as string;
   if (drill) query[`${drill.field}[eq]`] = drill.value;
-  const { query: sessions } = useCustom<ListResponse<FlashLog>>({ url: "flash-log", method: "get", config: { query } });
+  const { query: sessions } = useCustom<ListResponse<FlashLog>>({ url: apiRoutes.flashLog.list(), method: "get", config: { query } });
   return (
     <Table
       size="small"

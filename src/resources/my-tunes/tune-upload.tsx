@@ -10,6 +10,7 @@ import { useUpload } from "../../components/resource/use-upload";
 import { type Inspection, type TuneFile, tuneFileCreateSchema } from "../../../contracts/tune-files";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
 import { InspectedImage } from "../../components/tune-inspection";
+import { apiPaths } from "../../../contracts/api-paths";
 
 export function TuneUpload({ onSaved }: { onSaved: (tune: TuneFile) => void }) {
   const [image, setImage] = useState<{ file: File; report: Inspection | null } | null>(null);
@@ -26,7 +27,7 @@ export function TuneUpload({ onSaved }: { onSaved: (tune: TuneFile) => void }) {
     upload.start();
     create.mutate(
       {
-        url: "tune-files",
+        url: apiPaths["tune-files"].create,
         method: "post",
         values: data,
         meta: { onUploadProgress: upload.onUploadProgress },
