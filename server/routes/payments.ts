@@ -95,12 +95,12 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     });
   }
 
-  /** `known`: the client secret the provider just answered, so it is not asked again. */
+  /** `known`: the client secret the provider just answered (not asked again), or null to leave it out. */
   const checkoutOf = async (order: OrderRow, known?: string | null): Promise<Checkout> => ({
     order: orderToApi(order),
     provider: provider.kind,
     checkoutPath: provider.kind === "sandbox" && isOpen(order) ? sandboxCheckoutPath(order.id) : null,
-    clientSecret: provider.kind === "stripe" && order.paymentId && isOpen(order) ? (known ?? (await provider.clientSecretOf(order.paymentId))) : null,
+    clientSecret: provider.kind === "stripe" && order.paymentId && isOpen(order) ? (known !== undefined ? known : await provider.clientSecretOf(order.paymentId)) : null,
     publishableKey: provider.publishableKey,
   });
 
@@ -195,7 +195,13 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     }
   });
 
-  app.get("/payments/orders/:id", { schema: { params: idParams, response: { 200: checkoutSchema } } }, async (request) => checkoutOf(await ownOrder(callerOf(request), request.params.id)));
+  /** An order for its buyer, its dealer and admins; only the buyer gets what pays it (the client secret). */
+  app.get("/payments/orders/:id", { schema: { params: idParams, response: { 200: checkoutSchema } } }, async (request) => {
+    const caller = callerOf(request);
+    const order = await ownOrder(caller, request.params.id);
+    const checkout = await checkoutOf(order, order.customerUid === caller.uid ? undefined : null);
+    return order.customerUid === caller.uid ? checkout : { ...checkout, checkoutPath: null };
+  });
 
   /** Cancels an unpaid checkout: the provider's cancellation event expires the order. */
   app.post("/payments/expire-session", { schema: { body: expireSessionSchema, response: { 200: orderSchema } } }, async (request) => {
