@@ -38,6 +38,7 @@ export const apiPaths = {
   "contact-requests": path("contact-requests"),
   "demo-requests": path("demo-requests"),
   users: path("users"),
+  repositories: path("repositories"),
   "support-requests": path("user-vehicles/support-request/mine", { create: "user-vehicles/support-request" }),
   "onboarding-vehicles": path("user-vehicles/support-request"),
   "firmware-support": path("firmware-support", { record: "firmware-support/firmware-support", create: "firmware-support/firmware-support" }),
@@ -82,6 +83,13 @@ export const apiRoutes = {
     transactions: (id: string) => `${apiPaths.users.record}/${id}/transaction`,
     transactionsCsv: (id: string) => `${apiPaths.users.record}/${id}/transaction.csv`,
     connectedAccount: (id: string) => `${apiPaths.users.record}/${id}/connected-account`,
+    /** The repositories a user may reach; with `repoId`, giving (POST) or withdrawing (DELETE) one. */
+    repositoryAccess: (id: string) => `${apiPaths.users.record}/${id}/repository-access`,
+    repositoryGrant: (id: string, repoId: string) => `${apiPaths.users.record}/${id}/repository-access/${repoId}`,
+  },
+  repositories: {
+    record: (id: string) => `${apiPaths.repositories.record}/${id}`,
+    members: (id: string) => `${apiPaths.repositories.record}/${id}/members`,
   },
   vehicles: {
     tuneFiles: (id: string) => `${VEHICLES}/${id}/tune-files`,

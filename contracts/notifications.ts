@@ -17,6 +17,8 @@ export const NOTIFICATION_KINDS = [
   "dealer.suspended",
   "order.paid",
   "order.refunded",
+  "repository.granted",
+  "repository.withdrawn",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -36,6 +36,8 @@ export const tuneFileUpdateSchema = z
     mayDownload: z.boolean().optional(),
     /** Which stored version buyers get. */
     currentVersion: versionNumber(z.number()).optional(),
+    /** One of the dealer's repositories (offered only to its members), or null for the open storefront. */
+    repositoryId: z.uuid("repositoryId must be an id").nullable().optional(),
   })
   .refine((value) => Object.keys(value).length > 0, { message: "send at least one field to change" });
 export type TuneFileUpdate = z.input<typeof tuneFileUpdateSchema>;
@@ -131,6 +133,8 @@ export const tuneFileSchema = z.strictObject({
   buyerEmails: z.array(z.string()),
   mayView: z.boolean(),
   mayDownload: z.boolean(),
+  /** The dealer's repository it is in (offered only to that repository's members), or null. */
+  repositoryId: z.string().nullable(),
   /** What the caller may do with it (owner or admin: everything; buyer: within protection). */
   access: z.strictObject({ owner: z.boolean(), bought: z.boolean(), view: z.boolean(), download: z.boolean() }),
   /** Present for owners and admins; buyers see the current version only. */

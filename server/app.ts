@@ -18,6 +18,7 @@ import { installZodValidation } from "./http/zod";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
 import { dealerRoutes } from "./routes/dealers";
+import { repositoryRoutes } from "./routes/repositories";
 import { paymentRoutes } from "./routes/payments";
 import { stripeRoutes } from "./routes/stripe";
 import { sandboxProvider } from "./services/payments/sandbox";
@@ -152,6 +153,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(dealerRoutes, { ctx });
       await api.register(stripeRoutes, { ctx });
       await api.register(paymentRoutes, { ctx });
+      await api.register(repositoryRoutes, { ctx });
       await api.register(dataLogRoutes, { ctx });
       await api.register(dataLogShareRoutes, { ctx });
       await api.register(firmwareSupportRoutes, { ctx });

@@ -4,7 +4,7 @@
  * their published tunes cover. A status change sets or removes the dealer claim and revokes the
  * user's sessions, so it takes effect at the next request, and the dealer is told why.
  */
-import { and, arrayOverlaps, eq, inArray, sql } from "drizzle-orm";
+import { and, arrayOverlaps, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { type Role, roleFromClaims } from "../../contracts/account";
@@ -36,14 +36,15 @@ import type { VerifiedCaller } from "../services/identity";
 import { accessOf, boughtBy, isAdmin, tuneColumns } from "../services/tune-access";
 import { tuneToApi } from "../services/tune-responses";
 import { tuneListSpec } from "./tune-files";
+import { offeredToSql } from "../services/tune-offers";
 
 const DEALERS = `/${apiPaths["managed-dealers"].list}`;
 const blankToNull = (value: string | undefined) => (value ? value : null);
 type ProfileRow = typeof dealerProfiles.$inferSelect;
 
-/** The makes and models of supported vehicles running firmware a dealer's published tunes are for. */
+/** The makes and models of supported vehicles running firmware a dealer's published tunes (of the open catalogue) are for. */
 const vehiclesTuned = sql`(SELECT coalesce(string_agg(${supportedVehicles.make} || ' ' || ${supportedVehicles.model}, ' '), '') FROM ${supportedVehicles}
-  WHERE ${supportedVehicles.firmwareIds} && ARRAY(SELECT ${tuneFiles.firmwareId} FROM ${tuneFiles} WHERE ${tuneFiles.dealerUid} = ${dealerProfiles.userUid} AND ${tuneFiles.published}))`;
+  WHERE ${supportedVehicles.firmwareIds} && ARRAY(SELECT ${tuneFiles.firmwareId} FROM ${tuneFiles} WHERE ${tuneFiles.dealerUid} = ${dealerProfiles.userUid} AND ${tuneFiles.published} AND ${tuneFiles.repositoryId} IS NULL))`;
 
 const listSpec: ListSpec = {
   table: dealerProfiles,
@@ -66,7 +67,8 @@ async function catalogueOf(ctx: AppContext, dealerUids: string[]) {
   const tunes = await ctx.db
     .select({ dealerUid: tuneFiles.dealerUid, firmwareId: tuneFiles.firmwareId, count: sql<number>`count(*)::int` })
     .from(tuneFiles)
-    .where(and(inArray(tuneFiles.dealerUid, dealerUids), eq(tuneFiles.published, true)))
+    // The open catalogue: tunes kept in a repository are its members' business.
+    .where(and(inArray(tuneFiles.dealerUid, dealerUids), eq(tuneFiles.published, true), isNull(tuneFiles.repositoryId)))
     .groupBy(tuneFiles.dealerUid, tuneFiles.firmwareId);
   const firmwareIds = [...new Set(tunes.map((t) => t.firmwareId))];
   const families = firmwareIds.length
@@ -226,9 +228,8 @@ export async function dealerRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
     const caller = callerOf(request);
     const row = await profileRow(request.params.id);
     if (row.status !== "approved" && !seesAll(caller)(row)) throw notFound(`Dealer ${request.params.id}`);
-    // Tunes offered to named buyers only stay with those buyers.
-    const offered = sql`(cardinality(${tuneFiles.buyerEmails}) = 0 OR ${(caller.email ?? "").toLowerCase()} = ANY(${tuneFiles.buyerEmails}))`;
-    const scope = and(eq(tuneFiles.dealerUid, row.userUid), eq(tuneFiles.published, true), isAdmin(caller) || caller.uid === row.userUid ? undefined : offered);
+    // Tunes offered to named buyers or to a repository's members only stay with them.
+    const scope = and(eq(tuneFiles.dealerUid, row.userUid), eq(tuneFiles.published, true), isAdmin(caller) || caller.uid === row.userUid ? undefined : offeredToSql(caller));
     const page = await runList(
       db,
       tuneListSpec,

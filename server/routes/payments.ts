@@ -40,6 +40,7 @@ import { type OrderRow, conflictOrder, dropUnpaidOrder, orderToApi, platformFee 
 import { PaymentProviderError } from "../services/payments/provider";
 import { paymentIntentOf } from "../services/payments/sandbox";
 import { isAdmin, tuneRow, vehicleFor } from "../services/tune-access";
+import { offerOf } from "../services/tune-offers";
 import { STRIPE_EVENTS_PATH } from "./stripe";
 import { EventStreams } from "../http/event-stream";
 
@@ -126,22 +127,24 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     const tune = await tuneRow(db, tuneFileId).catch(() => {
       throw new HttpError(400, "Invalid body", `no tune file ${tuneFileId}`, [{ path: "tuneFileId", message: "no such tune file" }]);
     });
-    const offered = tune.buyerEmails.length === 0 || tune.buyerEmails.includes((caller.email ?? "").toLowerCase());
-    if (!tune.published || !offered) throw conflictOrder(`${tune.title} is not for sale to you`);
+    const offer = await offerOf(db, tune, caller);
+    if (!tune.published || !offer.offered) throw conflictOrder(`${tune.title} is not for sale to you`);
     if (!vehicle.firmwareId) throw new HttpError(422, "Unknown firmware", "the car's firmware is not known yet: read its stock with the app first", [{ path: "vehicleId", message: "firmware unknown" }]);
     if (vehicle.firmwareId !== tune.firmwareId) {
       const message = `the car runs firmware ${vehicle.firmwareId}, the tune is for ${tune.firmwareId}`;
       throw new HttpError(422, "Wrong firmware", message, [{ path: "tuneFileId", message }]);
     }
     if (tune.priceCents === null || tune.currency === null) throw conflictOrder(`${tune.title} has no price yet`);
+    // A member of a repository its dealer gives at no charge pays nothing, as for a free tune.
+    const priceCents = offer.free ? 0 : tune.priceCents;
     const [dealer] = await db.select({ status: dealerProfiles.status }).from(dealerProfiles).where(eq(dealerProfiles.userUid, tune.dealerUid));
     if (dealer?.status !== "approved") throw conflictOrder(`the dealer selling ${tune.title} is not selling now`);
-    const payout = tune.priceCents > 0 ? await readyAccountOf(db, tune.dealerUid) : null;
-    if (tune.priceCents > 0 && !payout) throw conflictOrder(`the dealer selling ${tune.title} cannot take payments now`);
+    const payout = priceCents > 0 ? await readyAccountOf(db, tune.dealerUid) : null;
+    if (priceCents > 0 && !payout) throw conflictOrder(`the dealer selling ${tune.title} cannot take payments now`);
     const [licensed] = await db.select({ id: tuneFilePurchases.id }).from(tuneFilePurchases).where(and(eq(tuneFilePurchases.tuneFileId, tune.id), eq(tuneFilePurchases.vehicleId, vehicle.id)));
     if (licensed) throw conflictOrder(`${tune.title} is already licensed for this car`);
 
-    if (tune.priceCents === 0) {
+    if (priceCents === 0) {
       // A free tune: no payment to take, the licence at once (its order says so, without ledger rows).
       const free = await db.transaction(async (tx) => {
         const [made] = await tx
@@ -162,9 +165,9 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
         tuneFileId: tune.id,
         vehicleId: vehicle.id,
         title: tune.title,
-        amountCents: tune.priceCents,
+        amountCents: priceCents,
         currency: tune.currency,
-        feeCents: platformFee(tune.priceCents, ctx.config.platformFeePercent),
+        feeCents: platformFee(priceCents, ctx.config.platformFeePercent),
         provider: provider.kind,
         destination: payout?.accountId ?? null,
       })

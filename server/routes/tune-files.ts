@@ -28,7 +28,7 @@ import {
   tuneVersionQuerySchema,
 } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
-import { tuneFilePurchases, tuneFileVersions, tuneFiles, users } from "../db/schema";
+import { tuneFilePurchases, tuneFileVersions, tuneFiles, tuneRepositories, users } from "../db/schema";
 import { applyPatches } from "../services/tune-engine";
 import { HttpError, badRequest, forbidden, notFound } from "../errors";
 import { callerOf } from "../http/auth";
@@ -44,6 +44,7 @@ import { domain } from "../http/domain-errors";
 import { tuneToApi } from "../services/tune-responses";
 import { acceptImage } from "../services/tune-uploads";
 import { readyAccountOf } from "../services/payments/accounts";
+import { offeredToSql } from "../services/tune-offers";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 
 const TUNE_FILES = `/${apiPaths["tune-files"].list}`;
@@ -132,7 +133,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     const caller = callerOf(request);
     const query = listQueryOf(request, tuneListSpec);
     const bought = sql`EXISTS (SELECT 1 FROM ${tuneFilePurchases} WHERE ${tuneFilePurchases.tuneFileId} = ${tuneFiles.id} AND ${tuneFilePurchases.customerUid} = ${caller.uid})`;
-    const forSale = sql`(${tuneFiles.published} AND (cardinality(${tuneFiles.buyerEmails}) = 0 OR ${(caller.email ?? "").toLowerCase()} = ANY(${tuneFiles.buyerEmails})))`;
+    const forSale = sql`(${tuneFiles.published} AND ${offeredToSql(caller)})`;
     const scope: SQL | undefined = isAdmin(caller) ? undefined : or(eq(tuneFiles.dealerUid, caller.uid), bought, forSale);
     const page = await runList(
       db,
@@ -171,10 +172,14 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
     const { body } = request;
     await db.transaction(async (tx) => {
       await tx.select({ id: tuneFiles.id }).from(tuneFiles).where(eq(tuneFiles.id, id)).for("update");
-      await ownTune(tx, id, caller);
+      const owned = await ownTune(tx, id, caller);
       if (body.currentVersion !== undefined) {
         const [exists] = await tx.select({ id: tuneFileVersions.id }).from(tuneFileVersions).where(and(eq(tuneFileVersions.tuneFileId, id), eq(tuneFileVersions.number, body.currentVersion)));
         if (!exists) throw badRequest("Invalid body", `no version ${body.currentVersion}`, [{ path: "currentVersion", message: `no version ${body.currentVersion}` }]);
+      }
+      if (body.repositoryId) {
+        const [repository] = await tx.select({ id: tuneRepositories.id }).from(tuneRepositories).where(and(eq(tuneRepositories.id, body.repositoryId), eq(tuneRepositories.dealerUid, owned.dealerUid)));
+        if (!repository) throw badRequest("Invalid body", `no repository ${body.repositoryId} of the tune's dealer`, [{ path: "repositoryId", message: "no such repository of the tune's dealer" }]);
       }
       await tx.update(tuneFiles).set({ ...body, updatedAt: new Date() }).where(eq(tuneFiles.id, id));
     });

@@ -21,6 +21,7 @@ import { bakedTuneFiles, tuneFilePurchases, tuneFileVersions, tuneFiles, userVeh
 import { forbidden, notFound } from "../errors";
 import type { Tx } from "../db/handle";
 import type { VerifiedCaller } from "./identity";
+import { offerOf } from "./tune-offers";
 
 type Handle = Tx | Db;
 
@@ -50,8 +51,6 @@ export async function boughtBy(db: Handle, uid: string, tuneFileIds: string[]): 
   return new Set(rows.map((row) => row.id));
 }
 
-const buyerAllowed = (row: TuneRow, caller: VerifiedCaller) => row.buyerEmails.length === 0 || row.buyerEmails.includes((caller.email ?? "").toLowerCase());
-
 export function accessOf(row: TuneRow, caller: VerifiedCaller, bought: boolean): TuneFile["access"] {
   const owner = isAdmin(caller) || row.dealerUid === caller.uid;
   return { owner, bought, view: owner || (bought && row.mayView), download: owner || (bought && row.mayDownload) };
@@ -61,7 +60,7 @@ export function accessOf(row: TuneRow, caller: VerifiedCaller, bought: boolean):
 export async function visibleTune(db: Db, id: string, caller: VerifiedCaller) {
   const row = await tuneRow(db, id);
   const access = accessOf(row, caller, (await boughtBy(db, caller.uid, [row.id])).has(row.id));
-  if (!access.owner && !access.bought && !(row.published && buyerAllowed(row, caller))) throw notFound(`Tune file ${id}`);
+  if (!access.owner && !access.bought && !(row.published && (await offerOf(db, row, caller)).offered)) throw notFound(`Tune file ${id}`);
   return { row, access };
 }
 

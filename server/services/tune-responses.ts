@@ -45,6 +45,7 @@ export async function tuneToApi(db: Db, row: TuneRow, access: TuneFile["access"]
     buyerEmails: access.owner ? row.buyerEmails : [],
     mayView: row.mayView,
     mayDownload: row.mayDownload,
+    repositoryId: row.repositoryId,
     access,
     ...(versions && { versions }),
     createdAt: row.createdAt.toISOString(),

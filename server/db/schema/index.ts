@@ -8,3 +8,4 @@ export * from "./notifications";
 export * from "./flash-logs";
 export * from "./vehicles";
 export * from "./payments";
+export * from "./repositories";

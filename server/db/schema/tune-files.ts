@@ -14,6 +14,7 @@ import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { userVehicles } from "./data-logs";
 import { users } from "./identity";
+import { tuneRepositories } from "./repositories";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -42,12 +43,15 @@ export const tuneFiles = pgTable(
     /** Protection: whether a buyer may see the map-level changes, and download the image. */
     mayView: boolean("may_view").notNull().default(true),
     mayDownload: boolean("may_download").notNull().default(false),
+    /** A private collection of the dealer's: then offered only to its members (schema/repositories.ts). */
+    repositoryId: uuid("repository_id").references(() => tuneRepositories.id, { onDelete: "restrict" }),
     ...timestamps,
   },
   (t) => [
     index("tune_files_dealer_idx").on(t.dealerUid, t.updatedAt, t.id),
     index("tune_files_firmware_idx").on(t.firmwareId, t.id),
     index("tune_files_published_idx").on(t.published, t.updatedAt, t.id),
+    index("tune_files_repository_idx").on(t.repositoryId),
     index("tune_files_search_idx").using("gin", sql`(${t.title} || ' ' || ${t.description} || ' ' || ${t.firmwareId}) gin_trgm_ops`),
   ],
 );

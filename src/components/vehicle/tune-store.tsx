@@ -1,6 +1,7 @@
 /**
  * The car's storefront and its licences: tunes for sale for the car's firmware, each with its
- * dealer, price and description, bought for this car only; the licences it holds (used by the
+ * dealer, price and description (and the dealer's private collection it comes from, at no charge when
+ * its dealer gives that collection's tunes to its members), bought for this car only; the licences it holds (used by the
  * first verified flash), which an admin or the selling dealer may remove with a reason, refunding
  * a paid one. A licence paid on the checkout page appears here without a reload (the car's event
  * stream tells of the order).
@@ -10,6 +11,7 @@ import { Alert, Button, Card, Flex, List, Space, Tag, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { apiRoutes, apiPaths } from "../../../contracts/api-paths";
 import type { Checkout, Licence } from "../../../contracts/payments";
+import type { RepositoryAccess } from "../../../contracts/repositories";
 import type { TuneFile } from "../../../contracts/tune-files";
 import type { Vehicle } from "../../../contracts/user-vehicles";
 import { failureText, fieldMessage } from "../../lib/http-errors";
@@ -69,6 +71,9 @@ export function TuneStore({ vehicle, orderVersion }: { vehicle: Vehicle; orderVe
     config: { filters: [{ field: "firmwareId", operator: "eq", value: vehicle.firmwareId ?? "-" }, { field: "published", operator: "eq", value: true }], query: { pageSize: 50 } },
     queryOptions: { enabled: Boolean(vehicle.firmwareId) && owner },
   });
+  // The private collections the owner reaches: their tunes are marked, and some are at no charge.
+  const collections = useCustom<Page<RepositoryAccess>>({ url: apiRoutes.users.repositoryAccess(user?.uid ?? "-"), method: "get", queryOptions: { enabled: Boolean(user) && owner } });
+  const collectionOf = (tune: TuneFile) => (collections.query.data?.data.data ?? []).find((access) => access.repositoryId === tune.repositoryId);
   const buy = useCustomMutation<Checkout>();
   const [buyError, setBuyError] = useState<string | null>(null);
   const [buying, setBuying] = useState<string | null>(null);
@@ -127,18 +132,29 @@ export function TuneStore({ vehicle, orderVersion }: { vehicle: Vehicle; orderVe
               loading={forSale.query.isLoading}
               locale={{ emptyText: `No dealer sells a tune for ${vehicle.firmwareId} yet` }}
               dataSource={offers}
-              renderItem={(tune) => (
-                <List.Item
-                  data-testid="offer"
-                  actions={[
-                    <Button key="buy" type="primary" onClick={() => purchase(tune)} loading={buy.mutation.isPending && buying === tune.id}>
-                      Buy for {formatMoney(tune.priceCents, tune.currency)}
-                    </Button>,
-                  ]}
-                >
-                  <List.Item.Meta title={tune.title} description={`${tune.dealerName ?? "A dealer"} · ${tune.description || "no description"}`} />
-                </List.Item>
-              )}
+              renderItem={(tune) => {
+                const collection = collectionOf(tune);
+                return (
+                  <List.Item
+                    data-testid="offer"
+                    actions={[
+                      <Button key="buy" type="primary" onClick={() => purchase(tune)} loading={buy.mutation.isPending && buying === tune.id}>
+                        {collection?.freeForMembers ? "Get at no charge" : `Buy for ${formatMoney(tune.priceCents, tune.currency)}`}
+                      </Button>,
+                    ]}
+                  >
+                    <List.Item.Meta
+                      title={
+                        <Space wrap>
+                          {tune.title}
+                          {collection && <Tag color="purple">from your collection “{collection.name}”</Tag>}
+                        </Space>
+                      }
+                      description={`${tune.dealerName ?? "A dealer"} · ${tune.description || "no description"}`}
+                    />
+                  </List.Item>
+                );
+              }}
             />
           )}
           {buyError && <Alert type="error" showIcon message="The checkout did not open" description={buyError} style={{ marginTop: 12 }} />}

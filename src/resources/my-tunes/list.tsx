@@ -8,6 +8,7 @@ import { PayoutAccount } from "./payouts";
 import { Transactions } from "./transactions";
 import { TuneUpload } from "./tune-upload";
 import { MyVehicles } from "./vehicles";
+import { DealerRepositories, RepositoryAccessList } from "./repositories";
 
 export const MY_TUNES_PATH = "/my-tunes";
 
@@ -27,15 +28,25 @@ export function MyTunesList() {
       </Flex>
     ) : null,
   };
+  const repositories = {
+    key: "repositories",
+    label: sells ? "Repositories" : "Private collections",
+    children: (
+      <Flex vertical gap={16}>
+        {sells && <DealerRepositories />}
+        {user && <RepositoryAccessList uid={user.uid} />}
+      </Flex>
+    ),
+  };
   return (
     <PageFrame title="My tunes" subtitle={sells ? "Your vehicles' tunes, and the tune files you sell" : "Tune files bought and baked for your vehicles"}>
       {sells ? (
         <Tabs
           defaultActiveKey="catalogue"
-          items={[{ key: "catalogue", label: "My catalogue", children: <TuneCatalogue dealerUid={role === "admin" ? null : (user?.uid ?? null)} drawer={drawer} /> }, vehicles, transactions]}
+          items={[{ key: "catalogue", label: "My catalogue", children: <TuneCatalogue dealerUid={role === "admin" ? null : (user?.uid ?? null)} drawer={drawer} /> }, vehicles, transactions, repositories]}
         />
       ) : (
-        <Tabs defaultActiveKey="vehicles" items={[vehicles, transactions]} />
+        <Tabs defaultActiveKey="vehicles" items={[vehicles, transactions, repositories]} />
       )}
       <RouteDrawer open={drawer.action === "create"} title="Upload a tune" onClose={drawer.close} width={860}>
         <TuneUpload onSaved={(tune) => drawer.show(tune.id)} />

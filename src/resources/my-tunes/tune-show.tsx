@@ -4,14 +4,16 @@
  * protection (PUT /tune-files/{id}/publish and …/unpublish).
  */
 import { DownloadOutlined, UploadOutlined } from "@ant-design/icons";
-import { type HttpError, useApiUrl, useCustomMutation, useInvalidate, useOne } from "@refinedev/core";
+import { type HttpError, useApiUrl, useCustom, useCustomMutation, useInvalidate, useOne, useUpdate } from "@refinedev/core";
 import { Alert, Button, Descriptions, Divider, Flex, Form, Input, InputNumber, Select, Skeleton, Switch, Table, Tag, Typography, Upload } from "antd";
 import { useState } from "react";
 import { type TuneFile, type TuneFileVersion, currencies, tuneFilePublishSchema } from "../../../contracts/tune-files";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
 import { ChecksumTable } from "../../components/tune-inspection";
 import { centsOf, formatMoney } from "../../lib/money";
-import { apiRoutes } from "../../../contracts/api-paths";
+import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
+import type { Repository } from "../../../contracts/repositories";
+import { failureText, fieldMessage } from "../../lib/http-errors";
 
 function PublishForm({ tune, onDone }: { tune: TuneFile; onDone: () => void }) {
   const form = useContractForm(tuneFilePublishSchema, {
@@ -47,7 +49,7 @@ function PublishForm({ tune, onDone }: { tune: TuneFile; onDone: () => void }) {
           {(field) => <Select {...field} options={currencies.map((c) => ({ value: c, label: c }))} style={{ width: 100 }} aria-label="Currency" />}
         </Field>
       </Flex>
-      <Field control={form.control} name="buyerEmails" label="Who may buy" help="Customers' emails; leave empty to sell to anyone">
+      <Field control={form.control} name="buyerEmails" label="Who may buy" help={tune.repositoryId ? "The repository's members (this list applies in the open storefront)" : "Customers' emails; leave empty to sell to anyone"}>
         {(field) => <Select {...field} mode="tags" tokenSeparators={[",", " "]} open={false} placeholder="anyone" aria-label="Buyer emails" />}
       </Field>
       <Flex gap={24} wrap>
@@ -68,6 +70,41 @@ function PublishForm({ tune, onDone }: { tune: TuneFile; onDone: () => void }) {
           </Button>
         )}
       </Flex>
+    </Form>
+  );
+}
+
+const OPEN_STOREFRONT = "open";
+
+/** Which of the dealer's repositories the tune is in: then offered to its members only. */
+function RepositoryChoice({ tune, onDone }: { tune: TuneFile; onDone: () => void }) {
+  const { query } = useCustom<{ data: Repository[] }>({ url: apiPaths.repositories.list, method: "get", config: { query: { dealerUid: tune.dealerUid } } });
+  const { mutate, mutation } = useUpdate<TuneFile>();
+  const [error, setError] = useState<string | null>(null);
+  const choose = (value: string) => {
+    setError(null);
+    const repositoryId = value === OPEN_STOREFRONT ? null : value;
+    const name = query.data?.data.data.find((repository) => repository.id === repositoryId)?.name;
+    mutate(
+      { resource: "tune-files", id: tune.id, values: { repositoryId }, successNotification: { type: "success", message: name ? `Now offered to the members of "${name}" only` : "Now in the open storefront" }, errorNotification: false },
+      { onSuccess: onDone, onError: (failure: HttpError) => setError(fieldMessage(failure, "repositoryId") ?? failureText(failure)) },
+    );
+  };
+  return (
+    <Form layout="vertical">
+      <Form.Item label="Offered to" validateStatus={error ? "error" : undefined} help={error ?? "A tune in a repository is offered to its members only, never in the open storefront"}>
+        <Select
+          aria-label="Offered to"
+          style={{ maxWidth: 420 }}
+          loading={query.isLoading || mutation.isPending}
+          value={tune.repositoryId ?? OPEN_STOREFRONT}
+          onChange={choose}
+          options={[
+            { value: OPEN_STOREFRONT, label: "The open storefront (everyone, or the buyers listed below)" },
+            ...(query.data?.data.data ?? []).map((repository) => ({ value: repository.id, label: `Members of "${repository.name}"` })),
+          ]}
+        />
+      </Form.Item>
     </Form>
   );
 }
@@ -154,6 +191,7 @@ export function TuneShow({ id }: { id: string }) {
           />
           <NewVersion tune={tune} onDone={refresh} />
           <Divider orientation="left">Publishing</Divider>
+          <RepositoryChoice tune={tune} onDone={refresh} />
           <PublishForm key={`${tune.updatedAt}`} tune={tune} onDone={refresh} />
         </>
       )}
