@@ -124,6 +124,7 @@ export const apiRoutes = {
   },
   payments: {
     tuneFileOrder: () => "payments/tune-file-order",
+    orders: () => "payments/orders",
     order: (id: string) => `payments/orders/${id}`,
     expireSession: () => "payments/expire-session",
     sandboxPay: () => "payments/sandbox/pay",

@@ -51,6 +51,16 @@ export const orderSchema = z.strictObject({
 });
 export type Order = z.infer<typeof orderSchema>;
 
+/** `GET /payments/orders`: a customer's purchases and a dealer's sales; admins every order. */
+export const orderList = {
+  sort: ["createdAt", "amountCents"],
+  filter: ["status", "customerUid", "dealerUid", "vehicleId", "currency", "createdAt"],
+} as const;
+/** An order as a list shows it: with both parties' names, for support to read without lookups. */
+export const orderListItemSchema = orderSchema.extend({ customerName: z.string().nullable(), dealerName: z.string().nullable() });
+export type OrderListItem = z.infer<typeof orderListItemSchema>;
+export const orderPageSchema = listResponseSchema(orderListItemSchema);
+
 /** What the browser needs to pay: our sandbox page's path, or Stripe's client secret and publishable key. */
 export const checkoutSchema = z.strictObject({
   order: orderSchema,

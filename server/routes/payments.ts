@@ -4,7 +4,8 @@
  * of a user's money movements. State changes of orders come only from the provider's events
  * (routes/stripe.ts); these routes ask the provider and answer what the browser needs.
  */
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiRoutes } from "../../contracts/api-paths";
@@ -21,6 +22,9 @@ import {
   ledgerPageSchema,
   licenceListSchema,
   onboardingSchema,
+  type OrderListItem,
+  orderList,
+  orderPageSchema,
   orderSchema,
   purchaseRemovalSchema,
   sandboxPaymentResultSchema,
@@ -28,7 +32,7 @@ import {
   tuneFileOrderSchema,
 } from "../../contracts/payments";
 import type { AppContext } from "../context";
-import { connectedAccounts, dealerProfiles, ledgerEntries, orders, tuneFilePurchases, tuneFiles } from "../db/schema";
+import { connectedAccounts, dealerProfiles, ledgerEntries, orders, tuneFilePurchases, tuneFiles, users } from "../db/schema";
 import { HttpError, forbidden, notFound } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
@@ -64,6 +68,26 @@ const ledgerSpec: ListSpec = {
   search: sql`${ledgerEntries.description}`,
   defaultSort: [{ field: "createdAt", order: "desc" }],
 };
+
+const orderSpec: ListSpec = {
+  table: orders,
+  id: orders.id,
+  allowed: orderList,
+  fields: {
+    status: { column: orders.status, kind: "text" },
+    customerUid: { column: orders.customerUid, kind: "text" },
+    dealerUid: { column: orders.dealerUid, kind: "text" },
+    vehicleId: { column: orders.vehicleId, kind: "uuid" },
+    currency: { column: orders.currency, kind: "text" },
+    amountCents: { column: orders.amountCents, kind: "number" },
+    createdAt: { column: orders.createdAt, kind: "timestamp" },
+  },
+  search: sql`${orders.title}`,
+  defaultSort: [{ field: "createdAt", order: "desc" }],
+};
+/** The order's two parties, joined under their own names. */
+const buyer = alias(users, "buyer");
+const seller = alias(users, "seller");
 
 const ledgerToApi = (row: typeof ledgerEntries.$inferSelect): LedgerEntry => ({
   id: row.id,
@@ -196,6 +220,30 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
       if (error instanceof PaymentProviderError) throw new HttpError(503, "Payment provider unavailable", "the payment provider did not answer; nothing was charged, try again in a moment");
       throw error;
     }
+  });
+
+  /** A customer's purchases and a dealer's sales (admins: every order), with both parties' names. */
+  app.get(`/${apiRoutes.payments.orders()}`, { config: { list: orderSpec }, schema: { response: { 200: orderPageSchema } } }, async (request) => {
+    const caller = callerOf(request);
+    const scope = isAdmin(caller) ? undefined : or(eq(orders.customerUid, caller.uid), eq(orders.dealerUid, caller.uid));
+    const page = await runList(
+      db,
+      orderSpec,
+      listQueryOf(request, orderSpec),
+      ({ where, orderBy, limit, offset }) =>
+        db
+          .select({ ...getTableColumns(orders), customerName: sql<string | null>`coalesce(${buyer.displayName}, ${buyer.email})`, dealerName: sql<string | null>`coalesce(${dealerProfiles.businessName}, ${seller.displayName})` })
+          .from(orders)
+          .leftJoin(buyer, eq(buyer.uid, orders.customerUid))
+          .leftJoin(seller, eq(seller.uid, orders.dealerUid))
+          .leftJoin(dealerProfiles, eq(dealerProfiles.userUid, orders.dealerUid))
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(limit)
+          .offset(offset),
+      scope,
+    );
+    return { ...page, data: page.data.map((row): OrderListItem => ({ ...orderToApi(row), customerName: row.customerName, dealerName: row.dealerName })) };
   });
 
   /** An order for its buyer, its dealer and admins; only the buyer gets what pays it (the client secret). */

@@ -302,6 +302,25 @@ describe.each(databaseKinds)("buying a tune on %s", (kind) => {
     expect(stored).toHaveLength(500);
   });
 
+  it("lists orders to their parties: the customer's purchases, the dealer's sales, every order for admins, none for strangers", async () => {
+    const bought = (await order(await car())).json().order.id as string;
+    expect((await pay(bought)).statusCode).toBe(200);
+    const mine = await call("GET", "/payments/orders?status[eq]=paid&pageSize=5", customer);
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json().total).toBeGreaterThan(0);
+    expect((mine.json().data as { customerUid: string; dealerName: string; status: string }[]).every((o) => o.customerUid === customer.uid && o.dealerName === "Pay Tuning" && o.status === "paid")).toBe(true);
+    const sales = await call("GET", "/payments/orders?pageSize=100", dealer);
+    expect((sales.json().data as { dealerUid: string }[]).every((o) => o.dealerUid === dealer.uid)).toBe(true);
+    expect(sales.json().total).toBe((await app.ctx.db.select({ n: count() }).from(orders).where(eq(orders.dealerUid, dealer.uid)))[0].n);
+    expect((await call("GET", "/payments/orders", stranger)).json()).toMatchObject({ total: 0, data: [] });
+    const forSupport = await call("GET", `/payments/orders?customerUid[eq]=${customer.uid}&pageSize=1`, admin);
+    expect(forSupport.json().total).toBe((await app.ctx.db.select({ n: count() }).from(orders).where(eq(orders.customerUid, customer.uid)))[0].n);
+    expect(forSupport.json().data[0].customerName).not.toBeNull();
+    // A filter the list does not declare is refused by name.
+    const undeclared = await call("GET", "/payments/orders?title[eq]=x", admin);
+    expect(undeclared.statusCode).toBe(400);
+  });
+
   it("suspends instead of removing a dealer with orders in flight, so their customers keep their recourse", async () => {
     const [profile] = await app.ctx.db.select().from(dealerProfiles).where(eq(dealerProfiles.userUid, dealer.uid));
     const answer = await call("DELETE", `/dealers/${profile.id}/admin`, admin);
