@@ -4,6 +4,7 @@ import { LogParseError } from "./errors";
 import { pickReader, readerById } from "./formats";
 import { uniqueIds, uniquifyNames } from "./headers";
 import { type ColumnSpec, type Layout, type MetaDraft, keyValue } from "./layout";
+import { isMlg, readMlg } from "./mlg";
 import { SKIP, type ScanResult, TIME, scanRows } from "./scanner";
 import { TextLines } from "./text-lines";
 import type { LogChannel, LogMeta, ParseOptions, ParsedLog } from "./types";
@@ -21,6 +22,8 @@ const LISTED = 5;
  * problems (unreadable cells, a few ragged rows, a cut-off last line) end up in `warnings`.
  */
 export function parseLog(input: Uint8Array, options: ParseOptions = {}): ParsedLog {
+  // The one binary format read: recognised by its magic before text decoding would refuse it.
+  if (isMlg(input) && (!options.format || options.format === "megalogviewer")) return fromMlg(input, options);
   const decoded = decodeBytes(input);
   const lines = new TextLines(decoded.bytes, decoded.decoder);
   const reader = options.format ? readerById(options.format) : pickReader(lines);
@@ -121,6 +124,43 @@ function readRows(lines: TextLines, decoder: TextDecoder, layout: Layout, maxCol
     rowCount: scan.rowCount,
     durationSeconds: scan.rowCount > 0 ? time[scan.rowCount - 1] : 0,
     time,
+    channels,
+    columns,
+    warnings,
+  };
+}
+
+function fromMlg(input: Uint8Array, options: ParseOptions): ParsedLog {
+  const mlg = readMlg(input);
+  const maxColumns = options.maxColumns ?? DEFAULT_MAX_COLUMNS;
+  if (mlg.fields.length > maxColumns) {
+    throw new LogParseError("too-many-columns", `The log has ${mlg.fields.length} fields; logs of up to ${maxColumns} columns are accepted.`);
+  }
+  if (mlg.rowCount === 0) throw new LogParseError("no-data", "The MegaLogViewer log has no data records.");
+  const warnings = [...mlg.warnings];
+  const specs: ColumnSpec[] = mlg.channelFields.map((f) => ({ sourceHeader: f.name, name: f.name.trim(), unit: f.unit, role: "channel" }));
+  const names = channelNames(specs, 1, warnings);
+  const ids = uniqueIds(names);
+  const layout = { timeScale: 1, clockTime: false } as Layout;
+  const timeOffsetSeconds = normaliseTime(mlg.time, layout, warnings);
+  const channels: LogChannel[] = [];
+  const columns: Float32Array[] = [];
+  specs.forEach((spec, i) => {
+    const column = mlg.columns[i];
+    const stats = columnStats(column);
+    if (stats.count === 0) return;
+    channels.push({ id: ids[i], name: names[i], unit: spec.unit, sourceHeader: spec.sourceHeader, min: stats.min, max: stats.max, mean: stats.mean, gaps: column.length - stats.count });
+    columns.push(column);
+  });
+  if (channels.length === 0) throw new LogParseError("no-data", "The MegaLogViewer log has no field besides time.");
+  if (mlg.timeSource === "block-stamps") mlg.meta.extra.timeSource = "block-stamps";
+  const meta: LogMeta = { sourceFormat: "MegaLogViewer", ...mlg.meta, timeOffsetSeconds };
+  return {
+    format: "megalogviewer",
+    meta,
+    rowCount: mlg.rowCount,
+    durationSeconds: mlg.time[mlg.rowCount - 1],
+    time: mlg.time,
     channels,
     columns,
     warnings,
