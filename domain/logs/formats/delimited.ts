@@ -231,21 +231,56 @@ function isIdentityColumn(cell: string, index: number, rows: string[][]): boolea
   return rows.every((row) => (row[index] ?? "") === first);
 }
 
+/** Spelled-out units that look like identifiers. */
+const UNIT_WORDS = new Set([
+  "lambda", "percent", "degrees", "degree", "seconds", "second", "volts", "volt", "celsius", "fahrenheit",
+  "counts", "count", "milliseconds", "boolean", "factor", "ratio", "pascal", "kelvin", "newton", "amperes",
+]);
+
+/**
+ * A units row ("rpm", "%", "°C", "kPa", "grad KW") against an alias row ("EngineSpeed",
+ * "IgnitionAngle"): aliases are identifiers of six or more letters; units are short or symbolic.
+ */
+export function isUnitsRow(cells: string[]): boolean {
+  let filled = 0;
+  let identifiers = 0;
+  for (const cell of cells) {
+    if (cell === "") continue;
+    filled++;
+    if (/^[A-Za-z][A-Za-z0-9_]{5,}$/.test(cell) && !UNIT_WORDS.has(cell.toLowerCase())) identifiers++;
+  }
+  return identifiers * 2 < filled || filled === 0;
+}
+
+export interface HeaderRows {
+  headerIndex: number;
+  /** A row of units under the header. */
+  unitsIndex?: number;
+  /** A row of readable aliases under the header (ME7Logger-style "EngineSpeed"), units row or not. */
+  aliasIndex?: number;
+  dataIndex: number;
+}
+
 /**
  * Finds the header of an unknown delimited file: the first line whose cells read as names and
- * which is followed by data rows of the same width, optionally with a row of units in between.
- * Returns the header index and whether a units row follows.
+ * which is followed by data rows of the same width, optionally with a row of units, a row of
+ * aliases, or both (in either order) in between; units rows are told from alias rows by content.
  */
-export function findHeaderRow(lines: TextLines, limit = 100): { headerIndex: number; unitsIndex?: number } | undefined {
+export function findHeaderRow(lines: TextLines, limit = 100): HeaderRows | undefined {
   for (let i = 0; i < limit; i++) {
     const line = lines.get(i);
     if (line === undefined) return undefined;
     if (line.trim() === "" || /^\s*(#|\/\/)/.test(line)) continue;
-    const next = nextNonBlank(lines, i + 1);
+    const between: number[] = [];
+    let next = nextNonBlank(lines, i + 1);
     if (next < 0) return undefined;
-    for (const withUnits of [false, true]) {
-      const dataIndex = withUnits ? nextNonBlank(lines, next + 1) : next;
-      if (dataIndex < 0) continue;
+    for (let extra = 0; extra <= 2; extra++) {
+      if (extra > 0) {
+        between.push(next);
+        next = nextNonBlank(lines, next + 1);
+        if (next < 0) break;
+      }
+      const dataIndex = next;
       const samples = sampleLines(lines, dataIndex, 5);
       const found = detectDelimiter(line, samples);
       if (!found) continue;
@@ -254,12 +289,14 @@ export function findHeaderRow(lines: TextLines, limit = 100): { headerIndex: num
       // Most of the next lines must be data; a short log may run straight into a footer.
       const data = samples.map((s) => looksLikeDataRow(splitCells(s, found.delimiter), found.decimalComma));
       if (!data[0] || data.filter(Boolean).length * 2 < data.length) continue;
-      if (withUnits) {
-        const unitCells = splitCells(lines.get(next) ?? "", found.delimiter);
-        if (unitCells.length !== cells.length || looksLikeDataRow(unitCells, found.decimalComma)) continue;
-        return { headerIndex: i, unitsIndex: next };
+      const rows = between.map((index) => ({ index, cells: splitCells(lines.get(index) ?? "", found.delimiter) }));
+      if (rows.some((r) => r.cells.length !== cells.length || looksLikeDataRow(r.cells, found.decimalComma))) continue;
+      const result: HeaderRows = { headerIndex: i, dataIndex };
+      for (const row of rows) {
+        if (result.unitsIndex === undefined && (isUnitsRow(row.cells) || result.aliasIndex !== undefined)) result.unitsIndex = row.index;
+        else result.aliasIndex ??= row.index;
       }
-      return { headerIndex: i };
+      return result;
     }
   }
   return undefined;
