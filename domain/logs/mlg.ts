@@ -145,7 +145,8 @@ export function readMlg(bytes: Uint8Array): MlgLog {
       p += 4 + width + 1;
     } else if (type === 1) {
       if (p + 54 > bytes.length) break;
-      markers.push(`${text(bytes, p + 4, 50)}#${rowOffsets.length}`);
+      // A marker is set between records: it is shown at the last record before it.
+      markers.push(`${text(bytes, p + 4, 50)}#${Math.max(0, rowOffsets.length - 1)}`);
       p += 54;
     } else {
       warnings.push(`Unknown block type ${type} at byte ${p}: the rest of the file was left out.`);

@@ -282,9 +282,16 @@ export function findHeaderRow(lines: TextLines, limit = 100): HeaderRows | undef
       }
       const dataIndex = next;
       const samples = sampleLines(lines, dataIndex, 5);
-      const found = detectDelimiter(line, samples);
+      let header = line;
+      let found = detectDelimiter(header, samples);
+      if (!found) {
+        // Identity cells past the rows' end (a version, a log id) do not make a line less of a header.
+        const tail = identityTail(line, samples);
+        if (tail) header = withoutTail(line, tail.delimiter, tail.width);
+        found = tail && detectDelimiter(header, samples);
+      }
       if (!found) continue;
-      const cells = splitCells(line, found.delimiter);
+      const cells = splitCells(header, found.delimiter);
       if (!looksLikeHeaderRow(cells)) continue;
       // Most of the next lines must be data; a short log may run straight into a footer.
       const data = samples.map((s) => looksLikeDataRow(splitCells(s, found.delimiter), found.decimalComma));
