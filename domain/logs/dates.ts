@@ -9,8 +9,12 @@ function pad(n: number, width = 2): string {
   return String(n).padStart(width, "0");
 }
 
+/** German month names whose first three letters differ from English (VCDS writes the UI language). */
+const GERMAN_MONTHS: Record<string, number> = { mär: 3, mae: 3, mai: 5, okt: 10, dez: 12 };
+
 function monthIndex(name: string): number {
-  return MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1;
+  const key = name.slice(0, 3).toLowerCase();
+  return MONTHS.indexOf(key) + 1 || GERMAN_MONTHS[key] || 0;
 }
 
 export function isoDate(year: number, month: number, day: number): string | undefined {
@@ -66,7 +70,7 @@ export function parseLoggerDate(text: string): string | undefined {
   } else if ((m = /^([A-Za-z]{3,9})\.? (\d{1,2}),? (\d{4})\s*(.*)$/.exec(s))) {
     date = isoDate(Number(m[3]), monthIndex(m[1]), Number(m[2]));
     rest = m[4];
-  } else if ((m = /^(?:[A-Za-z]+,\s*)?(\d{1,2}),\s*([A-Za-z]+),\s*(\d{4}),?\s*(.*)$/.exec(s))) {
+  } else if ((m = /^(?:\p{L}+,\s*)?(\d{1,2}),\s*(\p{L}+),\s*(\d{4}),?\s*(.*)$/u.exec(s))) {
     date = isoDate(Number(m[3]), monthIndex(m[2]), Number(m[1]));
     rest = m[4];
   }

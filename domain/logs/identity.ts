@@ -62,3 +62,37 @@ export function readSimosToolsIdentity(cell: string, meta: MetaDraft): boolean {
   }
   return true;
 }
+
+/** "bootmod3_2.00.012_unknown", "Logger v1.4", "rusEFI 2024.05.01": a name, a dotted version, maybe more. */
+const NAMED_VERSION = /^([A-Za-z][\w .-]*?)[\s_:-]+v?(\d+(?:\.\d+)+)(?:[\s_-]+(.*))?$/i;
+const VERSION_WORD = /\b(app ?version|version|ver|firmware|fw|build|release)\b/i;
+const LOG_ID = /^[0-9a-f]{8,}$/i;
+
+/** A header cell that names a version however the logger spells it ("Version", "FW", "bootmod3_2.00.012"). */
+export function isVersionName(cell: string): boolean {
+  const text = cell.trim();
+  return NAMED_VERSION.test(text) || VERSION_WORD.test(text);
+}
+
+/**
+ * Identity that is not a channel — a header cell with no data under it, or a constant column
+ * named like a version — goes to metadata: a "name version" cell gives `device` and `appVersion`,
+ * a long hex cell is the log's id, and `value` (the column's constant text) is kept under the header.
+ */
+export function readGenericIdentity(cell: string, meta: MetaDraft, value = ""): void {
+  const text = cell.trim();
+  const named = NAMED_VERSION.exec(text);
+  if (named) {
+    if (!meta.device) meta.device = named[1].trim();
+    if (!meta.appVersion) meta.appVersion = named[2];
+    meta.extra.identity = meta.extra.identity ? `${meta.extra.identity}; ${text}` : text;
+  } else if (LOG_ID.test(text) && !value) {
+    meta.extra.logId = text;
+  } else if (!value) {
+    meta.extra.identity = meta.extra.identity ? `${meta.extra.identity}; ${text}` : text;
+  }
+  if (value && !/^[-+]?0*\.?0*$/.test(value)) {
+    meta.extra[text] = value;
+    if (!meta.appVersion && VERSION_WORD.test(text)) meta.appVersion = value;
+  }
+}

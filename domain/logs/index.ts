@@ -4,6 +4,7 @@
  */
 import { decodeBytes, type TextEncodingName } from "./encoding";
 import { pickReader } from "./formats";
+import { isMlg } from "./mlg";
 import { TextLines } from "./text-lines";
 import type { FormatId } from "./types";
 
@@ -22,6 +23,7 @@ export interface DetectedFormat {
 
 /** Which logger wrote these bytes, judged from content only (never the file name). */
 export function detectFormat(bytes: Uint8Array): DetectedFormat {
+  if (isMlg(bytes)) return { format: "megalogviewer", name: "MegaLogViewer", encoding: "latin1" };
   const decoded = decodeBytes(bytes);
   const reader = pickReader(new TextLines(decoded.bytes, decoded.decoder));
   return { format: reader.id, name: reader.name, encoding: decoded.encoding };

@@ -7,8 +7,14 @@ export interface ColumnSpec {
   sourceHeader: string;
   name: string;
   unit: string;
-  /** "skip" columns are read past: identity columns, VCDS's per-group TIME stamps, markers. */
-  role: "time" | "channel" | "skip";
+  /**
+   * "skip" columns are read past (identity columns, spacers). "stamp" columns hold the time stamps
+   * of a measuring group other than the first (VCDS): the group's channels are aligned from them
+   * to the log's time. "event" columns hold markers, which become metadata, not channels.
+   */
+  role: "time" | "channel" | "skip" | "stamp" | "event";
+  /** The measuring group a channel or stamp column belongs to (0 is the group of the time column). */
+  group?: number;
   /** A source tag stripped from the name (bootmod3's "RAM"/"BM3"), used only to tell twins apart. */
   prefix?: string;
   /** Engineering value = raw × scale + offset (Haltech stores scaled integers). */
@@ -35,6 +41,11 @@ export interface Layout {
   columns: ColumnSpec[];
   /** Multiplier from the time column's unit to seconds (0.001 for RomRaider's msec). */
   timeScale: number;
+  /**
+   * The header gives the time column no unit: the unit is judged from the values (integer steps
+   * of 5 or more are milliseconds; no engine logger samples once every 5 s), with a warning.
+   */
+  timeUnitUnknown?: boolean;
   /** The time column holds clock times (hh:mm:ss.fff) rather than a running number. */
   clockTime: boolean;
   /** Empty cells mean "not sampled, value unchanged" (ECUMaster), not a gap. */

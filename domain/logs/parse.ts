@@ -4,6 +4,7 @@ import { LogParseError } from "./errors";
 import { pickReader, readerById } from "./formats";
 import { uniqueIds, uniquifyNames } from "./headers";
 import { type ColumnSpec, type Layout, type MetaDraft, keyValue } from "./layout";
+import { isMlg, readMlg } from "./mlg";
 import { SKIP, type ScanResult, TIME, scanRows } from "./scanner";
 import { TextLines } from "./text-lines";
 import type { LogChannel, LogMeta, ParseOptions, ParsedLog } from "./types";
@@ -21,6 +22,8 @@ const LISTED = 5;
  * problems (unreadable cells, a few ragged rows, a cut-off last line) end up in `warnings`.
  */
 export function parseLog(input: Uint8Array, options: ParseOptions = {}): ParsedLog {
+  // The one binary format read: recognised by its magic before text decoding would refuse it.
+  if (isMlg(input) && (!options.format || options.format === "megalogviewer")) return fromMlg(input, options);
   const decoded = decodeBytes(input);
   const lines = new TextLines(decoded.bytes, decoded.decoder);
   const reader = options.format ? readerById(options.format) : pickReader(lines);
@@ -42,16 +45,19 @@ function readRows(lines: TextLines, decoder: TextDecoder, layout: Layout, maxCol
   const names = channelNames(specs, headerLine, warnings);
   const timeColumn = layout.columns.findIndex((c) => c.role === "time");
 
+  // Stamp and event columns are scanned like channels, after them, and used up below.
+  const extras = layout.columns.filter((c) => c.role === "stamp" || c.role === "event");
   let channel = 0;
+  let extra = specs.length;
   const targets = Int32Array.from(layout.columns, (c) =>
-    c.role === "time" ? TIME : c.role === "skip" ? SKIP : channel++,
+    c.role === "time" ? TIME : c.role === "skip" ? SKIP : c.role === "channel" ? channel++ : extra++,
   );
   const scan = scanRows(lines.bytes, lines.startOf(layout.dataLine), layout.dataLine + 1, {
     delimiter: layout.delimiter.charCodeAt(0),
     decimalComma: layout.decimalComma,
     columnCount: layout.columns.length,
     targets,
-    channelCount: specs.length,
+    channelCount: specs.length + extras.length,
     clockTime: layout.clockTime,
     holdEmpty: layout.holdEmpty ?? false,
     decoder,
@@ -66,6 +72,12 @@ function readRows(lines: TextLines, decoder: TextDecoder, layout: Layout, maxCol
     warnings.push("No time column was found: samples are numbered 0, 1, 2… and shown as seconds.");
     meta.extra.timeSource = "row-index";
   }
+  const extraColumns = scan.columns.slice(specs.length);
+  if (timeColumn >= 0 && layout.timeUnitUnknown && !layout.clockTime) {
+    guessTimeUnit(time, layout, warnings);
+  }
+  alignGroups(specs, extras, scan.columns, extraColumns, time);
+  readEvents(extras, extraColumns, time, layout, meta);
   const timeOffsetSeconds = normaliseTime(time, layout, warnings);
 
   const channels: LogChannel[] = [];
@@ -112,6 +124,43 @@ function readRows(lines: TextLines, decoder: TextDecoder, layout: Layout, maxCol
     rowCount: scan.rowCount,
     durationSeconds: scan.rowCount > 0 ? time[scan.rowCount - 1] : 0,
     time,
+    channels,
+    columns,
+    warnings,
+  };
+}
+
+function fromMlg(input: Uint8Array, options: ParseOptions): ParsedLog {
+  const mlg = readMlg(input);
+  const maxColumns = options.maxColumns ?? DEFAULT_MAX_COLUMNS;
+  if (mlg.fields.length > maxColumns) {
+    throw new LogParseError("too-many-columns", `The log has ${mlg.fields.length} fields; logs of up to ${maxColumns} columns are accepted.`);
+  }
+  if (mlg.rowCount === 0) throw new LogParseError("no-data", "The MegaLogViewer log has no data records.");
+  const warnings = [...mlg.warnings];
+  const specs: ColumnSpec[] = mlg.channelFields.map((f) => ({ sourceHeader: f.name, name: f.name.trim(), unit: f.unit, role: "channel" }));
+  const names = channelNames(specs, 1, warnings);
+  const ids = uniqueIds(names);
+  const layout = { timeScale: 1, clockTime: false } as Layout;
+  const timeOffsetSeconds = normaliseTime(mlg.time, layout, warnings);
+  const channels: LogChannel[] = [];
+  const columns: Float32Array[] = [];
+  specs.forEach((spec, i) => {
+    const column = mlg.columns[i];
+    const stats = columnStats(column);
+    if (stats.count === 0) return;
+    channels.push({ id: ids[i], name: names[i], unit: spec.unit, sourceHeader: spec.sourceHeader, min: stats.min, max: stats.max, mean: stats.mean, gaps: column.length - stats.count });
+    columns.push(column);
+  });
+  if (channels.length === 0) throw new LogParseError("no-data", "The MegaLogViewer log has no field besides time.");
+  if (mlg.timeSource === "block-stamps") mlg.meta.extra.timeSource = "block-stamps";
+  const meta: LogMeta = { sourceFormat: "MegaLogViewer", ...mlg.meta, timeOffsetSeconds };
+  return {
+    format: "megalogviewer",
+    meta,
+    rowCount: mlg.rowCount,
+    durationSeconds: mlg.time[mlg.rowCount - 1],
+    time: mlg.time,
     channels,
     columns,
     warnings,
@@ -228,6 +277,84 @@ function normaliseTime(time: Float64Array, layout: Layout, warnings: string[]): 
     );
   }
   return offset;
+}
+
+/**
+ * VCDS measures its groups one after another, each with its own time stamp. The first group's
+ * stamps are the log's time; every other group's samples are placed at the log's times by the
+ * nearest stamp of their own group, so values stay as measured (nothing interpolated) and a
+ * sample lands within half a group cycle of when it was taken.
+ */
+function alignGroups(
+  specs: ColumnSpec[],
+  extras: ColumnSpec[],
+  columns: Float32Array[],
+  extraColumns: Float32Array[],
+  time: Float64Array,
+): void {
+  const stamps = new Map<number, Float32Array>();
+  extras.forEach((spec, i) => {
+    if (spec.role === "stamp" && spec.group !== undefined) stamps.set(spec.group, extraColumns[i]);
+  });
+  if (stamps.size === 0) return;
+  const n = time.length;
+  const rowsByGroup = new Map<number, Int32Array>();
+  for (const [group, stamp] of stamps) {
+    // The rows whose stamp is readable, in file order; for each log time the nearest of them.
+    const rows: number[] = [];
+    for (let r = 0; r < n; r++) if (stamp[r] === stamp[r]) rows.push(r);
+    const pick = new Int32Array(n).fill(-1);
+    let k = 0;
+    for (let r = 0; r < n && rows.length > 0; r++) {
+      const t = time[r];
+      while (k + 1 < rows.length && Math.abs(stamp[rows[k + 1]] - t) <= Math.abs(stamp[rows[k]] - t)) k++;
+      pick[r] = rows[k];
+    }
+    rowsByGroup.set(group, pick);
+  }
+  specs.forEach((spec, i) => {
+    const pick = spec.group ? rowsByGroup.get(spec.group) : undefined;
+    if (!pick) return;
+    const source = columns[i].slice();
+    const column = columns[i];
+    for (let r = 0; r < n; r++) column[r] = pick[r] < 0 ? NaN : source[pick[r]];
+  });
+}
+
+/** Marker columns: each marked row becomes an event in `meta.extra.markers` ("1 @ 12.34 s; 2 @ …"). */
+function readEvents(extras: ColumnSpec[], extraColumns: Float32Array[], time: Float64Array, layout: Layout, meta: MetaDraft): void {
+  const events: string[] = [];
+  extras.forEach((spec, i) => {
+    if (spec.role !== "event") return;
+    const column = extraColumns[i];
+    for (let r = 0; r < column.length; r++) {
+      const v = column[r];
+      if (v === v) events.push(`${v} @ ${((time[r] - time[0]) * layout.timeScale).toFixed(3)} s`);
+    }
+  });
+  if (events.length > 0) meta.extra.markers = events.join("; ");
+}
+
+/**
+ * A time column whose header names no unit: whole numbers that step by 5 or more (median) are
+ * milliseconds (ECUx writes TIME as 91, 161, 231…); anything else stays seconds.
+ */
+function guessTimeUnit(time: Float64Array, layout: Layout, warnings: string[]): void {
+  const n = time.length;
+  if (n < 2) return;
+  const steps: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (!Number.isInteger(time[i])) return;
+    if (i > 0 && time[i] > time[i - 1]) steps.push(time[i] - time[i - 1]);
+  }
+  if (steps.length === 0) return;
+  steps.sort((a, b) => a - b);
+  const median = steps[steps.length >> 1];
+  if (median < 5) return;
+  layout.timeScale = 0.001;
+  warnings.push(
+    `The time column names no unit and counts in whole steps of ${median}: read as milliseconds.`,
+  );
 }
 
 function blankNoReading(column: Float32Array, threshold: number): number {

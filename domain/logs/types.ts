@@ -17,6 +17,7 @@ export const FORMAT_IDS = [
   "evoscan",
   "volvologger",
   "winlog",
+  "megalogviewer",
   "generic-csv",
 ] as const;
 

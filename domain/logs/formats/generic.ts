@@ -1,4 +1,6 @@
+import { splitCells } from "../cells";
 import { LogParseError } from "../errors";
+import { cleanName } from "../headers";
 import { type LogReader, type MetaDraft, emptyMeta, keyValue } from "../layout";
 import { delimitedLayout, findHeaderRow } from "./delimited";
 
@@ -25,12 +27,21 @@ export const genericCsv: LogReader = {
       const kv = keyValue(line);
       if (kv && kv[1]) meta.extra[kv[0]] = kv[1];
     }
-    return delimitedLayout(lines, {
+    const layout = delimitedLayout(lines, {
       format: "generic-csv",
       name: this.name,
       headerIndex: found.headerIndex,
       unitsIndex: found.unitsIndex,
+      dataIndex: found.dataIndex,
       meta,
     });
+    // Aliases name the channels, as in ME7Logger; the header cell stays as the source.
+    if (found.aliasIndex !== undefined) {
+      const aliases = splitCells(lines.get(found.aliasIndex) ?? "", layout.delimiter);
+      layout.columns.forEach((column, i) => {
+        if (column.role === "channel" && aliases[i]) column.name = cleanName(aliases[i]);
+      });
+    }
+    return layout;
   },
 };

@@ -13,6 +13,7 @@ import { hpTuners } from "./hp-tuners";
 import { jb4 } from "./jb4";
 import { me7Logger } from "./me7logger";
 import { mhd } from "./mhd";
+import { msl } from "./msl";
 import { obdLink } from "./obdlink";
 import { romRaider } from "./romraider";
 import { simosTools } from "./simostools";
@@ -29,6 +30,7 @@ import { zeitronix } from "./zeitronix";
 export const FORMATS: readonly LogFormat[] = [
   haltechNsp,
   blueDriver,
+  msl,
   hpTuners,
   me7Logger,
   winLog,

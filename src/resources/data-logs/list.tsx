@@ -30,6 +30,7 @@ const FORMATS: Record<string, string> = {
   evoscan: "EvoScan",
   volvologger: "VolvoLogger",
   winlog: "WinLog",
+  megalogviewer: "MegaLogViewer",
   "generic-csv": "CSV",
 };
 
@@ -68,7 +69,7 @@ function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
         />
       </Space>
       <Upload.Dragger
-        accept=".csv,.txt,.log,text/csv,text/plain"
+        accept=".csv,.txt,.log,.mlg,.msl,text/csv,text/plain"
         multiple={false}
         showUploadList={false}
         disabled={progress !== null}

@@ -14,3 +14,14 @@ export function fixture(name: string): Buffer {
 export function fixtureNames(): string[] {
   return readdirSync(FIXTURE_DIR).filter((f) => f.endsWith(".csv")).sort();
 }
+
+/** Real logs in layouts that need more of the parser (bootmod3, VCDS German and legacy, ECUx, MegaLogViewer). */
+export const MORE_FIXTURE_DIR = path.resolve(repoRoot, "../shared/fixtures/more-logs");
+
+export function moreFixture(name: string): Buffer {
+  return readFileSync(path.join(MORE_FIXTURE_DIR, name));
+}
+
+export function moreFixtureNames(): string[] {
+  return readdirSync(MORE_FIXTURE_DIR).sort();
+}
