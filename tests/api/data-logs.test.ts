@@ -80,6 +80,18 @@ describe.each(databaseKinds)("data logs API on %s", (kind) => {
       }
     });
 
+    it("takes the real files of the other loggers, a binary MegaLogViewer log included, as the parser reads them", async () => {
+      const more = path.resolve(repoRoot, "../shared/fixtures/more-logs");
+      for (const name of readdirSync(more).sort()) {
+        const content = readFileSync(path.join(more, name));
+        const response = await upload(test, owner, name, content);
+        expect(response.statusCode, `${name}: ${response.body}`).toBe(201);
+        const expected = parseLog(content);
+        expect(response.json()).toMatchObject({ format: expected.format, rowCount: expected.rowCount, fileName: name });
+        expect((response.json() as DataLogDetail).channels.map((c) => c.name), name).toEqual(expected.channels.map((c) => c.name));
+      }
+    });
+
     it("keeps the original byte for byte and serves the columnar form", async () => {
       const name = "romraider-semicolon-decimal-comma.csv";
       const log = uploaded.get(name)!;
