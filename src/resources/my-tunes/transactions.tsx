@@ -24,7 +24,7 @@ export function Transactions({ uid }: { uid: string }) {
   const [page, setPage] = useState(1);
   const { query } = useCustom<LedgerPage>({ url: apiRoutes.users.transactions(uid), method: "get", config: { query: { page, pageSize: PAGE_SIZE } } });
   const ledger = query.data?.data;
-  if (query.isError) return <Alert type="error" showIcon message="Could not load your transactions" description={query.error?.message} />;
+  if (query.isError) return <Alert type="error" showIcon message="Could not load the transactions" description={query.error?.message} />;
   return (
     <Flex vertical gap={12}>
       <Space size="large" wrap>
