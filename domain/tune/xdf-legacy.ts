@@ -7,8 +7,8 @@
  * The blocks are turned into the element tree the XML format gives
  * (XDFFORMAT, XDFHEADER, XDFTABLE …), so one importer maps both and the same
  * tolerance applies. Fields read, as TunerPro 4 wrote them:
- * - header: BinSize (the image size; a value one short of a power of two, as
- *   0xFFFF for a 64 KiB EPROM, is the last address and is rounded up),
+ * - header: BinSize (the image size, as the XML REGION size: 0xFFFF for a
+ *   64 KiB EPROM is the last address, rounded up by the importer),
  *   BaseOffset, CategoryN = name (items refer to them as N + 1, like the XML);
  * - tables: Address, Rows, Cols, SizeInBits (default 8), Flags (bit 0x01
  *   signed), PopByCol (column major), ZEq (`formula,TH|…`: the formula before
@@ -198,8 +198,8 @@ export function parseLegacyXdf(text: string): XmlElement {
       if (title) children.push(element("deftitle", block.line, {}, [], title));
       const offset = number(f.get("BaseOffset"));
       if (offset) children.push(element("BASEOFFSET", block.line, { offset: String(Math.abs(offset)), subtract: offset < 0 ? "1" : "0" }));
-      let size = number(f.get("BinSize"));
-      if (size !== undefined && size > 0 && ((size + 1) & size) === 0) size += 1;
+      const size = number(f.get("BinSize"));
+      // A size one short of a power of two is rounded up by the importer, as for the XML REGION.
       if (size !== undefined && size > 0) children.push(element("REGION", block.line, { size: hex(size) }));
       for (const [name, value] of f) {
         const category = /^Category(\d+)$/.exec(name);

@@ -33,6 +33,8 @@
  *   with the MATH's own VAR (`<VAR id="x" />`, `x/128`): that name, in any
  *   case, is read as X. VARs linked to other items or addresses are not
  *   supported and skip the element.
+ * - REGION size: a size one short of a power of two (0xFFFF) is the last
+ *   address written as the size, and is rounded up (0x10000).
  * - XDF min/max are display ranges in TunerPro, not write limits, so they are
  *   not imported as limits.
  * - CATEGORYMEM refers to CATEGORY index + 1; every one is kept (`category`
@@ -460,7 +462,10 @@ export function importXdf(text: string, options: XdfImportOptions): XdfImport {
     ctx.subtract = headerNumber(baseOffsetElement, "subtract", 0) !== 0;
   }
   const region = header && childNamed(header, "REGION");
-  const imageSize = options.imageSize ?? (region ? headerNumber(region, "size", NaN) : undefined);
+  let regionSize = region ? headerNumber(region, "size", NaN) : undefined;
+  // 0xFFFF for a 64 KiB image: the last address written as the size (TunerPro files of every age do it).
+  if (regionSize !== undefined && regionSize > 0xff && (regionSize & (regionSize + 1)) === 0) regionSize += 1;
+  const imageSize = options.imageSize ?? regionSize;
   if (imageSize === undefined || !Number.isInteger(imageSize) || imageSize <= 0) {
     throw new TuneError("xdf_invalid", "the XDF gives no image size (no REGION size in its header); give the firmware's image size", { problems: ["no REGION size"] });
   }
