@@ -9,7 +9,7 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { TuneItem } from "../../../contracts/tune-definition";
+import { type TuneItem, tuneDefinitionSchema } from "../../../contracts/tune-definition";
 import { readItem } from "../../../domain/tune/maps";
 import { importXdf, type XdfImport } from "../../../domain/tune/xdf";
 import { exportXdf } from "../../../domain/tune/xdf-export";
@@ -78,6 +78,10 @@ describe("real TunerPro definitions import as TunerPro reads them", () => {
       expect(skippedItems.length, result.warnings.slice(0, 5).join("\n")).toBe(reading.noAddress + reading.badEquation);
       expect(result.patches.length + result.skipped.filter((s) => s.element === "XDFPATCH").length).toBe(reading.patches);
       expect(result.checksums.length + result.skipped.filter((s) => s.element === "XDFCHECKSUM").length).toBe(reading.checksums);
+      // The importer checks items one by one; the document as a whole must pass the contract too.
+      const document = tuneDefinitionSchema.safeParse(result.definition);
+      expect(document.error?.issues.slice(0, 3)).toBeUndefined();
+      expect(document.data).toEqual(result.definition);
       for (const s of result.skipped) {
         expect(s.line).toBeGreaterThan(0);
         expect(s.reason.length).toBeGreaterThan(0);
