@@ -186,7 +186,7 @@ function equation(element: XmlElement): string {
     if (!id) continue;
     const type = attribute(v, "type")?.trim().toLowerCase();
     if (type === undefined || type === "" || type === "inline") cellNames.add(id.toLowerCase());
-    else if (new RegExp(`\\b${id.replace(/\W/g, "")}\\b`).test(src)) skip(`equation "${src}": variable ${id} is linked (${type}) to another value, which is not supported`);
+    else if (/^\w+$/.test(id) && new RegExp(`\\b${id}\\b`).test(src)) skip(`equation "${src}": variable ${id} is linked (${type}) to another value, which is not supported`);
   }
   const rewritten = src.replace(/[A-Za-z_][A-Za-z0-9_]*/g, (name) => (cellNames.has(name.toLowerCase()) ? "X" : name));
   let error = checkedEquations.get(rewritten);
