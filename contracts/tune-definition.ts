@@ -200,6 +200,8 @@ const itemBase = {
   id: itemId,
   title: z.string().min(1, "title must not be empty"),
   category: z.string().optional(),
+  /** Every category the item is in, `category` first, when it is in more than one (TunerPro lets an item sit in several). */
+  categories: z.array(z.string()).min(2, "categories lists two or more; one goes in category").optional(),
   description: z.string().optional(),
 };
 
@@ -305,6 +307,16 @@ export const tuneDefinitionSchema = z
       ids.add(item.id);
       if (item.category !== undefined && !categories.has(item.category)) {
         ctx.addIssue({ code: "custom", path: ["items", i, "category"], message: `item "${item.id}" names unknown category "${item.category}"` });
+      }
+      if (item.categories) {
+        if (item.categories[0] !== item.category) {
+          ctx.addIssue({ code: "custom", path: ["items", i, "categories"], message: `item "${item.id}" lists categories that do not start with its category` });
+        }
+        for (const category of item.categories) {
+          if (!categories.has(category)) {
+            ctx.addIssue({ code: "custom", path: ["items", i, "categories"], message: `item "${item.id}" names unknown category "${category}"` });
+          }
+        }
       }
       const parts: Array<[string, ElementSpec, number]> = [["z", item.z, itemCellCount(item)]];
       if (item.kind === "table1d" || item.kind === "table2d") {

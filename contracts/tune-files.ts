@@ -3,7 +3,7 @@
  * the request bodies both sides validate with, and the shapes the API answers.
  */
 import { z } from "zod";
-import { itemValuesSchema, patchSchema, readNumber, tuneDefinitionSchema } from "./tune-definition";
+import { TUNE_ITEM_KINDS, checksumSchemeSchema, itemValuesSchema, patchSchema, readNumber, tuneDefinitionSchema } from "./tune-definition";
 import { INT4_MAX, listResponseSchema } from "./list-query";
 
 /** A stored version's number: versions are counted in an integer column, so at most INT4_MAX. */
@@ -83,6 +83,12 @@ export const xdfImportSchema = z.strictObject({
   firmwareId: text("firmwareId", 64),
   /** Store the XDF's patches (otherwise only the preview is answered). */
   dryRun: z.boolean().default(true),
+  /**
+   * With dryRun false: also make the XDF's definition the firmware record's (replacing the one it has)
+   * and add its checksum schemes that verify on the record's stock file. Off by default, so importing
+   * patches never replaces a definition.
+   */
+  saveDefinition: z.boolean().default(false),
 });
 
 export const tuneFileList = {
@@ -211,8 +217,38 @@ export type TuneFilePatch = z.infer<typeof tuneFilePatchSchema>;
 export const tuneFilePatchPageSchema = listResponseSchema(tuneFilePatchSchema);
 
 /** `POST /tune-file-patches/import-xdf`: the definition read, the patches (stored ones with their ids and times; a dry run's as read) and what was skipped. */
-export const xdfImportedSchema = z.strictObject({ definition: tuneDefinitionSchema, patches: z.array(patchSchema), warnings: z.array(z.string()) });
-export const xdfStoredSchema = xdfImportedSchema.extend({ patches: z.array(tuneFilePatchSchema) });
+export const xdfImportedSchema = z.strictObject({
+  /** "xdf" (XML) or "xdf-1.x" (the older text format). */
+  format: z.enum(["xdf", "xdf-1.x"]),
+  definition: tuneDefinitionSchema,
+  patches: z.array(patchSchema),
+  /** XDFCHECKSUM elements whose algorithm we have; the others are in `skipped` as "not supported: <name> (…)". */
+  checksums: z.array(checksumSchemeSchema),
+  /** Elements not imported, each with where it is and why. */
+  skipped: z.array(
+    z.strictObject({ element: z.string(), title: z.string().optional(), uniqueId: z.string().optional(), line: z.number().int(), reason: z.string() }),
+  ),
+  /** Every skip as a sentence, then notes on imported items (an axis left out, labels filled in, base bytes read from stock). */
+  warnings: z.array(z.string()),
+  summary: z.strictObject({
+    items: z.number().int(),
+    byKind: z.record(z.enum(TUNE_ITEM_KINDS), z.number().int()),
+    patches: z.number().int(),
+    checksums: z.number().int(),
+    skipped: z.number().int(),
+    skippedReasons: z.array(z.strictObject({ reason: z.string(), count: z.number().int() })),
+  }),
+});
+export type XdfImported = z.infer<typeof xdfImportedSchema>;
+export const xdfStoredSchema = xdfImportedSchema.extend({
+  patches: z.array(tuneFilePatchSchema),
+  /** What the firmware record received (saveDefinition): the definition, and checksum schemes added or refused with the reason. */
+  saved: z.strictObject({
+    definition: z.boolean(),
+    checksums: z.array(z.string()),
+    refusedChecksums: z.array(z.strictObject({ name: z.string(), reason: z.string() })),
+  }),
+});
 
 export const bakedTuneFileSchema = z.strictObject({
   id: z.string(),

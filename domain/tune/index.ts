@@ -20,4 +20,5 @@ export { patchState, applyPatches, removePatch, type PatchState, type PatchState
 export { diffImages, changedRanges, changedItemIds, indexExtents, overlapping, type ExtentIndex, type ByteRange, type ChangedRange, type ChangedItem, type CellChange, type DiffOptions } from "./diff";
 export { identifyFirmware, identifyMismatches, matchesIdentify, type IdentifyMismatch, type IdentifiableFirmware } from "./identify";
 export { bake, type BakeInput, type BakeFirmware, type BakeResult, type BakeReport } from "./bake";
-export { importXdf, type XdfImport, type XdfImportOptions } from "./xdf";
+export { importXdf, type XdfImport, type XdfImportOptions, type XdfSkipped } from "./xdf";
+export { exportXdf, type XdfExportOptions } from "./xdf-export";

@@ -6,7 +6,7 @@
 import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { Patch } from "../../contracts/tune-definition";
+import type { ChecksumScheme, Patch } from "../../contracts/tune-definition";
 import {
   type TuneFilePatch,
   patchCompatibilitySchema,
@@ -19,9 +19,9 @@ import {
   xdfStoredSchema,
 } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
-import { bakedTuneFiles, tuneFilePatches, tuneFiles } from "../db/schema";
+import { bakedTuneFiles, firmwareSupport, tuneFilePatches, tuneFiles } from "../db/schema";
 import { importXdf, patchState } from "../../domain/tune";
-import { applyPatches } from "../services/tune-engine";
+import { applyPatches, verifyAll } from "../services/tune-engine";
 import { HttpError, RequestValidationError, badRequest, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams, referencedConflict } from "../http/crud";
@@ -209,13 +209,21 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
     }),
   );
 
-  /** TunerPro XDF → the definition (for the firmware record) and its XDFPATCH entries as patches; stored only without dryRun. */
+  /**
+   * TunerPro XDF (XML or 1.x text) → the definition, its checksum schemes and
+   * its XDFPATCH entries as patches, with what was skipped and why; stored
+   * only without dryRun. A file without patches imports too: its patches list
+   * is empty. With saveDefinition the definition replaces the firmware
+   * record's and the checksum schemes that verify on its stock file are added
+   * (one whose name the record already has is kept as it is).
+   */
   app.post(`${TUNE_FILE_PATCHES}/import-xdf`, { config: admin, schema: { body: xdfImportSchema, response: { 200: xdfImportedSchema, 201: xdfStoredSchema } } }, async (request, reply) => {
     const { body } = request;
     const record = await firmwareRecord(db, body.firmwareId);
-    const imported = await domain(() => importXdf(body.xml, { firmwareId: record.firmwareId, imageSize: record.imageSize }));
+    const stockImage = record.stockSha256 ? await readImage(ctx, record.stockSha256) : undefined;
+    const imported = await domain(() => importXdf(body.xml, { firmwareId: record.firmwareId, imageSize: record.imageSize, stockImage }));
     if (body.dryRun) return imported;
-    if (imported.patches.length === 0) throw badRequest("No patches", "the XDF has no XDFPATCH entries to store", [{ path: "xml", message: "no XDFPATCH elements" }]);
+    const saved = { definition: false, checksums: [] as string[], refusedChecksums: [] as Array<{ name: string; reason: string }> };
     const rows = await db.transaction(async (tx) => {
       const stored = [];
       for (const [i, patch] of imported.patches.entries()) {
@@ -223,8 +231,28 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
         const [row] = await tx.insert(tuneFilePatches).values({ title: patch.title, description: patch.description, firmwareIds: patch.firmwareIds, entries: patch.entries }).returning();
         stored.push(patchToApi(row));
       }
+      if (body.saveDefinition) {
+        await lockFirmwareIds(tx, [record.firmwareId]);
+        const [current] = await tx.select({ checksums: firmwareSupport.checksums }).from(firmwareSupport).where(eq(firmwareSupport.firmwareId, record.firmwareId)).for("update");
+        const checksums = [...((current?.checksums as ChecksumScheme[] | undefined) ?? [])];
+        for (const scheme of imported.checksums) {
+          if (checksums.some((c) => c.name === scheme.name)) {
+            saved.refusedChecksums.push({ name: scheme.name, reason: "the record already has a checksum scheme of that name" });
+            continue;
+          }
+          const result = stockImage ? verifyAll(stockImage, [scheme])[0] : null;
+          if (result && !result.valid) {
+            saved.refusedChecksums.push({ name: scheme.name, reason: `does not verify on the stock file (stored ${result.stored}, computed ${result.computed})` });
+            continue;
+          }
+          checksums.push(scheme);
+          saved.checksums.push(scheme.name);
+        }
+        await tx.update(firmwareSupport).set({ definition: imported.definition, checksums, updatedAt: new Date() }).where(eq(firmwareSupport.firmwareId, record.firmwareId));
+        saved.definition = true;
+      }
       return stored;
     });
-    return reply.status(201).send({ ...imported, patches: rows });
+    return reply.status(201).send({ ...imported, patches: rows, saved });
   });
 }

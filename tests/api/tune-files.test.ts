@@ -5,13 +5,13 @@ import { count, eq } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bakedTuneFiles, tuneFilePatches, tuneFilePurchases, tuneFileVersions, tuneFiles, userVehicles } from "../../server/db/schema";
+import { bakedTuneFiles, firmwareSupport, tuneFilePatches, tuneFilePurchases, tuneFileVersions, tuneFiles, userVehicles } from "../../server/db/schema";
 import { patchState, readItem } from "../../domain/tune";
 import { generateDemo } from "../../server/seed/generator";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
 import { multipart } from "./multipart";
 import { readyPayouts } from "./payments-setup";
-import { requestsTo } from "./requests";
+import { firmwareRecordOf, requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "TUNE64K" });
 /** A second firmware, for "patch for another firmware". */
@@ -230,31 +230,64 @@ describe.each(databaseKinds)("tune files API on %s", (kind) => {
       expect(response.json().firmware).toEqual([{ firmwareId: "TUNE64K", known: true, stockState: "absent" }]);
     });
 
-    it("imports an XDF: missing fields are a 400 naming them; patches are stored only when asked", async () => {
+    it("imports an XDF: patches are stored only when asked; a patch without basedata takes its base from the stock file; a file with no patches imports", async () => {
       const xdf = (body: string) => `<XDFFORMAT><XDFHEADER><REGION size="0x10000" /></XDFHEADER>${body}</XDFFORMAT>`;
       const before = await rows(tuneFilePatches);
-      const missing = await call("POST", "/tune-file-patches/import-xdf", admin, {
-        firmwareId: "TUNE64K",
-        dryRun: false,
-        xml: xdf(`<XDFPATCH><title>P</title><XDFPATCHENTRY name="e" address="0x1" datasize="1" patchdata="01" /></XDFPATCH>`),
-      });
-      expect(missing.statusCode).toBe(400);
-      expect(missing.json().description).toContain("missing basedata");
       const unknownFirmware = await call("POST", "/tune-file-patches/import-xdf", admin, { firmwareId: "NOPE", xml: xdf("") });
       expect(unknownFirmware.statusCode).toBe(422);
+      const notXdf = await call("POST", "/tune-file-patches/import-xdf", admin, { firmwareId: "TUNE64K", xml: "XDF\n1.100000\n" });
+      expect(notXdf.statusCode, notXdf.body).toBe(200);
+      expect(notXdf.json()).toMatchObject({ format: "xdf-1.x" });
 
       const entry = demo.patches[2].entries[0];
+      const noBase = await call("POST", "/tune-file-patches/import-xdf", admin, {
+        firmwareId: "TUNE64K",
+        xml: xdf(`<XDFPATCH><title>P</title><XDFPATCHENTRY name="e" address="0x${entry.address.toString(16)}" datasize="${entry.patch.length / 2}" patchdata="${entry.patch}" /></XDFPATCH>`),
+      });
+      expect(noBase.statusCode, noBase.body).toBe(200);
+      expect(noBase.json().patches[0].entries).toEqual([{ address: entry.address, patch: entry.patch, base: entry.base }]);
+      expect(noBase.json().warnings).toEqual(['XDFPATCH "P" on line 1: entry 1 "e": no basedata; base bytes read from the stock file']);
+
       const xml = xdf(
-        `<XDFPATCH><title>From XDF</title><XDFPATCHENTRY name="e" address="0x${entry.address.toString(16)}" datasize="${entry.patch.length / 2}" patchdata="${entry.patch}" basedata="${entry.base}" /></XDFPATCH>`,
+        `<XDFCONSTANT uniqueid="0x9"><title>Broken</title></XDFCONSTANT>` +
+          `<XDFPATCH><title>From XDF</title><XDFPATCHENTRY name="e" address="0x${entry.address.toString(16)}" datasize="${entry.patch.length / 2}" patchdata="${entry.patch}" basedata="${entry.base}" /></XDFPATCH>`,
       );
       const preview = await call("POST", "/tune-file-patches/import-xdf", admin, { firmwareId: "TUNE64K", xml });
       expect(preview.statusCode, preview.body).toBe(200);
       expect(preview.json().patches[0]).toMatchObject({ title: "From XDF", firmwareIds: ["TUNE64K"] });
+      expect(preview.json().skipped).toEqual([{ element: "XDFCONSTANT", title: "Broken", uniqueId: "0x9", line: 1, reason: "missing EMBEDDEDDATA" }]);
       expect(await rows(tuneFilePatches)).toBe(before);
       const stored = await call("POST", "/tune-file-patches/import-xdf", admin, { firmwareId: "TUNE64K", xml, dryRun: false });
       expect(stored.statusCode, stored.body).toBe(201);
+      expect(stored.json().saved).toEqual({ definition: false, checksums: [], refusedChecksums: [] });
       expect(await rows(tuneFilePatches)).toBe(before + 1);
       await call("DELETE", `/tune-file-patches/${stored.json().patches[0].id}`, admin);
+
+      const noPatches = await call("POST", "/tune-file-patches/import-xdf", admin, { firmwareId: "TUNE64K", xml: xdf(""), dryRun: false });
+      expect(noPatches.statusCode, noPatches.body).toBe(201);
+      expect(noPatches.json()).toMatchObject({ patches: [], summary: { items: 0, patches: 0 } });
+      expect(await rows(tuneFilePatches)).toBe(before);
+    });
+
+    it("imports an XDF as a firmware's definition with its checksum schemes when asked", async () => {
+      const xml =
+        `<XDFFORMAT><XDFHEADER><REGION size="0x10000" /><CATEGORY index="0" name="A" /><CATEGORY index="1" name="B" /></XDFHEADER>` +
+        `<XDFCONSTANT><title>Rev limit</title><CATEGORYMEM index="0" category="1" /><CATEGORYMEM index="1" category="2" /><EMBEDDEDDATA mmedaddress="0x10" mmedelementsizebits="16" /><MATH equation="x*4"><VAR id="x" /></MATH></XDFCONSTANT>` +
+        `<XDFCHECKSUM><title>Sum</title><REGION><datastart>0x0</datastart><dataend>0xFF</dataend><storeaddress>0x100</storeaddress><calculationmethod>0x0</calculationmethod></REGION></XDFCHECKSUM>` +
+        `<XDFCHECKSUM><title>Plugin</title><REGION><pluginmoduleid>abc</pluginmoduleid></REGION></XDFCHECKSUM></XDFFORMAT>`;
+      const response = await call("POST", "/tune-file-patches/import-xdf", admin, { firmwareId: "OTHER64K", xml, dryRun: false, saveDefinition: true });
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.json().saved).toEqual({ definition: true, checksums: ["Sum"], refusedChecksums: [] });
+      expect(response.json().skipped.map((s: { reason: string }) => s.reason)).toEqual(["not supported: Plugin (TunerPro plugin abc)"]);
+      const [row] = await app.ctx.db.select({ id: firmwareSupport.id }).from(firmwareSupport).where(eq(firmwareSupport.firmwareId, "OTHER64K"));
+      const record = (await call("GET", `/firmware-support/firmware-support/${row.id}`, admin)).json();
+      expect(record.definition.items).toEqual([
+        { id: "Rev_limit", title: "Rev limit", kind: "constant", category: "a", categories: ["a", "b"], z: { address: 0x10, bits: 16, signed: false, endian: "big", float: false, toPhysical: "X*4" } },
+      ]);
+      expect(record.checksums.map((c: { name: string }) => c.name)).toEqual([...other.firmware.checksums.map((c) => c.name), "Sum"]);
+      // Put the record back as the other suites expect it.
+      const restored = await call("PUT", "/firmware-support/firmware-support", admin, firmwareRecordOf(other));
+      expect(restored.statusCode, restored.body).toBe(200);
     });
   });
 

@@ -101,8 +101,8 @@ describe("TunerPro XDF import", () => {
     ]);
   });
 
-  it("warns about elements it does not import", () => {
-    expect(imported.warnings).toEqual(['XDFCHECKSUM "Plugin checksum" (uniqueid 0x40) on line 92: XDFCHECKSUM is not imported']);
+  it("lists checksums it cannot compute as not supported", () => {
+    expect(imported.warnings).toEqual(['XDFCHECKSUM "Plugin checksum" (uniqueid 0x40) on line 92 skipped: not supported: Plugin checksum (no REGION)']);
   });
 
   it("reads an image through the imported definition as TunerPro would show it", () => {
@@ -132,56 +132,118 @@ describe("TunerPro XDF import", () => {
   });
 });
 
-describe("TunerPro XDF refusals", () => {
-  const problems = (body: string) => refusal(() => importXdf(xdf(body), { firmwareId: "F" })).details.problems;
+describe("TunerPro XDF tolerance: an element that cannot be read is skipped, the rest imports", () => {
+  const skipped = (body: string) => importXdf(xdf(body), { firmwareId: "F" }).warnings;
 
-  it("names the element and the missing field", () => {
-    expect(problems(`<XDFTABLE uniqueid="0x7"><title>Spark</title><XDFAXIS id="z"><EMBEDDEDDATA mmedelementsizebits="8" /></XDFAXIS></XDFTABLE>`)).toEqual([
-      'XDFTABLE "Spark" (uniqueid 0x7) on line 1 axis z: missing mmedaddress',
+  it("names the element, its uniqueid, its line and what is wrong", () => {
+    expect(skipped(`<XDFTABLE uniqueid="0x7"><title>Spark</title><XDFAXIS id="z"><EMBEDDEDDATA mmedelementsizebits="8" /></XDFAXIS></XDFTABLE>`)).toEqual([
+      'XDFTABLE "Spark" (uniqueid 0x7) on line 1 skipped: axis z: no mmedaddress: nothing to read (a heading or divider)',
     ]);
-    expect(problems(`<XDFTABLE><title>Spark</title></XDFTABLE>`)).toEqual(['XDFTABLE "Spark" on line 1: missing XDFAXIS id="z"']);
-    expect(problems(`<XDFCONSTANT><title>C</title></XDFCONSTANT>`)).toEqual(['XDFCONSTANT "C" on line 1: missing EMBEDDEDDATA']);
-    expect(problems(`<XDFFLAG><title>F</title><EMBEDDEDDATA mmedaddress="0x1" /></XDFFLAG>`)).toEqual(['XDFFLAG "F" on line 1: missing mask']);
-    expect(problems(`<XDFCONSTANT><EMBEDDEDDATA mmedaddress="0x1" /></XDFCONSTANT>`)).toEqual(["XDFCONSTANT (untitled) on line 1: missing title"]);
-    expect(problems(`<XDFPATCH><title>P</title><XDFPATCHENTRY name="e" address="0x1" datasize="1" patchdata="01" /></XDFPATCH>`)).toEqual([
-      'XDFPATCH "P" on line 1 entry 1 "e": missing basedata (without it the patch could not be removed or checked)',
+    expect(skipped(`<XDFTABLE><title>Spark</title></XDFTABLE>`)).toEqual(['XDFTABLE "Spark" on line 1 skipped: missing XDFAXIS id="z"']);
+    expect(skipped(`<XDFCONSTANT><title>C</title></XDFCONSTANT>`)).toEqual(['XDFCONSTANT "C" on line 1 skipped: missing EMBEDDEDDATA']);
+    expect(skipped(`<XDFFLAG><title>F</title><EMBEDDEDDATA mmedaddress="0x1" /></XDFFLAG>`)).toEqual(['XDFFLAG "F" on line 1 skipped: missing mask']);
+    expect(skipped(`<XDFCONSTANT><EMBEDDEDDATA mmedaddress="0x1" /></XDFCONSTANT>`)).toEqual(["XDFCONSTANT (untitled) on line 1 skipped: missing title"]);
+    expect(skipped(`<XDFPATCH><title>P</title><XDFPATCHENTRY name="e" address="0x1" datasize="1" patchdata="01" /></XDFPATCH>`)).toEqual([
+      'XDFPATCH "P" on line 1 skipped: entry 1 "e": no basedata, and no stock file to read the base bytes from (without them the patch could not be checked or removed)',
     ]);
   });
 
-  it("refuses equations our evaluator cannot run, naming TunerPro's linked variables", () => {
-    expect(problems(`<XDFCONSTANT><title>C</title><EMBEDDEDDATA mmedaddress="0x1" /><MATH equation="X*A"><VAR id="X" /><VAR id="A" type="link" /></MATH></XDFCONSTANT>`)).toEqual([
-      `XDFCONSTANT "C" on line 1: equation "X*A": Unknown variable 'A' at 2`,
-    ]);
-  });
-
-  it("refuses bad element sizes, strides and label counts", () => {
-    expect(problems(`<XDFCONSTANT><title>C</title><EMBEDDEDDATA mmedaddress="0x1" mmedelementsizebits="24" /></XDFCONSTANT>`)).toEqual([
-      'XDFCONSTANT "C" on line 1: mmedelementsizebits 24 is not 8, 16 or 32',
-    ]);
-    expect(
-      problems(`<XDFTABLE><title>T</title><XDFAXIS id="z"><EMBEDDEDDATA mmedaddress="0x1" mmedrowcount="2" mmedcolcount="2" mmedminorstridebits="16" /></XDFAXIS></XDFTABLE>`),
-    ).toEqual(['XDFTABLE "T" on line 1 axis z: element strides (major 0, minor 16 bits) are not contiguous and are not supported']);
-    expect(
-      problems(
-        `<XDFTABLE><title>T</title><XDFAXIS id="x"><LABEL index="0" value="a" /></XDFAXIS><XDFAXIS id="z"><EMBEDDEDDATA mmedaddress="0x1" mmedrowcount="2" mmedcolcount="2" /></XDFAXIS></XDFTABLE>`,
+  it("reads equations written with the MATH's own variable, in any case; skips linked variables and malformed equations", () => {
+    const result = importXdf(
+      xdf(
+        `<XDFCONSTANT><title>A</title><EMBEDDEDDATA mmedaddress="0x1" /><MATH equation="x/128"><VAR id="x" /></MATH></XDFCONSTANT>` +
+          `<XDFCONSTANT><title>B</title><EMBEDDEDDATA mmedaddress="0x1" /><MATH equation="X/1023*5"><VAR id="x" /></MATH></XDFCONSTANT>` +
+          `<XDFCONSTANT><title>C</title><EMBEDDEDDATA mmedaddress="0x1" /><MATH equation="X*A"><VAR id="X" /><VAR id="A" type="link" linkid="0x5" /></MATH></XDFCONSTANT>` +
+          `<XDFCONSTANT><title>D</title><EMBEDDEDDATA mmedaddress="0x1" /><MATH equation="(x/2))"><VAR id="x" /></MATH></XDFCONSTANT>`,
       ),
-    ).toEqual(["XDFTABLE \"T\" on line 1 axis x: 1 labels do not match the table's 2 cells along it"]);
-  });
-
-  it("refuses items that do not fit the image, through the definition schema", () => {
-    expect(problems(`<XDFCONSTANT><title>Late</title><EMBEDDEDDATA mmedaddress="0xFF" mmedelementsizebits="16" /></XDFCONSTANT>`)).toEqual([
-      'XDFCONSTANT "Late" on line 1: item "Late" z ends at 0x101, beyond the image size 0x100',
+      { firmwareId: "F" },
+    );
+    expect(result.definition.items.map((i) => [i.title, i.z.toPhysical])).toEqual([
+      ["A", "X/128"],
+      ["B", "X/1023*5"],
+    ]);
+    expect(result.skipped.map((s) => [s.title, s.reason])).toEqual([
+      ["C", 'equation "X*A": variable A is linked (link) to another value, which is not supported'],
+      ["D", `equation "(x/2))": Unexpected token ')' at 5`],
     ]);
   });
 
-  it("refuses files that are not XDF", () => {
-    expect(() => importXdf("<ROMDEF/>", { firmwareId: "F" })).toThrow("not an XDF: the root element is <ROMDEF>, expected <XDFFORMAT>");
-    expect(() => importXdf("<XDFFORMAT><XDFTABLE>", { firmwareId: "F" })).toThrow(/^not a readable XDF: <XDFTABLE> opened on line 1 is never closed/);
+  it("accepts strides TunerPro writes for contiguous cells, skips real gaps", () => {
+    const result = importXdf(
+      xdf(
+        // One-row table and an axis whose major stride is the element size; TunerPro's -32 placeholder.
+        `<XDFTABLE><title>Row</title><XDFAXIS id="x"><EMBEDDEDDATA mmedaddress="0x40" mmedelementsizebits="8" mmedcolcount="4" mmedmajorstridebits="8" /><indexcount>4</indexcount></XDFAXIS>` +
+          `<XDFAXIS id="z"><EMBEDDEDDATA mmedaddress="0x10" mmedelementsizebits="16" mmedrowcount="1" mmedcolcount="4" mmedmajorstridebits="16" /></XDFAXIS></XDFTABLE>` +
+          `<XDFTABLE><title>Column</title><XDFAXIS id="z"><EMBEDDEDDATA mmedaddress="0x20" mmedelementsizebits="16" mmedrowcount="4" mmedcolcount="1" mmedmajorstridebits="16" /></XDFAXIS></XDFTABLE>` +
+          `<XDFTABLE><title>Placeholder</title><XDFAXIS id="z"><EMBEDDEDDATA mmedaddress="0x30" mmedrowcount="2" mmedcolcount="2" mmedmajorstridebits="-32" /></XDFAXIS></XDFTABLE>` +
+          `<XDFTABLE><title>Gaps</title><XDFAXIS id="z"><EMBEDDEDDATA mmedaddress="0x1" mmedrowcount="2" mmedcolcount="2" mmedminorstridebits="16" /></XDFAXIS></XDFTABLE>`,
+      ),
+      { firmwareId: "F" },
+    );
+    expect(result.definition.items.map((i) => [i.title, i.kind])).toEqual([
+      ["Row", "table1d"],
+      ["Column", "table1d"],
+      ["Placeholder", "table2d"],
+    ]);
+    expect(result.definition.items[0]).toMatchObject({ x: { address: 0x40, count: 4 } });
+    expect(result.skipped).toEqual([
+      { element: "XDFTABLE", title: "Gaps", line: 1, reason: "axis z: element strides (major 0, minor 16 bits) leave gaps between cells, which is not supported" },
+    ]);
   });
 
-  it("lists every problem, not only the first", () => {
-    const error = refusal(() => importXdf(xdf(`<XDFCONSTANT><title>A</title></XDFCONSTANT><XDFFLAG><title>B</title><EMBEDDEDDATA mmedaddress="0x1" /></XDFFLAG>`), { firmwareId: "F" }));
+  it("fills labels an axis does not give with their index, and leaves out an axis it cannot read, keeping the table", () => {
+    const result = importXdf(
+      xdf(
+        `<XDFTABLE><title>T</title><XDFAXIS id="x"><LABEL index="0" value="a" /><indexcount>2</indexcount></XDFAXIS>` +
+          `<XDFAXIS id="y"><EMBEDDEDDATA mmedaddress="0xFF" mmedelementsizebits="16" /><indexcount>2</indexcount></XDFAXIS>` +
+          `<XDFAXIS id="z"><EMBEDDEDDATA mmedaddress="0x1" mmedrowcount="2" mmedcolcount="2" /></XDFAXIS></XDFTABLE>`,
+      ),
+      { firmwareId: "F" },
+    );
+    const item = result.definition.items[0];
+    expect(item.kind === "table2d" && item.x).toEqual({ count: 2, labels: ["a", "1"] });
+    expect(item.kind === "table2d" && item.y).toBeUndefined();
+    expect(result.warnings).toEqual([
+      'XDFTABLE "T" on line 1: axis x: labels for 1 of 2 indexes, the others show their index',
+      'XDFTABLE "T" on line 1: axis y left out: ends at 0x103, beyond the image size 0x100',
+    ]);
+  });
+
+  it("skips items that do not fit the image", () => {
+    expect(skipped(`<XDFCONSTANT><title>Late</title><EMBEDDEDDATA mmedaddress="0xFF" mmedelementsizebits="16" /></XDFCONSTANT>`)).toEqual([
+      'XDFCONSTANT "Late" on line 1 skipped: its data ends at 0x101, beyond the image size 0x100',
+    ]);
+  });
+
+  it("takes a patch's missing base bytes from the stock image when given", () => {
+    const stock = new Uint8Array(0x100).fill(0x11);
+    const result = importXdf(xdf(`<XDFPATCH><title>P</title><XDFPATCHENTRY name="e" address="0x10" datasize="2" patchdata="AABB" /></XDFPATCH>`), { firmwareId: "F", stockImage: stock });
+    expect(result.patches).toEqual([{ id: "p", title: "P", description: "", firmwareIds: ["F"], entries: [{ address: 0x10, patch: "AABB", base: "1111" }] }]);
+    expect(result.skipped).toEqual([]);
+  });
+
+  it("refuses only files that are not XDF, saying what they are", () => {
+    expect(() => importXdf("<ROMDEF/>", { firmwareId: "F" })).toThrow("not an XDF: the root element is <ROMDEF>, expected <XDFFORMAT>");
+    expect(() => importXdf("<rom/>", { firmwareId: "F" })).toThrow("not an XDF: the root element is <rom> (a RomRaider/EcuFlash definition), expected <XDFFORMAT>");
+    expect(() => importXdf("<XDFFORMAT><XDFTABLE>", { firmwareId: "F" })).toThrow(/^not a readable XDF: <XDFTABLE> opened on line 1 is never closed/);
+    expect(() => importXdf("hello", { firmwareId: "F" })).toThrow(/^not an XDF \(neither the XML format nor the XDF 1.x text format\)/);
+    const error = refusal(() => importXdf("<XDFFORMAT><XDFHEADER /></XDFFORMAT>", { firmwareId: "F" }));
     expect(error.code).toBe("xdf_invalid");
-    expect(error.message).toBe('the XDF cannot be imported: XDFCONSTANT "A" on line 1: missing EMBEDDEDDATA; XDFFLAG "B" on line 1: missing mask');
+    expect(error.message).toContain("no image size");
+  });
+
+  it("counts what came in and what was skipped, by reason", () => {
+    const result = importXdf(xdf(`<XDFCONSTANT><title>A</title></XDFCONSTANT><XDFFLAG><title>B</title><EMBEDDEDDATA mmedaddress="0x1" /></XDFFLAG><XDFCONSTANT><title>C</title><EMBEDDEDDATA mmedaddress="0x1" /></XDFCONSTANT>`), { firmwareId: "F" });
+    expect(result.summary).toEqual({
+      items: 1,
+      byKind: { constant: 1, flag: 0, enum: 0, table1d: 0, table2d: 0 },
+      patches: 0,
+      checksums: 0,
+      skipped: 2,
+      skippedReasons: [
+        { reason: "missing EMBEDDEDDATA", count: 1 },
+        { reason: "missing mask", count: 1 },
+      ],
+    });
   });
 });
