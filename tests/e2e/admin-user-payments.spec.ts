@@ -35,7 +35,7 @@ test("an admin reads a user's orders and ledger on their page and refunds a paid
   await expect(page.getByRole("table", { name: "Transactions" }).getByRole("row").filter({ hasText: `Paid for ${title}` })).toContainText("€123.45");
 
   await row.getByRole("button", { name: "Refund" }).click();
-  const dialog = page.getByRole("dialog", { name: `Refund ${title}` });
+  const dialog = page.getByRole("dialog", { name: `Refund: ${title}` });
   await dialog.getByRole("button", { name: "Refund and remove" }).click();
   await expect(dialog).toContainText("give a reason");
   await dialog.getByLabel("Reason").fill("Charged for the wrong car");

@@ -60,7 +60,7 @@ test("a customer buys a tune for the demo car in the sandbox, the dealer sees th
   await new LoginPage(adminPage).signIn(demoUsers.admin);
   const licence = adminPage.getByTestId("licence").filter({ hasText: title });
   await licence.getByRole("button", { name: "Refund and remove" }).click();
-  const dialog = adminPage.getByRole("dialog", { name: `Remove the licence of ${title}` });
+  const dialog = adminPage.getByRole("dialog", { name: `Refund and remove: ${title}` });
   await dialog.getByLabel("Reason").fill("Customer bought the wrong stage");
   await dialog.getByRole("button", { name: "Refund and remove" }).click();
   await expect(adminPage.getByTestId("licence").filter({ hasText: title })).toHaveCount(0);

@@ -4,14 +4,14 @@
  * removed, the payment refunded and the dealer's sale and fee reversed; the customer is told the
  * reason). The list is the server's (`GET /payments/orders`), paged there.
  */
-import { type HttpError, useCustom, useCustomMutation } from "@refinedev/core";
-import { Alert, Button, Segmented, Space, Table, Tag, Typography } from "antd";
+import { useCustom } from "@refinedev/core";
+import { Alert, Segmented, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import { apiRoutes } from "../../../contracts/api-paths";
 import type { OrderListItem, OrderStatus } from "../../../contracts/payments";
-import { failureText, fieldMessage } from "../../lib/http-errors";
+import { failureText } from "../../lib/http-errors";
 import { formatMoney } from "../../lib/money";
-import { ReasonDialog } from "../dialogs/reason-dialog";
+import { LicenceRemoval } from "./licence-removal";
 
 const PAGE_SIZE = 10;
 const STATUS_COLORS: Record<OrderStatus, string> = { created: "default", failed: "orange", paid: "green", refunded: "cyan", expired: "default" };
@@ -19,49 +19,6 @@ const STATUS_COLORS: Record<OrderStatus, string> = { created: "default", failed:
 interface OrderPage {
   data: OrderListItem[];
   total: number;
-}
-
-function Refund({ order, onDone }: { order: OrderListItem; onDone: () => void }) {
-  const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const { mutate, mutation } = useCustomMutation();
-  if (!order.vehicleId || !order.tuneFileId) return null;
-  const submit = (reason: string) =>
-    mutate(
-      {
-        url: apiRoutes.vehicles.purchases(order.vehicleId!),
-        method: "post",
-        values: { tuneFileId: order.tuneFileId, reason },
-        successNotification: { type: "success", message: `${order.title}: refunded and licence removed` },
-        errorNotification: false,
-      },
-      {
-        onSuccess: () => {
-          setOpen(false);
-          onDone();
-        },
-        onError: (failure: HttpError) => setError(fieldMessage(failure, "reason") ?? failureText(failure)),
-      },
-    );
-  return (
-    <>
-      <Button size="small" danger onClick={() => setOpen(true)}>
-        Refund
-      </Button>
-      {open && (
-        <ReasonDialog
-          title={`Refund ${order.title}`}
-          okText="Refund and remove"
-          explanation={`${formatMoney(order.amountCents, order.currency)} goes back to ${order.customerName ?? "the customer"}, the licence is removed and the dealer's sale and fee are reversed. The customer is told the reason.`}
-          required="give a reason: the customer is told it"
-          sending={mutation.isPending}
-          error={error}
-          onSubmit={submit}
-          onClose={() => setOpen(false)}
-        />
-      )}
-    </>
-  );
 }
 
 export function OrdersTable({ uid }: { uid: string }) {
@@ -115,7 +72,18 @@ export function OrdersTable({ uid }: { uid: string }) {
               </Space>
             ),
           },
-          { key: "actions", title: "", render: (_, order: OrderListItem) => (order.status === "paid" && order.amountCents > 0 ? <Refund order={order} onDone={refresh} /> : null) },
+          { key: "actions", title: "", render: (_, order: OrderListItem) => 
+            order.status === "paid" && order.amountCents > 0 && order.vehicleId && order.tuneFileId ? (
+              <LicenceRemoval
+                vehicleId={order.vehicleId}
+                tuneFileId={order.tuneFileId}
+                title={order.title}
+                paid
+                verb="Refund"
+                explanation={`${formatMoney(order.amountCents, order.currency)} goes back to ${order.customerName ?? "the customer"}, the licence is removed and the dealer's sale and fee are reversed. The customer is told the reason.`}
+                onDone={refresh}
+              />
+            ) : null },
         ]}
       />
     </Space>

@@ -14,9 +14,9 @@ import type { Checkout, Licence } from "../../../contracts/payments";
 import type { RepositoryAccess } from "../../../contracts/repositories";
 import type { TuneFile } from "../../../contracts/tune-files";
 import type { Vehicle } from "../../../contracts/user-vehicles";
-import { failureText, fieldMessage } from "../../lib/http-errors";
+import { failureText } from "../../lib/http-errors";
 import { formatMoney } from "../../lib/money";
-import { ReasonDialog } from "../dialogs/reason-dialog";
+import { LicenceRemoval } from "../payments/licence-removal";
 import { useSessionState } from "../../providers/session-context";
 
 interface Page<T> {
@@ -24,39 +24,17 @@ interface Page<T> {
 }
 
 function RemoveLicence({ vehicle, licence, onDone }: { vehicle: Vehicle; licence: Licence; onDone: () => void }) {
-  const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const { mutate, mutation } = useCustomMutation<Page<Licence>>();
-  const verb = licence.orderId ? "Refund and remove" : "Remove";
-  const submit = (reason: string) =>
-    mutate(
-      { url: apiRoutes.vehicles.purchases(vehicle.id), method: "post", values: { tuneFileId: licence.tuneFileId, reason }, successNotification: { type: "success", message: `${licence.title}: licence removed` }, errorNotification: false },
-      {
-        onSuccess: () => {
-          setOpen(false);
-          onDone();
-        },
-        onError: (failure: HttpError) => setError(fieldMessage(failure, "reason") ?? failureText(failure)),
-      },
-    );
+  const paid = Boolean(licence.orderId);
   return (
-    <>
-      <Button size="small" danger onClick={() => setOpen(true)}>
-        {verb}
-      </Button>
-      {open && (
-        <ReasonDialog
-          title={`Remove the licence of ${licence.title}`}
-          okText={verb}
-          explanation={`The customer is told the reason${licence.orderId ? "; the payment is refunded in full and the dealer's sale and fee reversed" : ""}.`}
-          required="give a reason: the customer is told it"
-          sending={mutation.isPending}
-          error={error}
-          onSubmit={submit}
-          onClose={() => setOpen(false)}
-        />
-      )}
-    </>
+    <LicenceRemoval
+      vehicleId={vehicle.id}
+      tuneFileId={licence.tuneFileId}
+      title={licence.title}
+      paid={paid}
+      verb={paid ? "Refund and remove" : "Remove"}
+      explanation={`The customer is told the reason${paid ? "; the payment is refunded in full and the dealer's sale and fee reversed" : ""}.`}
+      onDone={onDone}
+    />
   );
 }
 
