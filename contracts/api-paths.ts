@@ -87,6 +87,15 @@ export const apiRoutes = {
     repositoryAccess: (id: string) => `${apiPaths.users.record}/${id}/repository-access`,
     repositoryGrant: (id: string, repoId: string) => `${apiPaths.users.record}/${id}/repository-access/${repoId}`,
   },
+  tuningRequests: {
+    record: (id: string) => `${apiPaths["tuning-requests"].record}/${id}`,
+    /** POST (multipart): the dealer delivers a revision. */
+    revisions: (id: string) => `${apiPaths["tuning-requests"].record}/${id}/revisions`,
+    /** POST (multipart): a file attached to the thread. */
+    files: (id: string) => `${apiPaths["tuning-requests"].record}/${id}/files`,
+    file: (id: string, fileId: string) => `${apiPaths["tuning-requests"].record}/${id}/files/${fileId}`,
+    listen: (id: string) => `${apiPaths["tuning-requests"].record}/${id}/listen`,
+  },
   repositories: {
     record: (id: string) => `${apiPaths.repositories.record}/${id}`,
     members: (id: string) => `${apiPaths.repositories.record}/${id}/members`,
@@ -105,6 +114,8 @@ export const apiRoutes = {
     /** The car's licences; POST removes one (refunding a paid one). */
     purchases: (id: string) => `${VEHICLES}/${id}/tune-files/purchases`,
     purchasesListen: (id: string) => `${VEHICLES}/${id}/tune-files/purchases/listen`,
+    tuningRequests: (id: string) => `${VEHICLES}/${id}/tuning-requests`,
+    tuningRequestFiles: (id: string) => `${VEHICLES}/${id}/tuning-request-files`,
   },
   tuneFiles: {
     inspect: () => `${TUNE_FILES}/inspect`,
@@ -121,9 +132,12 @@ export const apiRoutes = {
     tuneFiles: (id: string) => `${apiPaths["managed-dealers"].record}/${id}/tune-files`,
     status: (id: string) => `${apiPaths["managed-dealers"].record}/${id}/status`,
     admin: (id: string) => `${apiPaths["managed-dealers"].record}/${id}/admin`,
+    /** PATCH: the dealer's own terms (free revision days). */
+    settings: (id: string) => `${apiPaths["managed-dealers"].record}/${id}/settings`,
   },
   payments: {
     tuneFileOrder: () => "payments/tune-file-order",
+    tuningRequestOrder: () => "payments/tuning-request-order",
     orders: () => "payments/orders",
     order: (id: string) => `payments/orders/${id}`,
     expireSession: () => "payments/expire-session",

@@ -55,6 +55,8 @@ export const dealerProfileSchema = dealerSchema.extend({
   phone: z.string().nullable(),
   statusReason: z.string().nullable(),
   statusChangedAt: z.iso.datetime().nullable(),
+  /** Custom tunes: free revisions for this many days after the first delivery. */
+  freeRevisionDays: z.number().int(),
   updatedAt: z.iso.datetime(),
 });
 export type DealerProfile = z.infer<typeof dealerProfileSchema>;

@@ -19,6 +19,8 @@ export const NOTIFICATION_KINDS = [
   "order.refunded",
   "repository.granted",
   "repository.withdrawn",
+  "tuning-request.changed",
+  "tuning-request.message",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

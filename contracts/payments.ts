@@ -11,6 +11,8 @@ import { listResponseSchema } from "./list-query";
  * still be paid (the customer tries another card on the same payment, as Stripe allows) or
  * expire; paid, refunded and expired orders never move back.
  */
+/** What an order pays: a tune file for one car, or a custom tune (a tuning request's quote). */
+export const ORDER_KINDS = ["tune-file", "tuning-request"] as const;
 export const ORDER_STATUSES = ["created", "paid", "refunded", "expired", "failed"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const ORDER_NEXT: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
@@ -31,13 +33,17 @@ export const tuneFileOrderSchema = z.strictObject({
 });
 export type TuneFileOrderInput = z.input<typeof tuneFileOrderSchema>;
 
+/** `POST /payments/tuning-request-order`: pays a tuning request's quote. */
+export const tuningRequestOrderSchema = z.strictObject({ tuningRequestId: z.uuid("tuningRequestId must be a tuning request's id") });
+
 export const orderSchema = z.strictObject({
   id: z.string(),
-  kind: z.literal("tune-file"),
+  kind: z.enum(ORDER_KINDS),
   customerUid: z.string(),
   dealerUid: z.string(),
   tuneFileId: z.string().nullable(),
   vehicleId: z.string().nullable(),
+  tuningRequestId: z.string().nullable(),
   title: z.string(),
   amountCents: z.number().int(),
   currency: z.string(),

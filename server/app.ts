@@ -19,6 +19,8 @@ import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
 import { dealerRoutes } from "./routes/dealers";
 import { repositoryRoutes } from "./routes/repositories";
+import { tuningRequestRoutes } from "./routes/tuning-requests";
+import { Topics } from "./services/topics";
 import { paymentRoutes } from "./routes/payments";
 import { stripeRoutes } from "./routes/stripe";
 import { sandboxProvider } from "./services/payments/sandbox";
@@ -110,6 +112,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     catalogue: await CatalogueCache.open(database),
     secrets,
     vehicleEvents: new VehicleEvents(),
+    tuningRequestEvents: new Topics(),
     payments: config.stripeSecretKey
       ? stripeProvider({ secretKey: config.stripeSecretKey, publishableKey: config.stripePublishableKey ?? null, webhookSecret: config.stripeWebhookSecret as string, apiUrl: config.stripeApiUrl })
       : sandboxProvider(`whsec_sandbox_${secrets.sign("payment-sandbox-webhook", "v1")}`),
@@ -154,6 +157,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(stripeRoutes, { ctx });
       await api.register(paymentRoutes, { ctx });
       await api.register(repositoryRoutes, { ctx });
+      await api.register(tuningRequestRoutes, { ctx });
       await api.register(dataLogRoutes, { ctx });
       await api.register(dataLogShareRoutes, { ctx });
       await api.register(firmwareSupportRoutes, { ctx });

@@ -8,6 +8,7 @@ import type { NotificationCenter } from "./services/notifications";
 import type { SecretBox } from "./services/secret-box";
 import type { UserMirror } from "./services/users";
 import type { VehicleEvents } from "./services/vehicle-events";
+import type { Topics } from "./services/topics";
 import type { PaymentProvider } from "./services/payments/provider";
 import type { SandboxProvider } from "./services/payments/sandbox";
 
@@ -29,6 +30,8 @@ export interface AppContext {
   secrets: SecretBox;
   /** Flash sessions and their steps as they change, for the vehicle's event stream. */
   vehicleEvents: VehicleEvents;
+  /** Tuning requests as they change (a ticket's id → that it changed), for the ticket's event stream. */
+  tuningRequestEvents: Topics<{ type: "changed" }>;
   /** The card payment provider: Stripe with a key, else the local sandbox. */
   payments: (PaymentProvider & { readonly kind: "stripe" }) | SandboxProvider;
   startedAt: Date;

@@ -188,3 +188,40 @@ export function changedItemIds(before: Uint8Array, after: Uint8Array, definition
   }
   return definition.items.filter((item) => changed.has(item.id)).map((item) => item.id);
 }
+
+/** One item's change between two images, in a line: how many cells moved and by how much. */
+export interface ItemChangeSummary {
+  id: string;
+  title: string;
+  unit: string | null;
+  /** Cells whose value reads differently (a cell split over two ranges counts once). */
+  cells: number;
+  /** The largest and the mean absolute change of those cells, in the item's physical unit. */
+  maxDelta: number;
+  meanDelta: number;
+}
+
+/**
+ * Per item, what moved (the data and the axes read from the image together), in address
+ * order: what a customer reads of a revision — "Ignition timing: 48 cells, up to 2.3°" — without
+ * the bytes. Ranges without a definition say nothing here.
+ */
+export function summarizeChanges(ranges: readonly ChangedRange[]): ItemChangeSummary[] {
+  const byItem = new Map<string, { title: string; unit: string | null; deltas: Map<string, number> }>();
+  for (const range of ranges) {
+    for (const item of range.items) {
+      const entry = byItem.get(item.id) ?? { title: item.title, unit: item.unit ?? null, deltas: new Map<string, number>() };
+      for (const cell of item.cells) {
+        if (Object.is(cell.before, cell.after)) continue;
+        const delta = Math.abs(cell.after - cell.before);
+        entry.deltas.set(`${item.part}:${cell.row}:${cell.col}`, Number.isFinite(delta) ? delta : 0);
+      }
+      if (entry.deltas.size) byItem.set(item.id, entry);
+    }
+  }
+  return [...byItem.entries()].map(([id, entry]) => {
+    const deltas = [...entry.deltas.values()];
+    const total = deltas.reduce((sum, delta) => sum + delta, 0);
+    return { id, title: entry.title, unit: entry.unit, cells: deltas.length, maxDelta: Math.max(...deltas), meanDelta: total / deltas.length };
+  });
+}

@@ -17,7 +17,7 @@ export {
 export { verifyAll, fixAll, computeChecksum, type ChecksumResult, type ChecksumOptions, type FixReport, type FixOptions } from "./checksums";
 export { crc32, type Crc32 } from "./crc32";
 export { patchState, applyPatches, removePatch, type PatchState, type PatchStateResult, type PatchOptions, type PatchOutcome } from "./patches";
-export { diffImages, changedRanges, changedItemIds, indexExtents, overlapping, type ExtentIndex, type ByteRange, type ChangedRange, type ChangedItem, type CellChange, type DiffOptions } from "./diff";
+export { diffImages, changedRanges, changedItemIds, summarizeChanges, type ItemChangeSummary, indexExtents, overlapping, type ExtentIndex, type ByteRange, type ChangedRange, type ChangedItem, type CellChange, type DiffOptions } from "./diff";
 export { identifyFirmware, identifyMismatches, matchesIdentify, type IdentifyMismatch, type IdentifiableFirmware } from "./identify";
 export { bake, type BakeInput, type BakeFirmware, type BakeResult, type BakeReport } from "./bake";
 export { importXdf, type XdfImport, type XdfImportOptions, type XdfSkipped } from "./xdf";

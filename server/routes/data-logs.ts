@@ -19,7 +19,7 @@ import { sendFile } from "../http/byte-ranges";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { requireFile, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
-import { type LogRow, apiChannel, lockHash, ownedLog, summaryOf, vehicleOf, visibleTo } from "../services/data-logs";
+import { type LogRow, apiChannel, lockHash, ownedLog, readableLog, summaryOf, vehicleOf, visibleTo } from "../services/data-logs";
 import { parseLogFile } from "../services/log-parse";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 
@@ -181,7 +181,7 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
 
   app.get(`${DATA_LOGS}/:id`, { schema: { params: idParams, response: { 200: dataLogDetailSchema } } }, async (request): Promise<DataLogDetail> => {
     const { id } = request.params;
-    return detailOf(await ownedLog(ctx.db, callerOf(request), id));
+    return detailOf(await readableLog(ctx.db, callerOf(request), id));
   });
 
   app.patch(`${DATA_LOGS}/:id`, { schema: { params: idParams, body: dataLogPatchSchema, response: { 200: dataLogDetailSchema } } }, async (request): Promise<DataLogDetail> => {
@@ -225,14 +225,14 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
 
   app.get(`${DATA_LOGS}/:id/blob`, { schema: { params: idParams } }, async (request, reply) => {
     const { id } = request.params;
-    const row = await ownedLog(ctx.db, callerOf(request), id);
+    const row = await readableLog(ctx.db, callerOf(request), id);
     reply.header("content-disposition", `attachment; filename="${row.fileName.replace(/["\\\r\n]/g, "_")}"`);
     return sendFile(request, reply, blobs.pathOf(row.fileSha256), row.fileSize, "application/octet-stream");
   });
 
   app.get(`/${apiRoutes.dataLogs.columns(":id")}`, { schema: { params: idParams } }, async (request, reply) => {
     const { id } = request.params;
-    const row = await ownedLog(ctx.db, callerOf(request), id);
+    const row = await readableLog(ctx.db, callerOf(request), id);
     return sendFile(request, reply, blobs.pathOf(row.columnsSha256), row.columnsSize, "application/octet-stream");
   });
 }

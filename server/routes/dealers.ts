@@ -36,6 +36,7 @@ import type { VerifiedCaller } from "../services/identity";
 import { accessOf, boughtBy, isAdmin, tuneColumns } from "../services/tune-access";
 import { tuneToApi } from "../services/tune-responses";
 import { tuneListSpec } from "./tune-files";
+import { dealerSettingsSchema } from "../../contracts/tuning-requests";
 import { offeredToSql } from "../services/tune-offers";
 
 const DEALERS = `/${apiPaths["managed-dealers"].list}`;
@@ -117,6 +118,7 @@ async function describe(ctx: AppContext, rows: ProfileRow[]): Promise<Array<{ de
       phone: row.phone,
       statusReason: row.statusReason,
       statusChangedAt: row.statusChangedAt?.toISOString() ?? null,
+      freeRevisionDays: row.freeRevisionDays,
       updatedAt: row.updatedAt.toISOString(),
     };
     return { dealer, profile };
@@ -304,6 +306,15 @@ export async function dealerRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
     await applyClaims(outcome.removed ? { ...outcome.row, status: "rejected" } : outcome.row);
     if (outcome.removed) return reply.status(204).send(null);
     return reply.status(200).send({ removed: false, reason: outcome.row.statusReason ?? "", dealer: await profileOf(ctx, outcome.row) });
+  });
+
+  /** The dealer's own terms for custom tunes (the dealer themself, or an admin); new quotes take them. */
+  app.patch(`/${apiRoutes.dealers.settings(":id")}`, { schema: { params: idParams, body: dealerSettingsSchema, response: { 200: dealerProfileSchema } } }, async (request) => {
+    const caller = callerOf(request);
+    const row = await profileRow(request.params.id);
+    if (!seesAll(caller)(row)) throw notFound(`Dealer ${request.params.id}`);
+    const [updated] = await db.update(dealerProfiles).set({ ...request.body, updatedAt: new Date() }).where(eq(dealerProfiles.id, row.id)).returning();
+    return profileOf(ctx, updated);
   });
 
   /** A user's own dealer profile (or any, for admins); 404 when they have none. */

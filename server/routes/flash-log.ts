@@ -3,12 +3,13 @@
  * admins, and for a dealer the sessions of the cars they manage; one session with its steps,
  * snapshots and the facts of the grant it used; and the same as a downloadable bundle.
  */
-import { and, eq, exists, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { type FlashSessionDetail, flashLogList, flashLogSchema, flashSessionDetailSchema } from "../../contracts/flash-logs";
 import { listResponseSchema } from "../../contracts/list-query";
 import type { AppContext } from "../context";
-import { flashLogs, tuneFilePurchases, tuneFiles } from "../db/schema";
+import { flashLogs } from "../db/schema";
+import { dealerManagesSql } from "../services/tune-access";
 import { notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
@@ -42,13 +43,11 @@ const listSpec: ListSpec = {
   defaultSort: [{ field: "flashedAt", order: "desc" }],
 };
 
-/** Admins see every session; a dealer the sessions of cars whose owners bought their tunes. */
+/** Admins see every session; a dealer the sessions of the cars they manage. */
 const visibleTo = (caller: VerifiedCaller): SQL | undefined =>
   caller.role === "admin"
     ? undefined
-    : exists(
-        sql`(SELECT 1 FROM ${tuneFilePurchases} JOIN ${tuneFiles} ON ${tuneFiles.id} = ${tuneFilePurchases.tuneFileId} WHERE ${tuneFilePurchases.vehicleId} = ${flashLogs.vehicleId} AND ${tuneFiles.dealerUid} = ${caller.uid})`,
-      );
+    : dealerManagesSql(caller.uid, flashLogs.vehicleId);
 
 export async function flashLogAdminRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();

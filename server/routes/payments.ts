@@ -4,7 +4,7 @@
  * of a user's money movements. State changes of orders come only from the provider's events
  * (routes/stripe.ts); these routes ask the provider and answer what the browser needs.
  */
-import { and, desc, eq, getTableColumns, inArray, or, sql } from "drizzle-orm";
+import { type SQL, and, desc, eq, getTableColumns, inArray, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -30,6 +30,7 @@ import {
   sandboxPaymentResultSchema,
   sandboxPaymentSchema,
   tuneFileOrderSchema,
+  tuningRequestOrderSchema,
 } from "../../contracts/payments";
 import type { AppContext } from "../context";
 import { connectedAccounts, dealerProfiles, ledgerEntries, orders, tuneFilePurchases, tuneFiles, users } from "../db/schema";
@@ -45,6 +46,7 @@ import { PaymentProviderError } from "../services/payments/provider";
 import { paymentIntentOf } from "../services/payments/sandbox";
 import { isAdmin, tuneRow, vehicleFor } from "../services/tune-access";
 import { offerOf } from "../services/tune-offers";
+import { referenceOf, requestFor } from "../services/tuning-requests";
 import { STRIPE_EVENTS_PATH } from "./stripe";
 import { EventStreams } from "../http/event-stream";
 
@@ -136,11 +138,43 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
   };
 
   /**
+   * Makes the order and asks the provider for its payment (idempotency key `order-<id>`). An open
+   * order the unique indexes already hold (`open`) is answered instead (201 made, 200 found); if
+   * the provider does not answer, the order is removed and the answer is 503, nothing charged.
+   */
+  const openCheckout = async (values: typeof orders.$inferInsert, open: SQL | undefined, description: string, caller: VerifiedCaller): Promise<{ created: boolean; checkout: Checkout }> => {
+    const [created] = await db.insert(orders).values(values).onConflictDoNothing().returning();
+    if (!created) {
+      const [found] = await db.select().from(orders).where(open);
+      if (!found) throw new HttpError(503, "Try again", "another checkout of this was just closed; try again");
+      if (found.customerUid !== caller.uid) throw conflictOrder("another checkout of this is open");
+      return { created: false, checkout: await checkoutOf(found) };
+    }
+    try {
+      const payment = await provider.createPayment({
+        orderId: created.id,
+        amountCents: created.amountCents,
+        currency: created.currency,
+        feeCents: created.feeCents,
+        destination: created.destination,
+        description,
+        idempotencyKey: `order-${created.id}`,
+      });
+      const [order] = await db.update(orders).set({ paymentId: payment.paymentId, updatedAt: new Date() }).where(eq(orders.id, created.id)).returning();
+      return { created: true, checkout: await checkoutOf(order, payment.clientSecret) };
+    } catch (error) {
+      await dropUnpaidOrder(ctx, created.id);
+      if (error instanceof PaymentProviderError) throw new HttpError(503, "Payment provider unavailable", "the payment provider did not answer; nothing was charged, try again in a moment");
+      throw error;
+    }
+  };
+
+  /**
    * A checkout for a tune on one of the caller's cars: published and offered to them, for the
    * car's firmware, not already licensed for it, sold by an approved dealer. A second request
    * while one is open answers the same order.
    */
-  app.post("/payments/tune-file-order", { schema: { body: tuneFileOrderSchema, response: { 200: checkoutSchema, 201: checkoutSchema } } }, async (request, reply) => {
+  app.post(`/${apiRoutes.payments.tuneFileOrder()}`, { schema: { body: tuneFileOrderSchema, response: { 200: checkoutSchema, 201: checkoutSchema } } }, async (request, reply) => {
     const caller = callerOf(request);
     const { tuneFileId, vehicleId } = request.body;
     const { vehicle, owner } = await vehicleFor(db, vehicleId, caller).catch((error: unknown) => {
@@ -180,9 +214,8 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
       });
       return reply.status(201).send(await checkoutOf(free));
     }
-    const [created] = await db
-      .insert(orders)
-      .values({
+    const opened = await openCheckout(
+      {
         kind: "tune-file",
         customerUid: caller.uid,
         dealerUid: tune.dealerUid,
@@ -194,32 +227,54 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
         feeCents: platformFee(priceCents, ctx.config.platformFeePercent),
         provider: provider.kind,
         destination: payout?.accountId ?? null,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!created) {
-      const [open] = await db.select().from(orders).where(and(eq(orders.tuneFileId, tune.id), eq(orders.vehicleId, vehicle.id), inArray(orders.status, OPEN)));
-      if (!open) throw new HttpError(503, "Try again", "another checkout of this tune for this car was just closed; try again");
-      if (open.customerUid !== caller.uid) throw conflictOrder("another checkout of this tune for this car is open");
-      return reply.status(200).send(await checkoutOf(open));
-    }
-    try {
-      const payment = await provider.createPayment({
-        orderId: created.id,
-        amountCents: created.amountCents,
-        currency: created.currency,
-        feeCents: created.feeCents,
-        destination: created.destination,
-        description: `${created.title} for ${vehicle.name}`,
-        idempotencyKey: `order-${created.id}`,
-      });
-      const [order] = await db.update(orders).set({ paymentId: payment.paymentId, updatedAt: new Date() }).where(eq(orders.id, created.id)).returning();
-      return reply.status(201).send(await checkoutOf(order, payment.clientSecret));
-    } catch (error) {
-      await dropUnpaidOrder(ctx, created.id);
-      if (error instanceof PaymentProviderError) throw new HttpError(503, "Payment provider unavailable", "the payment provider did not answer; nothing was charged, try again in a moment");
+      },
+      and(eq(orders.tuneFileId, tune.id), eq(orders.vehicleId, vehicle.id), inArray(orders.status, OPEN)),
+      `${tune.title} for ${vehicle.name}`,
+      caller,
+    );
+    return reply.status(opened.created ? 201 : 200).send(opened.checkout);
+  });
+
+  /**
+   * A checkout for a tuning request's quote: the request's customer, while it is quoted, to an
+   * approved dealer whose payout account takes charges. The order pays the request; its payment
+   * event moves the request to paid. A second request while one is open answers the same order.
+   */
+  app.post(`/${apiRoutes.payments.tuningRequestOrder()}`, { schema: { body: tuningRequestOrderSchema, response: { 200: checkoutSchema, 201: checkoutSchema } } }, async (request, reply) => {
+    const caller = callerOf(request);
+    const { tuningRequestId } = request.body;
+    const { row, side } = await requestFor(db, caller, tuningRequestId).catch((error: unknown) => {
+      if (error instanceof HttpError && error.statusCode === 404) throw new HttpError(400, "Invalid body", `no tuning request ${tuningRequestId}`, [{ path: "tuningRequestId", message: "no such tuning request of yours" }]);
       throw error;
+    });
+    if (side.actor !== "customer") throw forbidden("Only the request's customer pays its quote");
+    if (row.state !== "quoted" || row.quotePriceCents === null || !row.quoteCurrency) {
+      const [paid] = await db.select({ id: orders.id }).from(orders).where(and(eq(orders.tuningRequestId, row.id), eq(orders.status, "paid")));
+      throw conflictOrder(paid ? `${referenceOf(row)} is paid already` : `${referenceOf(row)} is ${row.state}: only a quoted request is paid`, "tuningRequestId");
     }
+    const [dealer] = await db.select({ status: dealerProfiles.status }).from(dealerProfiles).where(eq(dealerProfiles.userUid, row.dealerUid));
+    if (dealer?.status !== "approved") throw conflictOrder("the dealer is not taking orders now", "tuningRequestId");
+    const payout = await readyAccountOf(db, row.dealerUid);
+    if (!payout) throw conflictOrder("the dealer cannot take payments now", "tuningRequestId");
+    const opened = await openCheckout(
+      {
+        kind: "tuning-request",
+        customerUid: caller.uid,
+        dealerUid: row.dealerUid,
+        tuningRequestId: row.id,
+        vehicleId: row.vehicleId,
+        title: `Custom tune ${referenceOf(row)} for ${row.vehicleName}`,
+        amountCents: row.quotePriceCents,
+        currency: row.quoteCurrency,
+        feeCents: platformFee(row.quotePriceCents, ctx.config.platformFeePercent),
+        provider: provider.kind,
+        destination: payout.accountId,
+      },
+      and(eq(orders.tuningRequestId, row.id), inArray(orders.status, OPEN)),
+      `Custom tune ${referenceOf(row)} for ${row.vehicleName}`,
+      caller,
+    );
+    return reply.status(opened.created ? 201 : 200).send(opened.checkout);
   });
 
   /** A customer's purchases and a dealer's sales (admins: every order), with both parties' names. */

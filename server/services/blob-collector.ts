@@ -13,7 +13,7 @@ import { isNotNull, lt } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { rm } from "node:fs/promises";
 import type { AppContext } from "../context";
-import { bakedTuneFiles, firmwareSupport, profilePictures, supportRequests, tuneFileVersions, userVehicles } from "../db/schema";
+import { bakedTuneFiles, firmwareSupport, profilePictures, supportRequests, tuneFileVersions, tuningRequestFiles, tuningRequests, userVehicles } from "../db/schema";
 import type { JobContext, JobSnapshot } from "./jobs";
 import { removeStaleTempFiles, tempFileMaxAgeMs } from "./temp-files";
 
@@ -28,6 +28,8 @@ const HOLDERS: PgColumn[] = [
   bakedTuneFiles.sha256,
   bakedTuneFiles.sourceSha256,
   profilePictures.sha256,
+  tuningRequests.stockSha256,
+  tuningRequestFiles.sha256,
 ];
 
 export interface BlobCollection {

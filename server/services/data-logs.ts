@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { type SQL, and, eq, isNull, or, sql } from "drizzle-orm";
 import type { DataLogShare, DataLogSummary } from "../../contracts/data-logs";
 import type { Db } from "../db/handle";
-import { dataLogShares, dataLogs, userVehicles } from "../db/schema";
+import { dataLogShares, dataLogs, tuningRequestEvents, tuningRequests, userVehicles } from "../db/schema";
 import type { LogChannel } from "../../domain/logs";
 import { notFound } from "../errors";
 import type { VerifiedCaller } from "./identity";
@@ -34,6 +34,23 @@ export async function ownedLog(db: Db, caller: VerifiedCaller, id: string): Prom
     .select()
     .from(dataLogs)
     .where(and(eq(dataLogs.id, id), visibleTo(caller)));
+  if (!row) throw notFound(`Data log ${id}`);
+  return row;
+}
+
+/**
+ * A log the caller may read: their own, any for admins, and for a dealer the logs a customer
+ * attached to a tuning request to them (on asking, or with a revision request). Only reading:
+ * changes stay with the owner (ownedLog).
+ */
+export async function readableLog(db: Db, caller: VerifiedCaller, id: string): Promise<LogRow> {
+  const attached = sql`EXISTS (SELECT 1 FROM ${tuningRequests} WHERE ${tuningRequests.dealerUid} = ${caller.uid} AND (${dataLogs.id} = ANY(${tuningRequests.logIds})
+    OR EXISTS (SELECT 1 FROM ${tuningRequestEvents} WHERE ${tuningRequestEvents.requestId} = ${tuningRequests.id} AND ${dataLogs.id} = ANY(${tuningRequestEvents.logIds}))))`;
+  const scope = caller.role === "admin" ? undefined : caller.role === "dealer" ? or(eq(dataLogs.ownerUid, caller.uid), attached) : eq(dataLogs.ownerUid, caller.uid);
+  const [row] = await db
+    .select()
+    .from(dataLogs)
+    .where(and(eq(dataLogs.id, id), scope));
   if (!row) throw notFound(`Data log ${id}`);
   return row;
 }

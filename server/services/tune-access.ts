@@ -5,8 +5,8 @@
  *
  * - admins: everything;
  * - a dealer: their own tune files, and the vehicles they manage: vehicles
- *   whose owner bought a tune file of theirs (a purchase row; nothing else
- *   links a dealer to a car yet). A dealer cannot make that link themselves:
+ *   whose owner bought a tune file of theirs or asked them for a custom tune
+ *   (dealerManagesSql). A dealer cannot make that link themselves:
  *   `grant` only reaches cars they already reach. What a managing dealer may
  *   change is decided per route: never the owner's stock read;
  * - a customer: their own vehicles, and a bought tune within its protection
@@ -14,10 +14,10 @@
  *
  * Anyone else is told the tune or vehicle does not exist, so ids cannot be probed.
  */
-import { and, desc, eq, getTableColumns, gt, inArray, isNull, or } from "drizzle-orm";
+import { type AnyColumn, type SQL, and, desc, eq, getTableColumns, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import type { TuneFile } from "../../contracts/tune-files";
 import type { Db } from "../db/connection";
-import { bakedTuneFiles, tuneFilePurchases, tuneFileVersions, tuneFiles, userVehicles, users } from "../db/schema";
+import { bakedTuneFiles, tuneFilePurchases, tuneFileVersions, tuneFiles, tuningRequests, userVehicles, users } from "../db/schema";
 import { forbidden, notFound } from "../errors";
 import type { Tx } from "../db/handle";
 import type { VerifiedCaller } from "./identity";
@@ -87,13 +87,20 @@ export async function versionRow(db: Db, tuneFileId: string, number: number): Pr
 // ---------------------------------------------------------------------------
 // Vehicles
 
+/**
+ * True where the dealer manages the car in `vehicleId` (a column or a value): its owner bought (or
+ * was granted) one of the dealer's tunes for it, or asked the dealer for a custom tune for it in a
+ * request that was not cancelled or declined.
+ */
+export function dealerManagesSql(dealerUid: string, vehicleId: SQL | AnyColumn | string): SQL {
+  return sql`(EXISTS (SELECT 1 FROM ${tuneFilePurchases} JOIN ${tuneFiles} ON ${tuneFiles.id} = ${tuneFilePurchases.tuneFileId}
+      WHERE ${tuneFilePurchases.vehicleId} = ${vehicleId} AND ${tuneFiles.dealerUid} = ${dealerUid})
+    OR EXISTS (SELECT 1 FROM ${tuningRequests} WHERE ${tuningRequests.vehicleId} = ${vehicleId} AND ${tuningRequests.dealerUid} = ${dealerUid}
+      AND ${tuningRequests.state} NOT IN ('cancelled', 'not-possible')))`;
+}
+
 export async function dealerManages(db: Db, dealerUid: string, vehicleId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: tuneFilePurchases.id })
-    .from(tuneFilePurchases)
-    .innerJoin(tuneFiles, eq(tuneFiles.id, tuneFilePurchases.tuneFileId))
-    .where(and(eq(tuneFilePurchases.vehicleId, vehicleId), eq(tuneFiles.dealerUid, dealerUid)))
-    .limit(1);
+  const [row] = await db.select({ id: userVehicles.id }).from(userVehicles).where(and(eq(userVehicles.id, vehicleId), dealerManagesSql(dealerUid, userVehicles.id)));
   return Boolean(row);
 }
 

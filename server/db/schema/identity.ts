@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { DEALER_STATUSES } from "../../../contracts/public-site";
-import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { DEFAULT_FREE_REVISION_DAYS } from "../../../contracts/tuning-requests";
 
 export const roles = ["customer", "dealer", "admin"] as const;
 export type Role = (typeof roles)[number];
@@ -47,6 +48,8 @@ export const dealerProfiles = pgTable(
     statusReason: text("status_reason"),
     statusChangedBy: text("status_changed_by"),
     statusChangedAt: timestamp("status_changed_at", { withTimezone: true }),
+    /** Custom tunes: free revisions for this many days after the first delivery. */
+    freeRevisionDays: integer("free_revision_days").notNull().default(DEFAULT_FREE_REVISION_DAYS),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

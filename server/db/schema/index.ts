@@ -9,3 +9,4 @@ export * from "./flash-logs";
 export * from "./vehicles";
 export * from "./payments";
 export * from "./repositories";
+export * from "./tuning-requests";

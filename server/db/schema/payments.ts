@@ -6,16 +6,17 @@
  */
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { ORDER_STATUSES, LEDGER_KINDS } from "../../../contracts/payments";
+import { ORDER_KINDS, ORDER_STATUSES, LEDGER_KINDS } from "../../../contracts/payments";
 import { users } from "./identity";
 import { tuneFiles } from "./tune-files";
 import { userVehicles } from "./data-logs";
+import { tuningRequests } from "./tuning-requests";
 
 export const orders = pgTable(
   "orders",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    kind: text("kind", { enum: ["tune-file"] }).notNull(),
+    kind: text("kind", { enum: ORDER_KINDS }).notNull(),
     customerUid: text("customer_uid")
       .notNull()
       .references(() => users.uid),
@@ -24,6 +25,8 @@ export const orders = pgTable(
       .references(() => users.uid),
     tuneFileId: uuid("tune_file_id").references(() => tuneFiles.id, { onDelete: "set null" }),
     vehicleId: uuid("vehicle_id").references(() => userVehicles.id, { onDelete: "set null" }),
+    /** A custom tune's order: the tuning request it pays (schema/tuning-requests.ts). */
+    tuningRequestId: uuid("tuning_request_id").references(() => tuningRequests.id, { onDelete: "set null" }),
     /** What is sold, kept as it was when ordered (the tune may change later). */
     title: text("title").notNull(),
     /** Minor units (cents): no float ever holds money. */
@@ -46,6 +49,8 @@ export const orders = pgTable(
     // One open checkout per tune and car (a declined one is still open: the customer tries another
     // card on it): a second click or tab gets the same order, and nobody pays twice for one licence.
     uniqueIndex("orders_open_key").on(t.tuneFileId, t.vehicleId).where(sql`${t.status} IN ('created', 'failed')`),
+    // One open checkout per tuning request, and one paid order: a request is paid once.
+    uniqueIndex("orders_open_request_key").on(t.tuningRequestId).where(sql`${t.status} IN ('created', 'failed', 'paid')`),
     uniqueIndex("orders_payment_key").on(t.paymentId),
     index("orders_customer_idx").on(t.customerUid, t.createdAt),
     index("orders_dealer_idx").on(t.dealerUid, t.createdAt),

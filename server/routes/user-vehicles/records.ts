@@ -4,7 +4,7 @@
  * dealer manages), one car, the owner's fields, and the app's device
  * attributes. Who reaches a car: `vehicleFor` in services/tune-access.ts.
  */
-import { and, eq, exists, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import {
@@ -19,14 +19,14 @@ import {
   vehicleSchema,
 } from "../../../contracts/user-vehicles";
 import type { AppContext } from "../../context";
-import { tuneFilePurchases, tuneFiles, userVehicles, users, vehicleSnapshots } from "../../db/schema";
+import { userVehicles, users, vehicleSnapshots } from "../../db/schema";
 import { forbidden, notFound } from "../../errors";
 import { callerOf } from "../../http/auth";
 import { idParams } from "../../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../../http/list";
 import type { ZodTypeProvider } from "../../http/zod";
 import type { VerifiedCaller } from "../../services/identity";
-import { isAdmin, vehicleFor } from "../../services/tune-access";
+import { dealerManagesSql, isAdmin, vehicleFor } from "../../services/tune-access";
 import { snapshotValues } from "../../services/snapshots";
 import { firmwareForSoftware, seesPrivateFields, vehicleToApiFull, vehiclesToApi } from "../../services/vehicles";
 import { VEHICLES } from "./common";
@@ -57,11 +57,8 @@ const listSpec = (searchOwner: boolean): ListSpec => ({
 const ownListSpec = listSpec(false);
 const adminListSpec = listSpec(true);
 
-/** Cars a dealer manages: their owners bought (or were granted) one of the dealer's tunes for them. Tuning requests will add theirs. */
-const managedBy = (dealerUid: string): SQL =>
-  exists(
-    sql`(SELECT 1 FROM ${tuneFilePurchases} JOIN ${tuneFiles} ON ${tuneFiles.id} = ${tuneFilePurchases.tuneFileId} WHERE ${tuneFilePurchases.vehicleId} = ${userVehicles.id} AND ${tuneFiles.dealerUid} = ${dealerUid})`,
-  );
+/** Cars a dealer manages (services/tune-access dealerManagesSql). */
+const managedBy = (dealerUid: string): SQL => dealerManagesSql(dealerUid, userVehicles.id);
 
 const userVehicleParams = z.strictObject({ id: z.string().min(1).max(128), vehicleId: z.uuid("vehicleId must be a UUID") });
 

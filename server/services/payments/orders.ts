@@ -13,6 +13,7 @@ import { ledgerEntries, orders, paymentEvents, tuneFilePurchases } from "../../d
 import type { Tx } from "../../db/handle";
 import { HttpError, badRequest } from "../../errors";
 import type { Notify } from "../notifications";
+import { onRequestPaid, onRequestRefunded } from "../tuning-requests";
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -23,6 +24,7 @@ export const orderToApi = (row: OrderRow): Order => ({
   dealerUid: row.dealerUid,
   tuneFileId: row.tuneFileId,
   vehicleId: row.vehicleId,
+  tuningRequestId: row.tuningRequestId,
   title: row.title,
   amountCents: row.amountCents,
   currency: row.currency,
@@ -140,8 +142,16 @@ async function onPaid(tx: Tx, notify: Notify, order: OrderRow, eventId: string) 
     INSERT INTO ${ledgerEntries} (user_uid, order_id, event_id, kind, amount_cents, currency, description)
     VALUES ${sql.join(rows, sql`, `)}
     ON CONFLICT DO NOTHING`);
+  const sold = `${money(order.amountCents, order.currency)}, less the platform fee of ${money(order.feeCents, order.currency)}.`;
+  if (order.kind === "tuning-request") {
+    // The request moves to paid and both sides hear of it there; the receipts say what was paid.
+    await onRequestPaid(tx, notify, order);
+    await notify({ recipientUid: order.customerUid, kind: "order.paid", title: `Paid: ${order.title}`, body: `Payment of ${money(order.amountCents, order.currency)} received. The dealer is told to start.`, link: order.vehicleId ? `/my-devices/${order.vehicleId}?request=${order.tuningRequestId}` : "/my-devices" });
+    await notify({ recipientUid: order.dealerUid, kind: "order.paid", title: `Sold: ${order.title}`, body: sold, link: `/tuning-requests/show/${order.tuningRequestId}` });
+    return;
+  }
   await notify({ recipientUid: order.customerUid, kind: "order.paid", title: `${order.title} is licensed for your car`, body: `Payment of ${money(order.amountCents, order.currency)} received. Bake and flash it from the car's page.`, link: order.vehicleId ? `/my-devices/${order.vehicleId}` : "/my-tunes" });
-  await notify({ recipientUid: order.dealerUid, kind: "order.paid", title: `Sold: ${order.title}`, body: `${money(order.amountCents, order.currency)}, less the platform fee of ${money(order.feeCents, order.currency)}.`, link: "/my-tunes" });
+  await notify({ recipientUid: order.dealerUid, kind: "order.paid", title: `Sold: ${order.title}`, body: sold, link: "/my-tunes" });
 }
 
 /** The licence goes and every row the payment made is reversed; both are told. */
@@ -155,6 +165,7 @@ async function onRefunded(tx: Tx, notify: Notify, order: OrderRow, eventId: stri
       .values(made.map((entry) => ({ userUid: entry.userUid, orderId: order.id, eventId, kind: reversal[entry.kind as keyof typeof reversal], amountCents: -entry.amountCents, currency: entry.currency, description: `Refund: ${entry.description}` })))
       .onConflictDoNothing();
   }
+  await onRequestRefunded(tx, notify, order);
   const reason = order.refundReason ? ` Reason: ${order.refundReason}` : "";
   await notify({ recipientUid: order.customerUid, kind: "order.refunded", title: `Refunded: ${order.title}`, body: `${money(order.amountCents, order.currency)} is on its way back; the licence is removed.${reason}`, link: "/my-tunes" });
   await notify({ recipientUid: order.dealerUid, kind: "order.refunded", title: `Refund of ${order.title}`, body: `The sale and its fee are reversed.${reason}`, link: "/my-tunes" });
