@@ -49,6 +49,7 @@ import {
   type Side,
   acceptSilentDeliveries,
   addToThread,
+  closePaid,
   fileToApi,
   moveRequest,
   mustMove,
@@ -214,9 +215,25 @@ export async function tuningRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
     // What must happen at the provider happens first; the move below checks the state again under its lock.
     if (body.action === "cancel" || body.action === "decline") {
       const action = body.action === "decline" ? "decline" : PAID_STATES.includes(before.state) && side.party === "dealer" ? "cancel-paid" : "cancel";
-      mustMove(before, action, side.party);
-      if (PAID_STATES.includes(before.state)) await refundPayment(before, body.reason);
-      else await closeOpenCheckout(before);
+      const to = mustMove(before, action, side.party);
+      if (PAID_STATES.includes(before.state)) {
+        // Closed by the refund: the provider's event may arrive before this answer (the sandbox's does) or after (Stripe's).
+        const close = { to: to as "cancelled" | "not-possible", actor: side.actor, actorUid: caller.uid, reason: body.reason };
+        await db.update(tuningRequests).set({ pendingClose: close }).where(eq(tuningRequests.id, before.id));
+        try {
+          await refundPayment(before, body.reason);
+        } catch (error) {
+          await db.update(tuningRequests).set({ pendingClose: null }).where(eq(tuningRequests.id, before.id));
+          throw error;
+        }
+        const row = await ctx.notifications.transaction(async (tx, notify) => {
+          const { row: locked } = await requestFor(tx, caller, before.id, true);
+          return PAID_STATES.includes(locked.state) ? closePaid(tx, notify, locked, close) : locked;
+        });
+        changed(row.id);
+        return ticket(row, caller);
+      }
+      await closeOpenCheckout(before);
     }
     if (body.action === "quote") {
       mustMove(before, "quote", side.party);
@@ -251,10 +268,9 @@ export async function tuningRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
       }
       case "decline":
       case "cancel": {
-        const action = body.action === "decline" ? "decline" : PAID_STATES.includes(row.state) && side.party === "dealer" ? "cancel-paid" : "cancel";
-        const to = mustMove(row, action, side.party);
-        const refunded = PAID_STATES.includes(row.state);
-        return moveRequest(tx, notify, row, { ...who, to, text: body.reason, set: { closedReason: body.reason }, title: `${to === "not-possible" ? "not possible" : "cancelled"}${refunded ? ": the payment is refunded" : ""}` });
+        // Before payment only (a paid request is closed by its refund, above).
+        const to = mustMove(row, body.action === "decline" ? "decline" : "cancel", side.party);
+        return moveRequest(tx, notify, row, { ...who, to, text: body.reason, set: { closedReason: body.reason }, title: to === "not-possible" ? "not possible" : "cancelled" });
       }
       case "start":
         return moveRequest(tx, notify, row, { ...who, to: mustMove(row, "start", side.party), text: body.note, title: "work started" });

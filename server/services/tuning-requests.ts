@@ -23,6 +23,7 @@ import type { AppContext } from "../context";
 import type { Db } from "../db/connection";
 import type { Tx } from "../db/handle";
 import { dealerProfiles, orders, tuningRequestEvents, tuningRequestFiles, tuningRequests, users } from "../db/schema";
+import type { PendingClose } from "../db/schema/tuning-requests";
 import { HttpError, notFound } from "../errors";
 import type { VerifiedCaller } from "./identity";
 import type { Notify } from "./notifications";
@@ -179,8 +180,19 @@ export async function onRequestRefunded(tx: Tx, notify: Notify, order: OrderRow)
   if (!order.tuningRequestId) return;
   const [row] = await tx.select().from(tuningRequests).where(eq(tuningRequests.id, order.tuningRequestId)).for("update");
   if (!row || !PAID_STATES.includes(row.state)) return;
-  const reason = order.refundReason ?? "the payment was refunded";
-  await moveRequest(tx, notify, row, { to: "cancelled", actor: "system", actorUid: null, text: reason, set: { closedReason: reason }, title: "cancelled: the payment was refunded" });
+  await closePaid(tx, notify, row, row.pendingClose ?? { to: "cancelled", actor: "system", actorUid: null, reason: order.refundReason ?? "the payment was refunded" });
+}
+
+/** Closes a paid request as asked (its refund was taken): cancelled, or not possible. */
+export async function closePaid(tx: Tx, notify: Notify, row: RequestRow, close: PendingClose): Promise<RequestRow> {
+  return moveRequest(tx, notify, row, {
+    to: close.to,
+    actor: close.actor,
+    actorUid: close.actorUid,
+    text: close.reason,
+    set: { closedReason: close.reason, pendingClose: null },
+    title: `${close.to === "not-possible" ? "not possible" : "cancelled"}: the payment is refunded`,
+  });
 }
 
 /**

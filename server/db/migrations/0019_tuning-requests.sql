@@ -59,6 +59,7 @@ CREATE TABLE "tuning_requests" (
 	"customer_read_at" timestamp with time zone,
 	"dealer_read_at" timestamp with time zone,
 	"closed_reason" text,
+	"pending_close" jsonb,
 	"closed_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,

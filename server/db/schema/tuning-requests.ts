@@ -15,6 +15,13 @@ import { tuneFiles } from "./tune-files";
 
 const actors = ["customer", "dealer", "admin", "system"] as const;
 
+export interface PendingClose {
+  to: "cancelled" | "not-possible";
+  actor: (typeof actors)[number];
+  actorUid: string | null;
+  reason: string;
+}
+
 export const tuningRequests = pgTable(
   "tuning_requests",
   {
@@ -55,6 +62,12 @@ export const tuningRequests = pgTable(
     customerReadAt: timestamp("customer_read_at", { withTimezone: true }),
     dealerReadAt: timestamp("dealer_read_at", { withTimezone: true }),
     closedReason: text("closed_reason"),
+    /**
+     * A close after payment waits for its refund: the side that asked, the state and the reason, so
+     * whichever comes first — the route once the provider took the refund, or the provider's refund
+     * event — closes the request as asked, and the other finds it closed.
+     */
+    pendingClose: jsonb("pending_close").$type<PendingClose | null>(),
     closedAt: timestamp("closed_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
