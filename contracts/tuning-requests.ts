@@ -99,21 +99,28 @@ export type TuningRequestCreateInput = z.input<typeof tuningRequestCreateSchema>
 const note = z.string().trim().max(4000, "a note is at most 4000 characters");
 const reason = z.string("give a reason: the other side is told it").trim().min(3, "give a reason: the other side is told it").max(2000, "a reason is at most 2000 characters");
 
+export const quoteActionSchema = z.strictObject({
+  action: z.literal("quote"),
+  priceCents: z.number().int("the price is whole cents").min(100, "the price is at least 1.00").max(10_000_000, "the price is at most 100,000.00"),
+  currency: z.enum(currencies, { error: `currency is one of ${currencies.join(", ")}` }),
+  expectedDays: z.number().int("expected days are whole days").min(1, "expect at least 1 day").max(90, "expect at most 90 days"),
+  note: note.default(""),
+});
+export const revisionRequestActionSchema = z.strictObject({
+  action: z.literal("request-revision"),
+  note: z.string().trim().min(3, "say what should change").max(4000, "a note is at most 4000 characters"),
+  logIds,
+});
+
 /** `PATCH /tuning-requests/{id}`: one action at a time; delivery is a file, so it has its own route (`…/revisions`). */
 export const tuningRequestPatchSchema = z.discriminatedUnion(
   "action",
   [
-    z.strictObject({
-      action: z.literal("quote"),
-      priceCents: z.number().int("the price is whole cents").min(100, "the price is at least 1.00").max(10_000_000, "the price is at most 100,000.00"),
-      currency: z.enum(currencies, { error: `currency is one of ${currencies.join(", ")}` }),
-      expectedDays: z.number().int("expected days are whole days").min(1, "expect at least 1 day").max(90, "expect at most 90 days"),
-      note: note.default(""),
-    }),
+    quoteActionSchema,
     z.strictObject({ action: z.literal("decline"), reason }),
     z.strictObject({ action: z.literal("cancel"), reason }),
     z.strictObject({ action: z.literal("start"), note: note.default("") }),
-    z.strictObject({ action: z.literal("request-revision"), note: z.string().trim().min(3, "say what should change").max(4000, "a note is at most 4000 characters"), logIds }),
+    revisionRequestActionSchema,
     z.strictObject({ action: z.literal("accept"), note: note.default("") }),
     z.strictObject({ action: z.literal("message"), text: z.string().trim().min(1, "the message is empty").max(4000, "a message is at most 4000 characters") }),
     /** The dealer names who on their team works the ticket (null: nobody yet). */

@@ -11,7 +11,7 @@ import { type TestApp, startTestApp } from "./harness";
 
 /** Resources of the app whose server side is still to be built. */
 const NOT_SERVED_YET: ReadonlySet<ApiResource> = new Set([
-  "tuning-requests",
+  // GET /users (the searchable list) comes with the accounts issue; GET /users/{id} is served.
   "users",
 ]);
 

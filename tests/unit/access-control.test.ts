@@ -51,6 +51,8 @@ const specGuards: Record<string, string> = {
   "/admin/tune-file-patches/show/:id": "admin", "/admin/tune-file-patches/create": "admin", "/admin/tune-file-patches/edit/:id": "admin",
   // Not in the spec's table: paying an order, and the sandbox's payout onboarding for dealers.
   "/checkout/:orderId": "auth", "/payouts/onboarding": "dealer",
+  // Not in the spec's table: a ticket opens as a drawer over the dealer's queue.
+  "/tuning-requests/show/:id": "dealer",
 };
 
 /** Spec section 2's layouts: "no layout" routes, the docs layout, the rest landing or portal. */

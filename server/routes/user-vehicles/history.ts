@@ -1,15 +1,15 @@
 /**
  * What happened to a car: its ECU snapshots (at each connect, before and after
- * each flash), its timeline (connects, stock read, bakes, flashes, returns to
+ * each flash), its timeline (connects, stock read, bakes, flashes, tuning requests, returns to
  * stock, logs), and any file attached to it, served with the rules of the
  * file's own endpoint.
  */
-import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, or } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { type TimelineEntry, snapshotPageSchema, timelineSchema } from "../../../contracts/user-vehicles";
 import type { AppContext } from "../../context";
-import { bakedTuneFiles, dataLogs, flashLogs, vehicleSnapshots } from "../../db/schema";
+import { bakedTuneFiles, dataLogs, flashLogs, tuningRequestEvents, tuningRequests, vehicleSnapshots } from "../../db/schema";
 import { forbidden, notFound } from "../../errors";
 import { callerOf } from "../../http/auth";
 import { sendFile } from "../../http/byte-ranges";
@@ -58,8 +58,9 @@ export async function vehicleHistoryRoutes(plugin: FastifyInstance, { ctx }: { c
   });
 
   app.get(`/${apiRoutes.vehicles.timeline(":id")}`, { schema: { params: idParams, response: { 200: timelineSchema } } }, async (request) => {
-    const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
-    const [connects, bakes, flashes, logs] = await Promise.all([
+    const caller = callerOf(request);
+    const { vehicle, owner } = await vehicleFor(db, request.params.id, caller);
+    const [connects, bakes, flashes, logs, requestMoves] = await Promise.all([
       db
         .select()
         .from(vehicleSnapshots)
@@ -78,6 +79,14 @@ export async function vehicleHistoryRoutes(plugin: FastifyInstance, { ctx }: { c
         .from(dataLogs)
         .where(eq(dataLogs.vehicleId, vehicle.id))
         .orderBy(desc(dataLogs.createdAt))
+        .limit(TIMELINE_PER_SOURCE),
+      // The car's tuning requests as they moved: the owner sees all, a dealer those made to them.
+      db
+        .select({ event: tuningRequestEvents, number: tuningRequests.number, id: tuningRequests.id })
+        .from(tuningRequestEvents)
+        .innerJoin(tuningRequests, eq(tuningRequests.id, tuningRequestEvents.requestId))
+        .where(and(eq(tuningRequests.vehicleId, vehicle.id), inArray(tuningRequestEvents.kind, ["submitted", "transition"]), owner || caller.role === "admin" ? undefined : eq(tuningRequests.dealerUid, caller.uid)))
+        .orderBy(desc(tuningRequestEvents.at))
         .limit(TIMELINE_PER_SOURCE),
     ]);
     const entries: TimelineEntry[] = [
@@ -111,6 +120,14 @@ export async function vehicleHistoryRoutes(plugin: FastifyInstance, { ctx }: { c
         result: row.result,
       })),
       ...logs.map((row) => ({ kind: "log" as const, at: row.createdAt.toISOString(), refId: row.id, title: `Data log: ${row.title}`, detail: "", result: null })),
+      ...requestMoves.map(({ event, number, id }) => ({
+        kind: "tuning-request" as const,
+        at: event.at.toISOString(),
+        refId: id,
+        title: `Custom tune TR-${number}: ${event.kind === "submitted" ? "asked for" : (event.toState ?? "").replace("-", " ")}`,
+        detail: event.text.slice(0, 200),
+        result: null,
+      })),
     ];
     entries.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
     return { data: entries };

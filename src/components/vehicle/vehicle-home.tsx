@@ -1,7 +1,8 @@
 /**
  * The vehicle home, shared by the owner's page (/my-devices/:id) and a dealer's
  * (/managed-devices/:deviceId): identity and support, the flash flow and the owner's fields for
- * the owner, the licences and the storefront, the history for everyone who may see the car.
+ * the owner, the licences and the storefront, the car's custom tunes (tuning requests), the
+ * history for everyone who may see the car.
  * Live flash and order events refresh the lists.
  */
 import { useOne } from "@refinedev/core";
@@ -13,6 +14,7 @@ import { useSessionState } from "../../providers/session-context";
 import { PageFrame } from "../page-frame";
 import { FlashFlow } from "./flash-flow";
 import { TuneStore } from "./tune-store";
+import { CustomTunes } from "./custom-tunes";
 import { DeviceAttributes, OwnerFields } from "./owner-fields";
 import { VehicleHistory } from "./vehicle-history";
 import { SupportNotice, VehicleSummary } from "./vehicle-summary";
@@ -33,6 +35,7 @@ export function VehicleHome({ vehicleId, resource }: { vehicleId: string; resour
         <VehicleSummary vehicle={vehicle} />
         {owner && <FlashFlow vehicle={vehicle} progress={progress} />}
         <TuneStore vehicle={vehicle} orderVersion={progress.orderVersion} />
+        <CustomTunes vehicle={vehicle} owner={owner} />
         <VehicleHistory vehicleId={vehicle.id} version={version} />
         {owner && (
           <Row gutter={16}>

@@ -86,14 +86,16 @@ export function CheckoutPage() {
 
   if (query.isLoading) return <Spin />;
   if (!checkout || !order) return <Alert type="error" showIcon message="This checkout does not exist" description={query.error?.message} />;
-  const back = order.vehicleId ? `/my-devices/${order.vehicleId}` : "/my-tunes";
+  // A custom tune's checkout returns to its ticket on the car's page.
+  const back = order.vehicleId ? `/my-devices/${order.vehicleId}${order.tuningRequestId ? `?request=${order.tuningRequestId}` : ""}` : "/my-tunes";
+  const paidTitle = order.kind === "tuning-request" ? `${order.title} is paid: the dealer starts work` : `${order.title} is licensed for your car`;
   const open = order.status === "created" || order.status === "failed";
 
   return (
     <PageFrame title="Checkout" subtitle={checkout.provider === "sandbox" ? "Sandbox payments: no money moves" : "Secure payment"}>
       <Card style={{ maxWidth: 560 }}>
         {order.status === "paid" ? (
-          <Result status="success" title={`${order.title} is licensed for your car`} subTitle={`Paid ${formatMoney(order.amountCents, order.currency)}.`} extra={<Link to={back}>Back to the car</Link>} />
+          <Result status="success" title={paidTitle} subTitle={`Paid ${formatMoney(order.amountCents, order.currency)}.`} extra={<Link to={back}>Back to the car</Link>} />
         ) : !open ? (
           <Result status="warning" title={`This order is ${order.status}`} extra={<Link to={back}>Back to the car</Link>} />
         ) : (

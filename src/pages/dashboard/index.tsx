@@ -4,6 +4,7 @@ import { Link } from "../../components/link";
 import type { Account } from "../../../contracts/account";
 import { PageFrame } from "../../components/page-frame";
 import { apiRoutes } from "../../../contracts/api-paths";
+import { OpenRequests } from "./open-requests";
 
 const shortcuts: { to: string; title: string; text: string; roles?: Account["role"][] }[] = [
   { to: "/my-devices", title: "My vehicles", text: "Connected cars, their ECU and firmware, stock reads and flashes." },
@@ -40,6 +41,7 @@ export function DashboardPage() {
           </Descriptions>
         )}
       </Card>
+      {account && <OpenRequests uid={account.uid} dealer={account.role === "dealer"} />}
       <Row gutter={[16, 16]}>
         {shortcuts
           .filter((shortcut) => !shortcut.roles || (account && shortcut.roles.includes(account.role)))

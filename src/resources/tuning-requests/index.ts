@@ -1,5 +1,6 @@
 import { InboxOutlined } from "@ant-design/icons";
 import { createElement } from "react";
+import { drawerRoutes } from "../../components/resource/drawer-route";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
 
@@ -7,6 +8,6 @@ export const tuningRequests: ResourceDefinition = {
   name: "tuning-requests",
   guard: "dealer",
   layout: "portal",
-  list: { path: "/tuning-requests", component: lazyPage(() => import("./list"), "TuningRequestsList") },
+  ...drawerRoutes("/tuning-requests", lazyPage(() => import("./list"), "TuningRequestsList"), ["show"]),
   meta: { label: "Tuning requests", icon: createElement(InboxOutlined), menu: "dealer" },
 };

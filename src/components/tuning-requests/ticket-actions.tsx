@@ -1,0 +1,255 @@
+/**
+ * What each side may do on a ticket, offered from the server's `actions` (contracts
+ * TUNING_REQUEST_ACTIONS): the dealer quotes, says it is not possible, starts, delivers a
+ * revision, assigns and cancels (refunding after payment); the customer pays, asks for a revision
+ * with new logs, accepts or cancels before paying. Refusals show the server's sentence.
+ */
+import { UploadOutlined } from "@ant-design/icons";
+import { type HttpError, useCustom, useCustomMutation, useGo } from "@refinedev/core";
+import { Alert, Button, Checkbox, Flex, Form, Input, InputNumber, Popconfirm, Select, Space, Upload } from "antd";
+import { useState } from "react";
+import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
+import type { DataLogSummary } from "../../../contracts/data-logs";
+import type { Checkout } from "../../../contracts/payments";
+import { currencies } from "../../../contracts/tune-files";
+import { type TuningRequest, quoteActionSchema, revisionRequestActionSchema } from "../../../contracts/tuning-requests";
+import { failureText, fieldMessage } from "../../lib/http-errors";
+import { centsOf, formatMoney } from "../../lib/money";
+import { ReasonDialog } from "../dialogs/reason-dialog";
+import { Field, FormError, useContractForm } from "../resource/form";
+
+interface Props {
+  ticket: TuningRequest;
+  onChanged: (ticket: TuningRequest) => void;
+}
+
+/** PATCH one action; the answer is the ticket as it now is. */
+function usePatch(ticket: TuningRequest, onChanged: Props["onChanged"]) {
+  const { mutate, mutation } = useCustomMutation<TuningRequest>();
+  const send = (values: object, message: string | false, onError?: (failure: HttpError) => void, onDone?: () => void) =>
+    mutate(
+      { url: apiRoutes.tuningRequests.record(ticket.id), method: "patch", values, successNotification: message ? { type: "success", message } : false, errorNotification: onError ? false : undefined },
+      {
+        onSuccess: ({ data }) => {
+          onChanged(data);
+          onDone?.();
+        },
+        onError,
+      },
+    );
+  return { send, pending: mutation.isPending };
+}
+
+function QuoteForm({ ticket, onChanged }: Props) {
+  const form = useContractForm(quoteActionSchema, {
+    action: "quote",
+    priceCents: ticket.quote?.priceCents ?? 30000,
+    currency: ticket.quote?.currency ?? "EUR",
+    expectedDays: ticket.quote?.expectedDays ?? 3,
+    note: "",
+  });
+  const { send, pending } = usePatch(ticket, onChanged);
+  const submit = form.handleSubmit((values) => send(values, `${ticket.reference} quoted ${formatMoney(values.priceCents, values.currency)}`, form.showServerError));
+  return (
+    <Form layout="vertical" onFinish={() => void submit()} aria-label="Quote">
+      <FormError message={form.formError} />
+      <Flex gap={12} wrap>
+        <Field control={form.control} name="priceCents" label="Price" required>
+          {(field) => (
+            <InputNumber id={field.id} min={1} step={10} precision={2} value={(field.value ?? 0) / 100} onChange={(value) => field.onChange(centsOf(Number(value ?? 0)))} onBlur={field.onBlur} aria-label="Price" />
+          )}
+        </Field>
+        <Field control={form.control} name="currency" label="Currency" required>
+          {(field) => <Select {...field} options={currencies.map((c) => ({ value: c, label: c }))} style={{ width: 100 }} aria-label="Currency" />}
+        </Field>
+        <Field control={form.control} name="expectedDays" label="Ready in (days)" required>
+          {(field) => <InputNumber id={field.id} min={1} max={90} value={field.value} onChange={(value) => field.onChange(Number(value ?? 1))} onBlur={field.onBlur} aria-label="Ready in days" />}
+        </Field>
+      </Flex>
+      <Field control={form.control} name="note" label="Note to the customer">
+        {(field) => <Input.TextArea {...field} rows={2} maxLength={4000} />}
+      </Field>
+      <Button type="primary" htmlType="submit" loading={pending}>
+        {ticket.quote ? "Change the quote" : "Send the quote"}
+      </Button>
+    </Form>
+  );
+}
+
+function Deliver({ ticket, onChanged }: Props) {
+  const [note, setNote] = useState("");
+  const [fix, setFix] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const { mutate, mutation } = useCustomMutation<TuningRequest>();
+  const send = (file: File) => {
+    const data = new FormData();
+    data.append("note", note);
+    if (fix) data.append("fixChecksums", "true");
+    data.append("file", file);
+    setError(null);
+    mutate(
+      { url: apiRoutes.tuningRequests.revisions(ticket.id), method: "post", values: data, successNotification: { type: "success", message: `Revision ${ticket.revisions + 1} delivered` }, errorNotification: false },
+      {
+        onSuccess: ({ data: answer }) => {
+          setNote("");
+          onChanged(answer);
+        },
+        onError: (failure: HttpError) => setError(fieldMessage(failure, "file") ?? failureText(failure)),
+      },
+    );
+    return false;
+  };
+  return (
+    <Flex vertical gap={8} aria-label="Deliver a revision" role="group">
+      <Input.TextArea value={note} onChange={(event) => setNote(event.target.value)} rows={2} placeholder="What this revision changes" aria-label="Revision note" maxLength={4000} />
+      <Space wrap>
+        <Upload beforeUpload={send} showUploadList={false} accept=".bin,.ori,.mod,.hex">
+          <Button type="primary" icon={<UploadOutlined />} loading={mutation.isPending}>
+            Deliver revision {ticket.revisions + 1}
+          </Button>
+        </Upload>
+        <Checkbox checked={fix} onChange={(event) => setFix(event.target.checked)}>
+          Fix failing checksums
+        </Checkbox>
+      </Space>
+      {error && <Alert type="error" showIcon role="alert" message="The revision was not delivered" description={error} />}
+    </Flex>
+  );
+}
+
+function Assign({ ticket, onChanged }: Props) {
+  const [assignee, setAssignee] = useState(ticket.assignee ?? "");
+  const { send, pending } = usePatch(ticket, onChanged);
+  return (
+    <Space.Compact style={{ maxWidth: 360 }}>
+      <Input value={assignee} onChange={(event) => setAssignee(event.target.value)} placeholder="Who on your team works it" aria-label="Assignee" maxLength={80} />
+      <Button loading={pending} onClick={() => send({ action: "assign", assignee: assignee.trim() || null }, assignee.trim() ? `Assigned to ${assignee.trim()}` : "Unassigned")}>
+        Assign
+      </Button>
+    </Space.Compact>
+  );
+}
+
+/** Cancel or "not possible": a reason the other side is told. */
+function ReasonAction({ ticket, onChanged, action, label, explanation }: Props & { action: "cancel" | "decline"; label: string; explanation: string }) {
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const { send, pending } = usePatch(ticket, onChanged);
+  return (
+    <>
+      <Button danger onClick={() => setOpen(true)}>
+        {label}
+      </Button>
+      {open && (
+        <ReasonDialog
+          title={`${label}: ${ticket.reference}`}
+          okText={label}
+          explanation={explanation}
+          required="give a reason: the other side is told it"
+          sending={pending}
+          error={error}
+          onSubmit={(reason) => send({ action, reason }, `${ticket.reference}: ${label.toLowerCase()}`, (failure) => setError(fieldMessage(failure, "reason") ?? failureText(failure)), () => setOpen(false))}
+          onClose={() => setOpen(false)}
+        />
+      )}
+    </>
+  );
+}
+
+function RevisionRequest({ ticket, onChanged }: Props) {
+  const logs = useCustom<{ data: DataLogSummary[] }>({
+    url: apiPaths["data-logs"].list,
+    method: "get",
+    config: { filters: ticket.vehicleId ? [{ field: "vehicleId", operator: "eq", value: ticket.vehicleId }] : [], query: { pageSize: 50 } },
+  });
+  const form = useContractForm(revisionRequestActionSchema, { action: "request-revision", note: "", logIds: [] });
+  const { send, pending } = usePatch(ticket, onChanged);
+  const submit = form.handleSubmit((values) => send(values, `Revision ${ticket.revisions + 1} asked for`, form.showServerError, () => form.reset()));
+  const until = ticket.freeRevisionsUntil ? new Date(ticket.freeRevisionsUntil).toLocaleDateString() : null;
+  return (
+    <Form layout="vertical" onFinish={() => void submit()} aria-label="Ask for a revision">
+      <FormError message={form.formError} />
+      <Field control={form.control} name="note" label="What should change" required help={until ? `Free revisions until ${until}` : undefined}>
+        {(field) => <Input.TextArea {...field} rows={3} maxLength={4000} placeholder="e.g. knock in 5th gear above 5,500 rpm, see the new log" />}
+      </Field>
+      <Field control={form.control} name="logIds" label="New logs">
+        {(field) => (
+          <Select
+            {...field}
+            mode="multiple"
+            aria-label="New logs"
+            placeholder="Logs of this car"
+            loading={logs.query.isLoading}
+            options={(logs.query.data?.data.data ?? []).map((log) => ({ value: log.id, label: `${log.title} (${new Date(log.createdAt).toLocaleDateString()})` }))}
+          />
+        )}
+      </Field>
+      <Button htmlType="submit" loading={pending}>
+        Ask for revision {ticket.revisions + 1}
+      </Button>
+    </Form>
+  );
+}
+
+function Pay({ ticket }: { ticket: TuningRequest }) {
+  const go = useGo();
+  const [error, setError] = useState<string | null>(null);
+  const { mutate, mutation } = useCustomMutation<Checkout>();
+  const pay = () =>
+    mutate(
+      { url: apiRoutes.payments.tuningRequestOrder(), method: "post", values: { tuningRequestId: ticket.id }, successNotification: false, errorNotification: false },
+      { onSuccess: ({ data }) => go({ to: data.checkoutPath ?? `/checkout/${data.order.id}` }), onError: (failure: HttpError) => setError(failureText(failure)) },
+    );
+  return (
+    <Flex vertical gap={8}>
+      <Button type="primary" onClick={pay} loading={mutation.isPending}>
+        Pay {ticket.quote ? formatMoney(ticket.quote.priceCents, ticket.quote.currency) : ""}
+      </Button>
+      {error && <Alert type="error" showIcon message="The checkout did not open" description={error} />}
+    </Flex>
+  );
+}
+
+export function TicketActions({ ticket, onChanged, side }: Props & { side: "customer" | "dealer" }) {
+  const can = (action: string) => ticket.actions.includes(action);
+  const { send, pending } = usePatch(ticket, onChanged);
+  const paid = ["paid", "in-progress", "delivered", "revision-requested"].includes(ticket.state);
+  if (side === "dealer") {
+    return (
+      <Flex vertical gap={16}>
+        {can("quote") && <QuoteForm ticket={ticket} onChanged={onChanged} />}
+        {can("deliver") && <Deliver ticket={ticket} onChanged={onChanged} />}
+        <Space wrap>
+          {can("start") && (
+            <Button type="primary" loading={pending} onClick={() => send({ action: "start" }, `${ticket.reference}: work started`)}>
+              Start work
+            </Button>
+          )}
+          {can("decline") && (
+            <ReasonAction ticket={ticket} onChanged={onChanged} action="decline" label="Not possible" explanation={`The customer is told why${paid ? "; the payment is refunded in full" : ""}.`} />
+          )}
+          {(can("cancel") || can("cancel-paid")) && (
+            <ReasonAction ticket={ticket} onChanged={onChanged} action="cancel" label={paid ? "Cancel and refund" : "Cancel"} explanation={`The customer is told why${paid ? "; the payment is refunded in full and the revisions' licence removed" : ""}.`} />
+          )}
+        </Space>
+        {can("assign") && <Assign ticket={ticket} onChanged={onChanged} />}
+      </Flex>
+    );
+  }
+  return (
+    <Flex vertical gap={16}>
+      {ticket.state === "quoted" && <Pay ticket={ticket} />}
+      {can("request-revision") && <RevisionRequest ticket={ticket} onChanged={onChanged} />}
+      <Space wrap>
+        {can("accept") && (
+          <Popconfirm title={`Accept revision ${ticket.revisions}?`} description="The request is then closed." okText="Accept" onConfirm={() => send({ action: "accept" }, `${ticket.reference}: revision ${ticket.revisions} accepted`)}>
+            <Button type="primary" loading={pending}>
+              Accept revision {ticket.revisions}
+            </Button>
+          </Popconfirm>
+        )}
+        {can("cancel") && <ReasonAction ticket={ticket} onChanged={onChanged} action="cancel" label="Cancel" explanation="The dealer is told why. Nothing has been paid." />}
+      </Space>
+    </Flex>
+  );
+}
