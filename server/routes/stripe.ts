@@ -36,6 +36,8 @@ export async function stripeRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
     const applied = await applyEvent(ctx, event, effect);
     const order = applied.outcome === "applied" ? applied.order : null;
     if (order?.vehicleId) ctx.vehicleEvents.publish(order.vehicleId, { type: "order", order: { id: order.id, status: order.status, tuneFileId: order.tuneFileId } });
+    // A custom tune's ticket moved with its order (paid, or closed by a refund): open tickets update.
+    if (order?.tuningRequestId) ctx.tuningRequestEvents.publish(order.tuningRequestId, { type: "changed" });
     return { received: true as const, outcome: applied.outcome };
   });
 }

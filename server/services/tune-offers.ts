@@ -9,7 +9,6 @@ import type { Db } from "../db/connection";
 import type { Tx } from "../db/handle";
 import { repositoryAccess, tuneFiles, tuneRepositories } from "../db/schema";
 import type { VerifiedCaller } from "./identity";
-import type { TuneRow } from "./tune-access";
 
 type Handle = Tx | Db;
 
@@ -29,7 +28,10 @@ export interface Offer {
   free: boolean;
 }
 
-export async function offerOf(db: Handle, row: Pick<TuneRow, "repositoryId" | "buyerEmails">, caller: VerifiedCaller): Promise<Offer> {
+/** The two columns of a tune row the offer depends on (a plain row type: tune-access imports this file). */
+type OfferedRow = Pick<typeof tuneFiles.$inferSelect, "repositoryId" | "buyerEmails">;
+
+export async function offerOf(db: Handle, row: OfferedRow, caller: VerifiedCaller): Promise<Offer> {
   if (!row.repositoryId) return { offered: row.buyerEmails.length === 0 || row.buyerEmails.includes(emailOf(caller)), free: false };
   const [membership] = await db
     .select({ free: tuneRepositories.freeForMembers })

@@ -68,6 +68,7 @@ export function NewTuningRequest({ vehicle, onMade }: { vehicle: Vehicle; onMade
           <Select
             {...field}
             mode="multiple"
+            optionFilterProp="label"
             aria-label="Logs to attach"
             loading={logs.query.isLoading}
             placeholder="Logs of this car"

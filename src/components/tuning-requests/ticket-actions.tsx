@@ -177,6 +177,7 @@ function RevisionRequest({ ticket, onChanged }: Props) {
           <Select
             {...field}
             mode="multiple"
+            optionFilterProp="label"
             aria-label="New logs"
             placeholder="Logs of this car"
             loading={logs.query.isLoading}
