@@ -5,7 +5,9 @@
  * `<rom>`) to ./romraider.ts; anything else is refused with a message that
  * says what the file is not.
  */
+import { itemCellCount, type TuneDefinition, type TuneItem } from "../../contracts/tune-definition";
 import { TuneError } from "./errors";
+import { itemExtents, readItem, type ItemValues } from "./maps";
 import type { DefinitionImport } from "./import-common";
 import { importRomRaider, type RomRaiderImportOptions } from "./romraider";
 import { isLegacyXdf } from "./xdf-legacy";
@@ -35,4 +37,24 @@ export function importDefinition(text: string, options: DefinitionImportOptions)
     );
   }
   return importXdf(text, options);
+}
+
+/**
+ * A few maps of an imported definition read from an image (the firmware's
+ * stock file), for the import's preview: two 2-D tables, a 1-D table and a
+ * single value when the definition has them, filled up to `limit` in
+ * definition order. Tables of more than 4,096 cells and items the image
+ * cannot hold are passed over.
+ */
+export function sampleMaps(definition: TuneDefinition, image: Uint8Array, limit = 4): Array<ItemValues & { title: string }> {
+  const readable = definition.items.filter((item) => itemCellCount(item) <= 4096 && itemExtents(item).every((e) => e.end <= image.length));
+  const wanted: Array<[TuneItem["kind"][], number]> = [
+    [["table2d"], 2],
+    [["table1d"], 1],
+    [["constant", "enum", "flag"], 1],
+  ];
+  const chosen = new Set<TuneItem>();
+  for (const [kinds, count] of wanted) readable.filter((i) => kinds.includes(i.kind)).slice(0, count).forEach((i) => chosen.add(i));
+  for (const item of readable) if (chosen.size < limit) chosen.add(item);
+  return readable.filter((item) => chosen.has(item)).slice(0, limit).map((item) => ({ ...readItem(image, item), title: item.title }));
 }
