@@ -58,3 +58,29 @@ export function sampleMaps(definition: TuneDefinition, image: Uint8Array, limit 
   for (const item of readable) if (chosen.size < limit) chosen.add(item);
   return readable.filter((item) => chosen.has(item)).slice(0, limit).map((item) => ({ ...readItem(image, item), title: item.title }));
 }
+
+/**
+ * Several definition files as one text to import: a RomRaider/EcuFlash rom
+ * and the files holding the roms it inherits from (EcuFlash keeps each base
+ * in a file of its own) become one `<roms>` document, their declarations
+ * dropped. One file is answered as it is; an XDF cannot be combined. Lines
+ * in the import's answer then count in the combined text, files joined in
+ * the order given.
+ */
+export function combineDefinitionFiles(texts: readonly string[]): string {
+  if (texts.length === 1) return texts[0];
+  if (texts.length === 0) throw new TuneError("definition_invalid", "no definition file", { problems: [] });
+  const bodies = texts.map((text, i) => {
+    const root = xmlRootName(text);
+    if (root === undefined || !/^roms?$/i.test(root)) {
+      throw new TuneError("definition_invalid", `file ${i + 1} is not a RomRaider/EcuFlash definition: only those are imported together (a rom and the roms it inherits from); an XDF comes alone`, {
+        problems: [],
+      });
+    }
+    const body = text.slice(text.search(new RegExp(`<${root}[\\s>/]`)));
+    if (root.toLowerCase() === "rom") return body.trimEnd();
+    const inner = /^<roms[^>]*>([\s\S]*)<\/roms>\s*$/i.exec(body.trimEnd());
+    return inner ? inner[1].trim() : "";
+  });
+  return `<roms>\n${bodies.join("\n")}\n</roms>\n`;
+}

@@ -22,6 +22,6 @@ export { identifyFirmware, identifyMismatches, matchesIdentify, type IdentifyMis
 export { bake, type BakeInput, type BakeFirmware, type BakeResult, type BakeReport } from "./bake";
 export { importXdf, type XdfImport, type XdfImportOptions, type XdfSkipped } from "./xdf";
 export { importRomRaider, convertExpression, decimalsOf, type RomRaiderImportOptions } from "./romraider";
-export { importDefinition, sampleMaps, xmlRootName, type DefinitionImportOptions } from "./definition-import";
+export { importDefinition, combineDefinitionFiles, sampleMaps, xmlRootName, type DefinitionImportOptions } from "./definition-import";
 export type { DefinitionImport, DefinitionSkipped, DefinitionFormat } from "./import-common";
 export { exportXdf, type XdfExportOptions } from "./xdf-export";

@@ -192,7 +192,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
    * `checksumNames` that verify on the stock file (one whose name the record
    * already has is kept as it is). The path keeps its first name.
    */
-  app.post(`${TUNE_FILE_PATCHES}/import-xdf`, { config: admin, schema: { body: xdfImportSchema, response: { 200: xdfImportedSchema, 201: xdfStoredSchema } } }, async (request, reply) => {
+  app.post(`/${apiRoutes.tuneFilePatches.importDefinition()}`, { config: admin, schema: { body: xdfImportSchema, response: { 200: xdfImportedSchema, 201: xdfStoredSchema } } }, async (request, reply) => {
     const answer = await runDefinitionImport(ctx, request.body);
     return "saved" in answer ? reply.status(201).send(answer) : answer;
   });

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { tuneDefinitionSchema, type TuneItem } from "../../../contracts/tune-definition";
-import { importDefinition } from "../../../domain/tune/definition-import";
+import { combineDefinitionFiles, importDefinition } from "../../../domain/tune/definition-import";
 import { TuneError } from "../../../domain/tune/errors";
 import { verifyAll } from "../../../domain/tune/checksums";
 import { readItem } from "../../../domain/tune/maps";
@@ -485,5 +485,20 @@ describe("definition import: the format is told by the content", () => {
     expect(refusal(() => importDefinition("hello", { firmwareId: "F" })).message).toBe(
       "not a definition we read: neither a TunerPro XDF (XML or 1.x text) nor a RomRaider/EcuFlash XML definition",
     );
+  });
+});
+
+describe("definition files imported together", () => {
+  it("joins a rom and the file of its base into one <roms>, refusing an XDF among them", () => {
+    const base = `<?xml version="1.0" encoding="UTF-8"?>\n${ECUFLASH_BASE}\n`;
+    const rom = `<?xml version="1.0"?>\n<!-- the rom -->\n${ECUFLASH_ROM}`;
+    const combined = combineDefinitionFiles([rom, base]);
+    expect(combined.startsWith("<roms>\n<rom>")).toBe(true);
+    const result = importDefinition(combined, { firmwareId: "96940011", imageSize: 0x8000 });
+    expect(result.rom).toEqual({ xmlId: "96940011", inherits: ["evo_base"] });
+    expect(result.summary.items).toBe(5);
+    expect(combineDefinitionFiles([ROMRAIDER])).toBe(ROMRAIDER);
+    expect(importDefinition(combineDefinitionFiles([ROMRAIDER, rom]), { firmwareId: "A2WC522S" }).summary.items).toBe(9);
+    expect(refusal(() => combineDefinitionFiles([rom, "<XDFFORMAT/>"])).message).toMatch(/^file 2 is not a RomRaider\/EcuFlash definition/);
   });
 });
