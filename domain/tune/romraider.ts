@@ -24,11 +24,15 @@
  *   `<scaling>`, `<data>`, `<state>` and `<description>` children replace
  *   the base's. `omit="true"` removes an inherited table; a table's own
  *   `base="Other table"` starts from a copy of that table.
- * - Which rom: the one named by `romId`; else the one whose internal id
- *   (`internalidaddress` with `internalidstring` or `internalidhex`) is in
- *   the stock image; else the one whose xmlid, internal id or ecuid is the
- *   firmware id; else the only rom no other rom inherits from. A file whose
- *   rom cannot be told is refused, naming its roms.
+ * - Which rom: among those named by `romId` (all when absent) and, when
+ *   some do, those whose `filesize` (declared or inherited) is the image
+ *   size (a file may describe one software as a whole flash and as its
+ *   calibration alone, under one xmlid): the only one; else the one whose
+ *   internal id (`internalidaddress` with `internalidstring` or
+ *   `internalidhex`) is in the stock image; else the one whose xmlid,
+ *   internal id or ecuid is the firmware id; else the only rom no other rom
+ *   inherits from. A file whose rom cannot be told is refused, naming its
+ *   roms.
  * - Tables that got no address from the chosen rom or any it inherits from
  *   are not in that ROM: left out, counted in one warning, not "skipped".
  * - Types: `1D` is a constant (one cell) or a 1-D table without axis; `2D`
@@ -58,8 +62,9 @@
  *   count along it; one with `<data>` values (a static axis) shows them as
  *   labels; one with neither is left out with a note.
  * - Not supported, skipped with the reason: `flipx`/`flipy` (cells stored in
- *   reverse, except a 2-D table flipped together with its axis, read in
- *   storage order), `skipCells`, a value `mask` of more than one bit, the
+ *   reverse; except a 2D table flipped together with its axis, read in
+ *   storage order, or over static labels, which are reversed), `skipCells`,
+ *   bloblists of bits (`storagebits` other than 8), a value `mask` of more than one bit, the
  *   Bosch subtract data layout, MOVI20 storage, switches of other sizes.
  * - Checksums: RomRaider `<checksum type="std">` (Nissan sum and XOR, when
  *   the XOR is stored right after the sum) is our `nissan-sum-xor`,
@@ -117,7 +122,8 @@ function mergeSpec(base: Spec | undefined, node: XmlElement): Spec {
     const key = axisKey(attribute(child, "type"));
     const name = lower(attribute(child, "name"));
     let at = key ? axes.findIndex((a) => axisKey(a.attrs.type) === key) : -1;
-    if (at < 0 && name) at = axes.findIndex((a) => lower(a.name) === name);
+    // By name only among axes of no other type: RomRaider names both axes of many maps alike ("dummy_b").
+    if (at < 0 && name) at = axes.findIndex((a) => lower(a.name) === name && (key === undefined || axisKey(a.attrs.type) === undefined));
     if (at >= 0) axes[at] = mergeSpec(axes[at], child);
     else axes.push(mergeSpec(undefined, child));
   }
@@ -268,33 +274,61 @@ function matchesImage(rom: XmlElement, image: Uint8Array): boolean {
   return expected.every((b, i) => image[address + i] === b);
 }
 
-function chooseRom(roms: XmlElement[], options: RomRaiderImportOptions): XmlElement {
-  const ids = roms.map((r) => romIdOf(r).xmlId || `(rom on line ${r.line})`);
-  const refuse = (why: string): never => {
-    throw new TuneError("definition_invalid", `${why}; the file describes ${roms.length} roms: ${ids.join(", ")}`, { roms: ids });
-  };
-  if (options.romId !== undefined) {
-    const named = roms.find((r) => lower(romIdOf(r).xmlId) === lower(options.romId));
-    return named ?? refuse(`no rom has the xmlid ${options.romId}`);
+/** The file size a rom declares, itself or through the roms it inherits from. */
+function declaredSize(rom: XmlElement, byId: Map<string, XmlElement>, seen: XmlElement[] = []): number | undefined {
+  const own = fileSize(romIdOf(rom).fields.filesize);
+  if (own !== undefined) return own;
+  for (const parentId of parentsOf(rom)) {
+    const parent = byId.get(lower(parentId));
+    if (!parent || parent === rom || seen.includes(parent)) continue;
+    const inherited = declaredSize(parent, byId, [...seen, rom]);
+    if (inherited !== undefined) return inherited;
   }
-  if (roms.length === 1) return roms[0];
+  return undefined;
+}
+
+function chooseRom(roms: XmlElement[], byId: Map<string, XmlElement>, options: RomRaiderImportOptions): XmlElement {
+  const label = (r: XmlElement) => romIdOf(r).xmlId || `(rom on line ${r.line})`;
+  const ids = roms.map(label);
+  const refuse = (why: string): never => {
+    throw new TuneError("definition_invalid", `${why}; the file describes ${roms.length} roms: ${ids.join(", ")}`, { roms: [...new Set(ids)] });
+  };
+  let pool = roms;
+  if (options.romId !== undefined) {
+    pool = roms.filter((r) => lower(romIdOf(r).xmlId) === lower(options.romId));
+    if (pool.length === 0) refuse(`no rom has the xmlid ${options.romId}`);
+  }
+  // Files describe the same software as a whole flash and as its calibration alone: the record's image size tells them apart.
+  if (options.imageSize !== undefined) {
+    const sized = pool.filter((r) => {
+      const size = declaredSize(r, byId);
+      return size === undefined || size === options.imageSize;
+    });
+    if (sized.length > 0) pool = sized;
+  }
+  if (pool.length === 1) return pool[0];
   const parents = new Set(roms.flatMap((r) => parentsOf(r).map(lower)));
   const mostDerived = (candidates: XmlElement[]) => {
     const leaves = candidates.filter((r) => !parents.has(lower(romIdOf(r).xmlId)));
     return leaves.length === 1 ? leaves[0] : candidates.length === 1 ? candidates[0] : undefined;
   };
   const image = options.stockImage;
-  const identified = image ? mostDerived(roms.filter((r) => matchesImage(r, image))) : undefined;
+  const identified = image ? mostDerived(pool.filter((r) => matchesImage(r, image))) : undefined;
   if (identified) return identified;
   const firmware = lower(options.firmwareId);
-  const byFirmware = roms.filter((r) => {
+  const byFirmware = pool.filter((r) => {
     const f = romIdOf(r).fields;
     return [f.xmlid, f.internalidstring, f.internalidhex, f.ecuid, f.caseid].some((v) => v !== undefined && lower(v) === firmware);
   });
   const named = mostDerived(byFirmware);
   if (named) return named;
-  const leaf = mostDerived(roms);
-  return leaf ?? refuse(`which rom describes ${options.firmwareId} cannot be told (none has its internal id in the stock file or the firmware id as its xmlid, internal id or ecuid); choose one with romId`);
+  const leaf = mostDerived(pool);
+  return (
+    leaf ??
+    refuse(
+      `which rom describes ${options.firmwareId} cannot be told (none has its internal id in the stock file, the firmware id as its xmlid, internal id or ecuid, or alone the image size${options.imageSize !== undefined ? ` of ${options.imageSize} bytes` : ""}); choose one with romId`,
+    )
+  );
 }
 
 // ---------------------------------------------------------------------------
@@ -460,7 +494,9 @@ function element(ctx: Context, spec: Spec, address: number): Record<string, unkn
     bits = Number(int[2]) as 8 | 16 | 32;
     signed = int[1] === "";
   } else if (storage === "bloblist") {
-    return skip("a bloblist scaling is read only on a 1D table (as named values)");
+    const bits = scaling && attribute(scaling.element, "storagebits");
+    if (bits !== undefined && bits.trim() !== "8") return skip(`a bloblist of ${bits}-bit values (storagebits) is not supported`);
+    return skip("a bloblist scaling (named byte strings) is read only on a 1D table, as an enum");
   } else if (storage.startsWith("movi20")) {
     return skip(`storagetype ${storage} (a value inside an SH instruction) is not supported`);
   } else {
@@ -566,12 +602,19 @@ function tableItems(ctx: Context, spec: Spec, address: number): Array<Record<str
     if (!count) skip("its size is not given (sizey, or the axis' elements or values)");
     const flipped = truthy(spec.attrs.flipx) || truthy(spec.attrs.flipy);
     const axisFlipped = axisOf !== undefined && (truthy(axisOf.attrs.flipx) || truthy(axisOf.attrs.flipy));
-    if (flipped !== axisFlipped) {
+    const staticAxis = axisOf !== undefined && (axisOf.attrs.storageaddress ?? axisOf.attrs.address) === undefined && Boolean(axisOf.data?.length);
+    if (flipped !== axisFlipped && !(flipped && staticAxis)) {
       skip("its cells and its axis are stored in different orders (flipx/flipy on one of them), which is not supported");
     }
-    if (flipped) ctx.notes.push("stored in reverse order together with its axis: shown in storage order");
     const z = { ...element(ctx, spec, address), rows: 1, cols: count, columnMajor: false };
-    const x = axisOf ? axis(ctx, axisOf, count!, axisKey(axisOf.attrs.type) ?? "x") : null;
+    let x = axisOf ? axis(ctx, axisOf, count!, axisKey(axisOf.attrs.type) ?? "x") : null;
+    if (flipped && staticAxis && !axisFlipped && x && Array.isArray(x.labels)) {
+      // Cells stored last to first under labels written first to last: the labels, reversed, name the cells in storage order.
+      x = { ...x, labels: [...x.labels].reverse() };
+      ctx.notes.push("stored in reverse order: shown in storage order, its labels reversed to match");
+    } else if (flipped) {
+      ctx.notes.push("stored in reverse order together with its axis: shown in storage order");
+    }
     return [{ kind: "table1d", z, ...(x && { x }) }];
   }
   if (type === "1d") {
@@ -621,6 +664,8 @@ function switchItem(spec: Spec, address: number): Record<string, unknown> {
 /** An EcuFlash bloblist scaling on a 1D table: named byte strings, an enum when they fit one value. */
 function blobList(scaling: Scaling, address: number): Record<string, unknown> {
   const entries = childrenNamed(scaling.element, "data").map((d) => ({ name: attribute(d, "name") ?? "", value: (attribute(d, "value") ?? "").replace(/\s+/g, "") }));
+  const bits = attribute(scaling.element, "storagebits");
+  if (bits !== undefined && bits.trim() !== "8") skip(`a bloblist of ${bits}-bit values (storagebits) is not supported`);
   if (entries.length === 0) skip("a bloblist scaling without values");
   const lengths = new Set(entries.map((e) => e.value.length / 2));
   const bytes = entries[0].value.length / 2;
@@ -710,7 +755,7 @@ export function importRomRaider(text: string | XmlElement, options: RomRaiderImp
     const id = lower(romIdOf(rom).xmlId);
     if (id && !byId.has(id)) byId.set(id, rom);
   }
-  const target = chooseRom(roms, options);
+  const target = chooseRom(roms, byId, options);
   const resolved: Resolved = {
     tables: new Map(),
     mentioned: new Set(),

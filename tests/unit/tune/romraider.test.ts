@@ -502,3 +502,48 @@ describe("definition files imported together", () => {
     expect(refusal(() => combineDefinitionFiles([rom, "<XDFFORMAT/>"])).message).toMatch(/^file 2 is not a RomRaider\/EcuFlash definition/);
   });
 });
+
+describe("RomRaider/EcuFlash shapes seen in public definitions", () => {
+  it("one xmlid for the whole flash and for the calibration alone: the image size tells which (BMW MS43 definitions)", () => {
+    const xml = `<roms>
+      <rom><romid><xmlid>MS43BASE</xmlid><filesize>512kb</filesize></romid>
+        <table type="3D" name="MAF Table" category="Sensordefinition" storagetype="uint16" endian="little" sizex="2" sizey="2">
+          <scaling units="-" expression="1.0*x" to_byte="1.0*x" format="#" />
+          <table type="X Axis" name="dummy_b" storagetype="uint8" endian="little"><scaling units="-" expression="1.0*x" /></table>
+          <table type="Y Axis" name="dummy_b" storagetype="uint8" endian="little"><scaling units="rpm" expression="32.0*x" /></table>
+        </table>
+      </rom>
+      <rom base="MS43BASE"><romid><xmlid>430056</xmlid><filesize>512kb</filesize></romid>
+        <table name="MAF Table" storageaddress="0x70E3A"><table type="X Axis" storageaddress="0x740B2" /><table type="Y Axis" storageaddress="0x740A1" /></table>
+      </rom>
+      <rom base="MS43BASE"><romid><xmlid>430056</xmlid><filesize>64kb</filesize></romid>
+        <table name="MAF Table" storageaddress="0xE3A"><table type="X Axis" storageaddress="0x40B2" /><table type="Y Axis" storageaddress="0x40A1" /></table>
+      </rom>
+    </roms>`;
+    const whole = importRomRaider(xml, { firmwareId: "430056", imageSize: 512 * 1024 }).definition.items[0];
+    const calibration = importRomRaider(xml, { firmwareId: "430056", imageSize: 64 * 1024 }).definition.items[0];
+    // Both axes are named "dummy_b": each keeps its own type, address and scaling.
+    expect(whole).toMatchObject({ z: { address: 0x70e3a }, x: { address: 0x740b2, toPhysical: "1.0*X" }, y: { address: 0x740a1, toPhysical: "32.0*X", unit: "rpm" } });
+    expect(calibration).toMatchObject({ z: { address: 0xe3a }, x: { address: 0x40b2 }, y: { address: 0x40a1 } });
+  });
+
+  it("a 2D table stored last to first over static labels reads with the labels reversed; bit bloblists are skipped as such (EcuFlash Magna definitions)", () => {
+    const xml = `<rom><romid><xmlid>M</xmlid><filesize>4kb</filesize></romid>
+      <scaling name="Temp" units="C" toexpr="x-40" frexpr="x+40" format="%.0f" storagetype="uint8" endian="big" />
+      <scaling name="blobbits" storagetype="bloblist" storagebits="1"><data name="0" value="0" /><data name="1" value="1" /></scaling>
+      <table name="Fan Control - Aux" address="100" category="Cooling" type="2D" flipy="true" scaling="Temp">
+        <table name="Condition" type="Static Y Axis" elements="2"><data>On</data><data>Off</data></table>
+      </table>
+      <table name="Periphery Bits" address="200" category="Periphery" type="3D" swapxy="true" scaling="blobbits">
+        <table name="Spec" type="Static X Axis" elements="2"><data>0</data><data>1</data></table>
+        <table name="Bit" type="Static Y Axis" elements="2"><data>a</data><data>b</data></table>
+      </table>
+    </rom>`;
+    const img = image(4096);
+    img.u8(0x100, 150, 155); // stored Off (110 °C) then On (115 °C)
+    const result = importRomRaider(xml, { firmwareId: "M" });
+    expect(readItem(img.bytes, result.definition.items[0])).toMatchObject({ values: [110, 115], x: { labels: ["Off", "On"] } });
+    expect(result.warnings).toContain('table "Fan Control - Aux" on line 4: stored in reverse order: shown in storage order, its labels reversed to match');
+    expect(result.skipped.map((s) => s.reason)).toEqual(["a bloblist of 1-bit values (storagebits) is not supported"]);
+  });
+});
