@@ -31,7 +31,8 @@
  *   internal id (`internalidaddress` with `internalidstring` or
  *   `internalidhex`) is in the stock image; else the one whose xmlid,
  *   internal id or ecuid is the firmware id; else the only rom no other rom
- *   inherits from. A file whose rom cannot be told is refused, naming its
+ *   inherits from, or the only such rom with an internal id of its own (base
+ *   roms have none). A file whose rom cannot be told is refused, naming its
  *   roms.
  * - Tables that got no address from the chosen rom or any it inherits from
  *   are not in that ROM: left out, counted in one warning, not "skipped".
@@ -322,7 +323,12 @@ function chooseRom(roms: XmlElement[], byId: Map<string, XmlElement>, options: R
   });
   const named = mostDerived(byFirmware);
   if (named) return named;
-  const leaf = mostDerived(pool);
+  // Base roms carry no internal id of their own (none, or EcuFlash's "----"): a file chosen with all its bases still tells its rom.
+  const identifiable = pool.filter((r) => {
+    const f = romIdOf(r).fields;
+    return /[^-\s]/.test(f.internalidhex ?? "") || /[^-\s]/.test(f.internalidstring ?? "");
+  });
+  const leaf = mostDerived(pool) ?? mostDerived(identifiable);
   return (
     leaf ??
     refuse(

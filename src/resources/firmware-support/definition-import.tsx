@@ -93,6 +93,15 @@ function Preview({
         <Descriptions.Item label="Checksums found">{summary.checksums}</Descriptions.Item>
       </Descriptions>
 
+      {summary.items === 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          message="Nothing in this file can be imported for this firmware"
+          description={preview.warnings.filter((w) => !w.includes(" skipped: ")).slice(0, 5).map((w) => <div key={w}>{w}</div>)}
+        />
+      )}
+
       {preview.skipped.length > 0 && (
         <>
           <Typography.Title level={5}>Skipped, with the reason</Typography.Title>

@@ -546,4 +546,10 @@ describe("RomRaider/EcuFlash shapes seen in public definitions", () => {
     expect(result.warnings).toContain('table "Fan Control - Aux" on line 4: stored in reverse order: shown in storage order, its labels reversed to match');
     expect(result.skipped.map((s) => s.reason)).toEqual(["a bloblist of 1-bit values (storagebits) is not supported"]);
   });
+
+  it("a rom chosen with all the base files of its family: the bases it does not use carry no internal id and are not taken for it", () => {
+    const otherBase = `<rom><romid><xmlid>magna_at_base</xmlid><memmodel>SH7055</memmodel></romid><include>evo_base</include></rom>`;
+    const result = importDefinition(combineDefinitionFiles([ECUFLASH_ROM, ECUFLASH_BASE, otherBase]), { firmwareId: "F", imageSize: 0x8000 });
+    expect(result.rom).toEqual({ xmlId: "96940011", inherits: ["evo_base"] });
+  });
 });
