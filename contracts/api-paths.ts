@@ -147,6 +147,8 @@ export const apiRoutes = {
   tuneFilePatches: {
     apply: () => `${apiPaths["tune-file-patches"].list}/apply`,
     compatible: (id: string) => `${apiPaths["tune-file-patches"].record}/${id}/compatible`,
+    /** A definition file (XDF, RomRaider, EcuFlash): preview, then store; the path keeps its first name. */
+    importDefinition: () => `${apiPaths["tune-file-patches"].list}/import-xdf`,
   },
   dataLogs: {
     columns: (id: string) => `${DATA_LOGS}/${id}/columns`,

@@ -78,17 +78,27 @@ export type BakeRequest = z.input<typeof bakeRequestSchema>;
 export const tuneFilePatchInputSchema = patchSchema.safeExtend({ id: z.uuid("id must be an id").optional() });
 export type TuneFilePatchInput = z.input<typeof tuneFilePatchInputSchema>;
 
+/**
+ * `POST /tune-file-patches/import-xdf`: a definition file, TunerPro XDF (XML or 1.x text) or RomRaider/EcuFlash
+ * XML, told apart by its content (`xml` holds either).
+ */
 export const xdfImportSchema = z.strictObject({
-  xml: z.string().min(1, "the XDF is empty").max(8 * 1024 * 1024),
+  xml: z.string().min(1, "the definition file is empty").max(8 * 1024 * 1024),
   firmwareId: text("firmwareId", 64),
-  /** Store the XDF's patches (otherwise only the preview is answered). */
+  /** Store the file's patches (otherwise only the preview is answered). */
   dryRun: z.boolean().default(true),
   /**
-   * With dryRun false: also make the XDF's definition the firmware record's (replacing the one it has)
+   * With dryRun false: also make the file's definition the firmware record's (replacing the one it has)
    * and add its checksum schemes that verify on the record's stock file. Off by default, so importing
    * patches never replaces a definition.
    */
   saveDefinition: z.boolean().default(false),
+  /** RomRaider/EcuFlash: the xmlid of the rom to import when the file holds several and none can be told from the firmware. */
+  romId: text("romId", 128).optional(),
+  /** With dryRun false: which of the file's patches to store, by their position in the preview's `patches` (all when absent). */
+  patchIndexes: z.array(z.number().int("patchIndexes are whole numbers").min(0, "patchIndexes start at 0")).max(10_000).optional(),
+  /** With saveDefinition: which of the file's checksum schemes to add, by name (all when absent). */
+  checksumNames: z.array(z.string()).max(1000).optional(),
 });
 
 export const tuneFileList = {
@@ -216,13 +226,18 @@ export type TuneFilePatch = z.infer<typeof tuneFilePatchSchema>;
 /** `GET /tune-file-patches`: a page of patches. */
 export const tuneFilePatchPageSchema = listResponseSchema(tuneFilePatchSchema);
 
-/** `POST /tune-file-patches/import-xdf`: the definition read, the patches (stored ones with their ids and times; a dry run's as read) and what was skipped. */
+/**
+ * `POST /tune-file-patches/import-xdf`: the definition read, the patches (stored ones with their ids and times; a dry
+ * run's as read), what was skipped and, on a dry run against a firmware with a stock file, a few maps read from it.
+ */
 export const xdfImportedSchema = z.strictObject({
-  /** "xdf" (XML) or "xdf-1.x" (the older text format). */
-  format: z.enum(["xdf", "xdf-1.x"]),
+  /** "xdf" (XML), "xdf-1.x" (the older text format), "romraider" or "ecuflash" (RomRaider's XML in either tool's style). */
+  format: z.enum(["xdf", "xdf-1.x", "romraider", "ecuflash"]),
+  /** RomRaider/EcuFlash: the rom imported (its xmlid) and those it inherits from, farthest first. */
+  rom: z.strictObject({ xmlId: z.string(), inherits: z.array(z.string()) }).optional(),
   definition: tuneDefinitionSchema,
   patches: z.array(patchSchema),
-  /** XDFCHECKSUM elements whose algorithm we have; the others are in `skipped` as "not supported: <name> (…)". */
+  /** Checksums whose algorithm we have; the others are in `skipped` as "not supported: <name> (…)". */
   checksums: z.array(checksumSchemeSchema),
   /** Elements not imported, each with where it is and why. */
   skipped: z.array(
@@ -238,6 +253,8 @@ export const xdfImportedSchema = z.strictObject({
     skipped: z.number().int(),
     skippedReasons: z.array(z.strictObject({ reason: z.string(), count: z.number().int() })),
   }),
+  /** Dry run with a stock file: a few maps (2-D tables first) read from it, so the admin sees whether the values make sense. */
+  samples: z.array(itemValuesSchema.extend({ title: z.string() })).optional(),
 });
 export type XdfImported = z.infer<typeof xdfImportedSchema>;
 export const xdfStoredSchema = xdfImportedSchema.extend({

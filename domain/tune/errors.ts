@@ -13,7 +13,8 @@ export type TuneErrorCode =
   | "patch_overlap"
   | "patch_firmware"
   | "image_mismatch"
-  | "xdf_invalid";
+  | "xdf_invalid"
+  | "definition_invalid";
 
 export class TuneError extends Error {
   readonly code: TuneErrorCode;

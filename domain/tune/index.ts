@@ -21,4 +21,7 @@ export { diffImages, changedRanges, changedItemIds, summarizeChanges, type ItemC
 export { identifyFirmware, identifyMismatches, matchesIdentify, type IdentifyMismatch, type IdentifiableFirmware } from "./identify";
 export { bake, type BakeInput, type BakeFirmware, type BakeResult, type BakeReport } from "./bake";
 export { importXdf, type XdfImport, type XdfImportOptions, type XdfSkipped } from "./xdf";
+export { importRomRaider, convertExpression, decimalsOf, type RomRaiderImportOptions } from "./romraider";
+export { importDefinition, combineDefinitionFiles, sampleMaps, xmlRootName, type DefinitionImportOptions } from "./definition-import";
+export type { DefinitionImport, DefinitionSkipped, DefinitionFormat } from "./import-common";
 export { exportXdf, type XdfExportOptions } from "./xdf-export";

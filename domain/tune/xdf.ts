@@ -51,15 +51,14 @@ import {
   checksumSchemeSchema,
   patchSchema,
   tuneDefinitionSchema,
-  tuneItemSchema,
   type ChecksumScheme,
   type Patch,
   type TuneDefinition,
   type TuneItem,
-  type TuneItemKind,
 } from "../../contracts/tune-definition";
 import { validateExpression } from "../../contracts/expression";
 import { TuneError, hexAddress } from "./errors";
+import { Skip, UniqueIds, checkedItem, skip, slug, summarize, type DefinitionImport, type DefinitionSkipped } from "./import-common";
 import { attribute, childNamed, childrenNamed, parseXml, XmlError, type XmlElement } from "./xml";
 import { isLegacyXdf, parseLegacyXdf } from "./xdf-legacy";
 
@@ -73,48 +72,16 @@ export interface XdfImportOptions {
 }
 
 /** One element that was not imported, and why. */
-export interface XdfSkipped {
-  /** The XDF element: XDFTABLE, XDFCONSTANT, XDFFLAG, XDFFUNCTION, XDFPATCH, XDFCHECKSUM… */
-  element: string;
-  title?: string;
-  uniqueId?: string;
-  line: number;
-  reason: string;
-}
+export type XdfSkipped = DefinitionSkipped;
 
-export interface XdfImport {
+export interface XdfImport extends DefinitionImport {
   format: "xdf" | "xdf-1.x";
-  definition: TuneDefinition;
-  patches: Patch[];
-  /** XDFCHECKSUM elements whose algorithm we have. */
-  checksums: ChecksumScheme[];
-  /** Elements skipped, each with the reason. */
-  skipped: XdfSkipped[];
-  /** Human-readable lines: every skip, then notes on imported items (an axis left out, labels filled in). */
-  warnings: string[];
-  summary: {
-    /** Items in the definition, by kind. */
-    items: number;
-    byKind: Record<TuneItemKind, number>;
-    patches: number;
-    checksums: number;
-    skipped: number;
-    /** Skips counted by reason, with numbers and quoted names blanked, most frequent first. */
-    skippedReasons: Array<{ reason: string; count: number }>;
-  };
 }
 
 const FLAG_SIGNED = 0x01;
 const FLAG_LITTLE_ENDIAN = 0x02;
 const FLAG_COLUMN_MAJOR = 0x04;
 const FLAG_FLOAT = 0x10000;
-
-/** Why the element at hand cannot be imported; thrown inside one element's import and caught around it. */
-class Skip extends Error {}
-
-const skip = (reason: string): never => {
-  throw new Skip(reason);
-};
 
 export function parseXdfNumber(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -127,26 +94,6 @@ export function parseXdfNumber(text: string | undefined): number | undefined {
 function textOf(element: XmlElement, name: string): string | undefined {
   const child = childNamed(element, name);
   return child ? child.text.trim() : undefined;
-}
-
-function slug(text: string): string {
-  const s = text
-    .normalize("NFKD")
-    .replace(/[^\w.-]+/g, "_")
-    .replace(/^_+|_+$/g, "")
-    .slice(0, 100);
-  return s || "item";
-}
-
-class UniqueIds {
-  private readonly used = new Set<string>();
-
-  take(base: string): string {
-    let id = base;
-    for (let n = 2; this.used.has(id); n++) id = `${base}_${n}`;
-    this.used.add(id);
-    return id;
-  }
 }
 
 interface Context {
@@ -442,15 +389,6 @@ function describe(kind: string, title: string | undefined, uniqueId: string | un
   return `${kind} ${title ? JSON.stringify(title) : "(untitled)"}${uniqueId ? ` (uniqueid ${uniqueId})` : ""} on line ${line}`;
 }
 
-/** A reason with its numbers, hex and quoted parts blanked, to count skips of the same kind. */
-function reasonKind(reason: string): string {
-  return reason
-    .replace(/"[^"]*"/g, '"…"')
-    .replace(/\b[0-9a-f]{8}-[0-9a-f-]{27}\b/gi, "<id>")
-    .replace(/-?\b0x[0-9a-f]+\b/gi, "N")
-    .replace(/-?\b\d+(\.\d+)?\b/g, "N");
-}
-
 /** Imports an XDF (XML or 1.x text); refuses only a file that is not a readable XDF, with TuneError `xdf_invalid`. */
 export function importXdf(text: string, options: XdfImportOptions): XdfImport {
   const { root, format } = readRoot(text);
@@ -563,10 +501,6 @@ export function importXdf(text: string, options: XdfImportOptions): XdfImport {
   const firmwareId = tuneDefinitionSchema.shape.firmwareId.safeParse(options.firmwareId);
   if (!firmwareId.success) throw new TuneError("xdf_invalid", "a firmware id is needed", { problems: ["firmwareId is empty"] });
   const definition = { data: { firmwareId: firmwareId.data, imageSize, categories, items } satisfies TuneDefinition };
-  const byKind: Record<TuneItemKind, number> = { constant: 0, flag: 0, enum: 0, table1d: 0, table2d: 0 };
-  for (const item of definition.data.items) byKind[item.kind]++;
-  const reasons = new Map<string, number>();
-  for (const s of skipped) reasons.set(reasonKind(s.reason), (reasons.get(reasonKind(s.reason)) ?? 0) + 1);
   return {
     format,
     definition: definition.data,
@@ -574,26 +508,6 @@ export function importXdf(text: string, options: XdfImportOptions): XdfImport {
     checksums,
     skipped,
     warnings,
-    summary: {
-      items: definition.data.items.length,
-      byKind,
-      patches: patches.length,
-      checksums: checksums.length,
-      skipped: skipped.length,
-      skippedReasons: [...reasons].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count),
-    },
+    summary: summarize(definition.data, patches, checksums, skipped),
   };
-}
-
-/** One item through the item schema and the image bounds; Skip naming what is wrong. */
-function checkedItem(document: Record<string, unknown>, imageSize: number): TuneItem {
-  const parsed = tuneItemSchema.safeParse(document);
-  if (!parsed.success) {
-    skip(parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}`).join("; "));
-  }
-  const item = parsed.data!;
-  const cells = item.kind === "table1d" || item.kind === "table2d" ? item.z.rows * item.z.cols : 1;
-  const end = item.z.address + (item.z.bits / 8) * cells;
-  if (end > imageSize) skip(`its data ends at ${hexAddress(end)}, beyond the image size ${hexAddress(imageSize)}`);
-  return item;
 }

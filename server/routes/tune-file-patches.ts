@@ -1,12 +1,11 @@
 /**
  * Tune-file patches: the catalogue of byte patches (admins write it), which
  * firmware and tunes a patch fits, applying patches to an uploaded image,
- * and importing patches from a TunerPro XDF.
+ * and importing definition files (TunerPro XDF, RomRaider, EcuFlash) with their patches.
  */
 import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { ChecksumScheme, Patch } from "../../contracts/tune-definition";
 import {
   type TuneFilePatch,
   patchCompatibilitySchema,
@@ -19,19 +18,19 @@ import {
   xdfStoredSchema,
 } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
-import { bakedTuneFiles, firmwareSupport, tuneFilePatches, tuneFiles } from "../db/schema";
-import { importXdf, patchState } from "../../domain/tune";
-import { applyPatches, verifyAll } from "../services/tune-engine";
-import { HttpError, RequestValidationError, badRequest, notFound } from "../errors";
+import { bakedTuneFiles, tuneFilePatches, tuneFiles } from "../db/schema";
+import { patchState } from "../../domain/tune";
+import { applyPatches } from "../services/tune-engine";
+import { RequestValidationError, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams, referencedConflict } from "../http/crud";
-import { type Tx } from "../db/handle";
 import { reprDigestOf, wantsSha256 } from "../http/digest";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { fieldsOf, patchIdsField } from "../http/multipart-fields";
 import { requireFile, withBufferedUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
-import { lockFirmwareIds } from "../services/catalogue";
+import { runDefinitionImport } from "../services/definition-import";
+import { checkPatchAgainstFirmware } from "../services/patch-fit";
 import { isAdmin, versionRow } from "../services/tune-access";
 import { readImage, refuseFailingChecksums, sha256Of } from "../services/tune-files";
 import { domain } from "../http/domain-errors";
@@ -76,36 +75,10 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
     return patchToApi(row);
   });
 
-  /**
-   * A patch must fit every firmware it names, and where that firmware has a
-   * stock file its base bytes must be there (or the patch already applied):
-   * a patch whose base does not match stock is for another firmware.
-   */
-  async function checkPatchAgainstFirmware(tx: Tx, patch: Patch, path = "entries") {
-    await lockFirmwareIds(tx, patch.firmwareIds);
-    for (const firmwareId of patch.firmwareIds) {
-      const record = await firmwareRecord(tx, firmwareId);
-      patch.entries.forEach((entry, i) => {
-        if (entry.address + entry.patch.length / 2 > record.imageSize) {
-          const message = `entry at 0x${entry.address.toString(16).toUpperCase()} runs past the end of ${firmwareId} images (${record.imageSize} bytes)`;
-          throw badRequest("Invalid body", message, [{ path: `${path}.${i}.address`, message }]);
-        }
-      });
-      if (record.stockSha256) {
-        const state = patchState(await readImage(ctx, record.stockSha256), patch);
-        if (state.state === "conflict") {
-          const addresses = state.conflicts.map((a) => `0x${a.toString(16).toUpperCase()}`);
-          const message = `the base bytes do not match ${firmwareId}'s stock file at ${addresses.join(", ")}`;
-          throw new HttpError(422, "Patch does not fit the firmware", message, [{ path, message, firmwareId, addresses: state.conflicts }]);
-        }
-      }
-    }
-  }
-
   app.put(TUNE_FILE_PATCHES, { config: admin, schema: { body: tuneFilePatchInputSchema, response: { 200: tuneFilePatchSchema, 201: tuneFilePatchSchema } } }, async (request, reply) => {
     const input = request.body;
     const row = await db.transaction(async (tx) => {
-      await checkPatchAgainstFirmware(tx, input);
+      await checkPatchAgainstFirmware(ctx, tx, input);
       const values = { title: input.title, description: input.description, firmwareIds: input.firmwareIds, entries: input.entries };
       if (input.id) {
         const [updated] = await tx.update(tuneFilePatches).set({ ...values, updatedAt: new Date() }).where(eq(tuneFilePatches.id, input.id)).returning();
@@ -210,49 +183,17 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
   );
 
   /**
-   * TunerPro XDF (XML or 1.x text) → the definition, its checksum schemes and
-   * its XDFPATCH entries as patches, with what was skipped and why; stored
-   * only without dryRun. A file without patches imports too: its patches list
-   * is empty. With saveDefinition the definition replaces the firmware
-   * record's and the checksum schemes that verify on its stock file are added
-   * (one whose name the record already has is kept as it is).
+   * A definition file (TunerPro XDF in XML or 1.x text, RomRaider or EcuFlash
+   * XML: told apart by content) → the definition, its checksum schemes and
+   * its patches, with what was skipped and why, and on a dry run a few maps
+   * read from the stock file; stored only without dryRun: the patches chosen
+   * by `patchIndexes` (all by default) and, with saveDefinition, the
+   * definition (replacing the record's) and the checksum schemes chosen by
+   * `checksumNames` that verify on the stock file (one whose name the record
+   * already has is kept as it is). The path keeps its first name.
    */
-  app.post(`${TUNE_FILE_PATCHES}/import-xdf`, { config: admin, schema: { body: xdfImportSchema, response: { 200: xdfImportedSchema, 201: xdfStoredSchema } } }, async (request, reply) => {
-    const { body } = request;
-    const record = await firmwareRecord(db, body.firmwareId);
-    const stockImage = record.stockSha256 ? await readImage(ctx, record.stockSha256) : undefined;
-    const imported = await domain(() => importXdf(body.xml, { firmwareId: record.firmwareId, imageSize: record.imageSize, stockImage }));
-    if (body.dryRun) return imported;
-    const saved = { definition: false, checksums: [] as string[], refusedChecksums: [] as Array<{ name: string; reason: string }> };
-    const rows = await db.transaction(async (tx) => {
-      const stored = [];
-      for (const [i, patch] of imported.patches.entries()) {
-        await checkPatchAgainstFirmware(tx, patch, `patches.${i}`);
-        const [row] = await tx.insert(tuneFilePatches).values({ title: patch.title, description: patch.description, firmwareIds: patch.firmwareIds, entries: patch.entries }).returning();
-        stored.push(patchToApi(row));
-      }
-      if (body.saveDefinition) {
-        await lockFirmwareIds(tx, [record.firmwareId]);
-        const [current] = await tx.select({ checksums: firmwareSupport.checksums }).from(firmwareSupport).where(eq(firmwareSupport.firmwareId, record.firmwareId)).for("update");
-        const checksums = [...((current?.checksums as ChecksumScheme[] | undefined) ?? [])];
-        for (const scheme of imported.checksums) {
-          if (checksums.some((c) => c.name === scheme.name)) {
-            saved.refusedChecksums.push({ name: scheme.name, reason: "the record already has a checksum scheme of that name" });
-            continue;
-          }
-          const result = stockImage ? verifyAll(stockImage, [scheme])[0] : null;
-          if (result && !result.valid) {
-            saved.refusedChecksums.push({ name: scheme.name, reason: `does not verify on the stock file (stored ${result.stored}, computed ${result.computed})` });
-            continue;
-          }
-          checksums.push(scheme);
-          saved.checksums.push(scheme.name);
-        }
-        await tx.update(firmwareSupport).set({ definition: imported.definition, checksums, updatedAt: new Date() }).where(eq(firmwareSupport.firmwareId, record.firmwareId));
-        saved.definition = true;
-      }
-      return stored;
-    });
-    return reply.status(201).send({ ...imported, patches: rows, saved });
+  app.post(`/${apiRoutes.tuneFilePatches.importDefinition()}`, { config: admin, schema: { body: xdfImportSchema, response: { 200: xdfImportedSchema, 201: xdfStoredSchema } } }, async (request, reply) => {
+    const answer = await runDefinitionImport(ctx, request.body);
+    return "saved" in answer ? reply.status(201).send(answer) : answer;
   });
 }

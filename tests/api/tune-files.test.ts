@@ -289,6 +289,95 @@ describe.each(databaseKinds)("tune files API on %s", (kind) => {
       const restored = await call("PUT", "/firmware-support/firmware-support", admin, firmwareRecordOf(other));
       expect(restored.statusCode, restored.body).toBe(200);
     });
+
+    it("imports a RomRaider definition through the same endpoint: format and rom named, skips with reasons, maps read from the stock file on a dry run", async () => {
+      const word = (at: number) => (demo.stock[at] << 8) | demo.stock[at + 1];
+      const xml =
+        `<?xml version="1.0"?><roms><rom><romid><xmlid>TUNEBASE</xmlid><filesize>64kb</filesize></romid>` +
+        `<table type="3D" name="Boost" category="Boost" storagetype="uint16" endian="big" sizex="2" sizey="2"><scaling units="bar" expression="x*.001" to_byte="x/.001" format="0.000" />` +
+        `<table type="X Axis" name="Load" storagetype="uint8"><scaling units="%" expression="x/2" /></table><table type="Static Y Axis" name="Gear"><data>1</data><data>2</data></table></table>` +
+        `<table type="1D" name="Limit" category="Limits" storagetype="uint16"><scaling units="rpm" expression="x/4" format="#" /></table>` +
+        `<table type="Switch" name="Odd switch" sizey="3"><state name="on" data="01 02 03" /></table>` +
+        `</rom><rom base="TUNEBASE"><romid><xmlid>TUNE64K</xmlid></romid>` +
+        `<table name="Boost" storageaddress="0x200"><table type="X Axis" storageaddress="0x1F0" /></table><table name="Limit" storageaddress="0x100" /><table name="Odd switch" storageaddress="0x300" />` +
+        `<checksum type="alt2" start="0x0" end="0x100" /></rom></roms>`;
+      const before = await rows(tuneFilePatches);
+      const preview = await call("POST", "/tune-file-patches/import-xdf", admin, { firmwareId: "TUNE64K", xml });
+      expect(preview.statusCode, preview.body).toBe(200);
+      const answer = preview.json();
+      expect(answer).toMatchObject({ format: "romraider", rom: { xmlId: "TUNE64K", inherits: ["TUNEBASE"] }, summary: { items: 2, byKind: { table2d: 1, constant: 1 }, skipped: 2 } });
+      expect(answer.skipped.map((s: { title: string; reason: string }) => `${s.title}: ${s.reason}`)).toEqual([
+        "Odd switch: a switch over 3 bytes cannot be shown as one value (1, 2 or 4 bytes)",
+        "alt2: not supported: alt2 checksum",
+      ]);
+      const [boost, limit] = answer.samples;
+      expect(boost).toMatchObject({ id: "Boost", title: "Boost", kind: "table2d", rows: 2, cols: 2, unit: "bar", y: { labels: ["1", "2"] } });
+      expect(boost.values.map((v: number) => Number(v.toFixed(3)))).toEqual([0x200, 0x202, 0x204, 0x206].map((at) => Number((word(at) * 0.001).toFixed(3))));
+      expect(boost.x.values).toEqual([demo.stock[0x1f0] / 2, demo.stock[0x1f1] / 2]);
+      expect(limit).toMatchObject({ id: "Limit", values: [word(0x100) / 4], unit: "rpm" });
+      expect(await rows(tuneFilePatches)).toBe(before);
+
+      const several = await call("POST", "/tune-file-patches/import-xdf", admin, {
+        firmwareId: "TUNE64K",
+        xml: `<roms><rom><romid><xmlid>A</xmlid><filesize>64kb</filesize></romid></rom><rom><romid><xmlid>B</xmlid><filesize>64kb</filesize></romid></rom></roms>`,
+      });
+      expect(several.statusCode, several.body).toBe(400);
+      expect(several.json()).toMatchObject({ message: "Invalid definition", data: { code: "definition_invalid", roms: ["A", "B"] } });
+      expect(several.json().description).toContain("the file describes 2 roms: A, B");
+      const notADefinition = await call("POST", "/tune-file-patches/import-xdf", admin, { firmwareId: "TUNE64K", xml: "<ROMDEF/>" });
+      expect(notADefinition.statusCode).toBe(400);
+      expect(notADefinition.json().description).toContain("a RomRaider/EcuFlash definition <roms> or <rom>");
+
+      const saved = await call("POST", "/tune-file-patches/import-xdf", admin, { firmwareId: "OTHER64K", xml: xml.replace("<xmlid>TUNE64K</xmlid>", "<xmlid>OTHER64K</xmlid>"), dryRun: false, saveDefinition: true });
+      expect(saved.statusCode, saved.body).toBe(201);
+      expect(saved.json().saved).toEqual({ definition: true, checksums: [], refusedChecksums: [] });
+      const [row] = await app.ctx.db.select({ definition: firmwareSupport.definition }).from(firmwareSupport).where(eq(firmwareSupport.firmwareId, "OTHER64K"));
+      expect((row.definition as { items: Array<{ id: string }> }).items.map((i) => i.id)).toEqual(["Boost", "Limit"]);
+      const restored = await call("PUT", "/firmware-support/firmware-support", admin, firmwareRecordOf(other));
+      expect(restored.statusCode, restored.body).toBe(200);
+    });
+
+    it("stores only the patches and checksum schemes the admin chose, refusing a choice the file does not have", async () => {
+      const [a, b] = [demo.patches[3].entries[0], demo.patches[3].entries[1]];
+      const entry = (e: typeof a) => `<XDFPATCHENTRY name="e" address="0x${e.address.toString(16)}" datasize="${e.patch.length / 2}" patchdata="${e.patch}" basedata="${e.base}" />`;
+      const xml =
+        `<XDFFORMAT><XDFHEADER><REGION size="0x10000" /></XDFHEADER>` +
+        `<XDFPATCH><title>First</title>${entry(a)}</XDFPATCH><XDFPATCH><title>Second</title>${entry(b)}</XDFPATCH>` +
+        `<XDFCHECKSUM><title>Sum A</title><REGION><datastart>0x0</datastart><dataend>0xFF</dataend><storeaddress>0x100</storeaddress></REGION></XDFCHECKSUM>` +
+        `<XDFCHECKSUM><title>Sum B</title><REGION><datastart>0x200</datastart><dataend>0x2FF</dataend><storeaddress>0x300</storeaddress></REGION></XDFCHECKSUM></XDFFORMAT>`;
+      const before = await rows(tuneFilePatches);
+      const [{ checksums: checksumsBefore, definition: definitionBefore }] = await app.ctx.db
+        .select({ checksums: firmwareSupport.checksums, definition: firmwareSupport.definition })
+        .from(firmwareSupport)
+        .where(eq(firmwareSupport.firmwareId, "OTHER64K"));
+
+      const wrong = await call("POST", "/tune-file-patches/import-xdf", admin, { firmwareId: "OTHER64K", xml, dryRun: false, saveDefinition: true, patchIndexes: [1, 2], checksumNames: ["Sum C"] });
+      expect(wrong.statusCode, wrong.body).toBe(400);
+      expect(wrong.json().data).toEqual([
+        { path: "patchIndexes.1", message: "the file has no patch 2" },
+      ]);
+      const wrongSum = await call("POST", "/tune-file-patches/import-xdf", admin, { firmwareId: "OTHER64K", xml, dryRun: false, saveDefinition: true, checksumNames: ["Sum C"] });
+      expect(wrongSum.statusCode, wrongSum.body).toBe(400);
+      expect(wrongSum.json().data).toEqual([{ path: "checksumNames.0", message: 'the file has no checksum scheme "Sum C"' }]);
+      const negative = await call("POST", "/tune-file-patches/import-xdf", admin, { firmwareId: "OTHER64K", xml, dryRun: false, patchIndexes: [-1] });
+      expect(negative.statusCode).toBe(400);
+      expect(await rows(tuneFilePatches)).toBe(before);
+      const [unchanged] = await app.ctx.db.select({ checksums: firmwareSupport.checksums, definition: firmwareSupport.definition }).from(firmwareSupport).where(eq(firmwareSupport.firmwareId, "OTHER64K"));
+      expect(unchanged).toEqual({ checksums: checksumsBefore, definition: definitionBefore });
+
+      const chosen = await call("POST", "/tune-file-patches/import-xdf", admin, { firmwareId: "TUNE64K", xml, dryRun: false, patchIndexes: [1] });
+      expect(chosen.statusCode, chosen.body).toBe(201);
+      expect(chosen.json().patches.map((p: { title: string }) => p.title)).toEqual(["Second"]);
+      expect(await rows(tuneFilePatches)).toBe(before + 1);
+      await call("DELETE", `/tune-file-patches/${chosen.json().patches[0].id}`, admin);
+
+      const schemes = await call("POST", "/tune-file-patches/import-xdf", admin, { firmwareId: "OTHER64K", xml, dryRun: false, saveDefinition: true, patchIndexes: [], checksumNames: ["Sum B"] });
+      expect(schemes.statusCode, schemes.body).toBe(201);
+      expect(schemes.json()).toMatchObject({ patches: [], saved: { definition: true, checksums: ["Sum B"], refusedChecksums: [] } });
+      expect(await rows(tuneFilePatches)).toBe(before);
+      const restored = await call("PUT", "/firmware-support/firmware-support", admin, firmwareRecordOf(other));
+      expect(restored.statusCode, restored.body).toBe(200);
+    });
   });
 
   describe("tune files", () => {

@@ -1,7 +1,8 @@
 /**
  * A firmware record: what it has, its stock file (upload with the identify,
- * size and checksum checks; SHA-256 shown; download), and flashing support
- * (profile, blocks, bootloader).
+ * size and checksum checks; SHA-256 shown; download), its definition
+ * (imported from an XDF or a RomRaider/EcuFlash file, with a preview), and
+ * flashing support (profile, blocks, bootloader).
  */
 import { DownloadOutlined } from "@ant-design/icons";
 import { useApiUrl, useOne } from "@refinedev/core";
@@ -11,6 +12,7 @@ import { FileUpload } from "../../components/resource/file-upload";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
 import { usePut } from "../../components/resource/use-put";
 import { JsonField } from "../../components/resource/json-field";
+import { DefinitionImport } from "./definition-import";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 
 const Sha = ({ value }: { value: string }) => (
@@ -95,6 +97,13 @@ export function FirmwareShow({ id, onEdit }: { id: string; onEdit: () => void })
         id={record.id}
         testId="stock-upload"
       />
+
+      <Divider orientation="left">Definition</Divider>
+      <Typography.Text type="secondary">
+        {record.definition ? `${record.definition.items.length} maps in ${record.definition.categories.length} categories.` : "No definition yet."} Import one from a TunerPro XDF or a RomRaider/EcuFlash file
+        {record.stockFile ? "; the preview reads a few maps from the stock file." : "; with a stock file uploaded, the preview also shows a few maps read from it."}
+      </Typography.Text>
+      <DefinitionImport key={record.id} record={record} />
 
       <Divider orientation="left">Flashing support</Divider>
       {record.flashing.bootloader ? (

@@ -39,6 +39,22 @@ export class CataloguePages {
     return record.getByTestId("sha256").first();
   }
 
+  /** "Import definition" on an open firmware record: the files chosen (a definition, or a rom with its bases), the preview the server answers. */
+  async previewDefinition(record: Locator, files: string | string[]) {
+    await record.getByLabel("Definition file").setInputFiles(files);
+    const preview = record.getByTestId("definition-preview");
+    await expect(preview).toBeVisible();
+    return preview;
+  }
+
+  /** Saves the previewed definition with the patches and checksums ticked; answers the confirmation shown. */
+  async saveDefinition(record: Locator) {
+    await record.getByRole("button", { name: /^Save definition/ }).click();
+    const saved = record.getByTestId("definition-saved");
+    await expect(saved).toBeVisible();
+    return saved;
+  }
+
   async addVehicle(vehicle: { make: string; model: string; engine: string; yearFrom: number; ecu: string; firmwareId: string }) {
     await this.page.getByRole("tab", { name: "Supported vehicles" }).click();
     await this.page.getByRole("button", { name: "Add vehicle" }).click();

@@ -1,0 +1,86 @@
+/**
+ * One entry for every definition format we read: the format is told by the
+ * content, never by the file name. TunerPro XDF (XML `<XDFFORMAT>` or the
+ * older 1.x text) goes to ./xdf.ts, RomRaider and EcuFlash XML (`<roms>` or
+ * `<rom>`) to ./romraider.ts; anything else is refused with a message that
+ * says what the file is not.
+ */
+import { itemCellCount, type TuneDefinition, type TuneItem } from "../../contracts/tune-definition";
+import { TuneError } from "./errors";
+import { itemExtents, readItem, type ItemValues } from "./maps";
+import type { DefinitionImport } from "./import-common";
+import { importRomRaider, type RomRaiderImportOptions } from "./romraider";
+import { isLegacyXdf } from "./xdf-legacy";
+import { importXdf } from "./xdf";
+
+export type DefinitionImportOptions = RomRaiderImportOptions;
+
+/** The name of the first element of an XML text, after its prolog (declaration, comments, DOCTYPE); undefined when it does not start like XML. */
+export function xmlRootName(text: string): string | undefined {
+  const prolog = /^\uFEFF?\s*(?:(?:<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>)\s*)*<([A-Za-z_][\w:.-]*)/;
+  return prolog.exec(text.slice(0, 64 * 1024))?.[1];
+}
+
+/** Imports an XDF, a RomRaider or an EcuFlash definition, whichever the text is. */
+export function importDefinition(text: string, options: DefinitionImportOptions): DefinitionImport {
+  if (isLegacyXdf(text)) return importXdf(text, options);
+  const root = xmlRootName(text);
+  if (root !== undefined && /^roms?$/i.test(root)) return importRomRaider(text, options);
+  if (root === undefined && !text.replace(/^\uFEFF/, "").trimStart().startsWith("<")) {
+    throw new TuneError("definition_invalid", "not a definition we read: neither a TunerPro XDF (XML or 1.x text) nor a RomRaider/EcuFlash XML definition", { problems: [] });
+  }
+  if (root !== undefined && root.toUpperCase() !== "XDFFORMAT") {
+    throw new TuneError(
+      "definition_invalid",
+      `not a definition we read: the root element is <${root}>; a TunerPro XDF has <XDFFORMAT>, a RomRaider/EcuFlash definition <roms> or <rom>`,
+      { problems: [] },
+    );
+  }
+  return importXdf(text, options);
+}
+
+/**
+ * A few maps of an imported definition read from an image (the firmware's
+ * stock file), for the import's preview: two 2-D tables, a 1-D table and a
+ * single value when the definition has them, filled up to `limit` in
+ * definition order. Tables of more than 4,096 cells and items the image
+ * cannot hold are passed over.
+ */
+export function sampleMaps(definition: TuneDefinition, image: Uint8Array, limit = 4): Array<ItemValues & { title: string }> {
+  const readable = definition.items.filter((item) => itemCellCount(item) <= 4096 && itemExtents(item).every((e) => e.end <= image.length));
+  const wanted: Array<[TuneItem["kind"][], number]> = [
+    [["table2d"], 2],
+    [["table1d"], 1],
+    [["constant", "enum", "flag"], 1],
+  ];
+  const chosen = new Set<TuneItem>();
+  for (const [kinds, count] of wanted) readable.filter((i) => kinds.includes(i.kind)).slice(0, count).forEach((i) => chosen.add(i));
+  for (const item of readable) if (chosen.size < limit) chosen.add(item);
+  return readable.filter((item) => chosen.has(item)).slice(0, limit).map((item) => ({ ...readItem(image, item), title: item.title }));
+}
+
+/**
+ * Several definition files as one text to import: a RomRaider/EcuFlash rom
+ * and the files holding the roms it inherits from (EcuFlash keeps each base
+ * in a file of its own) become one `<roms>` document, their declarations
+ * dropped. One file is answered as it is; an XDF cannot be combined. Lines
+ * in the import's answer then count in the combined text, files joined in
+ * the order given.
+ */
+export function combineDefinitionFiles(texts: readonly string[]): string {
+  if (texts.length === 1) return texts[0];
+  if (texts.length === 0) throw new TuneError("definition_invalid", "no definition file", { problems: [] });
+  const bodies = texts.map((text, i) => {
+    const root = xmlRootName(text);
+    if (root === undefined || !/^roms?$/i.test(root)) {
+      throw new TuneError("definition_invalid", `file ${i + 1} is not a RomRaider/EcuFlash definition: only those are imported together (a rom and the roms it inherits from); an XDF comes alone`, {
+        problems: [],
+      });
+    }
+    const body = text.slice(text.search(new RegExp(`<${root}[\\s>/]`)));
+    if (root.toLowerCase() === "rom") return body.trimEnd();
+    const inner = /^<roms[^>]*>([\s\S]*)<\/roms>\s*$/i.exec(body.trimEnd());
+    return inner ? inner[1].trim() : "";
+  });
+  return `<roms>\n${bodies.join("\n")}\n</roms>\n`;
+}
