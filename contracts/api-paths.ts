@@ -173,6 +173,8 @@ export const apiRoutes = {
     flashingSupport: () => `${FIRMWARE}/flashing-support`,
     bootloader: (id: string) => `${FIRMWARE}/flashing-support/${id}/bootloader`,
     stockFile: (id: string) => `${apiPaths["firmware-support"].record}/${id}/stock-file`,
+    /** GET: the record's definition as a TunerPro XDF. */
+    definitionXdf: (id: string) => `${apiPaths["firmware-support"].record}/${id}/definition.xdf`,
     channelVariables: () => `${FIRMWARE}/channel-variables`,
     importPidDescriptors: () => `${apiPaths["pid-descriptors"].list}/import`,
   },

@@ -285,6 +285,13 @@ describe.each(databaseKinds)("tune files API on %s", (kind) => {
         { id: "Rev_limit", title: "Rev limit", kind: "constant", category: "a", categories: ["a", "b"], z: { address: 0x10, bits: 16, signed: false, endian: "big", float: false, toPhysical: "X*4" } },
       ]);
       expect(record.checksums.map((c: { name: string }) => c.name)).toEqual([...other.firmware.checksums.map((c) => c.name), "Sum"]);
+      // Exported as an XDF, it imports again as the same items.
+      const exported = await call("GET", `/firmware-support/firmware-support/${row.id}/definition.xdf`, admin);
+      expect(exported.statusCode).toBe(200);
+      expect(exported.headers["content-disposition"]).toContain("OTHER64K.xdf");
+      const again = await call("POST", "/tune-file-patches/import-xdf", admin, { firmwareId: "OTHER64K", xml: exported.body, dryRun: true });
+      expect(again.json().definition.items).toEqual(record.definition.items);
+      expect((await call("GET", `/firmware-support/firmware-support/${row.id}/definition.xdf`, customer)).statusCode).toBe(403);
       // Put the record back as the other suites expect it.
       const restored = await call("PUT", "/firmware-support/firmware-support", admin, firmwareRecordOf(other));
       expect(restored.statusCode, restored.body).toBe(200);

@@ -18,7 +18,8 @@ import type { ChecksumScheme, IdentifyRule } from "../../../contracts/tune-defin
 import type { AppContext } from "../../context";
 import { firmwareSupport } from "../../db/schema";
 import { describeMismatches } from "../../../domain/tune/identify";
-import { identifyMismatches } from "../../../domain/tune";
+import { exportXdf, identifyMismatches } from "../../../domain/tune";
+import { definitionOf, patchOf, patchesForFirmware } from "../../services/firmware-records";
 import { verifyAll } from "../../services/tune-engine";
 import { HttpError, notFound } from "../../errors";
 import { idParams, referencedConflict } from "../../http/crud";
@@ -209,5 +210,19 @@ export async function firmwareRecordRoutes(plugin: FastifyInstance, { ctx }: { c
       .header("content-disposition", `attachment; filename="${row.firmwareId}-stock.bin"`)
       .header("x-content-sha256", row.stockSha256)
       .send(ctx.blobs.stream(row.stockSha256));
+  });
+
+  /** The record's definition (and its firmware's patches) as a TunerPro XDF, for tuners who work in TunerPro. */
+  app.get(`/${apiRoutes.firmwareSupport.definitionXdf(":id")}`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
+    const { id } = request.params;
+    const [row] = await ctx.db.select().from(firmwareSupport).where(eq(firmwareSupport.id, id));
+    if (!row) throw notFound(`Firmware record ${id}`);
+    const definition = await definitionOf(ctx.db, row.firmwareId);
+    if (!definition) throw notFound(`A definition for ${row.firmwareId}`);
+    const patches = (await patchesForFirmware(ctx.db, row.firmwareId)).map(patchOf);
+    return reply
+      .header("content-type", "application/xml; charset=utf-8")
+      .header("content-disposition", `attachment; filename="${row.firmwareId.replace(/[^A-Za-z0-9._-]/g, "_")}.xdf"`)
+      .send(exportXdf(definition, { title: row.firmwareId, patches }));
   });
 }

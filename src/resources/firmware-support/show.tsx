@@ -14,6 +14,7 @@ import { usePut } from "../../components/resource/use-put";
 import { JsonField } from "../../components/resource/json-field";
 import { DefinitionImport } from "./definition-import";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
+import { API_PREFIX } from "../../providers/data-provider";
 
 const Sha = ({ value }: { value: string }) => (
   <Typography.Text code copyable data-testid="sha256">
@@ -104,6 +105,11 @@ export function FirmwareShow({ id, onEdit }: { id: string; onEdit: () => void })
         {record.stockFile ? "; the preview reads a few maps from the stock file." : "; with a stock file uploaded, the preview also shows a few maps read from it."}
       </Typography.Text>
       <DefinitionImport key={record.id} record={record} />
+      {record.definition && (
+        <Typography.Link href={`${API_PREFIX}/${apiRoutes.firmwareSupport.definitionXdf(record.id)}`} download>
+          Export the definition as a TunerPro XDF
+        </Typography.Link>
+      )}
 
       <Divider orientation="left">Flashing support</Divider>
       {record.flashing.bootloader ? (
