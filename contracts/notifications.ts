@@ -21,6 +21,7 @@ export const NOTIFICATION_KINDS = [
   "repository.withdrawn",
   "tuning-request.changed",
   "tuning-request.message",
+  "ledger.adjusted",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

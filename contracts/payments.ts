@@ -24,7 +24,7 @@ export const ORDER_NEXT: Readonly<Record<OrderStatus, readonly OrderStatus[]>> =
 };
 
 /** From the user's side: the customer's payment and refund; the dealer's sale, platform fee and their reversals. */
-export const LEDGER_KINDS = ["payment", "refund", "sale", "fee", "sale-reversal", "fee-reversal"] as const;
+export const LEDGER_KINDS = ["payment", "refund", "sale", "fee", "sale-reversal", "fee-reversal", "adjustment"] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 export const tuneFileOrderSchema = z.strictObject({
@@ -110,6 +110,8 @@ export const licenceSchema = z.strictObject({
   dealerUid: z.string(),
   orderId: z.string().nullable(),
   grantedBy: z.string().nullable(),
+  /** What it is bound to, read from the car when it was made: the pre-flight refuses another VIN, ECU or software. */
+  boundTo: z.strictObject({ vin: z.string().nullable(), ecuSerial: z.string().nullable(), softwareId: z.string().nullable() }),
   /** When the first verified flash used it; null while unused. */
   consumedAt: z.iso.datetime().nullable(),
   createdAt: z.iso.datetime(),
@@ -128,6 +130,8 @@ export const ledgerEntrySchema = z.strictObject({
   amountCents: z.number().int(),
   currency: z.string(),
   description: z.string(),
+  /** The admin who made an adjustment; null for the provider's movements. */
+  createdBy: z.string().nullable(),
   createdAt: z.iso.datetime(),
 });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
@@ -135,6 +139,19 @@ export const ledgerPageSchema = listResponseSchema(ledgerEntrySchema).extend({
   /** Per currency, the sum of every entry (not only this page's). */
   balances: z.array(z.strictObject({ currency: z.string(), amountCents: z.number().int() })),
 });
+/** `POST /users/{id}/transaction`: an admin's adjustment of a user's balance (a goodwill credit, a correction), with the reason the user reads. */
+export const ledgerAdjustmentSchema = z.strictObject({
+  amountCents: z
+    .number()
+    .int("the amount is whole cents")
+    .min(-10_000_000, "an adjustment is at most 100,000.00 either way")
+    .max(10_000_000, "an adjustment is at most 100,000.00 either way")
+    .refine((cents) => cents !== 0, "an adjustment moves something: not 0"),
+  currency: z.enum(["EUR", "GBP", "USD"], { error: "currency is one of EUR, GBP, USD" }),
+  reason: z.string("give a reason: the user reads it").trim().min(3, "give a reason: the user reads it").max(500, "a reason is at most 500 characters"),
+});
+export type LedgerAdjustment = z.infer<typeof ledgerAdjustmentSchema>;
+
 export const ledgerList = {
   sort: ["createdAt"],
   filter: ["kind", "currency", "orderId", "createdAt"],

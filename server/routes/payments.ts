@@ -4,6 +4,7 @@
  * of a user's money movements. State changes of orders come only from the provider's events
  * (routes/stripe.ts); these routes ask the provider and answer what the browser needs.
  */
+import { randomUUID } from "node:crypto";
 import { type SQL, and, desc, eq, getTableColumns, inArray, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { FastifyInstance } from "fastify";
@@ -19,6 +20,8 @@ import {
   connectedAccountStateSchema,
   expireSessionSchema,
   ledgerList,
+  ledgerAdjustmentSchema,
+  ledgerEntrySchema,
   ledgerPageSchema,
   licenceListSchema,
   onboardingSchema,
@@ -100,6 +103,7 @@ const ledgerToApi = (row: typeof ledgerEntries.$inferSelect): LedgerEntry => ({
   amountCents: row.amountCents,
   currency: row.currency,
   description: row.description,
+  createdBy: row.createdBy,
   createdAt: row.createdAt.toISOString(),
 });
 
@@ -365,6 +369,7 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
       dealerUid,
       orderId: purchase.orderId,
       grantedBy: purchase.grantedBy,
+      boundTo: { vin: purchase.vin, ecuSerial: purchase.ecuSerial, softwareId: purchase.softwareId },
       consumedAt: purchase.consumedAt?.toISOString() ?? null,
       createdAt: purchase.createdAt.toISOString(),
     }));
@@ -477,6 +482,27 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
       .groupBy(ledgerEntries.currency)
       .orderBy(ledgerEntries.currency);
     return { ...page, data: page.data.map(ledgerToApi), balances: balances.map((b) => ({ currency: b.currency, amountCents: Number(b.amountCents) })) };
+  });
+
+  /**
+   * An admin adjusts a user's balance (a goodwill credit, a correction): one ledger row with the
+   * reason the user reads and who made it; the user is told. Money at the provider is not moved:
+   * this records what support agreed, as the file-service portals' credit adjustments do.
+   */
+  app.post(`/${apiRoutes.users.transactions(":id")}`, { config: { role: "admin" as const }, schema: { params: userParams, body: ledgerAdjustmentSchema, response: { 201: ledgerEntrySchema } } }, async (request, reply) => {
+    const caller = callerOf(request);
+    const { amountCents, currency, reason } = request.body;
+    const [user] = await db.select({ uid: users.uid }).from(users).where(eq(users.uid, request.params.id));
+    if (!user) throw notFound(`User ${request.params.id}`);
+    const row = await ctx.notifications.transaction(async (tx, notify) => {
+      const [made] = await tx
+        .insert(ledgerEntries)
+        .values({ userUid: user.uid, eventId: `adjustment-${randomUUID()}`, kind: "adjustment", amountCents, currency, description: `Adjustment: ${reason}`, createdBy: caller.uid })
+        .returning();
+      await notify({ recipientUid: user.uid, kind: "ledger.adjusted", title: `Your balance was adjusted by ${(amountCents / 100).toFixed(2)} ${currency}`, body: reason, link: "/my-tunes" });
+      return made;
+    });
+    return reply.status(201).send(ledgerToApi(row));
   });
 
   /** The same movements as CSV, oldest first, for a spreadsheet or an accountant. */

@@ -90,11 +90,18 @@ export async function preflight(ctx: AppContext, vehicle: VehicleRow, owner: boo
     pass("software-id", `software ${body.ecu.softwareId} is firmware ${firmwareId}, the file's`);
     if (baked.tuneFileId) {
       const [licence] = await db
-        .select({ id: tuneFilePurchases.id, title: tuneFiles.title })
+        .select({ id: tuneFilePurchases.id, title: tuneFiles.title, vin: tuneFilePurchases.vin, ecuSerial: tuneFilePurchases.ecuSerial, softwareId: tuneFilePurchases.softwareId })
         .from(tuneFilePurchases)
         .innerJoin(tuneFiles, eq(tuneFiles.id, tuneFilePurchases.tuneFileId))
         .where(and(eq(tuneFilePurchases.tuneFileId, baked.tuneFileId), eq(tuneFilePurchases.vehicleId, vehicle.id)));
       if (!licence) fail("licence", "the tune this file was baked from is not licensed for this vehicle: buy it for this car first");
+      // Bound to the car as it was bought for: another ECU or software needs another licence.
+      const bound = [
+        licence.vin && licence.vin !== body.vin && `VIN ${licence.vin}`,
+        licence.ecuSerial && licence.ecuSerial !== body.ecu.ecuSerial && `ECU serial ${licence.ecuSerial}`,
+        licence.softwareId && licence.softwareId !== body.ecu.softwareId && `software ${licence.softwareId}`,
+      ].filter(Boolean);
+      if (bound.length) fail("licence", `"${licence.title}" is licensed for ${bound.join(", ")}, not what the car reads now: ask the dealer to move the licence`);
       pass("licence", `"${licence.title}" is licensed for this vehicle`);
     } else {
       pass("licence", "a file a dealer baked for this vehicle");

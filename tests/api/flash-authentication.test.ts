@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeKey } from "../../domain/flashing/seed-key";
-import { firmwareSecrets, flashGrants, tuneFiles, userVehicles } from "../../server/db/schema";
+import { firmwareSecrets, flashGrants, tuneFilePurchases, tuneFiles, userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { FLASH_SECRET, carReadyToFlash, flashableFirmware, identityOf } from "./flashing-setup";
 import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
@@ -101,6 +101,23 @@ describe.each(databaseKinds)("flash authentication on %s", (kind) => {
     }
     expect((await authenticate(request(), stranger)).statusCode).toBe(404);
     expect(await grants()).toBe(before);
+  });
+
+  it("binds a licence to the car it was bought for: another software id on the licence is refused by name", async () => {
+    const [licence] = await app.ctx.db.select().from(tuneFilePurchases).where(eq(tuneFilePurchases.vehicleId, vehicleId));
+    // Copied from the car when the licence was made, whoever inserted it.
+    expect(licence).toMatchObject({ vin: VIN, ecuSerial: SERIAL, softwareId: demo.firmware.firmwareId });
+    const listed = (await call("GET", `/user-vehicles/${vehicleId}/tune-files/purchases`, customer)).json().data[0];
+    expect(listed.boundTo).toEqual({ vin: VIN, ecuSerial: SERIAL, softwareId: demo.firmware.firmwareId });
+    const before = await grants();
+    await app.ctx.db.update(tuneFilePurchases).set({ softwareId: "OLD-SOFTWARE" }).where(eq(tuneFilePurchases.id, licence.id));
+    const refused = await authenticate(request());
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ data: { check: "licence" } });
+    expect(refused.json().description).toContain("software OLD-SOFTWARE");
+    expect(await grants()).toBe(before);
+    await app.ctx.db.update(tuneFilePurchases).set({ softwareId: licence.softwareId }).where(eq(tuneFilePurchases.id, licence.id));
+    expect((await authenticate(request())).statusCode).toBe(201);
   });
 
   it("refuses a file whose checksums do not verify, showing stored and calculated values", async () => {

@@ -321,6 +321,22 @@ describe.each(databaseKinds)("buying a tune on %s", (kind) => {
     expect(undeclared.statusCode).toBe(400);
   });
 
+  it("lets an admin adjust a user's balance with the reason the user reads, kept with who made it", async () => {
+    const before = (await call("GET", `/users/${customer.uid}/transaction`, customer)).json().balances.find((b: { currency: string }) => b.currency === "GBP")?.amountCents ?? 0;
+    const made = await call("POST", `/users/${customer.uid}/transaction`, admin, { amountCents: 1500, currency: "GBP", reason: "Goodwill for a slow revision" });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(made.json()).toMatchObject({ kind: "adjustment", amountCents: 1500, currency: "GBP", description: "Adjustment: Goodwill for a slow revision", createdBy: admin.uid, orderId: null });
+    const after = (await call("GET", `/users/${customer.uid}/transaction?kind[eq]=adjustment`, customer)).json();
+    expect(after.balances.find((b: { currency: string }) => b.currency === "GBP").amountCents).toBe(before + 1500);
+    expect(after.data[0]).toMatchObject({ kind: "adjustment", createdBy: admin.uid });
+    const told = await app.ctx.db.select().from(notifications).where(and(eq(notifications.recipientUid, customer.uid), eq(notifications.kind, "ledger.adjusted")));
+    expect(told.map((n) => n.body)).toContain("Goodwill for a slow revision");
+    expect((await call("POST", `/users/${customer.uid}/transaction`, dealer, { amountCents: 1500, currency: "GBP", reason: "mine" })).statusCode).toBe(403);
+    expect((await call("POST", `/users/${customer.uid}/transaction`, admin, { amountCents: 0, currency: "GBP", reason: "nothing" })).json().data[0].path).toBe("amountCents");
+    expect((await call("POST", `/users/${customer.uid}/transaction`, admin, { amountCents: 100, currency: "GBP", reason: "" })).json().data[0].path).toBe("reason");
+    expect((await call("POST", "/users/no-such-user/transaction", admin, { amountCents: 100, currency: "GBP", reason: "credit" })).statusCode).toBe(404);
+  });
+
   it("suspends instead of removing a dealer with orders in flight, so their customers keep their recourse", async () => {
     const [profile] = await app.ctx.db.select().from(dealerProfiles).where(eq(dealerProfiles.userUid, dealer.uid));
     const answer = await call("DELETE", `/dealers/${profile.id}/admin`, admin);

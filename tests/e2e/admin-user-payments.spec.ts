@@ -43,6 +43,15 @@ test("an admin reads a user's orders and ledger on their page and refunds a paid
   await expect(row).toContainText("refunded");
   await expect(row).toContainText("Charged for the wrong car");
 
+  // A goodwill credit, with the reason the customer reads.
+  const adjust = page.getByRole("form", { name: "Adjust the balance" });
+  await adjust.getByRole("button", { name: "Adjust the balance" }).click();
+  await expect(adjust.getByText("an adjustment moves something: not 0")).toBeVisible();
+  await adjust.getByLabel("Adjustment amount").fill("15");
+  await adjust.getByLabel("Adjustment reason").fill(`Sorry about ${title}`);
+  await adjust.getByRole("button", { name: "Adjust the balance" }).click();
+  await expect(page.getByRole("table", { name: "Transactions" }).getByRole("row").filter({ hasText: `Adjustment: Sorry about ${title}` })).toContainText("€15.00");
+
   // The dealer's side of the same sale, seen from the dealer's page.
   await page.goto(`/admin/users/${uidOf(dealer.authorization.slice(7))}`);
   await page.getByText("Sold", { exact: true }).click();

@@ -67,6 +67,10 @@ CREATE TABLE "tuning_requests" (
 );
 --> statement-breakpoint
 ALTER TABLE "dealer_profiles" ADD COLUMN "free_revision_days" integer DEFAULT 21 NOT NULL;--> statement-breakpoint
+ALTER TABLE "tune_file_purchases" ADD COLUMN "vin" text;--> statement-breakpoint
+ALTER TABLE "tune_file_purchases" ADD COLUMN "ecu_serial" text;--> statement-breakpoint
+ALTER TABLE "tune_file_purchases" ADD COLUMN "software_id" text;--> statement-breakpoint
+ALTER TABLE "ledger_entries" ADD COLUMN "created_by" text;--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "tuning_request_id" uuid;--> statement-breakpoint
 ALTER TABLE "tuning_request_events" ADD CONSTRAINT "tuning_request_events_request_id_tuning_requests_id_fk" FOREIGN KEY ("request_id") REFERENCES "public"."tuning_requests"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "tuning_request_files" ADD CONSTRAINT "tuning_request_files_request_id_tuning_requests_id_fk" FOREIGN KEY ("request_id") REFERENCES "public"."tuning_requests"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -83,4 +87,17 @@ CREATE INDEX "tuning_requests_customer_idx" ON "tuning_requests" USING btree ("c
 CREATE INDEX "tuning_requests_vehicle_idx" ON "tuning_requests" USING btree ("vehicle_id");--> statement-breakpoint
 CREATE INDEX "tuning_requests_delivered_idx" ON "tuning_requests" USING btree ("last_delivered_at") WHERE "tuning_requests"."state" = 'delivered';--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_tuning_request_id_tuning_requests_id_fk" FOREIGN KEY ("tuning_request_id") REFERENCES "public"."tuning_requests"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-CREATE UNIQUE INDEX "orders_open_request_key" ON "orders" USING btree ("tuning_request_id") WHERE "orders"."status" IN ('created', 'failed', 'paid');
+CREATE UNIQUE INDEX "orders_open_request_key" ON "orders" USING btree ("tuning_request_id") WHERE "orders"."status" IN ('created', 'failed', 'paid');--> statement-breakpoint
+-- A licence is bound to the car as it is when the licence is made, whoever inserts it (a payment
+-- event, a free tune, a grant, a delivered revision, the seed): copied here, once.
+CREATE FUNCTION tune_file_purchases_bind() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.vin IS NULL AND NEW.ecu_serial IS NULL AND NEW.software_id IS NULL THEN
+    SELECT v.vin, v.ecu_serial, v.software_id INTO NEW.vin, NEW.ecu_serial, NEW.software_id FROM user_vehicles v WHERE v.id = NEW.vehicle_id;
+  END IF;
+  RETURN NEW;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER tune_file_purchases_bind BEFORE INSERT ON tune_file_purchases FOR EACH ROW EXECUTE FUNCTION tune_file_purchases_bind();
+--> statement-breakpoint
+UPDATE tune_file_purchases p SET vin = v.vin, ecu_serial = v.ecu_serial, software_id = v.software_id FROM user_vehicles v WHERE v.id = p.vehicle_id;

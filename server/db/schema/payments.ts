@@ -81,6 +81,8 @@ export const ledgerEntries = pgTable(
     amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
     currency: text("currency").notNull(),
     description: text("description").notNull(),
+    /** The admin who made an adjustment (kind `adjustment`); null for the provider's movements. */
+    createdBy: text("created_by"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("ledger_entries_user_idx").on(t.userUid, t.createdAt, t.id), uniqueIndex("ledger_entries_event_key").on(t.eventId, t.userUid, t.kind)],

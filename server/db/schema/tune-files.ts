@@ -100,6 +100,14 @@ export const tuneFilePurchases = pgTable(
      * schema files import each other: orders are never deleted, and a refund removes this row).
      */
     orderId: uuid("order_id"),
+    /**
+     * The car it is bound to, as the car was when the licence was made (copied from the vehicle by
+     * the trigger tune_file_purchases_bind, whoever inserts): the pre-flight refuses another VIN,
+     * ECU serial or software id, as HP Tuners binds a licence to VIN, ECU and OS.
+     */
+    vin: text("vin"),
+    ecuSerial: text("ecu_serial"),
+    softwareId: text("software_id"),
     /** The first verified flash of the tune onto the car: the licence is used from then on. */
     consumedAt: timestamp("consumed_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -11,7 +11,7 @@ import type { LedgerEntry, LedgerKind } from "../../../contracts/payments";
 import { formatMoney } from "../../lib/money";
 import { API_PREFIX } from "../../providers/data-provider";
 
-const KIND_COLORS: Record<LedgerKind, string> = { payment: "blue", refund: "cyan", sale: "green", fee: "orange", "sale-reversal": "red", "fee-reversal": "gold" };
+const KIND_COLORS: Record<LedgerKind, string> = { payment: "blue", refund: "cyan", sale: "green", fee: "orange", "sale-reversal": "red", "fee-reversal": "gold", adjustment: "purple" };
 const PAGE_SIZE = 20;
 
 interface LedgerPage {

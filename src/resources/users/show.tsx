@@ -5,7 +5,9 @@
  */
 import { type HttpError, useCustom } from "@refinedev/core";
 import { Card, Descriptions, Flex, Skeleton, Space, Tag } from "antd";
+import { useState } from "react";
 import { useParams } from "react-router";
+import { BalanceAdjustment } from "./balance-adjustment";
 import type { Account } from "../../../contracts/account";
 import { apiRoutes } from "../../../contracts/api-paths";
 import { ErrorPage } from "../../components/error-page";
@@ -20,6 +22,8 @@ const when = (value: string | null) => (value ? new Date(value).toLocaleString()
 
 export function UsersShow() {
   const { userId = "" } = useParams();
+  // A new adjustment makes the ledger read again.
+  const [ledgerVersion, setLedgerVersion] = useState(0);
   const { query } = useCustom<Account>({ url: apiRoutes.users.record(userId), method: "get", errorNotification: false });
   const account = query.data?.data;
   const failure = query.error as (HttpError & { description?: string }) | null;
@@ -63,7 +67,10 @@ export function UsersShow() {
             <OrdersTable uid={account.uid} />
           </Card>
           <Card size="small" title="Transactions">
-            <Transactions uid={account.uid} />
+            <Flex vertical gap={16}>
+              <Transactions key={ledgerVersion} uid={account.uid} />
+              <BalanceAdjustment uid={account.uid} onDone={() => setLedgerVersion((n) => n + 1)} />
+            </Flex>
           </Card>
           <RepositoryAccessList uid={account.uid} />
         </Flex>
