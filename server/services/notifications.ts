@@ -9,6 +9,7 @@ import { and, count, eq, isNull } from "drizzle-orm";
 import type { Notification, NotificationKind } from "../../contracts/notifications";
 import type { Db, Tx } from "../db/handle";
 import { notifications } from "../db/schema";
+import { Topics } from "./topics";
 
 export interface NotificationInput {
   recipientUid: string;
@@ -37,7 +38,8 @@ export const notificationToApi = (row: typeof notifications.$inferSelect): Notif
 });
 
 export class NotificationCenter {
-  private readonly listeners = new Map<string, Set<Listener>>();
+  /** Each recipient's open streams. */
+  private readonly streams = new Topics<NotificationEvent>();
 
   constructor(private readonly db: Db) {}
 
@@ -59,17 +61,11 @@ export class NotificationCenter {
 
   /** Tells the recipient's listeners (open streams) what changed; call it after the change committed. */
   publish(recipientUid: string, event: NotificationEvent): void {
-    for (const listener of this.listeners.get(recipientUid) ?? []) listener(event);
+    this.streams.publish(recipientUid, event);
   }
 
   subscribe(recipientUid: string, listener: Listener): () => void {
-    const set = this.listeners.get(recipientUid) ?? new Set();
-    set.add(listener);
-    this.listeners.set(recipientUid, set);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) this.listeners.delete(recipientUid);
-    };
+    return this.streams.subscribe(recipientUid, listener);
   }
 
   async unreadCount(recipientUid: string): Promise<number> {

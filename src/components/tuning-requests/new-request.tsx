@@ -6,18 +6,17 @@
 import { useCustom, useCustomMutation } from "@refinedev/core";
 import { Alert, Button, Flex, Form, Input, InputNumber, Select } from "antd";
 import { apiPaths } from "../../../contracts/api-paths";
-import type { DataLogSummary } from "../../../contracts/data-logs";
 import type { Dealer } from "../../../contracts/dealers";
 import { type TuningRequest, tuningRequestCreateSchema } from "../../../contracts/tuning-requests";
 import type { Vehicle } from "../../../contracts/user-vehicles";
 import { Field, FormError, useContractForm } from "../resource/form";
+import { VehicleLogsSelect } from "./vehicle-logs-select";
 
 const FUELS = ["95", "98", "100", "E85", "diesel", "other"] as const;
 const TRANSMISSIONS = ["manual", "automatic", "dct", "other"] as const;
 
 export function NewTuningRequest({ vehicle, onMade }: { vehicle: Vehicle; onMade: (ticket: TuningRequest) => void }) {
   const dealers = useCustom<{ data: Dealer[] }>({ url: apiPaths["managed-dealers"].list, method: "get", config: { query: { pageSize: 100 } } });
-  const logs = useCustom<{ data: DataLogSummary[] }>({ url: apiPaths["data-logs"].list, method: "get", config: { filters: [{ field: "vehicleId", operator: "eq", value: vehicle.id }], query: { pageSize: 50 } } });
   const form = useContractForm(tuningRequestCreateSchema, {
     vehicleId: vehicle.id,
     dealerId: "",
@@ -64,17 +63,7 @@ export function NewTuningRequest({ vehicle, onMade }: { vehicle: Vehicle; onMade
         {(field) => <Input.TextArea {...field} value={field.value ?? ""} rows={3} maxLength={4000} placeholder="How you use the car, what you hope for, anything the dealer should know" />}
       </Field>
       <Field control={form.control} name="logIds" label="Logs to attach">
-        {(field) => (
-          <Select
-            {...field}
-            mode="multiple"
-            optionFilterProp="label"
-            aria-label="Logs to attach"
-            loading={logs.query.isLoading}
-            placeholder="Logs of this car"
-            options={(logs.query.data?.data.data ?? []).map((log) => ({ value: log.id, label: `${log.title} (${new Date(log.createdAt).toLocaleDateString()})` }))}
-          />
-        )}
+        {(field) => <VehicleLogsSelect vehicleId={vehicle.id} value={field.value} onChange={field.onChange} onBlur={field.onBlur} label="Logs to attach" />}
       </Field>
       <Button type="primary" htmlType="submit" loading={mutation.isPending}>
         Send the request

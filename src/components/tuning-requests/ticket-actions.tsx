@@ -5,17 +5,17 @@
  * with new logs, accepts or cancels before paying. Refusals show the server's sentence.
  */
 import { UploadOutlined } from "@ant-design/icons";
-import { type HttpError, useCustom, useCustomMutation, useGo } from "@refinedev/core";
+import { type HttpError, useCustomMutation, useGo } from "@refinedev/core";
 import { Alert, Button, Checkbox, Flex, Form, Input, InputNumber, Popconfirm, Select, Space, Upload } from "antd";
 import { useState } from "react";
-import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
-import type { DataLogSummary } from "../../../contracts/data-logs";
+import { apiRoutes } from "../../../contracts/api-paths";
 import type { Checkout } from "../../../contracts/payments";
 import { currencies } from "../../../contracts/tune-files";
 import { type TuningRequest, quoteActionSchema, revisionRequestActionSchema } from "../../../contracts/tuning-requests";
 import { failureText, fieldMessage } from "../../lib/http-errors";
 import { centsOf, formatMoney } from "../../lib/money";
 import { ReasonDialog } from "../dialogs/reason-dialog";
+import { VehicleLogsSelect } from "./vehicle-logs-select";
 import { Field, FormError, useContractForm } from "../resource/form";
 
 interface Props {
@@ -157,11 +157,6 @@ function ReasonAction({ ticket, onChanged, action, label, explanation }: Props &
 }
 
 function RevisionRequest({ ticket, onChanged }: Props) {
-  const logs = useCustom<{ data: DataLogSummary[] }>({
-    url: apiPaths["data-logs"].list,
-    method: "get",
-    config: { filters: ticket.vehicleId ? [{ field: "vehicleId", operator: "eq", value: ticket.vehicleId }] : [], query: { pageSize: 50 } },
-  });
   const form = useContractForm(revisionRequestActionSchema, { action: "request-revision", note: "", logIds: [] });
   const { send, pending } = usePatch(ticket, onChanged);
   const submit = form.handleSubmit((values) => send(values, `Revision ${ticket.revisions + 1} asked for`, form.showServerError, () => form.reset()));
@@ -173,17 +168,7 @@ function RevisionRequest({ ticket, onChanged }: Props) {
         {(field) => <Input.TextArea {...field} rows={3} maxLength={4000} placeholder="e.g. knock in 5th gear above 5,500 rpm, see the new log" />}
       </Field>
       <Field control={form.control} name="logIds" label="New logs">
-        {(field) => (
-          <Select
-            {...field}
-            mode="multiple"
-            optionFilterProp="label"
-            aria-label="New logs"
-            placeholder="Logs of this car"
-            loading={logs.query.isLoading}
-            options={(logs.query.data?.data.data ?? []).map((log) => ({ value: log.id, label: `${log.title} (${new Date(log.createdAt).toLocaleDateString()})` }))}
-          />
-        )}
+        {(field) => <VehicleLogsSelect vehicleId={ticket.vehicleId} value={field.value} onChange={field.onChange} onBlur={field.onBlur} label="New logs" />}
       </Field>
       <Button htmlType="submit" loading={pending}>
         Ask for revision {ticket.revisions + 1}

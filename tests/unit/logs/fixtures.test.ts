@@ -1,29 +1,12 @@
-import { describe, expect, it } from "vitest";
-import { type FormatId, type ParsedLog, detectFormat, parseLog } from "../../../domain/logs";
+import { expect } from "vitest";
+import type { ParsedLog } from "../../../domain/logs";
+import { type Expectation, byName, checkRealFiles } from "./helpers/expectations";
 import { fixture, fixtureNames } from "./helpers/fixtures";
 
 /**
  * Every real logger file in ../shared/fixtures/logs. Row counts, names and values were read off
  * the files by hand (or with a separate script), not from the parser.
  */
-interface Expectation {
-  format: FormatId;
-  rows: number;
-  channels: number;
-  /** A few channels by position: name and unit. */
-  named: [index: number, name: string, unit: string][];
-  /** Exact first and last values of some channels, by name. */
-  values: [name: string, first: number, last: number][];
-  duration: number;
-  check?: (log: ParsedLog) => void;
-}
-
-const byName = (log: ParsedLog, name: string) => {
-  const index = log.channels.findIndex((c) => c.name === name);
-  if (index < 0) throw new Error(`no channel "${name}" in ${log.channels.map((c) => c.name).join(", ")}`);
-  return { channel: log.channels[index], column: log.columns[index] };
-};
-
 const EXPECTED: Record<string, Expectation> = {
   "bluedriver-utf16.csv": {
     format: "bluedriver",
@@ -334,42 +317,4 @@ function checkMe7Meta(log: ParsedLog): void {
   });
 }
 
-describe("real logger fixtures", () => {
-  it("has an expectation for every fixture file", () => {
-    expect(fixtureNames()).toEqual(Object.keys(EXPECTED).sort());
-  });
-
-  for (const [file, want] of Object.entries(EXPECTED)) {
-    describe(file, () => {
-      const log = parseLog(fixture(file));
-
-      it(`is ${want.format} with ${want.rows} rows and ${want.channels} channels`, () => {
-        expect(detectFormat(fixture(file)).format).toBe(want.format);
-        expect(log.format).toBe(want.format);
-        expect(log.rowCount).toBe(want.rows);
-        expect(log.time).toHaveLength(want.rows);
-        expect(log.channels).toHaveLength(want.channels);
-        expect(log.columns).toHaveLength(want.channels);
-        expect(log.durationSeconds).toBeCloseTo(want.duration, 6);
-        expect(log.time[0]).toBe(0);
-      });
-
-      it("names channels and units from the header", () => {
-        for (const [index, name, unit] of want.named) {
-          expect(log.channels[index], `channel ${index}`).toMatchObject({ name, unit });
-        }
-        expect(new Set(log.channels.map((c) => c.id)).size).toBe(log.channels.length);
-      });
-
-      it("reads first and last values exactly", () => {
-        for (const [name, first, last] of want.values) {
-          const { column } = byName(log, name);
-          expect(column[0], `${name} first`).toBeCloseTo(first, 4);
-          expect(column[column.length - 1], `${name} last`).toBeCloseTo(last, 4);
-        }
-      });
-
-      if (want.check) it("keeps the file's metadata and gaps", () => want.check?.(log));
-    });
-  }
-});
+checkRealFiles("real logger fixtures", EXPECTED, fixtureNames, (name) => new Uint8Array(fixture(name)));

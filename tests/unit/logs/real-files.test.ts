@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type FormatId, type ParsedLog, detectFormat, parseLog } from "../../../domain/logs";
+import { parseLog } from "../../../domain/logs";
+import { type Expectation, byName, checkRealFiles } from "./helpers/expectations";
 import { fixture, fixtureNames, moreFixture, moreFixtureNames } from "./helpers/fixtures";
 
 /**
@@ -7,22 +8,6 @@ import { fixture, fixtureNames, moreFixture, moreFixtureNames } from "./helpers/
  * expected value was read off the raw file by hand (head, tail, awk for cell counts; a separate
  * Python struct reading for the .mlg), not from the parser.
  */
-interface Expectation {
-  format: FormatId;
-  rows: number;
-  channels: number;
-  named: [index: number, name: string, unit: string][];
-  values: [name: string, first: number, last: number][];
-  duration: number;
-  check?: (log: ParsedLog) => void;
-}
-
-const byName = (log: ParsedLog, name: string) => {
-  const index = log.channels.findIndex((c) => c.name === name);
-  if (index < 0) throw new Error(`no channel "${name}" in ${log.channels.map((c) => c.name).join(", ")}`);
-  return { channel: log.channels[index], column: log.columns[index] };
-};
-
 const EXPECTED: Record<string, Expectation> = {
   // Header: Time, 57 channels, then "bootmod3_2.00.012_unknown" and a log id (60 cells); rows 58 values and a trailing comma.
   "bootmod3-b58.csv": {
@@ -147,32 +132,7 @@ const EXPECTED: Record<string, Expectation> = {
   },
 };
 
-describe("real files in more-logs", () => {
-  it("has an expectation for every file in the folder", () => {
-    expect(moreFixtureNames()).toEqual(Object.keys(EXPECTED).sort());
-  });
-
-  for (const [name, want] of Object.entries(EXPECTED)) {
-    it(`reads ${name}`, () => {
-      const bytes = new Uint8Array(moreFixture(name));
-      expect(detectFormat(bytes).format).toBe(want.format);
-      const log = parseLog(bytes);
-      expect(log.format).toBe(want.format);
-      expect(log.rowCount).toBe(want.rows);
-      expect(log.channels).toHaveLength(want.channels);
-      for (const [index, channel, unit] of want.named) {
-        expect({ index, name: log.channels[index].name, unit: log.channels[index].unit }).toEqual({ index, name: channel, unit });
-      }
-      for (const [channel, first, last] of want.values) {
-        const { column } = byName(log, channel);
-        expect(column[0]).toBeCloseTo(first, 4);
-        expect(column[log.rowCount - 1]).toBeCloseTo(last, 4);
-      }
-      expect(log.durationSeconds).toBeCloseTo(want.duration, 6);
-      want.check?.(log);
-    });
-  }
-});
+checkRealFiles("real files in more-logs", EXPECTED, moreFixtureNames, (name) => new Uint8Array(moreFixture(name)));
 
 describe("every real file in both folders", () => {
   const all = [
