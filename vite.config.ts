@@ -1,5 +1,7 @@
 import react from "@vitejs/plugin-react";
+import path from "node:path";
 import { type Plugin, defineConfig } from "vite";
+import { precompressDir } from "./scripts/lib/precompress";
 
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 
@@ -23,8 +25,23 @@ function buildManifest(): Plugin {
   };
 }
 
+/** Brotli and gzip copies of every built text file, served by content negotiation (server/http/static.ts). */
+function precompress(): Plugin {
+  let outDir = "dist";
+  return {
+    name: "precompress",
+    apply: "build",
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      await precompressDir(outDir);
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
-  plugins: [react(), buildManifest()],
+  plugins: [react(), buildManifest(), precompress()],
   // The dev server writes no manifest: null makes the first manifest read the baseline.
   define: { __BUILD_ID__: JSON.stringify(command === "build" ? buildId : null) },
   server: {
@@ -36,6 +53,8 @@ export default defineConfig(({ command }) => ({
     outDir: "dist",
     chunkSizeWarningLimit: 4000,
     sourcemap: false,
+    // dist/.vite/manifest.json: the chunk graph the bundle budgets and bench/first-load.ts read.
+    manifest: true,
   },
   worker: { format: "es" },
 }));
