@@ -28,6 +28,8 @@ beforeAll(async () => {
   await writeFile(path.join(distDir, "index.html"), html);
   await writeFile(path.join(distDir, "assets", "index-abc123.js"), script);
   await writeFile(path.join(distDir, "assets", "tiny-abc123.js"), "export const a = 1;\n");
+  await mkdir(path.join(distDir, ".vite"), { recursive: true });
+  await writeFile(path.join(distDir, ".vite", "chunks.json"), JSON.stringify([{ fileName: "assets/index-abc123.js", padding: "x".repeat(2000) }]));
   await precompressDir(distDir);
   const config = loadConfig({
     NODE_ENV: "production",
@@ -113,6 +115,12 @@ describe("static files are sent compressed by content negotiation", () => {
     expect(response.headers["content-encoding"]).toBeUndefined();
     expect(String(response.headers.vary).toLowerCase()).toContain("accept-encoding");
     expect(response.body).toBe("export const a = 1;\n");
+  });
+
+  it("the build's chunk report is neither compressed nor served", async () => {
+    expect(existsSync(path.join(distDir, ".vite", "chunks.json.br"))).toBe(false);
+    const response = await app.inject({ method: "GET", url: "/.vite/chunks.json" });
+    expect(response.statusCode).toBe(404);
   });
 
   it("a missing hashed asset is a 404, not index.html", async () => {
