@@ -90,8 +90,6 @@ export default defineConfig(({ command }) => ({
     outDir: "dist",
     chunkSizeWarningLimit: 4000,
     sourcemap: false,
-    // dist/.vite/manifest.json: the chunk graph the bundle budgets and bench/first-load.ts read.
-    manifest: true,
   },
   worker: { format: "es" },
 }));
