@@ -16,6 +16,3 @@ export function identityStartup(): { config: RuntimeConfig; onStart: (sdk: Ident
   if (!startup) throw new Error("Identity is not configured: call configureIdentity first");
   return startup;
 }
-
-/** Loads the SDK (once) and starts it: the session follows its token from then on. */
-export const loadIdentitySdk = (): Promise<IdentitySdk> => import("./firebase").then((module) => module.identitySdk());

@@ -7,7 +7,7 @@ import { createAuthProvider } from "./auth-provider";
 import { chooseBackend } from "./backend";
 import { createDataProvider } from "./data-provider";
 import { createHttpClient } from "./http";
-import { configureIdentity, loadIdentitySdk } from "./identity-startup";
+import { configureIdentity } from "./identity-startup";
 import { notificationProvider } from "./notification-provider";
 import { createSession, hasSavedIdentityUser } from "./session";
 
@@ -29,7 +29,8 @@ export async function createServices() {
     getToken: (forceRefresh) => tokenSource(forceRefresh),
   });
   const session = createSession(
-    loadIdentitySdk,
+    // Loads the SDK (once) and starts it: the session follows its token from then on.
+    () => import("./firebase").then((module) => module.identitySdk()),
     async (token) => {
       await http.post("/api/__session", { token }, { anonymous: true });
     },
