@@ -1,5 +1,7 @@
 import react from "@vitejs/plugin-react";
+import path from "node:path";
 import { type Plugin, defineConfig } from "vite";
+import { precompressDir } from "./scripts/lib/precompress";
 
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 
@@ -23,8 +25,60 @@ function buildManifest(): Plugin {
   };
 }
 
+/** A module's id relative to the project; node_modules may be a link to another checkout's. */
+function moduleName(id: string): string {
+  const plain = id.replace(/^\0/, "");
+  const inPackages = plain.lastIndexOf("/node_modules/");
+  return inPackages >= 0 ? plain.slice(inPackages + 1) : path.relative(process.cwd(), plain);
+}
+
+/**
+ * .vite/chunks.json: every JavaScript chunk with its static and dynamic imports and the modules in it
+ * (largest first), so the bundle budgets (tests/unit/bundle-budget.test.ts) and bench/first-load.ts
+ * can say what a chunk pulls in.
+ */
+function chunkReport(): Plugin {
+  return {
+    name: "chunk-report",
+    apply: "build",
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle)
+        .filter((output) => output.type === "chunk")
+        .map((chunk) => ({
+          fileName: chunk.fileName,
+          name: chunk.name,
+          isEntry: chunk.isEntry,
+          isDynamicEntry: chunk.isDynamicEntry,
+          facadeModuleId: chunk.facadeModuleId ? path.relative(process.cwd(), chunk.facadeModuleId) : null,
+          imports: chunk.imports,
+          dynamicImports: chunk.dynamicImports,
+          modules: Object.entries(chunk.modules)
+            .map(([id, info]) => ({ id: moduleName(id), bytes: info.renderedLength }))
+            .filter((module) => module.bytes > 0)
+            .sort((a, b) => b.bytes - a.bytes),
+        }));
+      this.emitFile({ type: "asset", fileName: ".vite/chunks.json", source: JSON.stringify(chunks) });
+    },
+  };
+}
+
+/** Brotli and gzip copies of every built text file, served by content negotiation (server/http/static.ts). */
+function precompress(): Plugin {
+  let outDir = "dist";
+  return {
+    name: "precompress",
+    apply: "build",
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      await precompressDir(outDir);
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
-  plugins: [react(), buildManifest()],
+  plugins: [react(), buildManifest(), chunkReport(), precompress()],
   // The dev server writes no manifest: null makes the first manifest read the baseline.
   define: { __BUILD_ID__: JSON.stringify(command === "build" ? buildId : null) },
   server: {

@@ -59,7 +59,8 @@ declare module "fastify" {
     ctx: AppContext;
     /** Set once shutdown starts: responses then close their connection so close() can finish. */
     shuttingDown: boolean;
-    spaIndex?: Buffer;
+    /** Sends index.html in the coding the request accepts (server/http/static.ts). */
+    spaIndex?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
   }
 }
 
@@ -188,7 +189,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Client routes get index.html; a missing file (an old hashed asset) must 404, not turn into HTML.
     const wantsPage = request.method === "GET" && hasSpa && !pathname.startsWith("/api") && !/\.[a-z0-9]+$/i.test(pathname);
     if (wantsPage && app.spaIndex) {
-      return reply.header("Cache-Control", "no-cache").type("text/html; charset=utf-8").send(app.spaIndex);
+      return app.spaIndex(request, reply);
     }
     throw new HttpError(404, "Not found", `No route ${request.method} ${pathname}`);
   });

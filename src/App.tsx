@@ -2,7 +2,7 @@ import "@refinedev/antd/dist/reset.css";
 import { Refine } from "@refinedev/core";
 import routerProvider, { DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
 import { App as AntdApp, ConfigProvider, Empty } from "antd";
-import { type ReactNode, useLayoutEffect, useRef } from "react";
+import { type ReactNode, Suspense, lazy, useLayoutEffect, useRef } from "react";
 import { BrowserRouter, useLocation } from "react-router";
 import { AppErrorBoundary, errorState } from "./components/app-error-boundary";
 import { ColourModeSwitch, useColourMode } from "./components/colour-mode-switch";
@@ -11,7 +11,6 @@ import { KeepAliveRoutes } from "./components/keep-alive-routes";
 import { KeyboardShortcuts } from "./components/keyboard-shortcuts";
 import { DocsLayout } from "./components/layouts/docs-layout";
 import { LandingLayout } from "./components/layouts/landing-layout";
-import { PortalLayout } from "./components/layouts/portal-layout";
 import { Link } from "./components/link";
 import { PageRedirect } from "./components/page-redirect";
 import { Toaster } from "./components/toaster";
@@ -25,10 +24,17 @@ import { SessionContext, useSessionState } from "./providers/session-context";
 import { keepAliveFor, keepAliveKey, refineResources, renderRoutes } from "./resources";
 import type { LayoutName } from "./routing/types";
 
+// The portal's frame (Refine's themed layout, which brings its markdown renderer) loads when the portal opens, not on the landing page.
+const PortalLayout = lazy(() => import("./components/layouts/portal-layout").then((module) => ({ default: module.PortalLayout })));
+
 const switchInHeader = <ColourModeSwitch />;
 const layouts: Record<LayoutName, (children: ReactNode) => ReactNode> = {
   landing: (children) => <LandingLayout headerExtra={switchInHeader}>{children}</LandingLayout>,
-  portal: (children) => <PortalLayout headerExtra={switchInHeader}>{children}</PortalLayout>,
+  portal: (children) => (
+    <Suspense fallback={null}>
+      <PortalLayout headerExtra={switchInHeader}>{children}</PortalLayout>
+    </Suspense>
+  ),
   docs: (children) => <DocsLayout headerExtra={switchInHeader}>{children}</DocsLayout>,
   none: (children) => children,
 };

@@ -24,6 +24,7 @@ export function spaIsStale(root = process.cwd()): boolean {
 /** Builds the SPA into outDir (dist/ by default); test runs build into their own folder. */
 export function buildSpa(outDir = "dist"): void {
   const args = ["build", "--logLevel", "warn", "--outDir", outDir, "--emptyOutDir"];
-  const result = spawnSync(path.resolve("node_modules/.bin/vite"), args, { stdio: "inherit" });
+  // A production build whoever calls (vitest sets NODE_ENV=test, which would bundle React's development build).
+  const result = spawnSync(path.resolve("node_modules/.bin/vite"), args, { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
   if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status})`);
 }

@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import fastifyStatic from "@fastify/static";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../config";
 
 /** Runtime configuration for the SPA: read at start-up by the browser, never baked into the build. */
@@ -17,24 +19,82 @@ export function webConfig(config: Config) {
   };
 }
 
+export type ContentCoding = "br" | "gzip" | "identity";
+
+/**
+ * The coding to send for an Accept-Encoding header among those available: Brotli before gzip before
+ * none, honouring q-values (`q=0` refuses a coding; `*` stands for any coding not named).
+ */
+export function negotiateEncoding(header: string | undefined, available: readonly ContentCoding[] = ["br", "gzip"]): ContentCoding {
+  if (!header) return "identity";
+  const q = new Map<string, number>();
+  for (const part of header.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (!name) continue;
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const value = qParam ? Number(qParam.slice(2)) : 1;
+    q.set(name, Number.isFinite(value) ? value : 0);
+  }
+  const weight = (coding: string) => q.get(coding) ?? q.get("*") ?? 0;
+  let best: ContentCoding = "identity";
+  let bestQ = 0;
+  for (const coding of available) {
+    const w = weight(coding);
+    if (w > bestQ) {
+      best = coding;
+      bestQ = w;
+    }
+  }
+  return best;
+}
+
+interface Variant {
+  body: Buffer;
+  etag: string;
+}
+
+/** index.html in every coding, made once at start-up (it is a few KB), each with its own ETag. */
+function indexVariants(html: Buffer): Record<ContentCoding, Variant> {
+  const variant = (body: Buffer, coding: ContentCoding): Variant => ({
+    body,
+    etag: `"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}${coding === "identity" ? "" : `-${coding}`}"`,
+  });
+  return {
+    identity: variant(html, "identity"),
+    br: variant(brotliCompressSync(html), "br"),
+    gzip: variant(gzipSync(html, { level: 9 }), "gzip"),
+  };
+}
+
 /**
  * Serves the built SPA: hashed assets cached for a year, index.html (and so every client route)
- * never cached so a new release is picked up.
+ * never cached so a new release is picked up. The build writes `.br` and `.gz` copies beside each
+ * text file (vite.config.ts); the variant sent follows Accept-Encoding (Brotli, then gzip, then
+ * none) with `Vary: Accept-Encoding`, and its own Content-Length and ETag.
  */
 export async function serveSpa(app: FastifyInstance, config: Config): Promise<boolean> {
   const indexPath = config.distDir ? path.join(config.distDir, "index.html") : "";
   if (!config.distDir || !existsSync(indexPath)) return false;
-  const indexHtml = readFileSync(indexPath);
+  const variants = indexVariants(readFileSync(indexPath));
   await app.register(fastifyStatic, {
     root: config.distDir,
     index: false,
     wildcard: false,
     cacheControl: false,
+    preCompressed: true,
     setHeaders(res, filePath) {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       res.header("Cache-Control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
     },
   });
-  app.decorate("spaIndex", indexHtml);
+  app.decorate("spaIndex", (request: FastifyRequest, reply: FastifyReply) => {
+    const coding = negotiateEncoding(request.headers["accept-encoding"]);
+    const variant = variants[coding];
+    reply.header("Cache-Control", "no-cache").header("Vary", "Accept-Encoding").header("ETag", variant.etag).type("text/html; charset=utf-8");
+    if (coding !== "identity") reply.header("Content-Encoding", coding);
+    const inm = request.headers["if-none-match"];
+    if (inm && inm.split(",").some((tag) => tag.trim().replace(/^W\//, "") === variant.etag)) return reply.code(304).send();
+    return reply.header("Content-Length", variant.body.length).send(variant.body);
+  });
   return true;
 }

@@ -1,6 +1,5 @@
 import type { AuthProvider } from "@refinedev/core";
 import type { QueryClient } from "@tanstack/react-query";
-import { type Auth, signInWithEmailAndPassword, signOut } from "firebase/auth";
 import { identityErrorMessage } from "../lib/identity-errors";
 import type { Session } from "./session";
 
@@ -9,10 +8,12 @@ export function safeRedirect(to: unknown, fallback = "/dashboard"): string {
   return typeof to === "string" && to.startsWith("/") && !to.startsWith("//") ? to : fallback;
 }
 
-export function createAuthProvider(auth: Auth, session: Session, queryClient: QueryClient): AuthProvider {
+/** Signing in and out load the identity SDK (session.identity()); checks read the session only. */
+export function createAuthProvider(session: Session, queryClient: QueryClient): AuthProvider {
   return {
     async login({ email, password, to }: { email: string; password: string; to?: string }) {
       try {
+        const { auth, signInWithEmailAndPassword } = await session.identity();
         await signInWithEmailAndPassword(auth, email, password);
         return { success: true, redirectTo: safeRedirect(to) };
       } catch (error) {
@@ -21,6 +22,7 @@ export function createAuthProvider(auth: Auth, session: Session, queryClient: Qu
     },
 
     async logout() {
+      const { auth, signOut } = await session.identity();
       await signOut(auth);
       // The next person in this tab must see nothing of the last one.
       queryClient.clear();

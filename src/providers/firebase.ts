@@ -1,6 +1,16 @@
 import { type FirebaseApp, initializeApp } from "firebase/app";
-import { type Auth, browserLocalPersistence, connectAuthEmulator, initializeAuth } from "firebase/auth";
+import {
+  type Auth,
+  browserLocalPersistence,
+  connectAuthEmulator,
+  initializeAuth,
+  onIdTokenChanged,
+  signInWithEmailAndPassword,
+  signOut,
+} from "firebase/auth";
 import type { RuntimeConfig } from "../lib/runtime-config";
+import { identityStartup } from "./identity-startup";
+import type { IdentitySdk } from "./session";
 
 let instance: { app: FirebaseApp; auth: Auth } | null = null;
 
@@ -14,7 +24,20 @@ export function initFirebase(config: RuntimeConfig): { app: FirebaseApp; auth: A
   return instance;
 }
 
+/**
+ * The SDK's auth, started on first use (this module is loaded lazily: src/providers/identity-startup.ts)
+ * and handed to the session so it follows the token whichever page started it.
+ */
 export function firebaseAuth(): Auth {
-  if (!instance) throw new Error("Firebase is not initialised: call initFirebase first");
-  return instance.auth;
+  if (instance) return instance.auth;
+  const { config, onStart } = identityStartup();
+  const { auth } = initFirebase(config);
+  onStart(sdkOf(auth));
+  return auth;
+}
+
+const sdkOf = (auth: Auth): IdentitySdk => ({ auth, onIdTokenChanged, signOut, signInWithEmailAndPassword });
+
+export function identitySdk(): IdentitySdk {
+  return sdkOf(firebaseAuth());
 }

@@ -1,5 +1,4 @@
 import { QueryClient } from "@tanstack/react-query";
-import { initFirebase } from "./firebase";
 import { identityErrorMessage } from "../lib/identity-errors";
 import { loadRuntimeConfig } from "../lib/runtime-config";
 import { guardOf } from "../resources";
@@ -8,6 +7,7 @@ import { createAuthProvider } from "./auth-provider";
 import { chooseBackend } from "./backend";
 import { createDataProvider } from "./data-provider";
 import { createHttpClient } from "./http";
+import { configureIdentity } from "./identity-startup";
 import { notificationProvider } from "./notification-provider";
 import { createSession, hasSavedIdentityUser } from "./session";
 
@@ -16,7 +16,8 @@ export async function createServices() {
   const runtimeConfig = await loadRuntimeConfig();
   // Read before the SDK restores (or drops) the saved session.
   const hadSavedUser = hasSavedIdentityUser();
-  const { auth } = initFirebase(runtimeConfig);
+  // The SDK starts on first use, from the session or an identity page, and the session follows it.
+  configureIdentity(runtimeConfig, (sdk) => session.attach(sdk));
   const backend = chooseBackend({
     mode: import.meta.env.MODE,
     offlineBaseUrl: import.meta.env.VITE_OFFLINE_API_URL ?? "",
@@ -28,7 +29,8 @@ export async function createServices() {
     getToken: (forceRefresh) => tokenSource(forceRefresh),
   });
   const session = createSession(
-    auth,
+    // Loads the SDK (once) and starts it: the session follows its token from then on.
+    () => import("./firebase").then((module) => module.identitySdk()),
     async (token) => {
       await http.post("/api/__session", { token }, { anonymous: true });
     },
@@ -52,12 +54,11 @@ export async function createServices() {
   });
   return {
     runtimeConfig,
-    auth,
     session,
     http,
     queryClient,
     dataProvider: createDataProvider(http),
-    authProvider: createAuthProvider(auth, session, queryClient),
+    authProvider: createAuthProvider(session, queryClient),
     accessControlProvider: createAccessControlProvider(
       async () => (await session.ready()).role,
       (name) => guardOf(name),

@@ -1,4 +1,4 @@
-import { type Auth, type User, onIdTokenChanged, signOut } from "firebase/auth";
+import type { Auth, User, onIdTokenChanged, signInWithEmailAndPassword, signOut } from "firebase/auth";
 import { type Role, roleFromClaims } from "../../contracts/account";
 import { FORCED_SIGN_OUT_CODES, identityErrorCode } from "../lib/identity-errors";
 
@@ -11,6 +11,14 @@ export interface SessionState {
 }
 
 type Listener = (state: SessionState) => void;
+
+/** The identity SDK's few functions the session and the auth provider call, handed over once it has loaded. */
+export interface IdentitySdk {
+  auth: Auth;
+  onIdTokenChanged: typeof onIdTokenChanged;
+  signOut: typeof signOut;
+  signInWithEmailAndPassword: typeof signInWithEmailAndPassword;
+}
 
 export interface SessionOptions {
   /**
@@ -32,9 +40,14 @@ export function hasSavedIdentityUser(storage: Pick<Storage, "length" | "key"> = 
 /**
  * Follows the identity token: whoever asks (guards, access checks, the http client) reads the
  * current user and role here without a network call.
+ *
+ * The SDK is loaded by `loadIdentity` only when needed: at once when a session was saved, otherwise
+ * when someone signs in or an identity page starts it (`identity()`, or `attach()` from the SDK's
+ * side). Until then a visitor is known to be signed out without it.
  */
-export function createSession(auth: Auth, mirror: (token: string | null) => Promise<void>, options: SessionOptions = {}) {
+export function createSession(loadIdentity: () => Promise<IdentitySdk>, mirror: (token: string | null) => Promise<void>, options: SessionOptions = {}) {
   let state: SessionState = { ready: false, user: null, role: null, claims: {} };
+  let sdk: IdentitySdk | null = null;
   const listeners = new Set<Listener>();
   let settle = () => {};
   // Resolved once the first token event has been turned into state (role included).
@@ -47,7 +60,7 @@ export function createSession(auth: Auth, mirror: (token: string | null) => Prom
   async function endIfForced(error: unknown): Promise<boolean> {
     const code = identityErrorCode(error);
     if (!code || !FORCED_SIGN_OUT_CODES.has(code)) return false;
-    if (auth.currentUser) await signOut(auth);
+    if (sdk?.auth.currentUser) await sdk.signOut(sdk.auth);
     options.onForcedSignOut?.(code);
     return true;
   }
@@ -82,10 +95,12 @@ export function createSession(auth: Auth, mirror: (token: string | null) => Prom
   }
 
   let first = true;
-  onIdTokenChanged(auth, async (user) => {
+  const onToken = async (user: User | null) => {
     // A saved session that does not come back was refused by the service (disabled, revoked, deleted).
     if (first && !user && options.hadSavedUser) options.onForcedSignOut?.(null);
     first = false;
+    // Known to be signed out already (the SDK loaded for a visitor who was not signed in): nothing changed.
+    if (!user && state.ready && !state.user) return;
     let mirrorDone = () => {};
     const mirroring = new Promise<void>((resolve) => (mirrorDone = resolve));
     mirrored = mirroring;
@@ -108,9 +123,38 @@ export function createSession(auth: Auth, mirror: (token: string | null) => Prom
     } finally {
       mirrorDone();
     }
-  });
+  };
+
+  /** Follows the SDK's token from now on; called once the SDK has started, whoever started it. */
+  function attach(loaded: IdentitySdk): void {
+    if (sdk) return;
+    sdk = loaded;
+    loaded.onIdTokenChanged(loaded.auth, onToken);
+  }
+
+  let loading: Promise<IdentitySdk> | null = null;
+  /** The SDK, loaded and followed: for signing in and out. */
+  function identity(): Promise<IdentitySdk> {
+    if (sdk) return Promise.resolve(sdk);
+    loading ??= loadIdentity().then((loaded) => {
+      attach(loaded);
+      return loaded;
+    });
+    return loading;
+  }
+
+  if (options.hadSavedUser) {
+    void identity();
+  } else {
+    // Nobody was signed in: the first page needs no SDK. The server's cookie is cleared as before.
+    state = { ready: true, user: null, role: null, claims: {} };
+    settle();
+    mirrored = mirrorState(null);
+  }
 
   return {
+    identity,
+    attach,
     ready: () => ready.then(() => state),
     /** Settles once the server has answered the mirror of the current sign-in state. */
     mirrored: (): Promise<void> => mirrored,
@@ -120,7 +164,7 @@ export function createSession(auth: Auth, mirror: (token: string | null) => Prom
      */
     async remirror(): Promise<void> {
       await ready;
-      const next = mirrored.then(() => mirrorState(auth.currentUser, true));
+      const next = mirrored.then(() => mirrorState(sdk?.auth.currentUser ?? null, true));
       mirrored = next;
       await next;
     },
@@ -132,9 +176,10 @@ export function createSession(auth: Auth, mirror: (token: string | null) => Prom
     },
     async token(forceRefresh: boolean): Promise<string | null> {
       await ready;
-      if (!auth.currentUser) return null;
+      const user = sdk?.auth.currentUser;
+      if (!user) return null;
       try {
-        return await auth.currentUser.getIdToken(forceRefresh);
+        return await user.getIdToken(forceRefresh);
       } catch (error) {
         // Signed out now: the call goes out without a token and its 401 takes the app to sign-in.
         if (await endIfForced(error)) return null;

@@ -1,16 +1,23 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
 type Listener = (user: unknown) => Promise<void> | void;
-const firebase = vi.hoisted(() => ({ listener: null as Listener | null, signOut: vi.fn() }));
-vi.mock("firebase/auth", () => ({
-  onIdTokenChanged: (_auth: unknown, listener: Listener) => {
-    firebase.listener = listener;
-    return () => {};
-  },
-  signOut: firebase.signOut,
-}));
+const firebase = { listener: null as Listener | null, signOut: vi.fn(), loads: 0 };
 
 const { createSession, hasSavedIdentityUser } = await import("../../../src/providers/session");
+
+/** The identity SDK as the session loads it, over a fake auth. */
+const sdkFor = (auth: unknown) => async () => {
+  firebase.loads++;
+  return {
+    auth,
+    onIdTokenChanged: (_auth: unknown, listener: Listener) => {
+      firebase.listener = listener;
+      return () => {};
+    },
+    signOut: firebase.signOut,
+    signInWithEmailAndPassword: vi.fn(),
+  } as never;
+};
 
 const authError = (code: string) => Object.assign(new Error(code), { code: `auth/${code}` });
 
@@ -30,7 +37,8 @@ describe("session: forced sign-out", () => {
   });
 
   async function signedIn(getIdToken: (force?: boolean) => Promise<string>, onForcedSignOut = vi.fn()) {
-    const session = createSession(auth as never, async () => {}, { onForcedSignOut });
+    const session = createSession(sdkFor(auth), async () => {}, { onForcedSignOut, hadSavedUser: true });
+    await session.identity();
     const user = fakeUser(getIdToken);
     auth.currentUser = user;
     await firebase.listener?.(user);
@@ -87,16 +95,16 @@ describe("session: a saved session the service refuses at page load", () => {
 
   it("reports a forced sign-out without a code when the saved user does not come back", async () => {
     const onForcedSignOut = vi.fn();
-    createSession({ currentUser: null } as never, async () => {}, { hadSavedUser: true, onForcedSignOut });
+    await createSession(sdkFor({ currentUser: null }), async () => {}, { hadSavedUser: true, onForcedSignOut }).identity();
     await firebase.listener?.(null);
     expect(onForcedSignOut).toHaveBeenCalledWith(null);
   });
 
   it("says nothing to a visitor who was not signed in, or when the saved user is restored", async () => {
     const onForcedSignOut = vi.fn();
-    createSession({ currentUser: null } as never, async () => {}, { hadSavedUser: false, onForcedSignOut });
+    await createSession(sdkFor({ currentUser: null }), async () => {}, { hadSavedUser: false, onForcedSignOut }).identity();
     await firebase.listener?.(null);
-    createSession({ currentUser: null } as never, async () => {}, { hadSavedUser: true, onForcedSignOut });
+    await createSession(sdkFor({ currentUser: null }), async () => {}, { hadSavedUser: true, onForcedSignOut }).identity();
     await firebase.listener?.(fakeUser(async () => "token"));
     await firebase.listener?.(null);
     expect(onForcedSignOut).not.toHaveBeenCalled();
@@ -112,11 +120,16 @@ describe("session: the server's session cookie", () => {
 
   it("tells of a sign-in before the cookie is set, and says when the server has answered the mirror", async () => {
     const answers: Array<{ token: string | null; answer: ReturnType<typeof deferred> }> = [];
-    const session = createSession({ currentUser: null } as never, (token) => {
-      const answer = deferred();
-      answers.push({ token, answer });
-      return answer.promise;
-    });
+    const session = createSession(
+      sdkFor({ currentUser: null }),
+      (token) => {
+        const answer = deferred();
+        answers.push({ token, answer });
+        return answer.promise;
+      },
+      { hadSavedUser: true },
+    );
+    await session.identity();
     let mirroredAtSignIn: Promise<void> | null = null;
     session.subscribe(() => (mirroredAtSignIn = session.mirrored()));
     const signingIn = firebase.listener?.(fakeUser(async (force) => (force ? "fresh" : "token")));
@@ -134,13 +147,61 @@ describe("session: the server's session cookie", () => {
   it("mirrors again with a fresh token when asked, after the mirror in flight", async () => {
     const tokens: Array<string | null> = [];
     const auth = { currentUser: null as unknown };
-    const session = createSession(auth as never, async (token) => {
-      tokens.push(token);
-    });
+    const session = createSession(
+      sdkFor(auth),
+      async (token) => {
+        tokens.push(token);
+      },
+      { hadSavedUser: true },
+    );
+    await session.identity();
     const user = fakeUser(async (force) => (force ? "fresh" : "token"));
     auth.currentUser = user;
     await firebase.listener?.(user);
     await session.remirror();
     expect(tokens).toEqual(["token", "fresh"]);
+  });
+});
+
+describe("session: the identity SDK loads only when needed", () => {
+  it("knows a visitor with no saved session is signed out without loading the SDK, and clears the server's cookie", async () => {
+    const before = firebase.loads;
+    const tokens: Array<string | null> = [];
+    const session = createSession(sdkFor({ currentUser: null }), async (token) => {
+      tokens.push(token);
+    });
+    expect(session.current()).toMatchObject({ ready: true, user: null });
+    expect(await session.token(false)).toBeNull();
+    await session.mirrored();
+    expect(tokens).toEqual([null]);
+    expect(firebase.loads, "the SDK is not loaded").toBe(before);
+  });
+
+  it("loads the SDK at once when a session was saved, and once only", async () => {
+    const before = firebase.loads;
+    const session = createSession(sdkFor({ currentUser: null }), async () => {}, { hadSavedUser: true });
+    expect(session.current().ready).toBe(false);
+    await Promise.all([session.identity(), session.identity()]);
+    expect(firebase.loads).toBe(before + 1);
+    await firebase.listener?.(fakeUser(async () => "token"));
+    expect(session.current().user).not.toBeNull();
+  });
+
+  it("follows a sign-in once the SDK is loaded for it", async () => {
+    const auth = { currentUser: null as unknown };
+    const tokens: Array<string | null> = [];
+    const session = createSession(sdkFor(auth), async (token) => {
+      tokens.push(token);
+    });
+    await session.identity();
+    // The SDK's first event for a visitor known to be signed out changes nothing.
+    await firebase.listener?.(null);
+    expect(tokens).toEqual([null]);
+    const user = fakeUser(async () => "token");
+    auth.currentUser = user;
+    await firebase.listener?.(user);
+    expect(session.current().user).toBe(user);
+    expect(await session.token(false)).toBe("token");
+    expect(tokens).toEqual([null, "token"]);
   });
 });

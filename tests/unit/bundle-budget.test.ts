@@ -1,0 +1,55 @@
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSpa } from "../../scripts/lib/build";
+import { BUDGETS, type BundleReport, bundleReport, kB, largestModules, packagesOf } from "../../scripts/lib/bundle-report";
+
+/**
+ * The production build stays within its size budgets (scripts/lib/bundle-report.ts). Builds into its
+ * own folder, or reads BUNDLE_DIST when a build is at hand. `npx tsx bench/first-load.ts` prints the figures.
+ */
+const given = process.env.BUNDLE_DIST;
+const distDir = given ? path.resolve(given) : path.resolve(`.test-data/bundle-budget-${process.pid}/dist`);
+let report: BundleReport;
+
+beforeAll(() => {
+  if (!given) buildSpa(distDir);
+  report = bundleReport(distDir);
+}, 240_000);
+
+afterAll(() => {
+  if (!given) rmSync(path.dirname(distDir), { recursive: true, force: true });
+});
+
+describe("bundle budgets", () => {
+  it(`the landing page's initial JavaScript stays within ${kB(BUDGETS.landingInitialGzip)} gzipped`, () => {
+    const total = report.initialTotals.gzip;
+    const holds = packagesOf(report.initial.map((fileName) => report.chunks.get(fileName)))
+      .map((entry) => `${entry.name} ${kB(entry.bytes)}`)
+      .join(", ");
+    const chunks = report.initial
+      .map((fileName) => report.sizes.get(fileName)!)
+      .sort((a, b) => b.gzip - a.gzip)
+      .slice(0, 6)
+      .map((size) => `${size.fileName} ${kB(size.gzip)} (${largestModules(report.chunks.get(size.fileName), 4)})`)
+      .join("\n  ");
+    expect(
+      total,
+      `the landing loads ${kB(total)} gzipped in ${report.initial.length} chunks, over its ${kB(BUDGETS.landingInitialGzip)} budget.\n` +
+        `It holds (rendered bytes): ${holds}\nLargest chunks:\n  ${chunks}`,
+    ).toBeLessThanOrEqual(BUDGETS.landingInitialGzip);
+  });
+
+  it(`every lazy chunk but Monaco stays within ${kB(BUDGETS.lazyChunkGzip)} gzipped`, () => {
+    const over = report.lazy
+      .filter((fileName) => !BUDGETS.lazyExempt.test(fileName))
+      .map((fileName) => report.sizes.get(fileName)!)
+      .filter((size) => size.gzip > BUDGETS.lazyChunkGzip)
+      .map((size) => `${size.fileName} ${kB(size.gzip)} gzipped pulls in ${largestModules(report.chunks.get(size.fileName))}`);
+    expect(over, `lazy chunks over ${kB(BUDGETS.lazyChunkGzip)}`).toEqual([]);
+  });
+
+  it("Monaco is not in the landing's first load", () => {
+    expect(report.initial.filter((fileName) => BUDGETS.lazyExempt.test(fileName))).toEqual([]);
+  });
+});
