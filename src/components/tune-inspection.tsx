@@ -27,8 +27,9 @@ export function ChecksumTable({ checksums }: { checksums: ChecksumReport[] }) {
         { dataIndex: "name", title: "Checksum" },
         { dataIndex: "type", title: "Type" },
         { dataIndex: "valid", title: "Result", render: (valid: boolean) => (valid ? <Tag color="green">valid</Tag> : <Tag color="red">fails</Tag>) },
-        { dataIndex: "stored", title: "Stored", render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
-        { dataIndex: "computed", title: "Computed", render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
+        // A hex value is one word: it never breaks across lines.
+        { dataIndex: "stored", title: "Stored", render: (v: string) => <Typography.Text code style={{ whiteSpace: "nowrap" }}>{v}</Typography.Text> },
+        { dataIndex: "computed", title: "Computed", render: (v: string) => <Typography.Text code style={{ whiteSpace: "nowrap" }}>{v}</Typography.Text> },
       ]}
     />
   );
@@ -42,7 +43,9 @@ function changeItems(change: InspectionChange) {
   if (change.items.length === 0) return change.checksums.length ? `checksum ${change.checksums.join(", ")}` : <Typography.Text type="secondary">outside any map</Typography.Text>;
   return change.items.map((item) => {
     const first = item.cells[0];
-    const sample = first ? ` (${first.before} → ${first.after}${item.unit ? ` ${item.unit}` : ""}${item.cells.length > 1 ? `, ${item.cells.length} cells` : ""})` : "";
+    // In the definition's own decimals: the raw scaling gave "4.91153958 → 5.64633684".
+    const shown = (value: number) => (item.decimals !== undefined ? value.toFixed(item.decimals) : String(Number(value.toPrecision(6))));
+    const sample = first ? ` (${shown(first.before)} → ${shown(first.after)}${item.unit ? ` ${item.unit}` : ""}${item.cells.length > 1 ? `, ${item.cells.length} cells` : ""})` : "";
     return (
       <div key={`${item.id}-${item.part}`}>
         {item.title}
