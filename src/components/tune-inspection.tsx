@@ -56,8 +56,13 @@ function changeItems(change: InspectionChange) {
   });
 }
 
-export function InspectionReport({ report }: { report: Inspection }) {
+/**
+ * `changesTable: false` keeps the count of changed regions and maps in the summary but leaves the
+ * table out, for a page that shows the changed maps itself (the tune viewer).
+ */
+export function InspectionReport({ report, changesTable = true }: { report: Inspection; changesTable?: boolean }) {
   const failing = report.checksums.filter((c) => !c.valid);
+  const changedMaps = new Set(report.changes?.flatMap((range) => range.items.map((item) => item.id)) ?? []).size;
   return (
     <Flex vertical gap={12} data-testid="inspection-report">
       {report.notes.map((note) => (
@@ -74,7 +79,11 @@ export function InspectionReport({ report }: { report: Inspection }) {
         <Descriptions.Item label="Checksums">
           {report.checksums.length === 0 ? "—" : failing.length === 0 ? <Tag color="green">all {report.checksums.length} valid</Tag> : <Tag color="red">{failing.length} failing</Tag>}
         </Descriptions.Item>
-        <Descriptions.Item label="Changed regions">{report.changes === null ? "—" : report.changes.length}</Descriptions.Item>
+        <Descriptions.Item label="Changed regions">
+          {report.changes === null
+            ? "not compared with stock"
+            : `${report.changes.length} ${report.changes.length === 1 ? "region" : "regions"}, ${changedMaps} ${changedMaps === 1 ? "map" : "maps"}`}
+        </Descriptions.Item>
       </Descriptions>
       {report.checksums.length > 0 && <ChecksumTable checksums={report.checksums} />}
       {report.patches.length > 0 && (
@@ -90,7 +99,7 @@ export function InspectionReport({ report }: { report: Inspection }) {
           ]}
         />
       )}
-      {report.changes && report.changes.length > 0 && (
+      {changesTable && report.changes && report.changes.length > 0 && (
         <Table
           size="small"
           rowKey="start"

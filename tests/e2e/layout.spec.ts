@@ -23,10 +23,10 @@ async function checkRoutes(page: Page, role: keyof typeof routes) {
     await page.setViewportSize({ width, height: 800 });
     for (const path of routes[role]) {
       await page.goto(path);
-      // The page has rendered when its main heading shows (the landing's is an h1).
-      await expect(page.locator("h1, h2").filter({ visible: true }).first(), `${path} at ${width} px shows a heading`).toBeVisible();
+      // The page has rendered when its main heading shows (a portal page's h2, the landing's h1, a full-screen page's h3).
+      await expect(page.locator("h1, h2, h3").filter({ visible: true }).first(), `${path} at ${width} px shows a heading`).toBeVisible();
       // Lists fill in after the heading: let them settle (the live-events stream keeps the network busy, so not "networkidle").
-      await page.waitForTimeout(400);
+      await page.waitForTimeout(250);
       const where = `${path} as ${role} at ${width} px`;
       const overflow = await probe.sidewaysOverflow();
       if (overflow > 0) problems.push(`${where} scrolls sideways by ${overflow} px`);
@@ -40,6 +40,11 @@ async function checkRoutes(page: Page, role: keyof typeof routes) {
         problems.push(`${where}: neither a menu nor a menu button is visible`);
       }
       if (role === "visitor" && (await probe.signOutControls().count()) > 0) problems.push(`${where} offers "Sign out" to a visitor`);
+      if (path === "/admin/firmware-support/matrix" && width === 1280) {
+        const selected = await probe.selectedMenuItem();
+        if (selected !== "Firmware support") problems.push(`${where}: the menu highlights ${JSON.stringify(selected)}, not "Firmware support"`);
+        if (!(await probe.breadcrumb().isVisible())) problems.push(`${where} has no breadcrumb`);
+      }
     }
   }
   expect(problems, "layout problems").toEqual([]);

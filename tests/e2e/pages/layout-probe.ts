@@ -12,8 +12,9 @@ export class LayoutProbe {
   /** The element on top at the title's first letter, described, or null when it is the title itself. */
   titleCoveredBy(): Promise<string | null> {
     return this.page.evaluate(() => {
-      const title = [...document.querySelectorAll("h2")].find((heading) => heading.getClientRects().length > 0);
-      if (!title) return "no visible h2";
+      // The page title: a portal page's h2, a public or full-screen page's h1 or h3.
+      const title = [...document.querySelectorAll("h1, h2, h3")].find((heading) => heading.getClientRects().length > 0);
+      if (!title) return "no visible heading";
       const walker = document.createTreeWalker(title, NodeFilter.SHOW_TEXT, { acceptNode: (node) => (node.textContent?.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP) });
       const text = walker.nextNode();
       if (!text) return null;
@@ -28,11 +29,21 @@ export class LayoutProbe {
     });
   }
 
-  /** The site's or the portal's menu, or the button that opens it. */
+  /** The site's or the portal's menu, the button that opens it, or a full-screen page's way back to the portal. */
   async expectNavigationReachable() {
-    const menuButton = this.page.getByRole("button", { name: "Menu", exact: true });
+    const menuButton = this.page.getByRole("button", { name: "Menu", exact: true }).or(this.page.getByRole("link", { name: "Back to the portal" }));
     const menu = this.page.locator(".ant-layout-sider .ant-menu, header .ant-menu-horizontal, aside .ant-menu");
     await expect(menuButton.or(menu).first(), "a menu or the button that opens it is visible").toBeVisible();
+  }
+
+  /** The text of the side menu's highlighted item, or null. */
+  async selectedMenuItem(): Promise<string | null> {
+    const item = this.page.locator(".ant-layout-sider .ant-menu-item-selected");
+    return (await item.count()) ? (await item.first().innerText()).trim() : null;
+  }
+
+  breadcrumb() {
+    return this.page.locator(".ant-breadcrumb").first();
   }
 
   signOutControls() {
