@@ -80,8 +80,9 @@ function PortalHeader() {
   const askToSignOut = useAskToSignOut();
   const { setMobileSiderOpen } = useThemedLayoutContext();
   // Below 992 px Refine's sider becomes a drawer; its own floating button covered page titles, so the header opens it.
-  const narrow = Grid.useBreakpoint().lg === false;
-  const phone = Grid.useBreakpoint().sm === false;
+  const screens = Grid.useBreakpoint();
+  const narrow = screens.lg === false;
+  const phone = screens.sm === false;
   return (
     <Layout.Header
       style={{
