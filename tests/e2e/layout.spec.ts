@@ -9,7 +9,7 @@ import { LoginPage, demoUsers } from "./pages/login-page";
  */
 const routes = {
   visitor: ["/", "/login", "/managed-dealers", "/faqs"],
-  customer: ["/dashboard", "/my-tunes", "/my-devices", "/tuning-tools/data-logs", "/notifications", "/profile"],
+  customer: ["/", "/dashboard", "/my-tunes", "/my-devices", "/tuning-tools/data-logs", "/notifications", "/profile"],
   dealer: ["/tuning-requests", "/my-tunes", "/managed-dealers"],
   admin: ["/admin/users", "/admin/firmware-support", "/admin/firmware-support/matrix", "/admin/flashing-overview"],
 } as const;
