@@ -175,6 +175,8 @@ export const inspectionChangeSchema = z.strictObject({
       kind: z.string(),
       part: z.string(),
       unit: z.string().optional(),
+      /** The definition's decimals for this part's values. */
+      decimals: z.number().int().optional(),
       cells: z.array(z.strictObject({ row: z.number().int(), col: z.number().int(), before: readNumber, after: readNumber })),
     }),
   ),

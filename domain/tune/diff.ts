@@ -34,6 +34,8 @@ export interface ChangedItem {
   /** `z` for the item's data, `x` or `y` for an axis read from the image. */
   part: ItemPart;
   unit?: string;
+  /** Decimals the definition shows this part's values with. */
+  decimals?: number;
   /** The cells of this part whose bytes differ inside the range. */
   cells: CellChange[];
 }
@@ -164,13 +166,14 @@ export function diffImages(before: Uint8Array, after: Uint8Array, options: DiffO
       for (const extent of overlapping(index, start, end)) {
         const cells = changedCells(before, after, extent, start, end);
         if (cells.length === 0) continue;
-        const unit = extent.element.unit;
+        const { unit, decimals } = extent.element;
         items.push({
           id: extent.item.id,
           title: extent.item.title,
           kind: extent.item.kind,
           part: extent.part,
           ...(unit !== undefined && { unit }),
+          ...(decimals !== undefined && { decimals }),
           cells,
         });
       }

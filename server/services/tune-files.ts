@@ -28,7 +28,7 @@ export function refuseFailing(results: readonly ChecksumResult[], what = "the fi
   throw new HttpError(
     422,
     "Checksum does not verify",
-    `${what} fails checksum ${failing.map((r) => `"${r.name}" (stored ${r.stored}, computed ${r.computed})`).join(", ")}; send fixChecksums=true to have them fixed`,
+    `${what} fails checksum ${failing.map((r) => `"${r.name}" (stored ${r.stored}, computed ${r.computed})`).join(", ")}. Choose to fix the failing checksums when saving and they are corrected for you (fixChecksums=true through the API), or correct them in your tuning software and upload the file again`,
     failing.map(({ name, type, stored, computed }) => ({ path: "file", message: `checksum "${name}" does not verify`, scheme: name, type, stored, computed })),
   );
 }

@@ -65,6 +65,8 @@ export interface ToasterProps {
   label?: string;
 }
 
+const HEADER_CLEARANCE_PX = 64;
+
 export function Toaster({ label }: ToasterProps) {
   const name = regionLabel(label);
   const items = useSyncExternalStore(toasts.subscribe, toasts.getSnapshot, toasts.getSnapshot);
@@ -88,7 +90,9 @@ export function Toaster({ label }: ToasterProps) {
       tabIndex={-1}
       style={{
         position: "fixed",
-        top: TOAST_GAP_PX,
+        // Below the header (the portal's is 64 px, a full-screen page's 48): a toast over the header's
+        // buttons hid the log page's Share button for as long as "Log uploaded" showed.
+        top: HEADER_CLEARANCE_PX + TOAST_GAP_PX,
         right: TOAST_GAP_PX,
         zIndex: TOASTER_Z_INDEX,
         width: TOAST_WIDTH_PX,

@@ -27,8 +27,9 @@ export function ChecksumTable({ checksums }: { checksums: ChecksumReport[] }) {
         { dataIndex: "name", title: "Checksum" },
         { dataIndex: "type", title: "Type" },
         { dataIndex: "valid", title: "Result", render: (valid: boolean) => (valid ? <Tag color="green">valid</Tag> : <Tag color="red">fails</Tag>) },
-        { dataIndex: "stored", title: "Stored", render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
-        { dataIndex: "computed", title: "Computed", render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
+        // A hex value is one word: it never breaks across lines.
+        { dataIndex: "stored", title: "Stored", render: (v: string) => <Typography.Text code style={{ whiteSpace: "nowrap" }}>{v}</Typography.Text> },
+        { dataIndex: "computed", title: "Computed", render: (v: string) => <Typography.Text code style={{ whiteSpace: "nowrap" }}>{v}</Typography.Text> },
       ]}
     />
   );
@@ -42,7 +43,9 @@ function changeItems(change: InspectionChange) {
   if (change.items.length === 0) return change.checksums.length ? `checksum ${change.checksums.join(", ")}` : <Typography.Text type="secondary">outside any map</Typography.Text>;
   return change.items.map((item) => {
     const first = item.cells[0];
-    const sample = first ? ` (${first.before} → ${first.after}${item.unit ? ` ${item.unit}` : ""}${item.cells.length > 1 ? `, ${item.cells.length} cells` : ""})` : "";
+    // In the definition's own decimals: the raw scaling gave "4.91153958 → 5.64633684".
+    const shown = (value: number) => (item.decimals !== undefined ? value.toFixed(item.decimals) : String(Number(value.toPrecision(6))));
+    const sample = first ? ` (${shown(first.before)} → ${shown(first.after)}${item.unit ? ` ${item.unit}` : ""}${item.cells.length > 1 ? `, ${item.cells.length} cells` : ""})` : "";
     return (
       <div key={`${item.id}-${item.part}`}>
         {item.title}
@@ -53,8 +56,13 @@ function changeItems(change: InspectionChange) {
   });
 }
 
-export function InspectionReport({ report }: { report: Inspection }) {
+/**
+ * `changesTable: false` keeps the count of changed regions and maps in the summary but leaves the
+ * table out, for a page that shows the changed maps itself (the tune viewer).
+ */
+export function InspectionReport({ report, changesTable = true }: { report: Inspection; changesTable?: boolean }) {
   const failing = report.checksums.filter((c) => !c.valid);
+  const changedMaps = new Set(report.changes?.flatMap((range) => range.items.map((item) => item.id)) ?? []).size;
   return (
     <Flex vertical gap={12} data-testid="inspection-report">
       {report.notes.map((note) => (
@@ -71,7 +79,11 @@ export function InspectionReport({ report }: { report: Inspection }) {
         <Descriptions.Item label="Checksums">
           {report.checksums.length === 0 ? "—" : failing.length === 0 ? <Tag color="green">all {report.checksums.length} valid</Tag> : <Tag color="red">{failing.length} failing</Tag>}
         </Descriptions.Item>
-        <Descriptions.Item label="Changed regions">{report.changes === null ? "—" : report.changes.length}</Descriptions.Item>
+        <Descriptions.Item label="Changed regions">
+          {report.changes === null
+            ? "not compared with stock"
+            : `${report.changes.length} ${report.changes.length === 1 ? "region" : "regions"}, ${changedMaps} ${changedMaps === 1 ? "map" : "maps"}`}
+        </Descriptions.Item>
       </Descriptions>
       {report.checksums.length > 0 && <ChecksumTable checksums={report.checksums} />}
       {report.patches.length > 0 && (
@@ -87,7 +99,7 @@ export function InspectionReport({ report }: { report: Inspection }) {
           ]}
         />
       )}
-      {report.changes && report.changes.length > 0 && (
+      {changesTable && report.changes && report.changes.length > 0 && (
         <Table
           size="small"
           rowKey="start"

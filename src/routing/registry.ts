@@ -47,10 +47,25 @@ export function refineResources(definitions: ResourceDefinition[] = registeredRe
         guard: definition.guard,
         hide: !menu,
         ...(menu && menu !== "portal" && { parent: menu }),
+        ...menuEntryOf(definition, definitions),
       },
+      // Refine's menu key is the resource's parents and identifier joined: a tab page takes its entry's, so
+      // the entry is selected. Every resource names its identifier, and Refine picks the first one with a
+      // given identifier: the entry, registered before its tab pages, stays the one "firmware-support" names.
+      identifier: definition.meta.menuEntry ?? definition.name,
     });
   }
   return resources;
+}
+
+/** The section of the menu entry a tab page belongs to, as its parent (its breadcrumb's first step). */
+function menuEntryOf(definition: ResourceDefinition, definitions: ResourceDefinition[]): { parent?: string } {
+  const name = definition.meta.menuEntry;
+  if (!name) return {};
+  const entry = definitions.find((candidate) => candidate.name === name);
+  if (!entry?.meta.menu) throw new Error(`${definition.name}: meta.menuEntry "${name}" names no resource in the menu`);
+  if (definitions.indexOf(entry) > definitions.indexOf(definition)) throw new Error(`${definition.name}: register it after "${name}", its menu entry`);
+  return entry.meta.menu === "portal" ? {} : { parent: entry.meta.menu };
 }
 
 /** The guard each resource name needs, for the access-control provider. */

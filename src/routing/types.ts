@@ -30,6 +30,11 @@ export interface ResourceDefinition {
     icon?: ReactNode;
     /** Menu section; pages without one are reached by links only. */
     menu?: MenuGroup;
+    /**
+     * For a page reached from another resource's tabs rather than the menu: that resource's name.
+     * Its menu entry stays highlighted while this page is open, and the breadcrumb starts from its section.
+     */
+    menuEntry?: string;
     /** API path under /api/v1 when it differs from the name. */
     apiPath?: string;
     /** Re-mount instead of keeping the page alive when switching away. */

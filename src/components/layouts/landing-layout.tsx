@@ -1,5 +1,6 @@
-import { Button, Flex, Layout, Menu, Typography, theme } from "antd";
-import type { ReactNode } from "react";
+import { MenuOutlined } from "@ant-design/icons";
+import { Button, Drawer, Flex, Grid, Layout, Menu, Typography, theme } from "antd";
+import { type ReactNode, useState } from "react";
 import { useLocation } from "react-router";
 import { Link } from "../link";
 import { useSessionState } from "../../providers/session-context";
@@ -27,20 +28,31 @@ export function LandingLayout({ children, headerExtra }: { children: ReactNode; 
   const { token } = theme.useToken();
   const { user } = useSessionState();
   const { pathname } = useLocation();
+  // Below 768 px the links do not fit beside the brand, the colour switch and sign-in: they move into a drawer.
+  const narrow = Grid.useBreakpoint().md === false;
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuItems = navigation.map((item) => ({ key: item.path, label: <Link to={item.path}>{item.label}</Link> }));
   return (
     <Layout style={{ minHeight: "100vh" }}>
       <Layout.Header
         // Gaps shrink on narrow screens so brand, menu, colour switch and sign-in fit in 320 px.
         style={{ background: token.colorBgElevated, display: "flex", alignItems: "center", gap: "clamp(8px, 2vw, 24px)", padding: "0 clamp(12px, 4vw, 48px)" }}
       >
+        {narrow && <Button type="text" icon={<MenuOutlined />} aria-label="Menu" aria-expanded={menuOpen} onClick={() => setMenuOpen(true)} />}
         <BrandMark />
-        <Menu
-          mode="horizontal"
-          selectedKeys={[pathname]}
-          style={{ flex: 1, minWidth: 0, borderBottom: "none", background: "transparent" }}
-          items={navigation.map((item) => ({ key: item.path, label: <Link to={item.path}>{item.label}</Link> }))}
-        />
-        <Flex gap={4} align="center">
+        {narrow ? (
+          <Drawer title="Menu" placement="left" width={260} open={menuOpen} onClose={() => setMenuOpen(false)} styles={{ body: { padding: 0 } }}>
+            <Menu mode="inline" selectedKeys={[pathname]} style={{ borderInlineEnd: "none" }} items={menuItems} onClick={() => setMenuOpen(false)} />
+          </Drawer>
+        ) : (
+          <Menu
+            mode="horizontal"
+            selectedKeys={[pathname]}
+            style={{ flex: 1, minWidth: 0, borderBottom: "none", background: "transparent" }}
+            items={menuItems}
+          />
+        )}
+        <Flex gap={4} align="center" style={{ marginInlineStart: "auto" }}>
           {headerExtra}
           {user ? (
             <Link to="/dashboard">

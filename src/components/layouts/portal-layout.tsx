@@ -1,10 +1,13 @@
-import { LogoutOutlined, UserOutlined } from "@ant-design/icons";
-import { ThemedLayout, ThemedSider } from "@refinedev/antd";
+import { LogoutOutlined, MenuOutlined, UserOutlined } from "@ant-design/icons";
+import { ThemedLayout, ThemedSider, useThemedLayoutContext } from "@refinedev/antd";
 import { useGetIdentity, useLogout } from "@refinedev/core";
-import { Avatar, Button, Dropdown, Flex, Layout, Menu, Typography, theme } from "antd";
+import { Avatar, Button, Dropdown, Flex, Grid, Layout, Menu, Typography, theme } from "antd";
 import { type ReactNode, createContext, useContext } from "react";
 import { Link } from "../link";
 import { BrandMark } from "../brand";
+import { useSessionState } from "../../providers/session-context";
+import { LandingLayout } from "./landing-layout";
+import "./portal-layout.css";
 import { type DialogContentProps, useDialogs } from "../dialog-host";
 import { NotificationBell } from "../notification-bell";
 
@@ -75,6 +78,11 @@ function PortalHeader() {
   const { token } = theme.useToken();
   const { data: identity } = useGetIdentity<Identity>();
   const askToSignOut = useAskToSignOut();
+  const { setMobileSiderOpen } = useThemedLayoutContext();
+  // Below 992 px Refine's sider becomes a drawer; its own floating button covered page titles, so the header opens it.
+  const screens = Grid.useBreakpoint();
+  const narrow = screens.lg === false;
+  const phone = screens.sm === false;
   return (
     <Layout.Header
       style={{
@@ -82,7 +90,8 @@ function PortalHeader() {
         display: "flex",
         justifyContent: "flex-end",
         alignItems: "center",
-        padding: "0 24px",
+        gap: 12,
+        padding: phone ? "0 12px" : "0 24px",
         height: 64,
         position: "sticky",
         top: 0,
@@ -90,7 +99,13 @@ function PortalHeader() {
         borderBottom: `1px solid ${token.colorBorderSecondary}`,
       }}
     >
-      <Flex gap={16} align="center">
+      {narrow && (
+        <Flex gap={8} align="center" style={{ marginInlineEnd: "auto", minWidth: 0 }}>
+          <Button type="text" icon={<MenuOutlined />} aria-label="Menu" onClick={() => setMobileSiderOpen(true)} />
+          {!phone && <BrandMark to="/dashboard" />}
+        </Flex>
+      )}
+      <Flex gap={phone ? 8 : 16} align="center">
         {headerExtra}
         <NotificationBell />
         <Dropdown
@@ -112,7 +127,8 @@ function PortalHeader() {
         >
           <Flex gap={8} align="center" style={{ cursor: "pointer" }} data-testid="user-menu" role="button" tabIndex={0}>
             <Avatar src={identity?.avatar} icon={<UserOutlined />} alt="" />
-            <Typography.Text>{identity?.name ?? identity?.email ?? ""}</Typography.Text>
+            {/* On a phone the avatar alone: the name would push the header wider than the window. */}
+            {!phone && <Typography.Text>{identity?.name ?? identity?.email ?? ""}</Typography.Text>}
           </Flex>
         </Dropdown>
       </Flex>
@@ -124,13 +140,21 @@ function PortalTitle({ collapsed }: { collapsed: boolean }) {
   return collapsed ? <img src="/favicon.svg" alt="Tuning Portal" width={28} /> : <BrandMark to="/dashboard" />;
 }
 
-/** The signed-in portal: menu of the resources this user may open, header with the user menu. */
+/**
+ * The signed-in portal: menu of the resources this user may open, header with the user menu.
+ * A public portal page (the dealer directory) opened signed out shows in the public site's layout:
+ * a visitor has no notifications, no menu of their own and nothing to sign out of.
+ */
 export function PortalLayout({ children, headerExtra }: { children: ReactNode; headerExtra?: ReactNode }) {
+  const { ready, user } = useSessionState();
+  if (ready && !user) return <LandingLayout headerExtra={headerExtra}>{children}</LandingLayout>;
   return (
     <HeaderExtra.Provider value={headerExtra}>
-      <ThemedLayout Header={PortalHeader} Sider={PortalSider} Title={PortalTitle}>
-        {children}
-      </ThemedLayout>
+      <div className="portal-shell">
+        <ThemedLayout Header={PortalHeader} Sider={PortalSider} Title={PortalTitle}>
+          {children}
+        </ThemedLayout>
+      </div>
     </HeaderExtra.Provider>
   );
 }

@@ -27,7 +27,7 @@ const TuneSummary = memo(function TuneSummary({ tune }: { tune: TuneFile }) {
         {!tune.access.owner && !tune.access.bought ? (
           <Alert type="info" showIcon message="Buy this tune to see its checksum report and maps." />
         ) : report ? (
-          <InspectionReport report={{ ...report, changes: null }} />
+          <InspectionReport report={report} changesTable={false} />
         ) : (
           <Skeleton active paragraph={{ rows: 2 }} />
         )}

@@ -54,7 +54,8 @@ function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
   const [vehicleId, setVehicleId] = useState<string | undefined>();
   return (
     <Flex vertical gap={8}>
-      <Space>
+      {/* Wraps below the label on a phone: a fixed-width select beside it squeezed "Vehicle" to one letter a line. */}
+      <Space wrap>
         <Typography.Text id="upload-vehicle-label">Vehicle</Typography.Text>
         <Select
           aria-labelledby="upload-vehicle-label"
@@ -65,7 +66,7 @@ function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
           value={vehicleId}
           onChange={setVehicleId}
           options={vehicles.options}
-          style={{ width: 320 }}
+          style={{ width: 320, maxWidth: "100%" }}
         />
       </Space>
       <Upload.Dragger

@@ -1,6 +1,6 @@
 import { ShareAltOutlined } from "@ant-design/icons";
 import { useCustom, useOne, useUpdate } from "@refinedev/core";
-import { Alert, Button, Flex, Typography } from "antd";
+import { Alert, Button, Flex, Typography, theme } from "antd";
 import { useCallback, useMemo, useState } from "react";
 import { useParams } from "react-router";
 import type { DataLogDetail, DynoProfile, LogComputedDescriptor } from "../../../contracts/data-logs";
@@ -14,6 +14,7 @@ import { apiRoutes } from "../../../contracts/api-paths";
 /** Full-screen analysis of one of the user's logs. */
 export function DataLogsShow() {
   const { id = "" } = useParams();
+  const { token } = theme.useToken();
   const [panesParam, setPanes] = usePanesParam();
   const [sharing, setSharing] = useState(false);
   const { query, result: log } = useOne<DataLogDetail>({ resource: "data-logs", id });
@@ -47,7 +48,8 @@ export function DataLogsShow() {
 
   const charted = (panesParam ?? "").split(/[;,]/).filter(Boolean);
   return (
-    <Flex vertical style={{ minHeight: "100vh" }}>
+    // The layout background, as under every portal page: without it the dark theme showed the browser's black canvas around the cards.
+    <Flex vertical style={{ minHeight: "100vh", background: token.colorBgLayout }}>
       <SlimHeader back="/tuning-tools/data-logs">
         <Typography.Text strong ellipsis style={{ maxWidth: 480 }}>
           {log?.title ?? "Data log"}

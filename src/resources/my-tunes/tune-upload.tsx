@@ -4,7 +4,7 @@
  * that report. The firmware is identified by the server, never chosen here.
  */
 import { useCustomMutation, useInvalidate } from "@refinedev/core";
-import { Button, Checkbox, Flex, Form, Input, Progress } from "antd";
+import { Button, Checkbox, Flex, Form, Input, Progress, Typography } from "antd";
 import { useState } from "react";
 import { useUpload } from "../../components/resource/use-upload";
 import { type Inspection, type TuneFile, tuneFileCreateSchema } from "../../../contracts/tune-files";
@@ -49,6 +49,12 @@ export function TuneUpload({ onSaved }: { onSaved: (tune: TuneFile) => void }) {
   const failing = inspection?.checksums.some((c) => !c.valid) ?? false;
   return (
     <Flex vertical gap={16}>
+      {!image && (
+        <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
+          Choose the tune image: it is checked first (which firmware it is for, its checksums, and the maps it changes against stock) and
+          nothing is saved until you have read that report, named the tune and pressed Save tune file.
+        </Typography.Paragraph>
+      )}
       <InspectedImage label="Choose the tune image…" onInspected={(file, report) => setImage({ file, report })} />
       {inspection?.firmwareId && (
         <Form layout="vertical" onFinish={() => void submit()} aria-label="Tune file">

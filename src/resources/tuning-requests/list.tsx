@@ -69,6 +69,8 @@ export function TuningRequestsList() {
       <Flex vertical gap={12}>
         {role === "dealer" && user && <RevisionTerms uid={user.uid} />}
         <Flex gap={12} wrap align="center">
+          {/* Seven states do not fit a phone: the control scrolls on its own instead of the page sideways. */}
+          <div style={{ maxWidth: "100%", overflowX: "auto" }}>
           <Segmented
             aria-label="State"
             value={state}
@@ -78,6 +80,7 @@ export function TuningRequestsList() {
             }}
             options={[{ value: "open", label: "Open" }, ...TUNING_REQUEST_STATES.map((s) => ({ value: s, label: STATE_LABELS[s] })), { value: "all", label: "All" }]}
           />
+          </div>
           <Input.Search allowClear placeholder="Reference, car, VIN or assignee" onSearch={(value) => (setQ(value), setPage(1))} style={{ maxWidth: 320 }} aria-label="Search requests" />
         </Flex>
         <RequestTable

@@ -1,0 +1,52 @@
+import { type Page, expect } from "@playwright/test";
+
+/** What a visitor sees of a page's frame at the current window size: scrolling, the title, the navigation. */
+export class LayoutProbe {
+  constructor(private readonly page: Page) {}
+
+  /** How far the page is wider than the window (0 when it does not scroll sideways). */
+  sidewaysOverflow(): Promise<number> {
+    return this.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  }
+
+  /** The element on top at the title's first letter, described, or null when it is the title itself. */
+  titleCoveredBy(): Promise<string | null> {
+    return this.page.evaluate(() => {
+      // The page title: a portal page's h2, a public or full-screen page's h1 or h3.
+      const title = [...document.querySelectorAll("h1, h2, h3")].find((heading) => heading.getClientRects().length > 0);
+      if (!title) return "no visible heading";
+      const walker = document.createTreeWalker(title, NodeFilter.SHOW_TEXT, { acceptNode: (node) => (node.textContent?.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP) });
+      const text = walker.nextNode();
+      if (!text) return null;
+      const range = document.createRange();
+      const start = text.textContent!.search(/\S/);
+      range.setStart(text, start);
+      range.setEnd(text, start + 1);
+      const letter = range.getBoundingClientRect();
+      const found = document.elementFromPoint(letter.left + letter.width / 2, letter.top + letter.height / 2);
+      if (found && title.contains(found)) return null;
+      return found ? `${found.tagName.toLowerCase()}.${[...found.classList].join(".")} "${found.textContent?.slice(0, 30) ?? ""}"` : "nothing (title off screen)";
+    });
+  }
+
+  /** The site's or the portal's menu, the button that opens it, or a full-screen page's way back to the portal. */
+  async expectNavigationReachable() {
+    const menuButton = this.page.getByRole("button", { name: "Menu", exact: true }).or(this.page.getByRole("link", { name: "Back to the portal" }));
+    const menu = this.page.locator(".ant-layout-sider .ant-menu, header .ant-menu-horizontal, aside .ant-menu");
+    await expect(menuButton.or(menu).first(), "a menu or the button that opens it is visible").toBeVisible();
+  }
+
+  /** The text of the side menu's highlighted item, or null. */
+  async selectedMenuItem(): Promise<string | null> {
+    const item = this.page.locator(".ant-layout-sider .ant-menu-item-selected");
+    return (await item.count()) ? (await item.first().innerText()).trim() : null;
+  }
+
+  breadcrumb() {
+    return this.page.locator(".ant-breadcrumb").first();
+  }
+
+  signOutControls() {
+    return this.page.getByText("Sign out", { exact: true }).filter({ visible: true });
+  }
+}
