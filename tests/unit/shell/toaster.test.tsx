@@ -59,11 +59,12 @@ describe("Toaster region", () => {
     errors.mockRestore();
   });
 
-  it("sits fixed at the top right and stacks toasts with a 16 px gap", () => {
+  it("sits fixed at the top right, below the header (so it covers none of its buttons), and stacks toasts with a 16 px gap", () => {
     render(<Toaster />);
     const region = screen.getByRole("region", { name: "Notification" });
     expect(region.style.position).toBe("fixed");
-    expect([region.style.top, region.style.right]).toEqual(["16px", "16px"]);
+    // The portal's header is 64 px high: the first toast starts 16 px below it.
+    expect([region.style.top, region.style.right]).toEqual(["80px", "16px"]);
     expect(region.querySelector("ol")?.style.gap).toBe("16px");
   });
 
