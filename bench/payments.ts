@@ -59,6 +59,8 @@ try {
   const { db } = database;
   await db.execute(sql`INSERT INTO users (uid, email, role) VALUES ('bench-admin', 'bench@example.test', 'admin'), ('bench-dealer', 'dealer@example.test', 'dealer')`);
   await db.execute(sql`INSERT INTO dealer_profiles (user_uid, business_name, status) VALUES ('bench-dealer', 'Bench Tuning', 'approved')`);
+  // A priced tune is sold only by a dealer whose payout account takes charges.
+  await db.execute(sql`INSERT INTO connected_accounts (user_uid, provider, account_id, charges_enabled, payouts_enabled) VALUES ('bench-dealer', 'stripe', 'acct_bench_dealer', true, true)`);
   await db.execute(sql`INSERT INTO tune_files (id, dealer_uid, firmware_id, title, description, current_version, published, price_cents, currency)
     VALUES ('00000000-0000-4000-8000-00000000bee0', 'bench-dealer', 'BENCHFW', 'Stage 1', '', 1, true, 24900, 'EUR')`);
   await db.execute(sql`INSERT INTO user_vehicles (id, owner_uid, name, firmware_id)
