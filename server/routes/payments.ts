@@ -44,7 +44,7 @@ import { type ListSpec, listQueryOf, runList } from "../http/list";
 import type { ZodTypeProvider } from "../http/zod";
 import type { VerifiedCaller } from "../services/identity";
 import { accountOf, accountToApi, readyAccountOf } from "../services/payments/accounts";
-import { type OrderRow, conflictOrder, dropUnpaidOrder, orderToApi, platformFee } from "../services/payments/orders";
+import { type OrderRow, conflictOrder, dropUnpaidOrder, orderToApi, platformFee, requestCancel, requestRefund } from "../services/payments/orders";
 import { PaymentProviderError } from "../services/payments/provider";
 import { paymentIntentOf } from "../services/payments/sandbox";
 import { isAdmin, tuneRow, vehicleFor } from "../services/tune-access";
@@ -319,14 +319,7 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     const order = await ownOrder(caller, request.body.orderId);
     if (order.customerUid !== caller.uid && !isAdmin(caller)) throw forbidden("Only the buyer cancels their checkout");
     if (!isOpen(order)) throw conflictOrder(`the order is ${order.status}`, "orderId");
-    if (order.paymentId) {
-      await provider
-        .cancelPayment({ paymentId: order.paymentId, orderId: order.id, amountCents: order.amountCents, currency: order.currency }, `cancel-${order.id}`)
-        .catch((error: unknown) => {
-          if (error instanceof PaymentProviderError) throw new HttpError(503, "Payment provider unavailable", "the payment provider did not answer; try again in a moment");
-          throw error;
-        });
-    }
+    await requestCancel(ctx, order);
     const [after] = await db.select().from(orders).where(eq(orders.id, order.id));
     return orderToApi(after);
   });
@@ -416,13 +409,7 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     if (!isAdmin(caller) && licence.dealerUid !== caller.uid) throw forbidden("Only an admin or the dealer who sold it removes a licence");
     const [order] = licence.purchase.orderId ? await db.select().from(orders).where(eq(orders.id, licence.purchase.orderId)) : [];
     if (order?.status === "paid" && order.paymentId) {
-      await db.update(orders).set({ refundReason: reason, updatedAt: new Date() }).where(eq(orders.id, order.id));
-      await provider
-        .refund({ paymentId: order.paymentId, orderId: order.id, amountCents: order.amountCents, currency: order.currency, transferred: order.destination !== null }, `refund-${order.id}`)
-        .catch((error: unknown) => {
-          if (error instanceof PaymentProviderError) throw new HttpError(503, "Payment provider unavailable", "the refund was not made: the payment provider did not answer; try again");
-          throw error;
-        });
+      await requestRefund(ctx, order, reason);
     } else {
       await ctx.notifications.transaction(async (tx, notify) => {
         await tx.delete(tuneFilePurchases).where(eq(tuneFilePurchases.id, licence.purchase.id));

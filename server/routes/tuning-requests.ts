@@ -38,7 +38,7 @@ import { requireFile, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
 import type { VerifiedCaller } from "../services/identity";
 import type { Notify } from "../services/notifications";
-import { PaymentProviderError } from "../services/payments/provider";
+import { requestCancel, requestRefund } from "../services/payments/orders";
 import { definitionOf } from "../services/firmware-records";
 import { domain } from "../http/domain-errors";
 import { readImage } from "../services/tune-files";
@@ -50,6 +50,7 @@ import {
   acceptSilentDeliveries,
   addToThread,
   closePaid,
+  freeRevisionsUntil,
   fileToApi,
   moveRequest,
   mustMove,
@@ -65,7 +66,6 @@ import {
 import { diffImages, summarizeChanges } from "../../domain/tune";
 
 const REQUESTS = `/${apiPaths["tuning-requests"].list}`;
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** How often delivered requests are checked for the auto-accept. */
 const SWEEP_MS = 10 * 60 * 1000;
 
@@ -96,15 +96,9 @@ async function ownLogs(ctx: AppContext, caller: VerifiedCaller, ids: string[], p
   return unique;
 }
 
-const refundFailed = (error: unknown): never => {
-  if (error instanceof PaymentProviderError) throw new HttpError(503, "Payment provider unavailable", "nothing changed: the payment provider did not answer; try again in a moment");
-  throw error;
-};
-
 export async function tuningRequestRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
-  const provider = ctx.payments;
   const streams = new EventStreams(plugin);
   const changed = (id: string) => ctx.tuningRequestEvents.publish(id, { type: "changed" });
 
@@ -123,17 +117,13 @@ export async function tuningRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
   /** An unpaid checkout still open on the request is cancelled at the provider first, so nobody pays a closed request. */
   const closeOpenCheckout = async (row: RequestRow) => {
     const open = await db.select().from(orders).where(and(eq(orders.tuningRequestId, row.id), inArray(orders.status, ["created", "failed"])));
-    for (const order of open) {
-      if (order.paymentId) await provider.cancelPayment({ paymentId: order.paymentId, orderId: order.id, amountCents: order.amountCents, currency: order.currency }, `cancel-${order.id}`).catch(refundFailed);
-    }
+    for (const order of open) await requestCancel(ctx, order);
   };
 
   /** Refunds the request's payment (the provider's event reverses the ledger and removes the revisions' licence). */
   const refundPayment = async (row: RequestRow, reason: string) => {
     const order = await paidOrderOf(db, row.id);
-    if (!order?.paymentId) return;
-    await db.update(orders).set({ refundReason: reason, updatedAt: new Date() }).where(eq(orders.id, order.id));
-    await provider.refund({ paymentId: order.paymentId, orderId: order.id, amountCents: order.amountCents, currency: order.currency, transferred: order.destination !== null }, `refund-${order.id}`).catch(refundFailed);
+    if (order) await requestRefund(ctx, order, reason);
   };
 
   // -------------------------------------------------------------------------
@@ -276,7 +266,7 @@ export async function tuningRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
         return moveRequest(tx, notify, row, { ...who, to: mustMove(row, "start", side.party), text: body.note, title: "work started" });
       case "request-revision": {
         const to = mustMove(row, "request-revision", side.party);
-        const until = row.firstDeliveredAt ? new Date(row.firstDeliveredAt.getTime() + row.freeRevisionDays * DAY_MS) : null;
+        const until = freeRevisionsUntil(row);
         if (until && now > until) {
           const message = `free revisions ended on ${until.toISOString().slice(0, 10)} (${row.freeRevisionDays} days after the first delivery): accept this revision, or ask the dealer for a new request`;
           throw new HttpError(409, "Conflict", message, [{ path: "action", message }]);

@@ -5,7 +5,7 @@
  * moves it to `paid`, a refund closes it, a delivery nobody answers is accepted after
  * AUTO_ACCEPT_DAYS.
  */
-import { type SQL, and, asc, count, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
+import { type SQL, and, asc, count, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import {
   AUTO_ACCEPT_DAYS,
   FINAL_STATES,
@@ -36,6 +36,10 @@ export type Actor = "customer" | "dealer" | "admin" | "system";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const referenceOf = (row: Pick<RequestRow, "number">) => `TR-${row.number}`;
+
+/** Until when the customer may ask for a free revision: the dealer's days after the first delivery (null before it). */
+export const freeRevisionsUntil = (row: Pick<RequestRow, "firstDeliveredAt" | "freeRevisionDays">): Date | null =>
+  row.firstDeliveredAt ? new Date(row.firstDeliveredAt.getTime() + row.freeRevisionDays * DAY_MS) : null;
 
 export interface Side {
   /** The side's rights: an admin works a ticket as its dealer does. */
@@ -240,26 +244,23 @@ export async function summariesOf(db: Handle, rows: RequestRow[], caller: Verifi
     .leftJoin(dealerProfiles, eq(dealerProfiles.userUid, users.uid))
     .where(inArray(users.uid, uids));
   const person = new Map(people.map((p) => [p.uid, p]));
-  // Unread: messages and deliveries from the other side after the caller last read the thread.
-  const unread = new Map<string, number>();
-  for (const row of rows) {
-    const side = sideOf(caller, row);
-    if (!side || side.actor === "admin") continue;
-    const readAt = side.party === "customer" ? row.customerReadAt : row.dealerReadAt;
-    const others = side.party === "customer" ? ["dealer", "admin"] : ["customer"];
-    const [found] = await db
-      .select({ n: count() })
-      .from(tuningRequestEvents)
-      .where(
-        and(
-          eq(tuningRequestEvents.requestId, row.id),
-          inArray(tuningRequestEvents.kind, ["message", "revision"]),
-          inArray(tuningRequestEvents.actor, others as Actor[]),
-          readAt ? gt(tuningRequestEvents.at, readAt) : undefined,
+  // Unread, in one query: messages and deliveries from the other side after the caller last read the thread (admins read no side's).
+  const counted = await db
+    .select({ id: tuningRequests.id, n: count() })
+    .from(tuningRequestEvents)
+    .innerJoin(tuningRequests, eq(tuningRequests.id, tuningRequestEvents.requestId))
+    .where(
+      and(
+        inArray(tuningRequests.id, rows.map((row) => row.id)),
+        inArray(tuningRequestEvents.kind, ["message", "revision"]),
+        or(
+          and(eq(tuningRequests.customerUid, caller.uid), inArray(tuningRequestEvents.actor, ["dealer", "admin"]), or(isNull(tuningRequests.customerReadAt), gt(tuningRequestEvents.at, tuningRequests.customerReadAt))),
+          and(eq(tuningRequests.dealerUid, caller.uid), eq(tuningRequestEvents.actor, "customer"), or(isNull(tuningRequests.dealerReadAt), gt(tuningRequestEvents.at, tuningRequests.dealerReadAt))),
         ),
-      );
-    unread.set(row.id, found.n);
-  }
+      ),
+    )
+    .groupBy(tuningRequests.id);
+  const unread = new Map(counted.map((row) => [row.id, row.n]));
   return rows.map((row) => ({
     id: row.id,
     reference: referenceOf(row),
@@ -296,14 +297,9 @@ export async function ticketOf(db: Handle, row: RequestRow, caller: VerifiedCall
     .from(orders)
     .where(and(eq(orders.tuningRequestId, row.id), inArray(orders.status, ["paid", "refunded"])))
     .limit(1);
-  const firstDelivered = row.firstDeliveredAt;
   const hidden = (changes: MapChange[] | null) => (mayView || side.party === "dealer" ? changes : null);
-  const actions: string[] = actionsFor(row.state, side.party).filter((action) => action !== "deliver");
-  if (side.party === "dealer" && actionsFor(row.state, "dealer").includes("deliver")) actions.push("deliver");
-  actions.push("message");
-  if (side.party === "dealer" && !FINAL_STATES.includes(row.state)) actions.push("assign");
-  // After payment the dealer's cancel is the refunding one; before, the plain one.
-  const offered = actions.filter((action) => action !== "cancel-paid" || PAID_STATES.includes(row.state));
+  // The table's moves for the caller's side (after payment the dealer's cancel is `cancel-paid`), and what is always open.
+  const actions = [...actionsFor(row.state, side.party), "message", ...(side.party === "dealer" && !FINAL_STATES.includes(row.state) ? ["assign"] : [])];
   return {
     ...summary,
     questionnaire: row.questionnaire,
@@ -312,10 +308,10 @@ export async function ticketOf(db: Handle, row: RequestRow, caller: VerifiedCall
     orderId: order[0]?.id ?? null,
     tuneFileId: row.tuneFileId,
     freeRevisionDays: row.freeRevisionDays,
-    freeRevisionsUntil: firstDelivered ? new Date(firstDelivered.getTime() + row.freeRevisionDays * DAY_MS).toISOString() : null,
+    freeRevisionsUntil: freeRevisionsUntil(row)?.toISOString() ?? null,
     autoAcceptAt: row.state === "delivered" && row.lastDeliveredAt ? new Date(row.lastDeliveredAt.getTime() + AUTO_ACCEPT_DAYS * DAY_MS).toISOString() : null,
     closedReason: row.closedReason,
-    actions: [...new Set(offered)],
+    actions,
     revisionList: files
       .filter((file) => file.kind === "revision" && file.revision !== null)
       .map((file) => ({

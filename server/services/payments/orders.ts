@@ -13,6 +13,7 @@ import { ledgerEntries, orders, paymentEvents, tuneFilePurchases } from "../../d
 import type { Tx } from "../../db/handle";
 import { HttpError, badRequest } from "../../errors";
 import type { Notify } from "../notifications";
+import { PaymentProviderError } from "./provider";
 import { onRequestPaid, onRequestRefunded } from "../tuning-requests";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -169,6 +170,32 @@ async function onRefunded(tx: Tx, notify: Notify, order: OrderRow, eventId: stri
   const reason = order.refundReason ? ` Reason: ${order.refundReason}` : "";
   await notify({ recipientUid: order.customerUid, kind: "order.refunded", title: `Refunded: ${order.title}`, body: `${money(order.amountCents, order.currency)} is on its way back; the licence is removed.${reason}`, link: "/my-tunes" });
   await notify({ recipientUid: order.dealerUid, kind: "order.refunded", title: `Refund of ${order.title}`, body: `The sale and its fee are reversed.${reason}`, link: "/my-tunes" });
+}
+
+const providerSilent = (what: string) => (error: unknown): never => {
+  if (error instanceof PaymentProviderError) throw new HttpError(503, "Payment provider unavailable", `${what}: the payment provider did not answer; try again in a moment`);
+  throw error;
+};
+
+/**
+ * Asks the provider to refund a paid order in full, keeping the reason the customer is told; the
+ * provider's refund event does the rest (the ledger reversed, the licence removed). The same key
+ * on a retry refunds once. 503 when the provider does not answer.
+ */
+export async function requestRefund(ctx: AppContext, order: OrderRow, reason: string): Promise<void> {
+  if (!order.paymentId) return;
+  await ctx.db.update(orders).set({ refundReason: reason, updatedAt: new Date() }).where(eq(orders.id, order.id));
+  await ctx.payments
+    .refund({ paymentId: order.paymentId, orderId: order.id, amountCents: order.amountCents, currency: order.currency, transferred: order.destination !== null }, `refund-${order.id}`)
+    .catch(providerSilent("the refund was not made"));
+}
+
+/** Asks the provider to cancel an unpaid order's payment; its event expires the order. 503 when the provider does not answer. */
+export async function requestCancel(ctx: AppContext, order: OrderRow): Promise<void> {
+  if (!order.paymentId) return;
+  await ctx.payments
+    .cancelPayment({ paymentId: order.paymentId, orderId: order.id, amountCents: order.amountCents, currency: order.currency }, `cancel-${order.id}`)
+    .catch(providerSilent("nothing was cancelled"));
 }
 
 /** Removes an order the provider never took (it did not answer): no half-made order stays. */
