@@ -26,6 +26,25 @@ export const identityOf = (demo: Demo, vin: string, ecuSerial: string) => ({
   ecu: { softwareId: demo.firmware.firmwareId, ecuSerial, hardwareNumber: "HW-1", bootloaderVersion: "BL-1" },
 });
 
+/**
+ * A maker of cars running the demo's firmware, connected by their owner's app: each call a new car
+ * (VIN `<prefix>ZZ<number>`, a five-letter prefix per suite), answering its id.
+ */
+export function carMaker({ call }: Requests, demo: Demo, prefix: string) {
+  let seq = 0;
+  return async (user: TestUser): Promise<string> => {
+    seq += 1;
+    const connected = await call("POST", "/user-vehicles/connect", user, {
+      ...identityOf(demo, `${prefix}ZZ${String(seq).padStart(10, "0")}`, `ECU-${prefix}-${seq}`),
+      adapter: { kind: "virtual", firmware: "1.0" },
+      appVersion: "2.4.0",
+      batteryVolts: 12.6,
+    });
+    expect(connected.statusCode, connected.body).toBe(201);
+    return connected.json().vehicle.id as string;
+  };
+}
+
 export async function flashableFirmware({ call, upload, storeFirmware }: Requests, admin: TestUser, demo: Demo): Promise<string> {
   const recordId = await storeFirmware(admin, demo);
   const boot = await upload(`/firmware-support/flashing-support/${recordId}/bootloader`, admin, new Uint8Array(2048).fill(0xb0), {}, "boot.bin");

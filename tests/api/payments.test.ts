@@ -5,8 +5,8 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectedAccounts, dealerProfiles, ledgerEntries, notifications, orders, paymentEvents, tuneFilePurchases } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { identityOf } from "./flashing-setup";
 import { listen } from "./event-stream-client";
+import { carMaker } from "./flashing-setup";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
 import { readyPayouts } from "./payments-setup";
 import { requestsTo } from "./requests";
@@ -23,16 +23,10 @@ describe.each(databaseKinds)("buying a tune on %s", (kind) => {
   let customer: TestUser;
   let stranger: TestUser;
   let tuneId: string;
-  let vehicleSeq = 0;
 
+  const connectCar = carMaker(requestsTo(() => app), demo, "WPAYZ");
   /** A car of the customer's running the demo firmware. */
-  const car = async (user = customer) => {
-    vehicleSeq += 1;
-    const vin = `WPAYZZZ${String(vehicleSeq).padStart(10, "0")}`;
-    const connected = await call("POST", "/user-vehicles/connect", user, { ...identityOf(demo, vin, `ECU-PAY-${vehicleSeq}`), adapter: { kind: "virtual", firmware: "1.0" }, appVersion: "2.4.0", batteryVolts: 12.6 });
-    expect(connected.statusCode, connected.body).toBe(201);
-    return connected.json().vehicle.id as string;
-  };
+  const car = (user = customer) => connectCar(user);
   const order = (vehicleId: string, user = customer) => call("POST", "/payments/tune-file-order", user, { tuneFileId: tuneId, vehicleId });
   const pay = (orderId: string, cardNumber = "4242 4242 4242 4242", user = customer) => call("POST", "/payments/sandbox/pay", user, { orderId, cardNumber });
   const eventsStored = async () => (await app.ctx.db.select({ n: count() }).from(paymentEvents))[0].n;

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dealerProfiles, ledgerEntries, notifications, tuneFilePurchases } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { identityOf } from "./flashing-setup";
+import { carMaker } from "./flashing-setup";
 import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
 import { readyPayouts } from "./payments-setup";
 import { requestsTo } from "./requests";
@@ -21,15 +21,8 @@ describe.each(databaseKinds)("repositories: a dealer's private tunes on %s", (ki
   let outsider: TestUser;
   let tuneId: string;
   let dealerProfileId: string;
-  let vehicleSeq = 0;
 
-  const car = async (user: TestUser) => {
-    vehicleSeq += 1;
-    const vin = `WREPZZZ${String(vehicleSeq).padStart(10, "0")}`;
-    const connected = await call("POST", "/user-vehicles/connect", user, { ...identityOf(demo, vin, `ECU-REPO-${vehicleSeq}`), adapter: { kind: "virtual", firmware: "1.0" }, appVersion: "2.4.0", batteryVolts: 12.6 });
-    expect(connected.statusCode, connected.body).toBe(201);
-    return connected.json().vehicle.id as string;
-  };
+  const car = carMaker(requestsTo(() => app), demo, "WREPZ");
   const listed = async (user: TestUser) => ((await call("GET", "/tune-files?published[eq]=true", user)).json().data as { id: string }[]).map((tune) => tune.id);
   const catalogue = async (user: TestUser) => ((await call("GET", `/dealers/${dealerProfileId}/tune-files`, user)).json().data as { id: string }[]).map((tune) => tune.id);
   const notified = async (uid: string, kindOf: string) =>

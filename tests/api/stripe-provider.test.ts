@@ -10,7 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { dealerProfiles, orders } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { identityOf } from "./flashing-setup";
+import { carMaker } from "./flashing-setup";
 import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
 import { readyPayouts } from "./payments-setup";
 import { requestsTo } from "./requests";
@@ -54,13 +54,9 @@ describe.each(databaseKinds)("the Stripe provider against a local stub on %s", (
   let customer: TestUser;
   let dealerUid: string;
   let tuneId: string;
-  let seq = 0;
 
-  const car = async () => {
-    seq += 1;
-    const connected = await call("POST", "/user-vehicles/connect", customer, { ...identityOf(demo, `WSTUBZZ${String(seq).padStart(10, "0")}`, `ECU-STUB-${seq}`), adapter: { kind: "virtual", firmware: "1.0" }, appVersion: "2.4.0", batteryVolts: 12.6 });
-    return connected.json().vehicle.id as string;
-  };
+  const connectCar = carMaker(requestsTo(() => app), demo, "WSTUB");
+  const car = () => connectCar(customer);
 
   beforeAll(async () => {
     await new Promise<void>((resolve) => stub.server.listen(0, "127.0.0.1", resolve));

@@ -7,7 +7,7 @@ import { dataLogs, dealerProfiles, ledgerEntries, notifications, orders, tuneFil
 import { generateDemo } from "../../server/seed/generator";
 import { acceptSilentDeliveries } from "../../server/services/tuning-requests";
 import { listen } from "./event-stream-client";
-import { identityOf } from "./flashing-setup";
+import { carMaker } from "./flashing-setup";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
 import { readyPayouts } from "./payments-setup";
 import { requestsTo } from "./requests";
@@ -28,15 +28,11 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
   let customer: TestUser;
   let stranger: TestUser;
   let dealerId: string;
-  let vehicleSeq = 0;
 
   /** A car of the customer's running the demo firmware, with its stock read unless told otherwise. */
+  const connectCar = carMaker(requestsTo(() => app), demo, "WRTSZ");
   const car = async (user = customer, stockRead = true) => {
-    vehicleSeq += 1;
-    const vin = `WRTSZZZ${String(vehicleSeq).padStart(10, "0")}`;
-    const connected = await call("POST", "/user-vehicles/connect", user, { ...identityOf(demo, vin, `ECU-REQ-${vehicleSeq}`), adapter: { kind: "virtual", firmware: "1.0" }, appVersion: "2.4.0", batteryVolts: 12.6 });
-    expect(connected.statusCode, connected.body).toBe(201);
-    const id = connected.json().vehicle.id as string;
+    const id = await connectCar(user);
     if (stockRead) expect((await upload(`/user-vehicles/${id}/upload-tune-dump/0`, user, demo.stock)).statusCode).toBe(200);
     return id;
   };
