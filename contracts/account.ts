@@ -29,6 +29,8 @@ export const accountSchema = z.strictObject({
     preferences: z.object({ units: z.enum(["metric", "imperial"]).optional(), language: z.string().optional() }),
     dealer: z.strictObject({ id: z.string(), businessName: z.string(), status: z.string() }).nullable(),
   }),
+  /** Only on a deleted account, as admins read it: what our row keeps once the identity account is gone. */
+  deletedAt: z.string().nullable().optional(),
 });
 export type Account = z.infer<typeof accountSchema>;
 
@@ -78,4 +80,25 @@ export function roleFromClaims(claims: Record<string, unknown> | undefined | nul
   if (claims?.admin === true) return "admin";
   if (claims?.dealer === true) return "dealer";
   return "customer";
+}
+
+/**
+ * `GET /users/{id}/listen`: the user's own account stream. Each event follows a change that revoked
+ * the user's sessions; the app reacts at once: with a `customToken` (a role or dealer status
+ * change) it signs in again with it and so gets the new claims; otherwise it signs out.
+ */
+export const ACCOUNT_STREAM_EVENT = "account";
+export const accountStreamReasons = ["role-changed", "dealer-status-changed", "disabled", "signed-out", "deleted"] as const;
+export const accountStreamEventSchema = z.strictObject({
+  reason: z.enum(accountStreamReasons),
+  message: z.string(),
+  role: roleSchema.optional(),
+  customToken: z.string().optional(),
+});
+export type AccountStreamEvent = z.infer<typeof accountStreamEventSchema>;
+
+/** The identity claims that give a role (customers have none); the only place roles become claims. */
+export function claimsForRole(role: Role, others: Record<string, unknown> = {}): Record<string, unknown> {
+  const { admin: _admin, dealer: _dealer, ...rest } = others;
+  return role === "customer" ? rest : { ...rest, [role]: true };
 }

@@ -79,6 +79,8 @@ export const apiRoutes = {
   users: {
     record: (id: string) => `${apiPaths.users.record}/${id}`,
     revokeSessions: (id: string) => `${apiPaths.users.record}/${id}/revoke-sessions`,
+    /** The user's own account stream (server-sent events: role changed, disabled, signed out everywhere). */
+    listen: (id: string) => `${apiPaths.users.record}/${id}/listen`,
     profilePicture: (id: string) => `${apiPaths.users.record}/${id}/profile-picture`,
     dealer: (id: string) => `${apiPaths.users.record}/${id}/dealer`,
     transactions: (id: string) => `${apiPaths.users.record}/${id}/transaction`,

@@ -22,6 +22,7 @@ export const NOTIFICATION_KINDS = [
   "tuning-request.changed",
   "tuning-request.message",
   "ledger.adjusted",
+  "account.role-changed",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

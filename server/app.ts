@@ -49,6 +49,7 @@ import { vehicleBakeRoutes } from "./routes/vehicle-bakes";
 import { BlobStore } from "./services/blobs";
 import { type Identity, createIdentity } from "./services/identity";
 import { auditEventRoutes } from "./routes/audit-events";
+import { userRoutes } from "./routes/users";
 import { JobRegistry } from "./services/jobs";
 import { CatalogueCache } from "./services/catalogue-cache";
 import { NotificationCenter } from "./services/notifications";
@@ -115,6 +116,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     secrets,
     vehicleEvents: new VehicleEvents(),
     tuningRequestEvents: new Topics(),
+    accountEvents: new Topics(),
     payments: config.stripeSecretKey
       ? stripeProvider({ secretKey: config.stripeSecretKey, publishableKey: config.stripePublishableKey ?? null, webhookSecret: config.stripeWebhookSecret as string, apiUrl: config.stripeApiUrl })
       : sandboxProvider(`whsec_sandbox_${secrets.sign("payment-sandbox-webhook", "v1")}`),
@@ -160,6 +162,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(paymentRoutes, { ctx });
       await api.register(repositoryRoutes, { ctx });
       await api.register(auditEventRoutes, { ctx });
+      await api.register(userRoutes, { ctx });
       await api.register(tuningRequestRoutes, { ctx });
       await api.register(dataLogRoutes, { ctx });
       await api.register(dataLogShareRoutes, { ctx });

@@ -1,3 +1,4 @@
+import type { AccountStreamEvent } from "../contracts/account";
 import type { Config } from "./config";
 import type { Database, Db } from "./db/connection";
 import type { BlobStore } from "./services/blobs";
@@ -32,6 +33,8 @@ export interface AppContext {
   vehicleEvents: VehicleEvents;
   /** Tuning requests as they change (a ticket's id → that it changed), for the ticket's event stream. */
   tuningRequestEvents: Topics<{ type: "changed" }>;
+  /** A user's account changes (role, disabled, signed out everywhere), for their own account stream. */
+  accountEvents: Topics<AccountStreamEvent>;
   /** The card payment provider: Stripe with a key, else the local sandbox. */
   payments: (PaymentProvider & { readonly kind: "stripe" }) | SandboxProvider;
   startedAt: Date;

@@ -46,12 +46,6 @@ export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppCon
     return accountOf(ctx.db, await userRecord(caller.uid));
   });
 
-  /** One user's account, as `auth/account` answers the caller's own: the user themself and admins (support reads it on /admin/users/:userId). */
-  app.get(`/${apiRoutes.users.record(":id")}`, { schema: { params: idParams, response: { 200: accountSchema } } }, async (request) => {
-    assertSelfOrAdmin(callerOf(request), request.params.id);
-    return accountOf(ctx.db, await userRecord(request.params.id));
-  });
-
   app.patch(`/${apiRoutes.account.of(":id")}`, { schema: { params: idParams, body: accountPatchSchema, response: { 200: accountSchema } } }, async (request) => {
     const caller = callerOf(request);
     const { id } = request.params;

@@ -39,10 +39,12 @@ const listSpec: ListSpec = {
   id: dataLogs.id,
   allowed: {
     sort: ["createdAt", "title", "durationSeconds", "rowCount", "fileSize"],
-    filter: ["vehicleId", "format", "createdAt", "tags"],
+    // ownerUid: an admin reads one user's logs (the user's page); anyone else sees only their own anyway.
+    filter: ["vehicleId", "format", "createdAt", "tags", "ownerUid"],
   },
   fields: {
     vehicleId: { column: dataLogs.vehicleId, kind: "uuid" },
+    ownerUid: { column: dataLogs.ownerUid, kind: "text" },
     format: { column: dataLogs.format, kind: "text" },
     createdAt: { column: dataLogs.createdAt, kind: "timestamp" },
     tags: { column: dataLogs.tags, kind: "array" },

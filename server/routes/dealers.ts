@@ -31,6 +31,8 @@ import { HttpError, conflict, notFound } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
+import { actorFrom, auditsChangeBy, writeAudit } from "../services/audit";
+import { applyRole } from "../services/users";
 import type { ZodTypeProvider } from "../http/zod";
 import type { VerifiedCaller } from "../services/identity";
 import { accessOf, boughtBy, isAdmin, tuneColumns } from "../services/tune-access";
@@ -157,24 +159,21 @@ export async function dealerRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
     return row;
   }
 
-  /** The dealer claim follows the status (admins keep theirs); old tokens are revoked so it counts at once. */
+  /**
+   * The dealer claim follows the status (admins keep theirs); old tokens are revoked so it counts at
+   * once, and the dealer's open app is told (it signs in again with the new claims).
+   */
   async function applyClaims(row: ProfileRow): Promise<void> {
-    const { auth } = ctx.identity;
-    const record = await auth.getUser(row.userUid).catch((error: unknown) => {
+    const record = await ctx.identity.auth.getUser(row.userUid).catch((error: unknown) => {
       if ((error as { code?: string }).code === "auth/user-not-found") return null;
       throw error;
     });
     if (!record) return;
     const current = roleFromClaims(record.customClaims);
     const role: Role = current === "admin" ? "admin" : row.status === "approved" ? "dealer" : "customer";
-    if (role !== current) {
-      const claims = { ...(record.customClaims ?? {}) };
-      delete claims.dealer;
-      await auth.setCustomUserClaims(row.userUid, role === "dealer" ? { ...claims, dealer: true } : claims);
-      await auth.revokeRefreshTokens(row.userUid);
-    }
-    await db.update(users).set({ role, updatedAt: new Date() }).where(eq(users.uid, row.userUid));
-    ctx.users.forget(row.userUid);
+    const message = `${row.businessName} is now ${row.status}${row.statusReason ? `: ${row.statusReason}` : ""}`;
+    const { told } = await applyRole({ auth: ctx.identity.auth, db, users: ctx.users, accountEvents: ctx.accountEvents }, { uid: row.userUid, role, reason: "dealer-status-changed", message });
+    await told();
   }
 
   /** A signed-in user asks to become a dealer: a pending profile that an admin approves. */
@@ -262,6 +261,7 @@ export async function dealerRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
         .where(eq(dealerProfiles.id, current.id))
         .returning();
       await notify(statusNotification(changed, current.status, reason));
+      await writeAudit(tx, actorFrom(request), { action: "dealer.status-changed", targetType: "dealer", targetId: current.id, subjectUid: current.userUid, before: { status: current.status }, after: { status, reason } });
       return changed;
     });
     await applyClaims(row);
@@ -270,12 +270,21 @@ export async function dealerRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
 
   /** Admin: corrects the profile's fields. */
   app.patch(`${DEALERS}/:id/admin`, { config: admin, schema: { params: idParams, body: dealerAdminPatchSchema, response: { 200: dealerProfileSchema } } }, async (request) => {
-    const [row] = await db
-      .update(dealerProfiles)
-      .set({ ...request.body, updatedAt: new Date() })
-      .where(eq(dealerProfiles.id, request.params.id))
-      .returning();
-    if (!row) throw notFound(`Dealer ${request.params.id}`);
+    const row = await db.transaction(async (tx) => {
+      const [current] = await tx.select().from(dealerProfiles).where(eq(dealerProfiles.id, request.params.id)).for("update");
+      if (!current) throw notFound(`Dealer ${request.params.id}`);
+      const [changed] = await tx.update(dealerProfiles).set({ ...request.body, updatedAt: new Date() }).where(eq(dealerProfiles.id, current.id)).returning();
+      const fields = Object.keys(request.body) as (keyof typeof request.body)[];
+      await writeAudit(tx, actorFrom(request), {
+        action: "dealer.updated",
+        targetType: "dealer",
+        targetId: current.id,
+        subjectUid: current.userUid,
+        before: Object.fromEntries(fields.map((field) => [field, current[field]])),
+        after: request.body,
+      });
+      return changed;
+    });
     return profileOf(ctx, row);
   });
 
@@ -292,6 +301,7 @@ export async function dealerRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
       const [inFlight] = await tx.select({ n: sql<number>`count(*)::int` }).from(orders).where(and(eq(orders.dealerUid, row.userUid), inArray(orders.status, ["created", "failed", "paid"])));
       if (inFlight.n === 0) {
         await tx.delete(dealerProfiles).where(eq(dealerProfiles.id, row.id));
+        await writeAudit(tx, actorFrom(request), { action: "dealer.removed", targetType: "dealer", targetId: row.id, subjectUid: row.userUid, before: { businessName: row.businessName, status: row.status } });
         return { removed: true as const, row };
       }
       const reason = `removal requested with ${inFlight.n} order(s) in flight: suspended so their customers keep their recourse`;
@@ -301,6 +311,7 @@ export async function dealerRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
         .where(eq(dealerProfiles.id, row.id))
         .returning();
       if (row.status !== "suspended") await notify(statusNotification(suspended, row.status, reason));
+      await writeAudit(tx, actorFrom(request), { action: "dealer.status-changed", targetType: "dealer", targetId: row.id, subjectUid: row.userUid, before: { status: row.status }, after: { status: "suspended", reason } });
       return { removed: false as const, row: suspended };
     });
     await applyClaims(outcome.removed ? { ...outcome.row, status: "rejected" } : outcome.row);
@@ -313,7 +324,14 @@ export async function dealerRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
     const caller = callerOf(request);
     const row = await profileRow(request.params.id);
     if (!seesAll(caller)(row)) throw notFound(`Dealer ${request.params.id}`);
-    const [updated] = await db.update(dealerProfiles).set({ ...request.body, updatedAt: new Date() }).where(eq(dealerProfiles.id, row.id)).returning();
+    const updated = await db.transaction(async (tx) => {
+      const [changed] = await tx.update(dealerProfiles).set({ ...request.body, updatedAt: new Date() }).where(eq(dealerProfiles.id, row.id)).returning();
+      const actor = actorFrom(request);
+      if (auditsChangeBy(actor, row.userUid)) {
+        await writeAudit(tx, actor, { action: "dealer.settings-changed", targetType: "dealer", targetId: row.id, subjectUid: row.userUid, before: { freeRevisionDays: row.freeRevisionDays }, after: request.body });
+      }
+      return changed;
+    });
     return profileOf(ctx, updated);
   });
 

@@ -9,28 +9,21 @@ import { PROFILE_PICTURE_MAX_BYTES, PROFILE_PICTURE_SIZE, profilePictureAnswerSc
 import type { AppContext } from "../context";
 import { profilePictures, users } from "../db/schema";
 import { HttpError, forbidden, notFound } from "../errors";
-import { assertSelfOrAdmin, callerOf } from "../http/auth";
+import { callerOf } from "../http/auth";
 import { requireFile, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
 import { apiRoutes } from "../../contracts/api-paths";
 
 const idParams = z.strictObject({ id: z.string().min(1).max(128) });
 const pictureParams = z.strictObject({ sha256: z.string().regex(/^[0-9a-f]{64}$/, "Not a picture id") });
-/** Deleting an account needs a sign-in this recent, as the identity service asks for its own sensitive operations. */
-export const RECENT_SIGN_IN_MS = 5 * 60 * 1000;
 /** Formats sharp reports for the types we accept: the bytes decide, not the declared content type. */
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "gif"]);
 
 const unsupportedImage = (detail: string) =>
   new HttpError(415, "Unsupported media type", `Send a JPEG, PNG, WebP or GIF image: ${detail}`, [{ path: "file", message: "Not a supported image" }]);
 
-interface PgError {
-  code?: string;
-  cause?: PgError;
-}
-const isForeignKeyViolation = (error: unknown) => ((error as PgError).cause ?? (error as PgError)).code === "23503";
 
-/** The signed-in user's own account: picture, signing out everywhere, deleting the account. */
+/** The signed-in user's own picture (signing out everywhere and deleting the account: routes/users.ts). */
 export async function profileRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { auth } = ctx.identity;
@@ -83,53 +76,5 @@ export async function profileRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     const [row] = await ctx.db.select({ contentType: profilePictures.contentType }).from(profilePictures).where(eq(profilePictures.sha256, sha256)).limit(1);
     if (!row || !(await ctx.blobs.exists(sha256))) throw notFound("That picture");
     return reply.type(row.contentType).send(ctx.blobs.stream(sha256));
-  });
-
-  app.post(`/${apiRoutes.users.revokeSessions(":id")}`, { schema: { params: idParams } }, async (request, reply) => {
-    const caller = callerOf(request);
-    const { id } = request.params;
-    assertSelfOrAdmin(caller, id);
-    // Every refresh token dies; ID tokens already issued fail revocation checks from now on.
-    await auth.revokeRefreshTokens(id);
-    return reply.status(204).send();
-  });
-
-  app.delete(`/${apiRoutes.users.record(":id")}`, { schema: { params: idParams } }, async (request, reply) => {
-    const caller = callerOf(request);
-    const { id } = request.params;
-    if (caller.uid !== id) throw forbidden("You can only delete your own account");
-    const signedInAt = Number(caller.claims.auth_time) * 1000;
-    if (!(Date.now() - signedInAt <= RECENT_SIGN_IN_MS)) {
-      throw new HttpError(403, "Forbidden", "Sign in again before deleting your account", [{ path: "auth_time", message: "requires-recent-login" }]);
-    }
-    const [picture] = await ctx.db.select({ sha256: profilePictures.sha256 }).from(profilePictures).where(eq(profilePictures.userUid, id));
-    await ctx.db.transaction(async (tx) => {
-      try {
-        // Our rows hang off users with ON DELETE CASCADE (vehicles, logs, dealer profile, picture)...
-        await tx.transaction(async (savepoint) => {
-          await savepoint.delete(users).where(eq(users.uid, id));
-        });
-      } catch (error) {
-        if (!isForeignKeyViolation(error)) throw error;
-        // ...except audit records (such as secret reveals) that must outlive the person: keep the row, drop who they were.
-        await tx
-          .update(users)
-          .set({ email: null, displayName: null, photoUrl: null, phoneNumber: null, disabled: true, preferences: {}, updatedAt: new Date() })
-          .where(eq(users.uid, id));
-        await tx.delete(profilePictures).where(eq(profilePictures.userUid, id));
-      }
-      // Inside the transaction: if the identity service refuses, our rows stay as they were.
-      try {
-        await auth.deleteUser(id);
-      } catch (error) {
-        if ((error as { code?: string }).code !== "auth/user-not-found") throw error;
-      }
-    });
-    ctx.users.forget(id);
-    if (picture) {
-      const [stillUsed] = await ctx.db.select({ uid: profilePictures.userUid }).from(profilePictures).where(eq(profilePictures.sha256, picture.sha256)).limit(1);
-      if (!stillUsed) await rm(ctx.blobs.pathOf(picture.sha256), { force: true });
-    }
-    return reply.status(204).send();
   });
 }
