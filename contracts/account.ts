@@ -82,7 +82,7 @@ const continuePathSchema = z
   .max(2000)
   .regex(/^\/(?![/\\])[^\\\s]*$/, "continuePath must be a path inside the portal, such as /dashboard");
 
-/** `POST /auth/email/{id}/password-reset | verification` (optional body): where the page that applied the link continues to. */
+/** `POST /auth/email/{id}/password-reset | verification` (body optional, none sent is null): where the page that applied the link continues to. */
 export const emailActionRequestSchema = z.strictObject({ continuePath: continuePathSchema.optional() });
 
 /**

@@ -113,7 +113,7 @@ export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppCon
   ] as const) {
     app.post(
       `/${path}`,
-      { schema: { params: idParams, body: emailActionRequestSchema.optional(), response: { 202: emailActionSchema } } },
+      { schema: { params: idParams, body: emailActionRequestSchema.nullish(), response: { 202: emailActionSchema } } },
       async (request, reply) => {
         const caller = callerOf(request);
         const { id } = request.params;

@@ -55,6 +55,7 @@ export async function startTestApp(kind: DatabaseKind, env: Record<string, strin
     FIREBASE_PROJECT_ID: projectId,
     DATA_DIR: `.test-data/api-${randomBytes(4).toString("hex")}`,
     DIST_DIR: ".test-data/no-dist",
+    SMTP_URL: inject("smtpUrl"),
     ...(postgres && { DATABASE_URL: postgres.url }),
     ...env,
   });
