@@ -80,6 +80,13 @@ export async function startTestApp(kind: DatabaseKind, env: Record<string, strin
   };
 }
 
+/** What a production-mode server needs besides NODE_ENV (server/config.ts refuses to start without it): mail to the suite's inbox. */
+export const productionMailEnv = () => ({
+  SMTP_URL: inject("smtpUrl"),
+  MAIL_FROM: "Tuning Portal <no-reply@portal.example.test>",
+  PUBLIC_URL: "https://portal.example.test",
+});
+
 export interface TestUser {
   uid: string;
   email: string;
