@@ -49,7 +49,7 @@ import { vehicleBakeRoutes } from "./routes/vehicle-bakes";
 import { BlobStore } from "./services/blobs";
 import { type Identity, createIdentity } from "./services/identity";
 import { JobRegistry } from "./services/jobs";
-import { type MailService, createMailService, emailNotifications } from "./services/mail";
+import { createMailService, emailNotifications } from "./services/mail";
 import { CatalogueCache } from "./services/catalogue-cache";
 import { NotificationCenter } from "./services/notifications";
 import { SecretBox } from "./services/secret-box";
@@ -72,8 +72,6 @@ export interface BuildOptions {
   logger?: boolean;
   /** Where the log goes instead of stdout (tests read it). */
   logStream?: LogDestination;
-  /** Another mail service (tests that fail sending on purpose). */
-  mail?: MailService;
 }
 
 /**
@@ -125,7 +123,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     users: createUserMirror(database.db),
     jobs: new JobRegistry(),
     notifications: new NotificationCenter(database.db),
-    mail: options.mail ?? createMailService({ smtpUrl: config.smtpUrl, from: config.mailFrom, portalUrl: () => portalUrlOf(app, config), log: app.log }),
+    mail: createMailService({ smtpUrl: config.smtpUrl, from: config.mailFrom, portalUrl: () => portalUrlOf(app, config), log: app.log }),
     catalogue: await CatalogueCache.open(database),
     secrets,
     vehicleEvents: new VehicleEvents(),

@@ -4,7 +4,7 @@ import type { BlobStore } from "./services/blobs";
 import type { CatalogueCache } from "./services/catalogue-cache";
 import type { Identity } from "./services/identity";
 import type { JobRegistry } from "./services/jobs";
-import type { MailService } from "./services/mail";
+import type { MailService } from "./services/mail/service";
 import type { NotificationCenter } from "./services/notifications";
 import type { SecretBox } from "./services/secret-box";
 import type { UserMirror } from "./services/users";

@@ -12,7 +12,7 @@ import type { AppContext } from "../../context";
 import { users } from "../../db/schema";
 import { HttpError } from "../../errors";
 import { portalActionLink } from "./action-links";
-import { MailDeliveryError, type Mailer, createMailer } from "./mailer";
+import { MailDeliveryError } from "./mailer";
 import {
   type MailMessage,
   invitationMessage,
@@ -23,46 +23,7 @@ import {
 } from "./messages";
 
 export { type MailMessage } from "./messages";
-
-/** What route plugins and services use to send mail (`ctx.mail`). */
-export interface MailService {
-  /** Resolves once the mail server accepted the message; rejects with MailDeliveryError otherwise. */
-  send(message: MailMessage): Promise<void>;
-  /** The portal's address as users reach it, for the links emails carry. */
-  portalUrl(): string;
-  /** Sends started without waiting for them (notification copies); `idle` waits for them (shutdown, tests). */
-  inBackground(work: Promise<void>): void;
-  idle(): Promise<void>;
-  close(): void;
-}
-
-export function createMailService(options: {
-  smtpUrl: string;
-  from: string;
-  portalUrl: () => string;
-  log: FastifyBaseLogger;
-  mailer?: Mailer;
-}): MailService {
-  const mailer = options.mailer ?? createMailer({ smtpUrl: options.smtpUrl, from: options.from });
-  const running = new Set<Promise<void>>();
-  return {
-    async send(message) {
-      await mailer.send(message);
-      // The link's one-time code is a credential: the log shows it redacted (server/http/log-redaction.ts).
-      options.log.info({ to: message.to, kind: message.kind, link: message.link }, `${message.kind} email sent to ${message.to}`);
-    },
-    portalUrl: options.portalUrl,
-    inBackground(work) {
-      // The work logs its own failures; nothing it throws may become an unhandled rejection.
-      const tracked = work.catch(() => {}).finally(() => running.delete(tracked));
-      running.add(tracked);
-    },
-    async idle() {
-      while (running.size > 0) await Promise.allSettled([...running]);
-    },
-    close: () => mailer.close(),
-  };
-}
+export { type MailService, createMailService } from "./service";
 
 /** Hands a message over; a mail server that did not take it is the caller's 503 (Retry-After is added by the error handler). */
 export async function deliver(ctx: AppContext, message: MailMessage): Promise<void> {
