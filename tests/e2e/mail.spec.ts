@@ -1,6 +1,7 @@
 import { expect } from "@playwright/test";
 import { CreateAccountPage, PASSWORD, newEmail, test } from "./pages/identity";
 import { LocalInbox } from "./pages/inbox";
+import { LoginPage } from "./pages/login-page";
 
 test("a new user signs up, opens the local inbox, follows the verification email's link and the app shows the account verified", async ({ page, emulator }) => {
   const email = newEmail("inbox");
@@ -22,4 +23,22 @@ test("a new user signs up, opens the local inbox, follows the verification email
   await page.getByRole("link", { name: "Continue" }).click();
   await expect(page.getByRole("heading", { name: "Your email is verified" })).toBeVisible();
   await expect(page.getByText(`You are signed in as ${email}`)).toBeVisible();
+});
+
+test("a user turns on emailed notifications on the profile page, and the choice is kept", async ({ page, emulator }) => {
+  const email = newEmail("notify");
+  await emulator.createUser(email);
+  const login = new LoginPage(page);
+  await login.open("/profile");
+  await login.signIn(email, PASSWORD);
+  await expect(page).toHaveURL(/\/profile$/);
+
+  const toggle = page.getByRole("switch", { name: "Email me my notifications" });
+  await expect(toggle).not.toBeChecked();
+  await expect(page.getByText(`Each notification is also sent to ${email}.`)).toBeVisible();
+  await toggle.click();
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Profile saved").first()).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("switch", { name: "Email me my notifications" })).toBeChecked();
 });
