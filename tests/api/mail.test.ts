@@ -198,6 +198,11 @@ describe.each(databaseKinds)("mail (%s)", (kind) => {
     const set = await identityCall("resetPassword", { oobCode: link.searchParams.get("oobCode"), newPassword: "invited-password-3" });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     await expect(signIn(test.emulatorHost, email, "invited-password-3")).resolves.toEqual(expect.any(String));
+
+    // Another account's address is refused: the link would set that account's password.
+    const other = await newUser();
+    await expect(sendInvitation(app.ctx, { uid: record.uid, email: other.email, role: "customer" })).rejects.toThrow(/does not have the address/);
+    expect(await mailTo(other.email)).toEqual([]);
   });
 
   it("limits links asked for by address to 5 per client in 10 minutes (429)", async () => {

@@ -95,7 +95,10 @@ export interface InvitationFacts {
  * The email to an account an admin created: its role, and a password-reset link (valid an hour)
  * with which the invited user chooses their password on our action page, then signs in.
  */
-export async function sendInvitation(ctx: AppContext, { email, displayName, role }: InvitationFacts): Promise<void> {
+export async function sendInvitation(ctx: AppContext, { uid, email, displayName, role }: InvitationFacts): Promise<void> {
+  // The link sets the password of whichever account has `email`: make sure that is the account invited.
+  const account = await ctx.identity.auth.getUser(uid);
+  if (account.email?.toLowerCase() !== email.toLowerCase()) throw new Error(`Account ${uid} does not have the address ${email}; no invitation sent`);
   const generated = await ctx.identity.auth.generatePasswordResetLink(email, continueTo(ctx, loginPath(email)));
   await deliver(ctx, invitationMessage({ to: email, displayName, role, link: portalLink(ctx, generated), portalUrl: ctx.mail.portalUrl() }));
 }
