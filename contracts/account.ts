@@ -6,6 +6,8 @@ export type Role = z.infer<typeof roleSchema>;
 export const accountPreferencesSchema = z.strictObject({
   units: z.enum(["metric", "imperial"]).optional(),
   language: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, "Use a language tag such as en or en-GB").optional(),
+  /** Each notification is also emailed to the account's address. */
+  emailNotifications: z.boolean().optional(),
 });
 export type AccountPreferences = z.infer<typeof accountPreferencesSchema>;
 
@@ -26,7 +28,7 @@ export const accountSchema = z.strictObject({
   role: roleSchema,
   profile: z.strictObject({
     // Stored preferences are answered as kept: a key added later must not fail older rows.
-    preferences: z.object({ units: z.enum(["metric", "imperial"]).optional(), language: z.string().optional() }),
+    preferences: z.object({ units: z.enum(["metric", "imperial"]).optional(), language: z.string().optional(), emailNotifications: z.boolean().optional() }),
     dealer: z.strictObject({ id: z.string(), businessName: z.string(), status: z.string() }).nullable(),
   }),
   /** Only on a deleted account, as admins read it: what our row keeps once the identity account is gone. */
@@ -75,6 +77,26 @@ export const sessionCookieSchema = z.strictObject({ sessionCookie: z.string(), e
 
 /** `POST /auth/email/{id}/password-reset | verification`: accepted, and to which address it goes. */
 export const emailActionSchema = z.strictObject({ sent: z.literal(true), email: z.string() });
+
+/** A path inside the portal (not `//host`, no backslash) that an emailed link continues to. */
+const continuePathSchema = z
+  .string()
+  .max(2000)
+  .regex(/^\/(?![/\\])[^\\\s]*$/, "continuePath must be a path inside the portal, such as /dashboard");
+
+/** `POST /auth/email/{id}/password-reset | verification` (body optional, none sent is null): where the page that applied the link continues to. */
+export const emailActionRequestSchema = z.strictObject({ continuePath: continuePathSchema.optional() });
+
+/**
+ * `POST /auth/sign-in-link` and `POST /auth/password-reset-link`, asked without signing in: the
+ * answer is the same whether or not the address has an account, so it tells nobody which do.
+ */
+export const emailLinkRequestSchema = z.strictObject({
+  email: z.email("That email address is not valid").max(320),
+  continuePath: continuePathSchema.optional(),
+});
+export type EmailLinkRequest = z.infer<typeof emailLinkRequestSchema>;
+export const emailLinkAcceptedSchema = z.strictObject({ accepted: z.literal(true) });
 
 export function roleFromClaims(claims: Record<string, unknown> | undefined | null): Role {
   if (claims?.admin === true) return "admin";

@@ -75,6 +75,14 @@ export const apiRoutes = {
   account: {
     mine: () => "auth/account",
     of: (id: string) => `auth/account/${id}`,
+    /** POST: emails the account a verification link (the user themself, or an admin). */
+    verificationEmail: (id: string) => `auth/email/${id}/verification`,
+    /** POST: emails the account a password-reset link (the user themself, or an admin). */
+    passwordResetEmail: (id: string) => `auth/email/${id}/password-reset`,
+    /** POST, without signing in: emails a sign-in link to an address, if an account has it. */
+    signInLink: () => "auth/sign-in-link",
+    /** POST, without signing in (forgot password): emails a password-reset link to an address, if an account has it. */
+    passwordResetLink: () => "auth/password-reset-link",
   },
   users: {
     record: (id: string) => `${apiPaths.users.record}/${id}`,

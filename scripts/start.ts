@@ -8,6 +8,8 @@ import path from "node:path";
 import { DEMO_PASSWORD, demoAccounts } from "../server/seed";
 import { buildSpa, spaIsStale } from "./lib/build";
 import { isAuthEmulatorUp, startAuthEmulator } from "./lib/emulator";
+import { startMailCatcher } from "./lib/mail-catcher";
+import { START_MAIL_PORTS, freePort } from "./lib/ports";
 import { SERVER_ENTRY, SERVER_NODE_FLAGS } from "./lib/server-process";
 
 const dev = process.argv.includes("--dev");
@@ -53,8 +55,16 @@ async function main() {
       });
   if (!emulator) console.log(`Using the Auth emulator already running on ${emulatorHost}`);
 
+  // Mail goes to the local inbox unless SMTP_URL names a real server.
+  const inbox = process.env.SMTP_URL
+    ? null
+    : await startMailCatcher({ smtpPort: await freePort(START_MAIL_PORTS.smtp), httpPort: await freePort(START_MAIL_PORTS.web) });
+
   const env = {
     ...process.env,
+    ...(inbox && { SMTP_URL: inbox.smtpUrl }),
+    // Emailed links lead to the page the newcomer uses: Vite's in development.
+    ...(dev && !process.env.PUBLIC_URL && { PUBLIC_URL: "http://127.0.0.1:5173" }),
     PORT: String(port),
     DATA_DIR: dataDir,
     FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
@@ -71,6 +81,7 @@ async function main() {
     for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
     await Promise.all(children.map(waitForExit));
     await emulator?.stop();
+    await inbox?.stop();
     process.exit(code);
   };
   process.on("SIGINT", () => void stop(0));
@@ -88,6 +99,7 @@ async function main() {
   Tuning portal is running
     Portal:         ${dev ? "http://127.0.0.1:5173 (Vite hot reload; API on :" + port + ")" : `http://127.0.0.1:${port}`}
     Auth emulator:  http://${emulatorHost}
+    Mail sent by the portal: ${inbox ? inbox.webUrl : `to the SMTP server of SMTP_URL`}
     Data folder:    ${dataDir}
   Demo accounts (password ${DEMO_PASSWORD}):
 ${accounts}

@@ -12,6 +12,7 @@ import { buildSpa } from "./lib/build";
 import { ensureChromium } from "./lib/chromium";
 import { checkDependencies } from "./lib/dependency-check";
 import { startAuthEmulator } from "./lib/emulator";
+import { startMailCatcher } from "./lib/mail-catcher";
 import { TEST_PORTS, TEST_PROJECT_ID, freePort } from "./lib/ports";
 import { SERVER_ENTRY, SERVER_NODE_FLAGS } from "./lib/server-process";
 
@@ -81,9 +82,11 @@ async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[]): Promi
   rmSync(dataDir, { recursive: true, force: true });
   const portFile = path.join(workDir, "e2e-port");
   rmSync(portFile, { force: true });
+  // The portal's mail goes to a local inbox of this run; the browser tests open its page as a user would.
+  const inbox = await startMailCatcher({ smtpPort: await freePort(TEST_PORTS.mailSmtp), httpPort: await freePort(TEST_PORTS.mailWeb) });
   const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...env, PORT: "0", PORT_FILE: portFile, DATA_DIR: dataDir, DIST_DIR: distDir, SEED_DEMO: "1", LOG_LEVEL: "warn", NODE_ENV: "test" },
+    env: { ...env, PORT: "0", PORT_FILE: portFile, DATA_DIR: dataDir, DIST_DIR: distDir, SEED_DEMO: "1", LOG_LEVEL: "warn", NODE_ENV: "test", SMTP_URL: inbox.smtpUrl },
   });
   try {
     const port = await waitForServer(portFile, server);
@@ -93,6 +96,7 @@ async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[]): Promi
       ...env,
       CHROMIUM_PATH: chromium,
       E2E_BASE_URL: `http://127.0.0.1:${port}`,
+      E2E_MAIL_INBOX_URL: inbox.webUrl,
       PLAYWRIGHT_JSON_OUTPUT_NAME: report,
       PLAYWRIGHT_OUTPUT_DIR: path.join(workDir, "playwright-output"),
     });
@@ -103,6 +107,7 @@ async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[]): Promi
   } finally {
     server.kill("SIGTERM");
     await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once("exit", resolve)));
+    await inbox.stop();
   }
 }
 

@@ -51,6 +51,7 @@ import { type Identity, createIdentity } from "./services/identity";
 import { auditEventRoutes } from "./routes/audit-events";
 import { userRoutes } from "./routes/users";
 import { JobRegistry } from "./services/jobs";
+import { createMailService, emailNotifications } from "./services/mail";
 import { CatalogueCache } from "./services/catalogue-cache";
 import { NotificationCenter } from "./services/notifications";
 import { SecretBox } from "./services/secret-box";
@@ -73,6 +74,18 @@ export interface BuildOptions {
   logger?: boolean;
   /** Where the log goes instead of stdout (tests read it). */
   logStream?: LogDestination;
+}
+
+/**
+ * The portal's address for emailed links: PUBLIC_URL, else (outside production) the address this
+ * server listens on once listening (PORT=0 in the browser tests), else the configured port.
+ */
+function portalUrlOf(app: FastifyInstance, config: Config): string {
+  if (config.publicUrl) return config.publicUrl;
+  const address = app.server.address();
+  const port = address && typeof address === "object" ? address.port : config.port;
+  const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -112,6 +125,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     users: createUserMirror(database.db),
     jobs: new JobRegistry(),
     notifications: new NotificationCenter(database.db),
+    mail: createMailService({ smtpUrl: config.smtpUrl, from: config.mailFrom, portalUrl: () => portalUrlOf(app, config), log: app.log }),
     catalogue: await CatalogueCache.open(database),
     secrets,
     vehicleEvents: new VehicleEvents(),
@@ -123,8 +137,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     startedAt: new Date(),
   };
   app.decorate("ctx", ctx);
+  // Copies of notifications go out after the change committed, without holding up its answer.
+  ctx.notifications.onRecorded((recorded) => ctx.mail.inBackground(emailNotifications(ctx, recorded, app.log)));
   app.addHook("onClose", async () => {
     await ctx.jobs.idle();
+    await ctx.mail.idle();
+    ctx.mail.close();
     if (!options.database) await database.close();
     if (!options.identity) await identity.close();
   });

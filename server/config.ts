@@ -49,7 +49,22 @@ export interface Config {
   stripeApiUrl?: string;
   /** The platform's share of each sale, in whole percent (PLATFORM_FEE_PERCENT). */
   platformFeePercent: number;
+  /**
+   * Where mail goes (SMTP_URL, nodemailer's URL form: smtp://user:pass@host:587, smtps://… for TLS).
+   * Required in production; outside it, the local mail catcher that npm start and the tests run.
+   */
+  smtpUrl: string;
+  /** The sender of every email (MAIL_FROM), e.g. `Tuning Portal <no-reply@example.com>`; required in production. */
+  mailFrom: string;
+  /**
+   * The portal's address as users reach it (PUBLIC_URL), used in the links emails carry; required in
+   * production. Unset elsewhere: the address this server listens on.
+   */
+  publicUrl?: string;
 }
+
+/** The local mail catcher's SMTP port (scripts/lib/mail-catcher.ts), which npm start uses when free. */
+export const LOCAL_MAIL_CATCHER_SMTP_PORT = 1025;
 
 const DEFAULT_PROJECT_ID = "demo-tuning-portal";
 
@@ -113,10 +128,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
     stripeApiUrl: env.STRIPE_API_URL || undefined,
     platformFeePercent: intFrom(env.PLATFORM_FEE_PERCENT, 10, "PLATFORM_FEE_PERCENT"),
+    smtpUrl: env.SMTP_URL || (mode === "production" ? "" : `smtp://127.0.0.1:${LOCAL_MAIL_CATCHER_SMTP_PORT}`),
+    mailFrom: env.MAIL_FROM || (mode === "production" ? "" : "Tuning Portal <no-reply@tuning-portal.localhost>"),
+    publicUrl: publicUrlFrom(env.PUBLIC_URL),
     ...overrides,
   };
   assertSafeConfig(config);
   return config;
+}
+
+/** PUBLIC_URL: an http(s) origin, optionally with a path prefix; kept without its trailing slash. */
+function publicUrlFrom(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`PUBLIC_URL must be the portal's address such as https://portal.example.com, got "${value}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`PUBLIC_URL must be an http(s) address, got "${value}"`);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
 
 /** The emulator makes firebase-admin accept unsigned tokens, so it must never back a production server. */
@@ -125,6 +156,15 @@ export function assertSafeConfig(config: Config): void {
     throw new Error("Refusing to start: STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET, so no payment event could be verified.");
   }
   if (config.platformFeePercent > 100) throw new Error(`PLATFORM_FEE_PERCENT must be 0 to 100, got ${config.platformFeePercent}`);
+  if (config.mode === "production") {
+    // Without these, every verification, reset and invitation email would fail (or carry a link to nowhere) at run time.
+    const missing = [!config.smtpUrl && "SMTP_URL", !config.mailFrom && "MAIL_FROM", !config.publicUrl && "PUBLIC_URL"].filter(Boolean);
+    if (missing.length > 0) {
+      throw new Error(
+        `Refusing to start: NODE_ENV=production needs ${missing.join(", ")} so that the portal's emails are really sent, from a real sender, with links to the portal (README, "Mail").`,
+      );
+    }
+  }
   if (config.mode === "production" && config.authEmulatorHost) {
     throw new Error(
       "Refusing to start: FIREBASE_AUTH_EMULATOR_HOST is set while NODE_ENV=production. The Auth emulator accepts unsigned tokens.",

@@ -5,6 +5,7 @@ import type { BlobStore } from "./services/blobs";
 import type { CatalogueCache } from "./services/catalogue-cache";
 import type { Identity } from "./services/identity";
 import type { JobRegistry } from "./services/jobs";
+import type { MailService } from "./services/mail/service";
 import type { NotificationCenter } from "./services/notifications";
 import type { SecretBox } from "./services/secret-box";
 import type { UserMirror } from "./services/users";
@@ -25,6 +26,8 @@ export interface AppContext {
   users: UserMirror;
   jobs: JobRegistry;
   notifications: NotificationCenter;
+  /** Email: `send` hands a composed message (services/mail/messages.ts) to the SMTP server. */
+  mail: MailService;
   /** Firmware identities and patches kept while the catalogue does not change. */
   catalogue: CatalogueCache;
   /** Seals stored passwords at rest. */

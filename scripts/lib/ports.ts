@@ -1,12 +1,17 @@
 import { createServer } from "node:net";
 
-/** Ports the test run prefers, apart from npm start's (8080, 9099, 4400, 4500) so both can run at once. */
+/** Ports the test run prefers, apart from npm start's (8080, 9099, 4400, 4500, 1025, 1080) so both can run at once. */
 export const TEST_PORTS = {
   emulator: 9199,
   emulatorHub: 4410,
   emulatorLogging: 4510,
   e2eServer: 8181,
+  mailSmtp: 1125,
+  mailWeb: 1180,
 } as const;
+
+/** npm start's local inbox (scripts/lib/mail-catcher): SMTP and its web page, taken when free. */
+export const START_MAIL_PORTS = { smtp: 1025, web: 1080 } as const;
 
 export const TEST_PROJECT_ID = "demo-tuning-portal";
 

@@ -1,17 +1,31 @@
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { accountPatchSchema, accountSchema, createSessionCookieSchema, emailActionSchema, sessionCookieSchema } from "../../contracts/account";
+import fastifyRateLimit from "@fastify/rate-limit";
+import {
+  type EmailLinkRequest,
+  accountPatchSchema,
+  accountSchema,
+  createSessionCookieSchema,
+  emailActionRequestSchema,
+  emailActionSchema,
+  emailLinkAcceptedSchema,
+  emailLinkRequestSchema,
+  sessionCookieSchema,
+} from "../../contracts/account";
 import type { AppContext } from "../context";
 import { users } from "../db/schema";
 import { badRequest, conflict, forbidden, notFound, unauthorized } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { accountOf } from "../services/accounts";
 import { isCredentialError } from "../services/identity";
+import { sendPasswordReset, sendPasswordResetByEmail, sendSignInLink, sendVerification } from "../services/mail";
 import type { ZodTypeProvider } from "../http/zod";
 import { apiRoutes } from "../../contracts/api-paths";
 
 const idParams = z.strictObject({ id: z.string().min(1).max(128) });
+/** Links asked for by address: a person asks a few times; more from one address is refused with 429. */
+const EMAIL_LINK_LIMIT = { max: 5, timeWindow: "10 minutes" };
 
 export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
@@ -84,21 +98,51 @@ export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppCon
     }
   });
 
-  for (const [action, generate] of [
-    ["password-reset", (email: string) => auth.generatePasswordResetLink(email)],
-    ["verification", (email: string) => auth.generateEmailVerificationLink(email)],
+  // Asked without signing in: bounded per client address, so nobody sends a flood of email through us.
+  await app.register(fastifyRateLimit, { global: false });
+
+  for (const [path, send] of [
+    [apiRoutes.account.passwordResetEmail(":id"), sendPasswordReset],
+    [apiRoutes.account.verificationEmail(":id"), sendVerification],
   ] as const) {
-    app.post(`/auth/email/:id/${action}`, { schema: { params: idParams, response: { 202: emailActionSchema } } }, async (request, reply) => {
-      const caller = callerOf(request);
-      const { id } = request.params;
-      assertSelfOrAdmin(caller, id);
-      const record = await userRecord(id);
-      if (!record.email) throw notFound(`An email address for user ${id}`);
-      const link = await generate(record.email);
-      // No mail server locally. The link's code is a credential: the log shows the link with it
-      // redacted (server/http/log-redaction.ts); the Auth emulator lists the whole link (README).
-      request.log.info({ to: record.email, action, link }, `email action link made for ${record.email}`);
-      return reply.status(202).send({ sent: true, email: record.email });
-    });
+    app.post(
+      `/${path}`,
+      { schema: { params: idParams, body: emailActionRequestSchema.nullish(), response: { 202: emailActionSchema } } },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        const { id } = request.params;
+        assertSelfOrAdmin(caller, id);
+        const record = await userRecord(id);
+        if (!record.email) throw notFound(`An email address for user ${id}`);
+        // 202 once the mail server took the message; deliver() answers 503 when it did not.
+        await send(ctx, { email: record.email, displayName: record.displayName, continuePath: request.body?.continuePath });
+        return reply.status(202).send({ sent: true, email: record.email });
+      },
+    );
+  }
+
+  /**
+   * Links asked for by address, without signing in. The answer is 202 at once, before even looking
+   * the address up, and the same for every address: neither its status nor its timing tells whether
+   * an account has it. The sending goes on in the background and a failure is logged.
+   */
+  for (const [path, send] of [
+    [apiRoutes.account.signInLink(), (request: EmailLinkRequest) => sendSignInLink(ctx, { email: request.email, continuePath: request.continuePath })],
+    [apiRoutes.account.passwordResetLink(), (request: EmailLinkRequest) => sendPasswordResetByEmail(ctx, request.email)],
+  ] as const) {
+    app.post(
+      `/${path}`,
+      { config: { public: true, rateLimit: EMAIL_LINK_LIMIT }, schema: { body: emailLinkRequestSchema, response: { 202: emailLinkAcceptedSchema } } },
+      async (request, reply) => {
+        const asked = request.body;
+        ctx.mail.inBackground(
+          send(asked).then(
+            (sent) => request.log.info({ path, sent }, sent ? "email link sent" : "email link asked for an address without a usable account"),
+            (error: unknown) => request.log.warn({ err: error, path }, "email link not sent"),
+          ),
+        );
+        return reply.status(202).send({ accepted: true });
+      },
+    );
   }
 }

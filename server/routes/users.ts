@@ -6,7 +6,7 @@
  */
 import { rm } from "node:fs/promises";
 import { and, count, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
-import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { UserRecord } from "firebase-admin/auth";
 import { z } from "zod";
 import { ACCOUNT_STREAM_EVENT, type AccountStreamEvent, accountSchema, claimsForRole } from "../../contracts/account";
@@ -21,6 +21,7 @@ import { type ListSpec, listQueryOf, runList } from "../http/list";
 import type { ZodTypeProvider } from "../http/zod";
 import { accountOf } from "../services/accounts";
 import { actorFrom, writeAudit } from "../services/audit";
+import { sendInvitation } from "../services/mail";
 import { anonymiseUser, applyRole, mirrorRecord, userSummaryOf } from "../services/users";
 
 const USERS = `/${apiPaths.users.list}`;
@@ -79,12 +80,6 @@ export async function userRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppCon
   }
 
   const tell = (uid: string, event: AccountStreamEvent) => ctx.accountEvents.publish(uid, event);
-
-  /** The invited person sets their password from a reset link (they have none yet). */
-  async function invite(person: { uid: string; email: string; displayName: string | null; role: string }, log: FastifyBaseLogger): Promise<void> {
-    const link = await auth.generatePasswordResetLink(person.email);
-    log.info({ to: person.email, action: "invitation", role: person.role, link }, `invitation link made for ${person.email}`);
-  }
 
   app.get(USERS, { config: { ...admin, list: listSpec }, schema: { response: { 200: userPageSchema } } }, async (request) => {
     const page = await runList(db, listSpec, listQueryOf(request, listSpec), ({ where, orderBy, limit, offset }) =>
@@ -147,7 +142,8 @@ export async function userRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppCon
       await auth.deleteUser(record.uid).catch(() => undefined);
       throw error;
     }
-    const invitationSent = await invite({ uid: record.uid, email: input.email, displayName: input.displayName ?? null, role: input.role }, request.log).then(
+    // The invited person sets their password from the invitation's link (they have none yet).
+    const invitationSent = await sendInvitation(ctx, { uid: record.uid, email: input.email, displayName: input.displayName ?? null, role: input.role }).then(
       () => true,
       (error: unknown) => {
         request.log.warn({ err: error, uid: record.uid }, "invitation not sent");

@@ -40,6 +40,8 @@ export const notificationToApi = (row: typeof notifications.$inferSelect): Notif
 export class NotificationCenter {
   /** Each recipient's open streams. */
   private readonly streams = new Topics<NotificationEvent>();
+  /** Told of each committed batch (the email copies, services/mail); must not throw. */
+  private readonly recordedListeners: Array<(recorded: Notification[]) => void> = [];
 
   constructor(private readonly db: Db) {}
 
@@ -56,12 +58,18 @@ export class NotificationCenter {
       return done;
     });
     for (const notification of recorded) this.publish(notification.recipientUid, { type: "created", notification });
+    if (recorded.length) for (const listener of this.recordedListeners) listener(recorded);
     return result;
   }
 
   /** Tells the recipient's listeners (open streams) what changed; call it after the change committed. */
   publish(recipientUid: string, event: NotificationEvent): void {
     this.streams.publish(recipientUid, event);
+  }
+
+  /** Calls `listener` with the notifications of each transaction once it committed. */
+  onRecorded(listener: (recorded: Notification[]) => void): void {
+    this.recordedListeners.push(listener);
   }
 
   subscribe(recipientUid: string, listener: Listener): () => void {

@@ -1,16 +1,23 @@
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { isAuthEmulatorUp, startAuthEmulator } from "../../scripts/lib/emulator";
+import { startMailCatcher } from "../../scripts/lib/mail-catcher";
 import { TEST_PORTS, TEST_PROJECT_ID, freePort } from "../../scripts/lib/ports";
 
 declare module "vitest" {
   export interface ProvidedContext {
     emulatorHost: string;
     projectId: string;
+    /** The local inbox every test app sends to (SMTP_URL), and its JSON API. */
+    smtpUrl: string;
+    mailInboxUrl: string;
   }
 }
 
-/** The API suites need the Auth emulator: the one `npm test` started (FIREBASE_AUTH_EMULATOR_HOST), or one of their own. */
+/**
+ * The API suites need the Auth emulator: the one `npm test` started (FIREBASE_AUTH_EMULATOR_HOST), or
+ * one of their own; and a local inbox their apps send mail to, always their own (any free port).
+ */
 export default async function setup(project: TestProject) {
   const host = process.env.FIREBASE_AUTH_EMULATOR_HOST;
   const running =
@@ -25,7 +32,11 @@ export default async function setup(project: TestProject) {
         });
   project.provide("emulatorHost", running?.host ?? host!);
   project.provide("projectId", TEST_PROJECT_ID);
+  const inbox = await startMailCatcher({ smtpPort: 0, httpPort: 0 });
+  project.provide("smtpUrl", inbox.smtpUrl);
+  project.provide("mailInboxUrl", inbox.webUrl);
   return async () => {
+    await inbox.stop();
     await running?.stop();
   };
 }

@@ -55,6 +55,7 @@ export async function startTestApp(kind: DatabaseKind, env: Record<string, strin
     FIREBASE_PROJECT_ID: projectId,
     DATA_DIR: `.test-data/api-${randomBytes(4).toString("hex")}`,
     DIST_DIR: ".test-data/no-dist",
+    SMTP_URL: inject("smtpUrl"),
     ...(postgres && { DATABASE_URL: postgres.url }),
     ...env,
   });
@@ -78,6 +79,13 @@ export async function startTestApp(kind: DatabaseKind, env: Record<string, strin
     },
   };
 }
+
+/** What a production-mode server needs besides NODE_ENV (server/config.ts refuses to start without it): mail to the suite's inbox. */
+export const productionMailEnv = () => ({
+  SMTP_URL: inject("smtpUrl"),
+  MAIL_FROM: "Tuning Portal <no-reply@portal.example.test>",
+  PUBLIC_URL: "https://portal.example.test",
+});
 
 export interface TestUser {
   uid: string;

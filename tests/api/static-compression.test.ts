@@ -1,3 +1,4 @@
+import { productionMailEnv } from "./harness";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -33,6 +34,7 @@ beforeAll(async () => {
   await precompressDir(distDir);
   const config = loadConfig({
     NODE_ENV: "production",
+    ...productionMailEnv(),
     DATA_DIR: path.join(runDir, "data"),
     DIST_DIR: distDir,
     SECRETS_KEY: randomBytes(32).toString("base64"),

@@ -1,3 +1,4 @@
+import { productionMailEnv } from "./harness";
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
@@ -15,6 +16,7 @@ const contact = { name: "Sam Driver", email: "sam@example.test", topic: "vehicle
 async function productionApp(trustProxy?: string): Promise<{ app: FastifyInstance; close: () => Promise<void> }> {
   const config = loadConfig({
     NODE_ENV: "production",
+    ...productionMailEnv(),
     DATA_DIR: `.test-data/api-${randomBytes(4).toString("hex")}`,
     DIST_DIR: ".test-data/no-dist",
     SECRETS_KEY: randomBytes(32).toString("base64"),

@@ -7,6 +7,7 @@ import { dealerProfiles, notifications, orders, users } from "../../server/db/sc
 import { reconcileUsers } from "../../server/services/users";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, signIn, startTestApp } from "./harness";
 import { listen } from "./event-stream-client";
+import { waitForMail } from "./inbox";
 import { requestsTo } from "./requests";
 
 /** Signs in with a custom token as the web SDK's signInWithCustomToken does; answers the ID token. */
@@ -80,6 +81,9 @@ describe.each(databaseKinds)("users: admins manage accounts on %s", (kind) => {
     const again = await call("POST", "/users", admin, { email, role: "customer" });
     expect(again.statusCode).toBe(409);
     expect(again.json().data).toEqual([{ path: "email", message: "already has an account" }]);
+    const [invitation] = await waitForMail(email);
+    expect(invitation.subject).toMatch(/invit/i);
+    expect(invitation.text).toContain("dealer");
     const [created] = await trailOf(user.uid);
     expect(created).toMatchObject({ action: "user.created", actorUid: admin.uid, after: { email, role: "dealer", businessName: "Ivan Motors" } });
   });

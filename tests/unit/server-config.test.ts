@@ -2,16 +2,34 @@ import { describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../server/config";
 import { verifyIdTokenChecked, verifySessionCookieChecked } from "../../server/services/identity";
 
+/** What production needs for mail besides NODE_ENV. */
+const MAIL = { SMTP_URL: "smtps://user:secret@smtp.example.com:465", MAIL_FROM: "Tuning Portal <no-reply@example.com>", PUBLIC_URL: "https://portal.example.com/" };
+
 describe("server configuration", () => {
   it("refuses to start in production while the Auth emulator variable is set", () => {
-    expect(() => loadConfig({ NODE_ENV: "production", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" })).toThrow(
+    expect(() => loadConfig({ NODE_ENV: "production", ...MAIL, FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" })).toThrow(
       /FIREBASE_AUTH_EMULATOR_HOST is set while NODE_ENV=production/,
     );
   });
 
   it("starts in production without the emulator, and in development with it", () => {
-    expect(loadConfig({ NODE_ENV: "production" }).mode).toBe("production");
+    expect(loadConfig({ NODE_ENV: "production", ...MAIL }).mode).toBe("production");
     expect(loadConfig({ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" }).authEmulatorHost).toBe("127.0.0.1:9099");
+  });
+
+  it("refuses to start in production without SMTP_URL, MAIL_FROM or PUBLIC_URL, naming each missing one", () => {
+    expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/NODE_ENV=production needs SMTP_URL, MAIL_FROM, PUBLIC_URL/);
+    expect(() => loadConfig({ NODE_ENV: "production", ...MAIL, SMTP_URL: "" })).toThrow(/NODE_ENV=production needs SMTP_URL so that/);
+    const config = loadConfig({ NODE_ENV: "production", ...MAIL });
+    expect(config).toMatchObject({ smtpUrl: MAIL.SMTP_URL, mailFrom: MAIL.MAIL_FROM, publicUrl: "https://portal.example.com" });
+  });
+
+  it("sends mail to the local inbox outside production, and checks PUBLIC_URL", () => {
+    expect(loadConfig({}).smtpUrl).toBe("smtp://127.0.0.1:1025");
+    expect(loadConfig({ NODE_ENV: "test" }).publicUrl).toBeUndefined();
+    expect(loadConfig({ PUBLIC_URL: "https://example.com/portal/" }).publicUrl).toBe("https://example.com/portal");
+    expect(() => loadConfig({ PUBLIC_URL: "ftp://example.com" })).toThrow(/PUBLIC_URL must be an http\(s\) address/);
+    expect(() => loadConfig({ PUBLIC_URL: "portal" })).toThrow(/PUBLIC_URL must be the portal's address/);
   });
 
   it("defaults to port 8080, the .data folder and PGlite", () => {
@@ -22,7 +40,7 @@ describe("server configuration", () => {
   });
 
   it("trusts no proxy unless TRUST_PROXY names them, as addresses, CIDR ranges or range names", () => {
-    expect(loadConfig({ NODE_ENV: "production" }).trustProxy).toEqual([]);
+    expect(loadConfig({ NODE_ENV: "production", ...MAIL }).trustProxy).toEqual([]);
     expect(loadConfig({ TRUST_PROXY: " 10.0.0.0/8, 192.0.2.5 ,::1,fd00::/8,loopback" }).trustProxy).toEqual([
       "10.0.0.0/8",
       "192.0.2.5",

@@ -18,7 +18,7 @@ export const users = pgTable(
     role: text("role", { enum: roles }).notNull().default("customer"),
     disabled: boolean("disabled").notNull().default(false),
     emailVerified: boolean("email_verified").notNull().default(false),
-    preferences: jsonb("preferences").$type<{ units?: "metric" | "imperial"; language?: string }>().notNull().default({}),
+    preferences: jsonb("preferences").$type<{ units?: "metric" | "imperial"; language?: string; emailNotifications?: boolean }>().notNull().default({}),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),

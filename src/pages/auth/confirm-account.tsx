@@ -1,5 +1,4 @@
 import { Alert, Button, Flex, Typography } from "antd";
-import { sendEmailVerification } from "firebase/auth";
 import { useCallback, useEffect, useState } from "react";
 import { Navigate, useSearchParams } from "react-router";
 import { Link } from "../../components/link";
@@ -7,7 +6,9 @@ import { identityErrorMessage } from "../../lib/identity-errors";
 import { safeRedirect } from "../../providers/auth-provider";
 import { useSessionState } from "../../providers/session-context";
 import { AuthCard } from "./auth-card";
-import { verificationContinueUrl } from "./create-account";
+import { failureText } from "../../lib/http-errors";
+import { verificationContinuePath } from "./create-account";
+import { useEmailLinks } from "./email-links";
 
 /** "Check your inbox" after sign-up: resend the link, and notice when the address has been verified (here or in another tab). */
 export function ConfirmAccountPage() {
@@ -16,7 +17,7 @@ export function ConfirmAccountPage() {
   const to = params.get("to");
   const [message, setMessage] = useState<{ type: "success" | "error"; text: string } | null>(null);
   const [verified, setVerified] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { sendVerification, busy } = useEmailLinks();
 
   const check = useCallback(
     async (quiet: boolean) => {
@@ -49,14 +50,11 @@ export function ConfirmAccountPage() {
 
   const resend = async () => {
     if (!user) return;
-    setBusy(true);
     try {
-      await sendEmailVerification(user, { url: verificationContinueUrl(to) });
+      await sendVerification(user.uid, verificationContinuePath(to));
       setMessage({ type: "success", text: `We sent a new link to ${user.email}.` });
     } catch (error) {
-      setMessage({ type: "error", text: identityErrorMessage(error) });
-    } finally {
-      setBusy(false);
+      setMessage({ type: "error", text: failureText(error) });
     }
   };
 

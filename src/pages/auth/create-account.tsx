@@ -1,12 +1,14 @@
 import { Alert, Button, Form, Input, Typography } from "antd";
-import { createUserWithEmailAndPassword, sendEmailVerification, updateProfile } from "firebase/auth";
+import { createUserWithEmailAndPassword, updateProfile } from "firebase/auth";
 import { useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { Link } from "../../components/link";
 import { firebaseAuth } from "../../providers/firebase";
 import { identityErrorCode, identityErrorMessage } from "../../lib/identity-errors";
 import { safeRedirect } from "../../providers/auth-provider";
+import { failureText } from "../../lib/http-errors";
 import { AuthCard } from "./auth-card";
+import { useEmailLinks } from "./email-links";
 import { NewPasswordField, usePasswordPolicy } from "./password-field";
 
 interface SignUp {
@@ -15,10 +17,9 @@ interface SignUp {
   password: string;
 }
 
-/** Where the verification link brings the user back to: the page they were headed for, if any. */
-export function verificationContinueUrl(to: string | null): string {
-  const next = to ? `?to=${encodeURIComponent(safeRedirect(to))}` : "";
-  return `${window.location.origin}/confirm-account${next}`;
+/** Where the verification link brings the user back to: the "check your inbox" page, then the page they were headed for, if any. */
+export function verificationContinuePath(to: string | null): string {
+  return `/confirm-account${to ? `?to=${encodeURIComponent(safeRedirect(to))}` : ""}`;
 }
 
 export function CreateAccountPage() {
@@ -29,6 +30,7 @@ export function CreateAccountPage() {
   const { policy, refetch } = usePasswordPolicy();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const { sendVerification } = useEmailLinks();
 
   const create = async ({ displayName, email, password }: SignUp) => {
     setBusy(true);
@@ -36,10 +38,11 @@ export function CreateAccountPage() {
     try {
       const { user } = await createUserWithEmailAndPassword(firebaseAuth(), email, password);
       await updateProfile(user, { displayName: displayName.trim() });
-      await sendEmailVerification(user, { url: verificationContinueUrl(to) });
-      navigate(`/confirm-account${to ? `?to=${encodeURIComponent(safeRedirect(to))}` : ""}`);
+      // The account exists now: if the email cannot be sent, the next page offers to send it again.
+      await sendVerification(user.uid, verificationContinuePath(to)).catch(() => undefined);
+      navigate(verificationContinuePath(to));
     } catch (caught) {
-      setError(identityErrorMessage(caught));
+      setError(identityErrorCode(caught) ? identityErrorMessage(caught) : failureText(caught));
       if (identityErrorCode(caught) === "password-does-not-meet-requirements") {
         // The service's policy changed since the page loaded: show the current rules against what was typed.
         await refetch();

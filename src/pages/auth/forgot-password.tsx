@@ -1,30 +1,27 @@
 import { Alert, Button, Form, Input, Typography } from "antd";
-import { sendPasswordResetEmail } from "firebase/auth";
 import { useState } from "react";
 import { Link } from "../../components/link";
-import { firebaseAuth } from "../../providers/firebase";
-import { identityErrorCode, identityErrorMessage } from "../../lib/identity-errors";
+import { failureText } from "../../lib/http-errors";
 import { AuthCard } from "./auth-card";
+import { useEmailLinks } from "./email-links";
 
 export function ForgotPasswordPage() {
   const [state, setState] = useState<"idle" | "sending" | "sent">("idle");
   const [error, setError] = useState<string | null>(null);
 
   const [sentTo, setSentTo] = useState("");
+  const { askPasswordReset } = useEmailLinks();
 
   const send = async ({ email }: { email: string }) => {
     setState("sending");
     setError(null);
     try {
-      // After the reset, the identity service's page offers "continue" back to our sign-in page.
-      await sendPasswordResetEmail(firebaseAuth(), email, { url: `${window.location.origin}/login?email=${encodeURIComponent(email)}` });
+      // Our server answers the same whether or not the address has an account; the link's page then offers our sign-in page.
+      await askPasswordReset(email);
     } catch (caught) {
-      // Whether the address has an account is not revealed: only real failures are shown.
-      if (identityErrorCode(caught) !== "user-not-found") {
-        setError(identityErrorMessage(caught));
-        setState("idle");
-        return;
-      }
+      setError(failureText(caught));
+      setState("idle");
+      return;
     }
     setSentTo(email);
     setState("sent");

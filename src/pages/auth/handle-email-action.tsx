@@ -1,12 +1,14 @@
 import { Alert, Button, Flex, Form, Result, Spin } from "antd";
-import { applyActionCode, checkActionCode, confirmPasswordReset, sendPasswordResetEmail, verifyPasswordResetCode } from "firebase/auth";
+import { applyActionCode, checkActionCode, confirmPasswordReset, verifyPasswordResetCode } from "firebase/auth";
 import { useEffect, useState } from "react";
 import { Navigate, useSearchParams } from "react-router";
 import { Link } from "../../components/link";
 import { type EmailActionMode, parseEmailActionParams } from "../../lib/email-action";
 import { firebaseAuth } from "../../providers/firebase";
 import { identityErrorCode, identityErrorMessage } from "../../lib/identity-errors";
+import { failureText } from "../../lib/http-errors";
 import { AuthCard } from "./auth-card";
+import { useEmailLinks } from "./email-links";
 import { NewPasswordField, usePasswordPolicy } from "./password-field";
 
 type AppliedMode = Exclude<EmailActionMode, "resetPassword" | "signIn">;
@@ -88,15 +90,16 @@ function ResetPasswordForm({ oobCode, email }: { oobCode: string; email: string 
 /** After an email was restored, the owner is offered a password reset: someone else may know the password. */
 function RecoveredEmail({ email }: { email: string | null }) {
   const [sent, setSent] = useState<string | null>(null);
+  const { askPasswordReset } = useEmailLinks();
   if (!email) return null;
   return sent ? (
     <Alert type="success" showIcon message={sent} role="status" />
   ) : (
     <Button
       onClick={() =>
-        sendPasswordResetEmail(firebaseAuth(), email).then(
+        askPasswordReset(email).then(
           () => setSent(`We sent a password reset link to ${email}.`),
-          (error) => setSent(identityErrorMessage(error)),
+          (error) => setSent(failureText(error)),
         )
       }
     >

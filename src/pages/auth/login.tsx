@@ -1,17 +1,17 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useLogin } from "@refinedev/core";
 import { Alert, Button, Card, Divider, Flex, Form, Input, Typography } from "antd";
-import { sendSignInLinkToEmail } from "firebase/auth";
 import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { Navigate, useNavigate, useSearchParams } from "react-router";
 import { z } from "zod";
 import { Link } from "../../components/link";
-import { firebaseAuth } from "../../providers/firebase";
 import { identityErrorMessage } from "../../lib/identity-errors";
 import { safeRedirect } from "../../providers/auth-provider";
 import { useSessionState } from "../../providers/session-context";
+import { failureText } from "../../lib/http-errors";
 import { EMAIL_FOR_SIGN_IN_KEY } from "./create-email-account";
+import { useEmailLinks } from "./email-links";
 import "../landing/prose.css";
 
 const email = z.string().trim().min(1, "Enter your email").pipe(z.email("That email address is not valid"));
@@ -21,8 +21,8 @@ type LoginValues = z.infer<typeof loginSchema>;
 const NETWORK_FAILURE = identityErrorMessage({ code: "auth/network-request-failed" });
 
 /** Where an email sign-in link lands: the page that completes it, then on to `to`. */
-export function emailLinkContinueUrl(to: string): string {
-  return `${window.location.origin}/create-email-account?to=${encodeURIComponent(to)}`;
+export function emailLinkContinuePath(to: string): string {
+  return `/create-email-account?to=${encodeURIComponent(to)}`;
 }
 
 export function LoginPage() {
@@ -32,6 +32,7 @@ export function LoginPage() {
   const session = useSessionState();
   const { mutate: login, isPending, data, reset } = useLogin<LoginValues & { to: string }>();
   const [linkState, setLinkState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const { askSignInLink } = useEmailLinks();
   const { control, handleSubmit, formState, getValues, trigger } = useForm<LoginValues>({
     resolver: zodResolver(loginSchema),
     defaultValues: { email: params.get("email") ?? "", password: "" },
@@ -47,12 +48,13 @@ export function LoginPage() {
     const address = email.parse(getValues("email"));
     setLinkState({ busy: true, error: null });
     try {
-      await sendSignInLinkToEmail(firebaseAuth(), address, { url: emailLinkContinueUrl(to), handleCodeInApp: true });
+      // Our server sends it, only to an address that has an account, and answers the same for any address.
+      await askSignInLink(address, emailLinkContinuePath(to));
       // Opened on this device, the link completes without asking for the address again.
       window.localStorage.setItem(EMAIL_FOR_SIGN_IN_KEY, address);
       navigate(`/mail-to-redirect?email=${encodeURIComponent(address)}&purpose=sign-in`);
     } catch (error) {
-      setLinkState({ busy: false, error: identityErrorMessage(error) });
+      setLinkState({ busy: false, error: failureText(error) });
     }
   };
 

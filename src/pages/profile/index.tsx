@@ -1,5 +1,5 @@
 import { useCustom, useCustomMutation, useInvalidate } from "@refinedev/core";
-import { Button, Card, Col, Descriptions, Form, Input, Row, Select } from "antd";
+import { Button, Card, Col, Descriptions, Form, Input, Row, Select, Switch } from "antd";
 import { useEffect } from "react";
 import type { Account } from "../../../contracts/account";
 import { PageFrame } from "../../components/page-frame";
@@ -11,6 +11,7 @@ import { apiRoutes } from "../../../contracts/api-paths";
 interface ProfileForm {
   displayName: string;
   units?: "metric" | "imperial";
+  emailNotifications: boolean;
 }
 
 export function ProfilePage() {
@@ -23,7 +24,11 @@ export function ProfilePage() {
   const { user } = useSessionState();
 
   useEffect(() => {
-    if (account) form.setFieldsValue({ displayName: account.displayName ?? "", units: account.profile.preferences.units });
+    if (account) form.setFieldsValue({
+        displayName: account.displayName ?? "",
+        units: account.profile.preferences.units,
+        emailNotifications: account.profile.preferences.emailNotifications === true,
+      });
   }, [account, form]);
 
   const save = (values: ProfileForm) => {
@@ -32,7 +37,10 @@ export function ProfilePage() {
       {
         url: apiRoutes.account.of(account.uid),
         method: "patch",
-        values: { displayName: values.displayName, ...(values.units && { preferences: { units: values.units } }) },
+        values: {
+          displayName: values.displayName,
+          preferences: { ...(values.units && { units: values.units }), emailNotifications: values.emailNotifications === true },
+        },
         successNotification: { type: "success", message: "Profile saved" },
       },
       {
@@ -84,6 +92,14 @@ export function ProfilePage() {
                 { value: "imperial", label: "Imperial (psi, °F, mph)" },
               ]}
             />
+          </Form.Item>
+          <Form.Item
+            name="emailNotifications"
+            label="Email me my notifications"
+            valuePropName="checked"
+            extra={account?.email ? `Each notification is also sent to ${account.email}.` : "Each notification is also sent to your email address."}
+          >
+            <Switch />
           </Form.Item>
           <Button type="primary" htmlType="submit" loading={mutation.isPending}>
             Save

@@ -1,0 +1,21 @@
+/**
+ * The emails of the account pages, sent by our server through SMTP (the identity service's own
+ * mail is never delivered by the Auth emulator, and would not lead back to our pages): each call
+ * answers once the server accepted it.
+ */
+import { useCustomMutation } from "@refinedev/core";
+import { apiRoutes } from "../../../contracts/api-paths";
+
+export function useEmailLinks() {
+  const { mutateAsync, mutation } = useCustomMutation();
+  const post = (url: string, values: object) => mutateAsync({ url, method: "post", values, successNotification: false, errorNotification: false });
+  return {
+    busy: mutation.isPending,
+    /** The signed-in user's verification email; the link's page continues to `continuePath`. */
+    sendVerification: (uid: string, continuePath: string) => post(apiRoutes.account.verificationEmail(uid), { continuePath }),
+    /** A sign-in link to `email` if an account has it (the answer is the same either way). */
+    askSignInLink: (email: string, continuePath: string) => post(apiRoutes.account.signInLink(), { email, continuePath }),
+    /** A password-reset link to `email` if an account has it (the answer is the same either way). */
+    askPasswordReset: (email: string) => post(apiRoutes.account.passwordResetLink(), { email }),
+  };
+}
