@@ -22,6 +22,8 @@ export const NOTIFICATION_KINDS = [
   "tuning-request.changed",
   "tuning-request.message",
   "ledger.adjusted",
+  "profile-change.approved",
+  "profile-change.rejected",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -10,3 +10,4 @@ export * from "./vehicles";
 export * from "./payments";
 export * from "./repositories";
 export * from "./tuning-requests";
+export * from "./profile-change-requests";
