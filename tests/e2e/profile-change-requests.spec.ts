@@ -62,7 +62,11 @@ test("the demo dealer asks for a new legal name with a document, the admin appro
     await review.getByLabel("Decision note").fill("Register extract checked");
     await review.getByRole("button", { name: "Approve" }).click();
     await admin.locator(".ant-popconfirm").getByRole("button", { name: "Approve" }).click();
-    await expect(review.getByText(/No open request\. The last one .* was approved: Register extract checked/)).toBeVisible();
+    // Decided, it leaves the queue and is listed with the approved ones.
+    const queue = admin.getByRole("table", { name: "Profile change requests" });
+    await expect(queue.getByRole("row").filter({ hasText: DEMO_NAME })).toHaveCount(0);
+    await admin.getByRole("radiogroup", { name: "Show" }).getByText("Approved").click();
+    await expect(queue.getByRole("row").filter({ hasText: NEW_NAME }).first()).toContainText("approved");
     await adminContext.close();
 
     // The dealer sees the new name and is told.

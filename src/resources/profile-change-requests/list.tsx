@@ -22,6 +22,7 @@ export function ProfileChangeRequestsList() {
   return (
     <PageFrame title="Profile changes" subtitle="Dealers' requests to change their legal name, company number, VAT id, address or logo">
       <Segmented<ProfileChangeState>
+        aria-label="Show"
         value={state}
         options={PROFILE_CHANGE_STATES.map((value) => ({ value, label: value === "open" ? "Waiting for review" : value === "approved" ? "Approved" : "Rejected" }))}
         onChange={(value) => setFilters([{ field: "state", operator: "eq", value }], "replace")}
