@@ -40,6 +40,7 @@ export const apiPaths = {
   users: path("users"),
   "profile-change-requests": path("profile-change-requests"),
   repositories: path("repositories"),
+  "audit-events": path("audit-events"),
   "support-requests": path("user-vehicles/support-request/mine", { create: "user-vehicles/support-request" }),
   "onboarding-vehicles": path("user-vehicles/support-request"),
   "firmware-support": path("firmware-support", { record: "firmware-support/firmware-support", create: "firmware-support/firmware-support" }),

@@ -49,6 +49,7 @@ import { VehicleEvents } from "./services/vehicle-events";
 import { vehicleBakeRoutes } from "./routes/vehicle-bakes";
 import { BlobStore } from "./services/blobs";
 import { type Identity, createIdentity } from "./services/identity";
+import { auditEventRoutes } from "./routes/audit-events";
 import { JobRegistry } from "./services/jobs";
 import { CatalogueCache } from "./services/catalogue-cache";
 import { NotificationCenter } from "./services/notifications";
@@ -160,6 +161,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(stripeRoutes, { ctx });
       await api.register(paymentRoutes, { ctx });
       await api.register(repositoryRoutes, { ctx });
+      await api.register(auditEventRoutes, { ctx });
       await api.register(tuningRequestRoutes, { ctx });
       await api.register(dataLogRoutes, { ctx });
       await api.register(dataLogShareRoutes, { ctx });

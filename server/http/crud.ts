@@ -15,6 +15,8 @@ import type { Tx } from "../db/handle";
 import { HttpError, conflict, notFound } from "../errors";
 import { listResponseSchema } from "../../contracts/list-query";
 import { type ListSpec, listQueryOf, runList } from "./list";
+import { actorFrom, writeAudit } from "../services/audit";
+import type { VerifiedCaller } from "../services/identity";
 
 
 /** Something that still refers to a record, named so that an admin can find it. */
@@ -92,7 +94,7 @@ export interface CrudPut<Input, Row> {
     config: { role: "admin" };
     schema: { body: z.ZodType<Input>; response: { 200: z.ZodType<Row>; 201: z.ZodType<Row> } };
   };
-  handler: <Sent>(request: { body: Input }, reply: { status(code: 200 | 201): { send(record: Row): Sent } }) => Promise<Sent>;
+  handler: <Sent>(request: { body: Input; caller: VerifiedCaller | null; id: string }, reply: { status(code: 200 | 201): { send(record: Row): Sent } }) => Promise<Sent>;
 }
 
 /**
@@ -110,6 +112,8 @@ export function registerCrud<Input extends { id?: string }, Row, Stored extends 
   const byId = (id: string) => eq(resource.idColumn, id);
   // The table is generic here, so drizzle types its rows loosely; they are the table's own rows.
   const stored = (row: unknown) => row as Stored;
+  // The audit names the record's kind as the API does ("Supported vehicle" → "supported-vehicle").
+  const targetType = resource.label.toLowerCase().replace(/[^a-z0-9]+/g, "-");
 
   app.get(resource.listPath ?? resource.path, { config: { ...admin, list: resource.list }, schema: { response: { 200: listResponseSchema(resource.output) } } }, async (request) => {
     const query = listQueryOf(request, resource.list);
@@ -135,6 +139,7 @@ export function registerCrud<Input extends { id?: string }, Row, Stored extends 
       const referrers = (await resource.referrers?.(tx, stored(row))) ?? [];
       if (referrers.length) throw referencedConflict(`${resource.label} "${labelOf(row)}"`, referrers);
       await tx.delete(resource.table).where(byId(id));
+      await writeAudit(tx, actorFrom(request), { action: `${targetType}.deleted`, targetType, targetId: id, before: resource.toApi(stored(row)) });
     });
     return reply.status(204).send();
   });
@@ -142,20 +147,24 @@ export function registerCrud<Input extends { id?: string }, Row, Stored extends 
   const put: CrudPut<Input, Row> = {
     path: resource.path,
     options: { config: admin, schema: { body: resource.input, response: { 200: resource.output, 201: resource.output } } },
-    async handler({ body: input }, reply) {
+    async handler(request, reply) {
+      const input = request.body;
       try {
         const row = await ctx.db.transaction(async (tx) => {
+          let before: Row | null = null;
           if (input.id) {
-            const [existing] = await tx.select({ id: resource.idColumn }).from(resource.table).where(byId(input.id)).for("update");
+            const [existing] = await tx.select().from(resource.table).where(byId(input.id)).for("update");
             if (!existing) throw notFound(`${resource.label} ${input.id}`);
+            before = resource.toApi(stored(existing));
           }
           const values = await resource.prepare(tx, input, input.id);
-          if (input.id) {
-            const [updated] = await tx.update(resource.table).set({ ...values, updatedAt: new Date() }).where(byId(input.id)).returning();
-            return updated;
-          }
-          const [created] = await tx.insert(resource.table).values(values).returning();
-          return created;
+          const [written] = input.id
+            ? await tx.update(resource.table).set({ ...values, updatedAt: new Date() }).where(byId(input.id)).returning()
+            : await tx.insert(resource.table).values(values).returning();
+          const after = resource.toApi(stored(written));
+          const targetId = String((written as { id: unknown }).id);
+          await writeAudit(tx, actorFrom(request), { action: `${targetType}.${input.id ? "updated" : "created"}`, targetType, targetId, before, after });
+          return written;
         });
         return reply.status(input.id ? 200 : 201).send(resource.toApi(stored(row)));
       } catch (error) {

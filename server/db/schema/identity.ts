@@ -17,12 +17,27 @@ export const users = pgTable(
     phoneNumber: text("phone_number"),
     role: text("role", { enum: roles }).notNull().default("customer"),
     disabled: boolean("disabled").notNull().default(false),
+    emailVerified: boolean("email_verified").notNull().default(false),
     preferences: jsonb("preferences").$type<{ units?: "metric" | "imperial"; language?: string }>().notNull().default({}),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
+    /** From the identity service (the mirror's copy, for search without paging through it). */
+    lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
+    /** Set when an admin deleted the account: the row stays (money and the audit refer to it), its personal data cleared. */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
   },
-  (table) => [index("users_email_idx").on(sql`lower(${table.email})`), index("users_role_idx").on(table.role)],
+  (table) => [
+    index("users_email_idx").on(sql`lower(${table.email})`),
+    // Prefix search (LIKE 'abc%') on email and name; text_pattern_ops lets a btree serve LIKE in any collation.
+    index("users_email_prefix_idx").on(sql`lower(${table.email}) text_pattern_ops`),
+    index("users_name_prefix_idx").on(sql`lower(${table.displayName}) text_pattern_ops`),
+    index("users_role_idx").on(table.role, table.createdAt.desc()),
+    index("users_created_idx").on(table.createdAt.desc(), table.uid),
+    index("users_last_sign_in_idx").on(table.lastSignInAt),
+    // The list's `q` (email or name anywhere): the trigram index on exactly the search expression.
+    index("users_search_idx").using("gin", sql`(coalesce(${table.email}, '') || ' ' || coalesce(${table.displayName}, '')) gin_trgm_ops`),
+  ],
 );
 
 export const dealerStatuses = DEALER_STATUSES;

@@ -10,4 +10,5 @@ export * from "./vehicles";
 export * from "./payments";
 export * from "./repositories";
 export * from "./tuning-requests";
+export * from "./audit";
 export * from "./profile-change-requests";

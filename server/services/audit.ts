@@ -1,0 +1,60 @@
+/**
+ * The audit trail: one row per change an admin (or a dealer, to someone else's data) makes,
+ * written by the server in the transaction of the change, so the row exists exactly when the
+ * change does. The browser never writes it (an audit written by the client could be forged).
+ * The table refuses updates and deletes (a trigger in migration 0020).
+ */
+import type { Role } from "../../contracts/account";
+import type { Db, Tx } from "../db/handle";
+import { auditEvents } from "../db/schema";
+import type { VerifiedCaller } from "./identity";
+
+export interface AuditActor {
+  /** Null when the server acts on its own (a job). */
+  uid: string | null;
+  role: Role | "system";
+  requestId: string | null;
+}
+
+export interface AuditChange {
+  /** "<resource>.<verb>": "user.role-changed", "supported-vehicle.updated"… */
+  action: string;
+  targetType: string;
+  targetId: string;
+  /** The user the change concerns, for that user's audit. */
+  subjectUid?: string | null;
+  before?: unknown;
+  after?: unknown;
+}
+
+/** Who made the request: a route's caller and the request's id (the one in the logs). */
+export function actorFrom(request: { caller: VerifiedCaller | null; id: string }): AuditActor {
+  return { uid: request.caller?.uid ?? null, role: request.caller?.role ?? "system", requestId: request.id };
+}
+
+export const SYSTEM_ACTOR: AuditActor = { uid: null, role: "system", requestId: null };
+
+/** JSON of a value as stored: dates as ISO strings, undefined dropped, so before/after compare as the API shows them. */
+function snapshot(value: unknown): unknown {
+  if (value === undefined) return null;
+  return JSON.parse(JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? item.toString() : item))) as unknown;
+}
+
+export async function writeAudit(db: Db | Tx, actor: AuditActor, change: AuditChange): Promise<void> {
+  await db.insert(auditEvents).values({
+    actorUid: actor.uid,
+    actorRole: actor.role,
+    action: change.action,
+    targetType: change.targetType,
+    targetId: change.targetId,
+    subjectUid: change.subjectUid ?? null,
+    before: snapshot(change.before),
+    after: snapshot(change.after),
+    requestId: actor.requestId,
+  });
+}
+
+/** Whether a change by this caller to data owned by `ownerUid` is audited: admins always; anyone else only on someone else's data. */
+export function auditsChangeBy(actor: AuditActor, ownerUid: string | null): boolean {
+  return actor.role === "admin" || (actor.uid !== null && ownerUid !== null && actor.uid !== ownerUid);
+}
