@@ -31,6 +31,7 @@ import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { fieldsOf } from "../http/multipart-fields";
 import { type UploadedFile, tooLarge, withUploads } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
+import { actorFrom, writeAudit } from "../services/audit";
 import { documentTypeOf, storeLogo } from "../services/profile-change-files";
 
 type RequestRow = typeof profileChangeRequests.$inferSelect;
@@ -207,6 +208,15 @@ export async function profileChangeRequestRoutes(plugin: FastifyInstance, { ctx 
         .set({ state: decision === "approve" ? "approved" : "rejected", decidedAt: now, decidedBy: caller.uid, decisionNote: note || null })
         .where(eq(profileChangeRequests.id, open.id))
         .returning();
+      // The trail keeps the identity before and after, and what was asked, whatever is decided.
+      await writeAudit(tx, actorFrom(request), {
+        action: `profile-change-request.${decided.state}`,
+        targetType: "profile-change-request",
+        targetId: open.id,
+        subjectUid: open.userUid,
+        before: { identity: identityOf(profile), requested: { changes: open.changes, logoSha256: logo?.sha256 ?? null }, state: open.state },
+        after: { identity: identityOf(after), state: decided.state, note: decided.decisionNote },
+      });
       const what = [...Object.keys(open.changes), ...(logo ? ["logo"] : [])].join(", ");
       await notify(
         decision === "approve"

@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOCUMENT_MAX_BYTES, LOGO_MAX_BYTES } from "../../contracts/profile-change-requests";
-import { dealerProfiles, notifications, profileChangeFiles, profileChangeRequests } from "../../server/db/schema";
+import { auditEvents, dealerProfiles, notifications, profileChangeFiles, profileChangeRequests } from "../../server/db/schema";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
 import { type FilePart, multipart } from "./multipart";
 import { requestsTo } from "./requests";
@@ -36,6 +36,7 @@ describe.each(databaseKinds)("profile change requests on %s", (kind) => {
   const download = (user: TestUser, uid: string, fileId: string) => app.inject({ method: "GET", url: `/api/v1/users/${uid}/profile-change-request/files/${fileId}`, headers: bearer(user.token) });
   const decide = (user: TestUser, uid: string, body: Record<string, unknown>) => call("POST", `/users/${uid}/profile-change-request/approve`, user, body);
   const profileOf = async (uid: string) => (await app.ctx.db.select().from(dealerProfiles).where(eq(dealerProfiles.userUid, uid)))[0];
+  const auditOf = (requestId: string) => app.ctx.db.select().from(auditEvents).where(and(eq(auditEvents.targetType, "profile-change-request"), eq(auditEvents.targetId, requestId)));
   const requestsOf = (uid: string) => app.ctx.db.select().from(profileChangeRequests).where(eq(profileChangeRequests.userUid, uid));
 
   /** An approved dealer with a profile; answers the profile's id. */
@@ -161,6 +162,13 @@ describe.each(databaseKinds)("profile change requests on %s", (kind) => {
     const logo = await app.inject({ method: "GET", url: `/api/v1/dealers/${dealerProfileId}/logo?v=${profile.logoSha256}` });
     expect(logo.statusCode).toBe(200);
     expect(logo.headers["content-type"]).toBe("image/webp");
+    // One audit row, written with the change: who, the identity before and after.
+    const [audit] = await auditOf(open.id);
+    expect(audit).toMatchObject({ action: "profile-change-request.approved", actorUid: admin.uid, actorRole: "admin", subjectUid: dealer.uid, requestId: expect.any(String) });
+    expect(audit.before).toMatchObject({ identity: { businessName: "Demo Boost Ltd", vatNumber: null }, requested: { changes: { businessName: "Demo Boost Holdings Ltd" } } });
+    expect(audit.after).toMatchObject({ identity: { businessName: "Demo Boost Holdings Ltd", vatNumber: "GB123456789", logoSha256: profile.logoSha256 }, note: "Register extract checked" });
+    // The refused attempts above (a dealer, a stale review) wrote nothing.
+    expect(await auditOf(open.id)).toHaveLength(1);
     // Nothing is open any more: a second decision has nothing to decide.
     expect((await decide(admin, dealer.uid, { decision: "approve" })).statusCode).toBe(404);
   });
@@ -174,6 +182,9 @@ describe.each(databaseKinds)("profile change requests on %s", (kind) => {
     expect((await requestsOf(dealer.uid)).filter((row) => row.state === "open")).toHaveLength(1);
     const rejected = await decide(admin, dealer.uid, { decision: "reject", note: "The certificate is for another company" });
     expect(rejected.statusCode, rejected.body).toBe(200);
+    expect(await auditOf(rejected.json().lastDecided.id)).toEqual([
+      expect.objectContaining({ action: "profile-change-request.rejected", actorUid: admin.uid, subjectUid: dealer.uid, after: expect.objectContaining({ state: "rejected", note: "The certificate is for another company" }) }),
+    ]);
     expect(await profileOf(dealer.uid)).toEqual(before);
     const status = (await call("GET", `/users/${dealer.uid}/profile-change-request`, dealer)).json();
     expect(status).toMatchObject({ open: null, lastDecided: { state: "rejected", changes: { vatNumber: null }, decisionNote: "The certificate is for another company" } });
