@@ -18,6 +18,7 @@ async function restoreName(request: APIRequestContext, dealerToken: string, admi
   expect(sent.status(), await sent.text()).toBe(200);
   const approved = await request.post(`/api/v1/users/${uid}/profile-change-request/approve`, { headers: { authorization: `Bearer ${adminToken}` }, data: { decision: "approve", note: "Back to the seeded name" } });
   expect(approved.status(), await approved.text()).toBe(200);
+  expect((await approved.json()).identity.businessName).toBe(DEMO_NAME);
 }
 
 test("the demo dealer asks for a new legal name with a document, the admin approves it, the dealer sees the new name and the notification", async ({ page, browser, request, emulator }) => {
