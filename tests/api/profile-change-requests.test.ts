@@ -12,6 +12,7 @@ import { DOCUMENT_MAX_BYTES, LOGO_MAX_BYTES } from "../../contracts/profile-chan
 import { auditEvents, dealerProfiles, notifications, profileChangeFiles, profileChangeRequests } from "../../server/db/schema";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
 import { type FilePart, multipart } from "./multipart";
+import { collectBlobs } from "../../server/services/blob-collector";
 import { requestsTo } from "./requests";
 
 /** A minimal PDF: what matters to the server is its first bytes. */
@@ -190,6 +191,16 @@ describe.each(databaseKinds)("profile change requests on %s", (kind) => {
     expect(status).toMatchObject({ open: null, lastDecided: { state: "rejected", changes: { vatNumber: null }, decisionNote: "The certificate is for another company" } });
     const [told] = await app.ctx.db.select().from(notifications).where(and(eq(notifications.recipientUid, dealer.uid), eq(notifications.kind, "profile-change.rejected")));
     expect(told.body).toContain("The certificate is for another company");
+  });
+
+  it("keeps the files of requests and the approved logo through blob collection", async () => {
+    const files = await app.ctx.db.select().from(profileChangeFiles);
+    const { logoSha256 } = await profileOf(dealer.uid);
+    expect(files.length).toBeGreaterThan(0);
+    expect(logoSha256).not.toBeNull();
+    // No grace period: only what a record holds survives.
+    await collectBlobs(app.ctx, { graceMs: 0 });
+    for (const sha256 of [...files.map((file) => file.sha256), logoSha256!]) expect(await app.ctx.blobs.exists(sha256), sha256).toBe(true);
   });
 
   it("keeps one open request under concurrent submissions, holding the documents of one of them", async () => {
