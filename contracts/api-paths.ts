@@ -38,6 +38,7 @@ export const apiPaths = {
   "contact-requests": path("contact-requests"),
   "demo-requests": path("demo-requests"),
   users: path("users"),
+  "profile-change-requests": path("profile-change-requests"),
   repositories: path("repositories"),
   "audit-events": path("audit-events"),
   "support-requests": path("user-vehicles/support-request/mine", { create: "user-vehicles/support-request" }),
@@ -97,6 +98,12 @@ export const apiRoutes = {
     /** The repositories a user may reach; with `repoId`, giving (POST) or withdrawing (DELETE) one. */
     repositoryAccess: (id: string) => `${apiPaths.users.record}/${id}/repository-access`,
     repositoryGrant: (id: string, repoId: string) => `${apiPaths.users.record}/${id}/repository-access/${repoId}`,
+    /** GET the dealer's identity and requests; PUT (multipart) a request to change it. */
+    profileChangeRequest: (id: string) => `${apiPaths.users.record}/${id}/profile-change-request`,
+    /** POST (admin): `{ decision: "approve" | "reject", note }`. */
+    profileChangeDecision: (id: string) => `${apiPaths.users.record}/${id}/profile-change-request/approve`,
+    /** A request's document or logo, for the dealer and admins. */
+    profileChangeFile: (id: string, fileId: string) => `${apiPaths.users.record}/${id}/profile-change-request/files/${fileId}`,
   },
   tuningRequests: {
     record: (id: string) => `${apiPaths["tuning-requests"].record}/${id}`,
@@ -145,6 +152,8 @@ export const apiRoutes = {
     admin: (id: string) => `${apiPaths["managed-dealers"].record}/${id}/admin`,
     /** PATCH: the dealer's own terms (free revision days). */
     settings: (id: string) => `${apiPaths["managed-dealers"].record}/${id}/settings`,
+    /** The approved logo, public. */
+    logo: (id: string) => `${apiPaths["managed-dealers"].record}/${id}/logo`,
   },
   payments: {
     tuneFileOrder: () => "payments/tune-file-order",

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { listResponseSchema } from "./list-query";
+import { BUSINESS_IDENTITY_FIELDS, identityChangeHint } from "./profile-change-requests";
 import { DEALER_STATUSES } from "./public-site";
 
 export { DEALER_STATUSES };
@@ -35,6 +36,8 @@ export const dealerSchema = z.strictObject({
   country: z.string().nullable(),
   website: z.string().nullable(),
   status: z.enum(DEALER_STATUSES),
+  /** The approved logo's SHA-256, served at apiRoutes.dealers.logo (null: none). */
+  logoSha256: z.string().nullable(),
   /** Firmware their published tunes are for. */
   firmwareIds: z.array(z.string()),
   /** Vehicle families (make and model) running that firmware, from the supported-vehicle catalogue. */
@@ -81,7 +84,11 @@ export const dealerRemovalSchema = z.strictObject({ removed: z.literal(false), r
 
 const optionalText = (label: string, max: number) => z.string().trim().max(max, `${label} is at most ${max} characters`).nullable();
 
-/** `PATCH /dealers/{id}/admin`: the profile's fields an admin corrects; the status has its own route. */
+/**
+ * `PATCH /dealers/{id}/admin`: the profile's fields an admin corrects; the status has its own route.
+ * The business identity (legal name, company number, VAT id, address) is accepted as a field only
+ * to be refused by name: it changes through a profile change request with its documents.
+ */
 export const dealerAdminPatchSchema = z
   .strictObject({
     businessName: z.string().trim().min(1, "business name must not be empty").max(200, "business name is at most 200 characters"),
@@ -93,5 +100,8 @@ export const dealerAdminPatchSchema = z
     phone: optionalText("phone", 32),
   })
   .partial()
-  .refine((patch) => Object.keys(patch).length > 0, { message: "send at least one field to change" });
+  .refine((patch) => Object.keys(patch).length > 0, { message: "send at least one field to change" })
+  .superRefine((patch, issues) => {
+    for (const field of BUSINESS_IDENTITY_FIELDS) if (field in patch) issues.addIssue({ code: "custom", path: [field], message: identityChangeHint(field) });
+  });
 export type DealerAdminPatch = z.input<typeof dealerAdminPatchSchema>;

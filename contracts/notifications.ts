@@ -23,6 +23,8 @@ export const NOTIFICATION_KINDS = [
   "tuning-request.message",
   "ledger.adjusted",
   "account.role-changed",
+  "profile-change.approved",
+  "profile-change.rejected",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -18,6 +18,7 @@ import { installZodValidation } from "./http/zod";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
 import { dealerRoutes } from "./routes/dealers";
+import { profileChangeRequestRoutes } from "./routes/profile-change-requests";
 import { repositoryRoutes } from "./routes/repositories";
 import { tuningRequestRoutes } from "./routes/tuning-requests";
 import { Topics } from "./services/topics";
@@ -176,6 +177,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(publicSiteRoutes, { ctx });
       await api.register(profileRoutes, { ctx });
       await api.register(dealerRoutes, { ctx });
+      await api.register(profileChangeRequestRoutes, { ctx });
       await api.register(stripeRoutes, { ctx });
       await api.register(paymentRoutes, { ctx });
       await api.register(repositoryRoutes, { ctx });

@@ -43,8 +43,9 @@ type FilePart = { fieldname: string; filename: string; mimetype: string; file: N
 const MAX_FIELDS = 32;
 const MAX_FIELD_BYTES = 64 * 1024;
 
-const tooLarge = (limit: number) =>
-  new HttpError(413, "Payload too large", `The file is larger than the ${limit} bytes allowed`, { limitBytes: limit });
+/** `field` names the part when a form carries several files. */
+export const tooLarge = (limit: number, field?: string) =>
+  new HttpError(413, "Payload too large", `The ${field ? `"${field}" ` : ""}file is larger than the ${limit} bytes allowed`, { limitBytes: limit, ...(field && { field }) });
 
 function requireMultipart(request: FastifyRequest): void {
   if (!request.isMultipart()) throw new HttpError(415, "Unsupported media type", "Send the file as multipart/form-data");
@@ -81,15 +82,15 @@ function malformedMultipart(error: unknown, sawPart: boolean): HttpError | null 
   return null;
 }
 
-/** Reads the form: fields as strings, exactly one file handed to `keep` while it streams. */
-async function receive(request: FastifyRequest, limit: number, keep: (part: FilePart) => Promise<UploadedFile>): Promise<Upload> {
+/** Reads the form: fields as strings, up to `maxFiles` files handed to `keep` while they stream. */
+async function receive(request: FastifyRequest, limit: number, keep: (part: FilePart) => Promise<UploadedFile>, maxFiles = 1): Promise<{ files: UploadedFile[]; fields: Record<string, string> }> {
   requireMultipart(request);
   // Refused before busboy sees it, with the in-memory path's answers: no boundary, or one past RFC 2046's 70 characters.
   boundaryOf(request.headers["content-type"]);
-  const upload: Upload = { file: null, fields: {} };
-  // files: 2 so that a second file reaches us and is refused, instead of being dropped silently.
+  const upload: { files: UploadedFile[]; fields: Record<string, string> } = { files: [], fields: {} };
+  // One file more than allowed, so that an extra file reaches us and is refused instead of being dropped silently.
   // throwFileSizeLimit is honoured by parts() at run time, though its type leaves it out.
-  const options = { limits: { fileSize: limit, files: 2, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES }, throwFileSizeLimit: false };
+  const options = { limits: { fileSize: limit, files: maxFiles + 1, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES }, throwFileSizeLimit: false };
   let sawPart = false;
   try {
     const parts = request.parts(options as Parameters<typeof request.parts>[0]);
@@ -100,18 +101,19 @@ async function receive(request: FastifyRequest, limit: number, keep: (part: File
         upload.fields[part.fieldname] = part.value;
         continue;
       }
-      if (upload.file) {
+      if (upload.files.length >= maxFiles) {
         part.file.resume();
-        throw badRequest("One file only", "Send exactly one file per upload");
+        throw maxFiles === 1 ? badRequest("One file only", "Send exactly one file per upload") : badRequest("Too many files", `Send at most ${maxFiles} files`, [{ path: part.fieldname, message: `at most ${maxFiles} files in all` }]);
       }
       const kept = await keep(part);
-      if (part.file.truncated) throw tooLarge(limit);
-      upload.file = kept;
+      if (part.file.truncated) throw tooLarge(limit, maxFiles > 1 ? part.fieldname : undefined);
+      upload.files.push(kept);
     }
   } catch (error) {
     throw malformedMultipart(error, sawPart) ?? error;
   }
-  refuseNul(upload);
+  for (const file of upload.files) refuseNul({ fields: upload.fields, file });
+  if (upload.files.length === 0) refuseNul({ fields: upload.fields, file: null });
   return upload;
 }
 
@@ -156,14 +158,41 @@ export async function withUpload<T>(
   await mkdir(tempDir, { recursive: true });
   const temps: TempFile[] = [];
   try {
-    return await handle(await receive(request, options.limitBytes ?? ctx.config.uploadLimitBytes, toTempFile(tempDir, temps)));
+    const { files, fields } = await receive(request, options.limitBytes ?? ctx.config.uploadLimitBytes, toTempFile(tempDir, temps));
+    return await handle({ file: files[0] ?? null, fields });
   } finally {
-    // A body that ends early fails the pipeline before its file stream has opened the file; the
-    // stream still creates it, then closes. Removing it before that close would leave it behind.
-    await Promise.all(temps.map(async ({ path: tempPath, stream }) => {
-      if (stream && !stream.closed) await new Promise<void>((resolve) => stream.once("close", () => resolve()));
-      await rm(tempPath, { force: true });
-    }));
+    await removeTemps(temps);
+  }
+}
+
+/**
+ * A body that ends early fails the pipeline before its file stream has opened the file; the
+ * stream still creates it, then closes. Removing it before that close would leave it behind.
+ */
+async function removeTemps(temps: TempFile[]): Promise<void> {
+  await Promise.all(temps.map(async ({ path: tempPath, stream }) => {
+    if (stream && !stream.closed) await new Promise<void>((resolve) => stream.once("close", () => resolve()));
+    await rm(tempPath, { force: true });
+  }));
+}
+
+/**
+ * Like withUpload for a form with several files (up to `maxFiles`, each within `limitBytes`):
+ * the handler gets them all; the ones it did not adopt are removed whatever happens.
+ */
+export async function withUploads<T>(
+  request: FastifyRequest,
+  ctx: AppContext,
+  handle: (upload: { files: UploadedFile[]; fields: Record<string, string> }) => Promise<T>,
+  options: { limitBytes: number; maxFiles: number },
+): Promise<T> {
+  const tempDir = tempDirOf(ctx.config.dataDir);
+  await mkdir(tempDir, { recursive: true });
+  const temps: TempFile[] = [];
+  try {
+    return await handle(await receive(request, options.limitBytes, toTempFile(tempDir, temps), options.maxFiles));
+  } finally {
+    await removeTemps(temps);
   }
 }
 

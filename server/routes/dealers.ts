@@ -105,6 +105,7 @@ async function describe(ctx: AppContext, rows: ProfileRow[]): Promise<Array<{ de
       country: row.country,
       website: row.website,
       status: row.status,
+      logoSha256: row.logoSha256,
       ...(facts.get(row.userUid) ?? { firmwareIds: [], publishedTunes: 0, vehicles: [] }),
       createdAt: row.createdAt.toISOString(),
     };
@@ -333,6 +334,22 @@ export async function dealerRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
       return changed;
     });
     return profileOf(ctx, updated);
+  });
+
+  /**
+   * The approved logo of a dealer the directory shows, for anyone: a WebP re-encoded at approval
+   * (services/profile-change-files.ts), cached for a day; links carry its hash (`?v=`), so a new
+   * logo is a new URL.
+   */
+  app.get(`/${apiRoutes.dealers.logo(":id")}`, { config: { public: true }, schema: { params: idParams, querystring: z.strictObject({ v: z.string().max(64).optional() }) } }, async (request, reply) => {
+    const [row] = await db.select({ logoSha256: dealerProfiles.logoSha256 }).from(dealerProfiles).where(and(eq(dealerProfiles.id, request.params.id), eq(dealerProfiles.status, "approved")));
+    if (!row?.logoSha256 || !(await ctx.blobs.exists(row.logoSha256))) throw notFound(`A logo of dealer ${request.params.id}`);
+    return reply
+      .type("image/webp")
+      .header("cache-control", "public, max-age=86400")
+      .header("etag", `"${row.logoSha256}"`)
+      .header("x-content-type-options", "nosniff")
+      .send(ctx.blobs.stream(row.logoSha256));
   });
 
   /** A user's own dealer profile (or any, for admins); 404 when they have none. */

@@ -13,7 +13,7 @@ import { isNotNull, lt } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { rm } from "node:fs/promises";
 import type { AppContext } from "../context";
-import { bakedTuneFiles, firmwareSupport, profilePictures, supportRequests, tuneFileVersions, tuningRequestFiles, tuningRequests, userVehicles } from "../db/schema";
+import { bakedTuneFiles, dealerProfiles, firmwareSupport, profileChangeFiles, profilePictures, supportRequests, tuneFileVersions, tuningRequestFiles, tuningRequests, userVehicles } from "../db/schema";
 import type { JobContext, JobSnapshot } from "./jobs";
 import { removeStaleTempFiles, tempFileMaxAgeMs } from "./temp-files";
 
@@ -30,6 +30,8 @@ const HOLDERS: PgColumn[] = [
   profilePictures.sha256,
   tuningRequests.stockSha256,
   tuningRequestFiles.sha256,
+  profileChangeFiles.sha256,
+  dealerProfiles.logoSha256,
 ];
 
 export interface BlobCollection {

@@ -24,6 +24,7 @@ import { tuneFilePatches } from "./tune-file-patches";
 import { tuningRequests } from "./tuning-requests";
 import { userDevices } from "./user-devices";
 import { users } from "./users";
+import { profileChangeRequests } from "./profile-change-requests";
 
 import { registerResources } from "../routing/registry";
 import type { ResourceDefinition } from "../routing/types";
@@ -43,6 +44,7 @@ export const registry: ResourceDefinition[] = [
   managedDevices,
   appInfo,
   users,
+  profileChangeRequests,
   userDevices,
   firmwareSupport,
   firmwareMatrix,

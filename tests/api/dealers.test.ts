@@ -64,6 +64,7 @@ describe.each(databaseKinds)("dealers on %s", (kind) => {
       country: "GB",
       website: "https://boost.example.com",
       status: "approved",
+      logoSha256: null,
       firmwareIds: [demo.firmware.firmwareId],
       vehicles: [{ make: "Volkswagen", model: "Golf R" }],
       publishedTunes: 1,
@@ -164,8 +165,12 @@ describe.each(databaseKinds)("dealers on %s", (kind) => {
     expect((await call("PATCH", `/dealers/${id}/admin`, admin, {})).statusCode).toBe(400);
     expect((await call("PATCH", `/dealers/${id}/admin`, admin, { status: "approved" })).statusCode).toBe(400);
     expect((await call("PATCH", `/dealers/${id}/admin`, customer, { country: "DE" })).statusCode).toBe(403);
-    const fixed = await call("PATCH", `/dealers/${id}/admin`, admin, { businessName: "Tuning Typo GmbH", country: "de" });
-    expect(fixed.json()).toMatchObject({ businessName: "Tuning Typo GmbH", country: "DE", status: "pending" });
+    // The business identity changes only by a profile change request with its documents.
+    const renamed = await call("PATCH", `/dealers/${id}/admin`, admin, { businessName: "Tuning Typo GmbH", country: "de" });
+    expect(renamed.statusCode).toBe(400);
+    expect(renamed.json().data).toEqual([expect.objectContaining({ path: "businessName", message: expect.stringContaining("profile change request") })]);
+    const fixed = await call("PATCH", `/dealers/${id}/admin`, admin, { country: "de", website: "https://typo.example.com" });
+    expect(fixed.json()).toMatchObject({ businessName: "Typo Tuning", country: "DE", website: "https://typo.example.com", status: "pending" });
     expect((await call("DELETE", `/dealers/${id}/admin`, admin)).statusCode).toBe(204);
     expect((await call("GET", `/dealers/${id}`, admin)).statusCode).toBe(404);
     expect((await call("DELETE", `/dealers/${id}/admin`, admin)).statusCode).toBe(404);

@@ -29,6 +29,8 @@ const specGuards: Record<string, string> = {
   "/admin/obd-functions": "admin", "/admin/pid-templates": "admin", "/admin/firmware-support": "admin",
   "/admin/server-management": "admin", "/admin/tune-file-patches": "admin", "/admin/onboarding-vehicles": "admin",
   "/admin/computed-descriptors": "admin",
+  // Not in the spec's table: the review queue of dealers' profile change requests.
+  "/admin/profile-change-requests": "admin",
   // Not in the spec's table: the page a data-log share link opens, signed in or not.
   "/shared/logs/:token": "public",
   // Not in the spec's table: the admins' inbox of contact and demo requests from the public site.

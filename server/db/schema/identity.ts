@@ -65,6 +65,8 @@ export const dealerProfiles = pgTable(
     statusChangedAt: timestamp("status_changed_at", { withTimezone: true }),
     /** Custom tunes: free revisions for this many days after the first delivery. */
     freeRevisionDays: integer("free_revision_days").notNull().default(DEFAULT_FREE_REVISION_DAYS),
+    /** The approved logo (WebP in the blob store), set only by an approved profile change request. */
+    logoSha256: text("logo_sha256"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -11,3 +11,4 @@ export * from "./payments";
 export * from "./repositories";
 export * from "./tuning-requests";
 export * from "./audit";
+export * from "./profile-change-requests";

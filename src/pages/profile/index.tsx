@@ -4,6 +4,7 @@ import { useEffect } from "react";
 import type { Account } from "../../../contracts/account";
 import { PageFrame } from "../../components/page-frame";
 import { useSessionState } from "../../providers/session-context";
+import { BusinessIdentityCard } from "../../components/profile-change-requests/dealer-card";
 import { ProfilePhoto } from "./photo";
 import { EmailCard, PasswordCard, SessionsCard } from "./security";
 import { apiRoutes } from "../../../contracts/api-paths";
@@ -106,6 +107,7 @@ export function ProfilePage() {
           </Button>
         </Form>
       </Card>
+      {account?.profile.dealer && <BusinessIdentityCard uid={account.uid} />}
       {user && (
         <Row gutter={[16, 16]}>
           <Col xs={24} xl={12}>

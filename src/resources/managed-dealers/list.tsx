@@ -14,6 +14,7 @@ import { ListSearch } from "../../components/resource/list-search";
 import { useResourceTable } from "../../components/resource/use-resource-table";
 import { failureText, fieldMessage } from "../../lib/http-errors";
 import { useSessionState } from "../../providers/session-context";
+import { dealerLogoUrl } from "../../components/profile-change-requests/parts";
 
 const STATUS_COLORS: Record<DealerStatus, string> = { pending: "gold", approved: "green", rejected: "red", suspended: "volcano" };
 const ACTION_LABELS: Record<DealerStatus, string> = { approved: "Approve", rejected: "Reject", suspended: "Suspend", pending: "Reopen" };
@@ -117,7 +118,10 @@ export function ManagedDealersList() {
               sorter: true,
               render: (name: string, dealer: Dealer | DealerProfile) => (
                 <Flex vertical>
-                  <Typography.Text strong>{name}</Typography.Text>
+                  <Flex gap={8} align="center">
+                    {dealer.logoSha256 && <img src={dealerLogoUrl(dealer.id, dealer.logoSha256)} alt={`${name} logo`} style={{ height: 32, maxWidth: 96, objectFit: "contain" }} />}
+                    <Typography.Text strong>{name}</Typography.Text>
+                  </Flex>
                   {dealer.website && (
                     <Typography.Link href={dealer.website} target="_blank" rel="noopener noreferrer">
                       {dealer.website.replace(/^https?:\/\//, "")}

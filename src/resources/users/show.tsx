@@ -12,6 +12,7 @@ import type { Account } from "../../../contracts/account";
 import { apiRoutes } from "../../../contracts/api-paths";
 import { ErrorPage } from "../../components/error-page";
 import { PageFrame } from "../../components/page-frame";
+import { ProfileChangeReview } from "../../components/profile-change-requests/review";
 import { OrdersTable } from "../../components/payments/orders-table";
 import { failureText } from "../../lib/http-errors";
 import { RepositoryAccessList } from "../my-tunes/repositories";
@@ -73,6 +74,7 @@ export function UsersShow() {
             </Flex>
           </Card>
           <RepositoryAccessList uid={account.uid} />
+          {account.profile.dealer && <ProfileChangeReview uid={account.uid} />}
         </Flex>
       )}
     </PageFrame>

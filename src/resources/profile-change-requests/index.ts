@@ -1,0 +1,14 @@
+import { IdcardOutlined } from "@ant-design/icons";
+import { createElement } from "react";
+import { apiPaths } from "../../../contracts/api-paths";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
+
+/** The admins' review queue of dealers' business identity changes. */
+export const profileChangeRequests: ResourceDefinition = {
+  name: "profile-change-requests",
+  guard: "admin",
+  layout: "portal",
+  list: { path: "/admin/profile-change-requests", component: lazyPage(() => import("./list"), "ProfileChangeRequestsList") },
+  meta: { label: "Profile changes", icon: createElement(IdcardOutlined), menu: "admin", apiPath: apiPaths["profile-change-requests"].list },
+};
