@@ -1,0 +1,70 @@
+import { expect } from "@playwright/test";
+import { test } from "./pages/identity";
+import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
+
+const uidOf = (idToken: string) => (JSON.parse(Buffer.from(idToken.split(".")[1], "base64url").toString()) as { user_id: string }).user_id;
+
+test("an admin finds the demo dealer, suspends their dealer role: the dealer's open page loses its dealer menu at once; the audit shows the change", async ({ page, browser, request, emulator }) => {
+  const adminToken = await emulator.idToken(demoUsers.admin, DEMO_PASSWORD);
+  const dealerUid = uidOf(await emulator.idToken(demoUsers.dealer, DEMO_PASSWORD));
+  const dealerContext = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const dealerPage = await dealerContext.newPage();
+  try {
+    // The dealer works in the portal, their dealer menu there.
+    await new LoginPage(dealerPage).open("/dashboard");
+    await new LoginPage(dealerPage).signIn(demoUsers.dealer);
+    const dealerMenu = dealerPage.locator(".ant-layout-sider").getByRole("menuitem", { name: "Tuning requests" });
+    await expect(dealerMenu).toBeVisible();
+
+    // Support finds them by a part of their email.
+    await new LoginPage(page).open("/admin/users");
+    await new LoginPage(page).signIn(demoUsers.admin);
+    await page.getByRole("searchbox", { name: "Search" }).fill("dealer@exam");
+    await page.getByRole("searchbox", { name: "Search" }).press("Enter");
+    const row = page.getByRole("table", { name: "Users" }).getByRole("row").filter({ hasText: demoUsers.dealer });
+    await expect(row).toContainText("dealer");
+    await row.click();
+    await expect(page).toHaveURL(new RegExp(`/admin/users/${dealerUid}$`));
+    await expect(page.getByText(demoUsers.dealer).first()).toBeVisible();
+
+    await page.getByRole("combobox", { name: "New role" }).focus();
+    await page.keyboard.press("ArrowDown");
+    await page.locator(".ant-select-dropdown:visible").getByTitle("customer", { exact: true }).click();
+    await page.getByRole("button", { name: "Change role" }).click();
+    const dialog = page.getByRole("dialog", { name: `Make ${demoUsers.dealer} customer` });
+    await dialog.getByRole("button", { name: "Change role" }).click();
+    await expect(dialog).toContainText("say why");
+    await dialog.getByLabel("Reason").fill("Chargebacks under review");
+    await dialog.getByRole("button", { name: "Change role" }).click();
+    await expect(dialog).toBeHidden();
+
+    // The dealer's page, untouched by them, drops the dealer menu and says why.
+    await expect(dealerMenu).toBeHidden({ timeout: 15_000 });
+    await expect(dealerPage.getByText("Chargebacks under review").first()).toBeVisible();
+    await expect(dealerPage.locator(".ant-layout-sider").getByRole("menuitem", { name: "Dashboard" })).toBeVisible();
+
+    // The audit of the account says who did what, with the reason.
+    const audit = page.getByRole("table", { name: "Audit of this account" });
+    const change = audit.getByRole("row").filter({ hasText: "user.updated" });
+    await expect(change).toContainText("role: dealer → customer");
+    await expect(change).toContainText("Chargebacks under review");
+    await expect(change).toContainText(demoUsers.admin);
+  } finally {
+    // The demo dealer is a dealer again for the suites after this one.
+    const restored = await request.patch(`/api/v1/users/${dealerUid}`, { headers: { authorization: `Bearer ${adminToken}` }, data: { role: "dealer", reason: "review closed" } });
+    expect(restored.status(), await restored.text()).toBe(200);
+    await dealerContext.close();
+  }
+});
+
+test("the users list searches and filters the accounts, and a made-up id is the 404 page", async ({ page }) => {
+  await new LoginPage(page).open("/admin/users");
+  await new LoginPage(page).signIn(demoUsers.admin);
+  const table = page.getByRole("table", { name: "Users" });
+  await expect(table.getByRole("row").filter({ hasText: demoUsers.customer })).toBeVisible();
+  await page.getByRole("radio", { name: "Admins" }).click({ force: true });
+  await expect(table.getByRole("row").filter({ hasText: demoUsers.admin })).toBeVisible();
+  await expect(table.getByRole("row").filter({ hasText: demoUsers.customer })).toHaveCount(0);
+  await page.goto("/admin/users/no-such-user-id");
+  await expect(page.getByRole("heading", { name: "404" })).toBeVisible();
+});
