@@ -48,7 +48,11 @@ try {
   const app = await buildApp(config, { database, identity: fixedIdentity(), logger: false });
   const kinds: Array<[string, (i: number) => string]> = [
     ["first page, newest first", () => "/users?pageSize=20"],
-    ["search an email fragment", (i) => `/users?q=${FIRST[i % 20]}.${LAST[i % 15]}${1000 + i}`],
+    // The middle of a real user's email, as support pastes it from a customer's message.
+    ["search an email fragment", (i) => {
+      const k = 1000 + i * 37;
+      return `/users?q=${FIRST[k % 20]}.${LAST[Math.floor(k / 20) % 15]}${k}`;
+    }],
     ["search a name", (i) => `/users?q=${encodeURIComponent(`${FIRST[i % 20]} ${LAST[(i * 7) % 15]}`)}`],
     ["search a short prefix", (i) => `/users?q=${FIRST[i % 20].slice(0, 3)}`],
     ["role filter, by last sign-in", (i) => `/users?role[eq]=${["dealer", "admin"][i % 2]}&sort=-lastSignInAt`],

@@ -29,12 +29,16 @@ export const users = pgTable(
   },
   (table) => [
     index("users_email_idx").on(sql`lower(${table.email})`),
-    // Prefix search (LIKE 'abc%') on email and name; text_pattern_ops lets a btree serve LIKE in any collation.
-    index("users_email_prefix_idx").on(sql`lower(${table.email}) text_pattern_ops`),
-    index("users_name_prefix_idx").on(sql`lower(${table.displayName}) text_pattern_ops`),
-    index("users_role_idx").on(table.role, table.createdAt.desc()),
-    index("users_created_idx").on(table.createdAt.desc(), table.uid),
-    index("users_last_sign_in_idx").on(table.lastSignInAt),
+    // The list's orders end with the uid in the sort's direction: ascending indexes serve both
+    // directions (scanned backwards for "newest first"), so no sort of the whole table.
+    index("users_created_idx").on(table.createdAt, table.uid),
+    index("users_role_idx").on(table.role, table.createdAt, table.uid),
+    index("users_role_last_sign_in_idx").on(table.role, table.lastSignInAt, table.uid),
+    index("users_last_sign_in_idx").on(table.lastSignInAt, table.uid),
+    index("users_email_sort_idx").on(table.email, table.uid),
+    // Few rows each: support's "disabled" and "deleted" views read only these.
+    index("users_disabled_idx").on(table.createdAt, table.uid).where(sql`${table.disabled}`),
+    index("users_deleted_idx").on(table.createdAt, table.uid).where(sql`${table.deletedAt} is not null`),
     // The list's `q` (email or name anywhere): the trigram index on exactly the search expression.
     index("users_search_idx").using("gin", sql`(coalesce(${table.email}, '') || ' ' || coalesce(${table.displayName}, '')) gin_trgm_ops`),
   ],
