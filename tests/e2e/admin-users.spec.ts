@@ -62,7 +62,7 @@ test("the users list searches and filters the accounts, and a made-up id is the 
   await new LoginPage(page).signIn(demoUsers.admin);
   const table = page.getByRole("table", { name: "Users" });
   await expect(table.getByRole("row").filter({ hasText: demoUsers.customer })).toBeVisible();
-  await page.getByRole("radio", { name: "Admins" }).click({ force: true });
+  await page.locator(".ant-segmented-item").filter({ hasText: /^Admins$/ }).click();
   await expect(table.getByRole("row").filter({ hasText: demoUsers.admin })).toBeVisible();
   await expect(table.getByRole("row").filter({ hasText: demoUsers.customer })).toHaveCount(0);
   await page.goto("/admin/users/no-such-user-id");
