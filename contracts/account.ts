@@ -98,26 +98,31 @@ export const emailLinkRequestSchema = z.strictObject({
 export type EmailLinkRequest = z.infer<typeof emailLinkRequestSchema>;
 export const emailLinkAcceptedSchema = z.strictObject({ accepted: z.literal(true) });
 
+/**
+ * `GET /users/{id}/listen` (Server-Sent Events, the user themself, by the session cookie): what
+ * happened to the account. Each event revokes the user's refresh tokens, so the open app cannot
+ * carry on with its session: a role or dealer-status change hands it a custom token to sign in
+ * again with the new claims; the others end the session.
+ */
+export const ACCOUNT_STREAM_EVENT = "account";
+export const accountStreamReasonSchema = z.enum(["role-changed", "dealer-status-changed", "disabled", "signed-out", "deleted"]);
+export type AccountStreamReason = z.infer<typeof accountStreamReasonSchema>;
+export const accountStreamEventSchema = z.strictObject({
+  reason: accountStreamReasonSchema,
+  /** Said to the user as it is. */
+  message: z.string(),
+  /** The role from now on (role and dealer-status changes). */
+  role: roleSchema.optional(),
+  /** A custom token with the new claims (role and dealer-status changes). */
+  customToken: z.string().optional(),
+});
+export type AccountStreamEvent = z.infer<typeof accountStreamEventSchema>;
+
 export function roleFromClaims(claims: Record<string, unknown> | undefined | null): Role {
   if (claims?.admin === true) return "admin";
   if (claims?.dealer === true) return "dealer";
   return "customer";
 }
-
-/**
- * `GET /users/{id}/listen`: the user's own account stream. Each event follows a change that revoked
- * the user's sessions; the app reacts at once: with a `customToken` (a role or dealer status
- * change) it signs in again with it and so gets the new claims; otherwise it signs out.
- */
-export const ACCOUNT_STREAM_EVENT = "account";
-export const accountStreamReasons = ["role-changed", "dealer-status-changed", "disabled", "signed-out", "deleted"] as const;
-export const accountStreamEventSchema = z.strictObject({
-  reason: z.enum(accountStreamReasons),
-  message: z.string(),
-  role: roleSchema.optional(),
-  customToken: z.string().optional(),
-});
-export type AccountStreamEvent = z.infer<typeof accountStreamEventSchema>;
 
 /** The identity claims that give a role (customers have none); the only place roles become claims. */
 export function claimsForRole(role: Role, others: Record<string, unknown> = {}): Record<string, unknown> {

@@ -45,6 +45,20 @@ const routes = renderRoutes(layouts);
 const router = { ...routerProvider, Link };
 const pageRendered = () => errorState.navigationRendered();
 
+// The account stream's code loads with the first sign-in, not on a visitor's first page.
+const AccountStreamListener = lazy(() => import("./components/account-stream-listener").then((module) => ({ default: module.AccountStreamListener })));
+
+/** The signed-in user's account stream, kept open while someone is signed in. */
+function AccountStream() {
+  const { user } = useSessionState();
+  if (!user) return null;
+  return (
+    <Suspense fallback={null}>
+      <AccountStreamListener />
+    </Suspense>
+  );
+}
+
 /**
  * At each client-side change of page, before the browser paints it: once a new release is known
  * this becomes a full load of the new URL, so every kind of navigation (links, redirects after a
@@ -101,6 +115,7 @@ export function App({ services, releaseCheck }: { services: Services; releaseChe
               }}
             >
               <PageChange releaseCheck={releaseCheck} />
+              <AccountStream />
               <AppErrorBoundary>
                 <PageRedirect>
                   <Pages />

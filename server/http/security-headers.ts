@@ -7,6 +7,11 @@
 import helmet, { type HelmetOptions } from "helmet";
 import type { Config } from "../config";
 
+/** Where the identity SDK's popup and redirect helper frame (`/__/auth/iframe`) comes from: the same authDomain /config.json names. */
+function identityFrameHost(config: Config): string {
+  return config.authEmulatorHost ? `http://${config.authEmulatorHost}` : `https://${config.projectId}.firebaseapp.com`;
+}
+
 function contentSecurityPolicy(config: Config) {
   const identityHosts = config.authEmulatorHost
     ? [`http://${config.authEmulatorHost}`]
@@ -19,14 +24,16 @@ function contentSecurityPolicy(config: Config) {
       objectSrc: ["'none'"],
       frameAncestors: ["'none'"],
       formAction: ["'self'"],
-      scriptSrc: ["'self'", "https://js.stripe.com"],
+      // apis.google.com: the identity SDK loads Google's frame helper from there for "Continue with Google".
+      scriptSrc: ["'self'", "https://js.stripe.com", "https://apis.google.com"],
       // antd writes its CSS-in-JS into <style> elements at run time.
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "blob:"],
       fontSrc: ["'self'", "data:"],
       workerSrc: ["'self'", "blob:"],
       connectSrc: ["'self'", ...identityHosts, ...(config.releaseApiBaseUrl ? [config.releaseApiBaseUrl] : [])],
-      frameSrc: ["'self'", "https://js.stripe.com"],
+      // The identity SDK's sign-in with Google loads its helper frame from the auth domain (the emulator locally).
+      frameSrc: ["'self'", "https://js.stripe.com", identityFrameHost(config)],
     },
   };
 }
@@ -36,6 +43,9 @@ export function helmetOptions(config: Config) {
   return {
     contentSecurityPolicy: contentSecurityPolicy(config),
     crossOriginEmbedderPolicy: false,
+    // "Continue with Google" opens the identity service's page in a popup that answers through
+    // window.opener; helmet's same-origin would cut that link and the sign-in would never finish.
+    crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
     hsts: config.mode === "production",
   } satisfies HelmetOptions;
 }

@@ -16,7 +16,11 @@ const messages: Record<string, string> = {
   "password-does-not-meet-requirements": "The password does not meet the requirements below.",
   "network-request-failed": "We could not reach the sign-in service. Check your connection and retry.",
   "multi-factor-auth-required": "This account uses a second factor, which this portal does not support yet in the browser. Sign in with the app.",
-  "account-exists-with-different-credential": "An account already exists with this email but a different sign-in method. Sign in with that method first.",
+  "account-exists-with-different-credential": "This email already has an account with a password. Sign in with your password first; Google can then be added to the account.",
+  "credential-already-in-use": "This Google account is already used by another account of this portal.",
+  "provider-already-linked": "Google is already added to this account.",
+  "popup-blocked": "The browser blocked the Google sign-in window. Allow pop-ups for this site and try again.",
+  "unauthorized-domain": "Google sign-in is not set up for this address of the portal.",
   "admin-restricted-operation": "This sign-in method is turned off for this portal.",
   "operation-not-allowed": "This sign-in method is not enabled for this portal.",
   "weak-password": "The password is too weak: use at least 6 characters.",
@@ -31,6 +35,12 @@ export function identityErrorMessage(error: unknown): string {
   const code = identityErrorCode(error);
   if (code && messages[code]) return messages[code];
   return error instanceof Error && error.message ? error.message : "Something went wrong. Try again.";
+}
+
+/** The user closed or replaced the identity service's window themselves: nothing to report. */
+export function isIdpCancellation(error: unknown): boolean {
+  const code = identityErrorCode(error);
+  return code === "popup-closed-by-user" || code === "cancelled-popup-request" || code === "user-cancelled";
 }
 
 /** Codes after which the user must be signed out: the account is disabled or its session expired. */

@@ -5,6 +5,7 @@ import {
   connectAuthEmulator,
   initializeAuth,
   onIdTokenChanged,
+  signInWithCustomToken,
   signInWithEmailAndPassword,
   signOut,
 } from "firebase/auth";
@@ -36,7 +37,7 @@ export function firebaseAuth(): Auth {
   return auth;
 }
 
-const sdkOf = (auth: Auth): IdentitySdk => ({ auth, onIdTokenChanged, signOut, signInWithEmailAndPassword });
+const sdkOf = (auth: Auth): IdentitySdk => ({ auth, onIdTokenChanged, signOut, signInWithEmailAndPassword, signInWithCustomToken });
 
 export function identitySdk(): IdentitySdk {
   return sdkOf(firebaseAuth());

@@ -1,6 +1,7 @@
 import { QueryClient } from "@tanstack/react-query";
 import { identityErrorMessage } from "../lib/identity-errors";
 import { loadRuntimeConfig } from "../lib/runtime-config";
+import { signOutNotice } from "../lib/sign-out-notice";
 import { guardOf } from "../resources";
 import { createAccessControlProvider } from "./access-control";
 import { createAuthProvider } from "./auth-provider";
@@ -48,7 +49,9 @@ export async function createServices() {
   tokenSource = session.token;
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
   // Cached access decisions and identity belong to the token they were made with.
-  session.subscribe(() => {
+  session.subscribe((state) => {
+    // Someone signed in again: the reason the last session ended is old news.
+    if (state.user) signOutNotice.clear();
     void queryClient.invalidateQueries({ queryKey: ["access"] });
     void queryClient.invalidateQueries({ queryKey: ["auth"] });
   });

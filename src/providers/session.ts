@@ -1,6 +1,7 @@
-import type { Auth, User, onIdTokenChanged, signInWithEmailAndPassword, signOut } from "firebase/auth";
+import type { Auth, User, onIdTokenChanged, signInWithCustomToken, signInWithEmailAndPassword, signOut } from "firebase/auth";
 import { type Role, roleFromClaims } from "../../contracts/account";
 import { FORCED_SIGN_OUT_CODES, identityErrorCode } from "../lib/identity-errors";
+import { type Clock, createTokenRefresher } from "../lib/token-refresh";
 
 export interface SessionState {
   /** false until the identity service has said whether someone is signed in. */
@@ -18,6 +19,7 @@ export interface IdentitySdk {
   onIdTokenChanged: typeof onIdTokenChanged;
   signOut: typeof signOut;
   signInWithEmailAndPassword: typeof signInWithEmailAndPassword;
+  signInWithCustomToken: typeof signInWithCustomToken;
 }
 
 export interface SessionOptions {
@@ -29,6 +31,8 @@ export interface SessionOptions {
   onForcedSignOut?: (code: string | null) => void;
   /** Whether the SDK had a signed-in user saved when the page loaded (read before it restores it). */
   hadSavedUser?: boolean;
+  /** The clock and timers of the token refresh (tests hand in fake ones). */
+  clock?: Clock;
 }
 
 /** The SDK keeps the signed-in user in local storage under this prefix (browserLocalPersistence). */
@@ -74,6 +78,21 @@ export function createSession(loadIdentity: () => Promise<IdentitySdk>, mirror: 
   let mirrored: Promise<void> = new Promise(() => {});
 
   /**
+   * Keeps the ID token fresh by the rules of spec §4/§9 (src/lib/token-refresh.ts). A refreshed
+   * token comes back through onIdTokenChanged, which mirrors it to the server like any new token.
+   */
+  const refresher = createTokenRefresher({
+    clock: options.clock,
+    async refresh() {
+      const user = sdk?.auth.currentUser;
+      if (!user) return null;
+      return expiryOf(await user.getIdTokenResult(true));
+    },
+    // A disabled account or a dead refresh token signs out; anything else (the network) is retried.
+    onFailure: async (error) => ((await endIfForced(error)) ? "stop" : "retry"),
+  });
+
+  /**
    * Mirrors `user`'s sign-in state; a failure there must not break sign-in. A fresh token refused
    * because the account was disabled or its sessions revoked ends the session with the reason,
    * as any other call refused that way does.
@@ -114,7 +133,9 @@ export function createSession(loadIdentity: () => Promise<IdentitySdk>, mirror: 
           throw error;
         }
         state = { ready: true, user, role: roleFromClaims(result.claims), claims: result.claims };
+        refresher.follow(expiryOf(result));
       } else {
+        refresher.stop();
         state = { ready: true, user: null, role: null, claims: {} };
       }
       settle();
@@ -179,7 +200,8 @@ export function createSession(loadIdentity: () => Promise<IdentitySdk>, mirror: 
       const user = sdk?.auth.currentUser;
       if (!user) return null;
       try {
-        return await user.getIdToken(forceRefresh);
+        // A token within 30 s of its expiry is never sent: the SDK is asked for a new one first.
+        return await user.getIdToken(forceRefresh || refresher.isExpired());
       } catch (error) {
         // Signed out now: the call goes out without a token and its 401 takes the app to sign-in.
         if (await endIfForced(error)) return null;
@@ -187,6 +209,11 @@ export function createSession(loadIdentity: () => Promise<IdentitySdk>, mirror: 
       }
     },
   };
+}
+
+/** The token's expiry in ms since the epoch (NaN when the SDK gave none, which the refresher ignores). */
+function expiryOf(result: { expirationTime?: string }): number {
+  return result.expirationTime ? Date.parse(result.expirationTime) : Number.NaN;
 }
 
 export type Session = ReturnType<typeof createSession>;

@@ -1,4 +1,4 @@
-import { Alert, Button, Form, Input, Typography } from "antd";
+import { Alert, Button, Divider, Form, Input, Typography } from "antd";
 import { createUserWithEmailAndPassword, updateProfile } from "firebase/auth";
 import { useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
@@ -9,6 +9,7 @@ import { safeRedirect } from "../../providers/auth-provider";
 import { failureText } from "../../lib/http-errors";
 import { AuthCard } from "./auth-card";
 import { useEmailLinks } from "./email-links";
+import { ContinueWithGoogle } from "./continue-with-google";
 import { NewPasswordField, usePasswordPolicy } from "./password-field";
 
 interface SignUp {
@@ -78,6 +79,8 @@ export function CreateAccountPage() {
           Create account
         </Button>
       </Form>
+      <Divider plain>or</Divider>
+      <ContinueWithGoogle to={safeRedirect(to)} />
       <Typography.Paragraph style={{ marginTop: 16, marginBottom: 0 }}>
         Already have an account? <Link to={to ? `/login?to=${encodeURIComponent(safeRedirect(to))}` : "/login"}>Sign in</Link>
       </Typography.Paragraph>

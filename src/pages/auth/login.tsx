@@ -1,15 +1,17 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useLogin } from "@refinedev/core";
 import { Alert, Button, Card, Divider, Flex, Form, Input, Typography } from "antd";
-import { useState } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { Navigate, useNavigate, useSearchParams } from "react-router";
 import { z } from "zod";
 import { Link } from "../../components/link";
 import { identityErrorMessage } from "../../lib/identity-errors";
+import { signOutNotice } from "../../lib/sign-out-notice";
 import { safeRedirect } from "../../providers/auth-provider";
 import { useSessionState } from "../../providers/session-context";
 import { failureText } from "../../lib/http-errors";
+import { ContinueWithGoogle } from "./continue-with-google";
 import { EMAIL_FOR_SIGN_IN_KEY } from "./create-email-account";
 import { useEmailLinks } from "./email-links";
 import "../landing/prose.css";
@@ -30,7 +32,11 @@ export function LoginPage() {
   const navigate = useNavigate();
   const to = safeRedirect(params.get("to"));
   const session = useSessionState();
+  // Why the account stream ended the last session (disabled, signed out everywhere, deleted).
+  const notice = useSyncExternalStore(signOutNotice.subscribe, signOutNotice.current);
   const { mutate: login, isPending, data, reset } = useLogin<LoginValues & { to: string }>();
+  // While "Continue with Google" links an account, signing in is a step, not the end.
+  const [googleHold, setGoogleHold] = useState(false);
   const [linkState, setLinkState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const { askSignInLink } = useEmailLinks();
   const { control, handleSubmit, formState, getValues, trigger } = useForm<LoginValues>({
@@ -38,7 +44,7 @@ export function LoginPage() {
     defaultValues: { email: params.get("email") ?? "", password: "" },
   });
 
-  if (session.user) return <Navigate to={to} replace />;
+  if (session.user && !googleHold) return <Navigate to={to} replace />;
   const failure = data && !data.success ? data.error?.message : null;
   const submit = handleSubmit((values) => login({ ...values, to }));
 
@@ -65,6 +71,9 @@ export function LoginPage() {
         <Typography.Title level={1} style={{ marginTop: 0, fontSize: 30 }}>
           Sign in
         </Typography.Title>
+        {notice && (
+          <Alert type="warning" showIcon message="You have been signed out" description={notice} style={{ marginBottom: 16 }} data-testid="sign-out-notice" />
+        )}
         {error && (
           <Alert
             type="error"
@@ -110,9 +119,12 @@ export function LoginPage() {
           </Button>
         </Form>
         <Divider plain>or</Divider>
-        <Button block onClick={sendLink} loading={linkState.busy}>
-          Email me a sign-in link
-        </Button>
+        <Flex vertical gap={12}>
+          <ContinueWithGoogle to={to} onHold={setGoogleHold} />
+          <Button block onClick={sendLink} loading={linkState.busy}>
+            Email me a sign-in link
+          </Button>
+        </Flex>
         <Flex justify="space-between" wrap gap={8} style={{ marginTop: 16 }}>
           <Link to="/forgot-password">Forgot password?</Link>
           <Link to={params.get("to") ? `/create-account?to=${encodeURIComponent(to)}` : "/create-account"}>Create an account</Link>

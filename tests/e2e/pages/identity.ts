@@ -72,7 +72,9 @@ export class IdentityEmulator {
     expect(response.ok(), await response.text()).toBe(true);
   }
 
-  async lookup(email: string): Promise<{ localId: string; email: string; emailVerified?: boolean; disabled?: boolean } | undefined> {
+  async lookup(
+    email: string,
+  ): Promise<{ localId: string; email: string; emailVerified?: boolean; disabled?: boolean; providerUserInfo?: Array<{ providerId: string }> } | undefined> {
     const response = await this.request.post(`${this.url}/identitytoolkit.googleapis.com/v1/projects/${this.projectId}/accounts:lookup`, {
       headers: { authorization: "Bearer owner" },
       data: { email: [email] },
@@ -118,6 +120,42 @@ export class CreateAccountPage {
 
   async submit() {
     await this.page.getByRole("button", { name: "Create account" }).click();
+  }
+}
+
+/**
+ * "Continue with Google" as a person uses it: the button opens the Auth emulator's own page of fake
+ * Google accounts in a popup, where one adds an account (or picks one added before).
+ */
+export class GoogleSignIn {
+  constructor(private readonly page: Page) {}
+
+  private async open(): Promise<Page> {
+    const popup = this.page.waitForEvent("popup");
+    await this.page.getByRole("button", { name: "Continue with Google" }).click();
+    const window = await popup;
+    await window.waitForLoadState("domcontentloaded");
+    return window;
+  }
+
+  /** Adds a new Google account with this address on the emulator's page and signs in with it. */
+  async withNewAccount(email: string, displayName: string) {
+    const window = await this.open();
+    await window.getByText("Add new account").click();
+    await window.locator("#email-input").fill(email);
+    await window.locator("#display-name-input").fill(displayName);
+    // The SDK closes the window as soon as it has the answer, possibly before the click returns.
+    const closed = window.waitForEvent("close");
+    await window.locator("#sign-in").click();
+    await closed;
+  }
+
+  /** Picks the Google account with this address that was used before. */
+  async withExistingAccount(email: string) {
+    const window = await this.open();
+    const closed = window.waitForEvent("close");
+    await window.getByText(email).click();
+    await closed;
   }
 }
 

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 type Listener = (user: unknown) => Promise<void> | void;
 const firebase = { listener: null as Listener | null, signOut: vi.fn(), loads: 0 };
@@ -203,5 +203,115 @@ describe("session: the identity SDK loads only when needed", () => {
     expect(session.current().user).toBe(user);
     expect(await session.token(false)).toBe("token");
     expect(tokens).toEqual([null, "token"]);
+  });
+});
+
+describe("session: the ID token is kept fresh (spec §4/§9) and every new one is mirrored", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date("2026-01-01T00:00:00Z"));
+    firebase.signOut.mockReset();
+  });
+  afterEach(() => vi.useRealTimers());
+
+  /** A signed-in user whose tokens live an hour; a forced refresh tells the session's listener, as the SDK does. */
+  async function signedInFor(failWith: () => string | null) {
+    const auth = { currentUser: null as unknown };
+    const mirrored: Array<string | null> = [];
+    const onForcedSignOut = vi.fn();
+    let serial = 0;
+    let expiry = Date.now() + 60 * 60_000;
+    const user = {
+      uid: "u1",
+      getIdToken: async (force?: boolean) => {
+        if (force) await user.getIdTokenResult(true);
+        return `token-${serial}`;
+      },
+      getIdTokenResult: async (force?: boolean): Promise<{ claims: object; expirationTime: string }> => {
+        if (force) {
+          const code = failWith();
+          if (code) throw authError(code);
+          serial++;
+          expiry = Date.now() + 60 * 60_000;
+          queueMicrotask(() => void firebase.listener?.(user));
+        }
+        return { claims: {}, expirationTime: new Date(expiry).toUTCString() };
+      },
+    };
+    firebase.signOut.mockImplementation(async () => {
+      auth.currentUser = null;
+      await firebase.listener?.(null);
+    });
+    const session = createSession(
+      sdkFor(auth),
+      async (token) => {
+        mirrored.push(token);
+      },
+      { hadSavedUser: true, onForcedSignOut },
+    );
+    await session.identity();
+    auth.currentUser = user;
+    await firebase.listener?.(user);
+    return { session, mirrored, onForcedSignOut, auth };
+  }
+
+  it("refreshes 5 minutes before expiry and mirrors the new token to the session endpoint", async () => {
+    const { mirrored } = await signedInFor(() => null);
+    expect(mirrored).toEqual(["token-0"]);
+    await vi.advanceTimersByTimeAsync(55 * 60_000 - 1_000);
+    expect(mirrored).toEqual(["token-0"]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(mirrored).toEqual(["token-0", "token-1"]);
+    await vi.advanceTimersByTimeAsync(55 * 60_000);
+    expect(mirrored).toEqual(["token-0", "token-1", "token-2"]);
+  });
+
+  it("retries after a network failure with the backoff, and keeps the user signed in meanwhile", async () => {
+    let down = true;
+    const { session, mirrored } = await signedInFor(() => (down ? "network-request-failed" : null));
+    await vi.advanceTimersByTimeAsync(55 * 60_000 + 30_000 + 60_000);
+    expect(mirrored).toEqual(["token-0"]);
+    expect(session.current().user).not.toBeNull();
+    down = false;
+    // The third retry is due 120 s after the second.
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(mirrored).toEqual(["token-0", "token-1"]);
+  });
+
+  it("never sends a token within 30 s of its expiry: the caller gets a fresh one", async () => {
+    let down = true;
+    const { session } = await signedInFor(() => (down ? "network-request-failed" : null));
+    // The proactive refresh kept failing (network) until 20 s before the token's expiry.
+    vi.setSystemTime(Date.now() + 60 * 60_000 - 31_000);
+    expect(await session.token(false)).toBe("token-0");
+    vi.setSystemTime(Date.now() + 11_000);
+    down = false;
+    expect(await session.token(false)).toBe("token-1");
+  });
+
+  it.each(["user-disabled", "user-token-expired"])("signs out and says why when the scheduled refresh fails with %s, and stops refreshing", async (code) => {
+    let calls = 0;
+    const { session, onForcedSignOut } = await signedInFor(() => {
+      calls++;
+      return code;
+    });
+    await vi.advanceTimersByTimeAsync(55 * 60_000);
+    expect(firebase.signOut).toHaveBeenCalledTimes(1);
+    expect(onForcedSignOut).toHaveBeenCalledWith(code);
+    expect(session.current().user).toBeNull();
+    await vi.advanceTimersByTimeAsync(5 * 60 * 60_000);
+    expect(calls, "no refresh after the sign-out").toBe(1);
+  });
+
+  it("stops refreshing when the user signs out", async () => {
+    let calls = 0;
+    const { auth } = await signedInFor(() => {
+      calls++;
+      return null;
+    });
+    auth.currentUser = null;
+    await firebase.listener?.(null);
+    await vi.advanceTimersByTimeAsync(5 * 60 * 60_000);
+    expect(calls).toBe(0);
   });
 });

@@ -1,0 +1,64 @@
+/**
+ * The signed-in user's account stream (`GET /users/{id}/listen`, contracts/account.ts), opened
+ * with the session cookie (./session-stream) while someone is signed in. Whatever happens to the
+ * account, the server has revoked the user's refresh tokens, so the session cannot simply refresh:
+ * - a role or dealer-status change carries a custom token with the new claims: signing in with it
+ *   gives a new ID token, which the session follows (new role, cookie mirrored again, cached
+ *   access checks and identity invalidated, so the menu changes at once); the user gets a toast
+ *   with the server's message. If that sign-in fails, the session is over: signed out with the message.
+ * - disabled, signed out everywhere, deleted: signed out at once, the message shown on the sign-in page.
+ */
+import { ACCOUNT_STREAM_EVENT, type AccountStreamEvent, accountStreamEventSchema } from "../../contracts/account";
+import { apiRoutes } from "../../contracts/api-paths";
+import type { Session } from "./session";
+import { openSessionStream } from "./session-stream";
+
+export interface AccountStreamActions {
+  /** Signs in again with the server's custom token (the SDK's signInWithCustomToken). */
+  signInWithCustomToken(token: string): Promise<void>;
+  /** Ends the session and tells the user why on the sign-in page. */
+  signOut(message: string): Promise<void>;
+  /** Tells the signed-in user what changed (a toast). */
+  notify(message: string): void;
+}
+
+/** What the app does for one event of the account stream. */
+export async function reactToAccountEvent(event: AccountStreamEvent, actions: AccountStreamActions): Promise<void> {
+  switch (event.reason) {
+    case "role-changed":
+    case "dealer-status-changed": {
+      // Without a token the revoked session has no way on: the same as a failed sign-in.
+      if (!event.customToken) return actions.signOut(event.message);
+      try {
+        await actions.signInWithCustomToken(event.customToken);
+      } catch (error) {
+        console.warn("Signing in with the account stream's token failed:", error);
+        return actions.signOut(event.message);
+      }
+      actions.notify(event.message);
+      return;
+    }
+    case "disabled":
+    case "signed-out":
+    case "deleted":
+      return actions.signOut(event.message);
+  }
+}
+
+/** Opens the stream of `userId`'s account; answers the function that closes it. */
+export function openAccountStream(session: Session, userId: string, actions: AccountStreamActions): () => void {
+  // One event at a time: a sign-out must not overtake the sign-in of the event before it.
+  let queue: Promise<void> = Promise.resolve();
+  return openSessionStream(session, apiRoutes.users.listen(userId), {
+    [ACCOUNT_STREAM_EVENT]: (data) => {
+      let event: AccountStreamEvent;
+      try {
+        event = accountStreamEventSchema.parse(JSON.parse(data));
+      } catch (error) {
+        console.warn("Ignored an account event of an unknown shape:", data, error);
+        return;
+      }
+      queue = queue.then(() => reactToAccountEvent(event, actions)).catch((error) => console.warn("Account event failed:", error));
+    },
+  });
+}
