@@ -1,66 +1,61 @@
-import { type Page, type Route, expect } from "@playwright/test";
+import { type APIRequestContext, type Page, expect } from "@playwright/test";
 import { PASSWORD, newEmail, test } from "./pages/identity";
-import { LoginPage } from "./pages/login-page";
+import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
 
 /**
- * The app's side of the account stream (`GET /users/{id}/listen`, contracts/account.ts). Until the
- * server sends it, each connection of the page's stream is answered here with the next event the
- * test releases, as the server will: the identity changes (claims, disabled) are made in the
- * emulator first, as an administrator's change would, and the custom token is the emulator's own
- * kind (JSON naming the uid).
+ * The account stream end to end: an administrator's change through the real API (`PATCH /users/{id}`,
+ * `POST /users/{id}/revoke-sessions`) reaches the user's open page through `GET /users/{id}/listen`,
+ * which refreshes its token (new claims) or signs out at once, without a reload.
  */
-class AccountStreamStandIn {
-  private readonly events: string[] = [];
-  private readonly waiting: Array<() => void> = [];
-  opened = 0;
+const adminMenuItem = (page: Page) => page.locator(".ant-layout-sider").getByRole("menuitem", { name: /^crown Administration$/ });
 
-  async attach(page: Page) {
-    await page.route("**/api/v1/users/*/listen", (route) => this.answer(route));
-  }
+/** Resolves once the page's account stream is open: a change made before that would reach no one. */
+const streamOpened = (page: Page) => page.waitForResponse((response) => /\/api\/v1\/users\/[^/]+\/listen$/.test(response.url()) && response.status() === 200);
 
-  private async answer(route: Route) {
-    this.opened++;
-    while (this.events.length === 0) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    const data = this.events.shift()!;
-    await route.fulfill({ status: 200, contentType: "text/event-stream", body: `event: account\ndata: ${data}\n\n` });
-  }
-
-  send(event: Record<string, unknown>) {
-    this.events.push(JSON.stringify(event));
-    this.waiting.splice(0).forEach((wake) => wake());
-  }
+async function asAdmin(request: APIRequestContext, token: string, method: "patch" | "post", path: string, data?: object) {
+  const response = await request[method](`/api/v1/${path}`, { headers: { authorization: `Bearer ${token}` }, data });
+  expect(response.status(), await response.text()).toBe(method === "post" ? 204 : 200);
 }
 
-const dealerMenuItem = (page: Page) => page.locator(".ant-layout-sider").getByRole("menuitem", { name: /^shop Dealer$/ });
-
-test("a suspended dealer loses the dealer menu at once, without a reload, and a disabled account is signed out with the reason", async ({ page, emulator }) => {
-  const email = newEmail("stream-dealer");
-  const uid = await emulator.createUser(email, PASSWORD, "Dana Dealer");
-  await emulator.updateUser(uid, { customAttributes: JSON.stringify({ dealer: true }) });
-  const stream = new AccountStreamStandIn();
-  await stream.attach(page);
+test("a user made admin gets the admin menu at once, without a reload; disabled, they are signed out with the reason", async ({ page, request, emulator }) => {
+  const adminToken = await emulator.idToken(demoUsers.admin, DEMO_PASSWORD);
+  const email = newEmail("stream-user");
+  const uid = await emulator.createUser(email, PASSWORD, "Sam Stream");
 
   const login = new LoginPage(page);
   await login.open();
+  const opened = streamOpened(page);
   await login.signIn(email, PASSWORD);
   await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByTestId("account-role")).toHaveText("dealer");
-  await expect(dealerMenuItem(page)).toBeVisible();
-  await expect.poll(() => stream.opened, { message: "the app opened its account stream" }).toBeGreaterThan(0);
+  await opened;
+  await expect(page.getByTestId("account-role")).toHaveText("customer");
+  await expect(adminMenuItem(page)).toHaveCount(0);
   await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
 
-  // An administrator suspends the dealer role: claims changed, the app told with a token carrying them.
-  await emulator.updateUser(uid, { customAttributes: JSON.stringify({}) });
-  stream.send({ reason: "dealer-status-changed", message: "Your dealer account was suspended by an administrator.", role: "customer", customToken: JSON.stringify({ uid }) });
-  await expect(page.getByText("Your dealer account was suspended by an administrator.", { exact: true })).toBeVisible();
-  await expect(dealerMenuItem(page)).toHaveCount(0);
-  await expect(page.getByTestId("account-role")).toHaveText("customer");
+  await asAdmin(request, adminToken, "patch", `users/${uid}`, { role: "admin", reason: "joins support" });
+  await expect(page.getByText("Your role is now admin: joins support").first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("account-role")).toHaveText("admin");
+  await expect(adminMenuItem(page)).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument), "no reload").toBe(true);
 
-  // Then disables the account.
-  await emulator.updateUser(uid, { disableUser: true });
-  stream.send({ reason: "disabled", message: "Your account was disabled by an administrator." });
-  await expect(page).toHaveURL(/\/login/);
-  await expect(page.getByTestId("sign-out-notice")).toContainText("Your account was disabled by an administrator.");
+  await asAdmin(request, adminToken, "patch", `users/${uid}`, { disabled: true, reason: "left the company" });
+  await expect(page).toHaveURL(/\/login/, { timeout: 15_000 });
+  await expect(page.getByTestId("sign-out-notice")).toContainText("Your account was disabled: left the company");
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+});
+
+test("signed out everywhere by an administrator, the open page goes to sign-in and says so", async ({ page, request, emulator }) => {
+  const adminToken = await emulator.idToken(demoUsers.admin, DEMO_PASSWORD);
+  const email = newEmail("stream-revoked");
+  const uid = await emulator.createUser(email, PASSWORD, "Rae Revoked");
+  const login = new LoginPage(page);
+  await login.open();
+  const opened = streamOpened(page);
+  await login.signIn(email, PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await opened;
+
+  await asAdmin(request, adminToken, "post", `users/${uid}/revoke-sessions`);
+  await expect(page).toHaveURL(/\/login/, { timeout: 15_000 });
+  await expect(page.getByTestId("sign-out-notice")).toContainText("An administrator signed you out on every device");
 });

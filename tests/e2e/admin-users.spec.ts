@@ -13,7 +13,7 @@ test("an admin finds the demo dealer, suspends their dealer role: the dealer's o
     // The dealer works in the portal, their dealer menu there.
     await new LoginPage(dealerPage).open("/dashboard");
     await new LoginPage(dealerPage).signIn(demoUsers.dealer);
-    const dealerMenu = dealerPage.locator(".ant-layout-sider").getByRole("menuitem", { name: "Tuning requests" });
+    const dealerMenu = dealerPage.locator(".ant-layout-sider").getByRole("menuitem", { name: /^shop Dealer$/ });
     await expect(dealerMenu).toBeVisible();
 
     // Support finds them by a part of their email.
