@@ -142,6 +142,10 @@ const themes: Record<"light" | "dark", ThemeConfig> = {
       gold7: "#874D00",
       orange7: "#AD4E00",
     },
+    components: {
+      // A table's "nothing here" text is drawn in the disabled colour (2.2:1): it is information, not a disabled control.
+      Table: { colorTextDisabled: ebonyClay[700] },
+    },
   },
   dark: {
     algorithm: [theme.darkAlgorithm, pinPrimary("dark")],
@@ -160,6 +164,7 @@ const themes: Record<"light" | "dark", ThemeConfig> = {
       // antd marks the selected menu item with the 400 shade on the 950 one, about 4:1 and hard to find;
       // white on the 800 shade is above 15:1.
       Menu: { itemSelectedBg: monza[800], itemSelectedColor: "#FFFFFF", subMenuItemSelectedColor: "#FFFFFF" },
+      Table: { colorTextDisabled: ebonyClay[300] },
     },
   },
 };

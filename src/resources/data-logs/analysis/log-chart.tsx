@@ -273,6 +273,9 @@ export function OverviewStrip({ series, duration, range, onRange }: OverviewProp
     created.over.addEventListener("mousedown", moveTo);
     created.over.addEventListener("mousemove", (event) => event.buttons === 1 && moveTo(event));
     created.over.style.cursor = "pointer";
+    // A picture of the whole log to the screen reader (a bare div may not carry a label); the
+    // keyboard moves the view with the arrow keys on the main chart.
+    created.over.setAttribute("role", "img");
     created.over.setAttribute("aria-label", "Overview of the whole log");
     plot.current = created;
     placeShades();
