@@ -19,7 +19,7 @@ import { generateDemo } from "./generator";
 import { DEMO_TUNE_OPTIONS, DEMO_VIN } from "./tunes";
 import { emulatorSignIn } from "./virtual-car/emulator-sign-in";
 import { InjectPortal } from "./virtual-car/inject-portal";
-import { type Fault, bake, connect, demoCar as virtualDemoCar, lastFailed, runFlash } from "./virtual-car/phone-app";
+import { type Fault, bake, connect, demoCar as virtualDemoCar, lastFailed, pullLog, runFlash } from "./virtual-car/phone-app";
 
 export { DEMO_ECU_SERIAL, DEMO_FLASHING_PROFILE, DEMO_FLASH_SECRET } from "./flashing-profile";
 const FLEET_UID = "demo-fleet";
@@ -103,6 +103,14 @@ async function driveDemoCar(app: FastifyInstance, demoCar: { vehicleId: string; 
     },
   });
   flashTune(9);
+  // A pull logged after the tune went back on: the demo customer's first data log, charted at once.
+  episodes.push({
+    daysAgo: 9 - 0.01,
+    play: async () => {
+      const { vehicle } = await connect(portal, car, phone);
+      await portal.upload("data-logs", "third-gear-pull.csv", new TextEncoder().encode(pullLog(car)), { vehicleId: vehicle.id, title: "3rd gear pull after the tune" });
+    },
+  });
   connectAt(1, 12.5);
 
   const windows: Array<{ from: Date; to: Date; shiftMs: number }> = [];

@@ -72,6 +72,19 @@ describe.each(databaseKinds)("tune demo seed on %s", (kind) => {
     expect(seen).toMatchObject({ support: { state: "supported", flashing: true }, currentTune: { kind: "tune" }, lastFlash: { result: "success" } });
   });
 
+  it("gives the demo customer a data log of the demo car: a pull of rpm, boost target and boost, filed under the car", async () => {
+    const token = await signIn(test.emulatorHost, "customer@example.com", DEMO_PASSWORD);
+    const [vehicle] = await test.app.ctx.db.select().from(userVehicles).where(eq(userVehicles.vin, DEMO_VIN));
+    const listed = await test.app.inject({ method: "GET", url: "/api/v1/data-logs", headers: bearer(token) });
+    expect(listed.statusCode, listed.body).toBe(200);
+    const logs = listed.json().data as Array<{ id: string; title: string; vehicleId: string | null; rowCount: number; channelCount: number }>;
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ title: "3rd gear pull after the tune", vehicleId: vehicle.id, rowCount: 201, channelCount: 3 });
+    const detail = await test.app.inject({ method: "GET", url: `/api/v1/data-logs/${logs[0].id}`, headers: bearer(token) });
+    const names = (detail.json().channels as Array<{ name: string }>).map((channel) => channel.name);
+    expect(names).toEqual(expect.arrayContaining(["Engine speed", "Boost target", "Boost"]));
+  });
+
   it("made the demo car's history by flashing the virtual car through the API, dated over the past weeks", async () => {
     const token = await signIn(test.emulatorHost, "customer@example.com", DEMO_PASSWORD);
     const call = (url: string) => test.app.inject({ method: "GET", url: `/api/v1${url}`, headers: bearer(token) });

@@ -26,6 +26,22 @@ export class InjectPortal implements PortalClient {
     return (response.body ? response.json() : undefined) as T;
   }
 
+  /** A multipart upload (`file` and the fields), encoded by the platform's FormData as a browser would. */
+  async upload<T>(path: string, name: string, bytes: Uint8Array, fields: Record<string, string> = {}): Promise<T> {
+    const form = new FormData();
+    for (const [key, value] of Object.entries(fields)) form.set(key, value);
+    form.set("file", new Blob([new Uint8Array(bytes)]), name);
+    const encoded = new Request("http://inject.local/", { method: "POST", body: form });
+    const response = await this.app.inject({
+      method: "POST",
+      url: `/api/v1/${path}`,
+      headers: this.headers({ "content-type": encoded.headers.get("content-type")! }),
+      payload: Buffer.from(await encoded.arrayBuffer()),
+    });
+    if (response.statusCode >= 400) this.fail("POST", path, response);
+    return response.json() as T;
+  }
+
   async download(path: string, headers: Record<string, string> = {}): Promise<Uint8Array> {
     const response = await this.app.inject({ method: "GET", url: `/api/v1/${path}`, headers: this.headers(headers) });
     if (response.statusCode >= 400) this.fail("GET", path, response);
