@@ -29,9 +29,9 @@ export function SharedDataLogPage() {
       <SlimHeader back="/">
         {shared && (
           <>
-            <Typography.Text strong ellipsis style={{ maxWidth: 480 }} data-testid="shared-title">
+            <Typography.Title level={1} ellipsis style={{ maxWidth: 480, margin: 0, fontSize: 16 }} data-testid="shared-title">
               {shared.log.title}
-            </Typography.Text>
+            </Typography.Title>
             <Tag>Shared · read only</Tag>
           </>
         )}

@@ -4,6 +4,21 @@ import { type Page, expect } from "@playwright/test";
 export class LayoutProbe {
   constructor(private readonly page: Page) {}
 
+  /** Waits (up to 5 s) until no spinner or loading skeleton shows, then a moment for the last paint. */
+  async settled() {
+    await this.page.waitForFunction(() => !document.querySelector(".ant-spin-spinning, .ant-skeleton-active"), undefined, { timeout: 5_000 }).catch(() => undefined);
+    await this.page.waitForTimeout(100);
+  }
+
+  /** Side-menu labels shown cut short (an ellipsis instead of their end), by their full text. */
+  cutMenuLabels(): Promise<string[]> {
+    return this.page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>(".ant-layout-sider .ant-menu-title-content, .ant-drawer .ant-menu-title-content")]
+        .filter((label) => label.getClientRects().length > 0 && label.scrollWidth > label.clientWidth + 1)
+        .map((label) => label.textContent ?? ""),
+    );
+  }
+
   /** How far the page is wider than the window (0 when it does not scroll sideways). */
   sidewaysOverflow(): Promise<number> {
     return this.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -29,11 +44,13 @@ export class LayoutProbe {
     });
   }
 
-  /** The site's or the portal's menu, the button that opens it, or a full-screen page's way back to the portal. */
+  /** The site's or the portal's menu, the button that opens it, a full-screen page's way back to the portal, or a bare page's brand link. */
   async expectNavigationReachable() {
     const menuButton = this.page.getByRole("button", { name: "Menu", exact: true }).or(this.page.getByRole("link", { name: "Back to the portal" }));
     const menu = this.page.locator(".ant-layout-sider .ant-menu, header .ant-menu-horizontal, aside .ant-menu");
-    await expect(menuButton.or(menu).first(), "a menu or the button that opens it is visible").toBeVisible();
+    // The account pages have no layout (spec §2): their brand mark is the way to the site.
+    const brandOfBarePage = this.page.locator("body:not(:has(.ant-layout-header, .ant-layout-sider))").getByRole("link", { name: "Tuning Portal" });
+    await expect(menuButton.or(menu).or(brandOfBarePage).first(), "a menu, the button that opens it, or a bare page's brand link is visible").toBeVisible();
   }
 
   /** The text of the side menu's highlighted item, or null. */

@@ -3,7 +3,7 @@
  * columns go to a worker, and the page only ever holds the points of the current view.
  */
 import { FunctionOutlined, ThunderboltOutlined } from "@ant-design/icons";
-import { Alert, Button, Drawer, Flex, Segmented, Select, Space, Spin, Tooltip, Typography, theme } from "antd";
+import { Alert, Button, Drawer, Flex, Grid, Segmented, Select, Space, Spin, Tooltip, Typography, theme } from "antd";
 import { type ReactNode, memo, startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { DataLogChannel, DynoProfile, LogComputedDescriptor } from "../../../../contracts/data-logs";
 import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
@@ -365,6 +365,7 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
     [allChannels, charted, colour, units, view],
   );
 
+  const narrow = Grid.useBreakpoint().md === false;
   const chartHeight = Math.max(360, (typeof window === "undefined" ? 800 : window.innerHeight) - 48 - 56 - 56 - 48);
   const paneHeight = Math.max(110, Math.floor(chartHeight / Math.max(1, panes.length)));
 
@@ -372,8 +373,9 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
 
   return (
     // What the worker holds, for the bench's bytes-per-sample figure.
-    <Flex gap={16} style={{ minHeight: 0, flex: 1 }} data-bytes-held={loaded?.bytesHeld} data-samples={loaded?.samples}>
-      <Flex vertical gap={8} style={{ width: 260, flexShrink: 0, maxHeight: "calc(100vh - 96px)" }}>
+    // On a phone the channel list goes under the chart, full width: beside it, it left the chart 70 px and the page scrolled sideways.
+    <Flex vertical={narrow} gap={16} style={{ minHeight: 0, flex: 1 }} data-bytes-held={loaded?.bytesHeld} data-samples={loaded?.samples}>
+      <Flex vertical gap={8} style={narrow ? { order: 1, maxHeight: "50vh" } : { width: 260, flexShrink: 0, maxHeight: "calc(100vh - 96px)" }}>
         <ChannelPicker channels={allChannels} charted={charted} colourOf={colour} onToggle={toggle} />
       </Flex>
       <Flex vertical gap={8} style={{ flex: 1, minWidth: 0 }}>
