@@ -7,6 +7,7 @@
 import { type HttpError, useCustom, useCustomMutation } from "@refinedev/core";
 import { Button, Flex, Input, InputNumber, Segmented, Space, Typography } from "antd";
 import { useState } from "react";
+import { useSearchParams } from "react-router";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import type { DealerProfile } from "../../../contracts/dealers";
 import { FINAL_STATES, TUNING_REQUEST_STATES, type TuningRequestSummary } from "../../../contracts/tuning-requests";
@@ -54,7 +55,12 @@ function RevisionTerms({ uid }: { uid: string }) {
 export function TuningRequestsList() {
   const drawer = useDrawerRoute(TUNING_REQUESTS_PATH);
   const { user, role } = useSessionState();
-  const [state, setState] = useState<string>("open");
+  // A link may name the state shown (the dashboard's queue by state: `?state=quoted`).
+  const [searchParams] = useSearchParams();
+  const [state, setState] = useState<string>(() => {
+    const asked = searchParams.get("state");
+    return asked && (TUNING_REQUEST_STATES as readonly string[]).includes(asked) ? asked : "open";
+  });
   const [q, setQ] = useState("");
   const [page, setPage] = useState(1);
   const filters =

@@ -1,0 +1,33 @@
+/** One live figure of the dashboard: a statistic on a card that links to the page it summarises. */
+import { Card, Empty, Statistic } from "antd";
+import type { ReactNode } from "react";
+import { Link } from "../../components/link";
+
+export function Figure({ title, value, to, suffix, testId, danger }: { title: string; value: number | string; to: string; suffix?: ReactNode; testId: string; danger?: boolean }) {
+  return (
+    <Link to={to} aria-label={`${title}: ${value}`} data-testid={testId}>
+      <Card hoverable size="small" style={{ height: "100%" }}>
+        <Statistic title={title} value={value} suffix={suffix} valueStyle={danger ? { color: "#cf1322" } : undefined} />
+      </Card>
+    </Link>
+  );
+}
+
+/** The empty state of a list figure: shown only when the list really has nothing. */
+export function NothingYet({ text, action }: { text: string; action?: ReactNode }) {
+  return (
+    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={text}>
+      {action}
+    </Empty>
+  );
+}
+
+/** The query string of a Refine list synced to the URL, filtered as given (e.g. a status among some values). */
+export function listFilterQuery(field: string, operator: "eq" | "in", value: string | readonly string[]): string {
+  const params = new URLSearchParams();
+  params.set("filters[0][field]", field);
+  params.set("filters[0][operator]", operator);
+  if (typeof value === "string") params.set("filters[0][value]", value);
+  else value.forEach((item, index) => params.set(`filters[0][value][${index}]`, item));
+  return `?${params.toString()}`;
+}
