@@ -1,7 +1,8 @@
 /** An admin's dashboard: failed flashes today, applications and onboarding requests waiting, failed jobs, sign-ups. */
 import { Col, Row } from "antd";
 import type { AdminDashboard } from "../../../contracts/dashboard";
-import { Figure, listFilterQuery } from "./figure";
+import { listFilterQuery } from "../../lib/list-links";
+import { Figure } from "./figure";
 
 export function AdminFigures({ figures }: { figures: AdminDashboard }) {
   return (

@@ -21,13 +21,3 @@ export function NothingYet({ text, action }: { text: string; action?: ReactNode 
     </Empty>
   );
 }
-
-/** The query string of a Refine list synced to the URL, filtered as given (e.g. a status among some values). */
-export function listFilterQuery(field: string, operator: "eq" | "in", value: string | readonly string[]): string {
-  const params = new URLSearchParams();
-  params.set("filters[0][field]", field);
-  params.set("filters[0][operator]", operator);
-  if (typeof value === "string") params.set("filters[0][value]", value);
-  else value.forEach((item, index) => params.set(`filters[0][value][${index}]`, item));
-  return `?${params.toString()}`;
-}
