@@ -54,8 +54,12 @@ export const adminDashboardSchema = z.strictObject({
   /** Vehicle onboarding (support) requests still new or being investigated. */
   pendingOnboardingRequests: count,
   failedJobs: count,
-  /** Accounts created since the start of today (UTC), and in the last 7 days. */
-  signUps: z.strictObject({ today: count, last7Days: count }),
+  /** Accounts created since the start of today (UTC), and in the last 7 days; the newest few of those. */
+  signUps: z.strictObject({
+    today: count,
+    last7Days: count,
+    recent: z.array(z.strictObject({ uid: z.string(), email: z.string().nullable(), displayName: z.string().nullable(), role: z.enum(["customer", "dealer", "admin"]), createdAt: z.string() })),
+  }),
 });
 export type AdminDashboard = z.infer<typeof adminDashboardSchema>;
 

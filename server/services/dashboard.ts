@@ -113,7 +113,7 @@ async function adminFigures(ctx: AppContext, now: Date): Promise<AdminDashboard>
   const { db } = ctx;
   const today = startOfUtcDay(now);
   const weekAgo = new Date(now.getTime() - 7 * DAY_MS);
-  const [[failedFlashes], [applications], [onboarding], [signUps], failedJobs] = await Promise.all([
+  const [[failedFlashes], [applications], [onboarding], [signUps], recent, failedJobs] = await Promise.all([
     db.select({ n: count() }).from(flashLogs).where(and(eq(flashLogs.result, "failed"), gte(flashLogs.flashedAt, today))),
     db.select({ n: count() }).from(dealerProfiles).where(eq(dealerProfiles.status, "pending")),
     db.select({ n: count() }).from(supportRequests).where(notInArray(supportRequests.status, ["supported", "rejected"])),
@@ -121,6 +121,12 @@ async function adminFigures(ctx: AppContext, now: Date): Promise<AdminDashboard>
       .select({ today: count(sql`CASE WHEN ${gte(users.createdAt, today)} THEN 1 END`), last7Days: count() })
       .from(users)
       .where(gte(users.createdAt, weekAgo)),
+    db
+      .select({ uid: users.uid, email: users.email, displayName: users.displayName, role: users.role, createdAt: users.createdAt })
+      .from(users)
+      .where(and(gte(users.createdAt, weekAgo), isNull(users.deletedAt)))
+      .orderBy(desc(users.createdAt), desc(users.uid))
+      .limit(DASHBOARD_LIST_SIZE),
     failedJobCount(ctx),
   ]);
   return {
@@ -129,7 +135,7 @@ async function adminFigures(ctx: AppContext, now: Date): Promise<AdminDashboard>
     pendingDealerApplications: applications.n,
     pendingOnboardingRequests: onboarding.n,
     failedJobs,
-    signUps: { today: signUps.today, last7Days: signUps.last7Days },
+    signUps: { today: signUps.today, last7Days: signUps.last7Days, recent: recent.map((user) => ({ ...user, createdAt: user.createdAt.toISOString() })) },
   };
 }
 

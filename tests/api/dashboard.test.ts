@@ -267,8 +267,13 @@ describe.each(databaseKinds)("dashboard: each role's live figures on %s", (kind)
       pendingOnboardingRequests: 2,
       failedJobs: 1,
       // Created now: the two customers; in the last 7 days also the two dealers; the admin 30 days ago.
-      signUps: { today: 2, last7Days: 4 },
+      signUps: { today: 2, last7Days: 4, recent: expect.any(Array) },
     });
+    // Newest first: the two customers (created now), then the two dealers (3 days ago); not the admin (30 days ago).
+    const recent = figures.signUps.recent.map((user) => user.uid);
+    expect(recent.slice(0, 2).sort()).toEqual([customer.uid, stranger.uid].sort());
+    expect(recent.slice(2).sort()).toEqual([dealer.uid, otherDealer.uid].sort());
+    expect(figures.signUps.recent.find((user) => user.uid === dealer.uid)).toMatchObject({ email: dealer.email, role: "dealer" });
     expect(await failedJobCount(app.ctx)).toBe(1);
   });
 

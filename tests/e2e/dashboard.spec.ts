@@ -58,6 +58,13 @@ test("the demo admin sees failed flashes, applications, onboarding requests, fai
   await expect(figure(page, "figure-failed-jobs")).toHaveText(String(figures.failedJobs));
   await expect(figure(page, "figure-sign-ups-today")).toHaveText(String(figures.signUps.today));
   await expect(figure(page, "figure-sign-ups-week")).toHaveText(String(figures.signUps.last7Days));
+  // The newest accounts, each opening its user page (the demo accounts are made at every start).
+  expect(figures.signUps.recent.length).toBeGreaterThan(0);
+  const newest = page.getByRole("table", { name: "Newest accounts" });
+  await expect(newest.locator("tbody tr.ant-table-row")).toHaveCount(figures.signUps.recent.length);
+  const first = figures.signUps.recent[0];
+  await expect(newest.getByRole("link", { name: first.displayName ?? first.email ?? first.uid, exact: true })).toHaveAttribute("href", `/admin/users/${encodeURIComponent(first.uid)}`);
+
   // The demo customer asked for their Audi S3 to be supported (seed/catalogue.ts): it waits.
   expect(figures.pendingOnboardingRequests).toBeGreaterThanOrEqual(1);
 

@@ -50,6 +50,7 @@ export function CustomerFigures({ figures }: { figures: CustomerDashboard }) {
             ) : (
               <Table
                 aria-label="Your vehicles"
+                scroll={{ x: "max-content" }}
                 size="small"
                 rowKey="id"
                 pagination={false}
