@@ -90,11 +90,10 @@ export function ManagedDealersList() {
   const { role } = useSessionState();
   const admin = role === "admin";
   const { tableProps, filters, setFilters } = useResourceTable<Dealer | DealerProfile>("managed-dealers", { field: "businessName", order: "asc" });
-  // A link may name the view (the dashboard's "Dealer applications": status eq pending).
-  const [view, setView] = useState<(typeof STATUS_VIEWS)[number]["value"]>(() => STATUS_VIEWS.find((v) => v.value === getDefaultFilter("status", filters, "eq"))?.value ?? "all");
+  // The view is the list's status filter, which lives in the URL: a link may name it (the dashboard's "Dealer applications").
+  const view = STATUS_VIEWS.find((v) => v.value === getDefaultFilter("status", filters, "eq"))?.value ?? "all";
   const [change, setChange] = useState<PendingChange | null>(null);
   const chooseView = (value: (typeof STATUS_VIEWS)[number]["value"]) => {
-    setView(value);
     setFilters([{ field: "status", operator: "eq", value: value === "all" ? undefined : value }], "merge");
   };
 

@@ -46,11 +46,12 @@ export function MyTunesList() {
     <PageFrame title="My tunes" subtitle={sells ? "Your vehicles' tunes, and the tune files you sell" : "Tune files bought and baked for your vehicles"}>
       {sells ? (
         <Tabs
+          key={tab ?? ""}
           defaultActiveKey={tab && ["catalogue", "vehicles", "transactions", "repositories"].includes(tab) ? tab : "catalogue"}
           items={[{ key: "catalogue", label: "My catalogue", children: <TuneCatalogue dealerUid={role === "admin" ? null : (user?.uid ?? null)} drawer={drawer} /> }, vehicles, transactions, repositories]}
         />
       ) : (
-        <Tabs defaultActiveKey={tab && ["vehicles", "transactions", "repositories"].includes(tab) ? tab : "vehicles"} items={[vehicles, transactions, repositories]} />
+        <Tabs key={tab ?? ""} defaultActiveKey={tab && ["vehicles", "transactions", "repositories"].includes(tab) ? tab : "vehicles"} items={[vehicles, transactions, repositories]} />
       )}
       <RouteDrawer open={drawer.action === "create"} title="Upload a tune" onClose={drawer.close} width={860}>
         <TuneUpload onSaved={(tune) => drawer.show(tune.id)} />

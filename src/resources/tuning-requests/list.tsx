@@ -6,7 +6,7 @@
  */
 import { type HttpError, useCustom, useCustomMutation } from "@refinedev/core";
 import { Button, Flex, Input, InputNumber, Segmented, Space, Typography } from "antd";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import type { DealerProfile } from "../../../contracts/dealers";
@@ -57,12 +57,18 @@ export function TuningRequestsList() {
   const { user, role } = useSessionState();
   // A link may name the state shown (the dashboard's queue by state: `?state=quoted`).
   const [searchParams] = useSearchParams();
-  const [state, setState] = useState<string>(() => {
-    const asked = searchParams.get("state");
-    return asked && (TUNING_REQUEST_STATES as readonly string[]).includes(asked) ? asked : "open";
-  });
+  const asked = searchParams.get("state");
+  const askedState = asked && (TUNING_REQUEST_STATES as readonly string[]).includes(asked) ? asked : null;
+  const [state, setState] = useState<string>(askedState ?? "open");
   const [q, setQ] = useState("");
   const [page, setPage] = useState(1);
+  // Also when the page is kept alive and a link names another state.
+  useEffect(() => {
+    if (askedState) {
+      setState(askedState);
+      setPage(1);
+    }
+  }, [askedState]);
   const filters =
     state === "open" ? [{ field: "state", operator: "in" as const, value: OPEN }] : state === "all" ? [] : [{ field: "state", operator: "eq" as const, value: state }];
   const { query } = useCustom<{ data: TuningRequestSummary[]; total: number }>({
