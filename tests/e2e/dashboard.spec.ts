@@ -4,7 +4,7 @@
  * leads to the page it summarises.
  */
 import { type Page, expect, test } from "@playwright/test";
-import type { AdminDashboard, CustomerDashboard } from "../../contracts/dashboard";
+import type { AdminDashboard, CustomerDashboard, DealerDashboard } from "../../contracts/dashboard";
 import { LoginPage, demoUsers } from "./pages/login-page";
 
 /** Signs in and lands on the dashboard; answers the figures the page was given. */
@@ -75,4 +75,26 @@ test("the demo admin sees failed flashes, applications, onboarding requests, fai
   await page.goto("/dashboard");
   await page.getByTestId("figure-sign-ups-week").click();
   await expect(page).toHaveURL(/\/admin\/users/);
+});
+
+test("the demo dealer sees their queue, this month's sales, managed vehicles and published tunes, each leading to its page", async ({ page }) => {
+  const figures = await openDashboard<DealerDashboard>(page, demoUsers.dealer);
+  expect(figures.role).toBe("dealer");
+  const waiting = figures.queue.reduce((sum, entry) => sum + entry.count, 0);
+  await expect(figure(page, "figure-queue")).toHaveText(String(waiting));
+  await expect(figure(page, "figure-managed-vehicles")).toHaveText(String(figures.managedVehicles));
+  await expect(figure(page, "figure-tunes-published")).toHaveText(String(figures.tunesPublished));
+  // The demo dealer's published demo tune, and the demo car that has it (seed/tunes.ts).
+  expect(figures.tunesPublished).toBeGreaterThanOrEqual(1);
+  expect(figures.managedVehicles).toBeGreaterThanOrEqual(1);
+  for (const entry of figures.queue) await expect(figure(page, `figure-queue-${entry.state}`)).toHaveText(String(entry.count));
+  for (const entry of figures.sales.byCurrency) await expect(page.getByTestId(`figure-sales-${entry.currency}`)).toContainText(`${entry.count} ${entry.count === 1 ? "sale" : "sales"}`);
+
+  await page.getByRole("link", { name: "Sales and payments" }).click();
+  await expect(page).toHaveURL(/\/my-tunes\?tab=transactions$/);
+  await expect(page.getByRole("tab", { name: "Sales and payments", selected: true })).toBeVisible();
+
+  await page.goto("/dashboard");
+  await page.getByTestId("figure-managed-vehicles").click();
+  await expect(page).toHaveURL(/\/managed-devices(\?|$)/);
 });
