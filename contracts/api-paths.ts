@@ -73,6 +73,10 @@ const DATA_LOGS = apiPaths["data-logs"].list;
 const FIRMWARE = apiPaths["firmware-support"].list;
 
 export const apiRoutes = {
+  dashboard: {
+    /** GET: the caller's dashboard figures, for their role. */
+    mine: () => "dashboard",
+  },
   account: {
     mine: () => "auth/account",
     of: (id: string) => `auth/account/${id}`,

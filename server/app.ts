@@ -27,6 +27,7 @@ import { stripeRoutes } from "./routes/stripe";
 import { sandboxProvider } from "./services/payments/sandbox";
 import { stripeProvider } from "./services/payments/stripe";
 import { dataLogShareRoutes } from "./routes/data-log-shares";
+import { dashboardRoutes } from "./routes/dashboard";
 import { dataLogRoutes } from "./routes/data-logs";
 import { firmwareSupportRoutes } from "./routes/firmware-support";
 import { flashAuthenticationRoutes } from "./routes/flash-authentication";
@@ -183,6 +184,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(repositoryRoutes, { ctx });
       await api.register(auditEventRoutes, { ctx });
       await api.register(userRoutes, { ctx });
+      await api.register(dashboardRoutes, { ctx });
       await api.register(tuningRequestRoutes, { ctx });
       await api.register(dataLogRoutes, { ctx });
       await api.register(dataLogShareRoutes, { ctx });

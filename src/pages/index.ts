@@ -1,3 +1,4 @@
+import { isUuid } from "../lib/route-params";
 import { DashboardOutlined, TableOutlined } from "@ant-design/icons";
 import { createElement } from "react";
 import { lazyPage } from "../routing/lazy-page";
@@ -45,7 +46,7 @@ export const pages: ResourceDefinition[] = [
     name: "checkout",
     guard: "auth",
     layout: "portal",
-    list: { path: "/checkout/:orderId", component: lazyPage(() => import("./checkout"), "CheckoutPage") },
+    list: { path: "/checkout/:orderId", component: lazyPage(() => import("./checkout"), "CheckoutPage"), validate: ({ orderId }) => isUuid(orderId) },
     meta: { label: "Checkout", keepAlive: false },
   },
   {

@@ -11,6 +11,7 @@ import { createHttpClient } from "./http";
 import { configureIdentity } from "./identity-startup";
 import { notificationProvider } from "./notification-provider";
 import { createSession, hasSavedIdentityUser } from "./session";
+import { isClientError } from "../lib/record-missing";
 
 /** Everything the app needs before its first render, wired once. */
 export async function createServices() {
@@ -47,7 +48,8 @@ export async function createServices() {
     },
   );
   tokenSource = session.token;
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
+  // One retry for a failure that may pass (network, 5xx); a 4xx answer (an unknown id's 404) is the answer.
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: (failures, error) => failures < 1 && !isClientError(error), refetchOnWindowFocus: false } } });
   // Cached access decisions and identity belong to the token they were made with.
   session.subscribe((state) => {
     // Someone signed in again: the reason the last session ended is old news.

@@ -2,8 +2,8 @@ import { Spin } from "antd";
 import { type ReactNode, Suspense, createElement } from "react";
 import { Outlet, Route, useLocation, useParams } from "react-router";
 import { useForcedColourMode } from "../components/colour-mode-switch";
-import { ErrorPage } from "../components/error-page";
 import { PageRendered } from "../components/keep-alive-routes";
+import { PageNotFound, RecordNotFoundBoundary } from "../components/record-not-found";
 import { RouteGuard } from "../components/route-guard";
 import { NotFoundPage } from "../pages/errors/not-found";
 import { type FlatRoute, flattenRoutes, notFoundLayout } from "./registry";
@@ -15,13 +15,11 @@ function ForcedColourMode({ mode }: { mode: FlatRoute["colourMode"] }) {
   return null;
 }
 
-/** The page, or 404 "Page Not Found" when its params fail the route's validation. */
+/** The page, or 404 "Page Not Found" when its params fail the route's validation or the record they name does not exist. */
 function ValidatedPage({ page }: { page: RoutePage }) {
   const params = useParams();
-  if (page.validate && !page.validate(params)) {
-    return <ErrorPage error={{ statusCode: 404, message: "Page Not Found", description: "This address does not name anything that can exist." }} />;
-  }
-  return createElement(page.component);
+  if (page.validate && !page.validate(params)) return <PageNotFound />;
+  return <RecordNotFoundBoundary>{createElement(page.component)}</RecordNotFoundBoundary>;
 }
 
 const pageLoading = <Spin size="large" style={{ display: "block", margin: "20vh auto" }} aria-label="Loading the page" />;

@@ -174,6 +174,27 @@ describe.each(databaseKinds)("vehicles API on %s", (kind) => {
     expect((await call("GET", "/user-vehicles", null)).statusCode).toBe(401);
   });
 
+  it("admin user vehicles: a customer never lists other owners' cars, not even by naming the owner; an admin filters by owner and sees the owner's email", async () => {
+    const named = await call("GET", `/user-vehicles?ownerUid[eq]=${customer.uid}`, stranger);
+    expect(named.statusCode, named.body).toBe(200);
+    expect(named.json()).toMatchObject({ total: 0, data: [] });
+    const searched = await call("GET", `/user-vehicles?q=${encodeURIComponent(customer.email)}`, stranger);
+    expect(searched.json().total).toBe(0);
+    const byOwner = await call("GET", `/user-vehicles?ownerUid[eq]=${customer.uid}&sort=name`, admin);
+    expect(byOwner.statusCode, byOwner.body).toBe(200);
+    expect(byOwner.json().total).toBe(2);
+    expect(byOwner.json().data.map((v: { ownerUid: string; ownerEmail: string | null }) => [v.ownerUid, v.ownerEmail])).toEqual([
+      [customer.uid, customer.email],
+      [customer.uid, customer.email],
+    ]);
+    const theirs = (await call("GET", `/user-vehicles?ownerUid[eq]=${stranger.uid}`, admin)).json();
+    expect(theirs.total).toBeGreaterThanOrEqual(1);
+    expect(theirs.data.every((v: { ownerUid: string }) => v.ownerUid === stranger.uid)).toBe(true);
+    const sorted = (await call("GET", "/user-vehicles?sort=-lastConnectedAt&pageSize=200", admin)).json().data as Array<{ lastConnectedAt: string | null }>;
+    const seen = sorted.map((v) => v.lastConnectedAt).filter((at): at is string => at !== null);
+    expect(seen).toEqual([...seen].sort().reverse());
+  });
+
   it("merges the app's device attributes for the owner or an admin only", async () => {
     const path = `/users/${customer.uid}/vehicles/${vehicleId}/device-attributes`;
     const first = await call("PATCH", path, customer, { adapter: { kind: "OBDLink MX+", firmware: "5.6.19" }, appSettings: { units: "metric" } });

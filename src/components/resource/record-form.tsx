@@ -4,6 +4,7 @@
  * record's and not those of whatever was open before.
  */
 import { type BaseRecord, useOne } from "@refinedev/core";
+import { useRecordMissing } from "../record-not-found";
 import { Select, type SelectProps, Skeleton } from "antd";
 import type { ReactNode } from "react";
 
@@ -19,6 +20,8 @@ export function RecordForm<Row extends BaseRecord>({
   children: (record: Row | undefined) => ReactNode;
 }) {
   const { query, result } = useOne<Row>({ resource, id: id ?? "", meta: { apiPath }, queryOptions: { enabled: Boolean(id) } });
+  const missing = useRecordMissing(query.error);
+  if (missing) return null;
   if (id && (query.isLoading || !result)) return <Skeleton active />;
   return <div key={String(result?.id ?? "new")}>{children(id ? result : undefined)}</div>;
 }

@@ -18,6 +18,7 @@ import { formatMoney } from "../../lib/money";
 import { API_PREFIX } from "../../providers/data-provider";
 import { useSession } from "../../providers/session-context";
 import { openSessionStream } from "../../providers/session-stream";
+import { useRecordMissing } from "../record-not-found";
 import { MapChanges } from "./revision-changes";
 import { STATE_LABELS, StateTag } from "./state-tag";
 import { TicketActions } from "./ticket-actions";
@@ -136,6 +137,9 @@ export function TuningRequestTicket({ id, side }: { id: string; side: "customer"
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the count changes
   }, [id, unread]);
 
+  // In the dealer's queue the address names the request; on the car's page a stale ?request= only fails here.
+  const missing = useRecordMissing(query.error, side === "dealer");
+  if (missing) return null;
   if (query.isLoading && !ticket) return <Skeleton active />;
   if (!ticket) return <Alert type="error" showIcon message="Could not load the request" description={failureText(query.error)} />;
   const stock = ticket.files.find((file) => file.kind === "stock-read");

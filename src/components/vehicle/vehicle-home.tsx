@@ -12,6 +12,7 @@ import type { Vehicle } from "../../../contracts/user-vehicles";
 import { useVehicleEvents } from "../../providers/vehicle-events";
 import { useSessionState } from "../../providers/session-context";
 import { PageFrame } from "../page-frame";
+import { useRecordMissing } from "../record-not-found";
 import { FlashFlow } from "./flash-flow";
 import { TuneStore } from "./tune-store";
 import { CustomTunes } from "./custom-tunes";
@@ -20,11 +21,13 @@ import { VehicleHistory } from "./vehicle-history";
 import { SupportNotice, VehicleSummary } from "./vehicle-summary";
 
 export function VehicleHome({ vehicleId, resource }: { vehicleId: string; resource: "my-devices" | "managed-devices" }) {
-  const { result: vehicle, query } = useOne<Vehicle>({ resource, id: vehicleId });
+  const { result: vehicle, query } = useOne<Vehicle>({ resource, id: vehicleId, errorNotification: false });
+  const missing = useRecordMissing(query.error);
   const progress = useVehicleEvents(vehicleId);
   const { user } = useSessionState();
   // Every change the stream reports makes the lists read again.
   const version = useMemo(() => Object.values(progress.logs).reduce((n, log) => n + log.lastReportAt.length + (log.result === "running" ? 0 : 1), 0), [progress.logs]);
+  if (missing) return null;
   if (query.isLoading) return <Skeleton active />;
   if (query.isError || !vehicle) return <Alert type="error" showIcon message="Could not load the vehicle" description={query.error?.message} />;
   const owner = vehicle.ownerUid === user?.uid;

@@ -1,5 +1,5 @@
 /** Vehicles in a server-paged table (URL-synced), searched by VIN, nickname and, for admins, owner. */
-import { Table } from "antd";
+import { Button, Table, Tag, Typography } from "antd";
 import type { FlashResult } from "../../../contracts/flash-logs";
 import type { Vehicle } from "../../../contracts/user-vehicles";
 import { Link } from "../link";
@@ -8,24 +8,70 @@ import { useResourceTable } from "../resource/use-resource-table";
 import { FlashResultTag } from "./flash-result-tag";
 import { SupportTag } from "./vehicle-summary";
 
+const when = (at: string | null) => (at ? new Date(at).toLocaleString() : "never");
+
 export function VehicleTable({ resource, linkTo, searchPlaceholder }: { resource: "managed-devices" | "user-devices"; linkTo: (vehicle: Vehicle) => string; searchPlaceholder: string }) {
   const { tableProps, filters, setFilters } = useResourceTable<Vehicle>(resource, { field: "name", order: "asc" });
+  // Every car of the system (admins): the owner leads to their account, and a list can be narrowed to one owner.
+  const admin = resource === "user-devices";
+  const ownerFilter = filters.find((filter) => "field" in filter && filter.field === "ownerUid" && filter.operator === "eq");
+  const ownerShown = (vehicle: Vehicle) => vehicle.ownerEmail ?? vehicle.ownerName ?? vehicle.ownerUid;
   return (
     <>
       <ListSearch filters={filters} setFilters={setFilters} placeholder={searchPlaceholder} />
+      {admin && ownerFilter && "value" in ownerFilter && ownerFilter.value && (
+        <Tag closable style={{ marginTop: 12 }} onClose={() => setFilters([{ field: "ownerUid", operator: "eq", value: undefined }], "merge")} data-testid="owner-filter">
+          Owner: {tableProps.dataSource?.[0] ? ownerShown(tableProps.dataSource[0]) : String(ownerFilter.value)}
+        </Tag>
+      )}
       <Table
         {...tableProps}
         rowKey="id"
         aria-label="Vehicles"
         style={{ marginTop: 12 }}
+        scroll={{ x: "max-content" }}
         columns={[
           { dataIndex: "name", title: "Vehicle", sorter: true, render: (name: string, vehicle: Vehicle) => <Link to={linkTo(vehicle)}>{name}</Link> },
           { dataIndex: "vin", title: "VIN", sorter: true },
-          { key: "owner", title: "Owner", render: (_, vehicle: Vehicle) => vehicle.ownerName ?? vehicle.ownerEmail ?? vehicle.ownerUid },
+          {
+            key: "owner",
+            title: "Owner",
+            render: (_, vehicle: Vehicle) =>
+              admin ? (
+                <span>
+                  <Link to={`/admin/users/${encodeURIComponent(vehicle.ownerUid)}`}>{ownerShown(vehicle)}</Link>{" "}
+                  <Button
+                    type="link"
+                    size="small"
+                    aria-label={`Only the vehicles of ${ownerShown(vehicle)}`}
+                    onClick={() => setFilters([{ field: "ownerUid", operator: "eq", value: vehicle.ownerUid }, { field: "q", operator: "contains", value: undefined }], "merge")}
+                  >
+                    (all theirs)
+                  </Button>
+                </span>
+              ) : (
+                ownerShown(vehicle)
+              ),
+          },
+          ...(admin
+            ? [
+                {
+                  key: "ecu",
+                  title: "ECU",
+                  render: (_: unknown, vehicle: Vehicle) => (
+                    <Typography.Text type={vehicle.ecu.softwareId ? undefined : "secondary"}>
+                      {vehicle.ecu.softwareId ?? "not read"}
+                      {vehicle.ecu.ecuSerial && <Typography.Text type="secondary"> · {vehicle.ecu.ecuSerial}</Typography.Text>}
+                    </Typography.Text>
+                  ),
+                },
+              ]
+            : []),
           { dataIndex: "firmwareId", title: "Firmware", sorter: true, render: (v: string | null) => v ?? "unknown" },
           { key: "support", title: "Support", render: (_, vehicle: Vehicle) => <SupportTag vehicle={vehicle} /> },
           { key: "flash", title: "Last flash", render: (_, vehicle: Vehicle) => (vehicle.lastFlash ? <FlashResultTag result={vehicle.lastFlash.result as FlashResult} /> : "none") },
-          { dataIndex: "lastConnectedAt", title: "Last connected", sorter: true, render: (v: string | null) => (v ? new Date(v).toLocaleString() : "never") },
+          { dataIndex: "lastConnectedAt", title: "Last seen", sorter: true, render: when },
+          ...(admin ? [{ dataIndex: "createdAt", title: "Added", sorter: true, render: (at: string) => when(at) }] : []),
         ]}
       />
     </>

@@ -13,6 +13,7 @@ import { apiRoutes } from "../../../contracts/api-paths";
 import { type Checkout, type Order, SANDBOX_CARDS, type SandboxPaymentResult } from "../../../contracts/payments";
 import { Link } from "../../components/link";
 import { PageFrame } from "../../components/page-frame";
+import { useRecordMissing } from "../../components/record-not-found";
 import { failureText, fieldMessage } from "../../lib/http-errors";
 import { formatMoney } from "../../lib/money";
 
@@ -79,11 +80,13 @@ function SandboxCard({ order, onPaid, onCancelled }: { order: Order; onPaid: (or
 
 export function CheckoutPage() {
   const { orderId = "" } = useParams();
-  const { query } = useCustom<Checkout>({ url: apiRoutes.payments.order(orderId), method: "get", queryOptions: { enabled: Boolean(orderId) } });
+  const { query } = useCustom<Checkout>({ url: apiRoutes.payments.order(orderId), method: "get", queryOptions: { enabled: Boolean(orderId) }, errorNotification: false });
+  const missing = useRecordMissing(query.error);
   const [paid, setPaid] = useState<Order | null>(null);
   const checkout = query.data?.data;
   const order = paid ?? checkout?.order;
 
+  if (missing) return null;
   if (query.isLoading) return <Spin />;
   if (!checkout || !order) return <Alert type="error" showIcon message="This checkout does not exist" description={query.error?.message} />;
   // A custom tune's checkout returns to its ticket on the car's page.

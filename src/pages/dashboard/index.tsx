@@ -1,19 +1,13 @@
 import { useCustom } from "@refinedev/core";
-import { Card, Col, Descriptions, Row, Tag, Typography } from "antd";
-import { Link } from "../../components/link";
+import { Alert, Card, Descriptions, Flex, Tag } from "antd";
 import type { Account } from "../../../contracts/account";
 import { PageFrame } from "../../components/page-frame";
 import { apiRoutes } from "../../../contracts/api-paths";
+import type { Dashboard } from "../../../contracts/dashboard";
+import { AdminFigures } from "./admin";
+import { CustomerFigures } from "./customer";
+import { DealerFigures } from "./dealer";
 import { OpenRequests } from "./open-requests";
-
-const shortcuts: { to: string; title: string; text: string; roles?: Account["role"][] }[] = [
-  { to: "/my-devices", title: "My vehicles", text: "Connected cars, their ECU and firmware, stock reads and flashes." },
-  { to: "/my-tunes", title: "My tunes", text: "Tune files you bought or that were baked for your vehicles." },
-  { to: "/tuning-tools/data-logs", title: "Data logs", text: "Upload, chart and share logs from your logger." },
-  { to: "/tuning-tools/tune-viewer", title: "Tune viewer", text: "Browse and compare maps of a tune file." },
-  { to: "/tuning-requests", title: "Tuning requests", text: "Your customers' custom tune requests.", roles: ["dealer", "admin"] },
-  { to: "/admin/firmware-support", title: "Firmware support", text: "The catalogue of supported firmware.", roles: ["admin"] },
-];
 
 const roleColour: Record<Account["role"], string> = { customer: "blue", dealer: "gold", admin: "red" };
 
@@ -41,20 +35,23 @@ export function DashboardPage() {
           </Descriptions>
         )}
       </Card>
-      {account && <OpenRequests uid={account.uid} dealer={account.role === "dealer"} />}
-      <Row gutter={[16, 16]}>
-        {shortcuts
-          .filter((shortcut) => !shortcut.roles || (account && shortcut.roles.includes(account.role)))
-          .map((shortcut) => (
-            <Col key={shortcut.to} xs={24} md={12} xl={8}>
-              <Link to={shortcut.to}>
-                <Card hoverable title={shortcut.title}>
-                  <Typography.Text type="secondary">{shortcut.text}</Typography.Text>
-                </Card>
-              </Link>
-            </Col>
-          ))}
-      </Row>
+      <Figures />
+      {account?.role === "dealer" && <OpenRequests uid={account.uid} dealer />}
     </PageFrame>
+  );
+}
+
+/** The live figures of the caller's role, from `GET /dashboard`. */
+function Figures() {
+  const { query } = useCustom<Dashboard>({ url: apiRoutes.dashboard.mine(), method: "get", errorNotification: false });
+  const figures = query.data?.data;
+  if (query.isError) return <Alert type="error" showIcon message="The figures could not be loaded" description={query.error?.message} />;
+  if (!figures) return <Card loading aria-label="Loading the figures" />;
+  return (
+    <Flex vertical gap={16} data-testid={`dashboard-${figures.role}`}>
+      {figures.role === "customer" && <CustomerFigures figures={figures} />}
+      {figures.role === "dealer" && <DealerFigures figures={figures} />}
+      {figures.role === "admin" && <AdminFigures figures={figures} />}
+    </Flex>
   );
 }

@@ -1,5 +1,6 @@
 import { ShareAltOutlined } from "@ant-design/icons";
 import { useCustom, useOne, useUpdate } from "@refinedev/core";
+import { useRecordMissing } from "../../components/record-not-found";
 import { Alert, Button, Flex, Typography, theme } from "antd";
 import { useCallback, useMemo, useState } from "react";
 import { useParams } from "react-router";
@@ -17,7 +18,7 @@ export function DataLogsShow() {
   const { token } = theme.useToken();
   const [panesParam, setPanes] = usePanesParam();
   const [sharing, setSharing] = useState(false);
-  const { query, result: log } = useOne<DataLogDetail>({ resource: "data-logs", id });
+  const { query, result: log } = useOne<DataLogDetail>({ resource: "data-logs", id, errorNotification: false });
   // The columnar form, not the CSV, fetched by the analysis view in byte ranges.
   const fetchColumns = useColumnsFetcher(apiRoutes.dataLogs.columns(id));
   // The catalogue's computed channels, readable by every signed-in user.
@@ -46,6 +47,8 @@ export function DataLogsShow() {
   );
   const descriptorList = useMemo(() => descriptors.data?.data.data ?? [], [descriptors.data]);
 
+  const missing = useRecordMissing(query.error);
+  if (missing) return null;
   const charted = (panesParam ?? "").split(/[;,]/).filter(Boolean);
   return (
     // The layout background, as under every portal page: without it the dark theme showed the browser's black canvas around the cards.

@@ -6,6 +6,7 @@
  */
 import { DownloadOutlined } from "@ant-design/icons";
 import { useApiUrl, useOne } from "@refinedev/core";
+import { useRecordMissing } from "../../components/record-not-found";
 import { Button, Descriptions, Divider, Flex, Form, Skeleton, Switch, Typography } from "antd";
 import { type FirmwareSupport, flashingSupportInputSchema } from "../../../contracts/catalogue";
 import { FileUpload } from "../../components/resource/file-upload";
@@ -58,6 +59,8 @@ function FlashingForm({ record }: { record: FirmwareSupport }) {
 export function FirmwareShow({ id, onEdit }: { id: string; onEdit: () => void }) {
   const apiUrl = useApiUrl();
   const { query, result: record } = useOne<FirmwareSupport>({ resource: "firmware-support", id, meta: { apiPath: apiPaths["firmware-support"].record } });
+  const missing = useRecordMissing(query.error);
+  if (missing) return null;
   if (query.isLoading || !record) return <Skeleton active />;
   return (
     <Flex vertical gap={16}>

@@ -3,7 +3,7 @@
  * their published tunes cover; for admins the same list with every status, the applications to
  * decide, and suspensions, each change with the reason the dealer is told.
  */
-import { type HttpError, useCustomMutation, useInvalidate } from "@refinedev/core";
+import { type HttpError, getDefaultFilter, useCustomMutation, useInvalidate } from "@refinedev/core";
 import { Alert, Button, Flex, Segmented, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import { apiRoutes } from "../../../contracts/api-paths";
@@ -89,11 +89,11 @@ function VehicleTags({ dealer }: { dealer: Dealer }) {
 export function ManagedDealersList() {
   const { role } = useSessionState();
   const admin = role === "admin";
-  const [view, setView] = useState<(typeof STATUS_VIEWS)[number]["value"]>("all");
-  const [change, setChange] = useState<PendingChange | null>(null);
   const { tableProps, filters, setFilters } = useResourceTable<Dealer | DealerProfile>("managed-dealers", { field: "businessName", order: "asc" });
+  // The view is the list's status filter, which lives in the URL: a link may name it (the dashboard's "Dealer applications").
+  const view = STATUS_VIEWS.find((v) => v.value === getDefaultFilter("status", filters, "eq"))?.value ?? "all";
+  const [change, setChange] = useState<PendingChange | null>(null);
   const chooseView = (value: (typeof STATUS_VIEWS)[number]["value"]) => {
-    setView(value);
     setFilters([{ field: "status", operator: "eq", value: value === "all" ? undefined : value }], "merge");
   };
 

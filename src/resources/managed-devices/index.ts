@@ -1,3 +1,4 @@
+import { isUuid } from "../../lib/route-params";
 import { ToolOutlined } from "@ant-design/icons";
 import { createElement } from "react";
 import { lazyPage } from "../../routing/lazy-page";
@@ -9,6 +10,6 @@ export const managedDevices: ResourceDefinition = {
   guard: "dealer",
   layout: "portal",
   list: { path: "/managed-devices", component: lazyPage(() => import("./list"), "ManagedDevicesList"), layout: "none" },
-  show: { path: "/managed-devices/:deviceId", component: lazyPage(() => import("./show"), "ManagedDevicesShow") },
+  show: { path: "/managed-devices/:deviceId", component: lazyPage(() => import("./show"), "ManagedDevicesShow"), validate: ({ deviceId }) => isUuid(deviceId) },
   meta: { label: "Managed vehicles", icon: createElement(ToolOutlined), menu: "dealer", apiPath: apiPaths["managed-devices"].list },
 };

@@ -1,3 +1,4 @@
+import { isUuid } from "../../lib/route-params";
 import { createElement } from "react";
 import { CarOutlined } from "@ant-design/icons";
 import { lazyPage } from "../../routing/lazy-page";
@@ -9,6 +10,6 @@ export const myDevices: ResourceDefinition = {
   guard: "auth",
   layout: "portal",
   list: { path: "/my-devices", component: lazyPage(() => import("./list"), "MyDeviceList") },
-  show: { path: "/my-devices/:id", component: lazyPage(() => import("./show"), "MyDeviceShow") },
+  show: { path: "/my-devices/:id", component: lazyPage(() => import("./show"), "MyDeviceShow"), validate: ({ id }) => isUuid(id) },
   meta: { label: "My vehicles", icon: createElement(CarOutlined), menu: "portal", apiPath: apiPaths["my-devices"].list },
 };

@@ -1,4 +1,5 @@
 import { Flex, Tabs } from "antd";
+import { useSearchParams } from "react-router";
 import { PageFrame } from "../../components/page-frame";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
 import { useSessionState } from "../../providers/session-context";
@@ -17,6 +18,9 @@ export function MyTunesList() {
   const drawer = useDrawerRoute(MY_TUNES_PATH);
   const { user, role } = useSessionState();
   const sells = role === "dealer" || role === "admin";
+  // A link may open a tab (the dashboard's sales: `?tab=transactions`).
+  const [searchParams] = useSearchParams();
+  const tab = searchParams.get("tab");
   const vehicles = { key: "vehicles", label: "My vehicles", children: <MyVehicles /> };
   const transactions = {
     key: "transactions",
@@ -42,11 +46,12 @@ export function MyTunesList() {
     <PageFrame title="My tunes" subtitle={sells ? "Your vehicles' tunes, and the tune files you sell" : "Tune files bought and baked for your vehicles"}>
       {sells ? (
         <Tabs
-          defaultActiveKey="catalogue"
+          key={tab ?? ""}
+          defaultActiveKey={tab && ["catalogue", "vehicles", "transactions", "repositories"].includes(tab) ? tab : "catalogue"}
           items={[{ key: "catalogue", label: "My catalogue", children: <TuneCatalogue dealerUid={role === "admin" ? null : (user?.uid ?? null)} drawer={drawer} /> }, vehicles, transactions, repositories]}
         />
       ) : (
-        <Tabs defaultActiveKey="vehicles" items={[vehicles, transactions, repositories]} />
+        <Tabs key={tab ?? ""} defaultActiveKey={tab && ["vehicles", "transactions", "repositories"].includes(tab) ? tab : "vehicles"} items={[vehicles, transactions, repositories]} />
       )}
       <RouteDrawer open={drawer.action === "create"} title="Upload a tune" onClose={drawer.close} width={860}>
         <TuneUpload onSaved={(tune) => drawer.show(tune.id)} />

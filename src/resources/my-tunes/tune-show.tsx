@@ -5,6 +5,7 @@
  */
 import { DownloadOutlined, UploadOutlined } from "@ant-design/icons";
 import { type HttpError, useApiUrl, useCustom, useCustomMutation, useInvalidate, useOne, useUpdate } from "@refinedev/core";
+import { useRecordMissing } from "../../components/record-not-found";
 import { Alert, Button, Descriptions, Divider, Flex, Form, Input, InputNumber, Select, Skeleton, Switch, Table, Tag, Typography, Upload } from "antd";
 import { useState } from "react";
 import { type TuneFile, type TuneFileVersion, currencies, tuneFilePublishSchema } from "../../../contracts/tune-files";
@@ -150,6 +151,8 @@ export function TuneShow({ id }: { id: string }) {
   const invalidate = useInvalidate();
   const { result: tune, query } = useOne<TuneFile>({ resource: "tune-files", id });
   const refresh = () => void invalidate({ resource: "tune-files", id, invalidates: ["list", "detail"] });
+  const missing = useRecordMissing(query.error);
+  if (missing) return null;
   if (query.isLoading || !tune) return <Skeleton active />;
   return (
     <Flex vertical gap={16} data-testid="tune-show">

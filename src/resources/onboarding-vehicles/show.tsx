@@ -4,6 +4,7 @@
  */
 import { DownloadOutlined } from "@ant-design/icons";
 import { type HttpError, useApiUrl, useOne, useUpdate } from "@refinedev/core";
+import { useRecordMissing } from "../../components/record-not-found";
 import { Button, Descriptions, Flex, Form, Input, Select, Skeleton, Timeline, Typography } from "antd";
 import { type SupportRequest, type SupportRequestStatus, supportRequestUpdateSchema } from "../../../contracts/catalogue";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
@@ -55,6 +56,8 @@ function WorkForm({ request }: { request: SupportRequest }) {
 export function SupportRequestShow({ id }: { id: string }) {
   const apiUrl = useApiUrl();
   const { query, result: request } = useOne<SupportRequest>({ resource: "onboarding-vehicles", id, meta: { apiPath: apiPaths["onboarding-vehicles"].record } });
+  const missing = useRecordMissing(query.error);
+  if (missing) return null;
   if (query.isLoading || !request) return <Skeleton active />;
   return (
     <Flex vertical gap={16}>

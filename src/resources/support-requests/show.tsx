@@ -4,6 +4,7 @@
  * notification said). The admins' working notes are not part of this answer.
  */
 import { useOne } from "@refinedev/core";
+import { useRecordMissing } from "../../components/record-not-found";
 import { Descriptions, Flex, Skeleton, Timeline, Typography } from "antd";
 import type { ReactNode } from "react";
 import type { OwnSupportRequest } from "../../../contracts/catalogue";
@@ -15,6 +16,8 @@ const bytes = (size: number) => `${size.toLocaleString()} bytes`;
 
 export function SupportRequestDetails({ id }: { id: string }) {
   const { query, result: request } = useOne<OwnSupportRequest>({ resource: "support-requests", id, meta: { apiPath: apiPaths["support-requests"].record } });
+  const missing = useRecordMissing(query.error);
+  if (missing) return null;
   if (query.isLoading || !request) return <Skeleton active />;
   return (
     <Flex vertical gap={16}>

@@ -5,6 +5,7 @@
  * file, so a refusal there names the firmware and addresses.
  */
 import { useOne } from "@refinedev/core";
+import { useRecordMissing } from "../../components/record-not-found";
 import { Alert, Button, Flex, Form, Input, Skeleton, Typography, Upload } from "antd";
 import { useState } from "react";
 import { type TuneFilePatch, type TuneFilePatchInput, tuneFilePatchInputSchema } from "../../../contracts/tune-files";
@@ -103,6 +104,8 @@ function PatchFormFields({ record, onSaved }: { record?: TuneFilePatch; onSaved:
 
 export function PatchForm({ id, onSaved }: { id?: string; onSaved: (saved: TuneFilePatch) => void }) {
   const { result, query } = useOne<TuneFilePatch>({ resource: "tune-file-patches", id: id ?? "", queryOptions: { enabled: Boolean(id) } });
+  const missing = useRecordMissing(query.error);
+  if (missing) return null;
   if (id && (query.isLoading || !result)) return <Skeleton active />;
   return <PatchFormFields record={id ? result : undefined} onSaved={onSaved} />;
 }

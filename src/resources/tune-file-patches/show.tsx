@@ -1,5 +1,6 @@
 /** A patch's entries and what it is compatible with (GET /tune-file-patches/{id}/compatible). */
 import { useCustom, useOne } from "@refinedev/core";
+import { useRecordMissing } from "../../components/record-not-found";
 import { Button, Descriptions, Divider, Flex, Skeleton, Table, Tag, Typography } from "antd";
 import type { TuneFilePatch } from "../../../contracts/tune-files";
 import { PatchStateTag } from "../../components/tune-inspection";
@@ -14,6 +15,8 @@ export function PatchShow({ id, onEdit }: { id: string; onEdit: () => void }) {
   const { result: patch, query } = useOne<TuneFilePatch>({ resource: "tune-file-patches", id });
   const { query: compatibleQuery } = useCustom<Compatible>({ url: apiRoutes.tuneFilePatches.compatible(String(id)), method: "get" });
   const compatible = compatibleQuery.data?.data;
+  const missing = useRecordMissing(query.error);
+  if (missing) return null;
   if (query.isLoading || !patch) return <Skeleton active />;
   return (
     <Flex vertical gap={16}>

@@ -6,7 +6,8 @@
  */
 import { type HttpError, useCustom, useCustomMutation } from "@refinedev/core";
 import { Button, Flex, Input, InputNumber, Segmented, Space, Typography } from "antd";
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { useSearchParams } from "react-router";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import type { DealerProfile } from "../../../contracts/dealers";
 import { FINAL_STATES, TUNING_REQUEST_STATES, type TuningRequestSummary } from "../../../contracts/tuning-requests";
@@ -54,9 +55,20 @@ function RevisionTerms({ uid }: { uid: string }) {
 export function TuningRequestsList() {
   const drawer = useDrawerRoute(TUNING_REQUESTS_PATH);
   const { user, role } = useSessionState();
-  const [state, setState] = useState<string>("open");
+  // A link may name the state shown (the dashboard's queue by state: `?state=quoted`).
+  const [searchParams] = useSearchParams();
+  const asked = searchParams.get("state");
+  const askedState = asked && (TUNING_REQUEST_STATES as readonly string[]).includes(asked) ? asked : null;
+  const [state, setState] = useState<string>(askedState ?? "open");
   const [q, setQ] = useState("");
   const [page, setPage] = useState(1);
+  // Also when the page is kept alive and a link names another state.
+  useEffect(() => {
+    if (askedState) {
+      setState(askedState);
+      setPage(1);
+    }
+  }, [askedState]);
   const filters =
     state === "open" ? [{ field: "state", operator: "in" as const, value: OPEN }] : state === "all" ? [] : [{ field: "state", operator: "eq" as const, value: state }];
   const { query } = useCustom<{ data: TuningRequestSummary[]; total: number }>({

@@ -1,10 +1,14 @@
 import { PageFrame } from "../../components/page-frame";
 import { VehicleTable } from "../../components/vehicle/vehicle-table";
 
-/** Every connected vehicle, for support: searchable by VIN, nickname, firmware and owner. */
+/**
+ * Every vehicle in the system, for support: paged, sorted and filtered by the server (URL-synced),
+ * searchable by VIN, nickname, firmware and owner; each owner leads to their account, and the list
+ * narrows to one owner's cars (also linked from the owner's account page).
+ */
 export function UserDevicesList() {
   return (
-    <PageFrame title="User vehicles" subtitle="Every connected vehicle">
+    <PageFrame title="User vehicles" subtitle="Every vehicle in the system, with its owner, ECU and firmware">
       <VehicleTable resource="user-devices" linkTo={(vehicle) => `/my-devices/${vehicle.id}`} searchPlaceholder="VIN, nickname, firmware or owner email" />
     </PageFrame>
   );

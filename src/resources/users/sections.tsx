@@ -16,6 +16,7 @@ import type { Vehicle } from "../../../contracts/user-vehicles";
 import { Link } from "../../components/link";
 import { StateTag } from "../../components/tuning-requests/state-tag";
 import { FlashResultTag } from "../../components/vehicle/flash-result-tag";
+import { userVehiclesOf } from "../../lib/list-links";
 import { when } from "./presentation";
 
 interface Page<Row> {
@@ -49,11 +50,11 @@ function Section<Row extends { id: string | number }>({ title, extra, label, row
   );
 }
 
-export function UserVehicles({ uid, email }: { uid: string; email: string | null }) {
+export function UserVehicles({ uid }: { uid: string }) {
   const { rows, total, loading } = useListOf<Vehicle>(apiPaths["user-devices"].list, { "ownerUid[eq]": uid, sort: "-lastConnectedAt" });
   return (
     <Section<Vehicle>
-      title={`Vehicles (${total})`} extra={email && <Link to={`/admin/user-devices?q=${encodeURIComponent(email)}`}>All vehicles</Link>}
+      title={`Vehicles (${total})`} extra={<Link to={userVehiclesOf(uid)}>All vehicles</Link>}
       label="User's vehicles"
       rows={rows}
       total={total}

@@ -18,6 +18,7 @@ import { apiRoutes } from "../../../contracts/api-paths";
 import { ErrorPage } from "../../components/error-page";
 import { Link } from "../../components/link";
 import { PageFrame } from "../../components/page-frame";
+import { useRecordMissing } from "../../components/record-not-found";
 import { OrdersTable } from "../../components/payments/orders-table";
 import { ProfileChangeReview } from "../../components/profile-change-requests/review";
 import { failureText } from "../../lib/http-errors";
@@ -32,7 +33,7 @@ export function UsersShow() {
   const { query } = useCustom<Account>({ url: apiRoutes.users.record(userId), method: "get", errorNotification: false });
   const account = query.data?.data;
   const failure = query.error as (HttpError & { description?: string }) | null;
-  if (failure?.statusCode === 404) return <ErrorPage error={{ statusCode: 404, message: "Page Not Found", description: `No user has the id ${userId}.` }} />;
+  if (useRecordMissing(failure)) return null;
   const name = account?.deletedAt ? "Deleted account" : (account?.displayName ?? account?.email ?? userId);
   const changed = () => {
     setVersion((n) => n + 1);
@@ -78,7 +79,7 @@ export function UsersShow() {
               <AccountActions account={account} onChanged={changed} onDeleted={() => navigate("/admin/users")} />
             </Flex>
           </Card>
-          <UserVehicles key={`vehicles-${version}`} uid={account.uid} email={account.email} />
+          <UserVehicles key={`vehicles-${version}`} uid={account.uid} />
           <UserFlashSessions uid={account.uid} />
           <UserDataLogs uid={account.uid} />
           <UserTuningRequests uid={account.uid} role={account.role} />
