@@ -22,6 +22,7 @@ import {
   notificationSchema,
   notificationUpdateSchema,
 } from "../../contracts/notifications";
+import { ACCOUNT_STREAM_EVENT } from "../../contracts/account";
 import type { AppContext } from "../context";
 import { notifications } from "../db/schema";
 import { notFound } from "../errors";
@@ -117,6 +118,9 @@ export async function notificationRoutes(plugin: FastifyInstance, { ctx }: { ctx
       }),
     );
     stream.onClose(unsubscribe);
+    // The account's own events (contracts/account.ts) go to its owner on this stream too: the app
+    // keeps one stream per tab, since a browser opens at most six connections to a host.
+    if (callerOf(request).uid === uid) stream.onClose(ctx.accountEvents.subscribe(uid, (event) => stream.send(ACCOUNT_STREAM_EVENT, event)));
     enqueue(sendUnread);
     return reply;
   });

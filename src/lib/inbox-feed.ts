@@ -14,6 +14,10 @@
  * missing or expired cookie, a 5xx) without saying which; then this renews the
  * session cookie, waits, and opens it again once both are done, doubling the
  * wait up to a minute.
+ *
+ * The same stream carries the account's own events (role changed, disabled, signed out
+ * everywhere: `on("account", …)`): a browser opens at most six HTTP/1.1 connections to a host,
+ * and a stream of its own per tab left two tabs with none for their API calls.
  */
 import { NOTIFICATION_EVENTS, type UnreadEvent } from "../../contracts/notifications";
 
@@ -69,6 +73,8 @@ export class InboxFeed {
   private retryMs: number;
   /** Changes whenever the stream closes, so a holder of a closed stream cannot release a newer one. */
   private generation = 0;
+  /** Listeners of the stream's other events, by event name. */
+  private readonly handlers = new Map<string, Set<(data: string) => void>>();
 
   constructor(private readonly options: InboxFeedOptions) {
     this.retryMs = options.retryMs ?? 1000;
@@ -80,6 +86,22 @@ export class InboxFeed {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
+
+  /** Calls `listener` with the data of every `type` event of the stream until the returned removal. */
+  on(type: string, listener: (data: string) => void): () => void {
+    let listeners = this.handlers.get(type);
+    if (!listeners) {
+      listeners = new Set();
+      this.handlers.set(type, listeners);
+      this.source?.addEventListener(type, (event) => this.dispatch(type, event.data as string));
+    }
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }
+
+  private dispatch(type: string, data: string): void {
+    for (const listener of this.handlers.get(type) ?? []) listener(data);
+  }
 
   /** Keeps the stream of `uid` open until the returned release; another user's stream is closed first. */
   retain(uid: string): () => void {
@@ -149,6 +171,7 @@ export class InboxFeed {
     source.addEventListener(NOTIFICATION_EVENTS.notification, () => {
       this.set({ ...this.state, revision: this.state.revision + 1 });
     });
+    for (const type of this.handlers.keys()) source.addEventListener(type, (event) => this.dispatch(type, event.data as string));
   }
 
   private close(): void {

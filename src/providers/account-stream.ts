@@ -1,6 +1,9 @@
 /**
- * The signed-in user's account stream (`GET /users/{id}/listen`, contracts/account.ts), opened
- * with the session cookie (./session-stream) while someone is signed in. Whatever happens to the
+ * The signed-in user's account events (contracts/account.ts), read from the notification stream the
+ * tab has open anyway (./inbox, `GET /users/{id}/notifications/listen` sends them as `account`
+ * events to the account's owner): a browser gives a host six HTTP/1.1 connections, and one stream
+ * more per tab left two tabs on a vehicle page without any for their API calls. `GET
+ * /users/{id}/listen` serves the same events alone, for clients without the inbox. Whatever happens to the
  * account, the server has revoked the user's refresh tokens, so the session cannot simply refresh:
  * - a role or dealer-status change carries a custom token with the new claims: signing in with it
  *   gives a new ID token, which the session follows (new role, cookie mirrored again, cached
@@ -9,9 +12,8 @@
  * - disabled, signed out everywhere, deleted: signed out at once, the message shown on the sign-in page.
  */
 import { ACCOUNT_STREAM_EVENT, type AccountStreamEvent, accountStreamEventSchema } from "../../contracts/account";
-import { apiRoutes } from "../../contracts/api-paths";
+import { inboxFeedOf } from "./inbox";
 import type { Session } from "./session";
-import { openSessionStream } from "./session-stream";
 
 export interface AccountStreamActions {
   /** Signs in again with the server's custom token (the SDK's signInWithCustomToken). */
@@ -45,20 +47,25 @@ export async function reactToAccountEvent(event: AccountStreamEvent, actions: Ac
   }
 }
 
-/** Opens the stream of `userId`'s account; answers the function that closes it. */
+/** Listens to `userId`'s account events, keeping the session's stream open; answers the function that stops. */
 export function openAccountStream(session: Session, userId: string, actions: AccountStreamActions): () => void {
+  if (typeof EventSource === "undefined") return () => {};
   // One event at a time: a sign-out must not overtake the sign-in of the event before it.
   let queue: Promise<void> = Promise.resolve();
-  return openSessionStream(session, apiRoutes.users.listen(userId), {
-    [ACCOUNT_STREAM_EVENT]: (data) => {
-      let event: AccountStreamEvent;
-      try {
-        event = accountStreamEventSchema.parse(JSON.parse(data));
-      } catch (error) {
-        console.warn("Ignored an account event of an unknown shape:", data, error);
-        return;
-      }
-      queue = queue.then(() => reactToAccountEvent(event, actions)).catch((error) => console.warn("Account event failed:", error));
-    },
+  const feed = inboxFeedOf(session);
+  const stopListening = feed.on(ACCOUNT_STREAM_EVENT, (data) => {
+    let event: AccountStreamEvent;
+    try {
+      event = accountStreamEventSchema.parse(JSON.parse(data));
+    } catch (error) {
+      console.warn("Ignored an account event of an unknown shape:", data, error);
+      return;
+    }
+    queue = queue.then(() => reactToAccountEvent(event, actions)).catch((error) => console.warn("Account event failed:", error));
   });
+  const release = feed.retain(userId);
+  return () => {
+    stopListening();
+    release();
+  };
 }

@@ -8,7 +8,8 @@ import { useSession, useSessionState } from "./session-context";
 /** The app's one notification stream per session (src/lib/inbox-feed.ts); not the toast notification provider. */
 const feeds = new WeakMap<Session, InboxFeed>();
 
-function feedOf(session: Session): InboxFeed {
+/** The session's one stream: the inbox and the account stream (./account-stream) share it. */
+export function inboxFeedOf(session: Session): InboxFeed {
   let feed = feeds.get(session);
   if (!feed) {
     feed = new InboxFeed({
@@ -24,7 +25,7 @@ function feedOf(session: Session): InboxFeed {
 /** The signed-in user's unread count, live while a component uses it. */
 export function useInbox(): InboxState {
   const session = useSession();
-  const inboxFeed = useMemo(() => feedOf(session), [session]);
+  const inboxFeed = useMemo(() => inboxFeedOf(session), [session]);
   const { user } = useSessionState();
   const uid = user?.uid ?? null;
   useEffect(() => {

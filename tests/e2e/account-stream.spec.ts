@@ -10,7 +10,7 @@ import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
 const adminMenuItem = (page: Page) => page.locator(".ant-layout-sider").getByRole("menuitem", { name: /^crown Administration$/ });
 
 /** Resolves once the page's account stream is open: a change made before that would reach no one. */
-const streamOpened = (page: Page) => page.waitForResponse((response) => /\/api\/v1\/users\/[^/]+\/listen$/.test(response.url()) && response.status() === 200);
+const streamOpened = (page: Page) => page.waitForResponse((response) => /\/api\/v1\/users\/[^/]+\/notifications\/listen$/.test(response.url()) && response.status() === 200);
 
 async function asAdmin(request: APIRequestContext, token: string, method: "patch" | "post", path: string, data?: object) {
   const response = await request[method](`/api/v1/${path}`, { headers: { authorization: `Bearer ${token}` }, data });

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AccountStreamEvent } from "../../../contracts/account";
 import { openAccountStream } from "../../../src/providers/account-stream";
+import { openSessionStream } from "../../../src/providers/session-stream";
 import type { Session } from "../../../src/providers/session";
 
 /** The browser's EventSource as the stream uses it: the test delivers events and errors by hand. */
@@ -71,7 +72,7 @@ describe("account stream: the app reacts to what happened to the account", () =>
 
   it("opens the user's own stream with the session cookie", async () => {
     const { source } = await opened(fakeApp(), "abc");
-    expect(source.url).toBe("/api/v1/users/abc/listen");
+    expect(source.url).toBe("/api/v1/users/abc/notifications/listen");
     expect(source.init).toEqual({ withCredentials: true });
   });
 
@@ -138,11 +139,20 @@ describe("account stream: the app reacts to what happened to the account", () =>
     expect(app.calls).toEqual([]);
   });
 
-  it("closes the stream when asked (signed out, or another user)", async () => {
-    const app = fakeApp();
-    const { source, close } = await opened(app);
-    close();
-    expect(source.readyState).toBe(FakeEventSource.CLOSED);
+  it("lets the stream go when asked (signed out, or another user): closed once nothing else holds it", async () => {
+    vi.useFakeTimers();
+    try {
+      const app = fakeApp();
+      const close = openAccountStream(app.session, "user-1", app.actions);
+      await vi.advanceTimersByTimeAsync(0);
+      const source = FakeEventSource.opened.at(-1)!;
+      close();
+      expect(source.readyState, "kept a moment for the next page's holder").toBe(FakeEventSource.OPEN);
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(source.readyState).toBe(FakeEventSource.CLOSED);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -160,7 +170,7 @@ describe("session stream: a stream the server refuses is retried with a fresh co
   it("waits 3 s, 6 s, 12 s … up to 60 s between refusals, and 3 s again after a connection opened", async () => {
     const remirror = vi.fn(() => Promise.resolve());
     const session = { mirrored: () => Promise.resolve(), remirror } as unknown as Session;
-    const close = openAccountStream(session, "u1", fakeApp().actions);
+    const close = openSessionStream(session, "user-vehicles/v1/listen", {});
     await vi.advanceTimersByTimeAsync(0);
     const opensAt: number[] = [];
     const start = Date.now();
