@@ -1,0 +1,163 @@
+/**
+ * Every change an admin makes, or a dealer makes to someone else's data, writes exactly one
+ * audit row in the change's transaction, with the request's id (the answer's X-Request-Id);
+ * an owner changing their own data and a refused request write none.
+ */
+import { gt, max } from "drizzle-orm";
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditEvents } from "../../server/db/schema";
+import { generateDemo } from "../../server/seed/generator";
+import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
+import { multipart } from "./multipart";
+import { firmwareRecordOf, requestsTo } from "./requests";
+
+const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 2, firmwareId: "COVER64K" });
+
+describe.each(databaseKinds)("audit coverage on %s", (kind) => {
+  let test: TestApp;
+  let app: FastifyInstance;
+  const { call, upload } = requestsTo(() => app);
+  let admin: TestUser;
+  let dealer: TestUser;
+  let customer: TestUser;
+
+  const lastId = async () => (await app.ctx.db.select({ id: max(auditEvents.id) }).from(auditEvents))[0].id ?? 0;
+  const rowsAfter = async (id: number) => app.ctx.db.select().from(auditEvents).where(gt(auditEvents.id, id)).orderBy(auditEvents.id);
+
+  /** The request answers `status` and writes exactly one row, matching `expected`, with the answer's request id. */
+  async function audited(act: () => Promise<LightMyRequestResponse>, status: number, expected: Record<string, unknown>) {
+    const mark = await lastId();
+    const response = await act();
+    expect(response.statusCode, response.body).toBe(status);
+    const rows = await rowsAfter(mark);
+    expect(rows.map((row) => row.action)).toEqual([expected.action]);
+    const requestId = response.headers["x-request-id"];
+    expect(requestId).toEqual(expect.any(String));
+    expect(rows[0]).toMatchObject({ ...expected, requestId });
+    return { response, row: rows[0] };
+  }
+
+  /** The request answers `status` and writes no row. */
+  async function notAudited(act: () => Promise<LightMyRequestResponse>, status: number) {
+    const mark = await lastId();
+    const response = await act();
+    expect(response.statusCode, response.body).toBe(status);
+    expect((await rowsAfter(mark)).map((row) => row.action)).toEqual([]);
+    return response;
+  }
+
+  const asAdmin = () => ({ actorUid: admin.uid, actorRole: "admin" });
+
+  beforeAll(async () => {
+    test = await startTestApp(kind);
+    app = test.app;
+    [admin, dealer, customer] = await Promise.all([createUser(test, "admin", "Cover Admin"), createUser(test, "dealer", "Cover Dealer"), createUser(test, "customer", "Cover Customer")]);
+  });
+  afterAll(async () => test?.close());
+
+  describe("the firmware catalogue (admins only)", () => {
+    let recordId: string;
+
+    it("records a firmware record's creation, the fields an update changed (the definition as a digest), and its files", async () => {
+      const created = await audited(() => call("PUT", "/firmware-support/firmware-support", admin, firmwareRecordOf(demo)), 201, {
+        ...asAdmin(),
+        action: "firmware-support.created",
+        targetType: "firmware-support",
+        before: null,
+        after: { firmwareId: "COVER64K", manufacturer: "Bosch", definition: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
+      });
+      recordId = created.response.json().id;
+      expect(created.row.targetId).toBe(recordId);
+      const updated = await audited(() => call("PUT", "/firmware-support/firmware-support", admin, firmwareRecordOf(demo, { notes: "checked" })), 200, {
+        action: "firmware-support.updated",
+        targetId: recordId,
+      });
+      expect(updated.row.before).toEqual({ notes: "" });
+      expect(updated.row.after).toEqual({ notes: "checked" });
+      await notAudited(() => call("PUT", "/firmware-support/firmware-support", admin, { ...firmwareRecordOf(demo), imageSize: "big" }), 400);
+      await notAudited(() => call("PUT", "/firmware-support/firmware-support", dealer, firmwareRecordOf(demo)), 403);
+
+      const stock = await audited(() => upload(`/firmware-support/firmware-support/${recordId}/stock-file`, admin, demo.stock), 200, { action: "firmware-support.stock-file-uploaded", targetId: recordId });
+      expect(stock.row.before).toEqual({ stockFile: null });
+      expect(stock.row.after).toEqual({ stockFile: { sha256: stock.response.json().stockFile.sha256, size: demo.stock.length } });
+      await notAudited(() => upload(`/firmware-support/firmware-support/${recordId}/stock-file`, admin, demo.stock.subarray(1)), 422);
+
+      const body = multipart([{ name: "file", filename: "boot.bin", content: new Uint8Array(512).fill(7) }]);
+      const bootloader = await audited(
+        () => app.inject({ method: "POST", url: `/api/v1/firmware-support/flashing-support/${recordId}/bootloader`, headers: { ...bearer(admin.token), ...body.headers }, payload: body.payload }),
+        200,
+        { action: "firmware-support.bootloader-uploaded", targetId: recordId, before: { bootloader: null } },
+      );
+      expect(bootloader.row.after).toMatchObject({ bootloader: { size: 512, name: "boot.bin" } });
+
+      const flashing = {
+        firmwareId: "COVER64K",
+        enabled: true,
+        profile: { securityLevel: 0x11, seedKeyAlgorithm: "xor-rotate-32", requestCanId: "0x7E0", responseCanId: "0x7E8", p2TimeoutMs: 50, p2StarTimeoutMs: 5000 },
+        blocks: [{ name: "CAL", number: 1, baseAddress: "0x8000", length: 0x8000, fileOffset: 0x8000, transferSize: 0xffd }],
+      };
+      const enabled = await audited(() => call("PUT", "/firmware-support/flashing-support", admin, flashing), 200, { action: "firmware-support.flashing-changed", targetId: recordId });
+      expect(enabled.row.before).toMatchObject({ flashingEnabled: false, flashing: null, blocks: [] });
+      expect(enabled.row.after).toMatchObject({ flashingEnabled: true, flashing: { seedKeyAlgorithm: "xor-rotate-32" } });
+      await notAudited(() => call("PUT", "/firmware-support/flashing-support", admin, { ...flashing, blocks: [{ ...flashing.blocks[0], length: 0x20000 }] }), 400);
+    });
+
+    it("records that a stored password was revealed, and its changes, never the secret", async () => {
+      const secret = "audit-s3cr3t";
+      const created = await audited(() => call("PUT", "/firmware-support/password-storage", admin, { firmwareId: "COVER64K", label: "SA2", securityLevel: 0x11, secret }), 201, {
+        ...asAdmin(),
+        action: "stored-password.created",
+        targetType: "stored-password",
+        after: { firmwareId: "COVER64K", label: "SA2", securityLevel: 0x11 },
+      });
+      const id = created.response.json().id as string;
+      const revealed = await audited(() => call("POST", `/firmware-support/password-storage/${id}/reveal`, admin), 200, { ...asAdmin(), action: "stored-password.revealed", targetId: id });
+      expect(revealed.response.json().secret).toBe(secret);
+      const changed = await audited(() => call("PUT", "/firmware-support/password-storage", admin, { id, firmwareId: "COVER64K", label: "SA2", securityLevel: 0x11, secret: "another" }), 200, {
+        action: "stored-password.updated",
+        after: { secretChanged: true },
+      });
+      const removed = await audited(() => call("DELETE", `/firmware-support/password-storage/${id}`, admin), 204, { action: "stored-password.deleted", targetId: id, after: null });
+      for (const row of [created.row, revealed.row, changed.row, removed.row]) expect(JSON.stringify(row)).not.toMatch(/audit-s3cr3t|another/);
+      await notAudited(() => call("POST", `/firmware-support/password-storage/${id}/reveal`, admin), 404);
+      await notAudited(() => call("POST", `/firmware-support/password-storage/${id}/reveal`, dealer), 403);
+    });
+
+    it("records tune-file patches, PID imports and definition imports", async () => {
+      const patch = { ...demo.patches[0], id: undefined };
+      const created = await audited(() => call("PUT", "/tune-file-patches", admin, patch), 201, { ...asAdmin(), action: "tune-file-patch.created", targetType: "tune-file-patch", before: null, after: { title: patch.title } });
+      const id = created.response.json().id as string;
+      const renamed = await audited(() => call("PUT", "/tune-file-patches", admin, { ...patch, id, title: "Renamed" }), 200, { action: "tune-file-patch.updated", targetId: id });
+      expect(renamed.row.before).toEqual({ title: patch.title });
+      expect(renamed.row.after).toEqual({ title: "Renamed" });
+      await notAudited(() => call("PUT", "/tune-file-patches", admin, { ...patch, firmwareIds: ["NOPE"] }), 400);
+      await audited(() => call("DELETE", `/tune-file-patches/${id}`, admin), 204, { action: "tune-file-patch.deleted", targetId: id, before: { title: "Renamed" }, after: null });
+
+      const csv = "Name,Unit,Equation,Format,Address,Length,Signed,ProgMin,ProgMax,WarnMin,WarnMax,Smoothing,Enabled,Tabs,Assign To\nCover flow,kg/hr,x,%01.0f,0x2032,2,FALSE,0,2000,-1000,5000,0,TRUE,Airflow,\n";
+      const imported = await audited(() => call("POST", "/firmware-support/pid-descriptors/import", admin, { csv, dryRun: false, skipInvalid: true }), 201, { ...asAdmin(), action: "pid-descriptor.imported" });
+      expect(imported.row.after).toMatchObject({ imported: imported.response.json().imported });
+      await notAudited(() => call("POST", "/firmware-support/pid-descriptors/import", admin, { csv, dryRun: true }), 200);
+
+      const entry = demo.patches[1].entries[0];
+      const xml =
+        `<XDFFORMAT><XDFHEADER><REGION size="0x10000" /></XDFHEADER>` +
+        `<XDFPATCH><title>From XDF</title><XDFPATCHENTRY name="e" address="0x${entry.address.toString(16)}" datasize="${entry.patch.length / 2}" patchdata="${entry.patch}" basedata="${entry.base}" /></XDFPATCH></XDFFORMAT>`;
+      await notAudited(() => call("POST", "/tune-file-patches/import-xdf", admin, { firmwareId: "COVER64K", xml }), 200);
+      const stored = await audited(() => call("POST", "/tune-file-patches/import-xdf", admin, { firmwareId: "COVER64K", xml, dryRun: false }), 201, {
+        action: "firmware-support.definition-imported",
+        targetType: "firmware-support",
+        before: null,
+      });
+      expect(stored.row.after).toEqual({ patchIds: [stored.response.json().patches[0].id] });
+      await call("DELETE", `/tune-file-patches/${stored.response.json().patches[0].id}`, admin);
+    });
+
+    it("records a firmware record's removal", async () => {
+      const other = generateDemo({ size: 64 * 1024, itemCount: 2, patchEntries: 1, firmwareId: "GONE64K" });
+      const id = (await call("PUT", "/firmware-support/firmware-support", admin, firmwareRecordOf(other))).json().id as string;
+      await notAudited(() => call("DELETE", `/firmware-support/firmware-support/${id}`, dealer), 403);
+      await audited(() => call("DELETE", `/firmware-support/firmware-support/${id}`, admin), 204, { action: "firmware-support.deleted", targetId: id, before: { firmwareId: "GONE64K" }, after: null });
+    });
+  });
+});
