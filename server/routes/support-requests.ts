@@ -14,6 +14,7 @@
  * app and the phone app call them; on the server the entity is "support
  * requests" throughout.
  */
+import { actorFrom, changedFields, writeAudit } from "../services/audit";
 import { apiPaths } from "../../contracts/api-paths";
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -267,6 +268,15 @@ export async function supportRequestRoutes(plugin: FastifyInstance, { ctx }: { c
         .where(eq(supportRequests.id, id))
         .returning();
       if (changed.status !== current.status) await notify(supportRequestNotification(changed, update.note));
+      const fields = changedFields({ status: current.status, firmwareId: current.firmwareId }, { status: changed.status, firmwareId: changed.firmwareId });
+      await writeAudit(tx, actorFrom(request), {
+        action: "support-request.updated",
+        targetType: "support-request",
+        targetId: id,
+        subjectUid: current.requesterUid,
+        before: fields.before,
+        after: { ...fields.after, ...(update.note && { note: update.note }) },
+      });
     });
     return supportRequestToApi(await supportRequestRow(id));
   });

@@ -6,10 +6,12 @@
 import { gt, max } from "drizzle-orm";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEvents } from "../../server/db/schema";
+import { auditEvents, dealerProfiles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
+import { carMaker } from "./flashing-setup";
 import { multipart } from "./multipart";
+import { readyPayouts } from "./payments-setup";
 import { firmwareRecordOf, requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 2, firmwareId: "COVER64K" });
@@ -18,6 +20,7 @@ describe.each(databaseKinds)("audit coverage on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call, upload } = requestsTo(() => app);
+  const car = carMaker(requestsTo(() => app), demo, "WCVRZ");
   let admin: TestUser;
   let dealer: TestUser;
   let customer: TestUser;
@@ -158,6 +161,173 @@ describe.each(databaseKinds)("audit coverage on %s", (kind) => {
       const id = (await call("PUT", "/firmware-support/firmware-support", admin, firmwareRecordOf(other))).json().id as string;
       await notAudited(() => call("DELETE", `/firmware-support/firmware-support/${id}`, dealer), 403);
       await audited(() => call("DELETE", `/firmware-support/firmware-support/${id}`, admin), 204, { action: "firmware-support.deleted", targetId: id, before: { firmwareId: "GONE64K" }, after: null });
+    });
+  });
+
+  describe("cars, tunes, bakes and licences", () => {
+    let vehicleId: string;
+    let tuneId: string;
+
+    it("records an admin's or a dealer's changes to a customer's car, not the owner's own", async () => {
+      vehicleId = await car(customer);
+      await notAudited(() => call("PATCH", `/user-vehicles/${vehicleId}`, customer, { name: "Mine" }), 200);
+      const renamed = await audited(() => call("PATCH", `/user-vehicles/${vehicleId}`, admin, { name: "Renamed by support", notes: "" }), 200, {
+        ...asAdmin(),
+        action: "vehicle.updated",
+        targetType: "vehicle",
+        targetId: vehicleId,
+        subjectUid: customer.uid,
+      });
+      expect(renamed.row.before).toEqual({ name: "Mine" });
+      expect(renamed.row.after).toEqual({ name: "Renamed by support" });
+      await notAudited(() => call("PATCH", `/user-vehicles/${vehicleId}`, admin, { name: "" }), 400);
+      await notAudited(() => call("PATCH", `/users/${customer.uid}/vehicles/${vehicleId}/device-attributes`, customer, { appSettings: { units: "metric" } }), 200);
+      await audited(() => call("PATCH", `/users/${customer.uid}/vehicles/${vehicleId}/device-attributes`, admin, { appSettings: { units: "imperial" } }), 200, {
+        action: "vehicle.device-attributes-changed",
+        subjectUid: customer.uid,
+        before: { appSettings: { units: "metric" } },
+        after: { appSettings: { units: "imperial" } },
+      });
+
+      await notAudited(() => upload(`/user-vehicles/${vehicleId}/upload-tune-dump/0`, customer, demo.stock), 200);
+      await notAudited(() => upload(`/user-vehicles/${vehicleId}/upload-tune-dump/0`, dealer, demo.stock), 404);
+      await audited(() => upload(`/user-vehicles/${vehicleId}/upload-tune-dump/1`, admin, demo.stock), 200, {
+        action: "vehicle.stock-read-replaced",
+        subjectUid: customer.uid,
+        before: { stockDumpSlot: 0 },
+        after: { stockDumpSlot: 1, firmwareId: "COVER64K" },
+      });
+    });
+
+    it("records licences given to a customer's car and an admin's changes to a dealer's tune", async () => {
+      const made = await notAudited(() => upload("/tune-files", dealer, demo.tune.image, { title: "Cover stage 1" }), 201);
+      tuneId = made.json().id;
+      // The dealer does not reach the car yet: refused like an unknown car, nothing written.
+      await notAudited(() => call("POST", `/tune-files/${tuneId}/grant`, dealer, { vehicleId }), 400);
+      await audited(() => call("POST", `/tune-files/${tuneId}/grant`, admin, { vehicleId }), 201, {
+        ...asAdmin(),
+        action: "licence.granted",
+        targetType: "licence",
+        subjectUid: customer.uid,
+        after: { tuneFileId: tuneId, vehicleId, title: "Cover stage 1" },
+      });
+      await notAudited(() => call("POST", `/tune-files/${tuneId}/grant`, admin, { vehicleId }), 200);
+      const second = (await upload("/tune-files", dealer, demo.tune.image, { title: "Cover stage 2" })).json().id as string;
+      await audited(() => call("POST", `/tune-files/${second}/grant`, dealer, { vehicleId }), 201, { actorUid: dealer.uid, actorRole: "dealer", action: "licence.granted", subjectUid: customer.uid });
+
+      await notAudited(() => call("PATCH", `/tune-files/${tuneId}`, dealer, { description: "mine" }), 200);
+      const edited = await audited(() => call("PATCH", `/tune-files/${tuneId}`, admin, { title: "Cover stage 1 (fixed)" }), 200, {
+        ...asAdmin(),
+        action: "tune-file.updated",
+        targetType: "tune-file",
+        targetId: tuneId,
+        subjectUid: dealer.uid,
+      });
+      expect(edited.row.before).toEqual({ title: "Cover stage 1" });
+      expect(edited.row.after).toEqual({ title: "Cover stage 1 (fixed)" });
+      await notAudited(() => call("PATCH", `/tune-files/${tuneId}`, customer, { title: "Stolen" }), 403);
+      await notAudited(() => call("PUT", `/tune-files/${tuneId}/publish`, dealer, { priceCents: 0, currency: "EUR" }), 200);
+      await notAudited(() => call("PUT", `/tune-files/${tuneId}/unpublish`, dealer), 200);
+      await audited(() => call("PUT", `/tune-files/${tuneId}/publish`, admin, { priceCents: 0, currency: "EUR", mayDownload: false }), 200, {
+        action: "tune-file.published",
+        subjectUid: dealer.uid,
+        before: { published: false },
+        after: { published: true },
+      });
+      await audited(() => call("PUT", `/tune-files/${tuneId}/unpublish`, admin), 200, { action: "tune-file.unpublished", before: { published: true }, after: { published: false } });
+      await audited(() => upload(`/tune-files/${tuneId}/blob`, admin, demo.tune.image, { version: "1.1" }), 200, {
+        action: "tune-file.version-added",
+        before: { currentVersion: 1 },
+        after: { currentVersion: 2, label: "1.1" },
+      });
+      const draft = (await upload("/tune-files", dealer, demo.tune.image, { title: "Cover draft" })).json().id as string;
+      await audited(() => call("DELETE", `/tune-files/${draft}`, admin), 204, { action: "tune-file.deleted", targetId: draft, subjectUid: dealer.uid, before: { title: "Cover draft" }, after: null });
+      const own = (await upload("/tune-files", dealer, demo.tune.image, { title: "Cover own" })).json().id as string;
+      await notAudited(() => call("DELETE", `/tune-files/${own}`, dealer), 204);
+    });
+
+    it("records bakes made on a customer's car by its dealer, and their removal", async () => {
+      await notAudited(() => call("POST", `/user-vehicles/${vehicleId}/temp-bake/0`, customer, { tuneFileId: tuneId }), 201);
+      const baked = await audited(() => call("POST", `/user-vehicles/${vehicleId}/temp-bake/0`, dealer, { tuneFileId: tuneId }), 201, {
+        actorUid: dealer.uid,
+        action: "baked-tune-file.created",
+        targetType: "baked-tune-file",
+        subjectUid: customer.uid,
+        after: { vehicleId, tuneFileId: tuneId, temporary: true },
+      });
+      const bakeId = baked.response.json().id as string;
+      expect(baked.row.targetId).toBe(bakeId);
+      await notAudited(() => call("POST", `/user-vehicles/${vehicleId}/temp-bake/0`, dealer, { tuneFileId: "00000000-0000-4000-8000-000000000000" }), 400);
+      await audited(() => call("DELETE", `/baked-tune-files/${bakeId}`, dealer), 204, { actorUid: dealer.uid, action: "baked-tune-file.deleted", targetId: bakeId, subjectUid: customer.uid, before: { tuneFileId: tuneId } });
+      const own = (await call("POST", `/user-vehicles/${vehicleId}/temp-bake/0`, customer, { tuneFileId: tuneId })).json().id as string;
+      await notAudited(() => call("DELETE", `/baked-tune-files/${own}`, customer), 204);
+      await audited(() => call("POST", "/baked-tune-files/rebake-all", admin), 202, { ...asAdmin(), action: "job.started", targetType: "job", after: { kind: "rebake-all" } });
+      await notAudited(() => call("POST", "/baked-tune-files/rebake-all", dealer), 403);
+      await audited(() => call("POST", "/status/background/collect-blobs", admin), 202, { action: "job.started", targetType: "job" });
+    });
+
+    it("records a licence removed by its dealer, a refund asked by an admin, a cancelled checkout and a balance adjustment", async () => {
+      const removal = { tuneFileId: tuneId, reason: "sold by mistake" };
+      await notAudited(() => call("POST", `/user-vehicles/${vehicleId}/tune-files/purchases`, customer, removal), 403);
+      await notAudited(() => call("POST", `/user-vehicles/${vehicleId}/tune-files/purchases`, dealer, { ...removal, reason: "" }), 400);
+      await audited(() => call("POST", `/user-vehicles/${vehicleId}/tune-files/purchases`, dealer, removal), 200, {
+        actorUid: dealer.uid,
+        actorRole: "dealer",
+        action: "licence.removed",
+        targetType: "licence",
+        subjectUid: customer.uid,
+        before: { tuneFileId: tuneId, vehicleId, orderId: null, grantedBy: admin.uid },
+        after: { reason: "sold by mistake" },
+      });
+
+      await app.ctx.db.insert(dealerProfiles).values({ userUid: dealer.uid, businessName: "Cover Tuning", status: "approved" }).onConflictDoNothing();
+      await readyPayouts(app, dealer.uid);
+      const priced = (await upload("/tune-files", dealer, demo.tune.image, { title: "Cover paid" })).json().id as string;
+      expect((await call("PUT", `/tune-files/${priced}/publish`, dealer, { priceCents: 9900, currency: "EUR" })).statusCode).toBe(200);
+      const paidCar = await car(customer);
+      const order = (await notAudited(() => call("POST", "/payments/tune-file-order", customer, { tuneFileId: priced, vehicleId: paidCar }), 201)).json().order;
+      await notAudited(() => call("POST", "/payments/sandbox/pay", customer, { orderId: order.id, cardNumber: "4242 4242 4242 4242" }), 200);
+      await audited(() => call("POST", `/user-vehicles/${paidCar}/tune-files/purchases`, admin, { tuneFileId: priced, reason: "goodwill refund" }), 200, {
+        ...asAdmin(),
+        action: "licence.refund-requested",
+        subjectUid: customer.uid,
+        before: { tuneFileId: priced, orderId: order.id, orderStatus: "paid", amountCents: 9900, currency: "EUR" },
+        after: { reason: "goodwill refund" },
+      });
+
+      const openCar = await car(customer);
+      const open = (await call("POST", "/payments/tune-file-order", customer, { tuneFileId: priced, vehicleId: openCar })).json().order;
+      await audited(() => call("POST", "/payments/expire-session", admin, { orderId: open.id }), 200, { action: "order.cancel-requested", targetType: "order", targetId: open.id, subjectUid: customer.uid, before: { status: "created" } });
+      const mine = (await call("POST", "/payments/tune-file-order", customer, { tuneFileId: priced, vehicleId: openCar })).json().order;
+      await notAudited(() => call("POST", "/payments/expire-session", customer, { orderId: mine.id }), 200);
+
+      const adjusted = await audited(() => call("POST", `/users/${customer.uid}/transaction`, admin, { amountCents: 500, currency: "EUR", reason: "sorry for the wait" }), 201, {
+        ...asAdmin(),
+        action: "ledger.adjusted",
+        targetType: "ledger-entry",
+        subjectUid: customer.uid,
+        after: { amountCents: 500, currency: "EUR", reason: "sorry for the wait" },
+      });
+      expect(adjusted.row.targetId).toBe(String(adjusted.response.json().id));
+      await notAudited(() => call("POST", `/users/${customer.uid}/transaction`, customer, { amountCents: 500, currency: "EUR", reason: "free money" }), 403);
+    });
+  });
+
+  describe("support requests", () => {
+    it("records an admin's answer and state change, not the asking", async () => {
+      const asked = await notAudited(() => call("POST", "/user-vehicles/support-request", customer, { vin: "WVWZZZ1KZAW000001", make: "Volkswagen", model: "Golf", year: 2012, ecuIds: ["COVER64K"] }), 201);
+      const id = asked.json().id as string;
+      await audited(() => call("PATCH", `/user-vehicles/support-request/${id}`, admin, { status: "investigating", note: "looking at it" }), 200, {
+        ...asAdmin(),
+        action: "support-request.updated",
+        targetType: "support-request",
+        targetId: id,
+        subjectUid: customer.uid,
+        before: { status: "new" },
+        after: { status: "investigating", note: "looking at it" },
+      });
+      await notAudited(() => call("PATCH", `/user-vehicles/support-request/${id}`, admin, { status: "new" }), 409);
+      await notAudited(() => call("PATCH", `/user-vehicles/support-request/${id}`, dealer, { note: "hi" }), 403);
     });
   });
 });
