@@ -14,7 +14,6 @@
  * app and the phone app call them; on the server the entity is "support
  * requests" throughout.
  */
-import { actorFrom, changedFields, writeAudit } from "../services/audit";
 import { apiPaths } from "../../contracts/api-paths";
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -41,6 +40,7 @@ import { type Upload, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
 import { lockFirmwareIds } from "../services/catalogue";
 import type { NotificationInput } from "../services/notifications";
+import { actorFrom, changedFields, writeAudit } from "../services/audit";
 
 /** The admin's list; a requester's own are under `mine` (the app's "support-requests" resource). */
 const SUPPORT_REQUESTS = `/${apiPaths["onboarding-vehicles"].list}`;
