@@ -3,6 +3,7 @@
  * audit row in the change's transaction, with the request's id (the answer's X-Request-Id);
  * an owner changing their own data and a refused request write none.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { eq, gt, max } from "drizzle-orm";
@@ -463,6 +464,48 @@ describe.each(databaseKinds)("audit coverage on %s", (kind) => {
       });
       expect(cancelled.row.before).toMatchObject({ state: "paid" });
       expect(cancelled.row.after).toMatchObject({ state: "cancelled", said: "Cannot do it after all" });
+    });
+  });
+
+  describe("flash history and notifications", () => {
+    it("records a flash a dealer reports on a customer's car, not one the owner reports", async () => {
+      const vehicleId = await car(customer);
+      expect((await upload(`/user-vehicles/${vehicleId}/upload-tune-dump/0`, customer, demo.stock)).statusCode).toBe(200);
+      const sha256 = createHash("sha256").update(demo.stock).digest("hex");
+      await notAudited(() => call("POST", `/user-vehicles/${vehicleId}/flash-logs`, customer, { sha256, result: "success" }), 201);
+      // The dealer reaches the car once they licensed a tune for it.
+      const tune = (await upload("/tune-files", dealer, demo.tune.image, { title: "Cover flash" })).json().id as string;
+      expect((await call("POST", `/tune-files/${tune}/grant`, admin, { vehicleId })).statusCode).toBe(201);
+      const reported = await audited(() => call("POST", `/user-vehicles/${vehicleId}/flash-logs`, dealer, { sha256, result: "failed", message: "lost connection" }), 201, {
+        actorUid: dealer.uid,
+        action: "flash-log.reported",
+        targetType: "vehicle",
+        targetId: vehicleId,
+        subjectUid: customer.uid,
+        after: { kind: "stock", sha256, result: "failed", message: "lost connection" },
+      });
+      expect(reported.row.after).toMatchObject({ flashLogId: reported.response.json().id });
+      await notAudited(() => call("POST", `/user-vehicles/${vehicleId}/flash-logs`, dealer, { sha256: "0".repeat(64), result: "success" }), 422);
+    });
+
+    it("records an admin changing what a user has read, not the user's own reading", async () => {
+      const list = (await call("GET", `/users/${customer.uid}/notifications`, customer)).json();
+      expect(list.data.length).toBeGreaterThan(1);
+      const [first] = list.data;
+      await notAudited(() => call("PATCH", `/users/${customer.uid}/notifications/${first.id}`, customer, { read: true }), 200);
+      await audited(() => call("PATCH", `/users/${customer.uid}/notifications/${first.id}`, admin, { read: false }), 200, {
+        ...asAdmin(),
+        action: "notification.read-changed",
+        targetType: "notification",
+        targetId: first.id,
+        subjectUid: customer.uid,
+        before: { read: true },
+        after: { read: false },
+      });
+      await notAudited(() => call("PATCH", `/users/${customer.uid}/notifications/${first.id}`, dealer, { read: true }), 403);
+      const marked = await audited(() => call("POST", `/users/${customer.uid}/notifications/mark-all-read`, admin), 200, { ...asAdmin(), action: "notification.all-marked-read", targetId: customer.uid, subjectUid: customer.uid });
+      expect((marked.row.after as { notificationIds: string[] }).notificationIds).toContain(first.id);
+      await notAudited(() => call("POST", `/users/${customer.uid}/notifications/mark-all-read`, admin), 200);
     });
   });
 });
