@@ -88,8 +88,8 @@ export async function notificationRoutes(plugin: FastifyInstance, { ctx }: { ctx
         .set({ readAt: read ? sql`coalesce(${notifications.readAt}, now())` : null })
         .where(and(eq(notifications.id, notificationId), eq(notifications.recipientUid, uid)))
         .returning();
-      // An admin changing what a user has read (the user's own clicks are not audited).
-      await auditChangeTo(tx, request, uid, { action: "notification.read-changed", targetType: "notification", targetId: notificationId, before: { read: current.readAt !== null }, after: { read } });
+      // An admin changing what another user has read (anyone's own clicks, an admin's too, are not audited).
+      if (uid !== callerOf(request).uid) await auditChangeTo(tx, request, uid, { action: "notification.read-changed", targetType: "notification", targetId: notificationId, before: { read: current.readAt !== null }, after: { read } });
       return updated;
     });
     center.publish(uid, { type: "read-changed" });
@@ -104,7 +104,7 @@ export async function notificationRoutes(plugin: FastifyInstance, { ctx }: { ctx
         .set({ readAt: sql`now()` })
         .where(and(eq(notifications.recipientUid, uid), isNull(notifications.readAt)))
         .returning({ id: notifications.id });
-      if (marked.length > 0) {
+      if (marked.length > 0 && uid !== callerOf(request).uid) {
         await auditChangeTo(tx, request, uid, { action: "notification.all-marked-read", targetType: "user", targetId: uid, after: { notificationIds: marked.map((row) => row.id) } });
       }
       return marked;

@@ -127,11 +127,15 @@ export async function repositoryRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
 
   app.post(REPOSITORIES, { config: dealer, schema: { body: repositoryCreateSchema, response: { 201: repositorySchema } } }, async (request, reply) => {
     const caller = callerOf(request);
-    const [row] = await db
-      .insert(tuneRepositories)
-      .values({ dealerUid: caller.uid, ...request.body })
-      .returning()
-      .catch(nameTaken);
+    const row = await db.transaction(async (tx) => {
+      const [made] = await tx
+        .insert(tuneRepositories)
+        .values({ dealerUid: caller.uid, ...request.body })
+        .returning()
+        .catch(nameTaken);
+      await auditChangeTo(tx, request, caller.uid, { action: "repository.created", targetType: "repository", targetId: made.id, after: audited(made) });
+      return made;
+    });
     const [made] = await describe(db, [row], () => true);
     return reply.status(201).send(made);
   });

@@ -137,6 +137,8 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
           checksums: image.checksums,
           createdBy: caller.uid,
         });
+        // A dealer's own new tune is theirs; one an admin makes is audited.
+        await auditChangeTo(tx, request, caller.uid, { action: "tune-file.created", targetType: "tune-file", targetId: row.id, after: { ...tuneAudited(row), sha256: image.sha256 } });
         return row.id;
       });
     });

@@ -248,6 +248,9 @@ describe.each(databaseKinds)("audit coverage on %s", (kind) => {
       await audited(() => call("DELETE", `/tune-files/${draft}`, admin), 204, { action: "tune-file.deleted", targetId: draft, subjectUid: dealer.uid, before: { title: "Cover draft" }, after: null });
       const own = (await upload("/tune-files", dealer, demo.tune.image, { title: "Cover own" })).json().id as string;
       await notAudited(() => call("DELETE", `/tune-files/${own}`, dealer), 204);
+      const admins = await audited(() => upload("/tune-files", admin, demo.tune.image, { title: "Admin tune" }), 201, { ...asAdmin(), action: "tune-file.created", targetType: "tune-file", before: null, after: { title: "Admin tune", published: false } });
+      expect(admins.row.targetId).toBe(admins.response.json().id);
+      await notAudited(() => upload("/tune-files", admin, demo.stock.subarray(1), { title: "Wrong size" }), 422);
     });
 
     it("records bakes made on a customer's car by its dealer, and their removal", async () => {
@@ -368,6 +371,9 @@ describe.each(databaseKinds)("audit coverage on %s", (kind) => {
       await audited(() => call("DELETE", `/repositories/${repo.id}`, admin), 204, { action: "repository.deleted", targetId: repo.id, subjectUid: dealer.uid, before: { name: "Cover team" }, after: null });
       const own = (await call("POST", "/repositories", dealer, { name: "Cover own" })).json();
       await notAudited(() => call("DELETE", `/repositories/${own.id}`, dealer), 204);
+      const admins = await audited(() => call("POST", "/repositories", admin, { name: "Admin picks" }), 201, { ...asAdmin(), action: "repository.created", subjectUid: admin.uid, before: null, after: { name: "Admin picks", freeForMembers: false } });
+      expect(admins.row.targetId).toBe(admins.response.json().id);
+      await notAudited(() => call("POST", "/repositories", admin, { name: "Admin picks" }), 409);
     });
 
     it("records an admin's edits, share links and removal of someone's data log, not the owner's", async () => {
