@@ -74,12 +74,22 @@ export async function auditChangeTo(db: Db | Tx, request: { caller: VerifiedCall
  * fields: the before/after of a partial update (a PATCH that sets one field records one field).
  */
 export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): { before: Record<string, unknown>; after: Record<string, unknown> } {
-  const changed = Object.keys(after).filter((field) => JSON.stringify(snapshot(before[field])) !== JSON.stringify(snapshot(after[field])));
+  const changed = Object.keys(after).filter((field) => canonical(snapshot(before[field])) !== canonical(snapshot(after[field])));
   return { before: Object.fromEntries(changed.map((field) => [field, before[field] ?? null])), after: Object.fromEntries(changed.map((field) => [field, after[field] ?? null])) };
+}
+
+/** JSON with every object's keys sorted: the same document read back from jsonb (which reorders keys) gives the same text. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
 }
 
 /** A large document (a definition, a map) as its SHA-256: the trail shows whether it changed without copying it. */
 export function digestOf(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  return `sha256:${createHash("sha256").update(JSON.stringify(snapshot(value))).digest("hex")}`;
+  return `sha256:${createHash("sha256").update(canonical(snapshot(value))).digest("hex")}`;
 }
