@@ -6,10 +6,10 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { eq, gt, max } from "drizzle-orm";
+import { eq, gt, max, sql } from "drizzle-orm";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, dealerProfiles } from "../../server/db/schema";
+import { auditEvents, dealerProfiles, ledgerEntries, secretReveals } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
 import { carMaker } from "./flashing-setup";
@@ -512,6 +512,40 @@ describe.each(databaseKinds)("audit coverage on %s", (kind) => {
       const marked = await audited(() => call("POST", `/users/${customer.uid}/notifications/mark-all-read`, admin), 200, { ...asAdmin(), action: "notification.all-marked-read", targetId: customer.uid, subjectUid: customer.uid });
       expect((marked.row.after as { notificationIds: string[] }).notificationIds).toContain(first.id);
       await notAudited(() => call("POST", `/users/${customer.uid}/notifications/mark-all-read`, admin), 200);
+    });
+  });
+
+  describe("one transaction with the change", () => {
+    it("rolls the change back when its audit row cannot be written", async () => {
+      const vehicleId = await car(customer);
+      expect((await call("PATCH", `/user-vehicles/${vehicleId}`, customer, { name: "Kept" })).statusCode).toBe(200);
+      const tune = (await upload("/tune-files", dealer, demo.tune.image, { title: "Cover atomic" })).json().id as string;
+      const secret = (await call("PUT", "/firmware-support/password-storage", admin, { firmwareId: "COVER64K", label: "Atomic", securityLevel: 0x11, secret: "never-shown" })).json().id as string;
+      const ledger = async () => (await app.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.userUid, customer.uid))).length;
+      const reveals = async () => (await app.ctx.db.select().from(secretReveals).where(eq(secretReveals.secretId, secret))).length;
+      const entries = await ledger();
+      const mark = await lastId();
+      // The database refuses every new audit row for the length of this test.
+      await app.ctx.db.execute(sql`CREATE FUNCTION refuse_audit_for_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit refused for the test'; END $$`);
+      await app.ctx.db.execute(sql`CREATE TRIGGER refuse_audit_for_test BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION refuse_audit_for_test()`);
+      try {
+        expect((await call("PATCH", `/user-vehicles/${vehicleId}`, admin, { name: "Lost" })).statusCode).toBe(500);
+        expect((await call("GET", `/user-vehicles/${vehicleId}`, customer)).json().name).toBe("Kept");
+        const revealed = await call("POST", `/firmware-support/password-storage/${secret}/reveal`, admin);
+        expect(revealed.statusCode).toBe(500);
+        expect(revealed.body).not.toContain("never-shown");
+        expect(await reveals()).toBe(0);
+        expect((await call("POST", `/users/${customer.uid}/transaction`, admin, { amountCents: 100, currency: "EUR", reason: "not kept" })).statusCode).toBe(500);
+        expect(await ledger()).toBe(entries);
+        expect((await call("PUT", `/tune-files/${tune}/publish`, admin, { priceCents: 0, currency: "EUR" })).statusCode).toBe(500);
+        expect((await call("GET", `/tune-files/${tune}`, dealer)).json().published).toBe(false);
+        // What nobody audits still works.
+        expect((await call("PATCH", `/user-vehicles/${vehicleId}`, customer, { notes: "still mine" })).statusCode).toBe(200);
+      } finally {
+        await app.ctx.db.execute(sql`DROP TRIGGER refuse_audit_for_test ON audit_events`);
+        await app.ctx.db.execute(sql`DROP FUNCTION refuse_audit_for_test()`);
+      }
+      expect(await rowsAfter(mark)).toEqual([]);
     });
   });
 });
