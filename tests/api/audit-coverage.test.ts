@@ -63,6 +63,19 @@ describe.each(databaseKinds)("audit coverage on %s", (kind) => {
   });
   afterAll(async () => test?.close());
 
+  it("gives every API answer its own request id, refusals included", async () => {
+    const [one, two, refused, unknown] = await Promise.all([
+      call("GET", "/tune-files", customer),
+      call("GET", "/tune-files", customer),
+      call("GET", "/audit-events", null),
+      call("GET", "/no-such-route", admin),
+    ]);
+    expect([refused.statusCode, unknown.statusCode]).toEqual([401, 404]);
+    const ids = [one, two, refused, unknown].map((response) => response.headers["x-request-id"]);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(4);
+  });
+
   describe("the firmware catalogue (admins only)", () => {
     let recordId: string;
 
