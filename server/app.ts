@@ -2,6 +2,7 @@ import fastifyCookie from "@fastify/cookie";
 import fastifyHelmet from "@fastify/helmet";
 import fastifyMultipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance } from "fastify";
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
@@ -102,6 +103,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY.
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Unique across restarts and instances (Fastify's default counts from req-1 again): the id the
+    // logs, the audit trail and the answer's X-Request-Id header share.
+    genReqId: () => randomUUID(),
     // Refusals before routing (414, 431, …) answer in our error shape with the same security headers.
     ...earlyErrorHandlers(securityHeaders(helmet)),
   });
@@ -164,7 +168,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       refusedAnswers.add(reply);
       throw new AnswerInsideTransactionError();
     }
-    if (request.url.startsWith("/api")) reply.header("Cache-Control", "no-store");
+    if (request.url.startsWith("/api")) reply.header("Cache-Control", "no-store").header("X-Request-Id", request.id);
     if (app.shuttingDown) reply.header("Connection", "close");
   });
 

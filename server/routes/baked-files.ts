@@ -13,6 +13,7 @@ import { callerOf } from "../http/auth";
 import { sendBakedFile } from "../http/vehicle-files";
 import { idParams } from "../http/crud";
 import type { ZodTypeProvider } from "../http/zod";
+import { actorFrom, auditChangeTo, writeAudit } from "../services/audit";
 import { dumpOf } from "../services/bakes";
 import { bakeAccess, bakedRow, isAdmin, vehicleFor, versionRow } from "../services/tune-access";
 import { bakeFromBlobs } from "../services/tune-files";
@@ -38,16 +39,25 @@ export async function bakedFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
   app.delete("/baked-tune-files/:id", { schema: { params: idParams } }, async (request, reply) => {
     const caller = callerOf(request);
     const row = await bakedRow(db, request.params.id);
-    const { owner } = await vehicleFor(db, row.vehicleId, caller).catch(() => {
+    const { owner, vehicle } = await vehicleFor(db, row.vehicleId, caller).catch(() => {
       throw notFound(`Baked tune file ${row.id}`);
     });
     if (!owner && !isAdmin(caller) && row.createdBy !== caller.uid) throw forbidden("Only the vehicle's owner, an admin or whoever made the bake may delete it");
-    await db.delete(bakedTuneFiles).where(eq(bakedTuneFiles.id, row.id));
+    const vehicleOwner = vehicle.ownerUid;
+    await db.transaction(async (tx) => {
+      await tx.delete(bakedTuneFiles).where(eq(bakedTuneFiles.id, row.id));
+      await auditChangeTo(tx, request, vehicleOwner, {
+        action: "baked-tune-file.deleted",
+        targetType: "baked-tune-file",
+        targetId: row.id,
+        before: { vehicleId: row.vehicleId, tuneFileId: row.tuneFileId, tuneVersion: row.tuneVersion, sha256: row.sha256, createdBy: row.createdBy },
+      });
+    });
     return reply.status(204).send();
   });
 
   /** Redoes every kept bake from its sources (after a patch or definition change); one failure is recorded and the rest go on. */
-  app.post("/baked-tune-files/rebake-all", { config: admin, schema: { response: { 202: startedJobSchema } } }, async (_request, reply) => {
+  app.post("/baked-tune-files/rebake-all", { config: admin, schema: { response: { 202: startedJobSchema } } }, async (request, reply) => {
     const job = ctx.jobs.start("rebake-all", async (progress) => {
       const rows = await db.select().from(bakedTuneFiles).where(or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date()))).orderBy(bakedTuneFiles.createdAt);
       progress.setTotal(rows.length);
@@ -73,6 +83,7 @@ export async function bakedFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
         }
       }
     });
+    await writeAudit(db, actorFrom(request), { action: "job.started", targetType: "job", targetId: job.id, after: { kind: "rebake-all" } });
     return reply.status(202).send({ job });
   });
 }

@@ -24,6 +24,7 @@ import { badRequest, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { sendFile } from "../http/byte-ranges";
 import type { ZodTypeProvider } from "../http/zod";
+import { auditChangeTo } from "../services/audit";
 import { apiChannel, hashToken, liveShare, ownedLog, shareOf } from "../services/data-logs";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 
@@ -51,10 +52,15 @@ export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx
     }
     // 256 random bits: the link is the only credential a viewer needs.
     const token = randomBytes(32).toString("base64url");
-    const [share] = await ctx.db
-      .insert(dataLogShares)
-      .values({ logId: row.id, tokenHash: hashToken(token), channels: [...new Set(input.channels)], expiresAt })
-      .returning();
+    const share = await ctx.db.transaction(async (tx) => {
+      const [made] = await tx
+        .insert(dataLogShares)
+        .values({ logId: row.id, tokenHash: hashToken(token), channels: [...new Set(input.channels)], expiresAt })
+        .returning();
+      // An admin publishing someone's log by link: the trail keeps the share, never its token.
+      await auditChangeTo(tx, request, row.ownerUid, { action: "data-log.shared", targetType: "data-log", targetId: row.id, after: { shareId: made.id, channels: made.channels, expiresAt: made.expiresAt } });
+      return made;
+    });
     const created: CreatedDataLogShare = { ...shareOf(share), token };
     return reply.status(201).send(created);
   });
@@ -69,12 +75,15 @@ export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx
   app.delete(`/${apiRoutes.dataLogs.shares(":id")}/:shareId`, { schema: { params: shareParams } }, async (request, reply) => {
     const { id, shareId } = request.params;
     const row = await ownedLog(ctx.db, callerOf(request), id);
-    const revoked = await ctx.db
-      .update(dataLogShares)
-      .set({ revokedAt: new Date() })
-      .where(and(eq(dataLogShares.id, shareId), eq(dataLogShares.logId, row.id), isNull(dataLogShares.revokedAt)))
-      .returning({ id: dataLogShares.id });
-    if (revoked.length === 0) throw notFound(`Share ${shareId}`);
+    await ctx.db.transaction(async (tx) => {
+      const revoked = await tx
+        .update(dataLogShares)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(dataLogShares.id, shareId), eq(dataLogShares.logId, row.id), isNull(dataLogShares.revokedAt)))
+        .returning({ id: dataLogShares.id });
+      if (revoked.length === 0) throw notFound(`Share ${shareId}`);
+      await auditChangeTo(tx, request, row.ownerUid, { action: "data-log.share-revoked", targetType: "data-log", targetId: row.id, before: { shareId } });
+    });
     return reply.status(204).send();
   });
 

@@ -21,6 +21,7 @@ import { requireFile, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
 import { type LogRow, apiChannel, lockHash, ownedLog, readableLog, summaryOf, vehicleOf, visibleTo } from "../services/data-logs";
 import { parseLogFile } from "../services/log-parse";
+import { auditChangeTo, changedFields } from "../services/audit";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 
 const DATA_LOGS = `/${apiPaths["data-logs"].list}`;
@@ -208,6 +209,14 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
           updatedAt: new Date(),
         })
         .where(eq(dataLogs.id, id));
+      const fields = Object.keys(patch) as (keyof typeof patch)[];
+      const after = { ...patch, ...(patch.tags !== undefined && { tags: [...new Set(patch.tags)] }) };
+      await auditChangeTo(tx, request, row.ownerUid, {
+        action: "data-log.updated",
+        targetType: "data-log",
+        targetId: id,
+        ...changedFields(Object.fromEntries(fields.map((field) => [field, row[field]])), after),
+      });
     });
     return detailOf(await ownedLog(ctx.db, callerOf(request), id));
   });
@@ -220,6 +229,12 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
       await lockHash(tx, row.columnsSha256);
       const deleted = await tx.delete(dataLogs).where(eq(dataLogs.id, id)).returning({ id: dataLogs.id });
       if (deleted.length === 0) throw notFound(`Data log ${id}`);
+      await auditChangeTo(tx, request, row.ownerUid, {
+        action: "data-log.deleted",
+        targetType: "data-log",
+        targetId: id,
+        before: { title: row.title, fileName: row.fileName, vehicleId: row.vehicleId, fileSha256: row.fileSha256 },
+      });
       await removeUnreferenced(tx, [row.fileSha256, row.columnsSha256]);
     });
     return reply.status(204).send();

@@ -29,6 +29,7 @@ import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { EventStreams } from "../http/event-stream";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
+import { auditChangeTo } from "../services/audit";
 import { vehicleFor } from "../services/tune-access";
 import type { ZodTypeProvider } from "../http/zod";
 import { type FlashLogRow, endSession, markAbandoned, flashLogToApi, flashLogsToApi, publishSessions, reportSteps, sessionDetail, startSession } from "../services/flash-sessions";
@@ -111,18 +112,28 @@ export async function flashLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
       }
       written = { kind: "stock", sha256: vehicle.stockDumpSha256, bakedTuneFileId: null, tuneFileId: null, tuneTitle: null, tuneVersion: null };
     }
-    const [row] = await db
-      .insert(flashLogs)
-      .values({
-        vehicleId: vehicle.id,
-        ...written,
-        result: body.result,
-        message: body.message,
-        durationMs: body.durationMs ?? null,
-        ...(body.flashedAt && { flashedAt: new Date(body.flashedAt) }),
-        reportedBy: caller.uid,
-      })
-      .returning();
+    const row = await db.transaction(async (tx) => {
+      const [reported] = await tx
+        .insert(flashLogs)
+        .values({
+          vehicleId: vehicle.id,
+          ...written,
+          result: body.result,
+          message: body.message,
+          durationMs: body.durationMs ?? null,
+          ...(body.flashedAt && { flashedAt: new Date(body.flashedAt) }),
+          reportedBy: caller.uid,
+        })
+        .returning();
+      // A flash written into someone else's car's history (its dealer, an admin): audited.
+      await auditChangeTo(tx, request, vehicle.ownerUid, {
+        action: "flash-log.reported",
+        targetType: "vehicle",
+        targetId: vehicle.id,
+        after: { flashLogId: reported.id, kind: reported.kind, sha256: reported.sha256, result: reported.result, message: reported.message },
+      });
+      return reported;
+    });
     return reply.status(201).send(await flashLogToApi(db, row));
   });
 

@@ -29,6 +29,7 @@ import { notFound } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { EventStreams } from "../http/event-stream";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
+import { auditChangeTo } from "../services/audit";
 import { type NotificationEvent, notificationToApi } from "../services/notifications";
 import type { ZodTypeProvider } from "../http/zod";
 
@@ -79,24 +80,36 @@ export async function notificationRoutes(plugin: FastifyInstance, { ctx }: { ctx
     const uid = recipientOf(request, request.params.id);
     const { notificationId } = request.params;
     const { read } = request.body;
-    const [row] = await ctx.db
-      .update(notifications)
-      // Marking a read one read again keeps when it was first read.
-      .set({ readAt: read ? sql`coalesce(${notifications.readAt}, now())` : null })
-      .where(and(eq(notifications.id, notificationId), eq(notifications.recipientUid, uid)))
-      .returning();
-    if (!row) throw notFound(`Notification ${notificationId}`);
+    const row = await ctx.db.transaction(async (tx) => {
+      const [current] = await tx.select({ readAt: notifications.readAt }).from(notifications).where(and(eq(notifications.id, notificationId), eq(notifications.recipientUid, uid))).for("update");
+      if (!current) throw notFound(`Notification ${notificationId}`);
+      const [updated] = await tx
+        .update(notifications)
+        // Marking a read one read again keeps when it was first read.
+        .set({ readAt: read ? sql`coalesce(${notifications.readAt}, now())` : null })
+        .where(and(eq(notifications.id, notificationId), eq(notifications.recipientUid, uid)))
+        .returning();
+      // An admin changing what another user has read (anyone's own clicks, an admin's too, are not audited).
+      if (uid !== callerOf(request).uid) await auditChangeTo(tx, request, uid, { action: "notification.read-changed", targetType: "notification", targetId: notificationId, before: { read: current.readAt !== null }, after: { read } });
+      return updated;
+    });
     center.publish(uid, { type: "read-changed" });
     return notificationToApi(row);
   });
 
   app.post(`${PATH}/mark-all-read`, { schema: { params: userParams, response: { 200: markAllReadResultSchema } } }, async (request): Promise<MarkAllReadResult> => {
     const uid = recipientOf(request, request.params.id);
-    const updated = await ctx.db
-      .update(notifications)
-      .set({ readAt: sql`now()` })
-      .where(and(eq(notifications.recipientUid, uid), isNull(notifications.readAt)))
-      .returning({ id: notifications.id });
+    const updated = await ctx.db.transaction(async (tx) => {
+      const marked = await tx
+        .update(notifications)
+        .set({ readAt: sql`now()` })
+        .where(and(eq(notifications.recipientUid, uid), isNull(notifications.readAt)))
+        .returning({ id: notifications.id });
+      if (marked.length > 0 && uid !== callerOf(request).uid) {
+        await auditChangeTo(tx, request, uid, { action: "notification.all-marked-read", targetType: "user", targetId: uid, after: { notificationIds: marked.map((row) => row.id) } });
+      }
+      return marked;
+    });
     if (updated.length > 0) center.publish(uid, { type: "read-changed" });
     return { updated: updated.length, unreadCount: await center.unreadCount(uid) };
   });

@@ -42,6 +42,7 @@ import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import type { ZodTypeProvider } from "../http/zod";
+import { actorFrom, auditChangeTo, writeAudit } from "../services/audit";
 import type { VerifiedCaller } from "../services/identity";
 import { accountOf, accountToApi, readyAccountOf } from "../services/payments/accounts";
 import { type OrderRow, conflictOrder, dropUnpaidOrder, orderToApi, platformFee, requestCancel, requestRefund } from "../services/payments/orders";
@@ -320,6 +321,8 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     if (order.customerUid !== caller.uid && !isAdmin(caller)) throw forbidden("Only the buyer cancels their checkout");
     if (!isOpen(order)) throw conflictOrder(`the order is ${order.status}`, "orderId");
     await requestCancel(ctx, order);
+    // An admin cancelling someone's checkout: the provider's event makes the change, the trail says who asked.
+    await auditChangeTo(db, request, order.customerUid, { action: "order.cancel-requested", targetType: "order", targetId: order.id, before: { status: order.status } });
     const [after] = await db.select().from(orders).where(eq(orders.id, order.id));
     return orderToApi(after);
   });
@@ -408,11 +411,20 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     if (!licence) throw notFound(`A licence of tune ${tuneFileId} for this car`);
     if (!isAdmin(caller) && licence.dealerUid !== caller.uid) throw forbidden("Only an admin or the dealer who sold it removes a licence");
     const [order] = licence.purchase.orderId ? await db.select().from(orders).where(eq(orders.id, licence.purchase.orderId)) : [];
+    const { purchase } = licence;
+    const removal = (action: string) => ({
+      action,
+      targetType: "licence",
+      targetId: purchase.id,
+      before: { tuneFileId: purchase.tuneFileId, title: licence.title, vehicleId: purchase.vehicleId, orderId: purchase.orderId, grantedBy: purchase.grantedBy, ...(order && { orderStatus: order.status, amountCents: order.amountCents, currency: order.currency }) },
+      after: { reason },
+    });
     if (order?.status === "paid" && order.paymentId) {
-      await requestRefund(ctx, order, reason);
+      await requestRefund(ctx, order, reason, (tx) => auditChangeTo(tx, request, purchase.customerUid, removal("licence.refund-requested")));
     } else {
       await ctx.notifications.transaction(async (tx, notify) => {
         await tx.delete(tuneFilePurchases).where(eq(tuneFilePurchases.id, licence.purchase.id));
+        await auditChangeTo(tx, request, purchase.customerUid, removal("licence.removed"));
         await notify({ recipientUid: licence.purchase.customerUid, kind: "order.refunded", title: `Licence removed: ${licence.title}`, body: `Reason: ${reason}`, link: `/my-devices/${vehicle.id}` });
       });
     }
@@ -486,6 +498,7 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
         .insert(ledgerEntries)
         .values({ userUid: user.uid, eventId: `adjustment-${randomUUID()}`, kind: "adjustment", amountCents, currency, description: `Adjustment: ${reason}`, createdBy: caller.uid })
         .returning();
+      await writeAudit(tx, actorFrom(request), { action: "ledger.adjusted", targetType: "ledger-entry", targetId: String(made.id), subjectUid: user.uid, after: { amountCents, currency, reason } });
       await notify({ recipientUid: user.uid, kind: "ledger.adjusted", title: `Your balance was adjusted by ${(amountCents / 100).toFixed(2)} ${currency}`, body: reason, link: "/my-tunes" });
       return made;
     });

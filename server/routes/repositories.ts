@@ -28,6 +28,7 @@ import { badRequest, conflict, notFound } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { idParams, referencedConflict } from "../http/crud";
 import type { ZodTypeProvider } from "../http/zod";
+import { type AuditActor, actorFrom, auditChangeTo, changedFields, writeAudit } from "../services/audit";
 import type { VerifiedCaller } from "../services/identity";
 import type { Notify } from "../services/notifications";
 import { isAdmin } from "../services/tune-access";
@@ -80,6 +81,9 @@ async function describe(db: Handle, rows: RepositoryRow[], withMembers: (row: Re
   }));
 }
 
+/** What the trail keeps of a repository. */
+const audited = (row: RepositoryRow) => ({ name: row.name, description: row.description, freeForMembers: row.freeForMembers });
+
 const owns = (caller: VerifiedCaller, row: RepositoryRow) => isAdmin(caller) || row.dealerUid === caller.uid;
 
 /** The repository for its dealer or an admin to change; to anyone else it does not exist. */
@@ -90,12 +94,14 @@ async function ownRepository(db: Handle, id: string, caller: VerifiedCaller, loc
   return row;
 }
 
-async function grant(tx: Tx, notify: Notify, repository: RepositoryRow, userUid: string, caller: VerifiedCaller): Promise<boolean> {
+/** Gives the user access (once); the trail keeps who gave it, to whom. */
+async function grant(tx: Tx, notify: Notify, repository: RepositoryRow, userUid: string, caller: VerifiedCaller, actor: AuditActor): Promise<boolean> {
   const [user] = await tx.select({ uid: users.uid }).from(users).where(eq(users.uid, userUid));
   if (!user) throw notFound(`User ${userUid}`);
   if (userUid === repository.dealerUid) throw badRequest("Invalid member", "the repository's own dealer always reaches it", [{ path: "id", message: "the repository's own dealer" }]);
   const [created] = await tx.insert(repositoryAccess).values({ repositoryId: repository.id, userUid, grantedBy: caller.uid }).onConflictDoNothing().returning();
   if (created) {
+    await writeAudit(tx, actor, { action: "repository.access-granted", targetType: "repository", targetId: repository.id, subjectUid: userUid, after: { userUid, repository: repository.name } });
     const free = repository.freeForMembers ? " Its tunes are yours at no charge." : "";
     await notify({ recipientUid: userUid, kind: "repository.granted", title: `You can now reach the tunes of "${repository.name}"`, body: `Its dealer gave you access to this private collection.${free} Its tunes appear in your cars' storefronts.`, link: "/my-tunes" });
   }
@@ -121,11 +127,15 @@ export async function repositoryRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
 
   app.post(REPOSITORIES, { config: dealer, schema: { body: repositoryCreateSchema, response: { 201: repositorySchema } } }, async (request, reply) => {
     const caller = callerOf(request);
-    const [row] = await db
-      .insert(tuneRepositories)
-      .values({ dealerUid: caller.uid, ...request.body })
-      .returning()
-      .catch(nameTaken);
+    const row = await db.transaction(async (tx) => {
+      const [made] = await tx
+        .insert(tuneRepositories)
+        .values({ dealerUid: caller.uid, ...request.body })
+        .returning()
+        .catch(nameTaken);
+      await auditChangeTo(tx, request, caller.uid, { action: "repository.created", targetType: "repository", targetId: made.id, after: audited(made) });
+      return made;
+    });
     const [made] = await describe(db, [row], () => true);
     return reply.status(201).send(made);
   });
@@ -143,13 +153,14 @@ export async function repositoryRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
   app.patch(`/${apiRoutes.repositories.record(":id")}`, { schema: { params: idParams, body: repositoryUpdateSchema, response: { 200: repositorySchema } } }, async (request) => {
     const caller = callerOf(request);
     const row = await db.transaction(async (tx) => {
-      await ownRepository(tx, request.params.id, caller, true);
+      const current = await ownRepository(tx, request.params.id, caller, true);
       const [updated] = await tx
         .update(tuneRepositories)
         .set({ ...request.body, updatedAt: new Date() })
         .where(eq(tuneRepositories.id, request.params.id))
         .returning()
         .catch(nameTaken);
+      await auditChangeTo(tx, request, current.dealerUid, { action: "repository.updated", targetType: "repository", targetId: current.id, ...changedFields(audited(current), audited(updated)) });
       return updated;
     });
     const [repository] = await describe(db, [row], () => true);
@@ -164,6 +175,7 @@ export async function repositoryRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
       const held = await tx.select({ id: tuneFiles.id, title: tuneFiles.title }).from(tuneFiles).where(eq(tuneFiles.repositoryId, row.id)).limit(20);
       if (held.length) throw referencedConflict(`Repository "${row.name}"`, held.map((tune) => ({ resource: "tune file", id: tune.id, label: tune.title })));
       await tx.delete(tuneRepositories).where(eq(tuneRepositories.id, row.id));
+      await auditChangeTo(tx, request, row.dealerUid, { action: "repository.deleted", targetType: "repository", targetId: row.id, before: audited(row) });
     });
     return reply.status(204).send();
   });
@@ -176,7 +188,7 @@ export async function repositoryRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
       const repository = await ownRepository(tx, request.params.id, caller, true);
       const [user] = await tx.select({ uid: users.uid }).from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
       if (!user) throw badRequest("Invalid body", `no account uses ${email}`, [{ path: "email", message: "no account uses this email: ask them to sign up first" }]);
-      return { repositoryId: repository.id, userUid: user.uid, created: await grant(tx, notify, repository, user.uid, caller) };
+      return { repositoryId: repository.id, userUid: user.uid, created: await grant(tx, notify, repository, user.uid, caller, actorFrom(request)) };
     });
     return reply.status(outcome.created ? 201 : 200).send(outcome);
   });
@@ -213,7 +225,7 @@ export async function repositoryRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
   app.post(`/${apiRoutes.users.repositoryGrant(":id", ":repoId")}`, { schema: { params: grantParams, response: { 200: repositoryGrantSchema, 201: repositoryGrantSchema } } }, async (request, reply) => {
     const caller = callerOf(request);
     const { id, repoId } = request.params;
-    const created = await ctx.notifications.transaction(async (tx, notify) => grant(tx, notify, await ownRepository(tx, repoId, caller, true), id, caller));
+    const created = await ctx.notifications.transaction(async (tx, notify) => grant(tx, notify, await ownRepository(tx, repoId, caller, true), id, caller, actorFrom(request)));
     return reply.status(created ? 201 : 200).send({ repositoryId: repoId, userUid: id, created });
   });
 
@@ -231,6 +243,7 @@ export async function repositoryRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
         .returning();
       if (!removed) throw notFound(`Access of user ${id} to repository ${repoId}`);
       if (!leaving) {
+        await writeAudit(tx, actorFrom(request), { action: "repository.access-withdrawn", targetType: "repository", targetId: repository.id, subjectUid: id, before: { userUid: id, repository: repository.name, grantedBy: removed.grantedBy } });
         await notify({ recipientUid: id, kind: "repository.withdrawn", title: `Your access to "${repository.name}" was withdrawn`, body: "The tunes you licensed from it stay yours; its other tunes are no longer offered to you.", link: "/my-tunes" });
       }
     });

@@ -1,6 +1,7 @@
 import os from "node:os";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context";
+import { actorFrom, writeAudit } from "../services/audit";
 import { startBlobCollection } from "../services/blob-collector";
 import { apiPaths } from "../../contracts/api-paths";
 import { backgroundJobsSchema, jobSnapshotSchema, serverStatusSchema, systemInfoSchema } from "../../contracts/server-management";
@@ -43,5 +44,9 @@ export async function statusRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
   app.get(`${STATUS}/background`, { config: admin, schema: { response: { 200: backgroundJobsSchema } } }, async () => ({ jobs: ctx.jobs.list() }));
 
   /** Runs the blob collection now (it also runs every few hours); the job's result says what was removed. */
-  app.post(`${STATUS}/background/collect-blobs`, { config: admin, schema: { response: { 202: jobSnapshotSchema } } }, async (_request, reply) => reply.status(202).send(startBlobCollection(ctx)));
+  app.post(`${STATUS}/background/collect-blobs`, { config: admin, schema: { response: { 202: jobSnapshotSchema } } }, async (request, reply) => {
+    const job = startBlobCollection(ctx);
+    await writeAudit(ctx.db, actorFrom(request), { action: "job.started", targetType: "job", targetId: job.id, after: { kind: job.kind } });
+    return reply.status(202).send(job);
+  });
 }

@@ -40,6 +40,7 @@ import { type Upload, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
 import { lockFirmwareIds } from "../services/catalogue";
 import type { NotificationInput } from "../services/notifications";
+import { actorFrom, changedFields, writeAudit } from "../services/audit";
 
 /** The admin's list; a requester's own are under `mine` (the app's "support-requests" resource). */
 const SUPPORT_REQUESTS = `/${apiPaths["onboarding-vehicles"].list}`;
@@ -267,6 +268,15 @@ export async function supportRequestRoutes(plugin: FastifyInstance, { ctx }: { c
         .where(eq(supportRequests.id, id))
         .returning();
       if (changed.status !== current.status) await notify(supportRequestNotification(changed, update.note));
+      const fields = changedFields({ status: current.status, firmwareId: current.firmwareId }, { status: changed.status, firmwareId: changed.firmwareId });
+      await writeAudit(tx, actorFrom(request), {
+        action: "support-request.updated",
+        targetType: "support-request",
+        targetId: id,
+        subjectUid: current.requesterUid,
+        before: fields.before,
+        after: { ...fields.after, ...(update.note && { note: update.note }) },
+      });
     });
     return supportRequestToApi(await supportRequestRow(id));
   });

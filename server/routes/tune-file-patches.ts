@@ -29,6 +29,7 @@ import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { fieldsOf, patchIdsField } from "../http/multipart-fields";
 import { requireFile, withBufferedUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
+import { actorFrom, changedFields, writeAudit } from "../services/audit";
 import { runDefinitionImport } from "../services/definition-import";
 import { checkPatchAgainstFirmware } from "../services/patch-fit";
 import { isAdmin, versionRow } from "../services/tune-access";
@@ -56,6 +57,9 @@ const patchListSpec: ListSpec = {
   defaultSort: [{ field: "title", order: "asc" }],
 };
 
+/** What the trail keeps of a patch: all of it (a patch is a few bytes per entry). */
+const patchAudited = (row: typeof tuneFilePatches.$inferSelect) => ({ title: row.title, description: row.description, firmwareIds: row.firmwareIds, entries: row.entries });
+
 export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
@@ -81,11 +85,14 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
       await checkPatchAgainstFirmware(ctx, tx, input);
       const values = { title: input.title, description: input.description, firmwareIds: input.firmwareIds, entries: input.entries };
       if (input.id) {
+        const [current] = await tx.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, input.id)).for("update");
+        if (!current) throw notFound(`Tune-file patch ${input.id}`);
         const [updated] = await tx.update(tuneFilePatches).set({ ...values, updatedAt: new Date() }).where(eq(tuneFilePatches.id, input.id)).returning();
-        if (!updated) throw notFound(`Tune-file patch ${input.id}`);
+        await writeAudit(tx, actorFrom(request), { action: "tune-file-patch.updated", targetType: "tune-file-patch", targetId: updated.id, ...changedFields(patchAudited(current), patchAudited(updated)) });
         return updated;
       }
       const [created] = await tx.insert(tuneFilePatches).values(values).returning();
+      await writeAudit(tx, actorFrom(request), { action: "tune-file-patch.created", targetType: "tune-file-patch", targetId: created.id, after: patchAudited(created) });
       return created;
     });
     return reply.status(input.id ? 200 : 201).send(patchToApi(row));
@@ -104,6 +111,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
         .limit(20);
       if (bakes.length) throw referencedConflict(`Patch "${row.title}"`, bakes.map((b) => ({ resource: "baked tune file", id: b.id, label: `for vehicle ${b.vehicleId}` })));
       await tx.delete(tuneFilePatches).where(eq(tuneFilePatches.id, id));
+      await writeAudit(tx, actorFrom(request), { action: "tune-file-patch.deleted", targetType: "tune-file-patch", targetId: id, before: patchAudited(row) });
     });
     return reply.status(204).send();
   });
@@ -193,7 +201,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
    * already has is kept as it is). The path keeps its first name.
    */
   app.post(`/${apiRoutes.tuneFilePatches.importDefinition()}`, { config: admin, schema: { body: xdfImportSchema, response: { 200: xdfImportedSchema, 201: xdfStoredSchema } } }, async (request, reply) => {
-    const answer = await runDefinitionImport(ctx, request.body);
+    const answer = await runDefinitionImport(ctx, request.body, actorFrom(request));
     return "saved" in answer ? reply.status(201).send(answer) : answer;
   });
 }

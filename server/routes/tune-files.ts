@@ -37,6 +37,7 @@ import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { fieldsOf } from "../http/multipart-fields";
 import { requireFile, withBufferedUpload, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
+import { auditChangeTo, changedFields } from "../services/audit";
 import { accessOf, boughtBy, isAdmin, ownTune, tuneColumns, tuneRow, vehicleFor, versionRow, visibleTune } from "../services/tune-access";
 import { inspect, readImage } from "../services/tune-files";
 import { definitionOf, firmwareRecord } from "../services/firmware-records";
@@ -68,6 +69,20 @@ export const tuneListSpec: ListSpec = {
   search: sql`(${tuneFiles.title} || ' ' || ${tuneFiles.description} || ' ' || ${tuneFiles.firmwareId})`,
   defaultSort: [{ field: "updatedAt", order: "desc" }],
 };
+
+/** What the trail keeps of a tune file: its terms and texts (its versions are named by number). */
+const tuneAudited = (row: typeof tuneFiles.$inferSelect) => ({
+  title: row.title,
+  description: row.description,
+  published: row.published,
+  priceCents: row.priceCents,
+  currency: row.currency,
+  buyerEmails: row.buyerEmails,
+  mayView: row.mayView,
+  mayDownload: row.mayDownload,
+  currentVersion: row.currentVersion,
+  repositoryId: row.repositoryId,
+});
 
 export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
@@ -122,6 +137,8 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
           checksums: image.checksums,
           createdBy: caller.uid,
         });
+        // A dealer's own new tune is theirs; one an admin makes is audited.
+        await auditChangeTo(tx, request, caller.uid, { action: "tune-file.created", targetType: "tune-file", targetId: row.id, after: { ...tuneAudited(row), sha256: image.sha256 } });
         return row.id;
       });
     });
@@ -181,7 +198,9 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
         const [repository] = await tx.select({ id: tuneRepositories.id }).from(tuneRepositories).where(and(eq(tuneRepositories.id, body.repositoryId), eq(tuneRepositories.dealerUid, owned.dealerUid)));
         if (!repository) throw badRequest("Invalid body", `no repository ${body.repositoryId} of the tune's dealer`, [{ path: "repositoryId", message: "no such repository of the tune's dealer" }]);
       }
-      await tx.update(tuneFiles).set({ ...body, updatedAt: new Date() }).where(eq(tuneFiles.id, id));
+      const [updated] = await tx.update(tuneFiles).set({ ...body, updatedAt: new Date() }).where(eq(tuneFiles.id, id)).returning();
+      // An admin changing a dealer's tune is audited; the dealer's own edits are not.
+      await auditChangeTo(tx, request, owned.dealerUid, { action: "tune-file.updated", targetType: "tune-file", targetId: id, ...changedFields(tuneAudited(owned), tuneAudited(updated)) });
     });
     const row = await tuneRow(db, id);
     return tuneToApi(db, row, accessOf(row, caller, false));
@@ -197,6 +216,7 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
       const buyers = await tx.select({ id: tuneFilePurchases.id, vehicleId: tuneFilePurchases.vehicleId }).from(tuneFilePurchases).where(eq(tuneFilePurchases.tuneFileId, id)).limit(20);
       if (buyers.length) throw referencedConflict(`Tune file "${row.title}"`, buyers.map((b) => ({ resource: "purchase", id: b.id, label: `for vehicle ${b.vehicleId}` })));
       await tx.delete(tuneFiles).where(eq(tuneFiles.id, id));
+      await auditChangeTo(tx, request, row.dealerUid, { action: "tune-file.deleted", targetType: "tune-file", targetId: id, before: tuneAudited(row) });
     });
     return reply.status(204).send();
   });
@@ -226,6 +246,13 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
           createdBy: caller.uid,
         });
         await tx.update(tuneFiles).set({ currentVersion: next, updatedAt: new Date() }).where(eq(tuneFiles.id, id));
+        await auditChangeTo(tx, request, locked.dealerUid, {
+          action: "tune-file.version-added",
+          targetType: "tune-file",
+          targetId: id,
+          before: { currentVersion: locked.currentVersion },
+          after: { currentVersion: next, label: input.version, sha256: image.sha256, size: image.size },
+        });
       });
     });
     const row = await tuneRow(db, id);
@@ -242,18 +269,22 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
       const message = "set up your payout account before selling (My tunes → Sales and payments); a free tune can be published without one";
       throw new HttpError(409, "No payout account", message, [{ path: "priceCents", message: "needs a payout account that takes charges" }]);
     }
-    await db
-      .update(tuneFiles)
-      .set({
-        published: true,
-        priceCents: body.priceCents,
-        currency: body.currency,
-        buyerEmails: [...new Set(body.buyerEmails)],
-        ...(body.mayView !== undefined && { mayView: body.mayView }),
-        ...(body.mayDownload !== undefined && { mayDownload: body.mayDownload }),
-        updatedAt: new Date(),
-      })
-      .where(eq(tuneFiles.id, id));
+    await db.transaction(async (tx) => {
+      const [published] = await tx
+        .update(tuneFiles)
+        .set({
+          published: true,
+          priceCents: body.priceCents,
+          currency: body.currency,
+          buyerEmails: [...new Set(body.buyerEmails)],
+          ...(body.mayView !== undefined && { mayView: body.mayView }),
+          ...(body.mayDownload !== undefined && { mayDownload: body.mayDownload }),
+          updatedAt: new Date(),
+        })
+        .where(eq(tuneFiles.id, id))
+        .returning();
+      await auditChangeTo(tx, request, tune.dealerUid, { action: "tune-file.published", targetType: "tune-file", targetId: id, ...changedFields(tuneAudited(tune), tuneAudited(published)) });
+    });
     const row = await tuneRow(db, id);
     return tuneToApi(db, row, accessOf(row, caller, false));
   });
@@ -261,8 +292,11 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
   app.put(`/${apiRoutes.tuneFiles.unpublish(":id")}`, { schema: { params: idParams, response: { 200: tuneFileSchema } } }, async (request): Promise<TuneFile> => {
     const caller = callerOf(request);
     const { id } = request.params;
-    await ownTune(db, id, caller);
-    await db.update(tuneFiles).set({ published: false, updatedAt: new Date() }).where(eq(tuneFiles.id, id));
+    const tune = await ownTune(db, id, caller);
+    await db.transaction(async (tx) => {
+      await tx.update(tuneFiles).set({ published: false, updatedAt: new Date() }).where(eq(tuneFiles.id, id));
+      await auditChangeTo(tx, request, tune.dealerUid, { action: "tune-file.unpublished", targetType: "tune-file", targetId: id, before: { published: tune.published }, after: { published: false } });
+    });
     const row = await tuneRow(db, id);
     return tuneToApi(db, row, accessOf(row, caller, false));
   });
@@ -287,11 +321,18 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
       const message = `the vehicle runs firmware ${vehicle.firmwareId}, the tune is for ${tune.firmwareId}`;
       throw new HttpError(422, "Wrong firmware", message, [{ path: "vehicleId", message }]);
     }
-    const [created] = await db
-      .insert(tuneFilePurchases)
-      .values({ customerUid: vehicle.ownerUid, tuneFileId: id, vehicleId, grantedBy: caller.uid })
-      .onConflictDoNothing()
-      .returning();
+    // A licence on someone's car, given without payment: audited (an admin's or a dealer's gift alike).
+    const created = await db.transaction(async (tx) => {
+      const [made] = await tx
+        .insert(tuneFilePurchases)
+        .values({ customerUid: vehicle.ownerUid, tuneFileId: id, vehicleId, grantedBy: caller.uid })
+        .onConflictDoNothing()
+        .returning();
+      if (made) {
+        await auditChangeTo(tx, request, vehicle.ownerUid, { action: "licence.granted", targetType: "licence", targetId: made.id, after: { tuneFileId: id, title: tune.title, vehicleId } });
+      }
+      return made;
+    });
     return reply.status(created ? 201 : 200).send({ tuneFileId: id, vehicleId, customerUid: vehicle.ownerUid, created: Boolean(created) });
   });
 }

@@ -8,7 +8,7 @@
  * reads it as map-level changes against the stock read and the previous revision.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 import {
@@ -36,6 +36,7 @@ import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { fieldsOf } from "../http/multipart-fields";
 import { requireFile, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
+import { auditChangeTo, changedFields } from "../services/audit";
 import type { VerifiedCaller } from "../services/identity";
 import type { Notify } from "../services/notifications";
 import { requestCancel, requestRefund } from "../services/payments/orders";
@@ -94,6 +95,35 @@ async function ownLogs(ctx: AppContext, caller: VerifiedCaller, ids: string[], p
   const missing = unique.filter((id) => !found.some((row) => row.id === id));
   if (missing.length) throw badRequest("Invalid body", `no data log of yours: ${missing.join(", ")}`, [{ path, message: `no data log of yours: ${missing.join(", ")}` }]);
   return unique;
+}
+
+/** What the trail keeps of a request's state: where it is, the quote, who works it, why it closed. */
+const requestAudited = (row: RequestRow) => ({
+  state: row.state,
+  quotePriceCents: row.quotePriceCents,
+  quoteCurrency: row.quoteCurrency,
+  quoteExpectedDays: row.quoteExpectedDays,
+  assignee: row.assignee,
+  closedReason: row.closedReason,
+  revisions: row.revisions,
+  tuneFileId: row.tuneFileId,
+});
+
+/**
+ * One audit row for a move of a customer's request by its dealer or an admin (the customer's own
+ * moves are theirs): the fields that changed and what was said with it. Reading and the dealer's
+ * messages are the thread's, not the trail's.
+ */
+async function auditMove(tx: Tx, request: FastifyRequest, side: Side, action: string, before: RequestRow, after: RequestRow, said?: string | null): Promise<void> {
+  if (action === "read" || (side.actor === "dealer" && (action === "message" || action === "attachment"))) return;
+  const changed = changedFields(requestAudited(before), requestAudited(after));
+  await auditChangeTo(tx, request, before.customerUid, {
+    action: `tuning-request.${action}`,
+    targetType: "tuning-request",
+    targetId: before.id,
+    before: changed.before,
+    after: { ...changed.after, ...(said && { said }) },
+  });
 }
 
 export async function tuningRequestRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -218,7 +248,10 @@ export async function tuningRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
         }
         const row = await ctx.notifications.transaction(async (tx, notify) => {
           const { row: locked } = await requestFor(tx, caller, before.id, true);
-          return PAID_STATES.includes(locked.state) ? closePaid(tx, notify, locked, close) : locked;
+          const closed = PAID_STATES.includes(locked.state) ? await closePaid(tx, notify, locked, close) : locked;
+          // Against the state before the refund: the provider's event may have closed it already.
+          await auditMove(tx, request, side, body.action, before, closed, body.reason);
+          return closed;
         });
         changed(row.id);
         return ticket(row, caller);
@@ -234,7 +267,10 @@ export async function tuningRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
 
     const row = await ctx.notifications.transaction(async (tx, notify) => {
       const { row: locked } = await requestFor(tx, caller, before.id, true);
-      return act(tx, notify, locked, side, caller, body, logIds);
+      const moved = await act(tx, notify, locked, side, caller, body, logIds);
+      const said = "reason" in body ? body.reason : "note" in body ? body.note : "text" in body ? body.text : undefined;
+      await auditMove(tx, request, side, body.action, locked, moved, said);
+      return moved;
     });
     changed(row.id);
     return ticket(row, caller);
@@ -356,7 +392,7 @@ export async function tuningRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
           .values({ requestId: locked.id, vehicleId: locked.vehicleId, kind: "revision", name: file.filename || `revision-${number}.bin`, sha256: image.sha256, size: image.size, senderUid: caller.uid, sender: side.actor === "admin" ? "admin" : "dealer", revision: number, note: input.note, changesFromStock: fromStock, changesFromPrevious: fromPrevious })
           .returning();
         await addToThread(tx, locked.id, { kind: "revision", actor: side.actor, actorUid: caller.uid, text: input.note, fileIds: [stored.id], at: now });
-        return moveRequest(tx, notify, locked, {
+        const delivered = await moveRequest(tx, notify, locked, {
           to,
           actor: side.actor,
           actorUid: caller.uid,
@@ -365,6 +401,8 @@ export async function tuningRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
           set: { tuneFileId, revisions: number, lastDeliveredAt: now, firstDeliveredAt: locked.firstDeliveredAt ?? now, dealerReadAt: now },
           at: now,
         });
+        await auditMove(tx, request, side, "deliver", locked, delivered, input.note);
+        return delivered;
       });
       ctx.vehicleEvents.publish(moved.vehicleId!, { type: "order", order: { id: moved.id, status: "delivered", tuneFileId: moved.tuneFileId } });
       return moved;
@@ -390,7 +428,9 @@ export async function tuningRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
           .returning();
         await addToThread(tx, locked.id, { kind: "message", actor: side.actor, actorUid: caller.uid, text: input.text || `Sent ${stored.name}`, fileIds: [stored.id], at: now });
         await tellOthers(notify, locked, side.actor, { kind: "tuning-request.message", title: `${stored.name} from the ${side.actor}`, body: input.text });
-        return touch(tx, locked, side, now);
+        const touched = await touch(tx, locked, side, now);
+        await auditMove(tx, request, side, "attachment", locked, touched, `${stored.name} (${stored.sha256})`);
+        return touched;
       });
     });
     changed(row.id);

@@ -6,7 +6,7 @@
  * services/tune-access.ts.
  */
 import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { type VehicleTunes, bakeRequestSchema, bakedTuneFileSchema, tuneVehicleSchema, vehicleTunesSchema } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
@@ -18,8 +18,10 @@ import { fieldsOf, patchIdsField } from "../http/multipart-fields";
 import { requireFile, withUpload } from "../http/uploads";
 import { sendStockRead } from "../http/vehicle-files";
 import type { ZodTypeProvider } from "../http/zod";
+import type { Tx } from "../db/handle";
+import { auditChangeTo } from "../services/audit";
 import { TEMP_BAKE_MS, dumpOf, storeBake } from "../services/bakes";
-import { accessOf, isAdmin, tuneRow, vehicleFor, versionRow } from "../services/tune-access";
+import { type VehicleRow, accessOf, isAdmin, tuneRow, vehicleFor, versionRow } from "../services/tune-access";
 import { bakeFromBlobs } from "../services/tune-files";
 import { bakedToApi, tuneToApi, vehicleToApi } from "../services/tune-responses";
 import { acceptStockRead, firmwareOfImage, imageOf } from "../services/tune-uploads";
@@ -30,6 +32,15 @@ const VEHICLES = `/${apiPaths["my-devices"].list}`;
 const dealer = { role: "dealer" as const };
 
 const slotParams = z.strictObject({ id: z.uuid("id must be a UUID"), x: z.coerce.number().int("slot is a whole number").min(0).max(15, "slot is 0 to 15") });
+
+/** A bake made on someone else's car (its dealer, an admin): one audit row in the bake's transaction. */
+const auditBake = (request: FastifyRequest, vehicle: VehicleRow) => (tx: Tx, row: typeof bakedTuneFiles.$inferSelect) =>
+  auditChangeTo(tx, request, vehicle.ownerUid, {
+    action: "baked-tune-file.created",
+    targetType: "baked-tune-file",
+    targetId: row.id,
+    after: { vehicleId: vehicle.id, tuneFileId: row.tuneFileId, tuneVersion: row.tuneVersion, patchIds: row.patchIds, sha256: row.sha256, temporary: row.expiresAt !== null },
+  });
 
 export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
@@ -44,11 +55,21 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
     return withUpload(request, ctx, async (upload) => {
       const file = requireFile(upload);
       const record = await acceptStockRead(ctx, file);
-      const [updated] = await db
-        .update(userVehicles)
-        .set({ firmwareId: record.firmwareId, stockDumpSha256: file.sha256, stockDumpSize: file.size, stockDumpSlot: x, stockDumpUploadedAt: new Date(), updatedAt: new Date() })
-        .where(eq(userVehicles.id, vehicle.id))
-        .returning();
+      const updated = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(userVehicles)
+          .set({ firmwareId: record.firmwareId, stockDumpSha256: file.sha256, stockDumpSize: file.size, stockDumpSlot: x, stockDumpUploadedAt: new Date(), updatedAt: new Date() })
+          .where(eq(userVehicles.id, vehicle.id))
+          .returning();
+        await auditChangeTo(tx, request, vehicle.ownerUid, {
+          action: "vehicle.stock-read-replaced",
+          targetType: "vehicle",
+          targetId: vehicle.id,
+          before: { firmwareId: vehicle.firmwareId, stockDumpSha256: vehicle.stockDumpSha256, stockDumpSlot: vehicle.stockDumpSlot },
+          after: { firmwareId: row.firmwareId, stockDumpSha256: row.stockDumpSha256, stockDumpSlot: row.stockDumpSlot },
+        });
+        return row;
+      });
       return vehicleToApi(updated);
     });
   });
@@ -87,6 +108,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
       ctx,
       { vehicleId: vehicle.id, firmwareId: record.firmwareId, tuneFileId: tune.id, tuneVersion: version.number, patchIds: body.patchIds, slot: x, expiresAt: new Date(Date.now() + TEMP_BAKE_MS), createdBy: caller.uid },
       result,
+      auditBake(request, vehicle),
     );
     return reply.status(201).send(await bakedToApi(db, row, caller));
   });
@@ -106,7 +128,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
       const result = await bakeFromBlobs(ctx, { record, dumpSha256: dump.sha256, tune: supplied, direct: true, patches });
       // Kept only once the bake succeeded: rebake-all starts again from it.
       await ctx.blobs.adopt(file.path, file.sha256);
-      return storeBake(ctx, { vehicleId: vehicle.id, firmwareId: record.firmwareId, sourceSha256: file.sha256, patchIds, createdBy: caller.uid }, result);
+      return storeBake(ctx, { vehicleId: vehicle.id, firmwareId: record.firmwareId, sourceSha256: file.sha256, patchIds, createdBy: caller.uid }, result, auditBake(request, vehicle));
     });
     return reply.status(201).send(await bakedToApi(db, row, caller));
   });

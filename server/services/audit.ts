@@ -4,6 +4,7 @@
  * change does. The browser never writes it (an audit written by the client could be forged).
  * The table refuses updates and deletes (a trigger in migration 0020).
  */
+import { createHash } from "node:crypto";
 import type { Role } from "../../contracts/account";
 import type { Db, Tx } from "../db/handle";
 import { auditEvents } from "../db/schema";
@@ -57,4 +58,38 @@ export async function writeAudit(db: Db | Tx, actor: AuditActor, change: AuditCh
 /** Whether a change by this caller to data owned by `ownerUid` is audited: admins always; anyone else only on someone else's data. */
 export function auditsChangeBy(actor: AuditActor, ownerUid: string | null): boolean {
   return actor.role === "admin" || (actor.uid !== null && ownerUid !== null && actor.uid !== ownerUid);
+}
+
+/**
+ * One row when the change is audited (an admin's, or anyone's on data `ownerUid` owns; see
+ * auditsChangeBy), nothing otherwise; the owner is the row's subject unless the change names one.
+ */
+export async function auditChangeTo(db: Db | Tx, request: { caller: VerifiedCaller | null; id: string }, ownerUid: string | null, change: AuditChange): Promise<void> {
+  const actor = actorFrom(request);
+  if (auditsChangeBy(actor, ownerUid)) await writeAudit(db, actor, { subjectUid: ownerUid, ...change });
+}
+
+/**
+ * The fields of `after` whose stored value differs from `before`'s, each side with only those
+ * fields: the before/after of a partial update (a PATCH that sets one field records one field).
+ */
+export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const changed = Object.keys(after).filter((field) => canonical(snapshot(before[field])) !== canonical(snapshot(after[field])));
+  return { before: Object.fromEntries(changed.map((field) => [field, before[field] ?? null])), after: Object.fromEntries(changed.map((field) => [field, after[field] ?? null])) };
+}
+
+/** JSON with every object's keys sorted: the same document read back from jsonb (which reorders keys) gives the same text. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A large document (a definition, a map) as its SHA-256: the trail shows whether it changed without copying it. */
+export function digestOf(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return `sha256:${createHash("sha256").update(canonical(snapshot(value))).digest("hex")}`;
 }

@@ -1,6 +1,7 @@
 /** Bakes of a tune onto a vehicle's stock read, kept or temporary. */
 import type { AppContext } from "../context";
 import type { Db } from "../db/connection";
+import type { Tx } from "../db/handle";
 import { bakedTuneFiles } from "../db/schema";
 import { HttpError } from "../errors";
 import type { VehicleRow } from "./tune-access";
@@ -22,11 +23,15 @@ export async function storeBake(
   ctx: AppContext,
   values: Omit<typeof bakedTuneFiles.$inferInsert, "sha256" | "size" | "report">,
   result: Awaited<ReturnType<typeof bakeFromBlobs>>,
+  audit?: (tx: Tx, row: typeof bakedTuneFiles.$inferSelect) => Promise<void>,
 ) {
   await ctx.blobs.put(result.image);
-  const [row] = await ctx.db
-    .insert(bakedTuneFiles)
-    .values({ ...values, sha256: result.sha256, size: result.image.length, report: result.report as unknown as Record<string, unknown> })
-    .returning();
-  return row;
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(bakedTuneFiles)
+      .values({ ...values, sha256: result.sha256, size: result.image.length, report: result.report as unknown as Record<string, unknown> })
+      .returning();
+    await audit?.(tx, row);
+    return row;
+  });
 }

@@ -5,6 +5,7 @@
  * when asked, the definition and the chosen checksum schemes that verify on
  * the stock file.
  */
+import { type AuditActor, digestOf, writeAudit } from "./audit";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { ChecksumScheme } from "../../contracts/tune-definition";
@@ -39,7 +40,7 @@ function chosen<T>(list: T[], wanted: Array<number | string> | undefined, field:
   return list.filter((item, index) => wanted.includes(key(item, index)));
 }
 
-export async function runDefinitionImport(ctx: AppContext, body: ImportBody): Promise<XdfImported | (Omit<XdfImported, "patches"> & { patches: TuneFilePatch[]; saved: ImportSaved })> {
+export async function runDefinitionImport(ctx: AppContext, body: ImportBody, actor: AuditActor): Promise<XdfImported | (Omit<XdfImported, "patches"> & { patches: TuneFilePatch[]; saved: ImportSaved })> {
   const { db } = ctx;
   const record = await firmwareRecord(db, body.firmwareId);
   const stockImage = record.stockSha256 ? await readImage(ctx, record.stockSha256) : undefined;
@@ -53,6 +54,7 @@ export async function runDefinitionImport(ctx: AppContext, body: ImportBody): Pr
   const saved: ImportSaved = { definition: false, checksums: [], refusedChecksums: [] };
   const rows = await db.transaction(async (tx) => {
     const stored = [];
+    let replaced: { definition: string | null; checksums: string[] } | null = null;
     for (const patch of patches) {
       await checkPatchAgainstFirmware(ctx, tx, patch, `patches.${imported.patches.indexOf(patch)}`);
       const [row] = await tx.insert(tuneFilePatches).values({ title: patch.title, description: patch.description, firmwareIds: patch.firmwareIds, entries: patch.entries }).returning();
@@ -60,8 +62,9 @@ export async function runDefinitionImport(ctx: AppContext, body: ImportBody): Pr
     }
     if (body.saveDefinition) {
       await lockFirmwareIds(tx, [record.firmwareId]);
-      const [current] = await tx.select({ checksums: firmwareSupport.checksums }).from(firmwareSupport).where(eq(firmwareSupport.firmwareId, record.firmwareId)).for("update");
+      const [current] = await tx.select({ checksums: firmwareSupport.checksums, definition: firmwareSupport.definition }).from(firmwareSupport).where(eq(firmwareSupport.firmwareId, record.firmwareId)).for("update");
       const checksums = [...((current?.checksums as ChecksumScheme[] | undefined) ?? [])];
+      replaced = { definition: digestOf(current?.definition), checksums: checksums.map((scheme) => scheme.name) };
       for (const scheme of schemes) {
         if (checksums.some((c) => c.name === scheme.name)) {
           saved.refusedChecksums.push({ name: scheme.name, reason: "the record already has a checksum scheme of that name" });
@@ -78,6 +81,15 @@ export async function runDefinitionImport(ctx: AppContext, body: ImportBody): Pr
       await tx.update(firmwareSupport).set({ definition: imported.definition, checksums, updatedAt: new Date() }).where(eq(firmwareSupport.firmwareId, record.firmwareId));
       saved.definition = true;
     }
+    // One row for the import: the patches it stored and, when saved, the definition and schemes it replaced.
+    const [target] = await tx.select({ id: firmwareSupport.id }).from(firmwareSupport).where(eq(firmwareSupport.firmwareId, record.firmwareId));
+    await writeAudit(tx, actor, {
+      action: "firmware-support.definition-imported",
+      targetType: "firmware-support",
+      targetId: target?.id ?? record.firmwareId,
+      before: replaced,
+      after: { patchIds: stored.map((patch) => patch.id), ...(replaced && { definition: digestOf(imported.definition), checksumsAdded: saved.checksums }) },
+    });
     return stored;
   });
   return { ...imported, patches: rows, saved };

@@ -27,6 +27,7 @@ import { type Tx } from "../../db/handle";
 import { type ListSpec, listQueryOf, runList } from "../../http/list";
 import { requireFile, withUpload } from "../../http/uploads";
 import type { ZodTypeProvider } from "../../http/zod";
+import { actorFrom, changedFields, digestOf, writeAudit } from "../../services/audit";
 import { firmwareReferrers } from "../../services/catalogue";
 import { BASE, admin, iso } from "./common";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
@@ -75,6 +76,30 @@ export function firmwareToApi(row: FirmwareRow): FirmwareSupport {
     createdAt: iso(row.createdAt)!,
     updatedAt: iso(row.updatedAt)!,
   };
+}
+
+/** What the audit trail keeps of a record: its fields, the definition as its digest (it runs to megabytes), the files by hash. */
+export function firmwareAudited(row: FirmwareRow): Record<string, unknown> {
+  return {
+    firmwareId: row.firmwareId,
+    ecuFamily: row.ecuFamily,
+    manufacturer: row.manufacturer,
+    imageSize: row.imageSize,
+    notes: row.notes,
+    identify: row.identify,
+    checksums: row.checksums,
+    definition: digestOf(row.definition),
+    flashingEnabled: row.flashingEnabled,
+    flashing: row.flashing,
+    blocks: row.blocks,
+    bootloader: row.bootloaderSha256 ? { sha256: row.bootloaderSha256, size: row.bootloaderSize, name: row.bootloaderName } : null,
+    stockFile: row.stockSha256 ? { sha256: row.stockSha256, size: row.stockSize } : null,
+  };
+}
+
+/** One audit row for a change of a firmware record: the fields that changed, before and after. */
+export async function auditFirmwareChange(tx: Tx, request: Parameters<typeof actorFrom>[0], action: string, before: FirmwareRow, after: FirmwareRow): Promise<void> {
+  await writeAudit(tx, actorFrom(request), { action, targetType: "firmware-support", targetId: after.id, ...changedFields(firmwareAudited(before), firmwareAudited(after)) });
 }
 
 function firmwareToListRow(row: FirmwareRow): FirmwareSupportRow {
@@ -156,11 +181,13 @@ export async function firmwareRecordRoutes(plugin: FastifyInstance, { ctx }: { c
       };
       if (existing) {
         const [updated] = await tx.update(firmwareSupport).set({ ...values, updatedAt: new Date() }).where(eq(firmwareSupport.id, existing.id)).returning();
+        await auditFirmwareChange(tx, request, "firmware-support.updated", existing, updated);
         return { row: updated, created: false };
       }
       const [inserted] = await tx.insert(firmwareSupport).values(values).onConflictDoNothing().returning();
       // A concurrent PUT created it first: answer as the update the caller would have raced with.
       if (!inserted) throw new HttpError(409, "Conflict", `Firmware ${input.firmwareId} was created meanwhile; send the PUT again`);
+      await writeAudit(tx, actorFrom(request), { action: "firmware-support.created", targetType: "firmware-support", targetId: inserted.id, after: firmwareAudited(inserted) });
       return { row: inserted, created: true };
     });
     return reply.status(created ? 201 : 200).send(firmwareToApi(row));
@@ -173,6 +200,7 @@ export async function firmwareRecordRoutes(plugin: FastifyInstance, { ctx }: { c
       const referrers = await firmwareReferrers(tx, row.firmwareId);
       if (referrers.length) throw referencedConflict(`Firmware ${row.firmwareId}`, referrers);
       await tx.delete(firmwareSupport).where(eq(firmwareSupport.id, id));
+      await writeAudit(tx, actorFrom(request), { action: "firmware-support.deleted", targetType: "firmware-support", targetId: id, before: firmwareAudited(row) });
     });
     return reply.status(204).send();
   });
@@ -190,12 +218,16 @@ export async function firmwareRecordRoutes(plugin: FastifyInstance, { ctx }: { c
       });
       if (refusal) throw refusal;
       await ctx.blobs.adopt(file.path, file.sha256);
-      const [row] = await ctx.db
-        .update(firmwareSupport)
-        .set({ stockSha256: file.sha256, stockSize: file.size, stockUploadedAt: new Date(), updatedAt: new Date() })
-        .where(eq(firmwareSupport.id, id))
-        .returning();
-      if (!row) throw notFound(`Firmware record ${id}`);
+      const row = await ctx.db.transaction(async (tx) => {
+        const current = await lockedFirmware(tx, id);
+        const [updated] = await tx
+          .update(firmwareSupport)
+          .set({ stockSha256: file.sha256, stockSize: file.size, stockUploadedAt: new Date(), updatedAt: new Date() })
+          .where(eq(firmwareSupport.id, id))
+          .returning();
+        await auditFirmwareChange(tx, request, "firmware-support.stock-file-uploaded", current, updated);
+        return updated;
+      });
       return firmwareToApi(row);
     });
   });

@@ -13,7 +13,7 @@ import { requireFile, withUpload } from "../../http/uploads";
 import type { ZodTypeProvider } from "../../http/zod";
 import { seedKeyAlgorithmIds } from "../../../domain/flashing/seed-key";
 import { admin } from "./common";
-import { firmwareToApi } from "./firmware-records";
+import { auditFirmwareChange, firmwareToApi } from "./firmware-records";
 import { apiRoutes } from "../../../contracts/api-paths";
 
 export async function flashingSupportRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -42,6 +42,7 @@ export async function flashingSupportRoutes(plugin: FastifyInstance, { ctx }: { 
         .set({ flashingEnabled: input.enabled, flashing: input.profile, blocks: input.blocks, updatedAt: new Date() })
         .where(eq(firmwareSupport.id, record.id))
         .returning();
+      await auditFirmwareChange(tx, request, "firmware-support.flashing-changed", record, updated);
       return updated;
     });
     return firmwareToApi(row);
@@ -55,12 +56,17 @@ export async function flashingSupportRoutes(plugin: FastifyInstance, { ctx }: { 
       const [exists] = await ctx.db.select({ id: firmwareSupport.id }).from(firmwareSupport).where(eq(firmwareSupport.id, id));
       if (!exists) throw notFound(`Firmware record ${id}`);
       await ctx.blobs.adopt(file.path, file.sha256);
-      const [row] = await ctx.db
-        .update(firmwareSupport)
-        .set({ bootloaderSha256: file.sha256, bootloaderSize: file.size, bootloaderName: file.filename.slice(0, 200), updatedAt: new Date() })
-        .where(eq(firmwareSupport.id, id))
-        .returning();
-      if (!row) throw notFound(`Firmware record ${id}`);
+      const row = await ctx.db.transaction(async (tx) => {
+        const [current] = await tx.select().from(firmwareSupport).where(eq(firmwareSupport.id, id)).for("update");
+        if (!current) throw notFound(`Firmware record ${id}`);
+        const [updated] = await tx
+          .update(firmwareSupport)
+          .set({ bootloaderSha256: file.sha256, bootloaderSize: file.size, bootloaderName: file.filename.slice(0, 200), updatedAt: new Date() })
+          .where(eq(firmwareSupport.id, id))
+          .returning();
+        await auditFirmwareChange(tx, request, "firmware-support.bootloader-uploaded", current, updated);
+        return updated;
+      });
       return firmwareToApi(row);
     });
   });

@@ -12,6 +12,7 @@ import { callerOf } from "../../http/auth";
 import { idParams, uniqueConflict } from "../../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../../http/list";
 import type { ZodTypeProvider } from "../../http/zod";
+import { actorFrom, writeAudit } from "../../services/audit";
 import { lockFirmwareIds } from "../../services/catalogue";
 import { admin, iso } from "./common";
 import { apiPaths } from "../../../contracts/api-paths";
@@ -28,6 +29,8 @@ export async function passwordStorageRoutes(plugin: FastifyInstance, { ctx }: { 
     secret: "••••••••",
     updatedAt: iso(row.updatedAt)!,
   });
+  // What the trail keeps of a stored password: never the secret, only whether it changed.
+  const audited = (row: typeof firmwareSecrets.$inferSelect) => ({ firmwareId: row.firmwareId, label: row.label, securityLevel: row.securityLevel });
   const secretListSpec: ListSpec = {
     table: firmwareSecrets,
     id: firmwareSecrets.id,
@@ -57,11 +60,15 @@ export async function passwordStorageRoutes(plugin: FastifyInstance, { ctx }: { 
         const { id, ...plain } = input;
         const values = { ...plain, secret: ctx.secrets.seal(plain.secret) };
         if (id) {
+          const [current] = await tx.select().from(firmwareSecrets).where(eq(firmwareSecrets.id, id)).for("update");
+          if (!current) throw notFound(`Stored password ${id}`);
           const [updated] = await tx.update(firmwareSecrets).set({ ...values, updatedAt: new Date() }).where(eq(firmwareSecrets.id, id)).returning();
-          if (!updated) throw notFound(`Stored password ${id}`);
+          const secretChanged = ctx.secrets.open(current.secret) !== plain.secret;
+          await writeAudit(tx, actorFrom(request), { action: "stored-password.updated", targetType: "stored-password", targetId: id, before: audited(current), after: { ...audited(updated), secretChanged } });
           return updated;
         }
         const [created] = await tx.insert(firmwareSecrets).values(values).returning();
+        await writeAudit(tx, actorFrom(request), { action: "stored-password.created", targetType: "stored-password", targetId: created.id, after: audited(created) });
         return created;
       });
       return reply.status(input.id ? 200 : 201).send(mask(row));
@@ -78,6 +85,8 @@ export async function passwordStorageRoutes(plugin: FastifyInstance, { ctx }: { 
       const [secret] = await tx.select().from(firmwareSecrets).where(eq(firmwareSecrets.id, id));
       if (!secret) throw notFound(`Stored password ${id}`);
       await tx.insert(secretReveals).values({ secretId: id, revealedBy: caller.uid });
+      // That it was read, by whom and when; the value itself never reaches the trail.
+      await writeAudit(tx, actorFrom(request), { action: "stored-password.revealed", targetType: "stored-password", targetId: id, after: audited(secret) });
       return secret;
     });
     request.log.info({ secretId: id, firmwareId: row.firmwareId, by: caller.uid }, "stored password revealed");
@@ -86,8 +95,11 @@ export async function passwordStorageRoutes(plugin: FastifyInstance, { ctx }: { 
 
   app.delete(`${PASSWORDS}/:id`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
     const { id } = request.params;
-    const [deleted] = await ctx.db.delete(firmwareSecrets).where(eq(firmwareSecrets.id, id)).returning({ id: firmwareSecrets.id });
-    if (!deleted) throw notFound(`Stored password ${id}`);
+    await ctx.db.transaction(async (tx) => {
+      const [deleted] = await tx.delete(firmwareSecrets).where(eq(firmwareSecrets.id, id)).returning();
+      if (!deleted) throw notFound(`Stored password ${id}`);
+      await writeAudit(tx, actorFrom(request), { action: "stored-password.deleted", targetType: "stored-password", targetId: id, before: audited(deleted) });
+    });
     return reply.status(204).send();
   });
 }

@@ -16,6 +16,7 @@ import { referencedConflict, registerCrud, uniqueConflict } from "../../http/cru
 import { type Tx } from "../../db/handle";
 import { type ListSpec, listQueryOf, listWhere, listOrder, MAX_OFFSET } from "../../http/list";
 import type { ZodTypeProvider } from "../../http/zod";
+import { actorFrom, writeAudit } from "../../services/audit";
 import { channelReferrers, expressionNames, knownChannelVariables, lockFirmwareIds } from "../../services/catalogue";
 import { BASE, admin, iso } from "./common";
 
@@ -118,6 +119,7 @@ export async function pidDescriptorRoutes(plugin: FastifyInstance, { ctx }: { ct
         throw badRequest("Rows with errors", `${preview.invalid} row(s) have errors; fix them or import with skipInvalid`, preview);
       }
       let imported = 0;
+      const variables: string[] = [];
       try {
         for (const row of rows) {
           if (row.errors.length) continue;
@@ -134,10 +136,18 @@ export async function pidDescriptorRoutes(plugin: FastifyInstance, { ctx }: { ct
               .onConflictDoUpdate({ target: computedDescriptors.variable, set: { ...rest, variables, updatedAt: new Date() } });
           }
           imported++;
+          variables.push(row.value.variable);
         }
       } catch (error) {
         uniqueConflict(error, pidUnique);
       }
+      // One row for the import (each row is created or replaced by variable): what was written.
+      await writeAudit(tx, actorFrom(request), {
+        action: "pid-descriptor.imported",
+        targetType: "pid-descriptor",
+        targetId: `import:${parsed.format}`,
+        after: { format: parsed.format, source: body.source, firmwareIds: body.firmwareIds, imported, variables },
+      });
       return { ...preview, imported };
     });
     return "imported" in result ? reply.status(201).send(result) : result;

@@ -25,6 +25,7 @@ import { callerOf } from "../../http/auth";
 import { idParams } from "../../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../../http/list";
 import type { ZodTypeProvider } from "../../http/zod";
+import { auditChangeTo, changedFields } from "../../services/audit";
 import type { VerifiedCaller } from "../../services/identity";
 import { dealerManagesSql, isAdmin, vehicleFor } from "../../services/tune-access";
 import { snapshotValues } from "../../services/snapshots";
@@ -135,11 +136,21 @@ export async function vehicleRecordRoutes(plugin: FastifyInstance, { ctx }: { ct
     const { vehicle } = await vehicleFor(db, request.params.id, caller);
     if (!seesPrivateFields(vehicle, caller)) throw forbidden("Only the vehicle's owner (or an admin) changes it");
     const changes = Object.fromEntries(Object.entries(request.body).filter(([, value]) => value !== undefined));
-    const [row] = await db
-      .update(userVehicles)
-      .set({ ...changes, updatedAt: new Date() })
-      .where(eq(userVehicles.id, vehicle.id))
-      .returning();
+    const row = await db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(userVehicles)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(eq(userVehicles.id, vehicle.id))
+        .returning();
+      const fields = Object.keys(changes) as (keyof typeof vehicle)[];
+      await auditChangeTo(tx, request, vehicle.ownerUid, {
+        action: "vehicle.updated",
+        targetType: "vehicle",
+        targetId: vehicle.id,
+        ...changedFields(Object.fromEntries(fields.map((field) => [field, vehicle[field]])), Object.fromEntries(fields.map((field) => [field, updated[field]]))),
+      });
+      return updated;
+    });
     return vehicleToApiFull(db, row, caller);
   });
 
@@ -151,12 +162,18 @@ export async function vehicleRecordRoutes(plugin: FastifyInstance, { ctx }: { ct
       const caller = callerOf(request);
       const { id, vehicleId } = request.params;
       if (id !== caller.uid && !isAdmin(caller)) throw notFound(`Vehicle ${vehicleId}`);
-      const [row] = await db
-        .update(userVehicles)
-        .set({ deviceAttributes: sql`${userVehicles.deviceAttributes} || ${JSON.stringify(request.body)}::jsonb`, updatedAt: new Date() })
-        .where(and(eq(userVehicles.id, vehicleId), eq(userVehicles.ownerUid, id)))
-        .returning();
-      if (!row) throw notFound(`Vehicle ${vehicleId}`);
+      const row = await db.transaction(async (tx) => {
+        const [current] = await tx.select({ deviceAttributes: userVehicles.deviceAttributes }).from(userVehicles).where(and(eq(userVehicles.id, vehicleId), eq(userVehicles.ownerUid, id))).for("update");
+        if (!current) throw notFound(`Vehicle ${vehicleId}`);
+        const [updated] = await tx
+          .update(userVehicles)
+          .set({ deviceAttributes: sql`${userVehicles.deviceAttributes} || ${JSON.stringify(request.body)}::jsonb`, updatedAt: new Date() })
+          .where(eq(userVehicles.id, vehicleId))
+          .returning();
+        const previous = (current.deviceAttributes ?? {}) as Record<string, unknown>;
+        await auditChangeTo(tx, request, id, { action: "vehicle.device-attributes-changed", targetType: "vehicle", targetId: vehicleId, ...changedFields(previous, request.body) });
+        return updated;
+      });
       return vehicleToApiFull(db, row, caller);
     },
   );

@@ -182,9 +182,13 @@ const providerSilent = (what: string) => (error: unknown): never => {
  * provider's refund event does the rest (the ledger reversed, the licence removed). The same key
  * on a retry refunds once. 503 when the provider does not answer.
  */
-export async function requestRefund(ctx: AppContext, order: OrderRow, reason: string): Promise<void> {
+export async function requestRefund(ctx: AppContext, order: OrderRow, reason: string, audit?: (tx: Tx) => Promise<void>): Promise<void> {
   if (!order.paymentId) return;
-  await ctx.db.update(orders).set({ refundReason: reason, updatedAt: new Date() }).where(eq(orders.id, order.id));
+  // The reason is stored (and, when asked, the audit row written) before the provider is asked.
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(orders).set({ refundReason: reason, updatedAt: new Date() }).where(eq(orders.id, order.id));
+    await audit?.(tx);
+  });
   await ctx.payments
     .refund({ paymentId: order.paymentId, orderId: order.id, amountCents: order.amountCents, currency: order.currency, transferred: order.destination !== null }, `refund-${order.id}`)
     .catch(providerSilent("the refund was not made"));
