@@ -4,6 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import { apiRoutes } from "../../contracts/api-paths";
 import { type BakedTuneFile, bakedTuneFileSchema } from "../../contracts/tune-files";
 import { startedJobSchema } from "../../contracts/server-management";
 import type { AppContext } from "../context";
@@ -47,7 +48,7 @@ export async function bakedFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
   });
 
   /** Redoes every kept bake from its sources (after a patch or definition change), as a job on the queue; one failure is recorded and the rest go on. */
-  app.post("/baked-tune-files/rebake-all", { config: admin, schema: { response: { 202: startedJobSchema } } }, async (request, reply) => {
+  app.post(`/${apiRoutes.serverManagement.rebakeAll()}`, { config: admin, schema: { response: { 202: startedJobSchema } } }, async (request, reply) => {
     const job = await startJob(ctx, JOB_KINDS.rebakeAll, actorFrom(request));
     return reply.status(202).send({ job });
   });

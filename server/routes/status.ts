@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { apiPaths } from "../../contracts/api-paths";
+import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 import {
   type AppInfo,
   type ComponentHealth,
@@ -197,17 +197,17 @@ export async function statusRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
     uptimeSeconds: uptimeSeconds(ctx),
   }));
 
-  app.get(`${STATUS}/app-info`, { config: admin, schema: { response: { 200: appInfoSchema } } }, async () => ({
+  app.get(`/${apiRoutes.serverManagement.appInfo()}`, { config: admin, schema: { response: { 200: appInfoSchema } } }, async () => ({
     versions: { app: ctx.config.version, node: process.version, libraries: await libraryVersions() },
     build: await buildInfo(ctx.config),
     configuration: maskedConfiguration(ctx.config),
   }));
 
   /** The newest jobs with their progress, attempts and errors. */
-  app.get(`${STATUS}/background`, { config: admin, schema: { response: { 200: backgroundJobsSchema } } }, async () => ({ jobs: await ctx.jobs.list() }));
+  app.get(`/${apiRoutes.serverManagement.background()}`, { config: admin, schema: { response: { 200: backgroundJobsSchema } } }, async () => ({ jobs: await ctx.jobs.list() }));
 
   /** Runs the blob collection now (it also runs every 6 hours); the job's result says what was removed. */
-  app.post(`${STATUS}/background/collect-blobs`, { config: admin, schema: { response: { 202: jobSnapshotSchema } } }, async (request, reply) =>
+  app.post(`/${apiRoutes.serverManagement.collectBlobs()}`, { config: admin, schema: { response: { 202: jobSnapshotSchema } } }, async (request, reply) =>
     reply.status(202).send(await startJob(ctx, JOB_KINDS.collectBlobs, actorFrom(request))),
   );
 
@@ -217,7 +217,7 @@ export async function statusRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
   );
 
   /** Puts a failed job back on its queue for one more attempt; audited. */
-  app.post(`${STATUS}/background/:id/retry`, { config: admin, schema: { params: idParams, response: { 202: startedJobSchema } } }, async (request, reply) => {
+  app.post(`/${apiRoutes.serverManagement.retryJob(":id")}`, { config: admin, schema: { params: idParams, response: { 202: startedJobSchema } } }, async (request, reply) => {
     const job = await ctx.jobs.get(request.params.id);
     if (!job) throw notFound(`Job ${request.params.id}`);
     if (job.state !== "failed") throw conflict(`Only a failed job can be retried; this one is ${job.state}`);
