@@ -153,7 +153,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   ctx.notifications.onRecorded((recorded) => ctx.mail.inBackground(emailNotifications(ctx, recorded, app.log)));
   app.addHook("onClose", async () => {
     // Attempts in progress get a few seconds to finish; what is left is retried at the next start.
+    const stopping = Date.now();
     await ctx.jobs.stop(5000);
+    app.log.info({ ms: Date.now() - stopping }, "job queue stopped");
     await ctx.mail.idle();
     ctx.mail.close();
     if (!options.database) await database.close();
