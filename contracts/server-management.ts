@@ -24,6 +24,8 @@ export const jobSnapshotSchema = z.strictObject({
   /** Items that failed while the job went on with the rest (a bake that could not be redone). */
   failures: z.array(jobFailureSchema),
   createdAt: z.string(),
+  /** When a waiting job may run: later than now for a delayed start or a retry's backoff. */
+  startsAt: z.string().nullable(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   /** Attempts made after the first, and how many are allowed. */
@@ -51,7 +53,7 @@ export const queueStatusSchema = z.strictObject({
   ok: z.boolean(),
   /** Where the queue's tables are: the app's own database (PostgreSQL or PGlite). */
   backend: z.enum(["pglite", "postgres"]),
-  /** Age in seconds of the oldest job waiting to run (due now), 0 when none waits. */
+  /** How long, in seconds, the longest-waiting job that is due has waited to run (since it became due: a delayed start or a retry's backoff is not lag); 0 when none waits. */
   lagSeconds: z.number(),
   counts: queueCountsSchema,
   /** Failed jobs (after their last attempt), retryable from /status/background. */

@@ -131,6 +131,7 @@ interface JobRow {
   retry_count: number;
   retry_limit: number;
   created_on: Date | string;
+  start_after: Date | string | null;
   started_on: Date | string | null;
   completed_on: Date | string | null;
   output: unknown;
@@ -165,6 +166,7 @@ function snapshotOf(row: JobRow): JobSnapshot {
     done: row.done ?? 0,
     failures: row.failures ?? [],
     createdAt: iso(row.created_on)!,
+    startsAt: state === "queued" || state === "retrying" ? iso(row.start_after) : null,
     startedAt: iso(row.started_on),
     finishedAt: state === "succeeded" || state === "failed" || state === "cancelled" ? iso(row.completed_on) : null,
     retries: Number(row.retry_count),
@@ -270,7 +272,12 @@ export class JobQueue {
       if (!options.databaseUrl) throw new Error("the job queue needs DATABASE_URL or the embedded database");
       this.boss = new PgBoss({ ...common, connectionString: options.databaseUrl, max: 3, application_name: "portal-queue" });
     }
-    this.boss.on("error", (error: Error) => options.log.warn({ err: error }, "job queue error"));
+    this.boss.on("error", (error: Error) => {
+      // A singleton queue's worker asking while one attempt runs meets pg-boss's unique index
+      // (job_i2): that is how the policy waits, not a failure.
+      if (/job_i2/.test(String(error.message))) options.log.debug({ err: error }, "job queue: one attempt at a time, the next waits");
+      else options.log.warn({ err: error }, "job queue error");
+    });
   }
 
   /** Declares a kind of job; `start` creates its queues, worker and schedule. */
@@ -357,12 +364,12 @@ export class JobQueue {
   private async rows(where: ReturnType<typeof sql>, limit: number): Promise<JobRow[]> {
     const names = this.allNames();
     const result = await this.db.execute(sql`
-      SELECT j.id, j.name, j.state, j.retry_count, j.retry_limit, j.created_on, j.started_on, j.completed_on, j.output,
+      SELECT j.id, j.name, j.state, j.retry_count, j.retry_limit, j.created_on, j.start_after, j.started_on, j.completed_on, j.output,
              p.total, p.done, p.failures, p.result
       FROM (
-        SELECT id, name, state, retry_count, retry_limit, created_on, started_on, completed_on, output FROM ${sql.raw(SCHEMA)}.job
+        SELECT id, name, state, retry_count, retry_limit, created_on, start_after, started_on, completed_on, output FROM ${sql.raw(SCHEMA)}.job
         UNION ALL
-        SELECT id, name, state, retry_count, retry_limit, created_on, started_on, completed_on, output FROM ${sql.raw(SCHEMA)}.archive
+        SELECT id, name, state, retry_count, retry_limit, created_on, start_after, started_on, completed_on, output FROM ${sql.raw(SCHEMA)}.archive
       ) j
       LEFT JOIN job_progress p ON p.job_id = j.id
       WHERE j.name = ANY(${sql.param(names)}::text[]) AND ${where}
@@ -394,7 +401,7 @@ export class JobQueue {
     const deadLetters = kinds.map((kind) => `${kind}${DEAD_LETTER_SUFFIX}`);
     const result = await this.db.execute(sql`
       SELECT state, count(*)::int AS count,
-             extract(epoch FROM now() - min(CASE WHEN state IN ('created', 'retry') AND start_after <= now() THEN created_on END))::float AS lag
+             extract(epoch FROM now() - min(CASE WHEN state IN ('created', 'retry') AND start_after <= now() THEN start_after END))::float AS lag
       FROM ${sql.raw(SCHEMA)}.job WHERE name = ANY(${sql.param(kinds)}::text[]) GROUP BY state`);
     const counts = { queued: 0, retrying: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
     let lag = 0;

@@ -97,7 +97,7 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
     expect(finishedBy).toBe(id);
     expect(job).toMatchObject({ state: "succeeded", result: { recovered: 1 } });
     expect(job!.retries).toBeGreaterThanOrEqual(1);
-  });
+  }, 60_000);
 
   it("retries a failing job with backoff, then fails it and puts a copy in its dead-letter queue", async () => {
     const kindName = `test.fails-${randomBytes(3).toString("hex")}`;
@@ -125,7 +125,7 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
     const status = await queue.status();
     expect(status.failed).toBeGreaterThanOrEqual(1);
     expect(status.deadLetters).toBeGreaterThanOrEqual(1);
-  });
+  }, 60_000);
 
   it("lets an admin retry a failed job from the API, audited, and refuses everyone else", async () => {
     const id = await app.ctx.jobs.send("test.flaky");
@@ -171,25 +171,30 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
 
   it("reports health per component, the queue's lag and counts, and a running job's progress", async () => {
     const first = await app.ctx.jobs.send("test.slow");
-    const second = await app.ctx.jobs.send("test.slow");
-    await until("the slow job's progress", () => app.ctx.jobs.get(first), (snapshot) => snapshot?.state === "running" && snapshot.done === 1);
-    await new Promise((resolve) => setTimeout(resolve, 1200));
-    const status = await call("GET", "/status", admin);
-    expect(status.statusCode, status.body).toBe(200);
-    const body = status.json();
-    expect(body.components.map((component: { name: string }) => component.name)).toEqual(["api", "database", "identity", "payments", "storage", "queue"]);
-    expect(body.components.every((component: { ok: boolean }) => component.ok)).toBe(true);
-    expect(body.queue).toMatchObject({ ok: true, backend: kind, counts: { running: 1, queued: 1 } });
-    // One attempt at a time per kind: the second waits, and the oldest waiting job's age is the lag.
-    expect(body.queue.lagSeconds).toBeGreaterThanOrEqual(1);
-    const listed = (await call("GET", "/status/background", admin)).json().jobs.find((job: JobSnapshot) => job.id === first);
-    expect(listed).toMatchObject({ state: "running", total: 2, done: 1 });
-    releaseSlow();
-    await until("the second slow job", () => app.ctx.jobs.get(second), (snapshot) => snapshot?.state === "running");
+    let second = "";
+    try {
+      await until("the slow job's progress", () => app.ctx.jobs.get(first), (snapshot) => snapshot?.state === "running" && snapshot.done === 1);
+      // One attempt at a time per kind: the second waits, and how long it has waited is the lag.
+      second = await app.ctx.jobs.send("test.slow");
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      const status = await call("GET", "/status", admin);
+      expect(status.statusCode, status.body).toBe(200);
+      const body = status.json();
+      expect(body.components.map((component: { name: string }) => component.name)).toEqual(["api", "database", "identity", "payments", "storage", "queue"]);
+      expect(body.components.every((component: { ok: boolean }) => component.ok)).toBe(true);
+      expect(body.queue).toMatchObject({ ok: true, backend: kind, counts: { running: 1, queued: 1 } });
+      expect(body.queue.lagSeconds).toBeGreaterThanOrEqual(1);
+      const listed = (await call("GET", "/status/background", admin)).json().jobs.find((job: JobSnapshot) => job.id === first);
+      expect(listed).toMatchObject({ state: "running", total: 2, done: 1 });
+    } finally {
+      releaseSlow();
+    }
+    // Its first step written means its handler is waiting on the gate again.
+    await until("the second slow job", () => app.ctx.jobs.get(second), (snapshot) => snapshot?.state === "running" && snapshot.done === 1);
     releaseSlow();
     await app.ctx.jobs.idle();
     expect(await app.ctx.jobs.get(first)).toMatchObject({ state: "succeeded", total: 2, done: 2, failures: [{ item: "second", message: "could not do the second" }], result: { items: 2 } });
-  });
+  }, 60_000);
 
   it("starts reconciliation and blob collection for an admin, each audited, and both finish", async () => {
     const collection = await call("POST", "/status/background/collect-blobs", admin);
@@ -215,14 +220,15 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
   });
 });
 
-describe.each(databaseKinds)("app info on %s", (kind) => {
+describe.each(databaseKinds)("app info and schedules on %s", (kind) => {
   const smtpPassword = `smtp-pass-${randomBytes(6).toString("hex")}`;
   const secretsKey = randomBytes(32).toString("base64");
   let test: TestApp;
   let admin: TestUser;
 
   beforeAll(async () => {
-    test = await startTestApp(kind, { SMTP_URL: `smtp://mailer:${smtpPassword}@127.0.0.1:2525`, SECRETS_KEY: secretsKey });
+    // Schedules on, as outside tests: this app's queue registers its crons.
+    test = await startTestApp(kind, { SMTP_URL: `smtp://mailer:${smtpPassword}@127.0.0.1:2525`, SECRETS_KEY: secretsKey, QUEUE_SCHEDULES: "1" });
     admin = await createUser(test, "admin");
   });
   afterAll(async () => test?.close());
@@ -239,5 +245,17 @@ describe.each(databaseKinds)("app info on %s", (kind) => {
     expect(setting("secretsKey")).toEqual({ key: "secretsKey", value: "••••", masked: true });
     expect(setting("webApiKey").masked).toBe(true);
     expect(setting("port")).toEqual({ key: "port", value: String(test.app.ctx.config.port), masked: false });
+  });
+
+  it("registers the schedules: blob collection every 6 hours, reconciliation hourly, the auto-accept every 10 minutes", async () => {
+    const status = await requestsTo(() => test.app).call("GET", "/status", admin);
+    expect(status.statusCode, status.body).toBe(200);
+    expect(status.json().queue.schedules).toEqual(
+      expect.arrayContaining([
+        { kind: "collect-blobs", cron: "0 */6 * * *" },
+        { kind: "reconcile-users", cron: "30 * * * *" },
+        { kind: "tuning-requests.auto-accept", cron: "*/10 * * * *" },
+      ]),
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { useCustom, useCustomMutation } from "@refinedev/core";
+import { useState } from "react";
 import { Alert, Button, Card, Col, Flex, Popconfirm, Progress, Row, Space, Spin, Statistic, Table, Tag, Typography } from "antd";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import type { ComponentHealth, JobSnapshot, JobState, ServerStatus } from "../../../contracts/server-management";
@@ -40,7 +41,7 @@ function JobProgress({ job }: { job: JobSnapshot }) {
     <Flex vertical gap={2} style={{ minWidth: 180 }}>
       <Progress percent={percentOf(job)} status={status} size="small" aria-label={`${kindLabel(job.kind)} progress`} />
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        {job.total > 0 ? `${job.done} of ${job.total}` : job.state === "queued" ? "waiting" : "—"}
+        {job.total > 0 ? `${job.done} of ${job.total}` : job.state === "queued" || job.state === "retrying" ? (job.startsAt && new Date(job.startsAt).getTime() > Date.now() ? `starts ${new Date(job.startsAt).toLocaleTimeString()}` : "waiting") : "—"}
         {job.failures.length > 0 && ` · ${job.failures.length} failed`}
       </Typography.Text>
     </Flex>
@@ -58,7 +59,7 @@ function HealthCards({ status }: { status: ServerStatus }) {
   return (
     <Row gutter={[12, 12]}>
       {status.components.map((component) => (
-        <Col key={component.name} xs={24} sm={12} lg={8} xl={4}>
+        <Col key={component.name} xs={24} sm={12} lg={8}>
           <Card size="small" title={COMPONENT_LABELS[component.name]} aria-label={`${COMPONENT_LABELS[component.name]} health`} extra={<Tag color={component.ok ? "green" : "red"}>{component.ok ? "healthy" : "failing"}</Tag>}>
             <Typography.Paragraph style={{ marginBottom: 4 }}>{component.detail}</Typography.Paragraph>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
@@ -113,9 +114,12 @@ export function ServerManagementList() {
     queryOptions: { refetchInterval: (query) => (query.state.data?.data.jobs.some(active) ? 1000 : 10_000) },
   });
   const { mutate, mutation } = useCustomMutation();
+  // Each start or retry is audited: the audit table below is read again after one.
+  const [auditVersion, setAuditVersion] = useState(0);
   const refresh = () => {
     void background.query.refetch();
     void status.query.refetch();
+    setAuditVersion((version) => version + 1);
   };
   const post = (url: string, message: string) =>
     mutate({ url, method: "post", values: {}, successNotification: { type: "success", message } }, { onSuccess: refresh });
@@ -204,7 +208,7 @@ export function ServerManagementList() {
 
       {/* Audit trail: every change an admin made (the lead may replace this with the final audit table). */}
       <Card title="Audit trail">
-        <AuditTable title="Every change" emptyText="No changes recorded yet" query={{}} />
+        <AuditTable key={auditVersion} title="Every change" emptyText="No changes recorded yet" query={{}} />
       </Card>
     </PageFrame>
   );
