@@ -117,9 +117,19 @@ export function maskUrl(value: string): string {
     return value;
   }
   if (!url.host) return value;
-  if (url.password) url.password = MASK;
-  for (const name of [...url.searchParams.keys()]) if (SECRET_NAME.test(name)) url.searchParams.set(name, MASK);
-  return url.toString().replaceAll(encodeURIComponent(MASK), MASK);
+  let changed = false;
+  if (url.password) {
+    url.password = MASK;
+    changed = true;
+  }
+  for (const name of [...url.searchParams.keys()]) {
+    if (SECRET_NAME.test(name)) {
+      url.searchParams.set(name, MASK);
+      changed = true;
+    }
+  }
+  // Unchanged, the value is shown as written (URL would add a trailing slash).
+  return changed ? url.toString().replaceAll(encodeURIComponent(MASK), MASK) : value;
 }
 
 /** Every setting with its value as shown: secrets by name masked whole, URLs with their credentials masked. */
