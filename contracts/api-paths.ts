@@ -80,6 +80,8 @@ export const apiRoutes = {
     background: () => `${apiPaths["server-management"].list}/background`,
     /** POST (admin): runs the blob collection now. */
     collectBlobs: () => `${apiPaths["server-management"].list}/background/collect-blobs`,
+    /** POST (admin): starts another job an admin may start by hand (`reconcile-users`). */
+    start: (kind: string) => `${apiPaths["server-management"].list}/background/start/${kind}`,
     /** POST (admin): redoes every kept bake. */
     rebakeAll: () => "baked-tune-files/rebake-all",
     /** POST (admin): a failed job gets one more attempt. */

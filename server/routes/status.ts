@@ -222,7 +222,7 @@ export async function statusRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
   );
 
   /** Starts another job an admin may start by hand (user reconciliation; rebake-all has its own path under baked-tune-files). */
-  app.post(`${STATUS}/background/start/:kind`, { config: admin, schema: { params: startableKind, response: { 202: startedJobSchema } } }, async (request, reply) =>
+  app.post(`/${apiRoutes.serverManagement.start(":kind")}`, { config: admin, schema: { params: startableKind, response: { 202: startedJobSchema } } }, async (request, reply) =>
     reply.status(202).send({ job: await startJob(ctx, request.params.kind, actorFrom(request)) }),
   );
 

@@ -137,6 +137,9 @@ export function ServerManagementList() {
           <Button onClick={() => post(apiRoutes.serverManagement.collectBlobs(), "Blob collection started")} loading={mutation.isPending}>
             Collect blobs now
           </Button>
+          <Button onClick={() => post(apiRoutes.serverManagement.start("reconcile-users"), "User reconciliation started")} loading={mutation.isPending}>
+            Reconcile users
+          </Button>
           <Popconfirm title="Rebake every kept bake?" description="Each kept bake is redone from its sources; this can take a while." okText="Rebake all" onConfirm={() => post(apiRoutes.serverManagement.rebakeAll(), "Rebake of every bake started")}>
             <Button loading={mutation.isPending}>Rebake all</Button>
           </Popconfirm>
