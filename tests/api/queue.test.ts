@@ -99,6 +99,38 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
     expect(job!.retries).toBeGreaterThanOrEqual(1);
   }, 60_000);
 
+  it("stops a running job at its next item when the queue shuts down, and the next start finishes it", async () => {
+    const kindName = `test.shutdown-${randomBytes(3).toString("hex")}`;
+    const closing = workerProcess();
+    let stepsDone = 0;
+    closing.define({
+      kind: kindName,
+      retryDelaySeconds: 1,
+      handler: async (_data, progress) => {
+        progress.setTotal(1000);
+        for (let i = 0; i < 1000; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          progress.step();
+          stepsDone += 1;
+        }
+      },
+    });
+    await closing.start();
+    const id = await closing.send(kindName);
+    await until("the long job", async () => stepsDone, (done) => done >= 3);
+    const stopping = Date.now();
+    await closing.stop(5000);
+    expect(Date.now() - stopping, "it did not wait for the 1000 items").toBeLessThan(3000);
+    expect(stepsDone).toBeLessThan(1000);
+
+    const next = workerProcess();
+    next.define({ kind: kindName, retryDelaySeconds: 1, handler: async () => ({ resumed: 1 }) });
+    await next.start();
+    const job = await until("the interrupted job", () => next.get(id), (snapshot) => snapshot?.state === "succeeded");
+    expect(job).toMatchObject({ state: "succeeded", result: { resumed: 1 } });
+    expect(job!.retries).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+
   it("retries a failing job with backoff, then fails it and puts a copy in its dead-letter queue", async () => {
     const kindName = `test.fails-${randomBytes(3).toString("hex")}`;
     const attempts: number[] = [];
