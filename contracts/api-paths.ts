@@ -77,6 +77,20 @@ export const apiRoutes = {
     /** GET: the caller's dashboard figures, for their role. */
     mine: () => "dashboard",
   },
+  serverManagement: {
+    /** GET: versions, build and the configuration with secrets masked. */
+    appInfo: () => `${apiPaths["app-info"].list}/app-info`,
+    /** GET: the newest background jobs with progress and errors. */
+    background: () => `${apiPaths["server-management"].list}/background`,
+    /** POST (admin): runs the blob collection now. */
+    collectBlobs: () => `${apiPaths["server-management"].list}/background/collect-blobs`,
+    /** POST (admin): starts another job an admin may start by hand (`reconcile-users`). */
+    start: (kind: string) => `${apiPaths["server-management"].list}/background/start/${kind}`,
+    /** POST (admin): redoes every kept bake. */
+    rebakeAll: () => "baked-tune-files/rebake-all",
+    /** POST (admin): a failed job gets one more attempt. */
+    retryJob: (id: string) => `${apiPaths["server-management"].list}/background/${id}/retry`,
+  },
   account: {
     mine: () => "auth/account",
     of: (id: string) => `auth/account/${id}`,

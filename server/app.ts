@@ -53,7 +53,8 @@ import { BlobStore } from "./services/blobs";
 import { type Identity, createIdentity } from "./services/identity";
 import { auditEventRoutes } from "./routes/audit-events";
 import { userRoutes } from "./routes/users";
-import { JobRegistry } from "./services/jobs";
+import { defineBackgroundJobs } from "./services/background-jobs";
+import { JobQueue } from "./services/queue";
 import { createMailService, emailNotifications } from "./services/mail";
 import { CatalogueCache } from "./services/catalogue-cache";
 import { NotificationCenter } from "./services/notifications";
@@ -129,7 +130,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     blobs: new BlobStore(config.dataDir),
     dataLogBlobs: new BlobStore(path.join(config.dataDir, "data-logs")),
     users: createUserMirror(database.db),
-    jobs: new JobRegistry(),
+    jobs: new JobQueue({
+      database,
+      databaseUrl: config.databaseUrl,
+      log: app.log,
+      schedules: config.queueSchedules,
+      pollingIntervalSeconds: config.queuePollSeconds,
+      maintenanceIntervalSeconds: config.queueMaintenanceSeconds,
+    }),
     notifications: new NotificationCenter(database.db),
     mail: createMailService({ smtpUrl: config.smtpUrl, from: config.mailFrom, portalUrl: () => portalUrlOf(app, config), log: app.log }),
     catalogue: await CatalogueCache.open(database),
@@ -143,10 +151,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     startedAt: new Date(),
   };
   app.decorate("ctx", ctx);
+  defineBackgroundJobs(ctx);
+  // The queue's workers start once the app is ready (after main.ts migrated the database).
+  app.addHook("onReady", async () => ctx.jobs.start());
   // Copies of notifications go out after the change committed, without holding up its answer.
   ctx.notifications.onRecorded((recorded) => ctx.mail.inBackground(emailNotifications(ctx, recorded, app.log)));
   app.addHook("onClose", async () => {
-    await ctx.jobs.idle();
+    // Attempts in progress get a few seconds to finish; what is left is retried at the next start.
+    const stopping = Date.now();
+    await ctx.jobs.stop(5000);
+    app.log.info({ ms: Date.now() - stopping }, "job queue stopped");
     await ctx.mail.idle();
     ctx.mail.close();
     if (!options.database) await database.close();

@@ -61,6 +61,15 @@ export interface Config {
    * production. Unset elsewhere: the address this server listens on.
    */
   publicUrl?: string;
+  /**
+   * The job queue's cron schedules (blob collection, user reconciliation, auto-accept) run
+   * (QUEUE_SCHEDULES=1/0); on by default, off in tests, where nothing should start by itself.
+   */
+  queueSchedules: boolean;
+  /** How often an idle job worker asks the queue for work, in seconds (QUEUE_POLL_SECONDS, at least 0.5). */
+  queuePollSeconds: number;
+  /** How often the queue takes back attempts that ran too long, in seconds (QUEUE_MAINTENANCE_SECONDS). */
+  queueMaintenanceSeconds: number;
 }
 
 /** The local mail catcher's SMTP port (scripts/lib/mail-catcher.ts), which npm start uses when free. */
@@ -131,6 +140,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: env.SMTP_URL || (mode === "production" ? "" : `smtp://127.0.0.1:${LOCAL_MAIL_CATCHER_SMTP_PORT}`),
     mailFrom: env.MAIL_FROM || (mode === "production" ? "" : "Tuning Portal <no-reply@tuning-portal.localhost>"),
     publicUrl: publicUrlFrom(env.PUBLIC_URL),
+    queueSchedules: env.QUEUE_SCHEDULES ? env.QUEUE_SCHEDULES === "1" : mode !== "test",
+    queuePollSeconds: Math.max(0.5, Number(env.QUEUE_POLL_SECONDS ?? 2) || 2),
+    queueMaintenanceSeconds: intFrom(env.QUEUE_MAINTENANCE_SECONDS, 60, "QUEUE_MAINTENANCE_SECONDS"),
     ...overrides,
   };
   assertSafeConfig(config);

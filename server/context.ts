@@ -4,7 +4,7 @@ import type { Database, Db } from "./db/connection";
 import type { BlobStore } from "./services/blobs";
 import type { CatalogueCache } from "./services/catalogue-cache";
 import type { Identity } from "./services/identity";
-import type { JobRegistry } from "./services/jobs";
+import type { JobQueue } from "./services/queue";
 import type { MailService } from "./services/mail/service";
 import type { NotificationCenter } from "./services/notifications";
 import type { SecretBox } from "./services/secret-box";
@@ -24,7 +24,8 @@ export interface AppContext {
   /** Data logs' originals and columnar forms, apart from the other files (`<dataDir>/data-logs`). */
   dataLogBlobs: BlobStore;
   users: UserMirror;
-  jobs: JobRegistry;
+  /** Background jobs on the queue (pg-boss on the app's database): services/queue.ts, kinds in services/background-jobs.ts. */
+  jobs: JobQueue;
   notifications: NotificationCenter;
   /** Email: `send` hands a composed message (services/mail/messages.ts) to the SMTP server. */
   mail: MailService;

@@ -3,11 +3,9 @@ import type { AddressInfo } from "node:net";
 import { buildApp } from "./app";
 import { loadConfig } from "./config";
 import { seedDemo } from "./seed";
-import { startBlobCollection } from "./services/blob-collector";
+import { JOB_KINDS } from "./services/background-jobs";
 import { removeStaleTempFiles, tempFileMaxAgeMs } from "./services/temp-files";
 import { sealStoredPasswords } from "./services/secret-box";
-
-const BLOB_COLLECTION_EVERY_MS = 6 * 60 * 60 * 1000;
 
 /** Reads config, migrates, optionally seeds, listens; SIGINT/SIGTERM close it gracefully. */
 async function main() {
@@ -24,12 +22,9 @@ async function main() {
     app.log.info({ accounts: accounts.map((account) => account.email) }, "demo data ready");
   }
   await app.listen({ host: config.host, port: config.port });
-  // Files of deleted tunes, replaced reads and expired previews are removed a minute after start, then every few hours.
-  const collect = () => startBlobCollection(app.ctx);
-  const firstCollection = setTimeout(collect, 60_000);
-  const collections = setInterval(collect, BLOB_COLLECTION_EVERY_MS);
-  firstCollection.unref();
-  collections.unref();
+  // Files of deleted tunes, replaced reads and expired previews are removed a minute after start,
+  // then on the queue's schedule (every 6 hours, services/background-jobs.ts).
+  await app.ctx.jobs.send(JOB_KINDS.collectBlobs, {}, { startAfterSeconds: 60 });
   // With PORT=0 the system picks the port; a supervisor (the test runner) reads it from here.
   if (process.env.PORT_FILE) writeFileSync(process.env.PORT_FILE, String((app.server.address() as AddressInfo).port));
 
@@ -39,8 +34,6 @@ async function main() {
     closing = true;
     app.log.info(`${signal}: finishing in-flight requests`);
     app.shuttingDown = true;
-    clearTimeout(firstCollection);
-    clearInterval(collections);
     const force = setTimeout(() => {
       app.log.error("shutdown took longer than 10 s; exiting");
       process.exit(1);

@@ -29,6 +29,8 @@ export interface Database {
    * next query runs, so nothing can read between a commit and its callback.
    */
   listen?(channel: string, onNotify: () => void): Promise<void>;
+  /** Embedded only: the PGlite client itself, for the job queue's own SQL (server/services/queue.ts). */
+  pglite?: PGlite;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ async function openPglite(dir: string, transactionTimeoutMs: number): Promise<Da
     migrate: () => migratePglite(drizzlePglite({ client, schema }), { migrationsFolder }),
     ping: () => ping(db),
     listen: async (channel, onNotify) => void (await client.listen(channel, onNotify)),
+    pglite: client,
     close: () => client.close(),
   };
 }

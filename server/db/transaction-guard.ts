@@ -74,6 +74,13 @@ const openTransaction = new AsyncLocalStorage<OpenTransaction>();
 /** true while the calling code runs inside a guarded transaction's callback. */
 export const insideTransaction = (): boolean => openTransaction.getStore() !== undefined;
 
+/**
+ * Runs `work` as if no transaction were open, whatever the caller's context: for long-lived work
+ * (the job queue's pollers and timers) started from code that may run inside a transaction's
+ * callback, which would otherwise carry that transaction's context into every later callback.
+ */
+export const outsideTransaction = <T>(work: () => T): T => openTransaction.exit(work);
+
 export interface TransactionGuardOptions {
   /** Longest a transaction may stay open before it is rolled back. */
   timeoutMs: number;

@@ -48,7 +48,6 @@ import { isAdmin, vehicleFor } from "../services/tune-access";
 import {
   type RequestRow,
   type Side,
-  acceptSilentDeliveries,
   addToThread,
   closePaid,
   freeRevisionsUntil,
@@ -67,8 +66,7 @@ import {
 import { diffImages, summarizeChanges } from "../../domain/tune";
 
 const REQUESTS = `/${apiPaths["tuning-requests"].list}`;
-/** How often delivered requests are checked for the auto-accept. */
-const SWEEP_MS = 10 * 60 * 1000;
+// Delivered requests are accepted after AUTO_ACCEPT_DAYS by the queue's "tuning-requests.auto-accept" job (services/background-jobs.ts).
 
 const listSpec: ListSpec = {
   table: tuningRequests,
@@ -131,12 +129,6 @@ export async function tuningRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
   const { db } = ctx;
   const streams = new EventStreams(plugin);
   const changed = (id: string) => ctx.tuningRequestEvents.publish(id, { type: "changed" });
-
-  const sweep = setInterval(() => {
-    acceptSilentDeliveries(ctx).catch((error: unknown) => plugin.log.warn({ err: error }, "accepting silent deliveries failed"));
-  }, SWEEP_MS);
-  sweep.unref();
-  plugin.addHook("preClose", async () => clearInterval(sweep));
 
   /** The ticket for the caller; the revisions' changes follow the request's tune file's protection. */
   const ticket = async (row: RequestRow, caller: VerifiedCaller): Promise<TuningRequest> => {

@@ -14,7 +14,7 @@ import type { PgColumn } from "drizzle-orm/pg-core";
 import { rm } from "node:fs/promises";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, dealerProfiles, firmwareSupport, profileChangeFiles, profilePictures, supportRequests, tuneFileVersions, tuningRequestFiles, tuningRequests, userVehicles } from "../db/schema";
-import type { JobContext, JobSnapshot } from "./jobs";
+import type { JobContext } from "./queue";
 import { removeStaleTempFiles, tempFileMaxAgeMs } from "./temp-files";
 
 export const BLOB_GRACE_MS = 60 * 60 * 1000;
@@ -75,7 +75,3 @@ export async function collectBlobs(
   return result;
 }
 
-/** The collection as a background job, listed in /status/background with what it removed. */
-export function startBlobCollection(ctx: Pick<AppContext, "db" | "blobs" | "jobs" | "config">): JobSnapshot {
-  return ctx.jobs.start("collect-blobs", async (progress) => ({ ...(await collectBlobs(ctx, { progress })) }));
-}

@@ -24,12 +24,9 @@ export const startOfUtcMonth = (now: Date) => new Date(Date.UTC(now.getUTCFullYe
 
 const OPEN_STATES = TUNING_REQUEST_STATES.filter((state) => !FINAL_STATES.includes(state));
 
-/**
- * Background jobs that failed. One place on purpose: the jobs move to a queue on PostgreSQL, and
- * then this reads the queue's failed jobs instead of the in-memory registry.
- */
+/** Background jobs that failed for good (their retries spent), as the queue counts them for the server page. */
 export async function failedJobCount(ctx: Pick<AppContext, "jobs">): Promise<number> {
-  return ctx.jobs.list().filter((job) => job.state === "failed").length;
+  return (await ctx.jobs.status()).failed;
 }
 
 async function customerFigures(db: Db, uid: string): Promise<CustomerDashboard> {

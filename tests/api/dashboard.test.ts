@@ -47,6 +47,16 @@ describe.each(databaseKinds)("dashboard: each role's live figures on %s", (kind)
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
+    // Two kinds of this suite's own on the app's queue (defined before it starts, at ready): one fails for good, one works.
+    app.ctx.jobs.define({
+      kind: "test.failing",
+      retryLimit: 0,
+      handler: async () => {
+        throw new Error("disk on fire");
+      },
+    });
+    app.ctx.jobs.define({ kind: "test.working", handler: async () => ({ done: 1 }) });
+    await app.ready();
     [admin, dealer, otherDealer, customer, stranger] = await Promise.all([
       createUser(test, "admin"),
       createUser(test, "dealer"),
@@ -183,10 +193,8 @@ describe.each(databaseKinds)("dashboard: each role's live figures on %s", (kind)
     await db.insert(supportRequests).values([onboarding("new"), onboarding("investigating"), onboarding("supported"), onboarding("rejected")]);
 
     // Jobs: one fails, one succeeds.
-    app.ctx.jobs.start("test-failing", async () => {
-      throw new Error("disk on fire");
-    });
-    app.ctx.jobs.start("test-working", async () => undefined);
+    await app.ctx.jobs.send("test.failing");
+    await app.ctx.jobs.send("test.working");
     await app.ctx.jobs.idle();
   });
   afterAll(async () => test?.close());

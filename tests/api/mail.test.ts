@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { buildApp } from "../../server/app";
 import { sendInvitation } from "../../server/services/mail";
 import { type TestApp, type TestUser, bearer, createUser, databaseKinds, signIn, startTestApp } from "./harness";
@@ -49,14 +50,14 @@ describe.each(databaseKinds)("mail (%s)", (kind) => {
   });
   afterAll(async () => test?.close());
 
-  it("emails a verification link to our action page, answering 202 once sent, and the link verifies the address", async () => {
+  it("emails a verification link to our action page, answering 202 once queued, and the link verifies the address", async () => {
     const user = await newUser();
     const response = await post(`auth/email/${user.uid}/verification`, user, { continuePath: "/confirm-account?to=%2Fmy-tunes" });
     expect(response.statusCode, response.body).toBe(202);
     expect(response.json()).toEqual({ sent: true, email: user.email });
 
-    // Handed over before the answer: it is in the inbox already.
-    const [message] = await mailTo(user.email);
+    // Queued before the answer; the queue's mail worker hands it to the SMTP server a moment later.
+    const [message] = await waitForMail(user.email);
     expect(message.subject).toBe("Confirm your email address for Tuning Portal");
     expect(message.from).toContain("no-reply@tuning-portal.localhost");
     expect(message.html, "the display name is escaped").toContain("Hello New &lt;User&gt;,");
@@ -76,7 +77,7 @@ describe.each(databaseKinds)("mail (%s)", (kind) => {
     const user = await newUser();
     const response = await post(`auth/email/${user.uid}/password-reset`, user);
     expect(response.statusCode, response.body).toBe(202);
-    const link = actionLinkOf((await mailTo(user.email))[0]);
+    const link = actionLinkOf((await waitForMail(user.email))[0]);
     expect(link.searchParams.get("mode")).toBe("resetPassword");
     expect(link.searchParams.get("continueUrl")).toBe(`${app.ctx.mail.portalUrl()}/login?email=${encodeURIComponent(user.email)}`);
     const reset = await identityCall("resetPassword", { oobCode: link.searchParams.get("oobCode"), newPassword: "another-password-2" });
@@ -94,17 +95,33 @@ describe.each(databaseKinds)("mail (%s)", (kind) => {
     expect(await mailTo(user.email)).toEqual([]);
   });
 
-  it("answers 503 in our error shape, not 500 or 202, when the mail server does not take the message", async () => {
-    const down = await buildApp({ ...app.ctx.config, smtpUrl: `smtp://127.0.0.1:${await closedPort()}` }, { database: app.ctx.database, logger: false });
+  it("keeps retrying a message the mail server does not take, sealed and with its error, and answers 503 when the queue cannot take it", async () => {
+    // Its own database: another app's mail worker on the same queue would deliver the message.
+    const down = await startTestApp(kind, { SMTP_URL: `smtp://127.0.0.1:${await closedPort()}` });
     try {
-      const user = await newUser();
-      for (const action of ["verification", "password-reset"]) {
-        const response = await down.inject({ method: "POST", url: `/api/v1/auth/email/${user.uid}/${action}`, headers: bearer(user.token) });
-        expect(response.statusCode, response.body).toBe(503);
-        expect(response.headers["retry-after"]).toBe("5");
-        expect(response.json()).toEqual({ statusCode: 503, message: "Mail not sent", description: expect.stringContaining("nothing was sent") });
+      const user = await down.app.ctx.identity.auth.createUser({ email: `down-${randomBytes(5).toString("hex")}@example.test`, password: "test-password-1" });
+      const token = await signIn(test.emulatorHost, user.email!, "test-password-1");
+      const response = await down.app.inject({ method: "POST", url: `/api/v1/auth/email/${user.uid}/verification`, headers: bearer(token) });
+      expect(response.statusCode, response.body).toBe(202);
+      let job;
+      for (let i = 0; i < 100 && job?.state !== "retrying"; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        job = (await down.app.ctx.jobs.list()).find((candidate) => candidate.kind === "mail.send");
       }
-      expect(await mailTo(user.email)).toEqual([]);
+      expect(job).toMatchObject({ state: "retrying", retries: 0, retryLimit: 5, error: expect.stringMatching(/ECONNREFUSED|connect/i) });
+      // The message waits sealed: its one-time link is not readable in the queue's table.
+      const stored = await down.app.ctx.db.execute(sql`SELECT data::text AS data FROM pgboss.job WHERE id = ${job!.id}::uuid`);
+      const data = (stored as unknown as { rows: { data: string }[] }).rows[0].data;
+      expect(data).not.toContain("oobCode");
+      expect(data).not.toContain(user.email);
+      expect(await mailTo(user.email!)).toEqual([]);
+
+      // A queue that is gone: 503 in our error shape, not 500 or 202.
+      await down.app.ctx.jobs.stop();
+      const refused = await down.app.inject({ method: "POST", url: `/api/v1/auth/email/${user.uid}/password-reset`, headers: bearer(token) });
+      expect(refused.statusCode, refused.body).toBe(503);
+      expect(refused.headers["retry-after"]).toBe("5");
+      expect(refused.json()).toEqual({ statusCode: 503, message: "Mail not queued", description: expect.stringContaining("nothing will be sent") });
     } finally {
       await down.close();
     }
@@ -190,7 +207,7 @@ describe.each(databaseKinds)("mail (%s)", (kind) => {
     const email = `invited-${randomBytes(5).toString("hex")}@example.test`;
     const record = await app.ctx.identity.auth.createUser({ email, displayName: "Invited Dealer" });
     await sendInvitation(app.ctx, { uid: record.uid, email, displayName: "Invited Dealer", role: "dealer" });
-    const [message] = await mailTo(email);
+    const [message] = await waitForMail(email);
     expect(message.subject).toBe("You have been invited to Tuning Portal");
     expect(message.text).toContain("as a dealer");
     const link = actionLinkOf(message);

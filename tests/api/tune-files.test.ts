@@ -586,7 +586,8 @@ describe.each(databaseKinds)("tune files API on %s", (kind) => {
       const jobId = started.json().job.id;
       await app.ctx.jobs.idle();
       const job = (await call("GET", "/status/background", admin)).json().jobs.find((j: { id: string }) => j.id === jobId);
-      expect(job).toMatchObject({ state: "failed", total: 2, done: 2, failures: [{ item: doomed.json().id, message: expect.stringContaining("no stock read") }] });
+      // The job itself succeeded (no retry would help); the bake it could not redo is listed with why.
+      expect(job).toMatchObject({ state: "succeeded", total: 2, done: 2, failures: [{ item: doomed.json().id, message: expect.stringContaining("no stock read") }], result: { rebaked: 1, failed: 1 } });
       expect((await call("GET", `/baked-tune-files/${direct.json().id}`, customer)).json().sha256).toBe(direct.json().sha256);
 
       expect((await call("DELETE", `/baked-tune-files/${doomed.json().id}`, stranger)).statusCode).toBe(404);

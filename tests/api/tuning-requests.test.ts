@@ -293,6 +293,21 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
     expect(await acceptSilentDeliveries(app.ctx, new Date(Date.now() + 30 * DAY_MS))).not.toContain(id);
   });
 
+  it("runs the auto-accept as the queue's scheduled job: a delivery older than seven days is accepted, a newer one left", async () => {
+    const old = await requestIn("delivered");
+    const recent = await requestIn("delivered");
+    await app.ctx.db.update(tuningRequests).set({ lastDeliveredAt: new Date(Date.now() - (AUTO_ACCEPT_DAYS + 1) * DAY_MS) }).where(eq(tuningRequests.id, old));
+    await app.ctx.db.update(tuningRequests).set({ lastDeliveredAt: new Date(Date.now() - (AUTO_ACCEPT_DAYS - 1) * DAY_MS) }).where(eq(tuningRequests.id, recent));
+    // What the schedule does every 10 minutes (schedules are off in tests): queue the job.
+    const jobId = await app.ctx.jobs.send("tuning-requests.auto-accept");
+    await app.ctx.jobs.idle();
+    const job = await app.ctx.jobs.get(jobId);
+    expect(job).toMatchObject({ state: "succeeded", result: { accepted: expect.any(Number) } });
+    expect(job!.result!.accepted).toBeGreaterThanOrEqual(1);
+    expect((await stateOf(old)).state).toBe("accepted");
+    expect((await stateOf(recent)).state).toBe("delivered");
+  });
+
   it("refunds the payment when the dealer cancels or finds it not possible after payment: the ledger reversed, the revisions' licence gone", async () => {
     const id = await requestIn("delivered");
     const row = await stateOf(id);

@@ -12,3 +12,4 @@ export * from "./repositories";
 export * from "./tuning-requests";
 export * from "./audit";
 export * from "./profile-change-requests";
+export * from "./jobs";

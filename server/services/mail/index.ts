@@ -1,8 +1,8 @@
 /**
  * Every email the portal sends. Each `send…` function gathers the facts (making the one-time link
  * with firebase-admin where there is one), composes the message with a pure function of
- * messages.ts, and hands it to `ctx.mail.send`, resolving once the mail server accepted it. A mail
- * server that does not take it answers 503 (`deliver`), not 500.
+ * messages.ts, and queues it (`deliver`), resolving once the queue has it; the queue's worker sends
+ * it with `ctx.mail.send`. A queue that does not take it answers 503, not 500.
  */
 import { inArray } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
@@ -12,7 +12,6 @@ import type { AppContext } from "../../context";
 import { users } from "../../db/schema";
 import { HttpError } from "../../errors";
 import { portalActionLink } from "./action-links";
-import { MailDeliveryError } from "./mailer";
 import {
   type MailMessage,
   invitationMessage,
@@ -25,15 +24,17 @@ import {
 export { type MailMessage } from "./messages";
 export { type MailService, createMailService } from "./service";
 
-/** Hands a message over; a mail server that did not take it is the caller's 503 (Retry-After is added by the error handler). */
+/**
+ * Queues a message on the mail queue (`mail.send`, services/background-jobs.ts), sealed since its
+ * link holds a one-time code; the queue's worker hands it to the SMTP server, retrying with backoff
+ * while the server does not take it. Resolves once queued (the API's 202); a queue that does not
+ * take it is the caller's 503 (Retry-After is added by the error handler).
+ */
 export async function deliver(ctx: AppContext, message: MailMessage): Promise<void> {
   try {
-    await ctx.mail.send(message);
-  } catch (error) {
-    if (error instanceof MailDeliveryError) {
-      throw new HttpError(503, "Mail not sent", "The mail server did not accept the email, so nothing was sent. Try again in a few minutes.");
-    }
-    throw error;
+    await ctx.jobs.send("mail.send", { sealed: ctx.secrets.seal(JSON.stringify(message)) });
+  } catch {
+    throw new HttpError(503, "Mail not queued", "The email could not be queued, so nothing will be sent. Try again in a few minutes.");
   }
 }
 

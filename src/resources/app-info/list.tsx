@@ -1,8 +1,8 @@
 import { useCustom } from "@refinedev/core";
-import { Alert, Card, Descriptions, Spin, Tag } from "antd";
-import type { ServerStatus as Status } from "../../../contracts/server-management";
+import { Alert, Card, Descriptions, Spin, Table, Tag, Typography } from "antd";
+import type { AppInfo, ServerStatus as Status } from "../../../contracts/server-management";
 import { PageFrame } from "../../components/page-frame";
-import { apiPaths } from "../../../contracts/api-paths";
+import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 
 const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
@@ -18,6 +18,8 @@ const health = (ok: boolean) => <Tag color={ok ? "green" : "red"}>{ok ? "answeri
 export function AppInfoList() {
   const { query } = useCustom<Status>({ url: apiPaths["app-info"].list, method: "get", queryOptions: { refetchInterval: 15_000 } });
   const status = query.data?.data;
+  const { query: infoQuery } = useCustom<AppInfo>({ url: apiRoutes.serverManagement.appInfo(), method: "get" });
+  const info = infoQuery.data?.data;
   return (
     <PageFrame title="App info" subtitle="Version and health of the API and what it depends on">
       {query.isError && <Alert type="error" showIcon message="Could not load the server status" description={query.error?.message} />}
@@ -40,6 +42,43 @@ export function AppInfoList() {
             <Descriptions.Item label="Background jobs running">{status.jobs.running}</Descriptions.Item>
           </Descriptions>
         </Card>
+      )}
+      {infoQuery.isError && <Alert type="error" showIcon message="Could not load the versions and configuration" description={infoQuery.error?.message} />}
+      {info && (
+        <>
+          <Card title="Versions">
+            <Descriptions column={{ xs: 1, md: 3 }} bordered size="small" aria-label="Versions">
+              <Descriptions.Item label="Portal">{info.versions.app}</Descriptions.Item>
+              <Descriptions.Item label="Node.js">{info.versions.node}</Descriptions.Item>
+              {Object.entries(info.versions.libraries).map(([name, version]) => (
+                <Descriptions.Item key={name} label={name}>
+                  {version}
+                </Descriptions.Item>
+              ))}
+            </Descriptions>
+          </Card>
+          <Card title="Build">
+            <Descriptions column={{ xs: 1, md: 3 }} bordered size="small">
+              <Descriptions.Item label="Build id">{info.build.id ?? "no web build served"}</Descriptions.Item>
+              <Descriptions.Item label="Commit">{info.build.commit ? <Typography.Text code copyable>{info.build.commit.slice(0, 12)}</Typography.Text> : "unknown"}</Descriptions.Item>
+              <Descriptions.Item label="Built">{info.build.time ? new Date(info.build.time).toLocaleString() : "unknown"}</Descriptions.Item>
+            </Descriptions>
+          </Card>
+          <Card title="Configuration" extra={<Typography.Text type="secondary">Secrets are masked; they never leave the server.</Typography.Text>}>
+            <Table
+              rowKey="key"
+              size="small"
+              aria-label="Configuration"
+              pagination={false}
+              dataSource={info.configuration}
+              columns={[
+                { dataIndex: "key", title: "Setting", render: (key: string) => <Typography.Text code>{key}</Typography.Text> },
+                { dataIndex: "value", title: "Value", render: (value: string | null) => (value === null ? <Typography.Text type="secondary">not set</Typography.Text> : <Typography.Text style={{ wordBreak: "break-all" }}>{value}</Typography.Text>) },
+                { dataIndex: "masked", title: "", render: (masked: boolean) => masked && <Tag color="gold">masked</Tag> },
+              ]}
+            />
+          </Card>
+        </>
       )}
     </PageFrame>
   );
