@@ -2,7 +2,11 @@ import { type APIRequestContext, type Page, expect } from "@playwright/test";
 import { type IdentityEmulator, test } from "./pages/identity";
 import { LayoutProbe } from "./pages/layout-probe";
 import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
+import { generateDemo } from "../../server/seed/generator";
+import { DEMO_TUNE_OPTIONS } from "../../server/seed/tunes";
 import { type ParamSource, WALKED_ROUTES, WALKERS, type Walker } from "./route-walk";
+
+const demoTune = generateDemo(DEMO_TUNE_OPTIONS).tune;
 
 /**
  * Every route of the app (tests/e2e/route-walk.ts, checked against the registry by a unit test), as
@@ -31,13 +35,19 @@ async function concretePaths(request: APIRequestContext, emulator: IdentityEmula
       const orders = await read("customer", "payments/orders");
       if (orders.data[0]) return orders.data[0].id;
       // None yet: the customer starts buying a tune for the demo car and leaves the checkout open, as people do.
+      // The demo dealer puts a new tune for the demo firmware on sale (the demo customer owns the others).
+      const uploaded = await request.post("/api/v1/tune-files", {
+        headers: await headersOf("dealer"),
+        multipart: { title: `Layout walk ${Date.now()}`, file: { name: "walk.bin", mimeType: "application/octet-stream", buffer: Buffer.from(demoTune.image) } },
+      });
+      expect(uploaded.status(), await uploaded.text()).toBe(201);
+      const tuneId = ((await uploaded.json()) as { id: string }).id;
+      const published = await request.put(`/api/v1/tune-files/${tuneId}/publish`, { headers: await headersOf("dealer"), data: { priceCents: 4900, currency: "EUR" } });
+      expect(published.status(), await published.text()).toBe(200);
       const vehicles = await read("customer", "user-vehicles");
-      const tunes = await read("customer", `tune-files?published[eq]=true&firmwareId[eq]=${encodeURIComponent(vehicles.data[0].firmwareId)}&pageSize=50`);
-      for (const tune of tunes.data) {
-        const started = await request.post("/api/v1/payments/tune-file-order", { headers: await headersOf("customer"), data: { tuneFileId: tune.id, vehicleId: vehicles.data[0].id } });
-        if (started.ok()) return ((await started.json()) as { order: { id: string } }).order.id;
-      }
-      throw new Error(`${route}: the demo customer has no order and no tune on sale for the demo car`);
+      const started = await request.post("/api/v1/payments/tune-file-order", { headers: await headersOf("customer"), data: { tuneFileId: tuneId, vehicleId: vehicles.data[0].id } });
+      expect(started.status(), await started.text()).toBe(201);
+      return ((await started.json()) as { order: { id: string } }).order.id;
     }
     if ("shareOfFirstLog" in source) {
       const logs = await read("customer", "data-logs");
@@ -73,7 +83,7 @@ async function checkRoutes(page: Page, walker: Walker, paths: string[]) {
       // Lists and records fill in after the heading: let them settle (the live-events stream keeps the network busy, so not "networkidle").
       await probe.settled();
       const overflow = await probe.sidewaysOverflow();
-      if (overflow > 0) problems.push(`${where} scrolls sideways by ${overflow} px`);
+      if (overflow > 0) problems.push(`${where} scrolls sideways by ${overflow} px: ${(await probe.overflowingElements()).join(", ")}`);
       if (path !== "/" && path !== "/login") {
         const cover = await probe.titleCoveredBy();
         if (cover) problems.push(`${where}: the title's first letter is covered by ${cover}`);

@@ -19,6 +19,15 @@ export class LayoutProbe {
     );
   }
 
+  /** The innermost elements reaching past the window's right edge (what makes the page scroll sideways), described. */
+  overflowingElements(): Promise<string[]> {
+    return this.page.evaluate(() => {
+      const past = (element: Element) => element.getBoundingClientRect().right > window.innerWidth + 1;
+      const found = [...document.body.querySelectorAll("*")].filter((element) => element.getClientRects().length > 0 && past(element) && ![...element.children].some(past));
+      return found.slice(0, 3).map((element) => `${element.tagName.toLowerCase()}${element.className && typeof element.className === "string" ? `.${element.className.trim().split(/\s+/).join(".")}` : ""} (right edge ${Math.round(element.getBoundingClientRect().right)} px)`);
+    });
+  }
+
   /** How far the page is wider than the window (0 when it does not scroll sideways). */
   sidewaysOverflow(): Promise<number> {
     return this.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
