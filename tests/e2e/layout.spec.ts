@@ -29,6 +29,18 @@ async function concretePaths(request: APIRequestContext, emulator: IdentityEmula
     expect(response.status(), `GET ${path} as ${role}: ${await response.text()}`).toBe(200);
     return (await response.json()) as { data: Array<Record<string, string>> };
   };
+  /** None in the demo data yet: the demo customer asks the demo dealer for a tune for the demo car. */
+  const askTheDemoDealer = async (): Promise<string> => {
+    const [vehicles, dealers] = [await read("customer", "user-vehicles"), await read("customer", "dealers?pageSize=100")];
+    const demoDealer = dealers.data.find((dealer) => dealer.businessName === "Demo Performance Ltd");
+    if (!demoDealer) throw new Error("the dealer directory has no Demo Performance Ltd");
+    const asked = await request.post("/api/v1/tuning-requests", {
+      headers: await headersOf("customer"),
+      data: { vehicleId: vehicles.data[0].id, dealerId: demoDealer.id, questionnaire: { fuel: "98", transmission: "manual", notes: "A smoother part-throttle, please" }, logIds: [] },
+    });
+    expect(asked.status(), await asked.text()).toBe(201);
+    return ((await asked.json()) as { id: string }).id;
+  };
   const value = async (route: string, source: ParamSource): Promise<string> => {
     if ("fixed" in source) return source.fixed;
     if ("firstOrder" in source) {
@@ -57,6 +69,7 @@ async function concretePaths(request: APIRequestContext, emulator: IdentityEmula
     }
     const role = source.as ?? (walker === "visitor" ? "admin" : walker);
     const records = await read(role, source.list);
+    if (!records.data[0] && source.list === "tuning-requests") return askTheDemoDealer();
     const record = records.data[0];
     if (!record) throw new Error(`${route}: the demo data has no record in ${source.list} for the ${role}`);
     return record[source.key ?? "id"];

@@ -9,6 +9,7 @@ export function SlimHeader({ back = "/dashboard", children }: { back?: string; c
   const { token } = theme.useToken();
   return (
     <Flex
+      className="slim-header"
       align="center"
       gap={16}
       style={{ height: 48, padding: "0 16px", borderBottom: `1px solid ${token.colorBorderSecondary}`, background: token.colorBgElevated }}
@@ -17,7 +18,8 @@ export function SlimHeader({ back = "/dashboard", children }: { back?: string; c
         <Button type="text" icon={<ArrowLeftOutlined />} />
       </Link>
       <BrandMark to="/dashboard" />
-      <Flex flex={1} justify="flex-end" align="center" gap={8}>
+      {/* May shrink below its content, so a long title ellipses instead of pushing the page sideways on a phone. */}
+      <Flex flex={1} justify="flex-end" align="center" gap={8} style={{ minWidth: 0 }}>
         {children}
       </Flex>
     </Flex>

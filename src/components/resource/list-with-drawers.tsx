@@ -97,7 +97,8 @@ export function ListWithDrawers<Row extends BaseRecord & { id: string }>({
   );
   const search = <ListSearch filters={filters} setFilters={setFilters} placeholder={searchPlaceholder} />;
   const table = (
-    <Table {...tableProps} rowKey="id" size="middle" aria-label={tableLabel}>
+    // A table wider than a phone scrolls in its own frame instead of the page (scroll.x "max-content").
+    <Table {...tableProps} rowKey="id" size="middle" aria-label={tableLabel} scroll={{ x: "max-content" }}>
       {columns(list)}
       <Table.Column
         key="actions"

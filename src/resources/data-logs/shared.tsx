@@ -29,7 +29,7 @@ export function SharedDataLogPage() {
       <SlimHeader back="/">
         {shared && (
           <>
-            <Typography.Title level={1} ellipsis style={{ maxWidth: 480, margin: 0, fontSize: 16 }} data-testid="shared-title">
+            <Typography.Title level={1} ellipsis style={{ maxWidth: 480, minWidth: 0, margin: 0, fontSize: 16 }} data-testid="shared-title">
               {shared.log.title}
             </Typography.Title>
             <Tag>Shared · read only</Tag>

@@ -54,7 +54,7 @@ export function DataLogsShow() {
     // The layout background, as under every portal page: without it the dark theme showed the browser's black canvas around the cards.
     <Flex vertical style={{ minHeight: "100vh", background: token.colorBgLayout }}>
       <SlimHeader back="/tuning-tools/data-logs">
-        <Typography.Title level={1} ellipsis style={{ maxWidth: 480, margin: 0, fontSize: 16 }}>
+        <Typography.Title level={1} ellipsis style={{ maxWidth: 480, minWidth: 0, margin: 0, fontSize: 16 }}>
           {log?.title ?? "Data log"}
         </Typography.Title>
         {log && (

@@ -6,14 +6,16 @@
  */
 import { DownloadOutlined } from "@ant-design/icons";
 import { useApiUrl, useCustom } from "@refinedev/core";
-import { Alert, Button, Card, Col, DatePicker, Descriptions, Drawer, Flex, Row, Select, Skeleton, Statistic, Table, Tag, Typography } from "antd";
+import { Alert, Button, Card, Col, DatePicker, Descriptions, Drawer, Flex, Result, Row, Select, Skeleton, Statistic, Table, Tag, Typography } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { AnalyticsCounts, FlashingOvertime, FlashingOverview } from "../../../contracts/analytics";
 import type { FlashLog, FlashSessionDetail } from "../../../contracts/flash-logs";
 import type { ListResponse } from "../../../contracts/list-query";
+import { Link } from "../../components/link";
 import { PageFrame } from "../../components/page-frame";
+import { useSessionState } from "../../providers/session-context";
 import { FlashResultTag } from "../../components/vehicle/flash-result-tag";
 import { FlashSteps } from "../../components/vehicle/vehicle-history";
 import { apiRoutes } from "../../../contracts/api-paths";
@@ -123,7 +125,22 @@ function Sessions({ filters, drill, onOpen }: { filters: Filters; drill: Drill; 
   );
 }
 
+/**
+ * Any signed-in user may open the route (spec §2), but the analytics are the admins' (the API answers
+ * 403 to anyone else): others are told so instead of an error toast over a skeleton.
+ */
 export function FlashingOverviewList() {
+  const { role } = useSessionState();
+  if (role !== "admin")
+    return (
+      <PageFrame title="Flashing overview" subtitle="How flashes end, where they fail and why">
+        <Result status="403" title="For administrators" subTitle="Flashing analytics across every car are kept for the portal's administrators. Your own cars' flashes are on their pages." extra={<Link to="/my-devices"><Button type="primary">My vehicles</Button></Link>} />
+      </PageFrame>
+    );
+  return <FlashingAnalytics />;
+}
+
+function FlashingAnalytics() {
   const [filters, setFilters] = useState<Filters>({ from: dayjs().subtract(364, "day").format("YYYY-MM-DD"), to: dayjs().format("YYYY-MM-DD") });
   const [drill, setDrill] = useState<Drill>(null);
   const [opened, setOpened] = useState<string | null>(null);

@@ -36,8 +36,10 @@ export class LayoutProbe {
   /** The element on top at the title's first letter, described, or null when it is the title itself. */
   titleCoveredBy(): Promise<string | null> {
     return this.page.evaluate(() => {
-      // The page title: a portal page's h2, a public or full-screen page's h1 or h3.
-      const title = [...document.querySelectorAll("h1, h2, h3")].find((heading) => heading.getClientRects().length > 0);
+      // The page title: an open drawer's (a record or form opened over its list, on a route of its own),
+      // else a portal page's h2, a public or full-screen page's h1 or h3.
+      const drawerTitle = [...document.querySelectorAll(".ant-drawer-open .ant-drawer-title")].find((heading) => heading.getClientRects().length > 0);
+      const title = drawerTitle ?? [...document.querySelectorAll("h1, h2, h3")].find((heading) => heading.getClientRects().length > 0);
       if (!title) return "no visible heading";
       const walker = document.createTreeWalker(title, NodeFilter.SHOW_TEXT, { acceptNode: (node) => (node.textContent?.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP) });
       const text = walker.nextNode();
@@ -55,7 +57,11 @@ export class LayoutProbe {
 
   /** The site's or the portal's menu, the button that opens it, a full-screen page's way back to the portal, or a bare page's brand link. */
   async expectNavigationReachable() {
-    const menuButton = this.page.getByRole("button", { name: "Menu", exact: true }).or(this.page.getByRole("link", { name: "Back to the portal" }));
+    // The error page (a record that is not the caller's, on a page without layout) leads home with its button.
+    const menuButton = this.page
+      .getByRole("button", { name: "Menu", exact: true })
+      .or(this.page.getByRole("link", { name: "Back to the portal" }))
+      .or(this.page.getByRole("button", { name: "Go Home" }));
     const menu = this.page.locator(".ant-layout-sider .ant-menu, header .ant-menu-horizontal, aside .ant-menu");
     // The account pages have no layout (spec §2): their brand mark is the way to the site.
     const brandOfBarePage = this.page.locator("body:not(:has(.ant-layout-header, .ant-layout-sider))").getByRole("link", { name: "Tuning Portal" });
