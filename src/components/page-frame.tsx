@@ -22,7 +22,8 @@ export function PageFrame({ title, subtitle, extra, children }: PageFrameProps) 
           </Typography.Title>
           {subtitle && <Typography.Text type="secondary">{subtitle}</Typography.Text>}
         </div>
-        {extra && <Flex gap={8}>{extra}</Flex>}
+        {/* Wraps on a phone: three buttons side by side are wider than 343 px. */}
+        {extra && <Flex gap={8} wrap>{extra}</Flex>}
       </Flex>
       {children}
     </Flex>

@@ -22,7 +22,14 @@ export class LayoutProbe {
   /** The innermost elements reaching past the window's right edge (what makes the page scroll sideways), described. */
   overflowingElements(): Promise<string[]> {
     return this.page.evaluate(() => {
-      const past = (element: Element) => element.getBoundingClientRect().right > window.innerWidth + 1;
+      // What a frame of its own scrolls or clips (a wide table) does not widen the page.
+      const clipped = (element: Element) => {
+        for (let parent = element.parentElement; parent && parent !== document.body; parent = parent.parentElement) {
+          if (getComputedStyle(parent).overflowX !== "visible") return true;
+        }
+        return false;
+      };
+      const past = (element: Element) => element.getBoundingClientRect().right > window.innerWidth + 1 && !clipped(element);
       const found = [...document.body.querySelectorAll("*")].filter((element) => element.getClientRects().length > 0 && past(element) && ![...element.children].some(past));
       return found.slice(0, 3).map((element) => `${element.tagName.toLowerCase()}${element.className && typeof element.className === "string" ? `.${element.className.trim().split(/\s+/).join(".")}` : ""} (right edge ${Math.round(element.getBoundingClientRect().right)} px)`);
     });
