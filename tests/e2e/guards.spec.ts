@@ -38,7 +38,7 @@ test("a signed-out deep link goes to sign-in and comes back after signing in", a
   await new LoginPage(page).signIn(demoUsers.admin);
   await expect(page).toHaveURL(/\/admin\/app-info\?tab=health$/);
   await expect(new Portal(page).heading("App info")).toBeVisible();
-  await expect(page.getByText("Database")).toBeVisible();
+  await expect(page.getByText("Database", { exact: true })).toBeVisible();
 });
 
 test("a wrong password reads plainly and keeps the visitor on the sign-in page", async ({ page }) => {
