@@ -31,6 +31,8 @@ export interface Database {
   listen?(channel: string, onNotify: () => void): Promise<void>;
   /** Embedded only: the PGlite client itself, for the job queue's own SQL (server/services/queue.ts). */
   pglite?: PGlite;
+  /** PostgreSQL only: the connection string, for a client with its own pool (the job queue's). */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -86,6 +88,7 @@ async function openPostgres(url: string, transactionTimeoutMs: number, onPoolErr
   return {
     db,
     kind: "postgres",
+    url,
     migrate: () => migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder }),
     ping: () => ping(db),
     close: () => pool.end(),

@@ -269,8 +269,10 @@ export class JobQueue {
       const db = pgliteExecutor(options.database.pglite, this.inFlight, () => this.stopped);
       this.boss = new PgBoss({ ...common, db });
     } else {
-      if (!options.databaseUrl) throw new Error("the job queue needs DATABASE_URL or the embedded database");
-      this.boss = new PgBoss({ ...common, connectionString: options.databaseUrl, max: 3, application_name: "portal-queue" });
+      // The database's own address (a scratch database a bench opened) before the configured one.
+      const connectionString = options.database.url ?? options.databaseUrl;
+      if (!connectionString) throw new Error("the job queue needs DATABASE_URL or the embedded database");
+      this.boss = new PgBoss({ ...common, connectionString, max: 3, application_name: "portal-queue" });
     }
     this.boss.on("error", (error: Error) => {
       // A singleton queue's worker asking while one attempt runs meets pg-boss's unique index
