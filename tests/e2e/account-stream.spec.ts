@@ -1,5 +1,5 @@
 import { type APIRequestContext, type Page, expect } from "@playwright/test";
-import { PASSWORD, newEmail, test } from "./pages/identity";
+import { type IdentityEmulator, PASSWORD, newEmail, test } from "./pages/identity";
 import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
 
 /**
@@ -17,17 +17,22 @@ async function asAdmin(request: APIRequestContext, token: string, method: "patch
   expect(response.status(), await response.text()).toBe(method === "post" ? 204 : 200);
 }
 
-test("a user made admin gets the admin menu at once, without a reload; disabled, they are signed out with the reason", async ({ page, request, emulator }) => {
+/** A new user signed in on `page`, once their stream is open; with an admin's token to change them. */
+async function newUserSignedIn(page: Page, emulator: IdentityEmulator, label: string, name: string) {
   const adminToken = await emulator.idToken(demoUsers.admin, DEMO_PASSWORD);
-  const email = newEmail("stream-user");
-  const uid = await emulator.createUser(email, PASSWORD, "Sam Stream");
-
+  const email = newEmail(label);
+  const uid = await emulator.createUser(email, PASSWORD, name);
   const login = new LoginPage(page);
   await login.open();
   const opened = streamOpened(page);
   await login.signIn(email, PASSWORD);
   await expect(page).toHaveURL(/\/dashboard$/);
   await opened;
+  return { adminToken, uid };
+}
+
+test("a user made admin gets the admin menu at once, without a reload; disabled, they are signed out with the reason", async ({ page, request, emulator }) => {
+  const { adminToken, uid } = await newUserSignedIn(page, emulator, "stream-user", "Sam Stream");
   await expect(page.getByTestId("account-role")).toHaveText("customer");
   await expect(adminMenuItem(page)).toHaveCount(0);
   await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
@@ -45,15 +50,7 @@ test("a user made admin gets the admin menu at once, without a reload; disabled,
 });
 
 test("signed out everywhere by an administrator, the open page goes to sign-in and says so", async ({ page, request, emulator }) => {
-  const adminToken = await emulator.idToken(demoUsers.admin, DEMO_PASSWORD);
-  const email = newEmail("stream-revoked");
-  const uid = await emulator.createUser(email, PASSWORD, "Rae Revoked");
-  const login = new LoginPage(page);
-  await login.open();
-  const opened = streamOpened(page);
-  await login.signIn(email, PASSWORD);
-  await expect(page).toHaveURL(/\/dashboard$/);
-  await opened;
+  const { adminToken, uid } = await newUserSignedIn(page, emulator, "stream-revoked", "Rae Revoked");
 
   await asAdmin(request, adminToken, "post", `users/${uid}/revoke-sessions`);
   await expect(page).toHaveURL(/\/login/, { timeout: 15_000 });
