@@ -105,8 +105,8 @@ export async function sendInvitation(ctx: AppContext, { uid, email, displayName,
 }
 
 /**
- * Emails a copy of each notification to recipients who turned `emailNotifications` on. Runs after
- * the change committed and never fails it: a failure is logged.
+ * Emails a copy of each notification to recipients who turned `emailNotifications` on, through the
+ * mail queue. Runs after the change committed and never fails it: a failure is logged.
  */
 export async function emailNotifications(ctx: AppContext, recorded: Notification[], log: FastifyBaseLogger): Promise<void> {
   try {
@@ -135,10 +135,11 @@ async function emailEach(ctx: AppContext, recorded: Notification[], log: Fastify
       link: notification.link,
       portalUrl: ctx.mail.portalUrl(),
     });
+    // On the mail queue like every other message: retried while the SMTP server does not take it.
     try {
-      await ctx.mail.send(message);
+      await deliver(ctx, message);
     } catch (error) {
-      log.warn({ err: error, notificationId: notification.id, kind: notification.kind }, "notification email not sent");
+      log.warn({ err: error, notificationId: notification.id, kind: notification.kind }, "notification email not queued");
     }
   }
 }
