@@ -1,10 +1,10 @@
 /** A customer's dashboard: their cars, last flash, licences, open custom tunes, recent logs and unread notifications. */
-import { Card, Col, List, Row, Space, Table, Typography } from "antd";
+import { Card, Col, Row, Space, Table, Typography } from "antd";
 import type { CustomerDashboard } from "../../../contracts/dashboard";
 import { Link } from "../../components/link";
 import { StateTag } from "../../components/tuning-requests/state-tag";
 import { FlashResultTag } from "../../components/vehicle/flash-result-tag";
-import { Figure, NothingYet } from "./figure";
+import { Figure, ListCard, NothingYet } from "./figure";
 
 const when = (iso: string) => new Date(iso).toLocaleString();
 
@@ -65,45 +65,32 @@ export function CustomerFigures({ figures }: { figures: CustomerDashboard }) {
           </Card>
         </Col>
         <Col xs={24} xl={12}>
-          <Card title={`Open tuning requests (${openRequests.total})`} size="small">
-            {openRequests.total === 0 ? (
-              <NothingYet text="No open request: ask a dealer for a custom tune from your car's page." />
-            ) : (
-              <List
-                aria-label="Open tuning requests"
-                size="small"
-                dataSource={openRequests.items}
-                renderItem={(request) => (
-                  <List.Item>
-                    <Space wrap>
-                      <Link to={requestLink(request)}>{request.reference}</Link>
-                      <Typography.Text>{request.vehicleName}</Typography.Text>
-                      <StateTag state={request.state} />
-                    </Space>
-                  </List.Item>
-                )}
-              />
+          <ListCard
+            title={`Open tuning requests (${openRequests.total})`}
+            items={openRequests.items}
+            empty="No open request: ask a dealer for a custom tune from your car's page."
+            renderItem={(request) => (
+              <Space wrap>
+                <Link to={requestLink(request)}>{request.reference}</Link>
+                <Typography.Text>{request.vehicleName}</Typography.Text>
+                <StateTag state={request.state} />
+              </Space>
             )}
-          </Card>
+          />
         </Col>
         <Col xs={24} xl={12}>
-          <Card title="Recent data logs" size="small" extra={<Link to="/tuning-tools/data-logs">All logs ({dataLogs.total})</Link>}>
-            {dataLogs.total === 0 ? (
-              <NothingYet text="No data log yet: upload one from your logger." />
-            ) : (
-              <List
-                aria-label="Recent data logs"
-                size="small"
-                dataSource={dataLogs.recent}
-                renderItem={(log) => (
-                  <List.Item>
-                    <Link to={`/tuning-tools/data-logs/${log.id}`}>{log.title}</Link>
-                    <Typography.Text type="secondary">{when(log.createdAt)}</Typography.Text>
-                  </List.Item>
-                )}
-              />
+          <ListCard
+            title="Recent data logs"
+            extra={<Link to="/tuning-tools/data-logs">All logs ({dataLogs.total})</Link>}
+            items={dataLogs.recent}
+            empty="No data log yet: upload one from your logger."
+            renderItem={(log) => (
+              <>
+                <Link to={`/tuning-tools/data-logs/${log.id}`}>{log.title}</Link>
+                <Typography.Text type="secondary">{when(log.createdAt)}</Typography.Text>
+              </>
             )}
-          </Card>
+          />
         </Col>
       </Row>
     </>
