@@ -2,6 +2,7 @@ import react from "@vitejs/plugin-react";
 import path from "node:path";
 import { type Plugin, defineConfig } from "vite";
 import { precompressDir } from "./scripts/lib/precompress";
+import { prerenderPages } from "./scripts/lib/prerender";
 
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 
@@ -62,23 +63,27 @@ function chunkReport(): Plugin {
   };
 }
 
-/** Brotli and gzip copies of every built text file, served by content negotiation (server/http/static.ts). */
-function precompress(): Plugin {
+/**
+ * The public pages' snapshots (scripts/lib/prerender.ts), then Brotli and gzip copies of every built
+ * text file, snapshots included, served by content negotiation (server/http/static.ts).
+ */
+function snapshotsAndPrecompress(): Plugin {
   let outDir = "dist";
   return {
-    name: "precompress",
+    name: "snapshots-and-precompress",
     apply: "build",
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
+      await prerenderPages(outDir);
       await precompressDir(outDir);
     },
   };
 }
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), buildManifest(), chunkReport(), precompress()],
+  plugins: [react(), buildManifest(), chunkReport(), snapshotsAndPrecompress()],
   // The dev server writes no manifest: null makes the first manifest read the baseline.
   define: { __BUILD_ID__: JSON.stringify(command === "build" ? buildId : null) },
   server: {

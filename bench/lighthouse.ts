@@ -4,7 +4,11 @@
  * CLS ≤ 0.1, accessibility ≥ 95. Pages: `/`, `/login`, `/dashboard` signed in, and a data log
  * (a real ECUMaster log from the shared fixtures, uploaded through the API).
  *
- *   npx tsx bench/lighthouse.ts [--runs N]     (median of N runs per page, default 3)
+ *   npx tsx bench/lighthouse.ts [--runs N] [--only /,/login] [--explain]
+ *
+ * N runs per page (default 3), the median printed; `--only /,/login` measures only those pages;
+ * `--explain` also prints where the time goes (main-thread work by kind, the scripts that cost most,
+ * the LCP element and its phases).
  *
  * Lighthouse 12 (the last line that runs on Node 20; 13 needs Node 22) drives Debian's Chromium
  * through puppeteer-core. Signed-in pages keep the sign-in (IndexedDB) between runs, so Lighthouse's
@@ -15,11 +19,15 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import lighthouse from "lighthouse";
 import puppeteer, { type Page } from "puppeteer-core";
+import { ensureChromium } from "../scripts/lib/chromium";
 import { startBrowserPortal } from "./lib/browser-portal";
 
 const TARGETS = { performance: 90, lcpMs: 2500, tbtMs: 200, cls: 0.1, accessibility: 95 };
 const runsArg = process.argv.indexOf("--runs");
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
+const onlyArg = process.argv.indexOf("--only");
+const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
+const EXPLAIN = process.argv.includes("--explain");
 const LOG_FIXTURE = path.resolve("../shared/fixtures/logs/ecumaster.csv");
 
 interface Figures {
@@ -55,6 +63,7 @@ async function measure(page: Page, url: string): Promise<Figures> {
     const nodes = ((audit.details as { items?: Array<{ node?: { nodeLabel?: string; selector?: string } }> } | undefined)?.items ?? []).slice(0, 3);
     findings.push(`accessibility: ${audit.title} ${nodes.map((item) => `[${oneLine(item.node?.nodeLabel ?? "?").slice(0, 40)} (${item.node?.selector ?? "?"})]`).join(" ")}`);
   }
+  if (EXPLAIN) findings.push(...explain(audits));
   const shifts = audits["layout-shifts"]?.details as { items?: Array<{ node?: { selector?: string; nodeLabel?: string }; score?: number }> } | undefined;
   for (const item of shifts?.items ?? []) findings.push(`layout shift ${item.score?.toFixed(3)}: ${oneLine(item.node?.nodeLabel ?? "?")} (${item.node?.selector ?? "?"})`);
   return {
@@ -69,6 +78,27 @@ async function measure(page: Page, url: string): Promise<Figures> {
   };
 }
 
+type Audits = NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"]["audits"];
+type Rows = Array<Record<string, unknown>>;
+const rowsOf = (audits: Audits, id: string): Rows => ((audits[id]?.details as { items?: Rows } | undefined)?.items ?? []);
+
+/** Where one run's time went, a line per figure (printed with `--explain`). */
+function explain(audits: Audits): string[] {
+  const lines: string[] = [];
+  const work = rowsOf(audits, "mainthread-work-breakdown").map((row) => `${row.groupLabel} ${Number(row.duration).toFixed(0)}`);
+  lines.push(`main thread (ms, simulated CPU): ${work.join(", ")}`);
+  for (const row of rowsOf(audits, "bootup-time").slice(0, 5)) {
+    lines.push(`script ${String(row.url).replace(/^https?:\/\/[^/]+/, "")}: total ${Number(row.total).toFixed(0)} ms, evaluation ${Number(row.scripting).toFixed(0)}, parse ${Number(row.scriptParseCompile).toFixed(0)}`);
+  }
+  for (const row of rowsOf(audits, "long-tasks").slice(0, 5)) lines.push(`long task ${String(row.url).replace(/^https?:\/\/[^/]+/, "")} at ${Number(row.startTime).toFixed(0)} ms: ${Number(row.duration).toFixed(0)} ms`);
+  const lcp = audits["largest-contentful-paint-element"]?.details as { items?: Array<{ items?: Rows }> } | undefined;
+  const [element, phases] = lcp?.items ?? [];
+  const node = element?.items?.[0]?.node as { nodeLabel?: string; selector?: string } | undefined;
+  if (node) lines.push(`LCP element: ${String(node.nodeLabel).replace(/\s+/g, " ").slice(0, 60)} (${node.selector})`);
+  if (phases?.items) lines.push(`LCP phases: ${phases.items.map((row) => `${row.phase} ${Number(row.timing).toFixed(0)} ms`).join(", ")}`);
+  return lines;
+}
+
 function medianOf(runs: Figures[]): Figures {
   const pick = (key: Exclude<keyof Figures, "findings">) => median(runs.map((run) => run[key]));
   return { findings: [...new Set(runs.flatMap((run) => run.findings))], performance: pick("performance"), accessibility: pick("accessibility"), fcpMs: pick("fcpMs"), lcpMs: pick("lcpMs"), tbtMs: pick("tbtMs"), cls: pick("cls"), transferKiB: pick("transferKiB") };
@@ -76,7 +106,7 @@ function medianOf(runs: Figures[]): Figures {
 
 const portal = await startBrowserPortal();
 const chrome = await puppeteer.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  executablePath: ensureChromium(),
   headless: true,
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
 });
@@ -100,6 +130,7 @@ try {
   console.log(header);
   let signedIn = false;
   for (const entry of pages) {
+    if (ONLY && !ONLY.split(",").some((name) => entry.name === name || entry.path === name)) continue;
     if (entry.signedIn && !signedIn) {
       await page.goto(`${portal.origin}/login`, { waitUntil: "networkidle0" });
       await page.locator("input[type=email], #email").fill(email);
@@ -121,7 +152,7 @@ try {
     console.log(
       `${entry.name.padEnd(24)} ${String(figures.performance).padStart(5)} ${String(figures.accessibility).padStart(5)} ${(figures.fcpMs / 1000).toFixed(2).padStart(7)} ${(figures.lcpMs / 1000).toFixed(2).padStart(7)} ${figures.tbtMs.toFixed(0).padStart(7)} ${figures.cls.toFixed(3).padStart(6)} ${figures.transferKiB.toFixed(0).padStart(7)}   ${misses.length === 0 ? "all targets met" : `NOT MET: ${misses.join(", ")}`}`,
     );
-    for (const finding of figures.findings.slice(0, 8)) console.log(`    ${finding}`);
+    for (const finding of figures.findings.slice(0, EXPLAIN ? 40 : 8)) console.log(`    ${finding}`);
   }
   console.log(`\nTargets: performance ≥ ${TARGETS.performance}, LCP ≤ ${TARGETS.lcpMs / 1000} s, TBT ≤ ${TARGETS.tbtMs} ms, CLS ≤ ${TARGETS.cls}, accessibility ≥ ${TARGETS.accessibility}`);
 } finally {

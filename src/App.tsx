@@ -2,8 +2,8 @@ import "@refinedev/antd/dist/reset.css";
 import { Refine } from "@refinedev/core";
 import routerProvider, { DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
 import { App as AntdApp, ConfigProvider, Empty } from "antd";
-import { type ReactNode, Suspense, lazy, useLayoutEffect, useRef } from "react";
-import { BrowserRouter, useLocation } from "react-router";
+import { type ReactNode, Suspense, lazy, useLayoutEffect, useMemo, useRef } from "react";
+import { BrowserRouter, StaticRouter, useLocation } from "react-router";
 import { AppErrorBoundary, errorState } from "./components/app-error-boundary";
 import { ColourModeSwitch, useColourMode } from "./components/colour-mode-switch";
 import { DialogHost } from "./components/dialog-host";
@@ -16,6 +16,7 @@ import { PageRedirect } from "./components/page-redirect";
 import { Toaster } from "./components/toaster";
 import { emptyLabel } from "./lib/labels";
 import type { ReleaseCheck } from "./lib/release-check";
+import { releaseSnapshot } from "./lib/snapshot";
 import { useReducedMotion } from "./components/theme/reduced-motion";
 import { antdTheme } from "./components/theme/antd-theme";
 import { notificationProvider } from "./providers/notification-provider";
@@ -43,7 +44,11 @@ const resources = refineResources();
 const routes = renderRoutes(layouts);
 // Every link Refine renders (menu, breadcrumbs, record buttons) preloads its page's code.
 const router = { ...routerProvider, Link };
-const pageRendered = () => errorState.navigationRendered();
+const pageRendered = () => {
+  errorState.navigationRendered();
+  // The app's page is on screen: the build's snapshot of it (public pages) has done its part.
+  releaseSnapshot(document);
+};
 
 // The account stream's code loads with the first sign-in, not on a visitor's first page.
 const AccountStreamListener = lazy(() => import("./components/account-stream-listener").then((module) => ({ default: module.AccountStreamListener })));
@@ -91,11 +96,19 @@ function Pages() {
   );
 }
 
-export function App({ services, releaseCheck }: { services: Services; releaseCheck: ReleaseCheck }) {
+/**
+ * The whole app. `location` renders one URL without a browser (the build's snapshots of the public
+ * pages, src/prerender/render-page.tsx); in the browser the address bar drives it.
+ */
+export function App({ services, releaseCheck, location }: { services: Services; releaseCheck: ReleaseCheck; location?: string }) {
   const { resolved } = useColourMode();
   const reducedMotion = useReducedMotion();
+  const Router = useMemo(
+    () => (location === undefined ? BrowserRouter : ({ children }: { children: ReactNode }) => <StaticRouter location={location}>{children}</StaticRouter>),
+    [location],
+  );
   return (
-    <BrowserRouter>
+    <Router>
       <ConfigProvider theme={antdTheme(resolved, { reducedMotion })} renderEmpty={(name) => <Empty description={emptyLabel(name)} />}>
         <AntdApp>
           <SessionContext.Provider value={services.session}>
@@ -131,6 +144,6 @@ export function App({ services, releaseCheck }: { services: Services; releaseChe
           </SessionContext.Provider>
         </AntdApp>
       </ConfigProvider>
-    </BrowserRouter>
+    </Router>
   );
 }

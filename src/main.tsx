@@ -1,10 +1,11 @@
 // The React 19 compatibility patch for antd 5 must load before antd renders anything.
 import "@ant-design/v5-patch-for-react-19";
-import { StrictMode } from "react";
+import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import { installErrorListeners } from "./components/app-error-boundary";
 import { ReleaseCheck } from "./lib/release-check";
+import { releaseSnapshot } from "./lib/snapshot";
 import { createServices } from "./providers/services";
 
 installErrorListeners(window);
@@ -16,14 +17,19 @@ const root = createRoot(document.getElementById("root")!);
 
 createServices().then(
   (services) =>
-    root.render(
-      <StrictMode>
-        <App services={services} releaseCheck={releaseCheck} />
-      </StrictMode>,
+    // As a transition, the first render yields to the browser every few milliseconds instead of
+    // holding the main thread for the whole tree (on a phone, over a second of blocked input).
+    startTransition(() =>
+      root.render(
+        <StrictMode>
+          <App services={services} releaseCheck={releaseCheck} />
+        </StrictMode>,
+      ),
     ),
   (error: unknown) => {
     // Without configuration nothing else can work: say so plainly instead of a blank page.
     const message = error instanceof Error ? error.message : String(error);
+    releaseSnapshot(document);
     root.render(
       <div role="alert" style={{ fontFamily: "system-ui", padding: 32 }}>
         <h1>The portal could not start</h1>

@@ -14,6 +14,7 @@ import { loadConfig } from "../../server/config";
 import { openDatabase } from "../../server/db/connection";
 import { buildSpa, spaIsStale } from "../../scripts/lib/build";
 import { startAuthEmulator } from "../../scripts/lib/emulator";
+import { ensureChromium } from "../../scripts/lib/chromium";
 import { TEST_PORTS, TEST_PROJECT_ID, freePort } from "../../scripts/lib/ports";
 
 export interface BenchUser {
@@ -50,7 +51,7 @@ export async function startBrowserPortal(options: { chromiumArgs?: string[] } = 
   const app = await buildApp(config, { database, logger: false });
   const origin = await app.listen({ host: "127.0.0.1", port: 0 });
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: ensureChromium(),
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", ...(options.chromiumArgs ?? [])],
   });
 

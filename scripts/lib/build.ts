@@ -11,7 +11,7 @@ function newestMtime(entry: string): number {
   return newest;
 }
 
-const SOURCES = ["src", "contracts", "index.html", "vite.config.ts", "package-lock.json", "public"];
+const SOURCES = ["src", "contracts", "index.html", "vite.config.ts", "package-lock.json", "public", "scripts/lib/prerender.ts", "scripts/lib/critical-css.ts", "scripts/lib/precompress.ts"];
 
 /** True when dist/ is missing or older than anything the SPA is built from. */
 export function spaIsStale(root = process.cwd()): boolean {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import fastifyStatic from "@fastify/static";
@@ -53,17 +53,35 @@ interface Variant {
   etag: string;
 }
 
-/** index.html in every coding, made once at start-up (it is a few KB), each with its own ETag. */
-function indexVariants(html: Buffer): Record<ContentCoding, Variant> {
+/**
+ * An HTML page in every coding, each with its own ETag, held in memory from start-up: the build's
+ * `.br` and `.gz` copies when it wrote them (the snapshots), else compressed here (index.html is a few KB).
+ */
+function pageVariants(file: string): Record<ContentCoding, Variant> {
   const variant = (body: Buffer, coding: ContentCoding): Variant => ({
     body,
     etag: `"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}${coding === "identity" ? "" : `-${coding}`}"`,
   });
+  const html = readFileSync(file);
+  const copy = (suffix: string, make: () => Buffer) => (existsSync(file + suffix) ? readFileSync(file + suffix) : make());
   return {
     identity: variant(html, "identity"),
-    br: variant(brotliCompressSync(html), "br"),
-    gzip: variant(gzipSync(html, { level: 9 }), "gzip"),
+    br: variant(copy(".br", () => brotliCompressSync(html)), "br"),
+    gzip: variant(copy(".gz", () => gzipSync(html, { level: 9 })), "gzip"),
   };
+}
+
+/** The public pages the build rendered into HTML (scripts/lib/prerender.ts), by path: `pages/login.html` is `/login`. */
+function snapshotVariants(distDir: string): Map<string, Record<ContentCoding, Variant>> {
+  const pages = new Map<string, Record<ContentCoding, Variant>>();
+  const root = path.join(distDir, "pages");
+  if (!existsSync(root)) return pages;
+  for (const entry of readdirSync(root, { recursive: true, encoding: "utf8" })) {
+    if (!entry.endsWith(".html")) continue;
+    const route = `/${entry.slice(0, -".html".length).split(path.sep).join("/")}`;
+    pages.set(route === "/index" ? "/" : route, pageVariants(path.join(root, entry)));
+  }
+  return pages;
 }
 
 /**
@@ -75,7 +93,8 @@ function indexVariants(html: Buffer): Record<ContentCoding, Variant> {
 export async function serveSpa(app: FastifyInstance, config: Config): Promise<boolean> {
   const indexPath = config.distDir ? path.join(config.distDir, "index.html") : "";
   if (!config.distDir || !existsSync(indexPath)) return false;
-  const variants = indexVariants(readFileSync(indexPath));
+  const index = pageVariants(indexPath);
+  const snapshots = snapshotVariants(config.distDir);
   await app.register(fastifyStatic, {
     root: config.distDir,
     index: false,
@@ -89,7 +108,9 @@ export async function serveSpa(app: FastifyInstance, config: Config): Promise<bo
   });
   app.decorate("spaIndex", (request: FastifyRequest, reply: FastifyReply) => {
     const coding = negotiateEncoding(request.headers["accept-encoding"]);
-    const variant = variants[coding];
+    // A public page the build rendered is sent already rendered; every other route gets the bare index.html.
+    const pathname = request.url.split("?")[0].replace(/(.)\/+$/, "$1");
+    const variant = (snapshots.get(pathname) ?? index)[coding];
     reply.header("Cache-Control", "no-cache").header("Vary", "Accept-Encoding").header("ETag", variant.etag).type("text/html; charset=utf-8");
     if (coding !== "identity") reply.header("Content-Encoding", coding);
     const inm = request.headers["if-none-match"];

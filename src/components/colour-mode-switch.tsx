@@ -19,6 +19,7 @@ import { useEffect, useSyncExternalStore, type ComponentType } from "react";
 import {
   browserColourModeEnvironment,
   ColourModeStore,
+  type ColourModeEnvironment,
   type ColourModePreference,
   type ColourModeSnapshot,
 } from "../lib/colour-mode";
@@ -31,6 +32,12 @@ let store: ColourModeStore | undefined;
 export function colourModeStore(): ColourModeStore {
   store ??= new ColourModeStore(browserColourModeEnvironment());
   return store;
+}
+
+/** Starts the store on another environment than the browser's (the build's snapshots of the public pages, in one mode each). */
+export function setColourModeEnvironment(environment: ColourModeEnvironment): void {
+  store?.dispose();
+  store = new ColourModeStore(environment);
 }
 
 export interface ColourModeState extends ColourModeSnapshot {

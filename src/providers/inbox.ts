@@ -33,6 +33,6 @@ export function useInbox(): InboxState {
     if (!uid || typeof EventSource === "undefined") return;
     return inboxFeed.retain(uid);
   }, [inboxFeed, uid]);
-  const state = useSyncExternalStore(inboxFeed.subscribe, inboxFeed.snapshot);
+  const state = useSyncExternalStore(inboxFeed.subscribe, inboxFeed.snapshot, inboxFeed.snapshot);
   return state.uid === uid ? state : NO_INBOX;
 }

@@ -1,6 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
 import { identityErrorMessage } from "../lib/identity-errors";
-import { loadRuntimeConfig } from "../lib/runtime-config";
+import { type RuntimeConfig, loadRuntimeConfig } from "../lib/runtime-config";
 import { signOutNotice } from "../lib/sign-out-notice";
 import { guardOf } from "../resources";
 import { createAccessControlProvider } from "./access-control";
@@ -17,7 +17,14 @@ import { isClientError } from "../lib/record-missing";
 export async function createServices() {
   const runtimeConfig = await loadRuntimeConfig();
   // Read before the SDK restores (or drops) the saved session.
-  const hadSavedUser = hasSavedIdentityUser();
+  return servicesFor(runtimeConfig, hasSavedIdentityUser());
+}
+
+/**
+ * The services for a runtime configuration; `hadSavedUser` false starts as a signed-out visitor
+ * without the identity SDK (as the build renders the public pages, src/prerender/render-page.tsx).
+ */
+export function servicesFor(runtimeConfig: RuntimeConfig, hadSavedUser: boolean) {
   // The SDK starts on first use, from the session or an identity page, and the session follows it.
   configureIdentity(runtimeConfig, (sdk) => session.attach(sdk));
   const backend = chooseBackend({
@@ -71,4 +78,4 @@ export async function createServices() {
   };
 }
 
-export type Services = Awaited<ReturnType<typeof createServices>>;
+export type Services = ReturnType<typeof servicesFor>;

@@ -12,5 +12,5 @@ export function useSession(): Session {
 /** The signed-in user and role, re-rendering when the ID token changes. */
 export function useSessionState(): SessionState {
   const session = useSession();
-  return useSyncExternalStore(session.subscribe, session.current);
+  return useSyncExternalStore(session.subscribe, session.current, session.current);
 }

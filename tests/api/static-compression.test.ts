@@ -21,6 +21,10 @@ const distDir = path.join(runDir, "dist");
 const script = `export const rows = [${Array.from({ length: 400 }, (_, i) => `{ id: ${i}, label: "row number ${i}" }`).join(", ")}];\n`;
 const html = `<!doctype html><html><head><title>Tuning Portal</title><script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div>${"<!-- padding -->".repeat(100)}</body></html>`;
 
+// A page the build rendered (scripts/lib/prerender.ts writes dist/pages/<path>.html).
+const loginSnapshot = html.replace('<div id="root">', `<div class="page-snapshot">${"<h1>Sign in</h1>".repeat(100)}</div><div id="root">`);
+const termsSnapshot = html.replace('<div id="root">', `<div class="page-snapshot">${"<h1>Terms</h1>".repeat(100)}</div><div id="root">`);
+
 let app: FastifyInstance;
 let database: Database;
 
@@ -29,6 +33,9 @@ beforeAll(async () => {
   await writeFile(path.join(distDir, "index.html"), html);
   await writeFile(path.join(distDir, "assets", "index-abc123.js"), script);
   await writeFile(path.join(distDir, "assets", "tiny-abc123.js"), "export const a = 1;\n");
+  await mkdir(path.join(distDir, "pages", "legal"), { recursive: true });
+  await writeFile(path.join(distDir, "pages", "login.html"), loginSnapshot);
+  await writeFile(path.join(distDir, "pages", "legal", "terms.html"), termsSnapshot);
   await mkdir(path.join(distDir, ".vite"), { recursive: true });
   await writeFile(path.join(distDir, ".vite", "chunks.json"), JSON.stringify([{ fileName: "assets/index-abc123.js", padding: "x".repeat(2000) }]));
   await precompressDir(distDir);
@@ -95,6 +102,28 @@ describe("static files are sent compressed by content negotiation", () => {
       expect(decode(expected, response.rawPayload).toString()).toBe(html);
     });
   }
+
+  for (const { acceptEncoding, expected } of cases) {
+    it(`a public page the build rendered is sent rendered, asked with Accept-Encoding ${acceptEncoding ?? "(none)"} as ${expected ?? "identity"}`, async () => {
+      for (const [url, page] of [["/login", loginSnapshot], ["/login/", loginSnapshot], ["/login?to=%2Fdashboard", loginSnapshot], ["/legal/terms", termsSnapshot]] as const) {
+        const response = await app.inject({ method: "GET", url, headers: acceptEncoding ? { "accept-encoding": acceptEncoding } : {} });
+        expect(response.statusCode, url).toBe(200);
+        expect(response.headers["content-encoding"], url).toBe(expected);
+        expect(String(response.headers.vary).toLowerCase()).toContain("accept-encoding");
+        expect(response.headers["cache-control"]).toBe("no-cache");
+        expect(Number(response.headers["content-length"])).toBe(response.rawPayload.length);
+        expect(decode(expected, response.rawPayload).toString(), url).toBe(page);
+      }
+    });
+  }
+
+  it("a path with no rendered page, or beside one, gets the bare index.html", async () => {
+    for (const url of ["/dashboard", "/login/extra", "/legal", "/Login"]) {
+      const response = await app.inject({ method: "GET", url, headers: { "accept-encoding": "identity" } });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toBe(html);
+    }
+  });
 
   it("each variant has its own ETag, and a matching If-None-Match answers 304", async () => {
     const etags = new Set<string>();

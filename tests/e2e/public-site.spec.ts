@@ -31,6 +31,35 @@ for (const { path, heading } of publicPages) {
   });
 }
 
+test("a public page arrives rendered in its HTML and the app takes it over in the same place, at 375 and 1280 px", async ({ page, browser, request }) => {
+  const html = await (await request.get("/login")).text();
+  expect(html).toContain('class="page-snapshot page-snapshot-narrow" inert aria-hidden="true"');
+  expect(html).toMatch(/<h1[^>]*>Sign in<\/h1>/);
+  for (const width of [375, 1280]) {
+    // The snapshot alone, as a phone shows it before the JavaScript arrives.
+    const withoutScripts = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 800 }, baseURL: test.info().project.use.baseURL });
+    const snapshotPage = await withoutScripts.newPage();
+    await snapshotPage.goto("/login");
+    const snapshotHeading = await snapshotPage.locator(".page-snapshot h1").filter({ visible: true }).boundingBox();
+    const snapshotMenu = await snapshotPage.locator(".page-snapshot header").filter({ visible: true }).boundingBox();
+    await withoutScripts.close();
+    expect(snapshotHeading, `the snapshot shows its heading at ${width} px`).not.toBeNull();
+
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto("/login");
+    const heading = page.getByRole("heading", { name: "Sign in", level: 1 });
+    await expect(heading).toBeVisible();
+    await expect(page.locator(".page-snapshot")).toHaveCount(0);
+    const appHeading = await heading.boundingBox();
+    const appHeader = await page.locator("header").first().boundingBox();
+    expect(Math.abs((appHeading?.y ?? 0) - (snapshotHeading?.y ?? 0)), `heading moved at ${width} px`).toBeLessThanOrEqual(1);
+    expect(Math.abs((appHeading?.x ?? 0) - (snapshotHeading?.x ?? 0)), `heading moved at ${width} px`).toBeLessThanOrEqual(1);
+    expect(Math.abs((appHeader?.height ?? 0) - (snapshotMenu?.height ?? 0)), `header height changed at ${width} px`).toBeLessThanOrEqual(1);
+    await page.getByLabel("Email").fill("someone@example.com");
+    await expect(page.getByLabel("Email")).toHaveValue("someone@example.com");
+  }
+});
+
 test("the public pages fit a 320 px screen without sideways scrolling", async ({ page }) => {
   await page.setViewportSize({ width: 320, height: 640 });
   for (const { path, heading } of publicPages.slice(0, 9)) {

@@ -5,6 +5,7 @@ import { useLocation } from "react-router";
 import { Link } from "../link";
 import { useSessionState } from "../../providers/session-context";
 import { BrandMark, PRODUCT_NAME } from "../brand";
+import { useNarrowScreen } from "./snapshot-screen";
 
 const navigation = [
   { path: "/", label: "Home" },
@@ -29,7 +30,7 @@ export function LandingLayout({ children, headerExtra }: { children: ReactNode; 
   const { user } = useSessionState();
   const { pathname } = useLocation();
   // Below 768 px the links do not fit beside the brand, the colour switch and sign-in: they move into a drawer.
-  const narrow = Grid.useBreakpoint().md === false;
+  const narrow = useNarrowScreen(Grid.useBreakpoint().md);
   const [menuOpen, setMenuOpen] = useState(false);
   const menuItems = navigation.map((item) => ({ key: item.path, label: <Link to={item.path}>{item.label}</Link> }));
   return (

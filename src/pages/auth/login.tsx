@@ -33,7 +33,7 @@ export function LoginPage() {
   const to = safeRedirect(params.get("to"));
   const session = useSessionState();
   // Why the account stream ended the last session (disabled, signed out everywhere, deleted).
-  const notice = useSyncExternalStore(signOutNotice.subscribe, signOutNotice.current);
+  const notice = useSyncExternalStore(signOutNotice.subscribe, signOutNotice.current, signOutNotice.current);
   const { mutate: login, isPending, data, reset } = useLogin<LoginValues & { to: string }>();
   // While "Continue with Google" links an account, signing in is a step, not the end.
   const [googleHold, setGoogleHold] = useState(false);
