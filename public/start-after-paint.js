@@ -1,9 +1,17 @@
 // Pages the build rendered into their HTML (scripts/lib/prerender.ts) start the app once the
 // browser has painted that page, so a slow phone shows it before parsing the app's JavaScript.
-// The entry and the modules it imports are named on this script's tag by the build.
+// The build names on this script's tag the entry, the modules it imports and antd's stylesheet,
+// which must be in place before the app renders: antd's style engine reads it once, at its start.
 (function () {
   var tag = document.currentScript;
   var started = false;
+  function startEntry() {
+    var entry = document.createElement("script");
+    entry.type = "module";
+    entry.crossOrigin = "";
+    entry.src = tag.getAttribute("data-entry");
+    document.head.appendChild(entry);
+  }
   function start() {
     if (started) return;
     started = true;
@@ -15,11 +23,15 @@
       link.href = href;
       document.head.appendChild(link);
     });
-    var entry = document.createElement("script");
-    entry.type = "module";
-    entry.crossOrigin = "";
-    entry.src = tag.getAttribute("data-entry");
-    document.head.appendChild(entry);
+    var href = tag.getAttribute("data-stylesheet");
+    if (!href) return startEntry();
+    var sheet = document.createElement("link");
+    sheet.rel = "stylesheet";
+    sheet.href = href;
+    // Loaded or not, the app starts: without the sheet antd writes its styles itself.
+    sheet.onload = sheet.onerror = startEntry;
+    // First in the head, where antd's engine puts what it writes.
+    document.head.insertBefore(sheet, document.head.firstChild);
   }
   requestAnimationFrame(function () {
     setTimeout(start, 0);

@@ -9,6 +9,7 @@
  * second Vite build into a temporary folder.
  */
 import react from "@vitejs/plugin-react";
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -43,8 +44,13 @@ export function snapshotFile(pagePath: string): string {
 
 type Rendered = { html: string; styles: string };
 type RenderPage = (url: string, mode: "light" | "dark", screen: "narrow" | "wide") => Promise<Rendered>;
+interface Renderer {
+  renderPage: RenderPage;
+  renderAntdStylesheet: () => Promise<{ css: string; skipped: number }>;
+  dispose: () => void;
+}
 
-export async function bundleRenderer(root: string): Promise<{ renderPage: RenderPage; dispose: () => void }> {
+export async function bundleRenderer(root: string): Promise<Renderer> {
   const outDir = mkdtempSync(path.join(os.tmpdir(), "portal-prerender-"));
   await build({
     configFile: false,
@@ -56,8 +62,8 @@ export async function bundleRenderer(root: string): Promise<{ renderPage: Render
     ssr: { noExternal: true },
     build: { ssr: path.join(root, "src/prerender/render-page.tsx"), outDir, emptyOutDir: true, minify: false, rollupOptions: { output: { entryFileNames: "render-page.mjs", chunkFileNames: "assets/[name]-[hash].mjs" } } },
   });
-  const module = (await import(pathToFileURL(path.join(outDir, "render-page.mjs")).href)) as { renderPage: RenderPage };
-  return { renderPage: module.renderPage, dispose: () => rmSync(outDir, { recursive: true, force: true }) };
+  const module = (await import(pathToFileURL(path.join(outDir, "render-page.mjs")).href)) as Omit<Renderer, "dispose">;
+  return { renderPage: module.renderPage, renderAntdStylesheet: module.renderAntdStylesheet, dispose: () => rmSync(outDir, { recursive: true, force: true }) };
 }
 
 /** The CSS text of antd's extracted `<style>` elements, without the style engine's own bookkeeping entry. */
@@ -75,7 +81,7 @@ const snapshotElement = (screen: "narrow" | "wide", html: string) => `<div class
  * the first paint. The styles are plain: antd's style engine in the browser neither sees nor reuses
  * them, and they go with the snapshot (src/lib/snapshot.ts).
  */
-export function withSnapshot(indexHtml: string, narrow: Rendered, wide: Rendered): string {
+export function withSnapshot(indexHtml: string, narrow: Rendered, wide: Rendered, stylesheet: string): string {
   const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(indexHtml);
   if (!entry || !indexHtml.includes('<div id="root"></div>') || !indexHtml.includes("</head>")) {
     throw new Error("index.html has no module entry, no empty #root or no </head>: cannot place a snapshot");
@@ -84,21 +90,37 @@ export function withSnapshot(indexHtml: string, narrow: Rendered, wide: Rendered
   let html = indexHtml.replace(entry[0], "");
   for (const preload of preloads) html = html.replace(preload[0], "");
   const css = criticalCss(stylesheetText(narrow.styles + wide.styles), classesInMarkup(narrow.html + wide.html));
-  const start = `<script src="/start-after-paint.js" data-entry="${entry[1]}" data-preload="${preloads.map((preload) => preload[1]).join(" ")}"></script>`;
+  const start = `<script src="/start-after-paint.js" data-entry="${entry[1]}" data-preload="${preloads.map((preload) => preload[1]).join(" ")}" data-stylesheet="${stylesheet}"></script>`;
   return html
     .replace("</head>", `<style data-${SNAPSHOT_CLASS}>${SNAPSHOT_STYLE}\n${css}</style></head>`)
     .replace('<div id="root"></div>', `${snapshotElement("narrow", narrow.html)}${snapshotElement("wide", wide.html)}<div id="root"></div>${start}`);
 }
 
-/** Writes every snapshot into `outDir` (the built app). */
+/**
+ * `index.html` with antd's stylesheet linked first in the head: the styles antd's engine writes at run
+ * time go first too, so the app's own CSS still comes after them.
+ */
+export function withAntdStylesheet(indexHtml: string, stylesheet: string): string {
+  if (!/<head>/.test(indexHtml)) throw new Error("index.html has no <head>: cannot link antd's stylesheet");
+  return indexHtml.replace("<head>", `<head>\n    <link rel="stylesheet" href="${stylesheet}">`);
+}
+
+/** Writes antd's stylesheet and every snapshot into `outDir` (the built app), and links the stylesheet from index.html. */
 export async function prerenderPages(outDir: string, root = process.cwd()): Promise<void> {
-  const indexHtml = readFileSync(path.join(outDir, "index.html"), "utf8");
-  const { renderPage, dispose } = await bundleRenderer(root);
+  const bareIndex = readFileSync(path.join(outDir, "index.html"), "utf8");
+  const { renderPage, renderAntdStylesheet, dispose } = await bundleRenderer(root);
   try {
+    const { css } = await renderAntdStylesheet();
+    if (!css.includes(".data-ant-cssinjs-cache-path{")) throw new Error("antd's stylesheet has no index of what it holds: the browser would not use it");
+    const stylesheet = `/assets/antd-${createHash("sha256").update(css).digest("base64url").slice(0, 10)}.css`;
+    writeFileSync(path.join(outDir, stylesheet), css);
+    writeFileSync(path.join(outDir, "index.html"), withAntdStylesheet(bareIndex, stylesheet));
+    // Snapshot pages load the stylesheet from start-after-paint.js: their own CSS is in the page, and the sheet must not hold back the first paint.
+    const indexHtml = bareIndex;
     for (const pagePath of SNAPSHOT_PATHS) {
       const file = path.join(outDir, snapshotFile(pagePath));
       mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, withSnapshot(indexHtml, await renderPage(pagePath, "light", "narrow"), await renderPage(pagePath, "light", "wide")));
+      writeFileSync(file, withSnapshot(indexHtml, await renderPage(pagePath, "light", "narrow"), await renderPage(pagePath, "light", "wide"), stylesheet));
     }
   } finally {
     dispose();

@@ -67,3 +67,4 @@ async function renderOnce(url: string, screen: "narrow" | "wide", services: Retu
   if (html.includes('<template id="B:')) throw new Error(`The snapshot of ${url} has a part left for a script to fill in`);
   return { html, styles: extractStyle(cache) };
 }
+export { renderAntdStylesheet } from "./antd-stylesheet";

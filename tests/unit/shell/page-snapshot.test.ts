@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { snapshotFile, withSnapshot } from "../../../scripts/lib/prerender";
+import { snapshotFile, withAntdStylesheet, withSnapshot } from "../../../scripts/lib/prerender";
 import { SNAPSHOT_CLASS, releaseSnapshot } from "../../../src/lib/snapshot";
 
 const indexHtml = `<!doctype html>
@@ -19,7 +19,7 @@ const narrow = { html: '<header class="bar narrow-bar"><button>Menu</button></he
 const wide = { html: '<header class="bar"><nav>Home</nav></header><h1 class="title">Sign in</h1>', styles: '<style data-css-hash="b">.title{font-size:38px}</style>' };
 
 describe("a public page's snapshot in index.html", () => {
-  const page = withSnapshot(indexHtml, narrow, wide);
+  const page = withSnapshot(indexHtml, narrow, wide, "/assets/antd-abc.css");
 
   it("puts the narrow and the wide snapshot before the app's root, inert and hidden from assistive technology", () => {
     expect(page).toContain(`<div class="${SNAPSHOT_CLASS} ${SNAPSHOT_CLASS}-narrow" inert aria-hidden="true">${narrow.html}</div><div class="${SNAPSHOT_CLASS} ${SNAPSHOT_CLASS}-wide" inert aria-hidden="true">${wide.html}</div><div id="root"></div>`);
@@ -28,7 +28,7 @@ describe("a public page's snapshot in index.html", () => {
   it("starts the app after the first paint, with the modules the entry imports, instead of as a module script of the page", () => {
     expect(page).not.toContain('<script type="module"');
     expect(page).not.toContain("modulepreload");
-    expect(page).toContain('<script src="/start-after-paint.js" data-entry="/assets/index-abc.js" data-preload="/assets/react-def.js /assets/antd-ghi.js"></script>');
+    expect(page).toContain('<script src="/start-after-paint.js" data-entry="/assets/index-abc.js" data-preload="/assets/react-def.js /assets/antd-ghi.js" data-stylesheet="/assets/antd-abc.css"></script>');
   });
 
   it("carries in the head only the CSS the snapshots use, without the style engine's own bookkeeping", () => {
@@ -40,8 +40,15 @@ describe("a public page's snapshot in index.html", () => {
   });
 
   it("refuses an index.html it cannot place a snapshot in", () => {
-    expect(() => withSnapshot(indexHtml.replace('<div id="root"></div>', '<div id="app"></div>'), narrow, wide)).toThrow(/#root/);
-    expect(() => withSnapshot(indexHtml.replace(/<script type="module"[^>]*><\/script>/, ""), narrow, wide)).toThrow(/module entry/);
+    expect(() => withSnapshot(indexHtml.replace('<div id="root"></div>', '<div id="app"></div>'), narrow, wide, "/a.css")).toThrow(/#root/);
+    expect(() => withSnapshot(indexHtml.replace(/<script type="module"[^>]*><\/script>/, ""), narrow, wide, "/a.css")).toThrow(/module entry/);
+  });
+
+  it("links antd's stylesheet first in the head of index.html, before the app's own CSS", () => {
+    const linked = withAntdStylesheet(indexHtml.replace("</head>", '<link rel="stylesheet" href="/assets/index-x.css"></head>'), "/assets/antd-abc.css");
+    expect(linked.indexOf('href="/assets/antd-abc.css"')).toBeGreaterThan(0);
+    expect(linked.indexOf('href="/assets/antd-abc.css"')).toBeLessThan(linked.indexOf("<title>"));
+    expect(linked.indexOf('href="/assets/antd-abc.css"')).toBeLessThan(linked.indexOf('href="/assets/index-x.css"'));
   });
 
   it("writes / as pages/index.html and a nested path in its folder", () => {
