@@ -60,6 +60,20 @@ test("a public page arrives rendered in its HTML and the app takes it over in th
   }
 });
 
+test("every public page's snapshot fits a 375 px phone without sideways scrolling, before any script runs", async ({ browser, request }) => {
+  const withoutScripts = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 800 }, baseURL: test.info().project.use.baseURL });
+  const page = await withoutScripts.newPage();
+  const snapshotted = publicPages.filter(({ path }) => !path.includes("?") && !path.startsWith("/docs") && path !== "/download-app");
+  for (const { path, heading } of snapshotted) {
+    expect(await (await request.get(path)).text(), `${path} comes rendered`).toContain("page-snapshot-narrow");
+    await page.goto(path);
+    await expect(page.locator(".page-snapshot h1").filter({ visible: true }), `${path}'s snapshot shows its heading`).toHaveText(heading);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${path}'s snapshot scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
+  }
+  await withoutScripts.close();
+});
+
 test("the public pages fit a 320 px screen without sideways scrolling", async ({ page }) => {
   await page.setViewportSize({ width: 320, height: 640 });
   for (const { path, heading } of publicPages.slice(0, 9)) {

@@ -4,11 +4,13 @@ import { Alert, Button, Col, Form, Input, Result, Row, Select, Typography } from
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { type ContactRequestInput, contactRequestSchema, contactTopicLabels, contactTopics } from "../../../contracts/public-site";
+import { useGutter } from "../../components/layouts/snapshot-screen";
 import { Link } from "../../components/link";
 import { FormField, applyServerErrors } from "./form-field";
 import { LandingSection } from "./section";
 
 export function ContactUsPage() {
+  const gutter = useGutter([{ xs: 16, lg: 48 }, 24]);
   const { mutate, mutation } = useCreate();
   const [sent, setSent] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -35,7 +37,7 @@ export function ContactUsPage() {
 
   return (
     <LandingSection title="Contact us" lead="Questions about your car, a tune, flashing or your account? Write to us: a person who tunes cars answers, usually within one working day.">
-      <Row gutter={[{ xs: 16, lg: 48 }, 24]}>
+      <Row gutter={gutter}>
         <Col xs={24} lg={14}>
           {sent ? (
             <Result

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { Account } from "../../../contracts/account";
 import { type DealerProfileSummary, type DealerRequestInput, dealerRequestSchema } from "../../../contracts/public-site";
+import { useGutter } from "../../components/layouts/snapshot-screen";
 import { Link } from "../../components/link";
 import { useSessionState } from "../../providers/session-context";
 import { FormField, applyServerErrors } from "./form-field";
@@ -93,11 +94,12 @@ function SignedInRequest() {
 }
 
 export function DealerAccountRequestPage() {
+  const gutter = useGutter([{ xs: 16, lg: 48 }, 24]);
   const { user, ready } = useSessionState();
   const back = encodeURIComponent(PATH);
   return (
     <LandingSection title="Become a dealer" lead="Sell your tunes and work custom requests through the portal, with flashing and logging your customers already use.">
-      <Row gutter={[{ xs: 16, lg: 48 }, 24]}>
+      <Row gutter={gutter}>
         <Col xs={24} lg={14}>
           {!ready ? (
             <Skeleton active />

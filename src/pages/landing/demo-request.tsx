@@ -6,6 +6,7 @@ import { useForm } from "react-hook-form";
 import { type DemoRequestInput, demoRequestSchema } from "../../../contracts/public-site";
 import { FormField, applyServerErrors } from "./form-field";
 import { LandingSection } from "./section";
+import { useGutter } from "../../components/layouts/snapshot-screen";
 
 const agenda = [
   "Your customers' custom tuning requests: stock read, logs and modifications in, revisions out.",
@@ -15,6 +16,7 @@ const agenda = [
 ];
 
 export function DemoRequestPage() {
+  const gutter = useGutter([{ xs: 16, lg: 48 }, 24]);
   const { mutate, mutation } = useCreate();
   const [sent, setSent] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -38,7 +40,7 @@ export function DemoRequestPage() {
 
   return (
     <LandingSection title="Request a demo" lead="Run a tuning business? See how the portal handles requests, tune files, flashing and logs, with a demo dealer account set up for your platforms.">
-      <Row gutter={[{ xs: 16, lg: 48 }, 24]}>
+      <Row gutter={gutter}>
         <Col xs={24} lg={14}>
           {sent ? (
             <Result status="success" title="Thank you, we will be in touch" subTitle="We reply within two working days to arrange a time for a 45-minute walkthrough." />

@@ -1,6 +1,7 @@
 import { ApiOutlined, CloudUploadOutlined, LineChartOutlined, SafetyCertificateOutlined, ShopOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import { Button, Card, Col, Flex, Row, Steps, Typography } from "antd";
 import type { ReactNode } from "react";
+import { useGutter } from "../../components/layouts/snapshot-screen";
 import { Link } from "../../components/link";
 import "./prose.css";
 import { SupportedVehicles } from "./supported-vehicles";
@@ -21,6 +22,7 @@ const steps = [
 ];
 
 export function HomePage() {
+  const gutter = useGutter([{ xs: 16, md: 32 }, 16]);
   return (
     <Flex vertical gap={56} className="prose">
       <section style={{ maxWidth: 780 }} aria-labelledby="home-title">
@@ -77,7 +79,7 @@ export function HomePage() {
       </section>
 
       <section aria-labelledby="dealers-title">
-        <Row gutter={[{ xs: 16, md: 32 }, 16]} align="middle">
+        <Row gutter={gutter} align="middle">
           <Col xs={24} md={16}>
             <Typography.Title level={2} id="dealers-title">
               <ApiOutlined aria-hidden style={{ marginRight: 8 }} />

@@ -6,6 +6,8 @@ export class LayoutProbe {
 
   /** Waits (up to 5 s) until no spinner or loading skeleton shows, then a moment for the last paint. */
   async settled() {
+    // A public page's build-time snapshot (src/lib/snapshot.ts) is for reading only: the layout checked is the app's, which replaces it.
+    await this.page.waitForFunction(() => !document.querySelector(".page-snapshot"), undefined, { timeout: 10_000 });
     await this.page.waitForFunction(() => !document.querySelector(".ant-spin-spinning, .ant-skeleton-active"), undefined, { timeout: 5_000 }).catch(() => undefined);
     await this.page.waitForTimeout(100);
   }
