@@ -90,7 +90,7 @@ function explain(audits: Audits): string[] {
   for (const row of rowsOf(audits, "bootup-time").slice(0, 5)) {
     lines.push(`script ${String(row.url).replace(/^https?:\/\/[^/]+/, "")}: total ${Number(row.total).toFixed(0)} ms, evaluation ${Number(row.scripting).toFixed(0)}, parse ${Number(row.scriptParseCompile).toFixed(0)}`);
   }
-  for (const row of rowsOf(audits, "long-tasks").slice(0, 5)) lines.push(`long task ${String(row.url).replace(/^https?:\/\/[^/]+/, "")} at ${Number(row.startTime).toFixed(0)} ms: ${Number(row.duration).toFixed(0)} ms`);
+  for (const row of rowsOf(audits, "long-tasks").slice(0, 12)) lines.push(`long task ${String(row.url).replace(/^https?:\/\/[^/]+/, "")} at ${Number(row.startTime).toFixed(0)} ms: ${Number(row.duration).toFixed(0)} ms`);
   const lcp = audits["largest-contentful-paint-element"]?.details as { items?: Array<{ items?: Rows }> } | undefined;
   const [element, phases] = lcp?.items ?? [];
   const node = element?.items?.[0]?.node as { nodeLabel?: string; selector?: string } | undefined;

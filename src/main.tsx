@@ -7,11 +7,16 @@ import { installErrorListeners } from "./components/app-error-boundary";
 import { ReleaseCheck } from "./lib/release-check";
 import { releaseSnapshot } from "./lib/snapshot";
 import { createServices } from "./providers/services";
+import { hasSavedIdentityUser } from "./providers/session";
 
 installErrorListeners(window);
 // Polls build-manifest.json from the start; App makes the next page change a full load after a release.
 const releaseCheck = new ReleaseCheck({ currentBuildId: __BUILD_ID__ });
 releaseCheck.start();
+
+// Someone signed in before needs the identity SDK for their first call: fetch its code now, beside
+// the runtime configuration, instead of after it (src/providers/services.ts starts it).
+if (hasSavedIdentityUser()) void import("./providers/firebase");
 
 const root = createRoot(document.getElementById("root")!);
 
