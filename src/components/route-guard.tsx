@@ -1,4 +1,4 @@
-import { Spin } from "antd";
+import { PageSpinner } from "./page-spinner";
 import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router";
 import { canAccess } from "../providers/access-control";
@@ -15,7 +15,7 @@ export function RouteGuard({ guard, children }: { guard: string; children: React
   const decision = canAccess(session.role, guard);
   if (decision.can) return children;
   if (!session.ready) {
-    return <Spin size="large" style={{ display: "block", margin: "20vh auto" }} aria-label="Checking your sign-in" />;
+    return <PageSpinner label="Checking your sign-in" />;
   }
   if (!session.user) {
     const to = `${location.pathname}${location.search}${location.hash}`;

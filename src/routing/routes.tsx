@@ -1,4 +1,4 @@
-import { Spin } from "antd";
+import { PageSpinner } from "../components/page-spinner";
 import { type ReactNode, Suspense, createElement } from "react";
 import { Outlet, Route, useLocation, useParams } from "react-router";
 import { useForcedColourMode } from "../components/colour-mode-switch";
@@ -22,7 +22,7 @@ function ValidatedPage({ page }: { page: RoutePage }) {
   return <RecordNotFoundBoundary>{createElement(page.component)}</RecordNotFoundBoundary>;
 }
 
-const pageLoading = <Spin size="large" style={{ display: "block", margin: "20vh auto" }} aria-label="Loading the page" />;
+const pageLoading = <PageSpinner label="Loading the page" />;
 
 /** Unknown paths: a non-fatal 404 inside the layout the path belongs to. */
 function UnknownPath({ layouts }: { layouts: Record<LayoutName, (children: ReactNode) => ReactNode> }) {
