@@ -2,8 +2,8 @@ import "@refinedev/antd/dist/reset.css";
 import { Refine } from "@refinedev/core";
 import routerProvider, { DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
 import { App as AntdApp, ConfigProvider, Empty } from "antd";
-import { type ReactNode, Suspense, lazy, useLayoutEffect, useMemo, useRef } from "react";
-import { BrowserRouter, StaticRouter, useLocation } from "react-router";
+import { type ComponentType, type ReactNode, Suspense, lazy, useLayoutEffect, useRef } from "react";
+import { BrowserRouter, useLocation } from "react-router";
 import { AppErrorBoundary, errorState } from "./components/app-error-boundary";
 import { ColourModeSwitch, useColourMode } from "./components/colour-mode-switch";
 import { DialogHost } from "./components/dialog-host";
@@ -97,16 +97,13 @@ function Pages() {
 }
 
 /**
- * The whole app. `location` renders one URL without a browser (the build's snapshots of the public
- * pages, src/prerender/render-page.tsx); in the browser the address bar drives it.
+ * The whole app. In the browser the address bar drives it; the build's snapshots of the public pages
+ * hand in a router fixed on one URL (src/prerender/render-page.tsx), which the browser's bundle then
+ * does not carry.
  */
-export function App({ services, releaseCheck, location }: { services: Services; releaseCheck: ReleaseCheck; location?: string }) {
+export function App({ services, releaseCheck, Router = BrowserRouter }: { services: Services; releaseCheck: ReleaseCheck; Router?: ComponentType<{ children: ReactNode }> }) {
   const { resolved } = useColourMode();
   const reducedMotion = useReducedMotion();
-  const Router = useMemo(
-    () => (location === undefined ? BrowserRouter : ({ children }: { children: ReactNode }) => <StaticRouter location={location}>{children}</StaticRouter>),
-    [location],
-  );
   return (
     <Router>
       <ConfigProvider theme={antdTheme(resolved, { reducedMotion })} renderEmpty={(name) => <Empty description={emptyLabel(name)} />}>

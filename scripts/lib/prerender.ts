@@ -15,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "vite";
-import { SNAPSHOT_CLASS, SNAPSHOT_STYLE } from "../../src/lib/snapshot";
+import { SNAPSHOT_CLASS } from "../../src/lib/snapshot";
 import { classesInMarkup, criticalCss } from "./critical-css";
 
 /**
@@ -36,6 +36,19 @@ export const SNAPSHOT_PATHS = [
   "/create-account",
   "/forgot-password",
 ] as const;
+
+/**
+ * The snapshot shows in the light mode only (public/colour-mode.js marks the mode before the body),
+ * and the app's root waits unseen under it. Here rather than in src/lib/snapshot.ts: only the build
+ * writes it, and the browser's bundle need not carry it.
+ */
+export const SNAPSHOT_STYLE = [
+  `html.dark .${SNAPSHOT_CLASS} { display: none }`,
+  // One snapshot per screen: narrow below antd's md breakpoint (768 px), where the landing's links move into a drawer.
+  `@media (min-width: 768px) { .${SNAPSHOT_CLASS}-narrow { display: none } }`,
+  `@media (max-width: 767.98px) { .${SNAPSHOT_CLASS}-wide { display: none } }`,
+  `html:not(.dark) .${SNAPSHOT_CLASS} ~ #root { position: absolute; top: 0; left: 0; right: 0; visibility: hidden; pointer-events: none }`,
+].join("\n");
 
 /** Where a path's snapshot is written under dist/, and read by the server. */
 export function snapshotFile(pagePath: string): string {

@@ -7,6 +7,7 @@
 import { StyleProvider, createCache, extractStyle } from "@ant-design/cssinjs";
 import { StrictMode } from "react";
 import { prerenderToNodeStream } from "react-dom/static";
+import { StaticRouter } from "react-router";
 import { App } from "../App";
 import { setColourModeEnvironment } from "../components/colour-mode-switch";
 import { SnapshotScreen } from "../components/layouts/snapshot-screen";
@@ -53,7 +54,7 @@ async function renderOnce(url: string, screen: "narrow" | "wide", services: Retu
     <StrictMode>
       <StyleProvider cache={cache}>
         <SnapshotScreen.Provider value={screen}>
-          <App services={services} releaseCheck={releaseCheck} location={url} />
+          <App services={services} releaseCheck={releaseCheck} Router={({ children }) => <StaticRouter location={url}>{children}</StaticRouter>} />
         </SnapshotScreen.Provider>
       </StyleProvider>
     </StrictMode>,
