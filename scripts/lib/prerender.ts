@@ -96,8 +96,10 @@ const snapshotElement = (screen: "narrow" | "wide", html: string) => `<div class
  */
 export function withSnapshot(indexHtml: string, narrow: Rendered, wide: Rendered, stylesheet: string): string {
   const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(indexHtml);
-  if (!entry || !indexHtml.includes('<div id="root"></div>') || !indexHtml.includes("</head>")) {
-    throw new Error("index.html has no module entry, no empty #root or no </head>: cannot place a snapshot");
+  // The root holds at most the loading notice, which a snapshot page does not need.
+  const rootElement = /<div id="root">(?:<div class="app-loading"[^>]*>.*?<\/div>)?<\/div>/.exec(indexHtml);
+  if (!entry || !rootElement || !indexHtml.includes("</head>")) {
+    throw new Error("index.html has no module entry, no #root or no </head>: cannot place a snapshot");
   }
   const preloads = [...indexHtml.matchAll(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g)];
   let html = indexHtml.replace(entry[0], "");
@@ -106,7 +108,7 @@ export function withSnapshot(indexHtml: string, narrow: Rendered, wide: Rendered
   const start = `<script src="/start-after-paint.js" data-entry="${entry[1]}" data-preload="${preloads.map((preload) => preload[1]).join(" ")}" data-stylesheet="${stylesheet}"></script>`;
   return html
     .replace("</head>", `<style data-${SNAPSHOT_CLASS}>${SNAPSHOT_STYLE}\n${css}</style></head>`)
-    .replace('<div id="root"></div>', `${snapshotElement("narrow", narrow.html)}${snapshotElement("wide", wide.html)}<div id="root"></div>${start}`);
+    .replace(rootElement[0], `${snapshotElement("narrow", narrow.html)}${snapshotElement("wide", wide.html)}<div id="root"></div>${start}`);
 }
 
 /**

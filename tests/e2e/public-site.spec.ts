@@ -74,6 +74,19 @@ test("every public page's snapshot fits a 375 px phone without sideways scrollin
   await withoutScripts.close();
 });
 
+test("a page the build did not render says it is loading before any script runs, and the app replaces the notice", async ({ browser, page }) => {
+  const withoutScripts = await browser.newContext({ javaScriptEnabled: false, baseURL: test.info().project.use.baseURL });
+  const bare = await withoutScripts.newPage();
+  await bare.goto("/dashboard");
+  await expect(bare.getByRole("status")).toHaveText("Loading the portal…");
+  await withoutScripts.close();
+
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/login\?to=%2Fdashboard$/);
+  await expect(page.getByRole("heading", { name: "Sign in", level: 1 })).toBeVisible();
+  await expect(page.getByText("Loading the portal…")).toHaveCount(0);
+});
+
 test("the public pages fit a 320 px screen without sideways scrolling", async ({ page }) => {
   await page.setViewportSize({ width: 320, height: 640 });
   for (const { path, heading } of publicPages.slice(0, 9)) {

@@ -11,7 +11,7 @@ const indexHtml = `<!doctype html>
     <link rel="modulepreload" crossorigin href="/assets/antd-ghi.js">
   </head>
   <body>
-    <div id="root"></div>
+    <div id="root"><div class="app-loading" role="status"><img src="/favicon.svg" width="40" height="40" alt="" />Loading the portal…</div></div>
   </body>
 </html>`;
 
@@ -23,6 +23,10 @@ describe("a public page's snapshot in index.html", () => {
 
   it("puts the narrow and the wide snapshot before the app's root, inert and hidden from assistive technology", () => {
     expect(page).toContain(`<div class="${SNAPSHOT_CLASS} ${SNAPSHOT_CLASS}-narrow" inert aria-hidden="true">${narrow.html}</div><div class="${SNAPSHOT_CLASS} ${SNAPSHOT_CLASS}-wide" inert aria-hidden="true">${wide.html}</div><div id="root"></div>`);
+  });
+
+  it("leaves out the loading notice the app's root holds on other pages: the snapshot is the page", () => {
+    expect(page).not.toContain("Loading the portal");
   });
 
   it("starts the app after the first paint, with the modules the entry imports, instead of as a module script of the page", () => {
@@ -40,7 +44,7 @@ describe("a public page's snapshot in index.html", () => {
   });
 
   it("refuses an index.html it cannot place a snapshot in", () => {
-    expect(() => withSnapshot(indexHtml.replace('<div id="root"></div>', '<div id="app"></div>'), narrow, wide, "/a.css")).toThrow(/#root/);
+    expect(() => withSnapshot(indexHtml.replace('<div id="root">', '<div id="app">'), narrow, wide, "/a.css")).toThrow(/#root/);
     expect(() => withSnapshot(indexHtml.replace(/<script type="module"[^>]*><\/script>/, ""), narrow, wide, "/a.css")).toThrow(/module entry/);
   });
 
