@@ -1,8 +1,8 @@
 /**
  * Snapshots of the public pages, written at build time (vite.config.ts runs this after the bundle,
  * before precompression): `dist/pages/<path>.html` is `index.html` with the page already rendered
- * in it (light mode) with the part of antd's styles it uses. The server sends it for that path instead of the
- * bare `index.html` (server/http/static.ts), so a visitor on a phone reads the page before the
+ * in it (light mode) with the part of antd's styles it uses. The server sends it for that path
+ * instead of the bare `index.html` (server/http/static.ts), so a visitor on a phone reads the page before the
  * JavaScript has arrived; the app takes over when its own render is ready (src/lib/snapshot.ts).
  *
  * The pages are rendered by the real app (src/prerender/render-page.tsx), bundled for Node by a
@@ -59,7 +59,7 @@ type Rendered = { html: string; styles: string };
 type RenderPage = (url: string, mode: "light" | "dark", screen: "narrow" | "wide") => Promise<Rendered>;
 interface Renderer {
   renderPage: RenderPage;
-  renderAntdStylesheet: () => Promise<{ css: string; skipped: number }>;
+  renderAntdStylesheet: () => Promise<string>;
   dispose: () => void;
 }
 
@@ -89,8 +89,8 @@ export function stylesheetText(styleElements: string): string {
 const snapshotElement = (screen: "narrow" | "wide", html: string) => `<div class="${SNAPSHOT_CLASS} ${SNAPSHOT_CLASS}-${screen}" inert aria-hidden="true">${html}</div>`;
 
 /**
- * `index.html` with a page's snapshots (for narrow and wide screens) before the app's root and the CSS they use in the head. The
- * app's entry is not a module script of the page but started by public/start-after-paint.js, after
+ * `index.html` with a page's snapshots (for narrow and wide screens) before the app's root and the
+ * CSS they use in the head. The app's entry is not a module script of the page but started by public/start-after-paint.js, after
  * the first paint. The styles are plain: antd's style engine in the browser neither sees nor reuses
  * them, and they go with the snapshot (src/lib/snapshot.ts).
  */
@@ -125,17 +125,16 @@ export async function prerenderPages(outDir: string, root = process.cwd()): Prom
   const bareIndex = readFileSync(path.join(outDir, "index.html"), "utf8");
   const { renderPage, renderAntdStylesheet, dispose } = await bundleRenderer(root);
   try {
-    const { css } = await renderAntdStylesheet();
+    const css = await renderAntdStylesheet();
     if (!css.includes(".data-ant-cssinjs-cache-path{")) throw new Error("antd's stylesheet has no index of what it holds: the browser would not use it");
     const stylesheet = `/assets/antd-${createHash("sha256").update(css).digest("base64url").slice(0, 10)}.css`;
     writeFileSync(path.join(outDir, stylesheet), css);
     writeFileSync(path.join(outDir, "index.html"), withAntdStylesheet(bareIndex, stylesheet));
-    // Snapshot pages load the stylesheet from start-after-paint.js: their own CSS is in the page, and the sheet must not hold back the first paint.
-    const indexHtml = bareIndex;
     for (const pagePath of SNAPSHOT_PATHS) {
       const file = path.join(outDir, snapshotFile(pagePath));
       mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, withSnapshot(indexHtml, await renderPage(pagePath, "light", "narrow"), await renderPage(pagePath, "light", "wide"), stylesheet));
+      // Snapshot pages load the stylesheet from start-after-paint.js (so from the bare index.html): their own CSS is in the page, and the sheet must not hold back the first paint.
+      writeFileSync(file, withSnapshot(bareIndex, await renderPage(pagePath, "light", "narrow"), await renderPage(pagePath, "light", "wide"), stylesheet));
     }
   } finally {
     dispose();

@@ -38,34 +38,37 @@ function fixedColourMode(mode: ColourMode) {
 /** Renders `url` for a narrow (phone) or wide screen once every lazy part of it has loaded (React's static prerender waits for Suspense). */
 export async function renderPage(url: string, mode: ColourMode, screen: "narrow" | "wide"): Promise<RenderedPage> {
   // A signed-out visitor's session clears the server's cookie at start; there is no server here.
+  // The build's own fetch comes back afterwards: this runs inside the Vite build's process.
+  const buildFetch = globalThis.fetch;
   globalThis.fetch = async () => new Response(null, { status: 204 });
-  setColourModeEnvironment(fixedColourMode(mode));
-  // Nothing here reaches the network: a signed-out visitor never starts the identity SDK, and the config is not read.
-  const services = servicesFor({ releaseApiBaseUrl: "", firebase: { apiKey: "", authDomain: "", projectId: "" }, authEmulatorUrl: null }, false);
-  const releaseCheck = new ReleaseCheck({ currentBuildId: null, storage: null, window: quiet, document: { ...quiet, visibilityState: "hidden" } });
-  return renderOnce(url, screen, services, releaseCheck);
+  try {
+    setColourModeEnvironment(fixedColourMode(mode));
+    // Nothing here reaches the network: a signed-out visitor never starts the identity SDK, and the config is not read.
+    const services = servicesFor({ releaseApiBaseUrl: "", firebase: { apiKey: "", authDomain: "", projectId: "" }, authEmulatorUrl: null }, false);
+    const releaseCheck = new ReleaseCheck({ currentBuildId: null, storage: null, window: quiet, document: { ...quiet, visibilityState: "hidden" } });
+    const cache = createCache();
+    // A part that cannot render without a browser would leave a hole in the snapshot: the build stops and names it.
+    const errors: unknown[] = [];
+    const { prelude } = await prerenderToNodeStream(
+      <StrictMode>
+        <StyleProvider cache={cache}>
+          <SnapshotScreen.Provider value={screen}>
+            <App services={services} releaseCheck={releaseCheck} Router={({ children }) => <StaticRouter location={url}>{children}</StaticRouter>} />
+          </SnapshotScreen.Provider>
+        </StyleProvider>
+      </StrictMode>,
+      // Every boundary written in place: React would otherwise move large ones to the end of the page
+      // with an inline script to put them back, which the content security policy forbids.
+      { onError: (error) => void errors.push(error), progressiveChunkSize: Number.POSITIVE_INFINITY },
+    );
+    let html = "";
+    for await (const chunk of prelude) html += String(chunk);
+    if (errors.length > 0) throw new Error(`The snapshot of ${url} could not be rendered: ${errors.map((error) => (error instanceof Error ? (error.stack ?? error.message) : String(error))).join("\n")}`);
+    if (html.includes('<template id="B:')) throw new Error(`The snapshot of ${url} has a part left for a script to fill in`);
+    return { html, styles: extractStyle(cache) };
+  } finally {
+    globalThis.fetch = buildFetch;
+  }
 }
 
-async function renderOnce(url: string, screen: "narrow" | "wide", services: ReturnType<typeof servicesFor>, releaseCheck: ReleaseCheck): Promise<RenderedPage> {
-  const cache = createCache();
-  // A part that cannot render without a browser would leave a hole in the snapshot: the build stops and names it.
-  const errors: unknown[] = [];
-  const { prelude } = await prerenderToNodeStream(
-    <StrictMode>
-      <StyleProvider cache={cache}>
-        <SnapshotScreen.Provider value={screen}>
-          <App services={services} releaseCheck={releaseCheck} Router={({ children }) => <StaticRouter location={url}>{children}</StaticRouter>} />
-        </SnapshotScreen.Provider>
-      </StyleProvider>
-    </StrictMode>,
-    // Every boundary written in place: React would otherwise move large ones to the end of the page
-    // with an inline script to put them back, which the content security policy forbids.
-    { onError: (error) => void errors.push(error), progressiveChunkSize: Number.POSITIVE_INFINITY },
-  );
-  let html = "";
-  for await (const chunk of prelude) html += String(chunk);
-  if (errors.length > 0) throw new Error(`The snapshot of ${url} could not be rendered: ${errors.map((error) => (error instanceof Error ? (error.stack ?? error.message) : String(error))).join("\n")}`);
-  if (html.includes('<template id="B:')) throw new Error(`The snapshot of ${url} has a part left for a script to fill in`);
-  return { html, styles: extractStyle(cache) };
-}
 export { renderAntdStylesheet } from "./antd-stylesheet";
