@@ -1,4 +1,4 @@
-import type { Role } from "./account";
+import type { Role } from "./roles";
 
 const rank: Record<Role, number> = { customer: 0, dealer: 1, admin: 2 };
 

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { roles } from "./roles";
 
-export const roleSchema = z.enum(["customer", "dealer", "admin"]);
-export type Role = z.infer<typeof roleSchema>;
+export const roleSchema = z.enum(roles);
+export { type Role, claimsForRole, roleFromClaims } from "./roles";
 
 export const accountPreferencesSchema = z.strictObject({
   units: z.enum(["metric", "imperial"]).optional(),
@@ -117,15 +118,3 @@ export const accountStreamEventSchema = z.strictObject({
   customToken: z.string().optional(),
 });
 export type AccountStreamEvent = z.infer<typeof accountStreamEventSchema>;
-
-export function roleFromClaims(claims: Record<string, unknown> | undefined | null): Role {
-  if (claims?.admin === true) return "admin";
-  if (claims?.dealer === true) return "dealer";
-  return "customer";
-}
-
-/** The identity claims that give a role (customers have none); the only place roles become claims. */
-export function claimsForRole(role: Role, others: Record<string, unknown> = {}): Record<string, unknown> {
-  const { admin: _admin, dealer: _dealer, ...rest } = others;
-  return role === "customer" ? rest : { ...rest, [role]: true };
-}

@@ -4,7 +4,7 @@
  * and on the server-management page (everything).
  */
 import { z } from "zod";
-import { listResponseSchema } from "./list-query";
+import { listResponseSchema } from "./list-response";
 
 export const auditEventSchema = z.strictObject({
   id: z.number().int(),

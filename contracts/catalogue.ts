@@ -8,7 +8,8 @@
  */
 import { z } from "zod";
 import { validateExpression } from "./expression";
-import { listResponseSchema, storable } from "./list-query";
+import { storable } from "./list-query";
+import { listResponseSchema } from "./list-response";
 import {
   CHECKSUM_TYPES,
   type ChecksumScheme,

@@ -2,7 +2,8 @@
  * Data logs: the request bodies the server validates and the answers the app reads.
  */
 import { z } from "zod";
-import { listResponseSchema, storable } from "./list-query";
+import { storable } from "./list-query";
+import { listResponseSchema } from "./list-response";
 
 /** Vehicle inputs of the virtual dyno, SI units. */
 export const dynoProfileSchema = z.strictObject({

@@ -4,7 +4,7 @@
  * change: the status, with a reason the dealer is told, and the profile's fields.
  */
 import { z } from "zod";
-import { listResponseSchema } from "./list-query";
+import { listResponseSchema } from "./list-response";
 import { BUSINESS_IDENTITY_FIELDS, identityChangeHint } from "./profile-change-requests";
 import { DEALER_STATUSES } from "./public-site";
 

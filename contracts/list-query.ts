@@ -1,4 +1,3 @@
-import { z } from "zod";
 
 /**
  * How list endpoints read paging, sorting and filtering from the query string, shared by the
@@ -262,13 +261,3 @@ export interface ListResponse<T> {
   nextCursor?: string;
   prevCursor?: string;
 }
-
-/** The response schema of a list endpoint answering `item`s: the same shape as ListResponse. */
-export const listResponseSchema = <Item extends z.ZodType>(item: Item) =>
-  z.strictObject({
-    data: z.array(item),
-    total: z.number().int().min(0),
-    totalEstimated: z.boolean().optional(),
-    nextCursor: z.string().optional(),
-    prevCursor: z.string().optional(),
-  });

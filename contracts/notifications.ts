@@ -5,7 +5,7 @@
  * `GET /users/{id}/notifications/listen` (Server-Sent Events).
  */
 import { z } from "zod";
-import { listResponseSchema } from "./list-query";
+import { listResponseSchema } from "./list-response";
 
 /** `<subject>.<what happened>`: the app may pick an icon by subject. */
 export const NOTIFICATION_KINDS = [

@@ -4,7 +4,7 @@
  * minor units (cents) with their currency; no float ever holds money.
  */
 import { z } from "zod";
-import { listResponseSchema } from "./list-query";
+import { listResponseSchema } from "./list-response";
 
 /**
  * Forward only: created → paid → refunded, or created → expired / failed. A failed payment may

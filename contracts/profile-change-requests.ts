@@ -10,7 +10,7 @@
  * profile's current value, do not change; an empty optional field clears it.
  */
 import { z } from "zod";
-import { listResponseSchema } from "./list-query";
+import { listResponseSchema } from "./list-response";
 
 /** The profile fields only a request changes; every other way to change them refuses them. */
 export const BUSINESS_IDENTITY_FIELDS = ["businessName", "registrationNumber", "vatNumber", "address"] as const;

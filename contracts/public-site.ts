@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listResponseSchema } from "./list-query";
+import { listResponseSchema } from "./list-response";
 
 /**
  * The public site's forms (contact, demo request) and the dealer account request: one schema each,

@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { TUNE_ITEM_KINDS, checksumSchemeSchema, itemValuesSchema, patchSchema, readNumber, tuneDefinitionSchema } from "./tune-definition";
-import { INT4_MAX, listResponseSchema } from "./list-query";
+import { INT4_MAX } from "./list-query";
+import { listResponseSchema } from "./list-response";
 
 /** A stored version's number: versions are counted in an integer column, so at most INT4_MAX. */
 const versionNumber = (number: z.ZodNumber) =>

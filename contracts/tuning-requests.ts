@@ -11,7 +11,7 @@
  */
 import { z } from "zod";
 import { currencies } from "./tune-files";
-import { listResponseSchema } from "./list-query";
+import { listResponseSchema } from "./list-response";
 
 export const TUNING_REQUEST_STATES = ["submitted", "quoted", "paid", "in-progress", "delivered", "revision-requested", "accepted", "not-possible", "cancelled"] as const;
 export type TuningRequestState = (typeof TUNING_REQUEST_STATES)[number];

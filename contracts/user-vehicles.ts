@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { vinSchema } from "./catalogue";
 import { dynoProfileSchema } from "./data-logs";
-import { listResponseSchema } from "./list-query";
+import { listResponseSchema } from "./list-response";
 
 const idText = (label: string, max = 64) =>
   z

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { roleSchema } from "./account";
-import { listResponseSchema } from "./list-query";
+import { listResponseSchema } from "./list-response";
 import { DEALER_STATUSES } from "./public-site";
 
 export const userSummarySchema = z.strictObject({

@@ -1,68 +1,25 @@
 import "@refinedev/antd/dist/reset.css";
-import { Refine } from "@refinedev/core";
-import routerProvider, { DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
 import { App as AntdApp, ConfigProvider, Empty } from "antd";
-import { type ComponentType, type ReactNode, Suspense, lazy, useLayoutEffect, useRef } from "react";
+import { type ComponentType, type ReactNode, Suspense, lazy, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { BrowserRouter, useLocation } from "react-router";
 import { AppErrorBoundary, errorState } from "./components/app-error-boundary";
-import { ColourModeSwitch, useColourMode } from "./components/colour-mode-switch";
-import { DialogHost } from "./components/dialog-host";
-import { KeepAliveRoutes } from "./components/keep-alive-routes";
+import { useColourMode } from "./components/colour-mode-switch";
 import { KeyboardShortcuts } from "./components/keyboard-shortcuts";
-import { DocsLayout } from "./components/layouts/docs-layout";
-import { LandingLayout } from "./components/layouts/landing-layout";
-import { Link } from "./components/link";
 import { PageRedirect } from "./components/page-redirect";
 import { Toaster } from "./components/toaster";
+import { PageSpinner } from "./components/page-spinner";
 import { emptyLabel } from "./lib/labels";
 import type { ReleaseCheck } from "./lib/release-check";
-import { releaseSnapshot } from "./lib/snapshot";
 import { useReducedMotion } from "./components/theme/reduced-motion";
 import { antdTheme } from "./components/theme/antd-theme";
-import { notificationProvider } from "./providers/notification-provider";
 import type { Services } from "./providers/services";
+import { ServicesContext } from "./providers/services-context";
 import { SessionContext, useSessionState } from "./providers/session-context";
-import { keepAliveFor, keepAliveKey, refineResources, renderRoutes } from "./resources";
-import type { LayoutName } from "./routing/types";
+import { PublicSite } from "./public-site";
+import { isPublicSitePath } from "./resources";
 
-// The portal's frame (Refine's themed layout, which brings its markdown renderer) loads when the portal opens, not on the landing page.
-const PortalLayout = lazy(() => import("./components/layouts/portal-layout").then((module) => ({ default: module.PortalLayout })));
-
-const switchInHeader = <ColourModeSwitch />;
-const layouts: Record<LayoutName, (children: ReactNode) => ReactNode> = {
-  landing: (children) => <LandingLayout headerExtra={switchInHeader}>{children}</LandingLayout>,
-  portal: (children) => (
-    <Suspense fallback={null}>
-      <PortalLayout headerExtra={switchInHeader}>{children}</PortalLayout>
-    </Suspense>
-  ),
-  docs: (children) => <DocsLayout headerExtra={switchInHeader}>{children}</DocsLayout>,
-  none: (children) => children,
-};
-
-const resources = refineResources();
-const routes = renderRoutes(layouts);
-// Every link Refine renders (menu, breadcrumbs, record buttons) preloads its page's code.
-const router = { ...routerProvider, Link };
-const pageRendered = () => {
-  errorState.navigationRendered();
-  // The app's page is on screen: the build's snapshot of it (public pages) has done its part.
-  releaseSnapshot(document);
-};
-
-// The account stream's code loads with the first sign-in, not on a visitor's first page.
-const AccountStreamListener = lazy(() => import("./components/account-stream-listener").then((module) => ({ default: module.AccountStreamListener })));
-
-/** The signed-in user's account stream, kept open while someone is signed in. */
-function AccountStream() {
-  const { user } = useSessionState();
-  if (!user) return null;
-  return (
-    <Suspense fallback={null}>
-      <AccountStreamListener />
-    </Suspense>
-  );
-}
+const loadPortal = () => import("./portal-app");
+const PortalApp = lazy(() => loadPortal().then((module) => ({ default: module.PortalApp })));
 
 /**
  * At each client-side change of page, before the browser paints it: once a new release is known
@@ -86,13 +43,29 @@ function PageChange({ releaseCheck }: { releaseCheck: ReleaseCheck }) {
   return null;
 }
 
-/** Pages kept alive belong to the person signed in (undefined until the session is known). */
-function Pages() {
-  const { ready, user } = useSessionState();
+const portalLoading = <PageSpinner label="Opening the portal" />;
+
+/**
+ * The public site until a page of the portal opens, then the portal for good (it shows the public
+ * pages too). Someone signed in is likely to go on into the portal: its code is fetched when the
+ * browser is idle.
+ */
+function Shell({ services }: { services: Services }) {
+  const { pathname } = useLocation();
+  const { user } = useSessionState();
+  const [portalOpened, setPortalOpened] = useState(false);
+  const portal = portalOpened || !isPublicSitePath(pathname);
+  if (portal && !portalOpened) setPortalOpened(true);
+  useEffect(() => {
+    if (portal || !user) return;
+    const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 1));
+    idle(() => void loadPortal());
+  }, [portal, user]);
+  if (!portal) return <PublicSite />;
   return (
-    <KeepAliveRoutes owner={ready ? (user?.uid ?? null) : undefined} keep={keepAliveFor} keyOf={keepAliveKey} onRendered={pageRendered}>
-      {routes}
-    </KeepAliveRoutes>
+    <Suspense fallback={portalLoading}>
+      <PortalApp services={services} />
+    </Suspense>
   );
 }
 
@@ -108,37 +81,19 @@ export function App({ services, releaseCheck, Router = BrowserRouter }: { servic
     <Router>
       <ConfigProvider theme={antdTheme(resolved, { reducedMotion })} renderEmpty={(name) => <Empty description={emptyLabel(name)} />}>
         <AntdApp>
-          <SessionContext.Provider value={services.session}>
-            <Refine
-              dataProvider={services.dataProvider}
-              authProvider={services.authProvider}
-              accessControlProvider={services.accessControlProvider}
-              routerProvider={router}
-              notificationProvider={notificationProvider}
-              resources={resources}
-              options={{
-                disableTelemetry: true,
-                syncWithLocation: true,
-                warnWhenUnsavedChanges: true,
-                reactQuery: { clientConfig: services.queryClient },
-                title: { text: "Tuning Portal" },
-              }}
-            >
+          <ServicesContext.Provider value={services}>
+            <SessionContext.Provider value={services.session}>
               <PageChange releaseCheck={releaseCheck} />
-              <AccountStream />
               <AppErrorBoundary>
                 <PageRedirect>
-                  <Pages />
+                  <Shell services={services} />
                 </PageRedirect>
               </AppErrorBoundary>
-              {/* Above every layout, so dialogs and toasts survive page switches. */}
-              <DialogHost />
+              {/* Above the shells, so the keys work and toasts stay while the portal's code loads. */}
               <KeyboardShortcuts />
               <Toaster />
-              <UnsavedChangesNotifier />
-              <DocumentTitleHandler handler={({ resource }) => `${resource?.meta?.label ?? "Tuning Portal"} · Tuning Portal`} />
-            </Refine>
-          </SessionContext.Provider>
+            </SessionContext.Provider>
+          </ServicesContext.Provider>
         </AntdApp>
       </ConfigProvider>
     </Router>

@@ -24,7 +24,10 @@ export interface ChunkSize {
 export interface BundleReport {
   chunks: Map<string, ChunkInfo>;
   sizes: Map<string, ChunkSize>;
-  /** The entry chunk and everything it imports statically: what index.html makes the browser load first. */
+  /**
+   * What the browser loads for the landing page: the entry chunk and everything it imports
+   * statically, then the landing page's own chunk (a lazy route the app opens at once) and its imports.
+   */
   initial: string[];
   initialTotals: { raw: number; gzip: number; brotli: number };
   /** Every other JavaScript chunk, loaded when a route or a widget asks for it. */
@@ -41,6 +44,9 @@ function sizeOf(distDir: string, fileName: string): ChunkSize {
   };
 }
 
+/** The module of the page `/` shows (src/pages/index.ts): its chunk loads as soon as the app starts. */
+const LANDING_PAGE_MODULE = "src/pages/landing/home.tsx";
+
 /** Reads a built dist/ and works out the landing page's first load and the lazy chunks. */
 export function bundleReport(distDir: string): BundleReport {
   // Chunks left empty (a CSS-only import) are dropped by Vite after the report is written.
@@ -53,11 +59,14 @@ export function bundleReport(distDir: string): BundleReport {
   if (!entry) throw new Error(`No entry chunk in ${distDir}/.vite/chunks.json`);
   const initial: string[] = [];
   const visit = (fileName: string) => {
-    if (initial.includes(fileName)) return;
+    if (initial.includes(fileName) || !chunks.has(fileName)) return;
     initial.push(fileName);
     for (const next of chunks.get(fileName)?.imports ?? []) visit(next);
   };
   visit(entry.fileName);
+  const landing = list.find((chunk) => chunk.isDynamicEntry && chunk.facadeModuleId?.endsWith(LANDING_PAGE_MODULE));
+  if (!landing) throw new Error(`No chunk for the landing page (${LANDING_PAGE_MODULE}) in ${distDir}/.vite/chunks.json`);
+  visit(landing.fileName);
   const sizes = new Map(list.map((chunk) => [chunk.fileName, sizeOf(distDir, chunk.fileName)]));
   const initialTotals = { raw: 0, gzip: 0, brotli: 0 };
   for (const fileName of initial) {
@@ -98,7 +107,7 @@ export const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
  * until it gets there the budget is the size measured, rounded up, so it can only shrink.
  */
 export const BUDGETS = {
-  landingInitialGzip: 390_000,
+  landingInitialGzip: 340_000,
   landingInitialGoalGzip: 250_000,
   lazyChunkGzip: 200_000,
   /** Monaco loads only where an editor or a hex view opens. */

@@ -13,7 +13,7 @@ import { z } from "zod";
 import type { AppContext } from "../context";
 import type { Tx } from "../db/handle";
 import { HttpError, conflict, notFound } from "../errors";
-import { listResponseSchema } from "../../contracts/list-query";
+import { listResponseSchema } from "../../contracts/list-response";
 import { type ListSpec, listQueryOf, runList } from "./list";
 import { actorFrom, writeAudit } from "../services/audit";
 import type { VerifiedCaller } from "../services/identity";

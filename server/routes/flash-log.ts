@@ -6,7 +6,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { type FlashSessionDetail, flashLogList, flashLogSchema, flashSessionDetailSchema } from "../../contracts/flash-logs";
-import { listResponseSchema } from "../../contracts/list-query";
+import { listResponseSchema } from "../../contracts/list-response";
 import type { AppContext } from "../context";
 import { flashLogs } from "../db/schema";
 import { dealerManagesSql } from "../services/tune-access";

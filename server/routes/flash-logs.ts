@@ -21,7 +21,7 @@ import {
   flashStepsReportSchema,
   vehicleEventNames,
 } from "../../contracts/flash-logs";
-import { listResponseSchema } from "../../contracts/list-query";
+import { listResponseSchema } from "../../contracts/list-response";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, flashLogs, tuneFiles } from "../db/schema";
 import { HttpError, RequestValidationError, fieldIssues, notFound } from "../errors";

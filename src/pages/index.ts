@@ -5,7 +5,7 @@ import { lazyPage } from "../routing/lazy-page";
 import type { LayoutName, PageComponent, ResourceDefinition } from "../routing/types";
 
 function publicPage(name: string, path: string, label: string, component: PageComponent, layout: LayoutName = "landing"): ResourceDefinition {
-  return { name, guard: "public", layout, list: { path, component }, meta: { label } };
+  return { name, guard: "public", layout, list: { path, component }, meta: { label, publicSite: true } };
 }
 
 /** Pages that are not resources: the public site, account flows, docs, and the portal's own pages. */

@@ -8,18 +8,23 @@ export function safeRedirect(to: unknown, fallback = "/dashboard"): string {
   return typeof to === "string" && to.startsWith("/") && !to.startsWith("//") ? to : fallback;
 }
 
+export type SignInResult = { success: true; redirectTo: string } | { success: false; error: { name: string; message: string } };
+
+/** Signs in with email and password (loading the identity SDK); the refusal in words a person can act on. */
+export async function signIn(session: Session, { email, password, to }: { email: string; password: string; to?: string }): Promise<SignInResult> {
+  try {
+    const { auth, signInWithEmailAndPassword } = await session.identity();
+    await signInWithEmailAndPassword(auth, email, password);
+    return { success: true, redirectTo: safeRedirect(to) };
+  } catch (error) {
+    return { success: false, error: { name: "Sign-in failed", message: identityErrorMessage(error) } };
+  }
+}
+
 /** Signing in and out load the identity SDK (session.identity()); checks read the session only. */
 export function createAuthProvider(session: Session, queryClient: QueryClient): AuthProvider {
   return {
-    async login({ email, password, to }: { email: string; password: string; to?: string }) {
-      try {
-        const { auth, signInWithEmailAndPassword } = await session.identity();
-        await signInWithEmailAndPassword(auth, email, password);
-        return { success: true, redirectTo: safeRedirect(to) };
-      } catch (error) {
-        return { success: false, error: { name: "Sign-in failed", message: identityErrorMessage(error) } };
-      }
-    },
+    login: (values: { email: string; password: string; to?: string }) => signIn(session, values),
 
     async logout() {
       const { auth, signOut } = await session.identity();

@@ -105,7 +105,8 @@ function cursorFor(pages: PageCursors | undefined, page: number): { direction: "
   return undefined;
 }
 
-export function createDataProvider(http: HttpClient): DataProvider {
+/** Refine's data provider over our API; `custom` is always there (the public site's pages call it directly). */
+export function createDataProvider(http: HttpClient): DataProvider & { custom: NonNullable<DataProvider["custom"]> } {
   const cursors = new Map<string, PageCursors>();
   return {
     getApiUrl: () => API_PREFIX,

@@ -1,19 +1,18 @@
-import { QueryClient } from "@tanstack/react-query";
 import { identityErrorMessage } from "../lib/identity-errors";
 import { type RuntimeConfig, loadRuntimeConfig } from "../lib/runtime-config";
 import { signOutNotice } from "../lib/sign-out-notice";
-import { guardOf } from "../resources";
-import { createAccessControlProvider } from "./access-control";
-import { createAuthProvider } from "./auth-provider";
 import { chooseBackend } from "./backend";
 import { createDataProvider } from "./data-provider";
 import { createHttpClient } from "./http";
 import { configureIdentity } from "./identity-startup";
 import { notificationProvider } from "./notification-provider";
 import { createSession, hasSavedIdentityUser } from "./session";
-import { isClientError } from "../lib/record-missing";
 
-/** Everything the app needs before its first render, wired once. */
+/**
+ * Everything the app needs before its first render, wired once. What only the portal uses (Refine's
+ * query cache, auth and access-control providers) is made when the portal opens
+ * (src/providers/portal-services.ts), so the public pages load without it.
+ */
 export async function createServices() {
   const runtimeConfig = await loadRuntimeConfig();
   // Read before the SDK restores (or drops) the saved session.
@@ -55,26 +54,15 @@ export function servicesFor(runtimeConfig: RuntimeConfig, hadSavedUser: boolean)
     },
   );
   tokenSource = session.token;
-  // One retry for a failure that may pass (network, 5xx); a 4xx answer (an unknown id's 404) is the answer.
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: (failures, error) => failures < 1 && !isClientError(error), refetchOnWindowFocus: false } } });
-  // Cached access decisions and identity belong to the token they were made with.
+  // Someone signed in again: the reason the last session ended is old news.
   session.subscribe((state) => {
-    // Someone signed in again: the reason the last session ended is old news.
     if (state.user) signOutNotice.clear();
-    void queryClient.invalidateQueries({ queryKey: ["access"] });
-    void queryClient.invalidateQueries({ queryKey: ["auth"] });
   });
   return {
     runtimeConfig,
     session,
     http,
-    queryClient,
     dataProvider: createDataProvider(http),
-    authProvider: createAuthProvider(session, queryClient),
-    accessControlProvider: createAccessControlProvider(
-      async () => (await session.ready()).role,
-      (name) => guardOf(name),
-    ),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Auth, User, onIdTokenChanged, signInWithCustomToken, signInWithEmailAndPassword, signOut } from "firebase/auth";
-import { type Role, roleFromClaims } from "../../contracts/account";
+import { type Role, roleFromClaims } from "../../contracts/roles";
 import { FORCED_SIGN_OUT_CODES, identityErrorCode } from "../lib/identity-errors";
 import { type Clock, createTokenRefresher } from "../lib/token-refresh";
 

@@ -63,5 +63,5 @@ export const registry: ResourceDefinition[] = [
 
 registerResources(registry);
 
-export { flattenRoutes, guardOf, keepAliveFor, keepAliveKey, notFoundLayout, preloadRoute, refineResources, routeFor } from "../routing/registry";
+export { flattenRoutes, guardOf, isPublicSitePath, keepAliveFor, keepAliveKey, notFoundLayout, preloadRoute, refineResources, routeFor } from "../routing/registry";
 export { renderRoutes } from "../routing/routes";

@@ -81,6 +81,9 @@ export interface FlatRoute {
   resource: string;
   page: RoutePage;
   keepAlive: boolean;
+  /** The page's title (the browser tab shows "<label> · Tuning Portal"). */
+  label: string;
+  publicSite: boolean;
   colourMode?: ResourceDefinition["meta"]["colourMode"];
 }
 
@@ -96,6 +99,8 @@ export function flattenRoutes(definitions: ResourceDefinition[] = registeredReso
         resource: definition.name,
         page,
         keepAlive: definition.meta.keepAlive !== false,
+        label: definition.meta.label,
+        publicSite: definition.meta.publicSite === true,
         colourMode: definition.meta.colourMode,
       })),
   );
@@ -104,6 +109,11 @@ export function flattenRoutes(definitions: ResourceDefinition[] = registeredReso
 /** The route a pathname opens, if any. */
 export function routeFor(pathname: string, routes: FlatRoute[] = flattenRoutes()): FlatRoute | undefined {
   return routes.find((route) => matchPath(route.path, pathname));
+}
+
+/** Whether a pathname opens a page of the public site, which the app shows without the portal's code. */
+export function isPublicSitePath(pathname: string, routes: FlatRoute[] = flattenRoutes()): boolean {
+  return routeFor(pathname, routes)?.publicSite ?? false;
 }
 
 /**

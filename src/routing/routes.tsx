@@ -38,11 +38,11 @@ function UnknownPath({ layouts }: { layouts: Record<LayoutName, (children: React
 const layoutOrder: LayoutName[] = ["landing", "portal", "docs", "none"];
 
 /**
- * The route tree: one branch per layout, every route wrapped in its guard, its page's code
- * loaded inside the layout (the layout stays while it loads); unknown paths end in a 404.
+ * The route tree of `routes` (every route by default): one branch per layout, every route wrapped in
+ * its guard, its page's code loaded inside the layout (the layout stays while it loads); unknown
+ * paths end in a 404.
  */
-export function renderRoutes(layouts: Record<LayoutName, (children: ReactNode) => ReactNode>): ReactNode {
-  const routes = flattenRoutes();
+export function renderRoutes(layouts: Record<LayoutName, (children: ReactNode) => ReactNode>, routes: FlatRoute[] = flattenRoutes()): ReactNode {
   return [
     ...layoutOrder.map((layout) => (
       <Route key={layout} element={layouts[layout](<Outlet />)}>

@@ -39,6 +39,11 @@ export interface ResourceDefinition {
     apiPath?: string;
     /** Re-mount instead of keeping the page alive when switching away. */
     keepAlive?: false;
+    /**
+     * A page of the public site: it opens without the portal's code (Refine and its query cache),
+     * so it reads and writes through the services directly (src/public-site.tsx).
+     */
+    publicSite?: true;
     /** A page may force a colour mode (never "system"). */
     colourMode?: "light" | "dark" | "system";
   };

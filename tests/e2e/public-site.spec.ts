@@ -110,6 +110,8 @@ test("the home page lists the supported vehicles the catalogue holds", async ({ 
   expect(vehicle.ok(), await vehicle.text()).toBe(true);
 
   await page.goto("/");
+  // The table loads as the reader scrolls near it.
+  await page.getByRole("heading", { name: "Supported vehicles" }).scrollIntoViewIfNeeded();
   const list = page.getByRole("table");
   await page.getByRole("searchbox", { name: "Search supported vehicles" }).fill(firmwareId);
   await expect(list.getByRole("row", { name: new RegExp(`Volkswagen ${model} Mk7 2.0 TSI EA888 2014–2020`) })).toBeVisible();

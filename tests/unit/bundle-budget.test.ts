@@ -49,6 +49,14 @@ describe("bundle budgets", () => {
     expect(over, `lazy chunks over ${kB(BUDGETS.lazyChunkGzip)}`).toEqual([]);
   });
 
+  it("the landing page loads none of the portal's code: Refine, its query cache, the schema library, the identity SDK", () => {
+    const portalOnly = /node_modules\/(@refinedev|@tanstack|zod|firebase|@firebase)\//;
+    const found = report.initial.flatMap((fileName) =>
+      (report.chunks.get(fileName)?.modules ?? []).filter((module) => portalOnly.test(module.id)).map((module) => `${fileName}: ${module.id}`),
+    );
+    expect(found.slice(0, 10), `${found.length} modules of the portal in the landing's first load`).toEqual([]);
+  });
+
   it("Monaco is not in the landing's first load", () => {
     expect(report.initial.filter((fileName) => BUDGETS.lazyExempt.test(fileName))).toEqual([]);
   });

@@ -9,10 +9,7 @@ import { useParsed } from "@refinedev/core";
 import { Drawer } from "antd";
 import type { ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { isUuid } from "../../lib/route-params";
-import type { PageComponent } from "../../routing/types";
-
-export type DrawerAction = "show" | "create" | "edit";
+import type { DrawerAction } from "../../routing/drawer-routes";
 
 export interface DrawerRoute {
   /** The drawer the route opens, or null on the list itself. */
@@ -40,19 +37,6 @@ export function useDrawerRoute(basePath: string): DrawerRoute {
     close: () => go(basePath),
   };
 }
-
-/** The routes of a list with drawers, for a ResourceDefinition; `actions` names the drawers it has. */
-export function drawerRoutes(basePath: string, component: PageComponent, actions: readonly DrawerAction[] = ["show", "create", "edit"]) {
-  const has = (action: DrawerAction) => actions.includes(action);
-  return {
-    list: { path: basePath, component },
-    ...(has("show") && { show: { path: `${basePath}/show/:id`, component, validate: validId } }),
-    ...(has("create") && { create: { path: `${basePath}/create`, component } }),
-    ...(has("edit") && { edit: { path: `${basePath}/edit/:id`, component, validate: validId } }),
-  };
-}
-
-const validId = ({ id }: Record<string, string | undefined>) => isUuid(id);
 
 export function RouteDrawer({ open, title, onClose, children, width = 640 }: { open: boolean; title: ReactNode; onClose: () => void; children: ReactNode; width?: number }) {
   return (

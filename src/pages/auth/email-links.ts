@@ -3,14 +3,14 @@
  * mail is never delivered by the Auth emulator, and would not lead back to our pages): each call
  * answers once the server accepted it.
  */
-import { useCustomMutation } from "@refinedev/core";
+import { useCustomCall } from "../../providers/services-context";
 import { apiRoutes } from "../../../contracts/api-paths";
 
 export function useEmailLinks() {
-  const { mutateAsync, mutation } = useCustomMutation();
-  const post = (url: string, values: object) => mutateAsync({ url, method: "post", values, successNotification: false, errorNotification: false });
+  const { send, pending } = useCustomCall();
+  const post = (url: string, values: object) => send("post", url, values);
   return {
-    busy: mutation.isPending,
+    busy: pending,
     /** The signed-in user's verification email; the link's page continues to `continuePath`. */
     sendVerification: (uid: string, continuePath: string) => post(apiRoutes.account.verificationEmail(uid), { continuePath }),
     /** A sign-in link to `email` if an account has it (the answer is the same either way). */

@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useLogin } from "@refinedev/core";
 import { Alert, Button, Card, Divider, Flex, Form, Input, Typography } from "antd";
 import { useState, useSyncExternalStore } from "react";
 import { Controller, useForm } from "react-hook-form";
@@ -8,7 +7,9 @@ import { z } from "zod";
 import { Link } from "../../components/link";
 import { identityErrorMessage } from "../../lib/identity-errors";
 import { signOutNotice } from "../../lib/sign-out-notice";
-import { safeRedirect } from "../../providers/auth-provider";
+import { type SignInResult, safeRedirect, signIn } from "../../providers/auth-provider";
+import { useServices } from "../../providers/services-context";
+import { useSend } from "../../providers/use-request";
 import { useSessionState } from "../../providers/session-context";
 import { failureText } from "../../lib/http-errors";
 import { ContinueWithGoogle } from "./continue-with-google";
@@ -34,7 +35,11 @@ export function LoginPage() {
   const session = useSessionState();
   // Why the account stream ended the last session (disabled, signed out everywhere, deleted).
   const notice = useSyncExternalStore(signOutNotice.subscribe, signOutNotice.current, signOutNotice.current);
-  const { mutate: login, isPending, data, reset } = useLogin<LoginValues & { to: string }>();
+  const services = useServices();
+  // Signing in is the only step here that needs the identity SDK: the page itself loads without the portal's code.
+  const [outcome, setOutcome] = useState<SignInResult | null>(null);
+  const { send: login, pending: isPending } = useSend((values: LoginValues) => signIn(services.session, { ...values, to }));
+  const reset = () => setOutcome(null);
   // While "Continue with Google" links an account, signing in is a step, not the end.
   const [googleHold, setGoogleHold] = useState(false);
   const [linkState, setLinkState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
@@ -45,8 +50,12 @@ export function LoginPage() {
   });
 
   if (session.user && !googleHold) return <Navigate to={to} replace />;
-  const failure = data && !data.success ? data.error?.message : null;
-  const submit = handleSubmit((values) => login({ ...values, to }));
+  const failure = outcome && !outcome.success ? outcome.error.message : null;
+  const submit = handleSubmit(async (values) => {
+    const result = await login(values);
+    setOutcome(result);
+    if (result.success) navigate(result.redirectTo, { replace: true });
+  });
 
   const sendLink = async () => {
     reset();

@@ -1,17 +1,17 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useCreate } from "@refinedev/core";
 import { Alert, Button, Col, Form, Input, Result, Row, Select, Typography } from "antd";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { type ContactRequestInput, contactRequestSchema, contactTopicLabels, contactTopics } from "../../../contracts/public-site";
 import { useGutter } from "../../components/layouts/snapshot-screen";
 import { Link } from "../../components/link";
+import { refusalMessage, useCreateRecord } from "../../providers/services-context";
 import { FormField, applyServerErrors } from "./form-field";
 import { LandingSection } from "./section";
 
 export function ContactUsPage() {
   const gutter = useGutter([{ xs: 16, lg: 48 }, 24]);
-  const { mutate, mutation } = useCreate();
+  const { send, pending } = useCreateRecord("contact-requests");
   const [sent, setSent] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const { control, handleSubmit, setError, reset } = useForm<ContactRequestInput>({
@@ -21,18 +21,12 @@ export function ContactUsPage() {
 
   const submit = handleSubmit((values) => {
     setFailure(null);
-    mutate(
-      { resource: "contact-requests", values, successNotification: false, errorNotification: false },
-      {
-        onSuccess: () => {
-          setSent(true);
-          reset();
-        },
-        onError: (error) => {
-          if (!applyServerErrors(error, setError)) setFailure(error.message);
-        },
-      },
-    );
+    send(values).then(() => {
+      setSent(true);
+      reset();
+    }, (error: unknown) => {
+      if (!applyServerErrors(error, setError)) setFailure(refusalMessage(error));
+    });
   });
 
   return (
@@ -71,7 +65,7 @@ export function ContactUsPage() {
               <FormField control={control} name="message" label="Message" required>
                 {(field) => <Input.TextArea {...field} rows={6} showCount maxLength={5000} />}
               </FormField>
-              <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+              <Button type="primary" htmlType="submit" loading={pending}>
                 Send message
               </Button>
             </Form>

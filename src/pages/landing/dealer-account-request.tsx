@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useCreate, useCustom } from "@refinedev/core";
 import { Alert, Button, Col, Flex, Form, Input, Result, Row, Skeleton, Typography } from "antd";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
@@ -8,6 +7,7 @@ import { type DealerProfileSummary, type DealerRequestInput, dealerRequestSchema
 import { useGutter } from "../../components/layouts/snapshot-screen";
 import { Link } from "../../components/link";
 import { useSessionState } from "../../providers/session-context";
+import { refusalMessage, useApiRead, useCreateRecord } from "../../providers/services-context";
 import { FormField, applyServerErrors } from "./form-field";
 import { LandingSection } from "./section";
 import { apiRoutes } from "../../../contracts/api-paths";
@@ -29,7 +29,7 @@ const statusText: Record<DealerProfileSummary["status"], string> = {
 };
 
 function DealerForm({ onCreated }: { onCreated: (profile: DealerProfileSummary) => void }) {
-  const { mutate, mutation } = useCreate<DealerProfileSummary>();
+  const { send, pending } = useCreateRecord<DealerProfileSummary>("dealers");
   const [failure, setFailure] = useState<string | null>(null);
   const { control, handleSubmit, setError } = useForm<DealerRequestInput>({
     resolver: zodResolver(dealerRequestSchema),
@@ -37,15 +37,9 @@ function DealerForm({ onCreated }: { onCreated: (profile: DealerProfileSummary) 
   });
   const submit = handleSubmit((values) => {
     setFailure(null);
-    mutate(
-      { resource: "dealers", values, successNotification: false, errorNotification: false },
-      {
-        onSuccess: ({ data }) => onCreated(data),
-        onError: (error) => {
-          if (!applyServerErrors(error, setError) || error.statusCode === 409) setFailure(error.message);
-        },
-      },
-    );
+    send(values).then(onCreated, (error: unknown) => {
+      if (!applyServerErrors(error, setError) || (error as { statusCode?: number }).statusCode === 409) setFailure(refusalMessage(error));
+    });
   });
   return (
     <Form layout="vertical" onFinish={submit} noValidate requiredMark="optional" aria-label="Dealer account request">
@@ -68,7 +62,7 @@ function DealerForm({ onCreated }: { onCreated: (profile: DealerProfileSummary) 
       <FormField control={control} name="phone" label="Business phone" required>
         {(field) => <Input {...field} type="tel" autoComplete="tel" />}
       </FormField>
-      <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+      <Button type="primary" htmlType="submit" loading={pending}>
         Send for approval
       </Button>
     </Form>
@@ -76,10 +70,22 @@ function DealerForm({ onCreated }: { onCreated: (profile: DealerProfileSummary) 
 }
 
 function SignedInRequest() {
-  const { query } = useCustom<Account>({ url: apiRoutes.account.mine(), method: "get" });
+  const account = useApiRead<Account>(apiRoutes.account.mine());
   const [created, setCreated] = useState<DealerProfileSummary | null>(null);
-  const existing = created ?? query.data?.data.profile.dealer ?? null;
-  if (query.isLoading) return <Skeleton active />;
+  if (account.status === "loading") return <Skeleton active />;
+  if (account.status === "error" && !created) {
+    return (
+      <Alert
+        type="error"
+        showIcon
+        role="alert"
+        message="Your account could not be read"
+        description={refusalMessage(account.error)}
+        action={<Button onClick={account.retry}>Retry</Button>}
+      />
+    );
+  }
+  const existing = created ?? (account.status === "done" ? account.data.profile.dealer : null) ?? null;
   if (existing) {
     return (
       <Result

@@ -1,9 +1,9 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useCreate } from "@refinedev/core";
 import { Alert, Button, Col, Form, Input, Result, Row, Typography } from "antd";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { type DemoRequestInput, demoRequestSchema } from "../../../contracts/public-site";
+import { refusalMessage, useCreateRecord } from "../../providers/services-context";
 import { FormField, applyServerErrors } from "./form-field";
 import { LandingSection } from "./section";
 import { useGutter } from "../../components/layouts/snapshot-screen";
@@ -17,7 +17,7 @@ const agenda = [
 
 export function DemoRequestPage() {
   const gutter = useGutter([{ xs: 16, lg: 48 }, 24]);
-  const { mutate, mutation } = useCreate();
+  const { send, pending } = useCreateRecord("demo-requests");
   const [sent, setSent] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const { control, handleSubmit, setError } = useForm<DemoRequestInput>({
@@ -27,15 +27,9 @@ export function DemoRequestPage() {
 
   const submit = handleSubmit((values) => {
     setFailure(null);
-    mutate(
-      { resource: "demo-requests", values, successNotification: false, errorNotification: false },
-      {
-        onSuccess: () => setSent(true),
-        onError: (error) => {
-          if (!applyServerErrors(error, setError)) setFailure(error.message);
-        },
-      },
-    );
+    send(values).then(() => setSent(true), (error: unknown) => {
+      if (!applyServerErrors(error, setError)) setFailure(refusalMessage(error));
+    });
   });
 
   return (
@@ -68,7 +62,7 @@ export function DemoRequestPage() {
               <FormField control={control} name="message" label="Anything else we should know">
                 {(field) => <Input.TextArea {...field} rows={4} />}
               </FormField>
-              <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+              <Button type="primary" htmlType="submit" loading={pending}>
                 Request a demo
               </Button>
             </Form>

@@ -1,10 +1,14 @@
 import { ApiOutlined, CloudUploadOutlined, LineChartOutlined, SafetyCertificateOutlined, ShopOutlined, ThunderboltOutlined } from "@ant-design/icons";
-import { Button, Card, Col, Flex, Row, Steps, Typography } from "antd";
-import type { ReactNode } from "react";
+import { Button, Card, Col, Flex, Row, Skeleton, Steps, Typography } from "antd";
+import { type ReactNode, Suspense, lazy } from "react";
 import { useGutter } from "../../components/layouts/snapshot-screen";
 import { Link } from "../../components/link";
+import { NearView } from "../../components/near-view";
 import "./prose.css";
-import { SupportedVehicles } from "./supported-vehicles";
+
+// The searchable table (antd's Table, Select and Pagination) is far down the page: its code loads as the reader nears it.
+const SupportedVehicles = lazy(() => import("./supported-vehicles").then((module) => ({ default: module.SupportedVehicles })));
+const tableLoading = <Skeleton active />;
 
 const features: { icon: ReactNode; title: string; text: string }[] = [
   { icon: <ThunderboltOutlined />, title: "Flash from your phone", text: "Connect the app to your car through an OBD adapter: it reads the ECU, backs up the stock software and flashes the tune built for your exact software version." },
@@ -75,7 +79,11 @@ export function HomePage() {
         <Typography.Title level={2} id="vehicles-title">
           Supported vehicles
         </Typography.Title>
-        <SupportedVehicles />
+        <NearView placeholder={tableLoading}>
+          <Suspense fallback={tableLoading}>
+            <SupportedVehicles />
+          </Suspense>
+        </NearView>
       </section>
 
       <section aria-labelledby="dealers-title">

@@ -1,17 +1,17 @@
-import { useCustom } from "@refinedev/core";
 import { Alert, Input, Skeleton, Table } from "antd";
 import { useMemo, useState } from "react";
 import type { PublicSupportedVehicle } from "../../../contracts/public-site";
 import { Link } from "../../components/link";
 import { apiRoutes } from "../../../contracts/api-paths";
+import { useApiRead } from "../../providers/services-context";
 
 const years = (vehicle: PublicSupportedVehicle) => `${vehicle.yearFrom}–${vehicle.yearTo ?? "today"}`;
 
 /** The vehicle families the catalogue supports, read from the API, searchable by make, model or engine. */
 export function SupportedVehicles() {
-  const { query } = useCustom<{ data: PublicSupportedVehicle[] }>({ url: apiRoutes.publicSite.supportedVehicles(), method: "get", errorNotification: false });
+  const list = useApiRead<{ data: PublicSupportedVehicle[] }>(apiRoutes.publicSite.supportedVehicles());
   const [search, setSearch] = useState("");
-  const vehicles = query.data?.data.data;
+  const vehicles = list.status === "done" ? list.data.data : undefined;
   const shown = useMemo(() => {
     const words = search.toLowerCase().split(/\s+/).filter(Boolean);
     return (vehicles ?? []).filter((vehicle) => {
@@ -20,8 +20,8 @@ export function SupportedVehicles() {
     });
   }, [vehicles, search]);
 
-  if (query.isLoading) return <Skeleton active />;
-  if (query.isError) {
+  if (list.status === "loading") return <Skeleton active />;
+  if (list.status === "error") {
     return <Alert type="warning" showIcon message="The list of supported vehicles could not be loaded just now." description="Connect your car with the app: it tells you at once whether its software is supported." />;
   }
   return (

@@ -1,6 +1,6 @@
 import { QuestionCircleOutlined } from "@ant-design/icons";
 import { createElement } from "react";
-import { drawerRoutes } from "../../components/resource/drawer-route";
+import { drawerRoutes } from "../../routing/drawer-routes";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
 import { apiPaths } from "../../../contracts/api-paths";

@@ -1,0 +1,62 @@
+/**
+ * The portal: Refine over the app's services, every route of the app, the account stream and the
+ * unsaved-changes guard. Loaded when the first page of the portal opens (src/App.tsx); from then
+ * on it shows the public pages too, so the code is not swapped back and forth.
+ */
+import { Refine } from "@refinedev/core";
+import routerProvider, { DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
+import { Suspense, lazy } from "react";
+import { Link } from "./components/link";
+import { notificationProvider } from "./providers/notification-provider";
+import { portalServices } from "./providers/portal-services";
+import type { Services } from "./providers/services";
+import { useSessionState } from "./providers/session-context";
+import { refineResources, renderRoutes } from "./resources";
+import { layouts } from "./routing/layouts";
+import { AppChrome, PageRoutes } from "./routing/page-routes";
+
+const resources = refineResources();
+const routes = renderRoutes(layouts);
+// Every link Refine renders (menu, breadcrumbs, record buttons) preloads its page's code.
+const router = { ...routerProvider, Link };
+
+// The account stream's code loads with the first sign-in, not on a visitor's first page.
+const AccountStreamListener = lazy(() => import("./components/account-stream-listener").then((module) => ({ default: module.AccountStreamListener })));
+
+/** The signed-in user's account stream, kept open while someone is signed in. */
+function AccountStream() {
+  const { user } = useSessionState();
+  if (!user) return null;
+  return (
+    <Suspense fallback={null}>
+      <AccountStreamListener />
+    </Suspense>
+  );
+}
+
+export function PortalApp({ services }: { services: Services }) {
+  const portal = portalServices(services);
+  return (
+    <Refine
+      dataProvider={services.dataProvider}
+      authProvider={portal.authProvider}
+      accessControlProvider={portal.accessControlProvider}
+      routerProvider={router}
+      notificationProvider={notificationProvider}
+      resources={resources}
+      options={{
+        disableTelemetry: true,
+        syncWithLocation: true,
+        warnWhenUnsavedChanges: true,
+        reactQuery: { clientConfig: portal.queryClient },
+        title: { text: "Tuning Portal" },
+      }}
+    >
+      <AccountStream />
+      <PageRoutes routes={routes} />
+      <AppChrome />
+      <UnsavedChangesNotifier />
+      <DocumentTitleHandler handler={({ resource }) => `${resource?.meta?.label ?? "Tuning Portal"} · Tuning Portal`} />
+    </Refine>
+  );
+}

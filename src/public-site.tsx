@@ -1,0 +1,34 @@
+/**
+ * The public site: the landing, docs and account pages, shown without the portal's code. Refine,
+ * its query cache and the portal's layouts load only when a page of the portal opens
+ * (src/portal-app.tsx), so a first visit downloads and runs what the page it shows needs. These
+ * pages send their requests through the data provider directly (src/providers/services-context.tsx).
+ */
+import { useEffect } from "react";
+import { useLocation } from "react-router";
+import { flattenRoutes, renderRoutes, routeFor } from "./resources";
+import { layouts } from "./routing/layouts";
+import { AppChrome, PageRoutes } from "./routing/page-routes";
+
+const siteRoutes = flattenRoutes().filter((route) => route.publicSite);
+const routes = renderRoutes(layouts, siteRoutes);
+
+/** The browser tab names the page, as the portal's title handler does: "<page> · Tuning Portal". */
+function DocumentTitle() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    const route = routeFor(pathname, siteRoutes);
+    document.title = route ? `${route.label} · Tuning Portal` : "Tuning Portal";
+  }, [pathname]);
+  return null;
+}
+
+export function PublicSite() {
+  return (
+    <>
+      <DocumentTitle />
+      <PageRoutes routes={routes} />
+      <AppChrome />
+    </>
+  );
+}

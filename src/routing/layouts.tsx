@@ -1,0 +1,22 @@
+import { type ReactNode, Suspense, lazy } from "react";
+import { ColourModeSwitch } from "../components/colour-mode-switch";
+import { DocsLayout } from "../components/layouts/docs-layout";
+import { LandingLayout } from "../components/layouts/landing-layout";
+import type { LayoutName } from "./types";
+
+// The portal's frame (Refine's themed layout, which brings its markdown renderer) loads when the portal opens, not on the landing page.
+const PortalLayout = lazy(() => import("../components/layouts/portal-layout").then((module) => ({ default: module.PortalLayout })));
+
+const switchInHeader = <ColourModeSwitch />;
+
+/** Each layout's frame around a page. */
+export const layouts: Record<LayoutName, (children: ReactNode) => ReactNode> = {
+  landing: (children) => <LandingLayout headerExtra={switchInHeader}>{children}</LandingLayout>,
+  portal: (children) => (
+    <Suspense fallback={null}>
+      <PortalLayout headerExtra={switchInHeader}>{children}</PortalLayout>
+    </Suspense>
+  ),
+  docs: (children) => <DocsLayout headerExtra={switchInHeader}>{children}</DocsLayout>,
+  none: (children) => children,
+};
