@@ -1,5 +1,6 @@
-// Pages the build rendered into their HTML (scripts/lib/prerender.ts) start the app once the
-// browser has painted that page, so a slow phone shows it before parsing the app's JavaScript.
+// Every page the build writes (scripts/lib/prerender.ts) starts the app once the browser has
+// painted what the HTML holds (a public page's snapshot, or the loading notice), so a slow phone
+// shows it before loading antd's stylesheet and parsing the app's JavaScript.
 // The build names on this script's tag the entry, the modules it imports and antd's stylesheet,
 // which must be in place before the app renders: antd's style engine reads it once, at its start.
 (function () {

@@ -16,10 +16,24 @@ import type { Services } from "./providers/services";
 import { ServicesContext } from "./providers/services-context";
 import { SessionContext, useSessionState } from "./providers/session-context";
 import { PublicSite } from "./public-site";
-import { isPublicSitePath } from "./resources";
+import { isPublicSitePath, notFoundLayout, preloadRoute, routeFor } from "./resources";
+import { preloadPortalLayout } from "./routing/layouts";
 
 const loadPortal = () => import("./portal-app");
 const PortalApp = lazy(() => loadPortal().then((module) => ({ default: module.PortalApp })));
+
+/**
+ * For a page load on a portal page: fetches the portal's code, its frame and the page's own code at
+ * once, beside the runtime configuration and the identity SDK, instead of one after the other as
+ * each render asks for the next.
+ */
+export function preloadPortalPage(pathname: string): void {
+  if (isPublicSitePath(pathname)) return;
+  void loadPortal();
+  const route = routeFor(pathname);
+  if ((route?.layout ?? notFoundLayout(pathname)) === "portal") preloadPortalLayout();
+  preloadRoute(pathname, "high");
+}
 
 /**
  * At each client-side change of page, before the browser paints it: once a new release is known

@@ -2,7 +2,7 @@
 import "@ant-design/v5-patch-for-react-19";
 import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
-import { App } from "./App";
+import { App, preloadPortalPage } from "./App";
 import { installErrorListeners } from "./components/app-error-boundary";
 import { ReleaseCheck } from "./lib/release-check";
 import { releaseSnapshot } from "./lib/snapshot";
@@ -17,6 +17,7 @@ releaseCheck.start();
 // Someone signed in before needs the identity SDK for their first call: fetch its code now, beside
 // the runtime configuration, instead of after it (src/providers/services.ts starts it).
 if (hasSavedIdentityUser()) void import("./providers/firebase");
+preloadPortalPage(window.location.pathname);
 
 const root = createRoot(document.getElementById("root")!);
 

@@ -88,36 +88,56 @@ export function stylesheetText(styleElements: string): string {
 
 const snapshotElement = (screen: "narrow" | "wide", html: string) => `<div class="${SNAPSHOT_CLASS} ${SNAPSHOT_CLASS}-${screen}" inert aria-hidden="true">${html}</div>`;
 
+/** Matches the entry script Vite writes into index.html, and its module preloads. */
+const ENTRY_SCRIPT = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/;
+const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g;
+
 /**
- * `index.html` with a page's snapshots (for narrow and wide screens) before the app's root and the
- * CSS they use in the head. The app's entry is not a module script of the page but started by public/start-after-paint.js, after
- * the first paint. The styles are plain: antd's style engine in the browser neither sees nor reuses
- * them, and they go with the snapshot (src/lib/snapshot.ts).
+ * `index.html` without its entry script and module preloads, and the tag of public/start-after-paint.js
+ * that loads them with antd's stylesheet once the browser has painted the page: a slow phone paints
+ * what the HTML holds (a snapshot, or the loading notice) before it loads 60 kB of CSS and parses the
+ * app's JavaScript, and antd's style engine finds the sheet in place when the app starts.
  */
-export function withSnapshot(indexHtml: string, narrow: Rendered, wide: Rendered, stylesheet: string): string {
-  const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(indexHtml);
-  // The root holds at most the loading notice, which a snapshot page does not need.
-  const rootElement = /<div id="root">(?:<div class="app-loading"[^>]*>.*?<\/div>)?<\/div>/.exec(indexHtml);
-  if (!entry || !rootElement || !indexHtml.includes("</head>")) {
-    throw new Error("index.html has no module entry, no #root or no </head>: cannot place a snapshot");
-  }
-  const preloads = [...indexHtml.matchAll(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g)];
+function startAfterPaint(indexHtml: string, stylesheet: string): { html: string; start: string } {
+  const entry = ENTRY_SCRIPT.exec(indexHtml);
+  if (!entry) throw new Error("index.html has no module entry: cannot start the app after the first paint");
+  const preloads = [...indexHtml.matchAll(MODULE_PRELOAD)];
   let html = indexHtml.replace(entry[0], "");
   for (const preload of preloads) html = html.replace(preload[0], "");
-  const css = criticalCss(stylesheetText(narrow.styles + wide.styles), classesInMarkup(narrow.html + wide.html));
   const start = `<script src="/start-after-paint.js" data-entry="${entry[1]}" data-preload="${preloads.map((preload) => preload[1]).join(" ")}" data-stylesheet="${stylesheet}"></script>`;
+  return { html, start };
+}
+
+/** The root element of index.html, holding at most the loading notice. */
+const ROOT_ELEMENT = /<div id="root">(?:<div class="app-loading"[^>]*>.*?<\/div>)?<\/div>/;
+
+/**
+ * `index.html` with a page's snapshots (for narrow and wide screens) before the app's root and the
+ * CSS they use in the head, the app started after the first paint. The styles are plain: antd's
+ * style engine in the browser neither sees nor reuses them, and they go with the snapshot
+ * (src/lib/snapshot.ts). The root is left empty: a snapshot page does not need the loading notice.
+ */
+export function withSnapshot(indexHtml: string, narrow: Rendered, wide: Rendered, stylesheet: string): string {
+  const rootElement = ROOT_ELEMENT.exec(indexHtml);
+  if (!ENTRY_SCRIPT.test(indexHtml) || !rootElement || !indexHtml.includes("</head>")) {
+    throw new Error("index.html has no module entry, no #root or no </head>: cannot place a snapshot");
+  }
+  const { html, start } = startAfterPaint(indexHtml, stylesheet);
+  const css = criticalCss(stylesheetText(narrow.styles + wide.styles), classesInMarkup(narrow.html + wide.html));
   return html
     .replace("</head>", `<style data-${SNAPSHOT_CLASS}>${SNAPSHOT_STYLE}\n${css}</style></head>`)
     .replace(rootElement[0], `${snapshotElement("narrow", narrow.html)}${snapshotElement("wide", wide.html)}<div id="root"></div>${start}`);
 }
 
 /**
- * `index.html` with antd's stylesheet linked first in the head: the styles antd's engine writes at run
- * time go first too, so the app's own CSS still comes after them.
+ * `index.html` for every page without a snapshot: its loading notice paints first, then the app
+ * starts with antd's stylesheet (linked, it would hold back that first paint for the whole sheet).
  */
-export function withAntdStylesheet(indexHtml: string, stylesheet: string): string {
-  if (!/<head>/.test(indexHtml)) throw new Error("index.html has no <head>: cannot link antd's stylesheet");
-  return indexHtml.replace("<head>", `<head>\n    <link rel="stylesheet" href="${stylesheet}">`);
+export function withStartAfterPaint(indexHtml: string, stylesheet: string): string {
+  const rootElement = ROOT_ELEMENT.exec(indexHtml);
+  if (!rootElement) throw new Error("index.html has no #root: cannot start the app after the first paint");
+  const { html, start } = startAfterPaint(indexHtml, stylesheet);
+  return html.replace(rootElement[0], `${rootElement[0]}${start}`);
 }
 
 /** Writes antd's stylesheet and every snapshot into `outDir` (the built app), and links the stylesheet from index.html. */
@@ -129,11 +149,10 @@ export async function prerenderPages(outDir: string, root = process.cwd()): Prom
     if (!css.includes(".data-ant-cssinjs-cache-path{")) throw new Error("antd's stylesheet has no index of what it holds: the browser would not use it");
     const stylesheet = `/assets/antd-${createHash("sha256").update(css).digest("base64url").slice(0, 10)}.css`;
     writeFileSync(path.join(outDir, stylesheet), css);
-    writeFileSync(path.join(outDir, "index.html"), withAntdStylesheet(bareIndex, stylesheet));
+    writeFileSync(path.join(outDir, "index.html"), withStartAfterPaint(bareIndex, stylesheet));
     for (const pagePath of SNAPSHOT_PATHS) {
       const file = path.join(outDir, snapshotFile(pagePath));
       mkdirSync(path.dirname(file), { recursive: true });
-      // Snapshot pages load the stylesheet from start-after-paint.js (so from the bare index.html): their own CSS is in the page, and the sheet must not hold back the first paint.
       writeFileSync(file, withSnapshot(bareIndex, await renderPage(pagePath, "light", "narrow"), await renderPage(pagePath, "light", "wide"), stylesheet));
     }
   } finally {

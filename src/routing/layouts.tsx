@@ -5,7 +5,11 @@ import { LandingLayout } from "../components/layouts/landing-layout";
 import type { LayoutName } from "./types";
 
 // The portal's frame (Refine's themed layout, which brings its markdown renderer) loads when the portal opens, not on the landing page.
-const PortalLayout = lazy(() => import("../components/layouts/portal-layout").then((module) => ({ default: module.PortalLayout })));
+const loadPortalLayout = () => import("../components/layouts/portal-layout");
+const PortalLayout = lazy(() => loadPortalLayout().then((module) => ({ default: module.PortalLayout })));
+
+/** Fetches the portal's frame ahead of its first render (a page load on a portal page starts it at once). */
+export const preloadPortalLayout = (): void => void loadPortalLayout();
 
 const switchInHeader = <ColourModeSwitch />;
 

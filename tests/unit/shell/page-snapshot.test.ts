@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { snapshotFile, withAntdStylesheet, withSnapshot } from "../../../scripts/lib/prerender";
+import { snapshotFile, withSnapshot, withStartAfterPaint } from "../../../scripts/lib/prerender";
 import { SNAPSHOT_CLASS, releaseSnapshot } from "../../../src/lib/snapshot";
 
 const indexHtml = `<!doctype html>
@@ -48,11 +48,14 @@ describe("a public page's snapshot in index.html", () => {
     expect(() => withSnapshot(indexHtml.replace(/<script type="module"[^>]*><\/script>/, ""), narrow, wide, "/a.css")).toThrow(/module entry/);
   });
 
-  it("links antd's stylesheet first in the head of index.html, before the app's own CSS", () => {
-    const linked = withAntdStylesheet(indexHtml.replace("</head>", '<link rel="stylesheet" href="/assets/index-x.css"></head>'), "/assets/antd-abc.css");
-    expect(linked.indexOf('href="/assets/antd-abc.css"')).toBeGreaterThan(0);
-    expect(linked.indexOf('href="/assets/antd-abc.css"')).toBeLessThan(linked.indexOf("<title>"));
-    expect(linked.indexOf('href="/assets/antd-abc.css"')).toBeLessThan(linked.indexOf('href="/assets/index-x.css"'));
+  it("index.html paints its loading notice first: the entry, its preloads and antd's stylesheet start after the first paint", () => {
+    const page = withStartAfterPaint(indexHtml, "/assets/antd-abc.css");
+    expect(page).toContain(
+      'Loading the portal…</div></div><script src="/start-after-paint.js" data-entry="/assets/index-abc.js" data-preload="/assets/react-def.js /assets/antd-ghi.js" data-stylesheet="/assets/antd-abc.css"></script>',
+    );
+    expect(page).not.toContain('<script type="module"');
+    expect(page).not.toContain("modulepreload");
+    expect(page).not.toContain('rel="stylesheet" href="/assets/antd-abc.css"');
   });
 
   it("writes / as pages/index.html and a nested path in its folder", () => {
