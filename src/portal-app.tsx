@@ -5,7 +5,7 @@
  */
 import { Refine } from "@refinedev/core";
 import routerProvider, { DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
-import { Suspense, lazy } from "react";
+import { Suspense, lazy, memo } from "react";
 import { Link } from "./components/link";
 import { notificationProvider } from "./providers/notification-provider";
 import { portalServices } from "./providers/portal-services";
@@ -34,7 +34,12 @@ function AccountStream() {
   );
 }
 
-export function PortalApp({ services }: { services: Services }) {
+/**
+ * Memoised: the shell above re-renders at every change of page, and Refine made anew would hand its
+ * hooks new functions, which pages kept alive would take for a change (a hidden log view fetching
+ * its columns again).
+ */
+export const PortalApp = memo(function PortalApp({ services }: { services: Services }) {
   const portal = portalServices(services);
   return (
     <Refine
@@ -59,4 +64,4 @@ export function PortalApp({ services }: { services: Services }) {
       <DocumentTitleHandler handler={({ resource }) => `${resource?.meta?.label ?? "Tuning Portal"} · Tuning Portal`} />
     </Refine>
   );
-}
+});

@@ -4,7 +4,7 @@
  * (src/portal-app.tsx), so a first visit downloads and runs what the page it shows needs. These
  * pages send their requests through the data provider directly (src/providers/services-context.tsx).
  */
-import { useEffect } from "react";
+import { memo, useEffect } from "react";
 import { useLocation } from "react-router";
 import { flattenRoutes, renderRoutes, routeFor } from "./resources";
 import { layouts } from "./routing/layouts";
@@ -23,7 +23,8 @@ function DocumentTitle() {
   return null;
 }
 
-export function PublicSite() {
+/** Memoised like the portal (src/portal-app.tsx): the shell above re-renders at every change of page. */
+export const PublicSite = memo(function PublicSite() {
   return (
     <>
       <DocumentTitle />
@@ -31,4 +32,4 @@ export function PublicSite() {
       <AppChrome />
     </>
   );
-}
+});
