@@ -7,6 +7,7 @@ import { Refine } from "@refinedev/core";
 import routerProvider, { DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
 import { Suspense, lazy, memo } from "react";
 import { Link } from "./components/link";
+import { documentTitle } from "./lib/labels";
 import { notificationProvider } from "./providers/notification-provider";
 import { portalServices } from "./providers/portal-services";
 import type { Services } from "./providers/services";
@@ -61,7 +62,7 @@ export const PortalApp = memo(function PortalApp({ services }: { services: Servi
       <PageRoutes routes={routes} />
       <AppChrome />
       <UnsavedChangesNotifier />
-      <DocumentTitleHandler handler={({ resource }) => `${resource?.meta?.label ?? "Tuning Portal"} · Tuning Portal`} />
+      <DocumentTitleHandler handler={({ resource }) => documentTitle(resource?.meta?.label)} />
     </Refine>
   );
 });

@@ -6,6 +6,7 @@
  */
 import { memo, useEffect } from "react";
 import { useLocation } from "react-router";
+import { documentTitle } from "./lib/labels";
 import { flattenRoutes, renderRoutes, routeFor } from "./resources";
 import { layouts } from "./routing/layouts";
 import { AppChrome, PageRoutes } from "./routing/page-routes";
@@ -13,12 +14,11 @@ import { AppChrome, PageRoutes } from "./routing/page-routes";
 const siteRoutes = flattenRoutes().filter((route) => route.publicSite);
 const routes = renderRoutes(layouts, siteRoutes);
 
-/** The browser tab names the page, as the portal's title handler does: "<page> · Tuning Portal". */
+/** The browser tab names the page, as the portal's title handler does. */
 function DocumentTitle() {
   const { pathname } = useLocation();
   useEffect(() => {
-    const route = routeFor(pathname, siteRoutes);
-    document.title = route ? `${route.label} · Tuning Portal` : "Tuning Portal";
+    document.title = documentTitle(routeFor(pathname, siteRoutes)?.label);
   }, [pathname]);
   return null;
 }

@@ -119,9 +119,7 @@ const ROOT_ELEMENT = /<div id="root">(?:<div class="app-loading"[^>]*>.*?<\/div>
  */
 export function withSnapshot(indexHtml: string, narrow: Rendered, wide: Rendered, stylesheet: string): string {
   const rootElement = ROOT_ELEMENT.exec(indexHtml);
-  if (!ENTRY_SCRIPT.test(indexHtml) || !rootElement || !indexHtml.includes("</head>")) {
-    throw new Error("index.html has no module entry, no #root or no </head>: cannot place a snapshot");
-  }
+  if (!rootElement || !indexHtml.includes("</head>")) throw new Error("index.html has no #root or no </head>: cannot place a snapshot");
   const { html, start } = startAfterPaint(indexHtml, stylesheet);
   const css = criticalCss(stylesheetText(narrow.styles + wide.styles), classesInMarkup(narrow.html + wide.html));
   return html

@@ -17,6 +17,9 @@ export const labels = {
   colourModes: { system: "System", light: "Light", dark: "Dark" },
 } as const;
 
+/** The browser tab's title for a page: "<page> · Tuning Portal", or the product alone for a page without a label. */
+export const documentTitle = (page: string | undefined): string => (page ? `${page} · Tuning Portal` : "Tuning Portal");
+
 /**
  * Components whose empty state is a search or filter result: their list is empty because
  * nothing matched what was typed, not because there is no data at all.

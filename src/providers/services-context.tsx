@@ -24,9 +24,6 @@ export function useCustomCall() {
   return useSend(async <T,>(method: "get" | "post", url: string, payload?: object) => (await dataProvider.custom<T & BaseRecord>({ url, method, payload })).data as T);
 }
 
-/** The message of a refused call, as the server worded it. */
-export const refusalMessage = (error: unknown): string => (error as { message?: string } | null)?.message ?? "The request failed";
-
 /** Reads `url` (under /api/v1, as `apiRoutes` names it) through the data provider when the component mounts. */
 export function useApiRead<T>(url: string): Read<T> {
   const { dataProvider } = useServices();

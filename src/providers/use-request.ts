@@ -36,7 +36,6 @@ export function useRead<T>(key: string, read: () => Promise<T>): Read<T> {
   latest.current = read;
   useEffect(() => {
     let current = true;
-    setState({ key, attempt, outcome: { status: "loading" } });
     latest.current().then(
       (data) => current && setState({ key, attempt, outcome: { status: "done", data } }),
       (error: unknown) => current && setState({ key, attempt, outcome: { status: "error", error, retry: () => setAttempt((count) => count + 1) } }),
@@ -45,7 +44,7 @@ export function useRead<T>(key: string, read: () => Promise<T>): Read<T> {
       current = false;
     };
   }, [key, attempt]);
-  // A new key shows loading at once, not the last key's answer for a frame.
+  // Loading until the answer for this key and attempt is in: a new key or a retry shows no older answer.
   return state.key === key && state.attempt === attempt ? state.outcome : { status: "loading" };
 }
 

@@ -5,7 +5,8 @@ import { useForm } from "react-hook-form";
 import { type ContactRequestInput, contactRequestSchema, contactTopicLabels, contactTopics } from "../../../contracts/public-site";
 import { useGutter } from "../../components/layouts/snapshot-screen";
 import { Link } from "../../components/link";
-import { refusalMessage, useCreateRecord } from "../../providers/services-context";
+import { failureText } from "../../lib/http-errors";
+import { useCreateRecord } from "../../providers/services-context";
 import { FormField, applyServerErrors } from "./form-field";
 import { LandingSection } from "./section";
 
@@ -25,7 +26,7 @@ export function ContactUsPage() {
       setSent(true);
       reset();
     }, (error: unknown) => {
-      if (!applyServerErrors(error, setError)) setFailure(refusalMessage(error));
+      if (!applyServerErrors(error, setError)) setFailure(failureText(error));
     });
   });
 

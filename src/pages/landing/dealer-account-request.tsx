@@ -7,7 +7,8 @@ import { type DealerProfileSummary, type DealerRequestInput, dealerRequestSchema
 import { useGutter } from "../../components/layouts/snapshot-screen";
 import { Link } from "../../components/link";
 import { useSessionState } from "../../providers/session-context";
-import { refusalMessage, useApiRead, useCreateRecord } from "../../providers/services-context";
+import { failureText } from "../../lib/http-errors";
+import { useApiRead, useCreateRecord } from "../../providers/services-context";
 import { FormField, applyServerErrors } from "./form-field";
 import { LandingSection } from "./section";
 import { apiRoutes } from "../../../contracts/api-paths";
@@ -38,7 +39,7 @@ function DealerForm({ onCreated }: { onCreated: (profile: DealerProfileSummary) 
   const submit = handleSubmit((values) => {
     setFailure(null);
     send(values).then(onCreated, (error: unknown) => {
-      if (!applyServerErrors(error, setError) || (error as { statusCode?: number }).statusCode === 409) setFailure(refusalMessage(error));
+      if (!applyServerErrors(error, setError) || (error as { statusCode?: number }).statusCode === 409) setFailure(failureText(error));
     });
   });
   return (
@@ -80,7 +81,7 @@ function SignedInRequest() {
         showIcon
         role="alert"
         message="Your account could not be read"
-        description={refusalMessage(account.error)}
+        description={failureText(account.error)}
         action={<Button onClick={account.retry}>Retry</Button>}
       />
     );

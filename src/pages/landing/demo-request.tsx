@@ -3,7 +3,8 @@ import { Alert, Button, Col, Form, Input, Result, Row, Typography } from "antd";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { type DemoRequestInput, demoRequestSchema } from "../../../contracts/public-site";
-import { refusalMessage, useCreateRecord } from "../../providers/services-context";
+import { failureText } from "../../lib/http-errors";
+import { useCreateRecord } from "../../providers/services-context";
 import { FormField, applyServerErrors } from "./form-field";
 import { LandingSection } from "./section";
 import { useGutter } from "../../components/layouts/snapshot-screen";
@@ -28,7 +29,7 @@ export function DemoRequestPage() {
   const submit = handleSubmit((values) => {
     setFailure(null);
     send(values).then(() => setSent(true), (error: unknown) => {
-      if (!applyServerErrors(error, setError)) setFailure(refusalMessage(error));
+      if (!applyServerErrors(error, setError)) setFailure(failureText(error));
     });
   });
 
