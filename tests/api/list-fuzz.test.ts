@@ -143,16 +143,19 @@ describe.each(databaseKinds)("list routes under hostile query values on %s", (ki
    * The filter queries of a list: every field and operator. A value is checked by its field's
    * type whatever the operator, so `eq` takes every hostile value and each other operator every
    * SAMPLE_STRIDE-th one, shifted per operator so that together they take them all (each value
-   * reaches about two more operators): some 125 requests a field instead of 700, which keeps the
-   * file under a minute on both databases.
+   * reaches about two more operators): some 125 requests a field instead of 700. Both databases
+   * are PostgreSQL's parser and types, so they share the matrix: each takes every other of those
+   * values (`part`), which keeps the file under a minute in all.
    */
   function filterQueries(list: DeclaredList, full: boolean): Array<{ query: string; parameter: string }> {
     const queries: Array<{ query: string; parameter: string }> = [];
+    const part = databaseKinds.indexOf(kind);
     for (const field of list.spec.allowed.filter) {
       (filterOperators as readonly FilterOperator[]).forEach((operator, k) => {
         const parameter = `${field}[${operator}]`;
         const every = full && operator === "eq";
-        const values = operator === "null" || operator === "nnull" ? ["", "%00"] : HOSTILE.filter((_, i) => every || i % SAMPLE_STRIDE === k % SAMPLE_STRIDE);
+        const sampled = (i: number) => (every ? i % databaseKinds.length === part : i % SAMPLE_STRIDE === k % SAMPLE_STRIDE && Math.floor(i / SAMPLE_STRIDE) % databaseKinds.length === part);
+        const values = operator === "null" || operator === "nnull" ? ["", "%00"] : HOSTILE.filter((_, i) => sampled(i));
         for (const value of values) queries.push({ query: `${encodeURIComponent(parameter)}=${value}`, parameter });
       });
     }
@@ -189,8 +192,10 @@ describe.each(databaseKinds)("list routes under hostile query values on %s", (ki
         const parameter = k++ % 2 ? "before" : "after";
         return { query: `${parameter}=${token}`, parameter };
       };
+      // The two databases share the hostile search, sort and cursor values, every other one each (as the filters do).
+      const ours = (i: number) => i % databaseKinds.length === databaseKinds.indexOf(kind);
       HOSTILE.forEach((value, i) => {
-        queries.push({ query: `q=${value}`, parameter: "q" }, { query: `sort=${value}`, parameter: "sort" }, cursor(value));
+        if (ours(i)) queries.push({ query: `q=${value}`, parameter: "q" }, { query: `sort=${value}`, parameter: "sort" }, cursor(value));
         // Paging and unknown keys are read alike by every list (contracts/list-query): each list takes a third of them, in turn.
         if (i % 3 === lists.indexOf(list) % 3) {
           queries.push({ query: `page=${value}`, parameter: "page" }, { query: `pageSize=${value}`, parameter: "pageSize" }, { query: `${value}=1`, parameter: keyOf(value) });
@@ -200,7 +205,7 @@ describe.each(databaseKinds)("list routes under hostile query values on %s", (ki
       // Cursors this list could have given out, holding hostile keys instead of a row's.
       const sorts = spec.defaultSort;
       const signature = [...sorts.map((s) => (s.order === "desc" ? "-" : "") + s.field), `${sorts.at(-1)?.order === "desc" ? "-" : ""}id`].join(",");
-      for (const value of [...text, 1.5, 2 ** 31, 1e308, -1e308, null, true, { a: 1 }, ["x"]]) {
+      for (const value of [...text, 1.5, 2 ** 31, 1e308, -1e308, null, true, { a: 1 }, ["x"]].filter((_, i) => ours(i))) {
         // With a hostile id, and with a real one so that the hostile keys reach the keyset condition.
         queries.push(cursor(cursorOf(signature, [...sorts.map(() => value), value])));
         queries.push(cursor(cursorOf(signature, [...sorts.map(() => value), "00000000-0000-0000-0000-000000000000"])));
