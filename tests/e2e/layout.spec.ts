@@ -93,8 +93,12 @@ async function checkRoutes(page: Page, walker: Walker, paths: string[], widths: 
   const problems: string[] = [];
   for (const width of widths) {
     await page.setViewportSize({ width, height: 800 });
-    for (const path of paths) {
-      await page.goto(path);
+    for (const [index, path] of paths.entries()) {
+      // The first page is loaded as a link from elsewhere would; the app then moves to the others as a
+      // reader does, without loading it again (a full load per page was most of the walk's time). A
+      // toast left by the page before (a record not the walker's is refused) is left behind by a full load.
+      if (index === 0 || (await probe.toastShown())) await page.goto(path);
+      else await probe.openInApp(path);
       const where = `${path} as ${walker} at ${width} px`;
       // The page has rendered when its main heading shows (a portal page's h2, the landing's h1, a full-screen page's h3).
       await expect(page.locator("h1, h2, h3").filter({ visible: true }).first(), `${where} shows a heading`).toBeVisible();

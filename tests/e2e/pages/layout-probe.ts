@@ -4,11 +4,33 @@ import { type Page, expect } from "@playwright/test";
 export class LayoutProbe {
   constructor(private readonly page: Page) {}
 
+  /**
+   * Moves the app to `path` as its own links do (the router follows the history's popstate), and waits
+   * until it has shown that page: both shells name the tab anew once a new page is on screen, so the
+   * title is blanked first. A page whose code is still loading keeps the previous one on screen until then.
+   */
+  async openInApp(path: string) {
+    await this.page.evaluate((target) => {
+      document.title = "";
+      window.history.pushState(null, "", target);
+      window.dispatchEvent(new PopStateEvent("popstate", { state: null }));
+    }, path);
+    await this.page.waitForFunction(() => document.title !== "", undefined, { timeout: 15_000 });
+  }
+
+  /** Whether a toast shows (it would cover the next page's title for its few seconds). */
+  async toastShown(): Promise<boolean> {
+    return (await this.page.getByRole("region", { name: "Notification" }).locator('li[data-state="open"]').count()) > 0;
+  }
+
   /** Waits (up to 5 s) until no spinner or loading skeleton shows, then a moment for the last paint. */
   async settled() {
     // A public page's build-time snapshot (src/lib/snapshot.ts) is for reading only: the layout checked is the app's, which replaces it.
     await this.page.waitForFunction(() => !document.querySelector(".page-snapshot"), undefined, { timeout: 10_000 });
-    await this.page.waitForFunction(() => !document.querySelector(".ant-spin-spinning, .ant-skeleton-active"), undefined, { timeout: 5_000 }).catch(() => undefined);
+    // Shown ones only: a page kept alive off screen keeps its placeholders (the landing's table that loads near view).
+    await this.page
+      .waitForFunction(() => ![...document.querySelectorAll(".ant-spin-spinning, .ant-skeleton-active")].some((element) => element.getClientRects().length > 0), undefined, { timeout: 5_000 })
+      .catch(() => undefined);
     await this.page.waitForTimeout(100);
   }
 
@@ -73,18 +95,20 @@ export class LayoutProbe {
       .or(this.page.getByRole("button", { name: "Go Home" }));
     const menu = this.page.locator(".ant-layout-sider .ant-menu, header .ant-menu-horizontal, aside .ant-menu");
     // The account pages have no layout (spec §2): their brand mark is the way to the site.
-    const brandOfBarePage = this.page.locator("body:not(:has(.ant-layout-header, .ant-layout-sider))").getByRole("link", { name: "Tuning Portal" });
-    await expect(menuButton.or(menu).or(brandOfBarePage).first(), "a menu, the button that opens it, or a bare page's brand link is visible").toBeVisible();
+    const brandOfBarePage = this.page.getByRole("link", { name: "Tuning Portal" }).and(this.page.locator("a:not(.ant-layout-header a, .ant-layout-sider a)"));
+    // Pages kept alive off screen (src/components/keep-alive-routes.tsx) keep their hidden frames: only what shows counts.
+    const shown = menuButton.or(menu).or(brandOfBarePage).filter({ visible: true }).first();
+    await expect(shown, "a menu, the button that opens it, or a bare page's brand link is visible").toBeVisible();
   }
 
   /** The text of the side menu's highlighted item, or null. */
   async selectedMenuItem(): Promise<string | null> {
-    const item = this.page.locator(".ant-layout-sider .ant-menu-item-selected");
+    const item = this.page.locator(".ant-layout-sider .ant-menu-item-selected").filter({ visible: true });
     return (await item.count()) ? (await item.first().innerText()).trim() : null;
   }
 
   breadcrumb() {
-    return this.page.locator(".ant-breadcrumb").first();
+    return this.page.locator(".ant-breadcrumb").filter({ visible: true }).first();
   }
 
   signOutControls() {
