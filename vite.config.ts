@@ -82,6 +82,21 @@ function snapshotsAndPrecompress(): Plugin {
   };
 }
 
+/**
+ * Packages that do nothing when imported, which their package.json does not say (no "sideEffects"
+ * field): without this the bundler keeps them whole wherever something imports them, used or not.
+ * Refine's antd package imports a markdown renderer (react-markdown, remark-gfm and the micromark
+ * and unified pipeline under them, ~52 kB gzipped) for a MarkdownField the portal never shows, and
+ * it rode in the portal's frame on every signed-in page; Refine's core imports a CSV parser (papaparse)
+ * for its import and export hooks, which the portal does not use either.
+ */
+const UNUSED_WHEN_UNIMPORTED = [
+  {
+    test: /\/node_modules\/(react-markdown|remark-[^/]+|micromark[^/]*|mdast-util-[^/]+|hast-util-[^/]+|unist-[^/]+|unified|vfile[^/]*|property-information|space-separated-tokens|comma-separated-tokens|style-to-object|inline-style-parser|markdown-table|parse-entities|character-entities[^/]*|ccount|longest-streak|repeat-string|zwitch|bail|trough|is-plain-obj|extend|xtend|is-buffer|escape-string-regexp|papaparse)\//,
+    sideEffects: false,
+  },
+];
+
 export default defineConfig(({ command }) => ({
   plugins: [react(), buildManifest(), chunkReport(), snapshotsAndPrecompress()],
   // The dev server writes no manifest: null makes the first manifest read the baseline.
@@ -95,6 +110,7 @@ export default defineConfig(({ command }) => ({
     outDir: "dist",
     chunkSizeWarningLimit: 4000,
     sourcemap: false,
+    rolldownOptions: { treeshake: { moduleSideEffects: UNUSED_WHEN_UNIMPORTED } },
   },
   worker: { format: "es" },
 }));
