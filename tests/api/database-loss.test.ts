@@ -7,8 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, type TestUser, createUser, startTestApp } from "./harness";
 import { requestsTo } from "./requests";
-
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+import { ADMIN_URL } from "./test-databases";
 
 describe("PostgreSQL connection loss", () => {
   let test: TestApp;

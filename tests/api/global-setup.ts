@@ -1,8 +1,10 @@
+import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { isAuthEmulatorUp, startAuthEmulator } from "../../scripts/lib/emulator";
 import { startMailCatcher } from "../../scripts/lib/mail-catcher";
 import { TEST_PORTS, TEST_PROJECT_ID, freePort } from "../../scripts/lib/ports";
+import { prepareMigratedDatabases } from "./test-databases";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -11,6 +13,9 @@ declare module "vitest" {
     /** The local inbox every test app sends to (SMTP_URL), and its JSON API. */
     smtpUrl: string;
     mailInboxUrl: string;
+    /** Made once per run (tests/api/test-databases.ts): the migrated PostgreSQL database each test app's is copied from, and the file of a migrated PGlite data directory. */
+    postgresTemplate: string;
+    pgliteDataDir: string;
   }
 }
 
@@ -35,7 +40,15 @@ export default async function setup(project: TestProject) {
   const inbox = await startMailCatcher({ smtpPort: 0, httpPort: 0 });
   project.provide("smtpUrl", inbox.smtpUrl);
   project.provide("mailInboxUrl", inbox.webUrl);
+  const workDir = path.resolve(".test-data", `vitest-${process.pid}`);
+  mkdirSync(workDir, { recursive: true });
+  const pgliteDataDir = path.join(workDir, "pglite-migrated.tar");
+  const databases = await prepareMigratedDatabases(pgliteDataDir);
+  project.provide("postgresTemplate", databases.postgresTemplate);
+  project.provide("pgliteDataDir", pgliteDataDir);
   return async () => {
+    await databases.drop();
+    rmSync(pgliteDataDir, { force: true });
     await inbox.stop();
     await running?.stop();
   };

@@ -1,18 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
-import pg from "pg";
 import { inject } from "vitest";
 import type { Role } from "../../contracts/account";
 import { buildApp } from "../../server/app";
 import { loadConfig } from "../../server/config";
 import { openDatabase } from "../../server/db/connection";
+import { createPostgresDatabase, migratedPgliteDataDir } from "./test-databases";
 
 export const databaseKinds = ["pglite", "postgres"] as const;
 export type DatabaseKind = (typeof databaseKinds)[number];
-
-/** The PostgreSQL server every machine has; each suite gets its own database on it. */
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 export interface TestApp {
   app: FastifyInstance;
@@ -22,25 +19,6 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `portal_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: ADMIN_URL });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
 /**
  * The real server (buildApp) on a fresh database of the given kind, with identity from the Auth
  * emulator. Routes may still be added by the test before the first inject.
@@ -48,7 +26,7 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
 export async function startTestApp(kind: DatabaseKind, env: Record<string, string> = {}): Promise<TestApp> {
   const emulatorHost = inject("emulatorHost");
   const projectId = inject("projectId");
-  const postgres = kind === "postgres" ? await createPostgresDatabase() : null;
+  const postgres = kind === "postgres" ? await createPostgresDatabase(inject("postgresTemplate")) : null;
   const config = loadConfig({
     NODE_ENV: "test",
     FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
@@ -62,6 +40,7 @@ export async function startTestApp(kind: DatabaseKind, env: Record<string, strin
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: "memory://",
+    ...(!postgres && { pgliteDataDir: await migratedPgliteDataDir(inject("pgliteDataDir")) }),
     transactionTimeoutMs: config.requestTimeoutMs,
   });
   await database.migrate();
