@@ -57,6 +57,13 @@ describe("bundle budgets", () => {
     expect(found.slice(0, 10), `${found.length} modules of the portal in the landing's first load`).toEqual([]);
   });
 
+  it("no chunk holds the markdown renderer or the CSV parser Refine imports for a field and hooks the app never uses", () => {
+    // vite.config.ts marks their packages free of side effects; without that they rode in the portal's frame.
+    const unused = /node_modules\/(react-markdown|remark-gfm|micromark|mdast-util-from-markdown|unified|papaparse)\//;
+    const found = [...report.chunks.values()].flatMap((chunk) => chunk.modules.filter((module) => unused.test(module.id)).map((module) => `${chunk.fileName}: ${module.id}`));
+    expect(found.slice(0, 10), `${found.length} modules of packages the app does not use`).toEqual([]);
+  });
+
   it("Monaco is not in the landing's first load", () => {
     expect(report.initial.filter((fileName) => BUDGETS.lazyExempt.test(fileName))).toEqual([]);
   });
