@@ -24,6 +24,9 @@ declare module "vitest" {
  * one of their own; and a local inbox their apps send mail to, always their own (any free port).
  */
 export default async function setup(project: TestProject) {
+  // This run's files (the migrated PGlite data directory, an emulator of its own), removed at the end.
+  const workDir = path.resolve(".test-data", `vitest-${process.pid}`);
+  mkdirSync(workDir, { recursive: true });
   const host = process.env.FIREBASE_AUTH_EMULATOR_HOST;
   const running =
     host && (await isAuthEmulatorUp(host))
@@ -33,23 +36,21 @@ export default async function setup(project: TestProject) {
           port: await freePort(TEST_PORTS.emulator),
           hubPort: await freePort(TEST_PORTS.emulatorHub),
           loggingPort: await freePort(TEST_PORTS.emulatorLogging),
-          workDir: path.resolve(".test-data", `vitest-${process.pid}`, "auth-emulator"),
+          workDir: path.join(workDir, "auth-emulator"),
         });
   project.provide("emulatorHost", running?.host ?? host!);
   project.provide("projectId", TEST_PROJECT_ID);
   const inbox = await startMailCatcher({ smtpPort: 0, httpPort: 0 });
   project.provide("smtpUrl", inbox.smtpUrl);
   project.provide("mailInboxUrl", inbox.webUrl);
-  const workDir = path.resolve(".test-data", `vitest-${process.pid}`);
-  mkdirSync(workDir, { recursive: true });
   const pgliteDataDir = path.join(workDir, "pglite-migrated.tar");
   const databases = await prepareMigratedDatabases(pgliteDataDir);
   project.provide("postgresTemplate", databases.postgresTemplate);
   project.provide("pgliteDataDir", pgliteDataDir);
   return async () => {
     await databases.drop();
-    rmSync(pgliteDataDir, { force: true });
     await inbox.stop();
     await running?.stop();
+    rmSync(workDir, { recursive: true, force: true });
   };
 }
