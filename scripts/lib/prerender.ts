@@ -56,9 +56,13 @@ export function snapshotFile(pagePath: string): string {
 }
 
 type Rendered = { html: string; styles: string };
-type RenderPage = (url: string, mode: "light" | "dark", screen: "narrow" | "wide") => Promise<Rendered>;
+/** antd's style cache of src/prerender/render-page.tsx, opaque here. */
+type StyleCache = { readonly __styleCache: unique symbol };
+type RenderPage = (url: string, mode: "light" | "dark", screen: "narrow" | "wide", cache?: StyleCache) => Promise<Rendered>;
 interface Renderer {
   renderPage: RenderPage;
+  newStyleCache: () => StyleCache;
+  pageStylesheet: (cache: StyleCache) => string;
   renderAntdStylesheet: () => Promise<string>;
   dispose: () => void;
 }
@@ -76,7 +80,7 @@ export async function bundleRenderer(root: string): Promise<Renderer> {
     build: { ssr: path.join(root, "src/prerender/render-page.tsx"), outDir, emptyOutDir: true, minify: false, rollupOptions: { output: { entryFileNames: "render-page.mjs", chunkFileNames: "assets/[name]-[hash].mjs" } } },
   });
   const module = (await import(pathToFileURL(path.join(outDir, "render-page.mjs")).href)) as Omit<Renderer, "dispose">;
-  return { renderPage: module.renderPage, renderAntdStylesheet: module.renderAntdStylesheet, dispose: () => rmSync(outDir, { recursive: true, force: true }) };
+  return { ...module, dispose: () => rmSync(outDir, { recursive: true, force: true }) };
 }
 
 /** The CSS text of antd's extracted `<style>` elements, without the style engine's own bookkeeping entry. */
@@ -138,20 +142,32 @@ export function withStartAfterPaint(indexHtml: string, stylesheet: string): stri
   return html.replace(rootElement[0], `${rootElement[0]}${start}`);
 }
 
-/** Writes antd's stylesheet and every snapshot into `outDir` (the built app), and links the stylesheet from index.html. */
+/** Writes `css` as an immutable asset named by its content; returns its address. */
+function writeStylesheet(outDir: string, css: string): string {
+  if (!css.includes(".data-ant-cssinjs-cache-path{")) throw new Error("an antd stylesheet has no index of what it holds: the browser would not use it");
+  const href = `/assets/antd-${createHash("sha256").update(css).digest("base64url").slice(0, 10)}.css`;
+  writeFileSync(path.join(outDir, href), css);
+  return href;
+}
+
+/**
+ * Writes antd's stylesheets and every snapshot into `outDir` (the built app). index.html, which
+ * opens every page of the portal, starts with the sheet of every component; a snapshot page with a
+ * sheet of the components it shows (a third of that for the landing), because a phone parses the
+ * whole sheet in one go after the first paint.
+ */
 export async function prerenderPages(outDir: string, root = process.cwd()): Promise<void> {
   const bareIndex = readFileSync(path.join(outDir, "index.html"), "utf8");
-  const { renderPage, renderAntdStylesheet, dispose } = await bundleRenderer(root);
+  const { renderPage, newStyleCache, pageStylesheet, renderAntdStylesheet, dispose } = await bundleRenderer(root);
   try {
-    const css = await renderAntdStylesheet();
-    if (!css.includes(".data-ant-cssinjs-cache-path{")) throw new Error("antd's stylesheet has no index of what it holds: the browser would not use it");
-    const stylesheet = `/assets/antd-${createHash("sha256").update(css).digest("base64url").slice(0, 10)}.css`;
-    writeFileSync(path.join(outDir, stylesheet), css);
-    writeFileSync(path.join(outDir, "index.html"), withStartAfterPaint(bareIndex, stylesheet));
+    writeFileSync(path.join(outDir, "index.html"), withStartAfterPaint(bareIndex, writeStylesheet(outDir, await renderAntdStylesheet())));
     for (const pagePath of SNAPSHOT_PATHS) {
       const file = path.join(outDir, snapshotFile(pagePath));
       mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, withSnapshot(bareIndex, await renderPage(pagePath, "light", "narrow"), await renderPage(pagePath, "light", "wide"), stylesheet));
+      const cache = newStyleCache();
+      const narrow = await renderPage(pagePath, "light", "narrow", cache);
+      const wide = await renderPage(pagePath, "light", "wide", cache);
+      writeFileSync(file, withSnapshot(bareIndex, narrow, wide, writeStylesheet(outDir, pageStylesheet(cache))));
     }
   } finally {
     dispose();

@@ -35,8 +35,23 @@ function fixedColourMode(mode: ColourMode) {
   };
 }
 
-/** Renders `url` for a narrow (phone) or wide screen once every lazy part of it has loaded (React's static prerender waits for Suspense). */
-export async function renderPage(url: string, mode: ColourMode, screen: "narrow" | "wide"): Promise<RenderedPage> {
+/** antd's styles collected by renders: a page's narrow and wide renders share one. */
+export type StyleCache = ReturnType<typeof createCache>;
+export const newStyleCache = (): StyleCache => createCache();
+
+/**
+ * The page's own antd stylesheet: the styles of every component its renders in `cache` showed, with
+ * the style engine's index of them (see src/prerender/antd-stylesheet.tsx), so the app in the
+ * browser writes at run time only what the page shows later (the landing's table, a message).
+ */
+export const pageStylesheet = (cache: StyleCache): string => extractStyle(cache, { plain: true });
+
+/**
+ * Renders `url` for a narrow (phone) or wide screen once every lazy part of it has loaded (React's
+ * static prerender waits for Suspense). The styles returned are those in `cache`: this render's,
+ * and those of the renders that shared it before.
+ */
+export async function renderPage(url: string, mode: ColourMode, screen: "narrow" | "wide", cache: StyleCache = createCache()): Promise<RenderedPage> {
   // A signed-out visitor's session clears the server's cookie at start; there is no server here.
   // The build's own fetch comes back afterwards: this runs inside the Vite build's process.
   const buildFetch = globalThis.fetch;
@@ -46,7 +61,6 @@ export async function renderPage(url: string, mode: ColourMode, screen: "narrow"
     // Nothing here reaches the network: a signed-out visitor never starts the identity SDK, and the config is not read.
     const services = servicesFor({ releaseApiBaseUrl: "", firebase: { apiKey: "", authDomain: "", projectId: "" }, authEmulatorUrl: null }, false);
     const releaseCheck = new ReleaseCheck({ currentBuildId: null, storage: null, window: quiet, document: { ...quiet, visibilityState: "hidden" } });
-    const cache = createCache();
     // A part that cannot render without a browser would leave a hole in the snapshot: the build stops and names it.
     const errors: unknown[] = [];
     const { prelude } = await prerenderToNodeStream(

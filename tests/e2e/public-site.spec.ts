@@ -74,6 +74,31 @@ test("every public page's snapshot fits a 375 px phone without sideways scrollin
   await withoutScripts.close();
 });
 
+test("a public page brings a stylesheet of the antd components it shows: the app writes none of their styles on the first visit", async ({ browser, request }) => {
+  const stylesheetOf = async (path: string) => /data-stylesheet="([^"]+)"/.exec(await (await request.get(path)).text())?.[1];
+  const sizeOf = async (href: string | undefined) => (await (await request.get(href ?? "/missing.css")).body()).length;
+  const portalSheet = await stylesheetOf("/dashboard");
+  const landingSheet = await stylesheetOf("/");
+  expect(landingSheet, "the landing's own sheet").not.toBe(portalSheet);
+  expect(await sizeOf(landingSheet), "the landing's sheet is smaller than half of every component's").toBeLessThan((await sizeOf(portalSheet)) / 2);
+  const snapshotted = publicPages.filter(({ path }) => !path.includes("?") && !path.startsWith("/docs") && path !== "/download-app");
+  // The sheets are made for the theme a visitor starts with: light, with motion (the suite's other tests reduce it).
+  const context = await browser.newContext({ reducedMotion: "no-preference", colorScheme: "light", baseURL: test.info().project.use.baseURL });
+  const page = await context.newPage();
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    for (const { path, heading } of snapshotted) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();
+      await expect(page.locator(".page-snapshot")).toHaveCount(0);
+      // antd's style engine marks what it writes at run time with the style's hash.
+      const written = await page.evaluate(() => [...document.querySelectorAll("style[data-css-hash]")].map((style) => (style.textContent ?? "").slice(0, 60)));
+      expect(written, `${path} at ${width} px: styles written at run time`).toEqual([]);
+    }
+  }
+  await context.close();
+});
+
 test("a page the build did not render says it is loading before any script runs, and the app replaces the notice", async ({ browser, page }) => {
   const withoutScripts = await browser.newContext({ javaScriptEnabled: false, baseURL: test.info().project.use.baseURL });
   const bare = await withoutScripts.newPage();
