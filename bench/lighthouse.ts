@@ -4,9 +4,10 @@
  * CLS ≤ 0.1, accessibility ≥ 95. Pages: `/`, `/login`, `/dashboard` signed in, and a data log
  * (a real ECUMaster log from the shared fixtures, uploaded through the API).
  *
- *   npx tsx bench/lighthouse.ts [--runs N] [--only /,/login] [--explain]
+ *   npx tsx bench/lighthouse.ts [--runs N] [--only /,/login] [--explain] [--dist DIR]
  *
  * N runs per page (default 3), the median printed; `--only /,/login` measures only those pages;
+ * `--dist DIR` serves that build instead of `dist/` (built when stale), e.g. another commit's to compare;
  * `--explain` also prints where the time goes (main-thread work by kind, the scripts that cost most,
  * the LCP element and its phases).
  *
@@ -28,6 +29,8 @@ const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
 const onlyArg = process.argv.indexOf("--only");
 const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
 const EXPLAIN = process.argv.includes("--explain");
+const distArg = process.argv.indexOf("--dist");
+const DIST = distArg > 0 ? process.argv[distArg + 1] : undefined;
 const LOG_FIXTURE = path.resolve("../shared/fixtures/logs/ecumaster.csv");
 
 interface Figures {
@@ -104,7 +107,7 @@ function medianOf(runs: Figures[]): Figures {
   return { findings: [...new Set(runs.flatMap((run) => run.findings))], performance: pick("performance"), accessibility: pick("accessibility"), fcpMs: pick("fcpMs"), lcpMs: pick("lcpMs"), tbtMs: pick("tbtMs"), cls: pick("cls"), transferKiB: pick("transferKiB") };
 }
 
-const portal = await startBrowserPortal();
+const portal = await startBrowserPortal({ distDir: DIST });
 const chrome = await puppeteer.launch({
   executablePath: ensureChromium(),
   headless: true,

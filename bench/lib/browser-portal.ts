@@ -32,8 +32,9 @@ export interface BenchPortal {
   close(): Promise<void>;
 }
 
-export async function startBrowserPortal(options: { chromiumArgs?: string[] } = {}): Promise<BenchPortal> {
-  if (spaIsStale()) {
+/** `distDir`: serve that build (another commit's, to compare) instead of building `dist/` when stale. */
+export async function startBrowserPortal(options: { chromiumArgs?: string[]; distDir?: string } = {}): Promise<BenchPortal> {
+  if (!options.distDir && spaIsStale()) {
     console.log("Building the web app…");
     buildSpa();
   }
@@ -45,7 +46,7 @@ export async function startBrowserPortal(options: { chromiumArgs?: string[] } = 
     loggingPort: await freePort(TEST_PORTS.emulatorLogging + 10),
     workDir: path.join(workDir, "auth-emulator"),
   });
-  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: workDir, FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: TEST_PROJECT_ID, LOG_LEVEL: "warn" });
+  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: workDir, ...(options.distDir && { DIST_DIR: path.resolve(options.distDir) }), FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: TEST_PROJECT_ID, LOG_LEVEL: "warn" });
   const database = await openDatabase({ pgliteDir: path.join(workDir, "pglite") });
   await database.migrate();
   const app = await buildApp(config, { database, logger: false });
