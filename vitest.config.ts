@@ -2,6 +2,9 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Vitest leaves a core free by default (one worker on a 2-core machine); the API files spend
+    // much of their time waiting on PostgreSQL and the emulator, so two files run at once.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -17,8 +20,8 @@ export default defineConfig({
           include: ["tests/api/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/api/global-setup.ts"],
-          // API suites share one emulator and one database server: run files one after another.
-          fileParallelism: false,
+          // Files run side by side: each test app has a database of its own (tests/api/test-databases.ts),
+          // and the emulator and inbox they share are read by each test's own new addresses.
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

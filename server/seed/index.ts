@@ -11,18 +11,19 @@ export { DEMO_PASSWORD, demoAccounts } from "./demo-accounts";
 
 const claimsFor = (role: Role) => (role === "customer" ? {} : { [role]: true });
 
-async function ensureIdentityUser(auth: Auth, account: (typeof demoAccounts)[number]): Promise<UserRecord> {
+/** The identity account of a demo user, made when missing; safe when several servers seed one identity project at once. */
+export async function ensureIdentityUser(auth: Auth, account: Pick<(typeof demoAccounts)[number], "email" | "displayName">): Promise<UserRecord> {
   try {
-    const existing = await auth.getUserByEmail(account.email);
-    return existing;
+    return await auth.getUserByEmail(account.email);
   } catch (error) {
     if ((error as { code?: string }).code !== "auth/user-not-found") throw error;
-    return auth.createUser({
-      email: account.email,
-      password: DEMO_PASSWORD,
-      displayName: account.displayName,
-      emailVerified: true,
-    });
+  }
+  try {
+    return await auth.createUser({ email: account.email, password: DEMO_PASSWORD, displayName: account.displayName, emailVerified: true });
+  } catch (error) {
+    // Another server seeding the same identity project at the same moment made it first: use theirs.
+    if ((error as { code?: string }).code !== "auth/email-already-exists") throw error;
+    return auth.getUserByEmail(account.email);
   }
 }
 

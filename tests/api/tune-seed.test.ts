@@ -1,8 +1,9 @@
+import { randomBytes } from "node:crypto";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FlashLog } from "../../contracts/flash-logs";
 import { bakedTuneFiles, firmwareSupport, flashGrants, tuneFilePatches, tuneFilePurchases, tuneFiles, userVehicles } from "../../server/db/schema";
-import { DEMO_PASSWORD, seedDemo } from "../../server/seed";
+import { DEMO_PASSWORD, ensureIdentityUser, seedDemo } from "../../server/seed";
 import { DEMO_ECU_SERIAL } from "../../server/seed/flashing";
 import { DEMO_VIN } from "../../server/seed/tunes";
 
@@ -117,5 +118,20 @@ describe.each(databaseKinds)("tune demo seed on %s", (kind) => {
     expect(sessionGrants).toHaveLength(4);
     for (const grant of sessionGrants) expect(Date.now() - grant.createdAt.getTime()).toBeGreaterThan(8 * DAY);
     expect(Math.round((Date.now() - (vehicle.lastConnectedAt as Date).getTime()) / DAY)).toBe(1);
+  });
+});
+
+describe("demo accounts seeded by two servers at once", () => {
+  it("both servers end with the same identity account, the one made first", async () => {
+    const apps = await Promise.all([startTestApp("pglite"), startTestApp("pglite")]);
+    try {
+      // An address nobody has yet, asked for by both at the same moment: both find none, one creation loses.
+      const account = { email: `demo-race-${randomBytes(4).toString("hex")}@example.test`, displayName: "Demo race" };
+      const [first, second] = await Promise.all(apps.map((app) => ensureIdentityUser(app.app.ctx.identity.auth, account)));
+      expect(second.uid).toBe(first.uid);
+      expect(first.email).toBe(account.email);
+    } finally {
+      await Promise.all(apps.map((app) => app.close()));
+    }
   });
 });
