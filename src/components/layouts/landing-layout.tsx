@@ -1,5 +1,5 @@
 import { MenuOutlined } from "@ant-design/icons";
-import { Button, Drawer, Flex, Grid, Layout, Menu, Typography, theme } from "antd";
+import { Button, Drawer, Flex, Layout, Menu, Typography, theme } from "antd";
 import { type ReactNode, useState } from "react";
 import { useLocation } from "react-router";
 import { Link } from "../link";
@@ -30,7 +30,7 @@ export function LandingLayout({ children, headerExtra }: { children: ReactNode; 
   const { user } = useSessionState();
   const { pathname } = useLocation();
   // Below 768 px the links do not fit beside the brand, the colour switch and sign-in: they move into a drawer.
-  const narrow = useNarrowScreen(Grid.useBreakpoint().md);
+  const narrow = useNarrowScreen();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuItems = navigation.map((item) => ({ key: item.path, label: <Link to={item.path}>{item.label}</Link> }));
   return (

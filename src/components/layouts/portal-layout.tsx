@@ -1,12 +1,13 @@
 import { LogoutOutlined, MenuOutlined, UserOutlined } from "@ant-design/icons";
 import { ThemedLayout, ThemedSider, useThemedLayoutContext } from "@refinedev/antd";
 import { useGetIdentity, useLogout } from "@refinedev/core";
-import { Avatar, Button, Dropdown, Flex, Grid, Layout, Menu, Typography, theme } from "antd";
+import { Avatar, Button, Dropdown, Flex, Layout, Menu, Typography, theme } from "antd";
 import { type ReactNode, createContext, useContext } from "react";
 import { Link } from "../link";
 import { BrandMark } from "../brand";
 import { useSessionState } from "../../providers/session-context";
 import { LandingLayout } from "./landing-layout";
+import { useScreens } from "./snapshot-screen";
 import "./portal-layout.css";
 import { type DialogContentProps, useDialogs } from "../dialog-host";
 import { NotificationBell } from "../notification-bell";
@@ -80,7 +81,7 @@ function PortalHeader() {
   const askToSignOut = useAskToSignOut();
   const { setMobileSiderOpen } = useThemedLayoutContext();
   // Below 992 px Refine's sider becomes a drawer; its own floating button covered page titles, so the header opens it.
-  const screens = Grid.useBreakpoint();
+  const screens = useScreens();
   const narrow = screens.lg === false;
   const phone = screens.sm === false;
   return (

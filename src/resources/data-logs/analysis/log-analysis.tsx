@@ -3,12 +3,13 @@
  * columns go to a worker, and the page only ever holds the points of the current view.
  */
 import { FunctionOutlined, ThunderboltOutlined } from "@ant-design/icons";
-import { Alert, Button, Drawer, Flex, Grid, Segmented, Select, Space, Spin, Tooltip, Typography, theme } from "antd";
+import { Alert, Button, Drawer, Flex, Segmented, Select, Space, Spin, Tooltip, Typography, theme } from "antd";
 import { type ReactNode, memo, startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { DataLogChannel, DynoProfile, LogComputedDescriptor } from "../../../../contracts/data-logs";
 import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
 import type { DynoPull } from "../../../lib/dyno";
 import { DEFAULT_DISPLAY_UNITS, DISPLAY_UNITS, type DisplayUnits, conversionFor } from "../../../lib/log-units";
+import { useScreens } from "../../../components/layouts/snapshot-screen";
 import { type ChartChannel, MAX_PANES, colourOf, formatPanes, parsePanes, variableOf } from "./channels";
 import { ChannelPicker } from "./channel-picker";
 import { type ComputedDefinition, ComputedChannels } from "./computed-channels";
@@ -365,7 +366,7 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
     [allChannels, charted, colour, units, view],
   );
 
-  const narrow = Grid.useBreakpoint().md === false;
+  const narrow = !useScreens().md;
   const chartHeight = Math.max(360, (typeof window === "undefined" ? 800 : window.innerHeight) - 48 - 56 - 56 - 48);
   const paneHeight = Math.max(110, Math.floor(chartHeight / Math.max(1, panes.length)));
 
