@@ -83,11 +83,14 @@ export async function bundleRenderer(root: string): Promise<Renderer> {
   return { ...module, dispose: () => rmSync(outDir, { recursive: true, force: true }) };
 }
 
-/** The CSS text of antd's extracted `<style>` elements, without the style engine's own bookkeeping entry. */
+/**
+ * The CSS text of antd's extracted `<style>` elements, each once (a page's two renders write the
+ * same components' styles), without the style engine's own bookkeeping entry.
+ */
 export function stylesheetText(styleElements: string): string {
-  let css = "";
-  for (const match of styleElements.matchAll(/<style([^>]*)>([\s\S]*?)<\/style>/g)) if (!match[1].includes("data-ant-cssinjs-cache-path")) css += match[2];
-  return css;
+  const texts = new Set<string>();
+  for (const match of styleElements.matchAll(/<style([^>]*)>([\s\S]*?)<\/style>/g)) if (!match[1].includes("data-ant-cssinjs-cache-path")) texts.add(match[2]);
+  return [...texts].join("");
 }
 
 const snapshotElement = (screen: "narrow" | "wide", html: string) => `<div class="${SNAPSHOT_CLASS} ${SNAPSHOT_CLASS}-${screen}" inert aria-hidden="true">${html}</div>`;

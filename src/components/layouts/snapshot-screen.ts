@@ -22,8 +22,8 @@ const noSubscription = () => () => undefined;
 
 /**
  * Which of antd's breakpoints the window is at, as `Grid.useBreakpoint` tells (`xs` below the
- * theme's `screenSM`, `sm`… at least that wide), but known at the first render: the window's width is read from the
- * start, and at build time the snapshot's screen stands for it. antd's hook answers nothing until
+ * theme's `screenSM`, `sm`… at least that wide), but known at the first render: the window's width
+ * is read from the start, and at build time the snapshot's screen stands for it. antd's hook answers nothing until
  * its layout effect has measured, then renders its component again at once, blocking the main
  * thread: on a phone, the public layout's and the landing page's whole first render twice.
  */
