@@ -88,13 +88,17 @@ function snapshotsAndPrecompress(): Plugin {
  * Refine's antd package imports a markdown renderer (react-markdown, remark-gfm and the micromark
  * and unified pipeline under them, ~52 kB gzipped) for a MarkdownField the portal never shows, and
  * it rode in the portal's frame on every signed-in page; Refine's core imports a CSV parser (papaparse)
- * for its import and export hooks, which the portal does not use either.
+ * for its import and export hooks, which the portal does not use either. antd's own components
+ * (rc-*, @rc-component/*) are plain React modules that say nothing either: through their index
+ * modules the landing carried rc-field-form and its validator (~10 kB gzipped) for a form it does
+ * not show, because antd's Drawer imports the form context from rc-field-form's index.
  */
 const UNUSED_WHEN_UNIMPORTED = [
   {
     test: /\/node_modules\/(react-markdown|remark-[^/]+|micromark[^/]*|mdast-util-[^/]+|hast-util-[^/]+|unist-[^/]+|unified|vfile[^/]*|property-information|space-separated-tokens|comma-separated-tokens|style-to-object|inline-style-parser|markdown-table|parse-entities|character-entities[^/]*|ccount|longest-streak|repeat-string|zwitch|bail|trough|is-plain-obj|extend|xtend|is-buffer|escape-string-regexp|papaparse)\//,
     sideEffects: false,
   },
+  { test: /\/node_modules\/(rc-[^/]+|@rc-component\/[^/]+)\//, sideEffects: false },
 ];
 
 export default defineConfig(({ command }) => ({

@@ -107,7 +107,7 @@ export const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
  * until it gets there the budget is the size measured, rounded up, so it can only shrink.
  */
 export const BUDGETS = {
-  landingInitialGzip: 340_000,
+  landingInitialGzip: 330_000,
   landingInitialGoalGzip: 250_000,
   lazyChunkGzip: 200_000,
   /** Monaco loads only where an editor or a hex view opens. */

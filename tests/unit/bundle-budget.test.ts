@@ -64,6 +64,17 @@ describe("bundle budgets", () => {
     expect(found.slice(0, 10), `${found.length} modules of packages the app does not use`).toEqual([]);
   });
 
+  it("the landing page, which shows no form, loads none of antd's form machinery (rc-field-form's fields and store, its validator)", () => {
+    // vite.config.ts marks antd's rc-* packages free of side effects; without that Drawer's import of
+    // the form context brought the whole of rc-field-form through its index module. The context
+    // itself (FormContext.js, a few hundred bytes) is what antd's providers use, and stays.
+    const formOnly = /node_modules\/(rc-field-form\/es\/(?!FormContext\.js)|@rc-component\/async-validator\/)/;
+    const found = report.initial.flatMap((fileName) =>
+      (report.chunks.get(fileName)?.modules ?? []).filter((module) => formOnly.test(module.id)).map((module) => `${fileName}: ${module.id}`),
+    );
+    expect(found.slice(0, 10), `${found.length} modules of antd's forms in the landing's first load`).toEqual([]);
+  });
+
   it("Monaco is not in the landing's first load", () => {
     expect(report.initial.filter((fileName) => BUDGETS.lazyExempt.test(fileName))).toEqual([]);
   });
