@@ -21,6 +21,10 @@ afterAll(() => {
   if (!given) rmSync(path.dirname(distDir), { recursive: true, force: true });
 });
 
+/** The modules of the landing's first load whose id matches, each named with its chunk. */
+const landingModulesMatching = (pattern: RegExp): string[] =>
+  report.initial.flatMap((fileName) => (report.chunks.get(fileName)?.modules ?? []).filter((module) => pattern.test(module.id)).map((module) => `${fileName}: ${module.id}`));
+
 describe("bundle budgets", () => {
   it(`the landing page's initial JavaScript stays within ${kB(BUDGETS.landingInitialGzip)} gzipped`, () => {
     const total = report.initialTotals.gzip;
@@ -50,10 +54,7 @@ describe("bundle budgets", () => {
   });
 
   it("the landing page loads none of the portal's code: Refine, its query cache, the schema library, the identity SDK", () => {
-    const portalOnly = /node_modules\/(@refinedev|@tanstack|zod|firebase|@firebase)\//;
-    const found = report.initial.flatMap((fileName) =>
-      (report.chunks.get(fileName)?.modules ?? []).filter((module) => portalOnly.test(module.id)).map((module) => `${fileName}: ${module.id}`),
-    );
+    const found = landingModulesMatching(/node_modules\/(@refinedev|@tanstack|zod|firebase|@firebase)\//);
     expect(found.slice(0, 10), `${found.length} modules of the portal in the landing's first load`).toEqual([]);
   });
 
@@ -68,10 +69,7 @@ describe("bundle budgets", () => {
     // vite.config.ts marks antd's rc-* packages free of side effects; without that Drawer's import of
     // the form context brought the whole of rc-field-form through its index module. The context
     // itself (FormContext.js, a few hundred bytes) is what antd's providers use, and stays.
-    const formOnly = /node_modules\/(rc-field-form\/es\/(?!FormContext\.js)|@rc-component\/async-validator\/)/;
-    const found = report.initial.flatMap((fileName) =>
-      (report.chunks.get(fileName)?.modules ?? []).filter((module) => formOnly.test(module.id)).map((module) => `${fileName}: ${module.id}`),
-    );
+    const found = landingModulesMatching(/node_modules\/(rc-field-form\/es\/(?!FormContext\.js)|@rc-component\/async-validator\/)/);
     expect(found.slice(0, 10), `${found.length} modules of antd's forms in the landing's first load`).toEqual([]);
   });
 
