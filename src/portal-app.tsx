@@ -5,6 +5,7 @@
  */
 import { Refine } from "@refinedev/core";
 import routerProvider, { DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
+import { App as AntdApp } from "antd";
 import { Suspense, lazy, memo } from "react";
 import { Link } from "./components/link";
 import { documentTitle } from "./lib/labels";
@@ -43,26 +44,30 @@ function AccountStream() {
 export const PortalApp = memo(function PortalApp({ services }: { services: Services }) {
   const portal = portalServices(services);
   return (
-    <Refine
-      dataProvider={services.dataProvider}
-      authProvider={portal.authProvider}
-      accessControlProvider={portal.accessControlProvider}
-      routerProvider={router}
-      notificationProvider={notificationProvider}
-      resources={resources}
-      options={{
-        disableTelemetry: true,
-        syncWithLocation: true,
-        warnWhenUnsavedChanges: true,
-        reactQuery: { clientConfig: portal.queryClient },
-        title: { text: "Tuning Portal" },
-      }}
-    >
-      <AccountStream />
-      <PageRoutes routes={routes} />
-      <AppChrome />
-      <UnsavedChangesNotifier />
-      <DocumentTitleHandler handler={({ resource }) => documentTitle(resource?.meta?.label)} />
-    </Refine>
+    // antd's message, notification and modal holders for `App.useApp()`, inside the frame the app
+    // already draws (src/components/app-frame.tsx): no element of its own.
+    <AntdApp component={false}>
+      <Refine
+        dataProvider={services.dataProvider}
+        authProvider={portal.authProvider}
+        accessControlProvider={portal.accessControlProvider}
+        routerProvider={router}
+        notificationProvider={notificationProvider}
+        resources={resources}
+        options={{
+          disableTelemetry: true,
+          syncWithLocation: true,
+          warnWhenUnsavedChanges: true,
+          reactQuery: { clientConfig: portal.queryClient },
+          title: { text: "Tuning Portal" },
+        }}
+      >
+        <AccountStream />
+        <PageRoutes routes={routes} />
+        <AppChrome prefetchDialogs />
+        <UnsavedChangesNotifier />
+        <DocumentTitleHandler handler={({ resource }) => documentTitle(resource?.meta?.label)} />
+      </Refine>
+    </AntdApp>
   );
 });

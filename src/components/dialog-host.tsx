@@ -5,7 +5,7 @@
  * theme:
  *   <DialogHost />
  *
- * Open dialogs from anywhere below with the hook:
+ * Open dialogs from anywhere below with the hook (src/components/dialogs.ts):
  *   const dialogs = useDialogs();
  *   const key = dialogs.open(<p>Delete this tune?</p>, { header: "Delete tune", icon: { name: "warning" } });
  *   dialogs.close(key);
@@ -20,94 +20,63 @@
  *
  * Key rules and limits ("0".."99", "Maximum number of dialogs reached", "Overlay not found")
  * live in src/lib/dialog-store.ts.
+ *
+ * The host is on every page's first load and most pages never open a dialog, so the frames
+ * (antd's Modal, src/components/dialog-frames.tsx) load when the first dialog opens;
+ * `loadDialogFrames()` fetches them ahead (the portal does when it is idle, tests before rendering).
  */
-import {
-  CheckCircleOutlined,
-  CloseCircleOutlined,
-  ExclamationCircleOutlined,
-  InfoCircleOutlined,
-  QuestionCircleOutlined,
-} from "@ant-design/icons";
-import { Alert, Modal, type ModalProps } from "antd";
-import {
-  Component,
-  useEffect,
-  useRef,
-  useSyncExternalStore,
-  type ComponentType,
-  type MouseEvent,
-  type ReactNode,
-} from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 
-import { DialogStore, type DialogEntry, type DialogOptions } from "../lib/dialog-store";
-import { labels } from "../lib/labels";
-
-export const DIALOG_MAX_WIDTH_PX = 672;
-
-/** The antd Modal z-index; each dialog above sits one higher so the newest is on top. */
-const BASE_Z_INDEX = 1000;
-
-/** Names a dialog's `icon.name` may take, and the antd icon each one shows. */
-export const DIALOG_ICONS = {
-  info: InfoCircleOutlined,
-  success: CheckCircleOutlined,
-  warning: ExclamationCircleOutlined,
-  error: CloseCircleOutlined,
-  question: QuestionCircleOutlined,
-} as const;
-
-export type DialogIconName = keyof typeof DIALOG_ICONS;
-
-export interface DialogUi {
-  /** Narrower than the maximum if given; never wider than 672 px. */
-  width?: number;
-  classNames?: ModalProps["classNames"];
-  styles?: ModalProps["styles"];
-}
-
-export interface DialogContentProps {
-  dialogKey: string;
-  /** Closes this dialog without asking its close hook, e.g. after its form was saved. */
-  close: () => void;
-}
-
-/**
- * What the store holds: a ReactNode, or a component that receives `options.props` plus
- * DialogContentProps. The component's own props were checked where `open` was called, so the
- * store does not need to know them.
- */
-type DialogContent = ReactNode | ComponentType<any>;
-
-export type HostDialogOptions = DialogOptions<ReactNode, DialogUi, DialogIconName>;
-
-/** The app's dialog store; exported for tests and for code outside React. */
-export const dialogStore = new DialogStore<DialogContent, HostDialogOptions>();
-
-export interface Dialogs {
-  /** Opens a dialog and returns its key ("0".."99"); throws when 100 are open. */
-  open: <P extends object = object>(
-    content: ReactNode | ComponentType<P & DialogContentProps>,
-    options?: HostDialogOptions & { props?: P },
-  ) => string;
-  /** Closes a dialog unconditionally; throws "Overlay not found" for an unknown key. */
-  close: (key: string) => void;
-}
-
-const dialogs: Dialogs = {
-  open: (content, options = {}) => dialogStore.open(content, options),
-  close: (key) => dialogStore.close(key),
-};
-
-export function useDialogs(): Dialogs {
-  return dialogs;
-}
+import { dialogStore } from "./dialogs";
+import { toasts } from "./toaster";
 
 function reportCloseFailure(error: unknown): void {
   console.error("A dialog's close hook failed; the dialog stays open.", error);
 }
 
+type Frames = typeof import("./dialog-frames");
+let frames: Frames | undefined;
+let framesLoading: Promise<Frames> | undefined;
+
+/** Fetches the dialogs' code once; a failed fetch is tried again at the next call. */
+export function loadDialogFrames(): Promise<Frames> {
+  framesLoading ??= import("./dialog-frames").then(
+    (module) => (frames = module),
+    (error: unknown) => {
+      framesLoading = undefined;
+      throw error;
+    },
+  );
+  return framesLoading;
+}
+
 export function DialogHost() {
   const entries = useSyncExternalStore(dialogStore.subscribe, dialogStore.getSnapshot, dialogStore.getSnapshot);
+  const [, setFramesLoaded] = useState(frames !== undefined);
+  const waiting = frames === undefined && entries.some((entry) => entry.visible);
+
+  useEffect(() => {
+    if (!waiting) return;
+    loadDialogFrames().then(
+      () => setFramesLoaded(true),
+      () => {
+        // Offline, or a release replaced the code: the dialogs asked for cannot show, so they are
+        // closed (nothing waits on them unseen) and the person is told why.
+        for (const entry of dialogStore.getSnapshot()) {
+          if (entry.visible) dialogStore.close(entry.key);
+          dialogStore.remove(entry.key);
+        }
+        toasts.add({ title: "The dialog could not be opened", description: "Check your connection and try again.", color: "error" });
+      },
+    );
+  }, [waiting]);
+
+  useEffect(() => {
+    // Until the frames are here nothing is on screen, so a dialog closed in the meantime has no exit
+    // animation to wait for: its key is freed at once (the frames free it after the animation).
+    if (frames) return;
+    for (const entry of entries) if (!entry.visible) dialogStore.remove(entry.key);
+  }, [entries]);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -119,90 +88,6 @@ export function DialogHost() {
     return () => window.removeEventListener("keydown", onKeyDown);
   }, []);
 
-  return entries.map((entry, index) => <HostedDialog key={entry.key} entry={entry} zIndex={BASE_Z_INDEX + index} />);
-}
-
-interface HostedDialogProps {
-  entry: DialogEntry<DialogContent, HostDialogOptions>;
-  zIndex: number;
-}
-
-function HostedDialog({ entry, zIndex }: HostedDialogProps) {
-  const { key, options, visible } = entry;
-  const ui = options.ui ?? {};
-  // An outside click is a press and a release both on the backdrop; a drag that starts in the
-  // content (selecting text, say) and ends outside must not close the dialog.
-  const pressedOnBackdrop = useRef(false);
-
-  const onBackdropMouseDown = (event: MouseEvent<HTMLDivElement>) => {
-    pressedOnBackdrop.current = event.target === event.currentTarget;
-  };
-  const onBackdropClick = (event: MouseEvent<HTMLDivElement>) => {
-    const outside = pressedOnBackdrop.current && event.target === event.currentTarget;
-    pressedOnBackdrop.current = false;
-    // The store refuses the dismissal unless this is the topmost dialog and it allows it.
-    if (outside) dialogStore.dismiss(key, "outside-click").catch(reportCloseFailure);
-  };
-
-  return (
-    <Modal
-      open={visible}
-      title={options.hideHeader ? undefined : <DialogHeader header={options.header} icon={options.icon} />}
-      footer={null}
-      width={Math.min(ui.width ?? DIALOG_MAX_WIDTH_PX, DIALOG_MAX_WIDTH_PX)}
-      zIndex={zIndex}
-      keyboard={false}
-      maskClosable={false}
-      // data-dialog-key lets browser tests find one dialog's backdrop among several.
-      wrapProps={{ onMouseDown: onBackdropMouseDown, onClick: onBackdropClick, "data-dialog-key": key }}
-      onCancel={() => dialogStore.dismiss(key, "close-button").catch(reportCloseFailure)}
-      afterClose={() => dialogStore.remove(key)}
-      closable={{ "aria-label": labels.close }}
-      classNames={ui.classNames}
-      styles={ui.styles}
-      destroyOnHidden
-    >
-      <DialogErrorBoundary>
-        <DialogBody entry={entry} />
-      </DialogErrorBoundary>
-    </Modal>
-  );
-}
-
-function DialogHeader({ header, icon }: { header: ReactNode; icon?: HostDialogOptions["icon"] }) {
-  if (!icon) return header;
-  const Icon = DIALOG_ICONS[icon.name];
-  return (
-    <span style={{ display: "inline-flex", alignItems: "center", gap: 8 }}>
-      <Icon className={[icon.baseClass, icon.iconClass].filter(Boolean).join(" ") || undefined} aria-hidden />
-      {header}
-    </span>
-  );
-}
-
-function DialogBody({ entry }: { entry: DialogEntry<DialogContent, HostDialogOptions> }) {
-  const { content, key, options } = entry;
-  if (typeof content !== "function") return content;
-  const Content = content;
-  return <Content {...options.props} dialogKey={key} close={() => dialogStore.close(key)} />;
-}
-
-interface BoundaryState {
-  error: unknown;
-  failed: boolean;
-}
-
-class DialogErrorBoundary extends Component<{ children: ReactNode }, BoundaryState> {
-  state: BoundaryState = { error: undefined, failed: false };
-
-  static getDerivedStateFromError(error: unknown): BoundaryState {
-    return { error, failed: true };
-  }
-
-  render() {
-    if (!this.state.failed) return this.props.children;
-    const { error } = this.state;
-    const message = error instanceof Error ? error.message : String(error);
-    return <Alert type="error" showIcon role="alert" message={labels.dialogError(message)} />;
-  }
+  if (!frames) return null;
+  return <frames.DialogFrames entries={entries} onCloseFailure={reportCloseFailure} />;
 }

@@ -3,31 +3,11 @@
  * Escape, the close button and a click outside all close it). Typing "?" into a field types it:
  * the shortcut is ignored while focus is in something editable. Mount once in the app.
  */
-import { Descriptions, Typography } from "antd";
-import { useEffect } from "react";
-import { TOAST_HOTKEY } from "../lib/toast-queue";
-import { dialogStore, useDialogs } from "./dialog-host";
+import { Suspense, lazy, useEffect } from "react";
+import { dialogStore, useDialogs } from "./dialogs";
 
-const SHORTCUTS = [
-  { keys: "?", does: "Show these shortcuts" },
-  { keys: "Esc", does: "Close the topmost dialog" },
-  { keys: TOAST_HOTKEY, does: "Move to the notifications" },
-];
-
-function ShortcutList() {
-  return (
-    <Descriptions
-      column={1}
-      size="small"
-      bordered
-      items={SHORTCUTS.map((shortcut) => ({
-        key: shortcut.keys,
-        label: <Typography.Text keyboard>{shortcut.keys}</Typography.Text>,
-        children: shortcut.does,
-      }))}
-    />
-  );
-}
+// Every page mounts the shortcuts; the list's code (antd's Descriptions) loads the first time "?" is pressed.
+const ShortcutList = lazy(() => import("./shortcut-list").then((module) => ({ default: module.ShortcutList })));
 
 function editable(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
@@ -42,7 +22,12 @@ export function KeyboardShortcuts() {
       // Once: a second "?" while the list is shown does not stack another copy.
       if (open !== null && dialogStore.getSnapshot().some((entry) => entry.key === open && entry.visible)) return;
       event.preventDefault();
-      open = dialogs.open(<ShortcutList />, { header: "Keyboard shortcuts", icon: { name: "info" } });
+      open = dialogs.open(
+        <Suspense fallback={null}>
+          <ShortcutList />
+        </Suspense>,
+        { header: "Keyboard shortcuts", icon: { name: "info" } },
+      );
     };
     window.addEventListener("keydown", onKeyDown);
     return () => window.removeEventListener("keydown", onKeyDown);

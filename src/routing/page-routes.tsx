@@ -1,6 +1,7 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect } from "react";
 import { errorState } from "../components/app-error-boundary";
-import { DialogHost } from "../components/dialog-host";
+import { DialogHost, loadDialogFrames } from "../components/dialog-host";
+import { whenIdle } from "../lib/idle";
 import { KeepAliveRoutes } from "../components/keep-alive-routes";
 import { releaseSnapshot } from "../lib/snapshot";
 import { useSessionState } from "../providers/session-context";
@@ -26,7 +27,13 @@ export function PageRoutes({ routes }: { routes: ReactNode }) {
  * The dialogs, above every layout so they survive page switches. Inside the shell that shows the
  * pages (public site or portal), so a dialog's content can use what that shell provides (Refine's
  * hooks in the portal); dialogs live in a store, so one opened while the portal loads shows when it has.
+ * The portal opens dialogs often: with `prefetchDialogs` their code is fetched once the browser is
+ * idle, so the first one shows at once; the public site fetches it when one opens.
  */
-export function AppChrome() {
+export function AppChrome({ prefetchDialogs = false }: { prefetchDialogs?: boolean }) {
+  useEffect(() => {
+    // A failed prefetch is not an error: the host tries again, and says so, when a dialog opens.
+    if (prefetchDialogs) whenIdle(() => void loadDialogFrames().catch(() => undefined));
+  }, [prefetchDialogs]);
   return <DialogHost />;
 }

@@ -9,7 +9,7 @@ import { useSessionState } from "../../providers/session-context";
 import { LandingLayout } from "./landing-layout";
 import { useScreens } from "./snapshot-screen";
 import "./portal-layout.css";
-import { type DialogContentProps, useDialogs } from "../dialog-host";
+import { type DialogContentProps, useDialogs } from "../dialogs";
 import { NotificationBell } from "../notification-bell";
 
 interface Identity {

@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { ConfigProvider } from "antd";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
-import { DIALOG_MAX_WIDTH_PX, DialogHost, dialogStore, useDialogs, type DialogContentProps } from "../../../src/components/dialog-host";
+import { DialogHost, loadDialogFrames } from "../../../src/components/dialog-host";
+import { DIALOG_MAX_WIDTH_PX, dialogStore, useDialogs, type DialogContentProps } from "../../../src/components/dialogs";
 
 function renderHost() {
   // Without motion antd finishes its close animation at once, so closed dialogs leave the DOM.
@@ -32,6 +33,9 @@ function clickOutside(key: string): void {
   fireEvent.mouseDown(backdrop(key));
   fireEvent.click(backdrop(key));
 }
+
+// The frames load when the first dialog opens (tests/unit/shell/dialog-host-loading.test.tsx); here they are loaded first.
+beforeAll(() => loadDialogFrames());
 
 afterEach(async () => {
   act(() => {
