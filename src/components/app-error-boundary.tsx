@@ -16,7 +16,7 @@ import { isBot } from "../lib/bots";
 import { ErrorState } from "../lib/error-state";
 import { isChunkLoadError } from "../lib/reload-guard";
 import { releaseSnapshot } from "../lib/snapshot";
-import { ErrorPage } from "./error-page";
+import { DeferredErrorPage } from "./deferred-error-page";
 
 export const errorState = new ErrorState({
   bot: isBot(typeof navigator === "undefined" ? null : navigator.userAgent),
@@ -69,7 +69,7 @@ export function AppErrorBoundary({ children }: { children: ReactNode }) {
   if (error) {
     return (
       <>
-        <ErrorPage error={error} onGoHome={() => errorState.clearError()} />
+        <DeferredErrorPage error={error} onGoHome={() => errorState.clearError()} />
         <SnapshotReleased />
       </>
     );

@@ -11,13 +11,13 @@
 import { type ReactNode, createContext, useCallback, useContext, useEffect, useRef, useState } from "react";
 import { useParams } from "react-router";
 import { PAGE_NOT_FOUND, isRecordMissing } from "../lib/record-missing";
-import { ErrorPage } from "./error-page";
+import { DeferredErrorPage } from "./deferred-error-page";
 
 const ReportMissing = createContext<(() => void) | null>(null);
 
 /** The 404 page of an address that names nothing. */
 export function PageNotFound() {
-  return <ErrorPage error={PAGE_NOT_FOUND} />;
+  return <DeferredErrorPage error={PAGE_NOT_FOUND} />;
 }
 
 /** Around a route's page: shows <PageNotFound/> once a record its address names was reported missing. */

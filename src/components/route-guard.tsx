@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router";
 import { canAccess } from "../providers/access-control";
 import { useSessionState } from "../providers/session-context";
-import { ErrorPage } from "./error-page";
+import { DeferredErrorPage } from "./deferred-error-page";
 
 /**
  * Wraps a route's outlet: signed-out visitors go to /login?to=<where they were>, a signed-in user
@@ -21,5 +21,5 @@ export function RouteGuard({ guard, children }: { guard: string; children: React
     const to = `${location.pathname}${location.search}${location.hash}`;
     return <Navigate to={`/login?to=${encodeURIComponent(to)}`} replace />;
   }
-  return <ErrorPage error={{ statusCode: 403, message: "Forbidden", description: decision.reason }} />;
+  return <DeferredErrorPage error={{ statusCode: 403, message: "Forbidden", description: decision.reason }} />;
 }

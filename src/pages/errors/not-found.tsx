@@ -1,11 +1,11 @@
 import { useLocation } from "react-router";
-import { ErrorPage } from "../../components/error-page";
+import { DeferredErrorPage } from "../../components/deferred-error-page";
 
 /** Unknown paths: a non-fatal 404 inside the current layout. */
 export function NotFoundPage() {
   const { pathname } = useLocation();
   return (
-    <ErrorPage
+    <DeferredErrorPage
       error={{ statusCode: 404, message: `Page not found: ${pathname}`, description: "Check the address, or go back to the home page." }}
     />
   );

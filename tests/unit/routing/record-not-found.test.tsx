@@ -74,9 +74,10 @@ describe("RecordNotFoundBoundary", () => {
     expect(screen.queryByText("Page Not Found")).toBeNull();
   });
 
-  it("replaces the whole page (the list behind a drawer too) with 404 Page Not Found, and shows the page again at another address", () => {
+  it("replaces the whole page (the list behind a drawer too) with 404 Page Not Found, and shows the page again at another address", async () => {
     renderAt("/things/gone-1");
-    expect(screen.getByRole("heading", { name: "404" })).toBeTruthy();
+    // The error page's code loads when it is first shown (src/components/deferred-error-page.tsx).
+    expect(await screen.findByRole("heading", { name: "404" })).toBeTruthy();
     expect(screen.getByTestId("error-message").textContent).toBe("Page Not Found");
     expect(screen.getByRole("button", { name: "Go Home" })).toBeTruthy();
     expect(screen.queryByText("The list behind the drawer")).toBeNull();

@@ -1,0 +1,55 @@
+// @vitest-environment jsdom
+/** The app's error page loads when an error is shown (src/components/app-error-boundary.tsx). */
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { MemoryRouter, Route, Routes } from "react-router";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+window.matchMedia ??= ((query: string) => ({ media: query, matches: false, addEventListener: () => undefined, removeEventListener: () => undefined, addListener: () => undefined, removeListener: () => undefined })) as unknown as typeof window.matchMedia;
+
+async function showFatalError() {
+  const { AppErrorBoundary, errorState } = await import("../../../src/components/app-error-boundary");
+  vi.spyOn(console, "error").mockImplementation(() => undefined);
+  render(
+    <MemoryRouter initialEntries={["/vehicles"]}>
+      <AppErrorBoundary>
+        <Routes>
+          <Route path="/" element={<p>The home page</p>} />
+          <Route path="/vehicles" element={<p>The vehicles page</p>} />
+        </Routes>
+      </AppErrorBoundary>
+    </MemoryRouter>,
+  );
+  act(() => errorState.showError({ statusCode: 500, message: "The garage burned down", description: "Try again later." }, "/vehicles"));
+  return errorState;
+}
+
+beforeEach(() => vi.resetModules());
+afterEach(() => {
+  vi.doUnmock("../../../src/components/error-page");
+  vi.restoreAllMocks();
+  cleanup();
+});
+
+describe("the error page", () => {
+  it("shows the error with antd's page once its code is in, and Go Home goes home", async () => {
+    const errorState = await showFatalError();
+    expect(await screen.findByTestId("error-message")).toHaveProperty("textContent", "The garage burned down");
+    expect(document.querySelector(".ant-result")).not.toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Go Home" }));
+    expect(errorState.getSnapshot()).toBeNull();
+    expect(screen.getByText("The home page")).toBeTruthy();
+  });
+
+  it("still shows the error, plainly, when its code cannot be fetched", async () => {
+    vi.doMock("../../../src/components/error-page", () => {
+      throw new TypeError("Failed to fetch dynamically imported module");
+    });
+    const errorState = await showFatalError();
+    expect(await screen.findByTestId("error-message")).toHaveProperty("textContent", "The garage burned down");
+    expect(screen.getByText("Try again later.")).toBeTruthy();
+    expect(document.querySelector(".ant-result")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Go Home" }));
+    expect(errorState.getSnapshot()).toBeNull();
+    expect(screen.getByText("The home page")).toBeTruthy();
+  });
+});
