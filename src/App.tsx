@@ -1,14 +1,16 @@
 import "@refinedev/antd/dist/reset.css";
-import { App as AntdApp, ConfigProvider, Empty } from "antd";
+import { ConfigProvider } from "antd";
 import { type ComponentType, type ReactNode, Suspense, lazy, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { BrowserRouter, useLocation } from "react-router";
 import { AppErrorBoundary, errorState } from "./components/app-error-boundary";
+import { AppFrame } from "./components/app-frame";
+import { EmptyState } from "./components/empty-state";
 import { useColourMode } from "./components/colour-mode-switch";
 import { KeyboardShortcuts } from "./components/keyboard-shortcuts";
 import { PageRedirect } from "./components/page-redirect";
 import { Toaster } from "./components/toaster";
 import { PageSpinner } from "./components/page-spinner";
-import { emptyLabel } from "./lib/labels";
+import { whenIdle } from "./lib/idle";
 import type { ReleaseCheck } from "./lib/release-check";
 import { useReducedMotion } from "./components/theme/reduced-motion";
 import { antdTheme } from "./components/theme/antd-theme";
@@ -72,8 +74,7 @@ function Shell({ services }: { services: Services }) {
   if (portal && !portalOpened) setPortalOpened(true);
   useEffect(() => {
     if (portal || !user) return;
-    const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 1));
-    idle(() => void loadPortal());
+    whenIdle(() => void loadPortal());
   }, [portal, user]);
   if (!portal) return <PublicSite />;
   return (
@@ -93,8 +94,8 @@ export function App({ services, releaseCheck, Router = BrowserRouter }: { servic
   const reducedMotion = useReducedMotion();
   return (
     <Router>
-      <ConfigProvider theme={antdTheme(resolved, { reducedMotion })} renderEmpty={(name) => <Empty description={emptyLabel(name)} />}>
-        <AntdApp>
+      <ConfigProvider theme={antdTheme(resolved, { reducedMotion })} renderEmpty={(name) => <EmptyState componentName={name} />}>
+        <AppFrame>
           <ServicesContext.Provider value={services}>
             <SessionContext.Provider value={services.session}>
               <PageChange releaseCheck={releaseCheck} />
@@ -108,7 +109,7 @@ export function App({ services, releaseCheck, Router = BrowserRouter }: { servic
               <Toaster />
             </SessionContext.Provider>
           </ServicesContext.Provider>
-        </AntdApp>
+        </AppFrame>
       </ConfigProvider>
     </Router>
   );

@@ -25,7 +25,7 @@ import {
   ExclamationCircleFilled,
   InfoCircleFilled,
 } from "@ant-design/icons";
-import { Avatar, Button, theme, Typography } from "antd";
+import { Button, theme } from "antd";
 import {
   useEffect,
   useRef,
@@ -59,6 +59,8 @@ export const toasts = new ToastQueue<ReactNode>();
 const TOASTER_Z_INDEX = 2050;
 const TOAST_WIDTH_PX = 384;
 const PROGRESS_KEYFRAMES = "tuning-toast-time-left";
+/** antd's default avatar size. */
+const AVATAR_PX = 32;
 
 export interface ToasterProps {
   /** The region's accessible name; default "Notification". */
@@ -214,19 +216,17 @@ function ToastItem({ toast }: { toast: Toast<ReactNode> }) {
       onPointerCancel={onPointerEnd}
     >
       {toast.avatar ? (
-        <Avatar src={toast.avatar.src} alt={toast.avatar.alt} />
+        // A plain round image, as antd's Avatar draws one: the toaster is on every page's first load,
+        // and Avatar brings its group, popover and overflow code along.
+        <img src={toast.avatar.src} alt={toast.avatar.alt} width={AVATAR_PX} height={AVATAR_PX} style={{ borderRadius: "50%", objectFit: "cover", flex: "none" }} />
       ) : icon ? (
         <span aria-hidden style={{ color: accent, fontSize: token.fontSizeLG, lineHeight: 1, paddingTop: 2 }}>
           {icon}
         </span>
       ) : null}
       <div style={{ flex: 1, minWidth: 0 }}>
-        {toast.title !== undefined && <Typography.Text strong style={{ display: "block" }}>{toast.title}</Typography.Text>}
-        {toast.description !== undefined && (
-          <Typography.Text type="secondary" style={{ display: "block" }}>
-            {toast.description}
-          </Typography.Text>
-        )}
+        {toast.title !== undefined && <div style={{ color: token.colorText, fontWeight: token.fontWeightStrong }}>{toast.title}</div>}
+        {toast.description !== undefined && <div style={{ color: token.colorTextSecondary }}>{toast.description}</div>}
         {toast.actions.length > 0 && (
           <div style={{ display: "flex", gap: token.marginXS, marginTop: token.marginXS }}>
             {toast.actions.map((action, index) => (

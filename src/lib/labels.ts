@@ -1,8 +1,9 @@
 /**
  * Default English labels of the shared UI ("Close", "No data", "No matching data", …). Components read them from here so one word reads the same everywhere.
  *
- * For antd, the shell passes `emptyLabel` to ConfigProvider's `renderEmpty`:
- *   <ConfigProvider renderEmpty={(name) => <Empty description={emptyLabel(name)} />}>
+ * For antd, the shell's ConfigProvider shows `emptyLabel` through `renderEmpty`
+ * (src/components/empty-state.tsx):
+ *   <ConfigProvider renderEmpty={(name) => <EmptyState componentName={name} />}>
  */
 
 export const labels = {
