@@ -13,6 +13,12 @@ export default defineConfig({
           environment: "node",
         },
         esbuild: { jsx: "automatic" },
+        resolve: {
+          // Node loads "antd" as its CommonJS build (lib/); a module of ours that imports one of antd's
+          // parts by path (antd/es/…, as the browser bundle does) must get that same copy here, or its
+          // parts would not see the theme the app's ConfigProvider sets.
+          alias: [{ find: /^antd\/es\/(.*)$/, replacement: "antd/lib/$1" }],
+        },
       },
       {
         test: {

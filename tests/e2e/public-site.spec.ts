@@ -132,6 +132,24 @@ test("the public pages fit a 320 px screen without sideways scrolling", async ({
   }
 });
 
+test("on a phone the site's menu opens from its button, marks the page shown, and its links go to their pages", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Tune, flash and log your car with confidence", level: 1 })).toBeVisible();
+  // The drawer's code loads when the button is pressed (src/components/layouts/landing-layout.tsx).
+  await page.getByRole("button", { name: "Menu", exact: true }).click();
+  const menu = page.getByRole("dialog").filter({ hasText: "Menu" });
+  await expect(menu.locator(".ant-menu-item-selected")).toHaveText("Home");
+  await menu.getByRole("link", { name: "FAQs" }).click();
+  await expect(page).toHaveURL(/\/faqs$/);
+  await expect(page.getByRole("heading", { name: "Frequently asked questions", level: 1 })).toBeVisible();
+  await expect(menu).toBeHidden();
+  await page.getByRole("button", { name: "Menu", exact: true }).click();
+  await expect(menu.locator(".ant-menu-item-selected")).toHaveText("FAQs");
+  await page.keyboard.press("Escape");
+  await expect(menu).toBeHidden();
+});
+
 test("the home page lists the supported vehicles the catalogue holds", async ({ page, request, emulator }) => {
   const token = await emulator.idToken(demoUsers.admin, DEMO_PASSWORD);
   const headers = { authorization: `Bearer ${token}` };

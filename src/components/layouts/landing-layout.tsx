@@ -1,11 +1,12 @@
 import { MenuOutlined } from "@ant-design/icons";
-import { Button, Drawer, Flex, Layout, Menu, Typography, theme } from "antd";
-import { type ReactNode, useState } from "react";
+import { Button, Flex, Layout, Menu, theme } from "antd";
+import { type ReactNode, Suspense, lazy, useState } from "react";
 import { useLocation } from "react-router";
 import { Link } from "../link";
 import { useSessionState } from "../../providers/session-context";
 import { BrandMark, PRODUCT_NAME } from "../brand";
 import { useNarrowScreen } from "./snapshot-screen";
+import { Text } from "../text";
 
 const navigation = [
   { path: "/", label: "Home" },
@@ -15,6 +16,11 @@ const navigation = [
   { path: "/dealer-account-request", label: "For dealers" },
   { path: "/contact-us", label: "Contact" },
 ];
+
+// Only narrow screens open the menu drawer: its code (antd's Drawer) is fetched when the menu
+// button is pressed (pointer down comes a moment before the click) or focused.
+const loadDrawer = () => import("antd/es/drawer");
+const Drawer = lazy(loadDrawer);
 
 const footerLinks = [
   { path: "/about-us", label: "About us" },
@@ -32,6 +38,9 @@ export function LandingLayout({ children, headerExtra }: { children: ReactNode; 
   // Below 768 px the links do not fit beside the brand, the colour switch and sign-in: they move into a drawer.
   const narrow = useNarrowScreen();
   const [menuOpen, setMenuOpen] = useState(false);
+  // The drawer is mounted from its first opening on, so it can animate closed.
+  const [menuOpened, setMenuOpened] = useState(false);
+  if (menuOpen && !menuOpened) setMenuOpened(true);
   const menuItems = navigation.map((item) => ({ key: item.path, label: <Link to={item.path}>{item.label}</Link> }));
   return (
     <Layout style={{ minHeight: "100vh" }}>
@@ -39,12 +48,26 @@ export function LandingLayout({ children, headerExtra }: { children: ReactNode; 
         // Gaps shrink on narrow screens so brand, menu, colour switch and sign-in fit in 320 px.
         style={{ background: token.colorBgElevated, display: "flex", alignItems: "center", gap: "clamp(8px, 2vw, 24px)", padding: "0 clamp(12px, 4vw, 48px)" }}
       >
-        {narrow && <Button type="text" icon={<MenuOutlined />} aria-label="Menu" aria-expanded={menuOpen} onClick={() => setMenuOpen(true)} />}
+        {narrow && (
+          <Button
+            type="text"
+            icon={<MenuOutlined />}
+            aria-label="Menu"
+            aria-expanded={menuOpen}
+            onPointerDown={() => void loadDrawer()}
+            onFocus={() => void loadDrawer()}
+            onClick={() => setMenuOpen(true)}
+          />
+        )}
         <BrandMark />
         {narrow ? (
-          <Drawer title="Menu" placement="left" width={260} open={menuOpen} onClose={() => setMenuOpen(false)} styles={{ body: { padding: 0 } }}>
-            <Menu mode="inline" selectedKeys={[pathname]} style={{ borderInlineEnd: "none" }} items={menuItems} onClick={() => setMenuOpen(false)} />
-          </Drawer>
+          menuOpened && (
+            <Suspense fallback={null}>
+              <Drawer title="Menu" placement="left" width={260} open={menuOpen} onClose={() => setMenuOpen(false)} styles={{ body: { padding: 0 } }}>
+                <Menu mode="inline" selectedKeys={[pathname]} style={{ borderInlineEnd: "none" }} items={menuItems} onClick={() => setMenuOpen(false)} />
+              </Drawer>
+            </Suspense>
+          )
         ) : (
           <Menu
             mode="horizontal"
@@ -81,9 +104,9 @@ export function LandingLayout({ children, headerExtra }: { children: ReactNode; 
             </Link>
           ))}
         </Flex>
-        <Typography.Text type="secondary">
+        <Text type="secondary">
           © {new Date().getFullYear()} {PRODUCT_NAME}. Modifying engine software can affect emissions, warranty and road legality.
-        </Typography.Text>
+        </Text>
       </Layout.Footer>
     </Layout>
   );

@@ -1,5 +1,5 @@
-import { Typography } from "antd";
 import { LandingSection } from "./section";
+import { Paragraph } from "../../components/text";
 
 export function AboutUsPage() {
   return (
@@ -7,15 +7,15 @@ export function AboutUsPage() {
       title="About us"
       lead="We are tuners and software engineers who got tired of juggling files, spreadsheets and forum threads."
     >
-      <Typography.Paragraph>
+      <Paragraph>
         Tuning Portal ties together what a tune needs: the firmware identity of your ECU, tune files from dealers you trust, custom
         tuning requests with revisions and logs, safe flashing with your stock file kept, and data logs that chart quickly and can be
         shared.
-      </Typography.Paragraph>
-      <Typography.Paragraph>
+      </Paragraph>
+      <Paragraph>
         Dealers get a queue for their customers' requests and a catalogue they can publish and price; administrators keep the
         firmware catalogue, checksums, patches and logging channels right, because every byte we write ends up in an engine.
-      </Typography.Paragraph>
+      </Paragraph>
     </LandingSection>
   );
 }

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Col, Form, Input, Result, Row, Select, Typography } from "antd";
+import { Alert, Button, Col, Form, Input, Result, Row, Select } from "antd";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { type ContactRequestInput, contactRequestSchema, contactTopicLabels, contactTopics } from "../../../contracts/public-site";
@@ -9,6 +9,7 @@ import { failureText } from "../../lib/http-errors";
 import { useCreateRecord } from "../../providers/services-context";
 import { FormField, applyServerErrors } from "./form-field";
 import { LandingSection } from "./section";
+import { Paragraph, Title } from "../../components/text";
 
 export function ContactUsPage() {
   const gutter = useGutter([{ xs: 16, lg: 48 }, 24]);
@@ -73,19 +74,19 @@ export function ContactUsPage() {
           )}
         </Col>
         <Col xs={24} lg={10}>
-          <Typography.Title level={2} style={{ fontSize: 20 }}>
+          <Title level={2} style={{ fontSize: 20 }}>
             Before you write
-          </Typography.Title>
-          <Typography.Paragraph>
+          </Title>
+          <Paragraph>
             For a flash that stopped part-way, do not unplug the adapter or switch the ignition off: open the app again, it resumes or
             restores your stock software. The <Link to="/docs/flashing">flashing guide</Link> explains recovery step by step.
-          </Typography.Paragraph>
-          <Typography.Paragraph>
+          </Paragraph>
+          <Paragraph>
             For a question about a tune you bought, include the flash log from the app: it names the ECU, the software and each step.
-          </Typography.Paragraph>
-          <Typography.Paragraph>
+          </Paragraph>
+          <Paragraph>
             Run a tuning business? <Link to="/demo-request">Request a demo</Link> or <Link to="/dealer-account-request">apply for a dealer account</Link>.
-          </Typography.Paragraph>
+          </Paragraph>
         </Col>
       </Row>
     </LandingSection>

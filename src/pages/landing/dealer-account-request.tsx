@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Col, Flex, Form, Input, Result, Row, Skeleton, Typography } from "antd";
+import { Alert, Button, Col, Flex, Form, Input, Result, Row, Skeleton } from "antd";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { Account } from "../../../contracts/account";
@@ -12,6 +12,7 @@ import { useApiRead, useCreateRecord } from "../../providers/services-context";
 import { FormField, applyServerErrors } from "./form-field";
 import { LandingSection } from "./section";
 import { apiRoutes } from "../../../contracts/api-paths";
+import { Paragraph, Title } from "../../components/text";
 
 const PATH = "/dealer-account-request";
 
@@ -114,9 +115,9 @@ export function DealerAccountRequestPage() {
             <SignedInRequest />
           ) : (
             <Flex vertical gap={12} align="start">
-              <Typography.Paragraph>
+              <Paragraph>
                 A dealer account belongs to a portal account: sign in or create one first, then send your business details here.
-              </Typography.Paragraph>
+              </Paragraph>
               <Flex gap={12} wrap>
                 <Link to={`/login?to=${back}`}>
                   <Button type="primary">Sign in to apply</Button>
@@ -129,9 +130,9 @@ export function DealerAccountRequestPage() {
           )}
         </Col>
         <Col xs={24} lg={10}>
-          <Typography.Title level={2} style={{ fontSize: 20 }}>
+          <Title level={2} style={{ fontSize: 20 }}>
             What dealers get
-          </Typography.Title>
+          </Title>
           <ul>
             {benefits.map((item) => (
               <li key={item}>{item}</li>

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Col, Form, Input, Result, Row, Typography } from "antd";
+import { Alert, Button, Col, Form, Input, Result, Row } from "antd";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { type DemoRequestInput, demoRequestSchema } from "../../../contracts/public-site";
@@ -8,6 +8,7 @@ import { useCreateRecord } from "../../providers/services-context";
 import { FormField, applyServerErrors } from "./form-field";
 import { LandingSection } from "./section";
 import { useGutter } from "../../components/layouts/snapshot-screen";
+import { Title } from "../../components/text";
 
 const agenda = [
   "Your customers' custom tuning requests: stock read, logs and modifications in, revisions out.",
@@ -70,9 +71,9 @@ export function DemoRequestPage() {
           )}
         </Col>
         <Col xs={24} lg={10}>
-          <Typography.Title level={2} style={{ fontSize: 20 }}>
+          <Title level={2} style={{ fontSize: 20 }}>
             What we will show you
-          </Typography.Title>
+          </Title>
           <ul>
             {agenda.map((item) => (
               <li key={item}>{item}</li>

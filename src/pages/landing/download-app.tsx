@@ -1,9 +1,10 @@
 import { AndroidFilled, AppleFilled } from "@ant-design/icons";
-import { Alert, Button, Card, Col, Flex, QRCode, Row, Typography } from "antd";
+import { Alert, Button, Card, Col, Flex, QRCode, Row } from "antd";
 import { useSearchParams } from "react-router";
 import { Link } from "../../components/link";
 import { APP_STORE_URL, PLAY_STORE_URL } from "../../lib/app-links";
 import { LandingSection } from "./section";
+import { Paragraph, Text, Title } from "../../components/text";
 
 const needs = [
   "An iPhone with iOS 16 or later, or an Android phone with Android 10 or later.",
@@ -37,28 +38,28 @@ export function DownloadAppPage() {
               Get it on Google Play
             </Button>
           </Flex>
-          <Typography.Title level={2} style={{ fontSize: 20 }}>
+          <Title level={2} style={{ fontSize: 20 }}>
             What you need
-          </Typography.Title>
+          </Title>
           <ul>
             {needs.map((need) => (
               <li key={need}>{need}</li>
             ))}
           </ul>
-          <Typography.Paragraph>
+          <Paragraph>
             Then follow <Link to="/docs/connecting-a-vehicle">connecting a vehicle</Link> and <Link to="/docs/flashing">flashing a tune</Link>.
-          </Typography.Paragraph>
+          </Paragraph>
         </Col>
         <Col xs={24} md={10}>
           <Card>
             <Flex vertical align="center" gap={12}>
-              <Typography.Title level={2} style={{ fontSize: 18, margin: 0 }}>
+              <Title level={2} style={{ fontSize: 18, margin: 0 }}>
                 On your computer?
-              </Typography.Title>
+              </Title>
               <QRCode value={qrTarget} size={192} bgColor="#ffffff" color="#000000" aria-label="QR code that opens the app on your phone" />
-              <Typography.Text type="secondary" style={{ textAlign: "center" }}>
+              <Text type="secondary" style={{ textAlign: "center" }}>
                 Scan with your phone's camera: it opens the app, or this page when the app is not installed yet.
-              </Typography.Text>
+              </Text>
             </Flex>
           </Card>
         </Col>

@@ -1,14 +1,18 @@
 import { ApiOutlined, CloudUploadOutlined, LineChartOutlined, SafetyCertificateOutlined, ShopOutlined, ThunderboltOutlined } from "@ant-design/icons";
-import { Button, Card, Col, Flex, Row, Skeleton, Steps, Typography } from "antd";
+import { Button, Col, Flex, Row } from "antd";
 import { type ReactNode, Suspense, lazy } from "react";
 import { useGutter } from "../../components/layouts/snapshot-screen";
 import { Link } from "../../components/link";
 import { NearView } from "../../components/near-view";
+import { Panel } from "../../components/panel";
+import { ParagraphSkeleton } from "../../components/paragraph-skeleton";
+import { StepList } from "../../components/step-list";
+import { Paragraph, Text, Title } from "../../components/text";
 import "./prose.css";
 
 // The searchable table (antd's Table, Select and Pagination) is far down the page: its code loads as the reader nears it.
 const SupportedVehicles = lazy(() => import("./supported-vehicles").then((module) => ({ default: module.SupportedVehicles })));
-const tableLoading = <Skeleton active />;
+const tableLoading = <ParagraphSkeleton />;
 
 const features: { icon: ReactNode; title: string; text: string }[] = [
   { icon: <ThunderboltOutlined />, title: "Flash from your phone", text: "Connect the app to your car through an OBD adapter: it reads the ECU, backs up the stock software and flashes the tune built for your exact software version." },
@@ -30,11 +34,11 @@ export function HomePage() {
   return (
     <Flex vertical gap={56} className="prose">
       <section style={{ maxWidth: 780 }} aria-labelledby="home-title">
-        <Typography.Title id="home-title">Tune, flash and log your car with confidence</Typography.Title>
-        <Typography.Paragraph style={{ fontSize: 18 }}>
+        <Title id="home-title">Tune, flash and log your car with confidence</Title>
+        <Paragraph style={{ fontSize: 18 }}>
           Tuning Portal brings dealers' tune files, custom tuning requests, flashing and data logging together. Every file is checked
           against your ECU's software, every checksum is verified and every flash is recorded.
-        </Typography.Paragraph>
+        </Paragraph>
         <Flex gap={12} wrap>
           <Link to="/create-account">
             <Button type="primary" size="large">
@@ -51,34 +55,34 @@ export function HomePage() {
         <Row gutter={[16, 16]}>
           {features.map((feature) => (
             <Col key={feature.title} xs={24} md={12} xl={6}>
-              <Card style={{ height: "100%" }}>
-                <Typography.Title level={2} style={{ fontSize: 18, marginTop: 0 }}>
+              <Panel style={{ height: "100%" }}>
+                <Title level={2} style={{ fontSize: 18, marginTop: 0 }}>
                   <span aria-hidden style={{ marginRight: 8 }}>
                     {feature.icon}
                   </span>
                   {feature.title}
-                </Typography.Title>
-                <Typography.Text>{feature.text}</Typography.Text>
-              </Card>
+                </Title>
+                <Text>{feature.text}</Text>
+              </Panel>
             </Col>
           ))}
         </Row>
       </section>
 
       <section aria-labelledby="how-title">
-        <Typography.Title level={2} id="how-title">
+        <Title level={2} id="how-title">
           How flashing with the app works
-        </Typography.Title>
-        <Steps direction="vertical" current={-1} items={steps.map((step) => ({ title: step.title, description: step.description }))} />
-        <Typography.Paragraph>
+        </Title>
+        <StepList items={steps} />
+        <Paragraph>
           The <Link to="/docs/flashing">flashing guide</Link> covers preparation, what the app checks and how recovery works.
-        </Typography.Paragraph>
+        </Paragraph>
       </section>
 
       <section aria-labelledby="vehicles-title">
-        <Typography.Title level={2} id="vehicles-title">
+        <Title level={2} id="vehicles-title">
           Supported vehicles
-        </Typography.Title>
+        </Title>
         <NearView placeholder={tableLoading}>
           <Suspense fallback={tableLoading}>
             <SupportedVehicles />
@@ -89,14 +93,14 @@ export function HomePage() {
       <section aria-labelledby="dealers-title">
         <Row gutter={gutter} align="middle">
           <Col xs={24} md={16}>
-            <Typography.Title level={2} id="dealers-title">
+            <Title level={2} id="dealers-title">
               <ApiOutlined aria-hidden style={{ marginRight: 8 }} />
               For dealers and tuners
-            </Typography.Title>
-            <Typography.Paragraph>
+            </Title>
+            <Paragraph>
               Publish your tunes per ECU software with your own prices, protected against copying; work your customers' custom
               requests with their stock reads and logs attached; see every flash log when a customer calls.
-            </Typography.Paragraph>
+            </Paragraph>
           </Col>
           <Col xs={24} md={8}>
             <Flex gap={12} wrap>
@@ -112,15 +116,15 @@ export function HomePage() {
       </section>
 
       <section aria-labelledby="safety-title">
-        <Typography.Title level={2} id="safety-title">
+        <Title level={2} id="safety-title">
           <CloudUploadOutlined aria-hidden style={{ marginRight: 8 }} />
           Safety and the law
-        </Typography.Title>
-        <Typography.Paragraph>
+        </Title>
+        <Paragraph>
           Modified engine software changes how your vehicle behaves and may affect emissions compliance, road legality, insurance and
           warranty. Many tunes are meant for off-road or competition use only: check the rules where you drive. Flash with a stable
           power supply and never interrupt a flash. Read our <Link to="/legal/terms">terms</Link> before you buy.
-        </Typography.Paragraph>
+        </Paragraph>
       </section>
     </Flex>
   );

@@ -1,21 +1,21 @@
-import { Typography } from "antd";
 import { LandingSection } from "./section";
+import { Paragraph } from "../../components/text";
 
 export function TermsPage() {
   return (
     <LandingSection title="Terms of use">
-      <Typography.Paragraph>
+      <Paragraph>
         Tune files are licensed to one vehicle: a purchase binds the file to the VIN, ECU and software it was bought for. You may not
         copy, resell or extract a dealer's tune.
-      </Typography.Paragraph>
-      <Typography.Paragraph>
+      </Paragraph>
+      <Paragraph>
         Modifying engine software changes how your vehicle behaves and may affect emissions compliance, road legality, insurance and
         warranty. You are responsible for using modified software only where it is allowed. Flash with a stable power supply and
         never interrupt a flash.
-      </Typography.Paragraph>
-      <Typography.Paragraph>
+      </Paragraph>
+      <Paragraph>
         Payments are processed by our card payment provider. Refunds for tune files are possible until the file has been flashed.
-      </Typography.Paragraph>
+      </Paragraph>
     </LandingSection>
   );
 }
@@ -23,15 +23,15 @@ export function TermsPage() {
 export function PrivacyPage() {
   return (
     <LandingSection title="Privacy">
-      <Typography.Paragraph>
+      <Paragraph>
         We keep what the service needs: your account (email, name), your vehicles (VIN, ECU identity, stock reads), your tune files,
         flash logs and the data logs you upload. Sign-in is handled by our identity provider; card details are handled by our payment
         provider and never reach our servers.
-      </Typography.Paragraph>
-      <Typography.Paragraph>
+      </Paragraph>
+      <Paragraph>
         Data logs are private until you share them; a share link can be revoked at any time. You can delete your account from your
         profile: we then remove or anonymise your records.
-      </Typography.Paragraph>
+      </Paragraph>
     </LandingSection>
   );
 }

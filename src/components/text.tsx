@@ -1,0 +1,33 @@
+/**
+ * Headings, paragraphs and inline text drawn exactly as antd's Typography draws them (the same
+ * element with the same classes and the same style rules), without its editing, copying and
+ * ellipsis machinery: antd's Typography.Title, .Paragraph and .Text bring a text area, a tooltip
+ * and a measuring pass along (about 30 kB gzipped), which the public pages' first load does not need.
+ * Pages that edit, copy or truncate text use antd's Typography.
+ */
+import TypographyElement from "antd/es/typography/Typography";
+import { type CSSProperties, type ComponentType, type HTMLAttributes, type ReactNode } from "react";
+
+// antd's element takes the tag to render as `component`; its published props do not list it.
+const Element = TypographyElement as unknown as ComponentType<HTMLAttributes<HTMLElement> & { component: string }>;
+
+interface TextProps {
+  id?: string;
+  style?: CSSProperties;
+  children?: ReactNode;
+}
+
+/** A heading of the page's outline, h1 to h5, as antd's Typography.Title. */
+export function Title({ level = 1, ...props }: TextProps & { level?: 1 | 2 | 3 | 4 | 5 }) {
+  return <Element component={`h${level}`} {...props} />;
+}
+
+/** A paragraph, as antd's Typography.Paragraph. */
+export function Paragraph(props: TextProps) {
+  return <Element component="div" {...props} />;
+}
+
+/** Inline text, as antd's Typography.Text; `secondary` in the quieter colour. */
+export function Text({ type, ...props }: TextProps & { type?: "secondary" }) {
+  return <Element component="span" className={type === "secondary" ? "ant-typography-secondary" : undefined} {...props} />;
+}
