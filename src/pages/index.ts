@@ -1,8 +1,7 @@
 import { isUuid } from "../lib/route-params";
-import { DashboardOutlined, TableOutlined } from "@ant-design/icons";
-import { createElement } from "react";
 import { lazyPage } from "../routing/lazy-page";
 import type { LayoutName, PageComponent, ResourceDefinition } from "../routing/types";
+import { menuIcon } from "../components/menu-icon";
 
 function publicPage(name: string, path: string, label: string, component: PageComponent, layout: LayoutName = "landing"): ResourceDefinition {
   return { name, guard: "public", layout, list: { path, component }, meta: { label, publicSite: true } };
@@ -33,7 +32,7 @@ export const pages: ResourceDefinition[] = [
     guard: "auth",
     layout: "portal",
     list: { path: "/dashboard", component: lazyPage(() => import("./dashboard"), "DashboardPage") },
-    meta: { label: "Dashboard", icon: createElement(DashboardOutlined), menu: "portal" },
+    meta: { label: "Dashboard", icon: menuIcon("DashboardOutlined"), menu: "portal" },
   },
   {
     name: "profile",
@@ -61,6 +60,6 @@ export const pages: ResourceDefinition[] = [
     guard: "auth",
     layout: "portal",
     list: { path: "/tuning-tools/tune-viewer", component: lazyPage(() => import("./tune-viewer"), "TuneViewerPage") },
-    meta: { label: "Tune viewer", icon: createElement(TableOutlined), menu: "portal" },
+    meta: { label: "Tune viewer", icon: menuIcon("TableOutlined"), menu: "portal" },
   },
 ];

@@ -1,9 +1,8 @@
-import { CrownOutlined, ShopOutlined } from "@ant-design/icons";
 import type { ResourceProps } from "@refinedev/core";
-import { createElement } from "react";
 import { matchPath } from "react-router";
 import { type PreloadPriority, routePreloads } from "./preload";
 import type { LayoutName, MenuGroup, ResourceDefinition, RoutePage } from "./types";
+import { menuIcon } from "../components/menu-icon";
 
 /**
  * The registry kernel: what the app's resource definitions become (Refine resources, routes,
@@ -25,8 +24,8 @@ export function registeredResources(): ResourceDefinition[] {
 }
 
 const menuParents: Record<Exclude<MenuGroup, "portal">, ResourceProps> = {
-  dealer: { name: "dealer", meta: { label: "Dealer", icon: createElement(ShopOutlined) } },
-  admin: { name: "admin", meta: { label: "Administration", icon: createElement(CrownOutlined) } },
+  dealer: { name: "dealer", meta: { label: "Dealer", icon: menuIcon("ShopOutlined") } },
+  admin: { name: "admin", meta: { label: "Administration", icon: menuIcon("CrownOutlined") } },
 };
 
 /** Refine's resources: menu entries for pages with a menu group, hidden entries for the rest (breadcrumbs, titles). */

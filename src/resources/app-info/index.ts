@@ -1,13 +1,12 @@
-import { InfoCircleOutlined } from "@ant-design/icons";
-import { createElement } from "react";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
 import { apiPaths } from "../../../contracts/api-paths";
+import { menuIcon } from "../../components/menu-icon";
 
 export const appInfo: ResourceDefinition = {
   name: "app-info",
   guard: "admin",
   layout: "portal",
   list: { path: "/admin/app-info", component: lazyPage(() => import("./list"), "AppInfoList") },
-  meta: { label: "App info", icon: createElement(InfoCircleOutlined), menu: "admin", apiPath: apiPaths["app-info"].list },
+  meta: { label: "App info", icon: menuIcon("InfoCircleOutlined"), menu: "admin", apiPath: apiPaths["app-info"].list },
 };

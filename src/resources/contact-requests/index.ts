@@ -1,12 +1,11 @@
-import { MailOutlined } from "@ant-design/icons";
-import { createElement } from "react";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
+import { menuIcon } from "../../components/menu-icon";
 
 export const contactRequests: ResourceDefinition = {
   name: "contact-requests",
   guard: "admin",
   layout: "portal",
   list: { path: "/admin/enquiries", component: lazyPage(() => import("./list"), "ContactRequestsList") },
-  meta: { label: "Enquiries", icon: createElement(MailOutlined), menu: "admin" },
+  meta: { label: "Enquiries", icon: menuIcon("MailOutlined"), menu: "admin" },
 };

@@ -1,8 +1,7 @@
-import { LineChartOutlined } from "@ant-design/icons";
-import { createElement } from "react";
 import { isUuid } from "../../lib/route-params";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
+import { menuIcon } from "../../components/menu-icon";
 
 export const dataLogs: ResourceDefinition = {
   name: "data-logs",
@@ -14,7 +13,7 @@ export const dataLogs: ResourceDefinition = {
     component: lazyPage(() => import("./show"), "DataLogsShow"),
     validate: ({ id }) => isUuid(id),
   },
-  meta: { label: "Data logs", icon: createElement(LineChartOutlined), menu: "portal" },
+  meta: { label: "Data logs", icon: menuIcon("LineChartOutlined"), menu: "portal" },
 };
 
 /** A share link's read-only view: open to anyone holding the link, so outside the auth guard. */

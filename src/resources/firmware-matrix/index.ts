@@ -1,8 +1,7 @@
-import { TableOutlined } from "@ant-design/icons";
-import { createElement } from "react";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
 import { apiPaths } from "../../../contracts/api-paths";
+import { menuIcon } from "../../components/menu-icon";
 
 /** Reached from the firmware-support tabs, not the menu: "Firmware support" stays highlighted. */
 export const firmwareMatrix: ResourceDefinition = {
@@ -10,5 +9,5 @@ export const firmwareMatrix: ResourceDefinition = {
   guard: "admin",
   layout: "portal",
   list: { path: "/admin/firmware-support/matrix", component: lazyPage(() => import("./list"), "FirmwareMatrixList") },
-  meta: { label: "Support matrix", icon: createElement(TableOutlined), apiPath: apiPaths["firmware-matrix"].list, menuEntry: "firmware-support" },
+  meta: { label: "Support matrix", icon: menuIcon("TableOutlined"), apiPath: apiPaths["firmware-matrix"].list, menuEntry: "firmware-support" },
 };

@@ -1,9 +1,8 @@
 import { isUuid } from "../../lib/route-params";
-import { ToolOutlined } from "@ant-design/icons";
-import { createElement } from "react";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
 import { apiPaths } from "../../../contracts/api-paths";
+import { menuIcon } from "../../components/menu-icon";
 
 export const managedDevices: ResourceDefinition = {
   name: "managed-devices",
@@ -11,5 +10,5 @@ export const managedDevices: ResourceDefinition = {
   layout: "portal",
   list: { path: "/managed-devices", component: lazyPage(() => import("./list"), "ManagedDevicesList"), layout: "none" },
   show: { path: "/managed-devices/:deviceId", component: lazyPage(() => import("./show"), "ManagedDevicesShow"), validate: ({ deviceId }) => isUuid(deviceId) },
-  meta: { label: "Managed vehicles", icon: createElement(ToolOutlined), menu: "dealer", apiPath: apiPaths["managed-devices"].list },
+  meta: { label: "Managed vehicles", icon: menuIcon("ToolOutlined"), menu: "dealer", apiPath: apiPaths["managed-devices"].list },
 };

@@ -1,9 +1,8 @@
 import { isUuid } from "../../lib/route-params";
-import { createElement } from "react";
-import { CarOutlined } from "@ant-design/icons";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
 import { apiPaths } from "../../../contracts/api-paths";
+import { menuIcon } from "../../components/menu-icon";
 
 export const myDevices: ResourceDefinition = {
   name: "my-devices",
@@ -11,5 +10,5 @@ export const myDevices: ResourceDefinition = {
   layout: "portal",
   list: { path: "/my-devices", component: lazyPage(() => import("./list"), "MyDeviceList") },
   show: { path: "/my-devices/:id", component: lazyPage(() => import("./show"), "MyDeviceShow"), validate: ({ id }) => isUuid(id) },
-  meta: { label: "My vehicles", icon: createElement(CarOutlined), menu: "portal", apiPath: apiPaths["my-devices"].list },
+  meta: { label: "My vehicles", icon: menuIcon("CarOutlined"), menu: "portal", apiPath: apiPaths["my-devices"].list },
 };

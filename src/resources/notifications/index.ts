@@ -1,12 +1,11 @@
-import { BellOutlined } from "@ant-design/icons";
-import { createElement } from "react";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
+import { menuIcon } from "../../components/menu-icon";
 
 export const notifications: ResourceDefinition = {
   name: "notifications",
   guard: "auth",
   layout: "portal",
   list: { path: "/notifications", component: lazyPage(() => import("./list"), "NotificationsList") },
-  meta: { label: "Notifications", icon: createElement(BellOutlined), menu: "portal" },
+  meta: { label: "Notifications", icon: menuIcon("BellOutlined"), menu: "portal" },
 };

@@ -1,14 +1,13 @@
-import { CarryOutOutlined } from "@ant-design/icons";
-import { createElement } from "react";
 import { drawerRoutes } from "../../routing/drawer-routes";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
 import { apiPaths } from "../../../contracts/api-paths";
+import { menuIcon } from "../../components/menu-icon";
 
 export const onboardingVehicles: ResourceDefinition = {
   name: "onboarding-vehicles",
   guard: "admin",
   layout: "portal",
   ...drawerRoutes("/admin/onboarding-vehicles", lazyPage(() => import("./list"), "OnboardingVehiclesList"), ["show"]),
-  meta: { label: "Onboarding vehicles", icon: createElement(CarryOutOutlined), menu: "admin", apiPath: apiPaths["onboarding-vehicles"].list },
+  meta: { label: "Onboarding vehicles", icon: menuIcon("CarryOutOutlined"), menu: "admin", apiPath: apiPaths["onboarding-vehicles"].list },
 };

@@ -1,9 +1,8 @@
-import { KeyOutlined } from "@ant-design/icons";
-import { createElement } from "react";
 import { drawerRoutes } from "../../routing/drawer-routes";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
 import { apiPaths } from "../../../contracts/api-paths";
+import { menuIcon } from "../../components/menu-icon";
 
 /** Reached from the firmware-support tabs. */
 export const passwordStorage: ResourceDefinition = {
@@ -11,5 +10,5 @@ export const passwordStorage: ResourceDefinition = {
   guard: "admin",
   layout: "portal",
   ...drawerRoutes("/admin/firmware-support/passwords", lazyPage(() => import("./list"), "PasswordStorageList"), ["create"]),
-  meta: { label: "Password storage", icon: createElement(KeyOutlined), apiPath: apiPaths["password-storage"].list },
+  meta: { label: "Password storage", icon: menuIcon("KeyOutlined"), apiPath: apiPaths["password-storage"].list },
 };

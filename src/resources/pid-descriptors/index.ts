@@ -1,9 +1,8 @@
-import { NodeIndexOutlined } from "@ant-design/icons";
-import { createElement } from "react";
 import { drawerRoutes } from "../../routing/drawer-routes";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
 import { apiPaths } from "../../../contracts/api-paths";
+import { menuIcon } from "../../components/menu-icon";
 
 /** Reached from the PID templates page, whose templates are built from these. */
 export const pidDescriptors: ResourceDefinition = {
@@ -11,5 +10,5 @@ export const pidDescriptors: ResourceDefinition = {
   guard: "admin",
   layout: "portal",
   ...drawerRoutes("/admin/pid-templates/descriptors", lazyPage(() => import("./list"), "PidDescriptorsList"), ["create", "edit"]),
-  meta: { label: "PID descriptors", icon: createElement(NodeIndexOutlined), apiPath: apiPaths["pid-descriptors"].list },
+  meta: { label: "PID descriptors", icon: menuIcon("NodeIndexOutlined"), apiPath: apiPaths["pid-descriptors"].list },
 };

@@ -1,8 +1,7 @@
-import { IdcardOutlined } from "@ant-design/icons";
-import { createElement } from "react";
 import { apiPaths } from "../../../contracts/api-paths";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
+import { menuIcon } from "../../components/menu-icon";
 
 /** The admins' review queue of dealers' business identity changes. */
 export const profileChangeRequests: ResourceDefinition = {
@@ -10,5 +9,5 @@ export const profileChangeRequests: ResourceDefinition = {
   guard: "admin",
   layout: "portal",
   list: { path: "/admin/profile-change-requests", component: lazyPage(() => import("./list"), "ProfileChangeRequestsList") },
-  meta: { label: "Profile changes", icon: createElement(IdcardOutlined), menu: "admin", apiPath: apiPaths["profile-change-requests"].list },
+  meta: { label: "Profile changes", icon: menuIcon("IdcardOutlined"), menu: "admin", apiPath: apiPaths["profile-change-requests"].list },
 };

@@ -1,9 +1,8 @@
-import { CarOutlined } from "@ant-design/icons";
-import { createElement } from "react";
 import { drawerRoutes } from "../../routing/drawer-routes";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
 import { apiPaths } from "../../../contracts/api-paths";
+import { menuIcon } from "../../components/menu-icon";
 
 /** Reached from the firmware-support tabs; the public site reads the supported list from the same API. */
 export const supportedVehicles: ResourceDefinition = {
@@ -11,5 +10,5 @@ export const supportedVehicles: ResourceDefinition = {
   guard: "admin",
   layout: "portal",
   ...drawerRoutes("/admin/firmware-support/vehicles", lazyPage(() => import("./list"), "SupportedVehiclesList"), ["create", "edit"]),
-  meta: { label: "Supported vehicles", icon: createElement(CarOutlined), apiPath: apiPaths["supported-vehicles"].list },
+  meta: { label: "Supported vehicles", icon: menuIcon("CarOutlined"), apiPath: apiPaths["supported-vehicles"].list },
 };

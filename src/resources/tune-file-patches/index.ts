@@ -1,13 +1,12 @@
-import { BuildOutlined } from "@ant-design/icons";
-import { createElement } from "react";
 import { drawerRoutes } from "../../routing/drawer-routes";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
+import { menuIcon } from "../../components/menu-icon";
 
 export const tuneFilePatches: ResourceDefinition = {
   name: "tune-file-patches",
   guard: "admin",
   layout: "portal",
   ...drawerRoutes("/admin/tune-file-patches", lazyPage(() => import("./list"), "TuneFilePatchesList")),
-  meta: { label: "Tune-file patches", icon: createElement(BuildOutlined), menu: "admin" },
+  meta: { label: "Tune-file patches", icon: menuIcon("BuildOutlined"), menu: "admin" },
 };

@@ -1,8 +1,7 @@
-import { TeamOutlined } from "@ant-design/icons";
-import { createElement } from "react";
 import { isUid } from "../../lib/route-params";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
+import { menuIcon } from "../../components/menu-icon";
 
 export const users: ResourceDefinition = {
   name: "users",
@@ -14,5 +13,5 @@ export const users: ResourceDefinition = {
     component: lazyPage(() => import("./show"), "UsersShow"),
     validate: ({ userId }) => isUid(userId),
   },
-  meta: { label: "Users", icon: createElement(TeamOutlined), menu: "admin" },
+  meta: { label: "Users", icon: menuIcon("TeamOutlined"), menu: "admin" },
 };
