@@ -73,6 +73,26 @@ describe("bundle budgets", () => {
     expect(found.slice(0, 10), `${found.length} modules of antd's forms in the landing's first load`).toEqual([]);
   });
 
+  it("the landing's first load carries no code for what it shows only on demand: error pages, dialogs, messages, the menu drawer, the portal menu's icons", () => {
+    // Each loads when first shown (src/components/deferred-error-page.tsx, dialog-host.tsx,
+    // empty-state.tsx, app-frame.tsx, menu-icon.tsx, layouts/landing-layout.tsx); the landing's
+    // headings, panels, steps and placeholders are antd's drawings without the machinery they do
+    // not use (src/components/text.tsx, panel.tsx, step-list.tsx, paragraph-skeleton.tsx). Their
+    // style rules and the locale ConfigProvider hands to a modal stay: they are what draws the page.
+    const onDemand = new RegExp(
+      [
+        "src/components/(error-page|dialog-frames|shortcut-list|menu-icons)\\.tsx$",
+        "node_modules/antd/es/(result|modal|message|notification|drawer|empty|descriptions|collapse|tabs|avatar|progress)/(?!style/|locale\\.js$)",
+        "node_modules/antd/es/typography/(Base|Editable|Title|Paragraph|Text|Link)",
+        "node_modules/antd/es/(card|steps|skeleton)/(?!style/)",
+        "node_modules/(rc-textarea|rc-tabs|rc-steps|rc-dialog|rc-drawer|rc-notification)/",
+        "node_modules/@ant-design/icons-svg/es/asn/(Dashboard|Team|Crown|Database)Outlined\\.js$",
+      ].join("|"),
+    );
+    const found = landingModulesMatching(onDemand);
+    expect(found.slice(0, 10), `${found.length} modules shown only on demand in the landing's first load`).toEqual([]);
+  });
+
   it("Monaco is not in the landing's first load", () => {
     expect(report.initial.filter((fileName) => BUDGETS.lazyExempt.test(fileName))).toEqual([]);
   });
