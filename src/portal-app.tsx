@@ -7,6 +7,7 @@ import { Refine } from "@refinedev/core";
 import routerProvider, { DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
 import { App as AntdApp } from "antd";
 import { Suspense, lazy, memo } from "react";
+import { preloadErrorPage } from "./components/deferred-error-page";
 import { Link } from "./components/link";
 import { documentTitle } from "./lib/labels";
 import { notificationProvider } from "./providers/notification-provider";
@@ -18,6 +19,8 @@ import { layouts } from "./routing/layouts";
 import { AppChrome, PageRoutes } from "./routing/page-routes";
 
 const resources = refineResources();
+// Refusals and records that do not exist are common in the portal: their page's code comes with it.
+preloadErrorPage();
 const routes = renderRoutes(layouts);
 // Every link Refine renders (menu, breadcrumbs, record buttons) preloads its page's code.
 const router = { ...routerProvider, Link };

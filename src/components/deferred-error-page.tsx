@@ -2,20 +2,29 @@
  * The error page, its code fetched when an error is shown. The app's error boundary and the 404 of
  * a record that does not exist are on every page's first load, and almost none shows an error:
  * antd's Result with its illustrations waits until one does. Where the code cannot be fetched
- * (offline, or a release replaced it), the same error is shown plainly instead.
+ * (offline, or a release replaced it), the same error is shown plainly instead. The portal, where
+ * refusals and missing records are common, fetches the code as it opens (`preloadErrorPage`), and
+ * once it is in the page shows at once, without a moment of blank.
  */
 import { Suspense, lazy } from "react";
 import { useNavigate } from "react-router";
 import type { ErrorPageProps } from "./error-page";
 
+let loaded: typeof import("./error-page") | undefined;
+const loadErrorPage = () => import("./error-page").then((module) => (loaded = module));
+
+/** Fetches the error page's code ahead; a failure is left to the page, which then shows the error plainly. */
+export const preloadErrorPage = (): void => void loadErrorPage().catch(() => undefined);
+
 const ErrorPage = lazy(() =>
-  import("./error-page").then(
+  loadErrorPage().then(
     (module) => ({ default: module.ErrorPage }),
     () => ({ default: PlainErrorPage }),
   ),
 );
 
 export function DeferredErrorPage(props: ErrorPageProps) {
+  if (loaded) return <loaded.ErrorPage {...props} />;
   return (
     <Suspense fallback={null}>
       <ErrorPage {...props} />

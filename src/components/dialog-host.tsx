@@ -1,7 +1,7 @@
 /**
  * Dialog host: renders the app's dialogs above the layout.
  *
- * Mount once, beside the layout and inside antd's <App>/<ConfigProvider> so dialogs get the
+ * Mount once, beside the layout and inside antd's <ConfigProvider> so dialogs get the
  * theme:
  *   <DialogHost />
  *
