@@ -101,6 +101,19 @@ const UNUSED_WHEN_UNIMPORTED = [
   { test: /\/node_modules\/(rc-[^/]+|@rc-component\/[^/]+)\//, sideEffects: false },
 ];
 
+/**
+ * antd's foundations in one chunk: its style engine and theme, the utilities and motion every
+ * component uses, and the small packages under them. Left to the bundler, these were cut into a
+ * chunk for every set of pages that shares a few of them (a signed-in dashboard fetched 183 files,
+ * 95 of them under 2 KiB), and each file costs a request's headers and its own compression; most of
+ * them are on every first load anyway. Three of antd's utilities stay out: they import the form
+ * context, ConfigProvider or Button, and the group would pull those (and rc-field-form) along into
+ * the landing's first load (tests/unit/bundle-budget.test.ts would say so).
+ */
+const isAntdBase = (id: string): boolean =>
+  /node_modules[\\/](antd[\\/]es[\\/](style|_util|theme)[\\/]|rc-util[\\/]|rc-motion[\\/]|@ant-design[\\/](cssinjs|cssinjs-utils|fast-color|colors)[\\/]|@rc-component[\\/](util|portal|context)[\\/]|classnames[\\/]|@babel[\\/]runtime[\\/]|react-is[\\/])/.test(id) &&
+  !/_util[\\/](ContextIsolator|PurePanel|ActionButton)\.js$/.test(id);
+
 export default defineConfig(({ command }) => ({
   plugins: [react(), buildManifest(), chunkReport(), snapshotsAndPrecompress()],
   // The dev server writes no manifest: null makes the first manifest read the baseline.
@@ -114,7 +127,10 @@ export default defineConfig(({ command }) => ({
     outDir: "dist",
     chunkSizeWarningLimit: 4000,
     sourcemap: false,
-    rolldownOptions: { treeshake: { moduleSideEffects: UNUSED_WHEN_UNIMPORTED } },
+    rolldownOptions: {
+      treeshake: { moduleSideEffects: UNUSED_WHEN_UNIMPORTED },
+      output: { codeSplitting: { groups: [{ name: "antd-base", test: isAntdBase }] } },
+    },
   },
   worker: { format: "es" },
 }));
