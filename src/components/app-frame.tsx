@@ -5,12 +5,11 @@
  * and only portal pages ask for them (`App.useApp()`), so the portal provides them
  * (src/portal-app.tsx, an App that draws no element of its own).
  */
-import { ConfigProvider } from "antd";
 import useAppStyle from "antd/es/app/style";
-import { type ReactNode, useContext } from "react";
+import type { ReactNode } from "react";
+import { classList, useAntdStyle } from "./antd-drawing";
 
 export function AppFrame({ children }: { children: ReactNode }) {
-  const prefixCls = useContext(ConfigProvider.ConfigContext).getPrefixCls("app");
-  const [wrapCSSVar, hashId, cssVarCls] = useAppStyle(prefixCls);
-  return wrapCSSVar(<div className={[hashId, prefixCls, cssVarCls].filter(Boolean).join(" ")}>{children}</div>);
+  const { prefixCls, wrapCSSVar, hashId, cssVarCls } = useAntdStyle("app", useAppStyle);
+  return wrapCSSVar(<div className={classList(hashId, prefixCls, cssVarCls)}>{children}</div>);
 }

@@ -4,15 +4,14 @@
  * header (about 15 kB gzipped), which the public pages' panels never show. Anything with a
  * header, tabs, actions or loading uses antd's Card.
  */
-import { ConfigProvider } from "antd";
 import useCardStyle from "antd/es/card/style";
-import { type CSSProperties, type ReactNode, useContext } from "react";
+import type { CSSProperties, ReactNode } from "react";
+import { classList, useAntdStyle } from "./antd-drawing";
 
 export function Panel({ style, children }: { style?: CSSProperties; children?: ReactNode }) {
-  const prefixCls = useContext(ConfigProvider.ConfigContext).getPrefixCls("card");
-  const [wrapCSSVar, hashId, cssVarCls] = useCardStyle(prefixCls);
+  const { prefixCls, wrapCSSVar, hashId, cssVarCls } = useAntdStyle("card", useCardStyle);
   return wrapCSSVar(
-    <div className={[prefixCls, `${prefixCls}-bordered`, hashId, cssVarCls].filter(Boolean).join(" ")} style={style}>
+    <div className={classList(prefixCls, `${prefixCls}-bordered`, hashId, cssVarCls)} style={style}>
       <div className={`${prefixCls}-body`}>{children}</div>
     </div>,
   );

@@ -4,15 +4,13 @@
  * carries its avatar, button, input and image shapes along, which a placeholder for text never
  * shows; every other placeholder uses antd's Skeleton.
  */
-import { ConfigProvider } from "antd";
 import useSkeletonStyle from "antd/es/skeleton/style";
-import { useContext } from "react";
+import { classList, useAntdStyle } from "./antd-drawing";
 
 export function ParagraphSkeleton() {
-  const prefixCls = useContext(ConfigProvider.ConfigContext).getPrefixCls("skeleton");
-  const [wrapCSSVar, hashId, cssVarCls] = useSkeletonStyle(prefixCls);
+  const { prefixCls, wrapCSSVar, hashId, cssVarCls } = useAntdStyle("skeleton", useSkeletonStyle);
   return wrapCSSVar(
-    <div className={[prefixCls, `${prefixCls}-active`, hashId, cssVarCls].filter(Boolean).join(" ")}>
+    <div className={classList(prefixCls, `${prefixCls}-active`, hashId, cssVarCls)}>
       <div className={`${prefixCls}-content`}>
         <h3 className={`${prefixCls}-title`} style={{ width: "38%" }} />
         <ul className={`${prefixCls}-paragraph`}>

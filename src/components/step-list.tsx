@@ -4,9 +4,9 @@
  * rc-steps, Progress and Tooltip for steps that are clicked, timed or current (about 12 kB
  * gzipped), which a list of how something works never uses. Steps that track progress use antd's Steps.
  */
-import { ConfigProvider } from "antd";
 import useStepsStyle from "antd/es/steps/style";
-import { type ReactNode, useContext } from "react";
+import type { ReactNode } from "react";
+import { classList, useAntdStyle } from "./antd-drawing";
 
 export interface StepItem {
   title: ReactNode;
@@ -14,11 +14,10 @@ export interface StepItem {
 }
 
 export function StepList({ items }: { items: readonly StepItem[] }) {
-  const prefixCls = useContext(ConfigProvider.ConfigContext).getPrefixCls("steps");
-  const [wrapCSSVar, hashId, cssVarCls] = useStepsStyle(prefixCls);
+  const { prefixCls, wrapCSSVar, hashId, cssVarCls } = useAntdStyle("steps", useStepsStyle);
   const item = `${prefixCls}-item`;
   return wrapCSSVar(
-    <div className={[prefixCls, `${prefixCls}-vertical`, hashId, cssVarCls].filter(Boolean).join(" ")}>
+    <div className={classList(prefixCls, `${prefixCls}-vertical`, hashId, cssVarCls)}>
       {items.map((step, index) => (
         <div key={index} className={`${item} ${item}-wait`}>
           <div className={`${item}-container`}>

@@ -5,8 +5,9 @@
  * and a measuring pass along (about 30 kB gzipped), which the public pages' first load does not need.
  * Pages that edit, copy or truncate text use antd's Typography.
  */
+import { ConfigProvider } from "antd";
 import TypographyElement from "antd/es/typography/Typography";
-import { type CSSProperties, type ComponentType, type HTMLAttributes, type ReactNode } from "react";
+import { type CSSProperties, type ComponentType, type HTMLAttributes, type ReactNode, useContext } from "react";
 
 // antd's element takes the tag to render as `component`; its published props do not list it.
 const Element = TypographyElement as unknown as ComponentType<HTMLAttributes<HTMLElement> & { component: string }>;
@@ -29,5 +30,6 @@ export function Paragraph(props: TextProps) {
 
 /** Inline text, as antd's Typography.Text; `secondary` in the quieter colour. */
 export function Text({ type, ...props }: TextProps & { type?: "secondary" }) {
-  return <Element component="span" className={type === "secondary" ? "ant-typography-secondary" : undefined} {...props} />;
+  const prefixCls = useContext(ConfigProvider.ConfigContext).getPrefixCls("typography");
+  return <Element component="span" className={type === "secondary" ? `${prefixCls}-secondary` : undefined} {...props} />;
 }
