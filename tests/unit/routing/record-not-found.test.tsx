@@ -10,6 +10,10 @@ import { MemoryRouter, Route, Routes, useNavigate, useParams } from "react-route
 import { RecordNotFoundBoundary, useRecordMissing } from "../../../src/components/record-not-found";
 import { PAGE_NOT_FOUND, isClientError, isRecordMissing } from "../../../src/lib/record-missing";
 
+// The lazy code is imported afresh (antd's modules through Vitest's transform): under a full
+// parallel run that takes more than Testing Library's default second (the test itself has five).
+const LAZY_CODE_WAIT = { timeout: 4_000 };
+
 window.matchMedia ??= ((query: string) => ({ media: query, matches: false, addEventListener: () => undefined, removeEventListener: () => undefined, addListener: () => undefined, removeListener: () => undefined })) as unknown as typeof window.matchMedia;
 
 describe("which failures mean the record does not exist", () => {
@@ -77,7 +81,7 @@ describe("RecordNotFoundBoundary", () => {
   it("replaces the whole page (the list behind a drawer too) with 404 Page Not Found, and shows the page again at another address", async () => {
     renderAt("/things/gone-1");
     // The error page's code loads when it is first shown (src/components/deferred-error-page.tsx).
-    expect(await screen.findByRole("heading", { name: "404" })).toBeTruthy();
+    expect(await screen.findByRole("heading", { name: "404" }, LAZY_CODE_WAIT)).toBeTruthy();
     expect(screen.getByTestId("error-message").textContent).toBe("Page Not Found");
     expect(screen.getByRole("button", { name: "Go Home" })).toBeTruthy();
     expect(screen.queryByText("The list behind the drawer")).toBeNull();

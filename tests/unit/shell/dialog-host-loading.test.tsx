@@ -3,6 +3,10 @@ import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { ConfigProvider } from "antd";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+// The lazy code is imported afresh (antd's modules through Vitest's transform): under a full
+// parallel run that takes more than Testing Library's default second (the test itself has five).
+const LAZY_CODE_WAIT = { timeout: 4_000 };
+
 // Each test imports the host afresh, so its dialogs' code has not been loaded yet.
 async function freshHost() {
   const host = await import("../../../src/components/dialog-host");
@@ -27,7 +31,7 @@ describe("DialogHost before its dialogs' code has loaded", () => {
     const { useDialogs } = await freshHost();
     act(() => void useDialogs().open(<p>Delete this tune?</p>, { header: "Delete tune" }));
     expect(screen.queryByRole("dialog")).toBeNull();
-    expect(await screen.findByRole("dialog")).toBeTruthy();
+    expect(await screen.findByRole("dialog", undefined, LAZY_CODE_WAIT)).toBeTruthy();
     expect(screen.getByText("Delete this tune?")).toBeTruthy();
   });
 

@@ -4,6 +4,10 @@ import { act, cleanup, fireEvent, render, screen } from "@testing-library/react"
 import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+// The lazy code is imported afresh (antd's modules through Vitest's transform): under a full
+// parallel run that takes more than Testing Library's default second (the test itself has five).
+const LAZY_CODE_WAIT = { timeout: 4_000 };
+
 window.matchMedia ??= ((query: string) => ({ media: query, matches: false, addEventListener: () => undefined, removeEventListener: () => undefined, addListener: () => undefined, removeListener: () => undefined })) as unknown as typeof window.matchMedia;
 
 async function showFatalError() {
@@ -33,7 +37,7 @@ afterEach(() => {
 describe("the error page", () => {
   it("shows the error with antd's page once its code is in, and Go Home goes home", async () => {
     const errorState = await showFatalError();
-    expect(await screen.findByTestId("error-message")).toHaveProperty("textContent", "The garage burned down");
+    expect(await screen.findByTestId("error-message", undefined, LAZY_CODE_WAIT)).toHaveProperty("textContent", "The garage burned down");
     expect(document.querySelector(".ant-result")).not.toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Go Home" }));
     expect(errorState.getSnapshot()).toBeNull();
@@ -45,7 +49,7 @@ describe("the error page", () => {
       throw new TypeError("Failed to fetch dynamically imported module");
     });
     const errorState = await showFatalError();
-    expect(await screen.findByTestId("error-message")).toHaveProperty("textContent", "The garage burned down");
+    expect(await screen.findByTestId("error-message", undefined, LAZY_CODE_WAIT)).toHaveProperty("textContent", "The garage burned down");
     expect(screen.getByText("Try again later.")).toBeTruthy();
     expect(document.querySelector(".ant-result")).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Go Home" }));
