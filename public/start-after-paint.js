@@ -26,6 +26,35 @@
     });
     if (hrefs.length > 4) setTimeout(preloadInTurns, 0, hrefs.slice(4));
   }
+  // The chunks this page needs beyond the entry's, which the entry would ask for only once it has run:
+  // for a portal page, the portal's code, its frame and the page's own (the build lists them by route,
+  // scripts/lib/prerender.ts routePreloads, and the routes in the order the app matches them).
+  function matches(pattern, pathname) {
+    var source = pattern
+      .split("/")
+      .map(function (segment) {
+        if (segment === "*") return ".*";
+        if (segment.charAt(0) === ":") return "[^/]+";
+        return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      })
+      .join("/");
+    return new RegExp("^" + source + "/?$", "i").test(pathname);
+  }
+  function routeChunks(pathname) {
+    var element = document.getElementById("route-preloads");
+    if (!element) return [];
+    var preloads = JSON.parse(element.textContent);
+    for (var i = 0; i < preloads.routes.length; i++) {
+      var route = preloads.routes[i];
+      if (!matches(route[0], pathname)) continue;
+      if (route.length === 1) return [];
+      var lists = [preloads.portal, route[1] ? preloads.frame : "", route[2]].join(" ");
+      return lists.split(" ").filter(Boolean).map(function (index) {
+        return preloads.files[Number(index)];
+      });
+    }
+    return [];
+  }
   function start() {
     if (started) return;
     started = true;
@@ -39,7 +68,7 @@
       // First in the head, where antd's engine puts what it writes.
       document.head.insertBefore(sheet, document.head.firstChild);
     }
-    preloadInTurns((tag.getAttribute("data-preload") || "").split(" ").filter(Boolean));
+    preloadInTurns((tag.getAttribute("data-preload") || "").split(" ").filter(Boolean).concat(routeChunks(window.location.pathname)));
     if (!href) startEntry();
   }
   requestAnimationFrame(function () {

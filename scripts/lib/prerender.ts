@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { build } from "vite";
+import { type Plugin, build } from "vite";
 import { SNAPSHOT_CLASS } from "../../src/lib/snapshot";
 import { classesInMarkup, criticalCss } from "./critical-css";
 
@@ -56,6 +56,14 @@ export function snapshotFile(pagePath: string): string {
 }
 
 type Rendered = { html: string; styles: string };
+/** src/prerender/render-page.tsx's RoutePageModule. */
+export interface RoutePageModule {
+  path: string;
+  layout: string;
+  publicSite: boolean;
+  label: string;
+  module: string | null;
+}
 /** antd's style cache of src/prerender/render-page.tsx, opaque here. */
 type StyleCache = { readonly __styleCache: unique symbol };
 type RenderPage = (url: string, mode: "light" | "dark", screen: "narrow" | "wide", cache?: StyleCache) => Promise<Rendered>;
@@ -64,7 +72,36 @@ interface Renderer {
   newStyleCache: () => StyleCache;
   pageStylesheet: (cache: StyleCache) => string;
   renderAntdStylesheet: () => Promise<string>;
+  routePageModules: () => Promise<RoutePageModule[]>;
+  renderPortalShell: (url: string, title: string, cache?: StyleCache) => Promise<Rendered & { shellStyle: string }>;
   dispose: () => void;
+}
+
+/** `lazyPage(() => import("./list"), …)`: a route page's lazy import (src/routing/lazy-page.ts). */
+const LAZY_PAGE_IMPORT = /lazyPage\(\s*\(\)\s*=>\s*import\((["'])([^"']+)\1\)/g;
+
+/**
+ * For the renderer's build only: each lazy page's import goes through `globalThis.__pageModule` with
+ * the module's name, so the renderer can tell which module each route's page is
+ * (src/prerender/render-page.tsx, routePageModules) and the build can preload its chunks.
+ */
+function pageModuleNames(root: string): Plugin {
+  return {
+    name: "page-module-names",
+    async transform(code, id) {
+      if (id.includes("/node_modules/") || !id.startsWith(path.join(root, "src")) || !/import \{[^}]*\blazyPage\b[^}]*\} from/.test(code)) return null;
+      let out = "";
+      let last = 0;
+      for (const match of code.matchAll(LAZY_PAGE_IMPORT)) {
+        const resolved = await this.resolve(match[2], id);
+        if (!resolved) throw new Error(`${path.relative(root, id)}: the page module ${match[2]} cannot be resolved`);
+        const name = JSON.stringify(path.relative(root, resolved.id));
+        out += `${code.slice(last, match.index)}lazyPage(() => globalThis.__pageModule(${name}, () => import(${match[1]}${match[2]}${match[1]}))`;
+        last = match.index + match[0].length;
+      }
+      return last === 0 ? null : { code: out + code.slice(last), map: null };
+    },
+  };
 }
 
 export async function bundleRenderer(root: string): Promise<Renderer> {
@@ -73,7 +110,7 @@ export async function bundleRenderer(root: string): Promise<Renderer> {
     configFile: false,
     root,
     logLevel: "warn",
-    plugins: [react()],
+    plugins: [react(), pageModuleNames(root)],
     define: { __BUILD_ID__: "null", "process.env.NODE_ENV": JSON.stringify("production") },
     // Everything in the bundle: antd's and Refine's ES modules, and the CSS files the app imports, are not for Node as they are.
     ssr: { noExternal: true },
@@ -115,6 +152,88 @@ function startAfterPaint(indexHtml: string, stylesheet: string): { html: string;
   return { html, start };
 }
 
+/** A chunk in the build's dist/.vite/chunks.json (vite.config.ts, chunkReport). */
+export interface ChunkInfo {
+  fileName: string;
+  isEntry: boolean;
+  facadeModuleId: string | null;
+  imports: string[];
+}
+
+/**
+ * What a page load on a portal page fetches beside the entry (src/App.tsx, preloadPortalPage): the
+ * portal's code, for a page in the portal's frame the frame and its menu's icons (src/routing/layouts.tsx),
+ * and the page's own module.
+ */
+export const PORTAL_MODULES = ["src/portal-app.tsx"];
+export const PORTAL_FRAME_MODULES = ["src/components/layouts/portal-layout.tsx", "src/components/menu-icons.tsx"];
+
+/**
+ * The chunks a page load fetches beyond the entry's, by route, for public/start-after-paint.js: `files`
+ * once, lists as their indexes (`"0 3 4"`): `portal` for every portal page, `frame` for those in its
+ * frame, and for each route in the order the app matches them `[path]` (a public page: nothing more)
+ * or `[path, inFrame, pageOwn]`.
+ */
+export interface RoutePreloads {
+  files: string[];
+  portal: string;
+  frame: string;
+  routes: Array<[string] | [string, 0 | 1, string]>;
+}
+
+/** Every chunk `fileName` imports, itself included, as the browser would load them. */
+function closureOf(chunks: Map<string, ChunkInfo>, fileName: string, into = new Set<string>()): Set<string> {
+  if (into.has(fileName)) return into;
+  into.add(fileName);
+  for (const imported of chunks.get(fileName)?.imports ?? []) closureOf(chunks, imported, into);
+  return into;
+}
+
+export function routePreloads(chunkList: ChunkInfo[], routes: RoutePageModule[]): RoutePreloads {
+  const chunks = new Map(chunkList.map((chunk) => [chunk.fileName, chunk]));
+  const byModule = new Map(chunkList.filter((chunk) => chunk.facadeModuleId).map((chunk) => [chunk.facadeModuleId, chunk.fileName]));
+  const entry = chunkList.find((chunk) => chunk.isEntry);
+  if (!entry) throw new Error("the build has no entry chunk");
+  const loaded = closureOf(chunks, entry.fileName);
+  const files: string[] = [];
+  // The chunks of `modules` not loaded yet, as indexes into `files`; they count as loaded from then on.
+  const take = (modules: string[], already: Set<string>): string => {
+    const taken = new Set(already);
+    const indexes: number[] = [];
+    for (const module of modules) {
+      const fileName = byModule.get(module);
+      if (!fileName) throw new Error(`no chunk of the build holds ${module}`);
+      for (const file of closureOf(chunks, fileName)) {
+        if (taken.has(file)) continue;
+        taken.add(file);
+        if (!files.includes(`/${file}`)) files.push(`/${file}`);
+        indexes.push(files.indexOf(`/${file}`));
+      }
+    }
+    for (const file of taken) already.add(file);
+    return indexes.join(" ");
+  };
+  const portalLoaded = new Set(loaded);
+  const portal = take(PORTAL_MODULES, portalLoaded);
+  const frameLoaded = new Set(portalLoaded);
+  const frame = take(PORTAL_FRAME_MODULES, frameLoaded);
+  return {
+    files,
+    portal,
+    frame,
+    routes: routes.map((route) => {
+      if (route.publicSite) return [route.path];
+      const inFrame = route.layout === "portal";
+      const own = route.module && byModule.has(route.module) ? take([route.module], new Set(inFrame ? frameLoaded : portalLoaded)) : "";
+      return [route.path, inFrame ? 1 : 0, own];
+    }),
+  };
+}
+
+/** The preload lists as an inert JSON element of the page (a script of that type never runs, whatever the CSP). */
+export const routePreloadsElement = (preloads: RoutePreloads): string =>
+  `<script type="application/json" id="route-preloads">${JSON.stringify(preloads).replaceAll("<", "\\u003c")}</script>`;
+
 /** The root element of index.html, holding at most the loading notice. */
 const ROOT_ELEMENT = /<div id="root">(?:<div class="app-loading"[^>]*>.*?<\/div>)?<\/div>/;
 
@@ -138,11 +257,50 @@ export function withSnapshot(indexHtml: string, narrow: Rendered, wide: Rendered
  * `index.html` for every page without a snapshot: its loading notice paints first, then the app
  * starts with antd's stylesheet (linked, it would hold back that first paint for the whole sheet).
  */
-export function withStartAfterPaint(indexHtml: string, stylesheet: string): string {
+export function withStartAfterPaint(indexHtml: string, stylesheet: string, preloads?: RoutePreloads): string {
   const rootElement = ROOT_ELEMENT.exec(indexHtml);
   if (!rootElement) throw new Error("index.html has no #root: cannot start the app after the first paint");
   const { html, start } = startAfterPaint(indexHtml, stylesheet);
-  return html.replace(rootElement[0], `${rootElement[0]}${start}`);
+  return html.replace(rootElement[0], `${rootElement[0]}${preloads ? routePreloadsElement(preloads) : ""}${start}`);
+}
+
+/**
+ * The portal's frame (src/components/layouts/portal-shell.tsx) shows only to someone signed in
+ * (public/colour-mode.js marks the page when the identity SDK has a user saved) in the light mode;
+ * anyone else sees the loading notice, as on every page without a snapshot, and is sent on by the app
+ * (a visitor signed out to the sign-in page).
+ */
+export const PORTAL_SHELL_SNAPSHOT_STYLE = [
+  `html:not(.signed-in) .${SNAPSHOT_CLASS}, html.dark .${SNAPSHOT_CLASS} { display: none }`,
+  `html.signed-in:not(.dark) .${SNAPSHOT_CLASS} ~ #root { position: absolute; top: 0; left: 0; right: 0; visibility: hidden; pointer-events: none }`,
+].join("\n");
+
+/** A portal page whose frame the build draws: in the portal's frame, with a fixed path (its title is the route's). */
+export const drawsPortalShell = (route: RoutePageModule): boolean => !route.publicSite && route.layout === "portal" && !route.path.includes(":");
+
+/**
+ * The title a drawn portal page shows: the page's own, or for a page below another (a tab of the
+ * firmware catalogue, a drawer opened over a list, on a route of its own) the title of the page at
+ * the top, which is what the app shows above them (tests/e2e/portal-shell.spec.ts holds the two equal).
+ */
+export function portalShellTitle(route: RoutePageModule, routes: RoutePageModule[]): string {
+  const above = routes.filter((candidate) => drawsPortalShell(candidate) && (route.path === candidate.path || route.path.startsWith(`${candidate.path}/`)));
+  return above.reduce((top, candidate) => (candidate.path.length < top.path.length ? candidate : top), route).label;
+}
+
+/**
+ * `index.html` for a portal page: the portal's frame with the page's title before the app's root,
+ * which keeps its loading notice for those who do not see the frame; the CSS the frame uses in the
+ * head; the app started after the first paint with the chunks of every route, as index.html.
+ */
+export function withPortalShell(indexHtml: string, shell: Rendered & { shellStyle: string }, stylesheet: string, preloads: RoutePreloads): string {
+  const rootElement = ROOT_ELEMENT.exec(indexHtml);
+  if (!rootElement || !indexHtml.includes("</head>")) throw new Error("index.html has no #root or no </head>: cannot place the portal's frame");
+  const { html, start } = startAfterPaint(indexHtml, stylesheet);
+  const css = criticalCss(stylesheetText(shell.styles), classesInMarkup(shell.html));
+  return html
+    .replace("</head>", `<style data-${SNAPSHOT_CLASS}>${PORTAL_SHELL_SNAPSHOT_STYLE}\n${css}\n${shell.shellStyle}</style></head>`)
+    .replace(rootElement[0], `<div class="${SNAPSHOT_CLASS}" inert aria-hidden="true">${shell.html}</div>${rootElement[0]}${routePreloadsElement(preloads)}${start}`);
 }
 
 /** Writes `css` as an immutable asset named by its content; returns its address. */
@@ -161,9 +319,18 @@ function writeStylesheet(outDir: string, css: string): string {
  */
 export async function prerenderPages(outDir: string, root = process.cwd()): Promise<void> {
   const bareIndex = readFileSync(path.join(outDir, "index.html"), "utf8");
-  const { renderPage, newStyleCache, pageStylesheet, renderAntdStylesheet, dispose } = await bundleRenderer(root);
+  const { renderPage, newStyleCache, pageStylesheet, renderAntdStylesheet, routePageModules, renderPortalShell, dispose } = await bundleRenderer(root);
   try {
-    writeFileSync(path.join(outDir, "index.html"), withStartAfterPaint(bareIndex, writeStylesheet(outDir, await renderAntdStylesheet())));
+    const chunks = JSON.parse(readFileSync(path.join(outDir, ".vite/chunks.json"), "utf8")) as ChunkInfo[];
+    const routes = await routePageModules();
+    const preloads = routePreloads(chunks, routes);
+    const portalStylesheet = writeStylesheet(outDir, await renderAntdStylesheet());
+    writeFileSync(path.join(outDir, "index.html"), withStartAfterPaint(bareIndex, portalStylesheet, preloads));
+    for (const route of routes.filter(drawsPortalShell)) {
+      const file = path.join(outDir, snapshotFile(route.path));
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, withPortalShell(bareIndex, await renderPortalShell(route.path, portalShellTitle(route, routes)), portalStylesheet, preloads));
+    }
     for (const pagePath of SNAPSHOT_PATHS) {
       const file = path.join(outDir, snapshotFile(pagePath));
       mkdirSync(path.dirname(file), { recursive: true });

@@ -1,6 +1,7 @@
 import { Breadcrumb } from "@refinedev/antd";
 import { Card, Empty, Flex, Typography } from "antd";
 import type { ReactNode } from "react";
+import { PageHeading } from "./page-heading";
 
 export interface PageFrameProps {
   title: ReactNode;
@@ -15,16 +16,7 @@ export function PageFrame({ title, subtitle, extra, children }: PageFrameProps) 
   return (
     <Flex vertical gap={16}>
       <Breadcrumb />
-      <Flex justify="space-between" align="start" wrap gap={12}>
-        <div>
-          <Typography.Title level={2} style={{ margin: 0 }}>
-            {title}
-          </Typography.Title>
-          {subtitle && <Typography.Text type="secondary">{subtitle}</Typography.Text>}
-        </div>
-        {/* Wraps on a phone: three buttons side by side are wider than 343 px. */}
-        {extra && <Flex gap={8} wrap>{extra}</Flex>}
-      </Flex>
+      <PageHeading title={title} subtitle={subtitle} extra={extra} />
       {children}
     </Flex>
   );

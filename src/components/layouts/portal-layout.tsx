@@ -8,6 +8,7 @@ import { BrandMark } from "../brand";
 import { useSessionState } from "../../providers/session-context";
 import { LandingLayout } from "./landing-layout";
 import { useScreens } from "./snapshot-screen";
+import { portalHeaderStyle } from "./portal-header-style";
 import "./portal-layout.css";
 import { type DialogContentProps, useDialogs } from "../dialogs";
 import { NotificationBell } from "../notification-bell";
@@ -86,19 +87,7 @@ function PortalHeader() {
   const phone = screens.sm === false;
   return (
     <Layout.Header
-      style={{
-        background: token.colorBgElevated,
-        display: "flex",
-        justifyContent: "flex-end",
-        alignItems: "center",
-        gap: 12,
-        padding: phone ? "0 12px" : "0 24px",
-        height: 64,
-        position: "sticky",
-        top: 0,
-        zIndex: 10,
-        borderBottom: `1px solid ${token.colorBorderSecondary}`,
-      }}
+      style={{ ...portalHeaderStyle(token), padding: phone ? "0 12px" : "0 24px" }}
     >
       {narrow && (
         <Flex gap={8} align="center" style={{ marginInlineEnd: "auto", minWidth: 0 }}>

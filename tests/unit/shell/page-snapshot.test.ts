@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { snapshotFile, withSnapshot, withStartAfterPaint } from "../../../scripts/lib/prerender";
+import { PORTAL_SHELL_SNAPSHOT_STYLE, drawsPortalShell, portalShellTitle, snapshotFile, withPortalShell, withSnapshot, withStartAfterPaint } from "../../../scripts/lib/prerender";
 import { SNAPSHOT_CLASS, releaseSnapshot } from "../../../src/lib/snapshot";
 
 const indexHtml = `<!doctype html>
@@ -68,5 +68,49 @@ describe("a public page's snapshot in index.html", () => {
     const element = (name: string) => ({ remove: () => removed.push(name) });
     releaseSnapshot({ querySelectorAll: ((selector: string) => (selector.includes(SNAPSHOT_CLASS) ? [element("narrow"), element("wide"), element("style")] : [])) as never });
     expect(removed).toEqual(["narrow", "wide", "style"]);
+  });
+});
+
+describe("a portal page's frame in its HTML", () => {
+  const shell = { html: '<div class="portal-shell"><header class="bar">Menu</header><h2 class="title">Dashboard</h2></div>', styles: '<style data-css-hash="c">.bar{height:64px}.title{font-size:30px}.unused{color:red}</style>', shellStyle: "@media (min-width: 992px) { .bar { display: none } }" };
+  const preloads = { files: ["/assets/portal-app.js"], portal: "0", frame: "", routes: [["/dashboard", 1, ""] as [string, 0 | 1, string]] };
+  const page = withPortalShell(indexHtml, shell, "/assets/antd-all.css", preloads);
+
+  it("puts the frame before the app's root, inert and hidden from assistive technology, and keeps the loading notice for whoever does not see it", () => {
+    expect(page).toContain(`<div class="${SNAPSHOT_CLASS}" inert aria-hidden="true">${shell.html}</div><div id="root"><div class="app-loading" role="status">`);
+  });
+
+  it("shows the frame only to someone signed in, in the light mode, and hides the app's root under it only then", () => {
+    const head = page.slice(0, page.indexOf("</head>"));
+    expect(head).toContain(PORTAL_SHELL_SNAPSHOT_STYLE);
+    expect(PORTAL_SHELL_SNAPSHOT_STYLE).toContain(`html:not(.signed-in) .${SNAPSHOT_CLASS}, html.dark .${SNAPSHOT_CLASS} { display: none }`);
+    expect(PORTAL_SHELL_SNAPSHOT_STYLE).toContain(`html.signed-in:not(.dark) .${SNAPSHOT_CLASS} ~ #root {`);
+  });
+
+  it("carries the CSS the frame uses and its rules by width, and starts the app with the full antd sheet and the routes' preloads", () => {
+    const head = page.slice(0, page.indexOf("</head>"));
+    expect(head).toContain(".bar{height:64px}.title{font-size:30px}");
+    expect(head).not.toContain(".unused");
+    expect(head).toContain(shell.shellStyle);
+    expect(page).toContain('<script type="application/json" id="route-preloads">');
+    expect(page).toContain('data-stylesheet="/assets/antd-all.css"');
+    expect(page).not.toContain('<script type="module"');
+  });
+
+  it("is drawn for portal pages in the portal's frame with a fixed path only", () => {
+    const route = { path: "/dashboard", layout: "portal", publicSite: false, label: "Dashboard", module: null };
+    expect(drawsPortalShell(route)).toBe(true);
+    expect(drawsPortalShell({ ...route, path: "/admin/users/:userId" })).toBe(false);
+    expect(drawsPortalShell({ ...route, layout: "none" })).toBe(false);
+    expect(drawsPortalShell({ ...route, publicSite: true, layout: "landing" })).toBe(false);
+  });
+
+  it("is drawn with the title of the page at the top for a tab or drawer on a route below it", () => {
+    const route = (path: string, label: string) => ({ path, layout: "portal", publicSite: false, label, module: null });
+    const routes = [route("/admin/users", "Users"), route("/admin/firmware-support/matrix", "Support matrix"), route("/admin/firmware-support", "Firmware support"), route("/admin/firmware-support/vehicles/create", "Supported vehicles")];
+    expect(portalShellTitle(routes[0], routes)).toBe("Users");
+    expect(portalShellTitle(routes[1], routes)).toBe("Firmware support");
+    expect(portalShellTitle(routes[3], routes)).toBe("Firmware support");
+    expect(portalShellTitle(route("/admin/firmware-supporters", "Supporters"), routes)).toBe("Supporters");
   });
 });

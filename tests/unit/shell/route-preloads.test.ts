@@ -1,0 +1,110 @@
+// @vitest-environment jsdom
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { type ChunkInfo, type RoutePageModule, routePreloads, routePreloadsElement, withStartAfterPaint } from "../../../scripts/lib/prerender";
+
+const chunk = (fileName: string, imports: string[], facadeModuleId: string | null = null, isEntry = false): ChunkInfo => ({ fileName, imports, facadeModuleId, isEntry });
+
+// The entry shares react with everything; the portal's code and its frame share antd's forms; the dashboard needs the frame's table too.
+const chunks = [
+  chunk("assets/index.js", ["assets/react.js"], "index.html", true),
+  chunk("assets/react.js", []),
+  chunk("assets/portal-app.js", ["assets/react.js", "assets/form.js"], "src/portal-app.tsx"),
+  chunk("assets/form.js", ["assets/react.js"]),
+  chunk("assets/portal-layout.js", ["assets/form.js", "assets/table.js"], "src/components/layouts/portal-layout.tsx"),
+  chunk("assets/menu-icons.js", [], "src/components/menu-icons.tsx"),
+  chunk("assets/table.js", []),
+  chunk("assets/dashboard.js", ["assets/table.js", "assets/chart.js"], "src/pages/dashboard/index.tsx"),
+  chunk("assets/chart.js", []),
+  chunk("assets/log.js", ["assets/table.js", "assets/chart.js"], "src/resources/data-logs/show.tsx"),
+  chunk("assets/home.js", ["assets/react.js"], "src/pages/landing/home.tsx"),
+];
+
+const routes: RoutePageModule[] = [
+  { path: "/", layout: "landing", publicSite: true, module: "src/pages/landing/home.tsx", label: "Home" },
+  { path: "/dashboard", layout: "portal", publicSite: false, module: "src/pages/dashboard/index.tsx", label: "Dashboard" },
+  { path: "/tuning-tools/data-logs/:id", layout: "none", publicSite: false, module: "src/resources/data-logs/show.tsx", label: "Data logs" },
+  { path: "/admin/app-info", layout: "portal", publicSite: false, module: null, label: "App info" },
+];
+
+const preloads = routePreloads(chunks, routes);
+const files = (list: string) => list.split(" ").filter(Boolean).map((index) => preloads.files[Number(index)]);
+
+describe("the chunks a page load fetches beyond the entry's, by route", () => {
+  it("lists for every portal page the portal's code and what it imports, leaving out what the entry loads", () => {
+    expect(files(preloads.portal)).toEqual(["/assets/portal-app.js", "/assets/form.js"]);
+  });
+
+  it("lists for the pages in the portal's frame the frame and its menu's icons, leaving out what the portal's code loads", () => {
+    expect(files(preloads.frame)).toEqual(["/assets/portal-layout.js", "/assets/table.js", "/assets/menu-icons.js"]);
+  });
+
+  it("lists a page's own chunks beyond those, and for a full-screen page the chunks it shares with the frame", () => {
+    const [dashboard, log] = [preloads.routes[1], preloads.routes[2]];
+    expect(dashboard.slice(0, 2)).toEqual(["/dashboard", 1]);
+    expect(files(dashboard[2] ?? "")).toEqual(["/assets/dashboard.js", "/assets/chart.js"]);
+    expect(log.slice(0, 2)).toEqual(["/tuning-tools/data-logs/:id", 0]);
+    expect(files(log[2] ?? "")).toEqual(["/assets/log.js", "/assets/table.js", "/assets/chart.js"]);
+  });
+
+  it("keeps every route in the app's order, a public page with nothing more and a page without its own chunk with the common lists only", () => {
+    expect(preloads.routes.map((route) => route[0])).toEqual(routes.map((route) => route.path));
+    expect(preloads.routes[0]).toEqual(["/"]);
+    expect(preloads.routes[3]).toEqual(["/admin/app-info", 1, ""]);
+  });
+
+  it("names each file once", () => {
+    expect(new Set(preloads.files).size).toBe(preloads.files.length);
+  });
+
+  it("refuses a build in which the portal's code is missing, rather than preloading nothing without a word", () => {
+    expect(() => routePreloads(chunks.filter((each) => each.facadeModuleId !== "src/portal-app.tsx"), routes)).toThrow(/src\/portal-app\.tsx/);
+  });
+
+  it("writes the lists as JSON that cannot close its element early", () => {
+    const element = routePreloadsElement({ files: ["/a</script>.js"], portal: "0", frame: "", routes: [] });
+    expect(element).not.toContain("</script>.js");
+    expect(JSON.parse(element.slice(element.indexOf(">") + 1, element.lastIndexOf("</script>"))).files).toEqual(["/a</script>.js"]);
+  });
+});
+
+const indexHtml = `<!doctype html>
+<html lang="en">
+  <head>
+    <script type="module" crossorigin src="/assets/index.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/react.js">
+  </head>
+  <body>
+    <div id="root"><div class="app-loading" role="status">Loading the portal…</div></div>
+  </body>
+</html>`;
+const startScript = readFileSync(path.resolve("public/start-after-paint.js"), "utf8");
+
+/** The module preloads public/start-after-paint.js asks for on `pathname`, in order, once it has started. */
+async function preloadedOn(pathname: string): Promise<string[]> {
+  const page = withStartAfterPaint(indexHtml, "", preloads);
+  window.history.replaceState(null, "", pathname);
+  document.head.innerHTML = "";
+  document.body.innerHTML = page.slice(page.indexOf("<body>") + "<body>".length, page.indexOf("</body>"));
+  // As the browser runs it: document.currentScript is its own tag.
+  Object.defineProperty(document, "currentScript", { configurable: true, value: document.querySelector('script[src="/start-after-paint.js"]') });
+  new Function(startScript)();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return [...document.querySelectorAll('link[rel="modulepreload"]')].map((link) => link.getAttribute("href") ?? "");
+}
+
+describe("public/start-after-paint.js on each kind of page", () => {
+  it("preloads on a portal page the entry's imports, then the portal's code, its frame and the page's own chunks", async () => {
+    expect(await preloadedOn("/dashboard")).toEqual(["/assets/react.js", "/assets/portal-app.js", "/assets/form.js", "/assets/portal-layout.js", "/assets/table.js", "/assets/menu-icons.js", "/assets/dashboard.js", "/assets/chart.js"]);
+  });
+
+  it("matches a route's parameters, a trailing slash and any letter case, and leaves out the frame for a full-screen page", async () => {
+    expect(await preloadedOn("/Tuning-Tools/data-logs/0b1c/")).toEqual(["/assets/react.js", "/assets/portal-app.js", "/assets/form.js", "/assets/log.js", "/assets/table.js", "/assets/chart.js"]);
+  });
+
+  it("preloads only the entry's imports on a public page and on a path no route knows", async () => {
+    expect(await preloadedOn("/")).toEqual(["/assets/react.js"]);
+    expect(await preloadedOn("/dashboard/extra")).toEqual(["/assets/react.js"]);
+  });
+});
