@@ -40,25 +40,36 @@
       .join("/");
     return new RegExp("^" + source + "/?$", "i").test(pathname);
   }
-  function routeChunks(pathname) {
+  // The route a path opens (the first that matches, as in the app), with the build's lists; null for a path no route knows.
+  function routeOf(pathname) {
     var element = document.getElementById("route-preloads");
-    if (!element) return [];
+    if (!element) return null;
     var preloads = JSON.parse(element.textContent);
     for (var i = 0; i < preloads.routes.length; i++) {
       var route = preloads.routes[i];
-      if (!matches(route[0], pathname)) continue;
-      if (route.length === 1) return [];
-      var lists = [preloads.portal, route[1] ? preloads.frame : "", route[2]].join(" ");
-      return lists.split(" ").filter(Boolean).map(function (index) {
-        return preloads.files[Number(index)];
-      });
+      if (matches(route[0], pathname)) return { preloads: preloads, route: route };
     }
-    return [];
+    return null;
+  }
+  function routeChunks(found) {
+    if (!found || found.route.length === 1) return [];
+    var lists = [found.preloads.portal, found.route[1] ? found.preloads.frame : "", found.route[2]].join(" ");
+    return lists
+      .split(" ")
+      .filter(Boolean)
+      .map(function (index) {
+        return found.preloads.files[Number(index)];
+      });
+  }
+  // A portal page's own antd sheet (what its first load shows; the page's tag names the sheet of every component).
+  function routeStylesheet(found) {
+    return found && found.route.length > 3 ? found.preloads.sheets[found.route[3]] : tag.getAttribute("data-stylesheet");
   }
   function start() {
     if (started) return;
     started = true;
-    var href = tag.getAttribute("data-stylesheet");
+    var found = routeOf(window.location.pathname);
+    var href = routeStylesheet(found);
     if (href) {
       var sheet = document.createElement("link");
       sheet.rel = "stylesheet";
@@ -68,7 +79,7 @@
       // First in the head, where antd's engine puts what it writes.
       document.head.insertBefore(sheet, document.head.firstChild);
     }
-    preloadInTurns((tag.getAttribute("data-preload") || "").split(" ").filter(Boolean).concat(routeChunks(window.location.pathname)));
+    preloadInTurns((tag.getAttribute("data-preload") || "").split(" ").filter(Boolean).concat(routeChunks(found)));
     if (!href) startEntry();
   }
   requestAnimationFrame(function () {

@@ -71,7 +71,8 @@ interface Renderer {
   renderPage: RenderPage;
   newStyleCache: () => StyleCache;
   pageStylesheet: (cache: StyleCache) => string;
-  renderAntdStylesheet: () => Promise<string>;
+  renderAntdStylesheet: (only?: readonly string[]) => Promise<string>;
+  STYLESHEET_COMPONENTS: readonly string[];
   routePageModules: () => Promise<RoutePageModule[]>;
   renderPortalShell: (url: string, title: string, cache?: StyleCache) => Promise<Rendered & { shellStyle: string }>;
   dispose: () => void;
@@ -158,6 +159,8 @@ export interface ChunkInfo {
   isEntry: boolean;
   facadeModuleId: string | null;
   imports: string[];
+  /** The modules in it (`node_modules/antd/es/table/Table.js`, `src/App.tsx`). */
+  modules?: Array<{ id: string }>;
 }
 
 /**
@@ -178,7 +181,9 @@ export interface RoutePreloads {
   files: string[];
   portal: string;
   frame: string;
-  routes: Array<[string] | [string, 0 | 1, string]>;
+  /** antd's stylesheets made for portal pages, each route's (when it has one) as its fourth item: an index here. */
+  sheets?: string[];
+  routes: Array<[string] | [string, 0 | 1, string] | [string, 0 | 1, string, number]>;
 }
 
 /** Every chunk `fileName` imports, itself included, as the browser would load them. */
@@ -189,7 +194,45 @@ function closureOf(chunks: Map<string, ChunkInfo>, fileName: string, into = new 
   return into;
 }
 
-export function routePreloads(chunkList: ChunkInfo[], routes: RoutePageModule[]): RoutePreloads {
+/** What each portal route's page load loads: the entry, the portal's code, the frame for a page in it, and the page, with all they import. */
+export function routeLoads(chunkList: ChunkInfo[], routes: RoutePageModule[]): Map<string, Set<string>> {
+  const chunks = new Map(chunkList.map((chunk) => [chunk.fileName, chunk]));
+  const byModule = new Map(chunkList.filter((chunk) => chunk.facadeModuleId).map((chunk) => [chunk.facadeModuleId, chunk.fileName]));
+  const entry = chunkList.find((chunk) => chunk.isEntry);
+  if (!entry) throw new Error("the build has no entry chunk");
+  const loads = new Map<string, Set<string>>();
+  for (const route of routes.filter((candidate) => !candidate.publicSite)) {
+    const files = closureOf(chunks, entry.fileName);
+    for (const module of [...PORTAL_MODULES, ...(route.layout === "portal" ? PORTAL_FRAME_MODULES : []), ...(route.module ? [route.module] : [])]) {
+      const fileName = byModule.get(module);
+      if (fileName) closureOf(chunks, fileName, files);
+    }
+    loads.set(route.path, files);
+  }
+  return loads;
+}
+
+/**
+ * antd's components among `names` (STYLESHEET_COMPONENTS) whose styles the chunks `files` hold: a
+ * component's style module (`antd/es/date-picker/style/…` is DatePicker's, `grid/style` Row's and
+ * Col's). Not its folder alone: the modules every page carries include other folders' locale texts
+ * and shared helpers (`date-picker/locale`, `modal/locale`), which style nothing.
+ */
+export function antdComponentsIn(chunkList: ChunkInfo[], files: Set<string>, names: readonly string[]): string[] {
+  const byFolder = new Map<string, string[]>(names.map((name) => [name.toLowerCase(), [name]]));
+  byFolder.set("grid", names.filter((name) => name === "Row" || name === "Col"));
+  const found = new Set<string>();
+  for (const chunk of chunkList) {
+    if (!files.has(chunk.fileName)) continue;
+    for (const module of chunk.modules ?? []) {
+      const folder = /node_modules\/antd\/es\/([^/]+)\/style\//.exec(module.id)?.[1].replaceAll("-", "");
+      for (const name of (folder && byFolder.get(folder)) || []) found.add(name);
+    }
+  }
+  return names.filter((name) => found.has(name));
+}
+
+export function routePreloads(chunkList: ChunkInfo[], routes: RoutePageModule[], stylesheets?: Map<string, string>): RoutePreloads {
   const chunks = new Map(chunkList.map((chunk) => [chunk.fileName, chunk]));
   const byModule = new Map(chunkList.filter((chunk) => chunk.facadeModuleId).map((chunk) => [chunk.facadeModuleId, chunk.fileName]));
   const entry = chunkList.find((chunk) => chunk.isEntry);
@@ -217,15 +260,18 @@ export function routePreloads(chunkList: ChunkInfo[], routes: RoutePageModule[])
   const portal = take(PORTAL_MODULES, portalLoaded);
   const frameLoaded = new Set(portalLoaded);
   const frame = take(PORTAL_FRAME_MODULES, frameLoaded);
+  const sheets = stylesheets ? [...new Set(stylesheets.values())] : undefined;
   return {
     files,
     portal,
     frame,
+    ...(sheets ? { sheets } : {}),
     routes: routes.map((route) => {
       if (route.publicSite) return [route.path];
       const inFrame = route.layout === "portal";
       const own = route.module && byModule.has(route.module) ? take([route.module], new Set(inFrame ? frameLoaded : portalLoaded)) : "";
-      return [route.path, inFrame ? 1 : 0, own];
+      const sheet = stylesheets?.get(route.path);
+      return sheet && sheets ? [route.path, inFrame ? 1 : 0, own, sheets.indexOf(sheet)] : [route.path, inFrame ? 1 : 0, own];
     }),
   };
 }
@@ -319,17 +365,27 @@ function writeStylesheet(outDir: string, css: string): string {
  */
 export async function prerenderPages(outDir: string, root = process.cwd()): Promise<void> {
   const bareIndex = readFileSync(path.join(outDir, "index.html"), "utf8");
-  const { renderPage, newStyleCache, pageStylesheet, renderAntdStylesheet, routePageModules, renderPortalShell, dispose } = await bundleRenderer(root);
+  const { renderPage, newStyleCache, pageStylesheet, renderAntdStylesheet, STYLESHEET_COMPONENTS, routePageModules, renderPortalShell, dispose } = await bundleRenderer(root);
   try {
     const chunks = JSON.parse(readFileSync(path.join(outDir, ".vite/chunks.json"), "utf8")) as ChunkInfo[];
     const routes = await routePageModules();
-    const preloads = routePreloads(chunks, routes);
-    const portalStylesheet = writeStylesheet(outDir, await renderAntdStylesheet());
-    writeFileSync(path.join(outDir, "index.html"), withStartAfterPaint(bareIndex, portalStylesheet, preloads));
+    // Each portal page's own antd sheet: the components its first load imports (a phone parses the whole
+    // sheet in one task); the same set makes one sheet. What a page shows later the engine writes then.
+    const sheetOfComponents = new Map<string, string>();
+    const stylesheets = new Map<string, string>();
+    for (const [routePath, files] of routeLoads(chunks, routes)) {
+      const components = antdComponentsIn(chunks, files, STYLESHEET_COMPONENTS);
+      const key = components.join(" ");
+      if (!sheetOfComponents.has(key)) sheetOfComponents.set(key, writeStylesheet(outDir, await renderAntdStylesheet(components)));
+      stylesheets.set(routePath, sheetOfComponents.get(key) ?? "");
+    }
+    const preloads = routePreloads(chunks, routes, stylesheets);
+    // index.html opens every other page (an unknown path, the docs): with every component's styles.
+    writeFileSync(path.join(outDir, "index.html"), withStartAfterPaint(bareIndex, writeStylesheet(outDir, await renderAntdStylesheet()), preloads));
     for (const route of routes.filter(drawsPortalShell)) {
       const file = path.join(outDir, snapshotFile(route.path));
       mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, withPortalShell(bareIndex, await renderPortalShell(route.path, portalShellTitle(route, routes)), portalStylesheet, preloads));
+      writeFileSync(file, withPortalShell(bareIndex, await renderPortalShell(route.path, portalShellTitle(route, routes)), stylesheets.get(route.path) ?? "", preloads));
     }
     for (const pagePath of SNAPSHOT_PATHS) {
       const file = path.join(outDir, snapshotFile(pagePath));

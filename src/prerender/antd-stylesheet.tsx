@@ -51,12 +51,13 @@ const PROPS: Record<string, Record<string, unknown>> = {
 const isComponent = (value: unknown): value is ComponentType<Record<string, unknown>> =>
   typeof value === "function" || (typeof value === "object" && value !== null && "$$typeof" in value && !isValidElement(value));
 
-function everyComponent(): ReactNode[] {
+function everyComponent(only: readonly string[]): ReactNode[] {
   const parts: ReactNode[] = [];
   const add = (key: string, component: ComponentType<Record<string, unknown>>, props: Record<string, unknown> = {}) =>
     // Each in its own boundary: one that throws leaves only itself to the run time.
     parts.push(<Suspense key={key} fallback={null}>{createElement(component, props, key.includes(".") ? undefined : "a")}</Suspense>);
   for (const name of STYLESHEET_COMPONENTS) {
+    if (!only.includes(name)) continue;
     const value: unknown = antd[name];
     if (!isComponent(value)) continue;
     const panel = (value as unknown as Record<string, unknown>)[PANEL];
@@ -66,13 +67,17 @@ function everyComponent(): ReactNode[] {
   return parts;
 }
 
-/** The stylesheet's text; a component that could not be rendered is left to the run time. */
-export async function renderAntdStylesheet(): Promise<string> {
+/**
+ * The stylesheet's text, of every component or of `only` those (a portal page's: what its first load
+ * imports, scripts/lib/prerender.ts), with App's always, which the app draws around every page; a
+ * component that could not be rendered, or is not in the sheet, is left to the run time.
+ */
+export async function renderAntdStylesheet(only: readonly string[] = STYLESHEET_COMPONENTS): Promise<string> {
   const cache = createCache();
   const { prelude } = await prerenderToNodeStream(
     <StyleProvider cache={cache}>
       <antd.ConfigProvider theme={antdTheme("light", { reducedMotion: false })}>
-        <antd.App>{everyComponent()}</antd.App>
+        <antd.App>{everyComponent(only)}</antd.App>
       </antd.ConfigProvider>
     </StyleProvider>,
     { onError: () => undefined, progressiveChunkSize: Number.POSITIVE_INFINITY },

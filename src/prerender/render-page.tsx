@@ -162,4 +162,4 @@ export async function routePageModules(): Promise<RoutePageModule[]> {
   return routes;
 }
 
-export { renderAntdStylesheet } from "./antd-stylesheet";
+export { STYLESHEET_COMPONENTS, renderAntdStylesheet } from "./antd-stylesheet";

@@ -98,3 +98,29 @@ test("every portal page with a drawn frame is drawn with the title the page show
   expect(drawnPages, "portal pages with a drawn frame").toBeGreaterThan(10);
   expect(mismatched).toEqual([]);
 });
+
+// The sheets are made for the theme a visitor starts with: light, with motion (the suite's other tests reduce it).
+test.describe("with motion, in the light theme", () => {
+  test.use({ reducedMotion: "no-preference", colorScheme: "light" });
+  test("a page load on the dashboard links a sheet of its own antd components, smaller than every component's, and the app writes none of their styles as it takes over", async ({ page, request }) => {
+    const stylesheetOf = async (path: string) => /data-stylesheet="([^"]+)"/.exec(await (await request.get(path)).text())?.[1];
+    const sizeOf = async (href: string | undefined) => (await (await request.get(href ?? "/missing.css")).body()).length;
+    const dashboardSheet = await stylesheetOf("/dashboard");
+    expect(await sizeOf(dashboardSheet), "the dashboard's sheet is smaller than every component's").toBeLessThan((await sizeOf(await stylesheetOf("/no/such/page"))) * 0.8);
+    // What antd's style engine (it marks each style with its hash) had written when the app's page replaced the frame.
+    await page.addInitScript(() => {
+      const record = () => {
+        if (!document.querySelector(".page-snapshot") && document.querySelector("main h2") && !("writtenAtTakeOver" in window)) {
+          Object.assign(window, { writtenAtTakeOver: [...document.querySelectorAll("style[data-css-hash]")].map((style) => (style.textContent ?? "").slice(0, 60)) });
+        }
+      };
+      new MutationObserver(record).observe(document, { childList: true, subtree: true });
+    });
+    await signIn(page, demoUsers.customer);
+    await page.goto("/dashboard");
+    await expect(page.getByRole("heading", { level: 2, name: "Dashboard" })).toBeVisible();
+    await expect(drawnFrame(page)).toHaveCount(0);
+    expect(await page.evaluate(() => document.querySelector(`link[rel="stylesheet"][href^="/assets/antd-"]`)?.getAttribute("href"))).toBe(dashboardSheet);
+    expect(await page.evaluate(() => (window as unknown as { writtenAtTakeOver?: string[] }).writtenAtTakeOver)).toEqual([]);
+  });
+});

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { type ChunkInfo, type RoutePageModule, routePreloads, routePreloadsElement, withStartAfterPaint } from "../../../scripts/lib/prerender";
+import { type ChunkInfo, type RoutePageModule, antdComponentsIn, routeLoads, routePreloads, routePreloadsElement, withStartAfterPaint } from "../../../scripts/lib/prerender";
 
 const chunk = (fileName: string, imports: string[], facadeModuleId: string | null = null, isEntry = false): ChunkInfo => ({ fileName, imports, facadeModuleId, isEntry });
 
@@ -11,12 +11,12 @@ const chunks = [
   chunk("assets/index.js", ["assets/react.js"], "index.html", true),
   chunk("assets/react.js", []),
   chunk("assets/portal-app.js", ["assets/react.js", "assets/form.js"], "src/portal-app.tsx"),
-  chunk("assets/form.js", ["assets/react.js"]),
+  { ...chunk("assets/form.js", ["assets/react.js"]), modules: [{ id: "node_modules/antd/es/form/style/index.js" }, { id: "node_modules/antd/es/input-number/style/token.js" }, { id: "src/components/form.tsx" }] },
   chunk("assets/portal-layout.js", ["assets/form.js", "assets/table.js"], "src/components/layouts/portal-layout.tsx"),
   chunk("assets/menu-icons.js", [], "src/components/menu-icons.tsx"),
-  chunk("assets/table.js", []),
+  { ...chunk("assets/table.js", []), modules: [{ id: "node_modules/antd/es/table/Table.js" }, { id: "node_modules/antd/es/table/style/index.js" }, { id: "node_modules/antd/es/pagination/style/index.js" }, { id: "node_modules/antd/es/grid/style/index.js" }] },
   chunk("assets/dashboard.js", ["assets/table.js", "assets/chart.js"], "src/pages/dashboard/index.tsx"),
-  chunk("assets/chart.js", []),
+  { ...chunk("assets/chart.js", []), modules: [{ id: "node_modules/antd/es/date-picker/style/index.js" }, { id: "node_modules/antd/es/modal/locale.js" }, { id: "node_modules/recharts/es6/index.js" }] },
   chunk("assets/log.js", ["assets/table.js", "assets/chart.js"], "src/resources/data-logs/show.tsx"),
   chunk("assets/home.js", ["assets/react.js"], "src/pages/landing/home.tsx"),
 ];
@@ -82,8 +82,8 @@ const indexHtml = `<!doctype html>
 const startScript = readFileSync(path.resolve("public/start-after-paint.js"), "utf8");
 
 /** The module preloads public/start-after-paint.js asks for on `pathname`, in order, once it has started. */
-async function preloadedOn(pathname: string): Promise<string[]> {
-  const page = withStartAfterPaint(indexHtml, "", preloads);
+async function preloadedOn(pathname: string, lists = preloads, stylesheet = ""): Promise<string[]> {
+  const page = withStartAfterPaint(indexHtml, stylesheet, lists);
   window.history.replaceState(null, "", pathname);
   document.head.innerHTML = "";
   document.body.innerHTML = page.slice(page.indexOf("<body>") + "<body>".length, page.indexOf("</body>"));
@@ -91,8 +91,30 @@ async function preloadedOn(pathname: string): Promise<string[]> {
   Object.defineProperty(document, "currentScript", { configurable: true, value: document.querySelector('script[src="/start-after-paint.js"]') });
   new Function(startScript)();
   await new Promise((resolve) => setTimeout(resolve, 300));
-  return [...document.querySelectorAll('link[rel="modulepreload"]')].map((link) => link.getAttribute("href") ?? "");
+  return [...document.querySelectorAll('link[rel="modulepreload"], link[rel="stylesheet"]')].map((link) => link.getAttribute("href") ?? "");
 }
+
+describe("the antd components a portal page's first load imports, for its own stylesheet", () => {
+  const names = ["App", "Col", "DatePicker", "Form", "InputNumber", "Layout", "Modal", "Pagination", "Row", "Table"];
+  const loads = routeLoads(chunks, routes);
+
+  it("counts the entry, the portal's code, the frame for a page in it and the page's own chunks, for portal pages only", () => {
+    expect([...(loads.get("/dashboard") ?? [])].sort()).toEqual(["assets/chart.js", "assets/dashboard.js", "assets/form.js", "assets/index.js", "assets/menu-icons.js", "assets/portal-app.js", "assets/portal-layout.js", "assets/react.js", "assets/table.js"]);
+    expect(loads.get("/tuning-tools/data-logs/:id")?.has("assets/portal-layout.js")).toBe(false);
+    expect(loads.has("/")).toBe(false);
+  });
+
+  it("names the components whose style modules are loaded, in the sheet's order: a folder's locale text is not its styles", () => {
+    expect(antdComponentsIn(chunks, loads.get("/dashboard") ?? new Set(), names)).toEqual(["Col", "DatePicker", "Form", "InputNumber", "Pagination", "Row", "Table"]);
+    expect(antdComponentsIn(chunks, loads.get("/admin/app-info") ?? new Set(), names)).toEqual(["Col", "Form", "InputNumber", "Pagination", "Row", "Table"]);
+  });
+
+  it("gives each route the index of its sheet, each sheet listed once", () => {
+    const withSheets = routePreloads(chunks, routes, new Map([["/dashboard", "/assets/antd-a.css"], ["/admin/app-info", "/assets/antd-b.css"], ["/tuning-tools/data-logs/:id", "/assets/antd-a.css"]]));
+    expect(withSheets.sheets).toEqual(["/assets/antd-a.css", "/assets/antd-b.css"]);
+    expect(withSheets.routes.map((route) => route[3])).toEqual([undefined, 0, 0, 1]);
+  });
+});
 
 describe("public/start-after-paint.js on each kind of page", () => {
   it("preloads on a portal page the entry's imports, then the portal's code, its frame and the page's own chunks", async () => {
@@ -106,5 +128,12 @@ describe("public/start-after-paint.js on each kind of page", () => {
   it("preloads only the entry's imports on a public page and on a path no route knows", async () => {
     expect(await preloadedOn("/")).toEqual(["/assets/react.js"]);
     expect(await preloadedOn("/dashboard/extra")).toEqual(["/assets/react.js"]);
+  });
+
+  it("links a portal page's own antd sheet first, and the sheet the page names on any other page", async () => {
+    const withSheets = routePreloads(chunks, routes, new Map([["/dashboard", "/assets/antd-dashboard.css"]]));
+    expect((await preloadedOn("/dashboard", withSheets, "/assets/antd-all.css"))[0]).toBe("/assets/antd-dashboard.css");
+    expect((await preloadedOn("/admin/app-info", withSheets, "/assets/antd-all.css"))[0]).toBe("/assets/antd-all.css");
+    expect((await preloadedOn("/docs/start", withSheets, "/assets/antd-all.css"))[0]).toBe("/assets/antd-all.css");
   });
 });
