@@ -11,11 +11,10 @@
  * them afresh at "/". Chunk-load failures caught here (a lazy page whose code could not be
  * fetched) go through the reload guard first.
  */
-import { Component, useEffect, useSyncExternalStore, type ReactNode } from "react";
+import { Component, useSyncExternalStore, type ReactNode } from "react";
 import { isBot } from "../lib/bots";
 import { ErrorState } from "../lib/error-state";
 import { isChunkLoadError } from "../lib/reload-guard";
-import { releaseSnapshot } from "../lib/snapshot";
 import { DeferredErrorPage } from "./deferred-error-page";
 
 export const errorState = new ErrorState({
@@ -58,19 +57,12 @@ class Boundary extends Component<{ children: ReactNode }, { failed: boolean }> {
   }
 }
 
-/** The error page stands for the page: the build's snapshot of that page (src/lib/snapshot.ts) must not stay over it. */
-function SnapshotReleased() {
-  useEffect(() => releaseSnapshot(document), []);
-  return null;
-}
-
 export function AppErrorBoundary({ children }: { children: ReactNode }) {
   const error = useSyncExternalStore(errorState.subscribe, errorState.getSnapshot, errorState.getSnapshot);
   if (error) {
     return (
       <>
         <DeferredErrorPage error={error} onGoHome={() => errorState.clearError()} />
-        <SnapshotReleased />
       </>
     );
   }

@@ -6,8 +6,9 @@
  * refusals and missing records are common, fetches the code as it opens (`preloadErrorPage`), and
  * once it is in the page shows at once, without a moment of blank.
  */
-import { Suspense, lazy } from "react";
+import { Suspense, lazy, useEffect } from "react";
 import { useNavigate } from "react-router";
+import { releaseSnapshot } from "../lib/snapshot";
 import type { ErrorPageProps } from "./error-page";
 
 let loaded: typeof import("./error-page") | undefined;
@@ -24,6 +25,9 @@ const ErrorPage = lazy(() =>
 );
 
 export function DeferredErrorPage(props: ErrorPageProps) {
+  // An error (the app's, a refusal, a missing record or page) stands for the page: the build's drawing
+  // of that page (a public page's snapshot, the portal's frame, src/lib/snapshot.ts) must not stay over it.
+  useEffect(() => releaseSnapshot(document), []);
   if (loaded) return <loaded.ErrorPage {...props} />;
   return (
     <Suspense fallback={null}>

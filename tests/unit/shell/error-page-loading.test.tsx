@@ -56,4 +56,18 @@ describe("the error page", () => {
     expect(errorState.getSnapshot()).toBeNull();
     expect(screen.getByText("The home page")).toBeTruthy();
   });
+
+  it("takes the build's drawing of the page away when a refusal shows in its place, so that the refusal is seen", async () => {
+    const drawing = document.createElement("div");
+    drawing.className = "page-snapshot";
+    document.body.append(drawing);
+    const { DeferredErrorPage } = await import("../../../src/components/deferred-error-page");
+    render(
+      <MemoryRouter>
+        <DeferredErrorPage error={{ statusCode: 403, message: "Forbidden", description: "Administrators only." }} />
+      </MemoryRouter>,
+    );
+    expect(await screen.findByTestId("error-message", undefined, LAZY_CODE_WAIT)).toHaveProperty("textContent", "Forbidden");
+    expect(document.querySelector(".page-snapshot")).toBeNull();
+  });
 });
