@@ -16,6 +16,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Plugin, build } from "vite";
 import { SNAPSHOT_CLASS } from "../../src/lib/snapshot";
+import type { RoutePageModule } from "../../src/prerender/render-page";
 import { classesInMarkup, criticalCss } from "./critical-css";
 
 /**
@@ -56,14 +57,7 @@ export function snapshotFile(pagePath: string): string {
 }
 
 type Rendered = { html: string; styles: string };
-/** src/prerender/render-page.tsx's RoutePageModule. */
-export interface RoutePageModule {
-  path: string;
-  layout: string;
-  publicSite: boolean;
-  label: string;
-  module: string | null;
-}
+export type { RoutePageModule };
 /** antd's style cache of src/prerender/render-page.tsx, opaque here. */
 type StyleCache = { readonly __styleCache: unique symbol };
 type RenderPage = (url: string, mode: "light" | "dark", screen: "narrow" | "wide", cache?: StyleCache) => Promise<Rendered>;
@@ -194,15 +188,21 @@ function closureOf(chunks: Map<string, ChunkInfo>, fileName: string, into = new 
   return into;
 }
 
-/** What each portal route's page load loads: the entry, the portal's code, the frame for a page in it, and the page, with all they import. */
-export function routeLoads(chunkList: ChunkInfo[], routes: RoutePageModule[]): Map<string, Set<string>> {
+/** The build's chunks by file and by the module they stand for, and what the entry loads. */
+function chunkGraph(chunkList: ChunkInfo[]) {
   const chunks = new Map(chunkList.map((chunk) => [chunk.fileName, chunk]));
   const byModule = new Map(chunkList.filter((chunk) => chunk.facadeModuleId).map((chunk) => [chunk.facadeModuleId, chunk.fileName]));
   const entry = chunkList.find((chunk) => chunk.isEntry);
   if (!entry) throw new Error("the build has no entry chunk");
+  return { chunks, byModule, entryLoads: () => closureOf(chunks, entry.fileName) };
+}
+
+/** What each portal route's page load loads: the entry, the portal's code, the frame for a page in it, and the page, with all they import. */
+export function routeLoads(chunkList: ChunkInfo[], routes: RoutePageModule[]): Map<string, Set<string>> {
+  const { chunks, byModule, entryLoads } = chunkGraph(chunkList);
   const loads = new Map<string, Set<string>>();
   for (const route of routes.filter((candidate) => !candidate.publicSite)) {
-    const files = closureOf(chunks, entry.fileName);
+    const files = entryLoads();
     for (const module of [...PORTAL_MODULES, ...(route.layout === "portal" ? PORTAL_FRAME_MODULES : []), ...(route.module ? [route.module] : [])]) {
       const fileName = byModule.get(module);
       if (fileName) closureOf(chunks, fileName, files);
@@ -233,46 +233,42 @@ export function antdComponentsIn(chunkList: ChunkInfo[], files: Set<string>, nam
 }
 
 export function routePreloads(chunkList: ChunkInfo[], routes: RoutePageModule[], stylesheets?: Map<string, string>): RoutePreloads {
-  const chunks = new Map(chunkList.map((chunk) => [chunk.fileName, chunk]));
-  const byModule = new Map(chunkList.filter((chunk) => chunk.facadeModuleId).map((chunk) => [chunk.facadeModuleId, chunk.fileName]));
-  const entry = chunkList.find((chunk) => chunk.isEntry);
-  if (!entry) throw new Error("the build has no entry chunk");
-  const loaded = closureOf(chunks, entry.fileName);
-  const files: string[] = [];
-  // The chunks of `modules` not loaded yet, as indexes into `files`; they count as loaded from then on.
+  const { chunks, byModule, entryLoads } = chunkGraph(chunkList);
+  // Each file's index in the list written once.
+  const fileIndexes = new Map<string, number>();
+  const indexOf = (file: string) => fileIndexes.get(file) ?? fileIndexes.set(file, fileIndexes.size).size - 1;
+  // The chunks of `modules` not loaded yet, as indexes into the files; they count as loaded from then on.
   const take = (modules: string[], already: Set<string>): string => {
-    const taken = new Set(already);
     const indexes: number[] = [];
     for (const module of modules) {
       const fileName = byModule.get(module);
       if (!fileName) throw new Error(`no chunk of the build holds ${module}`);
       for (const file of closureOf(chunks, fileName)) {
-        if (taken.has(file)) continue;
-        taken.add(file);
-        if (!files.includes(`/${file}`)) files.push(`/${file}`);
-        indexes.push(files.indexOf(`/${file}`));
+        if (already.has(file)) continue;
+        already.add(file);
+        indexes.push(indexOf(`/${file}`));
       }
     }
-    for (const file of taken) already.add(file);
     return indexes.join(" ");
   };
-  const portalLoaded = new Set(loaded);
+  const portalLoaded = entryLoads();
   const portal = take(PORTAL_MODULES, portalLoaded);
   const frameLoaded = new Set(portalLoaded);
   const frame = take(PORTAL_FRAME_MODULES, frameLoaded);
   const sheets = stylesheets ? [...new Set(stylesheets.values())] : undefined;
+  const routeLists = routes.map((route): RoutePreloads["routes"][number] => {
+    if (route.publicSite) return [route.path];
+    const inFrame = route.layout === "portal";
+    const own = route.module && byModule.has(route.module) ? take([route.module], new Set(inFrame ? frameLoaded : portalLoaded)) : "";
+    const sheet = stylesheets?.get(route.path);
+    return sheet && sheets ? [route.path, inFrame ? 1 : 0, own, sheets.indexOf(sheet)] : [route.path, inFrame ? 1 : 0, own];
+  });
   return {
-    files,
+    files: [...fileIndexes.keys()],
     portal,
     frame,
     ...(sheets ? { sheets } : {}),
-    routes: routes.map((route) => {
-      if (route.publicSite) return [route.path];
-      const inFrame = route.layout === "portal";
-      const own = route.module && byModule.has(route.module) ? take([route.module], new Set(inFrame ? frameLoaded : portalLoaded)) : "";
-      const sheet = stylesheets?.get(route.path);
-      return sheet && sheets ? [route.path, inFrame ? 1 : 0, own, sheets.indexOf(sheet)] : [route.path, inFrame ? 1 : 0, own];
-    }),
+    routes: routeLists,
   };
 }
 
@@ -372,16 +368,17 @@ export async function prerenderPages(outDir: string, root = process.cwd()): Prom
     // Each portal page's own antd sheet: the components its first load imports (a phone parses the whole
     // sheet in one task); the same set makes one sheet. What a page shows later the engine writes then.
     const sheetOfComponents = new Map<string, string>();
-    const stylesheets = new Map<string, string>();
-    for (const [routePath, files] of routeLoads(chunks, routes)) {
-      const components = antdComponentsIn(chunks, files, STYLESHEET_COMPONENTS);
+    const sheetFor = async (components: readonly string[]): Promise<string> => {
       const key = components.join(" ");
-      if (!sheetOfComponents.has(key)) sheetOfComponents.set(key, writeStylesheet(outDir, await renderAntdStylesheet(components)));
-      stylesheets.set(routePath, sheetOfComponents.get(key) ?? "");
-    }
+      const written = sheetOfComponents.get(key) ?? writeStylesheet(outDir, await renderAntdStylesheet(components));
+      sheetOfComponents.set(key, written);
+      return written;
+    };
+    const stylesheets = new Map<string, string>();
+    for (const [routePath, files] of routeLoads(chunks, routes)) stylesheets.set(routePath, await sheetFor(antdComponentsIn(chunks, files, STYLESHEET_COMPONENTS)));
     const preloads = routePreloads(chunks, routes, stylesheets);
     // index.html opens every other page (an unknown path, the docs): with every component's styles.
-    writeFileSync(path.join(outDir, "index.html"), withStartAfterPaint(bareIndex, writeStylesheet(outDir, await renderAntdStylesheet()), preloads));
+    writeFileSync(path.join(outDir, "index.html"), withStartAfterPaint(bareIndex, await sheetFor(STYLESHEET_COMPONENTS), preloads));
     for (const route of routes.filter(drawsPortalShell)) {
       const file = path.join(outDir, snapshotFile(route.path));
       mkdirSync(path.dirname(file), { recursive: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PORTAL_SHELL_SNAPSHOT_STYLE, drawsPortalShell, portalShellTitle, snapshotFile, withPortalShell, withSnapshot, withStartAfterPaint } from "../../../scripts/lib/prerender";
+import { PORTAL_SHELL_SNAPSHOT_STYLE, type RoutePageModule, drawsPortalShell, portalShellTitle, snapshotFile, withPortalShell, withSnapshot, withStartAfterPaint } from "../../../scripts/lib/prerender";
 import { SNAPSHOT_CLASS, releaseSnapshot } from "../../../src/lib/snapshot";
 
 const indexHtml = `<!doctype html>
@@ -98,7 +98,7 @@ describe("a portal page's frame in its HTML", () => {
   });
 
   it("is drawn for portal pages in the portal's frame with a fixed path only", () => {
-    const route = { path: "/dashboard", layout: "portal", publicSite: false, label: "Dashboard", module: null };
+    const route: RoutePageModule = { path: "/dashboard", layout: "portal", publicSite: false, label: "Dashboard", module: null };
     expect(drawsPortalShell(route)).toBe(true);
     expect(drawsPortalShell({ ...route, path: "/admin/users/:userId" })).toBe(false);
     expect(drawsPortalShell({ ...route, layout: "none" })).toBe(false);
@@ -106,7 +106,7 @@ describe("a portal page's frame in its HTML", () => {
   });
 
   it("is drawn with the title of the page at the top for a tab or drawer on a route below it", () => {
-    const route = (path: string, label: string) => ({ path, layout: "portal", publicSite: false, label, module: null });
+    const route = (path: string, label: string): RoutePageModule => ({ path, layout: "portal", publicSite: false, label, module: null });
     const routes = [route("/admin/users", "Users"), route("/admin/firmware-support/matrix", "Support matrix"), route("/admin/firmware-support", "Firmware support"), route("/admin/firmware-support/vehicles/create", "Supported vehicles")];
     expect(portalShellTitle(routes[0], routes)).toBe("Users");
     expect(portalShellTitle(routes[1], routes)).toBe("Firmware support");
