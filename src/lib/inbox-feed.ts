@@ -56,6 +56,13 @@ export interface InboxFeedOptions {
   maxRetryMs?: number;
   /** How long the stream stays open after the last holder let go. */
   lingerMs?: number;
+  /**
+   * Event types that must not be lost while nothing listens to them yet: the stream listens to them
+   * from the start and keeps what arrives until the first listener of that type takes it. The
+   * account stream's listener is code of its own, loaded after the bell has opened the stream, and a
+   * "signed out everywhere" sent in that gap was dropped.
+   */
+  kept?: readonly string[];
 }
 
 const CLOSED = 2;
@@ -75,6 +82,8 @@ export class InboxFeed {
   private generation = 0;
   /** Listeners of the stream's other events, by event name. */
   private readonly handlers = new Map<string, Set<(data: string) => void>>();
+  /** Events of a kept type that arrived before any listener of it, oldest first. */
+  private readonly unheard = new Map<string, string[]>();
 
   constructor(private readonly options: InboxFeedOptions) {
     this.retryMs = options.retryMs ?? 1000;
@@ -93,14 +102,26 @@ export class InboxFeed {
     if (!listeners) {
       listeners = new Set();
       this.handlers.set(type, listeners);
-      this.source?.addEventListener(type, (event) => this.dispatch(type, event.data as string));
+      if (!this.isKept(type)) this.source?.addEventListener(type, (event) => this.dispatch(type, event.data as string));
     }
     listeners.add(listener);
+    const unheard = this.unheard.get(type) ?? [];
+    this.unheard.delete(type);
+    for (const data of unheard) listener(data);
     return () => listeners.delete(listener);
   }
 
+  private isKept(type: string): boolean {
+    return this.options.kept?.includes(type) ?? false;
+  }
+
   private dispatch(type: string, data: string): void {
-    for (const listener of this.handlers.get(type) ?? []) listener(data);
+    const listeners = this.handlers.get(type);
+    if (listeners?.size) {
+      for (const listener of listeners) listener(data);
+    } else if (this.isKept(type)) {
+      this.unheard.set(type, [...(this.unheard.get(type) ?? []), data]);
+    }
   }
 
   /** Keeps the stream of `uid` open until the returned release; another user's stream is closed first. */
@@ -171,12 +192,15 @@ export class InboxFeed {
     source.addEventListener(NOTIFICATION_EVENTS.notification, () => {
       this.set({ ...this.state, revision: this.state.revision + 1 });
     });
-    for (const type of this.handlers.keys()) source.addEventListener(type, (event) => this.dispatch(type, event.data as string));
+    const types = new Set([...this.handlers.keys(), ...(this.options.kept ?? [])]);
+    for (const type of types) source.addEventListener(type, (event) => this.dispatch(type, event.data as string));
   }
 
   private close(): void {
     this.source?.close();
     this.source = null;
+    // What was kept belongs to the user whose stream this was.
+    this.unheard.clear();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.lingerTimer) clearTimeout(this.lingerTimer);
     this.retryTimer = null;

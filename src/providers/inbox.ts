@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useSyncExternalStore } from "react";
+import { ACCOUNT_STREAM_EVENT } from "../../contracts/account";
 import { notificationsPath } from "../../contracts/notifications";
 import { InboxFeed, type InboxState, NO_INBOX } from "../lib/inbox-feed";
 import { API_PREFIX } from "./data-provider";
@@ -16,6 +17,8 @@ export function inboxFeedOf(session: Session): InboxFeed {
       url: (uid) => `${API_PREFIX}/${notificationsPath(uid)}/listen`,
       // The stream is authenticated by the session cookie alone: opened after it is set, renewed on refusal.
       session: { ready: session.mirrored, renew: session.remirror },
+      // The account stream's listener (./account-stream) loads after the bell opened the stream.
+      kept: [ACCOUNT_STREAM_EVENT],
     });
     feeds.set(session, feed);
   }

@@ -56,3 +56,26 @@ test("signed out everywhere by an administrator, the open page goes to sign-in a
   await expect(page).toHaveURL(/\/login/, { timeout: 15_000 });
   await expect(page.getByTestId("sign-out-notice")).toContainText("An administrator signed you out on every device");
 });
+
+test("an account event sent before the account stream's own code has loaded still signs the page out", async ({ page, request, emulator }) => {
+  // The bell opens the tab's stream with the frame; the account stream's listener is a chunk of its
+  // own. Held back here until the administrator's change has been sent down the stream.
+  let releaseListener = () => {};
+  const listenerHeld = new Promise<void>((resolve) => (releaseListener = resolve));
+  let listenerRequests = 0;
+  await page.route(/\/assets\/account-stream-listener-[^/]*\.js$/, async (route) => {
+    listenerRequests += 1;
+    await listenerHeld;
+    await route.continue();
+  });
+  const { adminToken, uid } = await newUserSignedIn(page, emulator, "stream-early", "Eli Early");
+  expect(listenerRequests, "the listener's code was asked for and held").toBeGreaterThan(0);
+
+  await asAdmin(request, adminToken, "post", `users/${uid}/revoke-sessions`);
+  // The event is on the stream once the change has answered; give the page a moment to receive it.
+  await page.waitForTimeout(500);
+  await expect(page, "nothing acts on it before the listener's code is in").toHaveURL(/\/dashboard$/);
+  releaseListener();
+  await expect(page).toHaveURL(/\/login/, { timeout: 15_000 });
+  await expect(page.getByTestId("sign-out-notice")).toContainText("An administrator signed you out on every device");
+});

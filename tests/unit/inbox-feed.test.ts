@@ -216,4 +216,74 @@ describe("inbox feed", () => {
     oldHolder();
     expect(sources[1].closed).toBe(false);
   });
+
+  describe("the stream's other events", () => {
+    const keeping = () =>
+      new InboxFeed({
+        url: (uid) => `/listen/${uid}`,
+        open: (url) => {
+          const source = new FakeSource(url);
+          sources.push(source);
+          return source;
+        },
+        kept: ["account"],
+      });
+
+    it("hands each event to its listeners, on a stream opened before or after they listen", () => {
+      const heard: string[] = [];
+      feed.on("account", (data) => heard.push(`before:${data}`));
+      feed.retain("u1");
+      sources[0].open();
+      feed.on("account", (data) => heard.push(`after:${data}`));
+      sources[0].emit("account", { reason: "signed-out" });
+      expect(heard).toEqual(['before:{"reason":"signed-out"}', 'after:{"reason":"signed-out"}']);
+    });
+
+    it("keeps a kept type's events that arrive before anything listens, for the first listener only", () => {
+      const keeper = keeping();
+      keeper.retain("u1");
+      sources[0].open();
+      sources[0].emit("account", { reason: "role-changed" });
+      sources[0].emit("account", { reason: "signed-out" });
+      const first: string[] = [];
+      const second: string[] = [];
+      keeper.on("account", (data) => first.push(JSON.parse(data).reason));
+      keeper.on("account", (data) => second.push(JSON.parse(data).reason));
+      expect(first, "in the order they came").toEqual(["role-changed", "signed-out"]);
+      expect(second, "handed over once").toEqual([]);
+      sources[0].emit("account", { reason: "disabled" });
+      expect(first).toEqual(["role-changed", "signed-out", "disabled"]);
+      expect(second).toEqual(["disabled"]);
+    });
+
+    it("keeps nothing of a type it was not asked to keep", () => {
+      const keeper = keeping();
+      keeper.retain("u1");
+      sources[0].emit("vehicle", { id: "v1" });
+      const heard: string[] = [];
+      keeper.on("vehicle", (data) => heard.push(data));
+      expect(heard).toEqual([]);
+    });
+
+    it("keeps events again once the last listener has gone", () => {
+      const keeper = keeping();
+      keeper.retain("u1");
+      const stop = keeper.on("account", () => {});
+      stop();
+      sources[0].emit("account", { reason: "deleted" });
+      const heard: string[] = [];
+      keeper.on("account", (data) => heard.push(JSON.parse(data).reason));
+      expect(heard).toEqual(["deleted"]);
+    });
+
+    it("does not hand one user's kept events to the next user's listener", () => {
+      const keeper = keeping();
+      keeper.retain("u1");
+      sources[0].emit("account", { reason: "signed-out" });
+      keeper.retain("u2");
+      const heard: string[] = [];
+      keeper.on("account", (data) => heard.push(data));
+      expect(heard).toEqual([]);
+    });
+  });
 });
