@@ -9,7 +9,7 @@ import { TextLines } from "./text-lines";
 import type { FormatId } from "./types";
 
 export { parseLog } from "./parse";
-export { serializeColumns, deserializeColumns, readColumnsLayout, type ColumnsLayout } from "./serialize";
+export { serializeColumns, deserializeColumns, readColumnsLayout, selectChannels, type ColumnsLayout, type Deflate, type Inflate } from "./serialize";
 export { LogParseError, type LogParseErrorCode } from "./errors";
 export { FORMAT_IDS, type FormatId, type LogChannel, type LogMeta, type ParseOptions, type ParsedLog } from "./types";
 export type { TextEncodingName } from "./encoding";

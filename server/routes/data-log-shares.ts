@@ -19,7 +19,7 @@ import {
 } from "../../contracts/data-logs";
 import type { AppContext } from "../context";
 import { dataLogShares, dataLogs, userVehicles } from "../db/schema";
-import { type LogChannel, deserializeColumns, serializeColumns } from "../../domain/logs";
+import { type LogChannel, readColumnsLayout, selectChannels } from "../../domain/logs";
 import { badRequest, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { sendFile } from "../http/byte-ranges";
@@ -124,9 +124,11 @@ export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx
     const file = blobs.pathOf(log.columnsSha256);
     if (share.channels.length === 0) return sendFile(request, reply, file, log.columnsSize, "application/octet-stream");
     // Channels the owner did not share never leave the server.
-    const parsed = deserializeColumns(await blobs.read(log.columnsSha256));
-    const keep = parsed.channels.flatMap((channel, i) => (share.channels.includes(channel.id) ? [i] : []));
-    const subset = serializeColumns({ ...parsed, channels: keep.map((i) => parsed.channels[i]), columns: keep.map((i) => parsed.columns[i]) });
+    const form = await blobs.read(log.columnsSha256);
+    const layout = readColumnsLayout(form);
+    if ("headerBytes" in layout) throw new Error(`The columnar form of log ${log.id} is cut short`);
+    const keep = layout.header.channels.flatMap((channel, i) => (share.channels.includes(channel.id) ? [i] : []));
+    const subset = selectChannels(form, keep);
     return reply.header("content-type", "application/octet-stream").send(Buffer.from(subset.buffer, subset.byteOffset, subset.length));
   });
 

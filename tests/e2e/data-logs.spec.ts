@@ -101,3 +101,29 @@ test("a customer files a log under their vehicle: the list shows and filters by 
   await page.getByRole("button", { name: "Virtual dyno" }).click();
   await expect(page.getByTestId("dyno-kept-with")).toHaveText(/^Kept with this log only/);
 });
+
+test("a long log charts its first channels from byte ranges of the deflated columns, then every other channel", async ({ page }) => {
+  // 20,160 rows × 19 channels: its columnar form is past the first 64 KiB the view asks for, so it
+  // comes in parts — the header, the time and the first channels, then the rest — each inflated alone.
+  const columnRanges: string[] = [];
+  page.on("request", (request) => request.url().includes("/columns") && columnRanges.push(request.headers().range ?? "whole"));
+  await new LoginPage(page).open("/tuning-tools/data-logs");
+  await new LoginPage(page).signIn(demoUsers.customer);
+  const list = new DataLogsPage(page);
+  await expect(page.getByRole("heading", { name: "Data logs" })).toBeVisible();
+  await list.upload(path.resolve(repoRoot, "../shared/fixtures/logs/ecumaster.csv"));
+
+  const view = new LogView(page);
+  await view.waitForChart();
+  await expect(view.visibleRange()).toContainText("of 403.18 s · 20,160 rows");
+  await expect(view.panes()).toHaveCount(4);
+  expect(columnRanges.length, "the header, the time, four channels and the rest").toBeGreaterThanOrEqual(7);
+  expect(columnRanges.every((range) => /^bytes=\d+-\d+$/.test(range)), columnRanges.join(" ")).toBe(true);
+
+  // A channel that came with the rest charts, and reads the logged value under the cursor.
+  await view.toggleChannel("dbw/target");
+  await expect(view.panes()).toHaveCount(5);
+  await view.hover(0);
+  await expect(page.getByTestId("value-dbw-target")).toHaveText(/^\d+(\.\d+)?$/);
+  await expect(page.getByTestId("value-engine-rpm")).toHaveText(/^1\d{3}(\.\d+)?$/);
+});

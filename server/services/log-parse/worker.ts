@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { parentPort, workerData } from "node:worker_threads";
+import { deflateRawSync } from "node:zlib";
 import { LogParseError, parseLog, serializeColumns } from "../../../domain/logs";
 import type { ParseJob, ParseOutcome } from "./index";
 
@@ -13,7 +14,8 @@ const job = workerData as ParseJob;
 async function run(): Promise<ParseOutcome> {
   try {
     const log = parseLog(await readFile(job.inputPath));
-    const columns = serializeColumns(log);
+    // Each array deflated on its own (domain/logs/serialize.ts): the chart view still fetches one by range.
+    const columns = serializeColumns(log, (bytes) => deflateRawSync(bytes));
     await writeFile(job.columnsPath, columns);
     const { format, meta, rowCount, durationSeconds, channels, warnings } = log;
     return {

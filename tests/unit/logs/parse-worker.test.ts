@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { inflateRawSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { deserializeColumns } from "../../../domain/logs";
 import { parseLogFile } from "../../../server/services/log-parse";
@@ -18,7 +19,9 @@ describe("upload parse worker", () => {
     if (!outcome.ok) throw new Error(`refused: ${outcome.code} ${outcome.message}`);
     expect(outcome.summary.format).toBe("megalogviewer");
     expect(outcome.summary.rowCount).toBe(139);
-    const columns = deserializeColumns(await readFile(columnsPath));
+    const stored = await readFile(columnsPath);
+    expect(stored.readUInt32LE(4), "each array deflated (version 3)").toBe(3);
+    const columns = deserializeColumns(stored, inflateRawSync);
     expect(columns.channels.find((c) => c.name === "RPM")?.unit).toBe("rpm");
   });
 });

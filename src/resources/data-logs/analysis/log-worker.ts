@@ -5,8 +5,8 @@
  * the page ever waiting on a loop over every sample.
  */
 import { compileExpression, ExpressionError } from "../../../../contracts/expression";
-import { type EncodedColumn, codePosition, codesOf, decodeColumn, decoder, gapCode } from "../../../../domain/logs/column-codes";
-import { type ArrayPlace, deserializeEncoded, readColumnsLayout } from "../../../../domain/logs/serialize";
+import { type EncodedColumn, codePosition, decodeColumn, decoder, gapCode } from "../../../../domain/logs/column-codes";
+import { type ArrayPlace, arrayCodes, readColumnsLayout, storedBytes } from "../../../../domain/logs/serialize";
 import type { LogChannel } from "../../../../domain/logs/types";
 import { dynoPulls, metresPerSecondPer } from "../../../lib/dyno";
 import { type RangeStats, type SampleBlocks, type SeriesPoints, blocksOf, indexAtTime, minMaxIndices, rangeStats } from "../../../lib/downsample";
@@ -35,6 +35,8 @@ let durationSeconds = 0;
 let rows = 0;
 /** Where the channels lie in the columnar form, from its header. */
 let channelPlaces: ArrayPlace[] = [];
+/** Where the time lies in the columnar form, from its layout. */
+let timePlace: ArrayPlace = { at: 0, bytes: 0, encoding: { type: "f64" }, deflated: false };
 
 /** Typed arrays held, each buffer counted once (after the full load, channels share one). */
 function bytesHeld(): number {
@@ -88,17 +90,32 @@ function columnOf(id: string): EncodedColumn {
   return values;
 }
 
+/** Raw DEFLATE undone by the browser (the columnar form stores each array deflated: domain/logs/serialize.ts). */
+async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** One array's codes from its bytes as stored. */
+async function codesFrom(place: ArrayPlace, stored: Uint8Array): Promise<EncodedColumn> {
+  const bytes = place.deflated ? await inflate(stored) : stored;
+  return { codes: arrayCodes(place.encoding, bytes, rows), encoding: place.encoding };
+}
+
 async function handle(request: WorkerRequest): Promise<{ result: unknown; transfer?: Transferable[] }> {
   switch (request.type) {
     case "load": {
-      const log = deserializeEncoded(await request.blob.arrayBuffer());
-      time = log.time;
-      rows = log.rowCount;
-      durationSeconds = log.durationSeconds;
-      keepChannels(log.channels);
+      const bytes = new Uint8Array(await request.blob.arrayBuffer());
+      const layout = readColumnsLayout(bytes);
+      if ("headerBytes" in layout || bytes.length < layout.byteLength) throw new Error("The log's columnar form arrived cut short");
+      rows = layout.rows;
+      const [loadedTime, ...loaded] = await Promise.all([layout.time, ...layout.columns].map((place) => codesFrom(place, storedBytes(bytes, place))));
+      time = loadedTime;
+      durationSeconds = layout.header.durationSeconds;
+      keepChannels(layout.header.channels);
       columns.clear();
       blocks.clear();
-      log.channels.forEach((channel, i) => keepColumn(channel.id, log.columns[i]));
+      layout.header.channels.forEach((channel, i) => keepColumn(channel.id, loaded[i]));
       return { result: summary(true) };
     }
     case "layout": {
@@ -107,6 +124,7 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
       durationSeconds = layout.header.durationSeconds;
       keepChannels(layout.header.channels);
       rows = layout.rows;
+      timePlace = layout.time;
       channelPlaces = layout.columns;
       const place = ({ at, bytes }: ArrayPlace) => ({ at, bytes });
       const offsets = { rows, time: place(layout.time), columns: layout.columns.map(place), byteLength: layout.byteLength };
@@ -114,23 +132,21 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
       return { result: { ...offsets, channels: channelList, durationSeconds } };
     }
     case "time":
-      time = { codes: codesOf(time.encoding, await request.blob.arrayBuffer(), 0, rows), encoding: time.encoding };
+      time = await codesFrom(timePlace, new Uint8Array(await request.blob.arrayBuffer()));
       return { result: summary(false) };
     case "channel": {
-      const { encoding } = channelPlaces[request.index];
-      keepColumn(channelIds[request.index], { codes: codesOf(encoding, await request.blob.arrayBuffer(), 0, rows), encoding });
+      keepColumn(channelIds[request.index], await codesFrom(channelPlaces[request.index], new Uint8Array(await request.blob.arrayBuffer())));
       return { result: summary(false) };
     }
     case "channels": {
-      // Every channel in one buffer: the separate first arrays are let go for views of it.
-      const buffer = await request.blob.arrayBuffer();
+      // Every channel in one buffer: the separate first arrays are let go for those read from it.
+      const bytes = new Uint8Array(await request.blob.arrayBuffer());
       const start = channelPlaces[0]?.at ?? 0;
+      const loaded = await Promise.all(channelPlaces.map((place) => codesFrom(place, storedBytes(bytes, place, start))));
       channelIds.forEach((id, i) => {
-        const { at, encoding } = channelPlaces[i];
-        const codes = codesOf(encoding, buffer, at - start, rows);
         // The first channels came on their own: same samples, so their summaries stand.
-        if (blocks.has(id)) columns.set(id, { codes, encoding });
-        else keepColumn(id, { codes, encoding });
+        if (blocks.has(id)) columns.set(id, loaded[i]);
+        else keepColumn(id, loaded[i]);
       });
       return { result: summary(true) };
     }
