@@ -132,7 +132,15 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
       // A small log, or a server that sent the whole form instead of the range.
       if (head.size >= layout.byteLength) return ready(await log.load({ blob: head }), true);
       const channelIds = layout.channels.map((channel) => channel.id);
-      const range = ({ at, bytes }: { at: number; bytes: number }) => fetchColumns({ start: at, end: at + bytes - 1 });
+      // The first bytes hold more than the header (with deflated arrays, often the time and the
+      // first channels): what they hold is taken from them, only the rest is fetched.
+      const inHead = head.size;
+      const range = async ({ at, bytes }: { at: number; bytes: number }): Promise<Blob> => {
+        const end = at + bytes;
+        if (end <= inHead) return head.slice(at, end);
+        if (at >= inHead) return fetchColumns({ start: at, end: end - 1 });
+        return new Blob([head.slice(at), await fetchColumns({ start: inHead, end: end - 1 })]);
+      };
       const fromUrl = parsePanes(firstPanes.current, new Set(channelIds)).flat();
       const first = (fromUrl.length ? [...new Set(fromUrl)] : channelIds.slice(0, DEFAULT_CHANNELS)).map((id) => channelIds.indexOf(id));
       const parts = await Promise.all([
