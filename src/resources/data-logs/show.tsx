@@ -2,15 +2,17 @@ import { ShareAltOutlined } from "@ant-design/icons";
 import { useCustom, useOne, useUpdate } from "@refinedev/core";
 import { useRecordMissing } from "../../components/record-not-found";
 import { Alert, Button, Flex, Typography, theme } from "antd";
-import { useCallback, useMemo, useState } from "react";
+import { Suspense, lazy, useCallback, useMemo, useState } from "react";
 import { useParams } from "react-router";
 import type { DataLogDetail, DynoProfile, LogComputedDescriptor } from "../../../contracts/data-logs";
 import { SlimHeader } from "../../components/layouts/slim-header";
 import { LogAnalysis } from "./analysis/log-analysis";
 import { useColumnsFetcher, usePanesParam } from "./analysis/hooks";
-import { ShareDialog } from "./share-dialog";
 import { useLogVehicles } from "./vehicles";
 import { apiRoutes } from "../../../contracts/api-paths";
+
+// The share dialog (antd's Modal, List, pagination) loads when Share is pressed, not with the log.
+const ShareDialog = lazy(() => import("./share-dialog").then((module) => ({ default: module.ShareDialog })));
 
 /** Full-screen analysis of one of the user's logs. */
 export function DataLogsShow() {
@@ -71,7 +73,11 @@ export function DataLogsShow() {
           <LogAnalysis fetchColumns={fetchColumns} panesParam={panesParam} onPanesParam={setPanes} dyno={dyno} descriptors={descriptorList} />
         )}
       </Flex>
-      {log && <ShareDialog key={String(sharing)} logId={log.id} title={log.title} channels={log.channels} initialChannels={charted} open={sharing} onClose={() => setSharing(false)} />}
+      {log && sharing && (
+        <Suspense fallback={null}>
+          <ShareDialog logId={log.id} title={log.title} channels={log.channels} initialChannels={charted} open onClose={() => setSharing(false)} />
+        </Suspense>
+      )}
     </Flex>
   );
 }

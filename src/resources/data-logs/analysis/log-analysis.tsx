@@ -4,7 +4,7 @@
  */
 import { FunctionOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import { Alert, Button, Drawer, Flex, Segmented, Select, Space, Spin, Tooltip, Typography, theme } from "antd";
-import { type ReactNode, memo, startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, Suspense, lazy, memo, startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { DataLogChannel, DynoProfile, LogComputedDescriptor } from "../../../../contracts/data-logs";
 import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
 import type { DynoPull } from "../../../lib/dyno";
@@ -13,12 +13,16 @@ import { useScreens } from "../../../components/layouts/snapshot-screen";
 import { type ChartChannel, MAX_PANES, colourOf, formatPanes, parsePanes, variableOf } from "./channels";
 import { ChannelPicker } from "./channel-picker";
 import { type ComputedDefinition, ComputedChannels } from "./computed-channels";
-import { DynoPanel, type DynoRequest } from "./dyno-panel";
+import type { DynoRequest } from "./dyno-panel";
 import { LogChart, type LogChartHandle, OverviewStrip, type TimeRange } from "./log-chart";
 import type { PaneSeries } from "./pane-series";
 import { type LoadedLog, LogWorker, parkWorker, unparkWorker } from "./log-worker-client";
 import { type CursorGrid, readGrid } from "./cursor-grid";
 import { CursorReadout, ReadoutTable } from "./readout-table";
+
+// The virtual dyno's panel (recharts, antd's form and number inputs: ~100 KiB compressed) loads when
+// its drawer first opens, not with every log page.
+const DynoPanel = lazy(() => import("./dyno-panel").then((module) => ({ default: module.DynoPanel })));
 
 export interface LogAnalysisProps {
   /**
@@ -507,7 +511,9 @@ const SidePanels = memo(function SidePanels({ panel, onClose, channels, variable
       </Drawer>
       {dyno && (
         <Drawer title="Virtual dyno" open={panel === "dyno"} onClose={onClose} width={720}>
-          <DynoPanel channels={channels} profile={dyno.profile} run={runDyno} onSave={dyno.save} saving={dyno.saving} keptWith={dyno.keptWith} />
+          <Suspense fallback={<Spin aria-label="Loading the virtual dyno" />}>
+            <DynoPanel channels={channels} profile={dyno.profile} run={runDyno} onSave={dyno.save} saving={dyno.saving} keptWith={dyno.keptWith} />
+          </Suspense>
         </Drawer>
       )}
     </>
