@@ -25,6 +25,20 @@ afterAll(() => {
 const landingModulesMatching = (pattern: RegExp): string[] =>
   report.initial.flatMap((fileName) => (report.chunks.get(fileName)?.modules ?? []).filter((module) => pattern.test(module.id)).map((module) => `${fileName}: ${module.id}`));
 
+/** The modules a page's chunk and everything it imports statically hold whose id matches, each named with its chunk. */
+function pageModulesMatching(pageModule: string, pattern: RegExp): string[] {
+  const page = [...report.chunks.values()].find((chunk) => chunk.facadeModuleId?.endsWith(pageModule));
+  if (!page) throw new Error(`no chunk is the page ${pageModule}`);
+  const closure = new Set<string>();
+  const visit = (fileName: string) => {
+    if (closure.has(fileName)) return;
+    closure.add(fileName);
+    for (const imported of report.chunks.get(fileName)?.imports ?? []) visit(imported);
+  };
+  visit(page.fileName);
+  return [...closure].flatMap((fileName) => (report.chunks.get(fileName)?.modules ?? []).filter((module) => pattern.test(module.id)).map((module) => `${fileName}: ${module.id}`));
+}
+
 describe("bundle budgets", () => {
   it(`the landing page's initial JavaScript stays within ${kB(BUDGETS.landingInitialGzip)} gzipped`, () => {
     const total = report.initialTotals.gzip;
@@ -95,5 +109,11 @@ describe("bundle budgets", () => {
 
   it("Monaco is not in the landing's first load", () => {
     expect(report.initial.filter((fileName) => BUDGETS.lazyExempt.test(fileName))).toEqual([]);
+  });
+
+  it("a data log's page loads the virtual dyno's chart and form and the share dialog only when they open", () => {
+    // recharts (with d3 and Redux Toolkit) alone was ~87 KiB Brotli on every log page, for a drawer few open.
+    const found = pageModulesMatching("src/resources/data-logs/show.tsx", /node_modules\/(recharts|d3-|@reduxjs)|rc-field-form\/es\/Field|src\/resources\/data-logs\/(share-dialog|analysis\/dyno-panel)/);
+    expect(found.slice(0, 10), `${found.length} such modules in the log page's first load`).toEqual([]);
   });
 });
