@@ -2,6 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import { DataLogsPage, LogView } from "./pages/data-logs-page";
+import { LayoutProbe } from "./pages/layout-probe";
 import { LoginPage, demoUsers } from "./pages/login-page";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -102,7 +103,7 @@ test("a customer files a log under their vehicle: the list shows and filters by 
   await expect(page.getByTestId("dyno-kept-with")).toHaveText(/^Kept with this log only/);
 });
 
-test("a long log charts its first channels from byte ranges of the deflated columns, fetching no byte twice, then every other channel", async ({ page }) => {
+test("a long log charts its first channels from byte ranges of the deflated columns, fetching no byte twice, then every other channel; narrowed to a phone it does not scroll sideways", async ({ page }) => {
   // 20,160 rows × 19 channels: its columnar form is past the first 64 KiB the view asks for, so it
   // comes in parts — the header with what else the first 64 KiB hold, then the rest — each array inflated alone.
   const ranges: string[] = [];
@@ -133,4 +134,12 @@ test("a long log charts its first channels from byte ranges of the deflated colu
   expect(sorted[0][0]).toBe(0);
   sorted.slice(1).forEach(([start], i) => expect(start, ranges.join(" ")).toBe(sorted[i][1] + 1));
   expect(sorted[sorted.length - 1][1]).toBe(sorted[0][2] - 1);
+
+  // Its channels are named by path ("drivetrain/torqueEstimation/dsgEngineTorquePercent"): on a phone
+  // the readout wraps them instead of pushing the page sideways.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expect(page.getByRole("table", { name: "Channel values" })).toBeVisible();
+  // Polled: the chart and its overview follow the new width a frame or two after the resize.
+  const probe = new LayoutProbe(page);
+  await expect.poll(async () => ((await probe.sidewaysOverflow()) > 0 ? (await probe.overflowingElements()).join(", ") : "")).toBe("");
 });

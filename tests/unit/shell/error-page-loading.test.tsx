@@ -5,8 +5,9 @@ import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 // The lazy code is imported afresh (antd's modules through Vitest's transform): under a full
-// parallel run that takes more than Testing Library's default second (the test itself has five).
-const LAZY_CODE_WAIT = { timeout: 4_000 };
+// parallel run on two cores that took more than Testing Library's default second, and once more
+// than the test's default five seconds in all; the waits are long, a page that never shows still fails.
+const LAZY_CODE_WAIT = { timeout: 15_000 };
 
 window.matchMedia ??= ((query: string) => ({ media: query, matches: false, addEventListener: () => undefined, removeEventListener: () => undefined, addListener: () => undefined, removeListener: () => undefined })) as unknown as typeof window.matchMedia;
 
@@ -34,7 +35,7 @@ afterEach(() => {
   cleanup();
 });
 
-describe("the error page", () => {
+describe("the error page", { timeout: 30_000 }, () => {
   it("shows the error with antd's page once its code is in, and Go Home goes home", async () => {
     const errorState = await showFatalError();
     expect(await screen.findByTestId("error-message", undefined, LAZY_CODE_WAIT)).toHaveProperty("textContent", "The garage burned down");

@@ -254,6 +254,9 @@ export function OverviewStrip({ series, duration, range, onRange }: OverviewProp
         scales: { x: { time: false, auto: false, range: () => [0, duration] }, y: { auto: true } },
         series: [{}, { stroke: series?.colour ?? token.colorPrimary, width: 1 }],
         axes: [{ show: false }, { show: false }],
+        // uPlot applies a new size after setSize returns: the shades are placed once it has, or a
+        // phone turned or a window narrowed kept them at the old width (the page scrolled sideways).
+        hooks: { setSize: [() => placeShades()] },
       },
       latest.current.series?.points ? joinSeries([latest.current.series]) : [[], []],
       element,
@@ -279,10 +282,7 @@ export function OverviewStrip({ series, duration, range, onRange }: OverviewProp
     created.over.setAttribute("aria-label", "Overview of the whole log");
     plot.current = created;
     placeShades();
-    const resize = new ResizeObserver(() => {
-      created.setSize({ width: element.clientWidth, height: 56 });
-      placeShades();
-    });
+    const resize = new ResizeObserver(() => created.setSize({ width: element.clientWidth, height: 56 }));
     resize.observe(element);
     return () => {
       resize.disconnect();

@@ -63,32 +63,36 @@ export const ReadoutTable = memo(function ReadoutTable({ rows, readout }: { rows
       <Typography.Text type="secondary" data-testid="cursor-time">
         {time === null ? "Move over the chart to read values" : `At ${time.toFixed(3)} s`}
       </Typography.Text>
-      <table aria-label="Channel values" style={{ width: "100%", borderCollapse: "collapse", fontSize: 13, color: token.colorText }}>
-        <thead>
-          <tr style={{ color: token.colorTextSecondary }}>
-            <th style={{ ...cell, textAlign: "left" }}>Channel</th>
-            <th style={number}>Value</th>
-            <th style={number}>Min</th>
-            <th style={number}>Max</th>
-            <th style={number}>Mean</th>
-            <th style={{ ...cell, textAlign: "left" }}>Unit</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.channel.id}>
-              <td style={cell}>
-                <span style={{ borderLeft: `3px solid ${row.colour}`, paddingLeft: 6 }}>{row.channel.name}</span>
-              </td>
-              <td style={number} data-testid={`value-${row.channel.id}`}>{show(values?.[row.channel.id], row.conversion)}</td>
-              <td style={number}>{row.charted ? show(row.stats?.min, row.conversion) : ""}</td>
-              <td style={number}>{row.charted ? show(row.stats?.max, row.conversion) : ""}</td>
-              <td style={number} data-testid={`mean-${row.channel.id}`}>{row.charted ? show(row.stats?.mean, row.conversion) : ""}</td>
-              <td style={cell}>{row.conversion.unit}</td>
+      {/* On a phone a wide table scrolls by itself, never the page. */}
+      <div style={{ overflowX: "auto" }}>
+        <table aria-label="Channel values" style={{ width: "100%", borderCollapse: "collapse", fontSize: 13, color: token.colorText }}>
+          <thead>
+            <tr style={{ color: token.colorTextSecondary }}>
+              <th style={{ ...cell, textAlign: "left" }}>Channel</th>
+              <th style={number}>Value</th>
+              <th style={number}>Min</th>
+              <th style={number}>Max</th>
+              <th style={number}>Mean</th>
+              <th style={{ ...cell, textAlign: "left" }}>Unit</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.channel.id}>
+                <td style={cell}>
+                  {/* Loggers name channels by path ("drivetrain/torqueEstimation/dsgEngineTorquePercent"): they wrap anywhere rather than widen the table. */}
+                  <span style={{ display: "block", borderLeft: `3px solid ${row.colour}`, paddingLeft: 6, overflowWrap: "anywhere" }}>{row.channel.name}</span>
+                </td>
+                <td style={number} data-testid={`value-${row.channel.id}`}>{show(values?.[row.channel.id], row.conversion)}</td>
+                <td style={number}>{row.charted ? show(row.stats?.min, row.conversion) : ""}</td>
+                <td style={number}>{row.charted ? show(row.stats?.max, row.conversion) : ""}</td>
+                <td style={number} data-testid={`mean-${row.channel.id}`}>{row.charted ? show(row.stats?.mean, row.conversion) : ""}</td>
+                <td style={cell}>{row.conversion.unit}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 });
