@@ -141,8 +141,8 @@ export function readColumnsLayout(bytes: Uint8Array): ColumnsLayout | { headerBy
 }
 
 /**
- * The codes of one array from its bytes, inflated first when stored deflated. Bytes on an 8-byte
- * boundary are viewed, not copied.
+ * The codes of one array from its bytes as coded (the caller inflates a deflated array first).
+ * Bytes on an 8-byte boundary are viewed, not copied.
  */
 export function arrayCodes(encoding: ColumnEncoding, bytes: Uint8Array, rows: number): ColumnCodes {
   const expected = rows * BYTES_PER_CODE[encoding.type];

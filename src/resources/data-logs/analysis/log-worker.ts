@@ -139,15 +139,13 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
       return { result: summary(false) };
     }
     case "channels": {
-      // Every channel in one buffer: the separate first arrays are let go for those read from it.
+      // Every channel in one buffer; the first channels, which came on their own, are kept as they
+      // are (the same samples), not inflated and summarised again.
       const bytes = new Uint8Array(await request.blob.arrayBuffer());
       const start = channelPlaces[0]?.at ?? 0;
-      const loaded = await Promise.all(channelPlaces.map((place) => codesFrom(place, storedBytes(bytes, place, start))));
-      channelIds.forEach((id, i) => {
-        // The first channels came on their own: same samples, so their summaries stand.
-        if (blocks.has(id)) columns.set(id, loaded[i]);
-        else keepColumn(id, loaded[i]);
-      });
+      const missing = channelIds.flatMap((id, i) => (columns.has(id) ? [] : [i]));
+      const loaded = await Promise.all(missing.map((i) => codesFrom(channelPlaces[i], storedBytes(bytes, channelPlaces[i], start))));
+      missing.forEach((i, k) => keepColumn(channelIds[i], loaded[k]));
       return { result: summary(true) };
     }
     case "compute": {
