@@ -143,3 +143,33 @@ test("a long log charts its first channels from byte ranges of the deflated colu
   const probe = new LayoutProbe(page);
   await expect.poll(async () => ((await probe.sidewaysOverflow()) > 0 ? (await probe.overflowingElements()).join(", ") : "")).toBe("");
 });
+
+test("on a phone the chart's place is kept while the log loads: the readout under it does not move when the chart draws", async ({ page }) => {
+  await new LoginPage(page).open("/tuning-tools/data-logs");
+  await new LoginPage(page).signIn(demoUsers.customer);
+  await expect(page.getByRole("heading", { name: "Data logs" })).toBeVisible();
+  await new DataLogsPage(page).upload(JB4_FIXTURE);
+  const view = new LogView(page);
+  await view.waitForChart();
+
+  // Opened again on a phone with the columns held back: the view stands as it will once they come.
+  await page.setViewportSize({ width: 375, height: 800 });
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/columns", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.reload();
+  const readout = page.getByTestId("cursor-time");
+  await expect(page.getByTestId("log-chart-loading")).toBeVisible();
+  await expect(page.getByRole("group", { name: "Channels" })).toContainText("Reading the log's channels…");
+  await expect(readout).toBeVisible();
+  const before = (await readout.boundingBox())!;
+
+  release();
+  await view.waitForChart();
+  await expect(page.getByTestId("log-overview").locator(".uplot")).toBeVisible();
+  const after = (await readout.boundingBox())!;
+  expect(after.y).toBe(before.y);
+});

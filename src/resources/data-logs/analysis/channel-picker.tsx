@@ -7,10 +7,12 @@ interface ChannelPickerProps {
   charted: ReadonlySet<string>;
   colourOf: (id: string) => string;
   onToggle: (id: string) => void;
+  /** The log's header has not arrived: no channel is known yet. */
+  loading?: boolean;
 }
 
 /** Every channel of the log, searchable, grouped by unit; ticking one charts it. */
-export const ChannelPicker = memo(function ChannelPicker({ channels, charted, colourOf, onToggle }: ChannelPickerProps) {
+export const ChannelPicker = memo(function ChannelPicker({ channels, charted, colourOf, onToggle, loading = false }: ChannelPickerProps) {
   const { token } = theme.useToken();
   const [search, setSearch] = useState("");
   const groups = useMemo(() => groupByUnit(channels, search), [channels, search]);
@@ -18,7 +20,7 @@ export const ChannelPicker = memo(function ChannelPicker({ channels, charted, co
     <Flex vertical gap={8} style={{ minHeight: 0, flex: 1 }}>
       <Input.Search placeholder="Search channels" allowClear value={search} onChange={(event) => setSearch(event.target.value)} aria-label="Search channels" />
       <div style={{ overflowY: "auto", flex: 1 }} role="group" aria-label="Channels">
-        {groups.length === 0 && <Typography.Text type="secondary">No channel matches “{search}”.</Typography.Text>}
+        {groups.length === 0 && <Typography.Text type="secondary">{loading ? "Reading the log's channels…" : `No channel matches “${search}”.`}</Typography.Text>}
         {groups.map((group) => (
           <div key={group.unit} style={{ marginBottom: 8 }}>
             <Typography.Text type="secondary" strong style={{ fontSize: 12, textTransform: "uppercase" }}>

@@ -14,7 +14,7 @@ import { type ChartChannel, MAX_PANES, colourOf, formatPanes, parsePanes, variab
 import { ChannelPicker } from "./channel-picker";
 import { type ComputedDefinition, ComputedChannels } from "./computed-channels";
 import type { DynoRequest } from "./dyno-panel";
-import { LogChart, type LogChartHandle, OverviewStrip, type TimeRange } from "./log-chart";
+import { LogChart, type LogChartHandle, OVERVIEW_HEIGHT, OverviewStrip, type TimeRange } from "./log-chart";
 import type { PaneSeries } from "./pane-series";
 import { type LoadedLog, LogWorker, parkWorker, unparkWorker } from "./log-worker-client";
 import { type CursorGrid, readGrid } from "./cursor-grid";
@@ -380,7 +380,11 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
 
   const narrow = !useScreens().md;
   const chartHeight = Math.max(360, (typeof window === "undefined" ? 800 : window.innerHeight) - 48 - 56 - 56 - 48);
-  const paneHeight = Math.max(110, Math.floor(chartHeight / Math.max(1, panes.length)));
+  // Until the header names the channels, the panes the view will open with: the URL's, or the default
+  // channels. The chart's place is kept at their height while the log loads, so nothing under it moves
+  // when it draws (the readout jumped a screen down on a phone).
+  const paneCount = channels.length > 0 ? panes.length : Math.min(MAX_PANES, panesParam?.split(";").filter(Boolean).length || DEFAULT_CHANNELS);
+  const paneHeight = Math.max(110, Math.floor(chartHeight / Math.max(1, paneCount)));
 
   if (failure) return <Alert type="error" showIcon message="The log could not be shown" description={failure} />;
 
@@ -389,7 +393,7 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
     // On a phone the channel list goes under the chart, full width: beside it, it left the chart 70 px and the page scrolled sideways.
     <Flex vertical={narrow} gap={16} style={{ minHeight: 0, flex: 1 }} data-bytes-held={loaded?.bytesHeld} data-samples={loaded?.samples}>
       <Flex vertical gap={8} style={narrow ? { order: 1, maxHeight: "50vh" } : { width: 260, flexShrink: 0, maxHeight: "calc(100vh - 96px)" }}>
-        <ChannelPicker channels={allChannels} charted={charted} colourOf={colour} onToggle={toggle} />
+        <ChannelPicker channels={allChannels} charted={charted} colourOf={colour} onToggle={toggle} loading={channels.length === 0} />
       </Flex>
       <Flex vertical gap={8} style={{ flex: 1, minWidth: 0 }}>
         <ViewToolbar
@@ -407,16 +411,20 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
         <Typography.Text type="secondary" data-testid="visible-range">
           {loaded ? `${range[0].toFixed(2)}–${range[1].toFixed(2)} s of ${duration.toFixed(2)} s · ${loaded.rowCount.toLocaleString()} rows` : "Loading the log…"}
         </Typography.Text>
-        {!loaded ? (
-          <Flex justify="center" style={{ padding: 48 }}>
-            <Spin size="large" />
-          </Flex>
-        ) : panes.length === 0 ? (
-          <Alert type="info" message="Pick channels on the left to chart them." />
+        {paneCount === 0 ? (
+          <Alert type="info" message={narrow ? "Pick channels below to chart them." : "Pick channels on the left to chart them."} />
         ) : (
           <div style={{ background: token.colorBgContainer, borderRadius: token.borderRadius, padding: 8 }}>
-            <LogChart ref={chart} panes={paneSeries} getRange={getRange} paneHeight={paneHeight} onRange={moveTo} onCursor={onCursor} onWidth={setWidth} />
-            <OverviewStrip series={overviewSeries} duration={duration} range={range} onRange={moveTo} />
+            {loaded ? (
+              <>
+                <LogChart ref={chart} panes={paneSeries} getRange={getRange} paneHeight={paneHeight} onRange={moveTo} onCursor={onCursor} onWidth={setWidth} />
+                <OverviewStrip series={overviewSeries} duration={duration} range={range} onRange={moveTo} />
+              </>
+            ) : (
+              <Flex justify="center" align="center" style={{ height: paneCount * paneHeight + OVERVIEW_HEIGHT }} data-testid="log-chart-loading">
+                <Spin size="large" aria-label="Loading the log" />
+              </Flex>
+            )}
           </div>
         )}
         <ReadoutTable rows={rows} readout={readout} />

@@ -160,6 +160,7 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
     };
     const created = panesRef.current.map((pane) => {
       const holder = document.createElement("div");
+      holder.style.height = `${paneHeight}px`;
       element.appendChild(holder);
       const plot = new uPlot(paneOptions(pane, width, paneHeight, token.colorTextSecondary, token.colorBorderSecondary, handlers), paneData(pane), holder);
       plot.over.addEventListener(
@@ -210,8 +211,12 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
   // React's panes: after a rebuild, or points that came through state (each drawn once).
   useEffect(() => draw(panes, latest.current.getRange()), [panes, draw]);
 
-  return <div ref={host} data-testid="log-chart" style={{ width: "100%" }} />;
+  // Sized before uPlot draws into it (in an effect, after the paint): what follows the chart is placed once.
+  return <div ref={host} data-testid="log-chart" style={{ width: "100%", height: panes.length * paneHeight }} />;
 }
+
+/** The overview strip's height in CSS pixels: the page keeps its place while the log loads. */
+export const OVERVIEW_HEIGHT = 56;
 
 interface OverviewProps {
   series?: PaneSeries;
@@ -248,7 +253,7 @@ export function OverviewStrip({ series, duration, range, onRange }: OverviewProp
     const created = new uPlot(
       {
         width: element.clientWidth,
-        height: 56,
+        height: OVERVIEW_HEIGHT,
         legend: { show: false },
         cursor: { show: false, drag: { x: false, y: false } },
         scales: { x: { time: false, auto: false, range: () => [0, duration] }, y: { auto: true } },
@@ -282,7 +287,7 @@ export function OverviewStrip({ series, duration, range, onRange }: OverviewProp
     created.over.setAttribute("aria-label", "Overview of the whole log");
     plot.current = created;
     placeShades();
-    const resize = new ResizeObserver(() => created.setSize({ width: element.clientWidth, height: 56 }));
+    const resize = new ResizeObserver(() => created.setSize({ width: element.clientWidth, height: OVERVIEW_HEIGHT }));
     resize.observe(element);
     return () => {
       resize.disconnect();
@@ -298,5 +303,5 @@ export function OverviewStrip({ series, duration, range, onRange }: OverviewProp
 
   useEffect(placeShades, [range, placeShades]);
 
-  return <div ref={host} data-testid="log-overview" style={{ width: "100%" }} />;
+  return <div ref={host} data-testid="log-overview" style={{ width: "100%", height: OVERVIEW_HEIGHT }} />;
 }
