@@ -72,12 +72,16 @@ async function waitForServer(portFile: string, child: ChildProcess): Promise<num
   throw new Error("the e2e server did not start within 120 s");
 }
 
-async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[]): Promise<Tally> {
+/** This run's own build of the current sources: another run rebuilding dist/ meanwhile cannot pull files from under it. */
+const runDist = () => path.join(workDir, "dist");
+
+async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[], built: boolean): Promise<Tally> {
   const chromium = ensureChromium();
-  // Its own build of the current sources: another run rebuilding dist/ meanwhile cannot pull files from under it.
-  const distDir = path.join(workDir, "dist");
-  console.log("Building the web app for the browser tests…");
-  buildSpa(distDir);
+  const distDir = runDist();
+  if (!built) {
+    console.log("Building the web app for the browser tests…");
+    buildSpa(distDir);
+  }
   const dataDir = path.join(workDir, "e2e-data");
   rmSync(dataDir, { recursive: true, force: true });
   const portFile = path.join(workDir, "e2e-port");
@@ -134,10 +138,18 @@ async function main() {
     FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
   };
   const filters = process.argv.slice(3);
+  // The whole suite builds the web app once: the bundle budget test reads this build (BUNDLE_DIST)
+  // instead of making its own beside the API tests, and the browser tests are served from it.
+  const built = !only;
+  if (built) {
+    console.log("Building the web app for the bundle budgets and the browser tests…");
+    buildSpa(runDist());
+    env.BUNDLE_DIST = runDist();
+  }
   try {
     if (only !== "browser") tallies.push(await runVitest(env, filters));
     if (only !== "vitest") try {
-      tallies.push(await runBrowserTests(env, filters));
+      tallies.push(await runBrowserTests(env, filters, built));
     } catch (error) {
       console.error(`Browser tests could not run: ${error instanceof Error ? error.message : error}`);
       tallies.push({ suite: "browser", passed: 0, failed: 1, skipped: 0 });
