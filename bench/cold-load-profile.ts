@@ -1,0 +1,113 @@
+/**
+ * Where a page's cold load spends the main thread, by script and by function: the question behind
+ * issue #19's total blocking time, which Lighthouse answers only by script.
+ *
+ *   npx tsx bench/cold-load-profile.ts [--path /dashboard] [--signed-out] [--seconds 8] [--dist DIR]
+ *
+ * Opens the page on the production build as a phone (412 × 823, 4× slower CPU, as Lighthouse's mobile
+ * profile; the network is not slowed), signed in as a new customer unless `--signed-out`, with the HTTP
+ * cache cleared, and samples Chromium's CPU profiler for `--seconds` from the navigation. Prints the
+ * long tasks, the self time by script (the browser's own work — style, layout, compiling — is
+ * "(program)"), the costliest functions with their place in the built file, and React's commits with
+ * the number of components each rendered (counted through React's devtools hook).
+ */
+import type { CDPSession } from "playwright-core";
+import { startBrowserPortal } from "./lib/browser-portal";
+
+const arg = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+const PATH = arg("--path") ?? "/dashboard";
+const SIGNED_IN = !process.argv.includes("--signed-out");
+const SECONDS = Number(arg("--seconds") ?? 8);
+
+/**
+ * Runs in the page before its scripts: records long tasks and, as React's devtools hook, each commit's
+ * count of components rendered (a fiber is counted when it is new or its props or state changed).
+ * A string, not a function: tsx would wrap a function's inner functions in a helper the page lacks.
+ */
+const PAGE_PROBE = `
+  window.__probe = { long: [], commits: [] };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__probe.long.push([Math.round(entry.startTime), Math.round(entry.duration)]);
+  }).observe({ type: "longtask", buffered: true });
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    renderers: new Map(), supportsFiber: true, checkDCE() {}, inject() { return 1; },
+    onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
+    onCommitFiberRoot(_id, root) {
+      let count = 0;
+      const walk = (fiber) => {
+        for (; fiber; fiber = fiber.sibling) {
+          const was = fiber.alternate;
+          if (typeof fiber.type !== "string" && fiber.type && (!was || fiber.memoizedProps !== was.memoizedProps || fiber.memoizedState !== was.memoizedState)) count++;
+          walk(fiber.child);
+        }
+      };
+      walk(root.current.child);
+      window.__probe.commits.push([Math.round(performance.now()), count]);
+    },
+  };
+`;
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+}
+
+async function profileLoad(cdp: CDPSession, load: () => Promise<unknown>) {
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+  await cdp.send("Profiler.start");
+  await load();
+  await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
+  const { profile } = await cdp.send("Profiler.stop");
+  const nodes = new Map((profile.nodes as ProfileNode[]).map((node) => [node.id, node]));
+  const bySample = new Map<number, number>();
+  const deltas = profile.timeDeltas ?? [];
+  (profile.samples ?? []).forEach((id, i) => bySample.set(id, (bySample.get(id) ?? 0) + (deltas[i + 1] ?? 0)));
+  const byScript = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  for (const [id, micros] of bySample) {
+    const frame = nodes.get(id)!.callFrame;
+    // Samples outside any script are named by what ran: "(program)" (the browser's own work), "(idle)", "(garbage collector)", a native function.
+    const script = frame.url.replace(/^https?:\/\/[^/]+/, "") || frame.functionName || "(native)";
+    byScript.set(script, (byScript.get(script) ?? 0) + micros);
+    if (!frame.url) continue;
+    const key = `${frame.functionName || "(anonymous)"} ${script}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + micros);
+  }
+  const top = (map: Map<string, number>, n: number) => [...map].filter(([key]) => key !== "(idle)").sort((a, b) => b[1] - a[1]).slice(0, n);
+  return { scripts: top(byScript, 15), functions: top(byFunction, 20) };
+}
+
+const portal = await startBrowserPortal({ distDir: arg("--dist") });
+try {
+  const context = await portal.browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  if (SIGNED_IN) {
+    const { email, password } = await portal.user();
+    await page.goto(`${portal.origin}/login`);
+    // By label: the page's snapshot, hidden from assistive technology, holds the same inputs until the app takes over.
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.locator("form").getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL("**/dashboard", { timeout: 30_000 });
+  }
+  await page.addInitScript(PAGE_PROBE);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.clearBrowserCache");
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+  const { scripts, functions } = await profileLoad(cdp, () => page.goto(`${portal.origin}${PATH}`, { waitUntil: "load" }));
+  const probe = (await page.evaluate("window.__probe")) as { long: number[][]; commits: number[][] };
+
+  console.log(`${PATH}${SIGNED_IN ? " signed in" : ""}: cold load, 4× slower CPU, ${SECONDS} s sampled\n`);
+  const blocking = probe.long.reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0);
+  console.log(`long tasks (start+ms): ${probe.long.map(([at, duration]) => `${at}+${duration}`).join(" ")}; over 50 ms in all: ${blocking} ms`);
+  console.log(`self time by script (ms): ${scripts.map(([script, micros]) => `${script} ${(micros / 1000).toFixed(0)}`).join(", ")}`);
+  console.log("costliest functions (self ms):");
+  for (const [name, micros] of functions) console.log(`  ${(micros / 1000).toFixed(0).padStart(5)}  ${name}`);
+  console.log(`React commits (at ms: components rendered): ${probe.commits.map(([at, count]) => `${at}: ${count}`).join(", ")}`);
+} finally {
+  await portal.close();
+}
