@@ -72,10 +72,9 @@ export type MarkAllReadResult = z.infer<typeof markAllReadResultSchema>;
  * Events on the listen stream: `unread` first on connecting and after every
  * change of the count, `notification` for each new one (then `unread`).
  */
-export const NOTIFICATION_EVENTS = { notification: "notification", unread: "unread" } as const;
+export { NOTIFICATION_EVENTS } from "./api-paths";
 export interface UnreadEvent {
   unreadCount: number;
 }
 
-/** The API path of a user's notifications, under /api/v1. */
-export const notificationsPath = (uid: string) => `users/${encodeURIComponent(uid)}/notifications`;
+export { notificationsPath } from "./api-paths";
