@@ -10,7 +10,7 @@
  *
  * Resources of the app that show the same server data share its path (app info and server
  * management both read the status; my vehicles and the admin's user vehicles both read the
- * vehicles). The notification inbox is per user: `notificationsPath(uid)`, below.
+ * vehicles). The notification inbox is per user: `notificationsPath(uid)` in ./notifications.
  */
 export interface ResourceApiPath {
   readonly list: string;
@@ -217,13 +217,3 @@ export const apiRoutes = {
     importPidDescriptors: () => `${apiPaths["pid-descriptors"].list}/import`,
   },
 } as const;
-
-/** The API path of a user's notifications, under /api/v1 (their stream is `<path>/listen`). */
-export const notificationsPath = (uid: string) => `users/${encodeURIComponent(uid)}/notifications`;
-
-/**
- * The names of the events on a user's stream (./notifications, ./account): here, with no schema,
- * because every portal page opens the stream on its first load and needs only the names to listen.
- */
-export const NOTIFICATION_EVENTS = { notification: "notification", unread: "unread" } as const;
-export const ACCOUNT_STREAM_EVENT = "account";

@@ -72,9 +72,10 @@ export type MarkAllReadResult = z.infer<typeof markAllReadResultSchema>;
  * Events on the listen stream: `unread` first on connecting and after every
  * change of the count, `notification` for each new one (then `unread`).
  */
-export { NOTIFICATION_EVENTS } from "./api-paths";
+export const NOTIFICATION_EVENTS = { notification: "notification", unread: "unread" } as const;
 export interface UnreadEvent {
   unreadCount: number;
 }
 
-export { notificationsPath } from "./api-paths";
+/** The API path of a user's notifications, under /api/v1. */
+export const notificationsPath = (uid: string) => `users/${encodeURIComponent(uid)}/notifications`;

@@ -12,9 +12,14 @@
 import { z } from "zod";
 import { currencies } from "./tune-files";
 import { listResponseSchema } from "./list-response";
-import { PAID_STATES, TUNING_REQUEST_STATES, type TuningRequestState } from "./tuning-request-states";
 
-export { FINAL_STATES, PAID_STATES, TUNING_REQUEST_STATES, type TuningRequestState } from "./tuning-request-states";
+export const TUNING_REQUEST_STATES = ["submitted", "quoted", "paid", "in-progress", "delivered", "revision-requested", "accepted", "not-possible", "cancelled"] as const;
+export type TuningRequestState = (typeof TUNING_REQUEST_STATES)[number];
+
+/** States a request ends in: nothing moves it further (messages are still read). */
+export const FINAL_STATES: readonly TuningRequestState[] = ["accepted", "not-possible", "cancelled"];
+/** States in which the customer has paid and a cancellation refunds the payment. */
+export const PAID_STATES: readonly TuningRequestState[] = ["paid", "in-progress", "delivered", "revision-requested"];
 
 /** Days a delivered revision waits for a word before it is accepted for the customer. */
 export const AUTO_ACCEPT_DAYS = 7;

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useSyncExternalStore } from "react";
-import { ACCOUNT_STREAM_EVENT, notificationsPath } from "../../contracts/api-paths";
+import { ACCOUNT_STREAM_EVENT } from "../../contracts/account";
+import { notificationsPath } from "../../contracts/notifications";
 import { InboxFeed, type InboxState, NO_INBOX } from "../lib/inbox-feed";
 import { API_PREFIX } from "./data-provider";
 import type { Session } from "./session";
