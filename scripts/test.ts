@@ -6,8 +6,9 @@
  * go to that runner (`npm test -- browser tests/e2e/my-tunes.spec.ts`, `npm test -- vitest tests/api/tune-files`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { buildSpa } from "./lib/build";
 import { ensureChromium } from "./lib/chromium";
 import { checkDependencies } from "./lib/dependency-check";
@@ -28,10 +29,17 @@ interface Tally {
   skipped: number;
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+/** Runs a command to its end; with a `label`, each line of its output is printed after `[label]`. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, label?: string): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: "inherit", env });
-    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    const child = spawn(command, args, { stdio: label ? ["ignore", "pipe", "pipe"] : "inherit", env });
+    if (label) {
+      for (const [stream, out] of [[child.stdout, process.stdout], [child.stderr, process.stderr]] as const) {
+        createInterface({ input: stream! }).on("line", (line) => out.write(`[${label}] ${line}\n`));
+      }
+    }
+    // "close", not "exit": the last lines of its output are printed by then.
+    child.on("close", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
 
@@ -75,35 +83,37 @@ async function waitForServer(portFile: string, child: ChildProcess): Promise<num
 /** This run's own build of the current sources: another run rebuilding dist/ meanwhile cannot pull files from under it. */
 const runDist = () => path.join(workDir, "dist");
 
-async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[], built: boolean): Promise<Tally> {
-  const chromium = ensureChromium();
-  const distDir = runDist();
-  if (!built) {
-    console.log("Building the web app for the browser tests…");
-    buildSpa(distDir);
-  }
-  const dataDir = path.join(workDir, "e2e-data");
-  rmSync(dataDir, { recursive: true, force: true });
-  const portFile = path.join(workDir, "e2e-port");
-  rmSync(portFile, { force: true });
+/**
+ * One browser run: its own mail inbox, its own server with demo data in its own folder, and the
+ * Auth emulator it is given, then Playwright with `filters`. Its output lines carry `label` when
+ * two runs share the terminal.
+ */
+async function runBrowserShard(env: NodeJS.ProcessEnv, filters: string[], label: string, distDir: string, chromium: string, portOffset = 0): Promise<Tally> {
+  const shardDir = path.join(workDir, `e2e-${label}`);
+  rmSync(shardDir, { recursive: true, force: true });
+  mkdirSync(shardDir, { recursive: true });
+  const portFile = path.join(shardDir, "port");
   // The portal's mail goes to a local inbox of this run; the browser tests open its page as a user would.
-  const inbox = await startMailCatcher({ smtpPort: await freePort(TEST_PORTS.mailSmtp), httpPort: await freePort(TEST_PORTS.mailWeb) });
+  // Two runs side by side ask for different ports, so neither takes the one the other found free.
+  const inbox = await startMailCatcher({
+    smtpPort: await freePort(TEST_PORTS.mailSmtp + portOffset),
+    httpPort: await freePort(TEST_PORTS.mailWeb + portOffset),
+  });
   const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...env, PORT: "0", PORT_FILE: portFile, DATA_DIR: dataDir, DIST_DIR: distDir, SEED_DEMO: "1", LOG_LEVEL: "warn", NODE_ENV: "test", SMTP_URL: inbox.smtpUrl },
+    env: { ...env, PORT: "0", PORT_FILE: portFile, DATA_DIR: path.join(shardDir, "data"), DIST_DIR: distDir, SEED_DEMO: "1", LOG_LEVEL: "warn", NODE_ENV: "test", SMTP_URL: inbox.smtpUrl },
   });
   try {
     const port = await waitForServer(portFile, server);
-    const report = path.join(workDir, "playwright.json");
-    rmSync(report, { force: true });
+    const report = path.join(shardDir, "playwright.json");
     const code = await run(bin("playwright"), ["test", "--reporter=list,json", ...filters], {
       ...env,
       CHROMIUM_PATH: chromium,
       E2E_BASE_URL: `http://127.0.0.1:${port}`,
       E2E_MAIL_INBOX_URL: inbox.webUrl,
       PLAYWRIGHT_JSON_OUTPUT_NAME: report,
-      PLAYWRIGHT_OUTPUT_DIR: path.join(workDir, "playwright-output"),
-    });
+      PLAYWRIGHT_OUTPUT_DIR: path.join(shardDir, "playwright-output"),
+    }, label);
     const json = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(report);
     if (!json) return { suite: "browser", passed: 0, failed: 1, skipped: 0 };
     const failed = json.stats.unexpected + json.stats.flaky + (code !== 0 && json.stats.unexpected === 0 ? 1 : 0);
@@ -112,6 +122,49 @@ async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[], built:
     server.kill("SIGTERM");
     await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once("exit", resolve)));
     await inbox.stop();
+  }
+}
+
+/**
+ * The spec run beside the others in the whole suite: the walk over every route, a third of the
+ * browser suite's time. One Playwright process keeps both cores only about half busy (it mostly
+ * waits on pages), so two side by side finish sooner. Each has its own server, data, inbox and
+ * Auth emulator: other specs sign demo users out everywhere and change their roles, which must
+ * never reach the walk's signed-in pages.
+ */
+const SIDE_SPECS = ["tests/e2e/layout.spec.ts"];
+
+/** Every spec file but the side ones, as Playwright filters (each a path, matched as a pattern). */
+function mainSpecs(): string[] {
+  return readdirSync(path.join(root, "tests/e2e"))
+    .filter((name) => name.endsWith(".spec.ts"))
+    .map((name) => `tests/e2e/${name}`)
+    .filter((spec) => !SIDE_SPECS.includes(spec));
+}
+
+async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[], built: boolean): Promise<Tally> {
+  const chromium = ensureChromium();
+  const distDir = runDist();
+  if (!built) {
+    console.log("Building the web app for the browser tests…");
+    buildSpa(distDir);
+  }
+  if (filters.length > 0) return runBrowserShard(env, filters, "browser", distDir, chromium);
+  const sideEmulator = await startAuthEmulator({
+    projectId: TEST_PROJECT_ID,
+    port: await freePort(TEST_PORTS.emulator + 1),
+    hubPort: await freePort(TEST_PORTS.emulatorHub + 1),
+    loggingPort: await freePort(TEST_PORTS.emulatorLogging + 1),
+    workDir: path.join(workDir, "auth-emulator-side"),
+  });
+  try {
+    const tallies = await Promise.all([
+      runBrowserShard(env, mainSpecs(), "browser", distDir, chromium),
+      runBrowserShard({ ...env, FIREBASE_AUTH_EMULATOR_HOST: sideEmulator.host }, SIDE_SPECS, "walk", distDir, chromium, 1),
+    ]);
+    return tallies.reduce((sum, tally) => ({ suite: "browser", passed: sum.passed + tally.passed, failed: sum.failed + tally.failed, skipped: sum.skipped + tally.skipped }));
+  } finally {
+    await sideEmulator.stop();
   }
 }
 
