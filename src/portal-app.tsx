@@ -9,6 +9,8 @@ import { App as AntdApp } from "antd";
 import { Suspense, lazy, memo } from "react";
 import { preloadErrorPage } from "./components/deferred-error-page";
 import { Link } from "./components/link";
+// Before any of Refine's antd components renders: they read the window's breakpoints at the first render.
+import "./components/layouts/refine-breakpoints";
 import { documentTitle } from "./lib/labels";
 import { notificationProvider } from "./providers/notification-provider";
 import { portalServices } from "./providers/portal-services";

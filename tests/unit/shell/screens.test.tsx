@@ -73,3 +73,19 @@ describe("useScreens", () => {
     expect([narrow, wide]).toEqual([["xs gutter 16"], ["sm,md,lg gutter 48"]]);
   });
 });
+
+describe("Grid.useBreakpoint, as Refine's layout, sider and list hooks read it", () => {
+  it("answers a phone's breakpoints at the first render, so Refine's sider draws the phone's drawer without first mounting the desktop menu", async () => {
+    fakeWindow(375);
+    const { Grid } = await import("antd");
+    await import("../../../src/components/layouts/refine-breakpoints");
+    const seen: Array<boolean | undefined> = [];
+    function RefineLike() {
+      // As Refine's ThemedSider decides: `isMobile = typeof breakpoint.lg === "undefined" ? false : !breakpoint.lg`.
+      seen.push(Grid.useBreakpoint().lg);
+      return null;
+    }
+    render(<RefineLike />);
+    expect(seen).toEqual([false]);
+  });
+});
