@@ -12,7 +12,7 @@ import { createInterface } from "node:readline";
 import { buildSpa } from "./lib/build";
 import { ensureChromium } from "./lib/chromium";
 import { checkDependencies } from "./lib/dependency-check";
-import { startAuthEmulator } from "./lib/emulator";
+import { startTestEmulator } from "./lib/emulator";
 import { startMailCatcher } from "./lib/mail-catcher";
 import { TEST_PORTS, TEST_PROJECT_ID, freePort } from "./lib/ports";
 import { SERVER_ENTRY, SERVER_NODE_FLAGS } from "./lib/server-process";
@@ -150,13 +150,7 @@ async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[], built:
     buildSpa(distDir);
   }
   if (filters.length > 0) return runBrowserShard(env, filters, "browser", distDir, chromium);
-  const sideEmulator = await startAuthEmulator({
-    projectId: TEST_PROJECT_ID,
-    port: await freePort(TEST_PORTS.emulator + 1),
-    hubPort: await freePort(TEST_PORTS.emulatorHub + 1),
-    loggingPort: await freePort(TEST_PORTS.emulatorLogging + 1),
-    workDir: path.join(workDir, "auth-emulator-side"),
-  });
+  const sideEmulator = await startTestEmulator(path.join(workDir, "auth-emulator-side"), 1);
   try {
     const tallies = await Promise.all([
       runBrowserShard(env, mainSpecs(), "browser", distDir, chromium),
@@ -178,13 +172,7 @@ async function main() {
   }
   if (only === "deps") return report(tallies);
   mkdirSync(workDir, { recursive: true });
-  const emulator = await startAuthEmulator({
-    projectId: TEST_PROJECT_ID,
-    port: await freePort(TEST_PORTS.emulator),
-    hubPort: await freePort(TEST_PORTS.emulatorHub),
-    loggingPort: await freePort(TEST_PORTS.emulatorLogging),
-    workDir: path.join(workDir, "auth-emulator"),
-  });
+  const emulator = await startTestEmulator(path.join(workDir, "auth-emulator"));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     FIREBASE_AUTH_EMULATOR_HOST: emulator.host,

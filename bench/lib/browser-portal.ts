@@ -13,9 +13,9 @@ import { buildApp } from "../../server/app";
 import { loadConfig } from "../../server/config";
 import { openDatabase } from "../../server/db/connection";
 import { buildSpa, spaIsStale } from "../../scripts/lib/build";
-import { startAuthEmulator } from "../../scripts/lib/emulator";
+import { startTestEmulator } from "../../scripts/lib/emulator";
 import { ensureChromium } from "../../scripts/lib/chromium";
-import { TEST_PORTS, TEST_PROJECT_ID, freePort } from "../../scripts/lib/ports";
+import { TEST_PROJECT_ID } from "../../scripts/lib/ports";
 
 export interface BenchUser {
   email: string;
@@ -39,13 +39,7 @@ export async function startBrowserPortal(options: { chromiumArgs?: string[]; dis
     buildSpa();
   }
   const workDir = path.resolve(`.test-data/bench-${randomBytes(4).toString("hex")}`);
-  const emulator = await startAuthEmulator({
-    projectId: TEST_PROJECT_ID,
-    port: await freePort(TEST_PORTS.emulator + 10),
-    hubPort: await freePort(TEST_PORTS.emulatorHub + 10),
-    loggingPort: await freePort(TEST_PORTS.emulatorLogging + 10),
-    workDir: path.join(workDir, "auth-emulator"),
-  });
+  const emulator = await startTestEmulator(path.join(workDir, "auth-emulator"), 10);
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: workDir, ...(options.distDir && { DIST_DIR: path.resolve(options.distDir) }), FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: TEST_PROJECT_ID, LOG_LEVEL: "warn" });
   const database = await openDatabase({ pgliteDir: path.join(workDir, "pglite") });
   await database.migrate();

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { TEST_PORTS, TEST_PROJECT_ID, freePort } from "./ports";
 
 export interface EmulatorOptions {
   projectId: string;
@@ -91,4 +92,18 @@ export async function startAuthEmulator(options: EmulatorOptions): Promise<Runni
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * An Auth emulator of the test project in `workDir`, on the test ports moved by `offset` (or free ones):
+ * runs started side by side ask for different ports, so neither takes one the other found free.
+ */
+export async function startTestEmulator(workDir: string, offset = 0): Promise<RunningEmulator> {
+  return startAuthEmulator({
+    projectId: TEST_PROJECT_ID,
+    port: await freePort(TEST_PORTS.emulator + offset),
+    hubPort: await freePort(TEST_PORTS.emulatorHub + offset),
+    loggingPort: await freePort(TEST_PORTS.emulatorLogging + offset),
+    workDir,
+  });
 }

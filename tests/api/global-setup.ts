@@ -1,9 +1,9 @@
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { isAuthEmulatorUp, startAuthEmulator } from "../../scripts/lib/emulator";
+import { isAuthEmulatorUp, startTestEmulator } from "../../scripts/lib/emulator";
 import { startMailCatcher } from "../../scripts/lib/mail-catcher";
-import { TEST_PORTS, TEST_PROJECT_ID, freePort } from "../../scripts/lib/ports";
+import { TEST_PROJECT_ID } from "../../scripts/lib/ports";
 import { prepareMigratedDatabases } from "./test-databases";
 
 declare module "vitest" {
@@ -31,13 +31,7 @@ export default async function setup(project: TestProject) {
   const running =
     host && (await isAuthEmulatorUp(host))
       ? null
-      : await startAuthEmulator({
-          projectId: TEST_PROJECT_ID,
-          port: await freePort(TEST_PORTS.emulator),
-          hubPort: await freePort(TEST_PORTS.emulatorHub),
-          loggingPort: await freePort(TEST_PORTS.emulatorLogging),
-          workDir: path.join(workDir, "auth-emulator"),
-        });
+      : await startTestEmulator(path.join(workDir, "auth-emulator"));
   project.provide("emulatorHost", running?.host ?? host!);
   project.provide("projectId", TEST_PROJECT_ID);
   const inbox = await startMailCatcher({ smtpPort: 0, httpPort: 0 });
