@@ -39,7 +39,7 @@ const PAGE_PROBE = `
   window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
     renderers: new Map(), supportsFiber: true, checkDCE() {}, inject() { return 1; },
     onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
-    onCommitFiberRoot(_id, root) {
+    onCommitFiberRoot(_id, root, priority) {
       let count = 0;
       const names = {};
       const starts = {};
@@ -62,7 +62,8 @@ const PAGE_PROBE = `
       walk(root.current.child);
       const top = Object.entries(names).sort((a, b) => b[1] - a[1]).slice(0, 12).map(([name, n]) => name + " " + n).join(", ");
       const started = Object.entries(starts).map(([name, n]) => name + " " + n).join(", ");
-      window.__probe.commits.push([Math.round(performance.now()), count, top + " | own state changed: " + started]);
+      // React passes the scheduler's priority of the commit: 1 immediate (a sync render, never split), 2 user-blocking, 3 normal (default and transitions), 4 low, 5 idle.
+      window.__probe.commits.push([Math.round(performance.now()), count, top + " | own state changed: " + started, priority]);
     },
   };
 `;
@@ -99,14 +100,15 @@ async function profileLoad(cdp: CDPSession, load: () => Promise<unknown>) {
   return { scripts: top(byScript, 15), functions: top(byFunction, 20), callers: CALLERS ? top(stacksOf(CALLERS, nodes, bySample), 12) : [] };
 }
 
-/** Self time of the functions named `name`, by the six frames above them. */
+/** Self time of the functions named `name` (or at a place, `dist-X.js:9622:46`), by the six frames above them. */
 function stacksOf(name: string, nodes: Map<number, ProfileNode>, bySample: Map<number, number>): Map<string, number> {
   const parents = new Map<number, number>();
   for (const node of nodes.values()) for (const child of node.children ?? []) parents.set(child, node.id);
   const frameName = (frame: ProfileNode["callFrame"]) => `${frame.functionName || "(anonymous)"}@${frame.url.replace(/^.*\/assets\//, "")}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`;
   const stacks = new Map<string, number>();
   for (const [id, micros] of bySample) {
-    if (nodes.get(id)!.callFrame.functionName !== name) continue;
+    const frame = nodes.get(id)!.callFrame;
+    if (frame.functionName !== name && !frameName(frame).includes(`@${name}`)) continue;
     const frames: string[] = [];
     for (let at = parents.get(id); at !== undefined && frames.length < 6; at = parents.get(at)) frames.push(frameName(nodes.get(at)!.callFrame));
     const key = frames.join(" < ");
@@ -133,7 +135,7 @@ try {
   await cdp.send("Network.clearBrowserCache");
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
   const { scripts, functions, callers } = await profileLoad(cdp, () => page.goto(`${portal.origin}${PATH}`, { waitUntil: "load" }));
-  const probe = (await page.evaluate("window.__probe")) as { long: number[][]; commits: Array<[number, number, string]> };
+  const probe = (await page.evaluate("window.__probe")) as { long: number[][]; commits: Array<[number, number, string, number]> };
 
   console.log(`${PATH}${SIGNED_IN ? " signed in" : ""}: cold load, 4× slower CPU, ${SECONDS} s sampled\n`);
   const blocking = probe.long.reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0);
@@ -145,7 +147,7 @@ try {
     console.log(`${CALLERS}'s self time by the frames above it (self ms):`);
     for (const [stack, micros] of callers) console.log(`  ${(micros / 1000).toFixed(0).padStart(5)}  ${stack}`);
   }
-  console.log(`React commits (at ms: components rendered): ${probe.commits.map(([at, count]) => `${at}: ${count}`).join(", ")}`);
+  console.log(`React commits (at ms: components rendered, ! when rendered at once without yielding): ${probe.commits.map(([at, count, , priority]) => `${at}: ${count}${priority === 1 ? "!" : `(p${priority})`}`).join(", ")}`);
   if (process.argv.includes("--names")) {
     // Names survive in a build without minifying (vite build --minify false --outDir DIR, then --dist DIR).
     console.log("components rendered by commits of over 80:");

@@ -16,7 +16,7 @@ import { useReducedMotion } from "./components/theme/reduced-motion";
 import { antdTheme } from "./components/theme/antd-theme";
 import type { Services } from "./providers/services";
 import { ServicesContext } from "./providers/services-context";
-import { SessionContext, useSessionState } from "./providers/session-context";
+import { SessionContext, SessionStateProvider, useSessionState } from "./providers/session-context";
 import { PublicSite } from "./public-site";
 import { isPublicSitePath, notFoundLayout, preloadRoute, routeFor } from "./resources";
 import { preloadPortalLayout } from "./routing/layouts";
@@ -98,15 +98,17 @@ export function App({ services, releaseCheck, Router = BrowserRouter }: { servic
         <AppFrame>
           <ServicesContext.Provider value={services}>
             <SessionContext.Provider value={services.session}>
-              <PageChange releaseCheck={releaseCheck} />
-              <AppErrorBoundary>
-                <PageRedirect>
-                  <Shell services={services} />
-                </PageRedirect>
-              </AppErrorBoundary>
-              {/* Above the shells, so the keys work and toasts stay while the portal's code loads. */}
-              <KeyboardShortcuts />
-              <Toaster />
+              <SessionStateProvider session={services.session}>
+                <PageChange releaseCheck={releaseCheck} />
+                <AppErrorBoundary>
+                  <PageRedirect>
+                    <Shell services={services} />
+                  </PageRedirect>
+                </AppErrorBoundary>
+                {/* Above the shells, so the keys work and toasts stay while the portal's code loads. */}
+                <KeyboardShortcuts />
+                <Toaster />
+              </SessionStateProvider>
             </SessionContext.Provider>
           </ServicesContext.Provider>
         </AppFrame>
