@@ -147,7 +147,7 @@ try {
     console.log(`${CALLERS}'s self time by the frames above it (self ms):`);
     for (const [stack, micros] of callers) console.log(`  ${(micros / 1000).toFixed(0).padStart(5)}  ${stack}`);
   }
-  console.log(`React commits (at ms: components rendered, ! when rendered at once without yielding): ${probe.commits.map(([at, count, , priority]) => `${at}: ${count}${priority === 1 ? "!" : `(p${priority})`}`).join(", ")}`);
+  console.log(`React commits (at ms: components rendered; ! a sync render, where the build of React tells the priority): ${probe.commits.map(([at, count, , priority]) => `${at}: ${count}${priority === 1 ? "!" : ""}`).join(", ")}`);
   if (process.argv.includes("--names")) {
     // Names survive in a build without minifying (vite build --minify false --outDir DIR, then --dist DIR).
     console.log("components rendered by commits of over 80:");
