@@ -15,7 +15,7 @@
  * components each large commit rendered, most frequent first.
  */
 import type { CDPSession } from "playwright-core";
-import { startBrowserPortal } from "./lib/browser-portal";
+import { phonePage, startBrowserPortal } from "./lib/browser-portal";
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -119,17 +119,7 @@ function stacksOf(name: string, nodes: Map<number, ProfileNode>, bySample: Map<n
 
 const portal = await startBrowserPortal({ distDir: arg("--dist") });
 try {
-  const context = await portal.browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
-  const page = await context.newPage();
-  if (SIGNED_IN) {
-    const { email, password } = await portal.user();
-    await page.goto(`${portal.origin}/login`);
-    // By label: the page's snapshot, hidden from assistive technology, holds the same inputs until the app takes over.
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill(password);
-    await page.locator("form").getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL("**/dashboard", { timeout: 30_000 });
-  }
+  const { context, page } = await phonePage(portal, SIGNED_IN);
   await page.addInitScript(PAGE_PROBE);
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.clearBrowserCache");

@@ -13,7 +13,7 @@
  * Function names survive in a build without minifying (`vite build --minify false --outDir DIR`).
  */
 import type { CDPSession } from "playwright-core";
-import { startBrowserPortal } from "./lib/browser-portal";
+import { phonePage, startBrowserPortal } from "./lib/browser-portal";
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -57,14 +57,7 @@ async function traceLoad(cdp: CDPSession, start: () => Promise<void>, stop: () =
 
 const portal = await startBrowserPortal({ distDir: arg("--dist") });
 try {
-  const context = await portal.browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
-  const page = await context.newPage();
-  const { email, password } = await portal.user();
-  await page.goto(`${portal.origin}/login`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.locator("form").getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL("**/dashboard", { timeout: 30_000 });
+  const { context, page } = await phonePage(portal);
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.clearBrowserCache");
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });

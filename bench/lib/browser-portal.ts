@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
 import { buildApp } from "../../server/app";
 import { loadConfig } from "../../server/config";
 import { openDatabase } from "../../server/db/connection";
@@ -77,4 +77,23 @@ export async function startBrowserPortal(options: { chromiumArgs?: string[]; dis
       rmSync(workDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A phone's tab (412 × 823, as Lighthouse's mobile profile) on the portal, signed in through the
+ * sign-in page as a new customer unless `signedIn` is false.
+ */
+export async function phonePage(portal: BenchPortal, signedIn = true): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await portal.browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  if (signedIn) {
+    const { email, password } = await portal.user();
+    await page.goto(`${portal.origin}/login`);
+    // By label: the page's snapshot, hidden from assistive technology, holds the same inputs until the app takes over.
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.locator("form").getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL("**/dashboard", { timeout: 30_000 });
+  }
+  return { context, page };
 }
