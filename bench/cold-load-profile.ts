@@ -28,7 +28,7 @@ const CALLERS = arg("--callers");
 
 /**
  * Runs in the page before its scripts: records long tasks and, as React's devtools hook, each commit's
- * count of components rendered (a fiber is counted when it is new or its props or state changed).
+ * count of components rendered, with their names.
  * A string, not a function: tsx would wrap a function's inner functions in a helper the page lacks.
  */
 const PAGE_PROBE = `
@@ -39,7 +39,7 @@ const PAGE_PROBE = `
   window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
     renderers: new Map(), supportsFiber: true, checkDCE() {}, inject() { return 1; },
     onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
-    onCommitFiberRoot(_id, root, priority) {
+    onCommitFiberRoot(_id, root) {
       let count = 0;
       const names = {};
       const starts = {};
@@ -62,8 +62,7 @@ const PAGE_PROBE = `
       walk(root.current.child);
       const top = Object.entries(names).sort((a, b) => b[1] - a[1]).slice(0, 12).map(([name, n]) => name + " " + n).join(", ");
       const started = Object.entries(starts).map(([name, n]) => name + " " + n).join(", ");
-      // React passes the scheduler's priority of the commit: 1 immediate (a sync render, never split), 2 user-blocking, 3 normal (default and transitions), 4 low, 5 idle.
-      window.__probe.commits.push([Math.round(performance.now()), count, top + " | own state changed: " + started, priority]);
+      window.__probe.commits.push([Math.round(performance.now()), count, top + " | rendered with the same props: " + started]);
     },
   };
 `;
@@ -125,7 +124,7 @@ try {
   await cdp.send("Network.clearBrowserCache");
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
   const { scripts, functions, callers } = await profileLoad(cdp, () => page.goto(`${portal.origin}${PATH}`, { waitUntil: "load" }));
-  const probe = (await page.evaluate("window.__probe")) as { long: number[][]; commits: Array<[number, number, string, number]> };
+  const probe = (await page.evaluate("window.__probe")) as { long: number[][]; commits: Array<[number, number, string]> };
 
   console.log(`${PATH}${SIGNED_IN ? " signed in" : ""}: cold load, 4× slower CPU, ${SECONDS} s sampled\n`);
   const blocking = probe.long.reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0);
@@ -137,7 +136,7 @@ try {
     console.log(`${CALLERS}'s self time by the frames above it (self ms):`);
     for (const [stack, micros] of callers) console.log(`  ${(micros / 1000).toFixed(0).padStart(5)}  ${stack}`);
   }
-  console.log(`React commits (at ms: components rendered; ! a sync render, where the build of React tells the priority): ${probe.commits.map(([at, count, , priority]) => `${at}: ${count}${priority === 1 ? "!" : ""}`).join(", ")}`);
+  console.log(`React commits (at ms: components rendered): ${probe.commits.map(([at, count]) => `${at}: ${count}`).join(", ")}`);
   if (process.argv.includes("--names")) {
     // Names survive in a build without minifying (vite build --minify false --outDir DIR, then --dist DIR).
     console.log("components rendered by commits of over 80:");

@@ -152,10 +152,17 @@ async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[], built:
   if (filters.length > 0) return runBrowserShard(env, filters, "browser", distDir, chromium);
   const sideEmulator = await startTestEmulator(path.join(workDir, "auth-emulator-side"), 1);
   try {
-    const tallies = await Promise.all([
+    // Settled, not all: a run that cannot start is a failure of its own while the other runs to its end
+    // (its server and the side emulator are not stopped from under it).
+    const runs = await Promise.allSettled([
       runBrowserShard(env, mainSpecs(), "browser", distDir, chromium),
       runBrowserShard({ ...env, FIREBASE_AUTH_EMULATOR_HOST: sideEmulator.host }, SIDE_SPECS, "walk", distDir, chromium, 1),
     ]);
+    const tallies = runs.map((run): Tally => {
+      if (run.status === "fulfilled") return run.value;
+      console.error(`Browser tests could not run: ${run.reason instanceof Error ? run.reason.message : run.reason}`);
+      return { suite: "browser", passed: 0, failed: 1, skipped: 0 };
+    });
     return tallies.reduce((sum, tally) => ({ suite: "browser", passed: sum.passed + tally.passed, failed: sum.failed + tally.failed, skipped: sum.skipped + tally.skipped }));
   } finally {
     await sideEmulator.stop();
