@@ -1,7 +1,7 @@
 // Every page the build writes (scripts/lib/prerender.ts) starts the app once the browser has
 // painted what the HTML holds (a public page's snapshot, or the loading notice), so a slow phone
 // shows it before loading antd's stylesheet and parsing the app's JavaScript.
-// The build names on this script's tag the entry, the modules it imports and antd's stylesheet,
+// The build names on this script's tag the entry, the modules it imports and antd's stylesheet (its parts),
 // which must be in place before the app renders: antd's style engine reads it once, at its start.
 (function () {
   var tag = document.currentScript;
@@ -16,7 +16,7 @@
   // Inserting a module preload costs a slow phone's main thread a few milliseconds (its fetch starts
   // there and then): the thirty-odd chunks of a page are asked for a few at a time, each turn its
   // own task, so that none of them keeps the page from answering a tap.
-  function preloadInTurns(hrefs) {
+  function preloadInTurns(hrefs, done) {
     hrefs.slice(0, 4).forEach(function (href) {
       var link = document.createElement("link");
       link.rel = "modulepreload";
@@ -24,7 +24,8 @@
       link.href = href;
       document.head.appendChild(link);
     });
-    if (hrefs.length > 4) setTimeout(preloadInTurns, 0, hrefs.slice(4));
+    if (hrefs.length > 4) setTimeout(preloadInTurns, 0, hrefs.slice(4), done);
+    else done();
   }
   // The chunks this page needs beyond the entry's, which the entry would ask for only once it has run:
   // for a portal page, the portal's code, its frame and the page's own (the build lists them by route,
@@ -61,7 +62,8 @@
         return found.preloads.files[Number(index)];
       });
   }
-  // A portal page's own antd sheet (what its first load shows; the page's tag names the sheet of every component).
+  // A portal page's own antd sheet (what its first load shows; the page's tag names the sheet of every
+  // component): its parts' addresses, separated by spaces.
   function routeStylesheet(found) {
     return found && found.route.length > 3 ? found.preloads.sheets[found.route[3]] : tag.getAttribute("data-stylesheet");
   }
@@ -69,18 +71,34 @@
     if (started) return;
     started = true;
     var found = routeOf(window.location.pathname);
-    var href = routeStylesheet(found);
-    if (href) {
+    // antd's sheet comes in parts, each parsed in a task of its own (scripts/lib/stylesheet-parts.ts).
+    var parts = (routeStylesheet(found) || "").split(" ").filter(Boolean);
+    // The entry runs when every part has loaded (or failed: without it antd writes its styles
+    // itself) and its own modules are linked.
+    var waiting = parts.length + 1;
+    function ready() {
+      waiting -= 1;
+      if (waiting === 0) startEntry();
+    }
+    // First in the head, in order, where antd's engine puts what it writes.
+    var first = document.head.firstChild;
+    parts.forEach(function (href) {
       var sheet = document.createElement("link");
       sheet.rel = "stylesheet";
       sheet.href = href;
-      // Loaded or not, the app starts: without the sheet antd writes its styles itself.
-      sheet.onload = sheet.onerror = startEntry;
-      // First in the head, where antd's engine puts what it writes.
-      document.head.insertBefore(sheet, document.head.firstChild);
-    }
-    preloadInTurns((tag.getAttribute("data-preload") || "").split(" ").filter(Boolean).concat(routeChunks(found)));
-    if (!href) startEntry();
+      sheet.onload = sheet.onerror = ready;
+      document.head.insertBefore(sheet, first);
+    });
+    // The entry and its imports first, then the page's chunks. The app asks for those (src/main.tsx)
+    // once all are linked: Vite's preload helper inserts, in one task, every chunk it does not find linked.
+    var entryHrefs = [tag.getAttribute("data-entry")].concat((tag.getAttribute("data-preload") || "").split(" "));
+    preloadInTurns(entryHrefs.filter(Boolean), function () {
+      ready();
+      preloadInTurns(routeChunks(found), function () {
+        window.__routeChunksLinked = true;
+        window.dispatchEvent(new Event("route-chunks-linked"));
+      });
+    });
   }
   requestAnimationFrame(function () {
     setTimeout(start, 0);

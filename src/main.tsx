@@ -8,6 +8,7 @@ import { ReleaseCheck } from "./lib/release-check";
 import { releaseSnapshot } from "./lib/snapshot";
 import { createServices } from "./providers/services";
 import { hasSavedIdentityUser } from "./providers/session";
+import { whenRouteChunksLinked } from "./routing/route-code-fetch";
 
 installErrorListeners(window);
 // Polls build-manifest.json from the start; App makes the next page change a full load after a release.
@@ -17,7 +18,8 @@ releaseCheck.start();
 // Someone signed in before needs the identity SDK for their first call: fetch its code now, beside
 // the runtime configuration, instead of after it (src/providers/services.ts starts it).
 if (hasSavedIdentityUser()) void import("./providers/firebase");
-preloadPortalPage(window.location.pathname);
+// The page's chunks are linked by the HTML's start script as the entry starts: ask for them after.
+whenRouteChunksLinked(() => preloadPortalPage(window.location.pathname));
 
 const root = createRoot(document.getElementById("root")!);
 

@@ -117,17 +117,43 @@ describe("the antd components a portal page's first load imports, for its own st
 });
 
 describe("public/start-after-paint.js on each kind of page", () => {
+  it("starts the entry once it and its imports are linked, and tells the app when the page's chunks are too", async () => {
+    const inserted: string[] = [];
+    const observer = new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes)
+          if (node instanceof HTMLScriptElement && node.type === "module") inserted.push(`entry ${node.getAttribute("src")}`);
+          else if (node instanceof HTMLLinkElement && node.rel === "modulepreload") inserted.push(node.getAttribute("href") ?? "");
+    });
+    observer.observe(document.head, { childList: true });
+    let linkedAt = -1;
+    window.addEventListener("route-chunks-linked", () => (linkedAt = document.querySelectorAll('link[rel="modulepreload"]').length), { once: true });
+    delete (window as { __routeChunksLinked?: boolean }).__routeChunksLinked;
+    const preloaded = await preloadedOn("/dashboard");
+    observer.disconnect();
+    expect(inserted.indexOf("entry /assets/index.js")).toBe(2);
+    expect(inserted.filter((each) => !each.startsWith("entry"))).toEqual(preloaded);
+    expect(linkedAt).toBe(preloaded.length);
+    expect((window as { __routeChunksLinked?: boolean }).__routeChunksLinked).toBe(true);
+  });
+
   it("preloads on a portal page the entry's imports, then the portal's code, its frame and the page's own chunks", async () => {
-    expect(await preloadedOn("/dashboard")).toEqual(["/assets/react.js", "/assets/portal-app.js", "/assets/form.js", "/assets/portal-layout.js", "/assets/table.js", "/assets/menu-icons.js", "/assets/dashboard.js", "/assets/chart.js"]);
+    expect(await preloadedOn("/dashboard")).toEqual(["/assets/index.js", "/assets/react.js", "/assets/portal-app.js", "/assets/form.js", "/assets/portal-layout.js", "/assets/table.js", "/assets/menu-icons.js", "/assets/dashboard.js", "/assets/chart.js"]);
   });
 
   it("matches a route's parameters, a trailing slash and any letter case, and leaves out the frame for a full-screen page", async () => {
-    expect(await preloadedOn("/Tuning-Tools/data-logs/0b1c/")).toEqual(["/assets/react.js", "/assets/portal-app.js", "/assets/form.js", "/assets/log.js", "/assets/table.js", "/assets/chart.js"]);
+    expect(await preloadedOn("/Tuning-Tools/data-logs/0b1c/")).toEqual(["/assets/index.js", "/assets/react.js", "/assets/portal-app.js", "/assets/form.js", "/assets/log.js", "/assets/table.js", "/assets/chart.js"]);
   });
 
   it("preloads only the entry's imports on a public page and on a path no route knows", async () => {
-    expect(await preloadedOn("/")).toEqual(["/assets/react.js"]);
-    expect(await preloadedOn("/dashboard/extra")).toEqual(["/assets/react.js"]);
+    expect(await preloadedOn("/")).toEqual(["/assets/index.js", "/assets/react.js"]);
+    expect(await preloadedOn("/dashboard/extra")).toEqual(["/assets/index.js", "/assets/react.js"]);
+  });
+
+  it("links every part of a sheet, in order, before anything else", async () => {
+    const withSheets = routePreloads(chunks, routes, new Map([["/dashboard", "/assets/antd-1.css /assets/antd-2.css /assets/antd-3.css"]]));
+    expect((await preloadedOn("/dashboard", withSheets, "/assets/antd-all.css")).slice(0, 4)).toEqual(["/assets/antd-1.css", "/assets/antd-2.css", "/assets/antd-3.css", "/assets/index.js"]);
+    expect((await preloadedOn("/docs/start", withSheets, "/assets/antd-all-1.css /assets/antd-all-2.css")).slice(0, 3)).toEqual(["/assets/antd-all-1.css", "/assets/antd-all-2.css", "/assets/index.js"]);
   });
 
   it("links a portal page's own antd sheet first, and the sheet the page names on any other page", async () => {
