@@ -18,6 +18,7 @@ import { type Plugin, build } from "vite";
 import { SNAPSHOT_CLASS } from "../../src/lib/snapshot";
 import type { RoutePageModule } from "../../src/prerender/render-page";
 import { classesInMarkup, criticalCss } from "./critical-css";
+import { splitStylesheet } from "./stylesheet-parts";
 
 /**
  * Public pages a visitor lands on, with a fixed path and nothing in the query that changes them.
@@ -175,7 +176,7 @@ export interface RoutePreloads {
   files: string[];
   portal: string;
   frame: string;
-  /** antd's stylesheets made for portal pages, each route's (when it has one) as its fourth item: an index here. */
+  /** antd's stylesheets made for portal pages (each its parts' addresses, space-separated), each route's (when it has one) as its fourth item: an index here. */
   sheets?: string[];
   routes: Array<[string] | [string, 0 | 1, string] | [string, 0 | 1, string, number]>;
 }
@@ -345,12 +346,20 @@ export function withPortalShell(indexHtml: string, shell: Rendered & { shellStyl
     .replace(rootElement[0], `<div class="${SNAPSHOT_CLASS}" inert aria-hidden="true">${shell.html}</div>${rootElement[0]}${routePreloadsElement(preloads)}${start}`);
 }
 
-/** Writes `css` as an immutable asset named by its content; returns its address. */
+/**
+ * Writes `css` as immutable assets named by their content, in parts parsed apart
+ * (scripts/lib/stylesheet-parts.ts); returns their addresses in order, separated by spaces, as
+ * public/start-after-paint.js reads them.
+ */
 function writeStylesheet(outDir: string, css: string): string {
   if (!css.includes(".data-ant-cssinjs-cache-path{")) throw new Error("an antd stylesheet has no index of what it holds: the browser would not use it");
-  const href = `/assets/antd-${createHash("sha256").update(css).digest("base64url").slice(0, 10)}.css`;
-  writeFileSync(path.join(outDir, href), css);
-  return href;
+  return splitStylesheet(css)
+    .map((part) => {
+      const href = `/assets/antd-${createHash("sha256").update(part).digest("base64url").slice(0, 10)}.css`;
+      writeFileSync(path.join(outDir, href), part);
+      return href;
+    })
+    .join(" ");
 }
 
 /**
