@@ -22,7 +22,12 @@ interface PreloadLists {
   routes: Array<[string, (0 | 1)?, string?, number?]>;
 }
 
-/** Links inserted per turn: each insertion starts a fetch on the main thread (a few ms on a slow phone). */
+/**
+ * Module preloads in flight at once. Each starts its fetch (and later its compile) on the main
+ * thread, and over HTTP/1.1 the browser opens six connections to the site: an admin's menu in view
+ * links over a hundred chunks, and all at once they held back, for 10–25 s on a slow machine, the
+ * very page the admin then opened. A few at a time, at low priority, they leave room for it.
+ */
 export const LINKS_PER_TURN = 4;
 
 let lists: PreloadLists | null | undefined;
@@ -60,29 +65,37 @@ export function routeChunkFiles(routePath: string, doc: Document = document): st
 const queue: string[] = [];
 const known = new Set<string>();
 let turnScheduled = false;
+let inFlight = 0;
 
 function linkedAlready(doc: Document): void {
   for (const link of doc.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')) known.add(link.href);
   for (const script of doc.querySelectorAll<HTMLScriptElement>('script[type="module"][src]')) known.add(script.src);
 }
 
+/** Links the next hrefs, as many as leave LINKS_PER_TURN in flight; each one settled makes room for the next. */
 function insertTurn(doc: Document): void {
   turnScheduled = false;
   // An import may have linked some meanwhile (Vite's helper links what it imports).
   const present = new Set([...doc.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) => link.href));
-  for (const href of queue.splice(0, LINKS_PER_TURN)) {
+  while (inFlight < LINKS_PER_TURN && queue.length > 0) {
+    const href = queue.shift()!;
     if (present.has(href)) continue;
     const link = doc.createElement("link");
     link.rel = "modulepreload";
     link.crossOrigin = "";
+    link.fetchPriority = "low";
     link.href = href;
+    inFlight += 1;
+    link.onload = link.onerror = () => {
+      inFlight -= 1;
+      scheduleTurn(doc);
+    };
     doc.head.appendChild(link);
   }
-  scheduleTurn(doc);
 }
 
 function scheduleTurn(doc: Document): void {
-  if (turnScheduled || queue.length === 0) return;
+  if (turnScheduled || queue.length === 0 || inFlight >= LINKS_PER_TURN) return;
   turnScheduled = true;
   const view = doc.defaultView;
   if (view && typeof view.requestIdleCallback === "function") view.requestIdleCallback(() => insertTurn(doc), { timeout: 2000 });
@@ -90,8 +103,8 @@ function scheduleTurn(doc: Document): void {
 }
 
 /**
- * Queues module preloads for the chunks of `routePath` not yet linked, inserted a few per idle
- * turn. False when the build's lists do not name the route: the caller should import it instead.
+ * Queues module preloads for the chunks of `routePath` not yet linked, inserted when the browser
+ * is idle, a few in flight at a time. False when the build's lists do not name the route: the caller should import it instead.
  */
 export function fetchRouteCode(routePath: string, doc: Document = document): boolean {
   const files = routeChunkFiles(routePath, doc);
@@ -113,6 +126,7 @@ export function resetRouteCodeFetch(): void {
   queue.length = 0;
   known.clear();
   turnScheduled = false;
+  inFlight = 0;
 }
 
 /**

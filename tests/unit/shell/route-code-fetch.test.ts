@@ -17,6 +17,23 @@ const linked = () => [...document.querySelectorAll<HTMLLinkElement>('link[rel="m
 /** Runs the idle turns the fetcher asked for, one at a time. */
 let idle: Array<() => void> = [];
 const runTurn = () => idle.shift()?.();
+/** The browser's answer to each preload linked so far (jsdom fetches nothing). */
+const settled = new WeakSet<Element>();
+function settleLinks() {
+  for (const link of document.querySelectorAll('link[rel="modulepreload"]')) {
+    if (settled.has(link)) continue;
+    settled.add(link);
+    link.dispatchEvent(new Event("load"));
+  }
+}
+/** Every turn, each preload answered as it is linked. */
+function drain() {
+  for (;;) {
+    settleLinks();
+    if (idle.length === 0) return;
+    runTurn();
+  }
+}
 
 beforeEach(() => {
   resetRouteCodeFetch();
@@ -44,13 +61,24 @@ describe("fetching a page's code without running it, for a link in view", () => 
     expect(fetchRouteCode("/vehicles")).toBe(false);
   });
 
-  it(`inserts module preloads when the browser is idle, ${LINKS_PER_TURN} a turn`, () => {
+  it(`links module preloads when the browser is idle, at most ${LINKS_PER_TURN} in flight, the next as one is answered`, () => {
     expect(fetchRouteCode("/big")).toBe(true);
     expect(linked()).toEqual([]);
     runTurn();
     expect(linked()).toHaveLength(LINKS_PER_TURN);
-    while (idle.length > 0) runTurn();
+    // None answered yet: no turn waits, however idle the browser.
+    expect(idle).toHaveLength(0);
+    document.querySelector('link[rel="modulepreload"]')?.dispatchEvent(new Event("error"));
+    runTurn();
+    expect(linked()).toHaveLength(LINKS_PER_TURN + 1);
+    drain();
     expect(linked()).toEqual(routeChunkFiles("/big"));
+  });
+
+  it("asks for them at low priority, behind what the page being opened needs", () => {
+    fetchRouteCode("/vehicles");
+    drain();
+    expect([...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].every((link) => link.fetchPriority === "low")).toBe(true);
   });
 
   it("skips chunks the page has linked already and those queued for another link", () => {
@@ -58,7 +86,7 @@ describe("fetching a page's code without running it, for a link in view", () => 
     fetchRouteCode("/vehicles");
     fetchRouteCode("/tuning-tools/data-logs/:id");
     fetchRouteCode("/vehicles");
-    while (idle.length > 0) runTurn();
+    drain();
     expect(linked().slice(4)).toEqual(["/assets/vehicles.js", "/assets/select.js", "/assets/log.js", "/assets/chart.js"]);
   });
 
@@ -68,13 +96,13 @@ describe("fetching a page's code without running it, for a link in view", () => 
     helperLink.rel = "modulepreload";
     helperLink.href = new URL("/assets/vehicles.js", document.baseURI).href;
     document.head.appendChild(helperLink);
-    while (idle.length > 0) runTurn();
+    drain();
     expect(linked().filter((file) => file === "/assets/vehicles.js")).toHaveLength(1);
   });
 
   it("links them as Vite's preload helper would look for them (crossorigin, absolute href), so a later import adds none", () => {
     fetchRouteCode("/vehicles");
-    while (idle.length > 0) runTurn();
+    drain();
     const link = document.querySelector<HTMLLinkElement>('link[href$="/assets/vehicles.js"]');
     expect(link?.crossOrigin).toBe("");
     expect(link?.href).toBe(new URL("/assets/vehicles.js", document.baseURI).href);
@@ -95,7 +123,7 @@ describe("a link's route preload", () => {
     preloadRoute("/vehicles", "normal");
     await settled();
     expect(load).not.toHaveBeenCalled();
-    while (idle.length > 0) runTurn();
+    drain();
     expect(linked()).toContain("/assets/vehicles.js");
   });
 
