@@ -8,7 +8,7 @@ import { ReleaseCheck } from "./lib/release-check";
 import { releaseSnapshot } from "./lib/snapshot";
 import { createServices } from "./providers/services";
 import { hasSavedIdentityUser } from "./providers/session";
-import { whenRouteChunksLinked } from "./routing/route-code-fetch";
+import { whenRouteChunksLinked } from "./routing/route-chunks-linked";
 
 installErrorListeners(window);
 // Polls build-manifest.json from the start; App makes the next page change a full load after a release.

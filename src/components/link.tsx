@@ -1,7 +1,6 @@
 /**
- * A router link that gets its route's code ready ahead of the click: when it scrolls into view the
- * route's chunks are fetched without running them, and when it is hovered or focused the page is
- * imported, first in the queue (src/routing/registry.ts, preloadRoute).
+ * A router link that fetches its route's code ahead of the click, at most 4 routes at once: when
+ * it scrolls into view, and first in the queue when hovered or focused.
  *
  * Used for every in-app link: the layouts import it instead of react-router's Link, and App.tsx
  * hands it to Refine as the router provider's Link, so the menu, breadcrumbs and record buttons

@@ -1,7 +1,6 @@
 import type { ResourceProps } from "@refinedev/core";
 import { matchPath } from "react-router";
 import { type PreloadPriority, routePreloads } from "./preload";
-import { fetchRouteCode } from "./route-code-fetch";
 import type { LayoutName, MenuGroup, ResourceDefinition, RoutePage } from "./types";
 import { menuIcon } from "../components/menu-icon";
 
@@ -133,18 +132,11 @@ export function keepAliveFor(pathname: string): boolean {
   return routeFor(pathname)?.keepAlive ?? false;
 }
 
-/**
- * Gets the page a link leads to ready. A link merely in view ("normal") has its page's chunks
- * fetched without running them (src/routing/route-code-fetch.ts); a hovered or focused one, or the
- * page being opened ("high"), is imported (at most 4 at once, src/routing/preload.ts). Without the
- * build's chunk lists (the dev server) every request imports.
- */
+/** Fetches the code of the page a link leads to (at most 4 at once, src/routing/preload.ts). */
 export function preloadRoute(pathname: string, priority: PreloadPriority): void {
   const route = routeFor(pathname);
   const preload = route?.page.component.preload;
-  if (!route || !preload) return;
-  if (priority === "normal" && typeof document !== "undefined" && fetchRouteCode(route.path)) return;
-  void routePreloads.preload(route.path, preload, priority);
+  if (route && preload) void routePreloads.preload(route.path, preload, priority);
 }
 
 /**
