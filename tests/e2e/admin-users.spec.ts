@@ -1,10 +1,16 @@
-import { expect } from "@playwright/test";
+import { expect as baseExpect } from "@playwright/test";
 import { test } from "./pages/identity";
 import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
+
+// An admin's first page after signing in brings the portal's code and the whole admin menu: on a
+// loaded machine (both browser runs side by side, on a slow day) the users list took 8–10 s to show.
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 const uidOf = (idToken: string) => (JSON.parse(Buffer.from(idToken.split(".")[1], "base64url").toString()) as { user_id: string }).user_id;
 
 test("an admin finds the demo dealer, suspends their dealer role: the dealer's open page loses its dealer menu at once; the audit shows the change", async ({ page, browser, request, emulator }) => {
+  // Two users signed in, the role changed through a dialog and seen on the other's page.
+  test.setTimeout(120_000);
   const adminToken = await emulator.idToken(demoUsers.admin, DEMO_PASSWORD);
   const dealerUid = uidOf(await emulator.idToken(demoUsers.dealer, DEMO_PASSWORD));
   const dealerContext = await browser.newContext({ baseURL: test.info().project.use.baseURL });
