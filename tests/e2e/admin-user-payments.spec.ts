@@ -1,11 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { expect } from "@playwright/test";
+import { expect as baseExpect } from "@playwright/test";
 import { generateDemo } from "../../server/seed/generator";
 import { DEMO_TUNE_OPTIONS } from "../../server/seed/tunes";
 import { test } from "./pages/identity";
 import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
 
 const demo = generateDemo(DEMO_TUNE_OPTIONS);
+// An admin's first page after signing in brings the portal's code and the whole admin menu: on a
+// loaded machine (both browser runs side by side, on a slow day) it took over 10 s to show.
+const expect = baseExpect.configure({ timeout: 30_000 });
 const uidOf = (idToken: string) => (JSON.parse(Buffer.from(idToken.split(".")[1], "base64url").toString()) as { user_id: string }).user_id;
 
 test("an admin reads a user's orders and ledger on their page and refunds a paid licence with a reason", async ({ page, request, emulator }) => {
