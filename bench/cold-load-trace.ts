@@ -6,20 +6,20 @@
  * that React did at once shows as one task of a microtask checkpoint, a sliced one as many
  * `performWorkUntilDeadline`).
  *
- *   npx tsx bench/cold-load-trace.ts [--path /dashboard] [--dist DIR] [--min-ms 30]
+ *   npx tsx bench/cold-load-trace.ts [--path /dashboard | --path log] [--dist DIR] [--min-ms 30]
  *
- * Signed in as a new customer, a phone (412 × 823) with a 4× slower CPU, the HTTP cache cleared;
+ * `--path log` opens a log the new customer uploads first (`BENCH_LOG_FIXTURE`). Signed in as a new customer, a phone (412 × 823) with a 4× slower CPU, the HTTP cache cleared;
  * tasks of at least `--min-ms` on the page's main thread, in ms from the first task traced.
  * Function names survive in a build without minifying (`vite build --minify false --outDir DIR`).
  */
 import type { CDPSession } from "playwright-core";
-import { phonePage, startBrowserPortal } from "./lib/browser-portal";
+import { phonePage, startBrowserPortal, uploadLog } from "./lib/browser-portal";
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
   return at > 0 ? process.argv[at + 1] : undefined;
 };
-const PATH = arg("--path") ?? "/dashboard";
+const PATH_ARG = arg("--path") ?? "/dashboard";
 const MIN_MS = Number(arg("--min-ms") ?? 30);
 
 interface TraceEvent {
@@ -33,7 +33,7 @@ interface TraceEvent {
 }
 interface Profile {
   startTime: number;
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
   samples: number[];
   timeDeltas: number[];
 }
@@ -57,7 +57,8 @@ async function traceLoad(cdp: CDPSession, start: () => Promise<void>, stop: () =
 
 const portal = await startBrowserPortal({ distDir: arg("--dist") });
 try {
-  const { context, page } = await phonePage(portal);
+  const { context, page, user } = await phonePage(portal);
+  const PATH = PATH_ARG === "log" ? `/tuning-tools/data-logs/${await uploadLog(portal, user!)}` : PATH_ARG;
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.clearBrowserCache");
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
@@ -75,6 +76,12 @@ try {
     .sort((a, b) => a.ts - b.ts);
   const origin = onMain[0]?.ts ?? 0;
   const nodes = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const parents = new Map(profile.nodes.flatMap((node) => (node.children ?? []).map((child) => [child, node.id] as const)));
+  /** The nearest caller with a script: a native call (a forced layout, say) is named by who made it. */
+  const scriptedCaller = (id: number) => {
+    for (let at = parents.get(id); at !== undefined; at = parents.get(at)) if (nodes.get(at)!.url) return nodes.get(at)!;
+    return undefined;
+  };
   const samples: Array<[number, number]> = [];
   let at = profile.startTime;
   profile.samples.forEach((id, i) => {
@@ -99,14 +106,16 @@ try {
       const frame = nodes.get(id)!;
       const script = shortUrl(frame.url) || frame.functionName || "(native)";
       scripts.set(script, (scripts.get(script) ?? 0) + 1);
-      if (frame.url) {
-        const key = `${frame.functionName || "(anonymous)"} ${script}:${frame.lineNumber + 1}`;
+      const caller = frame.url ? undefined : scriptedCaller(id);
+      const named = frame.url ? frame : caller;
+      if (named) {
+        const key = `${caller ? `${frame.functionName} from ` : ""}${named.functionName || "(anonymous)"} ${shortUrl(named.url)}:${named.lineNumber + 1}`;
         functions.set(key, (functions.get(key) ?? 0) + 1);
       }
     }
     console.log(`task at ${((task.ts - origin) / 1000).toFixed(0)} ms, ${(task.dur! / 1000).toFixed(0)} ms: ${top(inside, 8, 1000)}`);
     console.log(`  samples by script: ${top(scripts, 8, 1)}`);
-    console.log(`  samples by function: ${top(functions, 6, 1)}`);
+    console.log(`  samples by function: ${top(functions, 10, 1)}`);
   }
 } finally {
   await portal.close();

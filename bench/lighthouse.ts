@@ -16,12 +16,10 @@
  * own storage reset is off and the HTTP cache is cleared before every run instead: each run is a
  * cold load, as for a first visit.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import lighthouse from "lighthouse";
 import puppeteer, { type Page } from "puppeteer-core";
 import { ensureChromium } from "../scripts/lib/chromium";
-import { startBrowserPortal } from "./lib/browser-portal";
+import { startBrowserPortal, uploadLog } from "./lib/browser-portal";
 
 const TARGETS = { performance: 90, lcpMs: 2500, tbtMs: 200, cls: 0.1, accessibility: 95 };
 const runsArg = process.argv.indexOf("--runs");
@@ -31,7 +29,6 @@ const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
 const EXPLAIN = process.argv.includes("--explain");
 const distArg = process.argv.indexOf("--dist");
 const DIST = distArg > 0 ? process.argv[distArg + 1] : undefined;
-const LOG_FIXTURE = path.resolve("../shared/fixtures/logs/ecumaster.csv");
 
 interface Figures {
   performance: number;
@@ -120,12 +117,9 @@ const chrome = await puppeteer.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
 });
 try {
-  const { email, password, headers } = await portal.user();
-  const form = new FormData();
-  form.append("file", new Blob([readFileSync(LOG_FIXTURE)]), path.basename(LOG_FIXTURE));
-  const uploaded = await fetch(`${portal.origin}/api/v1/data-logs`, { method: "POST", body: form, headers });
-  if (uploaded.status !== 201) throw new Error(`log upload answered ${uploaded.status}: ${await uploaded.text()}`);
-  const log = (await uploaded.json()) as { id: string };
+  const user = await portal.user();
+  const { email, password } = user;
+  const log = { id: await uploadLog(portal, user) };
 
   const page = await chrome.newPage();
   const pages: Array<{ name: string; path: string; signedIn: boolean }> = [

@@ -5,7 +5,7 @@
  * fresh ID tokens. `close()` takes all of it down and removes the folder.
  */
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
@@ -79,21 +79,35 @@ export async function startBrowserPortal(options: { chromiumArgs?: string[]; dis
   };
 }
 
+/** The log the browser benches open: a real ECUMaster export (see the fixtures' README). */
+export const BENCH_LOG_FIXTURE = path.resolve("../shared/fixtures/logs/ecumaster.csv");
+
+/** Uploads a log file as `user` and answers its id. */
+export async function uploadLog(portal: BenchPortal, user: BenchUser, file = BENCH_LOG_FIXTURE): Promise<string> {
+  const form = new FormData();
+  form.append("file", new Blob([readFileSync(file)]), path.basename(file));
+  const uploaded = await fetch(`${portal.origin}/api/v1/data-logs`, { method: "POST", body: form, headers: user.headers });
+  if (uploaded.status !== 201) throw new Error(`log upload answered ${uploaded.status}: ${await uploaded.text()}`);
+  return ((await uploaded.json()) as { id: string }).id;
+}
+
 /**
  * A phone's tab (412 × 823, as Lighthouse's mobile profile) on the portal, signed in through the
  * sign-in page as a new customer unless `signedIn` is false.
  */
-export async function phonePage(portal: BenchPortal, signedIn = true): Promise<{ context: BrowserContext; page: Page }> {
+export async function phonePage(portal: BenchPortal, signedIn = true): Promise<{ context: BrowserContext; page: Page; user?: BenchUser }> {
   const context = await portal.browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   if (signedIn) {
-    const { email, password } = await portal.user();
+    const user = await portal.user();
+    const { email, password } = user;
     await page.goto(`${portal.origin}/login`);
     // By label: the page's snapshot, hidden from assistive technology, holds the same inputs until the app takes over.
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(password);
     await page.locator("form").getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL("**/dashboard", { timeout: 30_000 });
+    return { context, page, user };
   }
   return { context, page };
 }
