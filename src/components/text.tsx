@@ -14,8 +14,11 @@ const Element = TypographyElement as unknown as ComponentType<HTMLAttributes<HTM
 
 interface TextProps {
   id?: string;
+  /** The whole text, as a tooltip: where a title is cut to one line (SlimTitle). */
+  title?: string;
   style?: CSSProperties;
   children?: ReactNode;
+  "data-testid"?: string;
 }
 
 /** A heading of the page's outline, h1 to h5, as antd's Typography.Title. */

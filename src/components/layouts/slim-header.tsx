@@ -3,6 +3,7 @@ import { Button, Flex, theme } from "antd";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { BrandMark } from "../brand";
+import { Title } from "../text";
 
 /** The one-line header of full-screen ("no layout") portal pages: brand, a way back, page actions. */
 export function SlimHeader({ back = "/dashboard", children }: { back?: string; children?: ReactNode }) {
@@ -23,6 +24,24 @@ export function SlimHeader({ back = "/dashboard", children }: { back?: string; c
         {children}
       </Flex>
     </Flex>
+  );
+}
+
+/**
+ * The page's title in the slim header, cut to one line by CSS, the whole of it as a tooltip. Not
+ * antd's `ellipsis`: that measures the heading in a layout effect, which forced the page's style and
+ * layout in the middle of each commit while a data log loaded (a third of those tasks on a phone).
+ */
+export function SlimTitle({ children, testId }: { children: string; testId?: string }) {
+  return (
+    <Title
+      level={1}
+      title={children}
+      data-testid={testId}
+      style={{ maxWidth: 480, minWidth: 0, margin: 0, fontSize: 16, overflow: "hidden", whiteSpace: "nowrap", textOverflow: "ellipsis" }}
+    >
+      {children}
+    </Title>
   );
 }
 

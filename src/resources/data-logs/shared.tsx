@@ -1,8 +1,8 @@
 import { useCustom } from "@refinedev/core";
-import { Flex, Result, Tag, Typography } from "antd";
+import { Flex, Result, Tag } from "antd";
 import { useParams } from "react-router";
 import type { ResolvedDataLogShare } from "../../../contracts/data-logs";
-import { SlimHeader } from "../../components/layouts/slim-header";
+import { SlimHeader, SlimTitle } from "../../components/layouts/slim-header";
 import { LogAnalysis } from "./analysis/log-analysis";
 import { useColumnsFetcher, usePanesParam } from "./analysis/hooks";
 import { apiRoutes } from "../../../contracts/api-paths";
@@ -29,9 +29,7 @@ export function SharedDataLogPage() {
       <SlimHeader back="/">
         {shared && (
           <>
-            <Typography.Title level={1} ellipsis style={{ maxWidth: 480, minWidth: 0, margin: 0, fontSize: 16 }} data-testid="shared-title">
-              {shared.log.title}
-            </Typography.Title>
+            <SlimTitle testId="shared-title">{shared.log.title}</SlimTitle>
             <Tag>Shared · read only</Tag>
           </>
         )}

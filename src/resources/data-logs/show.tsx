@@ -1,11 +1,11 @@
 import { ShareAltOutlined } from "@ant-design/icons";
 import { useCustom, useOne, useUpdate } from "@refinedev/core";
 import { useRecordMissing } from "../../components/record-not-found";
-import { Alert, Button, Flex, Typography, theme } from "antd";
+import { Alert, Button, Flex, theme } from "antd";
 import { Suspense, lazy, useCallback, useMemo, useState } from "react";
 import { useParams } from "react-router";
 import type { DataLogDetail, DynoProfile, LogComputedDescriptor } from "../../../contracts/data-logs";
-import { SlimHeader } from "../../components/layouts/slim-header";
+import { SlimHeader, SlimTitle } from "../../components/layouts/slim-header";
 import { LogAnalysis } from "./analysis/log-analysis";
 import { useColumnsFetcher, usePanesParam } from "./analysis/hooks";
 import { useLogVehicles } from "./vehicles";
@@ -56,9 +56,7 @@ export function DataLogsShow() {
     // The layout background, as under every portal page: without it the dark theme showed the browser's black canvas around the cards.
     <Flex vertical style={{ minHeight: "100vh", background: token.colorBgLayout }}>
       <SlimHeader back="/tuning-tools/data-logs">
-        <Typography.Title level={1} ellipsis style={{ maxWidth: 480, minWidth: 0, margin: 0, fontSize: 16 }}>
-          {log?.title ?? "Data log"}
-        </Typography.Title>
+        <SlimTitle>{log?.title ?? "Data log"}</SlimTitle>
         {log && (
           <Button icon={<ShareAltOutlined />} onClick={() => setSharing(true)}>
             Share
