@@ -119,10 +119,16 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
     setLoaded(null);
     setComputed([]);
     // Updates keep coming while the page is hidden; they stop only when its worker has ended.
+    // What arrives renders as a transition, in slices: as ordinary updates, the channel list, the
+    // readout and the chart's panes rendered in one task each time (100 ms and more on a phone).
     const ready = (summary: LoadedLog, first: boolean) => {
       if (log.terminated) return;
-      setLoaded(summary);
-      if (first) setRange((rangeRef.current = [0, summary.durationSeconds || 1]));
+      if (first) rangeRef.current = [0, summary.durationSeconds || 1];
+      const whole = rangeRef.current;
+      startTransition(() => {
+        setLoaded(summary);
+        if (first) setRange(whole);
+      });
     };
     (async () => {
       let head = await fetchColumns({ start: 0, end: HEAD_BYTES - 1 });
@@ -132,7 +138,7 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
         layout = await log.layout({ blob: head });
       }
       if ("headerBytes" in layout) throw new Error("The log's header did not arrive whole");
-      if (!log.terminated) setChannels(layout.channels);
+      if (!log.terminated) startTransition(() => setChannels(layout.channels));
       // A small log, or a server that sent the whole form instead of the range.
       if (head.size >= layout.byteLength) return ready(await log.load({ blob: head }), true);
       const channelIds = layout.channels.map((channel) => channel.id);
