@@ -46,6 +46,8 @@ const PROPS: Record<string, Record<string, unknown>> = {
   Progress: { percent: 50 },
   Transfer: { dataSource: [{ key: "a", title: "A" }] },
   Upload: { fileList: [{ uid: "1", name: "a", status: "done" }] },
+  // A preset colour writes every preset colour's rules (the dashboard's tags were written at run time).
+  Tag: { color: "blue" },
 };
 
 const isComponent = (value: unknown): value is ComponentType<Record<string, unknown>> =>
@@ -62,9 +64,30 @@ function everyComponent(only: readonly string[]): ReactNode[] {
     if (!isComponent(value)) continue;
     const panel = (value as unknown as Record<string, unknown>)[PANEL];
     add(name, isComponent(panel) ? panel : value, PROPS[name]);
+    // Some panels (Select, Dropdown, DatePicker, Modal, InputNumber) wrap themselves in a theme of
+    // their own, so their styles are written under another token than the app renders with and are
+    // never found at run time (the data log's unit selects wrote 50 kB of Select's CSS as it opened):
+    // the component itself is rendered too, closed, which writes them under the app's.
+    if (isComponent(panel)) add(`${name}:closed`, value, { ...PROPS[name], children: <span>a</span> });
     for (const [part, partValue] of Object.entries(value)) if (/^[A-Z]/.test(part) && isComponent(partValue)) add(`${name}.${part}`, partValue);
   }
   return parts;
+}
+
+/** The cache key's token (`style%<token>%<path…>`): which theme a style was written for. */
+const tokenOf = (key: string) => key.split("%")[1];
+
+/**
+ * Leaves out of `cache` the styles written under another theme than App's (the panels' own, above):
+ * the engine in the browser looks styles up by the token it renders with, so those would only be
+ * parsed, never used. The icons' style has a token of its own and stays.
+ */
+function keepAppThemeOnly(cache: ReturnType<typeof createCache>): void {
+  const keys = [...cache.cache.keys()];
+  const appKey = keys.find((key) => key.startsWith("style%") && key.includes("%App-App%"));
+  if (!appKey) throw new Error("antd's App wrote no style: the sheet's theme cannot be told");
+  const appToken = tokenOf(appKey);
+  for (const key of keys) if (key.startsWith("style%") && tokenOf(key) !== appToken && !key.includes("%ant-design-icons%")) cache.cache.delete(key);
 }
 
 /**
@@ -83,5 +106,6 @@ export async function renderAntdStylesheet(only: readonly string[] = STYLESHEET_
     { onError: () => undefined, progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
   for await (const _chunk of prelude);
+  keepAppThemeOnly(cache);
   return extractStyle(cache, { plain: true });
 }

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { STYLESHEET_COMPONENTS } from "../../../src/prerender/antd-stylesheet";
+import { STYLESHEET_COMPONENTS, renderAntdStylesheet } from "../../../src/prerender/antd-stylesheet";
 
 /** Every value (not type) the app's sources import from "antd", multi-line imports included. */
 function antdImports(dir: string): Set<string> {
@@ -27,4 +27,19 @@ describe("antd's build-time stylesheet", () => {
     const missing = [...antdImports(path.resolve("src"))].filter((name) => !notStyled.has(name) && !(STYLESHEET_COMPONENTS as readonly string[]).includes(name));
     expect(missing, "add them to STYLESHEET_COMPONENTS in src/prerender/antd-stylesheet.tsx").toEqual([]);
   });
+
+  it("writes every component under the theme the app renders with, the overlays' too, so the browser finds each one's styles instead of writing them again", async () => {
+    const css = await renderAntdStylesheet();
+    // The engine's index of what the sheet holds: `token|path…:hash` entries (cssinjs' cache path map).
+    const index = /data-ant-cssinjs-cache-path\{content:"([^"]*)"/.exec(css)?.[1].split(";") ?? [];
+    const appToken = index.find((entry) => entry.includes("|App-App|"))?.split("|")[0];
+    expect(appToken, "antd's App is in the sheet").toBeDefined();
+    const foreign = index.filter((entry) => !entry.startsWith(`${appToken}|`) && !entry.includes("|ant-design-icons|"));
+    expect(foreign, "styles under a theme the app never renders with").toEqual([]);
+    // Each renders as an in-place panel under a theme of its own, and was missing under the app's.
+    for (const name of ["Select", "Dropdown", "DatePicker", "Modal", "InputNumber"]) {
+      expect(index.some((entry) => entry.startsWith(`${appToken}|${name}-${name}|`)), `${name} under the app's theme`).toBe(true);
+    }
+  }, 60_000);
 });
+
