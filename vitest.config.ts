@@ -11,6 +11,9 @@ export default defineConfig({
           name: "unit",
           include: ["tests/unit/**/*.test.{ts,tsx}"],
           environment: "node",
+          // Through Vite like our modules, so it sees the same react-router and Refine (their router
+          // and resource contexts) as the code it is compared with; Node would load other copies.
+          server: { deps: { inline: ["@refinedev/react-router"] } },
         },
         esbuild: { jsx: "automatic" },
         resolve: {

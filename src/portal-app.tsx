@@ -19,13 +19,15 @@ import { useSessionState } from "./providers/session-context";
 import { refineResources, renderRoutes } from "./resources";
 import { layouts } from "./routing/layouts";
 import { AppChrome, PageRoutes } from "./routing/page-routes";
+import { useRouteParse } from "./routing/route-parse";
 
 const resources = refineResources();
 // Refusals and records that do not exist are common in the portal: their page's code comes with it.
 preloadErrorPage();
 const routes = renderRoutes(layouts);
-// Every link Refine renders (menu, breadcrumbs, record buttons) preloads its page's code.
-const router = { ...routerProvider, Link };
+// Every link Refine renders (menu, breadcrumbs, record buttons) preloads its page's code; the route is
+// matched to its resource once per path, not once per data hook (src/routing/route-parse.ts).
+const router = { ...routerProvider, Link, parse: useRouteParse };
 
 // The account stream's code loads with the first sign-in, not on a visitor's first page.
 const AccountStreamListener = lazy(() => import("./components/account-stream-listener").then((module) => ({ default: module.AccountStreamListener })));
