@@ -10,6 +10,7 @@ import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
 import type { DynoPull } from "../../../lib/dyno";
 import { DEFAULT_DISPLAY_UNITS, DISPLAY_UNITS, type DisplayUnits, conversionFor } from "../../../lib/log-units";
 import { useScreens } from "../../../components/layouts/snapshot-screen";
+import { useViewportHeight } from "../../../lib/viewport-height";
 import { type ChartChannel, MAX_PANES, colourOf, formatPanes, parsePanes, variableOf } from "./channels";
 import { ChannelPicker } from "./channel-picker";
 import { type ComputedDefinition, ComputedChannels } from "./computed-channels";
@@ -385,7 +386,7 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
   );
 
   const narrow = !useScreens().md;
-  const chartHeight = Math.max(360, (typeof window === "undefined" ? 800 : window.innerHeight) - 48 - 56 - 56 - 48);
+  const chartHeight = Math.max(360, useViewportHeight() - 48 - 56 - 56 - 48);
   // Until the header names the channels, the panes the view will open with: the URL's, or the default
   // channels. The chart's place is kept at their height while the log loads, so nothing under it moves
   // when it draws (the readout jumped a screen down on a phone).
