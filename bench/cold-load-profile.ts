@@ -2,7 +2,7 @@
  * Where a page's cold load spends the main thread, by script and by function: the question behind
  * issue #19's total blocking time, which Lighthouse answers only by script.
  *
- *   npx tsx bench/cold-load-profile.ts [--path /dashboard] [--signed-out] [--seconds 8] [--dist DIR] [--callers NAME] [--names]
+ *   npx tsx bench/cold-load-profile.ts [--path /dashboard | --path log] [--signed-out] [--seconds 8] [--dist DIR] [--callers NAME] [--names]
  *
  * Opens the page on the production build as a phone (412 × 823, 4× slower CPU, as Lighthouse's mobile
  * profile; the network is not slowed), signed in as a new customer unless `--signed-out`, with the HTTP
@@ -15,13 +15,13 @@
  * components each large commit rendered, most frequent first.
  */
 import type { CDPSession } from "playwright-core";
-import { phonePage, startBrowserPortal } from "./lib/browser-portal";
+import { benchPath, phonePage, startBrowserPortal } from "./lib/browser-portal";
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
   return at > 0 ? process.argv[at + 1] : undefined;
 };
-const PATH = arg("--path") ?? "/dashboard";
+const PATH_ARG = arg("--path") ?? "/dashboard";
 const SIGNED_IN = !process.argv.includes("--signed-out");
 const SECONDS = Number(arg("--seconds") ?? 8);
 const CALLERS = arg("--callers");
@@ -118,7 +118,8 @@ function stacksOf(name: string, nodes: Map<number, ProfileNode>, bySample: Map<n
 
 const portal = await startBrowserPortal({ distDir: arg("--dist") });
 try {
-  const { context, page } = await phonePage(portal, SIGNED_IN);
+  const { context, page, user } = await phonePage(portal, SIGNED_IN);
+  const PATH = await benchPath(portal, user, PATH_ARG);
   await page.addInitScript(PAGE_PROBE);
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.clearBrowserCache");

@@ -13,7 +13,7 @@
  * Function names survive in a build without minifying (`vite build --minify false --outDir DIR`).
  */
 import type { CDPSession } from "playwright-core";
-import { phonePage, startBrowserPortal, uploadLog } from "./lib/browser-portal";
+import { benchPath, phonePage, startBrowserPortal } from "./lib/browser-portal";
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -58,7 +58,7 @@ async function traceLoad(cdp: CDPSession, start: () => Promise<void>, stop: () =
 const portal = await startBrowserPortal({ distDir: arg("--dist") });
 try {
   const { context, page, user } = await phonePage(portal);
-  const PATH = PATH_ARG === "log" ? `/tuning-tools/data-logs/${await uploadLog(portal, user!)}` : PATH_ARG;
+  const PATH = await benchPath(portal, user, PATH_ARG);
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.clearBrowserCache");
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });

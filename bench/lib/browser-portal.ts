@@ -91,6 +91,13 @@ export async function uploadLog(portal: BenchPortal, user: BenchUser, file = BEN
   return ((await uploaded.json()) as { id: string }).id;
 }
 
+/** The page a bench opens: `log` stands for a log `user` uploads first, any other value is a path. */
+export async function benchPath(portal: BenchPortal, user: BenchUser | undefined, path: string): Promise<string> {
+  if (path !== "log") return path;
+  if (!user) throw new Error("--path log needs a signed-in user, whose log it opens");
+  return `/tuning-tools/data-logs/${await uploadLog(portal, user)}`;
+}
+
 /**
  * A phone's tab (412 × 823, as Lighthouse's mobile profile) on the portal, signed in through the
  * sign-in page as a new customer unless `signedIn` is false.

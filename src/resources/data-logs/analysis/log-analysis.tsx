@@ -70,6 +70,9 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
   const [computed, setComputed] = useState<ChartChannel[]>([]);
   const [range, setRange] = useState<TimeRange>([0, 1]);
   const [width, setWidth] = useState(0);
+  // The chart's width, reported as its first pane is drawn and on resizes: a transition too (the
+  // panes resize themselves; the width only sets how many points the next view asks for).
+  const onWidth = useCallback((pixels: number) => startTransition(() => setWidth(pixels)), []);
   const [units, setUnits] = useState<DisplayUnits>(DEFAULT_DISPLAY_UNITS);
   const [view, setView] = useState<{ points: Map<string, SeriesPoints>; stats: Map<string, RangeStats> }>({ points: new Map(), stats: new Map() });
   const [overview, setOverview] = useState<SeriesPoints | undefined>();
@@ -223,7 +226,7 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
   const overviewLoading = Boolean(overviewId && loaded?.loading.includes(overviewId));
   useEffect(() => {
     if (!ready || !overviewId || !worker.current) return;
-    worker.current.view({ t0: 0, t1: duration, pixels: OVERVIEW_PIXELS, ids: [overviewId] }).then((result) => setOverview(result.series[0]));
+    worker.current.view({ t0: 0, t1: duration, pixels: OVERVIEW_PIXELS, ids: [overviewId] }).then((result) => startTransition(() => setOverview(result.series[0])));
   }, [ready, duration, overviewId, overviewLoading]);
 
   // The readout follows the cursor from the view's grid; for a range whose view has not come yet, it
@@ -424,7 +427,7 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
           <div style={{ background: token.colorBgContainer, borderRadius: token.borderRadius, padding: 8 }}>
             {loaded ? (
               <>
-                <LogChart ref={chart} panes={paneSeries} getRange={getRange} paneHeight={paneHeight} onRange={moveTo} onCursor={onCursor} onWidth={setWidth} />
+                <LogChart ref={chart} panes={paneSeries} getRange={getRange} paneHeight={paneHeight} onRange={moveTo} onCursor={onCursor} onWidth={onWidth} />
                 <OverviewStrip series={overviewSeries} duration={duration} range={range} onRange={moveTo} />
               </>
             ) : (
