@@ -2,7 +2,7 @@ import { ShareAltOutlined } from "@ant-design/icons";
 import { useCustom, useOne, useUpdate } from "@refinedev/core";
 import { useRecordMissing } from "../../components/record-not-found";
 import { Alert, Button, Flex, theme } from "antd";
-import { Suspense, lazy, useCallback, useMemo, useState } from "react";
+import { Suspense, lazy, useCallback, useDeferredValue, useMemo, useState } from "react";
 import { useParams } from "react-router";
 import type { DataLogDetail, DynoProfile, LogComputedDescriptor } from "../../../contracts/data-logs";
 import { SlimHeader, SlimTitle } from "../../components/layouts/slim-header";
@@ -48,6 +48,10 @@ export function DataLogsShow() {
     [log?.dynoProfile, saveProfile, mutation.isPending, keptWith],
   );
   const descriptorList = useMemo(() => descriptors.data?.data.data ?? [], [descriptors.data]);
+  // The analysis view takes what the queries bring in a render of its own, sliced: the answer's own
+  // render (synchronous) renders the header alone. (Early, the whole view rendered again in one task.)
+  const deferredDyno = useDeferredValue(dyno);
+  const deferredDescriptors = useDeferredValue(descriptorList);
 
   const missing = useRecordMissing(query.error);
   if (missing) return null;
@@ -68,7 +72,7 @@ export function DataLogsShow() {
           <Alert type="error" showIcon message="The log could not be loaded" description={query.error?.message} />
         ) : (
           // Not waiting for the record: the columns carry their own channel list, and the first paint is what counts.
-          <LogAnalysis fetchColumns={fetchColumns} panesParam={panesParam} onPanesParam={setPanes} dyno={dyno} descriptors={descriptorList} />
+          <LogAnalysis fetchColumns={fetchColumns} panesParam={panesParam} onPanesParam={setPanes} dyno={deferredDyno} descriptors={deferredDescriptors} />
         )}
       </Flex>
       {log && sharing && (

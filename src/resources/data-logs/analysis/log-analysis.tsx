@@ -44,6 +44,7 @@ export interface LogAnalysisProps {
 }
 
 const DEFAULT_CHANNELS = 4;
+const NO_DESCRIPTORS: LogComputedDescriptor[] = [];
 /** The first request: the columnar form's preamble and JSON header fit in this for logs of a few hundred channels. */
 const HEAD_BYTES = 64 * 1024;
 const OVERVIEW_PIXELS = 1200;
@@ -60,7 +61,12 @@ type Panel = "dyno" | "computed";
 
 const SHORTCUTS = "← → pan · + − zoom · wheel zoom, shift+wheel pan · drag to zoom · 0 or Esc reset · o overlay/stack";
 
-export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, descriptors = [], readOnly, toolbar }: LogAnalysisProps) {
+/**
+ * Memoised: its page renders again as each of its queries answers (the log's record, the vehicles,
+ * the computed descriptors), synchronously, as React renders query answers; the view renders only
+ * when what it is given changes.
+ */
+export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, descriptors = NO_DESCRIPTORS, readOnly, toolbar }: LogAnalysisProps) {
   const { token } = theme.useToken();
   const worker = useRef<LogWorker | null>(null);
   const [loaded, setLoaded] = useState<LoadedLog | null>(null);
@@ -119,9 +125,10 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
     const log = worker.current;
     if (!log || (loadedInto.current?.worker === log && loadedInto.current.from === fetchColumns)) return;
     loadedInto.current = { worker: log, from: fetchColumns };
-    // A worker that replaces an ended one starts empty: so does the view.
-    setLoaded(null);
-    setComputed([]);
+    // A worker that replaces an ended one starts empty: so does the view. (Left as they are when
+    // already empty: a new empty list rendered the whole view again as it first showed.)
+    setLoaded((was) => (was === null ? was : null));
+    setComputed((was) => (was.length === 0 ? was : []));
     // Updates keep coming while the page is hidden; they stop only when its worker has ended.
     // What arrives renders as a transition, in slices: as ordinary updates, the channel list, the
     // readout and the chart's panes rendered in one task each time (100 ms and more on a phone).
@@ -451,7 +458,7 @@ export function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, desc
       />
     </Flex>
   );
-}
+});
 
 interface ViewToolbarProps {
   overlaid: boolean;
