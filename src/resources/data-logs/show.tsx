@@ -49,7 +49,7 @@ export function DataLogsShow() {
   );
   const descriptorList = useMemo(() => descriptors.data?.data.data ?? [], [descriptors.data]);
   // The analysis view takes what the queries bring in a render of its own, sliced: the answer's own
-  // render (synchronous) renders the header alone. (Early, the whole view rendered again in one task.)
+  // render (synchronous) renders the header alone; the whole view rendered again in it before.
   const deferredDyno = useDeferredValue(dyno);
   const deferredDescriptors = useDeferredValue(descriptorList);
 

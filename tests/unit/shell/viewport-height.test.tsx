@@ -10,7 +10,7 @@ afterEach(() => {
 describe("the window's height for views sized to the screen", () => {
   it("is read when the app loads and on each resize, never while a view renders", async () => {
     Object.defineProperty(window, "innerHeight", { configurable: true, value: 700 });
-    const { useViewportHeight } = await import("../../../src/lib/viewport-height");
+    const { useViewportHeight } = await import("../../../src/components/layouts/viewport-height");
     const read = vi.spyOn(window, "innerHeight", "get");
     function Height() {
       return <span data-testid="height">{useViewportHeight()}</span>;

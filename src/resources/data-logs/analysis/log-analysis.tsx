@@ -10,7 +10,7 @@ import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
 import type { DynoPull } from "../../../lib/dyno";
 import { DEFAULT_DISPLAY_UNITS, DISPLAY_UNITS, type DisplayUnits, conversionFor } from "../../../lib/log-units";
 import { useScreens } from "../../../components/layouts/snapshot-screen";
-import { useViewportHeight } from "../../../lib/viewport-height";
+import { useViewportHeight } from "../../../components/layouts/viewport-height";
 import { type ChartChannel, MAX_PANES, colourOf, formatPanes, parsePanes, variableOf } from "./channels";
 import { ChannelPicker } from "./channel-picker";
 import { type ComputedDefinition, ComputedChannels } from "./computed-channels";

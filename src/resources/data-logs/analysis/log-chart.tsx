@@ -161,7 +161,9 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
     };
     // Every pane's place is kept at once; the panes are drawn into them one task each (a pane is
     // 20-30 ms on a phone, four in one task blocked input for over 100 ms as a log opened).
-    const holders = panesRef.current.map(() => {
+    // The panes as they are now: the later tasks build these, whatever a render in between holds.
+    const building = panesRef.current;
+    const holders = building.map(() => {
       const holder = document.createElement("div");
       holder.style.height = `${paneHeight}px`;
       element.appendChild(holder);
@@ -172,7 +174,7 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
     shown.current = [];
     let cancelNext = () => {};
     const createPane = (i: number) => {
-      const pane = panesRef.current[i];
+      const pane = building[i];
       const plot = new uPlot(paneOptions(pane, element.clientWidth, paneHeight, token.colorTextSecondary, token.colorBorderSecondary, handlers), paneData(pane), holders[i]);
       plot.over.addEventListener(
         "wheel",
