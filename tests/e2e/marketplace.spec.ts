@@ -91,7 +91,8 @@ test("a newly approved dealer sets up payouts in the sandbox before selling", as
   await page.getByRole("button", { name: "Set up payouts" }).click();
   await expect(page).toHaveURL(/\/payouts\/onboarding$/);
   await page.getByRole("button", { name: "Complete onboarding" }).click();
-  await expect(page).toHaveURL(/\/my-tunes$/);
+  // Back on the list, which writes its paging and sort into the address as it shows.
+  await expect(page).toHaveURL(/\/my-tunes(\?|$)/);
   await page.getByRole("tab", { name: "Sales and payments" }).click();
   await expect(page.getByTestId("payout-account")).toContainText("takes payments");
 });
