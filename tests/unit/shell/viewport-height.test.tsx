@@ -11,12 +11,14 @@ describe("the window's height for views sized to the screen", () => {
   it("is read when the app loads and on each resize, never while a view renders", async () => {
     Object.defineProperty(window, "innerHeight", { configurable: true, value: 700 });
     const { useViewportHeight } = await import("../../../src/components/layouts/viewport-height");
-    const read = vi.spyOn(window, "innerHeight", "get");
+    const read = vi.spyOn(window, "innerHeight", "get").mockReturnValue(700);
     function Height() {
       return <span data-testid="height">{useViewportHeight()}</span>;
     }
     const view = render(<Height />);
     expect(screen.getByTestId("height").textContent).toBe("700");
+    // Read once as the view starts listening (after it is on screen), not in its renders.
+    read.mockClear();
     view.rerender(<Height />);
     expect(read).not.toHaveBeenCalled();
 
@@ -24,5 +26,12 @@ describe("the window's height for views sized to the screen", () => {
     act(() => void window.dispatchEvent(new Event("resize")));
     expect(screen.getByTestId("height").textContent).toBe("500");
     expect(read).toHaveBeenCalledTimes(1);
+
+    // A phone turned while no view listened: the next view that shows sees the new height.
+    view.unmount();
+    read.mockReturnValue(390);
+    act(() => void window.dispatchEvent(new Event("resize")));
+    render(<Height />);
+    expect(screen.getByTestId("height").textContent).toBe("390");
   });
 });
