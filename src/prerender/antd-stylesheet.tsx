@@ -68,7 +68,7 @@ function everyComponent(only: readonly string[]): ReactNode[] {
     // their own, so their styles are written under another token than the app renders with and are
     // never found at run time (the data log's unit selects wrote 50 kB of Select's CSS as it opened):
     // the component itself is rendered too, closed, which writes them under the app's.
-    if (isComponent(panel)) add(`${name}:closed`, value, { ...PROPS[name], children: <span>a</span> });
+    if (isComponent(panel)) add(`${name}:closed`, value, PROPS[name]);
     for (const [part, partValue] of Object.entries(value)) if (/^[A-Z]/.test(part) && isComponent(partValue)) add(`${name}.${part}`, partValue);
   }
   return parts;
