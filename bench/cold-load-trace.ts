@@ -14,6 +14,7 @@
  */
 import type { CDPSession } from "playwright-core";
 import { benchPath, phonePage, startBrowserPortal } from "./lib/browser-portal";
+import { eventsInside, longTasks, mainThreadEvents, type Profile, samplesIn, type TraceEvent, top } from "./lib/trace-tasks";
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -21,26 +22,6 @@ const arg = (name: string) => {
 };
 const PATH_ARG = arg("--path") ?? "/dashboard";
 const MIN_MS = Number(arg("--min-ms") ?? 30);
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string; data?: { url?: string; functionName?: string } };
-}
-interface Profile {
-  startTime: number;
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
-  samples: number[];
-  timeDeltas: number[];
-}
-
-const shortUrl = (url: string) => url.replace(/^https?:\/\/[^/]+/, "").replace(/^\/assets\//, "");
-const top = (map: Map<string, number>, n: number, unit: number) =>
-  [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([key, value]) => `${key} ${(value / unit).toFixed(0)}`).join(", ");
 
 async function traceLoad(cdp: CDPSession, start: () => Promise<void>, stop: () => Promise<Buffer>, load: () => Promise<unknown>) {
   await cdp.send("Profiler.enable");
@@ -69,51 +50,14 @@ try {
     () => page.goto(`${portal.origin}${PATH}`, { waitUntil: "load" }),
   );
 
-  // The page's main thread: the renderer thread that parsed the page's HTML.
-  const parsers = new Set(events.filter((event) => event.name === "ParseHTML").map((event) => `${event.pid}:${event.tid}`));
-  const onMain = events
-    .filter((event) => event.ph === "X" && event.dur !== undefined && parsers.has(`${event.pid}:${event.tid}`))
-    .sort((a, b) => a.ts - b.ts);
+  const onMain = mainThreadEvents(events);
   const origin = onMain[0]?.ts ?? 0;
-  const nodes = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
-  const parents = new Map(profile.nodes.flatMap((node) => (node.children ?? []).map((child) => [child, node.id] as const)));
-  /** The nearest caller with a script: a native call (a forced layout, say) is named by who made it. */
-  const scriptedCaller = (id: number) => {
-    for (let at = parents.get(id); at !== undefined; at = parents.get(at)) if (nodes.get(at)!.url) return nodes.get(at)!;
-    return undefined;
-  };
-  const samples: Array<[number, number]> = [];
-  let at = profile.startTime;
-  profile.samples.forEach((id, i) => {
-    at += profile.timeDeltas[i] ?? 0;
-    samples.push([at, id]);
-  });
+  const samplesOf = samplesIn(profile);
 
   console.log(`${PATH} signed in: cold load, 4× slower CPU; tasks of ${MIN_MS} ms or more (ms from the first task)\n`);
-  for (const task of onMain.filter((event) => event.name === "RunTask" && event.dur! >= MIN_MS * 1000)) {
-    const end = task.ts + task.dur!;
-    const inside = new Map<string, number>();
-    for (const event of onMain) {
-      if (event === task || event.ts < task.ts || event.ts + event.dur! > end) continue;
-      const url = event.args?.data?.url;
-      const name = `${event.name}${url && /EvaluateScript|FunctionCall|TimerFire/.test(event.name) ? ` ${shortUrl(url)}` : ""}${event.name === "FunctionCall" && event.args?.data?.functionName ? ` ${event.args.data.functionName}` : ""}`;
-      inside.set(name, (inside.get(name) ?? 0) + event.dur!);
-    }
-    const scripts = new Map<string, number>();
-    const functions = new Map<string, number>();
-    for (const [time, id] of samples) {
-      if (time < task.ts || time > end) continue;
-      const frame = nodes.get(id)!;
-      const script = shortUrl(frame.url) || frame.functionName || "(native)";
-      scripts.set(script, (scripts.get(script) ?? 0) + 1);
-      const caller = frame.url ? undefined : scriptedCaller(id);
-      const named = frame.url ? frame : caller;
-      if (named) {
-        const key = `${caller ? `${frame.functionName} from ` : ""}${named.functionName || "(anonymous)"} ${shortUrl(named.url)}:${named.lineNumber + 1}`;
-        functions.set(key, (functions.get(key) ?? 0) + 1);
-      }
-    }
-    console.log(`task at ${((task.ts - origin) / 1000).toFixed(0)} ms, ${(task.dur! / 1000).toFixed(0)} ms: ${top(inside, 8, 1000)}`);
+  for (const task of longTasks(onMain, MIN_MS)) {
+    const { scripts, functions } = samplesOf(task.ts, task.ts + task.dur!);
+    console.log(`task at ${((task.ts - origin) / 1000).toFixed(0)} ms, ${(task.dur! / 1000).toFixed(0)} ms: ${top(eventsInside(onMain, task), 8, 1000)}`);
     console.log(`  samples by script: ${top(scripts, 8, 1)}`);
     console.log(`  samples by function: ${top(functions, 10, 1)}`);
   }

@@ -9,7 +9,9 @@
  * N runs per page (default 3), the median printed; `--only /,/login` measures only those pages;
  * `--dist DIR` serves that build instead of `dist/` (built when stale), e.g. another commit's to compare;
  * `--explain` also prints where the time goes (main-thread work by kind, the scripts that cost most,
- * the LCP element and its phases).
+ * the LCP element and its phases); `--tasks` prints, for each run, the unthrottled load's tasks after the
+ * first paint that the simulation turns into blocking ones (over 12.5 ms: 50 ms at 4×), with the
+ * trace events and the CPU profile's samples in each (names survive a `vite build --minify false`).
  *
  * Lighthouse 12 (the last line that runs on Node 20; 13 needs Node 22) drives Debian's Chromium
  * through puppeteer-core. Signed-in pages keep the sign-in (IndexedDB) between runs, so Lighthouse's
@@ -20,6 +22,7 @@ import lighthouse from "lighthouse";
 import puppeteer, { type Page } from "puppeteer-core";
 import { ensureChromium } from "../scripts/lib/chromium";
 import { startBrowserPortal, uploadLog } from "./lib/browser-portal";
+import { eventsInside, longTasks, mainThreadEvents, profileFromTrace, samplesIn, type TraceEvent, top } from "./lib/trace-tasks";
 
 const TARGETS = { performance: 90, lcpMs: 2500, tbtMs: 200, cls: 0.1, accessibility: 95 };
 const runsArg = process.argv.indexOf("--runs");
@@ -29,6 +32,7 @@ const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
 const EXPLAIN = process.argv.includes("--explain");
 const distArg = process.argv.indexOf("--dist");
 const DIST = distArg > 0 ? process.argv[distArg + 1] : undefined;
+const TASKS = process.argv.includes("--tasks");
 
 interface Figures {
   performance: number;
@@ -42,7 +46,14 @@ interface Figures {
   findings: string[];
 }
 
-const LIGHTHOUSE_FLAGS = { output: "json" as const, logLevel: "error" as const, onlyCategories: ["performance", "accessibility"], disableStorageReset: true };
+const LIGHTHOUSE_FLAGS = {
+  output: "json" as const,
+  logLevel: "error" as const,
+  onlyCategories: ["performance", "accessibility"],
+  disableStorageReset: true,
+  // The CPU profile in the trace, for --tasks --samples (it adds work of its own to the load: compare like with like).
+  ...(process.argv.includes("--samples") ? { additionalTraceCategories: "disabled-by-default-v8.cpu_profiler" } : {}),
+};
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 async function measure(page: Page, url: string): Promise<Figures> {
@@ -64,6 +75,7 @@ async function measure(page: Page, url: string): Promise<Figures> {
     findings.push(`accessibility: ${audit.title} ${nodes.map((item) => `[${oneLine(item.node?.nodeLabel ?? "?").slice(0, 40)} (${item.node?.selector ?? "?"})]`).join(" ")}`);
   }
   if (EXPLAIN) findings.push(...explain(audits));
+  if (TASKS) findings.push(...blockingTasks(audits, (result.artifacts as { Trace?: { traceEvents: TraceEvent[] } }).Trace?.traceEvents ?? []));
   const shifts = audits["layout-shifts"]?.details as { items?: Array<{ node?: { selector?: string; nodeLabel?: string }; score?: number }> } | undefined;
   for (const item of shifts?.items ?? []) findings.push(`layout shift ${item.score?.toFixed(3)}: ${oneLine(item.node?.nodeLabel ?? "?")} (${item.node?.selector ?? "?"})`);
   return {
@@ -102,6 +114,39 @@ function explain(audits: Audits): string[] {
   const node = element?.items?.[0]?.node as { nodeLabel?: string; selector?: string } | undefined;
   if (node) lines.push(`LCP element: ${String(node.nodeLabel).replace(/\s+/g, " ").slice(0, 60)} (${node.selector})`);
   if (phases?.items) lines.push(`LCP phases: ${phases.items.map((row) => `${row.phase} ${Number(row.timing).toFixed(0)} ms`).join(", ")}`);
+  return lines;
+}
+
+/**
+ * The unthrottled tasks after the first paint that the simulation counts as blocking: Lighthouse
+ * runs each top-level task 4× slower, and what passes 50 ms adds to the total blocking time.
+ */
+function blockingTasks(audits: Audits, events: TraceEvent[]): string[] {
+  const metrics = rowsOf(audits, "metrics")[0] as { observedNavigationStartTs?: number; observedFirstContentfulPaintTs?: number } | undefined;
+  const navigationStart = metrics?.observedNavigationStartTs ?? 0;
+  const firstPaint = metrics?.observedFirstContentfulPaintTs ?? 0;
+  const onMain = mainThreadEvents(events);
+  const profile = onMain[0] && profileFromTrace(events, onMain[0]);
+  const samplesOf = profile && samplesIn(profile);
+  const tasks = longTasks(onMain, 12.5).filter((task) => task.ts >= firstPaint);
+  const blocking = (task: TraceEvent) => Math.max(0, (task.dur! / 1000) * 4 - 50);
+  // What each task mostly did: the event inside it that took longest (its self time when none did).
+  const kinds = new Map<string, number>();
+  const kindOf = (inside: Map<string, number>, task: TraceEvent) => {
+    const [name, time] = [...inside].filter(([key]) => !/^(v8\.callFunction|RunTask|V8\.|MinorGC|MajorGC)/.test(key)).sort((a, b) => b[1] - a[1])[0] ?? ["(self)", 0];
+    return time < task.dur! / 4 ? "(unnamed work)" : name.replace(/-[\w-]{8}\.js/, ".js");
+  };
+  const lines = [`tasks after the first paint (${((firstPaint - navigationStart) / 1000).toFixed(0)} ms) over 12.5 ms: ${tasks.length}, adding ${tasks.reduce((sum, task) => sum + blocking(task), 0).toFixed(0)} ms at 4×`];
+  for (const task of tasks) {
+    const inside = eventsInside(onMain, task);
+    const kind = kindOf(inside, task);
+    kinds.set(kind, (kinds.get(kind) ?? 0) + blocking(task) * 1000);
+    lines.push(`task at ${((task.ts - navigationStart) / 1000).toFixed(0)} ms, ${(task.dur! / 1000).toFixed(1)} ms (${blocking(task).toFixed(0)} at 4×): ${top(inside, 6, 1000)}`);
+    if (!samplesOf) continue;
+    const { scripts, functions } = samplesOf(task.ts, task.ts + task.dur!);
+    lines.push(`    by script: ${top(scripts, 6, 1)}`, `    by function: ${top(functions, 8, 1)}`);
+  }
+  lines.splice(1, 0, `  by what the task mostly did (ms at 4×): ${top(kinds, 12, 1000)}`);
   return lines;
 }
 
@@ -155,7 +200,7 @@ try {
     console.log(
       `${entry.name.padEnd(24)} ${String(figures.performance).padStart(5)} ${String(figures.accessibility).padStart(5)} ${(figures.fcpMs / 1000).toFixed(2).padStart(7)} ${(figures.lcpMs / 1000).toFixed(2).padStart(7)} ${figures.tbtMs.toFixed(0).padStart(7)} ${figures.cls.toFixed(3).padStart(6)} ${figures.transferKiB.toFixed(0).padStart(7)}   ${misses.length === 0 ? "all targets met" : `NOT MET: ${misses.join(", ")}`}`,
     );
-    for (const finding of figures.findings.slice(0, EXPLAIN ? 40 : 8)) console.log(`    ${finding}`);
+    for (const finding of figures.findings.slice(0, TASKS ? 400 : EXPLAIN ? 40 : 8)) console.log(`    ${finding}`);
   }
   console.log(`\nTargets: performance ≥ ${TARGETS.performance}, LCP ≤ ${TARGETS.lcpMs / 1000} s, TBT ≤ ${TARGETS.tbtMs} ms, CLS ≤ ${TARGETS.cls}, accessibility ≥ ${TARGETS.accessibility}`);
 } finally {
