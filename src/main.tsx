@@ -4,10 +4,14 @@ import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { App, preloadPortalPage } from "./App";
 import { installErrorListeners } from "./components/app-error-boundary";
+import { inNextTask } from "./lib/idle";
+import { warmUpLocaleData } from "./lib/locale-warm-up";
 import { ReleaseCheck } from "./lib/release-check";
 import { releaseSnapshot } from "./lib/snapshot";
 import { createServices } from "./providers/services";
 import { hasSavedIdentityUser } from "./providers/session";
+import { isPublicSitePath } from "./resources";
+import { evaluateRouteChunks } from "./routing/route-chunks-evaluate";
 import { whenRouteChunksLinked } from "./routing/route-chunks-linked";
 
 installErrorListeners(window);
@@ -18,8 +22,14 @@ releaseCheck.start();
 // Someone signed in before needs the identity SDK for their first call: fetch its code now, beside
 // the runtime configuration, instead of after it (src/providers/services.ts starts it).
 if (hasSavedIdentityUser()) void import("./providers/firebase");
-// The page's chunks are linked by the HTML's start script as the entry starts: ask for them after.
-whenRouteChunksLinked(() => preloadPortalPage(window.location.pathname));
+// The page's chunks are linked by the HTML's start script as the entry starts: ask for them after,
+// on a portal page once they have run one per task, the locale's data loaded in a task before them.
+whenRouteChunksLinked(() => {
+  const { pathname } = window.location;
+  if (isPublicSitePath(pathname)) return;
+  warmUpLocaleData(inNextTask);
+  void evaluateRouteChunks(pathname).then(() => preloadPortalPage(pathname));
+});
 
 const root = createRoot(document.getElementById("root")!);
 

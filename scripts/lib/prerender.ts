@@ -189,6 +189,34 @@ function closureOf(chunks: Map<string, ChunkInfo>, fileName: string, into = new 
   return into;
 }
 
+/**
+ * Every chunk `fileName` imports, itself included, each after the chunks it imports: the order in which
+ * the browser evaluates them (src/routing/route-chunks-evaluate.ts runs them in that order, one a task).
+ */
+export function dependenciesFirst(chunks: Map<string, ChunkInfo>, fileName: string, seen = new Set<string>(), order: string[] = []): string[] {
+  if (seen.has(fileName)) return order;
+  seen.add(fileName);
+  for (const imported of chunks.get(fileName)?.imports ?? []) dependenciesFirst(chunks, imported, seen, order);
+  order.push(fileName);
+  return order;
+}
+
+/**
+ * `index.html` with the entry's module preloads in the order the browser evaluates their chunks,
+ * each after those it imports: public/start-after-paint.js runs them one per task in the order of
+ * its tag's list, which is theirs.
+ */
+export function withEntryImportsInOrder(indexHtml: string, chunkList: ChunkInfo[]): string {
+  const { chunks } = chunkGraph(chunkList);
+  const entry = chunkList.find((chunk) => chunk.isEntry)!;
+  const order = dependenciesFirst(chunks, entry.fileName).map((file) => `/${file}`);
+  const links = [...indexHtml.matchAll(MODULE_PRELOAD)];
+  const rank = (href: string) => (order.includes(href) ? order.indexOf(href) : order.length);
+  const sorted = [...links].sort((a, b) => rank(a[1]) - rank(b[1]));
+  let at = 0;
+  return indexHtml.replace(MODULE_PRELOAD, () => sorted[at++][0]);
+}
+
 /** The build's chunks by file and by the module they stand for, and what the entry loads. */
 function chunkGraph(chunkList: ChunkInfo[]) {
   const chunks = new Map(chunkList.map((chunk) => [chunk.fileName, chunk]));
@@ -244,7 +272,7 @@ export function routePreloads(chunkList: ChunkInfo[], routes: RoutePageModule[],
     for (const module of modules) {
       const fileName = byModule.get(module);
       if (!fileName) throw new Error(`no chunk of the build holds ${module}`);
-      for (const file of closureOf(chunks, fileName)) {
+      for (const file of dependenciesFirst(chunks, fileName)) {
         if (already.has(file)) continue;
         already.add(file);
         indexes.push(indexOf(`/${file}`));
@@ -369,10 +397,11 @@ function writeStylesheet(outDir: string, css: string): string {
  * whole sheet in one go after the first paint.
  */
 export async function prerenderPages(outDir: string, root = process.cwd()): Promise<void> {
-  const bareIndex = readFileSync(path.join(outDir, "index.html"), "utf8");
+  const builtIndex = readFileSync(path.join(outDir, "index.html"), "utf8");
   const { renderPage, newStyleCache, pageStylesheet, renderAntdStylesheet, STYLESHEET_COMPONENTS, routePageModules, renderPortalShell, dispose } = await bundleRenderer(root);
   try {
     const chunks = JSON.parse(readFileSync(path.join(outDir, ".vite/chunks.json"), "utf8")) as ChunkInfo[];
+    const bareIndex = withEntryImportsInOrder(builtIndex, chunks);
     const routes = await routePageModules();
     // Each portal page's own antd sheet: the components its first load imports (a phone parses the whole
     // sheet in one task); the same set makes one sheet. What a page shows later the engine writes then.

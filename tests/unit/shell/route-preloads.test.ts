@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { type ChunkInfo, type RoutePageModule, antdComponentsIn, routeLoads, routePreloads, routePreloadsElement, withStartAfterPaint } from "../../../scripts/lib/prerender";
+import { type ChunkInfo, type RoutePageModule, antdComponentsIn, routeLoads, routePreloads, routePreloadsElement, withEntryImportsInOrder, withStartAfterPaint } from "../../../scripts/lib/prerender";
 
 const chunk = (fileName: string, imports: string[], facadeModuleId: string | null = null, isEntry = false): ChunkInfo => ({ fileName, imports, facadeModuleId, isEntry });
 
@@ -33,25 +33,36 @@ const files = (list: string) => list.split(" ").filter(Boolean).map((index) => p
 
 describe("the chunks a page load fetches beyond the entry's, by route", () => {
   it("lists for every portal page the portal's code and what it imports, leaving out what the entry loads", () => {
-    expect(files(preloads.portal)).toEqual(["/assets/portal-app.js", "/assets/form.js"]);
+    expect(files(preloads.portal)).toEqual(["/assets/form.js", "/assets/portal-app.js"]);
   });
 
   it("lists for the pages in the portal's frame the frame and its menu's icons, leaving out what the portal's code loads", () => {
-    expect(files(preloads.frame)).toEqual(["/assets/portal-layout.js", "/assets/table.js", "/assets/menu-icons.js"]);
+    expect(files(preloads.frame)).toEqual(["/assets/table.js", "/assets/portal-layout.js", "/assets/menu-icons.js"]);
   });
 
   it("lists a page's own chunks beyond those, and for a full-screen page the chunks it shares with the frame", () => {
     const [dashboard, log] = [preloads.routes[1], preloads.routes[2]];
     expect(dashboard.slice(0, 2)).toEqual(["/dashboard", 1]);
-    expect(files(dashboard[2] ?? "")).toEqual(["/assets/dashboard.js", "/assets/chart.js"]);
+    expect(files(dashboard[2] ?? "")).toEqual(["/assets/chart.js", "/assets/dashboard.js"]);
     expect(log.slice(0, 2)).toEqual(["/tuning-tools/data-logs/:id", 0]);
-    expect(files(log[2] ?? "")).toEqual(["/assets/log.js", "/assets/table.js", "/assets/chart.js"]);
+    expect(files(log[2] ?? "")).toEqual(["/assets/table.js", "/assets/chart.js", "/assets/log.js"]);
   });
 
   it("keeps every route in the app's order, a public page with nothing more and a page without its own chunk with the common lists only", () => {
     expect(preloads.routes.map((route) => route[0])).toEqual(routes.map((route) => route.path));
     expect(preloads.routes[0]).toEqual(["/"]);
     expect(preloads.routes[3]).toEqual(["/admin/app-info", 1, ""]);
+  });
+
+  it("puts every chunk after the chunks it imports, as the browser evaluates them (the app runs them in that order, one a task)", () => {
+    const byFile = new Map(chunks.map((each) => [`/${each.fileName}`, each]));
+    const entryLoads = ["/assets/react.js", "/assets/index.js"];
+    for (const route of preloads.routes.filter((each) => each.length > 1)) {
+      const order = [...entryLoads, ...files(preloads.portal), ...(route[1] ? files(preloads.frame) : []), ...files(route[2] ?? "")];
+      order.forEach((file, at) => {
+        for (const imported of byFile.get(file)?.imports ?? []) expect(order.indexOf(`/${imported}`), `${route[0]}: ${file} imports ${imported}`).toBeLessThan(at);
+      });
+    }
   });
 
   it("names each file once", () => {
@@ -81,15 +92,25 @@ const indexHtml = `<!doctype html>
 </html>`;
 const startScript = readFileSync(path.resolve("public/start-after-paint.js"), "utf8");
 
+/**
+ * The start script as the tests run it: jsdom cannot import a chunk, so its `import()` of the entry's
+ * chunks goes to `window.__importChunk`, which records the address and answers at once.
+ */
+const IMPORT_CALL = "import(hrefs[0])";
+const testedStartScript = startScript.replace(IMPORT_CALL, "window.__importChunk(hrefs[0])");
+const evaluated: string[] = [];
+(window as unknown as { __importChunk: (href: string) => Promise<void> }).__importChunk = async (href) => void evaluated.push(href);
+
 /** The module preloads public/start-after-paint.js asks for on `pathname`, in order, once it has started. */
-async function preloadedOn(pathname: string, lists = preloads, stylesheet = ""): Promise<string[]> {
-  const page = withStartAfterPaint(indexHtml, stylesheet, lists);
+async function preloadedOn(pathname: string, lists = preloads, stylesheet = "", html = indexHtml): Promise<string[]> {
+  const page = withStartAfterPaint(html, stylesheet, lists);
   window.history.replaceState(null, "", pathname);
   document.head.innerHTML = "";
   document.body.innerHTML = page.slice(page.indexOf("<body>") + "<body>".length, page.indexOf("</body>"));
   // As the browser runs it: document.currentScript is its own tag.
   Object.defineProperty(document, "currentScript", { configurable: true, value: document.querySelector('script[src="/start-after-paint.js"]') });
-  new Function(startScript)();
+  evaluated.length = 0;
+  new Function(testedStartScript)();
   await new Promise((resolve) => setTimeout(resolve, 300));
   return [...document.querySelectorAll('link[rel="modulepreload"], link[rel="stylesheet"]')].map((link) => link.getAttribute("href") ?? "");
 }
@@ -116,6 +137,24 @@ describe("the antd components a portal page's first load imports, for its own st
   });
 });
 
+// An entry importing four chunks, which Vite linked with importers before what they import.
+const entryGraph = [
+  chunk("assets/index.js", ["assets/menu.js", "assets/react.js", "assets/runtime.js"], "index.html", true),
+  chunk("assets/menu.js", ["assets/tooltip.js", "assets/runtime.js"]),
+  chunk("assets/tooltip.js", ["assets/react.js"]),
+  chunk("assets/react.js", ["assets/runtime.js"]),
+  chunk("assets/runtime.js", []),
+];
+const entryWithFourImports = () =>
+  withEntryImportsInOrder(indexHtml.replace(/\s*<link rel="modulepreload"[^>]*>/, ["menu", "tooltip", "react", "runtime"].map((name) => `\n    <link rel="modulepreload" crossorigin href="/assets/${name}.js">`).join("")), entryGraph);
+
+describe("the entry's imports on the start script's tag", () => {
+  it("come each after the chunks it imports, whatever order Vite linked them in", () => {
+    const html = withStartAfterPaint(entryWithFourImports(), "");
+    expect(/data-preload="([^"]*)"/.exec(html)?.[1]).toBe("/assets/runtime.js /assets/react.js /assets/tooltip.js /assets/menu.js");
+  });
+});
+
 describe("public/start-after-paint.js on each kind of page", () => {
   it("starts the entry once it and its imports are linked, and tells the app when the page's chunks are too", async () => {
     const inserted: string[] = [];
@@ -131,18 +170,48 @@ describe("public/start-after-paint.js on each kind of page", () => {
     delete (window as { __routeChunksLinked?: boolean }).__routeChunksLinked;
     const preloaded = await preloadedOn("/dashboard");
     observer.disconnect();
-    expect(inserted.indexOf("entry /assets/index.js")).toBe(2);
+    // After its own chunk and the chunk it imports are linked, and that chunk evaluated, in a turn of its own.
+    expect(startScript).toContain(IMPORT_CALL);
+    expect(evaluated).toEqual(["/assets/react.js"]);
+    expect(inserted.indexOf("entry /assets/index.js")).toBeGreaterThanOrEqual(2);
     expect(inserted.filter((each) => !each.startsWith("entry"))).toEqual(preloaded);
     expect(linkedAt).toBe(preloaded.length);
     expect((window as { __routeChunksLinked?: boolean }).__routeChunksLinked).toBe(true);
   });
 
+  it("evaluates the entry's imports one per turn, each after what it imports, then starts the entry", async () => {
+    const inserted: string[] = [];
+    const observer = new MutationObserver((records) => {
+      for (const record of records) for (const node of record.addedNodes) if (node instanceof HTMLScriptElement && node.type === "module") inserted.push(`entry after ${evaluated.length}`);
+    });
+    observer.observe(document.head, { childList: true });
+    await preloadedOn("/", preloads, "", entryWithFourImports());
+    observer.disconnect();
+    expect(evaluated).toEqual(["/assets/runtime.js", "/assets/react.js", "/assets/tooltip.js", "/assets/menu.js"]);
+    expect(inserted).toEqual(["entry after 4"]);
+  });
+
+  it("starts the entry when one of its imports fails, for the entry's script to report it", async () => {
+    const importChunk = (window as unknown as { __importChunk: (href: string) => Promise<void> }).__importChunk;
+    (window as unknown as { __importChunk: (href: string) => Promise<void> }).__importChunk = async (href) => {
+      evaluated.push(href);
+      if (href.endsWith("/react.js")) throw new TypeError("Failed to fetch dynamically imported module");
+    };
+    try {
+      await preloadedOn("/", preloads, "", entryWithFourImports());
+    } finally {
+      (window as unknown as { __importChunk: (href: string) => Promise<void> }).__importChunk = importChunk;
+    }
+    expect(evaluated).toEqual(["/assets/runtime.js", "/assets/react.js"]);
+    expect(document.querySelector('script[type="module"]')?.getAttribute("src")).toBe("/assets/index.js");
+  });
+
   it("preloads on a portal page the entry's imports, then the portal's code, its frame and the page's own chunks", async () => {
-    expect(await preloadedOn("/dashboard")).toEqual(["/assets/index.js", "/assets/react.js", "/assets/portal-app.js", "/assets/form.js", "/assets/portal-layout.js", "/assets/table.js", "/assets/menu-icons.js", "/assets/dashboard.js", "/assets/chart.js"]);
+    expect(await preloadedOn("/dashboard")).toEqual(["/assets/index.js", "/assets/react.js", "/assets/form.js", "/assets/portal-app.js", "/assets/table.js", "/assets/portal-layout.js", "/assets/menu-icons.js", "/assets/chart.js", "/assets/dashboard.js"]);
   });
 
   it("matches a route's parameters, a trailing slash and any letter case, and leaves out the frame for a full-screen page", async () => {
-    expect(await preloadedOn("/Tuning-Tools/data-logs/0b1c/")).toEqual(["/assets/index.js", "/assets/react.js", "/assets/portal-app.js", "/assets/form.js", "/assets/log.js", "/assets/table.js", "/assets/chart.js"]);
+    expect(await preloadedOn("/Tuning-Tools/data-logs/0b1c/")).toEqual(["/assets/index.js", "/assets/react.js", "/assets/form.js", "/assets/portal-app.js", "/assets/table.js", "/assets/chart.js", "/assets/log.js"]);
   });
 
   it("preloads only the entry's imports on a public page and on a path no route knows", async () => {
