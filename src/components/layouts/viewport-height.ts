@@ -1,33 +1,32 @@
 /**
- * The window's height, read when this module loads, when a view starts listening and on each
- * resize, for views sized to the screen. Not read in a render: on a phone (a page with a viewport) reading `innerHeight`
- * makes the browser lay the page out first, and a render that did so while a data log loaded spent
- * a third of its task on that layout.
+ * The window's height, read when this module loads and on each resize, for views sized to the
+ * screen. Never read in a render or as a view mounts: on a phone (a page with a viewport) reading
+ * `innerHeight` makes the browser lay the page out then and there. Read in a render, that layout
+ * took a third of a data log's render task; read as the view started listening, it lengthened the
+ * task in which the log's page mounted by ~10 ms of an unthrottled CPU (the Lighthouse bench's
+ * `--tasks`). The resize listener stays for the page's life, so a phone turned while no view
+ * listens is seen too.
  */
 import { useSyncExternalStore } from "react";
 
 const FALLBACK = 800;
-let height = typeof window === "undefined" ? FALLBACK : window.innerHeight;
+let height = FALLBACK;
 const listeners = new Set<() => void>();
-
-function subscribe(listener: () => void): () => void {
-  if (listeners.size === 0) {
-    window.addEventListener("resize", onResize);
-    // Resizes while no view listened went unseen. Subscribing runs after the paint, with the page
-    // laid out: reading it costs nothing extra, and React renders again if it changed.
-    height = window.innerHeight;
-  }
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-    if (listeners.size === 0) window.removeEventListener("resize", onResize);
-  };
-}
 
 function onResize() {
   // After the resize the page is laid out at its new size anyway: reading it now costs nothing extra.
   height = window.innerHeight;
   for (const listener of listeners) listener();
+}
+
+if (typeof window !== "undefined") {
+  height = window.innerHeight;
+  window.addEventListener("resize", onResize);
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
 }
 
 const current = () => height;
