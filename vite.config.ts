@@ -129,7 +129,9 @@ export default defineConfig(({ command }) => ({
     sourcemap: false,
     rolldownOptions: {
       treeshake: { moduleSideEffects: UNUSED_WHEN_UNIMPORTED },
-      output: { codeSplitting: { groups: [{ name: "antd-base", test: isAntdBase }] } },
+      // uPlot in a chunk of its own, not inside the data log's view: a page's chunks are evaluated one
+      // per task (src/routing/route-chunks-evaluate.ts), and uPlot's ~120 kB alone made that task long.
+      output: { codeSplitting: { groups: [{ name: "antd-base", test: isAntdBase }, { name: "uplot", test: /node_modules[\\/]uplot[\\/]/ }] } },
     },
   },
   worker: { format: "es" },
