@@ -8,18 +8,11 @@
  * evaluates them in); importing them in that order, one per task, runs the same code in the same
  * order, in tasks no longer than one chunk's. The app's own imports then find them evaluated.
  */
+import { inNextTask } from "../lib/idle";
 import { routeChunkFiles } from "./route-chunk-files";
 
 /** A task of its own for what follows (no timer's minimum delay). */
-const nextTask = () =>
-  new Promise<void>((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
+const nextTask = () => new Promise<void>((resolve) => void inNextTask(resolve));
 
 /** Runs a chunk's modules (an import of its address; tests give their own). */
 export type ChunkLoader = (href: string) => Promise<unknown>;
