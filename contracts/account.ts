@@ -105,7 +105,7 @@ export const emailLinkAcceptedSchema = z.strictObject({ accepted: z.literal(true
  * carry on with its session: a role or dealer-status change hands it a custom token to sign in
  * again with the new claims; the others end the session.
  */
-export const ACCOUNT_STREAM_EVENT = "account";
+export { ACCOUNT_STREAM_EVENT } from "./listen-streams";
 export const accountStreamReasonSchema = z.enum(["role-changed", "dealer-status-changed", "disabled", "signed-out", "deleted"]);
 export type AccountStreamReason = z.infer<typeof accountStreamReasonSchema>;
 export const accountStreamEventSchema = z.strictObject({

@@ -10,7 +10,7 @@
  *
  * Resources of the app that show the same server data share its path (app info and server
  * management both read the status; my vehicles and the admin's user vehicles both read the
- * vehicles). The notification inbox is per user: `notificationsPath(uid)` in ./notifications.
+ * vehicles). The notification inbox is per user: `notificationsPath(uid)` in ./listen-streams.
  */
 export interface ResourceApiPath {
   readonly list: string;

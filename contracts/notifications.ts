@@ -68,14 +68,5 @@ export const markAllReadResultSchema = z.strictObject({
 });
 export type MarkAllReadResult = z.infer<typeof markAllReadResultSchema>;
 
-/**
- * Events on the listen stream: `unread` first on connecting and after every
- * change of the count, `notification` for each new one (then `unread`).
- */
-export const NOTIFICATION_EVENTS = { notification: "notification", unread: "unread" } as const;
-export interface UnreadEvent {
-  unreadCount: number;
-}
-
-/** The API path of a user's notifications, under /api/v1. */
-export const notificationsPath = (uid: string) => `users/${encodeURIComponent(uid)}/notifications`;
+// The listen stream's events and the inbox's path are in ./listen-streams, without zod (the app opens the stream as a page loads).
+export { NOTIFICATION_EVENTS, type UnreadEvent, notificationsPath } from "./listen-streams";

@@ -19,7 +19,7 @@
  * everywhere: `on("account", …)`): a browser opens at most six HTTP/1.1 connections to a host,
  * and a stream of its own per tab left two tabs with none for their API calls.
  */
-import { NOTIFICATION_EVENTS, type UnreadEvent } from "../../contracts/notifications";
+import { NOTIFICATION_EVENTS, type UnreadEvent } from "../../contracts/listen-streams";
 
 export interface InboxState {
   /** Whose stream this is; null while closed. */

@@ -11,7 +11,8 @@
  *   with the server's message. If that sign-in fails, the session is over: signed out with the message.
  * - disabled, signed out everywhere, deleted: signed out at once, the message shown on the sign-in page.
  */
-import { ACCOUNT_STREAM_EVENT, type AccountStreamEvent, accountStreamEventSchema } from "../../contracts/account";
+import type { AccountStreamEvent } from "../../contracts/account";
+import { ACCOUNT_STREAM_EVENT } from "../../contracts/listen-streams";
 import { inboxFeedOf } from "./inbox";
 import type { Session } from "./session";
 
@@ -47,6 +48,19 @@ export async function reactToAccountEvent(event: AccountStreamEvent, actions: Ac
   }
 }
 
+// The event's schema, and with it the schema library, loads with the first event rather than with
+// every page: every portal page opens this stream as it loads, and account events are rare.
+const eventSchema = () => import("../../contracts/account").then((module) => module.accountStreamEventSchema);
+
+function parseEvent(data: string, schema: Awaited<ReturnType<typeof eventSchema>>): AccountStreamEvent | null {
+  try {
+    return schema.parse(JSON.parse(data));
+  } catch (error) {
+    console.warn("Ignored an account event of an unknown shape:", data, error);
+    return null;
+  }
+}
+
 /** Listens to `userId`'s account events, keeping the session's stream open; answers the function that stops. */
 export function openAccountStream(session: Session, userId: string, actions: AccountStreamActions): () => void {
   if (typeof EventSource === "undefined") return () => {};
@@ -54,14 +68,12 @@ export function openAccountStream(session: Session, userId: string, actions: Acc
   let queue: Promise<void> = Promise.resolve();
   const feed = inboxFeedOf(session);
   const stopListening = feed.on(ACCOUNT_STREAM_EVENT, (data) => {
-    let event: AccountStreamEvent;
-    try {
-      event = accountStreamEventSchema.parse(JSON.parse(data));
-    } catch (error) {
-      console.warn("Ignored an account event of an unknown shape:", data, error);
-      return;
-    }
-    queue = queue.then(() => reactToAccountEvent(event, actions)).catch((error) => console.warn("Account event failed:", error));
+    queue = queue
+      .then(async () => {
+        const event = parseEvent(data, await eventSchema());
+        if (event) await reactToAccountEvent(event, actions);
+      })
+      .catch((error) => console.warn("Account event failed:", error));
   });
   const release = feed.retain(userId);
   return () => {

@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useSyncExternalStore } from "react";
-import { ACCOUNT_STREAM_EVENT } from "../../contracts/account";
-import { notificationsPath } from "../../contracts/notifications";
+import { ACCOUNT_STREAM_EVENT, notificationsPath } from "../../contracts/listen-streams";
 import { InboxFeed, type InboxState, NO_INBOX } from "../lib/inbox-feed";
 import { API_PREFIX } from "./data-provider";
 import type { Session } from "./session";

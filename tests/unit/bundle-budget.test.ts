@@ -111,6 +111,16 @@ describe("bundle budgets", () => {
     expect(report.initial.filter((fileName) => BUDGETS.lazyExempt.test(fileName))).toEqual([]);
   });
 
+  it("a portal page opens without the schema library: the portal's layout, its account stream, the dashboard and a data log's page hold no zod", () => {
+    // zod builds every schema of a contract module when it is imported (the dashboard's tuning
+    // requests brought tune files and definitions: ~50 ms of a fast CPU, before the library's own
+    // evaluation). What these need as they load is in zod-free contracts: ./listen-streams,
+    // ./tuning-request-states, ./roles, ./list-query, ./api-paths; forms and dialogs bring zod when they open.
+    const pages = ["src/components/layouts/portal-layout.tsx", "src/components/account-stream-listener.tsx", "src/pages/dashboard/index.tsx", "src/resources/data-logs/show.tsx"];
+    const found = pages.flatMap((page) => pageModulesMatching(page, /node_modules\/zod\//).map((module) => `${page} → ${module}`));
+    expect(found.slice(0, 10), `${found.length} modules of zod in the first load of portal pages`).toEqual([]);
+  });
+
   it("a data log's page loads the virtual dyno's chart and form and the share dialog only when they open", () => {
     // recharts (with d3 and Redux Toolkit) alone was ~87 KiB Brotli on every log page, for a drawer few open.
     const found = pageModulesMatching("src/resources/data-logs/show.tsx", /node_modules\/(recharts|d3-|@reduxjs)|rc-field-form\/es\/Field|src\/resources\/data-logs\/(share-dialog|analysis\/dyno-panel)/);

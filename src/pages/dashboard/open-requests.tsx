@@ -5,7 +5,8 @@
 import { useCustom } from "@refinedev/core";
 import { Badge, Card, List, Space, Typography } from "antd";
 import { apiPaths } from "../../../contracts/api-paths";
-import { FINAL_STATES, TUNING_REQUEST_STATES, type TuningRequestSummary } from "../../../contracts/tuning-requests";
+import { FINAL_STATES, TUNING_REQUEST_STATES } from "../../../contracts/tuning-request-states";
+import type { TuningRequestSummary } from "../../../contracts/tuning-requests";
 import { Link } from "../../components/link";
 import { StateTag } from "../../components/tuning-requests/state-tag";
 

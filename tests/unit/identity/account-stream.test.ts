@@ -4,6 +4,10 @@ import { openAccountStream } from "../../../src/providers/account-stream";
 import { openSessionStream } from "../../../src/providers/session-stream";
 import type { Session } from "../../../src/providers/session";
 
+// The stream loads the event's schema with its first event (a dynamic import); loaded here first, so
+// that an event is handled within the tests' one-task flush as it is in a browser after the first.
+await import("../../../contracts/account");
+
 /** The browser's EventSource as the stream uses it: the test delivers events and errors by hand. */
 class FakeEventSource {
   static readonly CONNECTING = 0;
