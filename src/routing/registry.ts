@@ -1,6 +1,7 @@
 import type { ResourceProps } from "@refinedev/core";
 import { matchPath } from "react-router";
 import { type PreloadPriority, routePreloads } from "./preload";
+import { fetchRouteCode } from "./route-code-fetch";
 import type { LayoutName, MenuGroup, ResourceDefinition, RoutePage } from "./types";
 import { menuIcon } from "../components/menu-icon";
 
@@ -132,11 +133,18 @@ export function keepAliveFor(pathname: string): boolean {
   return routeFor(pathname)?.keepAlive ?? false;
 }
 
-/** Fetches the code of the page a link leads to (at most 4 at once, src/routing/preload.ts). */
+/**
+ * Gets the page a link leads to ready (at most 4 at once, src/routing/preload.ts): a link in view
+ * fetches the page's code without running it (./route-code-fetch), a hovered or focused link, and
+ * the page being opened, load and run it. Where the build's lists do not know the page (the dev
+ * server), a link in view loads it as well.
+ */
 export function preloadRoute(pathname: string, priority: PreloadPriority): void {
   const route = routeFor(pathname);
   const preload = route?.page.component.preload;
-  if (route && preload) void routePreloads.preload(route.path, preload, priority);
+  if (!route || !preload) return;
+  if (priority === "high") void routePreloads.preload(route.path, preload, priority);
+  else void routePreloads.preload(`fetch ${route.path}`, () => fetchRouteCode(pathname) ?? preload(), priority);
 }
 
 /**
