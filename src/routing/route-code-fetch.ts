@@ -5,29 +5,42 @@
  * on a phone the page being opened paid for every page its links led to (the dashboard's links took
  * 170 KiB and most of its blocking time). The code runs when the page opens, from the cache.
  */
+import { inNextTask } from "../lib/idle";
 import { routeChunkFiles } from "./route-chunk-files";
+
+/** Module preloads inserted per task: inserting one starts its fetch on the main thread, a few milliseconds on a slow phone. */
+const LINKS_PER_TURN = 4;
 
 /**
  * Resolves once every chunk the page needs is fetched (or failed: the navigation reports real
  * failures); undefined when the build's lists do not know the page (the dev server, a public page).
+ * The links go in four per task, as the start script inserts the page's own (public/start-after-paint.js):
+ * a page's links in view ask for dozens of chunks, which in one task kept a phone from answering a tap.
  */
 export function fetchRouteCode(pathname: string, doc: Document = document): Promise<void> | undefined {
   const files = routeChunkFiles(pathname, doc);
   if (!files) return undefined;
   const linked = new Set(Array.from(doc.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]'), (link) => link.getAttribute("href")));
-  const fetches = files
-    .filter((file) => !linked.has(file))
-    .map(
-      (file) =>
-        new Promise<void>((resolve) => {
-          const link = doc.createElement("link");
-          link.rel = "modulepreload";
-          // As the start script and Vite's preload helper link them, so the fetch is the one the import uses.
-          link.crossOrigin = "";
-          link.href = file;
-          link.onload = link.onerror = () => resolve();
-          doc.head.appendChild(link);
-        }),
-    );
-  return Promise.all(fetches).then(() => undefined);
+  const wanted = files.filter((file) => !linked.has(file));
+  return new Promise<void>((resolve) => {
+    const fetches: Array<Promise<void>> = [];
+    const insertTurn = (from: number) => {
+      for (const file of wanted.slice(from, from + LINKS_PER_TURN)) fetches.push(preloadModule(file, doc));
+      if (from + LINKS_PER_TURN < wanted.length) inNextTask(() => insertTurn(from + LINKS_PER_TURN));
+      else void Promise.all(fetches).then(() => resolve());
+    };
+    insertTurn(0);
+  });
+}
+
+function preloadModule(file: string, doc: Document): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const link = doc.createElement("link");
+    link.rel = "modulepreload";
+    // As the start script and Vite's preload helper link them, so the fetch is the one the import uses.
+    link.crossOrigin = "";
+    link.href = file;
+    link.onload = link.onerror = () => resolve();
+    doc.head.appendChild(link);
+  });
 }

@@ -8,10 +8,10 @@ import type { PageComponent, ResourceDefinition } from "../../../src/routing/typ
 
 // As the build writes them (scripts/lib/prerender.ts): each list with every chunk after those it imports.
 const lists: RoutePreloads = {
-  files: ["/assets/portal-app.js", "/assets/portal-layout.js", "/assets/tunes.js", "/assets/tunes-form.js", "/assets/logs.js"],
+  files: ["/assets/portal-app.js", "/assets/portal-layout.js", "/assets/tunes.js", "/assets/tunes-form.js", "/assets/logs.js", "/assets/table.js", "/assets/upload.js", "/assets/chart.js"],
   portal: "0",
   frame: "1",
-  routes: [["/"], ["/my-tunes", 1, "3 2"], ["/tuning-tools/data-logs", 1, "4"], ["/tuning-tools/data-logs/:id", 1, "4"]],
+  routes: [["/"], ["/my-tunes", 1, "3 2"], ["/tuning-tools/data-logs", 1, "5 6 7 4"], ["/tuning-tools/data-logs/:id", 1, "7 4"]],
 };
 
 const preloads = () => Array.from(document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]'));
@@ -32,10 +32,21 @@ describe("fetching a page's code without running it", () => {
     expect(document.querySelectorAll("script:not(#route-preloads)")).toHaveLength(0);
   });
 
+  it("asks for four chunks a turn, the next turn in a later task, not in the same task's microtasks", async () => {
+    const hrefs = () => preloads().map((link) => link.getAttribute("href"));
+    void fetchRouteCode("/tuning-tools/data-logs");
+    expect(hrefs()).toEqual(["/assets/portal-app.js", "/assets/portal-layout.js", "/assets/table.js", "/assets/upload.js"]);
+    for (let microtask = 0; microtask < 10; microtask++) await Promise.resolve();
+    expect(hrefs()).toHaveLength(4);
+    await settle();
+    await settle();
+    expect(hrefs()).toEqual(["/assets/portal-app.js", "/assets/portal-layout.js", "/assets/table.js", "/assets/upload.js", "/assets/chart.js", "/assets/logs.js"]);
+  });
+
   it("leaves out the chunks the page has linked already (the entry's, an earlier page's)", () => {
     document.head.innerHTML = '<link rel="modulepreload" crossorigin href="/assets/portal-app.js"><link rel="modulepreload" crossorigin href="/assets/portal-layout.js">';
     void fetchRouteCode("/tuning-tools/data-logs/0b1c");
-    expect(preloads().map((link) => link.getAttribute("href"))).toEqual(["/assets/portal-app.js", "/assets/portal-layout.js", "/assets/logs.js"]);
+    expect(preloads().map((link) => link.getAttribute("href"))).toEqual(["/assets/portal-app.js", "/assets/portal-layout.js", "/assets/chart.js", "/assets/logs.js"]);
   });
 
   it("is done once every chunk has loaded or failed (the navigation reports a failure)", async () => {
