@@ -143,7 +143,7 @@ for (const colorScheme of ["light", "dark"] as const) {
         const screen = width < 768 ? "a phone" : "a desktop";
         test(`every route the ${walker} may open fits ${screen} in the ${colorScheme} theme, menu reachable and whole, titles uncovered`, async ({ page, request, emulator }) => {
           // The admin's desktop walk took over 4 min on a slow machine (2026-11-29): its menu's pages are
-          // fetched while in view but run only when opened, so each of its ~60 routes runs its page's code.
+          // fetched while in view but run only when opened, so each route the walk opens runs its page's code then.
           test.setTimeout(walker === "admin" ? 420_000 : 240_000);
           const paths = await concretePaths(request, emulator, walker);
           if (walker !== "visitor") await signIn(page, demoUsers[walker]);
