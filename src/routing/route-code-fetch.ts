@@ -12,21 +12,26 @@ import { routeChunkFiles } from "./route-chunk-files";
 const LINKS_PER_TURN = 4;
 
 /**
- * Resolves once every chunk the page needs is fetched (or failed: the navigation reports real
- * failures); undefined when the build's lists do not know the page (the dev server, a public page).
+ * Resolves once every chunk it linked is fetched (or failed: the navigation reports real failures;
+ * a chunk another page's fetch linked first is that fetch's to wait for); undefined when the build's lists do not know the page (the dev server, a public page).
  * The links go in four per task, as the start script inserts the page's own (public/start-after-paint.js):
  * a page's links in view ask for dozens of chunks, which in one task kept a phone from answering a tap.
  */
 export function fetchRouteCode(pathname: string, doc: Document = document): Promise<void> | undefined {
   const files = routeChunkFiles(pathname, doc);
   if (!files) return undefined;
-  const linked = new Set(Array.from(doc.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]'), (link) => link.getAttribute("href")));
-  const wanted = files.filter((file) => !linked.has(file));
   return new Promise<void>((resolve) => {
     const fetches: Array<Promise<void>> = [];
     const insertTurn = (from: number) => {
-      for (const file of wanted.slice(from, from + LINKS_PER_TURN)) fetches.push(preloadModule(file, doc));
-      if (from + LINKS_PER_TURN < wanted.length) inNextTask(() => insertTurn(from + LINKS_PER_TURN));
+      // Read each turn: other links' pages, fetched at the same time, share chunks (the portal's, the frame's).
+      const linked = new Set(Array.from(doc.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]'), (link) => link.getAttribute("href")));
+      let next = from;
+      for (let inserted = 0; next < files.length && inserted < LINKS_PER_TURN; next++) {
+        if (linked.has(files[next]!)) continue;
+        fetches.push(preloadModule(files[next]!, doc));
+        inserted++;
+      }
+      if (next < files.length) inNextTask(() => insertTurn(next));
       else void Promise.all(fetches).then(() => resolve());
     };
     insertTurn(0);

@@ -49,6 +49,18 @@ describe("fetching a page's code without running it", () => {
     expect(preloads().map((link) => link.getAttribute("href"))).toEqual(["/assets/portal-app.js", "/assets/portal-layout.js", "/assets/chart.js", "/assets/logs.js"]);
   });
 
+  it("leaves out a chunk another page's fetch linked between its turns", async () => {
+    void fetchRouteCode("/tuning-tools/data-logs");
+    const other = document.createElement("link");
+    other.rel = "modulepreload";
+    other.href = "/assets/chart.js";
+    document.head.appendChild(other);
+    await settle();
+    await settle();
+    expect(preloads().map((link) => link.getAttribute("href")).filter((href) => href === "/assets/chart.js")).toHaveLength(1);
+    expect(preloads().map((link) => link.getAttribute("href"))).toContain("/assets/logs.js");
+  });
+
   it("is done once every chunk has loaded or failed (the navigation reports a failure)", async () => {
     let done = false;
     void fetchRouteCode("/my-tunes")!.then(() => (done = true));
