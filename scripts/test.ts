@@ -27,6 +27,17 @@ interface Tally {
   passed: number;
   failed: number;
   skipped: number;
+  /** Each failed test, named, with the start of its error: printed again at the very end. */
+  failures?: string[];
+}
+
+/** The first lines of an error, without the colours the reporters add. */
+function errorHead(message: string | undefined): string {
+  const lines = (message ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").map((line) => line.trimEnd()).filter(Boolean);
+  // The message and where it was thrown; the rest of the stack is in the runner's own output above.
+  const firstFrame = lines.findIndex((line) => line.trimStart().startsWith("at "));
+  const kept = firstFrame < 0 ? lines : [...lines.slice(0, firstFrame + 1)];
+  return kept.slice(0, 8).map((line) => `      ${line.trim()}`).join("\n");
 }
 
 /** Runs a command to its end; with a `label`, each line of its output is printed after `[label]`. */
@@ -51,15 +62,60 @@ function readJson<T>(file: string): T | null {
   }
 }
 
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  testResults: Array<{ name: string; status: string; message?: string; assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }> }>;
+}
+
+interface PlaywrightSuite {
+  title: string;
+  file?: string;
+  suites?: PlaywrightSuite[];
+  specs?: Array<{ title: string; file: string; line: number; tests: Array<{ status: string; results: Array<{ status: string; error?: { message?: string } }> }> }>;
+}
+
+interface PlaywrightReport {
+  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  suites?: PlaywrightSuite[];
+  errors?: Array<{ message?: string }>;
+}
+
+/** Every test of a Playwright report that did not pass at its first try, with its last error. */
+function playwrightFailures(report: PlaywrightReport, label: string): string[] {
+  const failures: string[] = [];
+  const walk = (suite: PlaywrightSuite, titles: string[]) => {
+    const here = suite.file && suite.title === suite.file ? titles : [...titles, suite.title];
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        if (test.status !== "unexpected" && test.status !== "flaky") continue;
+        const failedTry = [...test.results].reverse().find((result) => result.error) ?? test.results[0];
+        failures.push(`[${label}] tests/e2e/${spec.file}:${spec.line} › ${[...here, spec.title].filter(Boolean).join(" › ")} (${test.status})\n${errorHead(failedTry?.error?.message)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, here);
+  };
+  for (const suite of report.suites ?? []) walk(suite, []);
+  for (const error of report.errors ?? []) failures.push(`[${label}] outside any test\n${errorHead(error.message)}`);
+  return failures;
+}
+
 async function runVitest(env: NodeJS.ProcessEnv, filters: string[]): Promise<Tally> {
   const report = path.join(workDir, "vitest.json");
   rmSync(report, { force: true });
   const code = await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters], env);
-  const json = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }>(report);
-  if (!json) return { suite: "unit + api", passed: 0, failed: 1, skipped: 0 };
+  const json = readJson<VitestReport>(report);
+  if (!json) return { suite: "unit + api", passed: 0, failed: 1, skipped: 0, failures: ["vitest wrote no report"] };
   // A crash outside any test (a failing import, a setup error) still fails the run.
   const failed = json.numFailedTests + (code !== 0 && json.numFailedTests === 0 ? 1 : 0);
-  return { suite: "unit + api", passed: json.numPassedTests, failed, skipped: json.numPendingTests + json.numTodoTests };
+  const failures = json.testResults.flatMap((file) => [
+    ...(file.status === "failed" && file.assertionResults.every((test) => test.status !== "failed") ? [`${path.relative(root, file.name)}\n${errorHead(file.message)}`] : []),
+    ...file.assertionResults.filter((test) => test.status === "failed").map((test) => `${path.relative(root, file.name)} › ${test.fullName}\n${errorHead(test.failureMessages[0])}`),
+  ]);
+  if (code !== 0 && failures.length === 0) failures.push(`vitest exited with code ${code} outside any test`);
+  return { suite: "unit + api", passed: json.numPassedTests, failed, skipped: json.numPendingTests + json.numTodoTests, failures };
 }
 
 /** Waits for the server to write the port it bound (PORT=0) and answer its health check there. */
@@ -114,10 +170,12 @@ async function runBrowserShard(env: NodeJS.ProcessEnv, filters: string[], label:
       PLAYWRIGHT_JSON_OUTPUT_NAME: report,
       PLAYWRIGHT_OUTPUT_DIR: path.join(shardDir, "playwright-output"),
     }, label);
-    const json = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(report);
-    if (!json) return { suite: "browser", passed: 0, failed: 1, skipped: 0 };
+    const json = readJson<PlaywrightReport>(report);
+    if (!json) return { suite: "browser", passed: 0, failed: 1, skipped: 0, failures: [`[${label}] Playwright wrote no report (exit code ${code})`] };
     const failed = json.stats.unexpected + json.stats.flaky + (code !== 0 && json.stats.unexpected === 0 ? 1 : 0);
-    return { suite: "browser", passed: json.stats.expected, failed, skipped: json.stats.skipped };
+    const failures = playwrightFailures(json, label);
+    if (code !== 0 && failures.length === 0) failures.push(`[${label}] Playwright exited with code ${code} outside any test`);
+    return { suite: "browser", passed: json.stats.expected, failed, skipped: json.stats.skipped, failures };
   } finally {
     server.kill("SIGTERM");
     await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once("exit", resolve)));
@@ -160,10 +218,17 @@ async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[], built:
     ]);
     const tallies = runs.map((run): Tally => {
       if (run.status === "fulfilled") return run.value;
-      console.error(`Browser tests could not run: ${run.reason instanceof Error ? run.reason.message : run.reason}`);
-      return { suite: "browser", passed: 0, failed: 1, skipped: 0 };
+      const reason = run.reason instanceof Error ? run.reason.message : String(run.reason);
+      console.error(`Browser tests could not run: ${reason}`);
+      return { suite: "browser", passed: 0, failed: 1, skipped: 0, failures: [`Browser tests could not run: ${reason}`] };
     });
-    return tallies.reduce((sum, tally) => ({ suite: "browser", passed: sum.passed + tally.passed, failed: sum.failed + tally.failed, skipped: sum.skipped + tally.skipped }));
+    return tallies.reduce((sum, tally) => ({
+      suite: "browser",
+      passed: sum.passed + tally.passed,
+      failed: sum.failed + tally.failed,
+      skipped: sum.skipped + tally.skipped,
+      failures: [...(sum.failures ?? []), ...(tally.failures ?? [])],
+    }));
   } finally {
     await sideEmulator.stop();
   }
@@ -175,7 +240,7 @@ async function main() {
   const tallies: Tally[] = [];
   if (!only || only === "deps") {
     const deps = checkDependencies(root);
-    tallies.push({ suite: "dependency check", passed: deps.ok ? 1 : 0, failed: deps.ok ? 0 : 1, skipped: 0 });
+    tallies.push({ suite: "dependency check", passed: deps.ok ? 1 : 0, failed: deps.ok ? 0 : 1, skipped: 0, failures: deps.ok ? [] : ["the dependency check (its problems are printed above)"] });
   }
   if (only === "deps") return report(tallies);
   mkdirSync(workDir, { recursive: true });
@@ -199,8 +264,9 @@ async function main() {
     if (only !== "vitest") try {
       tallies.push(await runBrowserTests(env, filters, built));
     } catch (error) {
-      console.error(`Browser tests could not run: ${error instanceof Error ? error.message : error}`);
-      tallies.push({ suite: "browser", passed: 0, failed: 1, skipped: 0 });
+      const reason = error instanceof Error ? error.message : String(error);
+      console.error(`Browser tests could not run: ${reason}`);
+      tallies.push({ suite: "browser", passed: 0, failed: 1, skipped: 0, failures: [`Browser tests could not run: ${reason}`] });
     }
   } finally {
     await emulator.stop();
@@ -209,7 +275,17 @@ async function main() {
   report(tallies);
 }
 
+/**
+ * The tallies, and before them every failure named again: two browser runs share the terminal, so a
+ * failure reported early by one is far above the end of the other's output, where a CI log is cut.
+ */
 function report(tallies: Tally[]): never {
+  const failures = tallies.flatMap((tally) => tally.failures ?? []);
+  if (failures.length > 0) {
+    console.log(`\nFailed (${failures.length}):`);
+    for (const failure of failures) console.log(`  ✘ ${failure}`);
+    console.log("");
+  }
   for (const tally of tallies) console.log(`  ${tally.suite}: ${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped`);
   const passed = tallies.reduce((sum, tally) => sum + tally.passed, 0);
   const failed = tallies.reduce((sum, tally) => sum + tally.failed, 0);
