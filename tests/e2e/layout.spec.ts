@@ -22,6 +22,10 @@ const demoTune = generateDemo(DEMO_TUNE_OPTIONS).tune;
  */
 const WIDTHS = { light: [375, 1280], dark: [375] } as const;
 
+/** A walk's time limit: signing in, then each route opened (about 1 s each on a normal machine; ten times that is a slow one's margin). */
+const WALK_START_MS = 60_000;
+const WALK_ROUTE_MS = 10_000;
+
 async function concretePaths(request: APIRequestContext, emulator: IdentityEmulator, walker: Walker): Promise<string[]> {
   const tokens = new Map<Walker, string>();
   const headersOf = async (role: Walker) => {
@@ -142,10 +146,10 @@ for (const colorScheme of ["light", "dark"] as const) {
       for (const width of WIDTHS[colorScheme]) {
         const screen = width < 768 ? "a phone" : "a desktop";
         test(`every route the ${walker} may open fits ${screen} in the ${colorScheme} theme, menu reachable and whole, titles uncovered`, async ({ page, request, emulator }) => {
-          // The admin's desktop walk took over 4 min on a slow machine (2026-11-29): its menu's pages are
-          // fetched while in view but run only when opened, so each route the walk opens runs its page's code then.
-          test.setTimeout(walker === "admin" ? 420_000 : 240_000);
           const paths = await concretePaths(request, emulator, walker);
+          // A limit per route opened: the admin's walk of some 70 routes takes under a minute on a normal
+          // machine, and over 4 minutes on a slow one beside the rest of the browser suite (2026-11-29).
+          test.setTimeout(WALK_START_MS + paths.length * WALK_ROUTE_MS);
           if (walker !== "visitor") await signIn(page, demoUsers[walker]);
           await checkRoutes(page, walker, paths, [width]);
         });
