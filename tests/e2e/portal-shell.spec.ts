@@ -129,4 +129,23 @@ test.describe("with motion, in the light theme", () => {
     expect(await page.evaluate(() => [...document.querySelectorAll(`link[rel="stylesheet"][href^="/assets/antd-"]`)].map((link) => link.getAttribute("href")).join(" "))).toBe(dashboardSheet);
     expect(await page.evaluate(() => (window as unknown as { writtenAtTakeOver?: string[] }).writtenAtTakeOver)).toEqual([]);
   });
+
+  test("a page load on a data log finds in its sheet every antd style the page shows by the time its chart is drawn, a Button in a compact group's too", async ({ page }) => {
+    await signIn(page, demoUsers.customer);
+    await page.goto("/tuning-tools/data-logs");
+    await page.locator('a[href^="/tuning-tools/data-logs/"]').first().click();
+    await expect(page.getByTestId("log-chart").locator(".uplot").first()).toBeVisible();
+    // What antd's style engine had written when the chart's first pane was drawn, on a fresh load of the same log.
+    await page.addInitScript(() => {
+      const record = () => {
+        if (document.querySelector('[data-testid="log-chart"] .uplot') && !("writtenAtChart" in window)) {
+          Object.assign(window, { writtenAtChart: [...document.querySelectorAll("style[data-css-hash]")].map((style) => (style.textContent ?? "").slice(0, 80)) });
+        }
+      };
+      new MutationObserver(record).observe(document, { childList: true, subtree: true });
+    });
+    await page.reload();
+    await expect(page.getByTestId("log-chart").locator(".uplot").first()).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { writtenAtChart?: string[] }).writtenAtChart)).toEqual([]);
+  });
 });

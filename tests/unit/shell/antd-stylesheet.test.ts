@@ -41,5 +41,15 @@ describe("antd's build-time stylesheet", () => {
       expect(index.some((entry) => entry.startsWith(`${appToken}|${name}-${name}|`)), `${name} under the app's theme`).toBe(true);
     }
   }, 60_000);
+
+  it("holds Button's rules for a compact group when a page has both, which antd writes only for a Button inside Space.Compact", async () => {
+    // The engine's index names it `Button-compact`; finding it there, the browser does not write it again.
+    const compactInIndex = (css: string) => /data-ant-cssinjs-cache-path\{content:"[^"]*\|Button-compact\|/.test(css);
+    const withBoth = await renderAntdStylesheet(["Space", "Button"]);
+    expect(compactInIndex(withBoth)).toBe(true);
+    expect(withBoth).toContain(".ant-btn-compact-item:not(.ant-btn-compact-last-item)");
+    // Without a Space on the page there is no compact group to style.
+    expect(compactInIndex(await renderAntdStylesheet(["Button"]))).toBe(false);
+  }, 60_000);
 });
 
