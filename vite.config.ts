@@ -102,7 +102,7 @@ const UNUSED_WHEN_UNIMPORTED = [
 ];
 
 /**
- * antd's foundations in one chunk: its style engine and theme, the utilities and motion every
+ * antd's foundations in one group (cut in three chunks below): its style engine and theme, the utilities and motion every
  * component uses, and the small packages under them. Left to the bundler, these were cut into a
  * chunk for every set of pages that shares a few of them (a signed-in dashboard fetched 183 files,
  * 95 of them under 2 KiB), and each file costs a request's headers and its own compression; most of

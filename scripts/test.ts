@@ -36,8 +36,15 @@ function errorHead(message: string | undefined): string {
   const lines = (message ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").map((line) => line.trimEnd()).filter(Boolean);
   // The message and where it was thrown; the rest of the stack is in the runner's own output above.
   const firstFrame = lines.findIndex((line) => line.trimStart().startsWith("at "));
-  const kept = firstFrame < 0 ? lines : [...lines.slice(0, firstFrame + 1)];
+  const kept = firstFrame < 0 ? lines : lines.slice(0, firstFrame + 1);
   return kept.slice(0, 8).map((line) => `      ${line.trim()}`).join("\n");
+}
+
+/** A browser run that could not start: said at once, and counted as one failure named at the end. */
+function browserRunFailed(error: unknown): Tally {
+  const reason = `Browser tests could not run: ${error instanceof Error ? error.message : String(error)}`;
+  console.error(reason);
+  return { suite: "browser", passed: 0, failed: 1, skipped: 0, failures: [reason] };
 }
 
 /** Runs a command to its end; with a `label`, each line of its output is printed after `[label]`. */
@@ -216,12 +223,7 @@ async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[], built:
       runBrowserShard(env, mainSpecs(), "browser", distDir, chromium),
       runBrowserShard({ ...env, FIREBASE_AUTH_EMULATOR_HOST: sideEmulator.host }, SIDE_SPECS, "walk", distDir, chromium, 1),
     ]);
-    const tallies = runs.map((run): Tally => {
-      if (run.status === "fulfilled") return run.value;
-      const reason = run.reason instanceof Error ? run.reason.message : String(run.reason);
-      console.error(`Browser tests could not run: ${reason}`);
-      return { suite: "browser", passed: 0, failed: 1, skipped: 0, failures: [`Browser tests could not run: ${reason}`] };
-    });
+    const tallies = runs.map((run): Tally => (run.status === "fulfilled" ? run.value : browserRunFailed(run.reason)));
     return tallies.reduce((sum, tally) => ({
       suite: "browser",
       passed: sum.passed + tally.passed,
@@ -264,9 +266,7 @@ async function main() {
     if (only !== "vitest") try {
       tallies.push(await runBrowserTests(env, filters, built));
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      console.error(`Browser tests could not run: ${reason}`);
-      tallies.push({ suite: "browser", passed: 0, failed: 1, skipped: 0, failures: [`Browser tests could not run: ${reason}`] });
+      tallies.push(browserRunFailed(error));
     }
   } finally {
     await emulator.stop();
