@@ -8,6 +8,8 @@ export interface TraceEvent {
   ph: string;
   ts: number;
   dur?: number;
+  /** The thread's CPU time in the event (µs): unlike `dur`, it leaves out the time the thread waited for a core. */
+  tdur?: number;
   pid: number;
   tid: number;
   args?: { name?: string; frame?: string; data?: { url?: string; functionName?: string; frame?: string } };
