@@ -14,6 +14,7 @@ import "./components/layouts/refine-breakpoints";
 import { documentTitle } from "./lib/labels";
 import { notificationProvider } from "./providers/notification-provider";
 import { portalServices } from "./providers/portal-services";
+import { refineOptions } from "./providers/refine-options";
 import type { Services } from "./providers/services";
 import { useSessionState } from "./providers/session-context";
 import { refineResources, renderRoutes } from "./resources";
@@ -61,13 +62,7 @@ export const PortalApp = memo(function PortalApp({ services }: { services: Servi
         routerProvider={router}
         notificationProvider={notificationProvider}
         resources={resources}
-        options={{
-          disableTelemetry: true,
-          syncWithLocation: true,
-          warnWhenUnsavedChanges: true,
-          reactQuery: { clientConfig: portal.queryClient },
-          title: { text: "Tuning Portal" },
-        }}
+        options={refineOptions(portal.queryClient)}
       >
         <AccountStream />
         <PageRoutes routes={routes} />
