@@ -23,12 +23,14 @@ releaseCheck.start();
 // the runtime configuration, instead of after it (src/providers/services.ts starts it).
 if (hasSavedIdentityUser()) void import("./providers/firebase");
 // The page's chunks are linked by the HTML's start script as the entry starts: ask for them after,
-// on a portal page once they have run one per task, the locale's data loaded in a task before them.
+// on a portal page once they have run one per task, the locale's data loaded in tasks before them
+// (uPlot's module makes a number formatter as it is evaluated).
 whenRouteChunksLinked(() => {
   const { pathname } = window.location;
   if (isPublicSitePath(pathname)) return;
-  warmUpLocaleData(inNextTask);
-  void evaluateRouteChunks(pathname).then(() => preloadPortalPage(pathname));
+  void warmUpLocaleData(inNextTask)
+    .then(() => evaluateRouteChunks(pathname))
+    .then(() => preloadPortalPage(pathname));
 });
 
 const root = createRoot(document.getElementById("root")!);
