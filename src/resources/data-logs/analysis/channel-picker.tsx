@@ -1,4 +1,5 @@
-import { Checkbox, Flex, Input, Typography, theme } from "antd";
+import { Checkbox, Flex, Input, theme } from "antd";
+import { Text } from "../../../components/text";
 import { memo, useMemo, useState } from "react";
 import { type ChartChannel, groupByUnit } from "./channels";
 
@@ -20,12 +21,12 @@ export const ChannelPicker = memo(function ChannelPicker({ channels, charted, co
     <Flex vertical gap={8} style={{ minHeight: 0, flex: 1 }}>
       <Input.Search placeholder="Search channels" allowClear value={search} onChange={(event) => setSearch(event.target.value)} aria-label="Search channels" />
       <div style={{ overflowY: "auto", flex: 1 }} role="group" aria-label="Channels">
-        {groups.length === 0 && <Typography.Text type="secondary">{loading ? "Reading the log's channels…" : `No channel matches “${search}”.`}</Typography.Text>}
+        {groups.length === 0 && <Text type="secondary">{loading ? "Reading the log's channels…" : `No channel matches “${search}”.`}</Text>}
         {groups.map((group) => (
           <div key={group.unit} style={{ marginBottom: 8 }}>
-            <Typography.Text type="secondary" strong style={{ fontSize: 12, textTransform: "uppercase" }}>
-              {group.unit || "No unit"}
-            </Typography.Text>
+            <Text type="secondary" style={{ fontSize: 12, textTransform: "uppercase" }}>
+              <strong>{group.unit || "No unit"}</strong>
+            </Text>
             {group.channels.map((channel) => (
               <div key={channel.id} style={{ padding: "2px 0" }}>
                 <Checkbox checked={charted.has(channel.id)} onChange={() => onToggle(channel.id)}>

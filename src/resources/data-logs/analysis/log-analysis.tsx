@@ -10,6 +10,7 @@ import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
 import type { DynoPull } from "../../../lib/dyno";
 import { DEFAULT_DISPLAY_UNITS, DISPLAY_UNITS, type DisplayUnits, conversionFor } from "../../../lib/log-units";
 import { useScreens } from "../../../components/layouts/snapshot-screen";
+import { Text } from "../../../components/text";
 import { useViewportHeight } from "../../../components/layouts/viewport-height";
 import { type ChartChannel, MAX_PANES, colourOf, formatPanes, parsePanes, variableOf } from "./channels";
 import { ChannelPicker } from "./channel-picker";
@@ -425,9 +426,9 @@ export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam,
           hasDyno={Boolean(dyno)}
           extra={toolbar}
         />
-        <Typography.Text type="secondary" data-testid="visible-range">
+        <Text type="secondary" data-testid="visible-range">
           {loaded ? `${range[0].toFixed(2)}–${range[1].toFixed(2)} s of ${duration.toFixed(2)} s · ${loaded.rowCount.toLocaleString()} rows` : "Loading the log…"}
-        </Typography.Text>
+        </Text>
         {paneCount === 0 ? (
           <Alert type="info" message={narrow ? "Pick channels below to chart them." : "Pick channels on the left to chart them."} />
         ) : (

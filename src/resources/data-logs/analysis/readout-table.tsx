@@ -1,4 +1,5 @@
-import { Typography, theme } from "antd";
+import { theme } from "antd";
+import { Text } from "../../../components/text";
 import { memo, useLayoutEffect, useSyncExternalStore } from "react";
 import type { RangeStats } from "../../../lib/downsample";
 import { type Conversion, convert } from "../../../lib/log-units";
@@ -60,9 +61,9 @@ export const ReadoutTable = memo(function ReadoutTable({ rows, readout }: { rows
   const number = { ...cell, textAlign: "right" as const, fontVariantNumeric: "tabular-nums" };
   return (
     <div>
-      <Typography.Text type="secondary" data-testid="cursor-time">
+      <Text type="secondary" data-testid="cursor-time">
         {time === null ? "Move over the chart to read values" : `At ${time.toFixed(3)} s`}
-      </Typography.Text>
+      </Text>
       {/* On a phone a wide table scrolls by itself, never the page. */}
       <div style={{ overflowX: "auto" }}>
         <table aria-label="Channel values" style={{ width: "100%", borderCollapse: "collapse", fontSize: 13, color: token.colorText }}>
