@@ -23,10 +23,12 @@ export class LayoutProbe {
     return (await this.page.getByRole("region", { name: "Notification" }).locator('li[data-state="open"]').count()) > 0;
   }
 
-  /** Waits (up to 5 s) until no spinner or loading skeleton shows, then a moment for the last paint. */
+  /** Waits until the app has replaced the page's snapshot, then (up to 5 s) until no spinner or loading skeleton shows, then a moment for the last paint. */
   async settled() {
     // A public page's build-time snapshot (src/lib/snapshot.ts) is for reading only: the layout checked is the app's, which replaces it.
-    await this.page.waitForFunction(() => !document.querySelector(".page-snapshot"), undefined, { timeout: 10_000 });
+    // Up to 30 s: after a full load, with the main browser run beside the walk, a slow machine once took 10 s
+    // to start the app (its first API call 9.7 s after the page's HTML; the page then drew as it should).
+    await this.page.waitForFunction(() => !document.querySelector(".page-snapshot"), undefined, { timeout: 30_000 });
     // Shown ones only: a page kept alive off screen keeps its placeholders (the landing's table that loads near view).
     await this.page
       .waitForFunction(() => ![...document.querySelectorAll(".ant-spin-spinning, .ant-skeleton-active")].some((element) => element.getClientRects().length > 0), undefined, { timeout: 5_000 })
