@@ -44,10 +44,11 @@ function forcedByCaller(onMain: TraceEvent[]) {
       .slice(0, 4)
       .map((frame) => `${frame.functionName || "(anonymous)"} ${shortUrl(frame.url)}:${frame.lineNumber}`)
       .join(" ← ");
-    const entry = byCaller.get(`${event.name === "Layout" ? "layout" : "style"} ← ${caller}`) ?? { count: 0, us: 0 };
+    const key = `${event.name === "Layout" ? "layout" : "style"} ← ${caller}`;
+    const entry = byCaller.get(key) ?? { count: 0, us: 0 };
     entry.count += 1;
     entry.us += event.dur!;
-    byCaller.set(`${event.name === "Layout" ? "layout" : "style"} ← ${caller}`, entry);
+    byCaller.set(key, entry);
   }
   return [...byCaller].sort((a, b) => b[1].us - a[1].us);
 }
