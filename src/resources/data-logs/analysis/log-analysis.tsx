@@ -12,6 +12,7 @@ import { DEFAULT_DISPLAY_UNITS, DISPLAY_UNITS, type DisplayUnits, conversionFor 
 import { useScreens } from "../../../components/layouts/snapshot-screen";
 import { Text } from "../../../components/text";
 import { useViewportHeight } from "../../../components/layouts/viewport-height";
+import { useStableCallback } from "../../../components/stable-callback";
 import { type ChartChannel, MAX_PANES, colourOf, formatPanes, parsePanes, variableOf } from "./channels";
 import { ChannelPicker } from "./channel-picker";
 import { type ComputedDefinition, ComputedChannels } from "./computed-channels";
@@ -218,17 +219,18 @@ export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam,
     askView();
   }, [ready, width, charted, chartedLoading, askView]);
 
-  /** A new range: the panes redraw inside the calling event, its view is asked for, and the page follows. */
-  const moveTo = useCallback(
-    (next: TimeRange) => {
-      const clamped = clampRange(next, duration, minSpan);
-      rangeRef.current = clamped;
-      chart.current?.showRange(clamped);
-      askView();
-      startTransition(() => setRange(clamped));
-    },
-    [duration, minSpan, askView],
-  );
+  /**
+   * A new range: the panes redraw inside the calling event, its view is asked for, and the page follows.
+   * This and the toolbar's actions keep their identity as the log arrives (its duration, its channels):
+   * the memoised toolbar and chart do not render again for them.
+   */
+  const moveTo = useStableCallback((next: TimeRange) => {
+    const clamped = clampRange(next, duration, minSpan);
+    rangeRef.current = clamped;
+    chart.current?.showRange(clamped);
+    askView();
+    startTransition(() => setRange(clamped));
+  });
 
   const overviewId = panes[0]?.[0];
   const overviewLoading = Boolean(overviewId && loaded?.loading.includes(overviewId));
@@ -288,25 +290,20 @@ export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam,
     [readout, askValues],
   );
 
-  const toggle = useCallback(
-    (id: string) => {
-      if (charted.has(id)) return setPanes(panes.map((pane) => pane.filter((other) => other !== id)));
-      if (overlaid) return setPanes([[...panes[0], id]]);
-      if (panes.length < MAX_PANES) return setPanes([...panes, [id]]);
-      setPanes(panes.map((pane, i) => (i === panes.length - 1 ? [...pane, id] : pane)));
-    },
-    [charted, overlaid, panes, setPanes],
-  );
-  const arrange = useCallback(
-    (mode: "stacked" | "overlaid") => {
-      const ids = panes.flat();
-      if (mode === "overlaid") return setPanes([ids]);
-      setPanes([...ids.slice(0, MAX_PANES - 1).map((id) => [id]), ...(ids.length >= MAX_PANES ? [ids.slice(MAX_PANES - 1)] : [])]);
-    },
-    [panes, setPanes],
-  );
+  // Stable: each channel's checkbox renders again only when its own state changes.
+  const toggle = useStableCallback((id: string) => {
+    if (charted.has(id)) return setPanes(panes.map((pane) => pane.filter((other) => other !== id)));
+    if (overlaid) return setPanes([[...panes[0], id]]);
+    if (panes.length < MAX_PANES) return setPanes([...panes, [id]]);
+    setPanes(panes.map((pane, i) => (i === panes.length - 1 ? [...pane, id] : pane)));
+  });
+  const arrange = useStableCallback((mode: "stacked" | "overlaid") => {
+    const ids = panes.flat();
+    if (mode === "overlaid") return setPanes([ids]);
+    setPanes([...ids.slice(0, MAX_PANES - 1).map((id) => [id]), ...(ids.length >= MAX_PANES ? [ids.slice(MAX_PANES - 1)] : [])]);
+  });
 
-  // Through the ref, so the toolbar's buttons keep their identity while the range moves.
+  // From the ref: the range moves between renders.
   const zoom = useCallback(
     (factor: number) => {
       const [t0, t1] = rangeRef.current;
@@ -323,7 +320,7 @@ export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam,
     },
     [moveTo],
   );
-  const reset = useCallback(() => moveTo([0, duration]), [moveTo, duration]);
+  const reset = useStableCallback(() => moveTo([0, duration]));
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
