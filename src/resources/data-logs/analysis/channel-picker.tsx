@@ -1,6 +1,8 @@
-import { Checkbox, Flex, Input, theme } from "antd";
+import { ConfigProvider, Flex, Input, theme } from "antd";
+import useCSSVarCls from "antd/es/config-provider/hooks/useCSSVarCls";
+import useCheckboxStyle from "antd/es/checkbox/style";
 import { Text } from "../../../components/text";
-import { memo, useMemo, useState } from "react";
+import { memo, useContext, useMemo, useState } from "react";
 import { type ChartChannel, groupByUnit } from "./channels";
 
 interface ChannelPickerProps {
@@ -15,6 +17,7 @@ interface ChannelPickerProps {
 /** Every channel of the log, searchable, grouped by unit; ticking one charts it. */
 export const ChannelPicker = memo(function ChannelPicker({ channels, charted, colourOf, onToggle, loading = false }: ChannelPickerProps) {
   const { token } = theme.useToken();
+  const classes = useCheckboxClasses();
   const [search, setSearch] = useState("");
   const groups = useMemo(() => groupByUnit(channels, search), [channels, search]);
   return (
@@ -28,15 +31,53 @@ export const ChannelPicker = memo(function ChannelPicker({ channels, charted, co
               <strong>{group.unit || "No unit"}</strong>
             </Text>
             {group.channels.map((channel) => (
-              <div key={channel.id} style={{ padding: "2px 0" }}>
-                <Checkbox checked={charted.has(channel.id)} onChange={() => onToggle(channel.id)}>
-                  <span style={{ borderLeft: `3px solid ${colourOf(channel.id)}`, paddingLeft: 6, color: token.colorText }}>{channel.name}</span>
-                </Checkbox>
-              </div>
+              <ChannelBox key={channel.id} id={channel.id} name={channel.name} colour={colourOf(channel.id)} textColour={token.colorText} checked={charted.has(channel.id)} onToggle={onToggle} classes={classes} />
             ))}
           </div>
         ))}
       </div>
     </Flex>
+  );
+});
+
+/** antd's checkbox classes, with the theme's hash: its style hook runs once for the list, not per channel. */
+function useCheckboxClasses() {
+  const prefix = useContext(ConfigProvider.ConfigContext).getPrefixCls("checkbox");
+  const rootCls = useCSSVarCls(prefix);
+  const [, hashId, cssVarCls] = useCheckboxStyle(prefix, rootCls);
+  return useMemo(() => ({ prefix, wrapper: [`${prefix}-wrapper`, cssVarCls, rootCls, hashId].filter(Boolean).join(" "), hashId }), [prefix, rootCls, hashId, cssVarCls]);
+}
+
+interface ChannelBoxProps {
+  id: string;
+  name: string;
+  colour: string;
+  textColour: string;
+  checked: boolean;
+  onToggle: (id: string) => void;
+  classes: ReturnType<typeof useCheckboxClasses>;
+}
+
+/**
+ * A channel's checkbox, drawn as antd's Checkbox draws it (the same elements and style classes, so the
+ * same look), from a plain input: antd's brings a click wave, a bubble lock, group and form
+ * contexts and its style hook to each of a log's channels (tens to hundreds), and rendering the list
+ * as the log's header arrived was the data log's costliest task after the page's own. Memoised: ticking
+ * one channel renders that one again.
+ */
+const ChannelBox = memo(function ChannelBox({ id, name, colour, textColour, checked, onToggle, classes }: ChannelBoxProps) {
+  const { prefix, wrapper, hashId } = classes;
+  return (
+    <div style={{ padding: "2px 0" }}>
+      <label className={checked ? `${wrapper} ${prefix}-wrapper-checked` : wrapper}>
+        <span className={[prefix, hashId, checked ? `${prefix}-checked` : ""].filter(Boolean).join(" ")}>
+          <input type="checkbox" className={`${prefix}-input`} checked={checked} onChange={() => onToggle(id)} />
+          <span className={`${prefix}-inner`} />
+        </span>
+        <span className={`${prefix}-label`}>
+          <span style={{ borderLeft: `3px solid ${colour}`, paddingLeft: 6, color: textColour }}>{name}</span>
+        </span>
+      </label>
+    </div>
   );
 });
