@@ -8,6 +8,7 @@
  * The pages are rendered by the real app (src/prerender/render-page.tsx), bundled for Node by a
  * second Vite build into a temporary folder.
  */
+import { iconStyles } from "@ant-design/icons/lib/utils";
 import react from "@vitejs/plugin-react";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -141,12 +142,21 @@ const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="([^"]+)">
 function startAfterPaint(indexHtml: string, stylesheet: string): { html: string; start: string } {
   const entry = ENTRY_SCRIPT.exec(indexHtml);
   if (!entry) throw new Error("index.html has no module entry: cannot start the app after the first paint");
+  if (!indexHtml.includes("</title>")) throw new Error("index.html has no <title>: cannot place the icons' style before its styles");
   const preloads = [...indexHtml.matchAll(MODULE_PRELOAD)];
-  let html = indexHtml.replace(entry[0], "");
+  let html = indexHtml.replace(entry[0], "").replace("</title>", `</title>\n    ${ICONS_STYLE}`);
   for (const preload of preloads) html = html.replace(preload[0], "");
   const start = `<script src="/start-after-paint.js" data-entry="${entry[1]}" data-preload="${preloads.map((preload) => preload[1]).join(" ")}" data-stylesheet="${stylesheet}"></script>`;
   return { html, start };
 }
+
+/**
+ * The style @ant-design/icons writes when the first icon mounts, already in the head and marked as the
+ * icons mark it (rc-util's `rc-util-key`): finding it with the same text, they write nothing. Written at
+ * run time, it came in the commit that shows a portal page, and the browser parsed it and styled the
+ * whole page again there. Before the page's other styles, where the icons put theirs (first, marked as prepended).
+ */
+export const ICONS_STYLE = `<style data-rc-order="prepend" rc-util-key="@ant-design-icons">${iconStyles}</style>`;
 
 /** A chunk in the build's dist/.vite/chunks.json (vite.config.ts, chunkReport). */
 export interface ChunkInfo {

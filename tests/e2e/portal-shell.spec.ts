@@ -103,7 +103,7 @@ test("every portal page with a drawn frame is drawn with the title the page show
 // The sheets are made for the theme a visitor starts with: light, with motion (the suite's other tests reduce it).
 test.describe("with motion, in the light theme", () => {
   test.use({ reducedMotion: "no-preference", colorScheme: "light" });
-  test("a page load on the dashboard links a sheet of its own antd components, smaller than every component's, and the app writes none of their styles as it takes over", async ({ page, request }) => {
+  test("a page load on the dashboard links a sheet of its own antd components, smaller than every component's, and the app writes no style of its own as it takes over, the icons' included", async ({ page, request }) => {
     const stylesheetOf = async (path: string) => /data-stylesheet="([^"]+)"/.exec(await (await request.get(path)).text())?.[1];
     // A sheet is its parts' addresses, separated by spaces (scripts/lib/stylesheet-parts.ts): its size is theirs together.
     const sizeOf = async (hrefs: string | undefined) => {
@@ -113,11 +113,19 @@ test.describe("with motion, in the light theme", () => {
     };
     const dashboardSheet = await stylesheetOf("/dashboard");
     expect(await sizeOf(dashboardSheet), "the dashboard's sheet is smaller than every component's").toBeLessThan((await sizeOf(await stylesheetOf("/no/such/page"))) * 0.8);
-    // What antd's style engine (it marks each style with its hash) had written when the app's page replaced the frame.
+    // What antd's style engine (it marks each style with its hash) had written when the app's page replaced
+    // the frame, and any other style written or rewritten by then (the icons' own is in the HTML already).
     await page.addInitScript(() => {
+      const fromHtml = new Map<Element, string | null>();
+      document.addEventListener("DOMContentLoaded", () => {
+        for (const style of document.querySelectorAll("style")) fromHtml.set(style, style.textContent);
+      });
       const record = () => {
         if (!document.querySelector(".page-snapshot") && document.querySelector("main h2") && !("writtenAtTakeOver" in window)) {
-          Object.assign(window, { writtenAtTakeOver: [...document.querySelectorAll("style[data-css-hash]")].map((style) => (style.textContent ?? "").slice(0, 60)) });
+          const engine = [...document.querySelectorAll("style[data-css-hash]")].map((style) => (style.textContent ?? "").slice(0, 60));
+          // In the head: where style engines write (the app's own markup may hold a style, as the toaster's keyframes).
+          const others = [...document.head.querySelectorAll("style:not([data-css-hash])")].filter((style) => fromHtml.get(style) !== style.textContent).map((style) => (style.textContent ?? "").slice(0, 60));
+          Object.assign(window, { writtenAtTakeOver: [...engine, ...others] });
         }
       };
       new MutationObserver(record).observe(document, { childList: true, subtree: true });
