@@ -159,8 +159,9 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
         latest.current.onCursor(left < 0 ? null : u.posToVal(left, "x"));
       },
     };
-    // Every pane's place is kept at once; the panes are drawn into them one task each (a pane is
-    // 20-30 ms on a phone, four in one task blocked input for over 100 ms as a log opened).
+    // Every pane's place is kept at once; the panes are drawn into them one task each, the first too (a
+    // pane is 20-30 ms on a phone: four in one task blocked input for over 100 ms as a log opened, and
+    // the first, in the task that commits the chart with the overview strip's, made that task the load's longest).
     // The panes as they are now: the later tasks build these, whatever a render in between holds.
     const building = panesRef.current;
     const holders = building.map(() => {
@@ -197,7 +198,7 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
       if (i === 0) onWidth(plot.over.clientWidth);
       if (i + 1 < holders.length) cancelNext = inNextTask(() => createPane(i + 1));
     };
-    if (holders.length > 0) createPane(0);
+    if (holders.length > 0) cancelNext = inNextTask(() => createPane(0));
     else onWidth(width);
     const resize = new ResizeObserver(() => {
       const next = element.clientWidth;
