@@ -142,9 +142,8 @@ const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="([^"]+)">
 function startAfterPaint(indexHtml: string, stylesheet: string): { html: string; start: string } {
   const entry = ENTRY_SCRIPT.exec(indexHtml);
   if (!entry) throw new Error("index.html has no module entry: cannot start the app after the first paint");
-  if (!indexHtml.includes("</title>")) throw new Error("index.html has no <title>: cannot place the icons' style before its styles");
   const preloads = [...indexHtml.matchAll(MODULE_PRELOAD)];
-  let html = indexHtml.replace(entry[0], "").replace("</title>", `</title>\n    ${ICONS_STYLE}`);
+  let html = withIconsStyle(indexHtml.replace(entry[0], ""));
   for (const preload of preloads) html = html.replace(preload[0], "");
   const start = `<script src="/start-after-paint.js" data-entry="${entry[1]}" data-preload="${preloads.map((preload) => preload[1]).join(" ")}" data-stylesheet="${stylesheet}"></script>`;
   return { html, start };
@@ -157,6 +156,15 @@ function startAfterPaint(indexHtml: string, stylesheet: string): { html: string;
  * whole page again there. Before the page's other styles, where the icons put theirs (first, marked as prepended).
  */
 export const ICONS_STYLE = `<style data-rc-order="prepend" rc-util-key="@ant-design-icons">${iconStyles}</style>`;
+
+/** The head's first style, stylesheet or script, or its end: where the icons' style goes. */
+const FIRST_STYLE_OR_SCRIPT = /<style\b|<link\b[^>]*\brel="stylesheet"|<script\b|<\/head>/;
+
+function withIconsStyle(html: string): string {
+  const at = FIRST_STYLE_OR_SCRIPT.exec(html);
+  if (!at || html.indexOf("</head>") < at.index) throw new Error("index.html has no </head>: cannot place the icons' style in it");
+  return `${html.slice(0, at.index)}${ICONS_STYLE}\n    ${html.slice(at.index)}`;
+}
 
 /** A chunk in the build's dist/.vite/chunks.json (vite.config.ts, chunkReport). */
 export interface ChunkInfo {
