@@ -129,6 +129,8 @@ test("an admin's long side menu scrolls by itself, and the open user menu stays 
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   expect(await signOut.boundingBox()).toEqual(before);
   expect(await sider.boundingBox()).toEqual(siderBefore);
+  // Its background reaches the window's bottom on a page scrolled down (it once stopped half way).
+  expect(siderBefore!.y + siderBefore!.height).toBeGreaterThanOrEqual(500);
 
   await signOut.click();
   await expect(page.getByRole("dialog", { name: "Sign out?" })).toBeVisible();
