@@ -162,7 +162,7 @@ const FIRST_STYLE_OR_SCRIPT = /<style\b|<link\b[^>]*\brel="stylesheet"|<script\b
 
 function withIconsStyle(html: string): string {
   const at = FIRST_STYLE_OR_SCRIPT.exec(html);
-  if (!at || html.indexOf("</head>") < at.index) throw new Error("index.html has no </head>: cannot place the icons' style in it");
+  if (!at || !html.includes("</head>")) throw new Error("index.html has no </head>: cannot place the icons' style in it");
   return `${html.slice(0, at.index)}${ICONS_STYLE}\n    ${html.slice(at.index)}`;
 }
 
