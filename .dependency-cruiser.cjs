@@ -15,11 +15,17 @@ module.exports = {
       from: { path: "^domain/" },
       to: { pathNot: ["^domain/", "^contracts/", "^node_modules/zod/"] },
     },
-    { name: "contracts-import-nothing-of-ours", severity: "error", from: { path: "^contracts/" }, to: { pathNot: ["^contracts/", "^node_modules/"] } },
+    {
+      name: "contracts-import-nothing-of-ours",
+      severity: "error",
+      from: { path: "^contracts/" },
+      to: { pathNot: ["^contracts/", "^node_modules/"] },
+    },
     { name: "app-not-importing-server", severity: "error", from: { path: "^src/" }, to: { path: "^server/" } },
     {
       name: "seed-key-stays-off-the-browser",
-      comment: "Seed/key algorithms are computed on the server (and by the virtual vehicle's ECU); the app never carries them.",
+      comment:
+        "Seed/key algorithms are computed on the server (and by the virtual vehicle's ECU); the app never carries them.",
       severity: "error",
       from: { path: "^src/" },
       to: { path: "^domain/flashing/seed-key" },

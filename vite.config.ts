@@ -1,6 +1,6 @@
-import react from "@vitejs/plugin-react";
 import path from "node:path";
-import { type Plugin, defineConfig } from "vite";
+import react from "@vitejs/plugin-react";
+import { defineConfig, type Plugin } from "vite";
 import { precompressDir } from "./scripts/lib/precompress";
 import { prerenderPages } from "./scripts/lib/prerender";
 
@@ -111,8 +111,9 @@ const UNUSED_WHEN_UNIMPORTED = [
  * the landing's first load (tests/unit/bundle-budget.test.ts would say so).
  */
 const isAntdBase = (id: string): boolean =>
-  /node_modules[\\/](antd[\\/]es[\\/](style|_util|theme)[\\/]|rc-util[\\/]|rc-motion[\\/]|@ant-design[\\/](cssinjs|cssinjs-utils|fast-color|colors)[\\/]|@rc-component[\\/](util|portal|context)[\\/]|classnames[\\/]|@babel[\\/]runtime[\\/]|react-is[\\/])/.test(id) &&
-  !/_util[\\/](ContextIsolator|PurePanel|ActionButton)\.js$/.test(id);
+  /node_modules[\\/](antd[\\/]es[\\/](style|_util|theme)[\\/]|rc-util[\\/]|rc-motion[\\/]|@ant-design[\\/](cssinjs|cssinjs-utils|fast-color|colors)[\\/]|@rc-component[\\/](util|portal|context)[\\/]|classnames[\\/]|@babel[\\/]runtime[\\/]|react-is[\\/])/.test(
+    id,
+  ) && !/_util[\\/](ContextIsolator|PurePanel|ActionButton)\.js$/.test(id);
 
 /**
  * That group in three chunks, each importing only those before it: the utilities (rc-util, Babel's
@@ -122,7 +123,11 @@ const isAntdBase = (id: string): boolean =>
  * antd's preset colours computed as it is evaluated). Lighthouse's TBT on the data log, median of 15
  * runs in turns: 241 ms as one chunk, 183 ms as two (README, twelfth session).
  */
-const isAntdUtil = (id: string): boolean => isAntdBase(id) && /node_modules[\\/](rc-util|classnames|@babel[\\/]runtime|react-is|@rc-component[\\/](util|portal|context))[\\/]/.test(id);
+const isAntdUtil = (id: string): boolean =>
+  isAntdBase(id) &&
+  /node_modules[\\/](rc-util|classnames|@babel[\\/]runtime|react-is|@rc-component[\\/](util|portal|context))[\\/]/.test(
+    id,
+  );
 const isAntdEngine = (id: string): boolean => isAntdBase(id) && !/node_modules[\\/]antd[\\/]/.test(id);
 
 export default defineConfig(({ command }) => ({
@@ -146,7 +151,17 @@ export default defineConfig(({ command }) => ({
       // evaluation was a 31 ms task of the data log's load (21 ms without it, react-dom's own 21 ms
       // in a task before); Lighthouse's TBT, medians of 10 runs in turns: dashboard 260 → 206 ms,
       // data log 248 → 227 ms, `/` 102 → 110 ms (README, twelfth session).
-      output: { codeSplitting: { groups: [{ name: "react-dom", test: /node_modules[\\/](react-dom|scheduler)[\\/]/ }, { name: "antd-util", test: isAntdUtil }, { name: "antd-engine", test: isAntdEngine }, { name: "antd-base", test: isAntdBase }, { name: "uplot", test: /node_modules[\\/]uplot[\\/]/ }] } },
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: "react-dom", test: /node_modules[\\/](react-dom|scheduler)[\\/]/ },
+            { name: "antd-util", test: isAntdUtil },
+            { name: "antd-engine", test: isAntdEngine },
+            { name: "antd-base", test: isAntdBase },
+            { name: "uplot", test: /node_modules[\\/]uplot[\\/]/ },
+          ],
+        },
+      },
     },
   },
   worker: { format: "es" },

@@ -53,7 +53,8 @@ async function seed(database: Database): Promise<void> {
   await database.db.execute(sql`VACUUM ANALYZE supported_vehicles`);
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function sequential(app: FastifyInstance, url: string): Promise<{ p50: number; p99: number }> {
   const latencies: number[] = [];
@@ -68,7 +69,10 @@ async function sequential(app: FastifyInstance, url: string): Promise<{ p50: num
 }
 
 /** Requests `url` at a fixed rate; latency from each request's due time. */
-async function atFixedRate(app: FastifyInstance, url: string): Promise<{ p50: number; p99: number; max: number; achieved: number }> {
+async function atFixedRate(
+  app: FastifyInstance,
+  url: string,
+): Promise<{ p50: number; p99: number; max: number; achieved: number }> {
   const interval = 1000 / RATE_PER_SECOND;
   const fire = async () => {
     const response = await app.inject({ method: "GET", url, headers: { authorization: "Bearer bench" } });
@@ -87,7 +91,12 @@ async function atFixedRate(app: FastifyInstance, url: string): Promise<{ p50: nu
   await Promise.all(pending);
   const seconds = (performance.now() - start) / 1000;
   latencies.sort((a, b) => a - b);
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1], achieved: REQUESTS / seconds };
+  return {
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies[latencies.length - 1],
+    achieved: REQUESTS / seconds,
+  };
 }
 
 const fmt = (ms: number) => `${ms.toFixed(2).padStart(7)} ms`;
@@ -98,20 +107,34 @@ async function benchKind(kind: "pglite" | "postgres") {
     await database.migrate();
     const t = performance.now();
     await seed(database);
-    console.log(`\n${kind}: ${ROWS.toLocaleString("en")} supported vehicles seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-    const config = loadConfig({ NODE_ENV: "test", DATA_DIR: `.test-data/bench-${randomBytes(4).toString("hex")}`, DIST_DIR: ".test-data/no-dist", LOG_LEVEL: "warn" });
+    console.log(
+      `\n${kind}: ${ROWS.toLocaleString("en")} supported vehicles seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
+    const config = loadConfig({
+      NODE_ENV: "test",
+      DATA_DIR: `.test-data/bench-${randomBytes(4).toString("hex")}`,
+      DIST_DIR: ".test-data/no-dist",
+      LOG_LEVEL: "warn",
+    });
     const app = await buildApp(config, { database, identity: fixedIdentity(), logger: false });
     const base = "/api/v1/firmware-support/supported-vehicle";
     const deepest = Math.floor((MAX_OFFSET - 1) / PAGE_SIZE) + 1;
     const listUrl = `${base}?make[eq]=Audi&sort=model&pageSize=${PAGE_SIZE}`;
     // The cursor a client holds after reading the page before the deepest one.
-    const before = await app.inject({ method: "GET", url: `${listUrl}&page=${deepest - 1}`, headers: { authorization: "Bearer bench" } });
+    const before = await app.inject({
+      method: "GET",
+      url: `${listUrl}&page=${deepest - 1}`,
+      headers: { authorization: "Bearer bench" },
+    });
     const cursor = (before.json() as { nextCursor: string }).nextCursor;
     const scenarios: Array<[string, string]> = [
       ["make=Audi, by model, first page", `${listUrl}&page=1`],
       [`make=Audi, by model, page ${deepest} by offset`, `${listUrl}&page=${deepest}`],
       [`make=Audi, by model, page ${deepest} by cursor`, `${listUrl}&page=${deepest}&after=${cursor}`],
-      ["make=Audi, years 2005–2015, by -year,model", `${base}?make[eq]=Audi&yearFrom[between]=2005,2015&sort=-yearFrom,model&pageSize=${PAGE_SIZE}`],
+      [
+        "make=Audi, years 2005–2015, by -year,model",
+        `${base}?make[eq]=Audi&yearFrom[between]=2005,2015&sort=-yearFrom,model&pageSize=${PAGE_SIZE}`,
+      ],
       ["search q=Model012, by make", `${base}?q=Model012&sort=make&pageSize=${PAGE_SIZE}`],
     ];
     console.log(`  at ${RATE_PER_SECOND} requests/s, ${REQUESTS} requests each (target p99 ≤ ${TARGET_MS[kind]} ms)`);
@@ -121,11 +144,15 @@ async function benchKind(kind: "pglite" | "postgres") {
       const alone = await sequential(app, url);
       results[label] = r.p99;
       const verdict = r.p99 <= TARGET_MS[kind] ? "ok" : "OVER TARGET";
-      console.log(`  ${label.padEnd(44)} at rate: p50 ${fmt(r.p50)}  p99 ${fmt(r.p99)}  max ${fmt(r.max)}  ${r.achieved.toFixed(0)} req/s  ${verdict}`);
+      console.log(
+        `  ${label.padEnd(44)} at rate: p50 ${fmt(r.p50)}  p99 ${fmt(r.p99)}  max ${fmt(r.max)}  ${r.achieved.toFixed(0)} req/s  ${verdict}`,
+      );
       console.log(`  ${"".padEnd(44)} one at a time: p50 ${fmt(alone.p50)}  p99 ${fmt(alone.p99)}`);
     }
     const [first, byOffset, byCursor] = [0, 1, 2].map((i) => results[scenarios[i][0]]);
-    console.log(`  deepest page p99 / first page p99: by cursor ${(byCursor / first).toFixed(2)}, by offset ${(byOffset / first).toFixed(2)}`);
+    console.log(
+      `  deepest page p99 / first page p99: by cursor ${(byCursor / first).toFixed(2)}, by offset ${(byOffset / first).toFixed(2)}`,
+    );
     await app.close();
   } finally {
     await database.close();
@@ -134,7 +161,12 @@ async function benchKind(kind: "pglite" | "postgres") {
 }
 
 const only = process.argv[2];
-console.log(`load average at start: ${(await import("node:os")).loadavg().map((n) => n.toFixed(1)).join(" ")}`);
+console.log(
+  `load average at start: ${(await import("node:os"))
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" ")}`,
+);
 for (const kind of ["postgres", "pglite"] as const) {
   if (!only || only === kind) await benchKind(kind);
 }

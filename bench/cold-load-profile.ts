@@ -95,21 +95,31 @@ async function profileLoad(cdp: CDPSession, load: () => Promise<unknown>) {
     const key = `${frame.functionName || "(anonymous)"} ${script}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`;
     byFunction.set(key, (byFunction.get(key) ?? 0) + micros);
   }
-  const top = (map: Map<string, number>, n: number) => [...map].filter(([key]) => key !== "(idle)").sort((a, b) => b[1] - a[1]).slice(0, n);
-  return { scripts: top(byScript, 15), functions: top(byFunction, 20), callers: CALLERS ? top(stacksOf(CALLERS, nodes, bySample), 12) : [] };
+  const top = (map: Map<string, number>, n: number) =>
+    [...map]
+      .filter(([key]) => key !== "(idle)")
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n);
+  return {
+    scripts: top(byScript, 15),
+    functions: top(byFunction, 20),
+    callers: CALLERS ? top(stacksOf(CALLERS, nodes, bySample), 12) : [],
+  };
 }
 
 /** Self time of the functions named `name` (or at a place, `dist-X.js:9622:46`), by the six frames above them. */
 function stacksOf(name: string, nodes: Map<number, ProfileNode>, bySample: Map<number, number>): Map<string, number> {
   const parents = new Map<number, number>();
   for (const node of nodes.values()) for (const child of node.children ?? []) parents.set(child, node.id);
-  const frameName = (frame: ProfileNode["callFrame"]) => `${frame.functionName || "(anonymous)"}@${frame.url.replace(/^.*\/assets\//, "")}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`;
+  const frameName = (frame: ProfileNode["callFrame"]) =>
+    `${frame.functionName || "(anonymous)"}@${frame.url.replace(/^.*\/assets\//, "")}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`;
   const stacks = new Map<string, number>();
   for (const [id, micros] of bySample) {
     const frame = nodes.get(id)!.callFrame;
     if (frame.functionName !== name && !frameName(frame).includes(`@${name}`)) continue;
     const frames: string[] = [];
-    for (let at = parents.get(id); at !== undefined && frames.length < 6; at = parents.get(at)) frames.push(frameName(nodes.get(at)!.callFrame));
+    for (let at = parents.get(id); at !== undefined && frames.length < 6; at = parents.get(at))
+      frames.push(frameName(nodes.get(at)!.callFrame));
     const key = frames.join(" < ");
     stacks.set(key, (stacks.get(key) ?? 0) + micros);
   }
@@ -124,20 +134,31 @@ try {
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.clearBrowserCache");
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-  const { scripts, functions, callers } = await profileLoad(cdp, () => page.goto(`${portal.origin}${PATH}`, { waitUntil: "load" }));
-  const probe = (await page.evaluate("window.__probe")) as { long: number[][]; commits: Array<[number, number, string]> };
+  const { scripts, functions, callers } = await profileLoad(cdp, () =>
+    page.goto(`${portal.origin}${PATH}`, { waitUntil: "load" }),
+  );
+  const probe = (await page.evaluate("window.__probe")) as {
+    long: number[][];
+    commits: Array<[number, number, string]>;
+  };
 
   console.log(`${PATH}${SIGNED_IN ? " signed in" : ""}: cold load, 4× slower CPU, ${SECONDS} s sampled\n`);
   const blocking = probe.long.reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0);
-  console.log(`long tasks (start+ms): ${probe.long.map(([at, duration]) => `${at}+${duration}`).join(" ")}; over 50 ms in all: ${blocking} ms`);
-  console.log(`self time by script (ms): ${scripts.map(([script, micros]) => `${script} ${(micros / 1000).toFixed(0)}`).join(", ")}`);
+  console.log(
+    `long tasks (start+ms): ${probe.long.map(([at, duration]) => `${at}+${duration}`).join(" ")}; over 50 ms in all: ${blocking} ms`,
+  );
+  console.log(
+    `self time by script (ms): ${scripts.map(([script, micros]) => `${script} ${(micros / 1000).toFixed(0)}`).join(", ")}`,
+  );
   console.log("costliest functions (self ms):");
   for (const [name, micros] of functions) console.log(`  ${(micros / 1000).toFixed(0).padStart(5)}  ${name}`);
   if (CALLERS) {
     console.log(`${CALLERS}'s self time by the frames above it (self ms):`);
     for (const [stack, micros] of callers) console.log(`  ${(micros / 1000).toFixed(0).padStart(5)}  ${stack}`);
   }
-  console.log(`React commits (at ms: components rendered): ${probe.commits.map(([at, count]) => `${at}: ${count}`).join(", ")}`);
+  console.log(
+    `React commits (at ms: components rendered): ${probe.commits.map(([at, count]) => `${at}: ${count}`).join(", ")}`,
+  );
   if (process.argv.includes("--names")) {
     // Names survive in a build without minifying (vite build --minify false --outDir DIR, then --dist DIR).
     console.log("components rendered by commits of over 80:");

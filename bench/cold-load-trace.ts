@@ -17,7 +17,16 @@
  */
 import type { CDPSession } from "playwright-core";
 import { benchPath, phonePage, startBrowserPortal } from "./lib/browser-portal";
-import { eventsInside, longTasks, mainThreadEvents, type Profile, samplesIn, shortUrl, type TraceEvent, top } from "./lib/trace-tasks";
+import {
+  eventsInside,
+  longTasks,
+  mainThreadEvents,
+  type Profile,
+  samplesIn,
+  shortUrl,
+  type TraceEvent,
+  top,
+} from "./lib/trace-tasks";
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -26,7 +35,14 @@ const arg = (name: string) => {
 const PATH_ARG = arg("--path") ?? "/dashboard";
 const MIN_MS = Number(arg("--min-ms") ?? 30);
 const FORCED = process.argv.includes("--forced");
-const TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "toplevel", "blink", "loading"];
+const TRACE_CATEGORIES = [
+  "devtools.timeline",
+  "disabled-by-default-devtools.timeline",
+  "v8.execute",
+  "toplevel",
+  "blink",
+  "loading",
+];
 // The JavaScript stack of each forced style recalculation and layout.
 if (FORCED) TRACE_CATEGORIES.push("disabled-by-default-devtools.timeline.stack");
 
@@ -37,7 +53,9 @@ function forcedByCaller(onMain: TraceEvent[]) {
   const byCaller = new Map<string, { count: number; us: number }>();
   for (const event of onMain) {
     if (event.name !== "Layout" && event.name !== "UpdateLayoutTree") continue;
-    const args = event.args as { beginData?: { stackTrace?: StackFrame[] }; data?: { stackTrace?: StackFrame[] } } | undefined;
+    const args = event.args as
+      | { beginData?: { stackTrace?: StackFrame[] }; data?: { stackTrace?: StackFrame[] } }
+      | undefined;
     const stack = args?.beginData?.stackTrace ?? args?.data?.stackTrace;
     if (!stack?.length) continue;
     const caller = stack
@@ -53,7 +71,12 @@ function forcedByCaller(onMain: TraceEvent[]) {
   return [...byCaller].sort((a, b) => b[1].us - a[1].us);
 }
 
-async function traceLoad(cdp: CDPSession, start: () => Promise<void>, stop: () => Promise<Buffer>, load: () => Promise<unknown>) {
+async function traceLoad(
+  cdp: CDPSession,
+  start: () => Promise<void>,
+  stop: () => Promise<Buffer>,
+  load: () => Promise<unknown>,
+) {
   await cdp.send("Profiler.enable");
   await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
   await cdp.send("Profiler.start");
@@ -87,14 +110,19 @@ try {
   console.log(`${PATH} signed in: cold load, 4× slower CPU; tasks of ${MIN_MS} ms or more (ms from the first task)\n`);
   for (const task of longTasks(onMain, MIN_MS)) {
     const { scripts, functions } = samplesOf(task.ts, task.ts + task.dur!);
-    console.log(`task at ${((task.ts - origin) / 1000).toFixed(0)} ms, ${(task.dur! / 1000).toFixed(0)} ms: ${top(eventsInside(onMain, task), 8, 1000)}`);
+    console.log(
+      `task at ${((task.ts - origin) / 1000).toFixed(0)} ms, ${(task.dur! / 1000).toFixed(0)} ms: ${top(eventsInside(onMain, task), 8, 1000)}`,
+    );
     console.log(`  samples by script: ${top(scripts, 8, 1)}`);
     console.log(`  samples by function: ${top(functions, 10, 1)}`);
   }
   if (FORCED) {
     const forced = forcedByCaller(onMain);
-    console.log(`\nforced style and layout: ${(forced.reduce((sum, [, entry]) => sum + entry.us, 0) / 1000).toFixed(1)} ms in ${forced.reduce((sum, [, entry]) => sum + entry.count, 0)}, by the script that forced it`);
-    for (const [caller, entry] of forced.slice(0, 20)) console.log(`  ${(entry.us / 1000).toFixed(1)} ms in ${entry.count}: ${caller}`);
+    console.log(
+      `\nforced style and layout: ${(forced.reduce((sum, [, entry]) => sum + entry.us, 0) / 1000).toFixed(1)} ms in ${forced.reduce((sum, [, entry]) => sum + entry.count, 0)}, by the script that forced it`,
+    );
+    for (const [caller, entry] of forced.slice(0, 20))
+      console.log(`  ${(entry.us / 1000).toFixed(1)} ms in ${entry.count}: ${caller}`);
   }
 } finally {
   await portal.close();

@@ -24,9 +24,12 @@ console.log(`\nLanding page (/) initial JavaScript: ${report.initial.length} chu
 console.log(header);
 for (const fileName of report.initial) console.log(row(fileName));
 const t = report.initialTotals;
-console.log(`  ${"total".padEnd(48)} ${kB(t.raw).padStart(10)} ${kB(t.gzip).padStart(10)} ${kB(t.brotli).padStart(10)}`);
+console.log(
+  `  ${"total".padEnd(48)} ${kB(t.raw).padStart(10)} ${kB(t.gzip).padStart(10)} ${kB(t.brotli).padStart(10)}`,
+);
 console.log("\n  What it holds (rendered bytes by package):");
-for (const entry of packagesOf(report.initial.map((fileName) => report.chunks.get(fileName)))) console.log(`    ${entry.name.padEnd(44)} ${kB(entry.bytes).padStart(10)}`);
+for (const entry of packagesOf(report.initial.map((fileName) => report.chunks.get(fileName))))
+  console.log(`    ${entry.name.padEnd(44)} ${kB(entry.bytes).padStart(10)}`);
 
 const lazy = [...report.lazy].sort((a, b) => report.sizes.get(b)!.gzip - report.sizes.get(a)!.gzip);
 console.log(`\nLargest lazy chunks (of ${lazy.length}):`);

@@ -27,12 +27,15 @@ const BATCH = 100_000;
 const REQUESTS = 50;
 const TARGET_MS = 200;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const fmt = (ms: number) => `${ms.toFixed(1).padStart(7)} ms`;
 
 async function seed(db: Awaited<ReturnType<typeof openScratchDatabase>>["database"]["db"]) {
   await db.execute(sql`INSERT INTO users (uid, email, role) VALUES ('bench-owner', 'owner@example.test', 'customer')`);
-  await db.execute(sql`INSERT INTO user_vehicles (id, owner_uid, name) SELECT ('00000000-0000-4000-8000-' || lpad(i::text, 12, '0'))::uuid, 'bench-owner', 'Car ' || i FROM generate_series(1, 1000) AS i`);
+  await db.execute(
+    sql`INSERT INTO user_vehicles (id, owner_uid, name) SELECT ('00000000-0000-4000-8000-' || lpad(i::text, 12, '0'))::uuid, 'bench-owner', 'Car ' || i FROM generate_series(1, 1000) AS i`,
+  );
   for (let from = 1; from <= SESSIONS; from += BATCH) {
     const to = Math.min(SESSIONS, from + BATCH - 1);
     // Deterministic from the row number; failures are rows whose hash falls under 7 %.
@@ -76,17 +79,35 @@ async function measure(app: FastifyInstance, urls: string[]): Promise<{ p50: num
   return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: latencies[latencies.length - 1] };
 }
 
-console.log(`load average at start: ${loadavg().map((n) => n.toFixed(1)).join(" ")}`);
+console.log(
+  `load average at start: ${loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" ")}`,
+);
 const { database, drop } = await openScratchDatabase("postgres", "bench_analytics");
 try {
   await database.migrate();
   const t = performance.now();
   await seed(database.db);
   const seconds = (performance.now() - t) / 1000;
-  const count = async (table: string) => Number(((await database.db.execute(sql.raw(`SELECT count(*)::int AS n FROM ${table}`))) as unknown as { rows: Array<{ n: number }> }).rows[0].n);
+  const count = async (table: string) =>
+    Number(
+      (
+        (await database.db.execute(sql.raw(`SELECT count(*)::int AS n FROM ${table}`))) as unknown as {
+          rows: Array<{ n: number }>;
+        }
+      ).rows[0].n,
+    );
   const [stats, failures] = [await count("flash_stats_daily"), await count("flash_failures_daily")];
-  console.log(`${SESSIONS.toLocaleString("en")} sessions inserted through the trigger in ${seconds.toFixed(1)} s (${((seconds * 1e6) / SESSIONS).toFixed(0)} µs each); rollup rows: ${stats.toLocaleString("en")} counts, ${failures.toLocaleString("en")} failures`);
-  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: `.test-data/bench-${randomBytes(4).toString("hex")}`, DIST_DIR: ".test-data/no-dist", LOG_LEVEL: "warn" });
+  console.log(
+    `${SESSIONS.toLocaleString("en")} sessions inserted through the trigger in ${seconds.toFixed(1)} s (${((seconds * 1e6) / SESSIONS).toFixed(0)} µs each); rollup rows: ${stats.toLocaleString("en")} counts, ${failures.toLocaleString("en")} failures`,
+  );
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: `.test-data/bench-${randomBytes(4).toString("hex")}`,
+    DIST_DIR: ".test-data/no-dist",
+    LOG_LEVEL: "warn",
+  });
   const app = await buildApp(config, { database, identity: fixedIdentity(), logger: false });
   const today = new Date().toISOString().slice(0, 10);
   const yearAgo = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
@@ -95,15 +116,26 @@ try {
   const scenarios: Array<[string, string[]]> = [
     ["overview, a year, no filter", [`/api/v1/analytics/flashing-overview?${year}`]],
     ["overview, a year, each filter", filters.map((f) => `/api/v1/analytics/flashing-overview?${year}${f}`)],
-    ["occurrences, a year, by failed NRC / adapter", [`/api/v1/analytics/flashing-occurences?${year}&dimension=failedNrc`, `/api/v1/analytics/flashing-occurences?${year}&dimension=adapterKind`]],
+    [
+      "occurrences, a year, by failed NRC / adapter",
+      [
+        `/api/v1/analytics/flashing-occurences?${year}&dimension=failedNrc`,
+        `/api/v1/analytics/flashing-occurences?${year}&dimension=adapterKind`,
+      ],
+    ],
     ["over time, a year by day", [`/api/v1/analytics/flashing-overtime?${year}&bucket=day`]],
-    ["over time, a year by week, each filter", filters.map((f) => `/api/v1/analytics/flashing-overtime?${year}&bucket=week${f}`)],
+    [
+      "over time, a year by week, each filter",
+      filters.map((f) => `/api/v1/analytics/flashing-overtime?${year}&bucket=week${f}`),
+    ],
   ];
   for (const [, urls] of scenarios) await measure(app, urls); // warm-up
   console.log(`${REQUESTS} requests each, one at a time (target p95 ≤ ${TARGET_MS} ms):`);
   for (const [label, urls] of scenarios) {
     const r = await measure(app, urls);
-    console.log(`  ${label.padEnd(42)} p50 ${fmt(r.p50)}  p95 ${fmt(r.p95)}  max ${fmt(r.max)}  p95/target ${(r.p95 / TARGET_MS).toFixed(2)}  ${r.p95 <= TARGET_MS ? "ok" : "OVER TARGET"}`);
+    console.log(
+      `  ${label.padEnd(42)} p50 ${fmt(r.p50)}  p95 ${fmt(r.p95)}  max ${fmt(r.max)}  p95/target ${(r.p95 / TARGET_MS).toFixed(2)}  ${r.p95 <= TARGET_MS ? "ok" : "OVER TARGET"}`,
+    );
   }
   await app.close();
 } finally {

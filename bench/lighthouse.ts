@@ -22,7 +22,15 @@ import lighthouse from "lighthouse";
 import puppeteer, { type Page } from "puppeteer-core";
 import { ensureChromium } from "../scripts/lib/chromium";
 import { startBrowserPortal, uploadLog } from "./lib/browser-portal";
-import { eventsInside, longTasks, mainThreadEvents, profileFromTrace, samplesIn, type TraceEvent, top } from "./lib/trace-tasks";
+import {
+  eventsInside,
+  longTasks,
+  mainThreadEvents,
+  profileFromTrace,
+  samplesIn,
+  type TraceEvent,
+  top,
+} from "./lib/trace-tasks";
 
 /** Below this BenchmarkIndex Lighthouse warns that the host is slower than its CPU slowdown assumes. */
 const SLOW_HOST_INDEX = 1000;
@@ -78,7 +86,8 @@ async function measure(page: Page, url: string): Promise<Figures> {
   await cdp.detach();
   let result = await lighthouse(url, LIGHTHOUSE_FLAGS, undefined, page);
   // A trace that Chromium failed to record (NO_NAVSTART now and then on a busy machine) is run again.
-  for (let retry = 0; retry < 2 && result?.lhr.runtimeError; retry++) result = await lighthouse(url, LIGHTHOUSE_FLAGS, undefined, page);
+  for (let retry = 0; retry < 2 && result?.lhr.runtimeError; retry++)
+    result = await lighthouse(url, LIGHTHOUSE_FLAGS, undefined, page);
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   if (result.lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${result.lhr.runtimeError.message}`);
   const { categories, audits } = result.lhr;
@@ -87,15 +96,25 @@ async function measure(page: Page, url: string): Promise<Figures> {
   for (const ref of categories.accessibility.auditRefs) {
     const audit = audits[ref.id];
     if (ref.weight === 0 || audit.score === null || audit.score >= 1) continue;
-    const nodes = ((audit.details as { items?: Array<{ node?: { nodeLabel?: string; selector?: string } }> } | undefined)?.items ?? []).slice(0, 3);
-    findings.push(`accessibility: ${audit.title} ${nodes.map((item) => `[${oneLine(item.node?.nodeLabel ?? "?").slice(0, 40)} (${item.node?.selector ?? "?"})]`).join(" ")}`);
+    const nodes = (
+      (audit.details as { items?: Array<{ node?: { nodeLabel?: string; selector?: string } }> } | undefined)?.items ??
+      []
+    ).slice(0, 3);
+    findings.push(
+      `accessibility: ${audit.title} ${nodes.map((item) => `[${oneLine(item.node?.nodeLabel ?? "?").slice(0, 40)} (${item.node?.selector ?? "?"})]`).join(" ")}`,
+    );
   }
   const traceEvents = (result.artifacts as { Trace?: { traceEvents: TraceEvent[] } }).Trace?.traceEvents ?? [];
   const onMain = mainThreadEvents(traceEvents);
   if (EXPLAIN) findings.push(...explain(audits));
   if (TASKS) findings.push(...blockingTasks(audits, traceEvents, onMain));
-  const shifts = audits["layout-shifts"]?.details as { items?: Array<{ node?: { selector?: string; nodeLabel?: string }; score?: number }> } | undefined;
-  for (const item of shifts?.items ?? []) findings.push(`layout shift ${item.score?.toFixed(3)}: ${oneLine(item.node?.nodeLabel ?? "?")} (${item.node?.selector ?? "?"})`);
+  const shifts = audits["layout-shifts"]?.details as
+    | { items?: Array<{ node?: { selector?: string; nodeLabel?: string }; score?: number }> }
+    | undefined;
+  for (const item of shifts?.items ?? [])
+    findings.push(
+      `layout shift ${item.score?.toFixed(3)}: ${oneLine(item.node?.nodeLabel ?? "?")} (${item.node?.selector ?? "?"})`,
+    );
   return {
     findings,
     performance: Math.round((categories.performance.score ?? 0) * 100),
@@ -112,35 +131,59 @@ async function measure(page: Page, url: string): Promise<Figures> {
 
 type Audits = NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"]["audits"];
 type Rows = Array<Record<string, unknown>>;
-const rowsOf = (audits: Audits, id: string): Rows => ((audits[id]?.details as { items?: Rows } | undefined)?.items ?? []);
+const rowsOf = (audits: Audits, id: string): Rows => (audits[id]?.details as { items?: Rows } | undefined)?.items ?? [];
 
 /** Where one run's time went, a line per figure (printed with `--explain`). */
 function explain(audits: Audits): string[] {
   const lines: string[] = [];
-  const work = rowsOf(audits, "mainthread-work-breakdown").map((row) => `${row.groupLabel} ${Number(row.duration).toFixed(0)}`);
+  const work = rowsOf(audits, "mainthread-work-breakdown").map(
+    (row) => `${row.groupLabel} ${Number(row.duration).toFixed(0)}`,
+  );
   lines.push(`main thread (ms, simulated CPU): ${work.join(", ")}`);
   for (const row of rowsOf(audits, "bootup-time").slice(0, 5)) {
-    lines.push(`script ${String(row.url).replace(/^https?:\/\/[^/]+/, "")}: total ${Number(row.total).toFixed(0)} ms, evaluation ${Number(row.scripting).toFixed(0)}, parse ${Number(row.scriptParseCompile).toFixed(0)}`);
+    lines.push(
+      `script ${String(row.url).replace(/^https?:\/\/[^/]+/, "")}: total ${Number(row.total).toFixed(0)} ms, evaluation ${Number(row.scripting).toFixed(0)}, parse ${Number(row.scriptParseCompile).toFixed(0)}`,
+    );
   }
   // What the bytes are: on simulated 4G (1.6 Mbit/s) every 200 KiB is about a second.
   const requests = rowsOf(audits, "network-requests");
   const byType = new Map<string, number>();
-  for (const row of requests) byType.set(String(row.resourceType), (byType.get(String(row.resourceType)) ?? 0) + Number(row.transferSize ?? 0));
-  lines.push(`transferred by kind (KiB): ${[...byType].sort((a, b) => b[1] - a[1]).map(([kind, bytes]) => `${kind} ${(bytes / 1024).toFixed(0)}`).join(", ")} in ${requests.length} requests`);
-  for (const row of rowsOf(audits, "total-byte-weight").slice(0, 8)) lines.push(`transfer ${String(row.url).replace(/^https?:\/\/[^/]+/, "")}: ${(Number(row.totalBytes) / 1024).toFixed(0)} KiB`);
-  for (const row of rowsOf(audits, "long-tasks").slice(0, 12)) lines.push(`long task ${String(row.url).replace(/^https?:\/\/[^/]+/, "")} at ${Number(row.startTime).toFixed(0)} ms: ${Number(row.duration).toFixed(0)} ms`);
+  for (const row of requests)
+    byType.set(String(row.resourceType), (byType.get(String(row.resourceType)) ?? 0) + Number(row.transferSize ?? 0));
+  lines.push(
+    `transferred by kind (KiB): ${[...byType]
+      .sort((a, b) => b[1] - a[1])
+      .map(([kind, bytes]) => `${kind} ${(bytes / 1024).toFixed(0)}`)
+      .join(", ")} in ${requests.length} requests`,
+  );
+  for (const row of rowsOf(audits, "total-byte-weight").slice(0, 8))
+    lines.push(
+      `transfer ${String(row.url).replace(/^https?:\/\/[^/]+/, "")}: ${(Number(row.totalBytes) / 1024).toFixed(0)} KiB`,
+    );
+  for (const row of rowsOf(audits, "long-tasks").slice(0, 12))
+    lines.push(
+      `long task ${String(row.url).replace(/^https?:\/\/[^/]+/, "")} at ${Number(row.startTime).toFixed(0)} ms: ${Number(row.duration).toFixed(0)} ms`,
+    );
   const lcp = audits["largest-contentful-paint-element"]?.details as { items?: Array<{ items?: Rows }> } | undefined;
   const [element, phases] = lcp?.items ?? [];
   const node = element?.items?.[0]?.node as { nodeLabel?: string; selector?: string } | undefined;
   if (node) lines.push(`LCP element: ${String(node.nodeLabel).replace(/\s+/g, " ").slice(0, 60)} (${node.selector})`);
-  if (phases?.items) lines.push(`LCP phases: ${phases.items.map((row) => `${row.phase} ${Number(row.timing).toFixed(0)} ms`).join(", ")}`);
+  if (phases?.items)
+    lines.push(
+      `LCP phases: ${phases.items.map((row) => `${row.phase} ${Number(row.timing).toFixed(0)} ms`).join(", ")}`,
+    );
   return lines;
 }
 
 /** The observed navigation start and first paint of the run, on the trace's clock (µs). */
 function observedStart(audits: Audits) {
-  const metrics = rowsOf(audits, "metrics")[0] as { observedNavigationStartTs?: number; observedFirstContentfulPaintTs?: number } | undefined;
-  return { navigationStart: metrics?.observedNavigationStartTs ?? 0, firstPaint: metrics?.observedFirstContentfulPaintTs ?? 0 };
+  const metrics = rowsOf(audits, "metrics")[0] as
+    | { observedNavigationStartTs?: number; observedFirstContentfulPaintTs?: number }
+    | undefined;
+  return {
+    navigationStart: metrics?.observedNavigationStartTs ?? 0,
+    firstPaint: metrics?.observedFirstContentfulPaintTs ?? 0,
+  };
 }
 
 /** `cpuBlockingMs`: each task after the first paint taken at 4× its CPU time, less 50 ms. */
@@ -164,16 +207,22 @@ function blockingTasks(audits: Audits, events: TraceEvent[], onMain: TraceEvent[
   // What each task mostly did: the event inside it that took longest (its self time when none did).
   const kinds = new Map<string, number>();
   const kindOf = (inside: Map<string, number>, task: TraceEvent) => {
-    const [name, time] = [...inside].filter(([key]) => !/^(v8\.callFunction|RunTask|V8\.|MinorGC|MajorGC)/.test(key)).sort((a, b) => b[1] - a[1])[0] ?? ["(self)", 0];
+    const [name, time] = [...inside]
+      .filter(([key]) => !/^(v8\.callFunction|RunTask|V8\.|MinorGC|MajorGC)/.test(key))
+      .sort((a, b) => b[1] - a[1])[0] ?? ["(self)", 0];
     return time < task.dur! / 4 ? "(unnamed work)" : name.replace(/-[\w-]{8}\.js/, ".js");
   };
-  const lines = [`tasks after the first paint (${((firstPaint - navigationStart) / 1000).toFixed(0)} ms) over 12.5 ms: ${tasks.length}, adding ${tasks.reduce((sum, task) => sum + blocking(task), 0).toFixed(0)} ms at 4×`];
+  const lines = [
+    `tasks after the first paint (${((firstPaint - navigationStart) / 1000).toFixed(0)} ms) over 12.5 ms: ${tasks.length}, adding ${tasks.reduce((sum, task) => sum + blocking(task), 0).toFixed(0)} ms at 4×`,
+  ];
   for (const task of tasks) {
     const inside = eventsInside(onMain, task);
     const kind = kindOf(inside, task);
     kinds.set(kind, (kinds.get(kind) ?? 0) + blocking(task) * 1000);
     const cpu = task.tdur === undefined ? "" : `, CPU ${(task.tdur / 1000).toFixed(1)} ms`;
-    lines.push(`task at ${((task.ts - navigationStart) / 1000).toFixed(0)} ms, ${(task.dur! / 1000).toFixed(1)} ms${cpu} (${blocking(task).toFixed(0)} at 4×): ${top(inside, 6, 1000)}`);
+    lines.push(
+      `task at ${((task.ts - navigationStart) / 1000).toFixed(0)} ms, ${(task.dur! / 1000).toFixed(1)} ms${cpu} (${blocking(task).toFixed(0)} at 4×): ${top(inside, 6, 1000)}`,
+    );
     if (!samplesOf) continue;
     const { scripts, functions } = samplesOf(task.ts, task.ts + task.dur!);
     lines.push(`    by script: ${top(scripts, 6, 1)}`, `    by function: ${top(functions, 8, 1)}`);
@@ -184,7 +233,18 @@ function blockingTasks(audits: Audits, events: TraceEvent[], onMain: TraceEvent[
 
 function medianOf(runs: Figures[]): Figures {
   const pick = (key: Exclude<keyof Figures, "findings">) => median(runs.map((run) => run[key]));
-  return { findings: [...new Set(runs.flatMap((run) => run.findings))], performance: pick("performance"), accessibility: pick("accessibility"), fcpMs: pick("fcpMs"), lcpMs: pick("lcpMs"), tbtMs: pick("tbtMs"), cls: pick("cls"), transferKiB: pick("transferKiB"), benchmarkIndex: pick("benchmarkIndex"), cpuBlockingMs: pick("cpuBlockingMs") };
+  return {
+    findings: [...new Set(runs.flatMap((run) => run.findings))],
+    performance: pick("performance"),
+    accessibility: pick("accessibility"),
+    fcpMs: pick("fcpMs"),
+    lcpMs: pick("lcpMs"),
+    tbtMs: pick("tbtMs"),
+    cls: pick("cls"),
+    transferKiB: pick("transferKiB"),
+    benchmarkIndex: pick("benchmarkIndex"),
+    cpuBlockingMs: pick("cpuBlockingMs"),
+  };
 }
 
 const portal = await startBrowserPortal({ distDir: DIST });
@@ -205,7 +265,9 @@ try {
     { name: "/dashboard (signed in)", path: "/dashboard", signedIn: true },
     { name: "data log (signed in)", path: `/tuning-tools/data-logs/${log.id}`, signedIn: true },
   ];
-  console.log(`Lighthouse ${(await import("lighthouse/package.json", { with: { type: "json" } })).default.version}, mobile profile, median of ${RUNS} cold loads each, ${portal.origin}\n`);
+  console.log(
+    `Lighthouse ${(await import("lighthouse/package.json", { with: { type: "json" } })).default.version}, mobile profile, median of ${RUNS} cold loads each, ${portal.origin}\n`,
+  );
   const header = `${"page".padEnd(24)} ${"perf".padStart(5)} ${"a11y".padStart(5)} ${"FCP s".padStart(7)} ${"LCP s".padStart(7)} ${"TBT ms".padStart(7)} ${"CLS".padStart(6)} ${"KiB".padStart(7)}   verdict`;
   console.log(header);
   let signedIn = false;
@@ -215,7 +277,10 @@ try {
       await page.goto(`${portal.origin}/login`, { waitUntil: "networkidle0" });
       await page.locator("input[type=email], #email").fill(email);
       await page.locator("input[type=password]").fill(password);
-      await Promise.all([page.waitForNavigation({ waitUntil: "networkidle0" }).catch(() => undefined), page.locator("form button[type=submit]").click()]);
+      await Promise.all([
+        page.waitForNavigation({ waitUntil: "networkidle0" }).catch(() => undefined),
+        page.locator("form button[type=submit]").click(),
+      ]);
       await page.waitForFunction(() => location.pathname === "/dashboard", { timeout: 30_000 });
       signedIn = true;
     }
@@ -234,11 +299,17 @@ try {
     );
     // Each run's blocking time, in the order measured: a median met by a margin, or by one run, reads the same above.
     if (RUNS > 1) console.log(`    TBT per run (ms): ${runs.map((run) => run.tbtMs.toFixed(0)).join(", ")}`);
-    console.log(`    blocking by CPU time per run (ms): ${runs.map((run) => run.cpuBlockingMs.toFixed(0)).join(", ")} (median ${figures.cpuBlockingMs.toFixed(0)})`);
-    console.log(`    benchmark index per run: ${runs.map((run) => run.benchmarkIndex.toFixed(0)).join(", ")}${figures.benchmarkIndex < SLOW_HOST_INDEX ? ` (under ${SLOW_HOST_INDEX}: Lighthouse's 4× slowdown overstates a phone here)` : ""}`);
+    console.log(
+      `    blocking by CPU time per run (ms): ${runs.map((run) => run.cpuBlockingMs.toFixed(0)).join(", ")} (median ${figures.cpuBlockingMs.toFixed(0)})`,
+    );
+    console.log(
+      `    benchmark index per run: ${runs.map((run) => run.benchmarkIndex.toFixed(0)).join(", ")}${figures.benchmarkIndex < SLOW_HOST_INDEX ? ` (under ${SLOW_HOST_INDEX}: Lighthouse's 4× slowdown overstates a phone here)` : ""}`,
+    );
     for (const finding of figures.findings.slice(0, TASKS ? 400 : EXPLAIN ? 40 : 8)) console.log(`    ${finding}`);
   }
-  console.log(`\nTargets: performance ≥ ${TARGETS.performance}, LCP ≤ ${TARGETS.lcpMs / 1000} s, TBT ≤ ${TARGETS.tbtMs} ms, CLS ≤ ${TARGETS.cls}, accessibility ≥ ${TARGETS.accessibility}`);
+  console.log(
+    `\nTargets: performance ≥ ${TARGETS.performance}, LCP ≤ ${TARGETS.lcpMs / 1000} s, TBT ≤ ${TARGETS.tbtMs} ms, CLS ≤ ${TARGETS.cls}, accessibility ≥ ${TARGETS.accessibility}`,
+  );
 } finally {
   await chrome.close();
   await portal.close();

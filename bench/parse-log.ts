@@ -45,7 +45,9 @@ const rate = (bytes: number, ms: number) => `${(bytes / MiB / (ms / 1000)).toFix
 
 const generated = timed(() => generateCsv(ROWS, CHANNELS));
 const csv = generated.result;
-console.log(`Generated ${ROWS.toLocaleString("en")} rows × ${CHANNELS} channels: ${(csv.length / MiB).toFixed(1)} MiB (${csv.length.toLocaleString("en")} bytes) in ${fmt(generated.ms)}`);
+console.log(
+  `Generated ${ROWS.toLocaleString("en")} rows × ${CHANNELS} channels: ${(csv.length / MiB).toFixed(1)} MiB (${csv.length.toLocaleString("en")} bytes) in ${fmt(generated.ms)}`,
+);
 
 const first = timed(() => parseLog(csv));
 const log = first.result;
@@ -77,12 +79,21 @@ console.log(`  target ≤ ${TARGET_SECONDS} s: ${met ? "met" : "NOT MET"}`);
 const serialized = timed(() => serializeColumns(log));
 const samples = ROWS * CHANNELS;
 console.log("\nColumnar form (serializeColumns: integer codes of the printed decimals, else floats)");
-console.log(`  coded in                  ${fmt(serialized.ms)}  ${(serialized.result.length / MiB).toFixed(1)} MiB, ${(serialized.result.length / samples).toFixed(2)} bytes a sample (Float32 + Float64 time: ${((samples * 4 + ROWS * 8) / samples).toFixed(2)})`);
+console.log(
+  `  coded in                  ${fmt(serialized.ms)}  ${(serialized.result.length / MiB).toFixed(1)} MiB, ${(serialized.result.length / samples).toFixed(2)} bytes a sample (Float32 + Float64 time: ${((samples * 4 + ROWS * 8) / samples).toFixed(2)})`,
+);
 // What the upload stores: every array deflated on its own (what the chart view downloads).
 const deflated = timed(() => serializeColumns(log, (bytes) => deflateRawSync(bytes)));
-console.log(`  deflated (as stored) in    ${fmt(deflated.ms)}  ${(deflated.result.length / MiB).toFixed(1)} MiB, ${(serialized.result.length / deflated.result.length).toFixed(1)}× smaller (random test data: real logs deflate 2.5–6×)`);
+console.log(
+  `  deflated (as stored) in    ${fmt(deflated.ms)}  ${(deflated.result.length / MiB).toFixed(1)} MiB, ${(serialized.result.length / deflated.result.length).toFixed(1)}× smaller (random test data: real logs deflate 2.5–6×)`,
+);
 const decoded = deserializeColumns(deflated.result, inflateRawSync);
-if (!decoded.columns.every((column, c) => column.every((v, r) => v === log.columns[c][r] || (v !== v && log.columns[c][r] !== log.columns[c][r])))) throw new Error("the columnar form did not give back every sample");
+if (
+  !decoded.columns.every((column, c) =>
+    column.every((v, r) => v === log.columns[c][r] || (v !== v && log.columns[c][r] !== log.columns[c][r])),
+  )
+)
+  throw new Error("the columnar form did not give back every sample");
 console.log("  every sample read back exactly");
 
 const t1 = log.time[log.rowCount - 1];
@@ -95,7 +106,11 @@ for (const [label, run] of [
   ["min/max per pixel, 5 % zoom", () => minMaxPerPixel(log.time, values, zoom[0], zoom[1], 1000)],
 ] as const) {
   const [once, ...rest] = times(11, run);
-  console.log(`  ${label.padEnd(32)} ${once.toFixed(2).padStart(6)}  ${Math.min(...rest).toFixed(2).padStart(6)}`);
+  console.log(
+    `  ${label.padEnd(32)} ${once.toFixed(2).padStart(6)}  ${Math.min(...rest)
+      .toFixed(2)
+      .padStart(6)}`,
+  );
 }
 
 if (!met) process.exitCode = 1;

@@ -28,11 +28,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import zlib from "node:zlib";
-import { applyPatches, verifyAll } from "../server/services/tune-engine";
+import { SERVER_NODE_FLAGS } from "../scripts/lib/server-process";
 import { type DemoOptions, generateDemo } from "../server/seed/generator";
+import { applyPatches, verifyAll } from "../server/services/tune-engine";
 import { multipart } from "../tests/api/multipart";
 import type { ClientJob } from "./lib/request-client";
-import { SERVER_NODE_FLAGS } from "../scripts/lib/server-process";
 import type { BenchServerJob, BenchServerReady } from "./lib/tune-api-server";
 
 const ROUNDS = 200;
@@ -52,7 +52,8 @@ const ready = await new Promise<BenchServerReady>((resolve, reject) => {
   server.once("message", (message) => resolve(message as BenchServerReady));
   server.once("exit", (code) => reject(new Error(`the bench server exited with ${code}`)));
 });
-if (ready.stockSha256 !== createHash("sha256").update(stock).digest("hex")) throw new Error("the bench server generated another demo");
+if (ready.stockSha256 !== createHash("sha256").update(stock).digest("hex"))
+  throw new Error("the bench server generated another demo");
 const ids = ready.patchIds;
 const body = multipart([{ name: "file", filename: "stock.bin", content: stock }], { patchIds: JSON.stringify(ids) });
 const applyUrl = `${ready.address}/api/v1/tune-file-patches/apply`;
@@ -64,7 +65,9 @@ await writeFile(stockPath, stock);
 const echo = http.createServer((request, response) => {
   const chunks: Buffer[] = [];
   request.on("data", (chunk: Buffer) => chunks.push(chunk));
-  request.on("end", () => response.writeHead(200, { "content-type": "application/octet-stream" }).end(Buffer.concat(chunks)));
+  request.on("end", () =>
+    response.writeHead(200, { "content-type": "application/octet-stream" }).end(Buffer.concat(chunks)),
+  );
 });
 await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
 const echoUrl = `http://127.0.0.1:${(echo.address() as { port: number }).port}/echo`;
@@ -76,7 +79,9 @@ function fromNodeClient(url: string, headers: Record<string, string>, payload: U
     const worker = new Worker(new URL("../server/services/ts-worker.mjs", import.meta.url), {
       workerData: { ...job, module: new URL("./lib/request-client.ts", import.meta.url).href },
     });
-    worker.once("message", (answer: { times?: number[]; error?: string }) => (answer.times ? resolve(answer.times) : reject(new Error(answer.error))));
+    worker.once("message", (answer: { times?: number[]; error?: string }) =>
+      answer.times ? resolve(answer.times) : reject(new Error(answer.error)),
+    );
     worker.once("error", reject);
   });
 }
@@ -84,18 +89,40 @@ function fromNodeClient(url: string, headers: Record<string, string>, payload: U
 /** The same requests from one curl process (one connection, kept alive), timed by curl itself. */
 async function fromCurl(url: string, request: string[]): Promise<number[]> {
   const args: string[] = [];
-  for (let i = 0; i < WARMUP + ROUNDS; i++) args.push(...(i ? ["--next"] : []), "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}\\n", ...request, url);
+  for (let i = 0; i < WARMUP + ROUNDS; i++)
+    args.push(
+      ...(i ? ["--next"] : []),
+      "-s",
+      "-o",
+      "/dev/null",
+      "-w",
+      "%{http_code} %{time_total}\\n",
+      ...request,
+      url,
+    );
   const output = await new Promise<string>((resolve, reject) =>
     execFile("curl", args, { maxBuffer: 1 << 20 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
   );
-  const answers = output.trim().split("\n").map((line) => line.split(" "));
+  const answers = output
+    .trim()
+    .split("\n")
+    .map((line) => line.split(" "));
   const refused = answers.find(([status]) => status !== "200");
   if (refused) throw new Error(`${url} answered ${refused[0]} to curl`);
   return answers.slice(WARMUP).map(([, seconds]) => Number(seconds) * 1000);
 }
 
 const toolHeaders = { authorization: `Bearer ${BENCH_TOKEN}`, accept: "application/octet-stream" };
-const curlApply = ["-H", `authorization: ${toolHeaders.authorization}`, "-H", `accept: ${toolHeaders.accept}`, "-F", `file=@${stockPath}`, "-F", `patchIds=${JSON.stringify(ids)}`];
+const curlApply = [
+  "-H",
+  `authorization: ${toolHeaders.authorization}`,
+  "-H",
+  `accept: ${toolHeaders.accept}`,
+  "-F",
+  `file=@${stockPath}`,
+  "-F",
+  `patchIds=${JSON.stringify(ids)}`,
+];
 const curlEcho = ["-H", "content-type: application/octet-stream", "--data-binary", `@${stockPath}`];
 const payload = new Uint8Array(body.payload);
 
@@ -120,11 +147,31 @@ const operations: Array<{ name: string; target?: number; samples: number[] }> = 
     }),
   },
   { name: "curl: 8 MiB each way to an echo server", samples: await fromCurl(echoUrl, curlEcho) },
-  { name: "curl: POST /tune-file-patches/apply (bytes)", target: TARGET_MS, samples: await fromCurl(applyUrl, curlApply) },
-  { name: "  same, asking for its SHA-256 (RFC 9530)", samples: await fromCurl(applyUrl, [...curlApply, "-H", "want-repr-digest: sha-256=1"]) },
-  { name: "node:http: 8 MiB each way, echo", samples: await fromNodeClient(echoUrl, { "content-type": "application/octet-stream" }, stock) },
-  { name: "node:http: POST …/apply (bytes)", samples: await fromNodeClient(applyUrl, { ...toolHeaders, ...body.headers }, payload) },
-  { name: "node:http: same, JSON with base64 (browser)", samples: await fromNodeClient(applyUrl, { authorization: `Bearer ${BENCH_TOKEN}`, accept: "application/json", ...body.headers }, payload) },
+  {
+    name: "curl: POST /tune-file-patches/apply (bytes)",
+    target: TARGET_MS,
+    samples: await fromCurl(applyUrl, curlApply),
+  },
+  {
+    name: "  same, asking for its SHA-256 (RFC 9530)",
+    samples: await fromCurl(applyUrl, [...curlApply, "-H", "want-repr-digest: sha-256=1"]),
+  },
+  {
+    name: "node:http: 8 MiB each way, echo",
+    samples: await fromNodeClient(echoUrl, { "content-type": "application/octet-stream" }, stock),
+  },
+  {
+    name: "node:http: POST …/apply (bytes)",
+    samples: await fromNodeClient(applyUrl, { ...toolHeaders, ...body.headers }, payload),
+  },
+  {
+    name: "node:http: same, JSON with base64 (browser)",
+    samples: await fromNodeClient(
+      applyUrl,
+      { authorization: `Bearer ${BENCH_TOKEN}`, accept: "application/json", ...body.headers },
+      payload,
+    ),
+  },
 ];
 echo.close();
 server.kill("SIGTERM");
@@ -136,9 +183,13 @@ const figures = operations.map((op) => {
   return { ...op, median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), p99: quantile(sorted, 0.99) };
 });
 const floor = figures[0].median;
-console.log(`8 MiB upload, ${patches.length} patches with ${entries} entries, ${firmware.checksums.length} checksum schemes; ${ROUNDS} rounds each`);
+console.log(
+  `8 MiB upload, ${patches.length} patches with ${entries} entries, ${firmware.checksums.length} checksum schemes; ${ROUNDS} rounds each`,
+);
 console.log("");
-console.log(`${"".padEnd(44)}${"median ms".padStart(10)}${"p95 ms".padStart(10)}${"p99 ms".padStart(10)}${"× floor".padStart(9)}${"target".padStart(9)}`);
+console.log(
+  `${"".padEnd(44)}${"median ms".padStart(10)}${"p95 ms".padStart(10)}${"p99 ms".padStart(10)}${"× floor".padStart(9)}${"target".padStart(9)}`,
+);
 let over = false;
 for (const f of figures) {
   const target = f.target;

@@ -21,14 +21,20 @@ const SWITCHES = 12;
 const WHEEL_STEPS = 120;
 const TARGETS = { firstMapMs: 1500, switchMs: 100, hexOpenMs: 1000, frameMs: 1000 / 60 };
 
-const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))];
+const p95 = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))];
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const verdict = (ok: boolean) => (ok ? "met" : "NOT MET");
 const ms = (n: number) => n.toFixed(1).padStart(7);
 
 const { origin, browser, user, close } = await startBrowserPortal();
 
-async function api<T>(method: string, url: string, headers: Record<string, string>, body?: FormData | object): Promise<{ status: number; json: T; ms: number }> {
+async function api<T>(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: FormData | object,
+): Promise<{ status: number; json: T; ms: number }> {
   const start = performance.now();
   const response = await fetch(`${origin}/api/v1${url}`, {
     method,
@@ -60,24 +66,43 @@ try {
     checksums: firmware.checksums,
     definition: firmware.definition,
   });
-  await api("POST", `/firmware-support/firmware-support/${record.json.id}/stock-file`, admin.headers, fileForm(demo.stock));
-  const tune = await api<{ id: string }>("POST", "/tune-files", dealer.headers, fileForm(demo.tune.image, { title: demo.tune.title }));
+  await api(
+    "POST",
+    `/firmware-support/firmware-support/${record.json.id}/stock-file`,
+    admin.headers,
+    fileForm(demo.stock),
+  );
+  const tune = await api<{ id: string }>(
+    "POST",
+    "/tune-files",
+    dealer.headers,
+    fileForm(demo.tune.image, { title: demo.tune.title }),
+  );
   const tuneId = tune.json.id;
-  console.log(`Tune: ${(SIZE / 2 ** 20).toFixed(0)} MiB image, ${ITEMS.toLocaleString("en")} definition items, ${demo.tune.changedItems.length} changed from stock`);
+  console.log(
+    `Tune: ${(SIZE / 2 ** 20).toFixed(0)} MiB image, ${ITEMS.toLocaleString("en")} definition items, ${demo.tune.changedItems.length} changed from stock`,
+  );
 
   // Server side, one request at a time after a warm-up, as the viewer makes them.
   await api("GET", `/tune-files/${tuneId}/maps`, dealer.headers);
   const maps = await api<{ changed: string[] }>("GET", `/tune-files/${tuneId}/maps`, dealer.headers);
   const item = firmware.definition.items.find((candidate) => candidate.kind === "table2d")!;
   const itemTimes: number[] = [];
-  for (let i = 0; i < 10; i++) itemTimes.push((await api("GET", `/tune-files/${tuneId}/maps/${item.id}`, dealer.headers)).ms);
+  for (let i = 0; i < 10; i++)
+    itemTimes.push((await api("GET", `/tune-files/${tuneId}/maps/${item.id}`, dealer.headers)).ms);
   // The floor under every request: token check, the tune's row and access, no image.
   const detailTimes: number[] = [];
   for (let i = 0; i < 10; i++) detailTimes.push((await api("GET", `/tune-files/${tuneId}`, dealer.headers)).ms);
   console.log("\nAPI (ms, HTTP round trip on 127.0.0.1)");
-  console.log(`  GET /tune-files/{id} (baseline), median / p95     ${ms(median(detailTimes))} / ${p95(detailTimes).toFixed(1)}`);
-  console.log(`  GET /maps: definition + changed items (${(JSON.stringify(maps.json).length / 2 ** 20).toFixed(2)} MiB)   ${ms(maps.ms)}`);
-  console.log(`  GET /maps/{item}: one map + stock, median / p95      ${ms(median(itemTimes))} / ${p95(itemTimes).toFixed(1)}`);
+  console.log(
+    `  GET /tune-files/{id} (baseline), median / p95     ${ms(median(detailTimes))} / ${p95(detailTimes).toFixed(1)}`,
+  );
+  console.log(
+    `  GET /maps: definition + changed items (${(JSON.stringify(maps.json).length / 2 ** 20).toFixed(2)} MiB)   ${ms(maps.ms)}`,
+  );
+  console.log(
+    `  GET /maps/{item}: one map + stock, median / p95      ${ms(median(itemTimes))} / ${p95(itemTimes).toFixed(1)}`,
+  );
 
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   await page.goto(`${origin}/login`);
@@ -111,16 +136,26 @@ try {
   // Without a choice the viewer opens the first changed map.
   const firstId = maps.json.changed[0];
   const shownAt = (id: string) =>
-    page.waitForFunction((key) => ((window as unknown as { bench: { shown: Map<string, number> } }).bench.shown.get(key) ?? -1) > 0 && (window as unknown as { bench: { shown: Map<string, number> } }).bench.shown.get(key), id, { timeout: 30_000 });
+    page.waitForFunction(
+      (key) =>
+        ((window as unknown as { bench: { shown: Map<string, number> } }).bench.shown.get(key) ?? -1) > 0 &&
+        (window as unknown as { bench: { shown: Map<string, number> } }).bench.shown.get(key),
+      id,
+      { timeout: 30_000 },
+    );
   const firstMapMs = (await (await shownAt(firstId)).jsonValue()) as number;
 
   // Switching: maps spread over the definition, each found by searching the tree (which draws only the rows in view), then clicked.
-  const switchTargets = firmware.definition.items.filter((_, i) => i % Math.floor(ITEMS / SWITCHES) === 7).slice(0, SWITCHES);
+  const switchTargets = firmware.definition.items
+    .filter((_, i) => i % Math.floor(ITEMS / SWITCHES) === 7)
+    .slice(0, SWITCHES);
   const switches: number[] = [];
   const requests: number[] = [];
   for (const target of switchTargets) {
     await page.getByLabel("Search maps").fill(target.title);
-    const entry = page.getByRole("tree", { name: "Maps" }).getByRole("treeitem", { name: new RegExp(`^${target.title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}( changed)?$`) });
+    const entry = page.getByRole("tree", { name: "Maps" }).getByRole("treeitem", {
+      name: new RegExp(`^${target.title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}( changed)?$`),
+    });
     await entry.waitFor();
     await page.evaluate(() => {
       const bench = (window as unknown as { bench: { clicked: number } }).bench;
@@ -132,7 +167,12 @@ try {
     switches.push(drawn - clicked);
     // How much of it is the request for the map's values (issued → answered), the rest being React and the browser.
     const fetched = await page.evaluate(
-      (id) => performance.getEntriesByType("resource").findLast((entry) => entry.name.includes(`/maps/${encodeURIComponent(id)}`)) as PerformanceResourceTiming | undefined,
+      (id) =>
+        performance
+          .getEntriesByType("resource")
+          .findLast((entry) => entry.name.includes(`/maps/${encodeURIComponent(id)}`)) as
+          | PerformanceResourceTiming
+          | undefined,
       target.id,
     );
     if (fetched) requests.push(fetched.responseEnd - fetched.startTime);
@@ -144,7 +184,11 @@ try {
     document.addEventListener("click", (event) => (bench.clicked = event.timeStamp), { capture: true, once: true });
   });
   await page.getByRole("radiogroup", { name: "Show" }).getByText("Hex", { exact: true }).click();
-  await page.waitForFunction(() => (window as unknown as { bench: { hexDrawn: number } }).bench.hexDrawn > 0, undefined, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => (window as unknown as { bench: { hexDrawn: number } }).bench.hexDrawn > 0,
+    undefined,
+    { timeout: 30_000 },
+  );
   const hexOpenMs = await page.evaluate(() => {
     const bench = (window as unknown as { bench: { hexDrawn: number; clicked: number } }).bench;
     return bench.hexDrawn - bench.clicked;
@@ -185,11 +229,19 @@ try {
   const dropped = frames.filter((frame) => frame > TARGETS.frameMs * 1.5).length;
 
   console.log("\nBrowser, production build, headless Chromium (ms)");
-  console.log(`  first map on screen after navigating to the tune ${ms(firstMapMs)}   target ≤ ${TARGETS.firstMapMs}: ${verdict(firstMapMs <= TARGETS.firstMapMs)}`);
-  console.log(`  switching maps (click → drawn), median / p95     ${ms(median(switches))} / ${p95(switches).toFixed(1)}   target ≤ ${TARGETS.switchMs}: ${verdict(p95(switches) <= TARGETS.switchMs)}`);
+  console.log(
+    `  first map on screen after navigating to the tune ${ms(firstMapMs)}   target ≤ ${TARGETS.firstMapMs}: ${verdict(firstMapMs <= TARGETS.firstMapMs)}`,
+  );
+  console.log(
+    `  switching maps (click → drawn), median / p95     ${ms(median(switches))} / ${p95(switches).toFixed(1)}   target ≤ ${TARGETS.switchMs}: ${verdict(p95(switches) <= TARGETS.switchMs)}`,
+  );
   // Values read from an image already in the browser make no request: only the switches that asked the server count here.
-  console.log(`    of which the map's values request, median (${requests.length} of ${switches.length} switches asked) ${requests.length ? ms(median(requests)) : "none"}`);
-  console.log(`  opening the hex view (click → lines drawn)       ${ms(hexOpenMs)}   target ≤ ${TARGETS.hexOpenMs}: ${verdict(hexOpenMs <= TARGETS.hexOpenMs)}`);
+  console.log(
+    `    of which the map's values request, median (${requests.length} of ${switches.length} switches asked) ${requests.length ? ms(median(requests)) : "none"}`,
+  );
+  console.log(
+    `  opening the hex view (click → lines drawn)       ${ms(hexOpenMs)}   target ≤ ${TARGETS.hexOpenMs}: ${verdict(hexOpenMs <= TARGETS.hexOpenMs)}`,
+  );
   console.log(
     `  hex scroll frames (${frames.length}), median / p95 / max       ${ms(median(frames))} / ${p95(frames).toFixed(1)} / ${Math.max(...frames).toFixed(1)}   frames over 1.5 × 16.7 ms: ${dropped}: ${verdict(dropped === 0)}`,
   );

@@ -10,8 +10,8 @@
  */
 import zlib from "node:zlib";
 import { copyImage, crc32, diffImages } from "../domain/tune";
-import { applyPatches, bake, verifyAll } from "../server/services/tune-engine";
 import { generateDemo } from "../server/seed/generator";
+import { applyPatches, bake, verifyAll } from "../server/services/tune-engine";
 
 interface Operation {
   name: string;
@@ -37,12 +37,17 @@ const operations: Operation[] = [
   { name: "zlib.crc32 over 8 MiB (floor)", run: () => zlib.crc32(stock) },
   // What a browser verifying a CRC-32 scheme pays: the domain's own table version, which the server replaces by zlib's.
   { name: "  domain crc32 (TypeScript) over 8 MiB", run: () => crc32(stock) },
-  { name: `verify ${firmware.checksums.length} checksum schemes`, target: 5, run: () => verifyAll(stock, firmware.checksums) },
+  {
+    name: `verify ${firmware.checksums.length} checksum schemes`,
+    target: 5,
+    run: () => verifyAll(stock, firmware.checksums),
+  },
   {
     name: `apply ${entries} patch entries + fix`,
     target: 10,
     reset: () => upload.set(stock),
-    run: () => applyPatches(upload, patches, { firmwareId: firmware.firmwareId, checksums: firmware.checksums, inPlace: true }),
+    run: () =>
+      applyPatches(upload, patches, { firmwareId: firmware.firmwareId, checksums: firmware.checksums, inPlace: true }),
   },
   {
     name: "  same, into a new 8 MiB copy",
@@ -83,7 +88,9 @@ console.log(
     `${changes.length} changed ranges in the diff; ${ROUNDS} interleaved rounds`,
 );
 console.log("");
-console.log(`${"".padEnd(38)}${"median ms".padStart(10)}${"p99 ms".padStart(10)}${"× floor".padStart(9)}${"target".padStart(9)}`);
+console.log(
+  `${"".padEnd(38)}${"median ms".padStart(10)}${"p99 ms".padStart(10)}${"× floor".padStart(9)}${"target".padStart(9)}`,
+);
 let over = false;
 for (const f of figures) {
   let verdict = "";

@@ -18,13 +18,55 @@ const USERS = 100_000;
 const RUNS = 200;
 const P99_TARGET_MS = 50;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const fmt = (ms: number) => `${ms.toFixed(1).padStart(6)} ms`;
 
-const FIRST = ["anna", "ben", "carla", "dora", "erik", "fatima", "georg", "hana", "ivan", "jonas", "kemal", "lena", "marco", "nina", "oskar", "paula", "quinn", "rosa", "sven", "tara"];
-const LAST = ["mueller", "schmidt", "rossi", "novak", "garcia", "kowalski", "jensen", "dubois", "silva", "smith", "nagy", "berg", "costa", "wagner", "ivanov"];
+const FIRST = [
+  "anna",
+  "ben",
+  "carla",
+  "dora",
+  "erik",
+  "fatima",
+  "georg",
+  "hana",
+  "ivan",
+  "jonas",
+  "kemal",
+  "lena",
+  "marco",
+  "nina",
+  "oskar",
+  "paula",
+  "quinn",
+  "rosa",
+  "sven",
+  "tara",
+];
+const LAST = [
+  "mueller",
+  "schmidt",
+  "rossi",
+  "novak",
+  "garcia",
+  "kowalski",
+  "jensen",
+  "dubois",
+  "silva",
+  "smith",
+  "nagy",
+  "berg",
+  "costa",
+  "wagner",
+  "ivanov",
+];
 
-console.log(`load average at start: ${loadavg().map((n) => n.toFixed(1)).join(" ")}`);
+console.log(
+  `load average at start: ${loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" ")}`,
+);
 const { database, drop } = await openScratchDatabase("postgres", "bench_users");
 try {
   await database.migrate();
@@ -44,25 +86,41 @@ try {
   await db.execute(sql`ANALYZE users`);
   console.log(`${USERS} users inserted and analysed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: `.test-data/bench-${randomBytes(4).toString("hex")}`, DIST_DIR: ".test-data/no-dist", LOG_LEVEL: "warn" });
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: `.test-data/bench-${randomBytes(4).toString("hex")}`,
+    DIST_DIR: ".test-data/no-dist",
+    LOG_LEVEL: "warn",
+  });
   const app = await buildApp(config, { database, identity: fixedIdentity(), logger: false });
   const kinds: Array<[string, (i: number) => string]> = [
     ["first page, newest first", () => "/users?pageSize=20"],
     // The middle of a real user's email, as support pastes it from a customer's message.
-    ["search an email fragment", (i) => {
-      const k = 1000 + i * 37;
-      return `/users?q=${FIRST[k % 20]}.${LAST[Math.floor(k / 20) % 15]}${k}`;
-    }],
+    [
+      "search an email fragment",
+      (i) => {
+        const k = 1000 + i * 37;
+        return `/users?q=${FIRST[k % 20]}.${LAST[Math.floor(k / 20) % 15]}${k}`;
+      },
+    ],
     ["search a name", (i) => `/users?q=${encodeURIComponent(`${FIRST[i % 20]} ${LAST[(i * 7) % 15]}`)}`],
     ["search a short prefix", (i) => `/users?q=${FIRST[i % 20].slice(0, 3)}`],
     ["role filter, by last sign-in", (i) => `/users?role[eq]=${["dealer", "admin"][i % 2]}&sort=-lastSignInAt`],
     ["disabled accounts", () => "/users?disabled[eq]=true"],
-    ["signed up in a month", (i) => `/users?createdAt[between]=${new Date(Date.now() - (i % 30 + 30) * 86400_000).toISOString().slice(0, 10)},${new Date(Date.now() - (i % 30) * 86400_000).toISOString().slice(0, 10)}`],
+    [
+      "signed up in a month",
+      (i) =>
+        `/users?createdAt[between]=${new Date(Date.now() - ((i % 30) + 30) * 86400_000).toISOString().slice(0, 10)},${new Date(Date.now() - (i % 30) * 86400_000).toISOString().slice(0, 10)}`,
+    ],
     ["page 40 of a role", (i) => `/users?role[eq]=customer&page=${40 + (i % 5)}&pageSize=25`],
   ];
   const call = async (url: string) => {
     const start = performance.now();
-    const response = await app.inject({ method: "GET", url: `/api/v1${url}`, headers: { authorization: "Bearer bench" } });
+    const response = await app.inject({
+      method: "GET",
+      url: `/api/v1${url}`,
+      headers: { authorization: "Bearer bench" },
+    });
     const ms = performance.now() - start;
     if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}: ${response.body}`);
     return { ms, total: response.json().total as number };
@@ -81,11 +139,15 @@ try {
     }
     times.sort((a, b) => a - b);
     all.push(...times);
-    console.log(`  ${name.padEnd(30)} p50 ${fmt(percentile(times, 50))}  p95 ${fmt(percentile(times, 95))}  p99 ${fmt(percentile(times, 99))}  (last total ${total})`);
+    console.log(
+      `  ${name.padEnd(30)} p50 ${fmt(percentile(times, 50))}  p95 ${fmt(percentile(times, 95))}  p99 ${fmt(percentile(times, 99))}  (last total ${total})`,
+    );
   }
   all.sort((a, b) => a - b);
   const p99 = percentile(all, 99);
-  console.log(`  all ${all.length} requests: p50 ${fmt(percentile(all, 50))}  p95 ${fmt(percentile(all, 95))}  p99 ${fmt(p99)}  p99/target ${(p99 / P99_TARGET_MS).toFixed(2)}  ${p99 <= P99_TARGET_MS ? "ok" : "OVER TARGET"}`);
+  console.log(
+    `  all ${all.length} requests: p50 ${fmt(percentile(all, 50))}  p95 ${fmt(percentile(all, 95))}  p99 ${fmt(p99)}  p99/target ${(p99 / P99_TARGET_MS).toFixed(2)}  ${p99 <= P99_TARGET_MS ? "ok" : "OVER TARGET"}`,
+  );
   await app.close();
 } finally {
   await database.close();

@@ -2,11 +2,14 @@ import { z } from "zod";
 import { roles } from "./roles";
 
 export const roleSchema = z.enum(roles);
-export { type Role, claimsForRole, roleFromClaims } from "./roles";
+export { claimsForRole, type Role, roleFromClaims } from "./roles";
 
 export const accountPreferencesSchema = z.strictObject({
   units: z.enum(["metric", "imperial"]).optional(),
-  language: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, "Use a language tag such as en or en-GB").optional(),
+  language: z
+    .string()
+    .regex(/^[a-z]{2}(-[A-Z]{2})?$/, "Use a language tag such as en or en-GB")
+    .optional(),
   /** Each notification is also emailed to the account's address. */
   emailNotifications: z.boolean().optional(),
 });
@@ -21,7 +24,14 @@ export const accountSchema = z.strictObject({
   emailVerified: z.boolean(),
   phoneNumber: z.string().nullable(),
   tenantId: z.string().nullable(),
-  providerData: z.array(z.strictObject({ providerId: z.string(), uid: z.string(), email: z.string().nullable(), displayName: z.string().nullable() })),
+  providerData: z.array(
+    z.strictObject({
+      providerId: z.string(),
+      uid: z.string(),
+      email: z.string().nullable(),
+      displayName: z.string().nullable(),
+    }),
+  ),
   creationTime: z.string().nullable(),
   lastSignInTime: z.string().nullable(),
   isAnonymous: z.boolean(),
@@ -29,7 +39,11 @@ export const accountSchema = z.strictObject({
   role: roleSchema,
   profile: z.strictObject({
     // Stored preferences are answered as kept: a key added later must not fail older rows.
-    preferences: z.object({ units: z.enum(["metric", "imperial"]).optional(), language: z.string().optional(), emailNotifications: z.boolean().optional() }),
+    preferences: z.object({
+      units: z.enum(["metric", "imperial"]).optional(),
+      language: z.string().optional(),
+      emailNotifications: z.boolean().optional(),
+    }),
     dealer: z.strictObject({ id: z.string(), businessName: z.string(), status: z.string() }).nullable(),
   }),
   /** Only on a deleted account, as admins read it: what our row keeps once the identity account is gone. */
@@ -40,8 +54,16 @@ export type Account = z.infer<typeof accountSchema>;
 /** The only fields a user may change on their own account through our API. */
 export const accountPatchSchema = z
   .strictObject({
-    displayName: z.string().trim().min(1, "Display name cannot be empty").max(80, "Display name is at most 80 characters").nullable(),
-    photoURL: z.url({ protocol: /^https?$/, message: "Photo URL must be an http(s) address" }).max(2048).nullable(),
+    displayName: z
+      .string()
+      .trim()
+      .min(1, "Display name cannot be empty")
+      .max(80, "Display name is at most 80 characters")
+      .nullable(),
+    photoURL: z
+      .url({ protocol: /^https?$/, message: "Photo URL must be an http(s) address" })
+      .max(2048)
+      .nullable(),
     phoneNumber: z
       .string()
       .regex(/^\+[1-9]\d{6,14}$/, "Phone number must be in international format, e.g. +441234567890")
@@ -106,7 +128,13 @@ export const emailLinkAcceptedSchema = z.strictObject({ accepted: z.literal(true
  * again with the new claims; the others end the session.
  */
 export { ACCOUNT_STREAM_EVENT } from "./listen-streams";
-export const accountStreamReasonSchema = z.enum(["role-changed", "dealer-status-changed", "disabled", "signed-out", "deleted"]);
+export const accountStreamReasonSchema = z.enum([
+  "role-changed",
+  "dealer-status-changed",
+  "disabled",
+  "signed-out",
+  "deleted",
+]);
 export type AccountStreamReason = z.infer<typeof accountStreamReasonSchema>;
 export const accountStreamEventSchema = z.strictObject({
   reason: accountStreamReasonSchema,

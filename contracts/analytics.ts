@@ -12,7 +12,8 @@
 import { z } from "zod";
 
 const isoDay = (label: string) => z.iso.date(`${label} is a day, YYYY-MM-DD`);
-const dimensionValue = (label: string) => z.string().trim().min(1, `${label} is empty`).max(64, `${label} is at most 64 characters`);
+const dimensionValue = (label: string) =>
+  z.string().trim().min(1, `${label} is empty`).max(64, `${label} is at most 64 characters`);
 
 export const analyticsFilterSchema = z.strictObject({
   /** First and last day (UTC, inclusive); by default the last 365 days. */
@@ -29,9 +30,20 @@ export type AnalyticsFilter = z.infer<typeof analyticsFilterSchema>;
 /** The longest range one answer covers. */
 export const MAX_ANALYTICS_DAYS = 3 * 366;
 
-export const analyticsDimensions = ["result", "failedStep", "failedNrc", "firmwareId", "ecuFamily", "adapterKind", "appVersion", "kind"] as const;
+export const analyticsDimensions = [
+  "result",
+  "failedStep",
+  "failedNrc",
+  "firmwareId",
+  "ecuFamily",
+  "adapterKind",
+  "appVersion",
+  "kind",
+] as const;
 export type AnalyticsDimension = (typeof analyticsDimensions)[number];
-export const occurrencesQuerySchema = analyticsFilterSchema.extend({ dimension: z.enum(analyticsDimensions).default("result") });
+export const occurrencesQuerySchema = analyticsFilterSchema.extend({
+  dimension: z.enum(analyticsDimensions).default("result"),
+});
 export const overtimeBuckets = ["day", "week", "month"] as const;
 export const overtimeQuerySchema = analyticsFilterSchema.extend({ bucket: z.enum(overtimeBuckets).default("day") });
 
@@ -55,14 +67,20 @@ export const flashingOverviewSchema = z.strictObject({
   totals: countsSchema,
   durations: durationsSchema,
   failuresByStep: z.array(z.strictObject({ step: z.string(), count: z.number() })),
-  topNegativeResponses: z.array(z.strictObject({ nrc: z.number(), label: z.string(), cause: z.string().nullable(), count: z.number() })),
+  topNegativeResponses: z.array(
+    z.strictObject({ nrc: z.number(), label: z.string(), cause: z.string().nullable(), count: z.number() }),
+  ),
   byEcuFamily: breakdownSchema,
   byAdapter: breakdownSchema,
   byAppVersion: breakdownSchema,
 });
 export type FlashingOverview = z.infer<typeof flashingOverviewSchema>;
 
-export const flashingOccurrencesSchema = z.strictObject({ range: rangeSchema, dimension: z.enum(analyticsDimensions), data: breakdownSchema });
+export const flashingOccurrencesSchema = z.strictObject({
+  range: rangeSchema,
+  dimension: z.enum(analyticsDimensions),
+  data: breakdownSchema,
+});
 export type FlashingOccurrences = z.infer<typeof flashingOccurrencesSchema>;
 
 export const flashingOvertimeSchema = z.strictObject({

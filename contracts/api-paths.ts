@@ -43,14 +43,20 @@ export const apiPaths = {
   "audit-events": path("audit-events"),
   "support-requests": path("user-vehicles/support-request/mine", { create: "user-vehicles/support-request" }),
   "onboarding-vehicles": path("user-vehicles/support-request"),
-  "firmware-support": path("firmware-support", { record: "firmware-support/firmware-support", create: "firmware-support/firmware-support" }),
+  "firmware-support": path("firmware-support", {
+    record: "firmware-support/firmware-support",
+    create: "firmware-support/firmware-support",
+  }),
   "firmware-matrix": path("firmware-support/matrix"),
   "supported-vehicles": path("firmware-support/supported-vehicle"),
   "password-storage": path("firmware-support/password-storage"),
   "obd-functions": path("firmware-support/obd-function"),
   "pid-templates": path("firmware-support/pid-templates"),
   "pid-descriptors": path("firmware-support/pid-descriptors"),
-  "computed-descriptors": path("firmware-support/computed-descriptors", { record: "firmware-support/computed-descriptor", create: "firmware-support/computed-descriptor" }),
+  "computed-descriptors": path("firmware-support/computed-descriptors", {
+    record: "firmware-support/computed-descriptor",
+    create: "firmware-support/computed-descriptor",
+  }),
 } as const satisfies Record<string, ResourceApiPath>;
 
 export type ApiResource = keyof typeof apiPaths;
@@ -121,7 +127,8 @@ export const apiRoutes = {
     /** POST (admin): `{ decision: "approve" | "reject", note }`. */
     profileChangeDecision: (id: string) => `${apiPaths.users.record}/${id}/profile-change-request/approve`,
     /** A request's document or logo, for the dealer and admins. */
-    profileChangeFile: (id: string, fileId: string) => `${apiPaths.users.record}/${id}/profile-change-request/files/${fileId}`,
+    profileChangeFile: (id: string, fileId: string) =>
+      `${apiPaths.users.record}/${id}/profile-change-request/files/${fileId}`,
   },
   tuningRequests: {
     record: (id: string) => `${apiPaths["tuning-requests"].record}/${id}`,

@@ -11,16 +11,16 @@ import { validateExpression } from "./expression";
 import { storable } from "./list-query";
 import { listResponseSchema } from "./list-response";
 import {
+  addressSchema,
   CHECKSUM_TYPES,
   type ChecksumScheme,
-  type IdentifyRule,
-  type TuneDefinition,
-  type TuneItem,
-  addressSchema,
   checksumSchemeSchema,
   endianSchema,
   hexBytesSchema,
+  type IdentifyRule,
   identifyRuleSchema,
+  type TuneDefinition,
+  type TuneItem,
   tuneDefinitionSchema,
 } from "./tune-definition";
 
@@ -35,12 +35,18 @@ export const firmwareIdSchema = z
   .trim()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$/, "firmware id is 1 to 64 letters, digits, '.', '_' or '-'");
 
-const firmwareIdsSchema = z.array(firmwareIdSchema).max(500).refine((ids) => new Set(ids).size === ids.length, "a firmware id is listed twice");
+const firmwareIdsSchema = z
+  .array(firmwareIdSchema)
+  .max(500)
+  .refine((ids) => new Set(ids).size === ids.length, "a firmware id is listed twice");
 
 /** A channel name usable in expressions. */
 export const variableSchema = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "variable must start with a letter or '_' and hold only letters, digits and '_'");
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_]{0,63}$/,
+    "variable must start with a letter or '_' and hold only letters, digits and '_'",
+  );
 
 /**
  * The answers' schemas (`…Schema` without `Input`) describe records as the server stores and
@@ -78,16 +84,28 @@ const canIdSchema = addressSchema.refine((id) => id <= 0x1fffffff, "a CAN id is 
 export const flashingProfileSchema = z
   .strictObject({
     /** UDS security access level: the odd "request seed" sub-function (0x01, 0x11, …). */
-    securityLevel: z.number().int().min(1).max(0x7d).refine((n) => n % 2 === 1, "security level is odd (the request-seed sub-function)"),
+    securityLevel: z
+      .number()
+      .int()
+      .min(1)
+      .max(0x7d)
+      .refine((n) => n % 2 === 1, "security level is odd (the request-seed sub-function)"),
     seedKeyAlgorithm: name("seed/key algorithm id", 64),
     requestCanId: canIdSchema,
     responseCanId: canIdSchema,
     p2TimeoutMs: z.number().int().min(1).max(65_535),
     p2StarTimeoutMs: z.number().int().min(1).max(655_350),
     /** The pre-flight refuses a flash below this battery voltage (COBB stops below 10 V; 12.0 V with a charger is safe). */
-    minBatteryVolts: z.number().min(9, "the minimum battery voltage is at least 9 V").max(15, "the minimum battery voltage is at most 15 V").default(12),
+    minBatteryVolts: z
+      .number()
+      .min(9, "the minimum battery voltage is at least 9 V")
+      .max(15, "the minimum battery voltage is at most 15 V")
+      .default(12),
   })
-  .refine((p) => p.requestCanId !== p.responseCanId, { path: ["responseCanId"], message: "request and response CAN ids must differ" });
+  .refine((p) => p.requestCanId !== p.responseCanId, {
+    path: ["responseCanId"],
+    message: "request and response CAN ids must differ",
+  });
 export type FlashingProfile = z.output<typeof flashingProfileSchema>;
 
 const hex = (n: number) => `0x${n.toString(16).toUpperCase()}`;
@@ -97,7 +115,11 @@ export const firmwareSupportInputSchema = z
     firmwareId: firmwareIdSchema,
     ecuFamily: name("ECU family", 64),
     manufacturer: name("manufacturer", 64),
-    imageSize: z.number().int().positive("image size must be a positive number of bytes").max(MAX_IMAGE_SIZE, "image size is at most 64 MiB"),
+    imageSize: z
+      .number()
+      .int()
+      .positive("image size must be a positive number of bytes")
+      .max(MAX_IMAGE_SIZE, "image size is at most 64 MiB"),
     identify: z.array(identifyRuleSchema).max(32).default([]),
     checksums: z.array(checksumSchemeSchema).max(64).default([]),
     definition: tuneDefinitionSchema.nullable().default(null),
@@ -107,21 +129,37 @@ export const firmwareSupportInputSchema = z
     record.identify.forEach((rule, i) => {
       const length = rule.bytes !== undefined ? rule.bytes.length / 2 : (rule.text ?? "").length;
       if (rule.address + length > record.imageSize) {
-        ctx.addIssue({ code: "custom", path: ["identify", i, "address"], message: `rule at ${hex(rule.address)} runs past the image size` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["identify", i, "address"],
+          message: `rule at ${hex(rule.address)} runs past the image size`,
+        });
       }
     });
     record.checksums.forEach((scheme, i) => {
       const end = Math.max(scheme.store.address + scheme.store.size - 1, ...scheme.ranges.map(([, e]) => e));
       if (end >= record.imageSize) {
-        ctx.addIssue({ code: "custom", path: ["checksums", i], message: `scheme "${scheme.name}" reaches ${hex(end)}, past the image size` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["checksums", i],
+          message: `scheme "${scheme.name}" reaches ${hex(end)}, past the image size`,
+        });
       }
     });
     if (record.definition) {
       if (record.definition.firmwareId !== record.firmwareId) {
-        ctx.addIssue({ code: "custom", path: ["definition", "firmwareId"], message: `the definition is for ${record.definition.firmwareId}, not ${record.firmwareId}` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["definition", "firmwareId"],
+          message: `the definition is for ${record.definition.firmwareId}, not ${record.firmwareId}`,
+        });
       }
       if (record.definition.imageSize !== record.imageSize) {
-        ctx.addIssue({ code: "custom", path: ["definition", "imageSize"], message: `the definition's image size ${record.definition.imageSize} differs from ${record.imageSize}` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["definition", "imageSize"],
+          message: `the definition's image size ${record.definition.imageSize} differs from ${record.imageSize}`,
+        });
       }
     }
   });
@@ -136,8 +174,10 @@ export const flashingSupportInputSchema = z
     blocks: z.array(flashBlockSchema).max(64),
   })
   .superRefine((value, ctx) => {
-    if (value.enabled && !value.profile) ctx.addIssue({ code: "custom", path: ["profile"], message: "flashing needs a profile" });
-    if (value.enabled && value.blocks.length === 0) ctx.addIssue({ code: "custom", path: ["blocks"], message: "flashing needs at least one block" });
+    if (value.enabled && !value.profile)
+      ctx.addIssue({ code: "custom", path: ["profile"], message: "flashing needs a profile" });
+    if (value.enabled && value.blocks.length === 0)
+      ctx.addIssue({ code: "custom", path: ["blocks"], message: "flashing needs at least one block" });
   });
 export type FlashingSupportInput = z.input<typeof flashingSupportInputSchema>;
 
@@ -168,7 +208,12 @@ const storedDefinitionSchema = z.strictObject({
   firmwareId: z.string(),
   imageSize: z.number().int(),
   categories: z.array(z.strictObject({ id: z.string(), name: z.string() })),
-  items: z.array(z.custom<TuneItem>((item) => typeof item === "object" && item !== null && !Array.isArray(item), "an item is an object")),
+  items: z.array(
+    z.custom<TuneItem>(
+      (item) => typeof item === "object" && item !== null && !Array.isArray(item),
+      "an item is an object",
+    ),
+  ),
 }) satisfies z.ZodType<TuneDefinition>;
 
 const storedFlashBlockSchema = z.strictObject({
@@ -215,11 +260,13 @@ export const firmwareSupportSchema = z.strictObject({
 export type FirmwareSupport = z.infer<typeof firmwareSupportSchema>;
 
 /** List rows leave the large documents out; `hasDefinition` says whether there is one. */
-export const firmwareSupportRowSchema = firmwareSupportSchema.omit({ definition: true, checksums: true, identify: true }).extend({
-  hasDefinition: z.boolean(),
-  checksumCount: z.number().int().min(0),
-  identifyCount: z.number().int().min(0),
-});
+export const firmwareSupportRowSchema = firmwareSupportSchema
+  .omit({ definition: true, checksums: true, identify: true })
+  .extend({
+    hasDefinition: z.boolean(),
+    checksumCount: z.number().int().min(0),
+    identifyCount: z.number().int().min(0),
+  });
 export type FirmwareSupportRow = z.infer<typeof firmwareSupportRowSchema>;
 export const firmwareSupportPageSchema = listResponseSchema(firmwareSupportRowSchema);
 
@@ -245,7 +292,10 @@ export const supportedVehicleInputSchema = z
     ecu: name("ECU", 64),
     firmwareIds: firmwareIdsSchema.min(1, "name at least one firmware id"),
   })
-  .refine((v) => v.yearTo === null || v.yearTo >= v.yearFrom, { path: ["yearTo"], message: "the last year is before the first" });
+  .refine((v) => v.yearTo === null || v.yearTo >= v.yearFrom, {
+    path: ["yearTo"],
+    message: "the last year is before the first",
+  });
 export type SupportedVehicleInput = z.input<typeof supportedVehicleInputSchema>;
 export const supportedVehicleSchema = z.strictObject({
   ...recordFields,
@@ -268,14 +318,23 @@ export const supportedVehicleList = {
 // ---------------------------------------------------------------------------
 // OBD functions
 
-export const OBD_FUNCTION_CATEGORIES = ["read-codes", "clear-codes", "reset-adaptations", "service-functions", "live-data", "coding"] as const;
+export const OBD_FUNCTION_CATEGORIES = [
+  "read-codes",
+  "clear-codes",
+  "reset-adaptations",
+  "service-functions",
+  "live-data",
+  "coding",
+] as const;
 export const SAFETY_LEVELS = ["none", "caution", "dangerous"] as const;
 
 export const obdFunctionInputSchema = z
   .strictObject({
     id: z.uuid().optional(),
     name: name("name"),
-    category: z.enum(OBD_FUNCTION_CATEGORIES, { error: `category must be one of ${OBD_FUNCTION_CATEGORIES.join(", ")}` }),
+    category: z.enum(OBD_FUNCTION_CATEGORIES, {
+      error: `category must be one of ${OBD_FUNCTION_CATEGORIES.join(", ")}`,
+    }),
     description: z.string().max(2000).default(""),
     request: hexBytesSchema,
     expectedResponse: hexBytesSchema,
@@ -324,7 +383,12 @@ const expressionOf = (variables: readonly string[]) =>
     .max(1000)
     .superRefine((src, ctx) => {
       const result = validateExpression(src, variables);
-      if (!result.ok) ctx.addIssue({ code: "custom", message: `${result.error.message} (at ${result.error.position + 1})`, params: result.error });
+      if (!result.ok)
+        ctx.addIssue({
+          code: "custom",
+          message: `${result.error.message} (at ${result.error.position + 1})`,
+          params: result.error,
+        });
     });
 
 export const pidDescriptorInputSchema = z
@@ -335,7 +399,10 @@ export const pidDescriptorInputSchema = z
     unit: z.string().trim().max(32).default(""),
     source: z.enum(PID_SOURCES, { error: `source must be one of ${PID_SOURCES.join(", ")}` }),
     /** Mode 01 PID, DID or RAM address, as hex. */
-    address: z.string().regex(/^0x[0-9A-Fa-f]{1,8}$/, 'address is hex like "0x2032"').transform((s) => `0x${s.slice(2).toUpperCase()}`),
+    address: z
+      .string()
+      .regex(/^0x[0-9A-Fa-f]{1,8}$/, 'address is hex like "0x2032"')
+      .transform((s) => `0x${s.slice(2).toUpperCase()}`),
     length: z.number().int().min(1).max(8),
     signed: z.boolean().default(false),
     endian: z.enum(["big", "little"]).default("big"),
@@ -391,8 +458,14 @@ export const pidTemplateInputSchema = z
     firmwareIds: firmwareIdsSchema.default([]),
     vehicleFamily: z.string().trim().max(64).default(""),
   })
-  .refine((t) => new Set(t.descriptorIds).size === t.descriptorIds.length, { path: ["descriptorIds"], message: "a descriptor is listed twice" })
-  .refine((t) => t.firmwareIds.length > 0 || t.vehicleFamily !== "", { path: ["firmwareIds"], message: "name a firmware or a vehicle family" });
+  .refine((t) => new Set(t.descriptorIds).size === t.descriptorIds.length, {
+    path: ["descriptorIds"],
+    message: "a descriptor is listed twice",
+  })
+  .refine((t) => t.firmwareIds.length > 0 || t.vehicleFamily !== "", {
+    path: ["firmwareIds"],
+    message: "name a firmware or a vehicle family",
+  });
 export type PidTemplateInput = z.input<typeof pidTemplateInputSchema>;
 export const pidTemplateSchema = z.strictObject({
   ...recordFields,

@@ -14,21 +14,47 @@ export const customerDashboardSchema = z.strictObject({
   /** The caller's cars: how many, and the first few by name. */
   vehicles: z.strictObject({
     total: count,
-    items: z.array(z.strictObject({ id: z.string(), name: z.string(), vin: z.string().nullable(), firmwareId: z.string().nullable() })),
+    items: z.array(
+      z.strictObject({
+        id: z.string(),
+        name: z.string(),
+        vin: z.string().nullable(),
+        firmwareId: z.string().nullable(),
+      }),
+    ),
   }),
   /** The newest flash session on any of the caller's cars. */
   lastFlash: z
-    .strictObject({ id: z.string(), vehicleId: z.string(), vehicleName: z.string(), result: z.enum(flashResults), kind: z.enum(["tune", "stock"]), tuneTitle: z.string().nullable(), at: z.string() })
+    .strictObject({
+      id: z.string(),
+      vehicleId: z.string(),
+      vehicleName: z.string(),
+      result: z.enum(flashResults),
+      kind: z.enum(["tune", "stock"]),
+      tuneTitle: z.string().nullable(),
+      at: z.string(),
+    })
     .nullable(),
   /** Licences (tunes bought or granted for one car); unused: not flashed yet. */
   licences: z.strictObject({ total: count, unused: count }),
   /** Custom tune requests not in a final state, newest first. */
   openRequests: z.strictObject({
     total: count,
-    items: z.array(z.strictObject({ id: z.string(), reference: z.string(), vehicleId: z.string().nullable(), vehicleName: z.string(), state: z.enum(TUNING_REQUEST_STATES) })),
+    items: z.array(
+      z.strictObject({
+        id: z.string(),
+        reference: z.string(),
+        vehicleId: z.string().nullable(),
+        vehicleName: z.string(),
+        state: z.enum(TUNING_REQUEST_STATES),
+      }),
+    ),
   }),
   /** The caller's data logs: how many, and the newest few. */
-  dataLogs: z.strictObject({ total: count, recent: z.array(z.strictObject({ id: z.string(), title: z.string(), createdAt: z.string() })) }),
+  dataLogs: z.strictObject({
+    total: count,
+    recent: z.array(z.strictObject({ id: z.string(), title: z.string(), createdAt: z.string() })),
+  }),
   unreadNotifications: count,
 });
 export type CustomerDashboard = z.infer<typeof customerDashboardSchema>;
@@ -58,12 +84,24 @@ export const adminDashboardSchema = z.strictObject({
   signUps: z.strictObject({
     today: count,
     last7Days: count,
-    recent: z.array(z.strictObject({ uid: z.string(), email: z.string().nullable(), displayName: z.string().nullable(), role: z.enum(["customer", "dealer", "admin"]), createdAt: z.string() })),
+    recent: z.array(
+      z.strictObject({
+        uid: z.string(),
+        email: z.string().nullable(),
+        displayName: z.string().nullable(),
+        role: z.enum(["customer", "dealer", "admin"]),
+        createdAt: z.string(),
+      }),
+    ),
   }),
 });
 export type AdminDashboard = z.infer<typeof adminDashboardSchema>;
 
-export const dashboardSchema = z.discriminatedUnion("role", [customerDashboardSchema, dealerDashboardSchema, adminDashboardSchema]);
+export const dashboardSchema = z.discriminatedUnion("role", [
+  customerDashboardSchema,
+  dealerDashboardSchema,
+  adminDashboardSchema,
+]);
 export type Dashboard = z.infer<typeof dashboardSchema>;
 
 /** How many items the lists in the customer's figures hold. */

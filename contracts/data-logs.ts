@@ -49,7 +49,11 @@ export const dataLogShareSchema = z.strictObject({
   /** Channel ids the link shows; empty shows every channel. */
   channels: z.array(z.string().min(1).max(200)).max(256).default([]),
   /** No expiry when absent or null. */
-  expiresAt: z.iso.datetime({ offset: true }).refine((v) => storable("timestamp", v), "expiresAt must be in the years 0001 to 9999").nullable().optional(),
+  expiresAt: z.iso
+    .datetime({ offset: true })
+    .refine((v) => storable("timestamp", v), "expiresAt must be in the years 0001 to 9999")
+    .nullable()
+    .optional(),
 });
 export type DataLogShareInput = z.input<typeof dataLogShareSchema>;
 
@@ -141,7 +145,15 @@ export type CreatedDataLogShare = z.infer<typeof createdDataLogShareSchema>;
 /** What a share link resolves to: the log as the owner chose to show it. */
 export const resolvedDataLogShareSchema = z.strictObject({
   share: z.strictObject({ channels: z.array(z.string()), expiresAt: isoDateTime.nullable() }),
-  log: dataLogDetailSchema.pick({ id: true, title: true, format: true, rowCount: true, durationSeconds: true, startedAt: true, channels: true }),
+  log: dataLogDetailSchema.pick({
+    id: true,
+    title: true,
+    format: true,
+    rowCount: true,
+    durationSeconds: true,
+    startedAt: true,
+    channels: true,
+  }),
 });
 export type ResolvedDataLogShare = z.infer<typeof resolvedDataLogShareSchema>;
 

@@ -75,14 +75,23 @@ export const dealerList = {
 
 export const dealerStatusChangeSchema = z.strictObject({
   status: z.enum(DEALER_STATUSES, { error: `status must be one of ${DEALER_STATUSES.join(", ")}` }),
-  reason: z.string("give a reason: the dealer is told it").trim().min(3, "give a reason: the dealer is told it").max(1000, "a reason is at most 1000 characters"),
+  reason: z
+    .string("give a reason: the dealer is told it")
+    .trim()
+    .min(3, "give a reason: the dealer is told it")
+    .max(1000, "a reason is at most 1000 characters"),
 });
 export type DealerStatusChange = z.input<typeof dealerStatusChangeSchema>;
 
 /** `DELETE /dealers/{id}/admin` when the dealer has orders in flight: suspended, not removed (a removal answers 204). */
-export const dealerRemovalSchema = z.strictObject({ removed: z.literal(false), reason: z.string(), dealer: dealerProfileSchema });
+export const dealerRemovalSchema = z.strictObject({
+  removed: z.literal(false),
+  reason: z.string(),
+  dealer: dealerProfileSchema,
+});
 
-const optionalText = (label: string, max: number) => z.string().trim().max(max, `${label} is at most ${max} characters`).nullable();
+const optionalText = (label: string, max: number) =>
+  z.string().trim().max(max, `${label} is at most ${max} characters`).nullable();
 
 /**
  * `PATCH /dealers/{id}/admin`: the profile's fields an admin corrects; the status has its own route.
@@ -91,17 +100,25 @@ const optionalText = (label: string, max: number) => z.string().trim().max(max, 
  */
 export const dealerAdminPatchSchema = z
   .strictObject({
-    businessName: z.string().trim().min(1, "business name must not be empty").max(200, "business name is at most 200 characters"),
+    businessName: z
+      .string()
+      .trim()
+      .min(1, "business name must not be empty")
+      .max(200, "business name is at most 200 characters"),
     country: countrySchema.nullable(),
     address: optionalText("address", 500),
     registrationNumber: optionalText("registration number", 64),
     vatNumber: optionalText("VAT number", 32),
-    website: z.url({ protocol: /^https?$/, message: "website must be an http(s) address" }).max(2048).nullable(),
+    website: z
+      .url({ protocol: /^https?$/, message: "website must be an http(s) address" })
+      .max(2048)
+      .nullable(),
     phone: optionalText("phone", 32),
   })
   .partial()
   .refine((patch) => Object.keys(patch).length > 0, { message: "send at least one field to change" })
   .superRefine((patch, issues) => {
-    for (const field of BUSINESS_IDENTITY_FIELDS) if (field in patch) issues.addIssue({ code: "custom", path: [field], message: identityChangeHint(field) });
+    for (const field of BUSINESS_IDENTITY_FIELDS)
+      if (field in patch) issues.addIssue({ code: "custom", path: [field], message: identityChangeHint(field) });
   });
 export type DealerAdminPatch = z.input<typeof dealerAdminPatchSchema>;

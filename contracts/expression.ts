@@ -149,7 +149,11 @@ class Parser {
     if (token.kind === "end") {
       throw new ExpressionError(`Expected '${op}' but the expression ended at ${token.position}`, token.position, 1);
     }
-    throw new ExpressionError(`Expected '${op}' but found '${token.text}' at ${token.position}`, token.position, token.text.length);
+    throw new ExpressionError(
+      `Expected '${op}' but found '${token.text}' at ${token.position}`,
+      token.position,
+      token.text.length,
+    );
   }
 
   private conditional(): Expr {
@@ -167,7 +171,14 @@ class Parser {
     while (this.isOperator(...ops)) {
       const token = this.take();
       const right = next();
-      left = { type: "binary", operator: token.text as BinaryOperator, left, right, position: token.position, length: token.text.length };
+      left = {
+        type: "binary",
+        operator: token.text as BinaryOperator,
+        left,
+        right,
+        position: token.position,
+        length: token.text.length,
+      };
     }
     return left;
   }
@@ -240,7 +251,11 @@ function unexpected(token: Token): ExpressionError {
   if (token.kind === "end") {
     return new ExpressionError(`Unexpected end of expression at ${token.position}`, token.position, 1);
   }
-  return new ExpressionError(`Unexpected token '${token.text}' at ${token.position}`, token.position, token.text.length);
+  return new ExpressionError(
+    `Unexpected token '${token.text}' at ${token.position}`,
+    token.position,
+    token.text.length,
+  );
 }
 
 /** Parses `src` into an AST; throws ExpressionError on a syntax error. */
@@ -323,7 +338,8 @@ class Compiler {
           run: (scope) => {
             const value = scope[name];
             // A typeof test rather than `=== undefined`: names like `constructor` would otherwise reach Object.prototype.
-            if (typeof value !== "number") throw new ExpressionError(`Variable '${name}' has no value`, position, length);
+            if (typeof value !== "number")
+              throw new ExpressionError(`Variable '${name}' has no value`, position, length);
             return value;
           },
         };
@@ -495,9 +511,7 @@ export function compileExpression(src: string, options: CompileOptions = {}): Co
   };
 }
 
-export type ValidationResult =
-  | { ok: true; variables: readonly string[] }
-  | { ok: false; error: ExpressionErrorInfo };
+export type ValidationResult = { ok: true; variables: readonly string[] } | { ok: false; error: ExpressionErrorInfo };
 
 /** Form-friendly check: never throws for a bad expression. */
 export function validateExpression(src: string, variables: readonly string[]): ValidationResult {

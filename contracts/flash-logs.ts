@@ -12,9 +12,15 @@
  * The UDS sequence and negative response codes: shared/docs/domain.md "Flashing".
  */
 import { z } from "zod";
-import { storable } from "./list-query";
-import { adapterSchema, batteryVoltsSchema, ecuIdentitySchema, faultCodesSchema, snapshotSchema } from "./user-vehicles";
 import { vinSchema } from "./catalogue";
+import { storable } from "./list-query";
+import {
+  adapterSchema,
+  batteryVoltsSchema,
+  ecuIdentitySchema,
+  faultCodesSchema,
+  snapshotSchema,
+} from "./user-vehicles";
 
 /**
  * running: the app is flashing; success / failed: how it ended; recovered: it failed and a later
@@ -29,7 +35,17 @@ export const flashEndResults = ["success", "failed", "aborted"] as const;
 export const reportedFlashResults = ["success", "failed", "aborted"] as const;
 
 /** The steps of a flash as VW_Flash names them, in order; "block" repeats per block with its number and percent. */
-export const flashSteps = ["setup", "connecting", "security-access", "erasing", "block", "verifying", "dependencies", "reset", "done"] as const;
+export const flashSteps = [
+  "setup",
+  "connecting",
+  "security-access",
+  "erasing",
+  "block",
+  "verifying",
+  "dependencies",
+  "reset",
+  "done",
+] as const;
 export type FlashStep = (typeof flashSteps)[number];
 export const flashStepStatuses = ["started", "ok", "retry", "failed"] as const;
 
@@ -45,12 +61,18 @@ export const NEGATIVE_RESPONSES: Readonly<Record<number, { name: string; cause: 
   0x33: { name: "securityAccessDenied", cause: "the ECU is locked: security access failed or was skipped" },
   0x35: { name: "invalidKey", cause: "the key does not match the seed: wrong seed/key algorithm or firmware" },
   0x36: { name: "exceededNumberOfAttempts", cause: "too many wrong keys: the ECU locks security access" },
-  0x37: { name: "requiredTimeDelayNotExpired", cause: "locked after wrong keys: wait (often 10 minutes, ignition on) and retry" },
+  0x37: {
+    name: "requiredTimeDelayNotExpired",
+    cause: "locked after wrong keys: wait (often 10 minutes, ignition on) and retry",
+  },
   0x70: { name: "uploadDownloadNotAccepted", cause: "the ECU refuses the download: memory protected or wrong block" },
   0x71: { name: "transferDataSuspended", cause: "the transfer stopped: a lost frame or a dropped connection" },
   0x72: { name: "generalProgrammingFailure", cause: "erase or write failed in flash memory: retry, then recover" },
   0x73: { name: "wrongBlockSequenceCounter", cause: "a transfer frame was lost or repeated" },
-  0x78: { name: "requestCorrectlyReceivedResponsePending", cause: "the ECU is busy (erase, checksum) and answers later" },
+  0x78: {
+    name: "requestCorrectlyReceivedResponsePending",
+    cause: "the ECU is busy (erase, checksum) and answers later",
+  },
   0x7e: { name: "subFunctionNotSupportedInActiveSession", cause: "the step needs another diagnostic session" },
   0x7f: { name: "serviceNotSupportedInActiveSession", cause: "the step needs the programming session" },
   0x92: { name: "voltageTooHigh", cause: "supply voltage above the ECU's limit" },
@@ -92,11 +114,24 @@ export const flashAuthenticationSchema = z
     /** The ECU's answer to security access "request seed" (27 xx), as hex; all zeros means already unlocked. */
     seed: hexBytes("seed", 64).refine((value) => value.length >= 2, "seed is at least one byte"),
   })
-  .refine((value) => value.kind === "stock" || value.bakedTuneFileId !== undefined, { path: ["bakedTuneFileId"], message: "a tune flash names its baked file" });
+  .refine((value) => value.kind === "stock" || value.bakedTuneFileId !== undefined, {
+    path: ["bakedTuneFileId"],
+    message: "a tune flash names its baked file",
+  });
 export type FlashAuthentication = z.input<typeof flashAuthenticationSchema>;
 
 /** The pre-flight checks in the order they run; a refusal (409) names the first that failed in `data.check`. */
-export const preflightChecks = ["owner", "vin", "ecu-serial", "software-id", "licence", "file", "checksums", "battery", "flashing-support"] as const;
+export const preflightChecks = [
+  "owner",
+  "vin",
+  "ecu-serial",
+  "software-id",
+  "licence",
+  "file",
+  "checksums",
+  "battery",
+  "flashing-support",
+] as const;
 export type PreflightCheck = (typeof preflightChecks)[number];
 
 export const preflightResultSchema = z.strictObject({
@@ -146,7 +181,16 @@ export const flashAuthenticationAnswerSchema = z.strictObject({
   /** Every check, all passed. */
   checks: z.array(preflightResultSchema),
   /** The blocks to write, from the firmware's flashing support. */
-  blocks: z.array(z.strictObject({ name: z.string(), number: z.number(), baseAddress: z.number(), length: z.number(), fileOffset: z.number(), transferSize: z.number() })),
+  blocks: z.array(
+    z.strictObject({
+      name: z.string(),
+      number: z.number(),
+      baseAddress: z.number(),
+      length: z.number(),
+      fileOffset: z.number(),
+      transferSize: z.number(),
+    }),
+  ),
   /** Where the app reads the bootloader with this grant: GET /user-vehicles/{id}/read-bootloader/{x}. */
   bootloaderPath: z.string().nullable(),
 });
@@ -181,7 +225,12 @@ export const flashStepReportSchema = z.strictObject({
   percent: z.number().min(0).max(100).optional(),
   status: z.enum(flashStepStatuses),
   at: z.iso.datetime({ offset: true, error: "at must be an ISO date-time" }),
-  durationMs: z.number().int().min(0).max(24 * 3600 * 1000).optional(),
+  durationMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 3600 * 1000)
+    .optional(),
   retries: z.number().int().min(0).max(1000).default(0),
   request: hexBytes("request", 4096).optional(),
   response: hexBytes("response", 4096).optional(),
@@ -235,7 +284,12 @@ export const flashLogCreateSchema = z
     result: z.enum(reportedFlashResults, { error: `result must be one of ${reportedFlashResults.join(", ")}` }),
     /** What went wrong, as the app saw it (a negative response code, a lost connection). */
     message: z.string().trim().max(2000, "message is at most 2000 characters").default(""),
-    durationMs: z.number().int().min(0).max(24 * 3600 * 1000).optional(),
+    durationMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 3600 * 1000)
+      .optional(),
     /** When the flash ended, if the app reports it later than it happened (offline). */
     flashedAt: z.iso
       .datetime({ offset: true, error: "flashedAt must be an ISO date-time" })
@@ -286,7 +340,14 @@ export const flashLogSchema = z.strictObject({
   failedBlock: z.number().nullable(),
   failedNrc: z.number().nullable(),
   /** The last step reported: what a running session is doing now. */
-  progress: z.strictObject({ step: z.enum(flashSteps), block: z.number().nullable(), percent: z.number().nullable(), status: z.enum(flashStepStatuses) }).nullable(),
+  progress: z
+    .strictObject({
+      step: z.enum(flashSteps),
+      block: z.number().nullable(),
+      percent: z.number().nullable(),
+      status: z.enum(flashStepStatuses),
+    })
+    .nullable(),
 });
 export type FlashLog = z.infer<typeof flashLogSchema>;
 
@@ -317,11 +378,31 @@ export type FlashSessionDetail = z.infer<typeof flashSessionDetailSchema>;
 /** `GET /flash-log` (admins; dealers for the vehicles they manage). */
 export const flashLogList = {
   sort: ["flashedAt", "result", "firmwareId", "durationMs"],
-  filter: ["result", "kind", "vehicleId", "firmwareId", "ecuFamily", "adapterKind", "appVersion", "failedStep", "failedNrc", "flashedAt"],
+  filter: [
+    "result",
+    "kind",
+    "vehicleId",
+    "firmwareId",
+    "ecuFamily",
+    "adapterKind",
+    "appVersion",
+    "failedStep",
+    "failedNrc",
+    "flashedAt",
+  ],
 } as const;
 
 /** Events of `GET /user-vehicles/{id}/listen`: the vehicle's flash sessions as they change, and each step. */
-export const vehicleEventNames = { flashLog: "flash-log", flashStep: "flash-step", preflight: "preflight", order: "order" } as const;
+export const vehicleEventNames = {
+  flashLog: "flash-log",
+  flashStep: "flash-step",
+  preflight: "preflight",
+  order: "order",
+} as const;
 /** An order for the car changed (paid, refunded, ended): the page reads its licences again. */
-export const orderEventSchema = z.strictObject({ id: z.string(), status: z.string(), tuneFileId: z.string().nullable() });
+export const orderEventSchema = z.strictObject({
+  id: z.string(),
+  status: z.string(),
+  tuneFileId: z.string().nullable(),
+});
 export const flashStepEventSchema = z.strictObject({ flashLogId: z.string(), step: flashLogStepSchema });

@@ -32,7 +32,8 @@ export interface ImageModifiers {
 }
 
 function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value <= 0) throw new RangeError(`Image ${name} must be a positive integer, got ${value}.`);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new RangeError(`Image ${name} must be a positive integer, got ${value}.`);
   return value;
 }
 
@@ -50,7 +51,8 @@ export function modifierSegment(modifiers: ImageModifiers): string {
   if (!(IMAGE_FORMATS as readonly string[]).includes(format)) throw new RangeError(`Unknown image format "${format}".`);
   parts.push(`f_${format}`);
   if (modifiers.fit !== undefined) {
-    if (!(IMAGE_FITS as readonly string[]).includes(modifiers.fit)) throw new RangeError(`Unknown image fit "${modifiers.fit}".`);
+    if (!(IMAGE_FITS as readonly string[]).includes(modifiers.fit))
+      throw new RangeError(`Unknown image fit "${modifiers.fit}".`);
     parts.push(`fit_${modifiers.fit}`);
   }
   if (modifiers.background !== undefined) {

@@ -1,4 +1,3 @@
-
 /**
  * How list endpoints read paging, sorting and filtering from the query string, shared by the
  * data provider (which writes it) and the server (which parses it):
@@ -63,7 +62,17 @@ export interface ListQuery {
  *   294276 AD, but year 0 and expanded years are refused by its input, and no list needs them;
  * - boolean: `true` or `false`.
  */
-export type ListValueType = "text" | "uuid" | "smallint" | "integer" | "bigint" | "real" | "double" | "numeric" | "timestamp" | "boolean";
+export type ListValueType =
+  | "text"
+  | "uuid"
+  | "smallint"
+  | "integer"
+  | "bigint"
+  | "real"
+  | "double"
+  | "numeric"
+  | "timestamp"
+  | "boolean";
 
 /** The largest value of a PostgreSQL integer (int4) column. */
 export const INT4_MAX = 2_147_483_647;
@@ -98,7 +107,9 @@ export function listValue(type: ListValueType, raw: string): { value: ListValue 
     case "bigint": {
       const [min, max] = INTEGER_RANGES[type];
       const n = DECIMAL.test(raw) ? Number(raw) : NaN;
-      return Number.isInteger(n) && n >= min && n <= max ? { value: n } : { problem: `must be a whole number from ${min} to ${max}` };
+      return Number.isInteger(n) && n >= min && n <= max
+        ? { value: n }
+        : { problem: `must be a whole number from ${min} to ${max}` };
     }
     case "real":
     case "double":
@@ -108,24 +119,29 @@ export function listValue(type: ListValueType, raw: string): { value: ListValue 
       if (type === "numeric") return Number.isFinite(n) ? { value: n } : { problem: "must be a finite number" };
       const [largest, smallest] = FLOAT_RANGES[type];
       const size = Math.abs(n);
-      return size <= largest && (size === 0 || size >= smallest) ? { value: n } : { problem: `must be a number of magnitude ${smallest} to ${largest}, or 0` };
+      return size <= largest && (size === 0 || size >= smallest)
+        ? { value: n }
+        : { problem: `must be a number of magnitude ${smallest} to ${largest}, or 0` };
     }
     case "timestamp": {
       const match = ISO_DATE.exec(raw);
       if (!match) return { problem: "must be an ISO 8601 date or date-time, such as 2024-05-01T12:00:00Z" };
       const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0));
       const monthDays = [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
-      if (day < 1 || day > monthDays || hour > 23 || minute > 59 || second > 59) return { problem: "must be a date and time that exist in the calendar" };
+      if (day < 1 || day > monthDays || hour > 23 || minute > 59 || second > 59)
+        return { problem: "must be a date and time that exist in the calendar" };
       const date = new Date(raw);
       const utcYear = date.getUTCFullYear();
-      if (year < 1 || Number.isNaN(date.getTime()) || utcYear < 1 || utcYear > 9999) return { problem: "must be a date in the years 0001 to 9999" };
+      if (year < 1 || Number.isNaN(date.getTime()) || utcYear < 1 || utcYear > 9999)
+        return { problem: "must be a date in the years 0001 to 9999" };
       return { value: date };
     }
   }
 }
 
 /** True when a column of the type can store the value (listValue): for the schemas of bodies. */
-export const storable = (type: ListValueType, value: string | number): boolean => "value" in listValue(type, String(value));
+export const storable = (type: ListValueType, value: string | number): boolean =>
+  "value" in listValue(type, String(value));
 
 const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 
@@ -166,7 +182,8 @@ export function serializeListQuery(query: Partial<ListQuery>): URLSearchParams {
   const params = new URLSearchParams();
   if (query.page !== undefined) params.set("page", String(query.page));
   if (query.pageSize !== undefined) params.set("pageSize", String(query.pageSize));
-  if (query.sort?.length) params.set("sort", query.sort.map((s) => (s.order === "desc" ? "-" : "") + s.field).join(","));
+  if (query.sort?.length)
+    params.set("sort", query.sort.map((s) => (s.order === "desc" ? "-" : "") + s.field).join(","));
   if (query.q) params.set("q", query.q);
   if (query.cursor) params.set(query.cursor.direction, query.cursor.token);
   for (const filter of query.filters ?? []) {
@@ -182,7 +199,8 @@ function positiveInt(params: URLSearchParams, name: string, fallback: number, ma
   const raw = params.get(name);
   if (raw === null || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new ListQueryError(`${name} must be a whole number of at least 1`, name);
+  if (!Number.isInteger(value) || value < 1)
+    throw new ListQueryError(`${name} must be a whole number of at least 1`, name);
   if (value > max) throw new ListQueryError(`${name} must be at most ${max}`, name);
   return value;
 }

@@ -29,7 +29,9 @@ export const NOTIFICATION_KINDS = [
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** A path inside the portal: one leading slash, so it can never point at another site. */
-export const inAppPathSchema = z.string().regex(/^\/(?![/\\])\S*$/, "a link is a path inside the portal, such as /my-tunes");
+export const inAppPathSchema = z
+  .string()
+  .regex(/^\/(?![/\\])\S*$/, "a link is a path inside the portal, such as /my-tunes");
 
 export const notificationSchema = z.strictObject({
   id: z.string(),
@@ -69,4 +71,4 @@ export const markAllReadResultSchema = z.strictObject({
 export type MarkAllReadResult = z.infer<typeof markAllReadResultSchema>;
 
 // The listen stream's events and the inbox's path are in ./listen-streams, without zod (the app opens the stream as a page loads).
-export { NOTIFICATION_EVENTS, type UnreadEvent, notificationsPath } from "./listen-streams";
+export { NOTIFICATION_EVENTS, notificationsPath, type UnreadEvent } from "./listen-streams";

@@ -24,7 +24,15 @@ export const ORDER_NEXT: Readonly<Record<OrderStatus, readonly OrderStatus[]>> =
 };
 
 /** From the user's side: the customer's payment and refund; the dealer's sale, platform fee and their reversals. */
-export const LEDGER_KINDS = ["payment", "refund", "sale", "fee", "sale-reversal", "fee-reversal", "adjustment"] as const;
+export const LEDGER_KINDS = [
+  "payment",
+  "refund",
+  "sale",
+  "fee",
+  "sale-reversal",
+  "fee-reversal",
+  "adjustment",
+] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 export const tuneFileOrderSchema = z.strictObject({
@@ -34,7 +42,9 @@ export const tuneFileOrderSchema = z.strictObject({
 export type TuneFileOrderInput = z.input<typeof tuneFileOrderSchema>;
 
 /** `POST /payments/tuning-request-order`: pays a tuning request's quote. */
-export const tuningRequestOrderSchema = z.strictObject({ tuningRequestId: z.uuid("tuningRequestId must be a tuning request's id") });
+export const tuningRequestOrderSchema = z.strictObject({
+  tuningRequestId: z.uuid("tuningRequestId must be a tuning request's id"),
+});
 
 export const orderSchema = z.strictObject({
   id: z.string(),
@@ -63,7 +73,10 @@ export const orderList = {
   filter: ["status", "customerUid", "dealerUid", "vehicleId", "currency", "createdAt"],
 } as const;
 /** An order as a list shows it: with both parties' names, for support to read without lookups. */
-export const orderListItemSchema = orderSchema.extend({ customerName: z.string().nullable(), dealerName: z.string().nullable() });
+export const orderListItemSchema = orderSchema.extend({
+  customerName: z.string().nullable(),
+  dealerName: z.string().nullable(),
+});
 export type OrderListItem = z.infer<typeof orderListItemSchema>;
 export const orderPageSchema = listResponseSchema(orderListItemSchema);
 
@@ -98,7 +111,11 @@ export type SandboxPaymentResult = z.infer<typeof sandboxPaymentResultSchema>;
 /** Removing a licence (admin or the selling dealer): the reason is kept and told; a paid order is refunded. */
 export const purchaseRemovalSchema = z.strictObject({
   tuneFileId: z.uuid("tuneFileId must be a tune file's id"),
-  reason: z.string("give a reason: the customer is told it").trim().min(3, "give a reason: the customer is told it").max(1000, "a reason is at most 1000 characters"),
+  reason: z
+    .string("give a reason: the customer is told it")
+    .trim()
+    .min(3, "give a reason: the customer is told it")
+    .max(1000, "a reason is at most 1000 characters"),
 });
 
 export const licenceSchema = z.strictObject({
@@ -111,7 +128,11 @@ export const licenceSchema = z.strictObject({
   orderId: z.string().nullable(),
   grantedBy: z.string().nullable(),
   /** What it is bound to, read from the car when it was made: the pre-flight refuses another VIN, ECU or software. */
-  boundTo: z.strictObject({ vin: z.string().nullable(), ecuSerial: z.string().nullable(), softwareId: z.string().nullable() }),
+  boundTo: z.strictObject({
+    vin: z.string().nullable(),
+    ecuSerial: z.string().nullable(),
+    softwareId: z.string().nullable(),
+  }),
   /** When the first verified flash used it; null while unused. */
   consumedAt: z.iso.datetime().nullable(),
   createdAt: z.iso.datetime(),
@@ -148,7 +169,11 @@ export const ledgerAdjustmentSchema = z.strictObject({
     .max(10_000_000, "an adjustment is at most 100,000.00 either way")
     .refine((cents) => cents !== 0, "an adjustment moves something: not 0"),
   currency: z.enum(["EUR", "GBP", "USD"], { error: "currency is one of EUR, GBP, USD" }),
-  reason: z.string("give a reason: the user reads it").trim().min(3, "give a reason: the user reads it").max(500, "a reason is at most 500 characters"),
+  reason: z
+    .string("give a reason: the user reads it")
+    .trim()
+    .min(3, "give a reason: the user reads it")
+    .max(500, "a reason is at most 500 characters"),
 });
 export type LedgerAdjustment = z.infer<typeof ledgerAdjustmentSchema>;
 

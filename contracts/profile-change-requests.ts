@@ -25,7 +25,8 @@ export const BUSINESS_IDENTITY_LABELS: Record<BusinessIdentityField | "logo", st
 };
 
 /** What a refusal elsewhere says, so every refusal points at the same place. */
-export const identityChangeHint = (field: string) => `${field} changes only through a profile change request with its documents (PUT /users/{id}/profile-change-request), approved by an administrator`;
+export const identityChangeHint = (field: string) =>
+  `${field} changes only through a profile change request with its documents (PUT /users/{id}/profile-change-request), approved by an administrator`;
 
 export const PROFILE_CHANGE_STATES = ["open", "approved", "rejected"] as const;
 export type ProfileChangeState = (typeof PROFILE_CHANGE_STATES)[number];
@@ -48,7 +49,12 @@ const optionalText = (label: string, max: number) =>
 
 /** The form fields of a request (multipart fields are strings). */
 export const profileChangeFieldsSchema = z.strictObject({
-  businessName: z.string().trim().min(1, "the legal name must not be empty").max(200, "the legal name is at most 200 characters").optional(),
+  businessName: z
+    .string()
+    .trim()
+    .min(1, "the legal name must not be empty")
+    .max(200, "the legal name is at most 200 characters")
+    .optional(),
   registrationNumber: optionalText("the company number", 64).optional(),
   vatNumber: optionalText("the VAT id", 32).optional(),
   address: optionalText("the address", 500).optional(),
@@ -122,7 +128,8 @@ export const profileChangeDecisionSchema = z
     submittedAt: z.iso.datetime({ offset: true, error: "submittedAt is the request's ISO date" }).optional(),
   })
   .superRefine((body, issues) => {
-    if (body.decision === "reject" && (body.note ?? "").length < 3) issues.addIssue({ code: "custom", path: ["note"], message: "say why it is rejected: the dealer is told" });
+    if (body.decision === "reject" && (body.note ?? "").length < 3)
+      issues.addIssue({ code: "custom", path: ["note"], message: "say why it is rejected: the dealer is told" });
   });
 export type ProfileChangeDecision = z.input<typeof profileChangeDecisionSchema>;
 

@@ -7,7 +7,12 @@ import { listResponseSchema } from "./list-response";
  */
 
 const name = z.string("Enter your name").trim().min(1, "Enter your name").max(120, "Use at most 120 characters");
-const email = z.string("Enter your email").trim().min(1, "Enter your email").max(254, "Use at most 254 characters").pipe(z.email("That email address is not valid"));
+const email = z
+  .string("Enter your email")
+  .trim()
+  .min(1, "Enter your email")
+  .max(254, "Use at most 254 characters")
+  .pipe(z.email("That email address is not valid"));
 const optionalText = (max: number) => z.string().trim().max(max, `Use at most ${max} characters`).optional();
 const phone = z
   .string("Enter a phone number")
@@ -28,14 +33,22 @@ export const contactRequestSchema = z.strictObject({
   email,
   topic: z.enum(contactTopics, "Choose a topic"),
   vehicle: optionalText(200),
-  message: z.string("Write your message").trim().min(10, "Write at least 10 characters").max(5000, "Use at most 5000 characters"),
+  message: z
+    .string("Write your message")
+    .trim()
+    .min(10, "Write at least 10 characters")
+    .max(5000, "Use at most 5000 characters"),
 });
 export type ContactRequestInput = z.infer<typeof contactRequestSchema>;
 
 export const demoRequestSchema = z.strictObject({
   name,
   email,
-  businessName: z.string("Enter your business name").trim().min(1, "Enter your business name").max(200, "Use at most 200 characters"),
+  businessName: z
+    .string("Enter your business name")
+    .trim()
+    .min(1, "Enter your business name")
+    .max(200, "Use at most 200 characters"),
   phone: phone.optional().or(z.literal("")),
   country: optionalText(100),
   platforms: optionalText(500),
@@ -44,9 +57,21 @@ export const demoRequestSchema = z.strictObject({
 export type DemoRequestInput = z.infer<typeof demoRequestSchema>;
 
 export const dealerRequestSchema = z.strictObject({
-  businessName: z.string("Enter your business name").trim().min(1, "Enter your business name").max(200, "Use at most 200 characters"),
-  address: z.string("Enter the business address").trim().min(5, "Enter the business address").max(500, "Use at most 500 characters"),
-  registrationNumber: z.string("Enter the company registration number").trim().min(2, "Enter the company registration number").max(64, "Use at most 64 characters"),
+  businessName: z
+    .string("Enter your business name")
+    .trim()
+    .min(1, "Enter your business name")
+    .max(200, "Use at most 200 characters"),
+  address: z
+    .string("Enter the business address")
+    .trim()
+    .min(5, "Enter the business address")
+    .max(500, "Use at most 500 characters"),
+  registrationNumber: z
+    .string("Enter the company registration number")
+    .trim()
+    .min(2, "Enter the company registration number")
+    .max(64, "Use at most 64 characters"),
   vatNumber: z
     .string()
     .trim()

@@ -48,7 +48,9 @@ export type Repository = z.infer<typeof repositorySchema>;
 export const repositoryListSchema = z.strictObject({ data: z.array(repositorySchema), total: z.number().int().min(0) });
 
 /** `POST /repositories/{id}/members`: the dealer names the member by their account's email. */
-export const repositoryMemberByEmailSchema = z.strictObject({ email: z.email("not an email address").transform((email) => email.toLowerCase()) });
+export const repositoryMemberByEmailSchema = z.strictObject({
+  email: z.email("not an email address").transform((email) => email.toLowerCase()),
+});
 
 /** One repository a user may reach, as `GET /users/{id}/repository-access` lists it. */
 export const repositoryAccessSchema = z.strictObject({
@@ -63,7 +65,14 @@ export const repositoryAccessSchema = z.strictObject({
   grantedAt: z.iso.datetime(),
 });
 export type RepositoryAccess = z.infer<typeof repositoryAccessSchema>;
-export const repositoryAccessListSchema = z.strictObject({ data: z.array(repositoryAccessSchema), total: z.number().int().min(0) });
+export const repositoryAccessListSchema = z.strictObject({
+  data: z.array(repositoryAccessSchema),
+  total: z.number().int().min(0),
+});
 
 /** 201 when access was given, 200 when the user already had it. */
-export const repositoryGrantSchema = z.strictObject({ repositoryId: z.string(), userUid: z.string(), created: z.boolean() });
+export const repositoryGrantSchema = z.strictObject({
+  repositoryId: z.string(),
+  userUid: z.string(),
+  created: z.boolean(),
+});

@@ -43,7 +43,8 @@ export const hexBytesSchema = z.string().transform((value, ctx) => {
 const maskSchema = z
   .union([z.string(), z.number()], { error: "mask must be a number or a hex string" })
   .transform((value, ctx) => {
-    const n = typeof value === "number" ? value : /^0x[0-9a-fA-F]{1,8}$/.test(value) ? parseInt(value.slice(2), 16) : NaN;
+    const n =
+      typeof value === "number" ? value : /^0x[0-9a-fA-F]{1,8}$/.test(value) ? parseInt(value.slice(2), 16) : NaN;
     if (!Number.isInteger(n) || n <= 0 || n > 0xffffffff) {
       ctx.addIssue({ code: "custom", message: `mask must be a non-zero 32-bit value, got ${JSON.stringify(value)}` });
       return z.NEVER;
@@ -54,7 +55,8 @@ const maskSchema = z
 /** A scaling expression of `X`, checked at parse time so that a bad one never reaches the viewer. */
 const scalingSchema = z.string().superRefine((src, ctx) => {
   const result = validateExpression(src, ["X"]);
-  if (!result.ok) ctx.addIssue({ code: "custom", message: `expression ${JSON.stringify(src)}: ${result.error.message}` });
+  if (!result.ok)
+    ctx.addIssue({ code: "custom", message: `expression ${JSON.stringify(src)}: ${result.error.message}` });
 });
 
 export const endianSchema = z.enum(["big", "little"], { error: 'endian must be "big" or "little"' });
@@ -141,12 +143,14 @@ export const tableElementSchema = z
     columnMajor: z.boolean().default(false),
   })
   .superRefine(checkElement)
-  .transform(({ rows, cols, columnMajor, ...element }): TableElementSpec => ({
-    ...resolveElement(element),
-    rows,
-    cols,
-    columnMajor,
-  }));
+  .transform(
+    ({ rows, cols, columnMajor, ...element }): TableElementSpec => ({
+      ...resolveElement(element),
+      rows,
+      cols,
+      columnMajor,
+    }),
+  );
 
 export interface LabelAxis {
   count: number;
@@ -175,12 +179,17 @@ export const axisSchema = z
         ctx.addIssue({ code: "custom", message: `an axis with labels cannot also have ${stray.join(", ")}` });
       }
       if (axis.count !== undefined && axis.count !== axis.labels.length) {
-        ctx.addIssue({ code: "custom", path: ["count"], message: `count ${axis.count} differs from the ${axis.labels.length} labels` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["count"],
+          message: `count ${axis.count} differs from the ${axis.labels.length} labels`,
+        });
       }
     } else if (axis.address === undefined) {
       ctx.addIssue({ code: "custom", message: "an axis needs either labels or an address" });
     } else {
-      if (axis.count === undefined) ctx.addIssue({ code: "custom", path: ["count"], message: "an axis read from the image needs a count" });
+      if (axis.count === undefined)
+        ctx.addIssue({ code: "custom", path: ["count"], message: "an axis read from the image needs a count" });
       checkElement(axis, ctx);
     }
   })
@@ -192,9 +201,7 @@ export const axisSchema = z
 // ---------------------------------------------------------------------------
 // Items
 
-const itemId = z
-  .string()
-  .regex(/^[A-Za-z0-9_.-]{1,128}$/, "id must be 1-128 letters, digits, '_', '.' or '-'");
+const itemId = z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, "id must be 1-128 letters, digits, '_', '.' or '-'");
 
 const itemBase = {
   id: itemId,
@@ -210,9 +217,14 @@ const constantItemSchema = z.strictObject({ ...itemBase, kind: z.literal("consta
 const flagItemSchema = z
   .strictObject({ ...itemBase, kind: z.literal("flag"), z: elementSchema, mask: maskSchema })
   .superRefine((item, ctx) => {
-    if (item.z.float) ctx.addIssue({ code: "custom", path: ["z", "float"], message: "a flag cannot be a float element" });
+    if (item.z.float)
+      ctx.addIssue({ code: "custom", path: ["z", "float"], message: "a flag cannot be a float element" });
     else if (item.mask >= 2 ** item.z.bits) {
-      ctx.addIssue({ code: "custom", path: ["mask"], message: `mask 0x${item.mask.toString(16)} does not fit ${item.z.bits} bits` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["mask"],
+        message: `mask 0x${item.mask.toString(16)} does not fit ${item.z.bits} bits`,
+      });
     }
   });
 
@@ -226,7 +238,8 @@ const enumItemSchema = z
   .superRefine((item, ctx) => {
     const seen = new Set<number>();
     item.values.forEach((value, i) => {
-      if (seen.has(value.raw)) ctx.addIssue({ code: "custom", path: ["values", i, "raw"], message: `raw value ${value.raw} is listed twice` });
+      if (seen.has(value.raw))
+        ctx.addIssue({ code: "custom", path: ["values", i, "raw"], message: `raw value ${value.raw} is listed twice` });
       seen.add(value.raw);
     });
   });
@@ -235,11 +248,19 @@ const table1dItemSchema = z
   .strictObject({ ...itemBase, kind: z.literal("table1d"), z: tableElementSchema, x: axisSchema.optional() })
   .superRefine((item, ctx) => {
     if (item.z.rows !== 1 && item.z.cols !== 1) {
-      ctx.addIssue({ code: "custom", path: ["z"], message: `a 1-D table has one row or one column, got ${item.z.rows}x${item.z.cols}` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["z"],
+        message: `a 1-D table has one row or one column, got ${item.z.rows}x${item.z.cols}`,
+      });
     }
     const cells = item.z.rows * item.z.cols;
     if (item.x && item.x.count !== cells) {
-      ctx.addIssue({ code: "custom", path: ["x", "count"], message: `axis x has ${item.x.count} entries but the table has ${cells} cells` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["x", "count"],
+        message: `axis x has ${item.x.count} entries but the table has ${cells} cells`,
+      });
     }
   });
 
@@ -253,20 +274,26 @@ const table2dItemSchema = z
   })
   .superRefine((item, ctx) => {
     if (item.x && item.x.count !== item.z.cols) {
-      ctx.addIssue({ code: "custom", path: ["x", "count"], message: `axis x has ${item.x.count} entries but the table has ${item.z.cols} columns` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["x", "count"],
+        message: `axis x has ${item.x.count} entries but the table has ${item.z.cols} columns`,
+      });
     }
     if (item.y && item.y.count !== item.z.rows) {
-      ctx.addIssue({ code: "custom", path: ["y", "count"], message: `axis y has ${item.y.count} entries but the table has ${item.z.rows} rows` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["y", "count"],
+        message: `axis y has ${item.y.count} entries but the table has ${item.z.rows} rows`,
+      });
     }
   });
 
-export const tuneItemSchema = z.discriminatedUnion("kind", [
-  constantItemSchema,
-  flagItemSchema,
-  enumItemSchema,
-  table1dItemSchema,
-  table2dItemSchema,
-], { error: 'kind must be one of "constant", "flag", "enum", "table1d", "table2d"' });
+export const tuneItemSchema = z.discriminatedUnion(
+  "kind",
+  [constantItemSchema, flagItemSchema, enumItemSchema, table1dItemSchema, table2dItemSchema],
+  { error: 'kind must be one of "constant", "flag", "enum", "table1d", "table2d"' },
+);
 
 export type TuneItem = z.output<typeof tuneItemSchema>;
 export type TuneItemKind = TuneItem["kind"];
@@ -303,18 +330,31 @@ export const tuneDefinitionSchema = z
     const categories = new Set(doc.categories.map((c) => c.id));
     const ids = new Set<string>();
     doc.items.forEach((item, i) => {
-      if (ids.has(item.id)) ctx.addIssue({ code: "custom", path: ["items", i, "id"], message: `item id "${item.id}" is used twice` });
+      if (ids.has(item.id))
+        ctx.addIssue({ code: "custom", path: ["items", i, "id"], message: `item id "${item.id}" is used twice` });
       ids.add(item.id);
       if (item.category !== undefined && !categories.has(item.category)) {
-        ctx.addIssue({ code: "custom", path: ["items", i, "category"], message: `item "${item.id}" names unknown category "${item.category}"` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["items", i, "category"],
+          message: `item "${item.id}" names unknown category "${item.category}"`,
+        });
       }
       if (item.categories) {
         if (item.categories[0] !== item.category) {
-          ctx.addIssue({ code: "custom", path: ["items", i, "categories"], message: `item "${item.id}" lists categories that do not start with its category` });
+          ctx.addIssue({
+            code: "custom",
+            path: ["items", i, "categories"],
+            message: `item "${item.id}" lists categories that do not start with its category`,
+          });
         }
         for (const category of item.categories) {
           if (!categories.has(category)) {
-            ctx.addIssue({ code: "custom", path: ["items", i, "categories"], message: `item "${item.id}" names unknown category "${category}"` });
+            ctx.addIssue({
+              code: "custom",
+              path: ["items", i, "categories"],
+              message: `item "${item.id}" names unknown category "${category}"`,
+            });
           }
         }
       }
@@ -401,7 +441,11 @@ export const checksumSchemeSchema = z
     const storeEnd = storeStart + layout.storeSize - 1;
     scheme.ranges.forEach(([start, end], i) => {
       if (start > end) {
-        ctx.addIssue({ code: "custom", path: ["ranges", i], message: `range ${hex(start)}-${hex(end)} ends before it starts` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["ranges", i],
+          message: `range ${hex(start)}-${hex(end)} ends before it starts`,
+        });
         return;
       }
       if ((end - start + 1) % layout.word !== 0) {
@@ -468,7 +512,11 @@ export const patchSchema = z
     entries: z.array(patchEntrySchema).min(1, "a patch needs at least one entry"),
   })
   .superRefine((patch, ctx) => {
-    const order = patch.entries.map((entry, index) => ({ index, start: entry.address, end: entry.address + entry.patch.length / 2 }));
+    const order = patch.entries.map((entry, index) => ({
+      index,
+      start: entry.address,
+      end: entry.address + entry.patch.length / 2,
+    }));
     order.sort((a, b) => a.start - b.start);
     for (let i = 1; i < order.length; i++) {
       if (order[i].start < order[i - 1].end) {
@@ -484,7 +532,13 @@ export type Patch = z.output<typeof patchSchema>;
 export type PatchInput = z.input<typeof patchSchema>;
 
 /** The kinds of item a definition holds. */
-export const TUNE_ITEM_KINDS = ["constant", "flag", "enum", "table1d", "table2d"] as const satisfies readonly TuneItemKind[];
+export const TUNE_ITEM_KINDS = [
+  "constant",
+  "flag",
+  "enum",
+  "table1d",
+  "table2d",
+] as const satisfies readonly TuneItemKind[];
 
 /** A number read from an image: any float, NaN and ±Infinity included (a float map may hold them; JSON writes them as null). */
 export const readNumber = z.custom<number>((value) => typeof value === "number", "must be a number");

@@ -3,17 +3,28 @@
  * the request bodies both sides validate with, and the shapes the API answers.
  */
 import { z } from "zod";
-import { TUNE_ITEM_KINDS, checksumSchemeSchema, itemValuesSchema, patchSchema, readNumber, tuneDefinitionSchema } from "./tune-definition";
 import { INT4_MAX } from "./list-query";
 import { listResponseSchema } from "./list-response";
+import {
+  checksumSchemeSchema,
+  itemValuesSchema,
+  patchSchema,
+  readNumber,
+  TUNE_ITEM_KINDS,
+  tuneDefinitionSchema,
+} from "./tune-definition";
 
 /** A stored version's number: versions are counted in an integer column, so at most INT4_MAX. */
 const versionNumber = (number: z.ZodNumber) =>
-  number.int("version is a whole number").min(1, "version is at least 1").max(INT4_MAX, `version is at most ${INT4_MAX}`);
+  number
+    .int("version is a whole number")
+    .min(1, "version is at least 1")
+    .max(INT4_MAX, `version is at most ${INT4_MAX}`);
 /** `?version=` of a tune's inspection, download and stock differences. */
 export const tuneVersionQuerySchema = z.strictObject({ version: versionNumber(z.coerce.number()).optional() });
 
-const text = (label: string, max: number) => z.string().trim().min(1, `${label} must not be empty`).max(max, `${label} is at most ${max} characters`);
+const text = (label: string, max: number) =>
+  z.string().trim().min(1, `${label} must not be empty`).max(max, `${label} is at most ${max} characters`);
 
 /** Multipart fields of `POST /tune-files` and `POST /tune-files/{id}/blob` (strings, as forms send them). */
 export const tuneFileCreateSchema = z.strictObject({
@@ -47,10 +58,17 @@ export const currencies = ["EUR", "GBP", "USD"] as const;
 
 export const tuneFilePublishSchema = z.strictObject({
   /** In minor units (cents), so no float ever holds money. */
-  priceCents: z.number().int("the price is whole cents").min(0, "the price cannot be negative").max(10_000_000, "the price is at most 100,000.00"),
+  priceCents: z
+    .number()
+    .int("the price is whole cents")
+    .min(0, "the price cannot be negative")
+    .max(10_000_000, "the price is at most 100,000.00"),
   currency: z.enum(currencies, { error: `currency is one of ${currencies.join(", ")}` }),
   /** Who may buy: these customers' emails, or anyone when empty. */
-  buyerEmails: z.array(z.email("not an email address").transform((email) => email.toLowerCase())).max(200).default([]),
+  buyerEmails: z
+    .array(z.email("not an email address").transform((email) => email.toLowerCase()))
+    .max(200)
+    .default([]),
   mayView: z.boolean().optional(),
   mayDownload: z.boolean().optional(),
 });
@@ -58,7 +76,12 @@ export type TuneFilePublishInput = z.input<typeof tuneFilePublishSchema>;
 
 export const tuneFileGrantSchema = z.strictObject({ vehicleId: z.uuid("vehicleId must be an id") });
 /** 201 when the grant was made, 200 when the vehicle already held it (`created` says which). */
-export const tuneFileGrantAnswerSchema = z.strictObject({ tuneFileId: z.string(), vehicleId: z.string(), customerUid: z.string(), created: z.boolean() });
+export const tuneFileGrantAnswerSchema = z.strictObject({
+  tuneFileId: z.string(),
+  vehicleId: z.string(),
+  customerUid: z.string(),
+  created: z.boolean(),
+});
 
 const uuids = (label: string) => z.array(z.uuid(`${label} must be ids`)).max(100);
 
@@ -84,7 +107,10 @@ export type TuneFilePatchInput = z.input<typeof tuneFilePatchInputSchema>;
  * XML, told apart by its content (`xml` holds either).
  */
 export const xdfImportSchema = z.strictObject({
-  xml: z.string().min(1, "the definition file is empty").max(8 * 1024 * 1024),
+  xml: z
+    .string()
+    .min(1, "the definition file is empty")
+    .max(8 * 1024 * 1024),
   firmwareId: text("firmwareId", 64),
   /** Store the file's patches (otherwise only the preview is answered). */
   dryRun: z.boolean().default(true),
@@ -97,7 +123,10 @@ export const xdfImportSchema = z.strictObject({
   /** RomRaider/EcuFlash: the xmlid of the rom to import when the file holds several and none can be told from the firmware. */
   romId: text("romId", 128).optional(),
   /** With dryRun false: which of the file's patches to store, by their position in the preview's `patches` (all when absent). */
-  patchIndexes: z.array(z.number().int("patchIndexes are whole numbers").min(0, "patchIndexes start at 0")).max(10_000).optional(),
+  patchIndexes: z
+    .array(z.number().int("patchIndexes are whole numbers").min(0, "patchIndexes start at 0"))
+    .max(10_000)
+    .optional(),
   /** With saveDefinition: which of the file's checksum schemes to add, by name (all when absent). */
   checksumNames: z.array(z.string()).max(1000).optional(),
 });
@@ -178,7 +207,9 @@ export const inspectionChangeSchema = z.strictObject({
       unit: z.string().optional(),
       /** The definition's decimals for this part's values. */
       decimals: z.number().int().optional(),
-      cells: z.array(z.strictObject({ row: z.number().int(), col: z.number().int(), before: readNumber, after: readNumber })),
+      cells: z.array(
+        z.strictObject({ row: z.number().int(), col: z.number().int(), before: readNumber, after: readNumber }),
+      ),
     }),
   ),
 });
@@ -189,7 +220,9 @@ export const inspectionSchema = z.strictObject({
   size: z.number().int().min(0),
   sha256: z.string(),
   checksums: z.array(checksumReportSchema),
-  patches: z.array(z.strictObject({ id: z.string(), title: z.string(), state: z.enum(["applied", "absent", "conflict"]) })),
+  patches: z.array(
+    z.strictObject({ id: z.string(), title: z.string(), state: z.enum(["applied", "absent", "conflict"]) }),
+  ),
   /** Null when there is no stock file to compare with (or the caller may not view the changes). */
   changes: z.array(inspectionChangeSchema).nullable(),
   /** Why `firmwareId` is null or `changes` is missing, in words. */
@@ -198,7 +231,9 @@ export const inspectionSchema = z.strictObject({
 export type Inspection = z.infer<typeof inspectionSchema>;
 
 /** `POST /tune-files/inspect?definition=true`: a local image's report with its firmware's definition (null when unidentified or undefined). */
-export const localInspectionSchema = inspectionSchema.extend({ definition: tuneDefinitionSchema.nullable().optional() });
+export const localInspectionSchema = inspectionSchema.extend({
+  definition: tuneDefinitionSchema.nullable().optional(),
+});
 export type LocalInspection = z.infer<typeof localInspectionSchema>;
 
 const patchStates = ["applied", "absent", "conflict"] as const;
@@ -211,8 +246,18 @@ export const patchPreviewSchema = inspectionSchema.extend({
 
 /** `GET /tune-file-patches/{id}/compatible`: the patch's state on each firmware's stock file and on the caller's tunes. */
 export const patchCompatibilitySchema = z.strictObject({
-  firmware: z.array(z.strictObject({ firmwareId: z.string(), known: z.boolean(), stockState: z.enum(patchStates).nullable() })),
-  tuneFiles: z.array(z.strictObject({ id: z.string(), title: z.string(), firmwareId: z.string(), version: z.number().int(), state: z.enum(patchStates) })),
+  firmware: z.array(
+    z.strictObject({ firmwareId: z.string(), known: z.boolean(), stockState: z.enum(patchStates).nullable() }),
+  ),
+  tuneFiles: z.array(
+    z.strictObject({
+      id: z.string(),
+      title: z.string(),
+      firmwareId: z.string(),
+      version: z.number().int(),
+      state: z.enum(patchStates),
+    }),
+  ),
 });
 
 export const tuneFilePatchSchema = z.strictObject({
@@ -244,7 +289,13 @@ export const xdfImportedSchema = z.strictObject({
   checksums: z.array(checksumSchemeSchema),
   /** Elements not imported, each with where it is and why. */
   skipped: z.array(
-    z.strictObject({ element: z.string(), title: z.string().optional(), uniqueId: z.string().optional(), line: z.number().int(), reason: z.string() }),
+    z.strictObject({
+      element: z.string(),
+      title: z.string().optional(),
+      uniqueId: z.string().optional(),
+      line: z.number().int(),
+      reason: z.string(),
+    }),
   ),
   /** Every skip as a sentence, then notes on imported items (an axis left out, labels filled in, base bytes read from stock). */
   warnings: z.array(z.string()),
@@ -295,7 +346,9 @@ export const tuneVehicleSchema = z.strictObject({
   name: z.string(),
   vin: z.string().nullable(),
   firmwareId: z.string().nullable(),
-  stockDump: z.strictObject({ sha256: z.string(), size: z.number().int().min(0), slot: z.number().int().nullable() }).nullable(),
+  stockDump: z
+    .strictObject({ sha256: z.string(), size: z.number().int().min(0), slot: z.number().int().nullable() })
+    .nullable(),
 });
 
 export const vehicleTunesSchema = z.strictObject({
@@ -316,7 +369,10 @@ export const tuneMapsQuerySchema = z.strictObject({
 });
 
 /** What a tune is compared with: its firmware's stock file or another tune. */
-export const tuneMapsBaseSchema = z.union([z.strictObject({ kind: z.literal("stock") }), z.strictObject({ kind: z.literal("tune"), tuneFileId: z.string(), title: z.string() })]);
+export const tuneMapsBaseSchema = z.union([
+  z.strictObject({ kind: z.literal("stock") }),
+  z.strictObject({ kind: z.literal("tune"), tuneFileId: z.string(), title: z.string() }),
+]);
 export type TuneMapsBase = z.infer<typeof tuneMapsBaseSchema>;
 
 /**

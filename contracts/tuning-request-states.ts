@@ -7,7 +7,17 @@
  * Without zod: the dashboard and the request list read the states as they load, and zod builds
  * every schema of a module when it is imported.
  */
-export const TUNING_REQUEST_STATES = ["submitted", "quoted", "paid", "in-progress", "delivered", "revision-requested", "accepted", "not-possible", "cancelled"] as const;
+export const TUNING_REQUEST_STATES = [
+  "submitted",
+  "quoted",
+  "paid",
+  "in-progress",
+  "delivered",
+  "revision-requested",
+  "accepted",
+  "not-possible",
+  "cancelled",
+] as const;
 export type TuningRequestState = (typeof TUNING_REQUEST_STATES)[number];
 
 /** States a request ends in: nothing moves it further (messages are still read). */
@@ -33,12 +43,22 @@ export interface TuningRequestAction {
 
 export const TUNING_REQUEST_ACTIONS = {
   quote: { from: ["submitted", "quoted"], by: ["dealer"], to: "quoted", label: "quote" },
-  decline: { from: ["submitted", "quoted", "paid", "in-progress"], by: ["dealer"], to: "not-possible", label: "say it is not possible" },
+  decline: {
+    from: ["submitted", "quoted", "paid", "in-progress"],
+    by: ["dealer"],
+    to: "not-possible",
+    label: "say it is not possible",
+  },
   cancel: { from: ["submitted", "quoted"], by: ["customer", "dealer"], to: "cancelled", label: "cancel" },
   /** After payment only the dealer (or an admin) cancels, and the payment is refunded. */
   "cancel-paid": { from: PAID_STATES, by: ["dealer"], to: "cancelled", label: "cancel and refund" },
   start: { from: ["paid"], by: ["dealer"], to: "in-progress", label: "start work" },
-  deliver: { from: ["paid", "in-progress", "revision-requested"], by: ["dealer"], to: "delivered", label: "deliver a revision" },
+  deliver: {
+    from: ["paid", "in-progress", "revision-requested"],
+    by: ["dealer"],
+    to: "delivered",
+    label: "deliver a revision",
+  },
   "request-revision": { from: ["delivered"], by: ["customer"], to: "revision-requested", label: "ask for a revision" },
   accept: { from: ["delivered"], by: ["customer", "system"], to: "accepted", label: "accept" },
 } as const satisfies Record<string, TuningRequestAction>;
@@ -48,17 +68,25 @@ export type TuningRequestActionName = keyof typeof TUNING_REQUEST_ACTIONS;
  * The state an action moves a request to, or the sentence refusing it: names the state and who may
  * move it. Admins act as the dealer does (support works a stuck ticket).
  */
-export function nextState(state: TuningRequestState, action: TuningRequestActionName, party: TuningRequestParty): { to: TuningRequestState } | { refused: string } {
+export function nextState(
+  state: TuningRequestState,
+  action: TuningRequestActionName,
+  party: TuningRequestParty,
+): { to: TuningRequestState } | { refused: string } {
   const rule: TuningRequestAction = TUNING_REQUEST_ACTIONS[action];
   const from = rule.from as readonly TuningRequestState[];
   const by = rule.by as readonly TuningRequestParty[];
   if (!from.includes(state) || !by.includes(party)) {
     const who = by.filter((p) => p !== "system").join(" or ");
-    return { refused: `the request is ${state}: only the ${who} may ${rule.label}, and only when it is ${from.join(", ")}` };
+    return {
+      refused: `the request is ${state}: only the ${who} may ${rule.label}, and only when it is ${from.join(", ")}`,
+    };
   }
   return { to: rule.to };
 }
 
 /** The actions a party may take on a request in this state (the app offers these). */
 export const actionsFor = (state: TuningRequestState, party: TuningRequestParty): TuningRequestActionName[] =>
-  (Object.keys(TUNING_REQUEST_ACTIONS) as TuningRequestActionName[]).filter((action) => "to" in nextState(state, action, party));
+  (Object.keys(TUNING_REQUEST_ACTIONS) as TuningRequestActionName[]).filter(
+    (action) => "to" in nextState(state, action, party),
+  );

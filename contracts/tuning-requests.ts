@@ -11,8 +11,8 @@
  * and importing this module builds every schema in it.
  */
 import { z } from "zod";
-import { currencies } from "./tune-files";
 import { listResponseSchema } from "./list-response";
+import { currencies } from "./tune-files";
 import { TUNING_REQUEST_STATES } from "./tuning-request-states";
 
 export * from "./tuning-request-states";
@@ -21,14 +21,24 @@ const shortText = (label: string, max: number) => z.string().trim().max(max, `${
 
 /** The customer's short questionnaire: what the car has and what they want. */
 export const questionnaireSchema = z.strictObject({
-  fuel: z.enum(["95", "98", "100", "E85", "diesel", "other"], { error: "fuel is one of 95, 98, 100, E85, diesel, other" }),
+  fuel: z.enum(["95", "98", "100", "E85", "diesel", "other"], {
+    error: "fuel is one of 95, 98, 100, E85, diesel, other",
+  }),
   intake: shortText("intake", 200).default(""),
   exhaust: shortText("exhaust", 200).default(""),
   turbo: shortText("turbo", 200).default(""),
   intercooler: shortText("intercooler", 200).default(""),
-  transmission: z.enum(["manual", "automatic", "dct", "other"], { error: "transmission is one of manual, automatic, dct, other" }),
+  transmission: z.enum(["manual", "automatic", "dct", "other"], {
+    error: "transmission is one of manual, automatic, dct, other",
+  }),
   /** What they hope for, in the unit they give (hp). */
-  targetPowerHp: z.number().int("target power is whole horsepower").min(1, "target power is at least 1 hp").max(3000, "target power is at most 3000 hp").nullable().default(null),
+  targetPowerHp: z
+    .number()
+    .int("target power is whole horsepower")
+    .min(1, "target power is at least 1 hp")
+    .max(3000, "target power is at most 3000 hp")
+    .nullable()
+    .default(null),
   notes: shortText("notes", 4000).default(""),
 });
 export type Questionnaire = z.infer<typeof questionnaireSchema>;
@@ -45,13 +55,25 @@ export const tuningRequestCreateSchema = z.strictObject({
 export type TuningRequestCreateInput = z.input<typeof tuningRequestCreateSchema>;
 
 const note = z.string().trim().max(4000, "a note is at most 4000 characters");
-const reason = z.string("give a reason: the other side is told it").trim().min(3, "give a reason: the other side is told it").max(2000, "a reason is at most 2000 characters");
+const reason = z
+  .string("give a reason: the other side is told it")
+  .trim()
+  .min(3, "give a reason: the other side is told it")
+  .max(2000, "a reason is at most 2000 characters");
 
 export const quoteActionSchema = z.strictObject({
   action: z.literal("quote"),
-  priceCents: z.number().int("the price is whole cents").min(100, "the price is at least 1.00").max(10_000_000, "the price is at most 100,000.00"),
+  priceCents: z
+    .number()
+    .int("the price is whole cents")
+    .min(100, "the price is at least 1.00")
+    .max(10_000_000, "the price is at most 100,000.00"),
   currency: z.enum(currencies, { error: `currency is one of ${currencies.join(", ")}` }),
-  expectedDays: z.number().int("expected days are whole days").min(1, "expect at least 1 day").max(90, "expect at most 90 days"),
+  expectedDays: z
+    .number()
+    .int("expected days are whole days")
+    .min(1, "expect at least 1 day")
+    .max(90, "expect at most 90 days"),
   note: note.default(""),
 });
 export const revisionRequestActionSchema = z.strictObject({
@@ -70,9 +92,15 @@ export const tuningRequestPatchSchema = z.discriminatedUnion(
     z.strictObject({ action: z.literal("start"), note: note.default("") }),
     revisionRequestActionSchema,
     z.strictObject({ action: z.literal("accept"), note: note.default("") }),
-    z.strictObject({ action: z.literal("message"), text: z.string().trim().min(1, "the message is empty").max(4000, "a message is at most 4000 characters") }),
+    z.strictObject({
+      action: z.literal("message"),
+      text: z.string().trim().min(1, "the message is empty").max(4000, "a message is at most 4000 characters"),
+    }),
     /** The dealer names who on their team works the ticket (null: nobody yet). */
-    z.strictObject({ action: z.literal("assign"), assignee: z.string().trim().min(1, "name who works it").max(80, "a name is at most 80 characters").nullable() }),
+    z.strictObject({
+      action: z.literal("assign"),
+      assignee: z.string().trim().min(1, "name who works it").max(80, "a name is at most 80 characters").nullable(),
+    }),
     /** The caller has read the thread up to now. */
     z.strictObject({ action: z.literal("read") }),
   ],
@@ -83,9 +111,13 @@ export type TuningRequestPatch = z.input<typeof tuningRequestPatchSchema>;
 export type TuningRequestPatchBody = z.output<typeof tuningRequestPatchSchema>;
 
 /** Multipart fields of `POST /tuning-requests/{id}/revisions` (with the file). */
-export const revisionFieldsSchema = z.strictObject({ note: z.string().trim().max(4000, "a note is at most 4000 characters").default("") });
+export const revisionFieldsSchema = z.strictObject({
+  note: z.string().trim().max(4000, "a note is at most 4000 characters").default(""),
+});
 /** Multipart fields of `POST /tuning-requests/{id}/files` (an attachment with its message). */
-export const attachmentFieldsSchema = z.strictObject({ text: z.string().trim().max(4000, "a message is at most 4000 characters").default("") });
+export const attachmentFieldsSchema = z.strictObject({
+  text: z.string().trim().max(4000, "a message is at most 4000 characters").default(""),
+});
 
 /** `PATCH /dealers/{id}/settings`: the dealer's own terms for custom tunes. */
 export const dealerSettingsSchema = z.strictObject({
@@ -163,7 +195,14 @@ export const tuningRequestSummarySchema = z.strictObject({
   vehicleName: z.string().nullable(),
   firmwareId: z.string(),
   assignee: z.string().nullable(),
-  quote: z.strictObject({ priceCents: z.number().int(), currency: z.enum(currencies), expectedDays: z.number().int(), quotedAt: iso }).nullable(),
+  quote: z
+    .strictObject({
+      priceCents: z.number().int(),
+      currency: z.enum(currencies),
+      expectedDays: z.number().int(),
+      quotedAt: iso,
+    })
+    .nullable(),
   revisions: z.number().int().min(0),
   /** When the customer last did something (asked, paid, wrote, asked for a revision). */
   lastCustomerActionAt: iso,
@@ -177,7 +216,13 @@ export type TuningRequestSummary = z.infer<typeof tuningRequestSummarySchema>;
 export const tuningRequestSchema = tuningRequestSummarySchema.extend({
   questionnaire: questionnaireSchema,
   logIds: z.array(z.string()),
-  vehicle: z.strictObject({ vin: z.string().nullable(), ecuSerial: z.string().nullable(), softwareId: z.string().nullable(), stockSha256: z.string(), stockSize: z.number().int() }),
+  vehicle: z.strictObject({
+    vin: z.string().nullable(),
+    ecuSerial: z.string().nullable(),
+    softwareId: z.string().nullable(),
+    stockSha256: z.string(),
+    stockSize: z.number().int(),
+  }),
   orderId: z.string().nullable(),
   tuneFileId: z.string().nullable(),
   freeRevisionDays: z.number().int(),
@@ -199,7 +244,10 @@ export const tuningRequestList = {
   filter: ["state", "vehicleId", "dealerUid", "customerUid", "createdAt", "lastCustomerActionAt"],
 } as const;
 export const tuningRequestPageSchema = listResponseSchema(tuningRequestSummarySchema);
-export const tuningRequestFilesSchema = z.strictObject({ data: z.array(tuningRequestFileSchema), total: z.number().int() });
+export const tuningRequestFilesSchema = z.strictObject({
+  data: z.array(tuningRequestFileSchema),
+  total: z.number().int(),
+});
 
 /** The ticket's event stream: `changed` with the request whenever anything on it changes. */
 export const TUNING_REQUEST_EVENT = "changed";

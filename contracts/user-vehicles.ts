@@ -36,10 +36,15 @@ export const adapterSchema = z.strictObject({
 export type Adapter = z.infer<typeof adapterSchema>;
 
 /** A battery voltage as read over OBD: 0 to 30 V. */
-export const batteryVoltsSchema = z.number("batteryVolts must be a number").min(0, "batteryVolts is at least 0").max(30, "batteryVolts is at most 30");
+export const batteryVoltsSchema = z
+  .number("batteryVolts must be a number")
+  .min(0, "batteryVolts is at least 0")
+  .max(30, "batteryVolts is at most 30");
 
 /** Diagnostic trouble codes as the ECU reports them: P0299, U0100 … */
-export const faultCodesSchema = z.array(z.string().regex(/^[PCBU][0-9A-F]{4}(-[0-9A-F]{2})?$/, "a fault code looks like P0299")).max(200);
+export const faultCodesSchema = z
+  .array(z.string().regex(/^[PCBU][0-9A-F]{4}(-[0-9A-F]{2})?$/, "a fault code looks like P0299"))
+  .max(200);
 
 /** `POST /user-vehicles/connect`: what the phone app sends when it meets a car. */
 export const vehicleConnectSchema = z.strictObject({
@@ -61,9 +66,15 @@ export const FUELS = ["91", "93", "95", "98", "100", "E30", "E50", "E85", "diese
 /** `PATCH /user-vehicles/{id}`: the owner's fields. The identity is the app's and is not editable here. */
 export const vehiclePatchSchema = z.strictObject({
   name: z.string().trim().min(1, "the nickname is empty").max(80, "the nickname is at most 80 characters").optional(),
-  modifications: z.array(z.string().trim().min(1, "a modification is empty").max(120, "a modification is at most 120 characters")).max(50, "at most 50 modifications").optional(),
+  modifications: z
+    .array(z.string().trim().min(1, "a modification is empty").max(120, "a modification is at most 120 characters"))
+    .max(50, "at most 50 modifications")
+    .optional(),
   notes: z.string().max(20_000, "notes are at most 20,000 characters").optional(),
-  fuel: z.enum(FUELS, { error: `fuel must be one of ${FUELS.join(", ")}` }).nullable().optional(),
+  fuel: z
+    .enum(FUELS, { error: `fuel must be one of ${FUELS.join(", ")}` })
+    .nullable()
+    .optional(),
   dynoProfile: dynoProfileSchema.nullable().optional(),
 });
 export type VehiclePatch = z.input<typeof vehiclePatchSchema>;
@@ -71,7 +82,13 @@ export type VehiclePatch = z.input<typeof vehiclePatchSchema>;
 /** `PATCH /users/{id}/vehicles/{vehicleId}/device-attributes`: the phone app's settings for this car. */
 export const deviceAttributesSchema = z.strictObject({
   adapter: adapterSchema.optional(),
-  phone: z.strictObject({ platform: z.enum(["ios", "android"]), model: idText("phone model", 80), osVersion: idText("osVersion", 32) }).optional(),
+  phone: z
+    .strictObject({
+      platform: z.enum(["ios", "android"]),
+      model: idText("phone model", 80),
+      osVersion: idText("osVersion", 32),
+    })
+    .optional(),
   /** The app's own settings for this car (units, logging rate, …): small flat values only. */
   appSettings: z.record(z.string().max(64), z.union([z.string().max(200), z.number(), z.boolean()])).optional(),
 });
@@ -111,9 +128,23 @@ export const vehicleSchema = z.strictObject({
   fuel: z.string().nullable(),
   dynoProfile: dynoProfileSchema.nullable(),
   deviceAttributes: deviceAttributesSchema.nullable(),
-  stockDump: z.strictObject({ sha256: z.string(), size: z.number(), slot: z.number().nullable(), uploadedAt: z.string().nullable() }).nullable(),
+  stockDump: z
+    .strictObject({
+      sha256: z.string(),
+      size: z.number(),
+      slot: z.number().nullable(),
+      uploadedAt: z.string().nullable(),
+    })
+    .nullable(),
   /** What the vehicle list cards show. */
-  currentTune: z.strictObject({ tuneFileId: z.string().nullable(), title: z.string().nullable(), version: z.number().nullable(), kind: z.enum(["tune", "stock"]) }).nullable(),
+  currentTune: z
+    .strictObject({
+      tuneFileId: z.string().nullable(),
+      title: z.string().nullable(),
+      version: z.number().nullable(),
+      kind: z.enum(["tune", "stock"]),
+    })
+    .nullable(),
   lastFlash: z.strictObject({ id: z.string(), result: z.string(), at: z.string() }).nullable(),
   lastConnectedAt: z.string().nullable(),
   lastBatteryVolts: z.number().nullable(),
@@ -179,7 +210,15 @@ export const snapshotComparedFields = [
   "appVersion",
 ] as const satisfies readonly (keyof Snapshot)[];
 
-export const timelineKinds = ["connect", "stock-read", "bake", "flash", "back-to-stock", "log", "tuning-request"] as const;
+export const timelineKinds = [
+  "connect",
+  "stock-read",
+  "bake",
+  "flash",
+  "back-to-stock",
+  "log",
+  "tuning-request",
+] as const;
 export type TimelineKind = (typeof timelineKinds)[number];
 
 /** `GET /user-vehicles/{id}/timeline`: what happened to the car, newest first. */

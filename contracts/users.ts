@@ -31,19 +31,31 @@ export const userList = {
 } as const;
 export const userPageSchema = listResponseSchema(userSummarySchema);
 
-const reason = z.string().trim().min(3, "say why in a few words (the audit keeps it, and the user reads it)").max(500, "reason is at most 500 characters");
-const displayName = z.string().trim().min(1, "display name cannot be empty").max(80, "display name is at most 80 characters");
+const reason = z
+  .string()
+  .trim()
+  .min(3, "say why in a few words (the audit keeps it, and the user reads it)")
+  .max(500, "reason is at most 500 characters");
+const displayName = z
+  .string()
+  .trim()
+  .min(1, "display name cannot be empty")
+  .max(80, "display name is at most 80 characters");
 
 export const userCreateSchema = z
   .strictObject({
-    email: z.email("email must be an email address").max(254).transform((email) => email.toLowerCase()),
+    email: z
+      .email("email must be an email address")
+      .max(254)
+      .transform((email) => email.toLowerCase()),
     displayName: displayName.optional(),
     role: roleSchema.default("customer"),
     /** A dealer account starts with an approved dealer profile under this business name. */
     businessName: z.string().trim().min(2, "business name is at least 2 characters").max(120).optional(),
   })
   .superRefine((value, context) => {
-    if (value.role === "dealer" && !value.businessName) context.addIssue({ code: "custom", path: ["businessName"], message: "a dealer account needs a business name" });
+    if (value.role === "dealer" && !value.businessName)
+      context.addIssue({ code: "custom", path: ["businessName"], message: "a dealer account needs a business name" });
   });
 export type UserCreateInput = z.input<typeof userCreateSchema>;
 
@@ -54,7 +66,9 @@ export const userPatchSchema = z
     displayName: displayName.optional(),
     reason,
   })
-  .refine((value) => value.role !== undefined || value.disabled !== undefined || value.displayName !== undefined, { message: "send role, disabled or displayName to change" });
+  .refine((value) => value.role !== undefined || value.disabled !== undefined || value.displayName !== undefined, {
+    message: "send role, disabled or displayName to change",
+  });
 export type UserPatchInput = z.input<typeof userPatchSchema>;
 
 /** `POST /users`: the account made, and whether its invitation was sent. */

@@ -9,7 +9,7 @@ import { DEMO_PASSWORD, demoAccounts } from "../server/seed";
 import { buildSpa, spaIsStale } from "./lib/build";
 import { isAuthEmulatorUp, startAuthEmulator } from "./lib/emulator";
 import { startMailCatcher } from "./lib/mail-catcher";
-import { START_MAIL_PORTS, freePort } from "./lib/ports";
+import { freePort, START_MAIL_PORTS } from "./lib/ports";
 import { SERVER_ENTRY, SERVER_NODE_FLAGS } from "./lib/server-process";
 
 const dev = process.argv.includes("--dev");
@@ -19,7 +19,9 @@ const projectId = process.env.FIREBASE_PROJECT_ID ?? "demo-tuning-portal";
 const emulatorPort = 9099;
 
 function waitForExit(child: ChildProcess): Promise<number | null> {
-  return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once("exit", resolve));
+  return child.exitCode !== null
+    ? Promise.resolve(child.exitCode)
+    : new Promise((resolve) => child.once("exit", resolve));
 }
 
 async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
@@ -58,7 +60,10 @@ async function main() {
   // Mail goes to the local inbox unless SMTP_URL names a real server.
   const inbox = process.env.SMTP_URL
     ? null
-    : await startMailCatcher({ smtpPort: await freePort(START_MAIL_PORTS.smtp), httpPort: await freePort(START_MAIL_PORTS.web) });
+    : await startMailCatcher({
+        smtpPort: await freePort(START_MAIL_PORTS.smtp),
+        httpPort: await freePort(START_MAIL_PORTS.web),
+      });
 
   const env = {
     ...process.env,

@@ -6,7 +6,7 @@
  * go to that runner (`npm test -- browser tests/e2e/my-tunes.spec.ts`, `npm test -- vitest tests/api/tune-files`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { buildSpa } from "./lib/build";
@@ -14,7 +14,7 @@ import { ensureChromium } from "./lib/chromium";
 import { checkDependencies } from "./lib/dependency-check";
 import { startTestEmulator } from "./lib/emulator";
 import { startMailCatcher } from "./lib/mail-catcher";
-import { TEST_PORTS, TEST_PROJECT_ID, freePort } from "./lib/ports";
+import { freePort, TEST_PORTS, TEST_PROJECT_ID } from "./lib/ports";
 import { SERVER_ENTRY, SERVER_NODE_FLAGS } from "./lib/server-process";
 
 const root = process.cwd();
@@ -33,11 +33,18 @@ interface Tally {
 
 /** The first lines of an error, without the colours the reporters add. */
 function errorHead(message: string | undefined): string {
-  const lines = (message ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").map((line) => line.trimEnd()).filter(Boolean);
+  const lines = (message ?? "")
+    .replace(/\u001b\[[0-9;]*m/g, "")
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .filter(Boolean);
   // The message and where it was thrown; the rest of the stack is in the runner's own output above.
   const firstFrame = lines.findIndex((line) => line.trimStart().startsWith("at "));
   const kept = firstFrame < 0 ? lines : lines.slice(0, firstFrame + 1);
-  return kept.slice(0, 8).map((line) => `      ${line.trim()}`).join("\n");
+  return kept
+    .slice(0, 8)
+    .map((line) => `      ${line.trim()}`)
+    .join("\n");
 }
 
 /** A browser run that could not start: said at once, and counted as one failure named at the end. */
@@ -52,7 +59,10 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, label?: st
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: label ? ["ignore", "pipe", "pipe"] : "inherit", env });
     if (label) {
-      for (const [stream, out] of [[child.stdout, process.stdout], [child.stderr, process.stderr]] as const) {
+      for (const [stream, out] of [
+        [child.stdout, process.stdout],
+        [child.stderr, process.stderr],
+      ] as const) {
         createInterface({ input: stream! }).on("line", (line) => out.write(`[${label}] ${line}\n`));
       }
     }
@@ -74,14 +84,24 @@ interface VitestReport {
   numFailedTests: number;
   numPendingTests: number;
   numTodoTests: number;
-  testResults: Array<{ name: string; status: string; message?: string; assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }> }>;
+  testResults: Array<{
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }>;
+  }>;
 }
 
 interface PlaywrightSuite {
   title: string;
   file?: string;
   suites?: PlaywrightSuite[];
-  specs?: Array<{ title: string; file: string; line: number; tests: Array<{ status: string; results: Array<{ status: string; error?: { message?: string } }> }> }>;
+  specs?: Array<{
+    title: string;
+    file: string;
+    line: number;
+    tests: Array<{ status: string; results: Array<{ status: string; error?: { message?: string } }> }>;
+  }>;
 }
 
 interface PlaywrightReport {
@@ -99,7 +119,9 @@ function playwrightFailures(report: PlaywrightReport, label: string): string[] {
       for (const test of spec.tests) {
         if (test.status !== "unexpected" && test.status !== "flaky") continue;
         const failedTry = [...test.results].reverse().find((result) => result.error) ?? test.results[0];
-        failures.push(`[${label}] tests/e2e/${spec.file}:${spec.line} › ${[...here, spec.title].filter(Boolean).join(" › ")} (${test.status})\n${errorHead(failedTry?.error?.message)}`);
+        failures.push(
+          `[${label}] tests/e2e/${spec.file}:${spec.line} › ${[...here, spec.title].filter(Boolean).join(" › ")} (${test.status})\n${errorHead(failedTry?.error?.message)}`,
+        );
       }
     }
     for (const child of suite.suites ?? []) walk(child, here);
@@ -112,17 +134,31 @@ function playwrightFailures(report: PlaywrightReport, label: string): string[] {
 async function runVitest(env: NodeJS.ProcessEnv, filters: string[]): Promise<Tally> {
   const report = path.join(workDir, "vitest.json");
   rmSync(report, { force: true });
-  const code = await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters], env);
+  const code = await run(
+    bin("vitest"),
+    ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters],
+    env,
+  );
   const json = readJson<VitestReport>(report);
   if (!json) return { suite: "unit + api", passed: 0, failed: 1, skipped: 0, failures: ["vitest wrote no report"] };
   // A crash outside any test (a failing import, a setup error) still fails the run.
   const failed = json.numFailedTests + (code !== 0 && json.numFailedTests === 0 ? 1 : 0);
   const failures = json.testResults.flatMap((file) => [
-    ...(file.status === "failed" && file.assertionResults.every((test) => test.status !== "failed") ? [`${path.relative(root, file.name)}\n${errorHead(file.message)}`] : []),
-    ...file.assertionResults.filter((test) => test.status === "failed").map((test) => `${path.relative(root, file.name)} › ${test.fullName}\n${errorHead(test.failureMessages[0])}`),
+    ...(file.status === "failed" && file.assertionResults.every((test) => test.status !== "failed")
+      ? [`${path.relative(root, file.name)}\n${errorHead(file.message)}`]
+      : []),
+    ...file.assertionResults
+      .filter((test) => test.status === "failed")
+      .map((test) => `${path.relative(root, file.name)} › ${test.fullName}\n${errorHead(test.failureMessages[0])}`),
   ]);
   if (code !== 0 && failures.length === 0) failures.push(`vitest exited with code ${code} outside any test`);
-  return { suite: "unit + api", passed: json.numPassedTests, failed, skipped: json.numPendingTests + json.numTodoTests, failures };
+  return {
+    suite: "unit + api",
+    passed: json.numPassedTests,
+    failed,
+    skipped: json.numPendingTests + json.numTodoTests,
+    failures,
+  };
 }
 
 /** Waits for the server to write the port it bound (PORT=0) and answer its health check there. */
@@ -133,7 +169,8 @@ async function waitForServer(portFile: string, child: ChildProcess): Promise<num
     const port = Number(readJson<number>(portFile));
     if (port > 0) {
       try {
-        if ((await fetch(`http://127.0.0.1:${port}/api/v1/health`, { signal: AbortSignal.timeout(1000) })).ok) return port;
+        if ((await fetch(`http://127.0.0.1:${port}/api/v1/health`, { signal: AbortSignal.timeout(1000) })).ok)
+          return port;
       } catch {
         // not answering yet
       }
@@ -151,7 +188,14 @@ const runDist = () => path.join(workDir, "dist");
  * Auth emulator it is given, then Playwright with `filters`. Its output lines carry `label` when
  * two runs share the terminal.
  */
-async function runBrowserShard(env: NodeJS.ProcessEnv, filters: string[], label: string, distDir: string, chromium: string, portOffset = 0): Promise<Tally> {
+async function runBrowserShard(
+  env: NodeJS.ProcessEnv,
+  filters: string[],
+  label: string,
+  distDir: string,
+  chromium: string,
+  portOffset = 0,
+): Promise<Tally> {
   const shardDir = path.join(workDir, `e2e-${label}`);
   rmSync(shardDir, { recursive: true, force: true });
   mkdirSync(shardDir, { recursive: true });
@@ -164,24 +208,47 @@ async function runBrowserShard(env: NodeJS.ProcessEnv, filters: string[], label:
   });
   const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...env, PORT: "0", PORT_FILE: portFile, DATA_DIR: path.join(shardDir, "data"), DIST_DIR: distDir, SEED_DEMO: "1", LOG_LEVEL: "warn", NODE_ENV: "test", SMTP_URL: inbox.smtpUrl },
+    env: {
+      ...env,
+      PORT: "0",
+      PORT_FILE: portFile,
+      DATA_DIR: path.join(shardDir, "data"),
+      DIST_DIR: distDir,
+      SEED_DEMO: "1",
+      LOG_LEVEL: "warn",
+      NODE_ENV: "test",
+      SMTP_URL: inbox.smtpUrl,
+    },
   });
   try {
     const port = await waitForServer(portFile, server);
     const report = path.join(shardDir, "playwright.json");
-    const code = await run(bin("playwright"), ["test", "--reporter=list,json", ...filters], {
-      ...env,
-      CHROMIUM_PATH: chromium,
-      E2E_BASE_URL: `http://127.0.0.1:${port}`,
-      E2E_MAIL_INBOX_URL: inbox.webUrl,
-      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
-      PLAYWRIGHT_OUTPUT_DIR: path.join(shardDir, "playwright-output"),
-    }, label);
+    const code = await run(
+      bin("playwright"),
+      ["test", "--reporter=list,json", ...filters],
+      {
+        ...env,
+        CHROMIUM_PATH: chromium,
+        E2E_BASE_URL: `http://127.0.0.1:${port}`,
+        E2E_MAIL_INBOX_URL: inbox.webUrl,
+        PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+        PLAYWRIGHT_OUTPUT_DIR: path.join(shardDir, "playwright-output"),
+      },
+      label,
+    );
     const json = readJson<PlaywrightReport>(report);
-    if (!json) return { suite: "browser", passed: 0, failed: 1, skipped: 0, failures: [`[${label}] Playwright wrote no report (exit code ${code})`] };
+    if (!json)
+      return {
+        suite: "browser",
+        passed: 0,
+        failed: 1,
+        skipped: 0,
+        failures: [`[${label}] Playwright wrote no report (exit code ${code})`],
+      };
     const failed = json.stats.unexpected + json.stats.flaky + (code !== 0 && json.stats.unexpected === 0 ? 1 : 0);
     const failures = playwrightFailures(json, label);
-    if (code !== 0 && failures.length === 0) failures.push(`[${label}] Playwright exited with code ${code} outside any test`);
+    if (code !== 0 && failures.length === 0)
+      failures.push(`[${label}] Playwright exited with code ${code} outside any test`);
     return { suite: "browser", passed: json.stats.expected, failed, skipped: json.stats.skipped, failures };
   } finally {
     server.kill("SIGTERM");
@@ -221,7 +288,14 @@ async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[], built:
     // (its server and the side emulator are not stopped from under it).
     const runs = await Promise.allSettled([
       runBrowserShard(env, mainSpecs(), "browser", distDir, chromium),
-      runBrowserShard({ ...env, FIREBASE_AUTH_EMULATOR_HOST: sideEmulator.host }, SIDE_SPECS, "walk", distDir, chromium, 1),
+      runBrowserShard(
+        { ...env, FIREBASE_AUTH_EMULATOR_HOST: sideEmulator.host },
+        SIDE_SPECS,
+        "walk",
+        distDir,
+        chromium,
+        1,
+      ),
     ]);
     const tallies = runs.map((run): Tally => (run.status === "fulfilled" ? run.value : browserRunFailed(run.reason)));
     return tallies.reduce((sum, tally) => ({
@@ -238,11 +312,18 @@ async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[], built:
 
 async function main() {
   const only = process.argv[2];
-  if (only && only !== "vitest" && only !== "browser" && only !== "deps") throw new Error(`Unknown suite "${only}": use deps, vitest or browser`);
+  if (only && only !== "vitest" && only !== "browser" && only !== "deps")
+    throw new Error(`Unknown suite "${only}": use deps, vitest or browser`);
   const tallies: Tally[] = [];
   if (!only || only === "deps") {
     const deps = checkDependencies(root);
-    tallies.push({ suite: "dependency check", passed: deps.ok ? 1 : 0, failed: deps.ok ? 0 : 1, skipped: 0, failures: deps.ok ? [] : ["the dependency check (its problems are printed above)"] });
+    tallies.push({
+      suite: "dependency check",
+      passed: deps.ok ? 1 : 0,
+      failed: deps.ok ? 0 : 1,
+      skipped: 0,
+      failures: deps.ok ? [] : ["the dependency check (its problems are printed above)"],
+    });
   }
   if (only === "deps") return report(tallies);
   mkdirSync(workDir, { recursive: true });
@@ -263,11 +344,12 @@ async function main() {
   }
   try {
     if (only !== "browser") tallies.push(await runVitest(env, filters));
-    if (only !== "vitest") try {
-      tallies.push(await runBrowserTests(env, filters, built));
-    } catch (error) {
-      tallies.push(browserRunFailed(error));
-    }
+    if (only !== "vitest")
+      try {
+        tallies.push(await runBrowserTests(env, filters, built));
+      } catch (error) {
+        tallies.push(browserRunFailed(error));
+      }
   } finally {
     await emulator.stop();
   }
@@ -286,7 +368,8 @@ function report(tallies: Tally[]): never {
     for (const failure of failures) console.log(`  ✘ ${failure}`);
     console.log("");
   }
-  for (const tally of tallies) console.log(`  ${tally.suite}: ${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped`);
+  for (const tally of tallies)
+    console.log(`  ${tally.suite}: ${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped`);
   const passed = tallies.reduce((sum, tally) => sum + tally.passed, 0);
   const failed = tallies.reduce((sum, tally) => sum + tally.failed, 0);
   const skipped = tallies.reduce((sum, tally) => sum + tally.skipped, 0);

@@ -22,7 +22,19 @@ import type { Vehicle } from "../contracts/user-vehicles";
 import type { StepReport } from "../domain/flashing/flasher";
 import { FAULTS, type FaultKind } from "../domain/flashing/virtual-link";
 import { DEMO_PASSWORD } from "../server/seed";
-import { type CarState, type Fault, type Flashing, bake, connect, demoCar, describeStep, lastFailed, pullLog, readFlash, runFlash } from "../server/seed/virtual-car/phone-app";
+import {
+  bake,
+  type CarState,
+  connect,
+  demoCar,
+  describeStep,
+  type Fault,
+  type Flashing,
+  lastFailed,
+  pullLog,
+  readFlash,
+  runFlash,
+} from "../server/seed/virtual-car/phone-app";
 import { carFile, loadCar, saveCar } from "./vehicle/car";
 import { Portal } from "./vehicle/portal";
 
@@ -45,8 +57,17 @@ const APP = { adapter: { kind: "virtual", firmware: "1.0" }, appVersion: "virtua
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Flashes with every step on screen, and says how it ended and what the car does now. */
-async function flashAndTell(portal: Portal, car: CarState, vehicle: Vehicle, what: Flashing, fault: Fault | null): Promise<void> {
-  const run = await runFlash(portal, car, vehicle, APP, what, { fault, onStep: (step) => say(`  ${describeStep(step)}`) });
+async function flashAndTell(
+  portal: Portal,
+  car: CarState,
+  vehicle: Vehicle,
+  what: Flashing,
+  fault: Fault | null,
+): Promise<void> {
+  const run = await runFlash(portal, car, vehicle, APP, what, {
+    fault,
+    onStep: (step) => say(`  ${describeStep(step)}`),
+  });
   await saveCar(carFile(values["data-dir"], values.email), car);
   if (!run.session) {
     say(`The flash did not start: ${run.outcome.ok ? "" : run.outcome.message}`);
@@ -59,7 +80,9 @@ async function flashAndTell(portal: Portal, car: CarState, vehicle: Vehicle, wha
     return;
   }
   const { step, block, message } = run.outcome;
-  say(`Flash failed at ${step === "block" ? "" : `${step} `}${block !== null ? `block ${block}` : ""}: ${message}. The car ${run.boots ? "still starts" : "waits in its bootloader: recover with back-to-stock or flash --resume"}.`);
+  say(
+    `Flash failed at ${step === "block" ? "" : `${step} `}${block !== null ? `block ${block}` : ""}: ${message}. The car ${run.boots ? "still starts" : "waits in its bootloader: recover with back-to-stock or flash --resume"}.`,
+  );
   process.exitCode = 1;
 }
 
@@ -72,35 +95,68 @@ function faultOf(flag: string | undefined): Fault | null {
 
 async function main() {
   if (!command || !["connect", "read-stock", "flash", "back-to-stock", "log"].includes(command)) {
-    say("usage: npm run vehicle -- [--email …] [--password …] connect | read-stock | flash --tune <id> [--resume] | back-to-stock | log  [--fault <kind>@<step>]");
+    say(
+      "usage: npm run vehicle -- [--email …] [--password …] connect | read-stock | flash --tune <id> [--resume] | back-to-stock | log  [--fault <kind>@<step>]",
+    );
     process.exitCode = 2;
     return;
   }
   const fault = faultOf(values.fault);
   const file = carFile(values["data-dir"], values.email);
   const car = await loadCar(file, demoCar);
-  const portal = new Portal({ url: values.url, emulatorHost: values.emulator, email: values.email, password: values.password });
+  const portal = new Portal({
+    url: values.url,
+    emulatorHost: values.emulator,
+    email: values.email,
+    password: values.password,
+  });
   await portal.signIn();
   const { vehicle, created } = await connect(portal, car, APP);
-  say(`${created ? "New vehicle" : "Vehicle"} ${vehicle.name} (${vehicle.id}): ${vehicle.support.state}${vehicle.support.flashing ? ", flashing supported" : ""}${vehicle.support.reason ? ` — ${vehicle.support.reason}` : ""}`);
+  say(
+    `${created ? "New vehicle" : "Vehicle"} ${vehicle.name} (${vehicle.id}): ${vehicle.support.state}${vehicle.support.flashing ? ", flashing supported" : ""}${vehicle.support.reason ? ` — ${vehicle.support.reason}` : ""}`,
+  );
   await saveCar(file, car);
   if (command === "read-stock") {
     const image = readFlash(car);
-    const stored = await portal.upload<{ firmwareId: string | null }>(`user-vehicles/${vehicle.id}/upload-tune-dump/0`, "ecu-read.bin", image);
+    const stored = await portal.upload<{ firmwareId: string | null }>(
+      `user-vehicles/${vehicle.id}/upload-tune-dump/0`,
+      "ecu-read.bin",
+      image,
+    );
     say(`Stock read uploaded: ${image.length} bytes, firmware ${stored.firmwareId ?? "unknown"}`);
   } else if (command === "flash") {
     if (!values.tune) throw new Error("flash needs --tune <tune file id>");
     const failed = await lastFailed(portal, vehicle);
     const baked = await bake(portal, vehicle, values.tune);
     say(`Baked ${baked.id} (${baked.sha256.slice(0, 16)}…)`);
-    const resume = values.resume && failed?.failedBlock !== null && failed?.failedBlock !== undefined ? { recoversId: failed.id, resumeFromBlock: failed.failedBlock } : {};
-    await flashAndTell(portal, car, vehicle, { kind: "tune", bakedTuneFileId: baked.id, sha256: baked.sha256, ...resume }, fault);
+    const resume =
+      values.resume && failed?.failedBlock !== null && failed?.failedBlock !== undefined
+        ? { recoversId: failed.id, resumeFromBlock: failed.failedBlock }
+        : {};
+    await flashAndTell(
+      portal,
+      car,
+      vehicle,
+      { kind: "tune", bakedTuneFileId: baked.id, sha256: baked.sha256, ...resume },
+      fault,
+    );
   } else if (command === "back-to-stock") {
     if (!vehicle.stockDump) throw new Error("the car has no stock read: run read-stock first");
     const failed = await lastFailed(portal, vehicle);
-    await flashAndTell(portal, car, vehicle, { kind: "stock", sha256: vehicle.stockDump.sha256, ...(failed && { recoversId: failed.id }) }, fault);
+    await flashAndTell(
+      portal,
+      car,
+      vehicle,
+      { kind: "stock", sha256: vehicle.stockDump.sha256, ...(failed && { recoversId: failed.id }) },
+      fault,
+    );
   } else if (command === "log") {
-    const log = await portal.upload<{ id: string; title: string }>("data-logs", "virtual-pull.csv", new TextEncoder().encode(pullLog(car)), { vehicleId: vehicle.id, title: "Virtual car: 3rd gear pull" });
+    const log = await portal.upload<{ id: string; title: string }>(
+      "data-logs",
+      "virtual-pull.csv",
+      new TextEncoder().encode(pullLog(car)),
+      { vehicleId: vehicle.id, title: "Virtual car: 3rd gear pull" },
+    );
     say(`Data log uploaded: ${log.title} (${log.id})`);
   }
 }

@@ -1,35 +1,29 @@
+import { randomUUID } from "node:crypto";
+import path from "node:path";
 import fastifyCookie from "@fastify/cookie";
 import fastifyHelmet from "@fastify/helmet";
 import fastifyMultipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance } from "fastify";
-import { randomUUID } from "node:crypto";
-import path from "node:path";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
 import { type Database, openDatabase } from "./db/connection";
 import { AnswerInsideTransactionError, insideTransaction } from "./db/transaction-guard";
 import { HttpError, installErrorHandling } from "./errors";
 import { installAuthentication } from "./http/auth";
+import { earlyErrorHandlers, MAX_PARAM_LENGTH } from "./http/early-errors";
 import { installListRegistry } from "./http/list";
-import { MAX_PARAM_LENGTH, earlyErrorHandlers } from "./http/early-errors";
 import { type LogDestination, loggerOptions } from "./http/log-redaction";
 import { helmetOptions, securityHeaders } from "./http/security-headers";
 import { serveSpa, webConfig } from "./http/static";
 import { installZodValidation } from "./http/zod";
 import { analyticsRoutes } from "./routes/analytics";
+import { auditEventRoutes } from "./routes/audit-events";
 import { authRoutes } from "./routes/auth";
-import { dealerRoutes } from "./routes/dealers";
-import { profileChangeRequestRoutes } from "./routes/profile-change-requests";
-import { repositoryRoutes } from "./routes/repositories";
-import { tuningRequestRoutes } from "./routes/tuning-requests";
-import { Topics } from "./services/topics";
-import { paymentRoutes } from "./routes/payments";
-import { stripeRoutes } from "./routes/stripe";
-import { sandboxProvider } from "./services/payments/sandbox";
-import { stripeProvider } from "./services/payments/stripe";
-import { dataLogShareRoutes } from "./routes/data-log-shares";
+import { bakedFileRoutes } from "./routes/baked-files";
 import { dashboardRoutes } from "./routes/dashboard";
+import { dataLogShareRoutes } from "./routes/data-log-shares";
 import { dataLogRoutes } from "./routes/data-logs";
+import { dealerRoutes } from "./routes/dealers";
 import { firmwareSupportRoutes } from "./routes/firmware-support";
 import { flashAuthenticationRoutes } from "./routes/flash-authentication";
 import { flashLogAdminRoutes } from "./routes/flash-log";
@@ -37,29 +31,35 @@ import { flashLogRoutes } from "./routes/flash-logs";
 import { healthRoutes } from "./routes/health";
 import { imageProxyRoutes } from "./routes/image-proxy";
 import { notificationRoutes } from "./routes/notifications";
+import { paymentRoutes } from "./routes/payments";
 import { profileRoutes } from "./routes/profile";
+import { profileChangeRequestRoutes } from "./routes/profile-change-requests";
 import { publicSiteRoutes } from "./routes/public-site";
+import { repositoryRoutes } from "./routes/repositories";
 import { sessionRoutes } from "./routes/session";
 import { statusRoutes } from "./routes/status";
+import { stripeRoutes } from "./routes/stripe";
 import { supportRequestRoutes } from "./routes/support-requests";
-import { bakedFileRoutes } from "./routes/baked-files";
 import { tuneFilePatchRoutes } from "./routes/tune-file-patches";
 import { tuneFileRoutes } from "./routes/tune-files";
 import { tuneViewerRoutes } from "./routes/tune-viewer";
+import { tuningRequestRoutes } from "./routes/tuning-requests";
 import { userVehicleRoutes } from "./routes/user-vehicles";
-import { VehicleEvents } from "./services/vehicle-events";
-import { vehicleBakeRoutes } from "./routes/vehicle-bakes";
-import { BlobStore } from "./services/blobs";
-import { type Identity, createIdentity } from "./services/identity";
-import { auditEventRoutes } from "./routes/audit-events";
 import { userRoutes } from "./routes/users";
+import { vehicleBakeRoutes } from "./routes/vehicle-bakes";
 import { defineBackgroundJobs } from "./services/background-jobs";
-import { JobQueue } from "./services/queue";
-import { createMailService, emailNotifications } from "./services/mail";
+import { BlobStore } from "./services/blobs";
 import { CatalogueCache } from "./services/catalogue-cache";
+import { createIdentity, type Identity } from "./services/identity";
+import { createMailService, emailNotifications } from "./services/mail";
 import { NotificationCenter } from "./services/notifications";
+import { sandboxProvider } from "./services/payments/sandbox";
+import { stripeProvider } from "./services/payments/stripe";
+import { JobQueue } from "./services/queue";
 import { SecretBox } from "./services/secret-box";
+import { Topics } from "./services/topics";
 import { createUserMirror } from "./services/users";
+import { VehicleEvents } from "./services/vehicle-events";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -120,7 +120,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       transactionTimeoutMs: config.requestTimeoutMs,
       onPoolError: (error) => app.log.warn({ err: error }, "idle database connection dropped"),
     }));
-  const identity = options.identity ?? createIdentity({ projectId: config.projectId, emulatorHost: config.authEmulatorHost });
+  const identity =
+    options.identity ?? createIdentity({ projectId: config.projectId, emulatorHost: config.authEmulatorHost });
   const secrets = await SecretBox.load({ keyBase64: config.secretsKey, dataDir: config.dataDir });
   const ctx: AppContext = {
     config,
@@ -139,14 +140,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       maintenanceIntervalSeconds: config.queueMaintenanceSeconds,
     }),
     notifications: new NotificationCenter(database.db),
-    mail: createMailService({ smtpUrl: config.smtpUrl, from: config.mailFrom, portalUrl: () => portalUrlOf(app, config), log: app.log }),
+    mail: createMailService({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      portalUrl: () => portalUrlOf(app, config),
+      log: app.log,
+    }),
     catalogue: await CatalogueCache.open(database),
     secrets,
     vehicleEvents: new VehicleEvents(),
     tuningRequestEvents: new Topics(),
     accountEvents: new Topics(),
     payments: config.stripeSecretKey
-      ? stripeProvider({ secretKey: config.stripeSecretKey, publishableKey: config.stripePublishableKey ?? null, webhookSecret: config.stripeWebhookSecret as string, apiUrl: config.stripeApiUrl })
+      ? stripeProvider({
+          secretKey: config.stripeSecretKey,
+          publishableKey: config.stripePublishableKey ?? null,
+          webhookSecret: config.stripeWebhookSecret as string,
+          apiUrl: config.stripeApiUrl,
+        })
       : sandboxProvider(`whsec_sandbox_${secrets.sign("payment-sandbox-webhook", "v1")}`),
     startedAt: new Date(),
   };
@@ -232,7 +243,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split("?")[0];
     // Client routes get index.html; a missing file (an old hashed asset) must 404, not turn into HTML.
-    const wantsPage = request.method === "GET" && hasSpa && !pathname.startsWith("/api") && !/\.[a-z0-9]+$/i.test(pathname);
+    const wantsPage =
+      request.method === "GET" && hasSpa && !pathname.startsWith("/api") && !/\.[a-z0-9]+$/i.test(pathname);
     if (wantsPage && app.spaIndex) {
       return app.spaIndex(request, reply);
     }

@@ -93,12 +93,17 @@ const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
  * which Fastify now ignores (it cannot tell a proxy from a client that sent enough hops).
  */
 export function trustedProxiesFrom(value: string | undefined): string[] {
-  const entries = (value ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries = (value ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const [address, prefix, extra] = entry.split("/");
     const version = isIP(address);
     const validPrefix =
-      prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 6 ? 128 : 32)) || (version === 4 && isIP(prefix) === 4);
+      prefix === undefined ||
+      (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 6 ? 128 : 32)) ||
+      (version === 4 && isIP(prefix) === 4);
     if (!(PROXY_RANGE_NAMES.has(entry) || (version !== 0 && validPrefix && extra === undefined))) {
       throw new Error(
         `TRUST_PROXY must list proxy addresses, CIDR ranges or ${[...PROXY_RANGE_NAMES].join("/")}, separated by commas; got "${entry}"`,
@@ -158,19 +163,27 @@ function publicUrlFrom(value: string | undefined): string | undefined {
   } catch {
     throw new Error(`PUBLIC_URL must be the portal's address such as https://portal.example.com, got "${value}"`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`PUBLIC_URL must be an http(s) address, got "${value}"`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new Error(`PUBLIC_URL must be an http(s) address, got "${value}"`);
   return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
 
 /** The emulator makes firebase-admin accept unsigned tokens, so it must never back a production server. */
 export function assertSafeConfig(config: Config): void {
   if (config.stripeSecretKey && !config.stripeWebhookSecret) {
-    throw new Error("Refusing to start: STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET, so no payment event could be verified.");
+    throw new Error(
+      "Refusing to start: STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET, so no payment event could be verified.",
+    );
   }
-  if (config.platformFeePercent > 100) throw new Error(`PLATFORM_FEE_PERCENT must be 0 to 100, got ${config.platformFeePercent}`);
+  if (config.platformFeePercent > 100)
+    throw new Error(`PLATFORM_FEE_PERCENT must be 0 to 100, got ${config.platformFeePercent}`);
   if (config.mode === "production") {
     // Without these, every verification, reset and invitation email would fail (or carry a link to nowhere) at run time.
-    const missing = [!config.smtpUrl && "SMTP_URL", !config.mailFrom && "MAIL_FROM", !config.publicUrl && "PUBLIC_URL"].filter(Boolean);
+    const missing = [
+      !config.smtpUrl && "SMTP_URL",
+      !config.mailFrom && "MAIL_FROM",
+      !config.publicUrl && "PUBLIC_URL",
+    ].filter(Boolean);
     if (missing.length > 0) {
       throw new Error(
         `Refusing to start: NODE_ENV=production needs ${missing.join(", ")} so that the portal's emails are really sent, from a real sender, with links to the portal (README, "Mail").`,

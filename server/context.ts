@@ -4,15 +4,15 @@ import type { Database, Db } from "./db/connection";
 import type { BlobStore } from "./services/blobs";
 import type { CatalogueCache } from "./services/catalogue-cache";
 import type { Identity } from "./services/identity";
-import type { JobQueue } from "./services/queue";
 import type { MailService } from "./services/mail/service";
 import type { NotificationCenter } from "./services/notifications";
-import type { SecretBox } from "./services/secret-box";
-import type { UserMirror } from "./services/users";
-import type { VehicleEvents } from "./services/vehicle-events";
-import type { Topics } from "./services/topics";
 import type { PaymentProvider } from "./services/payments/provider";
 import type { SandboxProvider } from "./services/payments/sandbox";
+import type { JobQueue } from "./services/queue";
+import type { SecretBox } from "./services/secret-box";
+import type { Topics } from "./services/topics";
+import type { UserMirror } from "./services/users";
+import type { VehicleEvents } from "./services/vehicle-events";
 
 /** What route plugins need, built once by buildApp. */
 export interface AppContext {

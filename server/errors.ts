@@ -72,7 +72,8 @@ function toApiError(error: FastifyError | Error, request: FastifyRequest): ApiEr
     return {
       statusCode: 503,
       message: "Service unavailable",
-      description: "The request took longer than the server allows and was stopped; nothing it started was kept. Try again.",
+      description:
+        "The request took longer than the server allows and was stopped; nothing it started was kept. Try again.",
     };
   }
   if (isConnectionLoss(error)) {
@@ -86,12 +87,15 @@ function toApiError(error: FastifyError | Error, request: FastifyRequest): ApiEr
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     // Fastify's own client errors (bad JSON, oversize body, wrong content type) have safe messages.
-    const description =
-      status === 413 ? `The request body is larger than this endpoint accepts` : fastifyError.message;
+    const description = status === 413 ? `The request body is larger than this endpoint accepts` : fastifyError.message;
     return { statusCode: status, message: STATUS_MESSAGES[status] ?? "Request error", description };
   }
   request.log.error({ err: error }, "request failed");
-  return { statusCode: 500, message: "Internal server error", description: "Something went wrong on our side. It has been logged." };
+  return {
+    statusCode: 500,
+    message: "Internal server error",
+    description: "Something went wrong on our side. It has been logged.",
+  };
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

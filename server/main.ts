@@ -4,8 +4,8 @@ import { buildApp } from "./app";
 import { loadConfig } from "./config";
 import { seedDemo } from "./seed";
 import { JOB_KINDS } from "./services/background-jobs";
-import { removeStaleTempFiles, tempFileMaxAgeMs } from "./services/temp-files";
 import { sealStoredPasswords } from "./services/secret-box";
+import { removeStaleTempFiles, tempFileMaxAgeMs } from "./services/temp-files";
 
 /** Reads config, migrates, optionally seeds, listens; SIGINT/SIGTERM close it gracefully. */
 async function main() {

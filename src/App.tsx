@@ -1,19 +1,28 @@
 import "@refinedev/antd/dist/reset.css";
 import { ConfigProvider } from "antd";
-import { type ComponentType, type ReactNode, Suspense, lazy, useEffect, useLayoutEffect, useRef, useState } from "react";
+import {
+  type ComponentType,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
 import { BrowserRouter, useLocation } from "react-router";
 import { AppErrorBoundary, errorState } from "./components/app-error-boundary";
 import { AppFrame } from "./components/app-frame";
-import { EmptyState } from "./components/empty-state";
 import { useColourMode } from "./components/colour-mode-switch";
+import { EmptyState } from "./components/empty-state";
 import { KeyboardShortcuts } from "./components/keyboard-shortcuts";
 import { PageRedirect } from "./components/page-redirect";
-import { Toaster } from "./components/toaster";
 import { PageSpinner } from "./components/page-spinner";
+import { antdTheme } from "./components/theme/antd-theme";
+import { useReducedMotion } from "./components/theme/reduced-motion";
+import { Toaster } from "./components/toaster";
 import { whenIdle } from "./lib/idle";
 import type { ReleaseCheck } from "./lib/release-check";
-import { useReducedMotion } from "./components/theme/reduced-motion";
-import { antdTheme } from "./components/theme/antd-theme";
 import type { Services } from "./providers/services";
 import { ServicesContext } from "./providers/services-context";
 import { SessionContext, SessionStateProvider, useSessionState } from "./providers/session-context";
@@ -89,12 +98,23 @@ function Shell({ services }: { services: Services }) {
  * hand in a router fixed on one URL (src/prerender/render-page.tsx), which the browser's bundle then
  * does not carry.
  */
-export function App({ services, releaseCheck, Router = BrowserRouter }: { services: Services; releaseCheck: ReleaseCheck; Router?: ComponentType<{ children: ReactNode }> }) {
+export function App({
+  services,
+  releaseCheck,
+  Router = BrowserRouter,
+}: {
+  services: Services;
+  releaseCheck: ReleaseCheck;
+  Router?: ComponentType<{ children: ReactNode }>;
+}) {
   const { resolved } = useColourMode();
   const reducedMotion = useReducedMotion();
   return (
     <Router>
-      <ConfigProvider theme={antdTheme(resolved, { reducedMotion })} renderEmpty={(name) => <EmptyState componentName={name} />}>
+      <ConfigProvider
+        theme={antdTheme(resolved, { reducedMotion })}
+        renderEmpty={(name) => <EmptyState componentName={name} />}
+      >
         <AppFrame>
           <ServicesContext.Provider value={services}>
             <SessionContext.Provider value={services.session}>

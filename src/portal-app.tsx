@@ -6,7 +6,7 @@
 import { Refine } from "@refinedev/core";
 import routerProvider, { DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
 import { App as AntdApp } from "antd";
-import { Suspense, lazy, memo } from "react";
+import { lazy, memo, Suspense } from "react";
 import { preloadErrorPage } from "./components/deferred-error-page";
 import { Link } from "./components/link";
 // Before any of Refine's antd components renders: they read the window's breakpoints at the first render.
@@ -31,7 +31,9 @@ const routes = renderRoutes(layouts);
 const router = { ...routerProvider, Link, parse: useRouteParse };
 
 // The account stream's code loads with the first sign-in, not on a visitor's first page.
-const AccountStreamListener = lazy(() => import("./components/account-stream-listener").then((module) => ({ default: module.AccountStreamListener })));
+const AccountStreamListener = lazy(() =>
+  import("./components/account-stream-listener").then((module) => ({ default: module.AccountStreamListener })),
+);
 
 /** The signed-in user's account stream, kept open while someone is signed in. */
 function AccountStream() {

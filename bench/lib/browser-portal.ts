@@ -8,14 +8,14 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { buildSpa, spaIsStale } from "../../scripts/lib/build";
+import { ensureChromium } from "../../scripts/lib/chromium";
+import { startTestEmulator } from "../../scripts/lib/emulator";
+import { TEST_PROJECT_ID } from "../../scripts/lib/ports";
 import { buildApp } from "../../server/app";
 import { loadConfig } from "../../server/config";
 import { openDatabase } from "../../server/db/connection";
-import { buildSpa, spaIsStale } from "../../scripts/lib/build";
-import { startTestEmulator } from "../../scripts/lib/emulator";
-import { ensureChromium } from "../../scripts/lib/chromium";
-import { TEST_PROJECT_ID } from "../../scripts/lib/ports";
 
 export interface BenchUser {
   email: string;
@@ -33,14 +33,23 @@ export interface BenchPortal {
 }
 
 /** `distDir`: serve that build (another commit's, to compare) instead of building `dist/` when stale. */
-export async function startBrowserPortal(options: { chromiumArgs?: string[]; distDir?: string } = {}): Promise<BenchPortal> {
+export async function startBrowserPortal(
+  options: { chromiumArgs?: string[]; distDir?: string } = {},
+): Promise<BenchPortal> {
   if (!options.distDir && spaIsStale()) {
     console.log("Building the web app…");
     buildSpa();
   }
   const workDir = path.resolve(`.test-data/bench-${randomBytes(4).toString("hex")}`);
   const emulator = await startTestEmulator(path.join(workDir, "auth-emulator"), 10);
-  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: workDir, ...(options.distDir && { DIST_DIR: path.resolve(options.distDir) }), FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: TEST_PROJECT_ID, LOG_LEVEL: "warn" });
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: workDir,
+    ...(options.distDir && { DIST_DIR: path.resolve(options.distDir) }),
+    FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+    FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
+    LOG_LEVEL: "warn",
+  });
   const database = await openDatabase({ pgliteDir: path.join(workDir, "pglite") });
   await database.migrate();
   const app = await buildApp(config, { database, logger: false });
@@ -53,13 +62,21 @@ export async function startBrowserPortal(options: { chromiumArgs?: string[]; dis
   async function user(role?: "admin" | "dealer"): Promise<BenchUser> {
     const email = `bench-${role ?? "customer"}-${randomBytes(4).toString("hex")}@example.test`;
     const password = "bench-password-1";
-    const record = await app.ctx.identity.auth.createUser({ email, password, emailVerified: true, displayName: `Bench ${role ?? "customer"}` });
-    if (role) await app.ctx.identity.auth.setCustomUserClaims(record.uid, { [role]: true });
-    const signIn = await fetch(`http://${emulator.host}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=bench`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email, password, returnSecureToken: true }),
+    const record = await app.ctx.identity.auth.createUser({
+      email,
+      password,
+      emailVerified: true,
+      displayName: `Bench ${role ?? "customer"}`,
     });
+    if (role) await app.ctx.identity.auth.setCustomUserClaims(record.uid, { [role]: true });
+    const signIn = await fetch(
+      `http://${emulator.host}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=bench`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password, returnSecureToken: true }),
+      },
+    );
     const { idToken } = (await signIn.json()) as { idToken: string };
     return { email, password, headers: { authorization: `Bearer ${idToken}` } };
   }
@@ -86,7 +103,11 @@ export const BENCH_LOG_FIXTURE = path.resolve("../shared/fixtures/logs/ecumaster
 export async function uploadLog(portal: BenchPortal, user: BenchUser, file = BENCH_LOG_FIXTURE): Promise<string> {
   const form = new FormData();
   form.append("file", new Blob([readFileSync(file)]), path.basename(file));
-  const uploaded = await fetch(`${portal.origin}/api/v1/data-logs`, { method: "POST", body: form, headers: user.headers });
+  const uploaded = await fetch(`${portal.origin}/api/v1/data-logs`, {
+    method: "POST",
+    body: form,
+    headers: user.headers,
+  });
   if (uploaded.status !== 201) throw new Error(`log upload answered ${uploaded.status}: ${await uploaded.text()}`);
   return ((await uploaded.json()) as { id: string }).id;
 }
@@ -102,8 +123,16 @@ export async function benchPath(portal: BenchPortal, user: BenchUser | undefined
  * A phone's tab (412 × 823, as Lighthouse's mobile profile) on the portal, signed in through the
  * sign-in page as a new customer unless `signedIn` is false.
  */
-export async function phonePage(portal: BenchPortal, signedIn = true): Promise<{ context: BrowserContext; page: Page; user?: BenchUser }> {
-  const context = await portal.browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+export async function phonePage(
+  portal: BenchPortal,
+  signedIn = true,
+): Promise<{ context: BrowserContext; page: Page; user?: BenchUser }> {
+  const context = await portal.browser.newContext({
+    viewport: { width: 412, height: 823 },
+    deviceScaleFactor: 1.75,
+    isMobile: true,
+    hasTouch: true,
+  });
   const page = await context.newPage();
   if (signedIn) {
     const user = await portal.user();

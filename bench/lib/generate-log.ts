@@ -17,7 +17,10 @@ const SHAPES: [decimals: number, amplitude: number, offset: number][] = [
 
 /** Writes the CSV straight into bytes: building 21 million strings would time the generator, not the parser. */
 export function generateCsv(rows: number, channels: number): Uint8Array {
-  const header = "Time (s)," + Array.from({ length: channels }, (_, c) => `Channel ${c + 1} (u${c % SHAPES.length})`).join(",") + "\n";
+  const header =
+    "Time (s)," +
+    Array.from({ length: channels }, (_, c) => `Channel ${c + 1} (u${c % SHAPES.length})`).join(",") +
+    "\n";
   const out = new Uint8Array(header.length + rows * 180);
   let p = new TextEncoder().encodeInto(header, out).written;
   const digits = new Uint8Array(24);

@@ -19,12 +19,16 @@ export interface ClientJob {
 /** One POST through node:http, as curl or a flashing tool would send it: the answer read as it arrives, no body parsing. */
 function post(url: URL, headers: Record<string, string>, body: Uint8Array): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: "POST", headers: { ...headers, "content-length": String(body.length) }, agent }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
-      response.on("error", reject);
-    });
+    const request = http.request(
+      url,
+      { method: "POST", headers: { ...headers, "content-length": String(body.length) }, agent },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        response.on("error", reject);
+      },
+    );
     request.on("error", reject);
     request.end(body);
   });
@@ -38,7 +42,8 @@ async function run({ url, headers, body, warmUp, rounds }: ClientJob): Promise<n
   for (let i = 0; i < warmUp + rounds; i++) {
     const start = performance.now();
     const answer = await post(target, headers, body);
-    if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}: ${answer.body.toString().slice(0, 300)}`);
+    if (answer.status !== 200)
+      throw new Error(`${url} answered ${answer.status}: ${answer.body.toString().slice(0, 300)}`);
     if (i >= warmUp) times.push(performance.now() - start);
   }
   agent.destroy();

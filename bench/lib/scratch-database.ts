@@ -5,7 +5,10 @@ import { type Database, openDatabase } from "../../server/db/connection";
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 /** A new database for one bench run (PGlite in memory, or a scratch PostgreSQL database), and how to drop it. */
-export async function openScratchDatabase(kind: "pglite" | "postgres", prefix: string): Promise<{ database: Database; drop: () => Promise<void> }> {
+export async function openScratchDatabase(
+  kind: "pglite" | "postgres",
+  prefix: string,
+): Promise<{ database: Database; drop: () => Promise<void> }> {
   if (kind === "pglite") {
     const database = await openDatabase({ pgliteDir: "memory://" });
     return { database, drop: async () => undefined };
@@ -28,4 +31,3 @@ export async function openScratchDatabase(kind: "pglite" | "postgres", prefix: s
     },
   };
 }
-

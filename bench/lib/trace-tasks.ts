@@ -18,12 +18,18 @@ export interface TraceEvent {
 /** A CPU profile's call tree and samples (the Profiler domain's, or a trace's ProfileChunk events put together). */
 export interface Profile {
   startTime: number;
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; parent?: number; children?: number[] }>;
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    parent?: number;
+    children?: number[];
+  }>;
   samples: number[];
   timeDeltas: number[];
 }
 
-export const shortUrl = (url: string | undefined) => (url ?? "").replace(/^https?:\/\/[^/]+/, "").replace(/^\/assets\//, "");
+export const shortUrl = (url: string | undefined) =>
+  (url ?? "").replace(/^https?:\/\/[^/]+/, "").replace(/^\/assets\//, "");
 
 /** The largest entries of `map`, as "key value" with values divided by `unit`. */
 export const top = (map: Map<string, number>, n: number, unit: number) =>
@@ -38,18 +44,23 @@ export const top = (map: Map<string, number>, n: number, unit: number) =>
  * (a trace can hold the page before, about:blank and the page), the one busiest with tasks.
  */
 export function mainThreadEvents(events: TraceEvent[]): TraceEvent[] {
-  const parsers = new Set(events.filter((event) => event.name === "ParseHTML").map((event) => `${event.pid}:${event.tid}`));
+  const parsers = new Set(
+    events.filter((event) => event.name === "ParseHTML").map((event) => `${event.pid}:${event.tid}`),
+  );
   const busy = new Map<string, number>();
   for (const event of events) {
     const thread = `${event.pid}:${event.tid}`;
     if (event.name === "RunTask" && parsers.has(thread)) busy.set(thread, (busy.get(thread) ?? 0) + (event.dur ?? 0));
   }
   const main = [...busy].sort((a, b) => b[1] - a[1])[0]?.[0];
-  return events.filter((event) => event.ph === "X" && event.dur !== undefined && `${event.pid}:${event.tid}` === main).sort((a, b) => a.ts - b.ts);
+  return events
+    .filter((event) => event.ph === "X" && event.dur !== undefined && `${event.pid}:${event.tid}` === main)
+    .sort((a, b) => a.ts - b.ts);
 }
 
 /** The main thread's top-level tasks of at least `minMs`. */
-export const longTasks = (onMain: TraceEvent[], minMs: number) => onMain.filter((event) => event.name === "RunTask" && event.dur! >= minMs * 1000);
+export const longTasks = (onMain: TraceEvent[], minMs: number) =>
+  onMain.filter((event) => event.name === "RunTask" && event.dur! >= minMs * 1000);
 
 /** The trace events inside `task`, summed by name (a script's evaluation and a call by their script, a call by its function), in µs. */
 export function eventsInside(onMain: TraceEvent[], task: TraceEvent): Map<string, number> {
@@ -74,7 +85,8 @@ export function samplesIn(profile: Profile) {
   }
   /** The nearest caller with a script: a native call (a forced layout, say) is named by who made it. */
   const scriptedCaller = (id: number) => {
-    for (let at = parents.get(id); at !== undefined; at = parents.get(at)) if (nodes.get(at)!.url) return nodes.get(at)!;
+    for (let at = parents.get(id); at !== undefined; at = parents.get(at))
+      if (nodes.get(at)!.url) return nodes.get(at)!;
     return undefined;
   };
   const samples: Array<[number, number]> = [];
@@ -109,7 +121,9 @@ export function samplesIn(profile: Profile) {
  */
 export function profileFromTrace(events: TraceEvent[], mainThread: { pid: number; tid: number }): Profile | undefined {
   type Chunk = { cpuProfile?: { nodes?: Profile["nodes"]; samples?: number[] }; timeDeltas?: number[] };
-  const head = events.find((event) => event.name === "Profile" && event.pid === mainThread.pid && event.tid === mainThread.tid) as (TraceEvent & { id?: string; args: { data?: { startTime?: number } } }) | undefined;
+  const head = events.find(
+    (event) => event.name === "Profile" && event.pid === mainThread.pid && event.tid === mainThread.tid,
+  ) as (TraceEvent & { id?: string; args: { data?: { startTime?: number } } }) | undefined;
   if (!head) return undefined;
   const id = (head as { id?: string }).id;
   const profile: Profile = { startTime: head.args.data?.startTime ?? head.ts, nodes: [], samples: [], timeDeltas: [] };

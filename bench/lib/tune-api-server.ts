@@ -32,7 +32,13 @@ export interface BenchServerJob {
   token: string;
 }
 
-const caller: VerifiedCaller = { uid: "bench-dealer", email: "bench@example.com", emailVerified: true, role: "dealer", claims: {} as DecodedIdToken };
+const caller: VerifiedCaller = {
+  uid: "bench-dealer",
+  email: "bench@example.com",
+  emailVerified: true,
+  role: "dealer",
+  claims: {} as DecodedIdToken,
+};
 const identityAccepting = (accepted: string): Identity => ({
   auth: {} as Auth,
   verifyIdToken: async (token) => {
@@ -49,7 +55,12 @@ const identityAccepting = (accepted: string): Identity => ({
 async function serve(job: BenchServerJob): Promise<BenchServerReady> {
   const { firmware, stock, patches } = generateDemo(job.demo);
   const dataDir = await mkdtemp(path.join(tmpdir(), "tune-api-bench-"));
-  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, DIST_DIR: path.join(dataDir, "no-dist"), FIREBASE_PROJECT_ID: "bench" });
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    DIST_DIR: path.join(dataDir, "no-dist"),
+    FIREBASE_PROJECT_ID: "bench",
+  });
   const database = await openDatabase({ pgliteDir: "memory://" });
   await database.migrate();
   const app = await buildApp(config, { database, identity: identityAccepting(job.token), logger: false });
@@ -66,7 +77,15 @@ async function serve(job: BenchServerJob): Promise<BenchServerReady> {
   });
   const patchIds: string[] = [];
   for (const patch of patches) {
-    const [row] = await app.ctx.db.insert(tuneFilePatches).values({ title: patch.title, description: patch.description, firmwareIds: patch.firmwareIds, entries: patch.entries }).returning();
+    const [row] = await app.ctx.db
+      .insert(tuneFilePatches)
+      .values({
+        title: patch.title,
+        description: patch.description,
+        firmwareIds: patch.firmwareIds,
+        entries: patch.entries,
+      })
+      .returning();
     patchIds.push(row.id);
   }
   process.once("SIGTERM", async () => {

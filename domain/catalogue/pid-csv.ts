@@ -9,11 +9,11 @@
  */
 import {
   type ComputedDescriptorInput,
-  type PidDescriptorInput,
   computedDescriptorInputSchema,
+  type PidDescriptorInput,
   pidDescriptorInputSchema,
 } from "../../contracts/catalogue";
-import { ExpressionError, compileExpression } from "../../contracts/expression";
+import { compileExpression, ExpressionError } from "../../contracts/expression";
 
 export const pidCsvFormats = ["vwflash", "torque"] as const;
 export type PidCsvFormat = (typeof pidCsvFormats)[number];
@@ -28,12 +28,40 @@ export interface RowError {
 type Values<T> = T extends { parse(v: unknown): infer O } ? O : never;
 
 export type ParsedRow =
-  | { line: number; kind: "pid"; value: Omit<Values<typeof pidDescriptorInputSchema>, "id">; errors: RowError[]; names?: undefined }
-  | { line: number; kind: "computed"; value: Omit<Values<typeof computedDescriptorInputSchema>, "id">; errors: RowError[]; names?: readonly string[] };
+  | {
+      line: number;
+      kind: "pid";
+      value: Omit<Values<typeof pidDescriptorInputSchema>, "id">;
+      errors: RowError[];
+      names?: undefined;
+    }
+  | {
+      line: number;
+      kind: "computed";
+      value: Omit<Values<typeof computedDescriptorInputSchema>, "id">;
+      errors: RowError[];
+      names?: readonly string[];
+    };
 
 export type ParseResult = { ok: true; format: PidCsvFormat; rows: ParsedRow[] } | { ok: false; error: string };
 
-const VWFLASH_HEADER = ["name", "unit", "equation", "format", "address", "length", "signed", "progmin", "progmax", "warnmin", "warnmax", "smoothing", "enabled", "tabs", "assignto"];
+const VWFLASH_HEADER = [
+  "name",
+  "unit",
+  "equation",
+  "format",
+  "address",
+  "length",
+  "signed",
+  "progmin",
+  "progmax",
+  "warnmin",
+  "warnmax",
+  "smoothing",
+  "enabled",
+  "tabs",
+  "assignto",
+];
 const TORQUE_HEADER = ["name", "shortname", "modeandpid", "equation", "min", "max", "units", "header"];
 
 /** RFC 4180 fields: quotes around fields with commas, "" for a quote. */
@@ -70,7 +98,11 @@ export function parseCsvLines(text: string): string[][] {
   return rows;
 }
 
-const headerKey = (cell: string) => cell.toLowerCase().replace(/[^a-z]/g, "").replace(/value$/, "");
+const headerKey = (cell: string) =>
+  cell
+    .toLowerCase()
+    .replace(/[^a-z]/g, "")
+    .replace(/value$/, "");
 
 function detect(header: string[]): PidCsvFormat | null {
   const keys = header.map(headerKey);
@@ -104,7 +136,11 @@ const decimalsOf = (format: string) => {
 function issues(error: { issues: Array<{ path: PropertyKey[]; message: string; params?: unknown }> }): RowError[] {
   return error.issues.map((issue) => {
     const params = issue.params as { position?: number } | undefined;
-    return { field: issue.path.map(String).join(".") || "row", message: issue.message, ...(params?.position !== undefined && { position: params.position }) };
+    return {
+      field: issue.path.map(String).join(".") || "row",
+      message: issue.message,
+      ...(params?.position !== undefined && { position: params.position }),
+    };
   });
 }
 
@@ -112,28 +148,68 @@ function pidRow(line: number, input: PidDescriptorInput): ParsedRow {
   const result = pidDescriptorInputSchema.safeParse(input);
   if (result.success) return { line, kind: "pid", value: result.data, errors: [] };
   // The preview still shows what was read, as written.
-  return { line, kind: "pid", value: input as ParsedRow["value"] & PidDescriptorInput as never, errors: issues(result.error) };
+  return {
+    line,
+    kind: "pid",
+    value: input as ParsedRow["value"] & PidDescriptorInput as never,
+    errors: issues(result.error),
+  };
 }
 
 function computedRow(line: number, input: ComputedDescriptorInput): ParsedRow {
   const result = computedDescriptorInputSchema.safeParse(input);
   if (!result.success) return { line, kind: "computed", value: input as never, errors: issues(result.error) };
   try {
-    return { line, kind: "computed", value: result.data, errors: [], names: compileExpression(result.data.expression).variables };
+    return {
+      line,
+      kind: "computed",
+      value: result.data,
+      errors: [],
+      names: compileExpression(result.data.expression).variables,
+    };
   } catch (error) {
     if (!(error instanceof ExpressionError)) throw error;
-    return { line, kind: "computed", value: result.data, errors: [{ field: "expression", message: error.message, position: error.position }] };
+    return {
+      line,
+      kind: "computed",
+      value: result.data,
+      errors: [{ field: "expression", message: error.message, position: error.position }],
+    };
   }
 }
 
 const PLACEHOLDER_ADDRESSES = new Set(["0xffff", "0xffffffff"]);
 
 function vwflashRow(line: number, cells: string[], options: ParseOptions): ParsedRow {
-  const [name, unit, equation, format, address, length, signed, progMin, progMax, warnMin, warnMax, smoothing, , , assignTo] = cells.map((c) => c?.trim() ?? "");
+  const [
+    name,
+    unit,
+    equation,
+    format,
+    address,
+    length,
+    signed,
+    progMin,
+    progMax,
+    warnMin,
+    warnMax,
+    smoothing,
+    ,
+    ,
+    assignTo,
+  ] = cells.map((c) => c?.trim() ?? "");
   const variable = assignTo || variableFromName(name);
   const decimals = decimalsOf(format ?? "");
   if (PLACEHOLDER_ADDRESSES.has((address ?? "").toLowerCase())) {
-    return computedRow(line, { name, variable, unit, expression: equation, decimals, min: numberOrNull(progMin), max: numberOrNull(progMax) });
+    return computedRow(line, {
+      name,
+      variable,
+      unit,
+      expression: equation,
+      decimals,
+      min: numberOrNull(progMin),
+      max: numberOrNull(progMax),
+    });
   }
   // Mode 0x22 DIDs are 16 bits; anything longer is a RAM address read with 0x3E.
   const source = options.source ?? ((address ?? "").length > 6 ? "ram" : "uds");
@@ -188,7 +264,8 @@ export function parsePidCsv(text: string, options: ParseOptions): ParseResult {
   if (lines.length === 0) return { ok: false, error: "The file is empty" };
   const detected = detect(lines[0]);
   const format = options.format && options.format !== "auto" ? options.format : detected;
-  if (!format) return { ok: false, error: `Unknown header "${lines[0].join(",")}": expected a VW_Flash or Torque PID list` };
+  if (!format)
+    return { ok: false, error: `Unknown header "${lines[0].join(",")}": expected a VW_Flash or Torque PID list` };
   if (detected !== format) return { ok: false, error: `The header is not a ${format} header` };
   const rows: ParsedRow[] = [];
   lines.slice(1).forEach((cells, i) => {
@@ -199,7 +276,8 @@ export function parsePidCsv(text: string, options: ParseOptions): ParseResult {
   const seen = new Map<string, number>();
   for (const row of rows) {
     const earlier = seen.get(row.value.variable);
-    if (earlier !== undefined) row.errors.push({ field: "variable", message: `"${row.value.variable}" is already used on line ${earlier}` });
+    if (earlier !== undefined)
+      row.errors.push({ field: "variable", message: `"${row.value.variable}" is already used on line ${earlier}` });
     else seen.set(row.value.variable, row.line);
   }
   return { ok: true, format, rows };
@@ -238,21 +316,82 @@ interface ComputedLike {
 }
 
 /** Writes descriptors back in the chosen format; VW_Flash also carries computed channels. */
-export function writePidCsv(format: PidCsvFormat, pids: readonly PidLike[], computed: readonly ComputedLike[] = []): string {
+export function writePidCsv(
+  format: PidCsvFormat,
+  pids: readonly PidLike[],
+  computed: readonly ComputedLike[] = [],
+): string {
   const lines: unknown[][] = [];
   if (format === "vwflash") {
-    lines.push(["Name", "Unit", "Equation", "Format", "Address", "Length", "Signed", "ProgMin", "ProgMax", "WarnMin", "WarnMax", "Smoothing", "Enabled", "Tabs", "Assign To"]);
+    lines.push([
+      "Name",
+      "Unit",
+      "Equation",
+      "Format",
+      "Address",
+      "Length",
+      "Signed",
+      "ProgMin",
+      "ProgMax",
+      "WarnMin",
+      "WarnMax",
+      "Smoothing",
+      "Enabled",
+      "Tabs",
+      "Assign To",
+    ]);
     for (const p of pids) {
-      lines.push([p.name, p.unit, p.expression, `%01.${p.decimals}f`, p.address.toLowerCase(), p.length, p.signed ? "TRUE" : "FALSE", p.min, p.max, p.warnMin, p.warnMax, p.smoothing, "TRUE", "", p.variable]);
+      lines.push([
+        p.name,
+        p.unit,
+        p.expression,
+        `%01.${p.decimals}f`,
+        p.address.toLowerCase(),
+        p.length,
+        p.signed ? "TRUE" : "FALSE",
+        p.min,
+        p.max,
+        p.warnMin,
+        p.warnMax,
+        p.smoothing,
+        "TRUE",
+        "",
+        p.variable,
+      ]);
     }
     for (const c of computed) {
-      lines.push([c.name, c.unit, c.expression, `%01.${c.decimals}f`, "0xffffffff", 1, "FALSE", c.min, c.max, "", "", 0, "TRUE", "", c.variable]);
+      lines.push([
+        c.name,
+        c.unit,
+        c.expression,
+        `%01.${c.decimals}f`,
+        "0xffffffff",
+        1,
+        "FALSE",
+        c.min,
+        c.max,
+        "",
+        "",
+        0,
+        "TRUE",
+        "",
+        c.variable,
+      ]);
     }
   } else {
     lines.push(["Name", "ShortName", "ModeAndPID", "Equation", "Min Value", "Max Value", "Units", "Header"]);
     for (const p of pids) {
       const mode = p.source === "obd" ? "01" : p.source === "uds" ? "22" : "3E";
-      lines.push([p.name, p.variable, `0x${mode}${p.address.slice(2).toUpperCase()}`, p.expression, p.min, p.max, p.unit, ""]);
+      lines.push([
+        p.name,
+        p.variable,
+        `0x${mode}${p.address.slice(2).toUpperCase()}`,
+        p.expression,
+        p.min,
+        p.max,
+        p.unit,
+        "",
+      ]);
     }
   }
   return lines.map((cells) => cells.map(csvCell).join(",")).join("\r\n") + "\r\n";

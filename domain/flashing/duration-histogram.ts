@@ -5,7 +5,9 @@
  * geometric middle of its bucket is within ±12 % of the true value.
  */
 export const DURATION_GROWTH = 1.25;
-export const DURATION_BUCKET_EDGES_MS: readonly number[] = Array.from({ length: 23 }, (_, k) => Math.round(10_000 * DURATION_GROWTH ** k));
+export const DURATION_BUCKET_EDGES_MS: readonly number[] = Array.from({ length: 23 }, (_, k) =>
+  Math.round(10_000 * DURATION_GROWTH ** k),
+);
 export const DURATION_BUCKETS = DURATION_BUCKET_EDGES_MS.length + 1;
 
 /** The bucket (0-based) a duration falls in. */

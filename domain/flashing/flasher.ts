@@ -13,7 +13,16 @@
  */
 import { crc32 } from "../tune/crc32";
 
-export type FlashStepName = "setup" | "connecting" | "security-access" | "erasing" | "block" | "verifying" | "dependencies" | "reset" | "done";
+export type FlashStepName =
+  | "setup"
+  | "connecting"
+  | "security-access"
+  | "erasing"
+  | "block"
+  | "verifying"
+  | "dependencies"
+  | "reset"
+  | "done";
 
 export interface StepReport {
   seq: number;
@@ -56,9 +65,16 @@ export interface FlashHooks {
   now(): Date;
 }
 
-export type FlashOutcome = { ok: true } | { ok: false; step: FlashStepName; block: number | null; nrc: number | null; message: string };
+export type FlashOutcome =
+  | { ok: true }
+  | { ok: false; step: FlashStepName; block: number | null; nrc: number | null; message: string };
 
-const hex = (bytes: Uint8Array | null) => (bytes ? Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("").toUpperCase() : undefined);
+const hex = (bytes: Uint8Array | null) =>
+  bytes
+    ? Array.from(bytes, (b) => b.toString(16).padStart(2, "0"))
+        .join("")
+        .toUpperCase()
+    : undefined;
 const be32 = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
 
 class StepFailed extends Error {
@@ -89,7 +105,13 @@ export async function flash(transport: Transport, plan: FlashPlan, hooks: FlashH
     if (!answer) throw new StepFailed(step, block, null, `no answer to ${hex(bytes.subarray(0, 4))} in time`, true);
     if (answer[0] === 0x7f) {
       const nrc = answer[2];
-      throw new StepFailed(step, block, nrc, `negative response 0x${nrc.toString(16).padStart(2, "0")} to ${hex(bytes.subarray(0, 4))}`, RETRYABLE_NRC.has(nrc));
+      throw new StepFailed(
+        step,
+        block,
+        nrc,
+        `negative response 0x${nrc.toString(16).padStart(2, "0")} to ${hex(bytes.subarray(0, 4))}`,
+        RETRYABLE_NRC.has(nrc),
+      );
     }
     return answer;
   };
@@ -119,7 +141,12 @@ export async function flash(transport: Transport, plan: FlashPlan, hooks: FlashH
       } catch (error) {
         if (!(error instanceof StepFailed)) throw error;
         if (!error.retryable || attempt >= maxRetries) throw error;
-        report(step, "retry", { ...(block !== null && { block }), retries: attempt + 1, ...(error.nrc !== null && { nrc: error.nrc }), message: error.message });
+        report(step, "retry", {
+          ...(block !== null && { block }),
+          retries: attempt + 1,
+          ...(error.nrc !== null && { nrc: error.nrc }),
+          message: error.message,
+        });
         // A lost answer may mean the ECU restarted (power): enter the programming session again.
         await withRetries("connecting", null, reenter);
       }
@@ -129,7 +156,11 @@ export async function flash(transport: Transport, plan: FlashPlan, hooks: FlashH
   const writeBlock = async (block: FlashBlockData) => {
     report("erasing", "started", { block: block.number });
     await send("erasing", block.number, Uint8Array.of(0x31, 0x01, 0xff, 0x00, block.number));
-    const answer = await send("block", block.number, Uint8Array.of(0x34, 0x00, 0x44, ...be32(block.baseAddress), ...be32(block.data.length)));
+    const answer = await send(
+      "block",
+      block.number,
+      Uint8Array.of(0x34, 0x00, 0x44, ...be32(block.baseAddress), ...be32(block.data.length)),
+    );
     maxBlockLength = (answer[2] << 8) | answer[3];
     const chunk = maxBlockLength - 2;
     const chunks = Math.ceil(block.data.length / chunk);
@@ -141,8 +172,16 @@ export async function flash(transport: Transport, plan: FlashPlan, hooks: FlashH
       const sent = await transport.request(request);
       // One lost answer: the same block is sent again with the same counter, as ISO 14229 allows.
       const final = sent ?? (await transport.request(request));
-      if (!final) throw new StepFailed("block", block.number, null, `no answer to transfer ${i + 1} of ${chunks}`, true);
-      if (final[0] === 0x7f) throw new StepFailed("block", block.number, final[2], `negative response 0x${final[2].toString(16)} to transfer ${i + 1}`, RETRYABLE_NRC.has(final[2]));
+      if (!final)
+        throw new StepFailed("block", block.number, null, `no answer to transfer ${i + 1} of ${chunks}`, true);
+      if (final[0] === 0x7f)
+        throw new StepFailed(
+          "block",
+          block.number,
+          final[2],
+          `negative response 0x${final[2].toString(16)} to transfer ${i + 1}`,
+          RETRYABLE_NRC.has(final[2]),
+        );
       counter = (counter + 1) & 0xff;
       const percent = Math.floor(((i + 1) * 100) / chunks);
       if (percent >= lastPercent + 25 || i === chunks - 1) {
@@ -151,8 +190,19 @@ export async function flash(transport: Transport, plan: FlashPlan, hooks: FlashH
       }
     }
     await send("block", block.number, Uint8Array.of(0x37));
-    const check = await send("verifying", block.number, Uint8Array.of(0x31, 0x01, 0x02, 0x02, block.number, ...be32(crc32(block.data))));
-    if (check[4] !== 0x00) throw new StepFailed("verifying", block.number, null, `block ${block.number} failed its checksum: written bytes differ`, true);
+    const check = await send(
+      "verifying",
+      block.number,
+      Uint8Array.of(0x31, 0x01, 0x02, 0x02, block.number, ...be32(crc32(block.data))),
+    );
+    if (check[4] !== 0x00)
+      throw new StepFailed(
+        "verifying",
+        block.number,
+        null,
+        `block ${block.number} failed its checksum: written bytes differ`,
+        true,
+      );
     report("verifying", "ok", { block: block.number });
   };
 
@@ -165,14 +215,20 @@ export async function flash(transport: Transport, plan: FlashPlan, hooks: FlashH
     });
     report("connecting", "ok");
     await withRetries("security-access", null, unlock);
-    await withRetries("security-access", null, async () => void (await send("security-access", null, Uint8Array.of(0x2e, 0xf1, 0x5a, 0x01, 0x02, 0x03))));
+    await withRetries(
+      "security-access",
+      null,
+      async () => void (await send("security-access", null, Uint8Array.of(0x2e, 0xf1, 0x5a, 0x01, 0x02, 0x03))),
+    );
     report("security-access", "ok");
     const all = typeof plan.blocks === "function" ? plan.blocks() : plan.blocks;
-    const blocks = plan.resumeFromBlock === undefined ? all : all.filter((b) => b.number >= (plan.resumeFromBlock as number));
+    const blocks =
+      plan.resumeFromBlock === undefined ? all : all.filter((b) => b.number >= (plan.resumeFromBlock as number));
     for (const block of blocks) await withRetries("block", block.number, () => writeBlock(block));
     await withRetries("dependencies", null, async () => {
       const answer = await send("dependencies", null, Uint8Array.of(0x31, 0x01, 0xff, 0x01));
-      if (answer[4] !== 0x00) throw new StepFailed("dependencies", null, null, "the ECU reports its blocks do not fit together", false);
+      if (answer[4] !== 0x00)
+        throw new StepFailed("dependencies", null, null, "the ECU reports its blocks do not fit together", false);
     });
     report("dependencies", "ok");
     await withRetries("reset", null, async () => void (await send("reset", null, Uint8Array.of(0x11, 0x01))));
@@ -181,7 +237,11 @@ export async function flash(transport: Transport, plan: FlashPlan, hooks: FlashH
     return { ok: true };
   } catch (error) {
     if (!(error instanceof StepFailed)) throw error;
-    report(error.step, "failed", { ...(error.block !== null && { block: error.block }), ...(error.nrc !== null && { nrc: error.nrc }), message: error.message });
+    report(error.step, "failed", {
+      ...(error.block !== null && { block: error.block }),
+      ...(error.nrc !== null && { nrc: error.nrc }),
+      message: error.message,
+    });
     return { ok: false, step: error.step, block: error.block, nrc: error.nrc, message: error.message };
   }
 }

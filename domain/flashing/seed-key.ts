@@ -42,7 +42,8 @@ export function secretWord(secret: string): number {
 
 const rotl32 = (value: number, bits: number) => ((value << bits) | (value >>> (32 - bits))) >>> 0;
 const word = (bytes: Uint8Array) => ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
-const bytesOf = (value: number) => new Uint8Array([(value >>> 24) & 0xff, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff]);
+const bytesOf = (value: number) =>
+  new Uint8Array([(value >>> 24) & 0xff, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff]);
 
 export const SEED_KEY_ALGORITHMS: Readonly<Record<string, SeedKeyAlgorithm>> = {
   /** 4-byte seed; 8 rounds of rotate-left-3 and XOR with the secret, then add the secret rotated by 16. */
@@ -78,6 +79,7 @@ export const isUnlockedSeed = (seed: Uint8Array): boolean => seed.every((b) => b
 export function computeKey(algorithmId: string, seed: Uint8Array, secret: string): Uint8Array {
   const algorithm = SEED_KEY_ALGORITHMS[algorithmId];
   if (!algorithm) throw new SeedKeyError(`unknown seed/key algorithm "${algorithmId}"`);
-  if (seed.length !== algorithm.seedBytes) throw new SeedKeyError(`the ${algorithmId} seed is ${algorithm.seedBytes} bytes, got ${seed.length}`);
+  if (seed.length !== algorithm.seedBytes)
+    throw new SeedKeyError(`the ${algorithmId} seed is ${algorithm.seedBytes} bytes, got ${seed.length}`);
   return algorithm.key(seed, secret);
 }

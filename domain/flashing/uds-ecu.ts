@@ -65,7 +65,13 @@ export const NRC = {
   voltageTooLow: 0x93,
 } as const;
 
-const DID = { vin: 0xf190, ecuSerial: 0xf18c, softwareId: 0xf188, hardwareNumber: 0xf191, bootloaderVersion: 0xf180 } as const;
+const DID = {
+  vin: 0xf190,
+  ecuSerial: 0xf18c,
+  softwareId: 0xf188,
+  hardwareNumber: 0xf191,
+  bootloaderVersion: 0xf180,
+} as const;
 const ascii = (text: string) => Array.from(new TextEncoder().encode(text));
 const negative = (service: number, code: number) => Uint8Array.of(0x7f, service, code);
 const word = (b: Uint8Array, at: number) => ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
@@ -88,7 +94,13 @@ export class VirtualEcu {
   private wrongKeys = 0;
   private lockedUntil = 0;
   private dependenciesOk = true;
-  private download: { block: VirtualEcuBlock; next: number; offset: number; lastSeq: number | null; lastLength: number } | null = null;
+  private download: {
+    block: VirtualEcuBlock;
+    next: number;
+    offset: number;
+    lastSeq: number | null;
+    lastLength: number;
+  } | null = null;
   private seedCounter = 0x1234abcd;
 
   constructor(options: VirtualEcuOptions) {
@@ -168,10 +180,12 @@ export class VirtualEcu {
 
   private sessionControl(bytes: Uint8Array): Uint8Array {
     const kind = bytes[1];
-    const session: Session | undefined = kind === 0x01 ? "default" : kind === 0x02 ? "programming" : kind === 0x03 ? "extended" : undefined;
+    const session: Session | undefined =
+      kind === 0x01 ? "default" : kind === 0x02 ? "programming" : kind === 0x03 ? "extended" : undefined;
     if (!session) return negative(0x10, NRC.subFunctionNotSupported);
     // The programming session is entered from the extended one, or at once while the bootloader is in charge.
-    if (session === "programming" && this.session === "default" && this.applicationValid) return negative(0x10, NRC.conditionsNotCorrect);
+    if (session === "programming" && this.session === "default" && this.applicationValid)
+      return negative(0x10, NRC.conditionsNotCorrect);
     if (session !== this.session) {
       this.unlocked = false;
       this.seed = null;
@@ -195,7 +209,12 @@ export class VirtualEcu {
     if (level === this.options.securityLevel) {
       if (this.unlocked) return Uint8Array.of(0x67, level, 0, 0, 0, 0);
       this.seedCounter = (Math.imul(this.seedCounter, 1103515245) + 12345) >>> 0;
-      this.seed = Uint8Array.of(this.seedCounter >>> 24, (this.seedCounter >>> 16) & 0xff, (this.seedCounter >>> 8) & 0xff, this.seedCounter & 0xff);
+      this.seed = Uint8Array.of(
+        this.seedCounter >>> 24,
+        (this.seedCounter >>> 16) & 0xff,
+        (this.seedCounter >>> 8) & 0xff,
+        this.seedCounter & 0xff,
+      );
       return Uint8Array.of(0x67, level, ...this.seed);
     }
     if (level === this.options.securityLevel + 1) {
@@ -222,7 +241,8 @@ export class VirtualEcu {
   private routine(bytes: Uint8Array): Answer {
     if (bytes[1] !== 0x01) return [negative(0x31, NRC.subFunctionNotSupported)];
     const id = (bytes[2] << 8) | bytes[3];
-    if (this.session !== "programming" || !this.unlocked) return [negative(0x31, this.unlocked ? NRC.conditionsNotCorrect : NRC.securityAccessDenied)];
+    if (this.session !== "programming" || !this.unlocked)
+      return [negative(0x31, this.unlocked ? NRC.conditionsNotCorrect : NRC.securityAccessDenied)];
     const voltage = this.voltageProblem(0x31);
     if (voltage) return [voltage];
     const ok = (status: number) => Uint8Array.of(0x71, 0x01, bytes[2], bytes[3], status);
@@ -240,7 +260,8 @@ export class VirtualEcu {
     if (id === 0x0202) {
       const number = bytes[4];
       if (!this.options.blocks.some((b) => b.number === number)) return [negative(0x31, NRC.requestOutOfRange)];
-      if (this.blockState.get(number) !== "written" && this.blockState.get(number) !== "verified") return [negative(0x31, NRC.requestSequenceError)];
+      if (this.blockState.get(number) !== "written" && this.blockState.get(number) !== "verified")
+        return [negative(0x31, NRC.requestSequenceError)];
       const matches = crc32(this.blockContents(number)) === word(bytes, 5);
       this.blockState.set(number, matches ? "verified" : "erased");
       return this.pending(0x31, ok(matches ? 0x00 : 0x01));
@@ -310,7 +331,8 @@ export class VirtualEcu {
     if (bytes.length !== 8 || bytes[1] !== 0x24) return negative(0x23, NRC.incorrectLength);
     const address = word(bytes, 2);
     const size = (bytes[6] << 8) | bytes[7];
-    if (size === 0 || size > 0xfff || address + size > this.options.memory.length) return negative(0x23, NRC.requestOutOfRange);
+    if (size === 0 || size > 0xfff || address + size > this.options.memory.length)
+      return negative(0x23, NRC.requestOutOfRange);
     return Uint8Array.of(0x63, ...this.options.memory.subarray(address, address + size));
   }
 }

@@ -7,10 +7,26 @@
 import type { FlashStepName, Transport } from "./flasher";
 import type { VirtualEcu } from "./uds-ecu";
 
-export const FAULTS = ["pending-storm", "dropped-response", "wrong-key", "wrong-counter", "corrupt-block", "power-loss", "low-voltage"] as const;
+export const FAULTS = [
+  "pending-storm",
+  "dropped-response",
+  "wrong-key",
+  "wrong-counter",
+  "corrupt-block",
+  "power-loss",
+  "low-voltage",
+] as const;
 export type FaultKind = (typeof FAULTS)[number];
 
-const ANY_STEP = ["connecting", "security-access", "erasing", "block", "verifying", "dependencies", "reset"] as const satisfies readonly FlashStepName[];
+const ANY_STEP = [
+  "connecting",
+  "security-access",
+  "erasing",
+  "block",
+  "verifying",
+  "dependencies",
+  "reset",
+] as const satisfies readonly FlashStepName[];
 
 /** Where each fault can strike: a key only at security access, a counter or a block only while transferring. */
 export const FAULT_STEPS: Readonly<Record<FaultKind, readonly FlashStepName[]>> = {

@@ -40,7 +40,12 @@ const TIME_TOLERANCE = 1e-9;
 
 export const BYTES_PER_CODE: Record<ColumnEncoding["type"], number> = { u8: 1, u16: 2, u32: 4, f32: 4, f64: 8 };
 
-export function codesOf(encoding: ColumnEncoding, buffer: ArrayBufferLike, byteOffset: number, length: number): ColumnCodes {
+export function codesOf(
+  encoding: ColumnEncoding,
+  buffer: ArrayBufferLike,
+  byteOffset: number,
+  length: number,
+): ColumnCodes {
   switch (encoding.type) {
     case "u8":
       return new Uint8Array(buffer, byteOffset, length);
@@ -80,7 +85,10 @@ export function codePosition(encoding: ColumnEncoding, value: number): number {
 }
 
 /** Every value as floats of the given type: channels as Float32, time as Float64 (the codes themselves when they are that type). */
-export function decodeColumn<T extends Float32Array | Float64Array>(column: EncodedColumn, Out: { new (length: number): T }): T {
+export function decodeColumn<T extends Float32Array | Float64Array>(
+  column: EncodedColumn,
+  Out: { new (length: number): T },
+): T {
   const { codes, encoding } = column;
   if (codes instanceof Out) return codes as T;
   const decode = decoder(encoding);
@@ -120,7 +128,11 @@ function timeDecimals(time: Float64Array): number | null {
 }
 
 /** Codes of the smallest integer type up to `widest` that holds the column's span, or null when none does. */
-function integerCodes(values: Float32Array | Float64Array, decimals: number, widest: IntegerType): EncodedColumn | null {
+function integerCodes(
+  values: Float32Array | Float64Array,
+  decimals: number,
+  widest: IntegerType,
+): EncodedColumn | null {
   const scale = 10 ** decimals;
   let lo = Infinity;
   let hi = -Infinity;
@@ -150,7 +162,9 @@ function integerCodes(values: Float32Array | Float64Array, decimals: number, wid
  */
 export function encodeChannel(values: Float32Array): EncodedColumn {
   const decimals = channelDecimals(values);
-  return (decimals === null ? null : integerCodes(values, decimals, "u16")) ?? { codes: values, encoding: { type: "f32" } };
+  return (
+    (decimals === null ? null : integerCodes(values, decimals, "u16")) ?? { codes: values, encoding: { type: "f32" } }
+  );
 }
 
 /**

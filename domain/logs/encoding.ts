@@ -91,10 +91,7 @@ function assertText(bytes: Uint8Array): void {
   for (let i = 0; i < n; i++) {
     const c = bytes[i];
     if (c === 0) {
-      throw new LogParseError(
-        "binary",
-        `This is not a text log: it contains binary data (a NUL byte at offset ${i}).`,
-      );
+      throw new LogParseError("binary", `This is not a text log: it contains binary data (a NUL byte at offset ${i}).`);
     }
     if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 127) control++;
   }

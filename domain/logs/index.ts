@@ -8,11 +8,19 @@ import { isMlg } from "./mlg";
 import { TextLines } from "./text-lines";
 import type { FormatId } from "./types";
 
-export { parseLog } from "./parse";
-export { serializeColumns, deserializeColumns, readColumnsLayout, selectChannels, type ColumnsLayout, type Deflate, type Inflate } from "./serialize";
-export { LogParseError, type LogParseErrorCode } from "./errors";
-export { FORMAT_IDS, type FormatId, type LogChannel, type LogMeta, type ParseOptions, type ParsedLog } from "./types";
 export type { TextEncodingName } from "./encoding";
+export { LogParseError, type LogParseErrorCode } from "./errors";
+export { parseLog } from "./parse";
+export {
+  type ColumnsLayout,
+  type Deflate,
+  deserializeColumns,
+  type Inflate,
+  readColumnsLayout,
+  selectChannels,
+  serializeColumns,
+} from "./serialize";
+export { FORMAT_IDS, type FormatId, type LogChannel, type LogMeta, type ParsedLog, type ParseOptions } from "./types";
 
 export interface DetectedFormat {
   format: FormatId;

@@ -1,6 +1,6 @@
 import type { Delimiter } from "./cells";
-import type { FormatId, LogMeta } from "./types";
 import type { TextLines } from "./text-lines";
+import type { FormatId, LogMeta } from "./types";
 
 /** What a format module makes of one header column. */
 export interface ColumnSpec {

@@ -82,7 +82,8 @@ export function readMlg(bytes: Uint8Array): MlgLog {
   const fieldCount = view.getUint16(at + 6);
   at += 8;
   const fieldSize = v2 ? 89 : 55;
-  if (at + fieldCount * fieldSize > bytes.length || dataStart > bytes.length) fail("the field list runs past the end of the file.");
+  if (at + fieldCount * fieldSize > bytes.length || dataStart > bytes.length)
+    fail("the field list runs past the end of the file.");
 
   const fields: MlgField[] = [];
   const warnings: string[] = [];
@@ -102,13 +103,18 @@ export function readMlg(bytes: Uint8Array): MlgLog {
   }
   const width = fields.reduce((sum, f) => sum + TYPE_SIZE[f.type], 0);
   if (width !== recordLength) {
-    warnings.push(`The header says records are ${recordLength} bytes but its fields add up to ${width}; the fields were followed.`);
+    warnings.push(
+      `The header says records are ${recordLength} bytes but its fields add up to ${width}; the fields were followed.`,
+    );
   }
 
   const meta: MetaDraft = { extra: {} };
   if (infoStart > 0 && infoStart < dataStart) {
     const info = text(bytes, infoStart, dataStart - infoStart);
-    const lines = info.split(/\r?\n/).map((l) => l.replace(/^"|"$/g, "").trim()).filter(Boolean);
+    const lines = info
+      .split(/\r?\n/)
+      .map((l) => l.replace(/^"|"$/g, "").trim())
+      .filter(Boolean);
     lines.forEach((line, i) => {
       const kv = /^([A-Za-z][\w ]{0,30}):\s*(.*)$/.exec(line);
       if (i === 0 && !/^Capture Date:/i.test(line)) {
@@ -175,14 +181,32 @@ export function readMlg(bytes: Uint8Array): MlgLog {
       const at = base + offsets[i];
       let raw: number;
       switch (f.type) {
-        case 0: case 10: raw = bytes[at]; break;
-        case 1: raw = view.getInt8(at); break;
-        case 2: case 11: raw = view.getUint16(at); break;
-        case 3: raw = view.getInt16(at); break;
-        case 4: case 12: raw = view.getUint32(at); break;
-        case 5: raw = view.getInt32(at); break;
-        case 6: raw = Number(view.getBigInt64(at)); break;
-        default: raw = view.getFloat32(at);
+        case 0:
+        case 10:
+          raw = bytes[at];
+          break;
+        case 1:
+          raw = view.getInt8(at);
+          break;
+        case 2:
+        case 11:
+          raw = view.getUint16(at);
+          break;
+        case 3:
+          raw = view.getInt16(at);
+          break;
+        case 4:
+        case 12:
+          raw = view.getUint32(at);
+          break;
+        case 5:
+          raw = view.getInt32(at);
+          break;
+        case 6:
+          raw = Number(view.getBigInt64(at));
+          break;
+        default:
+          raw = view.getFloat32(at);
       }
       if (i === timeIndex) {
         const v = (raw + f.transform) * f.scale;
@@ -207,5 +231,15 @@ export function readMlg(bytes: Uint8Array): MlgLog {
       })
       .join("; ");
   }
-  return { version, fields, time, timeSource: timeIndex >= 0 ? "field" : "block-stamps", channelFields, columns, rowCount, meta, warnings };
+  return {
+    version,
+    fields,
+    time,
+    timeSource: timeIndex >= 0 ? "field" : "block-stamps",
+    channelFields,
+    columns,
+    rowCount,
+    meta,
+    warnings,
+  };
 }

@@ -3,11 +3,11 @@ import { decodeBytes } from "./encoding";
 import { LogParseError } from "./errors";
 import { pickReader, readerById } from "./formats";
 import { uniqueIds, uniquifyNames } from "./headers";
-import { type ColumnSpec, type Layout, type MetaDraft, keyValue } from "./layout";
+import { type ColumnSpec, keyValue, type Layout, type MetaDraft } from "./layout";
 import { isMlg, readMlg } from "./mlg";
-import { SKIP, type ScanResult, TIME, scanRows } from "./scanner";
+import { type ScanResult, SKIP, scanRows, TIME } from "./scanner";
 import { TextLines } from "./text-lines";
-import type { LogChannel, LogMeta, ParseOptions, ParsedLog } from "./types";
+import type { LogChannel, LogMeta, ParsedLog, ParseOptions } from "./types";
 
 const DEFAULT_MAX_COLUMNS = 2048;
 /** Rows with the wrong cell count tolerated (as gaps, with a warning) before the file is refused. */
@@ -93,7 +93,9 @@ function readRows(lines: TextLines, decoder: TextDecoder, layout: Layout, maxCol
       return;
     }
     if (noReading > 0) {
-      warnings.push(`"${names[i]}": ${noReading} cell${noReading > 1 ? "s" : ""} hold the logger's "no reading" code and are gaps.`);
+      warnings.push(
+        `"${names[i]}": ${noReading} cell${noReading > 1 ? "s" : ""} hold the logger's "no reading" code and are gaps.`,
+      );
     }
     const unreadable = scan.unreadable[i];
     const first = scan.firstUnreadable[i];
@@ -115,7 +117,11 @@ function readRows(lines: TextLines, decoder: TextDecoder, layout: Layout, maxCol
     columns.push(column);
   });
   if (channels.length === 0) {
-    throw new LogParseError("no-data", `No column besides time has readable numbers (header on line ${headerLine}).`, headerLine);
+    throw new LogParseError(
+      "no-data",
+      `No column besides time has readable numbers (header on line ${headerLine}).`,
+      headerLine,
+    );
   }
 
   return {
@@ -134,11 +140,19 @@ function fromMlg(input: Uint8Array, options: ParseOptions): ParsedLog {
   const mlg = readMlg(input);
   const maxColumns = options.maxColumns ?? DEFAULT_MAX_COLUMNS;
   if (mlg.fields.length > maxColumns) {
-    throw new LogParseError("too-many-columns", `The log has ${mlg.fields.length} fields; logs of up to ${maxColumns} columns are accepted.`);
+    throw new LogParseError(
+      "too-many-columns",
+      `The log has ${mlg.fields.length} fields; logs of up to ${maxColumns} columns are accepted.`,
+    );
   }
   if (mlg.rowCount === 0) throw new LogParseError("no-data", "The MegaLogViewer log has no data records.");
   const warnings = [...mlg.warnings];
-  const specs: ColumnSpec[] = mlg.channelFields.map((f) => ({ sourceHeader: f.name, name: f.name.trim(), unit: f.unit, role: "channel" }));
+  const specs: ColumnSpec[] = mlg.channelFields.map((f) => ({
+    sourceHeader: f.name,
+    name: f.name.trim(),
+    unit: f.unit,
+    role: "channel",
+  }));
   const names = channelNames(specs, 1, warnings);
   const ids = uniqueIds(names);
   const layout = { timeScale: 1, clockTime: false } as Layout;
@@ -149,7 +163,16 @@ function fromMlg(input: Uint8Array, options: ParseOptions): ParsedLog {
     const column = mlg.columns[i];
     const stats = columnStats(column);
     if (stats.count === 0) return;
-    channels.push({ id: ids[i], name: names[i], unit: spec.unit, sourceHeader: spec.sourceHeader, min: stats.min, max: stats.max, mean: stats.mean, gaps: column.length - stats.count });
+    channels.push({
+      id: ids[i],
+      name: names[i],
+      unit: spec.unit,
+      sourceHeader: spec.sourceHeader,
+      min: stats.min,
+      max: stats.max,
+      mean: stats.mean,
+      gaps: column.length - stats.count,
+    });
     columns.push(column);
   });
   if (channels.length === 0) throw new LogParseError("no-data", "The MegaLogViewer log has no field besides time.");
@@ -322,7 +345,13 @@ function alignGroups(
 }
 
 /** Marker columns: each marked row becomes an event in `meta.extra.markers` ("1 @ 12.34 s; 2 @ …"). */
-function readEvents(extras: ColumnSpec[], extraColumns: Float32Array[], time: Float64Array, layout: Layout, meta: MetaDraft): void {
+function readEvents(
+  extras: ColumnSpec[],
+  extraColumns: Float32Array[],
+  time: Float64Array,
+  layout: Layout,
+  meta: MetaDraft,
+): void {
   const events: string[] = [];
   extras.forEach((spec, i) => {
     if (spec.role !== "event") return;
@@ -352,9 +381,7 @@ function guessTimeUnit(time: Float64Array, layout: Layout, warnings: string[]): 
   const median = steps[steps.length >> 1];
   if (median < 5) return;
   layout.timeScale = 0.001;
-  warnings.push(
-    `The time column names no unit and counts in whole steps of ${median}: read as milliseconds.`,
-  );
+  warnings.push(`The time column names no unit and counts in whole steps of ${median}: read as milliseconds.`);
 }
 
 function blankNoReading(column: Float32Array, threshold: number): number {

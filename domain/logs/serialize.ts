@@ -1,4 +1,13 @@
-import { BYTES_PER_CODE, type ColumnCodes, type ColumnEncoding, type EncodedColumn, codesOf, decodeColumn, encodeChannel, encodeTime } from "./column-codes";
+import {
+  BYTES_PER_CODE,
+  type ColumnCodes,
+  type ColumnEncoding,
+  codesOf,
+  decodeColumn,
+  type EncodedColumn,
+  encodeChannel,
+  encodeTime,
+} from "./column-codes";
 import type { ParsedLog } from "./types";
 
 /**
@@ -64,11 +73,18 @@ export function serializeColumns(log: ParsedLog, deflate?: Deflate): Uint8Array 
   const time = encodeTime(log.time.subarray(0, rows));
   const columns = log.columns.map((column) => encodeChannel(column.subarray(0, rows)));
   const encodings: Encodings = { time: time.encoding, columns: columns.map((column) => column.encoding) };
-  const bytesOf = (column: EncodedColumn) => new Uint8Array(column.codes.buffer, column.codes.byteOffset, rows * BYTES_PER_CODE[column.encoding.type]);
+  const bytesOf = (column: EncodedColumn) =>
+    new Uint8Array(column.codes.buffer, column.codes.byteOffset, rows * BYTES_PER_CODE[column.encoding.type]);
   const arrays = [time, ...columns].map((column) => (deflate ? deflate(bytesOf(column)) : bytesOf(column)));
-  const stored = deflate ? { time: arrays[0].length, columns: arrays.slice(1).map((array) => array.length) } : undefined;
+  const stored = deflate
+    ? { time: arrays[0].length, columns: arrays.slice(1).map((array) => array.length) }
+    : undefined;
   const { format, meta, rowCount, durationSeconds, channels, warnings } = log;
-  return writeForm({ format, meta, rowCount, durationSeconds, channels, warnings, encodings, ...(stored && { stored }) }, rows, arrays);
+  return writeForm(
+    { format, meta, rowCount, durationSeconds, channels, warnings, encodings, ...(stored && { stored }) },
+    rows,
+    arrays,
+  );
 }
 
 /** Writes the preamble, `header` and `arrays` (time first, as stored) into one form. */
@@ -106,7 +122,12 @@ export interface ColumnsLayout {
   byteLength: number;
 }
 
-function placesOf(start: number, rows: number, encodings: Encodings, stored: StoredLengths | undefined): Pick<ColumnsLayout, "time" | "columns" | "byteLength"> {
+function placesOf(
+  start: number,
+  rows: number,
+  encodings: Encodings,
+  stored: StoredLengths | undefined,
+): Pick<ColumnsLayout, "time" | "columns" | "byteLength"> {
   let at = start;
   const place = (encoding: ColumnEncoding, storedBytes: number | undefined): ArrayPlace => {
     const bytes = storedBytes ?? rows * BYTES_PER_CODE[encoding.type];
@@ -134,10 +155,16 @@ export function readColumnsLayout(bytes: Uint8Array): ColumnsLayout | { headerBy
   const jsonLength = view.getUint32(8, true);
   const rows = view.getUint32(12, true);
   if (bytes.length < PREAMBLE + jsonLength) return { headerBytes: PREAMBLE + jsonLength };
-  const { encodings, stored, ...header } = JSON.parse(new TextDecoder().decode(bytes.subarray(PREAMBLE, PREAMBLE + jsonLength))) as StoredHeader;
+  const { encodings, stored, ...header } = JSON.parse(
+    new TextDecoder().decode(bytes.subarray(PREAMBLE, PREAMBLE + jsonLength)),
+  ) as StoredHeader;
   const coded = encodings ?? { time: { type: "f64" }, columns: header.channels.map(() => ({ type: "f32" })) };
   if (version === VERSION && !stored) throw new Error("Columnar log: version 3 without the arrays' stored lengths.");
-  return { header, rows, ...placesOf(PREAMBLE + align8(jsonLength), rows, coded, version === VERSION ? stored : undefined) };
+  return {
+    header,
+    rows,
+    ...placesOf(PREAMBLE + align8(jsonLength), rows, coded, version === VERSION ? stored : undefined),
+  };
 }
 
 /**
@@ -146,7 +173,8 @@ export function readColumnsLayout(bytes: Uint8Array): ColumnsLayout | { headerBy
  */
 export function arrayCodes(encoding: ColumnEncoding, bytes: Uint8Array, rows: number): ColumnCodes {
   const expected = rows * BYTES_PER_CODE[encoding.type];
-  if (bytes.length !== expected) throw new Error(`Columnar log: an array of ${bytes.length} bytes where ${expected} were expected.`);
+  if (bytes.length !== expected)
+    throw new Error(`Columnar log: an array of ${bytes.length} bytes where ${expected} were expected.`);
   const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
   return codesOf(encoding, aligned.buffer, aligned.byteOffset, rows);
 }
@@ -171,14 +199,18 @@ export function deserializeEncoded(input: ArrayBuffer | Uint8Array, inflate?: In
   let bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
   if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
   const layout = readColumnsLayout(bytes);
-  if ("headerBytes" in layout) throw new Error(`Columnar log: ${bytes.length} bytes where ${layout.headerBytes} were expected.`);
+  if ("headerBytes" in layout)
+    throw new Error(`Columnar log: ${bytes.length} bytes where ${layout.headerBytes} were expected.`);
   if (bytes.length < layout.byteLength) {
     throw new Error(`Columnar log: ${bytes.length} bytes where ${layout.byteLength} were expected.`);
   }
   const read = (place: ArrayPlace): EncodedColumn => {
     const stored = storedBytes(bytes, place);
     if (place.deflated && !inflate) throw new Error("Columnar log: its arrays are deflated and no inflate was given.");
-    return { codes: arrayCodes(place.encoding, place.deflated ? inflate!(stored) : stored, layout.rows), encoding: place.encoding };
+    return {
+      codes: arrayCodes(place.encoding, place.deflated ? inflate!(stored) : stored, layout.rows),
+      encoding: place.encoding,
+    };
   };
   return { ...layout.header, time: read(layout.time), columns: layout.columns.map(read) };
 }
@@ -199,11 +231,16 @@ export function deserializeColumns(input: ArrayBuffer | Uint8Array, inflate?: In
  */
 export function selectChannels(input: Uint8Array, keep: number[]): Uint8Array {
   const layout = readColumnsLayout(input);
-  if ("headerBytes" in layout || input.length < layout.byteLength) throw new Error("Columnar log: the form is not whole.");
+  if ("headerBytes" in layout || input.length < layout.byteLength)
+    throw new Error("Columnar log: the form is not whole.");
   const { header, rows } = layout;
   const places = [layout.time, ...keep.map((i) => layout.columns[i])];
   const deflated = layout.time.deflated;
   const encodings = { time: layout.time.encoding, columns: keep.map((i) => layout.columns[i].encoding) };
   const stored = deflated ? { time: layout.time.bytes, columns: keep.map((i) => layout.columns[i].bytes) } : undefined;
-  return writeForm({ ...header, channels: keep.map((i) => header.channels[i]), encodings, ...(stored && { stored }) }, rows, places.map((place) => storedBytes(input, place)));
+  return writeForm(
+    { ...header, channels: keep.map((i) => header.channels[i]), encodings, ...(stored && { stored }) },
+    rows,
+    places.map((place) => storedBytes(input, place)),
+  );
 }

@@ -10,9 +10,9 @@
  */
 import type { ChecksumScheme, IdentifyRule, Patch } from "../../contracts/tune-definition";
 import { copyImage } from "./bytes";
-import { type ChecksumOptions, fixAll, verifyAll, type ChecksumResult } from "./checksums";
-import { changedRanges, type ByteRange } from "./diff";
-import { TuneError, hexAddress } from "./errors";
+import { type ChecksumOptions, type ChecksumResult, fixAll, verifyAll } from "./checksums";
+import { type ByteRange, changedRanges } from "./diff";
+import { hexAddress, TuneError } from "./errors";
 import { describeMismatches, identifyMismatches } from "./identify";
 import { applyPatches, type PatchState } from "./patches";
 
@@ -66,10 +66,14 @@ function checkImage(name: string, image: Uint8Array, firmware: BakeFirmware): vo
   }
   const mismatches = identifyMismatches(image, firmware.identify);
   if (mismatches.length > 0) {
-    throw new TuneError("image_mismatch", `${name} is not firmware ${firmware.firmwareId}: ${describeMismatches(mismatches)}`, {
-      image: name,
-      mismatches,
-    });
+    throw new TuneError(
+      "image_mismatch",
+      `${name} is not firmware ${firmware.firmwareId}: ${describeMismatches(mismatches)}`,
+      {
+        image: name,
+        mismatches,
+      },
+    );
   }
 }
 
@@ -78,7 +82,12 @@ function insideStore(address: number, schemes: readonly ChecksumScheme[]): boole
 }
 
 /** Sub-ranges of `carried` where `dump` and `tuneStock` disagree, ignoring checksum stores. */
-function mismatchesUnder(carried: ByteRange[], dump: Uint8Array, tuneStock: Uint8Array, schemes: readonly ChecksumScheme[]): ByteRange[] {
+function mismatchesUnder(
+  carried: ByteRange[],
+  dump: Uint8Array,
+  tuneStock: Uint8Array,
+  schemes: readonly ChecksumScheme[],
+): ByteRange[] {
   const out: ByteRange[] = [];
   for (const { start, end } of carried) {
     let open: ByteRange | null = null;

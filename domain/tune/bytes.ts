@@ -9,7 +9,8 @@ function nibble(code: number): number {
 export function hexToBytes(hex: string): Uint8Array {
   const compact = /\s/.test(hex) ? hex.replace(/\s+/g, "") : hex;
   const out = new Uint8Array(compact.length >> 1);
-  for (let i = 0; i < out.length; i++) out[i] = (nibble(compact.charCodeAt(2 * i)) << 4) | nibble(compact.charCodeAt(2 * i + 1));
+  for (let i = 0; i < out.length; i++)
+    out[i] = (nibble(compact.charCodeAt(2 * i)) << 4) | nibble(compact.charCodeAt(2 * i + 1));
   return out;
 }
 

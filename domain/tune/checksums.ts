@@ -24,7 +24,7 @@
 import { CHECKSUM_LAYOUT, type ChecksumScheme, type ChecksumType } from "../../contracts/tune-definition";
 import { copyImage } from "./bytes";
 import { type Crc32, crc32 as tableCrc32 } from "./crc32";
-import { TuneError, hexAddress } from "./errors";
+import { hexAddress, TuneError } from "./errors";
 
 export interface ChecksumResult {
   name: string;
@@ -81,9 +81,13 @@ function prepare(scheme: ChecksumScheme, imageLength: number): Prepared {
   const storeStart = scheme.store.address;
   const storeEnd = storeStart + CHECKSUM_LAYOUT[scheme.type].storeSize;
   if (storeEnd > imageLength) {
-    throw new TuneError("out_of_bounds", `checksum "${scheme.name}" stores at ${hexAddress(storeStart)}, outside the image of ${imageLength} bytes`, {
-      checksum: scheme.name,
-    });
+    throw new TuneError(
+      "out_of_bounds",
+      `checksum "${scheme.name}" stores at ${hexAddress(storeStart)}, outside the image of ${imageLength} bytes`,
+      {
+        checksum: scheme.name,
+      },
+    );
   }
   const pieces: Array<[number, number]> = [];
   const covers: Array<[number, number]> = [];
@@ -109,14 +113,22 @@ function prepare(scheme: ChecksumScheme, imageLength: number): Prepared {
 
 /** A 32-bit view of the image when the fast kernels may use one, else null (byte loops). */
 function wordsOf(image: Uint8Array): Uint32Array | null {
-  return LITTLE_ENDIAN_HOST && image.byteOffset % 4 === 0 ? new Uint32Array(image.buffer, image.byteOffset, image.length >>> 2) : null;
+  return LITTLE_ENDIAN_HOST && image.byteOffset % 4 === 0
+    ? new Uint32Array(image.buffer, image.byteOffset, image.length >>> 2)
+    : null;
 }
 
 // ---------------------------------------------------------------------------
 // Kernels
 
 /** Adds to lanes[k] the sum of the bytes in [start, end) whose address ≡ k (mod 4). */
-function addLaneSums(image: Uint8Array, words: Uint32Array | null, start: number, end: number, lanes: Float64Array): void {
+function addLaneSums(
+  image: Uint8Array,
+  words: Uint32Array | null,
+  start: number,
+  end: number,
+  lanes: Float64Array,
+): void {
   let a = start;
   if (words) {
     for (; a < end && (a & 3) !== 0; a++) lanes[a & 3] += image[a];
@@ -327,7 +339,15 @@ function writeStored(image: Uint8Array, prepared: Prepared, values: number[]): b
 }
 
 function formatValues(type: ChecksumType, values: number[]): string {
-  return VALUE_WIDTHS[type].map((width, i) => `0x${values[i].toString(16).toUpperCase().padStart(width * 2, "0")}`).join("/");
+  return VALUE_WIDTHS[type]
+    .map(
+      (width, i) =>
+        `0x${values[i]
+          .toString(16)
+          .toUpperCase()
+          .padStart(width * 2, "0")}`,
+    )
+    .join("/");
 }
 
 function result(prepared: Prepared, stored: number[], computed: number[]): ChecksumResult {
@@ -348,7 +368,11 @@ export function computeChecksum(image: Uint8Array, scheme: ChecksumScheme, optio
 }
 
 /** Checks every scheme against its store, in the order given. */
-export function verifyAll(image: Uint8Array, schemes: readonly ChecksumScheme[], options: ChecksumOptions = {}): ChecksumResult[] {
+export function verifyAll(
+  image: Uint8Array,
+  schemes: readonly ChecksumScheme[],
+  options: ChecksumOptions = {},
+): ChecksumResult[] {
   const crc32 = options.crc32 ?? tableCrc32;
   // A misaligned view (a slice of a pooled buffer) would send the kernels down the byte loops; one copy is cheaper.
   const source = wordsOf(image) || image.length < 4096 ? image : copyImage(image);

@@ -7,17 +7,18 @@
  */
 import { itemCellCount, type TuneDefinition, type TuneItem } from "../../contracts/tune-definition";
 import { TuneError } from "./errors";
-import { itemExtents, readItem, type ItemValues } from "./maps";
 import type { DefinitionImport } from "./import-common";
+import { type ItemValues, itemExtents, readItem } from "./maps";
 import { importRomRaider, type RomRaiderImportOptions } from "./romraider";
-import { isLegacyXdf } from "./xdf-legacy";
 import { importXdf } from "./xdf";
+import { isLegacyXdf } from "./xdf-legacy";
 
 export type DefinitionImportOptions = RomRaiderImportOptions;
 
 /** The name of the first element of an XML text, after its prolog (declaration, comments, DOCTYPE); undefined when it does not start like XML. */
 export function xmlRootName(text: string): string | undefined {
-  const prolog = /^\uFEFF?\s*(?:(?:<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>)\s*)*<([A-Za-z_][\w:.-]*)/;
+  const prolog =
+    /^\uFEFF?\s*(?:(?:<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>)\s*)*<([A-Za-z_][\w:.-]*)/;
   return prolog.exec(text.slice(0, 64 * 1024))?.[1];
 }
 
@@ -26,8 +27,18 @@ export function importDefinition(text: string, options: DefinitionImportOptions)
   if (isLegacyXdf(text)) return importXdf(text, options);
   const root = xmlRootName(text);
   if (root !== undefined && /^roms?$/i.test(root)) return importRomRaider(text, options);
-  if (root === undefined && !text.replace(/^\uFEFF/, "").trimStart().startsWith("<")) {
-    throw new TuneError("definition_invalid", "not a definition we read: neither a TunerPro XDF (XML or 1.x text) nor a RomRaider/EcuFlash XML definition", { problems: [] });
+  if (
+    root === undefined &&
+    !text
+      .replace(/^\uFEFF/, "")
+      .trimStart()
+      .startsWith("<")
+  ) {
+    throw new TuneError(
+      "definition_invalid",
+      "not a definition we read: neither a TunerPro XDF (XML or 1.x text) nor a RomRaider/EcuFlash XML definition",
+      { problems: [] },
+    );
   }
   if (root !== undefined && root.toUpperCase() !== "XDFFORMAT") {
     throw new TuneError(
@@ -46,17 +57,30 @@ export function importDefinition(text: string, options: DefinitionImportOptions)
  * definition order. Tables of more than 4,096 cells and items the image
  * cannot hold are passed over.
  */
-export function sampleMaps(definition: TuneDefinition, image: Uint8Array, limit = 4): Array<ItemValues & { title: string }> {
-  const readable = definition.items.filter((item) => itemCellCount(item) <= 4096 && itemExtents(item).every((e) => e.end <= image.length));
+export function sampleMaps(
+  definition: TuneDefinition,
+  image: Uint8Array,
+  limit = 4,
+): Array<ItemValues & { title: string }> {
+  const readable = definition.items.filter(
+    (item) => itemCellCount(item) <= 4096 && itemExtents(item).every((e) => e.end <= image.length),
+  );
   const wanted: Array<[TuneItem["kind"][], number]> = [
     [["table2d"], 2],
     [["table1d"], 1],
     [["constant", "enum", "flag"], 1],
   ];
   const chosen = new Set<TuneItem>();
-  for (const [kinds, count] of wanted) readable.filter((i) => kinds.includes(i.kind)).slice(0, count).forEach((i) => chosen.add(i));
+  for (const [kinds, count] of wanted)
+    readable
+      .filter((i) => kinds.includes(i.kind))
+      .slice(0, count)
+      .forEach((i) => chosen.add(i));
   for (const item of readable) if (chosen.size < limit) chosen.add(item);
-  return readable.filter((item) => chosen.has(item)).slice(0, limit).map((item) => ({ ...readItem(image, item), title: item.title }));
+  return readable
+    .filter((item) => chosen.has(item))
+    .slice(0, limit)
+    .map((item) => ({ ...readItem(image, item), title: item.title }));
 }
 
 /**
@@ -73,9 +97,13 @@ export function combineDefinitionFiles(texts: readonly string[]): string {
   const bodies = texts.map((text, i) => {
     const root = xmlRootName(text);
     if (root === undefined || !/^roms?$/i.test(root)) {
-      throw new TuneError("definition_invalid", `file ${i + 1} is not a RomRaider/EcuFlash definition: only those are imported together (a rom and the roms it inherits from); an XDF comes alone`, {
-        problems: [],
-      });
+      throw new TuneError(
+        "definition_invalid",
+        `file ${i + 1} is not a RomRaider/EcuFlash definition: only those are imported together (a rom and the roms it inherits from); an XDF comes alone`,
+        {
+          problems: [],
+        },
+      );
     }
     const body = text.slice(text.search(new RegExp(`<${root}[\\s>/]`)));
     if (root.toLowerCase() === "rom") return body.trimEnd();

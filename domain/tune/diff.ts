@@ -10,9 +10,9 @@
 import type { ChecksumScheme, TuneDefinition, TuneItem, TuneItemKind } from "../../contracts/tune-definition";
 import { CHECKSUM_LAYOUT } from "../../contracts/tune-definition";
 import { copyImage } from "./bytes";
-import { TuneError } from "./errors";
-import { cellPosition, itemExtents, readPartValue, type ItemExtent, type ItemPart } from "./maps";
 import { elementBytes } from "./elements";
+import { TuneError } from "./errors";
+import { cellPosition, type ItemExtent, type ItemPart, itemExtents, readPartValue } from "./maps";
 
 /** A changed run of bytes; `end` is inclusive, like checksum ranges. */
 export interface ByteRange {
@@ -56,7 +56,9 @@ export interface DiffOptions {
 
 function sameSize(a: Uint8Array, b: Uint8Array): void {
   if (a.length !== b.length) {
-    throw new TuneError("image_mismatch", `images differ in size: ${a.length} and ${b.length} bytes`, { sizes: [a.length, b.length] });
+    throw new TuneError("image_mismatch", `images differ in size: ${a.length} and ${b.length} bytes`, {
+      sizes: [a.length, b.length],
+    });
   }
 }
 
@@ -95,7 +97,14 @@ export function changedRanges(beforeImage: Uint8Array, afterImage: Uint8Array, m
       // Equal words (most of an image) are skipped four at a time; bytes are looked at only inside words that differ.
       const last = end >> 2;
       for (let w = chunk >> 2; ; w++) {
-        while (w + 3 < last && a32[w] === b32[w] && a32[w + 1] === b32[w + 1] && a32[w + 2] === b32[w + 2] && a32[w + 3] === b32[w + 3]) w += 4;
+        while (
+          w + 3 < last &&
+          a32[w] === b32[w] &&
+          a32[w + 1] === b32[w + 1] &&
+          a32[w + 2] === b32[w + 2] &&
+          a32[w + 3] === b32[w + 3]
+        )
+          w += 4;
         while (w < last && a32[w] === b32[w]) w++;
         if (w >= last) break;
         for (let k = w << 2; k < (w + 1) << 2; k++) if (before[k] !== after[k]) mark(k);
@@ -136,7 +145,13 @@ export function overlapping(index: ExtentIndex, start: number, end: number): Ite
   return found.reverse();
 }
 
-function changedCells(before: Uint8Array, after: Uint8Array, extent: ItemExtent, start: number, end: number): CellChange[] {
+function changedCells(
+  before: Uint8Array,
+  after: Uint8Array,
+  extent: ItemExtent,
+  start: number,
+  end: number,
+): CellChange[] {
   const size = elementBytes(extent.element);
   const first = Math.max(0, Math.floor((start - extent.start) / size));
   const last = Math.min(extent.count - 1, Math.floor((end - extent.start) / size));
@@ -146,7 +161,11 @@ function changedCells(before: Uint8Array, after: Uint8Array, extent: ItemExtent,
     let differs = false;
     for (let k = 0; k < size; k++) differs ||= before[address + k] !== after[address + k];
     if (!differs) continue;
-    cells.push({ ...cellPosition(extent, index), before: readPartValue(before, extent, index), after: readPartValue(after, extent, index) });
+    cells.push({
+      ...cellPosition(extent, index),
+      before: readPartValue(before, extent, index),
+      after: readPartValue(after, extent, index),
+    });
   }
   return cells;
 }
@@ -187,7 +206,8 @@ export function diffImages(before: Uint8Array, after: Uint8Array, options: DiffO
 export function changedItemIds(before: Uint8Array, after: Uint8Array, definition: TuneDefinition): string[] {
   const changed = new Set<string>();
   for (const range of diffImages(before, after, { definition })) {
-    for (const item of range.items) if (item.cells.some((cell) => !Object.is(cell.before, cell.after))) changed.add(item.id);
+    for (const item of range.items)
+      if (item.cells.some((cell) => !Object.is(cell.before, cell.after))) changed.add(item.id);
   }
   return definition.items.filter((item) => changed.has(item.id)).map((item) => item.id);
 }
@@ -213,7 +233,11 @@ export function summarizeChanges(ranges: readonly ChangedRange[]): ItemChangeSum
   const byItem = new Map<string, { title: string; unit: string | null; deltas: Map<string, number> }>();
   for (const range of ranges) {
     for (const item of range.items) {
-      const entry = byItem.get(item.id) ?? { title: item.title, unit: item.unit ?? null, deltas: new Map<string, number>() };
+      const entry = byItem.get(item.id) ?? {
+        title: item.title,
+        unit: item.unit ?? null,
+        deltas: new Map<string, number>(),
+      };
       for (const cell of item.cells) {
         if (Object.is(cell.before, cell.after)) continue;
         const delta = Math.abs(cell.after - cell.before);
@@ -225,6 +249,13 @@ export function summarizeChanges(ranges: readonly ChangedRange[]): ItemChangeSum
   return [...byItem.entries()].map(([id, entry]) => {
     const deltas = [...entry.deltas.values()];
     const total = deltas.reduce((sum, delta) => sum + delta, 0);
-    return { id, title: entry.title, unit: entry.unit, cells: deltas.length, maxDelta: Math.max(...deltas), meanDelta: total / deltas.length };
+    return {
+      id,
+      title: entry.title,
+      unit: entry.unit,
+      cells: deltas.length,
+      maxDelta: Math.max(...deltas),
+      meanDelta: total / deltas.length,
+    };
   });
 }

@@ -7,7 +7,7 @@
  * monomorphic and allocation-free.
  */
 import type { ElementBits, Endian } from "../../contracts/tune-definition";
-import { TuneError, hexAddress } from "./errors";
+import { hexAddress, TuneError } from "./errors";
 
 export interface ElementType {
   bits: ElementBits;
@@ -91,9 +91,13 @@ export function rawLimits(type: ElementType): { min: number; max: number } {
 export function writeElement(image: Uint8Array, address: number, type: ElementType, raw: number): void {
   checkBounds(image, address, elementBytes(type));
   const limits = rawLimits(type);
-  const describe = () => (type.float ? "a 32-bit float" : `${type.signed ? "a signed" : "an unsigned"} ${type.bits}-bit element`);
+  const describe = () =>
+    type.float ? "a 32-bit float" : `${type.signed ? "a signed" : "an unsigned"} ${type.bits}-bit element`;
   if (!Number.isFinite(raw) || raw < limits.min || raw > limits.max) {
-    throw new TuneError("invalid_value", `raw value ${raw} does not fit ${describe()} at ${hexAddress(address)}`, { address, raw });
+    throw new TuneError("invalid_value", `raw value ${raw} does not fit ${describe()} at ${hexAddress(address)}`, {
+      address,
+      raw,
+    });
   }
   let bits: number;
   if (type.float) {
@@ -101,7 +105,11 @@ export function writeElement(image: Uint8Array, address: number, type: ElementTy
     bits = scratchU32[0];
   } else {
     if (!Number.isInteger(raw)) {
-      throw new TuneError("invalid_value", `raw value ${raw} is not an integer for ${describe()} at ${hexAddress(address)}`, { address, raw });
+      throw new TuneError(
+        "invalid_value",
+        `raw value ${raw} is not an integer for ${describe()} at ${hexAddress(address)}`,
+        { address, raw },
+      );
     }
     bits = raw >>> 0;
   }

@@ -15,7 +15,9 @@ export interface IdentifyMismatch {
 
 function expectedBytes(rule: IdentifyRule): Uint8Array {
   // Text rules are ASCII, the way software ids are burnt into images.
-  return rule.bytes !== undefined ? hexToBytes(rule.bytes) : Uint8Array.from(rule.text ?? "", (c) => c.charCodeAt(0) & 0xff);
+  return rule.bytes !== undefined
+    ? hexToBytes(rule.bytes)
+    : Uint8Array.from(rule.text ?? "", (c) => c.charCodeAt(0) & 0xff);
 }
 
 /** The rules an image fails (empty when it matches them all). */
@@ -24,7 +26,8 @@ export function identifyMismatches(image: Uint8Array, rules: readonly IdentifyRu
   for (const rule of rules) {
     const expected = expectedBytes(rule);
     if (bytesEqualAt(image, rule.address, expected)) continue;
-    const found = rule.address < image.length ? image.subarray(rule.address, rule.address + expected.length) : new Uint8Array();
+    const found =
+      rule.address < image.length ? image.subarray(rule.address, rule.address + expected.length) : new Uint8Array();
     mismatches.push({
       address: rule.address,
       expected: rule.bytes ?? JSON.stringify(rule.text),
@@ -50,10 +53,16 @@ export interface IdentifiableFirmware {
  * of that size.
  */
 export function identifyFirmware<F extends IdentifiableFirmware>(image: Uint8Array, firmwares: readonly F[]): F | null {
-  return firmwares.find((f) => f.imageSize === image.length && f.identify.length > 0 && matchesIdentify(image, f.identify)) ?? null;
+  return (
+    firmwares.find(
+      (f) => f.imageSize === image.length && f.identify.length > 0 && matchesIdentify(image, f.identify),
+    ) ?? null
+  );
 }
 
 /** One line per failed rule, for refusals. */
 export function describeMismatches(mismatches: readonly IdentifyMismatch[]): string {
-  return mismatches.map((m) => `at ${hexAddress(m.address)} expected ${m.expected}, found ${m.found || "nothing"}`).join("; ");
+  return mismatches
+    .map((m) => `at ${hexAddress(m.address)} expected ${m.expected}, found ${m.found || "nothing"}`)
+    .join("; ");
 }

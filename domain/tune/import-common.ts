@@ -5,12 +5,12 @@
  * summary with skips counted by reason.
  */
 import {
-  tuneItemSchema,
   type ChecksumScheme,
   type Patch,
   type TuneDefinition,
   type TuneItem,
   type TuneItemKind,
+  tuneItemSchema,
 } from "../../contracts/tune-definition";
 import { hexAddress } from "./errors";
 
@@ -112,7 +112,12 @@ export function checkedItem(document: Record<string, unknown>, imageSize: number
   return item;
 }
 
-export function summarize(definition: TuneDefinition, patches: Patch[], checksums: ChecksumScheme[], skipped: DefinitionSkipped[]): DefinitionSummary {
+export function summarize(
+  definition: TuneDefinition,
+  patches: Patch[],
+  checksums: ChecksumScheme[],
+  skipped: DefinitionSkipped[],
+): DefinitionSummary {
   const byKind: Record<TuneItemKind, number> = { constant: 0, flag: 0, enum: 0, table1d: 0, table2d: 0 };
   for (const item of definition.items) byKind[item.kind]++;
   const reasons = new Map<string, number>();

@@ -1,27 +1,70 @@
 /** The tune-file engine: pure functions over images, definitions, checksums and patches. */
-export { TuneError, hexAddress, type TuneErrorCode } from "./errors";
-export { bytesToHex, hexToBytes, copyImage } from "./bytes";
-export { readElement, writeElement, rawLimits, elementBytes, type ElementType } from "./elements";
+
+export { type BakeFirmware, type BakeInput, type BakeReport, type BakeResult, bake } from "./bake";
+export { bytesToHex, copyImage, hexToBytes } from "./bytes";
 export {
-  readItem,
-  readCell,
-  writeItem,
-  writeCell,
-  itemExtents,
-  scalingFunction,
-  type ItemValues,
+  type ChecksumOptions,
+  type ChecksumResult,
+  computeChecksum,
+  type FixOptions,
+  type FixReport,
+  fixAll,
+  verifyAll,
+} from "./checksums";
+export { type Crc32, crc32 } from "./crc32";
+export {
+  combineDefinitionFiles,
+  type DefinitionImportOptions,
+  importDefinition,
+  sampleMaps,
+  xmlRootName,
+} from "./definition-import";
+export {
+  type ByteRange,
+  type CellChange,
+  type ChangedItem,
+  type ChangedRange,
+  changedItemIds,
+  changedRanges,
+  type DiffOptions,
+  diffImages,
+  type ExtentIndex,
+  type ItemChangeSummary,
+  indexExtents,
+  overlapping,
+  summarizeChanges,
+} from "./diff";
+export { type ElementType, elementBytes, rawLimits, readElement, writeElement } from "./elements";
+export { hexAddress, TuneError, type TuneErrorCode } from "./errors";
+export {
+  type IdentifiableFirmware,
+  type IdentifyMismatch,
+  identifyFirmware,
+  identifyMismatches,
+  matchesIdentify,
+} from "./identify";
+export type { DefinitionFormat, DefinitionImport, DefinitionSkipped } from "./import-common";
+export {
   type AxisValues,
   type ItemExtent,
   type ItemPart,
+  type ItemValues,
+  itemExtents,
+  readCell,
+  readItem,
+  scalingFunction,
+  writeCell,
+  writeItem,
 } from "./maps";
-export { verifyAll, fixAll, computeChecksum, type ChecksumResult, type ChecksumOptions, type FixReport, type FixOptions } from "./checksums";
-export { crc32, type Crc32 } from "./crc32";
-export { patchState, applyPatches, removePatch, type PatchState, type PatchStateResult, type PatchOptions, type PatchOutcome } from "./patches";
-export { diffImages, changedRanges, changedItemIds, summarizeChanges, type ItemChangeSummary, indexExtents, overlapping, type ExtentIndex, type ByteRange, type ChangedRange, type ChangedItem, type CellChange, type DiffOptions } from "./diff";
-export { identifyFirmware, identifyMismatches, matchesIdentify, type IdentifyMismatch, type IdentifiableFirmware } from "./identify";
-export { bake, type BakeInput, type BakeFirmware, type BakeResult, type BakeReport } from "./bake";
+export {
+  applyPatches,
+  type PatchOptions,
+  type PatchOutcome,
+  type PatchState,
+  type PatchStateResult,
+  patchState,
+  removePatch,
+} from "./patches";
+export { convertExpression, decimalsOf, importRomRaider, type RomRaiderImportOptions } from "./romraider";
 export { importXdf, type XdfImport, type XdfImportOptions, type XdfSkipped } from "./xdf";
-export { importRomRaider, convertExpression, decimalsOf, type RomRaiderImportOptions } from "./romraider";
-export { importDefinition, combineDefinitionFiles, sampleMaps, xmlRootName, type DefinitionImportOptions } from "./definition-import";
-export type { DefinitionImport, DefinitionSkipped, DefinitionFormat } from "./import-common";
 export { exportXdf, type XdfExportOptions } from "./xdf-export";

@@ -14,8 +14,9 @@ import type { Axis, AxisValues, ElementSpec, ItemValues, TuneItem } from "../../
 import { itemCellCount } from "../../contracts/tune-definition";
 
 export type { AxisValues, ItemValues };
+
 import { elementBytes, float32Neighbours, rawLimits, readElement, writeElement } from "./elements";
-import { TuneError, hexAddress } from "./errors";
+import { hexAddress, TuneError } from "./errors";
 
 type Scale = (x: number) => number;
 
@@ -89,7 +90,8 @@ export interface ItemExtent {
 
 export function itemExtents(item: TuneItem): ItemExtent[] {
   const parts: Array<[ItemPart, ElementSpec, number]> = [["z", item.z, itemCellCount(item)]];
-  if ((item.kind === "table1d" || item.kind === "table2d") && item.x && !("labels" in item.x)) parts.push(["x", item.x, item.x.count]);
+  if ((item.kind === "table1d" || item.kind === "table2d") && item.x && !("labels" in item.x))
+    parts.push(["x", item.x, item.x.count]);
   if (item.kind === "table2d" && item.y && !("labels" in item.y)) parts.push(["y", item.y, item.y.count]);
   return parts.map(([part, element, count]) => ({
     item,
@@ -102,7 +104,9 @@ export function itemExtents(item: TuneItem): ItemExtent[] {
 }
 
 function dimensions(item: TuneItem): { rows: number; cols: number } {
-  return item.kind === "table1d" || item.kind === "table2d" ? { rows: item.z.rows, cols: item.z.cols } : { rows: 1, cols: 1 };
+  return item.kind === "table1d" || item.kind === "table2d"
+    ? { rows: item.z.rows, cols: item.z.cols }
+    : { rows: 1, cols: 1 };
 }
 
 /** Position in storage of cell (row, col): tables may be stored column by column. */
@@ -118,7 +122,9 @@ export function cellPosition(extent: ItemExtent, index: number): { row: number; 
   const item = extent.item;
   if (item.kind !== "table1d" && item.kind !== "table2d") return { row: 0, col: 0 };
   const { rows, cols, columnMajor } = item.z;
-  return columnMajor ? { row: index % rows, col: Math.floor(index / rows) } : { row: Math.floor(index / cols), col: index % cols };
+  return columnMajor
+    ? { row: index % rows, col: Math.floor(index / rows) }
+    : { row: Math.floor(index / cols), col: index % cols };
 }
 
 function cellName(item: TuneItem, row: number, col: number): string {
@@ -131,7 +137,7 @@ function cellName(item: TuneItem, row: number, col: number): string {
 // Reading
 
 function isSet(raw: number, mask: number): boolean {
-  return ((raw & mask) >>> 0) === mask;
+  return (raw & mask) >>> 0 === mask;
 }
 
 /** Unsigned view of a flag's element: a mask is about bits, never about sign. */
@@ -146,7 +152,8 @@ function flagElement(element: ElementSpec): ElementSpec {
 export function readPartValue(image: Uint8Array, extent: ItemExtent, index: number): number {
   const { item, element } = extent;
   const address = element.address + index * elementBytes(element);
-  if (extent.part === "z" && item.kind === "flag") return isSet(readElement(image, address, flagElement(element)), item.mask) ? 1 : 0;
+  if (extent.part === "z" && item.kind === "flag")
+    return isSet(readElement(image, address, flagElement(element)), item.mask) ? 1 : 0;
   const raw = readElement(image, address, element);
   if (extent.part === "z" && item.kind === "enum") return raw;
   return scalingFunction(element.toPhysical)(raw);
@@ -167,7 +174,8 @@ export function readItem(image: Uint8Array, item: TuneItem): ItemValues {
   const [extent] = itemExtents(item);
   const values = new Array<number>(rows * cols);
   for (let row = 0; row < rows; row++) {
-    for (let col = 0; col < cols; col++) values[row * cols + col] = readPartValue(image, extent, storageIndex(item, row, col));
+    for (let col = 0; col < cols; col++)
+      values[row * cols + col] = readPartValue(image, extent, storageIndex(item, row, col));
   }
   const result: ItemValues = { id: item.id, kind: item.kind, rows, cols, values };
   if (item.z.unit !== undefined) result.unit = item.z.unit;
@@ -189,7 +197,11 @@ export function readCell(image: Uint8Array, item: TuneItem, row: number, col: nu
 function checkCell(item: TuneItem, row: number, col: number): void {
   const { rows, cols } = dimensions(item);
   if (!Number.isInteger(row) || !Number.isInteger(col) || row < 0 || col < 0 || row >= rows || col >= cols) {
-    throw new TuneError("invalid_value", `${item.id} has no cell [${row},${col}] (it is ${rows}x${cols})`, { item: item.id, row, col });
+    throw new TuneError("invalid_value", `${item.id} has no cell [${row},${col}] (it is ${rows}x${cols})`, {
+      item: item.id,
+      row,
+      col,
+    });
   }
 }
 
@@ -207,18 +219,29 @@ function encodeScaled(element: ElementSpec, value: number, where: string): numbe
   const unit = element.unit ? ` ${element.unit}` : "";
   const details = { cell: where, value };
   if (!Number.isFinite(value)) throw refuse(where, `${value} is not a finite number`, details);
-  if (element.min !== undefined && value < element.min) throw refuse(where, `${value}${unit} is below the minimum ${element.min}${unit}`, details);
-  if (element.max !== undefined && value > element.max) throw refuse(where, `${value}${unit} is above the maximum ${element.max}${unit}`, details);
+  if (element.min !== undefined && value < element.min)
+    throw refuse(where, `${value}${unit} is below the minimum ${element.min}${unit}`, details);
+  if (element.max !== undefined && value > element.max)
+    throw refuse(where, `${value}${unit} is above the maximum ${element.max}${unit}`, details);
   const inverse = inverseScaling(element);
   if (!inverse) {
-    throw refuse(where, `cannot convert ${value}${unit} to raw: "${element.toPhysical}" is not linear and the item has no toRaw`, details);
+    throw refuse(
+      where,
+      `cannot convert ${value}${unit} to raw: "${element.toPhysical}" is not linear and the item has no toRaw`,
+      details,
+    );
   }
   const exact = inverse(value);
   const raw = element.float ? Math.fround(exact) : Math.round(exact);
   const limits = rawLimits(element);
   if (!Number.isFinite(raw) || raw < limits.min || raw > limits.max) {
-    const type = element.float ? "a 32-bit float" : `${element.signed ? "a signed" : "an unsigned"} ${element.bits}-bit element`;
-    throw refuse(where, `${value}${unit} needs raw ${show(exact)}, outside ${limits.min}..${limits.max} of ${type}`, { ...details, raw: exact });
+    const type = element.float
+      ? "a 32-bit float"
+      : `${element.signed ? "a signed" : "an unsigned"} ${element.bits}-bit element`;
+    throw refuse(where, `${value}${unit} needs raw ${show(exact)}, outside ${limits.min}..${limits.max} of ${type}`, {
+      ...details,
+      raw: exact,
+    });
   }
   const toPhysical = scalingFunction(element.toPhysical);
   const back = toPhysical(raw);
@@ -256,7 +279,8 @@ function planCell(image: Uint8Array, item: TuneItem, row: number, col: number, v
       throw refuse(where, `${value} is not one of ${allowed}`, { cell: where, value });
     }
     const limits = rawLimits(element);
-    if (value < limits.min || value > limits.max) throw refuse(where, `enum value ${value} does not fit the element`, { cell: where, value });
+    if (value < limits.min || value > limits.max)
+      throw refuse(where, `enum value ${value} does not fit the element`, { cell: where, value });
     return { address, type: element, raw: value };
   }
   return { address, type: element, raw: encodeScaled(element, value, where) };
@@ -276,15 +300,21 @@ export function writeCell(image: Uint8Array, item: TuneItem, row: number, col: n
 export function writeItem(image: Uint8Array, item: TuneItem, values: readonly number[]): void {
   const { rows, cols } = dimensions(item);
   if (values.length !== rows * cols) {
-    throw new TuneError("invalid_value", `${item.id} takes ${rows * cols} values (${rows}x${cols}), got ${values.length}`, {
-      item: item.id,
-      expected: rows * cols,
-      got: values.length,
-    });
+    throw new TuneError(
+      "invalid_value",
+      `${item.id} takes ${rows * cols} values (${rows}x${cols}), got ${values.length}`,
+      {
+        item: item.id,
+        expected: rows * cols,
+        got: values.length,
+      },
+    );
   }
   const end = item.z.address + rows * cols * elementBytes(item.z);
   if (end > image.length) {
-    throw new TuneError("out_of_bounds", `${item.id} at ${hexAddress(item.z.address)} runs past the end of the image`, { item: item.id });
+    throw new TuneError("out_of_bounds", `${item.id} at ${hexAddress(item.z.address)} runs past the end of the image`, {
+      item: item.id,
+    });
   }
   const plan: PlannedWrite[] = [];
   for (let row = 0; row < rows; row++) {

@@ -11,8 +11,8 @@
  */
 import type { ChecksumScheme, Patch } from "../../contracts/tune-definition";
 import { bytesEqualAt, copyImage, hexToBytes } from "./bytes";
-import { type ChecksumOptions, fixAll, type FixReport } from "./checksums";
-import { TuneError, hexAddress } from "./errors";
+import { type ChecksumOptions, type FixReport, fixAll } from "./checksums";
+import { hexAddress, TuneError } from "./errors";
 
 export type PatchState = "applied" | "absent" | "conflict";
 
@@ -33,7 +33,11 @@ interface DecodedEntry {
 }
 
 function decode(patch: Patch): DecodedEntry[] {
-  return patch.entries.map((entry) => ({ address: entry.address, patch: hexToBytes(entry.patch), base: hexToBytes(entry.base) }));
+  return patch.entries.map((entry) => ({
+    address: entry.address,
+    patch: hexToBytes(entry.patch),
+    base: hexToBytes(entry.base),
+  }));
 }
 
 function label(patch: Patch): string {
@@ -46,7 +50,8 @@ function stateOf(image: Uint8Array, entries: DecodedEntry[]): PatchStateResult {
   if (isPatched.every(Boolean)) return { state: "applied", conflicts: [] };
   if (isBase.every(Boolean)) return { state: "absent", conflicts: [] };
   const neither = entries.filter((_, i) => !isPatched[i] && !isBase[i]).map((e) => e.address);
-  const conflicts = neither.length > 0 ? neither : entries.filter((_, i) => isPatched[i] && !isBase[i]).map((e) => e.address);
+  const conflicts =
+    neither.length > 0 ? neither : entries.filter((_, i) => isPatched[i] && !isBase[i]).map((e) => e.address);
   return { state: "conflict", conflicts };
 }
 
@@ -85,7 +90,9 @@ function checkFirmware(patches: readonly Patch[], firmwareId: string | undefined
 
 /** Refuses two patches (or two entries) that write the same bytes: the result would depend on their order. */
 function checkOverlap(patches: readonly Patch[], decoded: DecodedEntry[][]): void {
-  const spans = decoded.flatMap((entries, p) => entries.map((e) => ({ p, start: e.address, end: e.address + e.patch.length })));
+  const spans = decoded.flatMap((entries, p) =>
+    entries.map((e) => ({ p, start: e.address, end: e.address + e.patch.length })),
+  );
   spans.sort((a, b) => a.start - b.start || a.end - b.end);
   let reach = spans[0];
   for (let i = 1; i < spans.length; i++) {
@@ -118,12 +125,17 @@ export function applyPatches(image: Uint8Array, patches: readonly Patch[], optio
   const decoded = patches.map(decode);
   checkOverlap(patches, decoded);
   const states = decoded.map((entries) => stateOf(image, entries));
-  const conflicting = states.flatMap((s, i) => (s.state === "conflict" ? [{ patch: patches[i], addresses: s.conflicts }] : []));
+  const conflicting = states.flatMap((s, i) =>
+    s.state === "conflict" ? [{ patch: patches[i], addresses: s.conflicts }] : [],
+  );
   if (conflicting.length > 0) {
     throw new TuneError(
       "patch_conflict",
       conflicting
-        .map(({ patch, addresses }) => `patch ${label(patch)} conflicts with the image at ${addresses.map(hexAddress).join(", ")}`)
+        .map(
+          ({ patch, addresses }) =>
+            `patch ${label(patch)} conflicts with the image at ${addresses.map(hexAddress).join(", ")}`,
+        )
         .join("; "),
       { conflicts: conflicting.map(({ patch, addresses }) => ({ patch: patch.id ?? patch.title, addresses })) },
     );
@@ -142,19 +154,32 @@ export function removePatch(image: Uint8Array, patch: Patch, options: PatchOptio
   const state = stateOf(image, entries);
   if (state.state === "conflict") {
     const changed = entries.filter((e) => !bytesEqualAt(image, e.address, e.patch)).map((e) => e.address);
-    throw new TuneError("patch_conflict", `patch ${label(patch)} is not fully applied, cannot remove it: ${changed.map(hexAddress).join(", ")}`, {
-      conflicts: [{ patch: patch.id ?? patch.title, addresses: changed }],
-    });
+    throw new TuneError(
+      "patch_conflict",
+      `patch ${label(patch)} is not fully applied, cannot remove it: ${changed.map(hexAddress).join(", ")}`,
+      {
+        conflicts: [{ patch: patch.id ?? patch.title, addresses: changed }],
+      },
+    );
   }
   const out = options.inPlace ? image : copyImage(image);
   if (state.state === "applied") for (const e of entries) out.set(e.base, e.address);
   return finish(out, [patch], [state], options);
 }
 
-function finish(out: Uint8Array, patches: readonly Patch[], states: PatchStateResult[], options: PatchOptions): PatchOutcome {
+function finish(
+  out: Uint8Array,
+  patches: readonly Patch[],
+  states: PatchStateResult[],
+  options: PatchOptions,
+): PatchOutcome {
   const outcome: PatchOutcome = {
     image: out,
-    patches: patches.map((p, i) => ({ ...(p.id !== undefined && { id: p.id }), title: p.title, before: states[i].state })),
+    patches: patches.map((p, i) => ({
+      ...(p.id !== undefined && { id: p.id }),
+      title: p.title,
+      before: states[i].state,
+    })),
   };
   if (options.checksums) outcome.checksums = fixAll(out, options.checksums, { crc32: options.crc32 });
   return outcome;

@@ -74,10 +74,26 @@
  *   `<checksummodule>` are listed as not supported.
  */
 import { validateExpression } from "../../contracts/expression";
-import { CHECKSUM_LAYOUT, checksumSchemeSchema, tuneDefinitionSchema, type ChecksumScheme, type TuneItem } from "../../contracts/tune-definition";
-import { TuneError, hexAddress } from "./errors";
-import { Skip, UniqueIds, checkedItem, skip, slug, summarize, within, type DefinitionImport, type DefinitionSkipped } from "./import-common";
-import { attribute, childNamed, childrenNamed, parseXml, XmlError, type XmlElement } from "./xml";
+import {
+  CHECKSUM_LAYOUT,
+  type ChecksumScheme,
+  checksumSchemeSchema,
+  type TuneItem,
+  tuneDefinitionSchema,
+} from "../../contracts/tune-definition";
+import { hexAddress, TuneError } from "./errors";
+import {
+  checkedItem,
+  type DefinitionImport,
+  type DefinitionSkipped,
+  Skip,
+  skip,
+  slug,
+  summarize,
+  UniqueIds,
+  within,
+} from "./import-common";
+import { attribute, childNamed, childrenNamed, parseXml, type XmlElement, XmlError } from "./xml";
 
 export interface RomRaiderImportOptions {
   /** The firmware the definition is imported for; also used to tell which rom of a file is meant. */
@@ -124,14 +140,21 @@ function mergeSpec(base: Spec | undefined, node: XmlElement): Spec {
     const name = lower(attribute(child, "name"));
     let at = key ? axes.findIndex((a) => axisKey(a.attrs.type) === key) : -1;
     // By name only among axes of no other type: RomRaider names both axes of many maps alike ("dummy_b").
-    if (at < 0 && name) at = axes.findIndex((a) => lower(a.name) === name && (key === undefined || axisKey(a.attrs.type) === undefined));
+    if (at < 0 && name)
+      at = axes.findIndex((a) => lower(a.name) === name && (key === undefined || axisKey(a.attrs.type) === undefined));
     if (at >= 0) axes[at] = mergeSpec(axes[at], child);
     else axes.push(mergeSpec(undefined, child));
   }
   const scalings = childrenNamed(node, "scaling");
   const data = childrenNamed(node, "data").map((d) => d.text.trim());
-  const states = childrenNamed(node, "state").map((s) => ({ name: attribute(s, "name") ?? "", data: attribute(s, "data") ?? "" }));
-  const bits = childrenNamed(node, "bit").map((b) => ({ name: attribute(b, "name") ?? "", position: attribute(b, "position") ?? "" }));
+  const states = childrenNamed(node, "state").map((s) => ({
+    name: attribute(s, "name") ?? "",
+    data: attribute(s, "data") ?? "",
+  }));
+  const bits = childrenNamed(node, "bit").map((b) => ({
+    name: attribute(b, "name") ?? "",
+    position: attribute(b, "position") ?? "",
+  }));
   const description = childNamed(node, "description")?.text.trim();
   return {
     name: attribute(node, "name")?.trim() ?? base?.name ?? "",
@@ -161,7 +184,8 @@ function romIdOf(rom: XmlElement): RomId {
   let memEndian: string | undefined;
   for (const child of romid?.children ?? []) {
     fields[child.name.toLowerCase()] = child.text.trim();
-    if (child.name.toLowerCase() === "memmodel" && attribute(child, "endian")) memEndian = lower(attribute(child, "endian"));
+    if (child.name.toLowerCase() === "memmodel" && attribute(child, "endian"))
+      memEndian = lower(attribute(child, "endian"));
   }
   return { xmlId: fields.xmlid ?? "", fields, ...(memEndian && { memEndian }) };
 }
@@ -189,13 +213,21 @@ interface Resolved {
   notes: string[];
 }
 
-function resolve(rom: XmlElement, byId: Map<string, XmlElement>, target: XmlElement, path: XmlElement[], out: Resolved): void {
+function resolve(
+  rom: XmlElement,
+  byId: Map<string, XmlElement>,
+  target: XmlElement,
+  path: XmlElement[],
+  out: Resolved,
+): void {
   const id = romIdOf(rom);
   for (const parentId of parentsOf(rom)) {
     const parent = byId.get(lower(parentId));
     if (!parent) {
       if (!out.missing.includes(parentId)) out.missing.push(parentId);
-      out.notes.push(`${id.xmlId || "the rom"} inherits from ${parentId}, which is not in this file: import the file that holds ${parentId} together with this one`);
+      out.notes.push(
+        `${id.xmlId || "the rom"} inherits from ${parentId}, which is not in this file: import the file that holds ${parentId} together with this one`,
+      );
       continue;
     }
     if (parent === rom || path.includes(parent)) {
@@ -208,7 +240,8 @@ function resolve(rom: XmlElement, byId: Map<string, XmlElement>, target: XmlElem
   if (childrenNamed(rom, "include").length) out.ecuflash = true;
   Object.assign(out.romFields, id.fields);
   if (id.memEndian) out.memEndian = id.memEndian;
-  for (const module of childNamed(rom, "romid") ? childrenNamed(childNamed(rom, "romid")!, "checksummodule") : []) out.checksumModules.push(module);
+  for (const module of childNamed(rom, "romid") ? childrenNamed(childNamed(rom, "romid")!, "checksummodule") : [])
+    out.checksumModules.push(module);
   for (const child of rom.children) {
     const kind = child.name.toLowerCase();
     if (kind === "scaling") {
@@ -235,7 +268,8 @@ function resolve(rom: XmlElement, byId: Map<string, XmlElement>, target: XmlElem
       if (copyOf && lower(copyOf) !== "none") {
         const original = out.tables.get(lower(copyOf));
         if (original) start = original;
-        else out.notes.push(`table "${name}" on line ${child.line}: its base table "${copyOf}" is not defined before it`);
+        else
+          out.notes.push(`table "${name}" on line ${child.line}: its base table "${copyOf}" is not defined before it`);
       }
       const spec = mergeSpec(start, child);
       spec.name = name;
@@ -292,7 +326,9 @@ function chooseRom(roms: XmlElement[], byId: Map<string, XmlElement>, options: R
   const label = (r: XmlElement) => romIdOf(r).xmlId || `(rom on line ${r.line})`;
   const ids = roms.map(label);
   const refuse = (why: string): never => {
-    throw new TuneError("definition_invalid", `${why}; the file describes ${roms.length} roms: ${ids.join(", ")}`, { roms: [...new Set(ids)] });
+    throw new TuneError("definition_invalid", `${why}; the file describes ${roms.length} roms: ${ids.join(", ")}`, {
+      roms: [...new Set(ids)],
+    });
   };
   let pool = roms;
   if (options.romId !== undefined) {
@@ -319,7 +355,9 @@ function chooseRom(roms: XmlElement[], byId: Map<string, XmlElement>, options: R
   const firmware = lower(options.firmwareId);
   const byFirmware = pool.filter((r) => {
     const f = romIdOf(r).fields;
-    return [f.xmlid, f.internalidstring, f.internalidhex, f.ecuid, f.caseid].some((v) => v !== undefined && lower(v) === firmware);
+    return [f.xmlid, f.internalidstring, f.internalidhex, f.ecuid, f.caseid].some(
+      (v) => v !== undefined && lower(v) === firmware,
+    );
   });
   const named = mostDerived(byFirmware);
   if (named) return named;
@@ -358,12 +396,17 @@ const checkedExpressions = new Map<string, string | null>();
 
 /** A RomRaider/EcuFlash expression of `x` in our language; Skip naming the problem. */
 export function convertExpression(src: string): string {
-  const rewritten = src.trim().replace(EXPRESSION_TOKEN, (token, number: string | undefined, name: string | undefined, at: number, whole: string) => {
-    if (number !== undefined || name === undefined) return token;
-    const call = /^\s*\(/.test(whole.slice(at + token.length));
-    if (call) return JEP_FUNCTIONS[name.toLowerCase()] ?? name;
-    return name.toLowerCase() === "x" ? "X" : name;
-  });
+  const rewritten = src
+    .trim()
+    .replace(
+      EXPRESSION_TOKEN,
+      (token, number: string | undefined, name: string | undefined, at: number, whole: string) => {
+        if (number !== undefined || name === undefined) return token;
+        const call = /^\s*\(/.test(whole.slice(at + token.length));
+        if (call) return JEP_FUNCTIONS[name.toLowerCase()] ?? name;
+        return name.toLowerCase() === "x" ? "X" : name;
+      },
+    );
   if (rewritten === "") return "X";
   let error = checkedExpressions.get(rewritten);
   if (error === undefined) {
@@ -477,7 +520,8 @@ function size(spec: Spec | undefined, ...names: string[]): number | undefined {
 }
 
 /** How many values an axis has: its elements or size attributes, else its static values. */
-const axisCount = (axis: Spec | undefined) => size(axis, "elements", "sizey", "sizex") ?? (axis?.data?.length || undefined);
+const axisCount = (axis: Spec | undefined) =>
+  size(axis, "elements", "sizey", "sizex") ?? (axis?.data?.length || undefined);
 
 /** The element (address, type, scaling) of a table's data or of an axis read from the image. */
 function element(ctx: Context, spec: Spec, address: number): Record<string, unknown> & { bits: number } {
@@ -501,7 +545,8 @@ function element(ctx: Context, spec: Spec, address: number): Record<string, unkn
     signed = int[1] === "";
   } else if (storage === "bloblist") {
     const bits = scaling && attribute(scaling.element, "storagebits");
-    if (bits !== undefined && bits.trim() !== "8") return skip(`a bloblist of ${bits}-bit values (storagebits) is not supported`);
+    if (bits !== undefined && bits.trim() !== "8")
+      return skip(`a bloblist of ${bits}-bit values (storagebits) is not supported`);
     return skip("a bloblist scaling (named byte strings) is read only on a 1D table, as an enum");
   } else if (storage.startsWith("movi20")) {
     return skip(`storagetype ${storage} (a value inside an SH instruction) is not supported`);
@@ -515,7 +560,9 @@ function element(ctx: Context, spec: Spec, address: number): Record<string, unkn
       toRaw = convertExpression(scaling.toByte);
     } catch (error) {
       if (!(error instanceof Skip)) throw error;
-      ctx.notes.push(`${spec.name ? `"${spec.name}" ` : ""}to_byte/frexpr left out (${error.message}): writing inverts the expression when it is linear`);
+      ctx.notes.push(
+        `${spec.name ? `"${spec.name}" ` : ""}to_byte/frexpr left out (${error.message}): writing inverts the expression when it is linear`,
+      );
     }
   }
   const decimals = decimalsOf(scaling?.format);
@@ -539,7 +586,8 @@ function axis(ctx: Context, spec: Spec, expected: number, label: string): Record
     const address = addressOf(ctx, spec);
     if (address !== undefined) {
       const declared = size(spec, "elements");
-      if (declared !== undefined && declared !== expected) ctx.notes.push(`${name}: ${declared} elements given, read as the table's ${expected}`);
+      if (declared !== undefined && declared !== expected)
+        ctx.notes.push(`${name}: ${declared} elements given, read as the table's ${expected}`);
       const document = element(ctx, spec, address);
       const end = address + (document.bits / 8) * expected;
       if (end > ctx.imageSize) skip(`ends at ${hexAddress(end)}, beyond the image size ${hexAddress(ctx.imageSize)}`);
@@ -547,7 +595,10 @@ function axis(ctx: Context, spec: Spec, expected: number, label: string): Record
     }
     if (spec.data?.length) {
       const labels = spec.data.slice(0, expected).map((v, i) => v || String(i));
-      if (spec.data.length !== expected) ctx.notes.push(`${name}: ${spec.data.length} values for ${expected} cells${spec.data.length < expected ? ", the others show their index" : ", the extra ones left out"}`);
+      if (spec.data.length !== expected)
+        ctx.notes.push(
+          `${name}: ${spec.data.length} values for ${expected} cells${spec.data.length < expected ? ", the others show their index" : ", the extra ones left out"}`,
+        );
       while (labels.length < expected) labels.push(String(labels.length));
       let unit: string | undefined;
       try {
@@ -569,7 +620,11 @@ function axis(ctx: Context, spec: Spec, expected: number, label: string): Record
 /** The axis of `key` (x or y) a table has, preferring one read from the image, then one with values. */
 function axisSpec(spec: Spec, key?: "x" | "y"): Spec | undefined {
   const candidates = spec.axes.filter((a) => key === undefined || axisKey(a.attrs.type) === key);
-  return candidates.find((a) => (a.attrs.storageaddress ?? a.attrs.address) !== undefined) ?? candidates.find((a) => a.data?.length) ?? candidates[0];
+  return (
+    candidates.find((a) => (a.attrs.storageaddress ?? a.attrs.address) !== undefined) ??
+    candidates.find((a) => a.data?.length) ??
+    candidates[0]
+  );
 }
 
 function unsupportedLayout(spec: Spec): void {
@@ -577,19 +632,23 @@ function unsupportedLayout(spec: Spec): void {
   if (skipCells !== undefined) skip(`skipCells ${skipCells} leaves gaps between cells, which is not supported`);
   const layout = lower(spec.attrs.datalayout);
   if (layout && layout !== "default") skip(`dataLayout "${spec.attrs.datalayout}" is not supported`);
-  if (lower(spec.attrs.mask) && lower(spec.attrs.type) !== "1d") skip(`a value mask (${spec.attrs.mask}) is only read on a 1D table`);
+  if (lower(spec.attrs.mask) && lower(spec.attrs.type) !== "1d")
+    skip(`a value mask (${spec.attrs.mask}) is only read on a 1D table`);
 }
 
 /** The item documents of one table (several for a bitwise switch); Skip naming what cannot be read. */
 function tableItems(ctx: Context, spec: Spec, address: number): Array<Record<string, unknown>> {
   const type = lower(spec.attrs.type);
   if (!type) {
-    const where = ctx.missing.length ? `; it is probably defined in ${ctx.missing.join(", ")}, which is not in this file` : "";
+    const where = ctx.missing.length
+      ? `; it is probably defined in ${ctx.missing.join(", ")}, which is not in this file`
+      : "";
     skip(`no type${where}`);
   }
   unsupportedLayout(spec);
   if (type === "3d") {
-    if (truthy(spec.attrs.flipx) || truthy(spec.attrs.flipy)) skip("flipx/flipy (cells stored in reverse order) is not supported on a 3D table");
+    if (truthy(spec.attrs.flipx) || truthy(spec.attrs.flipy))
+      skip("flipx/flipy (cells stored in reverse order) is not supported on a 3D table");
     const xSpec = axisSpec(spec, "x");
     const ySpec = axisSpec(spec, "y");
     const cols = size(spec, "sizex") ?? axisCount(xSpec);
@@ -608,9 +667,14 @@ function tableItems(ctx: Context, spec: Spec, address: number): Array<Record<str
     if (!count) skip("its size is not given (sizey, or the axis' elements or values)");
     const flipped = truthy(spec.attrs.flipx) || truthy(spec.attrs.flipy);
     const axisFlipped = axisOf !== undefined && (truthy(axisOf.attrs.flipx) || truthy(axisOf.attrs.flipy));
-    const staticAxis = axisOf !== undefined && (axisOf.attrs.storageaddress ?? axisOf.attrs.address) === undefined && Boolean(axisOf.data?.length);
+    const staticAxis =
+      axisOf !== undefined &&
+      (axisOf.attrs.storageaddress ?? axisOf.attrs.address) === undefined &&
+      Boolean(axisOf.data?.length);
     if (flipped !== axisFlipped && !(flipped && staticAxis)) {
-      skip("its cells and its axis are stored in different orders (flipx/flipy on one of them), which is not supported");
+      skip(
+        "its cells and its axis are stored in different orders (flipx/flipy on one of them), which is not supported",
+      );
     }
     const z = { ...element(ctx, spec, address), rows: 1, cols: count, columnMajor: false };
     let x = axisOf ? axis(ctx, axisOf, count!, axisKey(axisOf.attrs.type) ?? "x") : null;
@@ -631,7 +695,8 @@ function tableItems(ctx: Context, spec: Spec, address: number): Array<Record<str
     const maskText = spec.attrs.mask?.trim();
     if (maskText) {
       const mask = parseHex(maskText);
-      if (count !== 1 || mask === undefined || mask <= 0 || (mask & (mask - 1)) !== 0) skip(`a value mask (${maskText}) of more than one bit is not supported`);
+      if (count !== 1 || mask === undefined || mask <= 0 || (mask & (mask - 1)) !== 0)
+        skip(`a value mask (${maskText}) of more than one bit is not supported`);
       return [{ kind: "flag", z, mask }];
     }
     if (count === 1) return [{ kind: "constant", z }];
@@ -656,11 +721,16 @@ function switchItem(spec: Spec, address: number): Record<string, unknown> {
   const count = size(spec, "sizey", "sizex") ?? 1;
   const states = spec.states ?? [];
   if (states.length === 0) skip("a switch without states");
-  if (count !== 1 && count !== 2 && count !== 4) skip(`a switch over ${count} bytes cannot be shown as one value (1, 2 or 4 bytes)`);
+  if (count !== 1 && count !== 2 && count !== 4)
+    skip(`a switch over ${count} bytes cannot be shown as one value (1, 2 or 4 bytes)`);
   const values = states.map((state) => {
-    const tokens = state.data.split(state.data.includes(",") ? "," : /\s+/).map((t) => t.trim()).filter(Boolean);
+    const tokens = state.data
+      .split(state.data.includes(",") ? "," : /\s+/)
+      .map((t) => t.trim())
+      .filter(Boolean);
     const bytes = tokens.map((t) => parseHex(t));
-    if (bytes.some((b) => b === undefined || b < 0 || b > 0xff)) skip(`state "${state.name}": data "${state.data}" is not hex bytes`);
+    if (bytes.some((b) => b === undefined || b < 0 || b > 0xff))
+      skip(`state "${state.name}": data "${state.data}" is not hex bytes`);
     if (bytes.length !== count) skip(`state "${state.name}" has ${bytes.length} bytes, the switch ${count}`);
     return { raw: bytesToRaw(bytes as number[]), label: state.name || `0x${state.data}` };
   });
@@ -669,14 +739,19 @@ function switchItem(spec: Spec, address: number): Record<string, unknown> {
 
 /** An EcuFlash bloblist scaling on a 1D table: named byte strings, an enum when they fit one value. */
 function blobList(scaling: Scaling, address: number): Record<string, unknown> {
-  const entries = childrenNamed(scaling.element, "data").map((d) => ({ name: attribute(d, "name") ?? "", value: (attribute(d, "value") ?? "").replace(/\s+/g, "") }));
+  const entries = childrenNamed(scaling.element, "data").map((d) => ({
+    name: attribute(d, "name") ?? "",
+    value: (attribute(d, "value") ?? "").replace(/\s+/g, ""),
+  }));
   const bits = attribute(scaling.element, "storagebits");
-  if (bits !== undefined && bits.trim() !== "8") skip(`a bloblist of ${bits}-bit values (storagebits) is not supported`);
+  if (bits !== undefined && bits.trim() !== "8")
+    skip(`a bloblist of ${bits}-bit values (storagebits) is not supported`);
   if (entries.length === 0) skip("a bloblist scaling without values");
   const lengths = new Set(entries.map((e) => e.value.length / 2));
   const bytes = entries[0].value.length / 2;
   if (entries.some((e) => !/^([0-9a-f]{2})+$/i.test(e.value))) skip("a bloblist value is not hex bytes");
-  if (lengths.size !== 1 || (bytes !== 1 && bytes !== 2 && bytes !== 4)) skip(`a bloblist of ${[...lengths].join(", ")}-byte values cannot be shown as one value (1, 2 or 4 bytes)`);
+  if (lengths.size !== 1 || (bytes !== 1 && bytes !== 2 && bytes !== 4))
+    skip(`a bloblist of ${[...lengths].join(", ")}-byte values cannot be shown as one value (1, 2 or 4 bytes)`);
   const values = entries.map((e) => ({ raw: parseInt(e.value, 16), label: e.name || `0x${e.value}` }));
   return { kind: "enum", z: enumElement(address, bytes), values: uniqueValues(values) };
 }
@@ -690,11 +765,21 @@ function uniqueValues(values: Array<{ raw: number; label: string }>) {
 function bitwiseSwitch(ctx: Context, spec: Spec, address: number): Array<Record<string, unknown>> {
   const bits = spec.bits ?? [];
   if (bits.length === 0) skip("a bitwise switch without bits");
-  const z = element(ctx, { ...spec, attrs: { ...spec.attrs, storagetype: spec.attrs.storagetype ?? "uint8" }, scalings: [] }, address);
+  const z = element(
+    ctx,
+    { ...spec, attrs: { ...spec.attrs, storagetype: spec.attrs.storagetype ?? "uint8" }, scalings: [] },
+    address,
+  );
   return bits.map((bit) => {
     const position = Number(bit.position);
-    if (!Number.isInteger(position) || position < 0 || position >= z.bits) skip(`bit "${bit.name}": position ${bit.position} is not within ${z.bits} bits`);
-    return { kind: "flag", title: `${spec.name}: ${bit.name || `bit ${position}`}`, z: { ...z, toPhysical: "X" }, mask: 2 ** position };
+    if (!Number.isInteger(position) || position < 0 || position >= z.bits)
+      skip(`bit "${bit.name}": position ${bit.position} is not within ${z.bits} bits`);
+    return {
+      kind: "flag",
+      title: `${spec.name}: ${bit.name || `bit ${position}`}`,
+      z: { ...z, toPhysical: "X" },
+      mask: 2 ** position,
+    };
   });
 }
 
@@ -706,13 +791,17 @@ function checksum(element: XmlElement, imageSize: number): ChecksumScheme {
   const hex = (name: string) => {
     const raw = attribute(element, name);
     const value = raw === undefined ? undefined : parseHex(raw);
-    if (value === undefined || value < 0) skip(`not supported: ${type} checksum (${name} ${raw === undefined ? "missing" : `"${raw}" is not hex`})`);
+    if (value === undefined || value < 0)
+      skip(`not supported: ${type} checksum (${name} ${raw === undefined ? "missing" : `"${raw}" is not hex`})`);
     return value!;
   };
   let document: Record<string, unknown>;
   if (type === "std") {
     const [start, end, sum, xor] = [hex("start"), hex("end"), hex("sumloc"), hex("xorloc")];
-    if (xor !== sum + 4) skip(`not supported: std checksum with its XOR at ${hexAddress(xor)} not right after its sum at ${hexAddress(sum)}`);
+    if (xor !== sum + 4)
+      skip(
+        `not supported: std checksum with its XOR at ${hexAddress(xor)} not right after its sum at ${hexAddress(sum)}`,
+      );
     document = { type: "nissan-sum-xor", ranges: [[start, end - 1]], store: { address: sum } };
   } else if (type === "bytexor") {
     const [start, end, loc] = [hex("start"), hex("end"), hex("xorloc")];
@@ -720,17 +809,27 @@ function checksum(element: XmlElement, imageSize: number): ChecksumScheme {
   } else if (type === "motronicsingle") {
     const [start, end, loc] = [hex("start"), hex("end"), hex("loc")];
     const initial = attribute(element, "initial");
-    if (initial !== undefined && parseHex(initial) !== 0) skip(`not supported: motronicsingle checksum with an initial value ${initial}`);
-    if (loc + 1 >= start && loc <= end) skip("not supported: motronicsingle checksum stored inside its own range (RomRaider sums its own bytes, byte-sum16 leaves them out)");
+    if (initial !== undefined && parseHex(initial) !== 0)
+      skip(`not supported: motronicsingle checksum with an initial value ${initial}`);
+    if (loc + 1 >= start && loc <= end)
+      skip(
+        "not supported: motronicsingle checksum stored inside its own range (RomRaider sums its own bytes, byte-sum16 leaves them out)",
+      );
     document = { type: "byte-sum16", ranges: [[start, end]], store: { address: loc } };
   } else {
     return skip(`not supported: ${type || "untyped"} checksum`);
   }
   const [[start, end]] = document.ranges as number[][];
-  const parsed = checksumSchemeSchema.safeParse({ name: `${type} ${hexAddress(start)}-${hexAddress(end)}`, ...document });
+  const parsed = checksumSchemeSchema.safeParse({
+    name: `${type} ${hexAddress(start)}-${hexAddress(end)}`,
+    ...document,
+  });
   if (!parsed.success) skip(`${type} checksum: ${parsed.error.issues.map((i) => i.message).join("; ")}`);
   const scheme = parsed.data!;
-  const last = Math.max(scheme.store.address + CHECKSUM_LAYOUT[scheme.type].storeSize, ...scheme.ranges.map(([, e]) => e + 1));
+  const last = Math.max(
+    scheme.store.address + CHECKSUM_LAYOUT[scheme.type].storeSize,
+    ...scheme.ranges.map(([, e]) => e + 1),
+  );
   if (last > imageSize) skip(`${type} checksum reaches beyond the image size ${hexAddress(imageSize)}`);
   return scheme;
 }
@@ -742,7 +841,10 @@ function readRoot(text: string | XmlElement): XmlElement {
   try {
     return parseXml(text);
   } catch (error) {
-    if (error instanceof XmlError) throw new TuneError("definition_invalid", `not a readable RomRaider/EcuFlash definition: ${error.message}`, { problems: [error.message] });
+    if (error instanceof XmlError)
+      throw new TuneError("definition_invalid", `not a readable RomRaider/EcuFlash definition: ${error.message}`, {
+        problems: [error.message],
+      });
     throw error;
   }
 }
@@ -752,7 +854,11 @@ export function importRomRaider(text: string | XmlElement, options: RomRaiderImp
   const root = readRoot(text);
   const rootName = root.name.toLowerCase();
   if (rootName !== "roms" && rootName !== "rom") {
-    throw new TuneError("definition_invalid", `not a RomRaider/EcuFlash definition: the root element is <${root.name}>, expected <roms> or <rom>`, { problems: [] });
+    throw new TuneError(
+      "definition_invalid",
+      `not a RomRaider/EcuFlash definition: the root element is <${root.name}>, expected <roms> or <rom>`,
+      { problems: [] },
+    );
   }
   const roms = rootName === "rom" ? [root] : childrenNamed(root, "rom");
   if (roms.length === 0) throw new TuneError("definition_invalid", "the file has no <rom>", { problems: [] });
@@ -781,12 +887,18 @@ export function importRomRaider(text: string | XmlElement, options: RomRaiderImp
   const definedSize = fileSize(resolved.romFields.filesize);
   const imageSize = options.imageSize ?? definedSize;
   if (imageSize === undefined || !Number.isInteger(imageSize) || imageSize <= 0) {
-    throw new TuneError("definition_invalid", "the definition gives no image size (no filesize in its romid); give the firmware's image size", { problems: ["no filesize"] });
+    throw new TuneError(
+      "definition_invalid",
+      "the definition gives no image size (no filesize in its romid); give the firmware's image size",
+      { problems: ["no filesize"] },
+    );
   }
   const warnings: string[] = [...resolved.notes];
   const shift = definedSize !== undefined && definedSize > 0 && definedSize !== imageSize ? definedSize - imageSize : 0;
   if (shift !== 0) {
-    warnings.push(`the definition describes a ${definedSize}-byte file and the image has ${imageSize} bytes: addresses move by ${-shift} as in RomRaider (tables marked beforeram excepted)`);
+    warnings.push(
+      `the definition describes a ${definedSize}-byte file and the image has ${imageSize} bytes: addresses move by ${-shift} as in RomRaider (tables marked beforeram excepted)`,
+    );
   }
   const memEndian = resolved.memEndian === "big" || resolved.memEndian === "little" ? resolved.memEndian : undefined;
   const ctx: Context = {
@@ -794,7 +906,11 @@ export function importRomRaider(text: string | XmlElement, options: RomRaiderImp
     shift,
     ...(memEndian && { memEndian }),
     scalings: resolved.scalings,
-    scalingBases: new Map(rootName === "roms" ? childrenNamed(root, "scalingbase").map((s) => [lower(attribute(s, "name")), s] as const) : []),
+    scalingBases: new Map(
+      rootName === "roms"
+        ? childrenNamed(root, "scalingbase").map((s) => [lower(attribute(s, "name")), s] as const)
+        : [],
+    ),
     missing: resolved.missing,
     notes: [],
   };
@@ -839,7 +955,16 @@ export function importRomRaider(text: string | XmlElement, options: RomRaiderImp
       const category = categoryOf(spec.attrs.category);
       const description = spec.description || spec.attrs.description?.trim();
       const checked = documents.map((document) =>
-        checkedItem({ id: "item", title: spec.name, ...(category && { category }), ...(description && { description }), ...document }, imageSize),
+        checkedItem(
+          {
+            id: "item",
+            title: spec.name,
+            ...(category && { category }),
+            ...(description && { description }),
+            ...document,
+          },
+          imageSize,
+        ),
       );
       for (const item of checked) {
         item.id = itemIds.take(slug(item.title));
@@ -853,7 +978,9 @@ export function importRomRaider(text: string | XmlElement, options: RomRaiderImp
   }
   if (notInRom > 0) {
     const from = resolved.chain.length ? ` (inherited from ${resolved.chain.join(", ")})` : "";
-    warnings.push(`${notInRom} table${notInRom === 1 ? "" : "s"}${from} have no address for ${xmlId || "this rom"}: not in this ROM, left out`);
+    warnings.push(
+      `${notInRom} table${notInRom === 1 ? "" : "s"}${from} have no address for ${xmlId || "this rom"}: not in this ROM, left out`,
+    );
   }
 
   const checksums: ChecksumScheme[] = [];
@@ -865,10 +992,17 @@ export function importRomRaider(text: string | XmlElement, options: RomRaiderImp
       skipElement("checksum", attribute(element, "type"), element.line, error.message);
     }
   }
-  for (const module of resolved.checksumModules) skipElement("checksummodule", module.text.trim(), module.line, `not supported: EcuFlash checksum module ${module.text.trim()}`);
+  for (const module of resolved.checksumModules)
+    skipElement(
+      "checksummodule",
+      module.text.trim(),
+      module.line,
+      `not supported: EcuFlash checksum module ${module.text.trim()}`,
+    );
 
   const firmwareId = tuneDefinitionSchema.shape.firmwareId.safeParse(options.firmwareId);
-  if (!firmwareId.success) throw new TuneError("definition_invalid", "a firmware id is needed", { problems: ["firmwareId is empty"] });
+  if (!firmwareId.success)
+    throw new TuneError("definition_invalid", "a firmware id is needed", { problems: ["firmwareId is empty"] });
   const definition = { firmwareId: firmwareId.data, imageSize, categories, items };
   return {
     format: resolved.ecuflash ? "ecuflash" : "romraider",

@@ -12,16 +12,34 @@
  * - `toRaw` and write limits have no place in an XDF and are left out;
  *   `toPhysical` is the MATH equation of X.
  */
-import type { Axis, Patch, TableElementSpec, TuneDefinition, TuneItem, ElementSpec } from "../../contracts/tune-definition";
+import type {
+  Axis,
+  ElementSpec,
+  Patch,
+  TableElementSpec,
+  TuneDefinition,
+  TuneItem,
+} from "../../contracts/tune-definition";
 
 const hex = (n: number) => `0x${n.toString(16).toUpperCase()}`;
 
 function escape(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/\r/g, "&#013;").replace(/\n/g, "&#010;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/\r/g, "&#013;")
+    .replace(/\n/g, "&#010;");
 }
 
 function typeFlags(element: ElementSpec & { columnMajor?: boolean }): string {
-  return hex((element.signed ? 0x01 : 0) | (element.endian === "little" ? 0x02 : 0) | (element.columnMajor ? 0x04 : 0) | (element.float ? 0x10000 : 0));
+  return hex(
+    (element.signed ? 0x01 : 0) |
+      (element.endian === "little" ? 0x02 : 0) |
+      (element.columnMajor ? 0x04 : 0) |
+      (element.float ? 0x10000 : 0),
+  );
 }
 
 function embedded(element: ElementSpec, rows: number, cols: number, columnMajor = false): string {
@@ -35,19 +53,27 @@ function shown(element: { unit?: string; decimals?: number }, indent: string): s
   return out;
 }
 
-const math = (equation: string, indent: string) => `${indent}<MATH equation="${escape(equation)}">\n${indent}  <VAR id="X" />\n${indent}</MATH>`;
+const math = (equation: string, indent: string) =>
+  `${indent}<MATH equation="${escape(equation)}">\n${indent}  <VAR id="X" />\n${indent}</MATH>`;
 
 function axisXml(id: "x" | "y", axis: Axis | undefined, count: number): string {
   const i = "      ";
   const lines = [`    <XDFAXIS id="${id}" uniqueid="0x0">`];
   if (axis && !("labels" in axis)) {
-    lines.push(`${i}${embedded(axis, 1, count)}`, ...shown(axis, i), `${i}<indexcount>${count}</indexcount>`, `${i}<embedinfo type="1" />`, math(axis.toPhysical, i));
+    lines.push(
+      `${i}${embedded(axis, 1, count)}`,
+      ...shown(axis, i),
+      `${i}<indexcount>${count}</indexcount>`,
+      `${i}<embedinfo type="1" />`,
+      math(axis.toPhysical, i),
+    );
   } else {
     lines.push(`${i}<EMBEDDEDDATA mmedelementsizebits="16" mmedmajorstridebits="-32" mmedminorstridebits="0" />`);
     if (axis?.unit) lines.push(`${i}<units>${escape(axis.unit)}</units>`);
     lines.push(`${i}<indexcount>${count}</indexcount>`);
     // Without labels TunerPro shows the index; writing them keeps that on a round trip as "no axis".
-    if (axis) axis.labels.forEach((label, index) => lines.push(`${i}<LABEL index="${index}" value="${escape(label)}" />`));
+    if (axis)
+      axis.labels.forEach((label, index) => lines.push(`${i}<LABEL index="${index}" value="${escape(label)}" />`));
     lines.push(math("X", i));
   }
   lines.push("    </XDFAXIS>");
@@ -56,13 +82,20 @@ function axisXml(id: "x" | "y", axis: Axis | undefined, count: number): string {
 
 function zAxis(z: TableElementSpec): string {
   const i = "      ";
-  return [`    <XDFAXIS id="z">`, `${i}${embedded(z, z.rows, z.cols, z.columnMajor)}`, ...shown(z, i), math(z.toPhysical, i), "    </XDFAXIS>"].join("\n");
+  return [
+    `    <XDFAXIS id="z">`,
+    `${i}${embedded(z, z.rows, z.cols, z.columnMajor)}`,
+    ...shown(z, i),
+    math(z.toPhysical, i),
+    "    </XDFAXIS>",
+  ].join("\n");
 }
 
 function head(element: string, item: TuneItem, uniqueId: number, categoryNumber: Map<string, number>): string[] {
   const lines = [`  <${element} uniqueid="${hex(uniqueId)}" flags="0x0">`, `    <title>${escape(item.title)}</title>`];
   let description = item.description ?? "";
-  if (item.kind === "enum") description = [description, ...item.values.map((v) => `${v.raw} = ${v.label}`)].filter(Boolean).join("\n");
+  if (item.kind === "enum")
+    description = [description, ...item.values.map((v) => `${v.raw} = ${v.label}`)].filter(Boolean).join("\n");
   if (description) lines.push(`    <description>${escape(description)}</description>`);
   const categories = item.categories ?? (item.category !== undefined ? [item.category] : []);
   categories.forEach((id, index) => {
@@ -98,7 +131,9 @@ function patchXml(patch: Patch, uniqueId: number): string {
   const lines = [`  <XDFPATCH uniqueid="${hex(uniqueId)}">`, `    <title>${escape(patch.title)}</title>`];
   if (patch.description) lines.push(`    <description>${escape(patch.description)}</description>`);
   patch.entries.forEach((entry, i) => {
-    lines.push(`    <XDFPATCHENTRY name="${i + 1}" address="${hex(entry.address)}" datasize="${hex(entry.patch.length / 2)}" patchdata="${entry.patch}" basedata="${entry.base}" />`);
+    lines.push(
+      `    <XDFPATCHENTRY name="${i + 1}" address="${hex(entry.address)}" datasize="${hex(entry.patch.length / 2)}" patchdata="${entry.patch}" basedata="${entry.base}" />`,
+    );
   });
   lines.push("  </XDFPATCH>");
   return lines.join("\n");
@@ -115,7 +150,7 @@ export function exportXdf(definition: TuneDefinition, options: XdfExportOptions 
   const categoryNumber = new Map(definition.categories.map((c, i) => [c.id, i]));
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    '<!-- Written by the tuning portal -->',
+    "<!-- Written by the tuning portal -->",
     '<XDFFORMAT version="1.60">',
     "  <XDFHEADER>",
     "    <flags>0x1</flags>",

@@ -55,7 +55,13 @@ function blocks(text: string): Block[] {
   return out;
 }
 
-const element = (name: string, line: number, attributes: Record<string, string> = {}, children: XmlElement[] = [], text = ""): XmlElement => ({
+const element = (
+  name: string,
+  line: number,
+  attributes: Record<string, string> = {},
+  children: XmlElement[] = [],
+  text = "",
+): XmlElement => ({
   name,
   attributes,
   children,
@@ -71,7 +77,9 @@ const formula = (value: string | undefined) => (value ?? "").split(",")[0].trim(
 function number(value: string | undefined): number | undefined {
   if (value === undefined || value.trim() === "") return undefined;
   const t = value.trim();
-  const n = /^-?0x[0-9a-f]+$/i.test(t) ? (t.startsWith("-") ? -1 : 1) * parseInt(t.replace(/^-?0x/i, ""), 16) : Number(t);
+  const n = /^-?0x[0-9a-f]+$/i.test(t)
+    ? (t.startsWith("-") ? -1 : 1) * parseInt(t.replace(/^-?0x/i, ""), 16)
+    : Number(t);
   return Number.isFinite(n) ? n : undefined;
 }
 
@@ -88,7 +96,8 @@ function common(block: Block): XmlElement[] {
   if (description) out.push(element("description", block.line, {}, [], description));
   for (let n = 0; n < 8; n++) {
     const id = number(f.get(`Cat${n}ID`));
-    if (id !== undefined && id > 0) out.push(element("CATEGORYMEM", block.line, { index: String(n), category: String(id) }));
+    if (id !== undefined && id > 0)
+      out.push(element("CATEGORYMEM", block.line, { index: String(n), category: String(id) }));
   }
   return out;
 }
@@ -147,10 +156,19 @@ function table(block: Block): XmlElement {
   const rows = number(f.get("Rows")) ?? 1;
   const cols = number(f.get("Cols")) ?? 1;
   const z = element("XDFAXIS", block.line, { id: "z" }, [
-    element("EMBEDDEDDATA", block.line, { ...dataAttributes(f, f.get("Address")), mmedrowcount: String(rows), mmedcolcount: String(cols) }),
+    element("EMBEDDEDDATA", block.line, {
+      ...dataAttributes(f, f.get("Address")),
+      mmedrowcount: String(rows),
+      mmedcolcount: String(cols),
+    }),
     ...presentation(block, f.get("ZUnits"), f.get("ZEq")),
   ]);
-  return element("XDFTABLE", block.line, uniqueId(f), [...common(block), labelAxis(block, "x", cols), labelAxis(block, "y", rows), z]);
+  return element("XDFTABLE", block.line, uniqueId(f), [
+    ...common(block),
+    labelAxis(block, "x", cols),
+    labelAxis(block, "y", rows),
+    z,
+  ]);
 }
 
 function uniqueId(f: Map<string, string>): Record<string, string> {
@@ -171,20 +189,25 @@ function flag(block: Block): XmlElement {
   const f = block.fields;
   const bit = number(f.get("BitNumber"));
   const children = [...common(block), element("EMBEDDEDDATA", block.line, dataAttributes(f, f.get("Address")))];
-  if (bit !== undefined && Number.isInteger(bit) && bit >= 0 && bit < 32) children.push(element("mask", block.line, {}, [], hex(2 ** bit)));
+  if (bit !== undefined && Number.isInteger(bit) && bit >= 0 && bit < 32)
+    children.push(element("mask", block.line, {}, [], hex(2 ** bit)));
   return element("XDFFLAG", block.line, uniqueId(f), children);
 }
 
 function checksum(block: Block): XmlElement {
   const f = block.fields;
-  const field = (name: string, value: string | undefined) => (value === undefined ? [] : [element(name, block.line, {}, [], value)]);
+  const field = (name: string, value: string | undefined) =>
+    value === undefined ? [] : [element(name, block.line, {}, [], value)];
   const region = element("REGION", block.line, {}, [
     ...field("datastart", f.get("DataStart")),
     ...field("dataend", f.get("DataEnd")),
     ...field("storeaddress", f.get("StoreAddr")),
     ...field("calculationmethod", f.get("CalcMethod")),
   ]);
-  return element("XDFCHECKSUM", block.line, uniqueId(f), [element("title", block.line, {}, [], unquote(f.get("Title")) || "Checksum"), region]);
+  return element("XDFCHECKSUM", block.line, uniqueId(f), [
+    element("title", block.line, {}, [], unquote(f.get("Title")) || "Checksum"),
+    region,
+  ]);
 }
 
 /** The text XDF as the element tree of an XML XDF. */
@@ -197,7 +220,10 @@ export function parseLegacyXdf(text: string): XmlElement {
       const title = unquote(f.get("DefTitle"));
       if (title) children.push(element("deftitle", block.line, {}, [], title));
       const offset = number(f.get("BaseOffset"));
-      if (offset) children.push(element("BASEOFFSET", block.line, { offset: String(Math.abs(offset)), subtract: offset < 0 ? "1" : "0" }));
+      if (offset)
+        children.push(
+          element("BASEOFFSET", block.line, { offset: String(Math.abs(offset)), subtract: offset < 0 ? "1" : "0" }),
+        );
       const size = number(f.get("BinSize"));
       // A size one short of a power of two is rounded up by the importer, as for the XML REGION.
       if (size !== undefined && size > 0) children.push(element("REGION", block.line, { size: hex(size) }));
@@ -210,7 +236,10 @@ export function parseLegacyXdf(text: string): XmlElement {
     else if (block.kind === "CONSTANT") root.children.push(constant(block));
     else if (block.kind === "FLAG") root.children.push(flag(block));
     else if (block.kind === "CHECKSUM") root.children.push(checksum(block));
-    else root.children.push(element(`%%${block.kind}%%`, block.line, {}, [element("title", block.line, {}, [], unquote(f.get("Title")))]));
+    else
+      root.children.push(
+        element(`%%${block.kind}%%`, block.line, {}, [element("title", block.line, {}, [], unquote(f.get("Title")))]),
+      );
   }
   return root;
 }

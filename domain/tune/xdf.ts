@@ -47,20 +47,30 @@
  *   storeaddress) is our `byte-sum16`; plugin checksums and other methods are
  *   listed as not supported.
  */
+
+import { validateExpression } from "../../contracts/expression";
 import {
-  checksumSchemeSchema,
-  patchSchema,
-  tuneDefinitionSchema,
   type ChecksumScheme,
+  checksumSchemeSchema,
   type Patch,
+  patchSchema,
   type TuneDefinition,
   type TuneItem,
+  tuneDefinitionSchema,
 } from "../../contracts/tune-definition";
-import { validateExpression } from "../../contracts/expression";
-import { TuneError, hexAddress } from "./errors";
-import { Skip, UniqueIds, checkedItem, skip, slug, summarize, type DefinitionImport, type DefinitionSkipped } from "./import-common";
-import { attribute, childNamed, childrenNamed, parseXml, XmlError, type XmlElement } from "./xml";
+import { hexAddress, TuneError } from "./errors";
+import {
+  checkedItem,
+  type DefinitionImport,
+  type DefinitionSkipped,
+  Skip,
+  skip,
+  slug,
+  summarize,
+  UniqueIds,
+} from "./import-common";
 import { isLegacyXdf, parseLegacyXdf } from "./xdf-legacy";
+import { attribute, childNamed, childrenNamed, parseXml, type XmlElement, XmlError } from "./xml";
 
 export interface XdfImportOptions {
   /** XDFs do not carry the software id; the admin importing it says which firmware it describes. */
@@ -133,7 +143,8 @@ function equation(element: XmlElement): string {
     if (!id) continue;
     const type = attribute(v, "type")?.trim().toLowerCase();
     if (type === undefined || type === "" || type === "inline") cellNames.add(id.toLowerCase());
-    else if (/^\w+$/.test(id) && new RegExp(`\\b${id}\\b`).test(src)) skip(`equation "${src}": variable ${id} is linked (${type}) to another value, which is not supported`);
+    else if (/^\w+$/.test(id) && new RegExp(`\\b${id}\\b`).test(src))
+      skip(`equation "${src}": variable ${id} is linked (${type}) to another value, which is not supported`);
   }
   const rewritten = src.replace(/[A-Za-z_][A-Za-z0-9_]*/g, (name) => (cellNames.has(name.toLowerCase()) ? "X" : name));
   let error = checkedEquations.get(rewritten);
@@ -178,7 +189,8 @@ function embedded(ctx: Context, data: XmlElement): ElementFields {
   const outer = columnMajor ? cols : rows;
   const minorOk = minor === 0 || minor === bits;
   const majorOk = outer === 1 || major <= 0 || major === bits * inner;
-  if (!minorOk || !majorOk) skip(`element strides (major ${major}, minor ${minor} bits) leave gaps between cells, which is not supported`);
+  if (!minorOk || !majorOk)
+    skip(`element strides (major ${major}, minor ${minor} bits) leave gaps between cells, which is not supported`);
   return {
     address: fileAddress(ctx, rawAddress, "mmedaddress"),
     bits: bits as 8 | 16 | 32,
@@ -201,7 +213,11 @@ function presentation(element: XmlElement): Record<string, unknown> {
   return out;
 }
 
-function dataElement(ctx: Context, owner: XmlElement, part?: string): { fields: ElementFields; document: Record<string, unknown> } {
+function dataElement(
+  ctx: Context,
+  owner: XmlElement,
+  part?: string,
+): { fields: ElementFields; document: Record<string, unknown> } {
   const data = childNamed(owner, "EMBEDDEDDATA");
   try {
     if (!data) skip("missing EMBEDDEDDATA");
@@ -243,7 +259,8 @@ function axis(ctx: Context, id: string, element: XmlElement, expected: number): 
       values[index] = value;
     }
     if (given === 0) return null;
-    if (given < expected) ctx.notes.push(`axis ${id}: labels for ${given} of ${expected} indexes, the others show their index`);
+    if (given < expected)
+      ctx.notes.push(`axis ${id}: labels for ${given} of ${expected} indexes, the others show their index`);
     const unit = textOf(element, "units");
     return { labels: values.map((v, i) => v ?? String(i)), ...(unit && { unit }) };
   } catch (error) {
@@ -283,7 +300,10 @@ function xdfFunction(ctx: Context, element: XmlElement, base: Record<string, unk
   const yAxis = axes.get("y") ?? skip('missing XDFAXIS id="y" (the function\'s values)');
   const y = dataElement(ctx, yAxis, "axis y");
   const indexCount = parseXdfNumber(textOf(yAxis, "indexcount"));
-  const count = indexCount !== undefined && Number.isInteger(indexCount) && indexCount > 0 ? indexCount : y.fields.rows * y.fields.cols;
+  const count =
+    indexCount !== undefined && Number.isInteger(indexCount) && indexCount > 0
+      ? indexCount
+      : y.fields.rows * y.fields.cols;
   const xAxis = axes.get("x");
   const x = xAxis ? axis(ctx, "x", xAxis, count) : null;
   return { ...base, kind: "table1d", z: { ...y.document, rows: 1, cols: count, columnMajor: false }, ...(x && { x }) };
@@ -298,7 +318,12 @@ function flag(ctx: Context, element: XmlElement, base: Record<string, unknown>):
   return { ...base, kind: "flag", z: data.document, mask };
 }
 
-function patch(ctx: Context, element: XmlElement, base: { id: string; title: string; description?: string }, options: XdfImportOptions) {
+function patch(
+  ctx: Context,
+  element: XmlElement,
+  base: { id: string; title: string; description?: string },
+  options: XdfImportOptions,
+) {
   const entries: Array<{ address: number; patch: string; base: string }> = [];
   const xmlEntries = childrenNamed(element, "XDFPATCHENTRY");
   if (xmlEntries.length === 0) skip("has no XDFPATCHENTRY");
@@ -310,15 +335,22 @@ function patch(ctx: Context, element: XmlElement, base: { id: string; title: str
       const patchData = attribute(entry, "patchdata")?.replace(/\s+/g, "") ?? skip("missing patchdata");
       let baseData = attribute(entry, "basedata")?.replace(/\s+/g, "");
       if (!/^([0-9a-fA-F]{2})+$/.test(patchData)) skip("patchdata must be hex bytes");
-      if (patchData.length / 2 !== size) skip(`datasize ${size} differs from patchdata (${patchData.length / 2} bytes)`);
+      if (patchData.length / 2 !== size)
+        skip(`datasize ${size} differs from patchdata (${patchData.length / 2} bytes)`);
       const address = fileAddress(ctx, rawAddress);
       if (address + size > ctx.imageSize) skip(`ends beyond the image size ${hexAddress(ctx.imageSize)}`);
       if (baseData === undefined || baseData === "") {
         const stock = options.stockImage;
-        if (!stock) skip("no basedata, and no stock file to read the base bytes from (without them the patch could not be checked or removed)");
+        if (!stock)
+          skip(
+            "no basedata, and no stock file to read the base bytes from (without them the patch could not be checked or removed)",
+          );
         if (address + size > stock!.length) skip("lies beyond the stock file");
-        baseData = Array.from(stock!.subarray(address, address + size), (b) => b.toString(16).padStart(2, "0")).join("");
-        if (baseData.toUpperCase() === patchData.toUpperCase()) skip("no basedata, and the stock file already holds the patch bytes: the original bytes are unknown");
+        baseData = Array.from(stock!.subarray(address, address + size), (b) => b.toString(16).padStart(2, "0")).join(
+          "",
+        );
+        if (baseData.toUpperCase() === patchData.toUpperCase())
+          skip("no basedata, and the stock file already holds the patch bytes: the original bytes are unknown");
         ctx.notes.push(`${at}: no basedata; base bytes read from the stock file`);
       }
       if (!/^([0-9a-fA-F]{2})+$/.test(baseData) || baseData.length !== patchData.length) {
@@ -343,7 +375,8 @@ function checksum(ctx: Context, element: XmlElement, title: string): ChecksumSch
   if (method !== 0) skip(`not supported: ${title} (calculation method ${method})`);
   const dataBits = parseXdfNumber(textOf(region!, "datasizebits")) ?? 8;
   const storeBits = parseXdfNumber(textOf(region!, "storesizebits")) ?? 16;
-  if (dataBits !== 8 || storeBits !== 16) skip(`not supported: ${title} (a sum of ${dataBits}-bit data stored in ${storeBits} bits)`);
+  if (dataBits !== 8 || storeBits !== 16)
+    skip(`not supported: ${title} (a sum of ${dataBits}-bit data stored in ${storeBits} bits)`);
   const number = (name: string) => {
     const value = parseXdfNumber(textOf(region!, name));
     if (value === undefined || !Number.isInteger(value)) skip(`${title}: REGION ${name} is missing or not a number`);
@@ -358,7 +391,8 @@ function checksum(ctx: Context, element: XmlElement, title: string): ChecksumSch
   if (!scheme.success) skip(`${title}: ${scheme.error.issues.map((i) => i.message).join("; ")}`);
   const s = scheme.data!;
   const end = Math.max(s.store.address + s.store.size, ...s.ranges.map(([, e]) => e + 1));
-  if (end > ctx.imageSize) skip(`${title}: reaches ${hexAddress(end - 1)}, beyond the image size ${hexAddress(ctx.imageSize)}`);
+  if (end > ctx.imageSize)
+    skip(`${title}: reaches ${hexAddress(end - 1)}, beyond the image size ${hexAddress(ctx.imageSize)}`);
   return s;
 }
 
@@ -371,14 +405,21 @@ function readRoot(text: string): { root: XmlElement; format: XdfImport["format"]
   } catch (error) {
     if (error instanceof XmlError) {
       const start = text.replace(/^\uFEFF/, "").trimStart();
-      const what = start.startsWith("<") ? "not a readable XDF" : "not an XDF (neither the XML format nor the XDF 1.x text format)";
+      const what = start.startsWith("<")
+        ? "not a readable XDF"
+        : "not an XDF (neither the XML format nor the XDF 1.x text format)";
       throw new TuneError("xdf_invalid", `${what}: ${error.message}`, { problems: [error.message] });
     }
     throw error;
   }
   if (root.name.toUpperCase() !== "XDFFORMAT") {
-    const hint = root.name.toLowerCase() === "rom" || root.name.toLowerCase() === "roms" ? " (a RomRaider/EcuFlash definition)" : "";
-    throw new TuneError("xdf_invalid", `not an XDF: the root element is <${root.name}>${hint}, expected <XDFFORMAT>`, { problems: [] });
+    const hint =
+      root.name.toLowerCase() === "rom" || root.name.toLowerCase() === "roms"
+        ? " (a RomRaider/EcuFlash definition)"
+        : "";
+    throw new TuneError("xdf_invalid", `not an XDF: the root element is <${root.name}>${hint}, expected <XDFFORMAT>`, {
+      problems: [],
+    });
   }
   return { root, format: "xdf" };
 }
@@ -398,7 +439,12 @@ export function importXdf(text: string, options: XdfImportOptions): XdfImport {
     try {
       return numberAttribute(element, name, fallback);
     } catch (error) {
-      if (error instanceof Skip) throw new TuneError("xdf_invalid", `the XDF header cannot be read: ${element.name} ${error.message} (line ${element.line})`, { problems: [error.message] });
+      if (error instanceof Skip)
+        throw new TuneError(
+          "xdf_invalid",
+          `the XDF header cannot be read: ${element.name} ${error.message} (line ${element.line})`,
+          { problems: [error.message] },
+        );
       throw error;
     }
   };
@@ -413,7 +459,11 @@ export function importXdf(text: string, options: XdfImportOptions): XdfImport {
   if (regionSize !== undefined && regionSize > 0xff && (regionSize & (regionSize + 1)) === 0) regionSize += 1;
   const imageSize = options.imageSize ?? regionSize;
   if (imageSize === undefined || !Number.isInteger(imageSize) || imageSize <= 0) {
-    throw new TuneError("xdf_invalid", "the XDF gives no image size (no REGION size in its header); give the firmware's image size", { problems: ["no REGION size"] });
+    throw new TuneError(
+      "xdf_invalid",
+      "the XDF gives no image size (no REGION size in its header); give the firmware's image size",
+      { problems: ["no REGION size"] },
+    );
   }
   ctx.imageSize = imageSize;
 
@@ -421,7 +471,13 @@ export function importXdf(text: string, options: XdfImportOptions): XdfImport {
   const warnings: string[] = [];
   const skipElement = (element: XmlElement, title: string | undefined, reason: string) => {
     const uniqueId = attribute(element, "uniqueid");
-    skipped.push({ element: element.name, ...(title && { title }), ...(uniqueId && { uniqueId }), line: element.line, reason });
+    skipped.push({
+      element: element.name,
+      ...(title && { title }),
+      ...(uniqueId && { uniqueId }),
+      line: element.line,
+      reason,
+    });
     warnings.push(`${describe(element.name, title, uniqueId, element.line)} skipped: ${reason}`);
   };
 
@@ -499,7 +555,8 @@ export function importXdf(text: string, options: XdfImportOptions): XdfImport {
   // Each item went through the item schema and the image bounds alone (checkedItem), ids are unique and
   // categories known by construction: parsing all of them again as a document would double the import's time.
   const firmwareId = tuneDefinitionSchema.shape.firmwareId.safeParse(options.firmwareId);
-  if (!firmwareId.success) throw new TuneError("xdf_invalid", "a firmware id is needed", { problems: ["firmwareId is empty"] });
+  if (!firmwareId.success)
+    throw new TuneError("xdf_invalid", "a firmware id is needed", { problems: ["firmwareId is empty"] });
   const definition = { data: { firmwareId: firmwareId.data, imageSize, categories, items } satisfies TuneDefinition };
   return {
     format,

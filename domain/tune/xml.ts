@@ -149,7 +149,8 @@ class Reader {
 
   /** A start tag at `<`: the element (no children yet) and whether it closed itself (`<a/>`). */
   private startTag(): { element: XmlElement; closed: boolean } {
-    if (++this.elements > this.limits.maxElements) this.fail(`the document has more than ${this.limits.maxElements} elements`);
+    if (++this.elements > this.limits.maxElements)
+      this.fail(`the document has more than ${this.limits.maxElements} elements`);
     const line = this.line();
     this.pos++; // '<'
     const name = this.name();
@@ -201,7 +202,8 @@ class Reader {
         this.skipSpace();
         if (this.src[this.pos] !== ">") this.fail(`malformed end tag </${closing}>`);
         this.pos++;
-        if (closing !== current.name) this.fail(`</${closing}> closes <${current.name}> opened on line ${current.line}`);
+        if (closing !== current.name)
+          this.fail(`</${closing}> closes <${current.name}> opened on line ${current.line}`);
         open.pop();
         if (open.length === 0) return current;
       } else if (this.src.startsWith("<!--", this.pos)) this.skipPast("-->", "comment");
@@ -211,7 +213,8 @@ class Reader {
         current.text += this.src.slice(start, this.pos - 3);
       } else if (this.src.startsWith("<?", this.pos)) this.skipPast("?>", "processing instruction");
       else {
-        if (open.length >= this.limits.maxDepth) this.fail(`elements are nested more than ${this.limits.maxDepth} deep`);
+        if (open.length >= this.limits.maxDepth)
+          this.fail(`elements are nested more than ${this.limits.maxDepth} deep`);
         const child = this.startTag();
         current.children.push(child.element);
         if (!child.closed) open.push(child.element);
@@ -223,7 +226,8 @@ class Reader {
 /** The document's root element; an XmlError for malformed markup or a document past the limits. */
 export function parseXml(src: string, limits: Partial<XmlLimits> = {}): XmlElement {
   const effective = { ...XML_LIMITS, ...limits };
-  if (src.length > effective.maxLength) throw new XmlError(`the document has ${src.length} characters, more than the ${effective.maxLength} allowed`, 1);
+  if (src.length > effective.maxLength)
+    throw new XmlError(`the document has ${src.length} characters, more than the ${effective.maxLength} allowed`, 1);
   return new Reader(src, effective).document();
 }
 

@@ -11,7 +11,17 @@ function newestMtime(entry: string): number {
   return newest;
 }
 
-const SOURCES = ["src", "contracts", "index.html", "vite.config.ts", "package-lock.json", "public", "scripts/lib/prerender.ts", "scripts/lib/critical-css.ts", "scripts/lib/precompress.ts"];
+const SOURCES = [
+  "src",
+  "contracts",
+  "index.html",
+  "vite.config.ts",
+  "package-lock.json",
+  "public",
+  "scripts/lib/prerender.ts",
+  "scripts/lib/critical-css.ts",
+  "scripts/lib/precompress.ts",
+];
 
 /** True when dist/ is missing or older than anything the SPA is built from. */
 export function spaIsStale(root = process.cwd()): boolean {
@@ -25,6 +35,9 @@ export function spaIsStale(root = process.cwd()): boolean {
 export function buildSpa(outDir = "dist"): void {
   const args = ["build", "--logLevel", "warn", "--outDir", outDir, "--emptyOutDir"];
   // A production build whoever calls (vitest sets NODE_ENV=test, which would bundle React's development build).
-  const result = spawnSync(path.resolve("node_modules/.bin/vite"), args, { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+  const result = spawnSync(path.resolve("node_modules/.bin/vite"), args, {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status})`);
 }

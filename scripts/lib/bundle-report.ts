@@ -50,8 +50,8 @@ const LANDING_PAGE_MODULE = "src/pages/landing/home.tsx";
 /** Reads a built dist/ and works out the landing page's first load and the lazy chunks. */
 export function bundleReport(distDir: string): BundleReport {
   // Chunks left empty (a CSS-only import) are dropped by Vite after the report is written.
-  const list = (JSON.parse(readFileSync(path.join(distDir, ".vite", "chunks.json"), "utf8")) as ChunkInfo[]).filter((chunk) =>
-    existsSync(path.join(distDir, chunk.fileName)),
+  const list = (JSON.parse(readFileSync(path.join(distDir, ".vite", "chunks.json"), "utf8")) as ChunkInfo[]).filter(
+    (chunk) => existsSync(path.join(distDir, chunk.fileName)),
   );
   const chunks = new Map(list.map((chunk) => [chunk.fileName, chunk]));
   const entries = list.filter((chunk) => chunk.isEntry && chunk.facadeModuleId?.endsWith(".html") !== false);
@@ -65,7 +65,8 @@ export function bundleReport(distDir: string): BundleReport {
   };
   visit(entry.fileName);
   const landing = list.find((chunk) => chunk.isDynamicEntry && chunk.facadeModuleId?.endsWith(LANDING_PAGE_MODULE));
-  if (!landing) throw new Error(`No chunk for the landing page (${LANDING_PAGE_MODULE}) in ${distDir}/.vite/chunks.json`);
+  if (!landing)
+    throw new Error(`No chunk for the landing page (${LANDING_PAGE_MODULE}) in ${distDir}/.vite/chunks.json`);
   visit(landing.fileName);
   const sizes = new Map(list.map((chunk) => [chunk.fileName, sizeOf(distDir, chunk.fileName)]));
   const initialTotals = { raw: 0, gzip: 0, brotli: 0 };
@@ -97,7 +98,10 @@ export function packagesOf(chunkList: (ChunkInfo | undefined)[], count = 12): { 
       const name = match ? match[1] : module.id.split("/").slice(0, 2).join("/");
       totals.set(name, (totals.get(name) ?? 0) + module.bytes);
     }
-  return [...totals].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes).slice(0, count);
+  return [...totals]
+    .map(([name, bytes]) => ({ name, bytes }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, count);
 }
 
 export const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;

@@ -17,7 +17,10 @@ export function ensureChromium(): string {
   const asRoot = process.getuid?.() === 0;
   const run = (command: string[]) => {
     const [bin, ...args] = asRoot ? command : ["sudo", "-n", ...command];
-    return spawnSync(bin, args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } }).status === 0;
+    return (
+      spawnSync(bin, args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } }).status ===
+      0
+    );
   };
   if (!run(["apt-get", "update", "-qq"]) || !run(["apt-get", "install", "-y", "-qq", "chromium"])) {
     throw new Error("Could not install Chromium with apt-get. Install the 'chromium' package, or set CHROMIUM_PATH.");

@@ -11,7 +11,8 @@
 /** Every class named in the markup's class attributes. */
 export function classesInMarkup(html: string): Set<string> {
   const classes = new Set<string>();
-  for (const match of html.matchAll(/\sclass="([^"]*)"/g)) for (const name of match[1].split(/\s+/)) if (name) classes.add(name);
+  for (const match of html.matchAll(/\sclass="([^"]*)"/g))
+    for (const name of match[1].split(/\s+/)) if (name) classes.add(name);
   return classes;
 }
 

@@ -22,7 +22,8 @@ export function checkDependencies(root: string): DependencyCheck {
   const result = spawnSync(depcruise, ["--output-type", "err", "."], { cwd: root, encoding: "utf8" });
   const output = `${result.stdout ?? ""}${result.stderr ?? ""}`;
   const byRule = new Map<string, number>();
-  for (const match of output.matchAll(/^\s*(?:error|warn)\s+([\w-]+):/gm)) byRule.set(match[1], (byRule.get(match[1]) ?? 0) + 1);
+  for (const match of output.matchAll(/^\s*(?:error|warn)\s+([\w-]+):/gm))
+    byRule.set(match[1], (byRule.get(match[1]) ?? 0) + 1);
   const ok = result.status === 0 && byRule.size === 0;
   if (ok) console.log("Dependency check: every import keeps to the rules of .dependency-cruiser.cjs.");
   else {

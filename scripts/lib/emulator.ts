@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { TEST_PORTS, TEST_PROJECT_ID, freePort } from "./ports";
+import { freePort, TEST_PORTS, TEST_PROJECT_ID } from "./ports";
 
 export interface EmulatorOptions {
   projectId: string;

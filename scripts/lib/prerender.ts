@@ -8,14 +8,15 @@
  * The pages are rendered by the real app (src/prerender/render-page.tsx), bundled for Node by a
  * second Vite build into a temporary folder.
  */
-import { iconStyles } from "@ant-design/icons/lib/utils";
-import react from "@vitejs/plugin-react";
+
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { type Plugin, build } from "vite";
+import { iconStyles } from "@ant-design/icons/lib/utils";
+import react from "@vitejs/plugin-react";
+import { build, type Plugin } from "vite";
 import { SNAPSHOT_CLASS } from "../../src/lib/snapshot";
 import type { RoutePageModule } from "../../src/prerender/render-page";
 import { classesInMarkup, criticalCss } from "./critical-css";
@@ -59,10 +60,17 @@ export function snapshotFile(pagePath: string): string {
 }
 
 type Rendered = { html: string; styles: string };
+
 export type { RoutePageModule };
+
 /** antd's style cache of src/prerender/render-page.tsx, opaque here. */
 type StyleCache = { readonly __styleCache: unique symbol };
-type RenderPage = (url: string, mode: "light" | "dark", screen: "narrow" | "wide", cache?: StyleCache) => Promise<Rendered>;
+type RenderPage = (
+  url: string,
+  mode: "light" | "dark",
+  screen: "narrow" | "wide",
+  cache?: StyleCache,
+) => Promise<Rendered>;
 interface Renderer {
   renderPage: RenderPage;
   newStyleCache: () => StyleCache;
@@ -86,7 +94,12 @@ function pageModuleNames(root: string): Plugin {
   return {
     name: "page-module-names",
     async transform(code, id) {
-      if (id.includes("/node_modules/") || !id.startsWith(path.join(root, "src")) || !/import \{[^}]*\blazyPage\b[^}]*\} from/.test(code)) return null;
+      if (
+        id.includes("/node_modules/") ||
+        !id.startsWith(path.join(root, "src")) ||
+        !/import \{[^}]*\blazyPage\b[^}]*\} from/.test(code)
+      )
+        return null;
       let out = "";
       let last = 0;
       for (const match of code.matchAll(LAZY_PAGE_IMPORT)) {
@@ -111,7 +124,13 @@ export async function bundleRenderer(root: string): Promise<Renderer> {
     define: { __BUILD_ID__: "null", "process.env.NODE_ENV": JSON.stringify("production") },
     // Everything in the bundle: antd's and Refine's ES modules, and the CSS files the app imports, are not for Node as they are.
     ssr: { noExternal: true },
-    build: { ssr: path.join(root, "src/prerender/render-page.tsx"), outDir, emptyOutDir: true, minify: false, rollupOptions: { output: { entryFileNames: "render-page.mjs", chunkFileNames: "assets/[name]-[hash].mjs" } } },
+    build: {
+      ssr: path.join(root, "src/prerender/render-page.tsx"),
+      outDir,
+      emptyOutDir: true,
+      minify: false,
+      rollupOptions: { output: { entryFileNames: "render-page.mjs", chunkFileNames: "assets/[name]-[hash].mjs" } },
+    },
   });
   const module = (await import(pathToFileURL(path.join(outDir, "render-page.mjs")).href)) as Omit<Renderer, "dispose">;
   return { ...module, dispose: () => rmSync(outDir, { recursive: true, force: true }) };
@@ -123,11 +142,13 @@ export async function bundleRenderer(root: string): Promise<Renderer> {
  */
 export function stylesheetText(styleElements: string): string {
   const texts = new Set<string>();
-  for (const match of styleElements.matchAll(/<style([^>]*)>([\s\S]*?)<\/style>/g)) if (!match[1].includes("data-ant-cssinjs-cache-path")) texts.add(match[2]);
+  for (const match of styleElements.matchAll(/<style([^>]*)>([\s\S]*?)<\/style>/g))
+    if (!match[1].includes("data-ant-cssinjs-cache-path")) texts.add(match[2]);
   return [...texts].join("");
 }
 
-const snapshotElement = (screen: "narrow" | "wide", html: string) => `<div class="${SNAPSHOT_CLASS} ${SNAPSHOT_CLASS}-${screen}" inert aria-hidden="true">${html}</div>`;
+const snapshotElement = (screen: "narrow" | "wide", html: string) =>
+  `<div class="${SNAPSHOT_CLASS} ${SNAPSHOT_CLASS}-${screen}" inert aria-hidden="true">${html}</div>`;
 
 /** Matches the entry script Vite writes into index.html, and its module preloads. */
 const ENTRY_SCRIPT = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/;
@@ -162,7 +183,8 @@ const FIRST_STYLE_OR_SCRIPT = /<style\b|<link\b[^>]*\brel="stylesheet"|<script\b
 
 function withIconsStyle(html: string): string {
   const at = FIRST_STYLE_OR_SCRIPT.exec(html);
-  if (!at || !html.includes("</head>")) throw new Error("index.html has no </head>: cannot place the icons' style in it");
+  if (!at || !html.includes("</head>"))
+    throw new Error("index.html has no </head>: cannot place the icons' style in it");
   return `${html.slice(0, at.index)}${ICONS_STYLE}\n    ${html.slice(at.index)}`;
 }
 
@@ -211,7 +233,12 @@ function closureOf(chunks: Map<string, ChunkInfo>, fileName: string, into = new 
  * Every chunk `fileName` imports, itself included, each after the chunks it imports: the order in which
  * the browser evaluates them (src/routing/route-chunks-evaluate.ts runs them in that order, one a task).
  */
-export function dependenciesFirst(chunks: Map<string, ChunkInfo>, fileName: string, seen = new Set<string>(), order: string[] = []): string[] {
+export function dependenciesFirst(
+  chunks: Map<string, ChunkInfo>,
+  fileName: string,
+  seen = new Set<string>(),
+  order: string[] = [],
+): string[] {
   if (seen.has(fileName)) return order;
   seen.add(fileName);
   for (const imported of chunks.get(fileName)?.imports ?? []) dependenciesFirst(chunks, imported, seen, order);
@@ -238,7 +265,9 @@ export function withEntryImportsInOrder(indexHtml: string, chunkList: ChunkInfo[
 /** The build's chunks by file and by the module they stand for, and what the entry loads. */
 function chunkGraph(chunkList: ChunkInfo[]) {
   const chunks = new Map(chunkList.map((chunk) => [chunk.fileName, chunk]));
-  const byModule = new Map(chunkList.filter((chunk) => chunk.facadeModuleId).map((chunk) => [chunk.facadeModuleId, chunk.fileName]));
+  const byModule = new Map(
+    chunkList.filter((chunk) => chunk.facadeModuleId).map((chunk) => [chunk.facadeModuleId, chunk.fileName]),
+  );
   const entry = chunkList.find((chunk) => chunk.isEntry);
   if (!entry) throw new Error("the build has no entry chunk");
   return { chunks, byModule, entryLoads: () => closureOf(chunks, entry.fileName) };
@@ -250,7 +279,11 @@ export function routeLoads(chunkList: ChunkInfo[], routes: RoutePageModule[]): M
   const loads = new Map<string, Set<string>>();
   for (const route of routes.filter((candidate) => !candidate.publicSite)) {
     const files = entryLoads();
-    for (const module of [...PORTAL_MODULES, ...(route.layout === "portal" ? PORTAL_FRAME_MODULES : []), ...(route.module ? [route.module] : [])]) {
+    for (const module of [
+      ...PORTAL_MODULES,
+      ...(route.layout === "portal" ? PORTAL_FRAME_MODULES : []),
+      ...(route.module ? [route.module] : []),
+    ]) {
       const fileName = byModule.get(module);
       if (fileName) closureOf(chunks, fileName, files);
     }
@@ -267,7 +300,10 @@ export function routeLoads(chunkList: ChunkInfo[], routes: RoutePageModule[]): M
  */
 export function antdComponentsIn(chunkList: ChunkInfo[], files: Set<string>, names: readonly string[]): string[] {
   const byFolder = new Map<string, string[]>(names.map((name) => [name.toLowerCase(), [name]]));
-  byFolder.set("grid", names.filter((name) => name === "Row" || name === "Col"));
+  byFolder.set(
+    "grid",
+    names.filter((name) => name === "Row" || name === "Col"),
+  );
   const found = new Set<string>();
   for (const chunk of chunkList) {
     if (!files.has(chunk.fileName)) continue;
@@ -279,7 +315,11 @@ export function antdComponentsIn(chunkList: ChunkInfo[], files: Set<string>, nam
   return names.filter((name) => found.has(name));
 }
 
-export function routePreloads(chunkList: ChunkInfo[], routes: RoutePageModule[], stylesheets?: Map<string, string>): RoutePreloads {
+export function routePreloads(
+  chunkList: ChunkInfo[],
+  routes: RoutePageModule[],
+  stylesheets?: Map<string, string>,
+): RoutePreloads {
   const { chunks, byModule, entryLoads } = chunkGraph(chunkList);
   // Each file's index in the list written once.
   const fileIndexes = new Map<string, number>();
@@ -306,9 +346,14 @@ export function routePreloads(chunkList: ChunkInfo[], routes: RoutePageModule[],
   const routeLists = routes.map((route): RoutePreloads["routes"][number] => {
     if (route.publicSite) return [route.path];
     const inFrame = route.layout === "portal";
-    const own = route.module && byModule.has(route.module) ? take([route.module], new Set(inFrame ? frameLoaded : portalLoaded)) : "";
+    const own =
+      route.module && byModule.has(route.module)
+        ? take([route.module], new Set(inFrame ? frameLoaded : portalLoaded))
+        : "";
     const sheet = stylesheets?.get(route.path);
-    return sheet && sheets ? [route.path, inFrame ? 1 : 0, own, sheets.indexOf(sheet)] : [route.path, inFrame ? 1 : 0, own];
+    return sheet && sheets
+      ? [route.path, inFrame ? 1 : 0, own, sheets.indexOf(sheet)]
+      : [route.path, inFrame ? 1 : 0, own];
   });
   return {
     files: [...fileIndexes.keys()],
@@ -334,12 +379,16 @@ const ROOT_ELEMENT = /<div id="root">(?:<div class="app-loading"[^>]*>.*?<\/div>
  */
 export function withSnapshot(indexHtml: string, narrow: Rendered, wide: Rendered, stylesheet: string): string {
   const rootElement = ROOT_ELEMENT.exec(indexHtml);
-  if (!rootElement || !indexHtml.includes("</head>")) throw new Error("index.html has no #root or no </head>: cannot place a snapshot");
+  if (!rootElement || !indexHtml.includes("</head>"))
+    throw new Error("index.html has no #root or no </head>: cannot place a snapshot");
   const { html, start } = startAfterPaint(indexHtml, stylesheet);
   const css = criticalCss(stylesheetText(narrow.styles + wide.styles), classesInMarkup(narrow.html + wide.html));
   return html
     .replace("</head>", `<style data-${SNAPSHOT_CLASS}>${SNAPSHOT_STYLE}\n${css}</style></head>`)
-    .replace(rootElement[0], `${snapshotElement("narrow", narrow.html)}${snapshotElement("wide", wide.html)}<div id="root"></div>${start}`);
+    .replace(
+      rootElement[0],
+      `${snapshotElement("narrow", narrow.html)}${snapshotElement("wide", wide.html)}<div id="root"></div>${start}`,
+    );
 }
 
 /**
@@ -365,7 +414,8 @@ export const PORTAL_SHELL_SNAPSHOT_STYLE = [
 ].join("\n");
 
 /** A portal page whose frame the build draws: in the portal's frame, with a fixed path (its title is the route's). */
-export const drawsPortalShell = (route: RoutePageModule): boolean => !route.publicSite && route.layout === "portal" && !route.path.includes(":");
+export const drawsPortalShell = (route: RoutePageModule): boolean =>
+  !route.publicSite && route.layout === "portal" && !route.path.includes(":");
 
 /**
  * The title a drawn portal page shows: the page's own, or for a page below another (a tab of the
@@ -373,7 +423,10 @@ export const drawsPortalShell = (route: RoutePageModule): boolean => !route.publ
  * the top, which is what the app shows above them (tests/e2e/portal-shell.spec.ts holds the two equal).
  */
 export function portalShellTitle(route: RoutePageModule, routes: RoutePageModule[]): string {
-  const above = routes.filter((candidate) => drawsPortalShell(candidate) && (route.path === candidate.path || route.path.startsWith(`${candidate.path}/`)));
+  const above = routes.filter(
+    (candidate) =>
+      drawsPortalShell(candidate) && (route.path === candidate.path || route.path.startsWith(`${candidate.path}/`)),
+  );
   return above.reduce((top, candidate) => (candidate.path.length < top.path.length ? candidate : top), route).label;
 }
 
@@ -382,14 +435,26 @@ export function portalShellTitle(route: RoutePageModule, routes: RoutePageModule
  * which keeps its loading notice for those who do not see the frame; the CSS the frame uses in the
  * head; the app started after the first paint with the chunks of every route, as index.html.
  */
-export function withPortalShell(indexHtml: string, shell: Rendered & { shellStyle: string }, stylesheet: string, preloads: RoutePreloads): string {
+export function withPortalShell(
+  indexHtml: string,
+  shell: Rendered & { shellStyle: string },
+  stylesheet: string,
+  preloads: RoutePreloads,
+): string {
   const rootElement = ROOT_ELEMENT.exec(indexHtml);
-  if (!rootElement || !indexHtml.includes("</head>")) throw new Error("index.html has no #root or no </head>: cannot place the portal's frame");
+  if (!rootElement || !indexHtml.includes("</head>"))
+    throw new Error("index.html has no #root or no </head>: cannot place the portal's frame");
   const { html, start } = startAfterPaint(indexHtml, stylesheet);
   const css = criticalCss(stylesheetText(shell.styles), classesInMarkup(shell.html));
   return html
-    .replace("</head>", `<style data-${SNAPSHOT_CLASS}>${PORTAL_SHELL_SNAPSHOT_STYLE}\n${css}\n${shell.shellStyle}</style></head>`)
-    .replace(rootElement[0], `<div class="${SNAPSHOT_CLASS}" inert aria-hidden="true">${shell.html}</div>${rootElement[0]}${routePreloadsElement(preloads)}${start}`);
+    .replace(
+      "</head>",
+      `<style data-${SNAPSHOT_CLASS}>${PORTAL_SHELL_SNAPSHOT_STYLE}\n${css}\n${shell.shellStyle}</style></head>`,
+    )
+    .replace(
+      rootElement[0],
+      `<div class="${SNAPSHOT_CLASS}" inert aria-hidden="true">${shell.html}</div>${rootElement[0]}${routePreloadsElement(preloads)}${start}`,
+    );
 }
 
 /**
@@ -398,7 +463,8 @@ export function withPortalShell(indexHtml: string, shell: Rendered & { shellStyl
  * public/start-after-paint.js reads them.
  */
 function writeStylesheet(outDir: string, css: string): string {
-  if (!css.includes(".data-ant-cssinjs-cache-path{")) throw new Error("an antd stylesheet has no index of what it holds: the browser would not use it");
+  if (!css.includes(".data-ant-cssinjs-cache-path{"))
+    throw new Error("an antd stylesheet has no index of what it holds: the browser would not use it");
   return splitStylesheet(css)
     .map((part) => {
       const href = `/assets/antd-${createHash("sha256").update(part).digest("base64url").slice(0, 10)}.css`;
@@ -416,7 +482,16 @@ function writeStylesheet(outDir: string, css: string): string {
  */
 export async function prerenderPages(outDir: string, root = process.cwd()): Promise<void> {
   const builtIndex = readFileSync(path.join(outDir, "index.html"), "utf8");
-  const { renderPage, newStyleCache, pageStylesheet, renderAntdStylesheet, STYLESHEET_COMPONENTS, routePageModules, renderPortalShell, dispose } = await bundleRenderer(root);
+  const {
+    renderPage,
+    newStyleCache,
+    pageStylesheet,
+    renderAntdStylesheet,
+    STYLESHEET_COMPONENTS,
+    routePageModules,
+    renderPortalShell,
+    dispose,
+  } = await bundleRenderer(root);
   try {
     const chunks = JSON.parse(readFileSync(path.join(outDir, ".vite/chunks.json"), "utf8")) as ChunkInfo[];
     const bareIndex = withEntryImportsInOrder(builtIndex, chunks);
@@ -431,14 +506,26 @@ export async function prerenderPages(outDir: string, root = process.cwd()): Prom
       return written;
     };
     const stylesheets = new Map<string, string>();
-    for (const [routePath, files] of routeLoads(chunks, routes)) stylesheets.set(routePath, await sheetFor(antdComponentsIn(chunks, files, STYLESHEET_COMPONENTS)));
+    for (const [routePath, files] of routeLoads(chunks, routes))
+      stylesheets.set(routePath, await sheetFor(antdComponentsIn(chunks, files, STYLESHEET_COMPONENTS)));
     const preloads = routePreloads(chunks, routes, stylesheets);
     // index.html opens every other page (an unknown path, the docs): with every component's styles.
-    writeFileSync(path.join(outDir, "index.html"), withStartAfterPaint(bareIndex, await sheetFor(STYLESHEET_COMPONENTS), preloads));
+    writeFileSync(
+      path.join(outDir, "index.html"),
+      withStartAfterPaint(bareIndex, await sheetFor(STYLESHEET_COMPONENTS), preloads),
+    );
     for (const route of routes.filter(drawsPortalShell)) {
       const file = path.join(outDir, snapshotFile(route.path));
       mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, withPortalShell(bareIndex, await renderPortalShell(route.path, portalShellTitle(route, routes)), stylesheets.get(route.path) ?? "", preloads));
+      writeFileSync(
+        file,
+        withPortalShell(
+          bareIndex,
+          await renderPortalShell(route.path, portalShellTitle(route, routes)),
+          stylesheets.get(route.path) ?? "",
+          preloads,
+        ),
+      );
     }
     for (const pagePath of SNAPSHOT_PATHS) {
       const file = path.join(outDir, snapshotFile(pagePath));

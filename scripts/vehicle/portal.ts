@@ -20,19 +20,26 @@ export class Portal implements PortalClient {
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const response = await fetch(`${this.options.url}/api/v1/${path}`, {
       method,
-      headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined && { "content-type": "application/json" }) },
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body !== undefined && { "content-type": "application/json" }),
+      },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     const text = await response.text();
     if (!response.ok) {
       const error = text ? (JSON.parse(text) as { message?: string; description?: string }) : {};
-      throw new Error(`${method} ${path}: ${response.status} ${error.message ?? ""}${error.description ? ` — ${error.description}` : ""}`);
+      throw new Error(
+        `${method} ${path}: ${response.status} ${error.message ?? ""}${error.description ? ` — ${error.description}` : ""}`,
+      );
     }
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
   async download(path: string, headers: Record<string, string> = {}): Promise<Uint8Array> {
-    const response = await fetch(`${this.options.url}/api/v1/${path}`, { headers: { authorization: `Bearer ${this.token}`, ...headers } });
+    const response = await fetch(`${this.options.url}/api/v1/${path}`, {
+      headers: { authorization: `Bearer ${this.token}`, ...headers },
+    });
     if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
     return new Uint8Array(await response.arrayBuffer());
   }
@@ -41,7 +48,11 @@ export class Portal implements PortalClient {
     const form = new FormData();
     for (const [key, value] of Object.entries(fields)) form.set(key, value);
     form.set("file", new Blob([new Uint8Array(bytes)]), name);
-    const response = await fetch(`${this.options.url}/api/v1/${path}`, { method: "POST", headers: { authorization: `Bearer ${this.token}` }, body: form });
+    const response = await fetch(`${this.options.url}/api/v1/${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${this.token}` },
+      body: form,
+    });
     const text = await response.text();
     if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${text}`);
     return JSON.parse(text) as T;

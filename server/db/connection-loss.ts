@@ -9,7 +9,8 @@ import type pg from "pg";
 /** SQLSTATE classes and codes that mean the connection, not the statement, failed. */
 const CONNECTION_STATES = /^(08...|57P01|57P02|57P03|53300)$/;
 const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN"]);
-const CONNECTION_MESSAGES = /Connection terminated|connection error|not queryable|timeout exceeded when trying to connect|not currently accepting connections|the database system is (starting up|shutting down)/i;
+const CONNECTION_MESSAGES =
+  /Connection terminated|connection error|not queryable|timeout exceeded when trying to connect|not currently accepting connections|the database system is (starting up|shutting down)/i;
 
 interface ErrorLike {
   code?: unknown;
@@ -19,7 +20,11 @@ interface ErrorLike {
 
 /** true when the error (or one it wraps, as Drizzle does) says the database connection was lost or refused. */
 export function isConnectionLoss(error: unknown): boolean {
-  for (let current = error as ErrorLike | undefined, depth = 0; current && depth < 5; current = current.cause as ErrorLike, depth++) {
+  for (
+    let current = error as ErrorLike | undefined, depth = 0;
+    current && depth < 5;
+    current = current.cause as ErrorLike, depth++
+  ) {
     const code = typeof current.code === "string" ? current.code : "";
     if (CONNECTION_STATES.test(code) || CONNECTION_CODES.has(code)) return true;
     if (typeof current.message === "string" && CONNECTION_MESSAGES.test(current.message)) return true;
@@ -31,13 +36,16 @@ export function isConnectionLoss(error: unknown): boolean {
 export function isPlainRead(text: string): boolean {
   const statement = text.trimStart().toLowerCase();
   if (!statement.startsWith("select") && !statement.startsWith("with")) return false;
-  return !/\b(insert|update|delete|merge)\b|\bfor\s+(update|no key update|share|key share)\b|\bnextval\s*\(/.test(statement);
+  return !/\b(insert|update|delete|merge)\b|\bfor\s+(update|no key update|share|key share)\b|\bnextval\s*\(/.test(
+    statement,
+  );
 }
 
 function statementText(args: unknown[]): string {
   const [first] = args;
   if (typeof first === "string") return first;
-  if (first && typeof first === "object" && typeof (first as { text?: unknown }).text === "string") return (first as { text: string }).text;
+  if (first && typeof first === "object" && typeof (first as { text?: unknown }).text === "string")
+    return (first as { text: string }).text;
   return "";
 }
 

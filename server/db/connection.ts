@@ -4,16 +4,15 @@ import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { retryReadsOnConnectionLoss } from "./connection-loss";
+import type { Db } from "./handle";
 import * as schema from "./schema";
 import { guardTransactions } from "./transaction-guard";
-
-import type { Db } from "./handle";
 
 export type { Db, Tx } from "./handle";
 
@@ -78,7 +77,11 @@ async function openPglite(dir: string, transactionTimeoutMs: number, dataDir?: B
   };
 }
 
-async function openPostgres(url: string, transactionTimeoutMs: number, onPoolError?: (error: Error) => void): Promise<Database> {
+async function openPostgres(
+  url: string,
+  transactionTimeoutMs: number,
+  onPoolError?: (error: Error) => void,
+): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
@@ -90,7 +93,9 @@ async function openPostgres(url: string, transactionTimeoutMs: number, onPoolErr
   // Without a listener, PostgreSQL dropping an idle connection (restart, terminate) kills the process.
   pool.on("error", (error) => onPoolError?.(error));
   retryReadsOnConnectionLoss(pool);
-  const db = guardTransactions(drizzlePg({ client: pool, schema }) as unknown as Db, { timeoutMs: transactionTimeoutMs });
+  const db = guardTransactions(drizzlePg({ client: pool, schema }) as unknown as Db, {
+    timeoutMs: transactionTimeoutMs,
+  });
   return {
     db,
     kind: "postgres",

@@ -38,7 +38,9 @@ const QUERY_METHODS = new Set<PropertyKey>([
 
 export class QueryEscapedTransactionError extends Error {
   constructor(method: string) {
-    super(`db.${method}() was called inside an open transaction: use the transaction handle (tx) for every query in it`);
+    super(
+      `db.${method}() was called inside an open transaction: use the transaction handle (tx) for every query in it`,
+    );
     this.name = "QueryEscapedTransactionError";
   }
 }
@@ -60,7 +62,9 @@ export class TransactionEndedError extends Error {
 
 export class AnswerInsideTransactionError extends Error {
   constructor() {
-    super("an answer was sent from inside an open transaction: return the result from db.transaction() and answer after it has committed");
+    super(
+      "an answer was sent from inside an open transaction: return the result from db.transaction() and answer after it has committed",
+    );
     this.name = "AnswerInsideTransactionError";
   }
 }

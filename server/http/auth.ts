@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Role } from "../../contracts/account";
 import { satisfiesRole } from "../../contracts/access";
-import { HttpError, forbidden, unauthorized } from "../errors";
-import { type Identity, type VerifiedCaller, isCredentialError } from "../services/identity";
+import type { Role } from "../../contracts/account";
+import { forbidden, HttpError, unauthorized } from "../errors";
+import { type Identity, isCredentialError, type VerifiedCaller } from "../services/identity";
 import type { UserMirror } from "../services/users";
 
 declare module "fastify" {

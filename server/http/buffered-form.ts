@@ -47,7 +47,8 @@ export function boundaryOf(contentType: string | undefined): string {
 }
 
 /** The largest body a form within the limits can have. */
-export const maxFormBytes = (limits: FormLimits) => limits.fileBytes + limits.fields * (limits.fieldBytes + MAX_HEADER_BYTES) + ENVELOPE_BYTES;
+export const maxFormBytes = (limits: FormLimits) =>
+  limits.fileBytes + limits.fields * (limits.fieldBytes + MAX_HEADER_BYTES) + ENVELOPE_BYTES;
 
 const MiB = 1024 * 1024;
 
@@ -99,7 +100,9 @@ export function readBody(stream: IncomingMessage, maxBytes: number, pool?: BodyP
       reject(error);
     };
     if (sized && declared > maxBytes) return stop(new FormTooLargeError());
-    let body = sized ? (pool?.take(declared) ?? Buffer.allocUnsafeSlow(declared)) : Buffer.allocUnsafeSlow(Math.min(maxBytes, 64 * 1024));
+    let body = sized
+      ? (pool?.take(declared) ?? Buffer.allocUnsafeSlow(declared))
+      : Buffer.allocUnsafeSlow(Math.min(maxBytes, 64 * 1024));
     let length = 0;
     function onData(chunk: Buffer) {
       if (length + chunk.length > body.length) {
@@ -146,7 +149,8 @@ function partHeaders(block: string): { name: string; filename?: string; mimetype
     if (key === "content-disposition") disposition = value;
     else if (key === "content-type") mimetype = value;
   }
-  if (!disposition || !/^form-data\s*(;|$)/i.test(disposition)) throw invalid("a part has no Content-Disposition: form-data header");
+  if (!disposition || !/^form-data\s*(;|$)/i.test(disposition))
+    throw invalid("a part has no Content-Disposition: form-data header");
   const name = parameter(disposition, "name");
   if (name === undefined) throw invalid("a part's Content-Disposition has no name");
   return { name, filename: parameter(disposition, "filename"), mimetype };
@@ -170,7 +174,9 @@ export function parseForm(body: Buffer, boundary: string, limits: FormLimits): P
   const form: ParsedForm = { file: null, fields: {} };
   let fieldCount = 0;
   // The first delimiter may open the body, without the line break before it.
-  let at = body.subarray(0, delimiter.length - 2).equals(delimiter.subarray(2)) ? delimiter.length - 2 : body.indexOf(delimiter);
+  let at = body.subarray(0, delimiter.length - 2).equals(delimiter.subarray(2))
+    ? delimiter.length - 2
+    : body.indexOf(delimiter);
   if (at < 0) throw invalid("the body has no part with the boundary its content type names");
   if (at !== delimiter.length - 2) at += delimiter.length;
   for (;;) {
@@ -189,9 +195,15 @@ export function parseForm(body: Buffer, boundary: string, limits: FormLimits): P
     if (headers.filename !== undefined) {
       if (form.file) throw badRequest("One file only", "Send exactly one file per upload");
       if (size > limits.fileBytes) throw new FormTooLargeError();
-      form.file = { field: headers.name, filename: headers.filename, mimetype: headers.mimetype ?? "application/octet-stream", bytes: aligned(body, contentStart, size) };
+      form.file = {
+        field: headers.name,
+        filename: headers.filename,
+        mimetype: headers.mimetype ?? "application/octet-stream",
+        bytes: aligned(body, contentStart, size),
+      };
     } else {
-      if (++fieldCount > limits.fields) throw badRequest("Invalid form field", `The form has more than ${limits.fields} fields`);
+      if (++fieldCount > limits.fields)
+        throw badRequest("Invalid form field", `The form has more than ${limits.fields} fields`);
       if (size > limits.fieldBytes) throw badRequest("Invalid form field", `Field "${headers.name}" is too long`);
       form.fields[headers.name] = body.toString("utf8", contentStart, contentEnd);
     }

@@ -4,7 +4,10 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../errors";
 
 /** Parses `Range: bytes=a-b` (one range); null when absent, "unsatisfiable" for a range past the end. */
-export function byteRange(header: string | undefined, size: number): { start: number; end: number } | null | "unsatisfiable" {
+export function byteRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | null | "unsatisfiable" {
   if (!header) return null;
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   // Several ranges or another unit: answer the whole file, which RFC 9110 allows.

@@ -8,16 +8,15 @@
 import { eq } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "./zod";
 import { z } from "zod";
+import { listResponseSchema } from "../../contracts/list-response";
 import type { AppContext } from "../context";
 import type { Tx } from "../db/handle";
-import { HttpError, conflict, notFound } from "../errors";
-import { listResponseSchema } from "../../contracts/list-response";
-import { type ListSpec, listQueryOf, runList } from "./list";
+import { conflict, HttpError, notFound } from "../errors";
 import { actorFrom, writeAudit } from "../services/audit";
 import type { VerifiedCaller } from "../services/identity";
-
+import { type ListSpec, listQueryOf, runList } from "./list";
+import type { ZodTypeProvider } from "./zod";
 
 /** Something that still refers to a record, named so that an admin can find it. */
 export interface Referrer {
@@ -94,7 +93,10 @@ export interface CrudPut<Input, Row> {
     config: { role: "admin" };
     schema: { body: z.ZodType<Input>; response: { 200: z.ZodType<Row>; 201: z.ZodType<Row> } };
   };
-  handler: <Sent>(request: { body: Input; caller: VerifiedCaller | null; id: string }, reply: { status(code: 200 | 201): { send(record: Row): Sent } }) => Promise<Sent>;
+  handler: <Sent>(
+    request: { body: Input; caller: VerifiedCaller | null; id: string },
+    reply: { status(code: 200 | 201): { send(record: Row): Sent } },
+  ) => Promise<Sent>;
 }
 
 /**
@@ -115,20 +117,34 @@ export function registerCrud<Input extends { id?: string }, Row, Stored extends 
   // The audit names the record's kind as the API does ("Supported vehicle" → "supported-vehicle").
   const targetType = resource.label.toLowerCase().replace(/[^a-z0-9]+/g, "-");
 
-  app.get(resource.listPath ?? resource.path, { config: { ...admin, list: resource.list }, schema: { response: { 200: listResponseSchema(resource.output) } } }, async (request) => {
-    const query = listQueryOf(request, resource.list);
-    const page = await runList(ctx.db, resource.list, query, ({ where, orderBy, limit, offset }) =>
-      ctx.db.select().from(resource.table).where(where).orderBy(...orderBy).limit(limit).offset(offset),
-    );
-    return { ...page, data: page.data.map((row) => resource.toApi(stored(row))) };
-  });
+  app.get(
+    resource.listPath ?? resource.path,
+    { config: { ...admin, list: resource.list }, schema: { response: { 200: listResponseSchema(resource.output) } } },
+    async (request) => {
+      const query = listQueryOf(request, resource.list);
+      const page = await runList(ctx.db, resource.list, query, ({ where, orderBy, limit, offset }) =>
+        ctx.db
+          .select()
+          .from(resource.table)
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(limit)
+          .offset(offset),
+      );
+      return { ...page, data: page.data.map((row) => resource.toApi(stored(row))) };
+    },
+  );
 
-  app.get(itemPath, { config: admin, schema: { params: idParams, response: { 200: resource.output } } }, async (request) => {
-    const { id } = request.params;
-    const [row] = await ctx.db.select().from(resource.table).where(byId(id));
-    if (!row) throw notFound(`${resource.label} ${id}`);
-    return resource.toApi(stored(row));
-  });
+  app.get(
+    itemPath,
+    { config: admin, schema: { params: idParams, response: { 200: resource.output } } },
+    async (request) => {
+      const { id } = request.params;
+      const [row] = await ctx.db.select().from(resource.table).where(byId(id));
+      if (!row) throw notFound(`${resource.label} ${id}`);
+      return resource.toApi(stored(row));
+    },
+  );
 
   app.delete(itemPath, { config: admin, schema: { params: idParams } }, async (request, reply) => {
     const { id } = request.params;
@@ -139,14 +155,22 @@ export function registerCrud<Input extends { id?: string }, Row, Stored extends 
       const referrers = (await resource.referrers?.(tx, stored(row))) ?? [];
       if (referrers.length) throw referencedConflict(`${resource.label} "${labelOf(row)}"`, referrers);
       await tx.delete(resource.table).where(byId(id));
-      await writeAudit(tx, actorFrom(request), { action: `${targetType}.deleted`, targetType, targetId: id, before: resource.toApi(stored(row)) });
+      await writeAudit(tx, actorFrom(request), {
+        action: `${targetType}.deleted`,
+        targetType,
+        targetId: id,
+        before: resource.toApi(stored(row)),
+      });
     });
     return reply.status(204).send();
   });
 
   const put: CrudPut<Input, Row> = {
     path: resource.path,
-    options: { config: admin, schema: { body: resource.input, response: { 200: resource.output, 201: resource.output } } },
+    options: {
+      config: admin,
+      schema: { body: resource.input, response: { 200: resource.output, 201: resource.output } },
+    },
     async handler(request, reply) {
       const input = request.body;
       try {
@@ -159,11 +183,21 @@ export function registerCrud<Input extends { id?: string }, Row, Stored extends 
           }
           const values = await resource.prepare(tx, input, input.id);
           const [written] = input.id
-            ? await tx.update(resource.table).set({ ...values, updatedAt: new Date() }).where(byId(input.id)).returning()
+            ? await tx
+                .update(resource.table)
+                .set({ ...values, updatedAt: new Date() })
+                .where(byId(input.id))
+                .returning()
             : await tx.insert(resource.table).values(values).returning();
           const after = resource.toApi(stored(written));
           const targetId = String((written as { id: unknown }).id);
-          await writeAudit(tx, actorFrom(request), { action: `${targetType}.${input.id ? "updated" : "created"}`, targetType, targetId, before, after });
+          await writeAudit(tx, actorFrom(request), {
+            action: `${targetType}.${input.id ? "updated" : "created"}`,
+            targetType,
+            targetId,
+            before,
+            after,
+          });
           return written;
         });
         return reply.status(input.id ? 200 : 201).send(resource.toApi(stored(row)));

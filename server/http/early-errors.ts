@@ -23,18 +23,30 @@ export const MAX_PARAM_LENGTH = 1000;
 function frameworkError(error: FastifyError): ApiError {
   switch (error.code) {
     case "FST_ERR_MAX_PARAM_LENGTH":
-      return { statusCode: 414, message: "URI too long", description: `A path segment is longer than the ${MAX_PARAM_LENGTH} characters allowed` };
+      return {
+        statusCode: 414,
+        message: "URI too long",
+        description: `A path segment is longer than the ${MAX_PARAM_LENGTH} characters allowed`,
+      };
     case "FST_ERR_BAD_URL":
       return { statusCode: 400, message: "Bad request", description: "The path is not valid URL encoding" };
     default:
-      return { statusCode: 500, message: "Internal server error", description: "Something went wrong on our side. It has been logged." };
+      return {
+        statusCode: 500,
+        message: "Internal server error",
+        description: "Something went wrong on our side. It has been logged.",
+      };
   }
 }
 
 function clientError(error: NodeJS.ErrnoException): ApiError {
   switch (error.code) {
     case "HPE_HEADER_OVERFLOW":
-      return { statusCode: 431, message: "Request header fields too large", description: "The request's headers are larger than the 16 KiB allowed" };
+      return {
+        statusCode: 431,
+        message: "Request header fields too large",
+        description: "The request's headers are larger than the 16 KiB allowed",
+      };
     case "ERR_HTTP_REQUEST_TIMEOUT":
       return { statusCode: 408, message: "Request timeout", description: "The request was not received in time" };
     default:

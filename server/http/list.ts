@@ -22,10 +22,37 @@
  *   kept for ESTIMATE_TTL_MS per filter, so paging a large result does not count
  *   on every page.
  */
-import { type SQL, and, asc, desc, eq, getTableColumns, gt, gte, inArray, is, isNotNull, isNull, lt, lte, ne, not, notInArray, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  gte,
+  inArray,
+  is,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  ne,
+  not,
+  notInArray,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import { PgArray, PgColumn, PgDialect, type PgTable } from "drizzle-orm/pg-core";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { type ListFilter, type ListQuery, type ListSort, type ListValueType, ListQueryError, listValue, parseListQuery } from "../../contracts/list-query";
+import {
+  type ListFilter,
+  type ListQuery,
+  ListQueryError,
+  type ListSort,
+  type ListValueType,
+  listValue,
+  parseListQuery,
+} from "../../contracts/list-query";
 import type { Db } from "../db/connection";
 import { badRequest } from "../errors";
 
@@ -86,7 +113,9 @@ const KIND_OF_VALUE: Record<ListValueType, FieldKind> = {
 export function fieldType(field: ListField): FieldType {
   if (is(field.column, PgColumn)) {
     const array = is(field.column, PgArray);
-    const sqlType = (array ? (field.column as PgArray<never, never>).baseColumn : field.column).getSQLType().toLowerCase();
+    const sqlType = (array ? (field.column as PgArray<never, never>).baseColumn : field.column)
+      .getSQLType()
+      .toLowerCase();
     const value = SQL_VALUE_TYPES.find(([pattern]) => pattern.test(sqlType))?.[1] ?? "text";
     if (array) return { kind: "array", value, arrayType: value === "uuid" ? "uuid" : "text" };
     return { kind: KIND_OF_VALUE[value], value };
@@ -182,7 +211,10 @@ const likeEscape = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** One value of the field, checked by its type (contracts/list-query listValue); a 400 naming the parameter. */
 function scalar(type: ListValueType, raw: string, parameter: string): unknown {
   const checked = listValue(type, raw);
-  if ("problem" in checked) throw badRequest("Invalid query", `${parameter} ${checked.problem}`, [{ path: parameter, message: checked.problem }]);
+  if ("problem" in checked)
+    throw badRequest("Invalid query", `${parameter} ${checked.problem}`, [
+      { path: parameter, message: checked.problem },
+    ]);
   return checked.value;
 }
 
@@ -205,7 +237,10 @@ function filterCondition(declaredField: ListField, filter: ListFilter): SQL {
 
   if (field.kind === "array") {
     // "applies to X": the array holds X (eq) or any of the values (in); ne/nin are the negations.
-    const list = sql`ARRAY[${sql.join(many().map((v) => sql`${v}`), sql`, `)}]::${sql.raw(field.arrayType ?? "text")}[]`;
+    const list = sql`ARRAY[${sql.join(
+      many().map((v) => sql`${v}`),
+      sql`, `,
+    )}]::${sql.raw(field.arrayType ?? "text")}[]`;
     if (filter.operator === "eq" || filter.operator === "in") return sql`${column} && ${list}`;
     if (filter.operator === "ne" || filter.operator === "nin") return sql`NOT (${column} && ${list})`;
     return refuse();
@@ -279,7 +314,11 @@ function estimateCache(db: Db): Map<string, { total: number; at: number }> {
 }
 
 /** Exact up to COUNT_CAP, else the planner's estimate, kept a while (see the top of this file). */
-export async function listTotal(db: Db, spec: ListSpec, where: SQL | undefined): Promise<{ total: number; estimated: boolean }> {
+export async function listTotal(
+  db: Db,
+  spec: ListSpec,
+  where: SQL | undefined,
+): Promise<{ total: number; estimated: boolean }> {
   const whereSql = where ? sql`WHERE ${where}` : sql``;
   const rendered = dialect.sqlToQuery(sql`${spec.table} ${whereSql}`);
   const key = JSON.stringify([rendered.sql, rendered.params]);
@@ -294,7 +333,9 @@ export async function listTotal(db: Db, spec: ListSpec, where: SQL | undefined):
     cache.delete(key);
     return { total: n, estimated: false };
   }
-  const plan = (await db.execute(sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${spec.table} ${whereSql}`)) as unknown as Rows;
+  const plan = (await db.execute(
+    sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${spec.table} ${whereSql}`,
+  )) as unknown as Rows;
   const raw = plan.rows[0]["QUERY PLAN"];
   const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{ Plan: { "Plan Rows": number } }>;
   const total = Math.max(COUNT_CAP + 1, Math.round(parsed[0].Plan["Plan Rows"]));
@@ -315,17 +356,31 @@ interface KeyPart {
 
 /** The sort as key columns ending with the id, or null when it cannot be paged by keys (a derived or nullable field). */
 function keysetOf(spec: ListSpec, sorts: ListSort[]): KeyPart[] | null {
-  const properties = new Map(Object.entries(getTableColumns(spec.table)).map(([property, column]) => [column, property]));
+  const properties = new Map(
+    Object.entries(getTableColumns(spec.table)).map(([property, column]) => [column, property]),
+  );
   const parts: KeyPart[] = [];
   for (const s of sorts) {
     const field = spec.fields[s.field];
     const column = field.column;
     if (!is(column, PgColumn) || !column.notNull || !properties.has(column)) return null;
-    parts.push({ field: s.field, column, property: properties.get(column)!, type: fieldType(field).value, order: s.order });
+    parts.push({
+      field: s.field,
+      column,
+      property: properties.get(column)!,
+      type: fieldType(field).value,
+      order: s.order,
+    });
   }
   const idProperty = properties.get(spec.id);
   if (!idProperty) return null;
-  parts.push({ field: "id", column: spec.id, property: idProperty, type: fieldType({ column: spec.id, kind: "uuid" }).value, order: sorts[sorts.length - 1]?.order ?? "asc" });
+  parts.push({
+    field: "id",
+    column: spec.id,
+    property: idProperty,
+    type: fieldType({ column: spec.id, kind: "uuid" }).value,
+    order: sorts[sorts.length - 1]?.order ?? "asc",
+  });
   return parts;
 }
 
@@ -334,12 +389,18 @@ const signatureOf = (keys: KeyPart[]) => keys.map((k) => (k.order === "desc" ? "
 function encodeCursor(keys: KeyPart[], row: Record<string, unknown>): string | undefined {
   const values = keys.map((k) => row[k.property]);
   if (values.some((v) => v === undefined || v === null)) return undefined;
-  const json = JSON.stringify({ s: signatureOf(keys), v: values.map((v) => (v instanceof Date ? v.toISOString() : v)) });
+  const json = JSON.stringify({
+    s: signatureOf(keys),
+    v: values.map((v) => (v instanceof Date ? v.toISOString() : v)),
+  });
   return Buffer.from(json).toString("base64url");
 }
 
 function decodeCursor(keys: KeyPart[], token: string, parameter: string): unknown[] {
-  const refuse = (why: string) => badRequest("Invalid query", `${parameter}: ${why}; start again from the first page`, [{ path: parameter, message: why }]);
+  const refuse = (why: string) =>
+    badRequest("Invalid query", `${parameter}: ${why}; start again from the first page`, [
+      { path: parameter, message: why },
+    ]);
   let decoded: { s?: unknown; v?: unknown };
   try {
     decoded = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
@@ -360,15 +421,30 @@ function decodeCursor(keys: KeyPart[], token: string, parameter: string): unknow
  */
 function keysetCondition(spec: ListSpec, keys: KeyPart[], values: unknown[], forward: boolean): SQL {
   const id = values[values.length - 1];
-  const key = keys.map((k, i) => (i === keys.length - 1 ? sql`${id}` : sql`COALESCE((SELECT ${k.column} FROM ${spec.table} WHERE ${spec.id} = ${id}), ${values[i]})`));
+  const key = keys.map((k, i) =>
+    i === keys.length - 1
+      ? sql`${id}`
+      : sql`COALESCE((SELECT ${k.column} FROM ${spec.table} WHERE ${spec.id} = ${id}), ${values[i]})`,
+  );
   if (keys.every((k) => k.order === keys[0].order)) {
     // One direction: a row comparison, which an index on the same columns answers with a range scan.
     const op = (keys[0].order === "asc") === forward ? sql`>` : sql`<`;
-    return sql`(${sql.join(keys.map((k) => sql`${k.column}`), sql`, `)}) ${op} (${sql.join(key, sql`, `)})`;
+    return sql`(${sql.join(
+      keys.map((k) => sql`${k.column}`),
+      sql`, `,
+    )}) ${op} (${sql.join(key, sql`, `)})`;
   }
   const later = (k: KeyPart) => ((k.order === "asc") === forward ? sql`>` : sql`<`);
-  const branches = keys.map((k, i) => sql.join([...keys.slice(0, i).map((prior, j) => sql`${prior.column} = ${key[j]}`), sql`${k.column} ${later(k)} ${key[i]}`], sql` AND `));
-  return sql`(${sql.join(branches.map((b) => sql`(${b})`), sql` OR `)})`;
+  const branches = keys.map((k, i) =>
+    sql.join(
+      [...keys.slice(0, i).map((prior, j) => sql`${prior.column} = ${key[j]}`), sql`${k.column} ${later(k)} ${key[i]}`],
+      sql` AND `,
+    ),
+  );
+  return sql`(${sql.join(
+    branches.map((b) => sql`(${b})`),
+    sql` OR `,
+  )})`;
 }
 
 function keysetOrder(keys: KeyPart[], reverse: boolean): SQL[] {
@@ -394,25 +470,42 @@ export async function runList<Row>(
   let readRows: () => Promise<Row[]>;
   if (query.cursor) {
     const parameter = query.cursor.direction;
-    if (!keys) throw badRequest("Invalid query", `${parameter}: this order cannot be paged by cursor; use page`, [{ path: parameter, message: "not available for this sort" }]);
+    if (!keys)
+      throw badRequest("Invalid query", `${parameter}: this order cannot be paged by cursor; use page`, [
+        { path: parameter, message: "not available for this sort" },
+      ]);
     const forward = parameter === "after";
     const condition = keysetCondition(spec, keys, decodeCursor(keys, query.cursor.token, parameter), forward);
     readRows = async () => {
-      const rows = await select({ where: and(where, condition), orderBy: keysetOrder(keys, !forward), limit, offset: 0 });
+      const rows = await select({
+        where: and(where, condition),
+        orderBy: keysetOrder(keys, !forward),
+        limit,
+        offset: 0,
+      });
       return forward ? rows : rows.reverse();
     };
   } else if (offset >= DEFERRED_OFFSET) {
     // The page's ids from the index alone, then just those rows: skipping rows costs index entries, not row reads.
     const orderBy = listOrder(spec, query);
     readRows = async () => {
-      const ids = (await db.select({ id: spec.id }).from(spec.table).where(where).orderBy(...orderBy).limit(limit).offset(offset)).map((r) => r.id);
+      const ids = (
+        await db
+          .select({ id: spec.id })
+          .from(spec.table)
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(limit)
+          .offset(offset)
+      ).map((r) => r.id);
       return ids.length ? select({ where: inArray(spec.id, ids), orderBy, limit, offset: 0 }) : [];
     };
   } else readRows = () => select({ where, orderBy: listOrder(spec, query), limit, offset });
   const [rows, count] = await Promise.all([readRows(), listTotal(db, spec, where)]);
   let { total, estimated } = count;
   // A short page read by offset ends the result: its total is exact, whatever was estimated.
-  if (estimated && !query.cursor && rows.length < limit && (rows.length > 0 || offset === 0)) [total, estimated] = [offset + rows.length, false];
+  if (estimated && !query.cursor && rows.length < limit && (rows.length > 0 || offset === 0))
+    [total, estimated] = [offset + rows.length, false];
   const page: ListPage<Row> = { data: rows, total, totalEstimated: estimated };
   if (keys && rows.length) {
     page.prevCursor = encodeCursor(keys, rows[0] as Record<string, unknown>);

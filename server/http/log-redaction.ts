@@ -17,7 +17,8 @@ import type { FastifyRequest } from "fastify";
 export const REDACTED = "[redacted]";
 
 /** Query parameters whose values are credentials. */
-const SECRET_QUERY = /([?&](?:oobCode|code|token|idToken|id_token|access_token|refresh_token|sessionCookie)=)[^&#\s"'<>]+/gi;
+const SECRET_QUERY =
+  /([?&](?:oobCode|code|token|idToken|id_token|access_token|refresh_token|sessionCookie)=)[^&#\s"'<>]+/gi;
 /** A share token in a path: the API's `/data-logs/shared/<token>` and the app's `/shared/logs/<token>`. */
 const SHARE_PATH = /(\/shared\/(?:logs\/)?)[A-Za-z0-9_-]{16,}/g;
 
@@ -34,7 +35,11 @@ const isErrorLike = (value: unknown): value is ErrorLike =>
 
 function causesOf(error: ErrorLike): ErrorLike[] {
   const chain: ErrorLike[] = [];
-  for (let current: unknown = error; isErrorLike(current) && !chain.includes(current) && chain.length < 10; current = current.cause) {
+  for (
+    let current: unknown = error;
+    isErrorLike(current) && !chain.includes(current) && chain.length < 10;
+    current = current.cause
+  ) {
     chain.push(current);
   }
   return chain;
@@ -62,14 +67,16 @@ export function serializeError(error: unknown): SerializedError {
   for (const link of chain) {
     if (!Array.isArray(link.params)) continue;
     for (const value of link.params) {
-      const text = typeof value === "string" ? value : value instanceof Date ? value.toISOString() : JSON.stringify(value);
+      const text =
+        typeof value === "string" ? value : value instanceof Date ? value.toISOString() : JSON.stringify(value);
       // Shorter values cannot be told from the text around them; they are no secret on their own.
       if (text && text.length >= 3) values.add(text);
     }
   }
   const scrub = (text: string, link?: ErrorLike): string => {
     let out = text;
-    if (link && Array.isArray(link.params)) out = out.split(`params: ${String(link.params)}`).join(`params: ${REDACTED}`);
+    if (link && Array.isArray(link.params))
+      out = out.split(`params: ${String(link.params)}`).join(`params: ${REDACTED}`);
     for (const value of values) out = out.split(value).join(REDACTED);
     return redactText(
       out
@@ -127,7 +134,13 @@ export function loggerOptions(level: string, stream?: LogDestination) {
   return {
     level,
     ...(stream && { stream }),
-    serializers: { req: serializeRequest, err: serializeError, error: serializeError, url: redactValue, link: redactValue },
+    serializers: {
+      req: serializeRequest,
+      err: serializeError,
+      error: serializeError,
+      url: redactValue,
+      link: redactValue,
+    },
     redact: {
       censor: REDACTED,
       paths: [
@@ -136,7 +149,10 @@ export function loggerOptions(level: string, stream?: LogDestination) {
         "headers.authorization",
         "headers.cookie",
         'res.headers["set-cookie"]',
-        ...["password", "token", "idToken", "sessionCookie", "oobCode", "secret"].flatMap((name) => [name, `*.${name}`]),
+        ...["password", "token", "idToken", "sessionCookie", "oobCode", "secret"].flatMap((name) => [
+          name,
+          `*.${name}`,
+        ]),
       ],
     },
     hooks: {

@@ -1,9 +1,13 @@
 /** Multipart form fields parsed with the contracts, refused with a 400 naming the field. */
 import { z } from "zod";
-import { RequestValidationError, fieldIssues } from "../errors";
+import { fieldIssues, RequestValidationError } from "../errors";
 
 /** Multipart fields are strings: parse them with the contract, and booleans from "true"/"false". */
-export function fieldsOf<S extends z.ZodType>(schema: S, fields: Record<string, string>, flags: string[] = []): { input: z.output<S>; flags: Record<string, boolean> } {
+export function fieldsOf<S extends z.ZodType>(
+  schema: S,
+  fields: Record<string, string>,
+  flags: string[] = [],
+): { input: z.output<S>; flags: Record<string, boolean> } {
   const values: Record<string, string> = { ...fields };
   const flagValues: Record<string, boolean> = {};
   for (const flag of flags) {
@@ -26,9 +30,16 @@ export function patchIdsField(raw: string | undefined): string[] {
   try {
     ids = JSON.parse(raw);
   } catch {
-    ids = raw.split(",").map((id) => id.trim()).filter(Boolean);
+    ids = raw
+      .split(",")
+      .map((id) => id.trim())
+      .filter(Boolean);
   }
   const result = z.array(z.uuid("patchIds must be ids")).max(100).safeParse(ids);
-  if (!result.success) throw new RequestValidationError("body", fieldIssues(result.error).map((issue) => ({ ...issue, path: "patchIds" })));
+  if (!result.success)
+    throw new RequestValidationError(
+      "body",
+      fieldIssues(result.error).map((issue) => ({ ...issue, path: "patchIds" })),
+    );
   return result.data;
 }

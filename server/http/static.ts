@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import fastifyStatic from "@fastify/static";
@@ -25,7 +25,10 @@ export type ContentCoding = "br" | "gzip" | "identity";
  * The coding to send for an Accept-Encoding header among those available: Brotli before gzip before
  * none, honouring q-values (`q=0` refuses a coding; `*` stands for any coding not named).
  */
-export function negotiateEncoding(header: string | undefined, available: readonly ContentCoding[] = ["br", "gzip"]): ContentCoding {
+export function negotiateEncoding(
+  header: string | undefined,
+  available: readonly ContentCoding[] = ["br", "gzip"],
+): ContentCoding {
   if (!header) return "identity";
   const q = new Map<string, number>();
   for (const part of header.split(",")) {
@@ -63,11 +66,18 @@ function pageVariants(file: string): Record<ContentCoding, Variant> {
     etag: `"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}${coding === "identity" ? "" : `-${coding}`}"`,
   });
   const html = readFileSync(file);
-  const copy = (suffix: string, make: () => Buffer) => (existsSync(file + suffix) ? readFileSync(file + suffix) : make());
+  const copy = (suffix: string, make: () => Buffer) =>
+    existsSync(file + suffix) ? readFileSync(file + suffix) : make();
   return {
     identity: variant(html, "identity"),
-    br: variant(copy(".br", () => brotliCompressSync(html)), "br"),
-    gzip: variant(copy(".gz", () => gzipSync(html, { level: 9 })), "gzip"),
+    br: variant(
+      copy(".br", () => brotliCompressSync(html)),
+      "br",
+    ),
+    gzip: variant(
+      copy(".gz", () => gzipSync(html, { level: 9 })),
+      "gzip",
+    ),
   };
 }
 
@@ -111,10 +121,15 @@ export async function serveSpa(app: FastifyInstance, config: Config): Promise<bo
     // A public page the build rendered is sent already rendered; every other route gets the bare index.html.
     const pathname = request.url.split("?")[0].replace(/(.)\/+$/, "$1");
     const variant = (snapshots.get(pathname) ?? index)[coding];
-    reply.header("Cache-Control", "no-cache").header("Vary", "Accept-Encoding").header("ETag", variant.etag).type("text/html; charset=utf-8");
+    reply
+      .header("Cache-Control", "no-cache")
+      .header("Vary", "Accept-Encoding")
+      .header("ETag", variant.etag)
+      .type("text/html; charset=utf-8");
     if (coding !== "identity") reply.header("Content-Encoding", coding);
     const inm = request.headers["if-none-match"];
-    if (inm && inm.split(",").some((tag) => tag.trim().replace(/^W\//, "") === variant.etag)) return reply.code(304).send();
+    if (inm && inm.split(",").some((tag) => tag.trim().replace(/^W\//, "") === variant.etag))
+      return reply.code(304).send();
     return reply.header("Content-Length", variant.body.length).send(variant.body);
   });
   return true;

@@ -11,7 +11,7 @@
  * (buffered-form.ts).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { type WriteStream, createWriteStream } from "node:fs";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { Transform } from "node:stream";
@@ -19,9 +19,17 @@ import { pipeline } from "node:stream/promises";
 import type {} from "@fastify/multipart";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context";
-import { HttpError, badRequest } from "../errors";
+import { badRequest, HttpError } from "../errors";
 import { tempDirOf } from "../services/temp-files";
-import { BodyPool, type FormFile, FormTooLargeError, boundaryOf, maxFormBytes, parseForm, readBody } from "./buffered-form";
+import {
+  BodyPool,
+  boundaryOf,
+  type FormFile,
+  FormTooLargeError,
+  maxFormBytes,
+  parseForm,
+  readBody,
+} from "./buffered-form";
 
 export interface UploadedFile {
   field: string;
@@ -38,17 +46,28 @@ export interface Upload<F = UploadedFile> {
   fields: Record<string, string>;
 }
 
-type FilePart = { fieldname: string; filename: string; mimetype: string; file: NodeJS.ReadableStream & { truncated: boolean } };
+type FilePart = {
+  fieldname: string;
+  filename: string;
+  mimetype: string;
+  file: NodeJS.ReadableStream & { truncated: boolean };
+};
 
 const MAX_FIELDS = 32;
 const MAX_FIELD_BYTES = 64 * 1024;
 
 /** `field` names the part when a form carries several files. */
 export const tooLarge = (limit: number, field?: string) =>
-  new HttpError(413, "Payload too large", `The ${field ? `"${field}" ` : ""}file is larger than the ${limit} bytes allowed`, { limitBytes: limit, ...(field && { field }) });
+  new HttpError(
+    413,
+    "Payload too large",
+    `The ${field ? `"${field}" ` : ""}file is larger than the ${limit} bytes allowed`,
+    { limitBytes: limit, ...(field && { field }) },
+  );
 
 function requireMultipart(request: FastifyRequest): void {
-  if (!request.isMultipart()) throw new HttpError(415, "Unsupported media type", "Send the file as multipart/form-data");
+  if (!request.isMultipart())
+    throw new HttpError(415, "Unsupported media type", "Send the file as multipart/form-data");
 }
 
 const NUL = "\u0000";
@@ -56,11 +75,18 @@ const NUL = "\u0000";
 /** A field or file name holding a NUL character, which no column can store: a 400 naming it. */
 function refuseNul(upload: Upload<unknown>): void {
   for (const [name, value] of Object.entries(upload.fields)) {
-    if (name.includes(NUL) || value.includes(NUL)) throw badRequest("Invalid form field", `Field "${name.replaceAll(NUL, "\\0")}" must not contain a NUL character`, [{ path: name, message: "must not contain a NUL character" }]);
+    if (name.includes(NUL) || value.includes(NUL))
+      throw badRequest(
+        "Invalid form field",
+        `Field "${name.replaceAll(NUL, "\\0")}" must not contain a NUL character`,
+        [{ path: name, message: "must not contain a NUL character" }],
+      );
   }
   const file = upload.file as { field: string; filename: string } | null;
   if (file && (file.filename.includes(NUL) || file.field.includes(NUL))) {
-    throw badRequest("Invalid form field", "The file's name must not contain a NUL character", [{ path: file.field, message: "the file name must not contain a NUL character" }]);
+    throw badRequest("Invalid form field", "The file's name must not contain a NUL character", [
+      { path: file.field, message: "the file name must not contain a NUL character" },
+    ]);
   }
 }
 
@@ -71,39 +97,56 @@ function refuseNul(upload: Upload<unknown>): void {
  */
 function malformedMultipart(error: unknown, sawPart: boolean): HttpError | null {
   if (!(error instanceof Error) || error instanceof HttpError || "code" in error || "statusCode" in error) return null;
-  if (/boundary not found/i.test(error.message)) return badRequest("Invalid multipart body", "the content type names no boundary");
+  if (/boundary not found/i.test(error.message))
+    return badRequest("Invalid multipart body", "the content type names no boundary");
   if (/unexpected end of multipart data/i.test(error.message)) {
     return badRequest(
       "Invalid multipart body",
-      sawPart ? "the body ends before its closing boundary" : "the body has no complete part with the boundary its content type names",
+      sawPart
+        ? "the body ends before its closing boundary"
+        : "the body has no complete part with the boundary its content type names",
     );
   }
-  if (/needle/i.test(error.message)) return badRequest("Invalid multipart body", "the boundary is not one busboy can search for");
+  if (/needle/i.test(error.message))
+    return badRequest("Invalid multipart body", "the boundary is not one busboy can search for");
   return null;
 }
 
 /** Reads the form: fields as strings, up to `maxFiles` files handed to `keep` while they stream. */
-async function receive(request: FastifyRequest, limit: number, keep: (part: FilePart) => Promise<UploadedFile>, maxFiles = 1): Promise<{ files: UploadedFile[]; fields: Record<string, string> }> {
+async function receive(
+  request: FastifyRequest,
+  limit: number,
+  keep: (part: FilePart) => Promise<UploadedFile>,
+  maxFiles = 1,
+): Promise<{ files: UploadedFile[]; fields: Record<string, string> }> {
   requireMultipart(request);
   // Refused before busboy sees it, with the in-memory path's answers: no boundary, or one past RFC 2046's 70 characters.
   boundaryOf(request.headers["content-type"]);
   const upload: { files: UploadedFile[]; fields: Record<string, string> } = { files: [], fields: {} };
   // One file more than allowed, so that an extra file reaches us and is refused instead of being dropped silently.
   // throwFileSizeLimit is honoured by parts() at run time, though its type leaves it out.
-  const options = { limits: { fileSize: limit, files: maxFiles + 1, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES }, throwFileSizeLimit: false };
+  const options = {
+    limits: { fileSize: limit, files: maxFiles + 1, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES },
+    throwFileSizeLimit: false,
+  };
   let sawPart = false;
   try {
     const parts = request.parts(options as Parameters<typeof request.parts>[0]);
     for await (const part of parts) {
       sawPart = true;
       if (part.type === "field") {
-        if (typeof part.value !== "string" || part.valueTruncated) throw badRequest("Invalid form field", `Field "${part.fieldname}" is too long`);
+        if (typeof part.value !== "string" || part.valueTruncated)
+          throw badRequest("Invalid form field", `Field "${part.fieldname}" is too long`);
         upload.fields[part.fieldname] = part.value;
         continue;
       }
       if (upload.files.length >= maxFiles) {
         part.file.resume();
-        throw maxFiles === 1 ? badRequest("One file only", "Send exactly one file per upload") : badRequest("Too many files", `Send at most ${maxFiles} files`, [{ path: part.fieldname, message: `at most ${maxFiles} files in all` }]);
+        throw maxFiles === 1
+          ? badRequest("One file only", "Send exactly one file per upload")
+          : badRequest("Too many files", `Send at most ${maxFiles} files`, [
+              { path: part.fieldname, message: `at most ${maxFiles} files in all` },
+            ]);
       }
       const kept = await keep(part);
       if (part.file.truncated) throw tooLarge(limit, maxFiles > 1 ? part.fieldname : undefined);
@@ -139,7 +182,14 @@ function toTempFile(tempDir: string, temps: TempFile[]) {
     });
     temp.stream = createWriteStream(tempPath);
     await pipeline(part.file, tap, temp.stream);
-    return { field: part.fieldname, filename: part.filename, mimetype: part.mimetype, path: tempPath, size, sha256: hash.digest("hex") };
+    return {
+      field: part.fieldname,
+      filename: part.filename,
+      mimetype: part.mimetype,
+      path: tempPath,
+      size,
+      sha256: hash.digest("hex"),
+    };
   };
 }
 
@@ -158,7 +208,11 @@ export async function withUpload<T>(
   await mkdir(tempDir, { recursive: true });
   const temps: TempFile[] = [];
   try {
-    const { files, fields } = await receive(request, options.limitBytes ?? ctx.config.uploadLimitBytes, toTempFile(tempDir, temps));
+    const { files, fields } = await receive(
+      request,
+      options.limitBytes ?? ctx.config.uploadLimitBytes,
+      toTempFile(tempDir, temps),
+    );
     return await handle({ file: files[0] ?? null, fields });
   } finally {
     await removeTemps(temps);
@@ -170,10 +224,12 @@ export async function withUpload<T>(
  * stream still creates it, then closes. Removing it before that close would leave it behind.
  */
 async function removeTemps(temps: TempFile[]): Promise<void> {
-  await Promise.all(temps.map(async ({ path: tempPath, stream }) => {
-    if (stream && !stream.closed) await new Promise<void>((resolve) => stream.once("close", () => resolve()));
-    await rm(tempPath, { force: true });
-  }));
+  await Promise.all(
+    temps.map(async ({ path: tempPath, stream }) => {
+      if (stream && !stream.closed) await new Promise<void>((resolve) => stream.once("close", () => resolve()));
+      await rm(tempPath, { force: true });
+    }),
+  );
 }
 
 /**

@@ -4,8 +4,8 @@
  */
 import type { FastifyReply } from "fastify";
 import type { AppContext } from "../context";
-import type { BakedRow, VehicleRow } from "../services/tune-access";
 import { notFound } from "../errors";
+import type { BakedRow, VehicleRow } from "../services/tune-access";
 
 export function sendStockRead(reply: FastifyReply, ctx: AppContext, vehicle: VehicleRow) {
   if (!vehicle.stockDumpSha256) throw notFound(`A stock read for vehicle ${vehicle.id}`);

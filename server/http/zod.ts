@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyTypeProvider } from "fastify";
 import type { z } from "zod";
-import { RequestValidationError, fieldIssues } from "../errors";
+import { fieldIssues, RequestValidationError } from "../errors";
 
 /** Lets route handlers see the parsed zod output types of their params, query and body. */
 export interface ZodTypeProvider extends FastifyTypeProvider {
@@ -22,7 +22,12 @@ export function nulPath(value: unknown): string | null {
       if (current.includes(NUL)) return path;
     } else if (Array.isArray(current)) {
       for (let i = current.length - 1; i >= 0; i--) stack.push([current[i], path ? `${path}.${i}` : String(i)]);
-    } else if (current !== null && typeof current === "object" && !Buffer.isBuffer(current) && !ArrayBuffer.isView(current)) {
+    } else if (
+      current !== null &&
+      typeof current === "object" &&
+      !Buffer.isBuffer(current) &&
+      !ArrayBuffer.isView(current)
+    ) {
       for (const [key, item] of Object.entries(current)) {
         const at = path ? `${path}.${key}` : key;
         if (key.includes(NUL)) return at;
@@ -41,9 +46,14 @@ export function nulPath(value: unknown): string | null {
  */
 function refuseNulCharacters(app: FastifyInstance): void {
   app.addHook("preValidation", async (request) => {
-    for (const [part, value] of [["querystring", request.query], ["params", request.params], ["body", request.body]] as const) {
+    for (const [part, value] of [
+      ["querystring", request.query],
+      ["params", request.params],
+      ["body", request.body],
+    ] as const) {
       const path = nulPath(value);
-      if (path !== null) throw new RequestValidationError(part, [{ path, message: "must not contain a NUL character" }]);
+      if (path !== null)
+        throw new RequestValidationError(part, [{ path, message: "must not contain a NUL character" }]);
     }
   });
 }
@@ -56,7 +66,9 @@ export class ResponseContractError extends Error {
     readonly answeredStatus: number,
     readonly issues: Array<{ path: string; message: string }>,
   ) {
-    super(`${method} ${url} answered ${answeredStatus} with a body its response schema refuses: ${issues.map((i) => `${i.path || "(body)"}: ${i.message}`).join("; ")}`);
+    super(
+      `${method} ${url} answered ${answeredStatus} with a body its response schema refuses: ${issues.map((i) => `${i.path || "(body)"}: ${i.message}`).join("; ")}`,
+    );
     this.name = "ResponseContractError";
   }
 }
@@ -73,12 +85,17 @@ export class ResponseContractError extends Error {
  * API test catches a handler drifting from its contract. In production the check is skipped: a
  * drift must not turn a usable answer into an outage, and it costs a walk over every answer.
  */
-export function responseSerializer(schema: unknown, check: boolean, where: { method: string; url: string; httpStatus?: string }) {
+export function responseSerializer(
+  schema: unknown,
+  check: boolean,
+  where: { method: string; url: string; httpStatus?: string },
+) {
   const zodSchema = schema as z.ZodType;
   if (!check || typeof zodSchema?.safeParse !== "function") return (data: unknown) => JSON.stringify(data);
   return (data: unknown) => {
     const result = zodSchema.safeParse(data);
-    if (!result.success) throw new ResponseContractError(where.method, where.url, Number(where.httpStatus), fieldIssues(result.error));
+    if (!result.success)
+      throw new ResponseContractError(where.method, where.url, Number(where.httpStatus), fieldIssues(result.error));
     return JSON.stringify(data);
   };
 }
@@ -93,5 +110,7 @@ export function installZodValidation(app: FastifyInstance, options: { checkRespo
       return { error: new RequestValidationError(httpPart ?? "request", fieldIssues(result.error)) };
     };
   });
-  app.setSerializerCompiler(({ schema, method, url, httpStatus }) => responseSerializer(schema, options.checkResponses, { method, url, httpStatus }));
+  app.setSerializerCompiler(({ schema, method, url, httpStatus }) =>
+    responseSerializer(schema, options.checkResponses, { method, url, httpStatus }),
+  );
 }

@@ -1,7 +1,7 @@
 import { inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { auditList, auditPageSchema, type AuditEvent } from "../../contracts/audit";
 import { apiPaths } from "../../contracts/api-paths";
+import { type AuditEvent, auditList, auditPageSchema } from "../../contracts/audit";
 import type { AppContext } from "../context";
 import { auditEvents, users } from "../db/schema";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
@@ -29,30 +29,42 @@ export async function auditEventRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
 
-  app.get(AUDIT, { config: { role: "admin", list: listSpec }, schema: { response: { 200: auditPageSchema } } }, async (request) => {
-    const page = await runList(db, listSpec, listQueryOf(request, listSpec), ({ where, orderBy, limit, offset }) =>
-      db.select().from(auditEvents).where(where).orderBy(...orderBy).limit(limit).offset(offset),
-    );
-    const actorUids = [...new Set(page.data.map((row) => row.actorUid).filter((uid): uid is string => uid !== null))];
-    const actors = actorUids.length
-      ? await db.select({ uid: users.uid, email: users.email, displayName: users.displayName }).from(users).where(inArray(users.uid, actorUids))
-      : [];
-    const labelOf = new Map(actors.map((actor) => [actor.uid, actor.email ?? actor.displayName]));
-    const data: AuditEvent[] = page.data.map((row) => ({
-      id: row.id,
-      at: row.at.toISOString(),
-      actorUid: row.actorUid,
-      actorLabel: row.actorUid ? (labelOf.get(row.actorUid) ?? null) : null,
-      actorRole: row.actorRole,
-      action: row.action,
-      targetType: row.targetType,
-      targetId: row.targetId,
-      subjectUid: row.subjectUid,
-      before: row.before,
-      after: row.after,
-      requestId: row.requestId,
-    }));
-    return { ...page, data };
-  });
+  app.get(
+    AUDIT,
+    { config: { role: "admin", list: listSpec }, schema: { response: { 200: auditPageSchema } } },
+    async (request) => {
+      const page = await runList(db, listSpec, listQueryOf(request, listSpec), ({ where, orderBy, limit, offset }) =>
+        db
+          .select()
+          .from(auditEvents)
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(limit)
+          .offset(offset),
+      );
+      const actorUids = [...new Set(page.data.map((row) => row.actorUid).filter((uid): uid is string => uid !== null))];
+      const actors = actorUids.length
+        ? await db
+            .select({ uid: users.uid, email: users.email, displayName: users.displayName })
+            .from(users)
+            .where(inArray(users.uid, actorUids))
+        : [];
+      const labelOf = new Map(actors.map((actor) => [actor.uid, actor.email ?? actor.displayName]));
+      const data: AuditEvent[] = page.data.map((row) => ({
+        id: row.id,
+        at: row.at.toISOString(),
+        actorUid: row.actorUid,
+        actorLabel: row.actorUid ? (labelOf.get(row.actorUid) ?? null) : null,
+        actorRole: row.actorRole,
+        action: row.action,
+        targetType: row.targetType,
+        targetId: row.targetId,
+        subjectUid: row.subjectUid,
+        before: row.before,
+        after: row.after,
+        requestId: row.requestId,
+      }));
+      return { ...page, data };
+    },
+  );
 }
-

@@ -1,27 +1,27 @@
+import fastifyRateLimit from "@fastify/rate-limit";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import fastifyRateLimit from "@fastify/rate-limit";
 import {
-  type EmailLinkRequest,
   accountPatchSchema,
   accountSchema,
   createSessionCookieSchema,
+  type EmailLinkRequest,
   emailActionRequestSchema,
   emailActionSchema,
   emailLinkAcceptedSchema,
   emailLinkRequestSchema,
   sessionCookieSchema,
 } from "../../contracts/account";
+import { apiRoutes } from "../../contracts/api-paths";
 import type { AppContext } from "../context";
 import { users } from "../db/schema";
 import { badRequest, conflict, forbidden, notFound, unauthorized } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
+import type { ZodTypeProvider } from "../http/zod";
 import { accountOf } from "../services/accounts";
 import { isCredentialError } from "../services/identity";
 import { sendPasswordReset, sendPasswordResetByEmail, sendSignInLink, sendVerification } from "../services/mail";
-import type { ZodTypeProvider } from "../http/zod";
-import { apiRoutes } from "../../contracts/api-paths";
 
 const idParams = z.strictObject({ id: z.string().min(1).max(128) });
 /** Links asked for by address: a person asks a few times; more from one address is refused with 429. */
@@ -46,9 +46,15 @@ export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppCon
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === "auth/phone-number-already-exists") {
-        throw conflict("That phone number belongs to another account", [{ path: "phoneNumber", message: "Used by another account" }]);
+        throw conflict("That phone number belongs to another account", [
+          { path: "phoneNumber", message: "Used by another account" },
+        ]);
       }
-      if (code === "auth/invalid-phone-number" || code === "auth/invalid-photo-url" || code === "auth/invalid-display-name") {
+      if (
+        code === "auth/invalid-phone-number" ||
+        code === "auth/invalid-photo-url" ||
+        code === "auth/invalid-display-name"
+      ) {
         throw badRequest("Invalid body", (error as Error).message);
       }
       throw error;
@@ -60,43 +66,54 @@ export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppCon
     return accountOf(ctx.db, await userRecord(caller.uid));
   });
 
-  app.patch(`/${apiRoutes.account.of(":id")}`, { schema: { params: idParams, body: accountPatchSchema, response: { 200: accountSchema } } }, async (request) => {
-    const caller = callerOf(request);
-    const { id } = request.params;
-    if (id !== caller.uid) throw forbidden("You can only change your own account");
-    const patch = request.body;
-    const identityFields = {
-      ...(patch.displayName !== undefined && { displayName: patch.displayName }),
-      ...(patch.photoURL !== undefined && { photoURL: patch.photoURL }),
-      ...(patch.phoneNumber !== undefined && { phoneNumber: patch.phoneNumber }),
-    };
-    const record = Object.keys(identityFields).length > 0 ? await updateIdentityUser(id, identityFields) : await userRecord(id);
-    await ctx.db
-      .update(users)
-      .set({
-        displayName: record.displayName ?? null,
-        photoUrl: record.photoURL ?? null,
-        phoneNumber: record.phoneNumber ?? null,
-        ...(patch.preferences && { preferences: sql`${users.preferences} || ${JSON.stringify(patch.preferences)}::jsonb` }),
-        updatedAt: new Date(),
-      })
-      .where(eq(users.uid, id));
-    return accountOf(ctx.db, record);
-  });
+  app.patch(
+    `/${apiRoutes.account.of(":id")}`,
+    { schema: { params: idParams, body: accountPatchSchema, response: { 200: accountSchema } } },
+    async (request) => {
+      const caller = callerOf(request);
+      const { id } = request.params;
+      if (id !== caller.uid) throw forbidden("You can only change your own account");
+      const patch = request.body;
+      const identityFields = {
+        ...(patch.displayName !== undefined && { displayName: patch.displayName }),
+        ...(patch.photoURL !== undefined && { photoURL: patch.photoURL }),
+        ...(patch.phoneNumber !== undefined && { phoneNumber: patch.phoneNumber }),
+      };
+      const record =
+        Object.keys(identityFields).length > 0 ? await updateIdentityUser(id, identityFields) : await userRecord(id);
+      await ctx.db
+        .update(users)
+        .set({
+          displayName: record.displayName ?? null,
+          photoUrl: record.photoURL ?? null,
+          phoneNumber: record.phoneNumber ?? null,
+          ...(patch.preferences && {
+            preferences: sql`${users.preferences} || ${JSON.stringify(patch.preferences)}::jsonb`,
+          }),
+          updatedAt: new Date(),
+        })
+        .where(eq(users.uid, id));
+      return accountOf(ctx.db, record);
+    },
+  );
 
-  app.post("/auth/create-session-cookie", { schema: { body: createSessionCookieSchema, response: { 200: sessionCookieSchema } } }, async (request) => {
-    const caller = callerOf(request);
-    const { idToken, expiresIn = 5 * 24 * 60 * 60 * 1000 } = request.body;
-    try {
-      const decoded = await ctx.identity.verifyIdToken(idToken);
-      if (decoded.uid !== caller.uid) throw forbidden("The ID token belongs to another user");
-      const sessionCookie = await auth.createSessionCookie(idToken, { expiresIn });
-      return { sessionCookie, expiresAt: new Date(Date.now() + expiresIn).toISOString() };
-    } catch (error) {
-      if (isCredentialError(error)) throw unauthorized("The ID token is not valid");
-      throw error;
-    }
-  });
+  app.post(
+    "/auth/create-session-cookie",
+    { schema: { body: createSessionCookieSchema, response: { 200: sessionCookieSchema } } },
+    async (request) => {
+      const caller = callerOf(request);
+      const { idToken, expiresIn = 5 * 24 * 60 * 60 * 1000 } = request.body;
+      try {
+        const decoded = await ctx.identity.verifyIdToken(idToken);
+        if (decoded.uid !== caller.uid) throw forbidden("The ID token belongs to another user");
+        const sessionCookie = await auth.createSessionCookie(idToken, { expiresIn });
+        return { sessionCookie, expiresAt: new Date(Date.now() + expiresIn).toISOString() };
+      } catch (error) {
+        if (isCredentialError(error)) throw unauthorized("The ID token is not valid");
+        throw error;
+      }
+    },
+  );
 
   // Asked without signing in: bounded per client address, so nobody sends a flood of email through us.
   await app.register(fastifyRateLimit, { global: false });
@@ -115,7 +132,11 @@ export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppCon
         const record = await userRecord(id);
         if (!record.email) throw notFound(`An email address for user ${id}`);
         // 202 once the mail server took the message; deliver() answers 503 when it did not.
-        await send(ctx, { email: record.email, displayName: record.displayName, continuePath: request.body?.continuePath });
+        await send(ctx, {
+          email: record.email,
+          displayName: record.displayName,
+          continuePath: request.body?.continuePath,
+        });
         return reply.status(202).send({ sent: true, email: record.email });
       },
     );
@@ -127,17 +148,30 @@ export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppCon
    * an account has it. The sending goes on in the background and a failure is logged.
    */
   for (const [path, send] of [
-    [apiRoutes.account.signInLink(), (request: EmailLinkRequest) => sendSignInLink(ctx, { email: request.email, continuePath: request.continuePath })],
-    [apiRoutes.account.passwordResetLink(), (request: EmailLinkRequest) => sendPasswordResetByEmail(ctx, request.email)],
+    [
+      apiRoutes.account.signInLink(),
+      (request: EmailLinkRequest) => sendSignInLink(ctx, { email: request.email, continuePath: request.continuePath }),
+    ],
+    [
+      apiRoutes.account.passwordResetLink(),
+      (request: EmailLinkRequest) => sendPasswordResetByEmail(ctx, request.email),
+    ],
   ] as const) {
     app.post(
       `/${path}`,
-      { config: { public: true, rateLimit: EMAIL_LINK_LIMIT }, schema: { body: emailLinkRequestSchema, response: { 202: emailLinkAcceptedSchema } } },
+      {
+        config: { public: true, rateLimit: EMAIL_LINK_LIMIT },
+        schema: { body: emailLinkRequestSchema, response: { 202: emailLinkAcceptedSchema } },
+      },
       async (request, reply) => {
         const asked = request.body;
         ctx.mail.inBackground(
           send(asked).then(
-            (sent) => request.log.info({ path, sent }, sent ? "email link sent" : "email link asked for an address without a usable account"),
+            (sent) =>
+              request.log.info(
+                { path, sent },
+                sent ? "email link sent" : "email link asked for an address without a usable account",
+              ),
             (error: unknown) => request.log.warn({ err: error, path }, "email link not sent"),
           ),
         );

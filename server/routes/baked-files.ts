@@ -5,14 +5,14 @@
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { apiRoutes } from "../../contracts/api-paths";
-import { type BakedTuneFile, bakedTuneFileSchema } from "../../contracts/tune-files";
 import { startedJobSchema } from "../../contracts/server-management";
+import { type BakedTuneFile, bakedTuneFileSchema } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
 import { bakedTuneFiles } from "../db/schema";
 import { forbidden, notFound } from "../errors";
 import { callerOf } from "../http/auth";
-import { sendBakedFile } from "../http/vehicle-files";
 import { idParams } from "../http/crud";
+import { sendBakedFile } from "../http/vehicle-files";
 import type { ZodTypeProvider } from "../http/zod";
 import { actorFrom, auditChangeTo } from "../services/audit";
 import { JOB_KINDS, startJob } from "../services/background-jobs";
@@ -25,7 +25,11 @@ export async function bakedFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
 
-  app.get("/baked-tune-files/:id", { schema: { params: idParams, response: { 200: bakedTuneFileSchema } } }, async (request): Promise<BakedTuneFile> => bakedToApi(db, await bakedRow(db, request.params.id), callerOf(request)));
+  app.get(
+    "/baked-tune-files/:id",
+    { schema: { params: idParams, response: { 200: bakedTuneFileSchema } } },
+    async (request): Promise<BakedTuneFile> => bakedToApi(db, await bakedRow(db, request.params.id), callerOf(request)),
+  );
 
   app.get("/baked-tune-files/:id/download", { schema: { params: idParams } }, async (request, reply) => {
     const caller = callerOf(request);
@@ -42,7 +46,8 @@ export async function bakedFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
     const { owner, vehicle } = await vehicleFor(db, row.vehicleId, caller).catch(() => {
       throw notFound(`Baked tune file ${row.id}`);
     });
-    if (!owner && !isAdmin(caller) && row.createdBy !== caller.uid) throw forbidden("Only the vehicle's owner, an admin or whoever made the bake may delete it");
+    if (!owner && !isAdmin(caller) && row.createdBy !== caller.uid)
+      throw forbidden("Only the vehicle's owner, an admin or whoever made the bake may delete it");
     const vehicleOwner = vehicle.ownerUid;
     await db.transaction(async (tx) => {
       await tx.delete(bakedTuneFiles).where(eq(bakedTuneFiles.id, row.id));
@@ -50,15 +55,25 @@ export async function bakedFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
         action: "baked-tune-file.deleted",
         targetType: "baked-tune-file",
         targetId: row.id,
-        before: { vehicleId: row.vehicleId, tuneFileId: row.tuneFileId, tuneVersion: row.tuneVersion, sha256: row.sha256, createdBy: row.createdBy },
+        before: {
+          vehicleId: row.vehicleId,
+          tuneFileId: row.tuneFileId,
+          tuneVersion: row.tuneVersion,
+          sha256: row.sha256,
+          createdBy: row.createdBy,
+        },
       });
     });
     return reply.status(204).send();
   });
 
   /** Redoes every kept bake from its sources (after a patch or definition change), as a job on the queue; one failure is recorded and the rest go on. */
-  app.post(`/${apiRoutes.serverManagement.rebakeAll()}`, { config: admin, schema: { response: { 202: startedJobSchema } } }, async (request, reply) => {
-    const job = await startJob(ctx, JOB_KINDS.rebakeAll, actorFrom(request));
-    return reply.status(202).send({ job });
-  });
+  app.post(
+    `/${apiRoutes.serverManagement.rebakeAll()}`,
+    { config: admin, schema: { response: { 202: startedJobSchema } } },
+    async (request, reply) => {
+      const job = await startJob(ctx, JOB_KINDS.rebakeAll, actorFrom(request));
+      return reply.status(202).send({ job });
+    },
+  );
 }

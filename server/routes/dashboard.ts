@@ -12,5 +12,9 @@ import { dashboardFor } from "../services/dashboard";
 
 export async function dashboardRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  app.get(`/${apiRoutes.dashboard.mine()}`, { schema: { response: { 200: dashboardSchema } } }, async (request): Promise<Dashboard> => dashboardFor(ctx, callerOf(request)));
+  app.get(
+    `/${apiRoutes.dashboard.mine()}`,
+    { schema: { response: { 200: dashboardSchema } } },
+    async (request): Promise<Dashboard> => dashboardFor(ctx, callerOf(request)),
+  );
 }

@@ -8,21 +8,38 @@ import { rm } from "node:fs/promises";
 import { eq, or, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { type DataLogDetail, type DynoProfile, type LogComputedDescriptor, dataLogDetailSchema, dataLogPageSchema, dataLogPatchSchema, logComputedDescriptorsSchema } from "../../contracts/data-logs";
+import { apiPaths, apiRoutes } from "../../contracts/api-paths";
+import {
+  type DataLogDetail,
+  type DynoProfile,
+  dataLogDetailSchema,
+  dataLogPageSchema,
+  dataLogPatchSchema,
+  type LogComputedDescriptor,
+  logComputedDescriptorsSchema,
+} from "../../contracts/data-logs";
+import type { LogChannel } from "../../domain/logs";
 import type { AppContext } from "../context";
 import type { Db } from "../db/connection";
 import { computedDescriptors, dataLogs, userVehicles } from "../db/schema";
-import type { LogChannel } from "../../domain/logs";
-import { HttpError, RequestValidationError, badRequest, fieldIssues, notFound } from "../errors";
+import { badRequest, fieldIssues, HttpError, notFound, RequestValidationError } from "../errors";
 import { callerOf } from "../http/auth";
 import { sendFile } from "../http/byte-ranges";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { requireFile, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
-import { type LogRow, apiChannel, lockHash, ownedLog, readableLog, summaryOf, vehicleOf, visibleTo } from "../services/data-logs";
-import { parseLogFile } from "../services/log-parse";
 import { auditChangeTo, changedFields } from "../services/audit";
-import { apiPaths, apiRoutes } from "../../contracts/api-paths";
+import {
+  apiChannel,
+  type LogRow,
+  lockHash,
+  ownedLog,
+  readableLog,
+  summaryOf,
+  vehicleOf,
+  visibleTo,
+} from "../services/data-logs";
+import { parseLogFile } from "../services/log-parse";
 
 const DATA_LOGS = `/${apiPaths["data-logs"].list}`;
 
@@ -65,7 +82,8 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
 
   async function detailOf(row: LogRow): Promise<DataLogDetail> {
     let dynoProfile = row.dynoProfile as DynoProfile | null;
-    if (row.vehicleId) dynoProfile = (await vehicleOf(ctx.db, row.ownerUid, row.vehicleId)).dynoProfile as DynoProfile | null;
+    if (row.vehicleId)
+      dynoProfile = (await vehicleOf(ctx.db, row.ownerUid, row.vehicleId)).dynoProfile as DynoProfile | null;
     const { channelCount: _count, ...summary } = summaryOf(row);
     return {
       ...summary,
@@ -104,7 +122,10 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
         try {
           const outcome = await parseLogFile({ inputPath: file.path, columnsPath });
           if (!outcome.ok) {
-            throw new HttpError(422, "The log could not be read", outcome.message, { code: outcome.code, line: outcome.line ?? null });
+            throw new HttpError(422, "The log could not be read", outcome.message, {
+              code: outcome.code,
+              line: outcome.line ?? null,
+            });
           }
           const { summary } = outcome;
           return await ctx.db.transaction(async (tx) => {
@@ -144,82 +165,101 @@ export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     return reply.status(201).send(await detailOf(created));
   });
 
-  app.get(DATA_LOGS, { config: { list: listSpec }, schema: { response: { 200: dataLogPageSchema } } }, async (request) => {
-    const caller = callerOf(request);
-    const query = listQueryOf(request, listSpec);
-    const page = await runList(
-      ctx.db,
-      listSpec,
-      query,
-      ({ where, orderBy, limit, offset }) =>
-        ctx.db
-          .select()
-          .from(dataLogs)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset),
-      visibleTo(caller),
-    );
-    return { ...page, data: page.data.map(summaryOf) };
-  });
+  app.get(
+    DATA_LOGS,
+    { config: { list: listSpec }, schema: { response: { 200: dataLogPageSchema } } },
+    async (request) => {
+      const caller = callerOf(request);
+      const query = listQueryOf(request, listSpec);
+      const page = await runList(
+        ctx.db,
+        listSpec,
+        query,
+        ({ where, orderBy, limit, offset }) =>
+          ctx.db
+            .select()
+            .from(dataLogs)
+            .where(where)
+            .orderBy(...orderBy)
+            .limit(limit)
+            .offset(offset),
+        visibleTo(caller),
+      );
+      return { ...page, data: page.data.map(summaryOf) };
+    },
+  );
 
   // Read-only for every signed-in user (the catalogue's own endpoint is admin-only): the analysis view's computed channels.
-  app.get(`/${apiRoutes.dataLogs.computedDescriptors()}`, { schema: { response: { 200: logComputedDescriptorsSchema } } }, async () => {
-    const rows = await ctx.db
-      .select({
-        id: computedDescriptors.id,
-        name: computedDescriptors.name,
-        unit: computedDescriptors.unit,
-        expression: computedDescriptors.expression,
-        decimals: computedDescriptors.decimals,
-        variables: computedDescriptors.variables,
-      })
-      .from(computedDescriptors)
-      .orderBy(computedDescriptors.name, computedDescriptors.id)
-      .limit(COMPUTED_DESCRIPTORS_SHOWN);
-    const data: LogComputedDescriptor[] = rows;
-    return { data, total: data.length };
-  });
-
-  app.get(`${DATA_LOGS}/:id`, { schema: { params: idParams, response: { 200: dataLogDetailSchema } } }, async (request): Promise<DataLogDetail> => {
-    const { id } = request.params;
-    return detailOf(await readableLog(ctx.db, callerOf(request), id));
-  });
-
-  app.patch(`${DATA_LOGS}/:id`, { schema: { params: idParams, body: dataLogPatchSchema, response: { 200: dataLogDetailSchema } } }, async (request): Promise<DataLogDetail> => {
-    const { id } = request.params;
-    const patch = request.body;
-    const row = await ownedLog(ctx.db, callerOf(request), id);
-    const vehicleId = patch.vehicleId === undefined ? row.vehicleId : patch.vehicleId;
-    if (patch.vehicleId) await vehicleOf(ctx.db, row.ownerUid, patch.vehicleId);
-    await ctx.db.transaction(async (tx) => {
-      const profileOnVehicle = patch.dynoProfile !== undefined && vehicleId !== null;
-      if (profileOnVehicle) {
-        await tx.update(userVehicles).set({ dynoProfile: patch.dynoProfile, updatedAt: new Date() }).where(eq(userVehicles.id, vehicleId));
-      }
-      await tx
-        .update(dataLogs)
-        .set({
-          ...(patch.title !== undefined && { title: patch.title }),
-          ...(patch.notes !== undefined && { notes: patch.notes }),
-          ...(patch.tags !== undefined && { tags: [...new Set(patch.tags)] }),
-          ...(patch.vehicleId !== undefined && { vehicleId: patch.vehicleId }),
-          ...(patch.dynoProfile !== undefined && !profileOnVehicle && { dynoProfile: patch.dynoProfile }),
-          updatedAt: new Date(),
+  app.get(
+    `/${apiRoutes.dataLogs.computedDescriptors()}`,
+    { schema: { response: { 200: logComputedDescriptorsSchema } } },
+    async () => {
+      const rows = await ctx.db
+        .select({
+          id: computedDescriptors.id,
+          name: computedDescriptors.name,
+          unit: computedDescriptors.unit,
+          expression: computedDescriptors.expression,
+          decimals: computedDescriptors.decimals,
+          variables: computedDescriptors.variables,
         })
-        .where(eq(dataLogs.id, id));
-      const fields = Object.keys(patch) as (keyof typeof patch)[];
-      const after = { ...patch, ...(patch.tags !== undefined && { tags: [...new Set(patch.tags)] }) };
-      await auditChangeTo(tx, request, row.ownerUid, {
-        action: "data-log.updated",
-        targetType: "data-log",
-        targetId: id,
-        ...changedFields(Object.fromEntries(fields.map((field) => [field, row[field]])), after),
+        .from(computedDescriptors)
+        .orderBy(computedDescriptors.name, computedDescriptors.id)
+        .limit(COMPUTED_DESCRIPTORS_SHOWN);
+      const data: LogComputedDescriptor[] = rows;
+      return { data, total: data.length };
+    },
+  );
+
+  app.get(
+    `${DATA_LOGS}/:id`,
+    { schema: { params: idParams, response: { 200: dataLogDetailSchema } } },
+    async (request): Promise<DataLogDetail> => {
+      const { id } = request.params;
+      return detailOf(await readableLog(ctx.db, callerOf(request), id));
+    },
+  );
+
+  app.patch(
+    `${DATA_LOGS}/:id`,
+    { schema: { params: idParams, body: dataLogPatchSchema, response: { 200: dataLogDetailSchema } } },
+    async (request): Promise<DataLogDetail> => {
+      const { id } = request.params;
+      const patch = request.body;
+      const row = await ownedLog(ctx.db, callerOf(request), id);
+      const vehicleId = patch.vehicleId === undefined ? row.vehicleId : patch.vehicleId;
+      if (patch.vehicleId) await vehicleOf(ctx.db, row.ownerUid, patch.vehicleId);
+      await ctx.db.transaction(async (tx) => {
+        const profileOnVehicle = patch.dynoProfile !== undefined && vehicleId !== null;
+        if (profileOnVehicle) {
+          await tx
+            .update(userVehicles)
+            .set({ dynoProfile: patch.dynoProfile, updatedAt: new Date() })
+            .where(eq(userVehicles.id, vehicleId));
+        }
+        await tx
+          .update(dataLogs)
+          .set({
+            ...(patch.title !== undefined && { title: patch.title }),
+            ...(patch.notes !== undefined && { notes: patch.notes }),
+            ...(patch.tags !== undefined && { tags: [...new Set(patch.tags)] }),
+            ...(patch.vehicleId !== undefined && { vehicleId: patch.vehicleId }),
+            ...(patch.dynoProfile !== undefined && !profileOnVehicle && { dynoProfile: patch.dynoProfile }),
+            updatedAt: new Date(),
+          })
+          .where(eq(dataLogs.id, id));
+        const fields = Object.keys(patch) as (keyof typeof patch)[];
+        const after = { ...patch, ...(patch.tags !== undefined && { tags: [...new Set(patch.tags)] }) };
+        await auditChangeTo(tx, request, row.ownerUid, {
+          action: "data-log.updated",
+          targetType: "data-log",
+          targetId: id,
+          ...changedFields(Object.fromEntries(fields.map((field) => [field, row[field]])), after),
+        });
       });
-    });
-    return detailOf(await ownedLog(ctx.db, callerOf(request), id));
-  });
+      return detailOf(await ownedLog(ctx.db, callerOf(request), id));
+    },
+  );
 
   app.delete(`${DATA_LOGS}/:id`, { schema: { params: idParams } }, async (request, reply) => {
     const { id } = request.params;

@@ -8,8 +8,14 @@ import { eq, or } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiPaths } from "../../contracts/api-paths";
-import { FLASH_GRANT_TTL_MS, type FlashAuthenticationAnswer, type PreflightCheck, flashAuthenticationAnswerSchema, flashAuthenticationSchema } from "../../contracts/flash-logs";
-import { SeedKeyError, computeKey, isUnlockedSeed } from "../../domain/flashing/seed-key";
+import {
+  FLASH_GRANT_TTL_MS,
+  type FlashAuthenticationAnswer,
+  flashAuthenticationAnswerSchema,
+  flashAuthenticationSchema,
+  type PreflightCheck,
+} from "../../contracts/flash-logs";
+import { computeKey, isUnlockedSeed, SeedKeyError } from "../../domain/flashing/seed-key";
 import type { AppContext } from "../context";
 import { firmwareSupport, flashGrants } from "../db/schema";
 import { badRequest, notFound } from "../errors";
@@ -23,7 +29,10 @@ import { vehicleFor } from "../services/tune-access";
 const VEHICLES = `/${apiPaths["my-devices"].list}`;
 
 const hexBytes = (hex: string) => Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
-const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("").toUpperCase();
+const toHex = (bytes: Uint8Array) =>
+  Array.from(bytes, (b) => b.toString(16).padStart(2, "0"))
+    .join("")
+    .toUpperCase();
 
 /** `x` is the flashing support's firmware record id, or its firmware id. */
 const bootloaderParams = z.strictObject({ id: z.uuid("id must be a UUID"), x: z.string().min(1).max(64) });
@@ -35,14 +44,19 @@ export async function flashAuthenticationRoutes(plugin: FastifyInstance, { ctx }
 
   app.post(
     `${VEHICLES}/:id/flash-authentication`,
-    { schema: { params: idParams, body: flashAuthenticationSchema, response: { 201: flashAuthenticationAnswerSchema } } },
+    {
+      schema: { params: idParams, body: flashAuthenticationSchema, response: { 201: flashAuthenticationAnswerSchema } },
+    },
     async (request, reply) => {
       const caller = callerOf(request);
       const body = request.body;
       const { vehicle, owner } = await vehicleFor(db, request.params.id, caller);
       // Whoever watches the car (its page, after handing the flash over) sees the app's pre-flight.
       const tell = (failed: PreflightCheck | null, checks: PreflightResult[]) =>
-        ctx.vehicleEvents.publish(vehicle.id, { type: "preflight", preflight: { passed: failed === null, kind: body.kind, failed, checks, at: new Date().toISOString() } });
+        ctx.vehicleEvents.publish(vehicle.id, {
+          type: "preflight",
+          preflight: { passed: failed === null, kind: body.kind, failed, checks, at: new Date().toISOString() },
+        });
       let passed: PreflightPassed;
       try {
         passed = await preflight(ctx, vehicle, owner, body);
@@ -53,9 +67,12 @@ export async function flashAuthenticationRoutes(plugin: FastifyInstance, { ctx }
       const seed = hexBytes(body.seed);
       let key: Uint8Array;
       try {
-        key = isUnlockedSeed(seed) ? new Uint8Array(0) : computeKey(passed.profile.seedKeyAlgorithm, seed, passed.secret);
+        key = isUnlockedSeed(seed)
+          ? new Uint8Array(0)
+          : computeKey(passed.profile.seedKeyAlgorithm, seed, passed.secret);
       } catch (error) {
-        if (error instanceof SeedKeyError) throw badRequest("Invalid body", error.message, [{ path: "seed", message: error.message }]);
+        if (error instanceof SeedKeyError)
+          throw badRequest("Invalid body", error.message, [{ path: "seed", message: error.message }]);
         throw error;
       }
       const [grant] = await db
@@ -91,7 +108,9 @@ export async function flashAuthenticationRoutes(plugin: FastifyInstance, { ctx }
         securityLevel: passed.profile.securityLevel,
         checks: passed.checks,
         blocks: passed.blocks,
-        bootloaderPath: passed.hasBootloader ? `${VEHICLES.slice(1)}/${vehicle.id}/read-bootloader/${passed.firmwareRecordId}` : null,
+        bootloaderPath: passed.hasBootloader
+          ? `${VEHICLES.slice(1)}/${vehicle.id}/read-bootloader/${passed.firmwareRecordId}`
+          : null,
       };
       tell(null, passed.checks);
       return reply.status(201).send(answer);
@@ -99,25 +118,39 @@ export async function flashAuthenticationRoutes(plugin: FastifyInstance, { ctx }
   );
 
   /** The bootloader, only to a holder of a live grant for this car and firmware (header `x-flash-grant` or `?grant=`); reading does not use the grant. */
-  app.get(`${VEHICLES}/:id/read-bootloader/:x`, { schema: { params: bootloaderParams, querystring: bootloaderQuery } }, async (request, reply) => {
-    const caller = callerOf(request);
-    const { id, x } = request.params;
-    const { vehicle } = await vehicleFor(db, id, caller);
-    const header = request.headers["x-flash-grant"];
-    const token = (typeof header === "string" ? header : undefined) ?? request.query.grant;
-    if (!token) throw badRequest("Missing grant", "send the flash grant's token in the x-flash-grant header or the grant query parameter", [{ path: "grant", message: "required" }]);
-    const grant = await grantOfToken(db, ctx.secrets, token, vehicle.id, { allowUsed: true });
-    const byId = z.uuid().safeParse(x).success;
-    const [record] = await db
-      .select()
-      .from(firmwareSupport)
-      .where(byId ? or(eq(firmwareSupport.id, x), eq(firmwareSupport.firmwareId, x)) : eq(firmwareSupport.firmwareId, x));
-    if (!record || record.firmwareId !== grant.firmwareId) throw notFound(`Flashing support ${x} for this grant`);
-    if (!record.bootloaderSha256) throw notFound(`A bootloader for ${record.firmwareId}`);
-    return reply
-      .header("content-type", "application/octet-stream")
-      .header("content-disposition", `attachment; filename="${(record.bootloaderName ?? `${record.firmwareId}-bootloader.bin`).replace(/["\\\r\n]/g, "_")}"`)
-      .header("x-content-sha256", record.bootloaderSha256)
-      .send(ctx.blobs.stream(record.bootloaderSha256));
-  });
+  app.get(
+    `${VEHICLES}/:id/read-bootloader/:x`,
+    { schema: { params: bootloaderParams, querystring: bootloaderQuery } },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const { id, x } = request.params;
+      const { vehicle } = await vehicleFor(db, id, caller);
+      const header = request.headers["x-flash-grant"];
+      const token = (typeof header === "string" ? header : undefined) ?? request.query.grant;
+      if (!token)
+        throw badRequest(
+          "Missing grant",
+          "send the flash grant's token in the x-flash-grant header or the grant query parameter",
+          [{ path: "grant", message: "required" }],
+        );
+      const grant = await grantOfToken(db, ctx.secrets, token, vehicle.id, { allowUsed: true });
+      const byId = z.uuid().safeParse(x).success;
+      const [record] = await db
+        .select()
+        .from(firmwareSupport)
+        .where(
+          byId ? or(eq(firmwareSupport.id, x), eq(firmwareSupport.firmwareId, x)) : eq(firmwareSupport.firmwareId, x),
+        );
+      if (!record || record.firmwareId !== grant.firmwareId) throw notFound(`Flashing support ${x} for this grant`);
+      if (!record.bootloaderSha256) throw notFound(`A bootloader for ${record.firmwareId}`);
+      return reply
+        .header("content-type", "application/octet-stream")
+        .header(
+          "content-disposition",
+          `attachment; filename="${(record.bootloaderName ?? `${record.firmwareId}-bootloader.bin`).replace(/["\\\r\n]/g, "_")}"`,
+        )
+        .header("x-content-sha256", record.bootloaderSha256)
+        .send(ctx.blobs.stream(record.bootloaderSha256));
+    },
+  );
 }

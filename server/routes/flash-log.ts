@@ -3,13 +3,18 @@
  * admins, and for a dealer the sessions of the cars they manage; one session with its steps,
  * snapshots and the facts of the grant it used; and the same as a downloadable bundle.
  */
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { type FlashSessionDetail, flashLogList, flashLogSchema, flashSessionDetailSchema } from "../../contracts/flash-logs";
+import { apiRoutes } from "../../contracts/api-paths";
+import {
+  type FlashSessionDetail,
+  flashLogList,
+  flashLogSchema,
+  flashSessionDetailSchema,
+} from "../../contracts/flash-logs";
 import { listResponseSchema } from "../../contracts/list-response";
 import type { AppContext } from "../context";
 import { flashLogs } from "../db/schema";
-import { dealerManagesSql } from "../services/tune-access";
 import { notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
@@ -17,7 +22,7 @@ import { type ListSpec, listQueryOf, runList } from "../http/list";
 import type { ZodTypeProvider } from "../http/zod";
 import { flashLogsToApi, sessionDetail } from "../services/flash-sessions";
 import type { VerifiedCaller } from "../services/identity";
-import { apiRoutes } from "../../contracts/api-paths";
+import { dealerManagesSql } from "../services/tune-access";
 
 const FLASH_LOG = `/${apiRoutes.flashLog.list()}`;
 const dealer = { role: "dealer" as const };
@@ -45,9 +50,7 @@ const listSpec: ListSpec = {
 
 /** Admins see every session; a dealer the sessions of the cars they manage. */
 const visibleTo = (caller: VerifiedCaller): SQL | undefined =>
-  caller.role === "admin"
-    ? undefined
-    : dealerManagesSql(caller.uid, flashLogs.vehicleId);
+  caller.role === "admin" ? undefined : dealerManagesSql(caller.uid, flashLogs.vehicleId);
 
 export async function flashLogAdminRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
@@ -62,26 +65,47 @@ export async function flashLogAdminRoutes(plugin: FastifyInstance, { ctx }: { ct
     return sessionDetail(db, row);
   };
 
-  app.get(FLASH_LOG, { config: { ...dealer, list: listSpec }, schema: { response: { 200: listResponseSchema(flashLogSchema) } } }, async (request) => {
-    const caller = callerOf(request);
-    const page = await runList(
-      db,
-      listSpec,
-      listQueryOf(request, listSpec),
-      ({ where, orderBy, limit, offset }) => db.select().from(flashLogs).where(where).orderBy(...orderBy).limit(limit).offset(offset),
-      visibleTo(caller),
-    );
-    return { ...page, data: await flashLogsToApi(db, page.data) };
-  });
+  app.get(
+    FLASH_LOG,
+    { config: { ...dealer, list: listSpec }, schema: { response: { 200: listResponseSchema(flashLogSchema) } } },
+    async (request) => {
+      const caller = callerOf(request);
+      const page = await runList(
+        db,
+        listSpec,
+        listQueryOf(request, listSpec),
+        ({ where, orderBy, limit, offset }) =>
+          db
+            .select()
+            .from(flashLogs)
+            .where(where)
+            .orderBy(...orderBy)
+            .limit(limit)
+            .offset(offset),
+        visibleTo(caller),
+      );
+      return { ...page, data: await flashLogsToApi(db, page.data) };
+    },
+  );
 
-  app.get(`/${apiRoutes.flashLog.record(":id")}`, { config: dealer, schema: { params: idParams, response: { 200: flashSessionDetailSchema } } }, async (request) => detailOf(callerOf(request), request.params.id));
+  app.get(
+    `/${apiRoutes.flashLog.record(":id")}`,
+    { config: dealer, schema: { params: idParams, response: { 200: flashSessionDetailSchema } } },
+    async (request) => detailOf(callerOf(request), request.params.id),
+  );
 
   /** The session for support: one JSON file with everything above. */
-  app.get(`/${apiRoutes.flashLog.record(":id")}/bundle`, { config: dealer, schema: { params: idParams } }, async (request, reply) => {
-    const detail = await detailOf(callerOf(request), request.params.id);
-    return reply
-      .header("content-type", "application/json; charset=utf-8")
-      .header("content-disposition", `attachment; filename="flash-session-${detail.log.id}.json"`)
-      .send(JSON.stringify({ kind: "flash-session-bundle", exportedAt: new Date().toISOString(), ...detail }, null, 2));
-  });
+  app.get(
+    `/${apiRoutes.flashLog.record(":id")}/bundle`,
+    { config: dealer, schema: { params: idParams } },
+    async (request, reply) => {
+      const detail = await detailOf(callerOf(request), request.params.id);
+      return reply
+        .header("content-type", "application/json; charset=utf-8")
+        .header("content-disposition", `attachment; filename="flash-session-${detail.log.id}.json"`)
+        .send(
+          JSON.stringify({ kind: "flash-session-bundle", exportedAt: new Date().toISOString(), ...detail }, null, 2),
+        );
+    },
+  );
 }

@@ -21,9 +21,14 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
-import { IMAGE_PROXY_PREFIX, type ImageModifiers, MAX_IMAGE_SIDE, parseModifierSegment } from "../../contracts/image-proxy";
+import {
+  IMAGE_PROXY_PREFIX,
+  type ImageModifiers,
+  MAX_IMAGE_SIDE,
+  parseModifierSegment,
+} from "../../contracts/image-proxy";
 import type { AppContext } from "../context";
-import { HttpError, badRequest, notFound } from "../errors";
+import { badRequest, HttpError, notFound } from "../errors";
 import { ImageCache } from "../services/image-cache";
 
 /** Input formats converted; SVG included for our own icons and illustrations. */
@@ -36,7 +41,10 @@ const CONTENT_TYPES: Record<NonNullable<ImageModifiers["format"]>, string> = {
   png: "image/png",
 };
 
-async function findSource(roots: string[], relative: string): Promise<{ file: string; size: number; mtimeMs: number } | null> {
+async function findSource(
+  roots: string[],
+  relative: string,
+): Promise<{ file: string; size: number; mtimeMs: number } | null> {
   for (const root of roots) {
     const file = path.resolve(root, relative);
     if (!file.startsWith(root + path.sep)) continue;
@@ -49,7 +57,12 @@ async function findSource(roots: string[], relative: string): Promise<{ file: st
 const notAnImage = () => new HttpError(415, "Unsupported media type", "The file is not an image the proxy can convert");
 
 async function convert(file: string, modifiers: ImageModifiers): Promise<Buffer> {
-  const format = await sharp(file).metadata().then((metadata) => metadata.format, () => undefined);
+  const format = await sharp(file)
+    .metadata()
+    .then(
+      (metadata) => metadata.format,
+      () => undefined,
+    );
   if (!format || !READABLE_FORMATS.has(format)) throw notAnImage();
   let pipeline = sharp(file, { animated: false }).rotate();
   if (modifiers.width !== undefined || modifiers.height !== undefined) {
@@ -69,7 +82,9 @@ async function convert(file: string, modifiers: ImageModifiers): Promise<Buffer>
 }
 
 export async function imageProxyRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const roots = [ctx.config.distDir, path.join(ctx.config.dataDir, "images")].filter((root): root is string => Boolean(root));
+  const roots = [ctx.config.distDir, path.join(ctx.config.dataDir, "images")].filter((root): root is string =>
+    Boolean(root),
+  );
   const cache = new ImageCache(path.join(ctx.config.dataDir, "image-cache"), {
     maxBytes: ctx.config.imageCacheMaxBytes,
     maxFiles: ctx.config.imageCacheMaxFiles,
@@ -80,8 +95,15 @@ export async function imageProxyRoutes(app: FastifyInstance, { ctx }: { ctx: App
     { config: { public: true } },
     async (request, reply) => {
       const modifiers = parseModifierSegment(request.params.modifiers);
-      if (!modifiers) throw badRequest("Invalid image modifiers", `"${request.params.modifiers}" is not a modifier list the portal writes`);
-      for (const [name, value] of [["Width", modifiers.width], ["Height", modifiers.height]] as const) {
+      if (!modifiers)
+        throw badRequest(
+          "Invalid image modifiers",
+          `"${request.params.modifiers}" is not a modifier list the portal writes`,
+        );
+      for (const [name, value] of [
+        ["Width", modifiers.width],
+        ["Height", modifiers.height],
+      ] as const) {
         if (value !== undefined && value > MAX_IMAGE_SIDE) {
           throw badRequest("Image too large", `${name} ${value} px is above the limit of ${MAX_IMAGE_SIDE} px`);
         }

@@ -11,27 +11,27 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { ACCOUNT_STREAM_EVENT } from "../../contracts/account";
 import {
   type MarkAllReadResult,
+  markAllReadResultSchema,
   NOTIFICATION_EVENTS,
   type NotificationPage,
-  type UnreadEvent,
-  markAllReadResultSchema,
   notificationList,
   notificationPageSchema,
   notificationSchema,
   notificationUpdateSchema,
+  type UnreadEvent,
 } from "../../contracts/notifications";
-import { ACCOUNT_STREAM_EVENT } from "../../contracts/account";
 import type { AppContext } from "../context";
 import { notifications } from "../db/schema";
 import { notFound } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { EventStreams } from "../http/event-stream";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
+import type { ZodTypeProvider } from "../http/zod";
 import { auditChangeTo } from "../services/audit";
 import { type NotificationEvent, notificationToApi } from "../services/notifications";
-import type { ZodTypeProvider } from "../http/zod";
 
 const PATH = "/users/:id/notifications";
 const userParams = z.strictObject({ id: z.string().min(1).max(128) });
@@ -60,81 +60,124 @@ export async function notificationRoutes(plugin: FastifyInstance, { ctx }: { ctx
     return id;
   }
 
-  app.get(PATH, { config: { list: listSpec }, schema: { params: userParams, response: { 200: notificationPageSchema } } }, async (request): Promise<NotificationPage> => {
-    const uid = recipientOf(request, request.params.id);
-    const query = listQueryOf(request, listSpec);
-    const [page, unreadCount] = await Promise.all([
-      runList(
-        ctx.db,
-        listSpec,
-        query,
-        ({ where, orderBy, limit, offset }) => ctx.db.select().from(notifications).where(where).orderBy(...orderBy).limit(limit).offset(offset),
-        eq(notifications.recipientUid, uid),
-      ),
-      center.unreadCount(uid),
-    ]);
-    return { ...page, data: page.data.map(notificationToApi), unreadCount };
-  });
+  app.get(
+    PATH,
+    { config: { list: listSpec }, schema: { params: userParams, response: { 200: notificationPageSchema } } },
+    async (request): Promise<NotificationPage> => {
+      const uid = recipientOf(request, request.params.id);
+      const query = listQueryOf(request, listSpec);
+      const [page, unreadCount] = await Promise.all([
+        runList(
+          ctx.db,
+          listSpec,
+          query,
+          ({ where, orderBy, limit, offset }) =>
+            ctx.db
+              .select()
+              .from(notifications)
+              .where(where)
+              .orderBy(...orderBy)
+              .limit(limit)
+              .offset(offset),
+          eq(notifications.recipientUid, uid),
+        ),
+        center.unreadCount(uid),
+      ]);
+      return { ...page, data: page.data.map(notificationToApi), unreadCount };
+    },
+  );
 
-  app.patch(`${PATH}/:notificationId`, { schema: { params: itemParams, body: notificationUpdateSchema, response: { 200: notificationSchema } } }, async (request) => {
-    const uid = recipientOf(request, request.params.id);
-    const { notificationId } = request.params;
-    const { read } = request.body;
-    const row = await ctx.db.transaction(async (tx) => {
-      const [current] = await tx.select({ readAt: notifications.readAt }).from(notifications).where(and(eq(notifications.id, notificationId), eq(notifications.recipientUid, uid))).for("update");
-      if (!current) throw notFound(`Notification ${notificationId}`);
-      const [updated] = await tx
-        .update(notifications)
-        // Marking a read one read again keeps when it was first read.
-        .set({ readAt: read ? sql`coalesce(${notifications.readAt}, now())` : null })
-        .where(and(eq(notifications.id, notificationId), eq(notifications.recipientUid, uid)))
-        .returning();
-      // An admin changing what another user has read (anyone's own clicks, an admin's too, are not audited).
-      if (uid !== callerOf(request).uid) await auditChangeTo(tx, request, uid, { action: "notification.read-changed", targetType: "notification", targetId: notificationId, before: { read: current.readAt !== null }, after: { read } });
-      return updated;
-    });
-    center.publish(uid, { type: "read-changed" });
-    return notificationToApi(row);
-  });
+  app.patch(
+    `${PATH}/:notificationId`,
+    { schema: { params: itemParams, body: notificationUpdateSchema, response: { 200: notificationSchema } } },
+    async (request) => {
+      const uid = recipientOf(request, request.params.id);
+      const { notificationId } = request.params;
+      const { read } = request.body;
+      const row = await ctx.db.transaction(async (tx) => {
+        const [current] = await tx
+          .select({ readAt: notifications.readAt })
+          .from(notifications)
+          .where(and(eq(notifications.id, notificationId), eq(notifications.recipientUid, uid)))
+          .for("update");
+        if (!current) throw notFound(`Notification ${notificationId}`);
+        const [updated] = await tx
+          .update(notifications)
+          // Marking a read one read again keeps when it was first read.
+          .set({ readAt: read ? sql`coalesce(${notifications.readAt}, now())` : null })
+          .where(and(eq(notifications.id, notificationId), eq(notifications.recipientUid, uid)))
+          .returning();
+        // An admin changing what another user has read (anyone's own clicks, an admin's too, are not audited).
+        if (uid !== callerOf(request).uid)
+          await auditChangeTo(tx, request, uid, {
+            action: "notification.read-changed",
+            targetType: "notification",
+            targetId: notificationId,
+            before: { read: current.readAt !== null },
+            after: { read },
+          });
+        return updated;
+      });
+      center.publish(uid, { type: "read-changed" });
+      return notificationToApi(row);
+    },
+  );
 
-  app.post(`${PATH}/mark-all-read`, { schema: { params: userParams, response: { 200: markAllReadResultSchema } } }, async (request): Promise<MarkAllReadResult> => {
-    const uid = recipientOf(request, request.params.id);
-    const updated = await ctx.db.transaction(async (tx) => {
-      const marked = await tx
-        .update(notifications)
-        .set({ readAt: sql`now()` })
-        .where(and(eq(notifications.recipientUid, uid), isNull(notifications.readAt)))
-        .returning({ id: notifications.id });
-      if (marked.length > 0 && uid !== callerOf(request).uid) {
-        await auditChangeTo(tx, request, uid, { action: "notification.all-marked-read", targetType: "user", targetId: uid, after: { notificationIds: marked.map((row) => row.id) } });
-      }
-      return marked;
-    });
-    if (updated.length > 0) center.publish(uid, { type: "read-changed" });
-    return { updated: updated.length, unreadCount: await center.unreadCount(uid) };
-  });
+  app.post(
+    `${PATH}/mark-all-read`,
+    { schema: { params: userParams, response: { 200: markAllReadResultSchema } } },
+    async (request): Promise<MarkAllReadResult> => {
+      const uid = recipientOf(request, request.params.id);
+      const updated = await ctx.db.transaction(async (tx) => {
+        const marked = await tx
+          .update(notifications)
+          .set({ readAt: sql`now()` })
+          .where(and(eq(notifications.recipientUid, uid), isNull(notifications.readAt)))
+          .returning({ id: notifications.id });
+        if (marked.length > 0 && uid !== callerOf(request).uid) {
+          await auditChangeTo(tx, request, uid, {
+            action: "notification.all-marked-read",
+            targetType: "user",
+            targetId: uid,
+            after: { notificationIds: marked.map((row) => row.id) },
+          });
+        }
+        return marked;
+      });
+      if (updated.length > 0) center.publish(uid, { type: "read-changed" });
+      return { updated: updated.length, unreadCount: await center.unreadCount(uid) };
+    },
+  );
 
-  app.get(`${PATH}/listen`, { handlerTimeout: streams.handlerTimeoutMs, schema: { params: userParams } }, async (request, reply) => {
-    const uid = recipientOf(request, request.params.id);
-    const stream = streams.start(reply);
-    // One event at a time, in order: a count read later is never sent before one read earlier.
-    let queue = Promise.resolve();
-    const enqueue = (work: () => Promise<void>) => {
-      queue = queue.then(work).catch((error: unknown) => request.log.warn({ err: error }, "notification stream update failed"));
-    };
-    const sendUnread = async () => stream.send(NOTIFICATION_EVENTS.unread, { unreadCount: await center.unreadCount(uid) } satisfies UnreadEvent);
-    // Subscribed before the first count, so nothing committed in between is missed.
-    const unsubscribe = center.subscribe(uid, (event: NotificationEvent) =>
-      enqueue(async () => {
-        if (event.type === "created") stream.send(NOTIFICATION_EVENTS.notification, event.notification);
-        await sendUnread();
-      }),
-    );
-    stream.onClose(unsubscribe);
-    // The account's own events (contracts/account.ts) go to its owner on this stream too: the app
-    // keeps one stream per tab, since a browser opens at most six connections to a host.
-    if (callerOf(request).uid === uid) stream.onClose(ctx.accountEvents.subscribe(uid, (event) => stream.send(ACCOUNT_STREAM_EVENT, event)));
-    enqueue(sendUnread);
-    return reply;
-  });
+  app.get(
+    `${PATH}/listen`,
+    { handlerTimeout: streams.handlerTimeoutMs, schema: { params: userParams } },
+    async (request, reply) => {
+      const uid = recipientOf(request, request.params.id);
+      const stream = streams.start(reply);
+      // One event at a time, in order: a count read later is never sent before one read earlier.
+      let queue = Promise.resolve();
+      const enqueue = (work: () => Promise<void>) => {
+        queue = queue
+          .then(work)
+          .catch((error: unknown) => request.log.warn({ err: error }, "notification stream update failed"));
+      };
+      const sendUnread = async () =>
+        stream.send(NOTIFICATION_EVENTS.unread, { unreadCount: await center.unreadCount(uid) } satisfies UnreadEvent);
+      // Subscribed before the first count, so nothing committed in between is missed.
+      const unsubscribe = center.subscribe(uid, (event: NotificationEvent) =>
+        enqueue(async () => {
+          if (event.type === "created") stream.send(NOTIFICATION_EVENTS.notification, event.notification);
+          await sendUnread();
+        }),
+      );
+      stream.onClose(unsubscribe);
+      // The account's own events (contracts/account.ts) go to its owner on this stream too: the app
+      // keeps one stream per tab, since a browser opens at most six connections to a host.
+      if (callerOf(request).uid === uid)
+        stream.onClose(ctx.accountEvents.subscribe(uid, (event) => stream.send(ACCOUNT_STREAM_EVENT, event)));
+      enqueue(sendUnread);
+      return reply;
+    },
+  );
 }

@@ -1,7 +1,7 @@
 import fastifyRateLimit from "@fastify/rate-limit";
 import { asc } from "drizzle-orm";
-import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
+import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 import {
   contactRequestPageSchema,
   contactRequestSchema,
@@ -59,12 +59,21 @@ export async function publicSiteRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
 
   app.post(
     "/contact-requests",
-    { config: { public: true, rateLimit: FORM_LIMIT }, schema: { body: contactRequestSchema, response: { 201: createdRequestSchema } } },
+    {
+      config: { public: true, rateLimit: FORM_LIMIT },
+      schema: { body: contactRequestSchema, response: { 201: createdRequestSchema } },
+    },
     async (request, reply) => {
       const input = request.body;
       const [row] = await ctx.db
         .insert(contactRequests)
-        .values({ name: input.name, email: input.email, topic: input.topic, vehicle: textEmpty(input.vehicle), message: input.message })
+        .values({
+          name: input.name,
+          email: input.email,
+          topic: input.topic,
+          vehicle: textEmpty(input.vehicle),
+          message: input.message,
+        })
         .returning({ id: contactRequests.id, createdAt: contactRequests.createdAt });
       return reply.status(201).send({ id: row.id, createdAt: row.createdAt.toISOString() });
     },
@@ -72,7 +81,10 @@ export async function publicSiteRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
 
   app.post(
     "/demo-requests",
-    { config: { public: true, rateLimit: FORM_LIMIT }, schema: { body: demoRequestSchema, response: { 201: createdRequestSchema } } },
+    {
+      config: { public: true, rateLimit: FORM_LIMIT },
+      schema: { body: demoRequestSchema, response: { 201: createdRequestSchema } },
+    },
     async (request, reply) => {
       const input = request.body;
       const [row] = await ctx.db
@@ -91,34 +103,75 @@ export async function publicSiteRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
     },
   );
 
-  const withIsoTime = <Row extends { createdAt: Date }>(row: Row) => ({ ...row, createdAt: row.createdAt.toISOString() });
-  app.get(`/${apiPaths["contact-requests"].list}`, { config: { role: "admin", list: contactList }, schema: { response: { 200: contactRequestPageSchema } } }, async (request) => {
-    const page = await runList(ctx.db, contactList, listQueryOf(request, contactList), ({ where, orderBy, limit, offset }) =>
-      ctx.db.select().from(contactRequests).where(where).orderBy(...orderBy).limit(limit).offset(offset),
-    );
-    return { ...page, data: page.data.map(withIsoTime) };
+  const withIsoTime = <Row extends { createdAt: Date }>(row: Row) => ({
+    ...row,
+    createdAt: row.createdAt.toISOString(),
   });
-  app.get(`/${apiPaths["demo-requests"].list}`, { config: { role: "admin", list: demoList }, schema: { response: { 200: demoRequestPageSchema } } }, async (request) => {
-    const page = await runList(ctx.db, demoList, listQueryOf(request, demoList), ({ where, orderBy, limit, offset }) =>
-      ctx.db.select().from(demoRequests).where(where).orderBy(...orderBy).limit(limit).offset(offset),
-    );
-    return { ...page, data: page.data.map(withIsoTime) };
-  });
+  app.get(
+    `/${apiPaths["contact-requests"].list}`,
+    { config: { role: "admin", list: contactList }, schema: { response: { 200: contactRequestPageSchema } } },
+    async (request) => {
+      const page = await runList(
+        ctx.db,
+        contactList,
+        listQueryOf(request, contactList),
+        ({ where, orderBy, limit, offset }) =>
+          ctx.db
+            .select()
+            .from(contactRequests)
+            .where(where)
+            .orderBy(...orderBy)
+            .limit(limit)
+            .offset(offset),
+      );
+      return { ...page, data: page.data.map(withIsoTime) };
+    },
+  );
+  app.get(
+    `/${apiPaths["demo-requests"].list}`,
+    { config: { role: "admin", list: demoList }, schema: { response: { 200: demoRequestPageSchema } } },
+    async (request) => {
+      const page = await runList(
+        ctx.db,
+        demoList,
+        listQueryOf(request, demoList),
+        ({ where, orderBy, limit, offset }) =>
+          ctx.db
+            .select()
+            .from(demoRequests)
+            .where(where)
+            .orderBy(...orderBy)
+            .limit(limit)
+            .offset(offset),
+      );
+      return { ...page, data: page.data.map(withIsoTime) };
+    },
+  );
 
   // The catalogue's supported-vehicle list is an admin resource with firmware ids; visitors see families only.
-  app.get(`/${apiRoutes.publicSite.supportedVehicles()}`, { config: { public: true, rateLimit: READ_LIMIT }, schema: { response: { 200: publicSupportedVehiclesSchema } } }, async () => {
-    const rows = await ctx.db
-      .selectDistinct({
-        make: supportedVehicles.make,
-        model: supportedVehicles.model,
-        generation: supportedVehicles.generation,
-        engine: supportedVehicles.engine,
-        yearFrom: supportedVehicles.yearFrom,
-        yearTo: supportedVehicles.yearTo,
-      })
-      .from(supportedVehicles)
-      .orderBy(asc(supportedVehicles.make), asc(supportedVehicles.model), asc(supportedVehicles.generation), asc(supportedVehicles.engine), asc(supportedVehicles.yearFrom))
-      .limit(SUPPORTED_VEHICLES_SHOWN);
-    return { data: rows satisfies PublicSupportedVehicle[] };
-  });
+  app.get(
+    `/${apiRoutes.publicSite.supportedVehicles()}`,
+    { config: { public: true, rateLimit: READ_LIMIT }, schema: { response: { 200: publicSupportedVehiclesSchema } } },
+    async () => {
+      const rows = await ctx.db
+        .selectDistinct({
+          make: supportedVehicles.make,
+          model: supportedVehicles.model,
+          generation: supportedVehicles.generation,
+          engine: supportedVehicles.engine,
+          yearFrom: supportedVehicles.yearFrom,
+          yearTo: supportedVehicles.yearTo,
+        })
+        .from(supportedVehicles)
+        .orderBy(
+          asc(supportedVehicles.make),
+          asc(supportedVehicles.model),
+          asc(supportedVehicles.generation),
+          asc(supportedVehicles.engine),
+          asc(supportedVehicles.yearFrom),
+        )
+        .limit(SUPPORTED_VEHICLES_SHOWN);
+      return { data: rows satisfies PublicSupportedVehicle[] };
+    },
+  );
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { type SessionResponse, sessionRequestSchema, sessionResponseSchema } from "../../contracts/account";
 import type { AppContext } from "../context";
-import { SESSION_COOKIE } from "../http/auth";
 import { unauthorized } from "../errors";
-import { isCredentialError } from "../services/identity";
+import { SESSION_COOKIE } from "../http/auth";
 import type { ZodTypeProvider } from "../http/zod";
+import { isCredentialError } from "../services/identity";
 
 const SESSION_LIFETIME_MS = 5 * 24 * 60 * 60 * 1000;
 

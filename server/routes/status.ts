@@ -12,11 +12,11 @@ import { z } from "zod";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 import {
   type AppInfo,
-  type ComponentHealth,
-  type QueueStatus,
   appInfoSchema,
   backgroundJobsSchema,
+  type ComponentHealth,
   jobSnapshotSchema,
+  type QueueStatus,
   serverStatusSchema,
   startedJobSchema,
   systemInfoSchema,
@@ -35,7 +35,10 @@ function uptimeSeconds(ctx: AppContext): number {
   return Math.round((Date.now() - ctx.startedAt.getTime()) / 1000);
 }
 
-async function timed(name: ComponentHealth["name"], check: () => Promise<{ ok: boolean; detail: string }>): Promise<ComponentHealth> {
+async function timed(
+  name: ComponentHealth["name"],
+  check: () => Promise<{ ok: boolean; detail: string }>,
+): Promise<ComponentHealth> {
   const started = performance.now();
   let answer: { ok: boolean; detail: string };
   try {
@@ -50,11 +53,18 @@ const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
 
 /** Stripe answers its balance to a valid key; the sandbox is always there. */
 async function paymentsHealth(ctx: AppContext): Promise<{ ok: boolean; detail: string }> {
-  if (ctx.payments.kind === "sandbox") return { ok: true, detail: "Local sandbox (no card payments leave this server)" };
+  if (ctx.payments.kind === "sandbox")
+    return { ok: true, detail: "Local sandbox (no card payments leave this server)" };
   const base = ctx.config.stripeApiUrl ?? "https://api.stripe.com";
-  const response = await fetch(`${base}/v1/balance`, { headers: { authorization: `Bearer ${ctx.config.stripeSecretKey}` }, signal: AbortSignal.timeout(3000) });
+  const response = await fetch(`${base}/v1/balance`, {
+    headers: { authorization: `Bearer ${ctx.config.stripeSecretKey}` },
+    signal: AbortSignal.timeout(3000),
+  });
   if (response.ok) return { ok: true, detail: "Stripe answering" };
-  return { ok: false, detail: response.status === 401 ? "Stripe refused the key" : `Stripe answered ${response.status}` };
+  return {
+    ok: false,
+    detail: response.status === 401 ? "Stripe refused the key" : `Stripe answered ${response.status}`,
+  };
 }
 
 async function storageHealth(ctx: AppContext): Promise<{ ok: boolean; detail: string }> {
@@ -79,14 +89,29 @@ const EMPTY_QUEUE = (ctx: AppContext): QueueStatus => ({
 // App info
 
 /** Libraries whose versions say what the server runs on. */
-const KEY_LIBRARIES = ["fastify", "drizzle-orm", "pg", "pg-boss", "@electric-sql/pglite", "firebase-admin", "nodemailer", "stripe", "zod", "react", "antd", "@refinedev/core"];
+const KEY_LIBRARIES = [
+  "fastify",
+  "drizzle-orm",
+  "pg",
+  "pg-boss",
+  "@electric-sql/pglite",
+  "firebase-admin",
+  "nodemailer",
+  "stripe",
+  "zod",
+  "react",
+  "antd",
+  "@refinedev/core",
+];
 const nodeModules = fileURLToPath(new URL("../../node_modules/", import.meta.url));
 
 async function libraryVersions(): Promise<Record<string, string>> {
   const versions: Record<string, string> = {};
   for (const name of KEY_LIBRARIES) {
     try {
-      versions[name] = (JSON.parse(await readFile(path.join(nodeModules, name, "package.json"), "utf8")) as { version: string }).version;
+      versions[name] = (
+        JSON.parse(await readFile(path.join(nodeModules, name, "package.json"), "utf8")) as { version: string }
+      ).version;
     } catch {
       // not installed here
     }
@@ -98,7 +123,16 @@ let commitOnce: string | null | undefined;
 function commit(): string | null {
   if (commitOnce !== undefined) return commitOnce;
   try {
-    commitOnce = process.env.BUILD_COMMIT || execFileSync("git", ["rev-parse", "HEAD"], { cwd: path.dirname(nodeModules), timeout: 2000, stdio: ["ignore", "pipe", "ignore"] }).toString().trim() || null;
+    commitOnce =
+      process.env.BUILD_COMMIT ||
+      execFileSync("git", ["rev-parse", "HEAD"], {
+        cwd: path.dirname(nodeModules),
+        timeout: 2000,
+        stdio: ["ignore", "pipe", "ignore"],
+      })
+        .toString()
+        .trim() ||
+      null;
   } catch {
     commitOnce = null;
   }
@@ -166,20 +200,32 @@ export async function statusRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
   app.get(STATUS, { config: admin, schema: { response: { 200: serverStatusSchema } } }, async () => {
     let queue = EMPTY_QUEUE(ctx);
     const [api, database, identity, payments, storage, queueHealth] = await Promise.all([
-      timed("api", async () => ({ ok: true, detail: `${ctx.config.version}, ${ctx.config.mode}, up ${uptimeSeconds(ctx)} s` })),
+      timed("api", async () => ({
+        ok: true,
+        detail: `${ctx.config.version}, ${ctx.config.mode}, up ${uptimeSeconds(ctx)} s`,
+      })),
       timed("database", async () => {
         const ok = await ctx.database.ping();
-        return { ok, detail: `${ctx.database.kind === "pglite" ? "Embedded PGlite" : "PostgreSQL"}${ok ? " answering" : " not answering"}` };
+        return {
+          ok,
+          detail: `${ctx.database.kind === "pglite" ? "Embedded PGlite" : "PostgreSQL"}${ok ? " answering" : " not answering"}`,
+        };
       }),
       timed("identity", async () => {
         const ok = await ctx.identity.ping();
-        return { ok, detail: `${ctx.identity.emulatorHost ? "Auth emulator" : "Firebase Auth"}${ok ? " answering" : " not answering"}` };
+        return {
+          ok,
+          detail: `${ctx.identity.emulatorHost ? "Auth emulator" : "Firebase Auth"}${ok ? " answering" : " not answering"}`,
+        };
       }),
       timed("payments", () => paymentsHealth(ctx)),
       timed("storage", () => storageHealth(ctx)),
       timed("queue", async () => {
         queue = await ctx.jobs.status();
-        return { ok: true, detail: `lag ${queue.lagSeconds} s, ${queue.counts.running} running, ${queue.failed} failed, ${queue.deadLetters} dead letters` };
+        return {
+          ok: true,
+          detail: `lag ${queue.lagSeconds} s, ${queue.counts.running} running, ${queue.failed} failed, ${queue.deadLetters} dead letters`,
+        };
       }),
     ]);
     queue.ok = queueHealth.ok;
@@ -207,41 +253,58 @@ export async function statusRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppC
     uptimeSeconds: uptimeSeconds(ctx),
   }));
 
-  app.get(`/${apiRoutes.serverManagement.appInfo()}`, { config: admin, schema: { response: { 200: appInfoSchema } } }, async () => ({
-    versions: { app: ctx.config.version, node: process.version, libraries: await libraryVersions() },
-    build: await buildInfo(ctx.config),
-    configuration: maskedConfiguration(ctx.config),
-  }));
+  app.get(
+    `/${apiRoutes.serverManagement.appInfo()}`,
+    { config: admin, schema: { response: { 200: appInfoSchema } } },
+    async () => ({
+      versions: { app: ctx.config.version, node: process.version, libraries: await libraryVersions() },
+      build: await buildInfo(ctx.config),
+      configuration: maskedConfiguration(ctx.config),
+    }),
+  );
 
   /** The newest jobs with their progress, attempts and errors. */
-  app.get(`/${apiRoutes.serverManagement.background()}`, { config: admin, schema: { response: { 200: backgroundJobsSchema } } }, async () => ({ jobs: await ctx.jobs.list() }));
+  app.get(
+    `/${apiRoutes.serverManagement.background()}`,
+    { config: admin, schema: { response: { 200: backgroundJobsSchema } } },
+    async () => ({ jobs: await ctx.jobs.list() }),
+  );
 
   /** Runs the blob collection now (it also runs every 6 hours); the job's result says what was removed. */
-  app.post(`/${apiRoutes.serverManagement.collectBlobs()}`, { config: admin, schema: { response: { 202: jobSnapshotSchema } } }, async (request, reply) =>
-    reply.status(202).send(await startJob(ctx, JOB_KINDS.collectBlobs, actorFrom(request))),
+  app.post(
+    `/${apiRoutes.serverManagement.collectBlobs()}`,
+    { config: admin, schema: { response: { 202: jobSnapshotSchema } } },
+    async (request, reply) => reply.status(202).send(await startJob(ctx, JOB_KINDS.collectBlobs, actorFrom(request))),
   );
 
   /** Starts another job an admin may start by hand (user reconciliation; rebake-all has its own path under baked-tune-files). */
-  app.post(`/${apiRoutes.serverManagement.start(":kind")}`, { config: admin, schema: { params: startableKind, response: { 202: startedJobSchema } } }, async (request, reply) =>
-    reply.status(202).send({ job: await startJob(ctx, request.params.kind, actorFrom(request)) }),
+  app.post(
+    `/${apiRoutes.serverManagement.start(":kind")}`,
+    { config: admin, schema: { params: startableKind, response: { 202: startedJobSchema } } },
+    async (request, reply) =>
+      reply.status(202).send({ job: await startJob(ctx, request.params.kind, actorFrom(request)) }),
   );
 
   /** Puts a failed job back on its queue for one more attempt; audited. */
-  app.post(`/${apiRoutes.serverManagement.retryJob(":id")}`, { config: admin, schema: { params: idParams, response: { 202: startedJobSchema } } }, async (request, reply) => {
-    const job = await ctx.jobs.get(request.params.id);
-    if (!job) throw notFound(`Job ${request.params.id}`);
-    if (job.state !== "failed") throw conflict(`Only a failed job can be retried; this one is ${job.state}`);
-    await ctx.db.transaction(async (tx) => {
-      if (!(await ctx.jobs.retry(job, tx))) throw conflict("The job is no longer failed");
-      await writeAudit(tx, actorFrom(request), {
-        action: "job.retried",
-        targetType: "job",
-        targetId: job.id,
-        before: { kind: job.kind, state: job.state, retries: job.retries, error: job.error },
-        after: { state: "retrying" },
+  app.post(
+    `/${apiRoutes.serverManagement.retryJob(":id")}`,
+    { config: admin, schema: { params: idParams, response: { 202: startedJobSchema } } },
+    async (request, reply) => {
+      const job = await ctx.jobs.get(request.params.id);
+      if (!job) throw notFound(`Job ${request.params.id}`);
+      if (job.state !== "failed") throw conflict(`Only a failed job can be retried; this one is ${job.state}`);
+      await ctx.db.transaction(async (tx) => {
+        if (!(await ctx.jobs.retry(job, tx))) throw conflict("The job is no longer failed");
+        await writeAudit(tx, actorFrom(request), {
+          action: "job.retried",
+          targetType: "job",
+          targetId: job.id,
+          before: { kind: job.kind, state: job.state, retries: job.retries, error: job.error },
+          after: { state: "retrying" },
+        });
       });
-    });
-    ctx.jobs.wake(job.kind);
-    return reply.status(202).send({ job: (await ctx.jobs.get(job.id))! });
-  });
+      ctx.jobs.wake(job.kind);
+      return reply.status(202).send({ job: (await ctx.jobs.get(job.id))! });
+    },
+  );
 }

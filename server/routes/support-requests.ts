@@ -14,16 +14,17 @@
  * app and the phone app call them; on the server the entity is "support
  * requests" throughout.
  */
-import { apiPaths } from "../../contracts/api-paths";
+
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { apiPaths } from "../../contracts/api-paths";
 import {
   type OwnSupportRequest,
-  type SupportRequest,
-  type SupportRequestStatus,
   ownSupportRequestList,
   ownSupportRequestPageSchema,
   ownSupportRequestSchema,
+  type SupportRequest,
+  type SupportRequestStatus,
   supportRequestInputSchema,
   supportRequestList,
   supportRequestPageSchema,
@@ -32,15 +33,15 @@ import {
 } from "../../contracts/catalogue";
 import type { AppContext } from "../context";
 import { supportRequests, users } from "../db/schema";
-import { HttpError, RequestValidationError, fieldIssues, notFound } from "../errors";
+import { fieldIssues, HttpError, notFound, RequestValidationError } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { type Upload, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
+import { actorFrom, changedFields, writeAudit } from "../services/audit";
 import { lockFirmwareIds } from "../services/catalogue";
 import type { NotificationInput } from "../services/notifications";
-import { actorFrom, changedFields, writeAudit } from "../services/audit";
 
 /** The admin's list; a requester's own are under `mine` (the app's "support-requests" resource). */
 const SUPPORT_REQUESTS = `/${apiPaths["onboarding-vehicles"].list}`;
@@ -105,7 +106,12 @@ const requestBase = (row: typeof supportRequests.$inferSelect) => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-const supportRequestToApi = (row: SupportRequestRow): SupportRequest => ({ ...requestBase(row), requesterUid: row.requesterUid, requesterEmail: row.requesterEmail, notes: row.notes });
+const supportRequestToApi = (row: SupportRequestRow): SupportRequest => ({
+  ...requestBase(row),
+  requesterUid: row.requesterUid,
+  requesterEmail: row.requesterEmail,
+  notes: row.notes,
+});
 
 const ownSupportRequestToApi = (row: typeof supportRequests.$inferSelect): OwnSupportRequest => ({
   ...requestBase(row),
@@ -124,7 +130,10 @@ function fieldsAsInput(fields: Record<string, string>): unknown {
     try {
       ids = JSON.parse(ecuIds);
     } catch {
-      ids = ecuIds.split(",").map((id) => id.trim()).filter(Boolean);
+      ids = ecuIds
+        .split(",")
+        .map((id) => id.trim())
+        .filter(Boolean);
     }
   }
   return { ...rest, ...(year !== undefined && { year: Number(year) }), ...(ids !== undefined && { ecuIds: ids }) };
@@ -137,7 +146,10 @@ function supportRequestInput(body: unknown) {
 }
 
 /** What the requester is told when an admin moves their request on; `note` is the admin's note given with that change. */
-function supportRequestNotification(request: typeof supportRequests.$inferSelect, note: string | undefined): NotificationInput {
+function supportRequestNotification(
+  request: typeof supportRequests.$inferSelect,
+  note: string | undefined,
+): NotificationInput {
   const vehicle = `${request.make} ${request.model} (${request.year}, VIN ${request.vin})`;
   const base = { recipientUid: request.requesterUid };
   switch (request.status) {
@@ -180,7 +192,12 @@ export async function supportRequestRoutes(plugin: FastifyInstance, { ctx }: { c
     if (file) await ctx.blobs.adopt(file.path, file.sha256);
     const [row] = await ctx.db
       .insert(supportRequests)
-      .values({ ...input, requesterUid: caller.uid, readFileSha256: file?.sha256 ?? null, readFileSize: file?.size ?? null })
+      .values({
+        ...input,
+        requesterUid: caller.uid,
+        readFileSha256: file?.sha256 ?? null,
+        readFileSize: file?.size ?? null,
+      })
       .returning();
     return supportRequestToApi({ ...row, requesterEmail: caller.email ?? null });
   }
@@ -194,44 +211,63 @@ export async function supportRequestRoutes(plugin: FastifyInstance, { ctx }: { c
   });
 
   // Static paths: find-my-way matches them before the admins' `${SUPPORT_REQUESTS}/:id`, so "mine" is never taken for an id.
-  app.get(MINE, { config: { list: ownSupportRequestListSpec }, schema: { response: { 200: ownSupportRequestPageSchema } } }, async (request) => {
-    const caller = callerOf(request);
-    const query = listQueryOf(request, ownSupportRequestListSpec);
-    const page = await runList(
-      ctx.db,
-      ownSupportRequestListSpec,
-      query,
-      ({ where, orderBy, limit, offset }) => ctx.db.select().from(supportRequests).where(where).orderBy(...orderBy).limit(limit).offset(offset),
-      eq(supportRequests.requesterUid, caller.uid),
-    );
-    return { ...page, data: page.data.map(ownSupportRequestToApi) };
-  });
+  app.get(
+    MINE,
+    { config: { list: ownSupportRequestListSpec }, schema: { response: { 200: ownSupportRequestPageSchema } } },
+    async (request) => {
+      const caller = callerOf(request);
+      const query = listQueryOf(request, ownSupportRequestListSpec);
+      const page = await runList(
+        ctx.db,
+        ownSupportRequestListSpec,
+        query,
+        ({ where, orderBy, limit, offset }) =>
+          ctx.db
+            .select()
+            .from(supportRequests)
+            .where(where)
+            .orderBy(...orderBy)
+            .limit(limit)
+            .offset(offset),
+        eq(supportRequests.requesterUid, caller.uid),
+      );
+      return { ...page, data: page.data.map(ownSupportRequestToApi) };
+    },
+  );
 
   // Another user's request answers 404 like one that does not exist, so ids reveal nothing.
-  app.get(`${MINE}/:id`, { schema: { params: idParams, response: { 200: ownSupportRequestSchema } } }, async (request) => {
-    const { id } = request.params;
-    const [row] = await ctx.db
-      .select()
-      .from(supportRequests)
-      .where(and(eq(supportRequests.id, id), eq(supportRequests.requesterUid, callerOf(request).uid)));
-    if (!row) throw notFound(`Support request ${id}`);
-    return ownSupportRequestToApi(row);
-  });
-
-  app.get(SUPPORT_REQUESTS, { config: { ...admin, list: supportRequestListSpec }, schema: { response: { 200: supportRequestPageSchema } } }, async (request) => {
-    const query = listQueryOf(request, supportRequestListSpec);
-    const page = await runList(ctx.db, supportRequestListSpec, query, ({ where, orderBy, limit, offset }) =>
-      ctx.db
-        .select(withRequester)
+  app.get(
+    `${MINE}/:id`,
+    { schema: { params: idParams, response: { 200: ownSupportRequestSchema } } },
+    async (request) => {
+      const { id } = request.params;
+      const [row] = await ctx.db
+        .select()
         .from(supportRequests)
-        .leftJoin(users, eq(users.uid, supportRequests.requesterUid))
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(offset),
-    );
-    return { ...page, data: page.data.map(supportRequestToApi) };
-  });
+        .where(and(eq(supportRequests.id, id), eq(supportRequests.requesterUid, callerOf(request).uid)));
+      if (!row) throw notFound(`Support request ${id}`);
+      return ownSupportRequestToApi(row);
+    },
+  );
+
+  app.get(
+    SUPPORT_REQUESTS,
+    { config: { ...admin, list: supportRequestListSpec }, schema: { response: { 200: supportRequestPageSchema } } },
+    async (request) => {
+      const query = listQueryOf(request, supportRequestListSpec);
+      const page = await runList(ctx.db, supportRequestListSpec, query, ({ where, orderBy, limit, offset }) =>
+        ctx.db
+          .select(withRequester)
+          .from(supportRequests)
+          .leftJoin(users, eq(users.uid, supportRequests.requesterUid))
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(limit)
+          .offset(offset),
+      );
+      return { ...page, data: page.data.map(supportRequestToApi) };
+    },
+  );
 
   async function supportRequestRow(id: string) {
     const [row] = await ctx.db
@@ -243,50 +279,73 @@ export async function supportRequestRoutes(plugin: FastifyInstance, { ctx }: { c
     return row;
   }
 
-  app.get(`${SUPPORT_REQUESTS}/:id`, { config: admin, schema: { params: idParams, response: { 200: supportRequestSchema } } }, async (request) => supportRequestToApi(await supportRequestRow(request.params.id)));
+  app.get(
+    `${SUPPORT_REQUESTS}/:id`,
+    { config: admin, schema: { params: idParams, response: { 200: supportRequestSchema } } },
+    async (request) => supportRequestToApi(await supportRequestRow(request.params.id)),
+  );
 
-  app.patch(`${SUPPORT_REQUESTS}/:id`, { config: admin, schema: { params: idParams, body: supportRequestUpdateSchema, response: { 200: supportRequestSchema } } }, async (request) => {
-    const { id } = request.params;
-    const update = request.body;
-    const caller = callerOf(request);
-    await ctx.notifications.transaction(async (tx, notify) => {
-      const [current] = await tx.select().from(supportRequests).where(eq(supportRequests.id, id)).for("update");
-      if (!current) throw notFound(`Support request ${id}`);
-      if (update.status && update.status !== current.status && !NEXT[current.status].includes(update.status)) {
-        throw new HttpError(409, "Conflict", `A ${current.status} request cannot become ${update.status}`, [
-          { path: "status", message: `allowed from ${current.status}: ${NEXT[current.status].join(", ") || "none"}` },
-        ]);
-      }
-      if (update.firmwareId) await lockFirmwareIds(tx, [update.firmwareId], "firmwareId");
-      const at = new Date();
-      const status = update.status ?? current.status;
-      const notes = update.note ? [...current.notes, { at: at.toISOString(), by: caller.email ?? caller.uid, text: update.note }] : current.notes;
-      const history = status !== current.status ? [...current.history, { at: at.toISOString(), status, note: update.note ?? null }] : current.history;
-      const [changed] = await tx
-        .update(supportRequests)
-        .set({ status, notes, history, firmwareId: update.firmwareId ?? current.firmwareId, updatedAt: at })
-        .where(eq(supportRequests.id, id))
-        .returning();
-      if (changed.status !== current.status) await notify(supportRequestNotification(changed, update.note));
-      const fields = changedFields({ status: current.status, firmwareId: current.firmwareId }, { status: changed.status, firmwareId: changed.firmwareId });
-      await writeAudit(tx, actorFrom(request), {
-        action: "support-request.updated",
-        targetType: "support-request",
-        targetId: id,
-        subjectUid: current.requesterUid,
-        before: fields.before,
-        after: { ...fields.after, ...(update.note && { note: update.note }) },
+  app.patch(
+    `${SUPPORT_REQUESTS}/:id`,
+    {
+      config: admin,
+      schema: { params: idParams, body: supportRequestUpdateSchema, response: { 200: supportRequestSchema } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const update = request.body;
+      const caller = callerOf(request);
+      await ctx.notifications.transaction(async (tx, notify) => {
+        const [current] = await tx.select().from(supportRequests).where(eq(supportRequests.id, id)).for("update");
+        if (!current) throw notFound(`Support request ${id}`);
+        if (update.status && update.status !== current.status && !NEXT[current.status].includes(update.status)) {
+          throw new HttpError(409, "Conflict", `A ${current.status} request cannot become ${update.status}`, [
+            { path: "status", message: `allowed from ${current.status}: ${NEXT[current.status].join(", ") || "none"}` },
+          ]);
+        }
+        if (update.firmwareId) await lockFirmwareIds(tx, [update.firmwareId], "firmwareId");
+        const at = new Date();
+        const status = update.status ?? current.status;
+        const notes = update.note
+          ? [...current.notes, { at: at.toISOString(), by: caller.email ?? caller.uid, text: update.note }]
+          : current.notes;
+        const history =
+          status !== current.status
+            ? [...current.history, { at: at.toISOString(), status, note: update.note ?? null }]
+            : current.history;
+        const [changed] = await tx
+          .update(supportRequests)
+          .set({ status, notes, history, firmwareId: update.firmwareId ?? current.firmwareId, updatedAt: at })
+          .where(eq(supportRequests.id, id))
+          .returning();
+        if (changed.status !== current.status) await notify(supportRequestNotification(changed, update.note));
+        const fields = changedFields(
+          { status: current.status, firmwareId: current.firmwareId },
+          { status: changed.status, firmwareId: changed.firmwareId },
+        );
+        await writeAudit(tx, actorFrom(request), {
+          action: "support-request.updated",
+          targetType: "support-request",
+          targetId: id,
+          subjectUid: current.requesterUid,
+          before: fields.before,
+          after: { ...fields.after, ...(update.note && { note: update.note }) },
+        });
       });
-    });
-    return supportRequestToApi(await supportRequestRow(id));
-  });
+      return supportRequestToApi(await supportRequestRow(id));
+    },
+  );
 
-  app.get(`${SUPPORT_REQUESTS}/:id/read-file`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
-    const row = await supportRequestRow(request.params.id);
-    if (!row.readFileSha256) throw notFound(`A read file for support request ${row.id}`);
-    return reply
-      .header("content-type", "application/octet-stream")
-      .header("content-disposition", `attachment; filename="${row.vin}-read.bin"`)
-      .send(ctx.blobs.stream(row.readFileSha256));
-  });
+  app.get(
+    `${SUPPORT_REQUESTS}/:id/read-file`,
+    { config: admin, schema: { params: idParams } },
+    async (request, reply) => {
+      const row = await supportRequestRow(request.params.id);
+      if (!row.readFileSha256) throw notFound(`A read file for support request ${row.id}`);
+      return reply
+        .header("content-type", "application/octet-stream")
+        .header("content-disposition", `attachment; filename="${row.vin}-read.bin"`)
+        .send(ctx.blobs.stream(row.readFileSha256));
+    },
+  );
 }

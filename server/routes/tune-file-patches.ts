@@ -6,38 +6,38 @@
 import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 import {
-  type TuneFilePatch,
   patchCompatibilitySchema,
+  type TuneFilePatch,
   tuneFilePatchInputSchema,
   tuneFilePatchList,
   tuneFilePatchPageSchema,
   tuneFilePatchSchema,
-  xdfImportSchema,
   xdfImportedSchema,
+  xdfImportSchema,
   xdfStoredSchema,
 } from "../../contracts/tune-files";
+import { patchState } from "../../domain/tune";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, tuneFilePatches, tuneFiles } from "../db/schema";
-import { patchState } from "../../domain/tune";
-import { applyPatches } from "../services/tune-engine";
-import { RequestValidationError, notFound } from "../errors";
+import { notFound, RequestValidationError } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams, referencedConflict } from "../http/crud";
 import { reprDigestOf, wantsSha256 } from "../http/digest";
+import { domain } from "../http/domain-errors";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { fieldsOf, patchIdsField } from "../http/multipart-fields";
 import { requireFile, withBufferedUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
 import { actorFrom, changedFields, writeAudit } from "../services/audit";
 import { runDefinitionImport } from "../services/definition-import";
+import { firmwareRecord, patchOf, requireIdentified } from "../services/firmware-records";
 import { checkPatchAgainstFirmware } from "../services/patch-fit";
 import { isAdmin, versionRow } from "../services/tune-access";
+import { applyPatches } from "../services/tune-engine";
 import { readImage, refuseFailingChecksums, sha256Of } from "../services/tune-files";
-import { domain } from "../http/domain-errors";
-import { firmwareRecord, patchOf, requireIdentified } from "../services/firmware-records";
 import { patchToApi } from "../services/tune-responses";
-import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 
 const TUNE_FILE_PATCHES = `/${apiPaths["tune-file-patches"].list}`;
 
@@ -58,45 +58,94 @@ const patchListSpec: ListSpec = {
 };
 
 /** What the trail keeps of a patch: all of it (a patch is a few bytes per entry). */
-const patchAudited = (row: typeof tuneFilePatches.$inferSelect) => ({ title: row.title, description: row.description, firmwareIds: row.firmwareIds, entries: row.entries });
+const patchAudited = (row: typeof tuneFilePatches.$inferSelect) => ({
+  title: row.title,
+  description: row.description,
+  firmwareIds: row.firmwareIds,
+  entries: row.entries,
+});
 
 export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
 
-  app.get(TUNE_FILE_PATCHES, { config: { list: patchListSpec }, schema: { response: { 200: tuneFilePatchPageSchema } } }, async (request) => {
-    const query = listQueryOf(request, patchListSpec);
-    const page = await runList(db, patchListSpec, query, ({ where, orderBy, limit, offset }) =>
-      db.select().from(tuneFilePatches).where(where).orderBy(...orderBy).limit(limit).offset(offset),
-    );
-    return { ...page, data: page.data.map(patchToApi) };
-  });
+  app.get(
+    TUNE_FILE_PATCHES,
+    { config: { list: patchListSpec }, schema: { response: { 200: tuneFilePatchPageSchema } } },
+    async (request) => {
+      const query = listQueryOf(request, patchListSpec);
+      const page = await runList(db, patchListSpec, query, ({ where, orderBy, limit, offset }) =>
+        db
+          .select()
+          .from(tuneFilePatches)
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(limit)
+          .offset(offset),
+      );
+      return { ...page, data: page.data.map(patchToApi) };
+    },
+  );
 
-  app.get(`${TUNE_FILE_PATCHES}/:id`, { schema: { params: idParams, response: { 200: tuneFilePatchSchema } } }, async (request): Promise<TuneFilePatch> => {
-    const { id } = request.params;
-    const [row] = await db.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, id));
-    if (!row) throw notFound(`Tune-file patch ${id}`);
-    return patchToApi(row);
-  });
+  app.get(
+    `${TUNE_FILE_PATCHES}/:id`,
+    { schema: { params: idParams, response: { 200: tuneFilePatchSchema } } },
+    async (request): Promise<TuneFilePatch> => {
+      const { id } = request.params;
+      const [row] = await db.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, id));
+      if (!row) throw notFound(`Tune-file patch ${id}`);
+      return patchToApi(row);
+    },
+  );
 
-  app.put(TUNE_FILE_PATCHES, { config: admin, schema: { body: tuneFilePatchInputSchema, response: { 200: tuneFilePatchSchema, 201: tuneFilePatchSchema } } }, async (request, reply) => {
-    const input = request.body;
-    const row = await db.transaction(async (tx) => {
-      await checkPatchAgainstFirmware(ctx, tx, input);
-      const values = { title: input.title, description: input.description, firmwareIds: input.firmwareIds, entries: input.entries };
-      if (input.id) {
-        const [current] = await tx.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, input.id)).for("update");
-        if (!current) throw notFound(`Tune-file patch ${input.id}`);
-        const [updated] = await tx.update(tuneFilePatches).set({ ...values, updatedAt: new Date() }).where(eq(tuneFilePatches.id, input.id)).returning();
-        await writeAudit(tx, actorFrom(request), { action: "tune-file-patch.updated", targetType: "tune-file-patch", targetId: updated.id, ...changedFields(patchAudited(current), patchAudited(updated)) });
-        return updated;
-      }
-      const [created] = await tx.insert(tuneFilePatches).values(values).returning();
-      await writeAudit(tx, actorFrom(request), { action: "tune-file-patch.created", targetType: "tune-file-patch", targetId: created.id, after: patchAudited(created) });
-      return created;
-    });
-    return reply.status(input.id ? 200 : 201).send(patchToApi(row));
-  });
+  app.put(
+    TUNE_FILE_PATCHES,
+    {
+      config: admin,
+      schema: { body: tuneFilePatchInputSchema, response: { 200: tuneFilePatchSchema, 201: tuneFilePatchSchema } },
+    },
+    async (request, reply) => {
+      const input = request.body;
+      const row = await db.transaction(async (tx) => {
+        await checkPatchAgainstFirmware(ctx, tx, input);
+        const values = {
+          title: input.title,
+          description: input.description,
+          firmwareIds: input.firmwareIds,
+          entries: input.entries,
+        };
+        if (input.id) {
+          const [current] = await tx
+            .select()
+            .from(tuneFilePatches)
+            .where(eq(tuneFilePatches.id, input.id))
+            .for("update");
+          if (!current) throw notFound(`Tune-file patch ${input.id}`);
+          const [updated] = await tx
+            .update(tuneFilePatches)
+            .set({ ...values, updatedAt: new Date() })
+            .where(eq(tuneFilePatches.id, input.id))
+            .returning();
+          await writeAudit(tx, actorFrom(request), {
+            action: "tune-file-patch.updated",
+            targetType: "tune-file-patch",
+            targetId: updated.id,
+            ...changedFields(patchAudited(current), patchAudited(updated)),
+          });
+          return updated;
+        }
+        const [created] = await tx.insert(tuneFilePatches).values(values).returning();
+        await writeAudit(tx, actorFrom(request), {
+          action: "tune-file-patch.created",
+          targetType: "tune-file-patch",
+          targetId: created.id,
+          after: patchAudited(created),
+        });
+        return created;
+      });
+      return reply.status(input.id ? 200 : 201).send(patchToApi(row));
+    },
+  );
 
   app.delete(`${TUNE_FILE_PATCHES}/:id`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
     const { id } = request.params;
@@ -107,43 +156,72 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
       const bakes = await tx
         .select({ id: bakedTuneFiles.id, vehicleId: bakedTuneFiles.vehicleId })
         .from(bakedTuneFiles)
-        .where(and(sql`${bakedTuneFiles.patchIds} @> ARRAY[${id}]::uuid[]`, or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date()))))
+        .where(
+          and(
+            sql`${bakedTuneFiles.patchIds} @> ARRAY[${id}]::uuid[]`,
+            or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date())),
+          ),
+        )
         .limit(20);
-      if (bakes.length) throw referencedConflict(`Patch "${row.title}"`, bakes.map((b) => ({ resource: "baked tune file", id: b.id, label: `for vehicle ${b.vehicleId}` })));
+      if (bakes.length)
+        throw referencedConflict(
+          `Patch "${row.title}"`,
+          bakes.map((b) => ({ resource: "baked tune file", id: b.id, label: `for vehicle ${b.vehicleId}` })),
+        );
       await tx.delete(tuneFilePatches).where(eq(tuneFilePatches.id, id));
-      await writeAudit(tx, actorFrom(request), { action: "tune-file-patch.deleted", targetType: "tune-file-patch", targetId: id, before: patchAudited(row) });
+      await writeAudit(tx, actorFrom(request), {
+        action: "tune-file-patch.deleted",
+        targetType: "tune-file-patch",
+        targetId: id,
+        before: patchAudited(row),
+      });
     });
     return reply.status(204).send();
   });
 
-  app.get(`/${apiRoutes.tuneFilePatches.compatible(":id")}`, { config: dealer, schema: { params: idParams, response: { 200: patchCompatibilitySchema } } }, async (request) => {
-    const caller = callerOf(request);
-    const { id } = request.params;
-    const [row] = await db.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, id));
-    if (!row) throw notFound(`Tune-file patch ${id}`);
-    const patch = patchOf(row);
-    const firmware = [];
-    for (const firmwareId of row.firmwareIds) {
-      const record = await firmwareRecord(db, firmwareId).catch(() => null);
-      firmware.push({
-        firmwareId,
-        known: record !== null,
-        stockState: record?.stockSha256 ? patchState(await readImage(ctx, record.stockSha256), patch).state : null,
-      });
-    }
-    const tunes = await db
-      .select()
-      .from(tuneFiles)
-      .where(and(inArray(tuneFiles.firmwareId, row.firmwareIds), isAdmin(caller) ? undefined : eq(tuneFiles.dealerUid, caller.uid)))
-      .orderBy(tuneFiles.title)
-      .limit(100);
-    const tuneStates = [];
-    for (const tune of tunes) {
-      const version = await versionRow(db, tune.id, tune.currentVersion);
-      tuneStates.push({ id: tune.id, title: tune.title, firmwareId: tune.firmwareId, version: version.number, state: patchState(await readImage(ctx, version.sha256), patch).state });
-    }
-    return { firmware, tuneFiles: tuneStates };
-  });
+  app.get(
+    `/${apiRoutes.tuneFilePatches.compatible(":id")}`,
+    { config: dealer, schema: { params: idParams, response: { 200: patchCompatibilitySchema } } },
+    async (request) => {
+      const caller = callerOf(request);
+      const { id } = request.params;
+      const [row] = await db.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, id));
+      if (!row) throw notFound(`Tune-file patch ${id}`);
+      const patch = patchOf(row);
+      const firmware = [];
+      for (const firmwareId of row.firmwareIds) {
+        const record = await firmwareRecord(db, firmwareId).catch(() => null);
+        firmware.push({
+          firmwareId,
+          known: record !== null,
+          stockState: record?.stockSha256 ? patchState(await readImage(ctx, record.stockSha256), patch).state : null,
+        });
+      }
+      const tunes = await db
+        .select()
+        .from(tuneFiles)
+        .where(
+          and(
+            inArray(tuneFiles.firmwareId, row.firmwareIds),
+            isAdmin(caller) ? undefined : eq(tuneFiles.dealerUid, caller.uid),
+          ),
+        )
+        .orderBy(tuneFiles.title)
+        .limit(100);
+      const tuneStates = [];
+      for (const tune of tunes) {
+        const version = await versionRow(db, tune.id, tune.currentVersion);
+        tuneStates.push({
+          id: tune.id,
+          title: tune.title,
+          firmwareId: tune.firmwareId,
+          version: version.number,
+          state: patchState(await readImage(ctx, version.sha256), patch).state,
+        });
+      }
+      return { firmware, tuneFiles: tuneStates };
+    },
+  );
 
   /**
    * Applies patches to an uploaded image and answers the result with its
@@ -162,19 +240,28 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
     withBufferedUpload(request, reply, ctx, async (upload) => {
       const { flags } = fieldsOf(z.strictObject({ patchIds: z.string().optional() }), upload.fields, ["fixChecksums"]);
       const patchIds = patchIdsField(upload.fields.patchIds);
-      if (patchIds.length === 0) throw new RequestValidationError("body", [{ path: "patchIds", message: "choose at least one patch" }]);
+      if (patchIds.length === 0)
+        throw new RequestValidationError("body", [{ path: "patchIds", message: "choose at least one patch" }]);
       const image = requireFile(upload).bytes;
       const record = requireIdentified(await ctx.catalogue.identify(image));
       if (!flags.fixChecksums) refuseFailingChecksums(image, record);
       const patches = await ctx.catalogue.patches(patchIds);
-      const outcome = await domain(() => applyPatches(image, patches, { firmwareId: record.firmwareId, checksums: record.checksums, inPlace: true }));
+      const outcome = await domain(() =>
+        applyPatches(image, patches, { firmwareId: record.firmwareId, checksums: record.checksums, inPlace: true }),
+      );
       const fix = outcome.checksums!;
       const report = {
         firmwareId: record.firmwareId,
         size: outcome.image.length,
         patches: outcome.patches,
         fixed: fix.fixed,
-        checksums: fix.results.map(({ name, type, valid, stored, computed }) => ({ name, type, valid, stored, computed })),
+        checksums: fix.results.map(({ name, type, valid, stored, computed }) => ({
+          name,
+          type,
+          valid,
+          stored,
+          computed,
+        })),
       };
       const bytes = Buffer.from(outcome.image.buffer, outcome.image.byteOffset, outcome.image.byteLength);
       if (request.headers.accept?.includes("application/octet-stream")) {
@@ -182,7 +269,8 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
           .header("content-type", "application/octet-stream")
           .header("content-disposition", `attachment; filename="${record.firmwareId}-patched.bin"`)
           .header("x-tune-report", encodeURIComponent(JSON.stringify(report)));
-        if (wantsSha256(request.headers)) reply.trailer("repr-digest", (_reply, _payload, done) => done(null, reprDigestOf(outcome.image)));
+        if (wantsSha256(request.headers))
+          reply.trailer("repr-digest", (_reply, _payload, done) => done(null, reprDigestOf(outcome.image)));
         return reply.send(bytes);
       }
       const json = JSON.stringify({ ...report, sha256: sha256Of(outcome.image) });
@@ -200,8 +288,12 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
    * `checksumNames` that verify on the stock file (one whose name the record
    * already has is kept as it is). The path keeps its first name.
    */
-  app.post(`/${apiRoutes.tuneFilePatches.importDefinition()}`, { config: admin, schema: { body: xdfImportSchema, response: { 200: xdfImportedSchema, 201: xdfStoredSchema } } }, async (request, reply) => {
-    const answer = await runDefinitionImport(ctx, request.body, actorFrom(request));
-    return "saved" in answer ? reply.status(201).send(answer) : answer;
-  });
+  app.post(
+    `/${apiRoutes.tuneFilePatches.importDefinition()}`,
+    { config: admin, schema: { body: xdfImportSchema, response: { 200: xdfImportedSchema, 201: xdfStoredSchema } } },
+    async (request, reply) => {
+      const answer = await runDefinitionImport(ctx, request.body, actorFrom(request));
+      return "saved" in answer ? reply.status(201).send(answer) : answer;
+    },
+  );
 }

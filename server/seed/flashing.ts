@@ -11,17 +11,36 @@ import type { FastifyInstance } from "fastify";
 import type { Role } from "../../contracts/account";
 import type { FlashStep } from "../../contracts/flash-logs";
 import type { AppContext } from "../context";
-import { bakedTuneFiles, firmwareSecrets, firmwareSupport, flashGrants, flashLogs, tuneFiles, userVehicles, users, vehicleSnapshots } from "../db/schema";
 import type { Tx } from "../db/handle";
+import {
+  bakedTuneFiles,
+  firmwareSecrets,
+  firmwareSupport,
+  flashGrants,
+  flashLogs,
+  tuneFiles,
+  users,
+  userVehicles,
+  vehicleSnapshots,
+} from "../db/schema";
 import { DEMO_PASSWORD } from "./demo-accounts";
-import { DEMO_FLASHING_PROFILE, DEMO_FLASH_SECRET } from "./flashing-profile";
+import { DEMO_FLASH_SECRET, DEMO_FLASHING_PROFILE } from "./flashing-profile";
 import { generateDemo } from "./generator";
 import { DEMO_TUNE_OPTIONS, DEMO_VIN } from "./tunes";
 import { emulatorSignIn } from "./virtual-car/emulator-sign-in";
 import { InjectPortal } from "./virtual-car/inject-portal";
-import { type Fault, bake, connect, demoCar as virtualDemoCar, lastFailed, pullLog, runFlash } from "./virtual-car/phone-app";
+import {
+  bake,
+  connect,
+  type Fault,
+  lastFailed,
+  pullLog,
+  runFlash,
+  demoCar as virtualDemoCar,
+} from "./virtual-car/phone-app";
 
-export { DEMO_ECU_SERIAL, DEMO_FLASHING_PROFILE, DEMO_FLASH_SECRET } from "./flashing-profile";
+export { DEMO_ECU_SERIAL, DEMO_FLASH_SECRET, DEMO_FLASHING_PROFILE } from "./flashing-profile";
+
 const FLEET_UID = "demo-fleet";
 const DAY = 86_400_000;
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
@@ -36,14 +55,32 @@ async function enableDemoFlashing(ctx: AppContext, firmwareId: string, imageSize
     .set({
       flashingEnabled: true,
       flashing: DEMO_FLASHING_PROFILE,
-      blocks: [{ name: "CAL", number: 1, baseAddress: imageSize / 2, length: imageSize / 2, fileOffset: imageSize / 2, transferSize: 0xffd }],
+      blocks: [
+        {
+          name: "CAL",
+          number: 1,
+          baseAddress: imageSize / 2,
+          length: imageSize / 2,
+          fileOffset: imageSize / 2,
+          transferSize: 0xffd,
+        },
+      ],
       bootloaderSha256,
       bootloaderSize: bootloader.length,
       bootloaderName: "demo-bootloader.bin",
     })
     .where(eq(firmwareSupport.id, record.id));
-  const [secret] = await ctx.db.select().from(firmwareSecrets).where(and(eq(firmwareSecrets.firmwareId, firmwareId), eq(firmwareSecrets.securityLevel, 0x11)));
-  if (!secret) await ctx.db.insert(firmwareSecrets).values({ firmwareId, label: "Demo security access (level 0x11)", securityLevel: 0x11, secret: ctx.secrets.seal(DEMO_FLASH_SECRET) });
+  const [secret] = await ctx.db
+    .select()
+    .from(firmwareSecrets)
+    .where(and(eq(firmwareSecrets.firmwareId, firmwareId), eq(firmwareSecrets.securityLevel, 0x11)));
+  if (!secret)
+    await ctx.db.insert(firmwareSecrets).values({
+      firmwareId,
+      label: "Demo security access (level 0x11)",
+      securityLevel: 0x11,
+      secret: ctx.secrets.seal(DEMO_FLASH_SECRET),
+    });
 }
 
 export async function seedFlashing(app: FastifyInstance, accounts: { uid: string; email: string; role: Role }[]) {
@@ -53,12 +90,28 @@ export async function seedFlashing(app: FastifyInstance, accounts: { uid: string
   const demo = generateDemo(DEMO_TUNE_OPTIONS);
   await enableDemoFlashing(ctx, demo.firmware.firmwareId, demo.firmware.imageSize);
 
-  const [vehicle] = await ctx.db.select().from(userVehicles).where(and(eq(userVehicles.ownerUid, customer.uid), eq(userVehicles.vin, DEMO_VIN)));
-  const [flashed] = vehicle ? await ctx.db.select({ id: flashLogs.id }).from(flashLogs).where(eq(flashLogs.vehicleId, vehicle.id)).limit(1) : [];
-  const [tune] = await ctx.db.select().from(tuneFiles).where(and(eq(tuneFiles.dealerUid, dealer.uid), eq(tuneFiles.title, demo.tune.title)));
+  const [vehicle] = await ctx.db
+    .select()
+    .from(userVehicles)
+    .where(and(eq(userVehicles.ownerUid, customer.uid), eq(userVehicles.vin, DEMO_VIN)));
+  const [flashed] = vehicle
+    ? await ctx.db.select({ id: flashLogs.id }).from(flashLogs).where(eq(flashLogs.vehicleId, vehicle.id)).limit(1)
+    : [];
+  const [tune] = await ctx.db
+    .select()
+    .from(tuneFiles)
+    .where(and(eq(tuneFiles.dealerUid, dealer.uid), eq(tuneFiles.title, demo.tune.title)));
   if (vehicle && tune && !flashed) {
-    if (ctx.identity.emulatorHost) await driveDemoCar(app, { vehicleId: vehicle.id, tuneFileId: tune.id, idToken: await emulatorSignIn(ctx.identity.emulatorHost, customer.email, DEMO_PASSWORD) });
-    else app.log.warn("the demo car's flash history is made by signing in as the demo customer at the Auth emulator, which is not configured: skipped");
+    if (ctx.identity.emulatorHost)
+      await driveDemoCar(app, {
+        vehicleId: vehicle.id,
+        tuneFileId: tune.id,
+        idToken: await emulatorSignIn(ctx.identity.emulatorHost, customer.email, DEMO_PASSWORD),
+      });
+    else
+      app.log.warn(
+        "the demo car's flash history is made by signing in as the demo customer at the Auth emulator, which is not configured: skipped",
+      );
   }
   await fleet(ctx);
 }
@@ -79,14 +132,22 @@ async function driveDemoCar(app: FastifyInstance, demoCar: { vehicleId: string; 
   const phone = { adapter: { kind: "virtual", firmware: "1.0" }, appVersion: "2.4.0" };
   const now = Date.now();
   const episodes: Array<{ daysAgo: number; play: (startAt: number) => Promise<void> }> = [];
-  const connectAt = (daysAgo: number, volts = 12.6) => episodes.push({ daysAgo, play: async () => void (await connect(portal, car, phone, volts)) });
+  const connectAt = (daysAgo: number, volts = 12.6) =>
+    episodes.push({ daysAgo, play: async () => void (await connect(portal, car, phone, volts)) });
   const flashTune = (daysAgo: number, fault?: Fault) =>
     episodes.push({
       daysAgo,
       play: async (startAt) => {
         const { vehicle } = await connect(portal, car, phone);
         const baked = await bake(portal, vehicle, demoCar.tuneFileId);
-        await runFlash(portal, car, vehicle, phone, { kind: "tune", bakedTuneFileId: baked.id, sha256: baked.sha256 }, { fault, startAt });
+        await runFlash(
+          portal,
+          car,
+          vehicle,
+          phone,
+          { kind: "tune", bakedTuneFileId: baked.id, sha256: baked.sha256 },
+          { fault, startAt },
+        );
       },
     });
   connectAt(21);
@@ -97,9 +158,20 @@ async function driveDemoCar(app: FastifyInstance, demoCar: { vehicleId: string; 
     play: async (startAt) => {
       const { vehicle } = await connect(portal, car, phone, 12.9);
       const failed = await lastFailed(portal, vehicle);
-      if (!vehicle.stockDump || !failed) throw new Error("the demo car's recovery needs its stock read and the failed flash");
-      const run = await runFlash(portal, car, vehicle, phone, { kind: "stock", sha256: vehicle.stockDump.sha256, recoversId: failed.id }, { startAt });
-      if (!run.outcome.ok || !run.boots) throw new Error(`the demo car's recovery failed: ${run.outcome.ok ? "the ECU does not boot" : run.outcome.message}`);
+      if (!vehicle.stockDump || !failed)
+        throw new Error("the demo car's recovery needs its stock read and the failed flash");
+      const run = await runFlash(
+        portal,
+        car,
+        vehicle,
+        phone,
+        { kind: "stock", sha256: vehicle.stockDump.sha256, recoversId: failed.id },
+        { startAt },
+      );
+      if (!run.outcome.ok || !run.boots)
+        throw new Error(
+          `the demo car's recovery failed: ${run.outcome.ok ? "the ECU does not boot" : run.outcome.message}`,
+        );
     },
   });
   flashTune(9);
@@ -108,7 +180,10 @@ async function driveDemoCar(app: FastifyInstance, demoCar: { vehicleId: string; 
     daysAgo: 9 - 0.01,
     play: async () => {
       const { vehicle } = await connect(portal, car, phone);
-      await portal.upload("data-logs", "third-gear-pull.csv", new TextEncoder().encode(pullLog(car)), { vehicleId: vehicle.id, title: "3rd gear pull after the tune" });
+      await portal.upload("data-logs", "third-gear-pull.csv", new TextEncoder().encode(pullLog(car)), {
+        vehicleId: vehicle.id,
+        title: "3rd gear pull after the tune",
+      });
     },
   });
   connectAt(1, 12.5);
@@ -131,7 +206,11 @@ async function moveBack(tx: Tx, vehicleId: string, { from, to, shiftMs }: { from
   const during = (column: AnyColumn) => and(gte(column, from), lt(column, to));
   await tx
     .update(flashGrants)
-    .set({ createdAt: back(flashGrants.createdAt), usedAt: back(flashGrants.usedAt), expiresAt: back(flashGrants.expiresAt) })
+    .set({
+      createdAt: back(flashGrants.createdAt),
+      usedAt: back(flashGrants.usedAt),
+      expiresAt: back(flashGrants.expiresAt),
+    })
     .where(and(eq(flashGrants.vehicleId, vehicleId), during(flashGrants.createdAt)));
   await tx
     .update(flashLogs)
@@ -139,7 +218,11 @@ async function moveBack(tx: Tx, vehicleId: string, { from, to, shiftMs }: { from
     .where(and(eq(flashLogs.vehicleId, vehicleId), during(flashLogs.createdAt)));
   await tx
     .update(bakedTuneFiles)
-    .set({ createdAt: back(bakedTuneFiles.createdAt), updatedAt: back(bakedTuneFiles.updatedAt), expiresAt: back(bakedTuneFiles.expiresAt) })
+    .set({
+      createdAt: back(bakedTuneFiles.createdAt),
+      updatedAt: back(bakedTuneFiles.updatedAt),
+      expiresAt: back(bakedTuneFiles.expiresAt),
+    })
     .where(and(eq(bakedTuneFiles.vehicleId, vehicleId), during(bakedTuneFiles.createdAt)));
   await tx
     .update(vehicleSnapshots)
@@ -155,7 +238,9 @@ async function moveBack(tx: Tx, vehicleId: string, { from, to, shiftMs }: { from
 async function fleet(ctx: AppContext) {
   const [exists] = await ctx.db.select({ uid: users.uid }).from(users).where(eq(users.uid, FLEET_UID));
   if (exists) return;
-  await ctx.db.insert(users).values({ uid: FLEET_UID, email: "fleet@demo.example.com", displayName: "Demo fleet", role: "customer" });
+  await ctx.db
+    .insert(users)
+    .values({ uid: FLEET_UID, email: "fleet@demo.example.com", displayName: "Demo fleet", role: "customer" });
   const families = [
     { firmwareId: "SC8S50", ecuFamily: "Simos18" },
     { firmwareId: "SC8F40", ecuFamily: "Simos18" },
@@ -164,7 +249,16 @@ async function fleet(ctx: AppContext) {
   ];
   const cars = await ctx.db
     .insert(userVehicles)
-    .values(Array.from({ length: 12 }, (_, i) => ({ ownerUid: FLEET_UID, name: `Fleet car ${i + 1}`, vin: `WFLEET${String(i + 1).padStart(11, "0")}`, ecuSerial: `FLEET-${i + 1}`, softwareId: families[i % families.length].firmwareId, firmwareId: families[i % families.length].firmwareId })))
+    .values(
+      Array.from({ length: 12 }, (_, i) => ({
+        ownerUid: FLEET_UID,
+        name: `Fleet car ${i + 1}`,
+        vin: `WFLEET${String(i + 1).padStart(11, "0")}`,
+        ecuSerial: `FLEET-${i + 1}`,
+        softwareId: families[i % families.length].firmwareId,
+        firmwareId: families[i % families.length].firmwareId,
+      })),
+    )
     .returning();
   const adapters = ["OBDLink MX+", "ENET", "Vgate iCar Pro", "virtual"];
   const steps: FlashStep[] = ["connecting", "security-access", "erasing", "block", "block", "verifying"];
@@ -175,7 +269,8 @@ async function fleet(ctx: AppContext) {
     const daysAgo = (i * 37) % 180;
     const start = new Date(Date.now() - daysAgo * DAY - (i % 24) * 3_600_000);
     const roll = (i * 7919) % 100;
-    const result = roll < 5 ? "failed" : roll < 7 ? "recovered" : roll < 8 ? "abandoned" : roll < 10 ? "aborted" : "success";
+    const result =
+      roll < 5 ? "failed" : roll < 7 ? "recovered" : roll < 8 ? "abandoned" : roll < 10 ? "aborted" : "success";
     const failing = result === "failed" || result === "recovered" || result === "abandoned";
     const durationMs = 60_000 + ((i * 104729) % 240_000);
     return {
@@ -194,7 +289,11 @@ async function fleet(ctx: AppContext) {
       adapterFirmware: "5.6",
       appVersion: daysAgo > 120 ? "2.2.0" : daysAgo > 45 ? "2.3.1" : "2.4.0",
       batteryStartVolts: 12.2 + (i % 8) / 10,
-      ...(failing && { failedStep: steps[i % steps.length], failedBlock: steps[i % steps.length] === "block" ? 1 : null, failedNrc: nrcs[i % nrcs.length] }),
+      ...(failing && {
+        failedStep: steps[i % steps.length],
+        failedBlock: steps[i % steps.length] === "block" ? 1 : null,
+        failedNrc: nrcs[i % nrcs.length],
+      }),
     };
   });
   await ctx.db.insert(flashLogs).values(rows);

@@ -15,20 +15,20 @@
  * calibration including the header, both storing into the trailer.
  */
 import {
-  checksumSchemeSchema,
-  patchSchema,
-  tuneDefinitionSchema,
   type ChecksumScheme,
+  checksumSchemeSchema,
   type IdentifyRule,
   type Patch,
+  patchSchema,
   type TuneDefinition,
   type TuneItem,
+  tuneDefinitionSchema,
 } from "../../contracts/tune-definition";
 import { bytesToHex, copyImage } from "../../domain/tune/bytes";
-import { fixAll } from "../services/tune-engine";
-import { writeElement, type ElementType } from "../../domain/tune/elements";
-import { TuneError, hexAddress } from "../../domain/tune/errors";
+import { type ElementType, writeElement } from "../../domain/tune/elements";
+import { hexAddress, TuneError } from "../../domain/tune/errors";
 import { readItem, writeItem } from "../../domain/tune/maps";
+import { fixAll } from "../services/tune-engine";
 
 export interface DemoOptions {
   /** Same seed, same bytes. Default 1. */
@@ -153,12 +153,33 @@ const TEMPLATES: Template[] = [
     title: "Base ignition timing",
     category: "ignition",
     kind: "table2d",
-    z: { bits: 8, signed: false, endian: "little", float: false, toPhysical: "(X-40)*0.75", toRaw: "X/0.75+40", unit: "°", decimals: 1 },
+    z: {
+      bits: 8,
+      signed: false,
+      endian: "little",
+      float: false,
+      toPhysical: "(X-40)*0.75",
+      toRaw: "X/0.75+40",
+      unit: "°",
+      decimals: 1,
+    },
     rows: 16,
     cols: 16,
     columnMajor: true,
-    x: { type: { bits: 16, signed: false, endian: "little", float: false }, toPhysical: "X*0.1", unit: "mg/stk", first: 100, step: 90 },
-    y: { type: { bits: 16, signed: false, endian: "little", float: false }, toPhysical: "X", unit: "rpm", first: 800, step: 450 },
+    x: {
+      type: { bits: 16, signed: false, endian: "little", float: false },
+      toPhysical: "X*0.1",
+      unit: "mg/stk",
+      first: 100,
+      step: 90,
+    },
+    y: {
+      type: { bits: 16, signed: false, endian: "little", float: false },
+      toPhysical: "X",
+      unit: "rpm",
+      first: 800,
+      step: 450,
+    },
     values: surface(-5, 38, 2),
   },
   {
@@ -178,10 +199,27 @@ const TEMPLATES: Template[] = [
     title: "Torque limit per gear",
     category: "torque",
     kind: "table2d",
-    z: { bits: 16, signed: true, endian: "little", float: false, toPhysical: "X*0.1", toRaw: "X*10", unit: "Nm", decimals: 1, min: 0, max: 1000 },
+    z: {
+      bits: 16,
+      signed: true,
+      endian: "little",
+      float: false,
+      toPhysical: "X*0.1",
+      toRaw: "X*10",
+      unit: "Nm",
+      decimals: 1,
+      min: 0,
+      max: 1000,
+    },
     rows: 6,
     cols: 8,
-    x: { type: { bits: 32, signed: false, endian: "big", float: false }, toPhysical: "X", unit: "rpm", first: 1000, step: 1000 },
+    x: {
+      type: { bits: 32, signed: false, endian: "big", float: false },
+      toPhysical: "X",
+      unit: "rpm",
+      first: 1000,
+      step: 1000,
+    },
     y: GEARS,
     values: surface(250, 520, 1),
   },
@@ -201,7 +239,16 @@ const TEMPLATES: Template[] = [
     title: "Injector dead time",
     category: "fuel",
     kind: "table1d",
-    z: { bits: 32, signed: true, endian: "little", float: false, toPhysical: "X*0.001", toRaw: "X*1000", unit: "ms", decimals: 3 },
+    z: {
+      bits: 32,
+      signed: true,
+      endian: "little",
+      float: false,
+      toPhysical: "X*0.001",
+      toRaw: "X*1000",
+      unit: "ms",
+      decimals: 3,
+    },
     rows: 8,
     cols: 1,
     x: { type: BE_U16, toPhysical: "X*0.01", unit: "V", first: 800, step: 100 },
@@ -212,7 +259,17 @@ const TEMPLATES: Template[] = [
     title: "Speed limiter",
     category: "limiters",
     kind: "constant",
-    z: { bits: 8, signed: false, endian: "big", float: false, toPhysical: "X*2", toRaw: "X/2", unit: "km/h", min: 0, max: 510 },
+    z: {
+      bits: 8,
+      signed: false,
+      endian: "big",
+      float: false,
+      toPhysical: "X*2",
+      toRaw: "X/2",
+      unit: "km/h",
+      min: 0,
+      max: 510,
+    },
     values: () => [250],
   },
   {
@@ -236,7 +293,16 @@ const TEMPLATES: Template[] = [
     title: "Boost cut pressure",
     category: "boost",
     kind: "constant",
-    z: { bits: 32, signed: false, endian: "big", float: false, toPhysical: "X*0.001", toRaw: "X*1000", unit: "bar", decimals: 3 },
+    z: {
+      bits: 32,
+      signed: false,
+      endian: "big",
+      float: false,
+      toPhysical: "X*0.001",
+      toRaw: "X*1000",
+      unit: "bar",
+      decimals: 3,
+    },
     values: () => [2.35],
   },
   {
@@ -309,7 +375,10 @@ class Allocator {
   take(bytes: number, align: number): number {
     const address = Math.ceil(this.next / align) * align;
     if (address + bytes > this.end) {
-      throw new TuneError("invalid_value", `the demo image is too small for this many items (map area ends at 0x${this.end.toString(16)})`);
+      throw new TuneError(
+        "invalid_value",
+        `the demo image is too small for this many items (map area ends at 0x${this.end.toString(16)})`,
+      );
     }
     this.next = address + bytes;
     return address;
@@ -326,13 +395,22 @@ function planAxis(template: AxisTemplate | string[], count: number, alloc: Alloc
   const size = template.type.bits / 8;
   const address = alloc.take(size * count, size);
   return {
-    input: { ...template.type, address: hexAddress(address), count, toPhysical: template.toPhysical, unit: template.unit },
+    input: {
+      ...template.type,
+      address: hexAddress(address),
+      count,
+      toPhysical: template.toPhysical,
+      unit: template.unit,
+    },
     raw: { address, type: template.type, first: template.first, step: template.step, count },
   };
 }
 
 /** Item documents as written by hand (validated by the schema afterwards), the raw axes to write, and each item's values. */
-function buildItems(count: number, alloc: Allocator): { items: unknown[]; axes: NonNullable<PlannedAxis["raw"]>[]; values: Values[] } {
+function buildItems(
+  count: number,
+  alloc: Allocator,
+): { items: unknown[]; axes: NonNullable<PlannedAxis["raw"]>[]; values: Values[] } {
   const items: unknown[] = [];
   const axes: NonNullable<PlannedAxis["raw"]>[] = [];
   const values: Values[] = [];
@@ -383,9 +461,19 @@ function demoChecksums(size: number): ChecksumScheme[] {
   const schemes = [
     { name: "Map block A (byte XOR)", type: "byte-xor", ranges: [leaf(0)], store: { address: cal } },
     { name: "Map block B (16-bit byte sum)", type: "byte-sum16", ranges: [leaf(1)], store: { address: cal + 0x02 } },
-    { name: "Map block C (Nissan sum and XOR)", type: "nissan-sum-xor", ranges: [leaf(2)], store: { address: cal + 0x08 } },
+    {
+      name: "Map block C (Nissan sum and XOR)",
+      type: "nissan-sum-xor",
+      ranges: [leaf(2)],
+      store: { address: cal + 0x08 },
+    },
     { name: "Map block D (Subaru sum)", type: "subaru-sum32", ranges: [leaf(3)], store: { address: cal + 0x10 } },
-    { name: "Calibration header (ME7 multipoint)", type: "word16-sum-inverse", ranges: [[cal, cal + 0xff]], store: { address: trailer } },
+    {
+      name: "Calibration header (ME7 multipoint)",
+      type: "word16-sum-inverse",
+      ranges: [[cal, cal + 0xff]],
+      store: { address: trailer },
+    },
     {
       name: "Boot and header (Simos CRC)",
       type: "crc32-msb",
@@ -395,7 +483,12 @@ function demoChecksums(size: number): ChecksumScheme[] {
       ],
       store: { address: trailer + 0x08 },
     },
-    { name: "Program (Bosch main)", type: "byte-sum-inverse", ranges: [[0, cal - 1]], store: { address: trailer + 0x10 } },
+    {
+      name: "Program (Bosch main)",
+      type: "byte-sum-inverse",
+      ranges: [[0, cal - 1]],
+      store: { address: trailer + 0x10 },
+    },
     { name: "Calibration (CRC-32)", type: "crc32", ranges: [[cal, size - 5]], store: { address: size - 4 } },
   ];
   return schemes.map((s) => checksumSchemeSchema.parse(s));
@@ -420,10 +513,16 @@ function demoPatches(stock: Uint8Array, firmwareId: string, entries: number, ran
     const base = stock.subarray(address, address + length);
     // Every byte differs from the base, so a patch is never accidentally "applied" in stock.
     const patch = base.map((b) => b ^ (1 + Math.floor(random() * 255)));
-    perPatch[e % PATCH_TITLES.length].push({ address: hexAddress(address), patch: bytesToHex(patch), base: bytesToHex(base) });
+    perPatch[e % PATCH_TITLES.length].push({
+      address: hexAddress(address),
+      patch: bytesToHex(patch),
+      base: bytesToHex(base),
+    });
   }
   return PATCH_TITLES.flatMap(([id, title, description], p) =>
-    perPatch[p].length === 0 ? [] : [patchSchema.parse({ id, title, description, firmwareIds: [firmwareId], entries: perPatch[p] })],
+    perPatch[p].length === 0
+      ? []
+      : [patchSchema.parse({ id, title, description, firmwareIds: [firmwareId], entries: perPatch[p] })],
   );
 }
 
@@ -454,7 +553,8 @@ function makeTune(stock: Uint8Array, firmware: DemoFirmware): DemoTune {
   fixAll(image, firmware.checksums);
   return {
     title: "Demo stage 1",
-    description: "More boost, +1.5° of timing at high load, rev limit +300 rpm, launch control on, speed limiter at 300 km/h.",
+    description:
+      "More boost, +1.5° of timing at high load, rev limit +300 rpm, launch control on, speed limiter at 300 km/h.",
     image,
     changedItems: changed,
   };
@@ -481,9 +581,15 @@ export function generateDemo(options: DemoOptions = {}): Demo {
 
   const alloc = new Allocator(size / 2 + 0x100, size - 0x100);
   const built = buildItems(options.itemCount ?? 42, alloc);
-  const definition = tuneDefinitionSchema.parse({ firmwareId, imageSize: size, categories: CATEGORIES, items: built.items });
+  const definition = tuneDefinitionSchema.parse({
+    firmwareId,
+    imageSize: size,
+    categories: CATEGORIES,
+    items: built.items,
+  });
   for (const axis of built.axes) {
-    for (let k = 0; k < axis.count; k++) writeElement(stock, axis.address + k * (axis.type.bits / 8), axis.type, axis.first + k * axis.step);
+    for (let k = 0; k < axis.count; k++)
+      writeElement(stock, axis.address + k * (axis.type.bits / 8), axis.type, axis.first + k * axis.step);
   }
   definition.items.forEach((item, i) => {
     const rows = item.kind === "table1d" || item.kind === "table2d" ? item.z.rows : 1;

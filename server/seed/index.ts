@@ -1,9 +1,9 @@
+import type { FastifyInstance } from "fastify";
 import type { Auth, UserRecord } from "firebase-admin/auth";
 import type { Role } from "../../contracts/account";
-import type { FastifyInstance } from "fastify";
 import { connectedAccounts, dealerProfiles, users } from "../db/schema";
-import { DEMO_PASSWORD, demoAccounts } from "./demo-accounts";
 import { seedCatalogue } from "./catalogue";
+import { DEMO_PASSWORD, demoAccounts } from "./demo-accounts";
 import { seedFlashing } from "./flashing";
 import { seedTunes } from "./tunes";
 
@@ -12,14 +12,22 @@ export { DEMO_PASSWORD, demoAccounts } from "./demo-accounts";
 const claimsFor = (role: Role) => (role === "customer" ? {} : { [role]: true });
 
 /** The identity account of a demo user, made when missing; safe when several servers seed one identity project at once. */
-export async function ensureIdentityUser(auth: Auth, account: Pick<(typeof demoAccounts)[number], "email" | "displayName">): Promise<UserRecord> {
+export async function ensureIdentityUser(
+  auth: Auth,
+  account: Pick<(typeof demoAccounts)[number], "email" | "displayName">,
+): Promise<UserRecord> {
   try {
     return await auth.getUserByEmail(account.email);
   } catch (error) {
     if ((error as { code?: string }).code !== "auth/user-not-found") throw error;
   }
   try {
-    return await auth.createUser({ email: account.email, password: DEMO_PASSWORD, displayName: account.displayName, emailVerified: true });
+    return await auth.createUser({
+      email: account.email,
+      password: DEMO_PASSWORD,
+      displayName: account.displayName,
+      emailVerified: true,
+    });
   } catch (error) {
     // Another server seeding the same identity project at the same moment made it first: use theirs.
     if ((error as { code?: string }).code !== "auth/email-already-exists") throw error;
@@ -40,7 +48,12 @@ export async function seedDemo(app: FastifyInstance) {
     await auth.setCustomUserClaims(record.uid, claimsFor(account.role));
     await ctx.db
       .insert(users)
-      .values({ uid: record.uid, email: account.email, displayName: record.displayName ?? account.displayName, role: account.role })
+      .values({
+        uid: record.uid,
+        email: account.email,
+        displayName: record.displayName ?? account.displayName,
+        role: account.role,
+      })
       .onConflictDoUpdate({ target: users.uid, set: { role: account.role, email: account.email } });
     if (account.role === "dealer") {
       await ctx.db
@@ -60,7 +73,13 @@ export async function seedDemo(app: FastifyInstance) {
       // The demo dealer has finished the sandbox's payout onboarding, so the demo tunes can be sold.
       await ctx.db
         .insert(connectedAccounts)
-        .values({ userUid: record.uid, provider: "sandbox", accountId: "acct_sandbox_demo_dealer", chargesEnabled: true, payoutsEnabled: true })
+        .values({
+          userUid: record.uid,
+          provider: "sandbox",
+          accountId: "acct_sandbox_demo_dealer",
+          chargesEnabled: true,
+          payoutsEnabled: true,
+        })
         .onConflictDoNothing();
     }
     seeded.push({ uid: record.uid, email: account.email, role: account.role });

@@ -1,7 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import type { Role } from "../../contracts/account";
 import type { AppContext } from "../context";
-import { firmwareSupport, supportedVehicles, tuneFilePatches, tuneFilePurchases, tuneFileVersions, tuneFiles, userVehicles } from "../db/schema";
+import {
+  firmwareSupport,
+  supportedVehicles,
+  tuneFilePatches,
+  tuneFilePurchases,
+  tuneFiles,
+  tuneFileVersions,
+  userVehicles,
+} from "../db/schema";
 import { verifyAll } from "../services/tune-engine";
 import { DEMO_ECU } from "./flashing-profile";
 import { generateDemo } from "./generator";
@@ -45,11 +53,23 @@ export async function seedTunes(ctx: AppContext, accounts: { uid: string; role: 
     .onConflictDoNothing({ target: firmwareSupport.firmwareId });
 
   for (const patch of demo.patches) {
-    const [exists] = await ctx.db.select({ id: tuneFilePatches.id }).from(tuneFilePatches).where(eq(tuneFilePatches.title, patch.title));
-    if (!exists) await ctx.db.insert(tuneFilePatches).values({ title: patch.title, description: patch.description, firmwareIds: patch.firmwareIds, entries: patch.entries });
+    const [exists] = await ctx.db
+      .select({ id: tuneFilePatches.id })
+      .from(tuneFilePatches)
+      .where(eq(tuneFilePatches.title, patch.title));
+    if (!exists)
+      await ctx.db.insert(tuneFilePatches).values({
+        title: patch.title,
+        description: patch.description,
+        firmwareIds: patch.firmwareIds,
+        entries: patch.entries,
+      });
   }
 
-  let [tune] = await ctx.db.select().from(tuneFiles).where(and(eq(tuneFiles.dealerUid, dealer.uid), eq(tuneFiles.title, demo.tune.title)));
+  let [tune] = await ctx.db
+    .select()
+    .from(tuneFiles)
+    .where(and(eq(tuneFiles.dealerUid, dealer.uid), eq(tuneFiles.title, demo.tune.title)));
   if (!tune) {
     const tuneSha256 = await ctx.blobs.put(demo.tune.image);
     [tune] = await ctx.db
@@ -66,19 +86,46 @@ export async function seedTunes(ctx: AppContext, accounts: { uid: string; role: 
         mayDownload: false,
       })
       .returning();
-    const checksums = verifyAll(demo.tune.image, firmware.checksums).map(({ name, type, valid, stored, computed }) => ({ name, type, valid, stored, computed }));
-    await ctx.db
-      .insert(tuneFileVersions)
-      .values({ tuneFileId: tune.id, number: 1, label: "1.0", sha256: tuneSha256, size: demo.tune.image.length, checksums, createdBy: dealer.uid });
+    const checksums = verifyAll(demo.tune.image, firmware.checksums).map(({ name, type, valid, stored, computed }) => ({
+      name,
+      type,
+      valid,
+      stored,
+      computed,
+    }));
+    await ctx.db.insert(tuneFileVersions).values({
+      tuneFileId: tune.id,
+      number: 1,
+      label: "1.0",
+      sha256: tuneSha256,
+      size: demo.tune.image.length,
+      checksums,
+      createdBy: dealer.uid,
+    });
   }
 
   // The demo car's family in the supported-vehicle catalogue: the dealer directory lists it under the demo dealer.
-  const [family] = await ctx.db.select({ id: supportedVehicles.id }).from(supportedVehicles).where(and(eq(supportedVehicles.make, "Demo Motors"), eq(supportedVehicles.model, "Hatchback")));
+  const [family] = await ctx.db
+    .select({ id: supportedVehicles.id })
+    .from(supportedVehicles)
+    .where(and(eq(supportedVehicles.make, "Demo Motors"), eq(supportedVehicles.model, "Hatchback")));
   if (!family) {
-    await ctx.db.insert(supportedVehicles).values({ make: "Demo Motors", model: "Hatchback", generation: "Mk1", engine: "2.0 turbo", yearFrom: 2018, yearTo: null, ecu: "DEMO-ECU", firmwareIds: [firmware.firmwareId] });
+    await ctx.db.insert(supportedVehicles).values({
+      make: "Demo Motors",
+      model: "Hatchback",
+      generation: "Mk1",
+      engine: "2.0 turbo",
+      yearFrom: 2018,
+      yearTo: null,
+      ecu: "DEMO-ECU",
+      firmwareIds: [firmware.firmwareId],
+    });
   }
 
-  let [vehicle] = await ctx.db.select().from(userVehicles).where(and(eq(userVehicles.ownerUid, customer.uid), eq(userVehicles.vin, DEMO_VIN)));
+  let [vehicle] = await ctx.db
+    .select()
+    .from(userVehicles)
+    .where(and(eq(userVehicles.ownerUid, customer.uid), eq(userVehicles.vin, DEMO_VIN)));
   if (!vehicle) {
     [vehicle] = await ctx.db
       .insert(userVehicles)

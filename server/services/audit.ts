@@ -38,7 +38,9 @@ export const SYSTEM_ACTOR: AuditActor = { uid: null, role: "system", requestId: 
 /** JSON of a value as stored: dates as ISO strings, undefined dropped, so before/after compare as the API shows them. */
 function snapshot(value: unknown): unknown {
   if (value === undefined) return null;
-  return JSON.parse(JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? item.toString() : item))) as unknown;
+  return JSON.parse(
+    JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? item.toString() : item)),
+  ) as unknown;
 }
 
 export async function writeAudit(db: Db | Tx, actor: AuditActor, change: AuditChange): Promise<void> {
@@ -64,7 +66,12 @@ export function auditsChangeBy(actor: AuditActor, ownerUid: string | null): bool
  * One row when the change is audited (an admin's, or anyone's on data `ownerUid` owns; see
  * auditsChangeBy), nothing otherwise; the owner is the row's subject unless the change names one.
  */
-export async function auditChangeTo(db: Db | Tx, request: { caller: VerifiedCaller | null; id: string }, ownerUid: string | null, change: AuditChange): Promise<void> {
+export async function auditChangeTo(
+  db: Db | Tx,
+  request: { caller: VerifiedCaller | null; id: string },
+  ownerUid: string | null,
+  change: AuditChange,
+): Promise<void> {
   const actor = actorFrom(request);
   if (auditsChangeBy(actor, ownerUid)) await writeAudit(db, actor, { subjectUid: ownerUid, ...change });
 }
@@ -73,9 +80,17 @@ export async function auditChangeTo(db: Db | Tx, request: { caller: VerifiedCall
  * The fields of `after` whose stored value differs from `before`'s, each side with only those
  * fields: the before/after of a partial update (a PATCH that sets one field records one field).
  */
-export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): { before: Record<string, unknown>; after: Record<string, unknown> } {
-  const changed = Object.keys(after).filter((field) => canonical(snapshot(before[field])) !== canonical(snapshot(after[field])));
-  return { before: Object.fromEntries(changed.map((field) => [field, before[field] ?? null])), after: Object.fromEntries(changed.map((field) => [field, after[field] ?? null])) };
+export function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const changed = Object.keys(after).filter(
+    (field) => canonical(snapshot(before[field])) !== canonical(snapshot(after[field])),
+  );
+  return {
+    before: Object.fromEntries(changed.map((field) => [field, before[field] ?? null])),
+    after: Object.fromEntries(changed.map((field) => [field, after[field] ?? null])),
+  };
 }
 
 /** JSON with every object's keys sorted: the same document read back from jsonb (which reorders keys) gives the same text. */
@@ -91,5 +106,7 @@ function canonical(value: unknown): string {
 /** A large document (a definition, a map) as its SHA-256: the trail shows whether it changed without copying it. */
 export function digestOf(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  return `sha256:${createHash("sha256").update(canonical(snapshot(value))).digest("hex")}`;
+  return `sha256:${createHash("sha256")
+    .update(canonical(snapshot(value)))
+    .digest("hex")}`;
 }

@@ -94,7 +94,11 @@ export async function startJob(ctx: AppContext, kind: string, actor: AuditActor)
 /** Redoes every kept bake from its sources (after a patch or definition change); one failure is recorded and the rest go on. */
 export async function rebakeAll(ctx: AppContext, progress: JobContext): Promise<Record<string, number>> {
   const { db } = ctx;
-  const rows = await db.select().from(bakedTuneFiles).where(or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date()))).orderBy(bakedTuneFiles.createdAt);
+  const rows = await db
+    .select()
+    .from(bakedTuneFiles)
+    .where(or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date())))
+    .orderBy(bakedTuneFiles.createdAt);
   progress.setTotal(rows.length);
   let rebaked = 0;
   for (const row of rows) {
@@ -107,15 +111,31 @@ export async function rebakeAll(ctx: AppContext, progress: JobContext): Promise<
       if (row.tuneFileId) tuneSha256 = (await versionRow(db, row.tuneFileId, row.tuneVersion!)).sha256;
       if (!tuneSha256) throw new Error("the bake has neither a tune nor a supplied image");
       const patches = await ctx.catalogue.patches(row.patchIds);
-      const result = await bakeFromBlobs(ctx, { record, dumpSha256: dump.sha256, tune: tuneSha256, direct: !row.tuneFileId, patches });
+      const result = await bakeFromBlobs(ctx, {
+        record,
+        dumpSha256: dump.sha256,
+        tune: tuneSha256,
+        direct: !row.tuneFileId,
+        patches,
+      });
       await ctx.blobs.put(result.image);
       await db
         .update(bakedTuneFiles)
-        .set({ sha256: result.sha256, size: result.image.length, report: result.report as unknown as Record<string, unknown>, updatedAt: new Date() })
+        .set({
+          sha256: result.sha256,
+          size: result.image.length,
+          report: result.report as unknown as Record<string, unknown>,
+          updatedAt: new Date(),
+        })
         .where(eq(bakedTuneFiles.id, row.id));
       rebaked += 1;
     } catch (error) {
-      const message = error instanceof HttpError ? (error.description ?? error.message) : error instanceof Error ? error.message : String(error);
+      const message =
+        error instanceof HttpError
+          ? (error.description ?? error.message)
+          : error instanceof Error
+            ? error.message
+            : String(error);
       failure = { item: row.id, message };
     }
     progress.step(failure);

@@ -9,11 +9,23 @@
  * It also removes request temp files that outlived the request time-out (temp-files.ts): what a
  * process killed mid-upload left behind.
  */
+
+import { rm } from "node:fs/promises";
 import { isNotNull, lt } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { rm } from "node:fs/promises";
 import type { AppContext } from "../context";
-import { bakedTuneFiles, dealerProfiles, firmwareSupport, profileChangeFiles, profilePictures, supportRequests, tuneFileVersions, tuningRequestFiles, tuningRequests, userVehicles } from "../db/schema";
+import {
+  bakedTuneFiles,
+  dealerProfiles,
+  firmwareSupport,
+  profileChangeFiles,
+  profilePictures,
+  supportRequests,
+  tuneFileVersions,
+  tuningRequestFiles,
+  tuningRequests,
+  userVehicles,
+} from "../db/schema";
 import type { JobContext } from "./queue";
 import { removeStaleTempFiles, tempFileMaxAgeMs } from "./temp-files";
 
@@ -59,7 +71,8 @@ export async function collectBlobs(
   }
   const result: BlobCollection = { kept: 0, removed: 0, removedBytes: 0, removedTempFiles: 0 };
   for (const blob of blobs) {
-    if (referenced.has(blob.sha256) || blob.storedAt > cutoff || !(await ctx.blobs.remove(blob.sha256, startedAt))) result.kept += 1;
+    if (referenced.has(blob.sha256) || blob.storedAt > cutoff || !(await ctx.blobs.remove(blob.sha256, startedAt)))
+      result.kept += 1;
     else {
       result.removed += 1;
       result.removedBytes += blob.size;
@@ -70,8 +83,11 @@ export async function collectBlobs(
     if (temp.storedAt <= cutoff) await rm(temp.path, { force: true });
     options.progress?.step();
   }
-  const requestTemps = await removeStaleTempFiles(ctx.config.dataDir, options.tempMaxAgeMs ?? tempFileMaxAgeMs(ctx.config), startedAt);
+  const requestTemps = await removeStaleTempFiles(
+    ctx.config.dataDir,
+    options.tempMaxAgeMs ?? tempFileMaxAgeMs(ctx.config),
+    startedAt,
+  );
   result.removedTempFiles = requestTemps.removed;
   return result;
 }
-

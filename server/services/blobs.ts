@@ -8,7 +8,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -79,16 +79,23 @@ export class BlobStore {
   async list(): Promise<{ blobs: StoredBlob[]; temps: Array<{ path: string; storedAt: number }> }> {
     const blobs: StoredBlob[] = [];
     const temps: Array<{ path: string; storedAt: number }> = [];
-    const entries = await readdir(this.root, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return [];
-      throw error;
-    });
+    const entries = await readdir(this.root, { recursive: true, withFileTypes: true }).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return [];
+        throw error;
+      },
+    );
     for (const entry of entries) {
       if (!entry.isFile()) continue;
       const file = path.join(entry.parentPath, entry.name);
       const info = await stat(file).catch(() => null);
       if (!info) continue;
-      if (SHA256.test(entry.name)) blobs.push({ sha256: entry.name, size: info.size, storedAt: Math.max(info.mtimeMs, this.stored.get(entry.name) ?? 0) });
+      if (SHA256.test(entry.name))
+        blobs.push({
+          sha256: entry.name,
+          size: info.size,
+          storedAt: Math.max(info.mtimeMs, this.stored.get(entry.name) ?? 0),
+        });
       else if (entry.name.startsWith("put-")) temps.push({ path: file, storedAt: info.mtimeMs });
     }
     return { blobs, temps };

@@ -10,10 +10,16 @@
  * its next query: there the trigger's NOTIFY drops them, and no read is asked.
  */
 import { eq } from "drizzle-orm";
+import type { Patch } from "../../contracts/tune-definition";
 import type { Database, Db } from "../db/connection";
 import { catalogueGeneration, firmwareSupport } from "../db/schema";
-import type { Patch } from "../../contracts/tune-definition";
-import { type FirmwareIdentity, type Identification, identityColumns, identifyAmong, patchesById } from "./firmware-records";
+import {
+  type FirmwareIdentity,
+  type Identification,
+  identifyAmong,
+  identityColumns,
+  patchesById,
+} from "./firmware-records";
 
 interface Kept {
   generation: number;
@@ -52,7 +58,10 @@ export class CatalogueCache {
    */
   private async current(): Promise<Kept> {
     if (this.told) return this.kept;
-    const [row] = await this.db.select({ generation: catalogueGeneration.generation }).from(catalogueGeneration).where(eq(catalogueGeneration.id, 1));
+    const [row] = await this.db
+      .select({ generation: catalogueGeneration.generation })
+      .from(catalogueGeneration)
+      .where(eq(catalogueGeneration.id, 1));
     const generation = row?.generation ?? -1;
     if (generation !== this.kept.generation) this.drop(generation);
     return this.kept;
@@ -79,7 +88,8 @@ export class CatalogueCache {
   async patches(ids: readonly string[], path = "patchIds"): Promise<Patch[]> {
     const kept = await this.current();
     const missing = [...new Set(ids.filter((id) => !kept.patches.has(id)))];
-    if (missing.length) for (const patch of await patchesById(this.db, missing, path)) kept.patches.set(patch.id!, patch);
+    if (missing.length)
+      for (const patch of await patchesById(this.db, missing, path)) kept.patches.set(patch.id!, patch);
     return ids.map((id) => kept.patches.get(id)!);
   }
 }

@@ -3,9 +3,10 @@
  * firmware ids and descriptor ids live in arrays, so the checks a foreign key
  * would make are made here, under the same row locks.
  */
-import { type SQL, and, eq, inArray, sql } from "drizzle-orm";
-import { ExpressionError, compileExpression } from "../../contracts/expression";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { ExpressionIssue } from "../../contracts/catalogue";
+import { compileExpression, ExpressionError } from "../../contracts/expression";
+import type { Tx } from "../db/handle";
 import {
   computedDescriptors,
   firmwareSecrets,
@@ -13,20 +14,21 @@ import {
   obdFunctions,
   pidDescriptors,
   pidTemplates,
-  supportRequests,
   supportedVehicles,
+  supportRequests,
   tuneFilePatches,
   tuneFiles,
   userVehicles,
 } from "../db/schema";
 import { badRequest } from "../errors";
-import type { Tx } from "../db/handle";
 import type { Referrer } from "../http/crud";
 
 const REFERRER_LIMIT = 20;
 
 /** Runs queries one after another and gives their results in order. */
-async function sequence<const T extends readonly (() => Promise<unknown>)[]>(queries: T): Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+async function sequence<const T extends readonly (() => Promise<unknown>)[]>(
+  queries: T,
+): Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
   const results: unknown[] = [];
   for (const query of queries) results.push(await query());
   return results as { [K in keyof T]: Awaited<ReturnType<T[K]>> };
@@ -61,20 +63,66 @@ const arrayHolds = (column: SQL | unknown, value: string, type: "text" | "uuid" 
  */
 export async function firmwareReferrers(tx: Tx, firmwareId: string): Promise<Referrer[]> {
   const [vehicles, functions, descriptors, templates, secrets, requests, tunes, patches, cars] = await sequence([
-    () => tx
-      .select({ id: supportedVehicles.id, make: supportedVehicles.make, model: supportedVehicles.model, engine: supportedVehicles.engine })
-      .from(supportedVehicles)
-      .where(arrayHolds(supportedVehicles.firmwareIds, firmwareId))
-      .limit(REFERRER_LIMIT),
-    () => tx.select({ id: obdFunctions.id, name: obdFunctions.name }).from(obdFunctions).where(arrayHolds(obdFunctions.firmwareIds, firmwareId)).limit(REFERRER_LIMIT),
-    () => tx.select({ id: pidDescriptors.id, name: pidDescriptors.name }).from(pidDescriptors).where(arrayHolds(pidDescriptors.firmwareIds, firmwareId)).limit(REFERRER_LIMIT),
-    () => tx.select({ id: pidTemplates.id, name: pidTemplates.name }).from(pidTemplates).where(arrayHolds(pidTemplates.firmwareIds, firmwareId)).limit(REFERRER_LIMIT),
-    () => tx.select({ id: firmwareSecrets.id, name: firmwareSecrets.label }).from(firmwareSecrets).where(eq(firmwareSecrets.firmwareId, firmwareId)).limit(REFERRER_LIMIT),
-    () => tx.select({ id: supportRequests.id, name: supportRequests.vin }).from(supportRequests).where(eq(supportRequests.firmwareId, firmwareId)).limit(REFERRER_LIMIT),
+    () =>
+      tx
+        .select({
+          id: supportedVehicles.id,
+          make: supportedVehicles.make,
+          model: supportedVehicles.model,
+          engine: supportedVehicles.engine,
+        })
+        .from(supportedVehicles)
+        .where(arrayHolds(supportedVehicles.firmwareIds, firmwareId))
+        .limit(REFERRER_LIMIT),
+    () =>
+      tx
+        .select({ id: obdFunctions.id, name: obdFunctions.name })
+        .from(obdFunctions)
+        .where(arrayHolds(obdFunctions.firmwareIds, firmwareId))
+        .limit(REFERRER_LIMIT),
+    () =>
+      tx
+        .select({ id: pidDescriptors.id, name: pidDescriptors.name })
+        .from(pidDescriptors)
+        .where(arrayHolds(pidDescriptors.firmwareIds, firmwareId))
+        .limit(REFERRER_LIMIT),
+    () =>
+      tx
+        .select({ id: pidTemplates.id, name: pidTemplates.name })
+        .from(pidTemplates)
+        .where(arrayHolds(pidTemplates.firmwareIds, firmwareId))
+        .limit(REFERRER_LIMIT),
+    () =>
+      tx
+        .select({ id: firmwareSecrets.id, name: firmwareSecrets.label })
+        .from(firmwareSecrets)
+        .where(eq(firmwareSecrets.firmwareId, firmwareId))
+        .limit(REFERRER_LIMIT),
+    () =>
+      tx
+        .select({ id: supportRequests.id, name: supportRequests.vin })
+        .from(supportRequests)
+        .where(eq(supportRequests.firmwareId, firmwareId))
+        .limit(REFERRER_LIMIT),
     // Tune files, patches and vehicles are identified by this firmware: removing it would orphan them.
-    () => tx.select({ id: tuneFiles.id, name: tuneFiles.title }).from(tuneFiles).where(eq(tuneFiles.firmwareId, firmwareId)).limit(REFERRER_LIMIT),
-    () => tx.select({ id: tuneFilePatches.id, name: tuneFilePatches.title }).from(tuneFilePatches).where(arrayHolds(tuneFilePatches.firmwareIds, firmwareId)).limit(REFERRER_LIMIT),
-    () => tx.select({ id: userVehicles.id, name: userVehicles.name }).from(userVehicles).where(eq(userVehicles.firmwareId, firmwareId)).limit(REFERRER_LIMIT),
+    () =>
+      tx
+        .select({ id: tuneFiles.id, name: tuneFiles.title })
+        .from(tuneFiles)
+        .where(eq(tuneFiles.firmwareId, firmwareId))
+        .limit(REFERRER_LIMIT),
+    () =>
+      tx
+        .select({ id: tuneFilePatches.id, name: tuneFilePatches.title })
+        .from(tuneFilePatches)
+        .where(arrayHolds(tuneFilePatches.firmwareIds, firmwareId))
+        .limit(REFERRER_LIMIT),
+    () =>
+      tx
+        .select({ id: userVehicles.id, name: userVehicles.name })
+        .from(userVehicles)
+        .where(eq(userVehicles.firmwareId, firmwareId))
+        .limit(REFERRER_LIMIT),
   ]);
   return [
     ...vehicles.map((v) => ({ resource: "supported vehicle", id: v.id, label: `${v.make} ${v.model} ${v.engine}` })),
@@ -94,14 +142,18 @@ export async function channelReferrers(tx: Tx, channel: { id?: string; variable:
   const [templates, computed] = await sequence([
     () =>
       channel.id
-      ? tx.select({ id: pidTemplates.id, name: pidTemplates.name }).from(pidTemplates).where(arrayHolds(pidTemplates.descriptorIds, channel.id, "uuid")).limit(REFERRER_LIMIT)
-      : Promise.resolve([]),
+        ? tx
+            .select({ id: pidTemplates.id, name: pidTemplates.name })
+            .from(pidTemplates)
+            .where(arrayHolds(pidTemplates.descriptorIds, channel.id, "uuid"))
+            .limit(REFERRER_LIMIT)
+        : Promise.resolve([]),
     () =>
       tx
-      .select({ id: computedDescriptors.id, name: computedDescriptors.name })
-      .from(computedDescriptors)
-      .where(arrayHolds(computedDescriptors.variables, channel.variable))
-      .limit(REFERRER_LIMIT),
+        .select({ id: computedDescriptors.id, name: computedDescriptors.name })
+        .from(computedDescriptors)
+        .where(arrayHolds(computedDescriptors.variables, channel.variable))
+        .limit(REFERRER_LIMIT),
   ]);
   return [
     ...templates.map((t) => ({ resource: "PID template", id: t.id, label: t.name })),
@@ -111,7 +163,11 @@ export async function channelReferrers(tx: Tx, channel: { id?: string; variable:
 
 /** Locks the descriptors a template lists; unknown ids are a 400 naming them. */
 export async function lockDescriptorIds(tx: Tx, ids: readonly string[]): Promise<void> {
-  const found = await tx.select({ id: pidDescriptors.id }).from(pidDescriptors).where(inArray(pidDescriptors.id, [...ids])).for("key share");
+  const found = await tx
+    .select({ id: pidDescriptors.id })
+    .from(pidDescriptors)
+    .where(inArray(pidDescriptors.id, [...ids]))
+    .for("key share");
   const known = new Set(found.map((row) => row.id));
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length) {
@@ -124,13 +180,23 @@ export async function lockDescriptorIds(tx: Tx, ids: readonly string[]): Promise
 export async function knownChannelVariables(tx: Tx, names: readonly string[], except?: string): Promise<string[]> {
   if (names.length === 0) return [];
   const [pids, computed] = await sequence([
-    () => tx.select({ variable: pidDescriptors.variable }).from(pidDescriptors).where(inArray(pidDescriptors.variable, [...names])).for("key share"),
     () =>
       tx
-      .select({ variable: computedDescriptors.variable })
-      .from(computedDescriptors)
-      .where(and(inArray(computedDescriptors.variable, [...names]), except ? sql`${computedDescriptors.id} <> ${except}` : undefined))
-      .for("key share"),
+        .select({ variable: pidDescriptors.variable })
+        .from(pidDescriptors)
+        .where(inArray(pidDescriptors.variable, [...names]))
+        .for("key share"),
+    () =>
+      tx
+        .select({ variable: computedDescriptors.variable })
+        .from(computedDescriptors)
+        .where(
+          and(
+            inArray(computedDescriptors.variable, [...names]),
+            except ? sql`${computedDescriptors.id} <> ${except}` : undefined,
+          ),
+        )
+        .for("key share"),
   ]);
   return [...pids, ...computed].map((row) => row.variable);
 }

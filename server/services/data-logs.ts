@@ -8,11 +8,11 @@
  * same bytes cannot interleave with a delete that is about to remove them.
  */
 import { createHash } from "node:crypto";
-import { type SQL, and, eq, isNull, or, sql } from "drizzle-orm";
+import { and, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { DataLogShare, DataLogSummary } from "../../contracts/data-logs";
+import type { LogChannel } from "../../domain/logs";
 import type { Db } from "../db/handle";
 import { dataLogShares, dataLogs, tuningRequestEvents, tuningRequests, userVehicles } from "../db/schema";
-import type { LogChannel } from "../../domain/logs";
 import { notFound } from "../errors";
 import type { VerifiedCaller } from "./identity";
 
@@ -20,10 +20,12 @@ export type LogRow = typeof dataLogs.$inferSelect;
 export type ShareRow = typeof dataLogShares.$inferSelect;
 
 /** Serialises writers of one blob hash until the transaction ends (see the top of this file). */
-export const lockHash = (tx: Db, sha256: string) => tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${sha256}, 0))`);
+export const lockHash = (tx: Db, sha256: string) =>
+  tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${sha256}, 0))`);
 
 /** Owner's rows only, unless the caller is an admin. */
-export const visibleTo = (caller: VerifiedCaller): SQL | undefined => (caller.role === "admin" ? undefined : eq(dataLogs.ownerUid, caller.uid));
+export const visibleTo = (caller: VerifiedCaller): SQL | undefined =>
+  caller.role === "admin" ? undefined : eq(dataLogs.ownerUid, caller.uid);
 
 /**
  * Only a log's owner sees it (admins see every log); anyone else gets the same 404 as for a log
@@ -46,7 +48,12 @@ export async function ownedLog(db: Db, caller: VerifiedCaller, id: string): Prom
 export async function readableLog(db: Db, caller: VerifiedCaller, id: string): Promise<LogRow> {
   const attached = sql`EXISTS (SELECT 1 FROM ${tuningRequests} WHERE ${tuningRequests.dealerUid} = ${caller.uid} AND (${dataLogs.id} = ANY(${tuningRequests.logIds})
     OR EXISTS (SELECT 1 FROM ${tuningRequestEvents} WHERE ${tuningRequestEvents.requestId} = ${tuningRequests.id} AND ${dataLogs.id} = ANY(${tuningRequestEvents.logIds}))))`;
-  const scope = caller.role === "admin" ? undefined : caller.role === "dealer" ? or(eq(dataLogs.ownerUid, caller.uid), attached) : eq(dataLogs.ownerUid, caller.uid);
+  const scope =
+    caller.role === "admin"
+      ? undefined
+      : caller.role === "dealer"
+        ? or(eq(dataLogs.ownerUid, caller.uid), attached)
+        : eq(dataLogs.ownerUid, caller.uid);
   const [row] = await db
     .select()
     .from(dataLogs)
@@ -66,7 +73,8 @@ export async function vehicleOf(db: Db, ownerUid: string, id: string) {
 }
 
 /** A live share: not revoked, not expired. */
-export const liveShare = () => and(isNull(dataLogShares.revokedAt), or(isNull(dataLogShares.expiresAt), sql`${dataLogShares.expiresAt} > now()`));
+export const liveShare = () =>
+  and(isNull(dataLogShares.revokedAt), or(isNull(dataLogShares.expiresAt), sql`${dataLogShares.expiresAt} > now()`));
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 

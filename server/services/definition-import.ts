@@ -5,7 +5,7 @@
  * when asked, the definition and the chosen checksum schemes that verify on
  * the stock file.
  */
-import { type AuditActor, digestOf, writeAudit } from "./audit";
+
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { ChecksumScheme } from "../../contracts/tune-definition";
@@ -15,6 +15,7 @@ import type { AppContext } from "../context";
 import { firmwareSupport, tuneFilePatches } from "../db/schema";
 import { RequestValidationError } from "../errors";
 import { domain } from "../http/domain-errors";
+import { type AuditActor, digestOf, writeAudit } from "./audit";
 import { lockFirmwareIds } from "./catalogue";
 import { firmwareRecord } from "./firmware-records";
 import { checkPatchAgainstFirmware } from "./patch-fit";
@@ -31,64 +32,110 @@ export interface ImportSaved {
 }
 
 /** The chosen elements of `list` by index or name, refusing one the file does not have with a field error. */
-function chosen<T>(list: T[], wanted: Array<number | string> | undefined, field: string, key: (item: T, index: number) => number | string, what: string): T[] {
+function chosen<T>(
+  list: T[],
+  wanted: Array<number | string> | undefined,
+  field: string,
+  key: (item: T, index: number) => number | string,
+  what: string,
+): T[] {
   if (wanted === undefined) return list;
   const issues = wanted.flatMap((w, i) =>
-    list.some((item, index) => key(item, index) === w) ? [] : [{ path: `${field}.${i}`, message: `the file has no ${what} ${JSON.stringify(w)}` }],
+    list.some((item, index) => key(item, index) === w)
+      ? []
+      : [{ path: `${field}.${i}`, message: `the file has no ${what} ${JSON.stringify(w)}` }],
   );
   if (issues.length) throw new RequestValidationError("body", issues);
   return list.filter((item, index) => wanted.includes(key(item, index)));
 }
 
-export async function runDefinitionImport(ctx: AppContext, body: ImportBody, actor: AuditActor): Promise<XdfImported | (Omit<XdfImported, "patches"> & { patches: TuneFilePatch[]; saved: ImportSaved })> {
+export async function runDefinitionImport(
+  ctx: AppContext,
+  body: ImportBody,
+  actor: AuditActor,
+): Promise<XdfImported | (Omit<XdfImported, "patches"> & { patches: TuneFilePatch[]; saved: ImportSaved })> {
   const { db } = ctx;
   const record = await firmwareRecord(db, body.firmwareId);
   const stockImage = record.stockSha256 ? await readImage(ctx, record.stockSha256) : undefined;
   const imported = await domain(() =>
-    importDefinition(body.xml, { firmwareId: record.firmwareId, imageSize: record.imageSize, stockImage, ...(body.romId !== undefined && { romId: body.romId }) }),
+    importDefinition(body.xml, {
+      firmwareId: record.firmwareId,
+      imageSize: record.imageSize,
+      stockImage,
+      ...(body.romId !== undefined && { romId: body.romId }),
+    }),
   );
   if (body.dryRun) return { ...imported, ...(stockImage && { samples: sampleMaps(imported.definition, stockImage) }) };
 
   const patches = chosen(imported.patches, body.patchIndexes, "patchIndexes", (_, i) => i, "patch");
-  const schemes = body.saveDefinition ? chosen(imported.checksums, body.checksumNames, "checksumNames", (c) => c.name, "checksum scheme") : [];
+  const schemes = body.saveDefinition
+    ? chosen(imported.checksums, body.checksumNames, "checksumNames", (c) => c.name, "checksum scheme")
+    : [];
   const saved: ImportSaved = { definition: false, checksums: [], refusedChecksums: [] };
   const rows = await db.transaction(async (tx) => {
     const stored = [];
     let replaced: { definition: string | null; checksums: string[] } | null = null;
     for (const patch of patches) {
       await checkPatchAgainstFirmware(ctx, tx, patch, `patches.${imported.patches.indexOf(patch)}`);
-      const [row] = await tx.insert(tuneFilePatches).values({ title: patch.title, description: patch.description, firmwareIds: patch.firmwareIds, entries: patch.entries }).returning();
+      const [row] = await tx
+        .insert(tuneFilePatches)
+        .values({
+          title: patch.title,
+          description: patch.description,
+          firmwareIds: patch.firmwareIds,
+          entries: patch.entries,
+        })
+        .returning();
       stored.push(patchToApi(row));
     }
     if (body.saveDefinition) {
       await lockFirmwareIds(tx, [record.firmwareId]);
-      const [current] = await tx.select({ checksums: firmwareSupport.checksums, definition: firmwareSupport.definition }).from(firmwareSupport).where(eq(firmwareSupport.firmwareId, record.firmwareId)).for("update");
+      const [current] = await tx
+        .select({ checksums: firmwareSupport.checksums, definition: firmwareSupport.definition })
+        .from(firmwareSupport)
+        .where(eq(firmwareSupport.firmwareId, record.firmwareId))
+        .for("update");
       const checksums = [...((current?.checksums as ChecksumScheme[] | undefined) ?? [])];
       replaced = { definition: digestOf(current?.definition), checksums: checksums.map((scheme) => scheme.name) };
       for (const scheme of schemes) {
         if (checksums.some((c) => c.name === scheme.name)) {
-          saved.refusedChecksums.push({ name: scheme.name, reason: "the record already has a checksum scheme of that name" });
+          saved.refusedChecksums.push({
+            name: scheme.name,
+            reason: "the record already has a checksum scheme of that name",
+          });
           continue;
         }
         const result = stockImage ? verifyAll(stockImage, [scheme])[0] : null;
         if (result && !result.valid) {
-          saved.refusedChecksums.push({ name: scheme.name, reason: `does not verify on the stock file (stored ${result.stored}, computed ${result.computed})` });
+          saved.refusedChecksums.push({
+            name: scheme.name,
+            reason: `does not verify on the stock file (stored ${result.stored}, computed ${result.computed})`,
+          });
           continue;
         }
         checksums.push(scheme);
         saved.checksums.push(scheme.name);
       }
-      await tx.update(firmwareSupport).set({ definition: imported.definition, checksums, updatedAt: new Date() }).where(eq(firmwareSupport.firmwareId, record.firmwareId));
+      await tx
+        .update(firmwareSupport)
+        .set({ definition: imported.definition, checksums, updatedAt: new Date() })
+        .where(eq(firmwareSupport.firmwareId, record.firmwareId));
       saved.definition = true;
     }
     // One row for the import: the patches it stored and, when saved, the definition and schemes it replaced.
-    const [target] = await tx.select({ id: firmwareSupport.id }).from(firmwareSupport).where(eq(firmwareSupport.firmwareId, record.firmwareId));
+    const [target] = await tx
+      .select({ id: firmwareSupport.id })
+      .from(firmwareSupport)
+      .where(eq(firmwareSupport.firmwareId, record.firmwareId));
     await writeAudit(tx, actor, {
       action: "firmware-support.definition-imported",
       targetType: "firmware-support",
       targetId: target?.id ?? record.firmwareId,
       before: replaced,
-      after: { patchIds: stored.map((patch) => patch.id), ...(replaced && { definition: digestOf(imported.definition), checksumsAdded: saved.checksums }) },
+      after: {
+        patchIds: stored.map((patch) => patch.id),
+        ...(replaced && { definition: digestOf(imported.definition), checksumsAdded: saved.checksums }),
+      },
     });
     return stored;
   });

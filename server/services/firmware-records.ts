@@ -5,9 +5,9 @@
  */
 import { eq, inArray, sql } from "drizzle-orm";
 import type { ChecksumScheme, IdentifyRule, Patch, TuneDefinition, TuneItem } from "../../contracts/tune-definition";
+import { identifyFirmware } from "../../domain/tune";
 import type { Db } from "../db/connection";
 import { firmwareSupport, tuneFilePatches } from "../db/schema";
-import { identifyFirmware } from "../../domain/tune";
 import { HttpError } from "../errors";
 
 /** What identifying, verifying, patching and baking an image need of its firmware record. */
@@ -38,7 +38,10 @@ const asIdentity = (row: Record<string, unknown>) => row as unknown as FirmwareI
 
 /** A firmware's map definition: read only where items are needed, since a definition of thousands of items costs more to load than an image costs to patch. */
 export async function definitionOf(db: Reader, firmwareId: string): Promise<TuneDefinition | null> {
-  const [row] = await db.select({ definition: firmwareSupport.definition }).from(firmwareSupport).where(eq(firmwareSupport.firmwareId, firmwareId));
+  const [row] = await db
+    .select({ definition: firmwareSupport.definition })
+    .from(firmwareSupport)
+    .where(eq(firmwareSupport.firmwareId, firmwareId));
   return (row?.definition as TuneDefinition | null | undefined) ?? null;
 }
 
@@ -46,12 +49,16 @@ export async function definitionOf(db: Reader, firmwareId: string): Promise<Tune
 type Reader = Pick<Db, "select">;
 
 const unknownFirmware = (firmwareId: string) =>
-  new HttpError(422, "Unknown firmware", `No firmware record for ${firmwareId}`, [{ path: "firmwareId", message: `no firmware record for ${firmwareId}` }]);
+  new HttpError(422, "Unknown firmware", `No firmware record for ${firmwareId}`, [
+    { path: "firmwareId", message: `no firmware record for ${firmwareId}` },
+  ]);
 
 /** One item of a firmware's definition, picked out by the database: the tune viewer asks for one map at a time of definitions with thousands. */
 export async function definitionItem(db: Reader, firmwareId: string, itemId: string): Promise<TuneItem | null> {
   const [row] = await db
-    .select({ item: sql<TuneItem | null>`(SELECT item FROM jsonb_array_elements(${firmwareSupport.definition}->'items') AS item WHERE item->>'id' = ${itemId} LIMIT 1)` })
+    .select({
+      item: sql<TuneItem | null>`(SELECT item FROM jsonb_array_elements(${firmwareSupport.definition}->'items') AS item WHERE item->>'id' = ${itemId} LIMIT 1)`,
+    })
     .from(firmwareSupport)
     .where(eq(firmwareSupport.firmwareId, firmwareId));
   return row?.item ?? null;
@@ -59,7 +66,10 @@ export async function definitionItem(db: Reader, firmwareId: string, itemId: str
 
 /** A firmware's record without its definition. */
 export async function firmwareIdentity(db: Reader, firmwareId: string): Promise<FirmwareIdentity> {
-  const [row] = await db.select(identityColumns).from(firmwareSupport).where(eq(firmwareSupport.firmwareId, firmwareId));
+  const [row] = await db
+    .select(identityColumns)
+    .from(firmwareSupport)
+    .where(eq(firmwareSupport.firmwareId, firmwareId));
   if (!row) throw unknownFirmware(firmwareId);
   return asIdentity(row);
 }
@@ -82,16 +92,29 @@ export interface Identification {
  * the second a firmware we do not support. Images are identified through the catalogue cache
  * (catalogue-cache.ts), which keeps the candidates of each size.
  */
-export async function identifyAmong(db: Db, image: Uint8Array, candidates: readonly FirmwareIdentity[]): Promise<Identification> {
+export async function identifyAmong(
+  db: Db,
+  image: Uint8Array,
+  candidates: readonly FirmwareIdentity[],
+): Promise<Identification> {
   if (candidates.length === 0) {
-    const sizes = await db.selectDistinct({ size: firmwareSupport.imageSize }).from(firmwareSupport).orderBy(firmwareSupport.imageSize).limit(20);
+    const sizes = await db
+      .selectDistinct({ size: firmwareSupport.imageSize })
+      .from(firmwareSupport)
+      .orderBy(firmwareSupport.imageSize)
+      .limit(20);
     return {
       record: null,
       reason: `the file is ${image.length} bytes and no firmware record has images of that size${sizes.length ? ` (known sizes: ${sizes.map((s) => s.size).join(", ")})` : ""}; is the read truncated?`,
     };
   }
   const record = identifyFirmware(image, candidates);
-  return record ? { record, reason: null } : { record: null, reason: `no firmware record of ${image.length} bytes matches this image's identify bytes: unknown firmware` };
+  return record
+    ? { record, reason: null }
+    : {
+        record: null,
+        reason: `no firmware record of ${image.length} bytes matches this image's identify bytes: unknown firmware`,
+      };
 }
 
 /** An identification's record, or the 422 naming why there is none or why it is not the one expected. */
@@ -111,7 +134,13 @@ export type PatchRow = typeof tuneFilePatches.$inferSelect;
  * stored the contract's normalised output, and parsing 1,000 entries per
  * request would cost more than applying them.
  */
-export const patchOf = (row: PatchRow): Patch => ({ id: row.id, title: row.title, description: row.description, firmwareIds: row.firmwareIds, entries: row.entries });
+export const patchOf = (row: PatchRow): Patch => ({
+  id: row.id,
+  title: row.title,
+  description: row.description,
+  firmwareIds: row.firmwareIds,
+  entries: row.entries,
+});
 
 export async function patchesForFirmware(db: Db, firmwareId: string): Promise<PatchRow[]> {
   return db
@@ -125,7 +154,10 @@ export async function patchesForFirmware(db: Db, firmwareId: string): Promise<Pa
 /** The patches named, in the order named; an unknown id is a 400 naming it. */
 export async function patchesById(db: Db, ids: readonly string[], path = "patchIds"): Promise<Patch[]> {
   if (ids.length === 0) return [];
-  const rows = await db.select().from(tuneFilePatches).where(inArray(tuneFilePatches.id, [...ids]));
+  const rows = await db
+    .select()
+    .from(tuneFilePatches)
+    .where(inArray(tuneFilePatches.id, [...ids]));
   const byId = new Map(rows.map((row) => [row.id, row]));
   const unknown = ids.filter((id) => !byId.has(id));
   if (unknown.length) {

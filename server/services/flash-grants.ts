@@ -16,9 +16,11 @@ export type GrantRow = typeof flashGrants.$inferSelect;
 const PURPOSE = "flash-grant";
 
 /** What a grant binds, and never changes: its expiry and use are the row's, checked at each use. */
-const factsOf = (grant: Pick<GrantRow, "id" | "vehicleId" | "sha256" | "ecuSerial" | "kind">) => [grant.id, grant.vehicleId, grant.kind, grant.sha256, grant.ecuSerial].join("|");
+const factsOf = (grant: Pick<GrantRow, "id" | "vehicleId" | "sha256" | "ecuSerial" | "kind">) =>
+  [grant.id, grant.vehicleId, grant.kind, grant.sha256, grant.ecuSerial].join("|");
 
-export const grantToken = (box: SecretBox, grant: GrantRow): string => `${grant.id}.${box.sign(PURPOSE, factsOf(grant))}`;
+export const grantToken = (box: SecretBox, grant: GrantRow): string =>
+  `${grant.id}.${box.sign(PURPOSE, factsOf(grant))}`;
 
 const refused = (message: string) => new HttpError(403, "Flash grant refused", message, [{ path: "grant", message }]);
 
@@ -28,14 +30,23 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * The grant a token stands for, checked: signature, vehicle, expiry and (unless `allowUsed`)
  * not yet used. Every refusal is a 403 naming why.
  */
-export async function grantOfToken(db: Db | Tx, box: SecretBox, token: string, vehicleId: string, options: { allowUsed?: boolean; now?: Date } = {}): Promise<GrantRow> {
+export async function grantOfToken(
+  db: Db | Tx,
+  box: SecretBox,
+  token: string,
+  vehicleId: string,
+  options: { allowUsed?: boolean; now?: Date } = {},
+): Promise<GrantRow> {
   const [id, signature] = token.split(".");
   if (!id || !signature || !UUID.test(id)) throw refused("the grant token is malformed");
   const [grant] = await db.select().from(flashGrants).where(eq(flashGrants.id, id));
-  if (!grant || !box.verify(PURPOSE, factsOf(grant), signature)) throw refused("the grant token is not one this server signed");
+  if (!grant || !box.verify(PURPOSE, factsOf(grant), signature))
+    throw refused("the grant token is not one this server signed");
   if (grant.vehicleId !== vehicleId) throw refused("the grant is for another vehicle");
-  if (grant.expiresAt.getTime() <= (options.now ?? new Date()).getTime()) throw refused("the grant has expired: run the pre-flight again");
-  if (grant.usedAt && !options.allowUsed) throw refused("the grant was already used by a flash session: run the pre-flight again");
+  if (grant.expiresAt.getTime() <= (options.now ?? new Date()).getTime())
+    throw refused("the grant has expired: run the pre-flight again");
+  if (grant.usedAt && !options.allowUsed)
+    throw refused("the grant was already used by a flash session: run the pre-flight again");
   return grant;
 }
 

@@ -9,8 +9,13 @@
  * wrong file, a wrong step order or a power problem (domain.md).
  */
 import { and, eq, gt, isNull, or } from "drizzle-orm";
-import { DEFAULT_MIN_BATTERY_VOLTS, type FlashAuthentication, type PreflightCheck, preflightChecks } from "../../contracts/flash-logs";
 import { type FlashBlock, type FlashingProfile, flashingProfileSchema } from "../../contracts/catalogue";
+import {
+  DEFAULT_MIN_BATTERY_VOLTS,
+  type FlashAuthentication,
+  type PreflightCheck,
+  preflightChecks,
+} from "../../contracts/flash-logs";
 import type { ChecksumScheme } from "../../contracts/tune-definition";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, firmwareSecrets, firmwareSupport, tuneFilePurchases, tuneFiles } from "../db/schema";
@@ -54,7 +59,12 @@ export interface PreflightPassed {
 type Body = Omit<FlashAuthentication, "seed"> & { sha256: string };
 
 /** Runs the checks in order and throws a 409 naming the first that failed, with every result so far. */
-export async function preflight(ctx: AppContext, vehicle: VehicleRow, owner: boolean, body: Body): Promise<PreflightPassed> {
+export async function preflight(
+  ctx: AppContext,
+  vehicle: VehicleRow,
+  owner: boolean,
+  body: Body,
+): Promise<PreflightPassed> {
   const { db } = ctx;
   const checks: PreflightResult[] = [];
   const pass = (check: PreflightCheck, message: string) => void checks.push({ check, ok: true, message });
@@ -66,77 +76,142 @@ export async function preflight(ctx: AppContext, vehicle: VehicleRow, owner: boo
   if (!owner) fail("owner", "only the vehicle's owner flashes it, from the app signed in as them");
   pass("owner", "the caller owns the vehicle");
 
-  if (!vehicle.vin || body.vin !== vehicle.vin) fail("vin", `the car reads VIN ${body.vin}; the vehicle is ${vehicle.vin ?? "without a VIN (connect it first)"}`);
+  if (!vehicle.vin || body.vin !== vehicle.vin)
+    fail("vin", `the car reads VIN ${body.vin}; the vehicle is ${vehicle.vin ?? "without a VIN (connect it first)"}`);
   pass("vin", `VIN ${body.vin}`);
   if (!vehicle.ecuSerial || body.ecu.ecuSerial !== vehicle.ecuSerial) {
-    fail("ecu-serial", `the ECU reads serial ${body.ecu.ecuSerial}; the vehicle's ECU is ${vehicle.ecuSerial ?? "unknown (connect it first)"}: was the ECU swapped?`);
+    fail(
+      "ecu-serial",
+      `the ECU reads serial ${body.ecu.ecuSerial}; the vehicle's ECU is ${vehicle.ecuSerial ?? "unknown (connect it first)"}: was the ECU swapped?`,
+    );
   }
   pass("ecu-serial", `ECU serial ${body.ecu.ecuSerial}`);
   if (!vehicle.softwareId || body.ecu.softwareId !== vehicle.softwareId) {
-    fail("software-id", `the ECU runs ${body.ecu.softwareId}; the vehicle was connected with ${vehicle.softwareId ?? "no software id"}: connect it again`);
+    fail(
+      "software-id",
+      `the ECU runs ${body.ecu.softwareId}; the vehicle was connected with ${vehicle.softwareId ?? "no software id"}: connect it again`,
+    );
   }
-  if (!vehicle.firmwareId) fail("software-id", `software ${body.ecu.softwareId} is not a firmware the catalogue supports`);
+  if (!vehicle.firmwareId)
+    fail("software-id", `software ${body.ecu.softwareId} is not a firmware the catalogue supports`);
   const firmwareId = vehicle.firmwareId as string;
 
   // What will be written, and whether this car may have it.
-  let file: { kind: "tune" | "stock"; sha256: string; firmwareId: string; bakedTuneFileId: string | null; tuneFileId: string | null };
+  let file: {
+    kind: "tune" | "stock";
+    sha256: string;
+    firmwareId: string;
+    bakedTuneFileId: string | null;
+    tuneFileId: string | null;
+  };
   if (body.kind === "tune") {
     const [baked] = await db
       .select()
       .from(bakedTuneFiles)
-      .where(and(eq(bakedTuneFiles.id, body.bakedTuneFileId as string), or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date()))));
-    if (!baked || baked.vehicleId !== vehicle.id) fail("licence", `no baked file ${body.bakedTuneFileId} for this vehicle (a preview expires after a while: bake again)`);
-    if (baked.firmwareId !== firmwareId) fail("software-id", `the file is for ${baked.firmwareId}; the car runs ${firmwareId}`);
+      .where(
+        and(
+          eq(bakedTuneFiles.id, body.bakedTuneFileId as string),
+          or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date())),
+        ),
+      );
+    if (!baked || baked.vehicleId !== vehicle.id)
+      fail(
+        "licence",
+        `no baked file ${body.bakedTuneFileId} for this vehicle (a preview expires after a while: bake again)`,
+      );
+    if (baked.firmwareId !== firmwareId)
+      fail("software-id", `the file is for ${baked.firmwareId}; the car runs ${firmwareId}`);
     pass("software-id", `software ${body.ecu.softwareId} is firmware ${firmwareId}, the file's`);
     if (baked.tuneFileId) {
       const [licence] = await db
-        .select({ id: tuneFilePurchases.id, title: tuneFiles.title, vin: tuneFilePurchases.vin, ecuSerial: tuneFilePurchases.ecuSerial, softwareId: tuneFilePurchases.softwareId })
+        .select({
+          id: tuneFilePurchases.id,
+          title: tuneFiles.title,
+          vin: tuneFilePurchases.vin,
+          ecuSerial: tuneFilePurchases.ecuSerial,
+          softwareId: tuneFilePurchases.softwareId,
+        })
         .from(tuneFilePurchases)
         .innerJoin(tuneFiles, eq(tuneFiles.id, tuneFilePurchases.tuneFileId))
         .where(and(eq(tuneFilePurchases.tuneFileId, baked.tuneFileId), eq(tuneFilePurchases.vehicleId, vehicle.id)));
-      if (!licence) fail("licence", "the tune this file was baked from is not licensed for this vehicle: buy it for this car first");
+      if (!licence)
+        fail(
+          "licence",
+          "the tune this file was baked from is not licensed for this vehicle: buy it for this car first",
+        );
       // Bound to the car as it was bought for: another ECU or software needs another licence.
       const bound = [
         licence.vin && licence.vin !== body.vin && `VIN ${licence.vin}`,
         licence.ecuSerial && licence.ecuSerial !== body.ecu.ecuSerial && `ECU serial ${licence.ecuSerial}`,
         licence.softwareId && licence.softwareId !== body.ecu.softwareId && `software ${licence.softwareId}`,
       ].filter(Boolean);
-      if (bound.length) fail("licence", `"${licence.title}" is licensed for ${bound.join(", ")}, not what the car reads now: ask the dealer to move the licence`);
+      if (bound.length)
+        fail(
+          "licence",
+          `"${licence.title}" is licensed for ${bound.join(", ")}, not what the car reads now: ask the dealer to move the licence`,
+        );
       pass("licence", `"${licence.title}" is licensed for this vehicle`);
     } else {
       pass("licence", "a file a dealer baked for this vehicle");
     }
-    file = { kind: "tune", sha256: baked.sha256, firmwareId: baked.firmwareId, bakedTuneFileId: baked.id, tuneFileId: baked.tuneFileId };
+    file = {
+      kind: "tune",
+      sha256: baked.sha256,
+      firmwareId: baked.firmwareId,
+      bakedTuneFileId: baked.id,
+      tuneFileId: baked.tuneFileId,
+    };
   } else {
     pass("software-id", `software ${body.ecu.softwareId} is firmware ${firmwareId}`);
-    if (!vehicle.stockDumpSha256) fail("licence", "the vehicle has no stock read to go back to: read and upload it first");
+    if (!vehicle.stockDumpSha256)
+      fail("licence", "the vehicle has no stock read to go back to: read and upload it first");
     pass("licence", "back to stock is always allowed");
-    file = { kind: "stock", sha256: vehicle.stockDumpSha256 as string, firmwareId, bakedTuneFileId: null, tuneFileId: null };
+    file = {
+      kind: "stock",
+      sha256: vehicle.stockDumpSha256 as string,
+      firmwareId,
+      bakedTuneFileId: null,
+      tuneFileId: null,
+    };
   }
-  if (body.sha256 !== file.sha256) fail("file", `the app would write bytes with SHA-256 ${body.sha256}, not the ${file.kind === "tune" ? "baked file" : "stock read"} (${file.sha256})`);
+  if (body.sha256 !== file.sha256)
+    fail(
+      "file",
+      `the app would write bytes with SHA-256 ${body.sha256}, not the ${file.kind === "tune" ? "baked file" : "stock read"} (${file.sha256})`,
+    );
   pass("file", `SHA-256 ${file.sha256}`);
 
   const [record] = await db.select().from(firmwareSupport).where(eq(firmwareSupport.firmwareId, firmwareId));
   if (!record) fail("software-id", `firmware ${firmwareId} is no longer in the catalogue`);
   const image = new Uint8Array(await ctx.blobs.read(file.sha256));
   const bad = verifyAll(image, record.checksums as ChecksumScheme[]).filter((result) => !result.valid);
-  if (bad.length) fail("checksums", bad.map((result) => `${result.name}: stored ${result.stored}, calculated ${result.computed}`).join("; "));
+  if (bad.length)
+    fail(
+      "checksums",
+      bad.map((result) => `${result.name}: stored ${result.stored}, calculated ${result.computed}`).join("; "),
+    );
   pass("checksums", `${(record.checksums as ChecksumScheme[]).length} checksum(s) verify`);
 
   const profile = flashingProfileSchema.safeParse(record.flashing);
   const minimum = profile.success ? profile.data.minBatteryVolts : DEFAULT_MIN_BATTERY_VOLTS;
-  if (body.batteryVolts < minimum) fail("battery", `the battery reads ${body.batteryVolts.toFixed(1)} V, below the ${minimum.toFixed(1)} V minimum: connect a charger and try again`);
+  if (body.batteryVolts < minimum)
+    fail(
+      "battery",
+      `the battery reads ${body.batteryVolts.toFixed(1)} V, below the ${minimum.toFixed(1)} V minimum: connect a charger and try again`,
+    );
   pass("battery", `${body.batteryVolts.toFixed(1)} V (minimum ${minimum.toFixed(1)} V)`);
 
   const blocks = (record.blocks ?? []) as FlashBlock[];
-  if (!record.flashingEnabled || !profile.success || blocks.length === 0) fail("flashing-support", `flashing of ${firmwareId} is not supported yet`);
+  if (!record.flashingEnabled || !profile.success || blocks.length === 0)
+    fail("flashing-support", `flashing of ${firmwareId} is not supported yet`);
   const level = (profile.data as FlashingProfile).securityLevel;
   const [secret] = await db
     .select({ secret: firmwareSecrets.secret })
     .from(firmwareSecrets)
     .where(and(eq(firmwareSecrets.firmwareId, firmwareId), eq(firmwareSecrets.securityLevel, level)))
     .limit(1);
-  if (!secret) fail("flashing-support", `no security-access secret is stored for ${firmwareId} level 0x${level.toString(16)}`);
+  if (!secret)
+    fail("flashing-support", `no security-access secret is stored for ${firmwareId} level 0x${level.toString(16)}`);
   pass("flashing-support", `${blocks.length} block(s), security level 0x${level.toString(16)}`);
 
   return {

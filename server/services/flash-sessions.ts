@@ -17,12 +17,21 @@ import {
 } from "../../contracts/flash-logs";
 import type { AppContext } from "../context";
 import type { Db, Tx } from "../db/handle";
-import { bakedTuneFiles, firmwareSupport, flashGrants, flashLogSteps, flashLogs, tuneFiles, userVehicles, vehicleSnapshots } from "../db/schema";
-import { snapshotToApi, snapshotValues } from "./snapshots";
-import { HttpError, forbidden, notFound } from "../errors";
+import {
+  bakedTuneFiles,
+  firmwareSupport,
+  flashGrants,
+  flashLogSteps,
+  flashLogs,
+  tuneFiles,
+  userVehicles,
+  vehicleSnapshots,
+} from "../db/schema";
+import { forbidden, HttpError, notFound } from "../errors";
 import { grantOfToken, useGrant } from "./flash-grants";
 import type { VerifiedCaller } from "./identity";
 import { consumeLicence } from "./payments/licences";
+import { snapshotToApi, snapshotValues } from "./snapshots";
 import type { VehicleRow } from "./vehicles";
 
 export type FlashLogRow = typeof flashLogs.$inferSelect;
@@ -53,7 +62,11 @@ export async function flashLogsToApi(db: Reader, rows: FlashLogRow[]): Promise<F
   const ids = rows.map((row) => row.id);
   const [lastSteps, recoveries] = ids.length
     ? await Promise.all([
-        db.selectDistinctOn([flashLogSteps.flashLogId]).from(flashLogSteps).where(inArray(flashLogSteps.flashLogId, ids)).orderBy(flashLogSteps.flashLogId, desc(flashLogSteps.seq)),
+        db
+          .selectDistinctOn([flashLogSteps.flashLogId])
+          .from(flashLogSteps)
+          .where(inArray(flashLogSteps.flashLogId, ids))
+          .orderBy(flashLogSteps.flashLogId, desc(flashLogSteps.seq)),
         db
           .select({ id: flashLogs.id, recoversId: flashLogs.recoversId })
           .from(flashLogs)
@@ -96,7 +109,14 @@ export async function flashLogsToApi(db: Reader, rows: FlashLogRow[]): Promise<F
       failedStep: row.failedStep,
       failedBlock: row.failedBlock,
       failedNrc: row.failedNrc,
-      progress: step ? { step: step.step as FlashLogStep["step"], block: step.block, percent: step.percent, status: step.status as FlashLogStep["status"] } : null,
+      progress: step
+        ? {
+            step: step.step as FlashLogStep["step"],
+            block: step.block,
+            percent: step.percent,
+            status: step.status as FlashLogStep["status"],
+          }
+        : null,
     };
   });
 }
@@ -122,25 +142,46 @@ type EndBody = z.output<typeof flashSessionEndSchema>;
 type StepBody = z.output<typeof flashStepReportSchema>;
 
 /** Starts a session with a grant, using the grant up; refuses a grant that is not this car's, is spent or has expired. */
-export async function startSession(ctx: AppContext, vehicle: VehicleRow, caller: VerifiedCaller, body: StartBody): Promise<FlashLogRow> {
+export async function startSession(
+  ctx: AppContext,
+  vehicle: VehicleRow,
+  caller: VerifiedCaller,
+  body: StartBody,
+): Promise<FlashLogRow> {
   const now = new Date();
   return ctx.db.transaction(async (tx) => {
     const grant = await grantOfToken(tx, ctx.secrets, body.grant, vehicle.id);
     if (grant.grantedTo !== caller.uid) throw forbidden("The grant was given to another user");
     if (body.ecu.ecuSerial !== grant.ecuSerial || body.vin !== grant.vin) {
-      throw sessionConflict(`the car now reads VIN ${body.vin} and ECU serial ${body.ecu.ecuSerial}; the grant is for ${grant.vin} / ${grant.ecuSerial}: run the pre-flight again`);
+      throw sessionConflict(
+        `the car now reads VIN ${body.vin} and ECU serial ${body.ecu.ecuSerial}; the grant is for ${grant.vin} / ${grant.ecuSerial}: run the pre-flight again`,
+      );
     }
     if (body.recoversId) {
       const [failed] = await tx
         .select({ result: flashLogs.result })
         .from(flashLogs)
         .where(and(eq(flashLogs.id, body.recoversId), eq(flashLogs.vehicleId, vehicle.id)));
-      if (!failed) throw new HttpError(422, "Nothing to recover", `no flash session ${body.recoversId} of this vehicle`, [{ path: "recoversId", message: "no such session of this vehicle" }]);
+      if (!failed)
+        throw new HttpError(422, "Nothing to recover", `no flash session ${body.recoversId} of this vehicle`, [
+          { path: "recoversId", message: "no such session of this vehicle" },
+        ]);
       if (failed.result !== "failed" && failed.result !== "abandoned") {
-        throw new HttpError(422, "Nothing to recover", `session ${body.recoversId} ended ${failed.result}; only a failed or abandoned session is recovered`, [{ path: "recoversId", message: `the session is ${failed.result}` }]);
+        throw new HttpError(
+          422,
+          "Nothing to recover",
+          `session ${body.recoversId} ended ${failed.result}; only a failed or abandoned session is recovered`,
+          [{ path: "recoversId", message: `the session is ${failed.result}` }],
+        );
       }
     }
-    if (!(await useGrant(tx, grant.id, now))) throw new HttpError(403, "Flash grant refused", "the grant was already used by a flash session: run the pre-flight again", [{ path: "grant", message: "already used" }]);
+    if (!(await useGrant(tx, grant.id, now)))
+      throw new HttpError(
+        403,
+        "Flash grant refused",
+        "the grant was already used by a flash session: run the pre-flight again",
+        [{ path: "grant", message: "already used" }],
+      );
     const [baked] = grant.bakedTuneFileId
       ? await tx
           .select({ tuneVersion: bakedTuneFiles.tuneVersion, title: tuneFiles.title })
@@ -148,7 +189,10 @@ export async function startSession(ctx: AppContext, vehicle: VehicleRow, caller:
           .leftJoin(tuneFiles, eq(tuneFiles.id, bakedTuneFiles.tuneFileId))
           .where(eq(bakedTuneFiles.id, grant.bakedTuneFileId))
       : [];
-    const [family] = await tx.select({ ecuFamily: firmwareSupport.ecuFamily }).from(firmwareSupport).where(eq(firmwareSupport.firmwareId, grant.firmwareId));
+    const [family] = await tx
+      .select({ ecuFamily: firmwareSupport.ecuFamily })
+      .from(firmwareSupport)
+      .where(eq(firmwareSupport.firmwareId, grant.firmwareId));
     const [row] = await tx
       .insert(flashLogs)
       .values({
@@ -175,15 +219,30 @@ export async function startSession(ctx: AppContext, vehicle: VehicleRow, caller:
         identityBefore: identityOf(body),
       })
       .returning();
-    await tx
-      .insert(vehicleSnapshots)
-      .values(snapshotValues({ vehicleId: vehicle.id, kind: "before-flash", flashLogId: row.id, firmwareId: grant.firmwareId, recordedBy: caller.uid, recordedAt: now }, body));
+    await tx.insert(vehicleSnapshots).values(
+      snapshotValues(
+        {
+          vehicleId: vehicle.id,
+          kind: "before-flash",
+          flashLogId: row.id,
+          firmwareId: grant.firmwareId,
+          recordedBy: caller.uid,
+          recordedAt: now,
+        },
+        body,
+      ),
+    );
     return row;
   });
 }
 
 /** The vehicle's session, locked, for the app that reports it: only its reporter (the owner's app) may. */
-async function runningSession(tx: Tx, vehicle: VehicleRow, caller: VerifiedCaller, logId: string): Promise<FlashLogRow> {
+async function runningSession(
+  tx: Tx,
+  vehicle: VehicleRow,
+  caller: VerifiedCaller,
+  logId: string,
+): Promise<FlashLogRow> {
   const [row] = await tx
     .select()
     .from(flashLogs)
@@ -191,12 +250,19 @@ async function runningSession(tx: Tx, vehicle: VehicleRow, caller: VerifiedCalle
     .for("update");
   if (!row) throw notFound(`Flash session ${logId}`);
   if (row.reportedBy !== caller.uid) throw forbidden("Only the app that started the session reports it");
-  if (row.result !== "running") throw sessionConflict(`the session has ended (${row.result}); start a new one to flash again`);
+  if (row.result !== "running")
+    throw sessionConflict(`the session has ended (${row.result}); start a new one to flash again`);
   return row;
 }
 
 /** Stores steps once each (by seq) and answers the ones that were new. */
-export async function reportSteps(ctx: AppContext, vehicle: VehicleRow, caller: VerifiedCaller, logId: string, steps: StepBody[]) {
+export async function reportSteps(
+  ctx: AppContext,
+  vehicle: VehicleRow,
+  caller: VerifiedCaller,
+  logId: string,
+  steps: StepBody[],
+) {
   const now = new Date();
   return ctx.db.transaction(async (tx) => {
     await runningSession(tx, vehicle, caller, logId);
@@ -221,10 +287,16 @@ export async function reportSteps(ctx: AppContext, vehicle: VehicleRow, caller: 
       )
       .onConflictDoNothing()
       .returning();
-    const lastFailed = [...stored].sort((a, b) => a.seq - b.seq).filter((step) => step.status === "failed").pop();
+    const lastFailed = [...stored]
+      .sort((a, b) => a.seq - b.seq)
+      .filter((step) => step.status === "failed")
+      .pop();
     const [row] = await tx
       .update(flashLogs)
-      .set({ lastReportAt: now, ...(lastFailed && { failedStep: lastFailed.step, failedBlock: lastFailed.block, failedNrc: lastFailed.nrc }) })
+      .set({
+        lastReportAt: now,
+        ...(lastFailed && { failedStep: lastFailed.step, failedBlock: lastFailed.block, failedNrc: lastFailed.nrc }),
+      })
       .where(eq(flashLogs.id, logId))
       .returning();
     return { row, stored: stored.sort((a, b) => a.seq - b.seq) };
@@ -232,7 +304,13 @@ export async function reportSteps(ctx: AppContext, vehicle: VehicleRow, caller: 
 }
 
 /** Ends a running session; a successful recovery marks the session it recovered. */
-export async function endSession(ctx: AppContext, vehicle: VehicleRow, caller: VerifiedCaller, logId: string, body: EndBody) {
+export async function endSession(
+  ctx: AppContext,
+  vehicle: VehicleRow,
+  caller: VerifiedCaller,
+  logId: string,
+  body: EndBody,
+) {
   const now = new Date();
   return ctx.db.transaction(async (tx) => {
     const session = await runningSession(tx, vehicle, caller, logId);
@@ -251,17 +329,25 @@ export async function endSession(ctx: AppContext, vehicle: VehicleRow, caller: V
       .where(eq(flashLogs.id, logId))
       .returning();
     // A verified flash of a tune uses the car's licence for it; a failed one leaves it unused.
-    if (body.result === "success" && session.kind === "tune" && session.tuneFileId) await consumeLicence(tx, { vehicleId: vehicle.id, tuneFileId: session.tuneFileId });
+    if (body.result === "success" && session.kind === "tune" && session.tuneFileId)
+      await consumeLicence(tx, { vehicleId: vehicle.id, tuneFileId: session.tuneFileId });
     if (body.ecu) {
-      const adapter = session.adapterKind ? { kind: session.adapterKind, firmware: session.adapterFirmware ?? "" } : null;
-      await tx
-        .insert(vehicleSnapshots)
-        .values(
-          snapshotValues(
-            { vehicleId: vehicle.id, kind: "after-flash", flashLogId: logId, firmwareId: session.firmwareId, recordedBy: caller.uid, recordedAt: endedAt },
-            { ...body, ecu: body.ecu, vin: vehicle.vin, adapter, appVersion: session.appVersion },
-          ),
-        );
+      const adapter = session.adapterKind
+        ? { kind: session.adapterKind, firmware: session.adapterFirmware ?? "" }
+        : null;
+      await tx.insert(vehicleSnapshots).values(
+        snapshotValues(
+          {
+            vehicleId: vehicle.id,
+            kind: "after-flash",
+            flashLogId: logId,
+            firmwareId: session.firmwareId,
+            recordedBy: caller.uid,
+            recordedAt: endedAt,
+          },
+          { ...body, ecu: body.ecu, vin: vehicle.vin, adapter, appVersion: session.appVersion },
+        ),
+      );
     }
     const recovered =
       body.result === "success" && session.recoversId
@@ -279,44 +365,66 @@ export async function endSession(ctx: AppContext, vehicle: VehicleRow, caller: V
 export async function markAbandoned(db: Db, silenceMs: number): Promise<FlashLogRow[]> {
   return db
     .update(flashLogs)
-    .set({ result: "abandoned", endedAt: flashLogs.lastReportAt, message: sql`CASE WHEN ${flashLogs.message} = '' THEN 'the app stopped reporting' ELSE ${flashLogs.message} END` })
+    .set({
+      result: "abandoned",
+      endedAt: flashLogs.lastReportAt,
+      message: sql`CASE WHEN ${flashLogs.message} = '' THEN 'the app stopped reporting' ELSE ${flashLogs.message} END`,
+    })
     .where(and(eq(flashLogs.result, "running"), lt(flashLogs.lastReportAt, new Date(Date.now() - silenceMs))))
     .returning();
 }
 
 /** Tells the vehicle's listeners about changed sessions and new steps (after the commit). */
-export async function publishSessions(ctx: AppContext, rows: FlashLogRow[], steps: { flashLogId: string; rows: StepRow[] } | null = null) {
-  if (steps) for (const step of steps.rows) ctx.vehicleEvents.publish(rows[0].vehicleId, { type: "flash-step", flashLogId: steps.flashLogId, step: stepToApi(step) });
-  for (const log of await flashLogsToApi(ctx.db, rows)) ctx.vehicleEvents.publish(log.vehicleId, { type: "flash-log", log });
+export async function publishSessions(
+  ctx: AppContext,
+  rows: FlashLogRow[],
+  steps: { flashLogId: string; rows: StepRow[] } | null = null,
+) {
+  if (steps)
+    for (const step of steps.rows)
+      ctx.vehicleEvents.publish(rows[0].vehicleId, {
+        type: "flash-step",
+        flashLogId: steps.flashLogId,
+        step: stepToApi(step),
+      });
+  for (const log of await flashLogsToApi(ctx.db, rows))
+    ctx.vehicleEvents.publish(log.vehicleId, { type: "flash-log", log });
 }
 
 /** A session with its steps, its snapshots and the facts of the grant it used: what support reads. */
 export async function sessionDetail(db: Db, row: FlashLogRow): Promise<FlashSessionDetail> {
-    const [[vehicle], steps, snapshots, [grant]] = await Promise.all([
-      db.select({ id: userVehicles.id, name: userVehicles.name, vin: userVehicles.vin, ownerUid: userVehicles.ownerUid }).from(userVehicles).where(eq(userVehicles.id, row.vehicleId)),
-      db.select().from(flashLogSteps).where(eq(flashLogSteps.flashLogId, row.id)).orderBy(asc(flashLogSteps.seq)),
-      db.select().from(vehicleSnapshots).where(eq(vehicleSnapshots.flashLogId, row.id)).orderBy(asc(vehicleSnapshots.recordedAt)),
-      row.grantId ? db.select().from(flashGrants).where(eq(flashGrants.id, row.grantId)) : Promise.resolve([]),
-    ]);
-    return {
-      log: await flashLogToApi(db, row),
-      vehicle,
-      steps: steps.map(stepToApi),
-      snapshots: snapshots.map(snapshotToApi),
-      grant: grant
-        ? {
-            id: grant.id,
-            kind: grant.kind,
-            sha256: grant.sha256,
-            vin: grant.vin,
-            ecuSerial: grant.ecuSerial,
-            softwareId: grant.softwareId,
-            firmwareId: grant.firmwareId,
-            batteryVolts: grant.batteryVolts,
-            createdAt: grant.createdAt.toISOString(),
-            expiresAt: grant.expiresAt.toISOString(),
-            usedAt: grant.usedAt?.toISOString() ?? null,
-          }
-        : null,
-    };
+  const [[vehicle], steps, snapshots, [grant]] = await Promise.all([
+    db
+      .select({ id: userVehicles.id, name: userVehicles.name, vin: userVehicles.vin, ownerUid: userVehicles.ownerUid })
+      .from(userVehicles)
+      .where(eq(userVehicles.id, row.vehicleId)),
+    db.select().from(flashLogSteps).where(eq(flashLogSteps.flashLogId, row.id)).orderBy(asc(flashLogSteps.seq)),
+    db
+      .select()
+      .from(vehicleSnapshots)
+      .where(eq(vehicleSnapshots.flashLogId, row.id))
+      .orderBy(asc(vehicleSnapshots.recordedAt)),
+    row.grantId ? db.select().from(flashGrants).where(eq(flashGrants.id, row.grantId)) : Promise.resolve([]),
+  ]);
+  return {
+    log: await flashLogToApi(db, row),
+    vehicle,
+    steps: steps.map(stepToApi),
+    snapshots: snapshots.map(snapshotToApi),
+    grant: grant
+      ? {
+          id: grant.id,
+          kind: grant.kind,
+          sha256: grant.sha256,
+          vin: grant.vin,
+          ecuSerial: grant.ecuSerial,
+          softwareId: grant.softwareId,
+          firmwareId: grant.firmwareId,
+          batteryVolts: grant.batteryVolts,
+          createdAt: grant.createdAt.toISOString(),
+          expiresAt: grant.expiresAt.toISOString(),
+          usedAt: grant.usedAt?.toISOString() ?? null,
+        }
+      : null,
+  };
 }

@@ -47,7 +47,10 @@ export interface Identity {
 
 export function createIdentity(options: { projectId: string; emulatorHost?: string; name?: string }): Identity {
   if (options.emulatorHost) process.env.FIREBASE_AUTH_EMULATOR_HOST = options.emulatorHost;
-  const app: App = initializeApp({ projectId: options.projectId }, options.name ?? `portal-${Math.random().toString(36).slice(2)}`);
+  const app: App = initializeApp(
+    { projectId: options.projectId },
+    options.name ?? `portal-${Math.random().toString(36).slice(2)}`,
+  );
   const auth = getAuth(app);
   return {
     auth,

@@ -8,7 +8,7 @@
  * (at most once a minute per file), so the order survives a restart. Another process sharing the
  * folder is not seen until then; its files are adopted when read.
  */
-import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 export interface ImageCacheLimits {
@@ -55,8 +55,12 @@ export class ImageCache {
     const now = Date.now();
     const entry = this.entries.get(name);
     this.forget(name);
-    this.remember(name, { size: bytes.length, usedAt: entry && now - entry.usedAt < TOUCH_EVERY_MS ? entry.usedAt : now });
-    if (!entry || now - entry.usedAt >= TOUCH_EVERY_MS) await utimes(file, new Date(now), new Date(now)).catch(() => {});
+    this.remember(name, {
+      size: bytes.length,
+      usedAt: entry && now - entry.usedAt < TOUCH_EVERY_MS ? entry.usedAt : now,
+    });
+    if (!entry || now - entry.usedAt >= TOUCH_EVERY_MS)
+      await utimes(file, new Date(now), new Date(now)).catch(() => {});
     return bytes;
   }
 

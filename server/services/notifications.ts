@@ -54,7 +54,8 @@ export class NotificationCenter {
     const result = await this.db.transaction(async (tx) => {
       const inputs: NotificationInput[] = [];
       const done = await work(tx, async (input) => void inputs.push(input));
-      if (inputs.length) recorded.push(...(await tx.insert(notifications).values(inputs).returning()).map(notificationToApi));
+      if (inputs.length)
+        recorded.push(...(await tx.insert(notifications).values(inputs).returning()).map(notificationToApi));
       return done;
     });
     for (const notification of recorded) this.publish(notification.recipientUid, { type: "created", notification });

@@ -3,7 +3,7 @@ import type { Patch } from "../../contracts/tune-definition";
 import { patchState } from "../../domain/tune";
 import type { AppContext } from "../context";
 import type { Tx } from "../db/handle";
-import { HttpError, badRequest } from "../errors";
+import { badRequest, HttpError } from "../errors";
 import { lockFirmwareIds } from "./catalogue";
 import { firmwareRecord } from "./firmware-records";
 import { readImage } from "./tune-files";
@@ -13,7 +13,12 @@ import { readImage } from "./tune-files";
  * stock file its base bytes must be there (or the patch already applied):
  * a patch whose base does not match stock is for another firmware.
  */
-export async function checkPatchAgainstFirmware(ctx: AppContext, tx: Tx, patch: Patch, path = "entries"): Promise<void> {
+export async function checkPatchAgainstFirmware(
+  ctx: AppContext,
+  tx: Tx,
+  patch: Patch,
+  path = "entries",
+): Promise<void> {
   await lockFirmwareIds(tx, patch.firmwareIds);
   for (const firmwareId of patch.firmwareIds) {
     const record = await firmwareRecord(tx, firmwareId);
@@ -28,7 +33,9 @@ export async function checkPatchAgainstFirmware(ctx: AppContext, tx: Tx, patch: 
       if (state.state === "conflict") {
         const addresses = state.conflicts.map((a) => `0x${a.toString(16).toUpperCase()}`);
         const message = `the base bytes do not match ${firmwareId}'s stock file at ${addresses.join(", ")}`;
-        throw new HttpError(422, "Patch does not fit the firmware", message, [{ path, message, firmwareId, addresses: state.conflicts }]);
+        throw new HttpError(422, "Patch does not fit the firmware", message, [
+          { path, message, firmwareId, addresses: state.conflicts },
+        ]);
       }
     }
   }

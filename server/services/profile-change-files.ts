@@ -15,9 +15,16 @@ import type { BlobStore } from "./blobs";
 
 const SIGNATURES: Array<{ type: DocumentType; matches: (head: Buffer) => boolean }> = [
   { type: "application/pdf", matches: (head) => head.subarray(0, 5).toString("latin1") === "%PDF-" },
-  { type: "image/png", matches: (head) => head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+  {
+    type: "image/png",
+    matches: (head) => head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  },
   { type: "image/jpeg", matches: (head) => head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff },
-  { type: "image/webp", matches: (head) => head.subarray(0, 4).toString("latin1") === "RIFF" && head.subarray(8, 12).toString("latin1") === "WEBP" },
+  {
+    type: "image/webp",
+    matches: (head) =>
+      head.subarray(0, 4).toString("latin1") === "RIFF" && head.subarray(8, 12).toString("latin1") === "WEBP",
+  },
 ];
 
 async function headOf(file: string): Promise<Buffer> {
@@ -32,7 +39,9 @@ async function headOf(file: string): Promise<Buffer> {
 }
 
 const unsupported = (field: string, name: string, wanted: string) =>
-  new HttpError(415, "Unsupported media type", `${name || "The file"} is not ${wanted}`, [{ path: field, message: `${name || "a file"}: send ${wanted}` }]);
+  new HttpError(415, "Unsupported media type", `${name || "The file"} is not ${wanted}`, [
+    { path: field, message: `${name || "a file"}: send ${wanted}` },
+  ]);
 
 /** The document's type from its bytes; a 415 naming the file otherwise. */
 export async function documentTypeOf(file: UploadedFile): Promise<DocumentType> {
@@ -50,9 +59,18 @@ export async function storeLogo(blobs: BlobStore, file: UploadedFile): Promise<{
   try {
     const image = sharp(file.path, { animated: false, limitInputPixels: 25_000_000 });
     const { format } = await image.metadata();
-    if (format === "svg") throw unsupported(file.field, file.filename, "a PNG, JPEG or WebP image (SVG logos are refused: they can carry scripts)");
+    if (format === "svg")
+      throw unsupported(
+        file.field,
+        file.filename,
+        "a PNG, JPEG or WebP image (SVG logos are refused: they can carry scripts)",
+      );
     if (!format || !LOGO_FORMATS.has(format)) throw unsupported(file.field, file.filename, "a PNG, JPEG or WebP image");
-    bytes = await image.rotate().resize(LOGO_SIZE, LOGO_SIZE, { fit: "inside", withoutEnlargement: true }).webp({ quality: 85 }).toBuffer();
+    bytes = await image
+      .rotate()
+      .resize(LOGO_SIZE, LOGO_SIZE, { fit: "inside", withoutEnlargement: true })
+      .webp({ quality: 85 })
+      .toBuffer();
   } catch (error) {
     if (error instanceof HttpError) throw error;
     throw unsupported(file.field, file.filename, "an image that can be read (PNG, JPEG or WebP)");

@@ -21,12 +21,12 @@
  */
 import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
-import PgBoss from "pg-boss";
 import type { FastifyBaseLogger } from "fastify";
+import PgBoss from "pg-boss";
 import type { JobSnapshot, JobState, QueueStatus } from "../../contracts/server-management";
 import type { Database, Db, Tx } from "../db/connection";
 import { jobProgress } from "../db/schema";
-import { QueryEscapedTransactionError, insideTransaction, outsideTransaction } from "../db/transaction-guard";
+import { insideTransaction, outsideTransaction, QueryEscapedTransactionError } from "../db/transaction-guard";
 
 export const DEAD_LETTER_SUFFIX = ".dead";
 const SCHEMA = "pgboss";
@@ -199,7 +199,10 @@ class ProgressWriter implements JobContext {
     await this.db
       .insert(jobProgress)
       .values({ jobId: this.jobId, kind: this.kind })
-      .onConflictDoUpdate({ target: jobProgress.jobId, set: { total: 0, done: 0, failures: [], result: null, updatedAt: new Date() } });
+      .onConflictDoUpdate({
+        target: jobProgress.jobId,
+        set: { total: 0, done: 0, failures: [], result: null, updatedAt: new Date() },
+      });
   }
 
   setTotal(total: number): void {
@@ -223,7 +226,13 @@ class ProgressWriter implements JobContext {
   private async write(result?: Record<string, number>): Promise<void> {
     await this.db
       .update(jobProgress)
-      .set({ total: this.total, done: this.done, failures: this.failures, ...(result && { result }), updatedAt: new Date() })
+      .set({
+        total: this.total,
+        done: this.done,
+        failures: this.failures,
+        ...(result && { result }),
+        updatedAt: new Date(),
+      })
       .where(sql`${jobProgress.jobId} = ${this.jobId}`);
   }
 
@@ -277,7 +286,8 @@ export class JobQueue {
     this.boss.on("error", (error: Error) => {
       // A singleton queue's worker asking while one attempt runs meets pg-boss's unique index
       // (job_i2): that is how the policy waits, not a failure.
-      if (/job_i2/.test(String(error.message))) options.log.debug({ err: error }, "job queue: one attempt at a time, the next waits");
+      if (/job_i2/.test(String(error.message)))
+        options.log.debug({ err: error }, "job queue: one attempt at a time, the next waits");
       else options.log.warn({ err: error }, "job queue error");
     });
   }
@@ -316,15 +326,27 @@ export class JobQueue {
       } as const;
       if (await this.boss.getQueue(definition.kind)) await this.boss.updateQueue(definition.kind, queueOptions);
       else await this.boss.createQueue(definition.kind, queueOptions);
-      const workerId = await this.boss.work(definition.kind, { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 }, ([job]: BossJob[]) => this.run(definition, job));
+      const workerId = await this.boss.work(
+        definition.kind,
+        { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 },
+        ([job]: BossJob[]) => this.run(definition, job),
+      );
       this.workers.set(definition.kind, workerId);
-      if (this.options.schedules && definition.cron) await this.boss.schedule(definition.kind, definition.cron, {}, { tz: "UTC" });
+      if (this.options.schedules && definition.cron)
+        await this.boss.schedule(definition.kind, definition.cron, {}, { tz: "UTC" });
     }
   }
 
   private run(definition: JobDefinition<any>, job: BossJob): Promise<unknown> {
     const work = (async () => {
-      const progress = new ProgressWriter(this.db, job.id, definition.kind, job.retryCount ?? 0, this.stopping.signal, definition.progress !== false);
+      const progress = new ProgressWriter(
+        this.db,
+        job.id,
+        definition.kind,
+        job.retryCount ?? 0,
+        this.stopping.signal,
+        definition.progress !== false,
+      );
       await progress.begin();
       try {
         const result = await definition.handler(job.data ?? {}, progress);
@@ -333,7 +355,10 @@ export class JobQueue {
         return result ?? null;
       } catch (error) {
         await progress.finish().catch(() => undefined);
-        this.options.log.warn({ err: error, jobId: job.id, kind: definition.kind, retries: job.retryCount }, "background job attempt failed");
+        this.options.log.warn(
+          { err: error, jobId: job.id, kind: definition.kind, retries: job.retryCount },
+          "background job attempt failed",
+        );
         throw error;
       }
     })();
@@ -412,8 +437,12 @@ export class JobQueue {
       if (state) counts[state] += Number(row.count);
       if (row.lag !== null) lag = Math.max(lag, Number(row.lag));
     }
-    const dead = await this.db.execute(sql`SELECT count(*)::int AS count FROM ${sql.raw(SCHEMA)}.job WHERE name = ANY(${sql.param(deadLetters)}::text[]) AND state IN ('created', 'retry')`);
-    const schedules = this.options.schedules ? ((await this.boss.getSchedules()) as { name: string; cron: string }[]) : [];
+    const dead = await this.db.execute(
+      sql`SELECT count(*)::int AS count FROM ${sql.raw(SCHEMA)}.job WHERE name = ANY(${sql.param(deadLetters)}::text[]) AND state IN ('created', 'retry')`,
+    );
+    const schedules = this.options.schedules
+      ? ((await this.boss.getSchedules()) as { name: string; cron: string }[])
+      : [];
     return {
       ok: true,
       backend: this.backend,
@@ -421,7 +450,9 @@ export class JobQueue {
       counts,
       failed: counts.failed,
       deadLetters: Number((dead as unknown as { rows: { count: number }[] }).rows[0]?.count ?? 0),
-      schedules: schedules.filter((schedule) => this.definitions.has(schedule.name)).map((schedule) => ({ kind: schedule.name, cron: schedule.cron })),
+      schedules: schedules
+        .filter((schedule) => this.definitions.has(schedule.name))
+        .map((schedule) => ({ kind: schedule.name, cron: schedule.cron })),
     };
   }
 
@@ -431,7 +462,9 @@ export class JobQueue {
    */
   async retry(job: JobSnapshot, tx?: Tx): Promise<boolean> {
     if (!tx) await this.start();
-    const answer = (await this.boss.retry(job.kind, job.id, tx ? { db: executorOn(tx) } : {})) as unknown as { affected: number };
+    const answer = (await this.boss.retry(job.kind, job.id, tx ? { db: executorOn(tx) } : {})) as unknown as {
+      affected: number;
+    };
     const worker = this.workers.get(job.kind);
     if (answer.affected > 0 && worker && !tx) this.boss.notifyWorker(worker);
     return answer.affected > 0;
@@ -457,7 +490,8 @@ export class JobQueue {
       );
       const count = Number((due as unknown as { rows: { count: number }[] }).rows[0]?.count ?? 0);
       if (count === 0 && this.running.size === 0) return;
-      if (Date.now() > deadline) throw new Error(`the job queue was still busy after ${timeoutMs} ms (${count} jobs due or running)`);
+      if (Date.now() > deadline)
+        throw new Error(`the job queue was still busy after ${timeoutMs} ms (${count} jobs due or running)`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -477,7 +511,10 @@ export class JobQueue {
     await started.catch(() => undefined);
     this.stopping.abort();
     await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs });
-    await Promise.race([Promise.allSettled([...this.running]), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+    await Promise.race([
+      Promise.allSettled([...this.running]),
+      new Promise((resolve) => setTimeout(resolve, timeoutMs).unref()),
+    ]);
     // pg-boss completes a job without awaiting it: let those last statements finish before the database closes.
     await new Promise((resolve) => setTimeout(resolve, 20));
     await Promise.allSettled([...this.inFlight]);

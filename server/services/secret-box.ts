@@ -24,7 +24,8 @@ export class SecretBox {
   private constructor(private readonly key: Buffer) {}
 
   static fromKey(key: Buffer): SecretBox {
-    if (key.length !== KEY_BYTES) throw new Error(`The secrets key must be ${KEY_BYTES} bytes (base64 of 32 random bytes), got ${key.length}`);
+    if (key.length !== KEY_BYTES)
+      throw new Error(`The secrets key must be ${KEY_BYTES} bytes (base64 of 32 random bytes), got ${key.length}`);
     return new SecretBox(key);
   }
 
@@ -40,9 +41,11 @@ export class SecretBox {
     await mkdir(options.dataDir, { recursive: true });
     const key = randomBytes(KEY_BYTES);
     // "wx": two servers starting on one folder cannot both write a key; the loser reads the winner's.
-    await writeFile(file, `${key.toString("base64")}\n`, { mode: 0o600, flag: "wx" }).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code !== "EEXIST") throw error;
-    });
+    await writeFile(file, `${key.toString("base64")}\n`, { mode: 0o600, flag: "wx" }).catch(
+      async (error: NodeJS.ErrnoException) => {
+        if (error.code !== "EEXIST") throw error;
+      },
+    );
     return SecretBox.fromKey(Buffer.from((await readFile(file, "utf8")).trim(), "base64"));
   }
 
@@ -91,7 +94,14 @@ export class SecretBox {
 
 /** Seals the stored passwords written before sealing existed; run once the database is migrated. */
 export async function sealStoredPasswords(db: Db, box: SecretBox): Promise<number> {
-  const plain = await db.select({ id: firmwareSecrets.id, secret: firmwareSecrets.secret }).from(firmwareSecrets).where(notLike(firmwareSecrets.secret, `${PREFIX}%`));
-  for (const row of plain) await db.update(firmwareSecrets).set({ secret: box.seal(row.secret) }).where(eq(firmwareSecrets.id, row.id));
+  const plain = await db
+    .select({ id: firmwareSecrets.id, secret: firmwareSecrets.secret })
+    .from(firmwareSecrets)
+    .where(notLike(firmwareSecrets.secret, `${PREFIX}%`));
+  for (const row of plain)
+    await db
+      .update(firmwareSecrets)
+      .set({ secret: box.seal(row.secret) })
+      .where(eq(firmwareSecrets.id, row.id));
   return plain.length;
 }

@@ -25,11 +25,16 @@ export const snapshotToApi = (row: SnapshotRow): Snapshot => ({
   recordedAt: row.recordedAt.toISOString(),
 });
 
-
 /** What the app read from the ECU at one moment, as the snapshot's row. */
 export interface EcuReading {
   vin: string | null;
-  ecu: { softwareId: string; ecuSerial: string; hardwareNumber?: string; bootloaderVersion?: string; calibrationId?: string };
+  ecu: {
+    softwareId: string;
+    ecuSerial: string;
+    hardwareNumber?: string;
+    bootloaderVersion?: string;
+    calibrationId?: string;
+  };
   faultCodes?: string[];
   batteryVolts?: number;
   flashCounter?: number;
@@ -39,7 +44,14 @@ export interface EcuReading {
 }
 
 export function snapshotValues(
-  at: { vehicleId: string; kind: SnapshotRow["kind"]; flashLogId?: string; firmwareId: string | null; recordedBy: string; recordedAt: Date },
+  at: {
+    vehicleId: string;
+    kind: SnapshotRow["kind"];
+    flashLogId?: string;
+    firmwareId: string | null;
+    recordedBy: string;
+    recordedAt: Date;
+  },
   reading: EcuReading,
 ): typeof vehicleSnapshots.$inferInsert {
   return {

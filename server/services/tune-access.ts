@@ -14,12 +14,20 @@
  *
  * Anyone else is told the tune or vehicle does not exist, so ids cannot be probed.
  */
-import { type AnyColumn, type SQL, and, desc, eq, getTableColumns, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { type AnyColumn, and, desc, eq, getTableColumns, gt, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { TuneFile } from "../../contracts/tune-files";
 import type { Db } from "../db/connection";
-import { bakedTuneFiles, tuneFilePurchases, tuneFileVersions, tuneFiles, tuningRequests, userVehicles, users } from "../db/schema";
-import { forbidden, notFound } from "../errors";
 import type { Tx } from "../db/handle";
+import {
+  bakedTuneFiles,
+  tuneFilePurchases,
+  tuneFiles,
+  tuneFileVersions,
+  tuningRequests,
+  users,
+  userVehicles,
+} from "../db/schema";
+import { forbidden, notFound } from "../errors";
 import type { VerifiedCaller } from "./identity";
 import { offerOf } from "./tune-offers";
 
@@ -36,7 +44,11 @@ export const isAdmin = (caller: VerifiedCaller) => caller.role === "admin";
 export const tuneColumns = { ...getTableColumns(tuneFiles), dealerName: users.displayName };
 
 export async function tuneRow(db: Handle, id: string): Promise<TuneRow> {
-  const [row] = await db.select(tuneColumns).from(tuneFiles).leftJoin(users, eq(users.uid, tuneFiles.dealerUid)).where(eq(tuneFiles.id, id));
+  const [row] = await db
+    .select(tuneColumns)
+    .from(tuneFiles)
+    .leftJoin(users, eq(users.uid, tuneFiles.dealerUid))
+    .where(eq(tuneFiles.id, id));
   if (!row) throw notFound(`Tune file ${id}`);
   return row;
 }
@@ -60,7 +72,8 @@ export function accessOf(row: TuneRow, caller: VerifiedCaller, bought: boolean):
 export async function visibleTune(db: Db, id: string, caller: VerifiedCaller) {
   const row = await tuneRow(db, id);
   const access = accessOf(row, caller, (await boughtBy(db, caller.uid, [row.id])).has(row.id));
-  if (!access.owner && !access.bought && !(row.published && (await offerOf(db, row, caller)).offered)) throw notFound(`Tune file ${id}`);
+  if (!access.owner && !access.bought && !(row.published && (await offerOf(db, row, caller)).offered))
+    throw notFound(`Tune file ${id}`);
   return { row, access };
 }
 
@@ -68,18 +81,26 @@ export async function visibleTune(db: Db, id: string, caller: VerifiedCaller) {
 export async function ownTune(db: Handle, id: string, caller: VerifiedCaller) {
   const row = await tuneRow(db, id);
   if (!accessOf(row, caller, false).owner) {
-    if (row.published || (await boughtBy(db, caller.uid, [row.id])).has(row.id)) throw forbidden("Only the tune's dealer (or an admin) may change it");
+    if (row.published || (await boughtBy(db, caller.uid, [row.id])).has(row.id))
+      throw forbidden("Only the tune's dealer (or an admin) may change it");
     throw notFound(`Tune file ${id}`);
   }
   return row;
 }
 
 export async function versionsOf(db: Db, tuneFileId: string): Promise<VersionRow[]> {
-  return db.select().from(tuneFileVersions).where(eq(tuneFileVersions.tuneFileId, tuneFileId)).orderBy(desc(tuneFileVersions.number));
+  return db
+    .select()
+    .from(tuneFileVersions)
+    .where(eq(tuneFileVersions.tuneFileId, tuneFileId))
+    .orderBy(desc(tuneFileVersions.number));
 }
 
 export async function versionRow(db: Db, tuneFileId: string, number: number): Promise<VersionRow> {
-  const [row] = await db.select().from(tuneFileVersions).where(and(eq(tuneFileVersions.tuneFileId, tuneFileId), eq(tuneFileVersions.number, number)));
+  const [row] = await db
+    .select()
+    .from(tuneFileVersions)
+    .where(and(eq(tuneFileVersions.tuneFileId, tuneFileId), eq(tuneFileVersions.number, number)));
   if (!row) throw notFound(`Version ${number} of tune file ${tuneFileId}`);
   return row;
 }
@@ -100,14 +121,23 @@ export function dealerManagesSql(dealerUid: string, vehicleId: SQL | AnyColumn |
 }
 
 export async function dealerManages(db: Db, dealerUid: string, vehicleId: string): Promise<boolean> {
-  const [row] = await db.select({ id: userVehicles.id }).from(userVehicles).where(and(eq(userVehicles.id, vehicleId), dealerManagesSql(dealerUid, userVehicles.id)));
+  const [row] = await db
+    .select({ id: userVehicles.id })
+    .from(userVehicles)
+    .where(and(eq(userVehicles.id, vehicleId), dealerManagesSql(dealerUid, userVehicles.id)));
   return Boolean(row);
 }
 
-export async function vehicleFor(db: Db, id: string, caller: VerifiedCaller): Promise<{ vehicle: VehicleRow; owner: boolean }> {
+export async function vehicleFor(
+  db: Db,
+  id: string,
+  caller: VerifiedCaller,
+): Promise<{ vehicle: VehicleRow; owner: boolean }> {
   const [vehicle] = await db.select().from(userVehicles).where(eq(userVehicles.id, id));
-  if (vehicle && (caller.role === "admin" || vehicle.ownerUid === caller.uid)) return { vehicle, owner: vehicle.ownerUid === caller.uid };
-  if (vehicle && caller.role === "dealer" && (await dealerManages(db, caller.uid, id))) return { vehicle, owner: false };
+  if (vehicle && (caller.role === "admin" || vehicle.ownerUid === caller.uid))
+    return { vehicle, owner: vehicle.ownerUid === caller.uid };
+  if (vehicle && caller.role === "dealer" && (await dealerManages(db, caller.uid, id)))
+    return { vehicle, owner: false };
   throw notFound(`Vehicle ${id}`);
 }
 
@@ -119,13 +149,19 @@ export async function bakedRow(db: Db, id: string): Promise<BakedRow> {
   const [row] = await db
     .select()
     .from(bakedTuneFiles)
-    .where(and(eq(bakedTuneFiles.id, id), or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date()))));
+    .where(
+      and(eq(bakedTuneFiles.id, id), or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date()))),
+    );
   if (!row) throw notFound(`Baked tune file ${id}`);
   return row;
 }
 
 /** What the caller may do with a bake: protection follows the tune it was made from. Whoever may see the vehicle may see (and delete) its bakes; a direct bake carries no protection of a tune. */
-export async function bakeAccess(db: Db, row: BakedRow, caller: VerifiedCaller): Promise<{ view: boolean; download: boolean }> {
+export async function bakeAccess(
+  db: Db,
+  row: BakedRow,
+  caller: VerifiedCaller,
+): Promise<{ view: boolean; download: boolean }> {
   await vehicleFor(db, row.vehicleId, caller).catch(() => {
     throw notFound(`Baked tune file ${row.id}`);
   });

@@ -5,16 +5,22 @@
  * bytes work is all domain/tune; this file only fetches what it needs from the
  * database and the blob store.
  */
-import type { Inspection, InspectionChange } from "../../contracts/tune-files";
+
 import type { Patch } from "../../contracts/tune-definition";
-import type { AppContext } from "../context";
+import type { Inspection, InspectionChange } from "../../contracts/tune-files";
 import { type ChecksumResult, diffImages, patchState } from "../../domain/tune";
-import { sha256Hex } from "./hashing";
-import { type BakeResult, bake, verifyAll } from "./tune-engine";
+import type { AppContext } from "../context";
 import { HttpError } from "../errors";
 import { domain } from "../http/domain-errors";
-import { type FirmwareIdentity, type FirmwareRecord, definitionOf, patchOf, patchesForFirmware } from "./firmware-records";
-
+import {
+  definitionOf,
+  type FirmwareIdentity,
+  type FirmwareRecord,
+  patchesForFirmware,
+  patchOf,
+} from "./firmware-records";
+import { sha256Hex } from "./hashing";
+import { type BakeResult, bake, verifyAll } from "./tune-engine";
 
 /** Refuses an image whose checksums fail, naming each failing scheme: a failing checksum is reported, never fixed unless the caller asks. */
 export function refuseFailingChecksums(image: Uint8Array, record: FirmwareIdentity, what = "the file"): void {
@@ -29,7 +35,14 @@ export function refuseFailing(results: readonly ChecksumResult[], what = "the fi
     422,
     "Checksum does not verify",
     `${what} fails checksum ${failing.map((r) => `"${r.name}" (stored ${r.stored}, computed ${r.computed})`).join(", ")}. Choose to fix the failing checksums when saving and they are corrected for you (fixChecksums=true through the API), or correct them in your tuning software and upload the file again`,
-    failing.map(({ name, type, stored, computed }) => ({ path: "file", message: `checksum "${name}" does not verify`, scheme: name, type, stored, computed })),
+    failing.map(({ name, type, stored, computed }) => ({
+      path: "file",
+      message: `checksum "${name}" does not verify`,
+      scheme: name,
+      type,
+      stored,
+      computed,
+    })),
   );
 }
 
@@ -40,7 +53,11 @@ export const sha256Of = (bytes: Uint8Array) => sha256Hex(bytes);
  * `changes` compares with the firmware's stock file and needs `view`; a
  * caller who may not view a protected tune gets checksums and patch states only.
  */
-export async function inspect(ctx: AppContext, image: Uint8Array, options: { record?: FirmwareIdentity | FirmwareRecord | null; view?: boolean; reason?: string | null } = {}): Promise<Inspection> {
+export async function inspect(
+  ctx: AppContext,
+  image: Uint8Array,
+  options: { record?: FirmwareIdentity | FirmwareRecord | null; view?: boolean; reason?: string | null } = {},
+): Promise<Inspection> {
   const notes: string[] = [];
   let record = options.record;
   if (record === undefined) {
@@ -50,15 +67,28 @@ export async function inspect(ctx: AppContext, image: Uint8Array, options: { rec
   } else if (options.reason) notes.push(options.reason);
   const base = { size: image.length, sha256: sha256Of(image) };
   if (!record) return { firmwareId: null, ...base, checksums: [], patches: [], changes: null, notes };
-  const checksums = verifyAll(image, record.checksums).map(({ name, type, valid, stored, computed }) => ({ name, type, valid, stored, computed }));
-  const patches = (await patchesForFirmware(ctx.db, record.firmwareId)).map((row) => ({ id: row.id, title: row.title, state: patchState(image, patchOf(row)).state }));
+  const checksums = verifyAll(image, record.checksums).map(({ name, type, valid, stored, computed }) => ({
+    name,
+    type,
+    valid,
+    stored,
+    computed,
+  }));
+  const patches = (await patchesForFirmware(ctx.db, record.firmwareId)).map((row) => ({
+    id: row.id,
+    title: row.title,
+    state: patchState(image, patchOf(row)).state,
+  }));
   let changes: InspectionChange[] | null = null;
-  if (options.view === false) notes.push("the changes against stock are hidden: the tune's author does not let buyers view them");
+  if (options.view === false)
+    notes.push("the changes against stock are hidden: the tune's author does not let buyers view them");
   else if (!record.stockSha256) notes.push(`firmware ${record.firmwareId} has no stock file to compare with`);
   else {
     const stock = new Uint8Array(await ctx.blobs.read(record.stockSha256));
     const definition = "definition" in record ? record.definition : await definitionOf(ctx.db, record.firmwareId);
-    changes = await domain(() => diffImages(stock, image, { definition: definition ?? undefined, checksums: record.checksums }));
+    changes = await domain(() =>
+      diffImages(stock, image, { definition: definition ?? undefined, checksums: record.checksums }),
+    );
   }
   return { firmwareId: record.firmwareId, ...base, checksums, patches, changes, notes };
 }
@@ -134,10 +164,13 @@ export async function bakeFromBlobs(ctx: AppContext, sources: BakeSources): Prom
   let tuneStock = stockDump;
   if (!sources.direct) {
     if (!record.stockSha256) {
-      throw new HttpError(422, "No stock file", `Firmware ${record.firmwareId} has no stock file, so the tune's changes cannot be told from its base; an admin uploads it in firmware support`);
+      throw new HttpError(
+        422,
+        "No stock file",
+        `Firmware ${record.firmwareId} has no stock file, so the tune's changes cannot be told from its base; an admin uploads it in firmware support`,
+      );
     }
     tuneStock = await readImage(ctx, record.stockSha256);
   }
   return domain(() => bake({ stockDump, tuneImage, tuneStock, patches: sources.patches, firmware: record }));
 }
-

@@ -4,7 +4,7 @@
  * email. The same rule as a SQL condition (lists, a dealer's catalogue) and for one tune (the
  * tune's page, an order), so the storefront never shows what the checkout would refuse.
  */
-import { type SQL, and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/connection";
 import type { Tx } from "../db/handle";
 import { repositoryAccess, tuneFiles, tuneRepositories } from "../db/schema";
@@ -32,7 +32,8 @@ export interface Offer {
 type OfferedRow = Pick<typeof tuneFiles.$inferSelect, "repositoryId" | "buyerEmails">;
 
 export async function offerOf(db: Handle, row: OfferedRow, caller: VerifiedCaller): Promise<Offer> {
-  if (!row.repositoryId) return { offered: row.buyerEmails.length === 0 || row.buyerEmails.includes(emailOf(caller)), free: false };
+  if (!row.repositoryId)
+    return { offered: row.buyerEmails.length === 0 || row.buyerEmails.includes(emailOf(caller)), free: false };
   const [membership] = await db
     .select({ free: tuneRepositories.freeForMembers })
     .from(repositoryAccess)

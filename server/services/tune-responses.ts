@@ -3,7 +3,7 @@ import type { BakedTuneFile, TuneFile, TuneFilePatch, TuneFileVersion, VehicleTu
 import type { Db } from "../db/connection";
 import type { tuneFilePatches } from "../db/schema";
 import type { VerifiedCaller } from "./identity";
-import { type BakedRow, type TuneRow, type VehicleRow, type VersionRow, bakeAccess, versionsOf } from "./tune-access";
+import { type BakedRow, bakeAccess, type TuneRow, type VehicleRow, type VersionRow, versionsOf } from "./tune-access";
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
@@ -57,7 +57,14 @@ export async function bakedToApi(db: Db, row: BakedRow, caller: VerifiedCaller):
   const access = await bakeAccess(db, row, caller);
   const report = row.report as Record<string, unknown>;
   // Without view rights the carried ranges would show where the tune differs from stock.
-  const shown = access.view ? report : { firmwareId: report.firmwareId, patches: report.patches, fixPasses: report.fixPasses, checksums: report.checksums };
+  const shown = access.view
+    ? report
+    : {
+        firmwareId: report.firmwareId,
+        patches: report.patches,
+        fixPasses: report.fixPasses,
+        checksums: report.checksums,
+      };
   return {
     id: row.id,
     vehicleId: row.vehicleId,
@@ -81,5 +88,7 @@ export const vehicleToApi = (vehicle: VehicleRow): VehicleTunes["vehicle"] => ({
   name: vehicle.name,
   vin: vehicle.vin,
   firmwareId: vehicle.firmwareId,
-  stockDump: vehicle.stockDumpSha256 ? { sha256: vehicle.stockDumpSha256, size: vehicle.stockDumpSize!, slot: vehicle.stockDumpSlot } : null,
+  stockDump: vehicle.stockDumpSha256
+    ? { sha256: vehicle.stockDumpSha256, size: vehicle.stockDumpSize!, slot: vehicle.stockDumpSlot }
+    : null,
 });

@@ -5,11 +5,11 @@
  */
 import { readFile } from "node:fs/promises";
 import type { AppContext } from "../context";
-import { fixAll, verifyAll } from "./tune-engine";
-import type { UploadedFile } from "../http/uploads";
-import { refuseFailing } from "./tune-files";
 import { domain } from "../http/domain-errors";
+import type { UploadedFile } from "../http/uploads";
 import { type FirmwareIdentity, requireIdentified } from "./firmware-records";
+import { fixAll, verifyAll } from "./tune-engine";
+import { refuseFailing } from "./tune-files";
 
 /** An uploaded file's bytes. */
 export async function imageOf(file: UploadedFile): Promise<Uint8Array> {
@@ -21,7 +21,11 @@ export async function imageOf(file: UploadedFile): Promise<Uint8Array> {
  * The firmware record an image belongs to, through the catalogue cache that /inspect and /apply
  * use too; 422 naming why when there is none, or when it is not the one expected.
  */
-export async function firmwareOfImage(ctx: AppContext, image: Uint8Array, expectedFirmware?: string): Promise<FirmwareIdentity> {
+export async function firmwareOfImage(
+  ctx: AppContext,
+  image: Uint8Array,
+  expectedFirmware?: string,
+): Promise<FirmwareIdentity> {
   return requireIdentified(await ctx.catalogue.identify(image), expectedFirmware);
 }
 

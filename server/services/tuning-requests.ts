@@ -5,19 +5,19 @@
  * moves it to `paid`, a refund closes it, a delivery nobody answers is accepted after
  * AUTO_ACCEPT_DAYS.
  */
-import { type SQL, and, asc, count, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import {
   AUTO_ACCEPT_DAYS,
+  actionsFor,
   FINAL_STATES,
-  PAID_STATES,
   type MapChange,
+  nextState,
+  PAID_STATES,
   type TuningRequest,
   type TuningRequestActionName,
   type TuningRequestParty,
   type TuningRequestState,
   type TuningRequestSummary,
-  actionsFor,
-  nextState,
 } from "../../contracts/tuning-requests";
 import type { AppContext } from "../context";
 import type { Db } from "../db/connection";
@@ -57,10 +57,17 @@ export function sideOf(caller: VerifiedCaller, row: Pick<RequestRow, "customerUi
 
 /** Requests the caller may see: their own as customer or as dealer; admins every one. */
 export const visibleRequestsSql = (caller: VerifiedCaller): SQL | undefined =>
-  caller.role === "admin" ? undefined : or(eq(tuningRequests.customerUid, caller.uid), eq(tuningRequests.dealerUid, caller.uid));
+  caller.role === "admin"
+    ? undefined
+    : or(eq(tuningRequests.customerUid, caller.uid), eq(tuningRequests.dealerUid, caller.uid));
 
 /** The request and the caller's side on it; anyone else is told it does not exist. `lock` takes the row for the transaction. */
-export async function requestFor(db: Handle, caller: VerifiedCaller, id: string, lock = false): Promise<{ row: RequestRow; side: Side }> {
+export async function requestFor(
+  db: Handle,
+  caller: VerifiedCaller,
+  id: string,
+  lock = false,
+): Promise<{ row: RequestRow; side: Side }> {
   const query = db.select().from(tuningRequests).where(eq(tuningRequests.id, id));
   const [row] = lock ? await query.for("update") : await query;
   const side = row ? sideOf(caller, row) : null;
@@ -69,9 +76,14 @@ export async function requestFor(db: Handle, caller: VerifiedCaller, id: string,
 }
 
 /** 409 naming the state and who may move it, from the contract's table. */
-export function mustMove(row: RequestRow, action: TuningRequestActionName, party: TuningRequestParty): TuningRequestState {
+export function mustMove(
+  row: RequestRow,
+  action: TuningRequestActionName,
+  party: TuningRequestParty,
+): TuningRequestState {
   const next = nextState(row.state, action, party);
-  if ("refused" in next) throw new HttpError(409, "Conflict", next.refused, [{ path: "action", message: next.refused }]);
+  if ("refused" in next)
+    throw new HttpError(409, "Conflict", next.refused, [{ path: "action", message: next.refused }]);
   return next.to;
 }
 
@@ -103,13 +115,31 @@ export async function addToThread(tx: Tx, requestId: string, entry: ThreadEntry)
 }
 
 /** Tells the other side (both, when an admin or the clock acted) what happened, linking to where each follows the ticket. */
-export async function tellOthers(notify: Notify, row: RequestRow, actor: Actor, message: { title: string; body?: string; kind?: "tuning-request.changed" | "tuning-request.message" }) {
+export async function tellOthers(
+  notify: Notify,
+  row: RequestRow,
+  actor: Actor,
+  message: { title: string; body?: string; kind?: "tuning-request.changed" | "tuning-request.message" },
+) {
   const kind = message.kind ?? "tuning-request.changed";
   const title = `${referenceOf(row)}: ${message.title}`;
   if (actor !== "customer") {
-    await notify({ recipientUid: row.customerUid, kind, title, body: message.body, link: row.vehicleId ? `/my-devices/${row.vehicleId}?request=${row.id}` : "/my-devices" });
+    await notify({
+      recipientUid: row.customerUid,
+      kind,
+      title,
+      body: message.body,
+      link: row.vehicleId ? `/my-devices/${row.vehicleId}?request=${row.id}` : "/my-devices",
+    });
   }
-  if (actor !== "dealer") await notify({ recipientUid: row.dealerUid, kind, title, body: message.body, link: `/tuning-requests/show/${row.id}` });
+  if (actor !== "dealer")
+    await notify({
+      recipientUid: row.dealerUid,
+      kind,
+      title,
+      body: message.body,
+      link: `/tuning-requests/show/${row.id}`,
+    });
 }
 
 const STATE_WORDS: Record<TuningRequestState, string> = {
@@ -153,14 +183,27 @@ export async function moveRequest(tx: Tx, notify: Notify, row: RequestRow, move:
     })
     .where(eq(tuningRequests.id, row.id))
     .returning();
-  await addToThread(tx, row.id, { kind: "transition", actor: move.actor, actorUid: move.actorUid, from: row.state, to: move.to, text: move.text, logIds: move.logIds, fileIds: move.fileIds, at: now });
+  await addToThread(tx, row.id, {
+    kind: "transition",
+    actor: move.actor,
+    actorUid: move.actorUid,
+    from: row.state,
+    to: move.to,
+    text: move.text,
+    logIds: move.logIds,
+    fileIds: move.fileIds,
+    at: now,
+  });
   await tellOthers(notify, moved, move.actor, { title: move.title ?? STATE_WORDS[move.to], body: move.text });
   return moved;
 }
 
 /** The paid order of a request, if it has one. */
 export async function paidOrderOf(db: Handle, requestId: string): Promise<OrderRow | null> {
-  const [order] = await db.select().from(orders).where(and(eq(orders.tuningRequestId, requestId), eq(orders.status, "paid")));
+  const [order] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.tuningRequestId, requestId), eq(orders.status, "paid")));
   return order ?? null;
 }
 
@@ -170,9 +213,19 @@ export async function paidOrderOf(db: Handle, requestId: string): Promise<OrderR
 /** A paid order for a quoted request: the request is paid (the dealer may start). */
 export async function onRequestPaid(tx: Tx, notify: Notify, order: OrderRow): Promise<void> {
   if (!order.tuningRequestId) return;
-  const [row] = await tx.select().from(tuningRequests).where(eq(tuningRequests.id, order.tuningRequestId)).for("update");
+  const [row] = await tx
+    .select()
+    .from(tuningRequests)
+    .where(eq(tuningRequests.id, order.tuningRequestId))
+    .for("update");
   if (!row || row.state !== "quoted") return;
-  await moveRequest(tx, notify, row, { to: "paid", actor: "customer", actorUid: order.customerUid, title: "paid: the work can start", text: `Paid ${(order.amountCents / 100).toFixed(2)} ${order.currency}` });
+  await moveRequest(tx, notify, row, {
+    to: "paid",
+    actor: "customer",
+    actorUid: order.customerUid,
+    title: "paid: the work can start",
+    text: `Paid ${(order.amountCents / 100).toFixed(2)} ${order.currency}`,
+  });
 }
 
 /**
@@ -182,9 +235,23 @@ export async function onRequestPaid(tx: Tx, notify: Notify, order: OrderRow): Pr
  */
 export async function onRequestRefunded(tx: Tx, notify: Notify, order: OrderRow): Promise<void> {
   if (!order.tuningRequestId) return;
-  const [row] = await tx.select().from(tuningRequests).where(eq(tuningRequests.id, order.tuningRequestId)).for("update");
+  const [row] = await tx
+    .select()
+    .from(tuningRequests)
+    .where(eq(tuningRequests.id, order.tuningRequestId))
+    .for("update");
   if (!row || !PAID_STATES.includes(row.state)) return;
-  await closePaid(tx, notify, row, row.pendingClose ?? { to: "cancelled", actor: "system", actorUid: null, reason: order.refundReason ?? "the payment was refunded" });
+  await closePaid(
+    tx,
+    notify,
+    row,
+    row.pendingClose ?? {
+      to: "cancelled",
+      actor: "system",
+      actorUid: null,
+      reason: order.refundReason ?? "the payment was refunded",
+    },
+  );
 }
 
 /** Closes a paid request as asked (its refund was taken): cancelled, or not possible. */
@@ -235,11 +302,19 @@ export async function acceptSilentDeliveries(ctx: AppContext, now = new Date()):
 // Answers
 
 /** Summaries with names, the dealer's profile id and the caller's unread messages, in the rows' order. */
-export async function summariesOf(db: Handle, rows: RequestRow[], caller: VerifiedCaller): Promise<TuningRequestSummary[]> {
+export async function summariesOf(
+  db: Handle,
+  rows: RequestRow[],
+  caller: VerifiedCaller,
+): Promise<TuningRequestSummary[]> {
   if (rows.length === 0) return [];
   const uids = [...new Set(rows.flatMap((row) => [row.customerUid, row.dealerUid]))];
   const people = await db
-    .select({ uid: users.uid, name: sql<string | null>`coalesce(${dealerProfiles.businessName}, ${users.displayName}, ${users.email})`, dealerId: dealerProfiles.id })
+    .select({
+      uid: users.uid,
+      name: sql<string | null>`coalesce(${dealerProfiles.businessName}, ${users.displayName}, ${users.email})`,
+      dealerId: dealerProfiles.id,
+    })
     .from(users)
     .leftJoin(dealerProfiles, eq(dealerProfiles.userUid, users.uid))
     .where(inArray(users.uid, uids));
@@ -251,11 +326,22 @@ export async function summariesOf(db: Handle, rows: RequestRow[], caller: Verifi
     .innerJoin(tuningRequests, eq(tuningRequests.id, tuningRequestEvents.requestId))
     .where(
       and(
-        inArray(tuningRequests.id, rows.map((row) => row.id)),
+        inArray(
+          tuningRequests.id,
+          rows.map((row) => row.id),
+        ),
         inArray(tuningRequestEvents.kind, ["message", "revision"]),
         or(
-          and(eq(tuningRequests.customerUid, caller.uid), inArray(tuningRequestEvents.actor, ["dealer", "admin"]), or(isNull(tuningRequests.customerReadAt), gt(tuningRequestEvents.at, tuningRequests.customerReadAt))),
-          and(eq(tuningRequests.dealerUid, caller.uid), eq(tuningRequestEvents.actor, "customer"), or(isNull(tuningRequests.dealerReadAt), gt(tuningRequestEvents.at, tuningRequests.dealerReadAt))),
+          and(
+            eq(tuningRequests.customerUid, caller.uid),
+            inArray(tuningRequestEvents.actor, ["dealer", "admin"]),
+            or(isNull(tuningRequests.customerReadAt), gt(tuningRequestEvents.at, tuningRequests.customerReadAt)),
+          ),
+          and(
+            eq(tuningRequests.dealerUid, caller.uid),
+            eq(tuningRequestEvents.actor, "customer"),
+            or(isNull(tuningRequests.dealerReadAt), gt(tuningRequestEvents.at, tuningRequests.dealerReadAt)),
+          ),
         ),
       ),
     )
@@ -276,7 +362,12 @@ export async function summariesOf(db: Handle, rows: RequestRow[], caller: Verifi
     assignee: row.assignee,
     quote:
       row.quotePriceCents !== null && row.quoteCurrency && row.quoteExpectedDays !== null && row.quotedAt
-        ? { priceCents: row.quotePriceCents, currency: row.quoteCurrency as "EUR", expectedDays: row.quoteExpectedDays, quotedAt: row.quotedAt.toISOString() }
+        ? {
+            priceCents: row.quotePriceCents,
+            currency: row.quoteCurrency as "EUR",
+            expectedDays: row.quoteExpectedDays,
+            quotedAt: row.quotedAt.toISOString(),
+          }
         : null,
     revisions: row.revisions,
     lastCustomerActionAt: row.lastCustomerActionAt.toISOString(),
@@ -287,11 +378,24 @@ export async function summariesOf(db: Handle, rows: RequestRow[], caller: Verifi
 }
 
 /** The whole ticket for one of its sides: thread, files, revisions with their changes (within the dealer's protection) and what the caller may do. */
-export async function ticketOf(db: Handle, row: RequestRow, caller: VerifiedCaller, mayView: boolean): Promise<TuningRequest> {
+export async function ticketOf(
+  db: Handle,
+  row: RequestRow,
+  caller: VerifiedCaller,
+  mayView: boolean,
+): Promise<TuningRequest> {
   const side = sideOf(caller, row)!;
   const [summary] = await summariesOf(db, [row], caller);
-  const events = await db.select().from(tuningRequestEvents).where(eq(tuningRequestEvents.requestId, row.id)).orderBy(asc(tuningRequestEvents.at), asc(tuningRequestEvents.id));
-  const files = await db.select().from(tuningRequestFiles).where(eq(tuningRequestFiles.requestId, row.id)).orderBy(asc(tuningRequestFiles.createdAt), asc(tuningRequestFiles.id));
+  const events = await db
+    .select()
+    .from(tuningRequestEvents)
+    .where(eq(tuningRequestEvents.requestId, row.id))
+    .orderBy(asc(tuningRequestEvents.at), asc(tuningRequestEvents.id));
+  const files = await db
+    .select()
+    .from(tuningRequestFiles)
+    .where(eq(tuningRequestFiles.requestId, row.id))
+    .orderBy(asc(tuningRequestFiles.createdAt), asc(tuningRequestFiles.id));
   const order = await db
     .select({ id: orders.id })
     .from(orders)
@@ -299,17 +403,30 @@ export async function ticketOf(db: Handle, row: RequestRow, caller: VerifiedCall
     .limit(1);
   const hidden = (changes: MapChange[] | null) => (mayView || side.party === "dealer" ? changes : null);
   // The table's moves for the caller's side (after payment the dealer's cancel is `cancel-paid`), and what is always open.
-  const actions = [...actionsFor(row.state, side.party), "message", ...(side.party === "dealer" && !FINAL_STATES.includes(row.state) ? ["assign"] : [])];
+  const actions = [
+    ...actionsFor(row.state, side.party),
+    "message",
+    ...(side.party === "dealer" && !FINAL_STATES.includes(row.state) ? ["assign"] : []),
+  ];
   return {
     ...summary,
     questionnaire: row.questionnaire,
     logIds: row.logIds,
-    vehicle: { vin: row.vin, ecuSerial: row.ecuSerial, softwareId: row.softwareId, stockSha256: row.stockSha256, stockSize: row.stockSize },
+    vehicle: {
+      vin: row.vin,
+      ecuSerial: row.ecuSerial,
+      softwareId: row.softwareId,
+      stockSha256: row.stockSha256,
+      stockSize: row.stockSize,
+    },
     orderId: order[0]?.id ?? null,
     tuneFileId: row.tuneFileId,
     freeRevisionDays: row.freeRevisionDays,
     freeRevisionsUntil: freeRevisionsUntil(row)?.toISOString() ?? null,
-    autoAcceptAt: row.state === "delivered" && row.lastDeliveredAt ? new Date(row.lastDeliveredAt.getTime() + AUTO_ACCEPT_DAYS * DAY_MS).toISOString() : null,
+    autoAcceptAt:
+      row.state === "delivered" && row.lastDeliveredAt
+        ? new Date(row.lastDeliveredAt.getTime() + AUTO_ACCEPT_DAYS * DAY_MS).toISOString()
+        : null,
     closedReason: row.closedReason,
     actions,
     revisionList: files

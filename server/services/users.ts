@@ -6,7 +6,7 @@
  */
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Auth, UserRecord } from "firebase-admin/auth";
-import { type AccountStreamEvent, type Role, claimsForRole, roleFromClaims } from "../../contracts/account";
+import { type AccountStreamEvent, claimsForRole, type Role, roleFromClaims } from "../../contracts/account";
 import type { UserSummary } from "../../contracts/users";
 import type { Db, Tx } from "../db/handle";
 import { dealerProfiles, profilePictures, users } from "../db/schema";
@@ -31,7 +31,12 @@ export function createUserMirror(db: Db): UserMirror {
       const signedInAt = seconds(caller.claims.auth_time);
       const fingerprint = `${caller.email}|${caller.role}|${name}|${caller.emailVerified}|${signedInAt?.getTime()}`;
       if (mirrored.get(caller.uid) === fingerprint) return;
-      const fromToken = { email: caller.email, role: caller.role, emailVerified: caller.emailVerified, lastSeenAt: new Date() };
+      const fromToken = {
+        email: caller.email,
+        role: caller.role,
+        emailVerified: caller.emailVerified,
+        lastSeenAt: new Date(),
+      };
       await db
         .insert(users)
         .values({ uid: caller.uid, ...fromToken, displayName: name, lastSignInAt: signedInAt })
@@ -83,7 +88,16 @@ export async function mirrorRecord(db: Db | Tx, record: UserRecord): Promise<voi
 export async function anonymiseUser(tx: Db | Tx, uid: string): Promise<void> {
   await tx
     .update(users)
-    .set({ email: null, displayName: null, photoUrl: null, phoneNumber: null, disabled: true, preferences: {}, deletedAt: new Date(), updatedAt: new Date() })
+    .set({
+      email: null,
+      displayName: null,
+      photoUrl: null,
+      phoneNumber: null,
+      disabled: true,
+      preferences: {},
+      deletedAt: new Date(),
+      updatedAt: new Date(),
+    })
     .where(eq(users.uid, uid));
   await tx.delete(profilePictures).where(eq(profilePictures.userUid, uid));
 }
@@ -93,7 +107,11 @@ export async function anonymiseUser(tx: Db | Tx, uid: string): Promise<void> {
  * outside the portal) anonymised. Rows made after the walk began are left alone: their account may
  * be newer than the page that would have listed it.
  */
-export async function reconcileUsers(db: Db, auth: Pick<Auth, "listUsers">, progress?: { setTotal(n: number): void; step(): void }): Promise<{ mirrored: number; anonymised: number }> {
+export async function reconcileUsers(
+  db: Db,
+  auth: Pick<Auth, "listUsers">,
+  progress?: { setTotal(n: number): void; step(): void },
+): Promise<{ mirrored: number; anonymised: number }> {
   const startedAt = new Date();
   const seen: string[] = [];
   let pageToken: string | undefined;
@@ -109,7 +127,13 @@ export async function reconcileUsers(db: Db, auth: Pick<Auth, "listUsers">, prog
   const gone = await db
     .select({ uid: users.uid })
     .from(users)
-    .where(and(isNull(users.deletedAt), lt(users.createdAt, startedAt), sql`${users.uid} <> all(${sql.param(seen)}::text[])`));
+    .where(
+      and(
+        isNull(users.deletedAt),
+        lt(users.createdAt, startedAt),
+        sql`${users.uid} <> all(${sql.param(seen)}::text[])`,
+      ),
+    );
   for (const { uid } of gone) await anonymiseUser(db, uid);
   return { mirrored: seen.length, anonymised: gone.length };
 }
@@ -166,7 +190,12 @@ export async function applyRole(
     } catch {
       // Without a signing credential the app signs out instead, and the user signs in again.
     }
-    deps.accountEvents.publish(change.uid, { reason: change.reason, message: change.message, role: change.role, ...(customToken && { customToken }) });
+    deps.accountEvents.publish(change.uid, {
+      reason: change.reason,
+      message: change.message,
+      role: change.role,
+      ...(customToken && { customToken }),
+    });
   };
   return { previous, told };
 }

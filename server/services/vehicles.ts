@@ -4,10 +4,10 @@
  * turned into answers a page at a time, with one query per related table.
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import type { DeviceAttributes, Vehicle } from "../../contracts/user-vehicles";
 import { flashingProfileSchema } from "../../contracts/catalogue";
-import { firmwareSupport, flashLogs, supportRequests, userVehicles, users } from "../db/schema";
+import type { DeviceAttributes, Vehicle } from "../../contracts/user-vehicles";
 import type { Db, Tx } from "../db/handle";
+import { firmwareSupport, flashLogs, supportRequests, users, userVehicles } from "../db/schema";
 import type { VerifiedCaller } from "./identity";
 
 export type VehicleRow = typeof userVehicles.$inferSelect;
@@ -16,7 +16,8 @@ type Reader = Db | Tx;
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 /** The owner and admins see the owner's private fields; a dealer who manages the car does not. */
-export const seesPrivateFields = (vehicle: Pick<VehicleRow, "ownerUid">, caller: VerifiedCaller) => caller.role === "admin" || vehicle.ownerUid === caller.uid;
+export const seesPrivateFields = (vehicle: Pick<VehicleRow, "ownerUid">, caller: VerifiedCaller) =>
+  caller.role === "admin" || vehicle.ownerUid === caller.uid;
 
 interface SupportFacts {
   ecuFamily: string;
@@ -27,10 +28,20 @@ interface SupportFacts {
 async function supportOf(db: Reader, firmwareIds: string[]): Promise<Map<string, SupportFacts>> {
   if (firmwareIds.length === 0) return new Map();
   const rows = await db
-    .select({ firmwareId: firmwareSupport.firmwareId, ecuFamily: firmwareSupport.ecuFamily, enabled: firmwareSupport.flashingEnabled, profile: firmwareSupport.flashing })
+    .select({
+      firmwareId: firmwareSupport.firmwareId,
+      ecuFamily: firmwareSupport.ecuFamily,
+      enabled: firmwareSupport.flashingEnabled,
+      profile: firmwareSupport.flashing,
+    })
     .from(firmwareSupport)
     .where(inArray(firmwareSupport.firmwareId, firmwareIds));
-  return new Map(rows.map((row) => [row.firmwareId, { ecuFamily: row.ecuFamily, flashing: row.enabled && flashingProfileSchema.safeParse(row.profile).success }]));
+  return new Map(
+    rows.map((row) => [
+      row.firmwareId,
+      { ecuFamily: row.ecuFamily, flashing: row.enabled && flashingProfileSchema.safeParse(row.profile).success },
+    ]),
+  );
 }
 
 /** The firmware id the catalogue knows for an ECU software id, or null. */
@@ -90,7 +101,12 @@ export async function vehiclesToApi(db: Reader, rows: VehicleRow[], caller: Veri
       rows.map((row) => row.id),
     ),
     supportRequestsOf(db, rows),
-    ownerUids.length ? db.select({ uid: users.uid, email: users.email, displayName: users.displayName }).from(users).where(inArray(users.uid, ownerUids)) : [],
+    ownerUids.length
+      ? db
+          .select({ uid: users.uid, email: users.email, displayName: users.displayName })
+          .from(users)
+          .where(inArray(users.uid, ownerUids))
+      : [],
   ]);
   const ownerOf = new Map(owners.map((owner) => [owner.uid, owner]));
   return rows.map((row) => {
@@ -106,10 +122,21 @@ export async function vehiclesToApi(db: Reader, rows: VehicleRow[], caller: Veri
       ownerEmail: full ? (owner?.email ?? null) : null,
       name: row.name,
       vin: row.vin,
-      ecu: { softwareId: row.softwareId, hardwareNumber: row.hardwareNumber, ecuSerial: row.ecuSerial, bootloaderVersion: row.bootloaderVersion },
+      ecu: {
+        softwareId: row.softwareId,
+        hardwareNumber: row.hardwareNumber,
+        ecuSerial: row.ecuSerial,
+        bootloaderVersion: row.bootloaderVersion,
+      },
       firmwareId: row.firmwareId,
       support: facts
-        ? { state: "supported", reason: facts.flashing ? null : "flashing is not yet supported for this firmware", ecuFamily: facts.ecuFamily, flashing: facts.flashing, supportRequestId: null }
+        ? {
+            state: "supported",
+            reason: facts.flashing ? null : "flashing is not yet supported for this firmware",
+            ecuFamily: facts.ecuFamily,
+            flashing: facts.flashing,
+            supportRequestId: null,
+          }
         : {
             state: "unsupported",
             reason: row.softwareId
@@ -124,8 +151,17 @@ export async function vehiclesToApi(db: Reader, rows: VehicleRow[], caller: Veri
       fuel: full ? row.fuel : null,
       dynoProfile: (row.dynoProfile as Vehicle["dynoProfile"]) ?? null,
       deviceAttributes: full ? (row.deviceAttributes as DeviceAttributes) : null,
-      stockDump: row.stockDumpSha256 ? { sha256: row.stockDumpSha256, size: row.stockDumpSize ?? 0, slot: row.stockDumpSlot, uploadedAt: iso(row.stockDumpUploadedAt) } : null,
-      currentTune: current ? { tuneFileId: current.tuneFileId, title: current.tuneTitle, version: current.tuneVersion, kind: current.kind } : null,
+      stockDump: row.stockDumpSha256
+        ? {
+            sha256: row.stockDumpSha256,
+            size: row.stockDumpSize ?? 0,
+            slot: row.stockDumpSlot,
+            uploadedAt: iso(row.stockDumpUploadedAt),
+          }
+        : null,
+      currentTune: current
+        ? { tuneFileId: current.tuneFileId, title: current.tuneTitle, version: current.tuneVersion, kind: current.kind }
+        : null,
       lastFlash: last ? { id: last.id, result: last.result, at: last.flashedAt.toISOString() } : null,
       lastConnectedAt: iso(row.lastConnectedAt),
       lastBatteryVolts: row.lastBatteryVolts,

@@ -36,7 +36,12 @@ export function AccountStreamListener() {
         await logoutRef.current();
       },
       notify(message) {
-        notificationProvider.open?.({ key: "account-changed", type: "success", message: "Your account has changed", description: message });
+        notificationProvider.open?.({
+          key: "account-changed",
+          type: "success",
+          message: "Your account has changed",
+          description: message,
+        });
       },
     };
     return openAccountStream(session, uid, actions);

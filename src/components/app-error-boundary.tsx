@@ -11,7 +11,7 @@
  * them afresh at "/". Chunk-load failures caught here (a lazy page whose code could not be
  * fetched) go through the reload guard first.
  */
-import { Component, useSyncExternalStore, type ReactNode } from "react";
+import { Component, type ReactNode, useSyncExternalStore } from "react";
 import { isBot } from "../lib/bots";
 import { ErrorState } from "../lib/error-state";
 import { isChunkLoadError } from "../lib/reload-guard";

@@ -14,14 +14,14 @@
  */
 import { DesktopOutlined, MoonOutlined, SunOutlined } from "@ant-design/icons";
 import { Segmented } from "antd";
-import { useEffect, useSyncExternalStore, type ComponentType } from "react";
+import { type ComponentType, useEffect, useSyncExternalStore } from "react";
 
 import {
   browserColourModeEnvironment,
-  ColourModeStore,
   type ColourModeEnvironment,
   type ColourModePreference,
   type ColourModeSnapshot,
+  ColourModeStore,
 } from "../lib/colour-mode";
 import { labels } from "../lib/labels";
 import { Tooltip } from "./tooltip";

@@ -6,7 +6,7 @@
  * refusals and missing records are common, fetches the code as it opens (`preloadErrorPage`), and
  * once it is in the page shows at once, without a moment of blank.
  */
-import { Suspense, lazy, useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { useNavigate } from "react-router";
 import { releaseSnapshot } from "../lib/snapshot";
 import type { ErrorPageProps } from "./error-page";

@@ -10,11 +10,17 @@ import {
   QuestionCircleOutlined,
 } from "@ant-design/icons";
 import { Alert, Modal } from "antd";
-import { Component, useRef, type MouseEvent, type ReactNode } from "react";
+import { Component, type MouseEvent, type ReactNode, useRef } from "react";
 
 import type { DialogEntry } from "../lib/dialog-store";
 import { labels } from "../lib/labels";
-import { DIALOG_MAX_WIDTH_PX, dialogStore, type DialogContent, type DialogIconName, type HostDialogOptions } from "./dialogs";
+import {
+  DIALOG_MAX_WIDTH_PX,
+  type DialogContent,
+  type DialogIconName,
+  dialogStore,
+  type HostDialogOptions,
+} from "./dialogs";
 
 /** The antd Modal z-index; each dialog above sits one higher so the newest is on top. */
 const BASE_Z_INDEX = 1000;
@@ -29,8 +35,16 @@ export const DIALOG_ICONS = {
 } satisfies Record<DialogIconName, unknown>;
 
 /** Every dialog of the store, the newest on top. */
-export function DialogFrames({ entries, onCloseFailure }: { entries: readonly DialogEntry<DialogContent, HostDialogOptions>[]; onCloseFailure: (error: unknown) => void }) {
-  return entries.map((entry, index) => <HostedDialog key={entry.key} entry={entry} zIndex={BASE_Z_INDEX + index} onCloseFailure={onCloseFailure} />);
+export function DialogFrames({
+  entries,
+  onCloseFailure,
+}: {
+  entries: readonly DialogEntry<DialogContent, HostDialogOptions>[];
+  onCloseFailure: (error: unknown) => void;
+}) {
+  return entries.map((entry, index) => (
+    <HostedDialog key={entry.key} entry={entry} zIndex={BASE_Z_INDEX + index} onCloseFailure={onCloseFailure} />
+  ));
 }
 
 interface HostedDialogProps {

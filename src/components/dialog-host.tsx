@@ -66,7 +66,11 @@ export function DialogHost() {
           if (entry.visible) dialogStore.close(entry.key);
           dialogStore.remove(entry.key);
         }
-        toasts.add({ title: "The dialog could not be opened", description: "Check your connection and try again.", color: "error" });
+        toasts.add({
+          title: "The dialog could not be opened",
+          description: "Check your connection and try again.",
+          color: "error",
+        });
       },
     );
   }, [waiting]);

@@ -5,7 +5,7 @@
 import type { ModalProps } from "antd";
 import type { ComponentType, ReactNode } from "react";
 
-import { DialogStore, type DialogOptions } from "../lib/dialog-store";
+import { type DialogOptions, DialogStore } from "../lib/dialog-store";
 
 export const DIALOG_MAX_WIDTH_PX = 672;
 

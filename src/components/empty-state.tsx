@@ -3,7 +3,7 @@
  * ConfigProvider's `renderEmpty`). Only those components ever show it, and none is on a first
  * load's critical path: Empty's code (with its illustrations) loads the first time one is empty.
  */
-import { Suspense, lazy } from "react";
+import { lazy, Suspense } from "react";
 import { emptyLabel } from "../lib/labels";
 
 const Empty = lazy(() => import("antd/es/empty"));

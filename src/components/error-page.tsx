@@ -17,8 +17,20 @@ export function ErrorPage({ error, onGoHome }: ErrorPageProps) {
   };
   return (
     <Result
-      status={error.statusCode === 403 ? "403" : error.statusCode === 404 ? "404" : error.statusCode >= 500 ? "500" : "warning"}
-      title={<Typography.Title level={1} style={{ margin: 0 }}>{error.statusCode}</Typography.Title>}
+      status={
+        error.statusCode === 403
+          ? "403"
+          : error.statusCode === 404
+            ? "404"
+            : error.statusCode >= 500
+              ? "500"
+              : "warning"
+      }
+      title={
+        <Typography.Title level={1} style={{ margin: 0 }}>
+          {error.statusCode}
+        </Typography.Title>
+      }
       subTitle={
         <>
           <Typography.Title level={4} style={{ marginTop: 0 }} data-testid="error-message">
@@ -39,7 +51,9 @@ export function ErrorPage({ error, onGoHome }: ErrorPageProps) {
                 {
                   key: "details",
                   label: "Details",
-                  children: <pre style={{ whiteSpace: "pre-wrap", margin: 0 }}>{JSON.stringify(error.data, null, 2)}</pre>,
+                  children: (
+                    <pre style={{ whiteSpace: "pre-wrap", margin: 0 }}>{JSON.stringify(error.data, null, 2)}</pre>
+                  ),
                 },
               ]}
             />

@@ -21,9 +21,18 @@
  * Route elements place <PageRendered/> after their page, inside the page's Suspense boundary:
  * it calls `onRendered` once the page on screen has loaded and rendered.
  */
-import { Activity, createContext, useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import {
+  Activity,
+  createContext,
+  type ReactNode,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
 import { type Location, Routes, useLocation, useNavigate } from "react-router";
-import { type KeepAliveOptions, type Visit, changeOwner, visit } from "../lib/keep-alive";
+import { changeOwner, type KeepAliveOptions, type Visit, visit } from "../lib/keep-alive";
 
 const Rendered = createContext<() => void>(() => undefined);
 
@@ -53,7 +62,10 @@ export function KeepAliveRoutes({ children, keep, keyOf, owner, onRendered }: Ke
   // Derived during render, so the new page is never one frame late.
   if (seen.location !== location || seen.owner !== owner) {
     setSeen({ location, owner });
-    const entries = seen.owner !== owner && seen.owner !== undefined ? changeOwner(state.entries, seen.owner !== null) : state.entries;
+    const entries =
+      seen.owner !== owner && seen.owner !== undefined
+        ? changeOwner(state.entries, seen.owner !== null)
+        : state.entries;
     setState(seen.location !== location ? visit(entries, location, { keep, keyOf }) : { entries, restore: null });
   }
   const active = state.entries.at(-1)!;

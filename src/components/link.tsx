@@ -7,7 +7,7 @@
  * preload too. Links to other sites and unknown paths preload nothing.
  */
 import { type FocusEvent, type MouseEvent, type Ref, useCallback, useEffect, useRef } from "react";
-import { Link as RouterLink, type LinkProps, resolvePath } from "react-router";
+import { type LinkProps, Link as RouterLink, resolvePath } from "react-router";
 import { preloadRoute } from "../routing/registry";
 
 /** One observer for all links: a page can show hundreds (a table of records). */

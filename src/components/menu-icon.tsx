@@ -4,7 +4,7 @@
  * in the portal: the icons load in a chunk of their own (src/components/menu-icons.tsx), fetched
  * with the portal's frame (src/routing/layouts.tsx), and an icon's place is kept until it is in.
  */
-import { type ReactNode, Suspense, createElement, lazy } from "react";
+import { createElement, lazy, type ReactNode, Suspense } from "react";
 import type { MenuIconName } from "./menu-icons";
 
 export const loadMenuIcons = () => import("./menu-icons");

@@ -1,7 +1,59 @@
 /** The portal menu's icons, in one chunk that loads with the portal (src/components/menu-icon.tsx). */
-import { ApiOutlined, BellOutlined, BuildOutlined, CarOutlined, CarryOutOutlined, CloudServerOutlined, CloudUploadOutlined, CrownOutlined, DashboardOutlined, DatabaseOutlined, FunctionOutlined, IdcardOutlined, InboxOutlined, InfoCircleOutlined, KeyOutlined, LineChartOutlined, MailOutlined, NodeIndexOutlined, OrderedListOutlined, QuestionCircleOutlined, ShopOutlined, TableOutlined, TeamOutlined, ThunderboltOutlined, ToolOutlined } from "@ant-design/icons";
+import {
+  ApiOutlined,
+  BellOutlined,
+  BuildOutlined,
+  CarOutlined,
+  CarryOutOutlined,
+  CloudServerOutlined,
+  CloudUploadOutlined,
+  CrownOutlined,
+  DashboardOutlined,
+  DatabaseOutlined,
+  FunctionOutlined,
+  IdcardOutlined,
+  InboxOutlined,
+  InfoCircleOutlined,
+  KeyOutlined,
+  LineChartOutlined,
+  MailOutlined,
+  NodeIndexOutlined,
+  OrderedListOutlined,
+  QuestionCircleOutlined,
+  ShopOutlined,
+  TableOutlined,
+  TeamOutlined,
+  ThunderboltOutlined,
+  ToolOutlined,
+} from "@ant-design/icons";
 
-export const MENU_ICONS = { ApiOutlined, BellOutlined, BuildOutlined, CarOutlined, CarryOutOutlined, CloudServerOutlined, CloudUploadOutlined, CrownOutlined, DashboardOutlined, DatabaseOutlined, FunctionOutlined, IdcardOutlined, InboxOutlined, InfoCircleOutlined, KeyOutlined, LineChartOutlined, MailOutlined, NodeIndexOutlined, OrderedListOutlined, QuestionCircleOutlined, ShopOutlined, TableOutlined, TeamOutlined, ThunderboltOutlined, ToolOutlined };
+export const MENU_ICONS = {
+  ApiOutlined,
+  BellOutlined,
+  BuildOutlined,
+  CarOutlined,
+  CarryOutOutlined,
+  CloudServerOutlined,
+  CloudUploadOutlined,
+  CrownOutlined,
+  DashboardOutlined,
+  DatabaseOutlined,
+  FunctionOutlined,
+  IdcardOutlined,
+  InboxOutlined,
+  InfoCircleOutlined,
+  KeyOutlined,
+  LineChartOutlined,
+  MailOutlined,
+  NodeIndexOutlined,
+  OrderedListOutlined,
+  QuestionCircleOutlined,
+  ShopOutlined,
+  TableOutlined,
+  TeamOutlined,
+  ThunderboltOutlined,
+  ToolOutlined,
+};
 
 export type MenuIconName = keyof typeof MENU_ICONS;
 

@@ -18,7 +18,21 @@ self.MonacoEnvironment = { getWorker: () => new EditorWorker() };
 loader.config({ monaco });
 
 export const EXPRESSION_LANGUAGE = "channel-expression";
-export const EXPRESSION_FUNCTIONS = ["min", "max", "abs", "sqrt", "exp", "log", "log10", "round", "floor", "ceil", "pow", "clamp", "prev"];
+export const EXPRESSION_FUNCTIONS = [
+  "min",
+  "max",
+  "abs",
+  "sqrt",
+  "exp",
+  "log",
+  "log10",
+  "round",
+  "floor",
+  "ceil",
+  "pow",
+  "clamp",
+  "prev",
+];
 
 export interface ChannelVariable {
   variable: string;
@@ -48,7 +62,12 @@ monaco.languages.setMonarchTokensProvider(EXPRESSION_LANGUAGE, {
 monaco.languages.registerCompletionItemProvider(EXPRESSION_LANGUAGE, {
   provideCompletionItems(model, position) {
     const word = model.getWordUntilPosition(position);
-    const range = { startLineNumber: position.lineNumber, endLineNumber: position.lineNumber, startColumn: word.startColumn, endColumn: word.endColumn };
+    const range = {
+      startLineNumber: position.lineNumber,
+      endLineNumber: position.lineNumber,
+      startColumn: word.startColumn,
+      endColumn: word.endColumn,
+    };
     return {
       suggestions: [
         ...channels.map((channel) => ({

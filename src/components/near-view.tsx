@@ -6,7 +6,15 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
  * near it, not on a phone's first load. Without IntersectionObserver (the build's snapshots, an old
  * browser) the placeholder stays for the snapshot and the part renders at once in a browser.
  */
-export function NearView({ children, placeholder, margin = "600px" }: { children: ReactNode; placeholder: ReactNode; margin?: string }) {
+export function NearView({
+  children,
+  placeholder,
+  margin = "600px",
+}: {
+  children: ReactNode;
+  placeholder: ReactNode;
+  margin?: string;
+}) {
   const [near, setNear] = useState(false);
   const anchor = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -15,7 +23,10 @@ export function NearView({ children, placeholder, margin = "600px" }: { children
       setNear(true);
       return;
     }
-    const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && setNear(true), { rootMargin: margin });
+    const observer = new IntersectionObserver(
+      (entries) => entries.some((entry) => entry.isIntersecting) && setNear(true),
+      { rootMargin: margin },
+    );
     observer.observe(anchor.current);
     return () => observer.disconnect();
   }, [near, margin]);

@@ -8,9 +8,9 @@
  *
  * A malformed id never gets this far: the route's `validate` answers the same page at once.
  */
-import { type ReactNode, createContext, useCallback, useContext, useEffect, useRef, useState } from "react";
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
 import { useParams } from "react-router";
-import { PAGE_NOT_FOUND, isRecordMissing } from "../lib/record-missing";
+import { isRecordMissing, PAGE_NOT_FOUND } from "../lib/record-missing";
 import { DeferredErrorPage } from "./deferred-error-page";
 
 const ReportMissing = createContext<(() => void) | null>(null);

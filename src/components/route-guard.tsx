@@ -1,9 +1,9 @@
-import { PageSpinner } from "./page-spinner";
 import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router";
 import { canAccess } from "../providers/access-control";
 import { useSessionState } from "../providers/session-context";
 import { DeferredErrorPage } from "./deferred-error-page";
+import { PageSpinner } from "./page-spinner";
 
 /**
  * Wraps a route's outlet: signed-out visitors go to /login?to=<where they were>, a signed-in user

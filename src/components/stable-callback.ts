@@ -6,7 +6,9 @@ import { useCallback, useInsertionEffect, useRef } from "react";
  * (the data log's toolbar rendered its 8 buttons and 3 selects again as each part of the log arrived).
  * Not for calling during render: the latest callback is taken as the render commits.
  */
-export function useStableCallback<Args extends unknown[], Result>(callback: (...args: Args) => Result): (...args: Args) => Result {
+export function useStableCallback<Args extends unknown[], Result>(
+  callback: (...args: Args) => Result,
+): (...args: Args) => Result {
   const latest = useRef(callback);
   // Before any layout effect or event of the commit can call it.
   useInsertionEffect(() => {

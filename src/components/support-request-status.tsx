@@ -2,7 +2,12 @@
 import { Tag } from "antd";
 import type { SupportRequestStatus } from "../../contracts/catalogue";
 
-const statusColour: Record<SupportRequestStatus, string> = { new: "blue", investigating: "gold", supported: "green", rejected: "red" };
+const statusColour: Record<SupportRequestStatus, string> = {
+  new: "blue",
+  investigating: "gold",
+  supported: "green",
+  rejected: "red",
+};
 
 export function SupportRequestStatusTag({ status }: { status: SupportRequestStatus }) {
   return <Tag color={statusColour[status]}>{status}</Tag>;

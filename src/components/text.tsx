@@ -7,7 +7,7 @@
  */
 import { ConfigProvider } from "antd";
 import TypographyElement from "antd/es/typography/Typography";
-import { type CSSProperties, type ComponentType, type HTMLAttributes, type ReactNode, useContext } from "react";
+import { type ComponentType, type CSSProperties, type HTMLAttributes, type ReactNode, useContext } from "react";
 
 // antd's element takes the tag to render as `component`; its published props do not list it.
 const Element = TypographyElement as unknown as ComponentType<HTMLAttributes<HTMLElement> & { component: string }>;
@@ -34,5 +34,7 @@ export function Paragraph(props: TextProps) {
 /** Inline text, as antd's Typography.Text; `secondary` in the quieter colour. */
 export function Text({ type, ...props }: TextProps & { type?: "secondary" }) {
   const prefixCls = useContext(ConfigProvider.ConfigContext).getPrefixCls("typography");
-  return <Element component="span" className={type === "secondary" ? `${prefixCls}-secondary` : undefined} {...props} />;
+  return (
+    <Element component="span" className={type === "secondary" ? `${prefixCls}-secondary` : undefined} {...props} />
+  );
 }

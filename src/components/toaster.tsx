@@ -27,14 +27,14 @@ import {
 } from "@ant-design/icons";
 import { Button, theme } from "antd";
 import {
-  useEffect,
-  useRef,
-  useState,
-  useSyncExternalStore,
   type CSSProperties,
   type FocusEvent,
   type PointerEvent,
   type ReactNode,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
 } from "react";
 
 import { labels } from "../lib/labels";
@@ -43,13 +43,13 @@ import {
   endSwipe,
   moveSwipe,
   regionLabel,
+  type SwipeState,
   TOAST_GAP_PX,
   TOAST_HOTKEY,
   TOAST_REMOVE_DELAY_MS,
-  ToastQueue,
-  type SwipeState,
   type Toast,
   type ToastColor,
+  ToastQueue,
 } from "../lib/toast-queue";
 
 /** The app's toast queue, shared by the Toaster and the notification provider. */
@@ -107,7 +107,16 @@ export function Toaster({ label }: ToasterProps) {
       <style>{`@keyframes ${PROGRESS_KEYFRAMES}{from{transform:scaleX(1)}to{transform:scaleX(0)}}`}</style>
       <Announcer politeness="assertive" toast={newest("foreground")} />
       <Announcer politeness="polite" toast={newest("background")} />
-      <ol style={{ display: "flex", flexDirection: "column", gap: TOAST_GAP_PX, listStyle: "none", margin: 0, padding: 0 }}>
+      <ol
+        style={{
+          display: "flex",
+          flexDirection: "column",
+          gap: TOAST_GAP_PX,
+          listStyle: "none",
+          margin: 0,
+          padding: 0,
+        }}
+      >
         {items.toReversed().map((toast) => (
           <ToastItem key={toast.id} toast={toast} />
         ))}
@@ -198,7 +207,9 @@ function ToastItem({ toast }: { toast: Toast<ReactNode> }) {
     touchAction: "pan-y",
     opacity: toast.open ? 1 : 0,
     transform: swipe?.swiping ? `translateX(${swipe.delta}px)` : swipedAway ? "translateX(100%)" : undefined,
-    transition: swipe?.swiping ? "none" : `opacity ${TOAST_REMOVE_DELAY_MS}ms ease, transform ${TOAST_REMOVE_DELAY_MS}ms ease`,
+    transition: swipe?.swiping
+      ? "none"
+      : `opacity ${TOAST_REMOVE_DELAY_MS}ms ease, transform ${TOAST_REMOVE_DELAY_MS}ms ease`,
   };
 
   return (
@@ -218,14 +229,22 @@ function ToastItem({ toast }: { toast: Toast<ReactNode> }) {
       {toast.avatar ? (
         // A plain round image, as antd's Avatar draws one: the toaster is on every page's first load,
         // and Avatar brings its group, popover and overflow code along.
-        <img src={toast.avatar.src} alt={toast.avatar.alt} width={AVATAR_PX} height={AVATAR_PX} style={{ borderRadius: "50%", objectFit: "cover", flex: "none" }} />
+        <img
+          src={toast.avatar.src}
+          alt={toast.avatar.alt}
+          width={AVATAR_PX}
+          height={AVATAR_PX}
+          style={{ borderRadius: "50%", objectFit: "cover", flex: "none" }}
+        />
       ) : icon ? (
         <span aria-hidden style={{ color: accent, fontSize: token.fontSizeLG, lineHeight: 1, paddingTop: 2 }}>
           {icon}
         </span>
       ) : null}
       <div style={{ flex: 1, minWidth: 0 }}>
-        {toast.title !== undefined && <div style={{ color: token.colorText, fontWeight: token.fontWeightStrong }}>{toast.title}</div>}
+        {toast.title !== undefined && (
+          <div style={{ color: token.colorText, fontWeight: token.fontWeightStrong }}>{toast.title}</div>
+        )}
         {toast.description !== undefined && <div style={{ color: token.colorTextSecondary }}>{toast.description}</div>}
         {toast.actions.length > 0 && (
           <div style={{ display: "flex", gap: token.marginXS, marginTop: token.marginXS }}>
@@ -265,7 +284,17 @@ function ToastItem({ toast }: { toast: Toast<ReactNode> }) {
  * once per timer start (the caller keys this by `revision`), because changing an animation's
  * delay later would move the bar.
  */
-function TimeLeftBar({ duration, remaining, paused, colour }: { duration: number; remaining: number; paused: boolean; colour: string }) {
+function TimeLeftBar({
+  duration,
+  remaining,
+  paused,
+  colour,
+}: {
+  duration: number;
+  remaining: number;
+  paused: boolean;
+  colour: string;
+}) {
   const [elapsed] = useState(() => duration - remaining);
   return (
     <div

@@ -8,9 +8,9 @@ import { UploadOutlined } from "@ant-design/icons";
 import { type HttpError, useCustomMutation } from "@refinedev/core";
 import { Alert, Button, Descriptions, Flex, Progress, Table, Tag, Typography, Upload } from "antd";
 import { useState } from "react";
-import { useUpload } from "./resource/use-upload";
-import type { ChecksumReport, Inspection, InspectionChange, LocalInspection } from "../../contracts/tune-files";
 import { apiRoutes } from "../../contracts/api-paths";
+import type { ChecksumReport, Inspection, InspectionChange, LocalInspection } from "../../contracts/tune-files";
+import { useUpload } from "./resource/use-upload";
 
 const hexAddress = (n: number) => `0x${n.toString(16).toUpperCase()}`;
 const STATE_COLOURS: Record<string, string> = { applied: "green", absent: "default", conflict: "red" };
@@ -26,10 +26,30 @@ export function ChecksumTable({ checksums }: { checksums: ChecksumReport[] }) {
       columns={[
         { dataIndex: "name", title: "Checksum" },
         { dataIndex: "type", title: "Type" },
-        { dataIndex: "valid", title: "Result", render: (valid: boolean) => (valid ? <Tag color="green">valid</Tag> : <Tag color="red">fails</Tag>) },
+        {
+          dataIndex: "valid",
+          title: "Result",
+          render: (valid: boolean) => (valid ? <Tag color="green">valid</Tag> : <Tag color="red">fails</Tag>),
+        },
         // A hex value is one word: it never breaks across lines.
-        { dataIndex: "stored", title: "Stored", render: (v: string) => <Typography.Text code style={{ whiteSpace: "nowrap" }}>{v}</Typography.Text> },
-        { dataIndex: "computed", title: "Computed", render: (v: string) => <Typography.Text code style={{ whiteSpace: "nowrap" }}>{v}</Typography.Text> },
+        {
+          dataIndex: "stored",
+          title: "Stored",
+          render: (v: string) => (
+            <Typography.Text code style={{ whiteSpace: "nowrap" }}>
+              {v}
+            </Typography.Text>
+          ),
+        },
+        {
+          dataIndex: "computed",
+          title: "Computed",
+          render: (v: string) => (
+            <Typography.Text code style={{ whiteSpace: "nowrap" }}>
+              {v}
+            </Typography.Text>
+          ),
+        },
       ]}
     />
   );
@@ -40,12 +60,20 @@ export function PatchStateTag({ state }: { state: string }) {
 }
 
 function changeItems(change: InspectionChange) {
-  if (change.items.length === 0) return change.checksums.length ? `checksum ${change.checksums.join(", ")}` : <Typography.Text type="secondary">outside any map</Typography.Text>;
+  if (change.items.length === 0)
+    return change.checksums.length ? (
+      `checksum ${change.checksums.join(", ")}`
+    ) : (
+      <Typography.Text type="secondary">outside any map</Typography.Text>
+    );
   return change.items.map((item) => {
     const first = item.cells[0];
     // In the definition's own decimals: the raw scaling gave "4.91153958 → 5.64633684".
-    const shown = (value: number) => (item.decimals !== undefined ? value.toFixed(item.decimals) : String(Number(value.toPrecision(6))));
-    const sample = first ? ` (${shown(first.before)} → ${shown(first.after)}${item.unit ? ` ${item.unit}` : ""}${item.cells.length > 1 ? `, ${item.cells.length} cells` : ""})` : "";
+    const shown = (value: number) =>
+      item.decimals !== undefined ? value.toFixed(item.decimals) : String(Number(value.toPrecision(6)));
+    const sample = first
+      ? ` (${shown(first.before)} → ${shown(first.after)}${item.unit ? ` ${item.unit}` : ""}${item.cells.length > 1 ? `, ${item.cells.length} cells` : ""})`
+      : "";
     return (
       <div key={`${item.id}-${item.part}`}>
         {item.title}
@@ -77,7 +105,13 @@ export function InspectionReport({ report, changesTable = true }: { report: Insp
           </Typography.Text>
         </Descriptions.Item>
         <Descriptions.Item label="Checksums">
-          {report.checksums.length === 0 ? "—" : failing.length === 0 ? <Tag color="green">all {report.checksums.length} valid</Tag> : <Tag color="red">{failing.length} failing</Tag>}
+          {report.checksums.length === 0 ? (
+            "—"
+          ) : failing.length === 0 ? (
+            <Tag color="green">all {report.checksums.length} valid</Tag>
+          ) : (
+            <Tag color="red">{failing.length} failing</Tag>
+          )}
         </Descriptions.Item>
         <Descriptions.Item label="Changed regions">
           {report.changes === null
@@ -107,7 +141,11 @@ export function InspectionReport({ report, changesTable = true }: { report: Insp
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
           aria-label="Changes against stock"
           columns={[
-            { key: "range", title: "Range", render: (_, c: InspectionChange) => `${hexAddress(c.start)}–${hexAddress(c.end)}` },
+            {
+              key: "range",
+              title: "Range",
+              render: (_, c: InspectionChange) => `${hexAddress(c.start)}–${hexAddress(c.end)}`,
+            },
             { dataIndex: "length", title: "Bytes" },
             { key: "items", title: "Maps", render: (_, c: InspectionChange) => changeItems(c) },
           ]}
@@ -147,7 +185,14 @@ export function InspectedImage({
     form.append("file", next);
     upload.start();
     mutate(
-      { url: withDefinition ? `${apiRoutes.tuneFiles.inspect()}?definition=true` : apiRoutes.tuneFiles.inspect(), method: "post", values: form, meta: { onUploadProgress: upload.onUploadProgress }, successNotification: false, errorNotification: false },
+      {
+        url: withDefinition ? `${apiRoutes.tuneFiles.inspect()}?definition=true` : apiRoutes.tuneFiles.inspect(),
+        method: "post",
+        values: form,
+        meta: { onUploadProgress: upload.onUploadProgress },
+        successNotification: false,
+        errorNotification: false,
+      },
       {
         onSuccess: ({ data }) => {
           setReport(data);
@@ -168,8 +213,18 @@ export function InspectedImage({
           {file ? `Image: ${file.name}` : label}
         </Button>
       </Upload>
-      {upload.percent !== null && <Progress percent={upload.percent} size="small" status="active" aria-label="Upload progress" />}
-      {error && <Alert type="error" showIcon role="alert" message={error.message} description={(error as HttpError & { description?: string }).description} />}
+      {upload.percent !== null && (
+        <Progress percent={upload.percent} size="small" status="active" aria-label="Upload progress" />
+      )}
+      {error && (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          message={error.message}
+          description={(error as HttpError & { description?: string }).description}
+        />
+      )}
       {report && <InspectionReport report={report} />}
     </Flex>
   );

@@ -31,10 +31,7 @@ export type DialogCloseReason = "escape" | "close-button" | "outside-click";
  * Decides a user-requested close. Returning `false` (or a promise of `false`) keeps the dialog
  * open; anything else lets it close. A rejection keeps the dialog open and reaches the caller.
  */
-export type CloseDialogFunction = (
-  key: string,
-  reason: DialogCloseReason,
-) => boolean | void | Promise<boolean | void>;
+export type CloseDialogFunction = (key: string, reason: DialogCloseReason) => boolean | void | Promise<boolean | void>;
 
 export interface DialogIcon<Name extends string = string> {
   name: Name;
@@ -154,9 +151,7 @@ export class DialogStore<Content = unknown, Options extends DialogBehaviour = Di
   }
 
   #hide(key: string): void {
-    this.#set(
-      this.#entries.map((entry) => (entry.key === key ? { ...entry, visible: false } : entry)),
-    );
+    this.#set(this.#entries.map((entry) => (entry.key === key ? { ...entry, visible: false } : entry)));
   }
 
   #set(entries: readonly DialogEntry<Content, Options>[]): void {

@@ -124,7 +124,13 @@ class Picks {
  * Min/max per pixel column: for each column the lowest and highest sample, in time order, so
  * every spike survives at any zoom. About 2 points per pixel (plus one per gap).
  */
-export function minMaxPerPixel(time: Float64Array, values: Float32Array, t0: number, t1: number, pixels: number): SeriesPoints {
+export function minMaxPerPixel(
+  time: Float64Array,
+  values: Float32Array,
+  t0: number,
+  t1: number,
+  pixels: number,
+): SeriesPoints {
   const indices = minMaxIndices(time, values, NaN, t0, t1, pixels);
   const out = { time: new Float64Array(indices.length), values: new Float32Array(indices.length) };
   indices.forEach((index, k) => {
@@ -154,7 +160,13 @@ const BLOCK_SIZE = 64;
 export function blocksOf(values: ArrayLike<number>, gap = NaN, size = BLOCK_SIZE): SampleBlocks {
   if (!(size >= 1 && size < NO_SAMPLE)) throw new RangeError(`Block size must be 1 to ${NO_SAMPLE - 1}, got ${size}.`);
   const n = Math.ceil(values.length / size);
-  const blocks: SampleBlocks = { size, minAt: new Uint8Array(n).fill(NO_SAMPLE), maxAt: new Uint8Array(n).fill(NO_SAMPLE), count: new Uint8Array(n), sum: new Float64Array(n) };
+  const blocks: SampleBlocks = {
+    size,
+    minAt: new Uint8Array(n).fill(NO_SAMPLE),
+    maxAt: new Uint8Array(n).fill(NO_SAMPLE),
+    count: new Uint8Array(n),
+    sum: new Float64Array(n),
+  };
   for (let k = 0; k < n; k++) {
     const start = k * size;
     const end = Math.min(values.length, start + size);
@@ -208,7 +220,8 @@ export function minMaxIndices(
     for (let i = i0; i <= i1; i++) all.push(i, isGap(values[i]));
     return all.result();
   }
-  if (blocks && i1 - i0 >= 4 * blocks.size * columns) return minMaxByBlocks(time, values, gap, blocks, i0, i1, t0, t1, columns);
+  if (blocks && i1 - i0 >= 4 * blocks.size * columns)
+    return minMaxByBlocks(time, values, gap, blocks, i0, i1, t0, t1, columns);
 
   const out = new Picks(2 * columns + 4);
   out.push(i0, isGap(values[i0]));
@@ -429,7 +442,13 @@ function lttbRun(out: Points, time: Float64Array, values: Float32Array, a: numbe
  * Min, max and mean of `values[i0..i1)` (half-open, clamped), ignoring gaps (NaN, or the `gap`
  * code); whole blocks are read from the column's `blocks` when given.
  */
-export function rangeStats(values: ArrayLike<number>, i0: number, i1: number, gap = NaN, blocks?: SampleBlocks): RangeStats {
+export function rangeStats(
+  values: ArrayLike<number>,
+  i0: number,
+  i1: number,
+  gap = NaN,
+  blocks?: SampleBlocks,
+): RangeStats {
   const from = Math.max(0, Math.floor(i0));
   const to = Math.min(values.length, Math.floor(i1));
   const size = blocks?.size ?? 1;
@@ -447,11 +466,21 @@ export function rangeStats(values: ArrayLike<number>, i0: number, i1: number, ga
     sum += blocks.sum[k];
     count += blocks.count[k];
   }
-  return finish({ min: Math.min(min, tail.min), max: Math.max(max, tail.max), sum: sum + tail.sum, count: count + tail.count });
+  return finish({
+    min: Math.min(min, tail.min),
+    max: Math.max(max, tail.max),
+    sum: sum + tail.sum,
+    count: count + tail.count,
+  });
 }
 
 /** Sums and extremes of values[from..to), gaps left out. */
-function sampleStats(values: ArrayLike<number>, gap: number, from: number, to: number): { min: number; max: number; sum: number; count: number } {
+function sampleStats(
+  values: ArrayLike<number>,
+  gap: number,
+  from: number,
+  to: number,
+): { min: number; max: number; sum: number; count: number } {
   let min = Infinity;
   let max = -Infinity;
   let sum = 0;

@@ -147,11 +147,18 @@ export function wheelPowerW(profile: DynoProfile, v: number, a: number): number 
 }
 
 /** Index ranges [start, end] where rpm rises steadily (with the throttle open, when known). */
-export function findPulls(time: ArrayLike<number>, rpmSmooth: ArrayLike<number>, rpmRate: ArrayLike<number>, throttle?: ArrayLike<number>, minThrottle = 80): Array<[number, number]> {
+export function findPulls(
+  time: ArrayLike<number>,
+  rpmSmooth: ArrayLike<number>,
+  rpmRate: ArrayLike<number>,
+  throttle?: ArrayLike<number>,
+  minThrottle = 80,
+): Array<[number, number]> {
   const pulls: Array<[number, number]> = [];
   let start = -1;
   const close = (end: number) => {
-    if (start >= 0 && time[end] - time[start] >= MIN_PULL_SECONDS && rpmSmooth[end] - rpmSmooth[start] >= MIN_PULL_RPM) pulls.push([start, end]);
+    if (start >= 0 && time[end] - time[start] >= MIN_PULL_SECONDS && rpmSmooth[end] - rpmSmooth[start] >= MIN_PULL_RPM)
+      pulls.push([start, end]);
     start = -1;
   };
   for (let i = 0; i < time.length; i++) {
@@ -204,18 +211,26 @@ export function dynoPulls(input: DynoInput, profile: DynoProfile): DynoPull[] {
         const wheelW = wheel / count;
         const crankW = wheelW / (1 - profile.drivelineLoss);
         const omega = (2 * Math.PI * binRpm) / 60;
-        return { rpm: binRpm, wheelKw: wheelW / 1000, crankKw: crankW / 1000, wheelNm: wheelW / omega, crankNm: crankW / omega };
+        return {
+          rpm: binRpm,
+          wheelKw: wheelW / 1000,
+          crankKw: crankW / 1000,
+          wheelNm: wheelW / omega,
+          crankNm: crankW / omega,
+        };
       });
     if (points.length < 3) return [];
     const peak = (key: "crankKw" | "crankNm") => points.reduce((best, p) => (p[key] > best[key] ? p : best));
     const mid = (start + end) >> 1;
-    return [{
-      startTime: time[start],
-      endTime: time[end],
-      gear: gearAt(mid) ?? (input.speedMps ? inferGear(rpmSmooth[mid], v[mid], profile) : null),
-      points,
-      peakCrankKw: peak("crankKw"),
-      peakCrankNm: peak("crankNm"),
-    }];
+    return [
+      {
+        startTime: time[start],
+        endTime: time[end],
+        gear: gearAt(mid) ?? (input.speedMps ? inferGear(rpmSmooth[mid], v[mid], profile) : null),
+        points,
+        peakCrankKw: peak("crankKw"),
+        peakCrankNm: peak("crankNm"),
+      },
+    ];
   });
 }

@@ -19,7 +19,7 @@
  * never indexes an error screen as the page's content.
  */
 import type { ApiError } from "../../contracts/errors";
-import { decideChunkReload, isChunkLoadError, type ChunkReloadDecision } from "./reload-guard";
+import { type ChunkReloadDecision, decideChunkReload, isChunkLoadError } from "./reload-guard";
 
 export const NAVIGATION_SETTLE_MS = 1000;
 
@@ -29,7 +29,13 @@ export const CHUNK_ERROR_MESSAGE = "This page could not be loaded";
 /** The error's own shape when it has one (HttpError from the data provider), else a 500. */
 export function toApiError(error: unknown, path: string): ApiError {
   const shaped = error as Partial<ApiError> | null;
-  if (shaped && typeof shaped === "object" && typeof shaped.statusCode === "number" && shaped.statusCode >= 400 && typeof shaped.message === "string") {
+  if (
+    shaped &&
+    typeof shaped === "object" &&
+    typeof shaped.statusCode === "number" &&
+    shaped.statusCode >= 400 &&
+    typeof shaped.message === "string"
+  ) {
     return {
       statusCode: shaped.statusCode,
       message: shaped.message,

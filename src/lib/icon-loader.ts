@@ -16,7 +16,11 @@ export interface LoadIconOptions<Icon> {
   timeoutMs?: number;
 }
 
-export async function loadIcon<Icon>(name: string, source: IconSource<Icon>, options: LoadIconOptions<Icon>): Promise<Icon> {
+export async function loadIcon<Icon>(
+  name: string,
+  source: IconSource<Icon>,
+  options: LoadIconOptions<Icon>,
+): Promise<Icon> {
   const timeoutMs = options.timeoutMs ?? ICON_LOAD_TIMEOUT_MS;
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;

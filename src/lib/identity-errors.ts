@@ -15,8 +15,10 @@ const messages: Record<string, string> = {
   "user-token-expired": "Your session has expired. Sign in again.",
   "password-does-not-meet-requirements": "The password does not meet the requirements below.",
   "network-request-failed": "We could not reach the sign-in service. Check your connection and retry.",
-  "multi-factor-auth-required": "This account uses a second factor, which this portal does not support yet in the browser. Sign in with the app.",
-  "account-exists-with-different-credential": "This email already has an account with a password. Sign in with your password first; Google can then be added to the account.",
+  "multi-factor-auth-required":
+    "This account uses a second factor, which this portal does not support yet in the browser. Sign in with the app.",
+  "account-exists-with-different-credential":
+    "This email already has an account with a password. Sign in with your password first; Google can then be added to the account.",
   "credential-already-in-use": "This Google account is already used by another account of this portal.",
   "provider-already-linked": "Google is already added to this account.",
   "popup-blocked": "The browser blocked the Google sign-in window. Allow pop-ups for this site and try again.",

@@ -15,8 +15,8 @@
  */
 import { BREAKPOINTS, IMAGE_PROXY_PREFIX, type ImageModifiers, modifierSegment } from "../../contracts/image-proxy";
 
-export { BREAKPOINTS, DEFAULT_IMAGE_FORMAT, IMAGE_PROXY_PREFIX } from "../../contracts/image-proxy";
 export type { ImageFit, ImageFormat, ImageModifiers } from "../../contracts/image-proxy";
+export { BREAKPOINTS, DEFAULT_IMAGE_FORMAT, IMAGE_PROXY_PREFIX } from "../../contracts/image-proxy";
 
 export const IMAGE_DENSITIES = [1, 2] as const;
 
@@ -69,14 +69,20 @@ export function sizes(spec: SizesSpec): string {
 
 /** The displayed width at a screen width, following `spec` as `sizes` does. */
 function displayedWidth(spec: SizesSpec, screenWidth: number): number {
-  const active = [...ORDER].reverse().find((breakpoint) => spec[breakpoint] !== undefined && screenWidth >= BREAKPOINTS[breakpoint]);
+  const active = [...ORDER]
+    .reverse()
+    .find((breakpoint) => spec[breakpoint] !== undefined && screenWidth >= BREAKPOINTS[breakpoint]);
   const size = (active ? spec[active] : spec.default) ?? "100vw";
   const amount = Number.parseFloat(size);
   return Math.ceil(size.endsWith("vw") ? (screenWidth * amount) / 100 : amount);
 }
 
 /** Width descriptors ("url 640w, …") covering every breakpoint at every density, smallest first. */
-export function responsiveSrcset(path: string, spec: SizesSpec, modifiers: Omit<ImageModifiers, "width" | "height"> = {}): string {
+export function responsiveSrcset(
+  path: string,
+  spec: SizesSpec,
+  modifiers: Omit<ImageModifiers, "width" | "height"> = {},
+): string {
   const widths = new Set<number>();
   for (const breakpoint of ORDER) {
     for (const density of IMAGE_DENSITIES) widths.add(displayedWidth(spec, BREAKPOINTS[breakpoint]) * density);

@@ -55,9 +55,14 @@ export interface Visit<L extends PageLocation> {
   restore: L | null;
 }
 
-export function visit<L extends PageLocation>(entries: readonly KeptPage<L>[], location: L, options: KeepAliveOptions): Visit<L> {
+export function visit<L extends PageLocation>(
+  entries: readonly KeptPage<L>[],
+  location: L,
+  options: KeepAliveOptions,
+): Visit<L> {
   const limit = options.limit ?? KEEP_ALIVE_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Keep-alive limit must be a positive integer, got ${limit}.`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`Keep-alive limit must be a positive integer, got ${limit}.`);
   const key = options.keyOf?.(location.pathname) ?? location.pathname;
   const active = entries.at(-1);
   if (active?.key === key) return { entries: [...entries.slice(0, -1), { ...active, location }], restore: null };
@@ -77,7 +82,10 @@ export function visit<L extends PageLocation>(entries: readonly KeptPage<L>[], l
 }
 
 /** Someone else signed in or out; `signedOut` when the pages so far belonged to a signed-in user. */
-export function changeOwner<L extends PageLocation>(entries: readonly KeptPage<L>[], signedOut: boolean): KeptPage<L>[] {
+export function changeOwner<L extends PageLocation>(
+  entries: readonly KeptPage<L>[],
+  signedOut: boolean,
+): KeptPage<L>[] {
   const active = entries.at(-1);
   if (!active) return [];
   return [signedOut ? { ...active, disposable: true } : active];

@@ -29,7 +29,5 @@ const FILTERED_COMPONENTS = new Set(["Select", "TreeSelect", "Cascader", "AutoCo
 
 /** The empty-state text for an antd component name as passed to `renderEmpty`. */
 export function emptyLabel(componentName?: string): string {
-  return componentName !== undefined && FILTERED_COMPONENTS.has(componentName)
-    ? labels.noMatchingData
-    : labels.noData;
+  return componentName !== undefined && FILTERED_COMPONENTS.has(componentName) ? labels.noMatchingData : labels.noData;
 }

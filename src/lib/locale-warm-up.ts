@@ -23,7 +23,10 @@ const STEPS: ReadonlyArray<(language: string) => unknown> = [
  * caller's; resolves after the last. What formats next should wait for it: a module that makes a
  * formatter as it is evaluated, run between two steps, would do the remaining loads in its own task.
  */
-export function warmUpLocaleData(schedule: (callback: () => void) => unknown, language: string = navigator.language): Promise<void> {
+export function warmUpLocaleData(
+  schedule: (callback: () => void) => unknown,
+  language: string = navigator.language,
+): Promise<void> {
   return new Promise((resolve) => {
     const step = (index: number) => {
       STEPS[index]!(language);

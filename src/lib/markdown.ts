@@ -3,7 +3,11 @@
  * for the table of contents and deep links), paragraphs, lists, fenced code and notes ("> ").
  * Inline: `code`, **bold** and [links](/path). Anything else is shown as text, never as HTML.
  */
-export type Inline = { kind: "text"; text: string } | { kind: "code"; text: string } | { kind: "strong"; text: string } | { kind: "link"; text: string; href: string };
+export type Inline =
+  | { kind: "text"; text: string }
+  | { kind: "code"; text: string }
+  | { kind: "strong"; text: string }
+  | { kind: "link"; text: string; href: string };
 
 export type Block =
   | { kind: "heading"; level: 1 | 2 | 3 | 4; id: string; text: string }
@@ -32,8 +36,10 @@ export function parseInline(text: string): Inline[] {
     .split(INLINE)
     .filter((part) => part !== "")
     .map((part): Inline => {
-      if (part.startsWith("`") && part.endsWith("`") && part.length > 1) return { kind: "code", text: part.slice(1, -1) };
-      if (part.startsWith("**") && part.endsWith("**") && part.length > 4) return { kind: "strong", text: part.slice(2, -2) };
+      if (part.startsWith("`") && part.endsWith("`") && part.length > 1)
+        return { kind: "code", text: part.slice(1, -1) };
+      if (part.startsWith("**") && part.endsWith("**") && part.length > 4)
+        return { kind: "strong", text: part.slice(2, -2) };
       const link = /^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(part);
       // Only our own paths and http(s) addresses become links: a javascript: URL stays text.
       if (link && /^(\/|#|https?:\/\/)/.test(link[2])) return { kind: "link", text: link[1], href: link[2] };
@@ -90,7 +96,12 @@ export function parseMarkdown(source: string): Block[] {
     }
     const collected: string[] = [];
     const note = line.startsWith(">");
-    while (i < lines.length && lines[i].trim() !== "" && !/^(#{1,4}\s|```)/.test(lines[i]) && !(collected.length > 0 && item.test(lines[i]))) {
+    while (
+      i < lines.length &&
+      lines[i].trim() !== "" &&
+      !/^(#{1,4}\s|```)/.test(lines[i]) &&
+      !(collected.length > 0 && item.test(lines[i]))
+    ) {
       collected.push(note ? lines[i].replace(/^>\s?/, "") : lines[i]);
       i++;
     }
@@ -102,5 +113,9 @@ export function parseMarkdown(source: string): Block[] {
 
 /** The table of contents: the sections and sub-sections under the document's title. */
 export function tableOfContents(blocks: Block[]): Heading[] {
-  return blocks.flatMap((block) => (block.kind === "heading" && (block.level === 2 || block.level === 3) ? [{ level: block.level, id: block.id, text: block.text }] : []));
+  return blocks.flatMap((block) =>
+    block.kind === "heading" && (block.level === 2 || block.level === 3)
+      ? [{ level: block.level, id: block.id, text: block.text }]
+      : [],
+  );
 }

@@ -20,7 +20,10 @@ export interface PasswordPolicy {
   allowedNonAlphanumeric: string;
 }
 
-export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = { minLength: DEFAULT_MIN_PASSWORD_LENGTH, allowedNonAlphanumeric: "" };
+export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = {
+  minLength: DEFAULT_MIN_PASSWORD_LENGTH,
+  allowedNonAlphanumeric: "",
+};
 
 /** The service's answer, as documented for `GET v2/passwordPolicy`. */
 interface PolicyResponse {
@@ -41,7 +44,8 @@ export function policyFromResponse(body: unknown): PasswordPolicy {
   const response = body as PolicyResponse | null;
   const options = response?.customStrengthOptions;
   if (!options || response?.enforcementState === "OFF") return DEFAULT_PASSWORD_POLICY;
-  const positive = (value: unknown) => (typeof value === "number" && Number.isInteger(value) && value > 0 ? value : undefined);
+  const positive = (value: unknown) =>
+    typeof value === "number" && Number.isInteger(value) && value > 0 ? value : undefined;
   return {
     minLength: positive(options.minPasswordLength) ?? DEFAULT_MIN_PASSWORD_LENGTH,
     ...(positive(options.maxPasswordLength) && { maxLength: positive(options.maxPasswordLength) }),
@@ -66,7 +70,11 @@ export function passwordChecklist(password: string, policy: PasswordPolicy): Pas
     { key: "minLength", label: `At least ${policy.minLength} characters`, met: characters.length >= policy.minLength },
   ];
   if (policy.maxLength) {
-    rules.push({ key: "maxLength", label: `At most ${policy.maxLength} characters`, met: characters.length <= policy.maxLength });
+    rules.push({
+      key: "maxLength",
+      label: `At most ${policy.maxLength} characters`,
+      met: characters.length <= policy.maxLength,
+    });
   }
   if (policy.lowercase) rules.push({ key: "lowercase", label: "A lowercase letter", met: /\p{Ll}/u.test(password) });
   if (policy.uppercase) rules.push({ key: "uppercase", label: "An uppercase letter", met: /\p{Lu}/u.test(password) });
@@ -88,7 +96,9 @@ export function meetsPasswordPolicy(password: string, policy: PasswordPolicy): b
 
 /** Where the policy is read: the emulator locally, Google's identity toolkit otherwise. */
 export function passwordPolicyUrl(config: Pick<RuntimeConfig, "authEmulatorUrl" | "firebase">): string {
-  const base = config.authEmulatorUrl ? `${config.authEmulatorUrl.replace(/\/$/, "")}/identitytoolkit.googleapis.com` : "https://identitytoolkit.googleapis.com";
+  const base = config.authEmulatorUrl
+    ? `${config.authEmulatorUrl.replace(/\/$/, "")}/identitytoolkit.googleapis.com`
+    : "https://identitytoolkit.googleapis.com";
   return `${base}/v2/passwordPolicy?key=${encodeURIComponent(config.firebase.apiKey)}`;
 }
 
@@ -96,7 +106,10 @@ export function passwordPolicyUrl(config: Pick<RuntimeConfig, "authEmulatorUrl" 
  * Fetches the current policy. A service without a policy (the emulator answers with an error)
  * means the default one: the service then only enforces the minimum length.
  */
-export async function fetchPasswordPolicy(config: Pick<RuntimeConfig, "authEmulatorUrl" | "firebase">, fetcher: typeof fetch = fetch): Promise<PasswordPolicy> {
+export async function fetchPasswordPolicy(
+  config: Pick<RuntimeConfig, "authEmulatorUrl" | "firebase">,
+  fetcher: typeof fetch = fetch,
+): Promise<PasswordPolicy> {
   try {
     const response = await fetcher(passwordPolicyUrl(config), { cache: "no-store" });
     return response.ok ? policyFromResponse(await response.json()) : DEFAULT_PASSWORD_POLICY;

@@ -20,7 +20,8 @@ export interface ProgressState {
 }
 
 export function progressState(value: number | null | undefined, max: number = PROGRESS_DEFAULT_MAX): ProgressState {
-  if (!Number.isFinite(max) || max <= 0) throw new RangeError(`Progress maximum must be a positive number, got ${max}.`);
+  if (!Number.isFinite(max) || max <= 0)
+    throw new RangeError(`Progress maximum must be a positive number, got ${max}.`);
   if (value === null || value === undefined) return { status: "indeterminate", value: null, max, percent: null };
   if (!Number.isFinite(value) || value < 0 || value > max) {
     throw new RangeError(`Progress value must be between 0 and ${max}, got ${value}.`);

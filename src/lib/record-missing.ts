@@ -15,11 +15,19 @@ export const PAGE_NOT_FOUND: ApiError = {
 
 /** True when a record's fetch failed because the API has no such record for the caller (404). */
 export function isRecordMissing(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "statusCode" in error && (error as { statusCode: unknown }).statusCode === 404;
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    "statusCode" in error &&
+    (error as { statusCode: unknown }).statusCode === 404
+  );
 }
 
 /** True for the API's 4xx answers: asking again gives the same answer, so queries do not retry them. */
 export function isClientError(error: unknown): boolean {
-  const status = typeof error === "object" && error !== null && "statusCode" in error ? (error as { statusCode: unknown }).statusCode : undefined;
+  const status =
+    typeof error === "object" && error !== null && "statusCode" in error
+      ? (error as { statusCode: unknown }).statusCode
+      : undefined;
   return typeof status === "number" && status >= 400 && status < 500;
 }

@@ -12,5 +12,6 @@ export const SNAPSHOT_CLASS = "page-snapshot";
 
 /** Removes the snapshot and its styles, if the page had one: the app's root, now alone, shows. */
 export function releaseSnapshot(document: Pick<Document, "querySelectorAll">): void {
-  for (const element of document.querySelectorAll(`.${SNAPSHOT_CLASS}, style[data-${SNAPSHOT_CLASS}]`)) element.remove();
+  for (const element of document.querySelectorAll(`.${SNAPSHOT_CLASS}, style[data-${SNAPSHOT_CLASS}]`))
+    element.remove();
 }

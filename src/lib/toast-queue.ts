@@ -215,7 +215,7 @@ export class ToastQueue<Node = string> {
     this.#update(id, { paused: false });
   }
 
-/** Milliseconds before the toast closes by itself; `undefined` once it is closed or gone. */
+  /** Milliseconds before the toast closes by itself; `undefined` once it is closed or gone. */
   timeLeft(id: string): number | undefined {
     const toast = this.#get(id);
     if (!toast?.open) return undefined;

@@ -60,10 +60,13 @@ export function createTokenRefresher(options: TokenRefresherOptions) {
   const schedule = (delay: number) => {
     clear();
     const mine = generation;
-    timer = clock.setTimeout(() => {
-      timer = null;
-      if (mine === generation) void run(mine);
-    }, Math.max(0, delay));
+    timer = clock.setTimeout(
+      () => {
+        timer = null;
+        if (mine === generation) void run(mine);
+      },
+      Math.max(0, delay),
+    );
   };
 
   async function run(mine: number): Promise<void> {

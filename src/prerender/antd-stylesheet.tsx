@@ -14,9 +14,9 @@
  * writes it when it first renders. tests/unit/shell/antd-stylesheet.test.ts holds the list against
  * the app's imports.
  */
-import { StyleProvider, createCache, extractStyle } from "@ant-design/cssinjs";
+import { createCache, extractStyle, StyleProvider } from "@ant-design/cssinjs";
 import * as antd from "antd";
-import { type ComponentType, type ReactNode, Suspense, createElement, isValidElement } from "react";
+import { type ComponentType, createElement, isValidElement, type ReactNode, Suspense } from "react";
 import { prerenderToNodeStream } from "react-dom/static";
 import { antdTheme } from "../components/theme/antd-theme";
 
@@ -24,15 +24,70 @@ import { antdTheme } from "../components/theme/antd-theme";
 const PANEL = "_InternalPanelDoNotUseOrYouWillBeFired";
 /** The antd components the app's code imports (src/, and Refine's antd layer), by their export name. */
 export const STYLESHEET_COMPONENTS = [
-  "Alert", "Anchor", "App", "Avatar", "Badge", "Breadcrumb", "Button", "Card", "Checkbox", "Col", "Collapse", "DatePicker",
-  "Descriptions", "Divider", "Drawer", "Dropdown", "Empty", "Flex", "Form", "Image", "Input", "InputNumber", "Layout", "List",
-  "Menu", "Modal", "Pagination", "Popconfirm", "Progress", "QRCode", "Radio", "Result", "Row", "Segmented", "Select", "Skeleton",
-  "Space", "Spin", "Statistic", "Steps", "Switch", "Table", "Tabs", "Tag", "Timeline", "Tooltip", "Tree", "Typography", "Upload",
+  "Alert",
+  "Anchor",
+  "App",
+  "Avatar",
+  "Badge",
+  "Breadcrumb",
+  "Button",
+  "Card",
+  "Checkbox",
+  "Col",
+  "Collapse",
+  "DatePicker",
+  "Descriptions",
+  "Divider",
+  "Drawer",
+  "Dropdown",
+  "Empty",
+  "Flex",
+  "Form",
+  "Image",
+  "Input",
+  "InputNumber",
+  "Layout",
+  "List",
+  "Menu",
+  "Modal",
+  "Pagination",
+  "Popconfirm",
+  "Progress",
+  "QRCode",
+  "Radio",
+  "Result",
+  "Row",
+  "Segmented",
+  "Select",
+  "Skeleton",
+  "Space",
+  "Spin",
+  "Statistic",
+  "Steps",
+  "Switch",
+  "Table",
+  "Tabs",
+  "Tag",
+  "Timeline",
+  "Tooltip",
+  "Tree",
+  "Typography",
+  "Upload",
 ] as const;
 /** Props a component needs to render the parts that carry its styles. */
 const PROPS: Record<string, Record<string, unknown>> = {
-  Table: { columns: [{ title: "A", dataIndex: "a", sorter: true, filters: [{ text: "x", value: "x" }] }], dataSource: [{ key: 1, a: 1 }], rowSelection: {}, pagination: { total: 50 } },
-  Menu: { items: [{ key: "a", label: "A", children: [{ key: "b", label: "B" }] }, { type: "group", key: "g", label: "G", children: [{ key: "c", label: "C" }] }] },
+  Table: {
+    columns: [{ title: "A", dataIndex: "a", sorter: true, filters: [{ text: "x", value: "x" }] }],
+    dataSource: [{ key: 1, a: 1 }],
+    rowSelection: {},
+    pagination: { total: 50 },
+  },
+  Menu: {
+    items: [
+      { key: "a", label: "A", children: [{ key: "b", label: "B" }] },
+      { type: "group", key: "g", label: "G", children: [{ key: "c", label: "C" }] },
+    ],
+  },
   Dropdown: { menu: { items: [{ key: "a", label: "A" }] } },
   Tabs: { items: [{ key: "a", label: "A", children: "a" }] },
   Collapse: { items: [{ key: "a", label: "A", children: "a" }] },
@@ -51,13 +106,18 @@ const PROPS: Record<string, Record<string, unknown>> = {
 };
 
 const isComponent = (value: unknown): value is ComponentType<Record<string, unknown>> =>
-  typeof value === "function" || (typeof value === "object" && value !== null && "$$typeof" in value && !isValidElement(value));
+  typeof value === "function" ||
+  (typeof value === "object" && value !== null && "$$typeof" in value && !isValidElement(value));
 
 function everyComponent(only: readonly string[]): ReactNode[] {
   const parts: ReactNode[] = [];
   const add = (key: string, component: ComponentType<Record<string, unknown>>, props: Record<string, unknown> = {}) =>
     // Each in its own boundary: one that throws leaves only itself to the run time.
-    parts.push(<Suspense key={key} fallback={null}>{createElement(component, props, key.includes(".") ? undefined : "a")}</Suspense>);
+    parts.push(
+      <Suspense key={key} fallback={null}>
+        {createElement(component, props, key.includes(".") ? undefined : "a")}
+      </Suspense>,
+    );
   for (const name of STYLESHEET_COMPONENTS) {
     if (!only.includes(name)) continue;
     const value: unknown = antd[name];
@@ -69,7 +129,8 @@ function everyComponent(only: readonly string[]): ReactNode[] {
     // never found at run time (the data log's unit selects wrote 50 kB of Select's CSS as it opened):
     // the component itself is rendered too, closed, which writes them under the app's.
     if (isComponent(panel)) add(`${name}:closed`, value, PROPS[name]);
-    for (const [part, partValue] of Object.entries(value)) if (/^[A-Z]/.test(part) && isComponent(partValue)) add(`${name}.${part}`, partValue);
+    for (const [part, partValue] of Object.entries(value))
+      if (/^[A-Z]/.test(part) && isComponent(partValue)) add(`${name}.${part}`, partValue);
   }
   // A Button in a Space.Compact writes rules antd keeps apart from Button's own (a sub-style of its
   // own, rendered only inside a compact group): the data log's dyno buttons wrote them at run time,
@@ -100,7 +161,9 @@ function keepAppThemeOnly(cache: ReturnType<typeof createCache>): void {
   const appKey = keys.find((key) => key.startsWith("style%") && key.includes("%App-App%"));
   if (!appKey) throw new Error("antd's App wrote no style: the sheet's theme cannot be told");
   const appToken = tokenOf(appKey);
-  for (const key of keys) if (key.startsWith("style%") && tokenOf(key) !== appToken && !key.includes("%ant-design-icons%")) cache.cache.delete(key);
+  for (const key of keys)
+    if (key.startsWith("style%") && tokenOf(key) !== appToken && !key.includes("%ant-design-icons%"))
+      cache.cache.delete(key);
 }
 
 /**

@@ -4,7 +4,7 @@
  * with antd's styles for exactly what it shows. A phone paints the snapshot as soon as the HTML
  * arrives; the app replaces it when its own render of the page is ready (src/lib/snapshot.ts).
  */
-import { StyleProvider, createCache, extractStyle } from "@ant-design/cssinjs";
+import { createCache, extractStyle, StyleProvider } from "@ant-design/cssinjs";
 import { ConfigProvider } from "antd";
 import { type ReactNode, StrictMode } from "react";
 import { prerenderToNodeStream } from "react-dom/static";
@@ -64,8 +64,12 @@ async function prerenderTree(url: string, tree: ReactNode): Promise<string> {
   });
   let html = "";
   for await (const chunk of prelude) html += String(chunk);
-  if (errors.length > 0) throw new Error(`The snapshot of ${url} could not be rendered: ${errors.map((error) => (error instanceof Error ? (error.stack ?? error.message) : String(error))).join("\n")}`);
-  if (html.includes('<template id="B:')) throw new Error(`The snapshot of ${url} has a part left for a script to fill in`);
+  if (errors.length > 0)
+    throw new Error(
+      `The snapshot of ${url} could not be rendered: ${errors.map((error) => (error instanceof Error ? (error.stack ?? error.message) : String(error))).join("\n")}`,
+    );
+  if (html.includes('<template id="B:'))
+    throw new Error(`The snapshot of ${url} has a part left for a script to fill in`);
   return html;
 }
 
@@ -73,7 +77,11 @@ async function prerenderTree(url: string, tree: ReactNode): Promise<string> {
  * The portal's frame with a page's title (src/components/layouts/portal-shell.tsx) for a page load on
  * `url`, in the light mode, with its styles: the rules by width, then antd's `<style>` elements.
  */
-export async function renderPortalShell(url: string, title: string, cache: StyleCache = createCache()): Promise<RenderedPage & { shellStyle: string }> {
+export async function renderPortalShell(
+  url: string,
+  title: string,
+  cache: StyleCache = createCache(),
+): Promise<RenderedPage & { shellStyle: string }> {
   // The frame shows in the light mode only: its switch drawn at "system", most people's choice (and the default), which is light here.
   setColourModeEnvironment(fixedColourMode("system"));
   const html = await prerenderTree(
@@ -98,7 +106,12 @@ export async function renderPortalShell(url: string, title: string, cache: Style
  * static prerender waits for Suspense). The styles returned are those in `cache`: this render's,
  * and those of the renders that shared it before.
  */
-export async function renderPage(url: string, mode: ColourMode, screen: "narrow" | "wide", cache: StyleCache = createCache()): Promise<RenderedPage> {
+export async function renderPage(
+  url: string,
+  mode: ColourMode,
+  screen: "narrow" | "wide",
+  cache: StyleCache = createCache(),
+): Promise<RenderedPage> {
   // A signed-out visitor's session clears the server's cookie at start; there is no server here.
   // The build's own fetch comes back afterwards: this runs inside the Vite build's process.
   const buildFetch = globalThis.fetch;
@@ -106,14 +119,26 @@ export async function renderPage(url: string, mode: ColourMode, screen: "narrow"
   try {
     setColourModeEnvironment(fixedColourMode(mode));
     // Nothing here reaches the network: a signed-out visitor never starts the identity SDK, and the config is not read.
-    const services = servicesFor({ releaseApiBaseUrl: "", firebase: { apiKey: "", authDomain: "", projectId: "" }, authEmulatorUrl: null }, false);
-    const releaseCheck = new ReleaseCheck({ currentBuildId: null, storage: null, window: quiet, document: { ...quiet, visibilityState: "hidden" } });
+    const services = servicesFor(
+      { releaseApiBaseUrl: "", firebase: { apiKey: "", authDomain: "", projectId: "" }, authEmulatorUrl: null },
+      false,
+    );
+    const releaseCheck = new ReleaseCheck({
+      currentBuildId: null,
+      storage: null,
+      window: quiet,
+      document: { ...quiet, visibilityState: "hidden" },
+    });
     const html = await prerenderTree(
       url,
       <StrictMode>
         <StyleProvider cache={cache}>
           <SnapshotScreen.Provider value={screen}>
-            <App services={services} releaseCheck={releaseCheck} Router={({ children }) => <StaticRouter location={url}>{children}</StaticRouter>} />
+            <App
+              services={services}
+              releaseCheck={releaseCheck}
+              Router={({ children }) => <StaticRouter location={url}>{children}</StaticRouter>}
+            />
           </SnapshotScreen.Provider>
         </StyleProvider>
       </StrictMode>,
@@ -162,4 +187,4 @@ export async function routePageModules(): Promise<RoutePageModule[]> {
   return routes;
 }
 
-export { STYLESHEET_COMPONENTS, renderAntdStylesheet } from "./antd-stylesheet";
+export { renderAntdStylesheet, STYLESHEET_COMPONENTS } from "./antd-stylesheet";

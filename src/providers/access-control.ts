@@ -1,6 +1,6 @@
 import type { AccessControlProvider } from "@refinedev/core";
-import type { Role } from "../../contracts/account";
 import { satisfiesRole } from "../../contracts/access";
+import type { Role } from "../../contracts/account";
 
 export const guards = ["public", "auth", "dealer", "admin"] as const;
 export type Guard = (typeof guards)[number];

@@ -8,10 +8,15 @@ export function safeRedirect(to: unknown, fallback = "/dashboard"): string {
   return typeof to === "string" && to.startsWith("/") && !to.startsWith("//") ? to : fallback;
 }
 
-export type SignInResult = { success: true; redirectTo: string } | { success: false; error: { name: string; message: string } };
+export type SignInResult =
+  | { success: true; redirectTo: string }
+  | { success: false; error: { name: string; message: string } };
 
 /** Signs in with email and password (loading the identity SDK); the refusal in words a person can act on. */
-export async function signIn(session: Session, { email, password, to }: { email: string; password: string; to?: string }): Promise<SignInResult> {
+export async function signIn(
+  session: Session,
+  { email, password, to }: { email: string; password: string; to?: string },
+): Promise<SignInResult> {
   try {
     const { auth, signInWithEmailAndPassword } = await session.identity();
     await signInWithEmailAndPassword(auth, email, password);

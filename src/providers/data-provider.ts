@@ -2,10 +2,10 @@ import type { BaseRecord, CrudFilter, CrudSort, DataProvider, LogicalFilter } fr
 import { apiPathOf } from "../../contracts/api-paths";
 import {
   type FilterOperator,
+  filterOperators,
   type ListFilter,
   type ListResponse,
   type ListSort,
-  filterOperators,
   serializeListQuery,
 } from "../../contracts/list-query";
 import type { HttpClient, RequestOptions } from "./http";
@@ -32,14 +32,21 @@ function toListFilters(filters: CrudFilter[] = []): { filters: ListFilter[]; q?:
       throw httpError(400, "Unsupported filter", `The API does not support "${filter.operator}" filter groups`);
     }
     const logical = filter as LogicalFilter;
-    const empty = logical.value === undefined || logical.value === "" || (Array.isArray(logical.value) && logical.value.length === 0);
+    const empty =
+      logical.value === undefined ||
+      logical.value === "" ||
+      (Array.isArray(logical.value) && logical.value.length === 0);
     if (empty && logical.operator !== "null" && logical.operator !== "nnull") continue;
     if (logical.field === "q") {
       q = String(logical.value);
       continue;
     }
     if (!SUPPORTED.has(logical.operator)) {
-      throw httpError(400, "Unsupported filter", `The API does not support the "${logical.operator}" operator (on ${logical.field})`);
+      throw httpError(
+        400,
+        "Unsupported filter",
+        `The API does not support the "${logical.operator}" operator (on ${logical.field})`,
+      );
     }
     const value = Array.isArray(logical.value)
       ? logical.value.map((item: unknown) => (item instanceof Date ? item.toISOString() : String(item)))
@@ -66,9 +73,12 @@ function expectRecord(body: unknown): string | null {
   return body && typeof body === "object" && !Array.isArray(body) ? null : "expected an object";
 }
 
-function requestOptions(meta?: Record<string, unknown>): Pick<RequestOptions, "signal" | "headers" | "onUploadProgress" | "responseType"> {
+function requestOptions(
+  meta?: Record<string, unknown>,
+): Pick<RequestOptions, "signal" | "headers" | "onUploadProgress" | "responseType"> {
   return {
-    signal: (meta?.queryContext as { signal?: AbortSignal } | undefined)?.signal ?? (meta?.signal as AbortSignal | undefined),
+    signal:
+      (meta?.queryContext as { signal?: AbortSignal } | undefined)?.signal ?? (meta?.signal as AbortSignal | undefined),
     headers: meta?.headers as Record<string, string> | undefined,
     onUploadProgress: meta?.onUploadProgress as ((fraction: number) => void) | undefined,
     // meta.responseType "blob" answers binary bodies (files, a log's columns) as a Blob.
@@ -97,7 +107,10 @@ type PageCursors = Map<number, { prev?: string; next?: string }>;
  * its last row, the previous one `before` its first, so paging on through a
  * large list costs the server an index range scan instead of an offset.
  */
-function cursorFor(pages: PageCursors | undefined, page: number): { direction: "after" | "before"; token: string } | undefined {
+function cursorFor(
+  pages: PageCursors | undefined,
+  page: number,
+): { direction: "after" | "before"; token: string } | undefined {
   const after = pages?.get(page - 1)?.next;
   if (after) return { direction: "after", token: after };
   const before = pages?.get(page + 1)?.prev;
@@ -119,8 +132,14 @@ export function createDataProvider(http: HttpClient): DataProvider & { custom: N
       const list = { pageSize: pagination?.pageSize ?? 10, sort: toListSorts(sorters), filters: listFilters, q };
       const listKey = `${path}?${serializeListQuery(list)}`;
       const pages = cursors.get(listKey);
-      const query = serializeListQuery(paged ? { ...list, page, cursor: cursorFor(pages, page) } : { ...list, pageSize: undefined });
-      const body = await http.get<ListResponse<BaseRecord>>(path, { ...requestOptions(meta), query, expect: expectList });
+      const query = serializeListQuery(
+        paged ? { ...list, page, cursor: cursorFor(pages, page) } : { ...list, pageSize: undefined },
+      );
+      const body = await http.get<ListResponse<BaseRecord>>(path, {
+        ...requestOptions(meta),
+        query,
+        expect: expectList,
+      });
       if (paged && (body.nextCursor || body.prevCursor)) {
         cursors.delete(listKey);
         if (cursors.size >= CURSOR_LISTS) cursors.delete(cursors.keys().next().value!);
@@ -130,8 +149,15 @@ export function createDataProvider(http: HttpClient): DataProvider & { custom: N
     },
 
     async getMany({ resource, ids, meta }) {
-      const query = serializeListQuery({ pageSize: Math.max(ids.length, 1), filters: [{ field: "id", operator: "in", value: ids.map(String) }] });
-      const body = await http.get<{ data: BaseRecord[] }>(pathOf(resource, meta), { ...requestOptions(meta), query, expect: expectList });
+      const query = serializeListQuery({
+        pageSize: Math.max(ids.length, 1),
+        filters: [{ field: "id", operator: "in", value: ids.map(String) }],
+      });
+      const body = await http.get<{ data: BaseRecord[] }>(pathOf(resource, meta), {
+        ...requestOptions(meta),
+        query,
+        expect: expectList,
+      });
       return { data: body.data as never[] };
     },
 
@@ -150,15 +176,22 @@ export function createDataProvider(http: HttpClient): DataProvider & { custom: N
 
     async update({ resource, id, variables, meta }) {
       const method = meta?.method === "put" ? "PUT" : "PATCH";
-      const data = await http.request<BaseRecord>(method, `${pathOf(resource, meta)}/${encodeURIComponent(String(id))}`, {
-        ...requestOptions(meta),
-        body: bodyOf(variables, meta),
-      });
+      const data = await http.request<BaseRecord>(
+        method,
+        `${pathOf(resource, meta)}/${encodeURIComponent(String(id))}`,
+        {
+          ...requestOptions(meta),
+          body: bodyOf(variables, meta),
+        },
+      );
       return { data: data as never };
     },
 
     async deleteOne({ resource, id, meta }) {
-      const data = await http.delete<BaseRecord>(`${pathOf(resource, meta)}/${encodeURIComponent(String(id))}`, requestOptions(meta));
+      const data = await http.delete<BaseRecord>(
+        `${pathOf(resource, meta)}/${encodeURIComponent(String(id))}`,
+        requestOptions(meta),
+      );
       return { data: (data ?? { id }) as never };
     },
 

@@ -37,7 +37,13 @@ export function firebaseAuth(): Auth {
   return auth;
 }
 
-const sdkOf = (auth: Auth): IdentitySdk => ({ auth, onIdTokenChanged, signOut, signInWithEmailAndPassword, signInWithCustomToken });
+const sdkOf = (auth: Auth): IdentitySdk => ({
+  auth,
+  onIdTokenChanged,
+  signOut,
+  signInWithEmailAndPassword,
+  signInWithCustomToken,
+});
 
 export function identitySdk(): IdentitySdk {
   return sdkOf(firebaseAuth());

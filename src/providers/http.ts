@@ -122,7 +122,12 @@ function uploadWithProgress(
 export function createHttpClient(options: HttpClientOptions) {
   const fetcher = options.fetcher ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
 
-  async function send(method: string, path: string, request: RequestOptions, forceRefresh: boolean): Promise<RawResponse> {
+  async function send(
+    method: string,
+    path: string,
+    request: RequestOptions,
+    forceRefresh: boolean,
+  ): Promise<RawResponse> {
     const base = await options.baseUrl();
     const url = buildUrl(base, path, request.query);
     const protocol = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
@@ -150,7 +155,11 @@ export function createHttpClient(options: HttpClientOptions) {
       // A request cancelled before it started must not reach the network.
       signal.throwIfAborted();
       if (isForm && request.onUploadProgress && typeof XMLHttpRequest !== "undefined") {
-        return await uploadWithProgress(url, { method, headers, body: body as FormData, signal }, request.onUploadProgress);
+        return await uploadWithProgress(
+          url,
+          { method, headers, body: body as FormData, signal },
+          request.onUploadProgress,
+        );
       }
       const response = await fetcher(url, { method, headers, body, signal });
       return {
@@ -165,7 +174,11 @@ export function createHttpClient(options: HttpClientOptions) {
         const limit = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`;
         throw httpError(408, `Request timed out after ${limit}`, `${method} ${path} took too long`);
       }
-      throw httpError(0, "Network error", `Could not reach the server for ${method} ${path}. Check your connection and retry.`);
+      throw httpError(
+        0,
+        "Network error",
+        `Could not reach the server for ${method} ${path}. Check your connection and retry.`,
+      );
     } finally {
       clearTimeout(timer);
     }
@@ -201,7 +214,8 @@ export function createHttpClient(options: HttpClientOptions) {
     get: <T>(path: string, options?: RequestOptions) => request<T>("GET", path, options),
     post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>("POST", path, { ...options, body }),
     put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>("PUT", path, { ...options, body }),
-    patch: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>("PATCH", path, { ...options, body }),
+    patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+      request<T>("PATCH", path, { ...options, body }),
     delete: <T>(path: string, options?: RequestOptions) => request<T>("DELETE", path, options),
   };
 }

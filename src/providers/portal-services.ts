@@ -9,7 +9,11 @@ import type { Services } from "./services";
 function portalServicesFor(services: Services) {
   const { session } = services;
   // One retry for a failure that may pass (network, 5xx); a 4xx answer (an unknown id's 404) is the answer.
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: (failures, error) => failures < 1 && !isClientError(error), refetchOnWindowFocus: false } } });
+  const queryClient = new QueryClient({
+    defaultOptions: {
+      queries: { retry: (failures, error) => failures < 1 && !isClientError(error), refetchOnWindowFocus: false },
+    },
+  });
   // Cached access decisions and identity belong to the token they were made with.
   session.subscribe(() => {
     void queryClient.invalidateQueries({ queryKey: ["access"] });

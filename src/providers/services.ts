@@ -1,5 +1,5 @@
 import { identityErrorMessage } from "../lib/identity-errors";
-import { type RuntimeConfig, loadRuntimeConfig } from "../lib/runtime-config";
+import { loadRuntimeConfig, type RuntimeConfig } from "../lib/runtime-config";
 import { signOutNotice } from "../lib/sign-out-notice";
 import { chooseBackend } from "./backend";
 import { createDataProvider } from "./data-provider";
@@ -49,7 +49,9 @@ export function servicesFor(runtimeConfig: RuntimeConfig, hadSavedUser: boolean)
           key: "forced-sign-out",
           type: "error",
           message: "You have been signed out",
-          description: code ? identityErrorMessage({ code }) : "Your account was disabled or signed out on every device. Sign in again.",
+          description: code
+            ? identityErrorMessage({ code })
+            : "Your account was disabled or signed out on every device. Sign in again.",
         }),
     },
   );

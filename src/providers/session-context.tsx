@@ -1,4 +1,12 @@
-import { type ReactNode, createContext, startTransition, useContext, useEffect, useState, useSyncExternalStore } from "react";
+import {
+  createContext,
+  type ReactNode,
+  startTransition,
+  useContext,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+} from "react";
 import { flushSync } from "react-dom";
 import type { Session, SessionState } from "./session";
 

@@ -11,7 +11,11 @@ import type { useSession } from "./session-context";
 const RETRY_MS = 3_000;
 const MAX_RETRY_MS = 60_000;
 
-export function openSessionStream(session: ReturnType<typeof useSession>, path: string, listeners: Record<string, (data: string) => void>): () => void {
+export function openSessionStream(
+  session: ReturnType<typeof useSession>,
+  path: string,
+  listeners: Record<string, (data: string) => void>,
+): () => void {
   if (typeof EventSource === "undefined") return () => {};
   let source: EventSource | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -21,7 +25,8 @@ export function openSessionStream(session: ReturnType<typeof useSession>, path: 
     void ready.then(() => {
       if (stopped) return;
       source = new EventSource(`${API_PREFIX}/${path}`, { withCredentials: true });
-      for (const [name, listener] of Object.entries(listeners)) source.addEventListener(name, (event) => listener((event as MessageEvent<string>).data));
+      for (const [name, listener] of Object.entries(listeners))
+        source.addEventListener(name, (event) => listener((event as MessageEvent<string>).data));
       source.onopen = () => {
         retryMs = RETRY_MS;
       };

@@ -1,4 +1,11 @@
-import type { Auth, User, onIdTokenChanged, signInWithCustomToken, signInWithEmailAndPassword, signOut } from "firebase/auth";
+import type {
+  Auth,
+  onIdTokenChanged,
+  signInWithCustomToken,
+  signInWithEmailAndPassword,
+  signOut,
+  User,
+} from "firebase/auth";
 import { type Role, roleFromClaims } from "../../contracts/roles";
 import { FORCED_SIGN_OUT_CODES, identityErrorCode } from "../lib/identity-errors";
 import { type Clock, createTokenRefresher } from "../lib/token-refresh";
@@ -49,7 +56,11 @@ export function hasSavedIdentityUser(storage: Pick<Storage, "length" | "key"> = 
  * when someone signs in or an identity page starts it (`identity()`, or `attach()` from the SDK's
  * side). Until then a visitor is known to be signed out without it.
  */
-export function createSession(loadIdentity: () => Promise<IdentitySdk>, mirror: (token: string | null) => Promise<void>, options: SessionOptions = {}) {
+export function createSession(
+  loadIdentity: () => Promise<IdentitySdk>,
+  mirror: (token: string | null) => Promise<void>,
+  options: SessionOptions = {},
+) {
   let state: SessionState = { ready: false, user: null, role: null, claims: {} };
   let sdk: IdentitySdk | null = null;
   const listeners = new Set<Listener>();

@@ -7,7 +7,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
 /** `send` wrapped to report whether a call is under way; the call's promise resolves or rejects as `send`'s does. */
-export function useSend<Args extends unknown[], Result>(send: (...args: Args) => Promise<Result>): { send: (...args: Args) => Promise<Result>; pending: boolean } {
+export function useSend<Args extends unknown[], Result>(
+  send: (...args: Args) => Promise<Result>,
+): { send: (...args: Args) => Promise<Result>; pending: boolean } {
   const [running, setRunning] = useState(0);
   const mounted = useMounted();
   const latest = useRef(send);
@@ -26,11 +28,18 @@ export function useSend<Args extends unknown[], Result>(send: (...args: Args) =>
   return { send: run, pending: running > 0 };
 }
 
-export type Read<T> = { status: "loading" } | { status: "error"; error: unknown; retry: () => void } | { status: "done"; data: T };
+export type Read<T> =
+  | { status: "loading" }
+  | { status: "error"; error: unknown; retry: () => void }
+  | { status: "done"; data: T };
 
 /** Reads once on mount (and again when `key` changes or after `retry`); an answer for an older key is dropped. */
 export function useRead<T>(key: string, read: () => Promise<T>): Read<T> {
-  const [state, setState] = useState<{ key: string; attempt: number; outcome: Read<T> }>({ key, attempt: 0, outcome: { status: "loading" } });
+  const [state, setState] = useState<{ key: string; attempt: number; outcome: Read<T> }>({
+    key,
+    attempt: 0,
+    outcome: { status: "loading" },
+  });
   const [attempt, setAttempt] = useState(0);
   const latest = useRef(read);
   latest.current = read;
@@ -38,7 +47,9 @@ export function useRead<T>(key: string, read: () => Promise<T>): Read<T> {
     let current = true;
     latest.current().then(
       (data) => current && setState({ key, attempt, outcome: { status: "done", data } }),
-      (error: unknown) => current && setState({ key, attempt, outcome: { status: "error", error, retry: () => setAttempt((count) => count + 1) } }),
+      (error: unknown) =>
+        current &&
+        setState({ key, attempt, outcome: { status: "error", error, retry: () => setAttempt((count) => count + 1) } }),
     );
     return () => {
       current = false;

@@ -5,7 +5,7 @@
 import { useEffect, useReducer } from "react";
 import { apiRoutes } from "../../contracts/api-paths";
 import { vehicleEventNames } from "../../contracts/flash-logs";
-import { NO_PROGRESS, type FlashProgress, applyFlashEvent } from "../lib/flash-progress";
+import { applyFlashEvent, type FlashProgress, NO_PROGRESS } from "../lib/flash-progress";
 import { useSession } from "./session-context";
 import { openSessionStream } from "./session-stream";
 

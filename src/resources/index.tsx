@@ -1,7 +1,11 @@
 import { pages } from "../pages";
+import { registerResources } from "../routing/registry";
+import type { ResourceDefinition } from "../routing/types";
 import { appInfo } from "./app-info";
 import { computedDescriptors } from "./computed-descriptors";
+import { contactRequests } from "./contact-requests";
 import { dataLogs, sharedDataLog } from "./data-logs";
+import { demoRequests } from "./demo-requests";
 import { firmwareMatrix } from "./firmware-matrix";
 import { firmwareSupport } from "./firmware-support";
 import { flashingOverview } from "./flashing-overview";
@@ -12,11 +16,10 @@ import { myTunes } from "./my-tunes";
 import { notifications } from "./notifications";
 import { obdFunctions } from "./obd-functions";
 import { onboardingVehicles } from "./onboarding-vehicles";
-import { contactRequests } from "./contact-requests";
-import { demoRequests } from "./demo-requests";
 import { passwordStorage } from "./password-storage";
 import { pidDescriptors } from "./pid-descriptors";
 import { pidTemplates } from "./pid-templates";
+import { profileChangeRequests } from "./profile-change-requests";
 import { serverManagement } from "./server-management";
 import { supportRequests } from "./support-requests";
 import { supportedVehicles } from "./supported-vehicles";
@@ -24,10 +27,6 @@ import { tuneFilePatches } from "./tune-file-patches";
 import { tuningRequests } from "./tuning-requests";
 import { userDevices } from "./user-devices";
 import { users } from "./users";
-import { profileChangeRequests } from "./profile-change-requests";
-
-import { registerResources } from "../routing/registry";
-import type { ResourceDefinition } from "../routing/types";
 
 /** Every route of the app, declared once. Order is menu order. */
 export const registry: ResourceDefinition[] = [
@@ -63,5 +62,15 @@ export const registry: ResourceDefinition[] = [
 
 registerResources(registry);
 
-export { flattenRoutes, guardOf, isPublicSitePath, keepAliveFor, keepAliveKey, notFoundLayout, preloadRoute, refineResources, routeFor } from "../routing/registry";
+export {
+  flattenRoutes,
+  guardOf,
+  isPublicSitePath,
+  keepAliveFor,
+  keepAliveKey,
+  notFoundLayout,
+  preloadRoute,
+  refineResources,
+  routeFor,
+} from "../routing/registry";
 export { renderRoutes } from "../routing/routes";

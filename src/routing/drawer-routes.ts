@@ -10,7 +10,11 @@ import type { PageComponent } from "./types";
 export type DrawerAction = "show" | "create" | "edit";
 
 /** The routes of a list with drawers, for a ResourceDefinition; `actions` names the drawers it has. */
-export function drawerRoutes(basePath: string, component: PageComponent, actions: readonly DrawerAction[] = ["show", "create", "edit"]) {
+export function drawerRoutes(
+  basePath: string,
+  component: PageComponent,
+  actions: readonly DrawerAction[] = ["show", "create", "edit"],
+) {
   const has = (action: DrawerAction) => actions.includes(action);
   return {
     list: { path: basePath, component },

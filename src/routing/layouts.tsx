@@ -1,4 +1,4 @@
-import { type ReactNode, Suspense, lazy } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { ColourModeSwitch } from "../components/colour-mode-switch";
 import { DocsLayout } from "../components/layouts/docs-layout";
 import { LandingLayout } from "../components/layouts/landing-layout";

@@ -1,8 +1,8 @@
 import { type ReactNode, useEffect } from "react";
 import { errorState } from "../components/app-error-boundary";
 import { DialogHost, loadDialogFrames } from "../components/dialog-host";
-import { whenIdle } from "../lib/idle";
 import { KeepAliveRoutes } from "../components/keep-alive-routes";
+import { whenIdle } from "../lib/idle";
 import { releaseSnapshot } from "../lib/snapshot";
 import { useSessionState } from "../providers/session-context";
 import { keepAliveFor, keepAliveKey } from "./registry";
@@ -17,7 +17,12 @@ const pageRendered = () => {
 export function PageRoutes({ routes }: { routes: ReactNode }) {
   const { ready, user } = useSessionState();
   return (
-    <KeepAliveRoutes owner={ready ? (user?.uid ?? null) : undefined} keep={keepAliveFor} keyOf={keepAliveKey} onRendered={pageRendered}>
+    <KeepAliveRoutes
+      owner={ready ? (user?.uid ?? null) : undefined}
+      keep={keepAliveFor}
+      keyOf={keepAliveKey}
+      onRendered={pageRendered}
+    >
       {routes}
     </KeepAliveRoutes>
   );

@@ -27,7 +27,8 @@ export class PreloadScheduler {
   #running = 0;
 
   constructor(limit: number = MAX_CONCURRENT_PRELOADS) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Preload limit must be a positive integer, got ${limit}.`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`Preload limit must be a positive integer, got ${limit}.`);
     this.#limit = limit;
   }
 

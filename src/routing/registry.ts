@@ -1,9 +1,9 @@
 import type { ResourceProps } from "@refinedev/core";
 import { matchPath } from "react-router";
+import { menuIcon } from "../components/menu-icon";
 import { type PreloadPriority, routePreloads } from "./preload";
 import { fetchRouteCode } from "./route-code-fetch";
 import type { LayoutName, MenuGroup, ResourceDefinition, RoutePage } from "./types";
-import { menuIcon } from "../components/menu-icon";
 
 /**
  * The registry kernel: what the app's resource definitions become (Refine resources, routes,
@@ -64,7 +64,8 @@ function menuEntryOf(definition: ResourceDefinition, definitions: ResourceDefini
   if (!name) return {};
   const entry = definitions.find((candidate) => candidate.name === name);
   if (!entry?.meta.menu) throw new Error(`${definition.name}: meta.menuEntry "${name}" names no resource in the menu`);
-  if (definitions.indexOf(entry) > definitions.indexOf(definition)) throw new Error(`${definition.name}: register it after "${name}", its menu entry`);
+  if (definitions.indexOf(entry) > definitions.indexOf(definition))
+    throw new Error(`${definition.name}: register it after "${name}", its menu entry`);
   return entry.meta.menu === "portal" ? {} : { parent: entry.meta.menu };
 }
 
@@ -124,7 +125,9 @@ export function isPublicSitePath(pathname: string, routes: FlatRoute[] = flatten
 export function keepAliveKey(pathname: string, routes: FlatRoute[] = flattenRoutes()): string {
   const route = routeFor(pathname, routes);
   if (!route) return pathname;
-  const first = routes.find((candidate) => candidate.resource === route.resource && candidate.page.component === route.page.component);
+  const first = routes.find(
+    (candidate) => candidate.resource === route.resource && candidate.page.component === route.page.component,
+  );
   return first && !first.path.includes(":") ? first.path : pathname;
 }
 
@@ -158,4 +161,3 @@ export function notFoundLayout(pathname: string, routes: FlatRoute[] = flattenRo
   const match = routes.find((route) => route.layout !== "none" && route.path !== "/" && segment(route.path) === first);
   return match?.layout ?? "landing";
 }
-

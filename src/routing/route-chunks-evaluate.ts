@@ -23,7 +23,11 @@ const importChunk: ChunkLoader = (href) => import(/* @vite-ignore */ href);
  * Evaluates the chunks of the route at `pathname` (the build's lists in the page) one per task.
  * Resolves when done; a chunk that fails stops the turns (the app's own import then reports it).
  */
-export async function evaluateRouteChunks(pathname: string, doc: Document = document, load: ChunkLoader = importChunk): Promise<void> {
+export async function evaluateRouteChunks(
+  pathname: string,
+  doc: Document = document,
+  load: ChunkLoader = importChunk,
+): Promise<void> {
   for (const file of routeChunkFiles(pathname, doc) ?? []) {
     await nextTask();
     try {

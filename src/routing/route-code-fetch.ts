@@ -24,7 +24,11 @@ export function fetchRouteCode(pathname: string, doc: Document = document): Prom
     const fetches: Array<Promise<void>> = [];
     const insertTurn = (from: number) => {
       // Read each turn: other links' pages, fetched at the same time, share chunks (the portal's, the frame's).
-      const linked = new Set(Array.from(doc.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]'), (link) => link.getAttribute("href")));
+      const linked = new Set(
+        Array.from(doc.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]'), (link) =>
+          link.getAttribute("href"),
+        ),
+      );
       let next = from;
       for (let inserted = 0; next < files.length && inserted < LINKS_PER_TURN; next++) {
         if (linked.has(files[next]!)) continue;

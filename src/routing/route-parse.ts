@@ -6,7 +6,13 @@
  * resource; 7–11 ms of a page load on this machine, four times that on a phone, in the tasks that
  * render a page and its data. The answer is the binding's, field for field (tests/unit/routing/route-parse.test.ts).
  */
-import { type ParseFunction, type ParseResponse, QS_PARSE_DEPTH, ResourceContext, matchResourceFromRoute } from "@refinedev/core";
+import {
+  matchResourceFromRoute,
+  type ParseFunction,
+  type ParseResponse,
+  QS_PARSE_DEPTH,
+  ResourceContext,
+} from "@refinedev/core";
 import qs from "qs";
 import { useCallback, useContext } from "react";
 import { matchPath, useLocation, useParams } from "react-router";
@@ -38,10 +44,16 @@ export function useRouteParse(): ParseFunction {
   const { resources } = useContext(ResourceContext);
   const { resource, action, matchedRoute } = matchRoute(pathname, resources);
   // Outside a <Route> (the layout, the menu) react-router has no params: the matched route gives them.
-  const params = Object.keys(routeParams).length === 0 && matchedRoute ? (matchPath(matchedRoute, pathname)?.params ?? {}) : routeParams;
+  const params =
+    Object.keys(routeParams).length === 0 && matchedRoute
+      ? (matchPath(matchedRoute, pathname)?.params ?? {})
+      : routeParams;
 
   return useCallback((): ParseResponse => {
-    const combined: Record<string, unknown> = { ...params, ...qs.parse(search, { ignoreQueryPrefix: true, depth: QS_PARSE_DEPTH }) };
+    const combined: Record<string, unknown> = {
+      ...params,
+      ...qs.parse(search, { ignoreQueryPrefix: true, depth: QS_PARSE_DEPTH }),
+    };
     return {
       ...(resource && { resource }),
       ...(action && { action }),

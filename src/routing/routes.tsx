@@ -1,8 +1,8 @@
-import { PageSpinner } from "../components/page-spinner";
-import { type ReactNode, Suspense, createElement } from "react";
+import { createElement, type ReactNode, Suspense } from "react";
 import { Outlet, Route, useLocation, useParams } from "react-router";
 import { useForcedColourMode } from "../components/colour-mode-switch";
 import { PageRendered } from "../components/keep-alive-routes";
+import { PageSpinner } from "../components/page-spinner";
 import { PageNotFound, RecordNotFoundBoundary } from "../components/record-not-found";
 import { RouteGuard } from "../components/route-guard";
 import { NotFoundPage } from "../pages/errors/not-found";
@@ -42,7 +42,10 @@ const layoutOrder: LayoutName[] = ["landing", "portal", "docs", "none"];
  * its guard, its page's code loaded inside the layout (the layout stays while it loads); unknown
  * paths end in a 404.
  */
-export function renderRoutes(layouts: Record<LayoutName, (children: ReactNode) => ReactNode>, routes: FlatRoute[] = flattenRoutes()): ReactNode {
+export function renderRoutes(
+  layouts: Record<LayoutName, (children: ReactNode) => ReactNode>,
+  routes: FlatRoute[] = flattenRoutes(),
+): ReactNode {
   return [
     ...layoutOrder.map((layout) => (
       <Route key={layout} element={layouts[layout](<Outlet />)}>

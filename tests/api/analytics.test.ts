@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DURATION_BUCKET_EDGES_MS } from "../../domain/flashing/duration-histogram";
 import { flashFailuresDaily, flashLogs, flashStatsDaily, userVehicles } from "../../server/db/schema";
-import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 import { requestsTo } from "./requests";
 
 type Session = Partial<typeof flashLogs.$inferInsert>;
@@ -27,7 +27,16 @@ describe.each(databaseKinds)("flashing analytics on %s", (kind) => {
   const insert = async (vehicle: string, sessions: Session[]) =>
     app.ctx.db
       .insert(flashLogs)
-      .values(sessions.map((s) => ({ vehicleId: vehicle, kind: "tune" as const, sha256: "a".repeat(64), result: "success" as const, reportedBy: customer.uid, ...s })))
+      .values(
+        sessions.map((s) => ({
+          vehicleId: vehicle,
+          kind: "tune" as const,
+          sha256: "a".repeat(64),
+          result: "success" as const,
+          reportedBy: customer.uid,
+          ...s,
+        })),
+      )
       .returning();
   const overview = async (query = "from=2026-01-01&to=2026-12-31") => {
     const answer = await call("GET", `/analytics/flashing-overview?${query}`, admin);
@@ -38,7 +47,11 @@ describe.each(databaseKinds)("flashing analytics on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, customer] = await Promise.all([createUser(test, "admin"), createUser(test, "dealer"), createUser(test, "customer")]);
+    [admin, dealer, customer] = await Promise.all([
+      createUser(test, "admin"),
+      createUser(test, "dealer"),
+      createUser(test, "customer"),
+    ]);
     await call("GET", "/tune-files", customer);
     [{ id: vehicleId }, { id: spareVehicleId }] = await app.ctx.db
       .insert(userVehicles)
@@ -51,14 +64,32 @@ describe.each(databaseKinds)("flashing analytics on %s", (kind) => {
     const med = { firmwareId: "MED17X", ecuFamily: "MED17", adapterKind: "ENET", appVersion: "2.3.1" };
     // March: 4 Simos successes of 60 s, one Simos failure at block 2 (0x72), one MED success of 300 s, one aborted.
     await insert(vehicleId, [
-      ...Array.from({ length: 4 }, () => ({ ...simos, flashedAt: new Date("2026-03-10T10:00:00Z"), durationMs: 60_000 })),
-      { ...simos, flashedAt: new Date("2026-03-11T10:00:00Z"), result: "failed", failedStep: "block", failedBlock: 2, failedNrc: 0x72, durationMs: 40_000 },
+      ...Array.from({ length: 4 }, () => ({
+        ...simos,
+        flashedAt: new Date("2026-03-10T10:00:00Z"),
+        durationMs: 60_000,
+      })),
+      {
+        ...simos,
+        flashedAt: new Date("2026-03-11T10:00:00Z"),
+        result: "failed",
+        failedStep: "block",
+        failedBlock: 2,
+        failedNrc: 0x72,
+        durationMs: 40_000,
+      },
       { ...med, flashedAt: new Date("2026-03-20T10:00:00Z"), durationMs: 300_000 },
       { ...med, flashedAt: new Date("2026-03-21T10:00:00Z"), result: "aborted" },
     ]);
     // April: a MED session abandoned in security access (0x35), and one still running (not counted).
     await insert(vehicleId, [
-      { ...med, flashedAt: new Date("2026-04-02T10:00:00Z"), result: "abandoned", failedStep: "security-access", failedNrc: 0x35 },
+      {
+        ...med,
+        flashedAt: new Date("2026-04-02T10:00:00Z"),
+        result: "abandoned",
+        failedStep: "security-access",
+        failedNrc: 0x35,
+      },
       { ...med, flashedAt: new Date("2026-04-03T10:00:00Z"), result: "running" },
     ]);
   });
@@ -74,7 +105,15 @@ describe.each(databaseKinds)("flashing analytics on %s", (kind) => {
     const body = await overview();
     expect(body.range).toEqual({ from: "2026-01-01", to: "2026-12-31" });
     // 5 successes of 7 that wrote (success 5, failed 1, abandoned 1); the aborted one did not write.
-    expect(body.totals).toEqual({ sessions: 8, success: 5, failed: 1, recovered: 0, abandoned: 1, aborted: 1, successRate: 5 / 7 });
+    expect(body.totals).toEqual({
+      sessions: 8,
+      success: 5,
+      failed: 1,
+      recovered: 0,
+      abandoned: 1,
+      aborted: 1,
+      successRate: 5 / 7,
+    });
     expect(body.failuresByStep).toEqual([
       { step: "block", count: 1 },
       { step: "security-access", count: 1 },
@@ -98,14 +137,34 @@ describe.each(databaseKinds)("flashing analytics on %s", (kind) => {
     expect((await overview("from=2026-01-01&to=2026-12-31&ecuFamily=MED17")).totals.sessions).toBe(3);
     expect((await overview("from=2026-01-01&to=2026-12-31&adapterKind=OBDLink%20MX%2B")).totals.sessions).toBe(5);
     expect((await overview("from=2026-01-01&to=2026-12-31&appVersion=2.3.1&kind=tune")).totals.sessions).toBe(3);
-    expect((await overview("from=2026-01-01&to=2026-12-31&kind=stock")).totals).toMatchObject({ sessions: 0, successRate: null });
-    expect((await overview("from=2026-04-01&to=2026-04-30")).totals).toMatchObject({ sessions: 1, abandoned: 1, successRate: 0 });
+    expect((await overview("from=2026-01-01&to=2026-12-31&kind=stock")).totals).toMatchObject({
+      sessions: 0,
+      successRate: null,
+    });
+    expect((await overview("from=2026-04-01&to=2026-04-30")).totals).toMatchObject({
+      sessions: 1,
+      abandoned: 1,
+      successRate: 0,
+    });
   });
 
   it("counts occurrences by a chosen dimension: failing sessions by negative response, sessions by result", async () => {
-    const answer = await call("GET", "/analytics/flashing-occurences?from=2026-01-01&to=2026-12-31&dimension=failedNrc", admin);
+    const answer = await call(
+      "GET",
+      "/analytics/flashing-occurences?from=2026-01-01&to=2026-12-31&dimension=failedNrc",
+      admin,
+    );
     expect(answer.statusCode, answer.body).toBe(200);
-    expect(answer.json().data.map((row: { key: string; sessions: number; failed: number; abandoned: number }) => [row.key, row.sessions, row.failed, row.abandoned])).toEqual([
+    expect(
+      answer
+        .json()
+        .data.map((row: { key: string; sessions: number; failed: number; abandoned: number }) => [
+          row.key,
+          row.sessions,
+          row.failed,
+          row.abandoned,
+        ]),
+    ).toEqual([
       ["114", 1, 1, 0],
       ["53", 1, 0, 1],
     ]);
@@ -117,7 +176,9 @@ describe.each(databaseKinds)("flashing analytics on %s", (kind) => {
       ["aborted", 1],
       ["failed", 1],
     ]);
-    const byFamily = (await call("GET", "/analytics/flashing-occurences?from=2026-01-01&to=2026-12-31&dimension=ecuFamily", admin)).json();
+    const byFamily = (
+      await call("GET", "/analytics/flashing-occurences?from=2026-01-01&to=2026-12-31&dimension=ecuFamily", admin)
+    ).json();
     expect(byFamily.data.map((row: { key: string; sessions: number }) => [row.key, row.sessions])).toEqual([
       ["Simos18", 5],
       ["MED17", 3],
@@ -125,7 +186,9 @@ describe.each(databaseKinds)("flashing analytics on %s", (kind) => {
   });
 
   it("answers over time by day, week and month", async () => {
-    const months = (await call("GET", "/analytics/flashing-overtime?from=2026-01-01&to=2026-12-31&bucket=month", admin)).json();
+    const months = (
+      await call("GET", "/analytics/flashing-overtime?from=2026-01-01&to=2026-12-31&bucket=month", admin)
+    ).json();
     expect(months.data.map((row: { start: string; sessions: number }) => [row.start, row.sessions])).toEqual([
       ["2026-03-01", 7],
       ["2026-04-01", 1],
@@ -134,36 +197,57 @@ describe.each(databaseKinds)("flashing analytics on %s", (kind) => {
     const days = (await call("GET", "/analytics/flashing-overtime?from=2026-03-10&to=2026-03-11", admin)).json();
     expect(days.bucket).toBe("day");
     expect(days.data.map((row: { start: string }) => row.start)).toEqual(["2026-03-10", "2026-03-11"]);
-    const weeks = (await call("GET", "/analytics/flashing-overtime?from=2026-03-01&to=2026-03-31&bucket=week", admin)).json();
+    const weeks = (
+      await call("GET", "/analytics/flashing-overtime?from=2026-03-01&to=2026-03-31&bucket=week", admin)
+    ).json();
     expect(weeks.data.map((row: { start: string }) => row.start)).toEqual(["2026-03-09", "2026-03-16"]);
   });
 
   it("keeps the rollup exact as a session ends, a failure is recovered and a vehicle is deleted", async () => {
     const [running] = await app.ctx.db.select().from(flashLogs).where(eq(flashLogs.result, "running"));
-    await app.ctx.db.update(flashLogs).set({ result: "success", durationMs: 90_000 }).where(eq(flashLogs.id, running.id));
+    await app.ctx.db
+      .update(flashLogs)
+      .set({ result: "success", durationMs: 90_000 })
+      .where(eq(flashLogs.id, running.id));
     expect((await overview("from=2026-04-01&to=2026-04-30")).totals).toMatchObject({ sessions: 2, success: 1 });
     await app.ctx.db.update(flashLogs).set({ result: "recovered" }).where(eq(flashLogs.result, "failed"));
     expect((await overview()).totals).toMatchObject({ failed: 0, recovered: 1 });
     // Reports of steps touch only last_report_at: the rollup does not move.
     await app.ctx.db.update(flashLogs).set({ lastReportAt: new Date() });
-    await insert(spareVehicleId, [{ firmwareId: "SC8S50", ecuFamily: "Simos18", flashedAt: new Date("2026-05-01T00:00:00Z"), durationMs: 50_000 }]);
+    await insert(spareVehicleId, [
+      { firmwareId: "SC8S50", ecuFamily: "Simos18", flashedAt: new Date("2026-05-01T00:00:00Z"), durationMs: 50_000 },
+    ]);
     expect((await overview()).totals.sessions).toBe(10);
     await app.ctx.db.delete(userVehicles).where(eq(userVehicles.id, spareVehicleId));
     expect((await overview()).totals.sessions).toBe(9);
     // The rollup equals a count of the sessions themselves.
-    const count = async (query: ReturnType<typeof sql>) => Number(((await app.ctx.db.execute(query)) as unknown as { rows: Array<{ n: number }> }).rows[0].n);
-    expect(await count(sql`SELECT sum(success + failed + recovered + abandoned + aborted)::int AS n FROM ${flashStatsDaily}`)).toBe(
-      await count(sql`SELECT count(*)::int AS n FROM flash_logs WHERE result <> 'running'`),
+    const count = async (query: ReturnType<typeof sql>) =>
+      Number(((await app.ctx.db.execute(query)) as unknown as { rows: Array<{ n: number }> }).rows[0].n);
+    expect(
+      await count(
+        sql`SELECT sum(success + failed + recovered + abandoned + aborted)::int AS n FROM ${flashStatsDaily}`,
+      ),
+    ).toBe(await count(sql`SELECT count(*)::int AS n FROM flash_logs WHERE result <> 'running'`));
+    expect(await count(sql`SELECT sum(sessions)::int AS n FROM ${flashFailuresDaily}`)).toBe(
+      await count(sql`SELECT count(*)::int AS n FROM flash_logs WHERE result IN ('failed', 'recovered', 'abandoned')`),
     );
-    expect(await count(sql`SELECT sum(sessions)::int AS n FROM ${flashFailuresDaily}`)).toBe(await count(sql`SELECT count(*)::int AS n FROM flash_logs WHERE result IN ('failed', 'recovered', 'abandoned')`));
   });
 
   it("counts concurrent session ends exactly", async () => {
     const sessions = await insert(
       vehicleId,
-      Array.from({ length: 20 }, () => ({ firmwareId: "SC8S50", ecuFamily: "Simos18", flashedAt: new Date("2026-06-01T00:00:00Z"), result: "running" as const })),
+      Array.from({ length: 20 }, () => ({
+        firmwareId: "SC8S50",
+        ecuFamily: "Simos18",
+        flashedAt: new Date("2026-06-01T00:00:00Z"),
+        result: "running" as const,
+      })),
     );
-    await Promise.all(sessions.map((s) => app.ctx.db.update(flashLogs).set({ result: "success", durationMs: 70_000 }).where(eq(flashLogs.id, s.id))));
+    await Promise.all(
+      sessions.map((s) =>
+        app.ctx.db.update(flashLogs).set({ result: "success", durationMs: 70_000 }).where(eq(flashLogs.id, s.id)),
+      ),
+    );
     expect((await overview("from=2026-06-01&to=2026-06-01")).totals).toMatchObject({ sessions: 20, success: 20 });
   });
 
@@ -180,11 +264,16 @@ describe.each(databaseKinds)("flashing analytics on %s", (kind) => {
     ]) {
       const refused = await call("GET", `/analytics/flashing-overview?${query}`, admin);
       expect(refused.statusCode, query).toBe(400);
-      expect(refused.json().data.map((issue: { path: string }) => issue.path), query).toContain(path);
+      expect(
+        refused.json().data.map((issue: { path: string }) => issue.path),
+        query,
+      ).toContain(path);
     }
     expect((await call("GET", "/analytics/flashing-occurences?dimension=colour", admin)).statusCode).toBe(400);
     expect((await call("GET", "/analytics/flashing-overtime?bucket=hour", admin)).statusCode).toBe(400);
     // With no range: the last 365 days.
-    expect((await call("GET", "/analytics/flashing-overview", admin)).json().range.to).toBe(new Date().toISOString().slice(0, 10));
+    expect((await call("GET", "/analytics/flashing-overview", admin)).json().range.to).toBe(
+      new Date().toISOString().slice(0, 10),
+    );
   });
 });

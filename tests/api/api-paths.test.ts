@@ -7,7 +7,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResource, apiPaths, apiRoutes } from "../../contracts/api-paths";
-import { type TestApp, startTestApp } from "./harness";
+import { startTestApp, type TestApp } from "./harness";
 
 /** Resources of the app whose server side is still to be built. */
 const NOT_SERVED_YET: ReadonlySet<ApiResource> = new Set([]);
@@ -15,7 +15,8 @@ const NOT_SERVED_YET: ReadonlySet<ApiResource> = new Set([]);
 describe("the API path table", () => {
   let test: TestApp;
   let app: FastifyInstance;
-  const served = (method: "GET" | "PUT" | "POST" | "PATCH" | "DELETE", url: string) => app.hasRoute({ method, url: `/api/v1/${url}` });
+  const served = (method: "GET" | "PUT" | "POST" | "PATCH" | "DELETE", url: string) =>
+    app.hasRoute({ method, url: `/api/v1/${url}` });
 
   beforeAll(async () => {
     test = await startTestApp("pglite");
@@ -26,16 +27,24 @@ describe("the API path table", () => {
 
   const resources = Object.keys(apiPaths) as ApiResource[];
 
-  it.each(resources.filter((name) => !NOT_SERVED_YET.has(name)))("serves the list and the records of %s where the table says", (name) => {
-    const { list, record } = apiPaths[name];
-    expect(served("GET", list), `GET ${list}`).toBe(true);
-    if (record !== list) expect(served("GET", `${record}/:id`) || served("PUT", record), `${record}`).toBe(true);
-  });
+  it.each(resources.filter((name) => !NOT_SERVED_YET.has(name)))(
+    "serves the list and the records of %s where the table says",
+    (name) => {
+      const { list, record } = apiPaths[name];
+      expect(served("GET", list), `GET ${list}`).toBe(true);
+      if (record !== list) expect(served("GET", `${record}/:id`) || served("PUT", record), `${record}`).toBe(true);
+    },
+  );
 
   /** Each builder called with its own parameter names, as the server registers it: `(id, logId)` → `:id`, `:logId`. */
   const patterns = Object.entries(apiRoutes).flatMap(([group, builders]) =>
     Object.entries(builders as Record<string, (...ids: string[]) => string>).map(([name, build]) => {
-      const names = /^\(([^)]*)\)/.exec(build.toString())?.[1].split(",").map((param) => param.trim().split(":")[0].trim()).filter(Boolean) ?? [];
+      const names =
+        /^\(([^)]*)\)/
+          .exec(build.toString())?.[1]
+          .split(",")
+          .map((param) => param.trim().split(":")[0].trim())
+          .filter(Boolean) ?? [];
       return [`${group}.${name}`, build(...names.map((param) => `:${param}`))] as const;
     }),
   );

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bakedTuneFiles, firmwareSupport, tuneFileVersions, userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { collectBlobs } from "../../server/services/blob-collector";
-import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 import { requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "GC64K" });
@@ -25,9 +25,16 @@ describe.each(databaseKinds)("blob collection on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, customer] = await Promise.all([createUser(test, "admin"), createUser(test, "dealer"), createUser(test, "customer")]);
+    [admin, dealer, customer] = await Promise.all([
+      createUser(test, "admin"),
+      createUser(test, "dealer"),
+      createUser(test, "customer"),
+    ]);
     recordId = await storeFirmware(admin, demo);
-    [{ stockSha256 }] = (await app.ctx.db.select({ stockSha256: firmwareSupport.stockSha256 }).from(firmwareSupport).where(eq(firmwareSupport.id, recordId))) as [{ stockSha256: string }];
+    [{ stockSha256 }] = (await app.ctx.db
+      .select({ stockSha256: firmwareSupport.stockSha256 })
+      .from(firmwareSupport)
+      .where(eq(firmwareSupport.id, recordId))) as [{ stockSha256: string }];
     await call("GET", "/tune-files", customer);
   });
   afterAll(async () => test?.close());
@@ -35,10 +42,16 @@ describe.each(databaseKinds)("blob collection on %s", (kind) => {
   it("removes the files of a deleted tune's versions and keeps every file a record still holds", async () => {
     const created = await upload("/tune-files", dealer, demo.tune.image, { title: "Doomed" });
     expect(created.statusCode, created.body).toBe(201);
-    const [{ sha256: v1 }] = await app.ctx.db.select({ sha256: tuneFileVersions.sha256 }).from(tuneFileVersions).where(eq(tuneFileVersions.tuneFileId, created.json().id));
+    const [{ sha256: v1 }] = await app.ctx.db
+      .select({ sha256: tuneFileVersions.sha256 })
+      .from(tuneFileVersions)
+      .where(eq(tuneFileVersions.tuneFileId, created.json().id));
     const v2image = Uint8Array.from(demo.tune.image);
     v2image[demo.firmware.definition.items[0].z.address] ^= 1;
-    const v2 = await upload(`/tune-files/${created.json().id}/blob`, dealer, v2image, { version: "2", fixChecksums: "true" });
+    const v2 = await upload(`/tune-files/${created.json().id}/blob`, dealer, v2image, {
+      version: "2",
+      fixChecksums: "true",
+    });
     expect(v2.statusCode, v2.body).toBeLessThan(300);
     const before = await stored();
     expect(before.has(v1)).toBe(true);
@@ -64,19 +77,34 @@ describe.each(databaseKinds)("blob collection on %s", (kind) => {
   });
 
   it("drops preview bakes an hour past their expiry with their files, keeping current ones", async () => {
-    const [vehicle] = await app.ctx.db.insert(userVehicles).values({ ownerUid: customer.uid, name: "GC car" }).returning();
+    const [vehicle] = await app.ctx.db
+      .insert(userVehicles)
+      .values({ ownerUid: customer.uid, name: "GC car" })
+      .returning();
     const tune = await upload("/tune-files", dealer, demo.tune.image, { title: "Kept" });
-    expect((await call("POST", `/tune-files/${tune.json().id}/grant`, admin, { vehicleId: vehicle.id })).statusCode).toBe(201);
-    expect((await upload(`/user-vehicles/${vehicle.id}/upload-tune-dump/0`, customer, demo.stock)).statusCode).toBe(200);
+    expect(
+      (await call("POST", `/tune-files/${tune.json().id}/grant`, admin, { vehicleId: vehicle.id })).statusCode,
+    ).toBe(201);
+    expect((await upload(`/user-vehicles/${vehicle.id}/upload-tune-dump/0`, customer, demo.stock)).statusCode).toBe(
+      200,
+    );
     const bakes = [];
     for (let i = 0; i < 2; i++) {
-      const bake = await call("POST", `/user-vehicles/${vehicle.id}/temp-bake/0`, customer, { tuneFileId: tune.json().id });
+      const bake = await call("POST", `/user-vehicles/${vehicle.id}/temp-bake/0`, customer, {
+        tuneFileId: tune.json().id,
+      });
       expect(bake.statusCode, bake.body).toBe(201);
       bakes.push(bake.json());
     }
-    await app.ctx.db.update(bakedTuneFiles).set({ expiresAt: new Date(Date.now() - 2 * 3600_000) }).where(eq(bakedTuneFiles.id, bakes[0].id));
+    await app.ctx.db
+      .update(bakedTuneFiles)
+      .set({ expiresAt: new Date(Date.now() - 2 * 3600_000) })
+      .where(eq(bakedTuneFiles.id, bakes[0].id));
     await collectBlobs(app.ctx, { graceMs: 3600_000 });
-    const left = await app.ctx.db.select({ id: bakedTuneFiles.id }).from(bakedTuneFiles).where(eq(bakedTuneFiles.vehicleId, vehicle.id));
+    const left = await app.ctx.db
+      .select({ id: bakedTuneFiles.id })
+      .from(bakedTuneFiles)
+      .where(eq(bakedTuneFiles.vehicleId, vehicle.id));
     expect(left.map((row) => row.id)).toEqual([bakes[1].id]);
   });
 
@@ -86,10 +114,16 @@ describe.each(databaseKinds)("blob collection on %s", (kind) => {
     expect(started.statusCode).toBe(202);
     let job;
     for (let i = 0; i < 200; i++) {
-      job = (await call("GET", "/status/background", admin)).json().jobs.find((j: { id: string }) => j.id === started.json().id);
+      job = (await call("GET", "/status/background", admin))
+        .json()
+        .jobs.find((j: { id: string }) => j.id === started.json().id);
       if (job.state === "succeeded" || job.state === "failed") break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(job).toMatchObject({ kind: "collect-blobs", state: "succeeded", result: { kept: expect.any(Number), removed: expect.any(Number), removedBytes: expect.any(Number) } });
+    expect(job).toMatchObject({
+      kind: "collect-blobs",
+      state: "succeeded",
+      result: { kept: expect.any(Number), removed: expect.any(Number), removedBytes: expect.any(Number) },
+    });
   });
 });

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { catalogueGeneration, firmwareSupport, tuneFilePatches } from "../../server/db/schema";
 import { patchState } from "../../domain/tune";
+import { catalogueGeneration, firmwareSupport, tuneFilePatches } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 import { requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "CACHE64K" });
@@ -40,10 +40,18 @@ describe.each(databaseKinds)("kept firmware identities and patches on %s", (kind
   it("sees a patch rewritten outside the API at the next request", async () => {
     expect(patchState(await apply(), demo.patches[0]).state).toBe("applied");
     const [first, ...rest] = demo.patches[0].entries;
-    const changed = { ...first, patch: Buffer.from(Buffer.from(first.patch, "hex").map((b) => b ^ 0x0f)).toString("hex") };
-    await app.ctx.db.update(tuneFilePatches).set({ entries: [changed, ...rest] }).where(eq(tuneFilePatches.id, patchId));
+    const changed = {
+      ...first,
+      patch: Buffer.from(Buffer.from(first.patch, "hex").map((b) => b ^ 0x0f)).toString("hex"),
+    };
+    await app.ctx.db
+      .update(tuneFilePatches)
+      .set({ entries: [changed, ...rest] })
+      .where(eq(tuneFilePatches.id, patchId));
     const image = await apply();
-    expect(Buffer.from(image.subarray(changed.address, changed.address + changed.patch.length / 2)).toString("hex")).toBe(changed.patch);
+    expect(
+      Buffer.from(image.subarray(changed.address, changed.address + changed.patch.length / 2)).toString("hex"),
+    ).toBe(changed.patch);
   });
 
   it("sees a firmware record's new identify rules at the next inspection, and forgets nothing for a write rolled back", async () => {
@@ -59,7 +67,10 @@ describe.each(databaseKinds)("kept firmware identities and patches on %s", (kind
     expect((await upload("/tune-files/inspect", dealer, demo.stock)).json().firmwareId).toBe("CACHE64K");
 
     const other = { address: 0, bytes: (demo.stock[0] ^ 0xff).toString(16).padStart(2, "0") };
-    await app.ctx.db.update(firmwareSupport).set({ identify: [other] }).where(eq(firmwareSupport.firmwareId, "CACHE64K"));
+    await app.ctx.db
+      .update(firmwareSupport)
+      .set({ identify: [other] })
+      .where(eq(firmwareSupport.firmwareId, "CACHE64K"));
     expect(await generation()).toBeGreaterThan(before);
     const report = (await upload("/tune-files/inspect", dealer, demo.stock)).json();
     expect(report.firmwareId).toBeNull();

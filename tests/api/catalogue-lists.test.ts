@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firmwareSupport, pidDescriptors, supportedVehicles } from "../../server/db/schema";
 import { COUNT_CAP, MAX_OFFSET } from "../../server/http/list";
-import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 
 const ROWS = 10_000;
 // Capitalised words and zero-padded numbers sort the same in JavaScript and in any PostgreSQL collation.
@@ -52,13 +52,27 @@ describe.each(databaseKinds)("catalogue lists on 10,000 rows on %s", (kind) => {
     admin = await createUser(test, "admin");
     const db = app.ctx.db;
     await db.insert(firmwareSupport).values(
-      FIRMWARE.map((firmwareId, i) => ({ firmwareId, ecuFamily: `Family${i % 3}`, manufacturer: i % 2 ? "Bosch" : "Continental", imageSize: 65536 * (1 + (i % 4)) })),
+      FIRMWARE.map((firmwareId, i) => ({
+        firmwareId,
+        ecuFamily: `Family${i % 3}`,
+        manufacturer: i % 2 ? "Bosch" : "Continental",
+        imageSize: 65536 * (1 + (i % 4)),
+      })),
     );
     const values = seededVehicles();
     const stored: Vehicle[] = [];
     for (let i = 0; i < values.length; i += 1000) {
       const batch = values.slice(i, i + 1000).map((v) => ({ ...v, ecu: "Simos" }));
-      stored.push(...(await db.insert(supportedVehicles).values(batch).returning({ id: supportedVehicles.id, make: supportedVehicles.make, model: supportedVehicles.model, engine: supportedVehicles.engine, yearFrom: supportedVehicles.yearFrom, firmwareIds: supportedVehicles.firmwareIds })));
+      stored.push(
+        ...(await db.insert(supportedVehicles).values(batch).returning({
+          id: supportedVehicles.id,
+          make: supportedVehicles.make,
+          model: supportedVehicles.model,
+          engine: supportedVehicles.engine,
+          yearFrom: supportedVehicles.yearFrom,
+          firmwareIds: supportedVehicles.firmwareIds,
+        })),
+      );
     }
     vehicles = stored;
     const pids = Array.from({ length: ROWS }, (_, i) => ({
@@ -75,9 +89,12 @@ describe.each(databaseKinds)("catalogue lists on 10,000 rows on %s", (kind) => {
   afterAll(async () => test?.close());
 
   it("pages through the default order without gaps or overlaps", async () => {
-    const expected = [...vehicles].sort((a, b) => compare(a.make, b.make) || compare(a.model, b.model) || compare(a.id, b.id));
+    const expected = [...vehicles].sort(
+      (a, b) => compare(a.make, b.make) || compare(a.model, b.model) || compare(a.id, b.id),
+    );
     const seen: string[] = [];
-    for (let page = 1; page <= 5; page++) seen.push(...ids(await list(`/firmware-support/supported-vehicle?page=${page}&pageSize=200`)));
+    for (let page = 1; page <= 5; page++)
+      seen.push(...ids(await list(`/firmware-support/supported-vehicle?page=${page}&pageSize=200`)));
     expect(seen).toEqual(expected.slice(0, 1000).map((v) => v.id));
   });
 
@@ -86,7 +103,9 @@ describe.each(databaseKinds)("catalogue lists on 10,000 rows on %s", (kind) => {
       .filter((v) => v.make === "Audi" && v.yearFrom >= 2000 && v.yearFrom <= 2010)
       .sort((a, b) => compare(b.yearFrom, a.yearFrom) || compare(a.model, b.model) || compare(a.id, b.id));
     expect(expected.length).toBeLessThanOrEqual(COUNT_CAP);
-    const response = await list("/firmware-support/supported-vehicle?make[eq]=Audi&yearFrom[between]=2000,2010&sort=-yearFrom,model&page=3&pageSize=50");
+    const response = await list(
+      "/firmware-support/supported-vehicle?make[eq]=Audi&yearFrom[between]=2000,2010&sort=-yearFrom,model&page=3&pageSize=50",
+    );
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ total: expected.length, totalEstimated: false });
     expect(ids(response)).toEqual(expected.slice(100, 150).map((v) => v.id));
@@ -94,10 +113,16 @@ describe.each(databaseKinds)("catalogue lists on 10,000 rows on %s", (kind) => {
 
   it("filters by firmware id (array), by list membership and by search text", async () => {
     const byFirmware = vehicles.filter((v) => v.firmwareIds.includes("FW0003") && ["Bmw", "Mini"].includes(v.make));
-    const response = await list("/firmware-support/supported-vehicle?firmwareIds[eq]=FW0003&make[in]=Bmw,Mini&pageSize=200&sort=engine");
+    const response = await list(
+      "/firmware-support/supported-vehicle?firmwareIds[eq]=FW0003&make[in]=Bmw,Mini&pageSize=200&sort=engine",
+    );
     expect(response.json().total).toBe(byFirmware.length);
-    expect(response.json().data.every((v: Vehicle) => v.firmwareIds.includes("FW0003") && ["Bmw", "Mini"].includes(v.make))).toBe(true);
-    expect(response.json().data.map((v: Vehicle) => v.engine)).toEqual([...byFirmware.map((v) => v.engine)].sort().slice(0, 200));
+    expect(
+      response.json().data.every((v: Vehicle) => v.firmwareIds.includes("FW0003") && ["Bmw", "Mini"].includes(v.make)),
+    ).toBe(true);
+    expect(response.json().data.map((v: Vehicle) => v.engine)).toEqual(
+      [...byFirmware.map((v) => v.engine)].sort().slice(0, 200),
+    );
 
     const searched = vehicles.filter((v) => `${v.make} ${v.model}`.toLowerCase().includes("model0042"));
     const search = await list("/firmware-support/supported-vehicle?q=model0042&pageSize=200");
@@ -114,7 +139,9 @@ describe.each(databaseKinds)("catalogue lists on 10,000 rows on %s", (kind) => {
   });
 
   it("filters other resources through the same helper: PID sources, derived booleans", async () => {
-    const pids = await list("/firmware-support/pid-descriptors?source[in]=obd,ram&name[startswith]=Channel09&sort=-name&pageSize=20");
+    const pids = await list(
+      "/firmware-support/pid-descriptors?source[in]=obd,ram&name[startswith]=Channel09&sort=-name&pageSize=20",
+    );
     const expected = Array.from({ length: ROWS }, (_, i) => i)
       .filter((i) => i % 3 !== 1 && String(i).padStart(5, "0").startsWith("09"))
       .map((i) => `Channel${String(i).padStart(5, "0")}`)
@@ -123,14 +150,18 @@ describe.each(databaseKinds)("catalogue lists on 10,000 rows on %s", (kind) => {
     expect(pids.json().total).toBe(expected.length);
     expect(pids.json().data.map((p: { name: string }) => p.name)).toEqual(expected.slice(0, 20));
 
-    const firmware = await list("/firmware-support?hasStockFile[eq]=false&manufacturer[eq]=Bosch&sort=-imageSize,firmwareId");
+    const firmware = await list(
+      "/firmware-support?hasStockFile[eq]=false&manufacturer[eq]=Bosch&sort=-imageSize,firmwareId",
+    );
     expect(firmware.json().total).toBe(10);
     const sizes = firmware.json().data.map((f: { imageSize: number }) => f.imageSize);
     expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
   });
 
   it("reads deep offset pages (ids first) exactly as the order says", async () => {
-    const expected = [...vehicles].sort((a, b) => compare(a.make, b.make) || compare(a.model, b.model) || compare(a.id, b.id));
+    const expected = [...vehicles].sort(
+      (a, b) => compare(a.make, b.make) || compare(a.model, b.model) || compare(a.id, b.id),
+    );
     const response = await list("/firmware-support/supported-vehicle?page=40&pageSize=200");
     expect(response.statusCode, response.body).toBe(200);
     expect(ids(response)).toEqual(expected.slice(7800, 8000).map((v) => v.id));
@@ -139,7 +170,9 @@ describe.each(databaseKinds)("catalogue lists on 10,000 rows on %s", (kind) => {
   });
 
   it("pages by cursor forwards through a whole result and back, matching the order page for page", async () => {
-    const expected = vehicles.filter((v) => v.make === "Audi").sort((a, b) => compare(a.model, b.model) || compare(a.id, b.id));
+    const expected = vehicles
+      .filter((v) => v.make === "Audi")
+      .sort((a, b) => compare(a.model, b.model) || compare(a.id, b.id));
     const base = "/firmware-support/supported-vehicle?make[eq]=Audi&sort=model&pageSize=150";
     const pages: string[][] = [];
     let response = await list(base);
@@ -177,12 +210,18 @@ describe.each(databaseKinds)("catalogue lists on 10,000 rows on %s", (kind) => {
 
   it("refuses a cursor from another order, a forged one, or both directions at once", async () => {
     const first = (await list("/firmware-support/supported-vehicle?sort=model&pageSize=5")).json();
-    const otherOrder = await list(`/firmware-support/supported-vehicle?sort=engine&pageSize=5&after=${first.nextCursor}`);
+    const otherOrder = await list(
+      `/firmware-support/supported-vehicle?sort=engine&pageSize=5&after=${first.nextCursor}`,
+    );
     expect(otherOrder.statusCode).toBe(400);
-    expect(otherOrder.json().data).toEqual([{ path: "after", message: "the cursor belongs to another order of this list" }]);
+    expect(otherOrder.json().data).toEqual([
+      { path: "after", message: "the cursor belongs to another order of this list" },
+    ]);
     const forged = await list("/firmware-support/supported-vehicle?sort=model&pageSize=5&after=bm90LWEtY3Vyc29y");
     expect(forged.json().data[0]).toMatchObject({ path: "after" });
-    const both = await list(`/firmware-support/supported-vehicle?sort=model&after=${first.nextCursor}&before=${first.prevCursor}`);
+    const both = await list(
+      `/firmware-support/supported-vehicle?sort=model&after=${first.nextCursor}&before=${first.prevCursor}`,
+    );
     expect(both.statusCode).toBe(400);
   });
 
@@ -194,7 +233,9 @@ describe.each(databaseKinds)("catalogue lists on 10,000 rows on %s", (kind) => {
     expect(sort.json().data[0].path).toBe("sort");
     const number = await list("/firmware-support/supported-vehicle?yearFrom[gte]=soon");
     // yearFrom is an integer column: the value is checked against what it holds (contracts/list-query ListValueType).
-    expect(number.json().data).toEqual([{ path: "yearFrom[gte]", message: "must be a whole number from -2147483648 to 2147483647" }]);
+    expect(number.json().data).toEqual([
+      { path: "yearFrom[gte]", message: "must be a whole number from -2147483648 to 2147483647" },
+    ]);
     const operator = await list("/firmware-support/supported-vehicle?make[gt]=A");
     expect(operator.statusCode).toBe(400);
   });

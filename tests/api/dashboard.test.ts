@@ -16,15 +16,24 @@ import {
   tuneFilePurchases,
   tuneFiles,
   tuningRequests,
-  userVehicles,
   users,
+  userVehicles,
 } from "../../server/db/schema";
 import { failedJobCount, startOfUtcDay } from "../../server/services/dashboard";
-import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 import { requestsTo } from "./requests";
 
 const DAY_MS = 86_400_000;
-const questionnaire = { fuel: "98", intake: "", exhaust: "", turbo: "", intercooler: "", transmission: "manual", targetPowerHp: null, notes: "" } as const;
+const questionnaire = {
+  fuel: "98",
+  intake: "",
+  exhaust: "",
+  turbo: "",
+  intercooler: "",
+  transmission: "manual",
+  targetPowerHp: null,
+  notes: "",
+} as const;
 
 describe.each(databaseKinds)("dashboard: each role's live figures on %s", (kind) => {
   let test: TestApp;
@@ -38,7 +47,7 @@ describe.each(databaseKinds)("dashboard: each role's live figures on %s", (kind)
   let golfId: string;
   let polo: string;
 
-  const dashboardOf = async <T,>(user: TestUser) => {
+  const dashboardOf = async <T>(user: TestUser) => {
     const answer = await call("GET", "/dashboard", user);
     expect(answer.statusCode, answer.body).toBe(200);
     return answer.json() as T;
@@ -65,14 +74,21 @@ describe.each(databaseKinds)("dashboard: each role's live figures on %s", (kind)
       createUser(test, "customer"),
     ]);
     // Each signs in once: the users table mirrors them.
-    for (const user of [admin, dealer, otherDealer, customer, stranger]) expect((await call("GET", "/auth/account", user)).statusCode).toBe(200);
+    for (const user of [admin, dealer, otherDealer, customer, stranger])
+      expect((await call("GET", "/auth/account", user)).statusCode).toBe(200);
     const { db } = app.ctx;
     const now = Date.now();
     const ago = (days: number) => new Date(now - days * DAY_MS);
 
     // Sign-ups: the admin 30 days ago, the dealers 3 days ago, the customers now.
-    await db.update(users).set({ createdAt: ago(30) }).where(eq(users.uid, admin.uid));
-    await db.update(users).set({ createdAt: ago(3) }).where(inArray(users.uid, [dealer.uid, otherDealer.uid]));
+    await db
+      .update(users)
+      .set({ createdAt: ago(30) })
+      .where(eq(users.uid, admin.uid));
+    await db
+      .update(users)
+      .set({ createdAt: ago(3) })
+      .where(inArray(users.uid, [dealer.uid, otherDealer.uid]));
 
     // The customer's two cars, the stranger's one.
     const [golf, poloRow, strangers] = await db
@@ -88,33 +104,94 @@ describe.each(databaseKinds)("dashboard: each role's live figures on %s", (kind)
 
     // Flashes: the customer's newest failed (today), an older success; the stranger's newer success.
     await db.insert(flashLogs).values([
-      { vehicleId: golf.id, kind: "tune", sha256: "a".repeat(64), result: "success", reportedBy: customer.uid, flashedAt: ago(2), tuneTitle: "Stage 1" },
-      { vehicleId: poloRow.id, kind: "stock", sha256: "b".repeat(64), result: "failed", reportedBy: customer.uid, flashedAt: new Date(now - 1000) },
-      { vehicleId: strangers.id, kind: "tune", sha256: "c".repeat(64), result: "success", reportedBy: stranger.uid, flashedAt: new Date(now) },
+      {
+        vehicleId: golf.id,
+        kind: "tune",
+        sha256: "a".repeat(64),
+        result: "success",
+        reportedBy: customer.uid,
+        flashedAt: ago(2),
+        tuneTitle: "Stage 1",
+      },
+      {
+        vehicleId: poloRow.id,
+        kind: "stock",
+        sha256: "b".repeat(64),
+        result: "failed",
+        reportedBy: customer.uid,
+        flashedAt: new Date(now - 1000),
+      },
+      {
+        vehicleId: strangers.id,
+        kind: "tune",
+        sha256: "c".repeat(64),
+        result: "success",
+        reportedBy: stranger.uid,
+        flashedAt: new Date(now),
+      },
       // Failed, but before today: not counted among today's failures.
-      { vehicleId: strangers.id, kind: "tune", sha256: "d".repeat(64), result: "failed", reportedBy: stranger.uid, flashedAt: new Date(startOfUtcDay(new Date(now)).getTime() - 60_000) },
+      {
+        vehicleId: strangers.id,
+        kind: "tune",
+        sha256: "d".repeat(64),
+        result: "failed",
+        reportedBy: stranger.uid,
+        flashedAt: new Date(startOfUtcDay(new Date(now)).getTime() - 60_000),
+      },
     ]);
 
     // Tunes: the dealer's two published and one draft, the other dealer's one published.
     const [tuneA, tuneB] = await db
       .insert(tuneFiles)
       .values([
-        { dealerUid: dealer.uid, firmwareId: "fw-golf", title: "Stage 1", published: true, priceCents: 5000, currency: "EUR" },
-        { dealerUid: dealer.uid, firmwareId: "fw-golf", title: "Stage 2", published: true, priceCents: 9000, currency: "EUR" },
+        {
+          dealerUid: dealer.uid,
+          firmwareId: "fw-golf",
+          title: "Stage 1",
+          published: true,
+          priceCents: 5000,
+          currency: "EUR",
+        },
+        {
+          dealerUid: dealer.uid,
+          firmwareId: "fw-golf",
+          title: "Stage 2",
+          published: true,
+          priceCents: 9000,
+          currency: "EUR",
+        },
         { dealerUid: dealer.uid, firmwareId: "fw-golf", title: "Draft", published: false },
-        { dealerUid: otherDealer.uid, firmwareId: "fw-golf", title: "Other's", published: true, priceCents: 100, currency: "EUR" },
+        {
+          dealerUid: otherDealer.uid,
+          firmwareId: "fw-golf",
+          title: "Other's",
+          published: true,
+          priceCents: 100,
+          currency: "EUR",
+        },
       ])
       .returning();
 
     // Licences: two of the customer's (one flashed), one of the stranger's (the dealer manages that car too).
     await db.insert(tuneFilePurchases).values([
-      { customerUid: customer.uid, tuneFileId: tuneA.id, vehicleId: golf.id, grantedBy: dealer.uid, consumedAt: ago(1) },
+      {
+        customerUid: customer.uid,
+        tuneFileId: tuneA.id,
+        vehicleId: golf.id,
+        grantedBy: dealer.uid,
+        consumedAt: ago(1),
+      },
       { customerUid: customer.uid, tuneFileId: tuneB.id, vehicleId: golf.id, grantedBy: dealer.uid },
       { customerUid: stranger.uid, tuneFileId: tuneA.id, vehicleId: strangers.id, grantedBy: dealer.uid },
     ]);
 
     // Requests to the dealer: the customer's submitted and quoted (open) and accepted (final); the stranger's in progress.
-    const request = (customerUid: string, vehicleId: string, state: (typeof tuningRequests.$inferInsert)["state"], dealerUid = dealer.uid) => ({
+    const request = (
+      customerUid: string,
+      vehicleId: string,
+      state: (typeof tuningRequests.$inferInsert)["state"],
+      dealerUid = dealer.uid,
+    ) => ({
       customerUid,
       dealerUid,
       vehicleId,
@@ -126,17 +203,25 @@ describe.each(databaseKinds)("dashboard: each role's live figures on %s", (kind)
       state,
       freeRevisionDays: 14,
     });
-    await db.insert(tuningRequests).values([
-      request(customer.uid, poloRow.id, "submitted"),
-      request(customer.uid, poloRow.id, "quoted"),
-      request(customer.uid, golf.id, "accepted"),
-      request(stranger.uid, strangers.id, "in-progress"),
-      request(stranger.uid, strangers.id, "submitted", otherDealer.uid),
-    ]);
+    await db
+      .insert(tuningRequests)
+      .values([
+        request(customer.uid, poloRow.id, "submitted"),
+        request(customer.uid, poloRow.id, "quoted"),
+        request(customer.uid, golf.id, "accepted"),
+        request(stranger.uid, strangers.id, "in-progress"),
+        request(stranger.uid, strangers.id, "submitted", otherDealer.uid),
+      ]);
 
     // Sales: this month two EUR and one GBP paid, one refunded, one created; one paid before this month; one of the other dealer's.
     const monthStart = new Date(Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), 1));
-    const order = (amountCents: number, currency: string, status: (typeof orders.$inferInsert)["status"], paidAt: Date | null, dealerUid = dealer.uid) => ({
+    const order = (
+      amountCents: number,
+      currency: string,
+      status: (typeof orders.$inferInsert)["status"],
+      paidAt: Date | null,
+      dealerUid = dealer.uid,
+    ) => ({
       kind: "tune-file" as const,
       customerUid: customer.uid,
       dealerUid,
@@ -148,15 +233,17 @@ describe.each(databaseKinds)("dashboard: each role's live figures on %s", (kind)
       provider: "sandbox" as const,
       paidAt,
     });
-    await db.insert(orders).values([
-      order(5000, "EUR", "paid", new Date(now)),
-      order(9000, "EUR", "paid", monthStart),
-      order(4000, "GBP", "paid", new Date(now)),
-      order(7000, "EUR", "refunded", new Date(now)),
-      order(3000, "EUR", "created", null),
-      order(6000, "EUR", "paid", new Date(monthStart.getTime() - 1000)),
-      order(1111, "EUR", "paid", new Date(now), otherDealer.uid),
-    ]);
+    await db
+      .insert(orders)
+      .values([
+        order(5000, "EUR", "paid", new Date(now)),
+        order(9000, "EUR", "paid", monthStart),
+        order(4000, "GBP", "paid", new Date(now)),
+        order(7000, "EUR", "refunded", new Date(now)),
+        order(3000, "EUR", "created", null),
+        order(6000, "EUR", "paid", new Date(monthStart.getTime() - 1000)),
+        order(1111, "EUR", "paid", new Date(now), otherDealer.uid),
+      ]);
 
     // Data logs: three of the customer's, one of the stranger's.
     const log = (ownerUid: string, title: string, createdAt: Date) => ({
@@ -174,7 +261,14 @@ describe.each(databaseKinds)("dashboard: each role's live figures on %s", (kind)
       meta: {},
       createdAt,
     });
-    await db.insert(dataLogs).values([log(customer.uid, "oldest pull", ago(3)), log(customer.uid, "middle pull", ago(2)), log(customer.uid, "newest pull", ago(1)), log(stranger.uid, "not yours", new Date(now))] as never);
+    await db
+      .insert(dataLogs)
+      .values([
+        log(customer.uid, "oldest pull", ago(3)),
+        log(customer.uid, "middle pull", ago(2)),
+        log(customer.uid, "newest pull", ago(1)),
+        log(stranger.uid, "not yours", new Date(now)),
+      ] as never);
 
     // Notifications: the customer's two unread and one read; the stranger's one unread.
     await db.insert(notifications).values([
@@ -189,8 +283,17 @@ describe.each(databaseKinds)("dashboard: each role's live figures on %s", (kind)
       { userUid: dealer.uid, businessName: "Dora Tuning", status: "approved" },
       { userUid: otherDealer.uid, businessName: "Pending Motors", status: "pending" },
     ]);
-    const onboarding = (status: (typeof supportRequests.$inferInsert)["status"]) => ({ requesterUid: stranger.uid, vin: "WAUZZZ8VZAW000003", make: "Audi", model: "A4", year: 2012, status });
-    await db.insert(supportRequests).values([onboarding("new"), onboarding("investigating"), onboarding("supported"), onboarding("rejected")]);
+    const onboarding = (status: (typeof supportRequests.$inferInsert)["status"]) => ({
+      requesterUid: stranger.uid,
+      vin: "WAUZZZ8VZAW000003",
+      make: "Audi",
+      model: "A4",
+      year: 2012,
+      status,
+    });
+    await db
+      .insert(supportRequests)
+      .values([onboarding("new"), onboarding("investigating"), onboarding("supported"), onboarding("rejected")]);
 
     // Jobs: one fails, one succeeds.
     await app.ctx.jobs.send("test.failing");
@@ -211,7 +314,9 @@ describe.each(databaseKinds)("dashboard: each role's live figures on %s", (kind)
     expect(figures.licences).toEqual({ total: 2, unused: 1 });
     expect(figures.openRequests.total).toBe(2);
     expect(figures.openRequests.items.map((item) => item.state).sort()).toEqual(["quoted", "submitted"]);
-    expect(figures.openRequests.items.every((item) => item.vehicleId === polo && /^TR-\d+$/.test(item.reference))).toBe(true);
+    expect(figures.openRequests.items.every((item) => item.vehicleId === polo && /^TR-\d+$/.test(item.reference))).toBe(
+      true,
+    );
     expect(figures.dataLogs.total).toBe(3);
     expect(figures.dataLogs.recent.map((item) => item.title)).toEqual(["newest pull", "middle pull", "oldest pull"]);
     expect(figures.unreadNotifications).toBe(2);
@@ -281,7 +386,10 @@ describe.each(databaseKinds)("dashboard: each role's live figures on %s", (kind)
     const recent = figures.signUps.recent.map((user) => user.uid);
     expect(recent.slice(0, 2).sort()).toEqual([customer.uid, stranger.uid].sort());
     expect(recent.slice(2).sort()).toEqual([dealer.uid, otherDealer.uid].sort());
-    expect(figures.signUps.recent.find((user) => user.uid === dealer.uid)).toMatchObject({ email: dealer.email, role: "dealer" });
+    expect(figures.signUps.recent.find((user) => user.uid === dealer.uid)).toMatchObject({
+      email: dealer.email,
+      role: "dealer",
+    });
     expect(await failedJobCount(app.ctx)).toBe(1);
   });
 

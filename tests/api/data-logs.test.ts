@@ -1,20 +1,28 @@
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { inflateRawSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CreatedDataLogShare, DEFAULT_DYNO_PROFILE, type DataLogDetail, type DataLogSummary, type ResolvedDataLogShare } from "../../contracts/data-logs";
-import { computedDescriptors, dataLogShares, dataLogs, userVehicles } from "../../server/db/schema";
+import {
+  type CreatedDataLogShare,
+  type DataLogDetail,
+  type DataLogSummary,
+  DEFAULT_DYNO_PROFILE,
+  type ResolvedDataLogShare,
+} from "../../contracts/data-logs";
 import { deserializeColumns, parseLog, readColumnsLayout } from "../../domain/logs";
 import { BYTES_PER_CODE, decodeColumn } from "../../domain/logs/column-codes";
 import { arrayCodes } from "../../domain/logs/serialize";
-import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
+import { computedDescriptors, dataLogShares, dataLogs, userVehicles } from "../../server/db/schema";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 import { multipart } from "./multipart";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const FIXTURES = path.resolve(repoRoot, "../shared/fixtures/logs");
-const fixtureNames = readdirSync(FIXTURES).filter((name) => name.endsWith(".csv")).sort();
+const fixtureNames = readdirSync(FIXTURES)
+  .filter((name) => name.endsWith(".csv"))
+  .sort();
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
 
 const SMALL_LIMIT = 4096;
@@ -40,23 +48,45 @@ describe.each(databaseKinds)("data logs API on %s", (kind) => {
   let admin: TestUser;
   const uploaded = new Map<string, DataLogDetail>();
 
-  const upload = (app: TestApp, user: TestUser, name: string, content: Uint8Array, fields: Record<string, string> = {}) => {
+  const upload = (
+    app: TestApp,
+    user: TestUser,
+    name: string,
+    content: Uint8Array,
+    fields: Record<string, string> = {},
+  ) => {
     const body = multipart([{ name: "file", filename: name, content }], fields);
-    return app.app.inject({ method: "POST", url: "/api/v1/data-logs", payload: body.payload, headers: { ...body.headers, ...bearer(user.token) } });
+    return app.app.inject({
+      method: "POST",
+      url: "/api/v1/data-logs",
+      payload: body.payload,
+      headers: { ...body.headers, ...bearer(user.token) },
+    });
   };
   const get = (url: string, user?: TestUser, headers: Record<string, string> = {}) =>
     test.app.inject({ method: "GET", url: `/api/v1${url}`, headers: { ...(user && bearer(user.token)), ...headers } });
   const blobDir = (app: TestApp) => path.join(app.app.ctx.config.dataDir, "data-logs", "blobs");
   const blobFiles = (app: TestApp) =>
-    existsSync(blobDir(app)) ? readdirSync(blobDir(app), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : [];
+    existsSync(blobDir(app))
+      ? readdirSync(blobDir(app), { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => e.name)
+      : [];
   const tempFiles = (app: TestApp) => {
     const dir = path.join(app.app.ctx.config.dataDir, "tmp");
     return existsSync(dir) ? readdirSync(dir) : [];
   };
 
   beforeAll(async () => {
-    [test, small] = await Promise.all([startTestApp(kind), startTestApp(kind, { LOG_UPLOAD_LIMIT_BYTES: String(SMALL_LIMIT) })]);
-    [owner, other, admin] = await Promise.all([createUser(test, "customer"), createUser(test, "customer"), createUser(test, "admin")]);
+    [test, small] = await Promise.all([
+      startTestApp(kind),
+      startTestApp(kind, { LOG_UPLOAD_LIMIT_BYTES: String(SMALL_LIMIT) }),
+    ]);
+    [owner, other, admin] = await Promise.all([
+      createUser(test, "customer"),
+      createUser(test, "customer"),
+      createUser(test, "admin"),
+    ]);
     const responses = await Promise.all(fixtureNames.map((name) => upload(test, owner, name, fixture(name))));
     responses.forEach((response, i) => {
       expect(response.statusCode, `${fixtureNames[i]}: ${response.body}`).toBe(201);
@@ -75,10 +105,31 @@ describe.each(databaseKinds)("data logs API on %s", (kind) => {
         const log = uploaded.get(name)!;
         expect(log.format, name).toBe(expected.format);
         expect(log.rowCount, name).toBe(expected.rowCount);
-        expect(log.channels.map((c) => [c.name, c.unit]), name).toEqual(expected.channels.map((c) => [c.name, c.unit]));
+        expect(
+          log.channels.map((c) => [c.name, c.unit]),
+          name,
+        ).toEqual(expected.channels.map((c) => [c.name, c.unit]));
         expect(log.title, name).toBe(name.replace(/\.csv$/, ""));
         expect(Object.keys(log).sort()).toEqual(
-          ["id", "title", "format", "rowCount", "durationSeconds", "startedAt", "vehicleId", "meta", "channels", "fileName", "fileSize", "tags", "notes", "warnings", "dynoProfile", "createdAt", "updatedAt"].sort(),
+          [
+            "id",
+            "title",
+            "format",
+            "rowCount",
+            "durationSeconds",
+            "startedAt",
+            "vehicleId",
+            "meta",
+            "channels",
+            "fileName",
+            "fileSize",
+            "tags",
+            "notes",
+            "warnings",
+            "dynoProfile",
+            "createdAt",
+            "updatedAt",
+          ].sort(),
         );
       }
     });
@@ -91,7 +142,10 @@ describe.each(databaseKinds)("data logs API on %s", (kind) => {
         expect(response.statusCode, `${name}: ${response.body}`).toBe(201);
         const expected = parseLog(content);
         expect(response.json()).toMatchObject({ format: expected.format, rowCount: expected.rowCount, fileName: name });
-        expect((response.json() as DataLogDetail).channels.map((c) => c.name), name).toEqual(expected.channels.map((c) => c.name));
+        expect(
+          (response.json() as DataLogDetail).channels.map((c) => c.name),
+          name,
+        ).toEqual(expected.channels.map((c) => c.name));
       }
     });
 
@@ -107,7 +161,9 @@ describe.each(databaseKinds)("data logs API on %s", (kind) => {
       expect(parsed.rowCount).toBe(log.rowCount);
       // Coded compactly, but every sample comes back as the parser read it, gaps included.
       const expected = parseLog(fixture(name));
-      parsed.columns.forEach((column, i) => expect(Array.from(column).map(String)).toEqual(Array.from(expected.columns[i]).map(String)));
+      parsed.columns.forEach((column, i) =>
+        expect(Array.from(column).map(String)).toEqual(Array.from(expected.columns[i]).map(String)),
+      );
       expect(columns.rawPayload.length).toBeLessThan(expected.rowCount * (8 + 4 * expected.columns.length));
     });
 
@@ -122,7 +178,9 @@ describe.each(databaseKinds)("data logs API on %s", (kind) => {
       const expected = parseLog(fixture(name));
       const index = expected.channels.length - 1;
       const place = layout.columns[index];
-      const part = await get(`/data-logs/${log.id}/columns`, owner, { range: `bytes=${place.at}-${place.at + place.bytes - 1}` });
+      const part = await get(`/data-logs/${log.id}/columns`, owner, {
+        range: `bytes=${place.at}-${place.at + place.bytes - 1}`,
+      });
       expect(part.statusCode).toBe(206);
       const codes = arrayCodes(place.encoding, inflateRawSync(part.rawPayload), layout.rows);
       const values = decodeColumn({ codes, encoding: place.encoding }, Float32Array);
@@ -150,8 +208,14 @@ describe.each(databaseKinds)("data logs API on %s", (kind) => {
     });
 
     it("takes a title and the owner's vehicle", async () => {
-      const [vehicle] = await test.app.ctx.db.insert(userVehicles).values({ ownerUid: owner.uid, name: "Golf R" }).returning();
-      const response = await upload(test, owner, "x.csv", fixture("ecuxplot-jb4.csv"), { title: "Third gear pull", vehicleId: vehicle.id });
+      const [vehicle] = await test.app.ctx.db
+        .insert(userVehicles)
+        .values({ ownerUid: owner.uid, name: "Golf R" })
+        .returning();
+      const response = await upload(test, owner, "x.csv", fixture("ecuxplot-jb4.csv"), {
+        title: "Third gear pull",
+        vehicleId: vehicle.id,
+      });
       expect(response.statusCode).toBe(201);
       expect(response.json()).toMatchObject({ title: "Third gear pull", vehicleId: vehicle.id, format: "jb4" });
       const foreign = await upload(test, other, "x.csv", fixture("ecuxplot-jb4.csv"), { vehicleId: vehicle.id });
@@ -164,7 +228,13 @@ describe.each(databaseKinds)("data logs API on %s", (kind) => {
     it.each([
       ["an empty file", Buffer.alloc(0), "empty"],
       ["binary junk", Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)), "binary"],
-      ["ragged rows", Buffer.from(`Time,RPM,Boost\n${Array.from({ length: 40 }, (_, i) => (i % 2 ? `${i},2000` : `${i},2000,5`)).join("\n")}\n`), "ragged"],
+      [
+        "ragged rows",
+        Buffer.from(
+          `Time,RPM,Boost\n${Array.from({ length: 40 }, (_, i) => (i % 2 ? `${i},2000` : `${i},2000,5`)).join("\n")}\n`,
+        ),
+        "ragged",
+      ],
     ])("refuses %s with 422 naming the reason, storing nothing", async (_label, content, code) => {
       const before = (await test.app.ctx.db.select().from(dataLogs)).length;
       const blobsBefore = blobFiles(test).length;
@@ -209,8 +279,14 @@ describe.each(databaseKinds)("data logs API on %s", (kind) => {
     });
 
     it("lists with server paging, filters and search", async () => {
-      const page1 = (await get("/data-logs?pageSize=5&sort=title", owner)).json() as { data: DataLogSummary[]; total: number };
-      const page2 = (await get("/data-logs?pageSize=5&page=2&sort=title", owner)).json() as { data: DataLogSummary[]; total: number };
+      const page1 = (await get("/data-logs?pageSize=5&sort=title", owner)).json() as {
+        data: DataLogSummary[];
+        total: number;
+      };
+      const page2 = (await get("/data-logs?pageSize=5&page=2&sort=title", owner)).json() as {
+        data: DataLogSummary[];
+        total: number;
+      };
       expect(page1.data).toHaveLength(5);
       expect(page1.total).toBeGreaterThanOrEqual(fixtureNames.length);
       const titles = [...page1.data, ...page2.data].map((log) => log.title);
@@ -220,9 +296,14 @@ describe.each(databaseKinds)("data logs API on %s", (kind) => {
       const haltech = (await get("/data-logs?format[eq]=haltech-nsp", owner)).json();
       expect(haltech.data.map((log: DataLogSummary) => log.title)).toEqual(["haltech-nsp"]);
       const search = (await get("/data-logs?q=ME7L", owner)).json();
-      expect(search.data.map((log: DataLogSummary) => log.title).sort()).toEqual(["ecuxplot-me7l", "ecuxplot-me7l-semicolons"]);
+      expect(search.data.map((log: DataLogSummary) => log.title).sort()).toEqual([
+        "ecuxplot-me7l",
+        "ecuxplot-me7l-semicolons",
+      ]);
       const future = new Date(Date.now() + 86_400_000).toISOString();
-      const inRange = (await get(`/data-logs?createdAt[between]=2000-01-01T00:00:00Z,${future}&pageSize=1`, owner)).json();
+      const inRange = (
+        await get(`/data-logs?createdAt[between]=2000-01-01T00:00:00Z,${future}&pageSize=1`, owner)
+      ).json();
       expect(inRange.total).toBe(page1.total);
       const none = (await get(`/data-logs?createdAt[gte]=${future}`, owner)).json();
       expect(none).toMatchObject({ data: [], total: 0 });
@@ -237,17 +318,36 @@ describe.each(databaseKinds)("data logs API on %s", (kind) => {
     it("lets any signed-in user read the catalogue's computed descriptors, and nobody but admins change them", async () => {
       await test.app.ctx.db
         .insert(computedDescriptors)
-        .values({ name: "Boost (log test)", variable: "boost_log_test", unit: "psi", expression: "(map - amb_press) * 0.145", variables: ["map", "amb_press"], decimals: 1 })
+        .values({
+          name: "Boost (log test)",
+          variable: "boost_log_test",
+          unit: "psi",
+          expression: "(map - amb_press) * 0.145",
+          variables: ["map", "amb_press"],
+          decimals: 1,
+        })
         .onConflictDoNothing();
       const list = await get("/data-logs/computed-descriptors", owner);
       expect(list.statusCode).toBe(200);
       const boost = (list.json().data as Array<Record<string, unknown>>).find((d) => d.name === "Boost (log test)");
-      expect(boost).toEqual({ id: expect.any(String), name: "Boost (log test)", unit: "psi", expression: "(map - amb_press) * 0.145", decimals: 1, variables: ["map", "amb_press"] });
+      expect(boost).toEqual({
+        id: expect.any(String),
+        name: "Boost (log test)",
+        unit: "psi",
+        expression: "(map - amb_press) * 0.145",
+        decimals: 1,
+        variables: ["map", "amb_press"],
+      });
       expect((await get("/data-logs/computed-descriptors")).statusCode).toBe(401);
 
       const before = await test.app.ctx.db.select().from(computedDescriptors);
       const write = (method: "POST" | "PUT", url: string) =>
-        test.app.inject({ method, url: `/api/v1${url}`, payload: { name: "Mine", variable: "mine", expression: "map * 2" }, headers: bearer(owner.token) });
+        test.app.inject({
+          method,
+          url: `/api/v1${url}`,
+          payload: { name: "Mine", variable: "mine", expression: "map * 2" },
+          headers: bearer(owner.token),
+        });
       expect((await write("PUT", "/firmware-support/computed-descriptor")).statusCode).toBe(403);
       expect((await write("POST", "/data-logs/computed-descriptors")).statusCode).toBe(404);
       expect(await test.app.ctx.db.select().from(computedDescriptors)).toEqual(before);
@@ -256,11 +356,20 @@ describe.each(databaseKinds)("data logs API on %s", (kind) => {
 
   describe("changing", () => {
     const patch = (id: string, user: TestUser, payload: unknown) =>
-      test.app.inject({ method: "PATCH", url: `/api/v1/data-logs/${id}`, payload: payload as object, headers: bearer(user.token) });
+      test.app.inject({
+        method: "PATCH",
+        url: `/api/v1/data-logs/${id}`,
+        payload: payload as object,
+        headers: bearer(user.token),
+      });
 
     it("changes title, notes and tags", async () => {
       const { id } = uploaded.get("ecuxplot-vcds.csv")!;
-      const response = await patch(id, owner, { title: "VCDS pull", notes: "4th gear", tags: ["pull", "stage 1", "pull"] });
+      const response = await patch(id, owner, {
+        title: "VCDS pull",
+        notes: "4th gear",
+        tags: ["pull", "stage 1", "pull"],
+      });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ title: "VCDS pull", notes: "4th gear", tags: ["pull", "stage 1"] });
     });
@@ -283,13 +392,19 @@ describe.each(databaseKinds)("data logs API on %s", (kind) => {
       const { id } = uploaded.get("ecuxplot-evoscan.csv")!;
       const onLog = await patch(id, owner, { dynoProfile: profile });
       expect(onLog.json().dynoProfile).toEqual(profile);
-      const [vehicle] = await test.app.ctx.db.insert(userVehicles).values({ ownerUid: owner.uid, name: "Evo" }).returning();
+      const [vehicle] = await test.app.ctx.db
+        .insert(userVehicles)
+        .values({ ownerUid: owner.uid, name: "Evo" })
+        .returning();
       const heavier = { ...profile, massKg: 1700 };
       const onVehicle = await patch(id, owner, { vehicleId: vehicle.id, dynoProfile: heavier });
       expect(onVehicle.json()).toMatchObject({ vehicleId: vehicle.id, dynoProfile: heavier });
       const [stored] = await test.app.ctx.db.select().from(userVehicles).where(eq(userVehicles.id, vehicle.id));
       expect(stored.dynoProfile).toEqual(heavier);
-      const [foreignVehicle] = await test.app.ctx.db.insert(userVehicles).values({ ownerUid: other.uid, name: "Not yours" }).returning();
+      const [foreignVehicle] = await test.app.ctx.db
+        .insert(userVehicles)
+        .values({ ownerUid: other.uid, name: "Not yours" })
+        .returning();
       expect((await patch(id, owner, { vehicleId: foreignVehicle.id })).statusCode).toBe(404);
       expect((await patch(id, owner, { dynoProfile: { ...profile, massKg: -1 } })).statusCode).toBe(400);
     });
@@ -328,27 +443,46 @@ describe.each(databaseKinds)("data logs API on %s", (kind) => {
     it("lists shares, and a revoked or expired link answers 404", async () => {
       const { id } = uploaded.get("ecuxplot-volvologger.csv")!;
       const first = (await share(id, owner, { channels: [] })).json() as CreatedDataLogShare;
-      const second = (await share(id, owner, { channels: [], expiresAt: new Date(Date.now() + 3_600_000).toISOString() })).json() as CreatedDataLogShare;
+      const second = (
+        await share(id, owner, { channels: [], expiresAt: new Date(Date.now() + 3_600_000).toISOString() })
+      ).json() as CreatedDataLogShare;
       const list = (await get(`/data-logs/${id}/shares`, owner)).json();
       expect(list.data.map((s: { id: string }) => s.id)).toEqual([first.id, second.id]);
       expect(list.data[0]).not.toHaveProperty("token");
       expect((await get(`/data-logs/${id}/shares`, other)).statusCode).toBe(404);
 
-      const revoke = await test.app.inject({ method: "DELETE", url: `/api/v1/data-logs/${id}/shares/${first.id}`, headers: bearer(owner.token) });
+      const revoke = await test.app.inject({
+        method: "DELETE",
+        url: `/api/v1/data-logs/${id}/shares/${first.id}`,
+        headers: bearer(owner.token),
+      });
       expect(revoke.statusCode).toBe(204);
       expect((await resolve(first.token)).statusCode).toBe(404);
       expect((await get(`/data-logs/shared/${first.token}/columns`)).statusCode).toBe(404);
 
       expect((await resolve(second.token)).statusCode).toBe(200);
-      await test.app.ctx.db.update(dataLogShares).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(dataLogShares.id, second.id));
+      await test.app.ctx.db
+        .update(dataLogShares)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(dataLogShares.id, second.id));
       expect((await resolve(second.token)).statusCode).toBe(404);
-      expect((await share(id, owner, { channels: [], expiresAt: new Date(Date.now() - 1000).toISOString() })).statusCode).toBe(400);
+      expect(
+        (await share(id, owner, { channels: [], expiresAt: new Date(Date.now() - 1000).toISOString() })).statusCode,
+      ).toBe(400);
     });
 
     it("lists a vehicle's shared logs for its owner", async () => {
-      const [vehicle] = await test.app.ctx.db.insert(userVehicles).values({ ownerUid: owner.uid, name: "M3" }).returning();
+      const [vehicle] = await test.app.ctx.db
+        .insert(userVehicles)
+        .values({ ownerUid: owner.uid, name: "M3" })
+        .returning();
       const { id } = uploaded.get("ecuxplot-simostools.csv")!;
-      await test.app.inject({ method: "PATCH", url: `/api/v1/data-logs/${id}`, payload: { vehicleId: vehicle.id }, headers: bearer(owner.token) });
+      await test.app.inject({
+        method: "PATCH",
+        url: `/api/v1/data-logs/${id}`,
+        payload: { vehicleId: vehicle.id },
+        headers: bearer(owner.token),
+      });
       const created = (await share(id, owner, { channels: [] })).json() as CreatedDataLogShare;
       const shared = (await get(`/user-vehicles/${vehicle.id}/shared`, owner)).json();
       expect(shared.data).toEqual([expect.objectContaining({ shareId: created.id, logId: id })]);
@@ -361,19 +495,41 @@ describe.each(databaseKinds)("data logs API on %s", (kind) => {
       const response = await upload(test, other, "delete-me.csv", fixture("ecuxplot-winlog.csv"));
       const log = response.json() as DataLogDetail;
       const [row] = await test.app.ctx.db.select().from(dataLogs).where(eq(dataLogs.id, log.id));
-      const created = (await test.app.inject({ method: "POST", url: `/api/v1/data-logs/${log.id}/share`, payload: {}, headers: bearer(other.token) })).json();
+      const created = (
+        await test.app.inject({
+          method: "POST",
+          url: `/api/v1/data-logs/${log.id}/share`,
+          payload: {},
+          headers: bearer(other.token),
+        })
+      ).json();
       // The owner's copy of the same bytes keeps the shared blobs alive; other's delete must not take them.
       const files = blobFiles(test);
       expect(files).toContain(row.fileSha256);
-      expect((await test.app.inject({ method: "DELETE", url: `/api/v1/data-logs/${log.id}`, headers: bearer(owner.token) })).statusCode).toBe(404);
-      const deleted = await test.app.inject({ method: "DELETE", url: `/api/v1/data-logs/${log.id}`, headers: bearer(other.token) });
+      expect(
+        (await test.app.inject({ method: "DELETE", url: `/api/v1/data-logs/${log.id}`, headers: bearer(owner.token) }))
+          .statusCode,
+      ).toBe(404);
+      const deleted = await test.app.inject({
+        method: "DELETE",
+        url: `/api/v1/data-logs/${log.id}`,
+        headers: bearer(other.token),
+      });
       expect(deleted.statusCode).toBe(204);
       expect(await test.app.ctx.db.select().from(dataLogs).where(eq(dataLogs.id, log.id))).toEqual([]);
       expect(await test.app.ctx.db.select().from(dataLogShares).where(eq(dataLogShares.id, created.id))).toEqual([]);
       expect(blobFiles(test)).toContain(row.fileSha256);
 
       const ownersCopy = uploaded.get("ecuxplot-winlog.csv")!;
-      expect((await test.app.inject({ method: "DELETE", url: `/api/v1/data-logs/${ownersCopy.id}`, headers: bearer(owner.token) })).statusCode).toBe(204);
+      expect(
+        (
+          await test.app.inject({
+            method: "DELETE",
+            url: `/api/v1/data-logs/${ownersCopy.id}`,
+            headers: bearer(owner.token),
+          })
+        ).statusCode,
+      ).toBe(204);
       expect(blobFiles(test)).not.toContain(row.fileSha256);
       expect(blobFiles(test)).not.toContain(row.columnsSha256);
       expect((await get(`/data-logs/${ownersCopy.id}`, owner)).statusCode).toBe(404);

@@ -5,7 +5,7 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestApp, type TestUser, createUser, startTestApp } from "./harness";
+import { createUser, startTestApp, type TestApp, type TestUser } from "./harness";
 import { requestsTo } from "./requests";
 import { ADMIN_URL } from "./test-databases";
 
@@ -18,7 +18,10 @@ describe("PostgreSQL connection loss", () => {
 
   /** Ends every session of the test's database, as a restart or a fail-over would. */
   const terminateSessions = () =>
-    admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [database]);
+    admin.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+      [database],
+    );
   const allowConnections = (allow: boolean) => admin.query(`alter database ${database} allow_connections ${allow}`);
 
   beforeAll(async () => {
@@ -49,7 +52,9 @@ describe("PostgreSQL connection loss", () => {
     expect(read.statusCode, read.body).toBe(503);
     expect(read.headers["retry-after"]).toBe("5");
     expect(read.json()).toMatchObject({ statusCode: 503, message: "Service unavailable" });
-    const write = await call("PATCH", "/data-logs/00000000-0000-4000-8000-000000000000", customer, { title: "Renamed while down" });
+    const write = await call("PATCH", "/data-logs/00000000-0000-4000-8000-000000000000", customer, {
+      title: "Renamed while down",
+    });
     expect(write.statusCode, write.body).toBe(503);
     await allowConnections(true);
     expect((await call("GET", "/data-logs", customer)).statusCode).toBe(200);

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dealerProfiles, notifications } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { type TestApp, type TestUser, createUser, databaseKinds, signIn, startTestApp } from "./harness";
+import { createUser, databaseKinds, signIn, startTestApp, type TestApp, type TestUser } from "./harness";
 import { readyPayouts } from "./payments-setup";
 import { requestsTo } from "./requests";
 
@@ -21,11 +21,20 @@ describe.each(databaseKinds)("dealers on %s", (kind) => {
 
   /** A user applies to become a dealer; answers the application's id. */
   const apply = async (user: TestUser, businessName: string) => {
-    const answer = await call("POST", "/dealers", user, { businessName, address: "2 Boost Road, Leeds LS1 1AA", registrationNumber: "09876543", phone: "+44 113 496 0000", website: "https://boost.example.com" });
+    const answer = await call("POST", "/dealers", user, {
+      businessName,
+      address: "2 Boost Road, Leeds LS1 1AA",
+      registrationNumber: "09876543",
+      phone: "+44 113 496 0000",
+      website: "https://boost.example.com",
+    });
     expect(answer.statusCode, answer.body).toBe(201);
     return answer.json().id as string;
   };
-  const fresh = async (user: TestUser): Promise<TestUser> => ({ ...user, token: await signIn(test.emulatorHost, user.email, user.password) });
+  const fresh = async (user: TestUser): Promise<TestUser> => ({
+    ...user,
+    token: await signIn(test.emulatorHost, user.email, user.password),
+  });
   /**
    * The identity service compares a token's issue time with the revocation in whole seconds: a
    * token issued in the second of the revocation still counts. Waiting into the next second
@@ -36,17 +45,38 @@ describe.each(databaseKinds)("dealers on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, seller, customer] = await Promise.all([createUser(test, "admin"), createUser(test, "dealer", "Sam Seller"), createUser(test, "customer")]);
+    [admin, seller, customer] = await Promise.all([
+      createUser(test, "admin"),
+      createUser(test, "dealer", "Sam Seller"),
+      createUser(test, "customer"),
+    ]);
     await Promise.all([admin, seller, customer].map((user) => call("GET", "/tune-files", user)));
     // An approved dealer with one published tune for a firmware that a catalogued Golf R runs, and one draft.
     sellerProfileId = await apply(seller, "Boost Works");
-    await app.ctx.db.update(dealerProfiles).set({ status: "approved", country: "GB" }).where(eq(dealerProfiles.id, sellerProfileId));
+    await app.ctx.db
+      .update(dealerProfiles)
+      .set({ status: "approved", country: "GB" })
+      .where(eq(dealerProfiles.id, sellerProfileId));
     await storeFirmware(admin, demo);
-    expect((await call("PUT", "/firmware-support/supported-vehicle", admin, { make: "Volkswagen", model: "Golf R", engine: "EA888 2.0 TSI", yearFrom: 2015, ecu: "Simos 18.10", firmwareIds: [demo.firmware.firmwareId] })).statusCode).toBe(201);
+    expect(
+      (
+        await call("PUT", "/firmware-support/supported-vehicle", admin, {
+          make: "Volkswagen",
+          model: "Golf R",
+          engine: "EA888 2.0 TSI",
+          yearFrom: 2015,
+          ecu: "Simos 18.10",
+          firmwareIds: [demo.firmware.firmwareId],
+        })
+      ).statusCode,
+    ).toBe(201);
     const published = await upload("/tune-files", seller, demo.tune.image, { title: "Golf R Stage 1" });
     expect(published.statusCode, published.body).toBe(201);
     await readyPayouts(app, seller.uid);
-    expect((await call("PUT", `/tune-files/${published.json().id}/publish`, seller, { priceCents: 24900, currency: "EUR" })).statusCode).toBe(200);
+    expect(
+      (await call("PUT", `/tune-files/${published.json().id}/publish`, seller, { priceCents: 24900, currency: "EUR" }))
+        .statusCode,
+    ).toBe(200);
     expect((await upload("/tune-files", seller, demo.tune.image, { title: "Draft" })).statusCode).toBe(201);
   });
   afterAll(async () => test?.close());
@@ -77,7 +107,9 @@ describe.each(databaseKinds)("dealers on %s", (kind) => {
   });
 
   it("finds a dealer by a vehicle they tune, and filters by country", async () => {
-    expect((await call("GET", "/dealers?q=golf", null)).json().data.map((d: { id: string }) => d.id)).toEqual([sellerProfileId]);
+    expect((await call("GET", "/dealers?q=golf", null)).json().data.map((d: { id: string }) => d.id)).toEqual([
+      sellerProfileId,
+    ]);
     expect((await call("GET", "/dealers?q=corolla", null)).json().data).toEqual([]);
     expect((await call("GET", "/dealers?country[eq]=DE", null)).json().data).toEqual([]);
     expect((await call("GET", "/dealers?sort=secret", null)).statusCode).toBe(400);
@@ -87,7 +119,11 @@ describe.each(databaseKinds)("dealers on %s", (kind) => {
     const page = (await call("GET", "/dealers?status[eq]=pending", admin)).json();
     expect(page.data.length).toBeGreaterThanOrEqual(1);
     expect(page.data.every((d: { status: string }) => d.status === "pending")).toBe(true);
-    expect(page.data[0]).toMatchObject({ email: expect.stringContaining("@example.test"), address: "2 Boost Road, Leeds LS1 1AA", statusReason: null });
+    expect(page.data[0]).toMatchObject({
+      email: expect.stringContaining("@example.test"),
+      address: "2 Boost Road, Leeds LS1 1AA",
+      statusReason: null,
+    });
     expect((await call("GET", "/dealers", { ...admin, token: "not-a-token" })).statusCode).toBe(401);
   });
 
@@ -96,9 +132,16 @@ describe.each(databaseKinds)("dealers on %s", (kind) => {
     const id = await apply(applicant, "Hidden Garage");
     expect((await call("GET", `/dealers/${id}`, null)).statusCode).toBe(404);
     expect((await call("GET", `/dealers/${id}`, customer)).statusCode).toBe(404);
-    expect((await call("GET", `/dealers/${id}`, applicant)).json()).toMatchObject({ id, status: "pending", email: applicant.email });
+    expect((await call("GET", `/dealers/${id}`, applicant)).json()).toMatchObject({
+      id,
+      status: "pending",
+      email: applicant.email,
+    });
     expect((await call("GET", `/dealers/${id}`, admin)).json()).toMatchObject({ id, status: "pending" });
-    expect((await call("GET", `/users/${applicant.uid}/dealer`, applicant)).json()).toMatchObject({ id, businessName: "Hidden Garage" });
+    expect((await call("GET", `/users/${applicant.uid}/dealer`, applicant)).json()).toMatchObject({
+      id,
+      businessName: "Hidden Garage",
+    });
     expect((await call("GET", `/users/${applicant.uid}/dealer`, customer)).statusCode).toBe(403);
     expect((await call("GET", `/users/${customer.uid}/dealer`, customer)).statusCode).toBe(404);
   });
@@ -106,15 +149,24 @@ describe.each(databaseKinds)("dealers on %s", (kind) => {
   it("approves an application: the claim is set, old tokens stop working, the dealer is told why and can sell", async () => {
     let applicant = await createUser(test, "customer");
     const id = await apply(applicant, "New Tuner Ltd");
-    expect((await call("PATCH", `/dealers/${id}/status`, customer, { status: "approved", reason: "looks good" })).statusCode).toBe(403);
+    expect(
+      (await call("PATCH", `/dealers/${id}/status`, customer, { status: "approved", reason: "looks good" })).statusCode,
+    ).toBe(403);
     const noReason = await call("PATCH", `/dealers/${id}/status`, admin, { status: "approved", reason: "" });
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json().data).toEqual([expect.objectContaining({ path: "reason" })]);
 
     await nextSecond();
-    const approved = await call("PATCH", `/dealers/${id}/status`, admin, { status: "approved", reason: "Documents checked" });
+    const approved = await call("PATCH", `/dealers/${id}/status`, admin, {
+      status: "approved",
+      reason: "Documents checked",
+    });
     expect(approved.statusCode, approved.body).toBe(200);
-    expect(approved.json()).toMatchObject({ status: "approved", statusReason: "Documents checked", statusChangedAt: expect.any(String) });
+    expect(approved.json()).toMatchObject({
+      status: "approved",
+      statusReason: "Documents checked",
+      statusChangedAt: expect.any(String),
+    });
     // The token from before the change was revoked: the next call needs a new one, which carries the role.
     expect((await call("GET", "/tune-files", applicant)).statusCode).toBe(401);
     applicant = await fresh(applicant);
@@ -124,11 +176,18 @@ describe.each(databaseKinds)("dealers on %s", (kind) => {
     expect(told.body).toContain("Documents checked");
 
     // The same status again changes nothing and tells nobody.
-    expect((await call("PATCH", `/dealers/${id}/status`, admin, { status: "approved", reason: "again" })).statusCode).toBe(200);
-    expect(await app.ctx.db.select().from(notifications).where(eq(notifications.recipientUid, applicant.uid))).toHaveLength(1);
+    expect(
+      (await call("PATCH", `/dealers/${id}/status`, admin, { status: "approved", reason: "again" })).statusCode,
+    ).toBe(200);
+    expect(
+      await app.ctx.db.select().from(notifications).where(eq(notifications.recipientUid, applicant.uid)),
+    ).toHaveLength(1);
 
     // Approved may only be suspended; the refusal names what is possible.
-    const wrong = await call("PATCH", `/dealers/${id}/status`, admin, { status: "rejected", reason: "changed my mind" });
+    const wrong = await call("PATCH", `/dealers/${id}/status`, admin, {
+      status: "rejected",
+      reason: "changed my mind",
+    });
     expect(wrong.statusCode).toBe(409);
     expect(wrong.json().description).toBe("a approved dealer cannot become rejected; it can become suspended");
   });
@@ -136,11 +195,16 @@ describe.each(databaseKinds)("dealers on %s", (kind) => {
   it("suspends a dealer at once and reinstates them", async () => {
     let applicant = await createUser(test, "customer");
     const id = await apply(applicant, "Risky Remaps");
-    expect((await call("PATCH", `/dealers/${id}/status`, admin, { status: "approved", reason: "all good" })).statusCode).toBe(200);
+    expect(
+      (await call("PATCH", `/dealers/${id}/status`, admin, { status: "approved", reason: "all good" })).statusCode,
+    ).toBe(200);
     await nextSecond();
     applicant = await fresh(applicant);
     await nextSecond();
-    const suspended = await call("PATCH", `/dealers/${id}/status`, admin, { status: "suspended", reason: "Chargebacks under review" });
+    const suspended = await call("PATCH", `/dealers/${id}/status`, admin, {
+      status: "suspended",
+      reason: "Chargebacks under review",
+    });
     expect(suspended.statusCode, suspended.body).toBe(200);
     expect((await call("GET", "/tune-files", applicant)).statusCode).toBe(401);
     applicant = await fresh(applicant);
@@ -150,7 +214,9 @@ describe.each(databaseKinds)("dealers on %s", (kind) => {
     expect(told.body).toContain("Chargebacks under review");
 
     await nextSecond();
-    expect((await call("PATCH", `/dealers/${id}/status`, admin, { status: "approved", reason: "Resolved" })).json()).toMatchObject({ status: "approved" });
+    expect(
+      (await call("PATCH", `/dealers/${id}/status`, admin, { status: "approved", reason: "Resolved" })).json(),
+    ).toMatchObject({ status: "approved" });
     await nextSecond();
     applicant = await fresh(applicant);
     expect((await upload("/tune-files", applicant, demo.tune.image, { title: "Back" })).statusCode).toBe(201);
@@ -166,11 +232,24 @@ describe.each(databaseKinds)("dealers on %s", (kind) => {
     expect((await call("PATCH", `/dealers/${id}/admin`, admin, { status: "approved" })).statusCode).toBe(400);
     expect((await call("PATCH", `/dealers/${id}/admin`, customer, { country: "DE" })).statusCode).toBe(403);
     // The business identity changes only by a profile change request with its documents.
-    const renamed = await call("PATCH", `/dealers/${id}/admin`, admin, { businessName: "Tuning Typo GmbH", country: "de" });
+    const renamed = await call("PATCH", `/dealers/${id}/admin`, admin, {
+      businessName: "Tuning Typo GmbH",
+      country: "de",
+    });
     expect(renamed.statusCode).toBe(400);
-    expect(renamed.json().data).toEqual([expect.objectContaining({ path: "businessName", message: expect.stringContaining("profile change request") })]);
-    const fixed = await call("PATCH", `/dealers/${id}/admin`, admin, { country: "de", website: "https://typo.example.com" });
-    expect(fixed.json()).toMatchObject({ businessName: "Typo Tuning", country: "DE", website: "https://typo.example.com", status: "pending" });
+    expect(renamed.json().data).toEqual([
+      expect.objectContaining({ path: "businessName", message: expect.stringContaining("profile change request") }),
+    ]);
+    const fixed = await call("PATCH", `/dealers/${id}/admin`, admin, {
+      country: "de",
+      website: "https://typo.example.com",
+    });
+    expect(fixed.json()).toMatchObject({
+      businessName: "Typo Tuning",
+      country: "DE",
+      website: "https://typo.example.com",
+      status: "pending",
+    });
     expect((await call("DELETE", `/dealers/${id}/admin`, admin)).statusCode).toBe(204);
     expect((await call("GET", `/dealers/${id}`, admin)).statusCode).toBe(404);
     expect((await call("DELETE", `/dealers/${id}/admin`, admin)).statusCode).toBe(404);
@@ -182,6 +261,8 @@ describe.each(databaseKinds)("dealers on %s", (kind) => {
     expect((await call("GET", `/dealers/${sellerProfileId}/tune-files`, null)).statusCode).toBe(401);
     const page = (await call("GET", `/dealers/${sellerProfileId}/tune-files`, customer)).json();
     expect(page.data.map((t: { title: string }) => t.title)).toEqual(["Golf R Stage 1"]);
-    expect((await call("GET", `/dealers/${sellerProfileId}/tune-files?firmwareId[eq]=OTHER`, customer)).json().data).toEqual([]);
+    expect(
+      (await call("GET", `/dealers/${sellerProfileId}/tune-files?firmwareId[eq]=OTHER`, customer)).json().data,
+    ).toEqual([]);
   });
 });

@@ -3,11 +3,12 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateDemo } from "../../server/seed/generator";
-import { type TestApp, type TestUser, createUser, startTestApp } from "./harness";
+import { createUser, startTestApp, type TestApp, type TestUser } from "./harness";
 import { requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "LONGIDS64K", seed: 5 });
-const renamed = demo.firmware.definition.items.find((item) => item.kind === "flag") ?? demo.firmware.definition.items.at(-1)!;
+const renamed =
+  demo.firmware.definition.items.find((item) => item.kind === "flag") ?? demo.firmware.definition.items.at(-1)!;
 /** The longest id a definition item may have. */
 const longItemId = `m_${"x".repeat(126)}`;
 const definition = {
@@ -89,7 +90,11 @@ describe("refusals before routing", () => {
   it("answers a path segment past the router's limit with 414 in our error shape and with the security headers", async () => {
     const answer = await get(port, `/api/v1/tune-files/${tuneId}/maps/${"z".repeat(1001)}`);
     expect(answer.status).toBe(414);
-    expect(JSON.parse(answer.body)).toEqual({ statusCode: 414, message: "URI too long", description: expect.stringContaining("1000") });
+    expect(JSON.parse(answer.body)).toEqual({
+      statusCode: 414,
+      message: "URI too long",
+      description: expect.stringContaining("1000"),
+    });
     expect(answer.headers["content-type"]).toMatch(/^application\/json/);
     expect(answer.headers["cache-control"]).toBe("no-store");
     for (const name of SECURITY_HEADERS) expect(answer.headers[name], name).toBe(routed.headers[name]);
@@ -105,7 +110,11 @@ describe("refusals before routing", () => {
   it("answers headers over Node's 16 KiB with 431 in our error shape and with the security headers", async () => {
     const answer = await get(port, "/api/v1/health", { "x-padding": "p".repeat(20 * 1024) });
     expect(answer.status).toBe(431);
-    expect(JSON.parse(answer.body)).toEqual({ statusCode: 431, message: "Request header fields too large", description: expect.any(String) });
+    expect(JSON.parse(answer.body)).toEqual({
+      statusCode: 431,
+      message: "Request header fields too large",
+      description: expect.any(String),
+    });
     expect(answer.headers["content-type"]).toMatch(/^application\/json/);
     expect(answer.headers["cache-control"]).toBe("no-store");
     for (const name of SECURITY_HEADERS) {

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeKey } from "../../domain/flashing/seed-key";
 import { firmwareSecrets, flashGrants, tuneFilePurchases, tuneFiles, userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { FLASH_SECRET, carReadyToFlash, flashableFirmware, identityOf } from "./flashing-setup";
-import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
+import { carReadyToFlash, FLASH_SECRET, flashableFirmware, identityOf } from "./flashing-setup";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 import { requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "PREFLT64K" });
@@ -40,13 +40,19 @@ describe.each(databaseKinds)("flash authentication on %s", (kind) => {
     seed: "11223344",
     ...overrides,
   });
-  const authenticate = (body: Record<string, unknown>, user: TestUser = customer, id = vehicleId) => call("POST", `/user-vehicles/${id}/flash-authentication`, user, body);
+  const authenticate = (body: Record<string, unknown>, user: TestUser = customer, id = vehicleId) =>
+    call("POST", `/user-vehicles/${id}/flash-authentication`, user, body);
   const grants = async () => (await app.ctx.db.select().from(flashGrants)).length;
 
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, customer, stranger] = await Promise.all([createUser(test, "admin"), createUser(test, "dealer"), createUser(test, "customer"), createUser(test, "customer")]);
+    [admin, dealer, customer, stranger] = await Promise.all([
+      createUser(test, "admin"),
+      createUser(test, "dealer"),
+      createUser(test, "customer"),
+      createUser(test, "customer"),
+    ]);
     await Promise.all([customer, stranger, dealer].map((user) => call("GET", "/tune-files", user)));
     await flashableFirmware(requests, admin, demo);
     ({ vehicleId, bake } = await carReadyToFlash(requests, { admin, dealer, customer }, demo, VIN, SERIAL));
@@ -57,13 +63,26 @@ describe.each(databaseKinds)("flash authentication on %s", (kind) => {
     const answer = await authenticate(request());
     expect(answer.statusCode, answer.body).toBe(201);
     const body = answer.json();
-    const expectedKey = Buffer.from(computeKey("xor-rotate-32", Uint8Array.from([0x11, 0x22, 0x33, 0x44]), FLASH_SECRET)).toString("hex").toUpperCase();
+    const expectedKey = Buffer.from(
+      computeKey("xor-rotate-32", Uint8Array.from([0x11, 0x22, 0x33, 0x44]), FLASH_SECRET),
+    )
+      .toString("hex")
+      .toUpperCase();
     expect(body.key).toBe(expectedKey);
     expect(body.securityLevel).toBe(0x11);
     expect(body.checks.map((check: { check: string; ok: boolean }) => [check.check, check.ok])).toEqual(
-      ["owner", "vin", "ecu-serial", "software-id", "licence", "file", "checksums", "battery", "flashing-support"].map((name) => [name, true]),
+      ["owner", "vin", "ecu-serial", "software-id", "licence", "file", "checksums", "battery", "flashing-support"].map(
+        (name) => [name, true],
+      ),
     );
-    expect(body.grant).toMatchObject({ vehicleId, kind: "tune", bakedTuneFileId: bake.id, sha256: bake.sha256, ecuSerial: SERIAL, firmwareId: "PREFLT64K" });
+    expect(body.grant).toMatchObject({
+      vehicleId,
+      kind: "tune",
+      bakedTuneFileId: bake.id,
+      sha256: bake.sha256,
+      ecuSerial: SERIAL,
+      firmwareId: "PREFLT64K",
+    });
     expect(body.grant.token).toMatch(new RegExp(`^${body.grant.id}\\.`));
     expect(new Date(body.grant.expiresAt).getTime() - Date.now()).toBeGreaterThan(14 * 60_000);
     expect(body.blocks).toHaveLength(1);
@@ -104,19 +123,28 @@ describe.each(databaseKinds)("flash authentication on %s", (kind) => {
   });
 
   it("binds a licence to the car it was bought for: another software id on the licence is refused by name", async () => {
-    const [licence] = await app.ctx.db.select().from(tuneFilePurchases).where(eq(tuneFilePurchases.vehicleId, vehicleId));
+    const [licence] = await app.ctx.db
+      .select()
+      .from(tuneFilePurchases)
+      .where(eq(tuneFilePurchases.vehicleId, vehicleId));
     // Copied from the car when the licence was made, whoever inserted it.
     expect(licence).toMatchObject({ vin: VIN, ecuSerial: SERIAL, softwareId: demo.firmware.firmwareId });
     const listed = (await call("GET", `/user-vehicles/${vehicleId}/tune-files/purchases`, customer)).json().data[0];
     expect(listed.boundTo).toEqual({ vin: VIN, ecuSerial: SERIAL, softwareId: demo.firmware.firmwareId });
     const before = await grants();
-    await app.ctx.db.update(tuneFilePurchases).set({ softwareId: "OLD-SOFTWARE" }).where(eq(tuneFilePurchases.id, licence.id));
+    await app.ctx.db
+      .update(tuneFilePurchases)
+      .set({ softwareId: "OLD-SOFTWARE" })
+      .where(eq(tuneFilePurchases.id, licence.id));
     const refused = await authenticate(request());
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ data: { check: "licence" } });
     expect(refused.json().description).toContain("software OLD-SOFTWARE");
     expect(await grants()).toBe(before);
-    await app.ctx.db.update(tuneFilePurchases).set({ softwareId: licence.softwareId }).where(eq(tuneFilePurchases.id, licence.id));
+    await app.ctx.db
+      .update(tuneFilePurchases)
+      .set({ softwareId: licence.softwareId })
+      .where(eq(tuneFilePurchases.id, licence.id));
     expect((await authenticate(request())).statusCode).toBe(201);
   });
 
@@ -127,14 +155,30 @@ describe.each(databaseKinds)("flash authentication on %s", (kind) => {
     broken[scheme.ranges[0][0] + 1] ^= 0xff;
     const [other] = await app.ctx.db
       .insert(userVehicles)
-      .values({ ownerUid: customer.uid, name: "Broken read", vin: "WVWZZZAUZKW100002", ecuSerial: "ECU-PRE-2", softwareId: "PREFLT64K", firmwareId: "PREFLT64K" })
+      .values({
+        ownerUid: customer.uid,
+        name: "Broken read",
+        vin: "WVWZZZAUZKW100002",
+        ecuSerial: "ECU-PRE-2",
+        softwareId: "PREFLT64K",
+        firmwareId: "PREFLT64K",
+      })
       .returning();
     // Uploads refuse such a read (422); one stored before that check existed still meets the pre-flight.
     expect((await upload(`/user-vehicles/${other.id}/upload-tune-dump/0`, customer, broken)).statusCode).toBe(422);
     const stored = await app.ctx.blobs.put(broken);
-    await app.ctx.db.update(userVehicles).set({ stockDumpSha256: stored, stockDumpSize: broken.length }).where(eq(userVehicles.id, other.id));
+    await app.ctx.db
+      .update(userVehicles)
+      .set({ stockDumpSha256: stored, stockDumpSize: broken.length })
+      .where(eq(userVehicles.id, other.id));
     const refused = await authenticate(
-      { kind: "stock", ...identityOf(demo, "WVWZZZAUZKW100002", "ECU-PRE-2"), batteryVolts: 12.6, sha256: sha256(broken), seed: "01020304" },
+      {
+        kind: "stock",
+        ...identityOf(demo, "WVWZZZAUZKW100002", "ECU-PRE-2"),
+        batteryVolts: 12.6,
+        sha256: sha256(broken),
+        seed: "01020304",
+      },
       customer,
       other.id,
     );
@@ -149,7 +193,9 @@ describe.each(databaseKinds)("flash authentication on %s", (kind) => {
     const refused = await authenticate(request());
     expect(refused.json()).toMatchObject({ data: { check: "flashing-support" } });
     await app.ctx.db.insert(firmwareSecrets).values(stored);
-    const stock = await authenticate(request({ kind: "stock", bakedTuneFileId: undefined, sha256: sha256(demo.stock) }));
+    const stock = await authenticate(
+      request({ kind: "stock", bakedTuneFileId: undefined, sha256: sha256(demo.stock) }),
+    );
     expect(stock.statusCode, stock.body).toBe(201);
     expect(stock.json().grant).toMatchObject({ kind: "stock", bakedTuneFileId: null, sha256: sha256(demo.stock) });
   });
@@ -159,11 +205,21 @@ describe.each(databaseKinds)("flash authentication on %s", (kind) => {
     const path = `/user-vehicles/${vehicleId}/attach-file/${bake.id}`;
     expect((await call("GET", path, customer)).statusCode).toBe(403);
     const granted = (await authenticate(request())).json();
-    const read = await app.inject({ method: "GET", url: `/api/v1${path}`, headers: { authorization: `Bearer ${customer.token}`, "x-flash-grant": granted.grant.token } });
+    const read = await app.inject({
+      method: "GET",
+      url: `/api/v1${path}`,
+      headers: { authorization: `Bearer ${customer.token}`, "x-flash-grant": granted.grant.token },
+    });
     expect(read.statusCode, read.body).toBe(200);
     expect(createHash("sha256").update(read.rawPayload).digest("hex")).toBe(bake.sha256);
-    const stock = (await authenticate(request({ kind: "stock", bakedTuneFileId: undefined, sha256: sha256(demo.stock) }))).json();
-    const wrongGrant = await app.inject({ method: "GET", url: `/api/v1${path}`, headers: { authorization: `Bearer ${customer.token}`, "x-flash-grant": stock.grant.token } });
+    const stock = (
+      await authenticate(request({ kind: "stock", bakedTuneFileId: undefined, sha256: sha256(demo.stock) }))
+    ).json();
+    const wrongGrant = await app.inject({
+      method: "GET",
+      url: `/api/v1${path}`,
+      headers: { authorization: `Bearer ${customer.token}`, "x-flash-grant": stock.grant.token },
+    });
     expect(wrongGrant.statusCode).toBe(403);
   });
 
@@ -172,14 +228,41 @@ describe.each(databaseKinds)("flash authentication on %s", (kind) => {
     const path = `/${granted.bootloaderPath}`;
     expect((await call("GET", path, customer)).statusCode).toBe(400);
     const tampered = `${granted.grant.token.slice(0, -2)}xx`;
-    expect((await app.inject({ method: "GET", url: `/api/v1${path}?grant=${tampered}`, headers: { authorization: `Bearer ${customer.token}` } })).statusCode).toBe(403);
-    const served = await app.inject({ method: "GET", url: `/api/v1${path}`, headers: { authorization: `Bearer ${customer.token}`, "x-flash-grant": granted.grant.token } });
+    expect(
+      (
+        await app.inject({
+          method: "GET",
+          url: `/api/v1${path}?grant=${tampered}`,
+          headers: { authorization: `Bearer ${customer.token}` },
+        })
+      ).statusCode,
+    ).toBe(403);
+    const served = await app.inject({
+      method: "GET",
+      url: `/api/v1${path}`,
+      headers: { authorization: `Bearer ${customer.token}`, "x-flash-grant": granted.grant.token },
+    });
     expect(served.statusCode, served.body).toBe(200);
     expect(served.rawPayload.equals(Buffer.alloc(2048, 0xb0))).toBe(true);
-    await app.ctx.db.update(flashGrants).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(flashGrants.id, granted.grant.id));
-    const expired = await app.inject({ method: "GET", url: `/api/v1${path}`, headers: { authorization: `Bearer ${customer.token}`, "x-flash-grant": granted.grant.token } });
+    await app.ctx.db
+      .update(flashGrants)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(flashGrants.id, granted.grant.id));
+    const expired = await app.inject({
+      method: "GET",
+      url: `/api/v1${path}`,
+      headers: { authorization: `Bearer ${customer.token}`, "x-flash-grant": granted.grant.token },
+    });
     expect(expired.statusCode).toBe(403);
     expect(expired.json().description).toContain("expired");
-    expect((await app.inject({ method: "GET", url: `/api/v1${path}?grant=${granted.grant.token}`, headers: { authorization: `Bearer ${stranger.token}` } })).statusCode).toBe(404);
+    expect(
+      (
+        await app.inject({
+          method: "GET",
+          url: `/api/v1${path}?grant=${granted.grant.token}`,
+          headers: { authorization: `Bearer ${stranger.token}` },
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 });

@@ -45,18 +45,42 @@ export function carMaker({ call }: Requests, demo: Demo, prefix: string) {
   };
 }
 
-export async function flashableFirmware({ call, upload, storeFirmware }: Requests, admin: TestUser, demo: Demo): Promise<string> {
+export async function flashableFirmware(
+  { call, upload, storeFirmware }: Requests,
+  admin: TestUser,
+  demo: Demo,
+): Promise<string> {
   const recordId = await storeFirmware(admin, demo);
-  const boot = await upload(`/firmware-support/flashing-support/${recordId}/bootloader`, admin, new Uint8Array(2048).fill(0xb0), {}, "boot.bin");
+  const boot = await upload(
+    `/firmware-support/flashing-support/${recordId}/bootloader`,
+    admin,
+    new Uint8Array(2048).fill(0xb0),
+    {},
+    "boot.bin",
+  );
   expect(boot.statusCode, boot.body).toBe(200);
   const support = await call("PUT", "/firmware-support/flashing-support", admin, {
     firmwareId: demo.firmware.firmwareId,
     enabled: true,
     profile: FLASH_PROFILE,
-    blocks: [{ name: "CAL", number: 1, baseAddress: "0x8000", length: demo.firmware.imageSize / 2, fileOffset: demo.firmware.imageSize / 2, transferSize: 0xffd }],
+    blocks: [
+      {
+        name: "CAL",
+        number: 1,
+        baseAddress: "0x8000",
+        length: demo.firmware.imageSize / 2,
+        fileOffset: demo.firmware.imageSize / 2,
+        transferSize: 0xffd,
+      },
+    ],
   });
   expect(support.statusCode, support.body).toBe(200);
-  const secret = await call("PUT", "/firmware-support/password-storage", admin, { firmwareId: demo.firmware.firmwareId, label: "SA level 11", securityLevel: 0x11, secret: FLASH_SECRET });
+  const secret = await call("PUT", "/firmware-support/password-storage", admin, {
+    firmwareId: demo.firmware.firmwareId,
+    label: "SA level 11",
+    securityLevel: 0x11,
+    secret: FLASH_SECRET,
+  });
   expect(secret.statusCode, secret.body).toBe(201);
   return recordId;
 }
@@ -81,7 +105,9 @@ export async function carReadyToFlash(
   expect(tune.statusCode, tune.body).toBe(201);
   const tuneId = tune.json().id as string;
   expect((await call("POST", `/tune-files/${tuneId}/grant`, users.admin, { vehicleId })).statusCode).toBe(201);
-  expect((await upload(`/user-vehicles/${vehicleId}/upload-tune-dump/0`, users.customer, demo.stock)).statusCode).toBe(200);
+  expect((await upload(`/user-vehicles/${vehicleId}/upload-tune-dump/0`, users.customer, demo.stock)).statusCode).toBe(
+    200,
+  );
   const baked = await call("POST", `/user-vehicles/${vehicleId}/temp-bake/0`, users.customer, { tuneFileId: tuneId });
   expect(baked.statusCode, baked.body).toBe(201);
   return { vehicleId, tuneId, bake: baked.json() as { id: string; sha256: string } };

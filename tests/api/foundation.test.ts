@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../../server/db/schema";
-import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp, unsignedToken } from "./harness";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser, unsignedToken } from "./harness";
 
 describe.each(databaseKinds)("foundation API on %s", (kind) => {
   let test: TestApp;
@@ -38,7 +38,11 @@ describe.each(databaseKinds)("foundation API on %s", (kind) => {
     it("refuses a request without a token with 401 in the error shape", async () => {
       const response = await accountWith();
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ statusCode: 401, message: "Unauthorized", description: "Missing bearer token" });
+      expect(response.json()).toEqual({
+        statusCode: 401,
+        message: "Unauthorized",
+        description: "Missing bearer token",
+      });
     });
 
     it("refuses a header that is not a bearer token", async () => {
@@ -116,7 +120,11 @@ describe.each(databaseKinds)("foundation API on %s", (kind) => {
 
   describe("account", () => {
     it("answers the identity user fields, role and profile, and mirrors the user into our table", async () => {
-      const response = await test.app.inject({ method: "GET", url: "/api/v1/auth/account", headers: bearer(dealer.token) });
+      const response = await test.app.inject({
+        method: "GET",
+        url: "/api/v1/auth/account",
+        headers: bearer(dealer.token),
+      });
       expect(response.statusCode).toBe(200);
       const account = response.json();
       expect(account).toMatchObject({
@@ -147,7 +155,11 @@ describe.each(databaseKinds)("foundation API on %s", (kind) => {
         payload: { displayName: "Casey Q", phoneNumber, preferences: { units: "imperial" } },
       });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toMatchObject({ displayName: "Casey Q", phoneNumber, profile: { preferences: { units: "imperial" } } });
+      expect(response.json()).toMatchObject({
+        displayName: "Casey Q",
+        phoneNumber,
+        profile: { preferences: { units: "imperial" } },
+      });
       const [row] = await test.app.ctx.db.select().from(users).where(eq(users.uid, customer.uid));
       expect(row).toMatchObject({ displayName: "Casey Q", phoneNumber, preferences: { units: "imperial" } });
     });
@@ -174,7 +186,11 @@ describe.each(databaseKinds)("foundation API on %s", (kind) => {
         payload: { displayName: "Mallory", role: "admin" },
       });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject({ statusCode: 400, message: "Invalid body", data: [{ path: "role", message: 'Unknown field "role"' }] });
+      expect(response.json()).toMatchObject({
+        statusCode: 400,
+        message: "Invalid body",
+        data: [{ path: "role", message: 'Unknown field "role"' }],
+      });
       const [after] = await test.app.ctx.db.select().from(users).where(eq(users.uid, customer.uid));
       expect(after).toEqual(before);
       const record = await test.app.ctx.identity.auth.getUser(customer.uid);
@@ -190,7 +206,10 @@ describe.each(databaseKinds)("foundation API on %s", (kind) => {
         payload: { displayName: "", phoneNumber: "0123" },
       });
       expect(response.statusCode).toBe(400);
-      const paths = response.json().data.map((issue: { path: string }) => issue.path).sort();
+      const paths = response
+        .json()
+        .data.map((issue: { path: string }) => issue.path)
+        .sort();
       expect(paths).toEqual(["displayName", "phoneNumber"]);
     });
 
@@ -208,34 +227,65 @@ describe.each(databaseKinds)("foundation API on %s", (kind) => {
     });
 
     it("sends email action links to oneself, and only admins to others", async () => {
-      const own = await test.app.inject({ method: "POST", url: `/api/v1/auth/email/${customer.uid}/verification`, headers: bearer(customer.token) });
+      const own = await test.app.inject({
+        method: "POST",
+        url: `/api/v1/auth/email/${customer.uid}/verification`,
+        headers: bearer(customer.token),
+      });
       expect(own.statusCode).toBe(202);
       expect(own.json()).toEqual({ sent: true, email: customer.email });
-      const other = await test.app.inject({ method: "POST", url: `/api/v1/auth/email/${dealer.uid}/password-reset`, headers: bearer(customer.token) });
+      const other = await test.app.inject({
+        method: "POST",
+        url: `/api/v1/auth/email/${dealer.uid}/password-reset`,
+        headers: bearer(customer.token),
+      });
       expect(other.statusCode).toBe(403);
-      const byAdmin = await test.app.inject({ method: "POST", url: `/api/v1/auth/email/${dealer.uid}/password-reset`, headers: bearer(admin.token) });
+      const byAdmin = await test.app.inject({
+        method: "POST",
+        url: `/api/v1/auth/email/${dealer.uid}/password-reset`,
+        headers: bearer(admin.token),
+      });
       expect(byAdmin.statusCode).toBe(202);
-      const unknown = await test.app.inject({ method: "POST", url: `/api/v1/auth/email/no-such-user/password-reset`, headers: bearer(admin.token) });
+      const unknown = await test.app.inject({
+        method: "POST",
+        url: `/api/v1/auth/email/no-such-user/password-reset`,
+        headers: bearer(admin.token),
+      });
       expect(unknown.statusCode).toBe(404);
     });
   });
 
   describe("session mirror", () => {
     it("sets an httpOnly SameSite=Strict session cookie and answers the user and expiry", async () => {
-      const response = await test.app.inject({ method: "POST", url: "/api/__session", payload: { token: admin.token } });
+      const response = await test.app.inject({
+        method: "POST",
+        url: "/api/__session",
+        payload: { token: admin.token },
+      });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ user: { uid: admin.uid, email: admin.email, role: "admin" }, expiresAt: expect.any(String) });
+      expect(response.json()).toEqual({
+        user: { uid: admin.uid, email: admin.email, role: "admin" },
+        expiresAt: expect.any(String),
+      });
       const cookie = response.cookies.find((c) => c.name === "__session");
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/" });
       expect(cookie?.secure).toBeFalsy();
 
-      const viaCookie = await test.app.inject({ method: "GET", url: "/api/v1/auth/account", cookies: { __session: cookie!.value } });
+      const viaCookie = await test.app.inject({
+        method: "GET",
+        url: "/api/v1/auth/account",
+        cookies: { __session: cookie!.value },
+      });
       expect(viaCookie.statusCode).toBe(200);
       expect(viaCookie.json().uid).toBe(admin.uid);
     });
 
     it("does not accept the session cookie for changes (only safe methods)", async () => {
-      const session = await test.app.inject({ method: "POST", url: "/api/__session", payload: { token: customer.token } });
+      const session = await test.app.inject({
+        method: "POST",
+        url: "/api/__session",
+        payload: { token: customer.token },
+      });
       const cookie = session.cookies.find((c) => c.name === "__session")!;
       const response = await test.app.inject({
         method: "PATCH",
@@ -254,8 +304,13 @@ describe.each(databaseKinds)("foundation API on %s", (kind) => {
     });
 
     it("refuses a bad token and unknown fields", async () => {
-      expect((await test.app.inject({ method: "POST", url: "/api/__session", payload: { token: "nope" } })).statusCode).toBe(401);
-      expect((await test.app.inject({ method: "POST", url: "/api/__session", payload: { token: admin.token, extra: 1 } })).statusCode).toBe(400);
+      expect(
+        (await test.app.inject({ method: "POST", url: "/api/__session", payload: { token: "nope" } })).statusCode,
+      ).toBe(401);
+      expect(
+        (await test.app.inject({ method: "POST", url: "/api/__session", payload: { token: admin.token, extra: 1 } }))
+          .statusCode,
+      ).toBe(400);
     });
 
     it("creates a session cookie for the caller's own token only", async () => {
@@ -293,7 +348,11 @@ describe.each(databaseKinds)("foundation API on %s", (kind) => {
       for (const caller of [dealer, customer]) {
         const response = await test.app.inject({ method: "GET", url, headers: bearer(caller.token) });
         expect(response.statusCode).toBe(403);
-        expect(response.json()).toEqual({ statusCode: 403, message: "Forbidden", description: "This needs the admin role" });
+        expect(response.json()).toEqual({
+          statusCode: 403,
+          message: "Forbidden",
+          description: "This needs the admin role",
+        });
       }
     });
 
@@ -301,7 +360,11 @@ describe.each(databaseKinds)("foundation API on %s", (kind) => {
       // Mail queued by earlier tests may still be on its way: the count is of jobs running now.
       await test.app.ctx.jobs.idle();
       const response = await test.app.inject({ method: "GET", url: "/api/v1/status", headers: bearer(admin.token) });
-      expect(response.json()).toMatchObject({ database: { kind, ok: true }, identity: { ok: true, emulator: true }, jobs: { running: 0 } });
+      expect(response.json()).toMatchObject({
+        database: { kind, ok: true },
+        identity: { ok: true, emulator: true },
+        jobs: { running: 0 },
+      });
     });
 
     it("answers every role its own account", async () => {
@@ -310,7 +373,11 @@ describe.each(databaseKinds)("foundation API on %s", (kind) => {
         [dealer, "dealer"],
         [admin, "admin"],
       ] as const) {
-        const response = await test.app.inject({ method: "GET", url: "/api/v1/auth/account", headers: bearer(caller.token) });
+        const response = await test.app.inject({
+          method: "GET",
+          url: "/api/v1/auth/account",
+          headers: bearer(caller.token),
+        });
         expect(response.json()).toMatchObject({ uid: caller.uid, role });
       }
     });
@@ -321,7 +388,11 @@ describe.each(databaseKinds)("foundation API on %s", (kind) => {
       for (const headers of [{}, bearer(customer.token)]) {
         const response = await test.app.inject({ method: "GET", url: "/api/v1/no-such-thing?x=1", headers });
         expect(response.statusCode).toBe(404);
-        expect(response.json()).toEqual({ statusCode: 404, message: "Not found", description: "No route GET /api/v1/no-such-thing" });
+        expect(response.json()).toEqual({
+          statusCode: 404,
+          message: "Not found",
+          description: "No route GET /api/v1/no-such-thing",
+        });
       }
     });
 

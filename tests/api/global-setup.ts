@@ -29,9 +29,7 @@ export default async function setup(project: TestProject) {
   mkdirSync(workDir, { recursive: true });
   const host = process.env.FIREBASE_AUTH_EMULATOR_HOST;
   const running =
-    host && (await isAuthEmulatorUp(host))
-      ? null
-      : await startTestEmulator(path.join(workDir, "auth-emulator"));
+    host && (await isAuthEmulatorUp(host)) ? null : await startTestEmulator(path.join(workDir, "auth-emulator"));
   project.provide("emulatorHost", running?.host ?? host!);
   project.provide("projectId", TEST_PROJECT_ID);
   const inbox = await startMailCatcher({ smtpPort: 0, httpPort: 0 });

@@ -79,7 +79,11 @@ const claimsFor = (role: Role) => (role === "customer" ? {} : { [role]: true });
 export async function signIn(emulatorHost: string, email: string, password: string): Promise<string> {
   const response = await fetch(
     `http://${emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=test-api-key`,
-    { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password, returnSecureToken: true }) },
+    {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password, returnSecureToken: true }),
+    },
   );
   const body = (await response.json()) as { idToken?: string; error?: { message: string } };
   if (!body.idToken) throw new Error(`sign-in of ${email} failed: ${body.error?.message}`);

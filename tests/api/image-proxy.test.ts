@@ -3,7 +3,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { imageUrl } from "../../src/lib/image-proxy";
-import { type TestApp, startTestApp } from "./harness";
+import { startTestApp, type TestApp } from "./harness";
 
 /** The proxy reads no database: one run on PGlite covers it. */
 describe("image proxy", () => {
@@ -19,7 +19,9 @@ describe("image proxy", () => {
     cache = path.join(test.app.ctx.config.dataDir, "image-cache");
     await mkdir(path.join(images, "cars"), { recursive: true });
     const red = { r: 199, g: 3, b: 30 };
-    await sharp({ create: { width: 800, height: 600, channels: 3, background: red } }).jpeg().toFile(path.join(images, "cars", "red car.jpg"));
+    await sharp({ create: { width: 800, height: 600, channels: 3, background: red } })
+      .jpeg()
+      .toFile(path.join(images, "cars", "red car.jpg"));
     await writeFile(path.join(images, "notes.png"), "not an image at all");
   });
   afterAll(async () => {
@@ -32,11 +34,24 @@ describe("image proxy", () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("image/webp");
     const metadata = await sharp(response.rawPayload).metadata();
-    expect({ format: metadata.format, width: metadata.width, height: metadata.height }).toEqual({ format: "webp", width: 320, height: 240 });
+    expect({ format: metadata.format, width: metadata.width, height: metadata.height }).toEqual({
+      format: "webp",
+      width: 320,
+      height: 240,
+    });
   });
 
   it("applies height, fit, format and quality", async () => {
-    const response = await get(imageUrl("/cars/red car.jpg", { width: 100, height: 100, fit: "contain", background: "#ffffff", format: "png", quality: 80 }));
+    const response = await get(
+      imageUrl("/cars/red car.jpg", {
+        width: 100,
+        height: 100,
+        fit: "contain",
+        background: "#ffffff",
+        format: "png",
+        quality: 80,
+      }),
+    );
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("image/png");
     const metadata = await sharp(response.rawPayload).metadata();
@@ -58,19 +73,36 @@ describe("image proxy", () => {
   it("refuses a file that is not an image with 415", async () => {
     const response = await get(imageUrl("/notes.png", { width: 100 }));
     expect(response.statusCode).toBe(415);
-    expect(response.json()).toEqual({ statusCode: 415, message: "Unsupported media type", description: "The file is not an image the proxy can convert" });
+    expect(response.json()).toEqual({
+      statusCode: 415,
+      message: "Unsupported media type",
+      description: "The file is not an image the proxy can convert",
+    });
   });
 
   it("refuses a width or height above twice the 2xl breakpoint with 400", async () => {
     expect((await get(imageUrl("/cars/red car.jpg", { width: 3072 }))).statusCode).toBe(200);
     const wide = await get(imageUrl("/cars/red car.jpg", { width: 3073 }));
     expect(wide.statusCode).toBe(400);
-    expect(wide.json()).toMatchObject({ message: "Image too large", description: "Width 3073 px is above the limit of 3072 px" });
-    expect((await get(imageUrl("/cars/red car.jpg", { height: 4000 }))).json().description).toBe("Height 4000 px is above the limit of 3072 px");
+    expect(wide.json()).toMatchObject({
+      message: "Image too large",
+      description: "Width 3073 px is above the limit of 3072 px",
+    });
+    expect((await get(imageUrl("/cars/red car.jpg", { height: 4000 }))).json().description).toBe(
+      "Height 4000 px is above the limit of 3072 px",
+    );
   });
 
   it("takes modifiers only as the app writes them", async () => {
-    for (const modifiers of ["h_100&w_100&f_webp", "w_100", "w_0&f_webp", "w_010&f_webp", "q_101&f_webp", "f_gif", "f_webp&b_red"]) {
+    for (const modifiers of [
+      "h_100&w_100&f_webp",
+      "w_100",
+      "w_0&f_webp",
+      "w_010&f_webp",
+      "q_101&f_webp",
+      "f_gif",
+      "f_webp&b_red",
+    ]) {
       const response = await get(`/_ipx/${modifiers}/cars/red%20car.jpg`);
       expect(response.statusCode, modifiers).toBe(400);
       expect(response.json().message).toBe("Invalid image modifiers");
@@ -94,7 +126,11 @@ describe("image proxy", () => {
   it("answers 404 for an image that does not exist", async () => {
     const response = await get(imageUrl("/cars/blue car.jpg", { width: 100 }));
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ statusCode: 404, message: "Not found", description: "Image /cars/blue car.jpg does not exist" });
+    expect(response.json()).toEqual({
+      statusCode: 404,
+      message: "Not found",
+      description: "Image /cars/blue car.jpg does not exist",
+    });
   });
 });
 
@@ -109,7 +145,9 @@ describe("image proxy cache limits", () => {
     const images = path.join(test.app.ctx.config.dataDir, "images");
     cache = path.join(test.app.ctx.config.dataDir, "image-cache");
     await mkdir(images, { recursive: true });
-    await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 20, g: 90, b: 200 } } }).png().toFile(path.join(images, "blue.png"));
+    await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 20, g: 90, b: 200 } } })
+      .png()
+      .toFile(path.join(images, "blue.png"));
   });
   afterAll(async () => test?.close());
 

@@ -16,7 +16,8 @@ export async function waitForMail(address: string, count = 1, timeoutMs = 10_000
   for (;;) {
     const messages = await mailTo(address);
     if (messages.length >= count) return messages;
-    if (Date.now() > deadline) throw new Error(`${messages.length} of ${count} emails reached ${address} within ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`${messages.length} of ${count} emails reached ${address} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -24,6 +25,7 @@ export async function waitForMail(address: string, count = 1, timeoutMs = 10_000
 /** The portal's email-action link an email carries, with its parameters. */
 export function actionLinkOf(message: CaughtMail): URL {
   const link = message.links.find((candidate) => new URL(candidate).pathname === "/handle-email-action");
-  if (!link) throw new Error(`"${message.subject}" carries no link to /handle-email-action: ${message.links.join(", ")}`);
+  if (!link)
+    throw new Error(`"${message.subject}" carries no link to /handle-email-action: ${message.links.join(", ")}`);
   return new URL(link);
 }

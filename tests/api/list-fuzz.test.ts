@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FilterOperator, filterOperators } from "../../contracts/list-query";
 import { dealerProfiles, userVehicles } from "../../server/db/schema";
 import { type DeclaredList, declaredLists, fieldType } from "../../server/http/list";
-import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 
 /** Values as they go into the URL: most encoded from text, a few written encoded (a lone surrogate cannot be encoded by encodeURIComponent). */
 const text = [
@@ -71,7 +71,8 @@ const HOSTILE = [...text.map((value) => encodeURIComponent(value)), ...encoded];
 
 const SAMPLE_STRIDE = 10;
 
-const cursorOf = (signature: string, values: unknown[]) => Buffer.from(JSON.stringify({ s: signature, v: values })).toString("base64url");
+const cursorOf = (signature: string, values: unknown[]) =>
+  Buffer.from(JSON.stringify({ s: signature, v: values })).toString("base64url");
 
 describe.each(databaseKinds)("list routes under hostile query values on %s", (kind) => {
   let test: TestApp;
@@ -84,11 +85,29 @@ describe.each(databaseKinds)("list routes under hostile query values on %s", (ki
 
   beforeAll(async () => {
     test = await startTestApp(kind);
-    [admin, dealer, customer] = await Promise.all([createUser(test, "admin"), createUser(test, "dealer"), createUser(test, "customer")]);
+    [admin, dealer, customer] = await Promise.all([
+      createUser(test, "admin"),
+      createUser(test, "dealer"),
+      createUser(test, "customer"),
+    ]);
     // Users reach the mirror on their first request; the vehicle row needs its owner there.
-    await Promise.all([admin, dealer, customer].map((user) => test.app.inject({ method: "GET", url: "/api/v1/tune-files", headers: bearer(user.token) })));
-    [{ id: vehicleId }] = await test.app.ctx.db.insert(userVehicles).values({ ownerUid: customer.uid, name: "Fuzz hatch", vin: `WFUZZ${randomBytes(6).toString("hex").toUpperCase()}` }).returning();
-    [{ id: dealerProfileId }] = await test.app.ctx.db.insert(dealerProfiles).values({ userUid: dealer.uid, businessName: "Fuzz Tuning", status: "approved" }).returning();
+    await Promise.all(
+      [admin, dealer, customer].map((user) =>
+        test.app.inject({ method: "GET", url: "/api/v1/tune-files", headers: bearer(user.token) }),
+      ),
+    );
+    [{ id: vehicleId }] = await test.app.ctx.db
+      .insert(userVehicles)
+      .values({
+        ownerUid: customer.uid,
+        name: "Fuzz hatch",
+        vin: `WFUZZ${randomBytes(6).toString("hex").toUpperCase()}`,
+      })
+      .returning();
+    [{ id: dealerProfileId }] = await test.app.ctx.db
+      .insert(dealerProfiles)
+      .values({ userUid: dealer.uid, businessName: "Fuzz Tuning", status: "approved" })
+      .returning();
     lists = declaredLists(test.app);
   });
   afterAll(async () => test?.close());
@@ -100,7 +119,8 @@ describe.each(databaseKinds)("list routes under hostile query values on %s", (ki
   const ours = (i: number) => i % databaseKinds.length === databaseKinds.indexOf(kind);
 
   /** Who calls a list: its role, or a customer and an admin when any signed-in user may. */
-  const callersOf = (list: DeclaredList) => (list.role === "admin" ? [admin] : list.role === "dealer" ? [dealer, admin] : [customer, admin]);
+  const callersOf = (list: DeclaredList) =>
+    list.role === "admin" ? [admin] : list.role === "dealer" ? [dealer, admin] : [customer, admin];
   const pathOf = (list: DeclaredList, user: TestUser) =>
     list.url.replace(/:(\w+)/g, (_, name: string) => {
       if (name !== "id") throw new Error(`${list.url}: the fuzz test has no value for :${name}`);
@@ -109,7 +129,11 @@ describe.each(databaseKinds)("list routes under hostile query values on %s", (ki
     });
 
   /** Sends every query to every caller, a few at a time; answers what was not a 200 or a 400 naming its parameter. */
-  async function probe(list: DeclaredList, queries: Array<{ query: string; parameter: string }>, users = callersOf(list)): Promise<string[]> {
+  async function probe(
+    list: DeclaredList,
+    queries: Array<{ query: string; parameter: string }>,
+    users = callersOf(list),
+  ): Promise<string[]> {
     const failures: string[] = [];
     const jobs = users.flatMap((user) => queries.map((q) => ({ user, ...q })));
     for (let i = 0; i < jobs.length; i += 32) {
@@ -131,15 +155,25 @@ describe.each(databaseKinds)("list routes under hostile query values on %s", (ki
   it("declares every list with filters and sorts its spec knows, typed as their columns are", () => {
     const urls = lists.map((list) => list.url);
     // The lists the outside probe hit, at least; a list added later joins the fuzzing by itself.
-    for (const url of ["/api/v1/data-logs", "/api/v1/tune-files", "/api/v1/tune-file-patches", "/api/v1/firmware-support", "/api/v1/user-vehicles/:id/flash-logs", "/api/v1/users/:id/notifications"]) {
+    for (const url of [
+      "/api/v1/data-logs",
+      "/api/v1/tune-files",
+      "/api/v1/tune-file-patches",
+      "/api/v1/firmware-support",
+      "/api/v1/user-vehicles/:id/flash-logs",
+      "/api/v1/users/:id/notifications",
+    ]) {
       expect(urls).toContain(url);
     }
     expect(lists.length).toBeGreaterThanOrEqual(15);
     for (const { url, spec } of lists) {
-      for (const name of [...spec.allowed.filter, ...spec.allowed.sort]) expect(spec.fields[name], `${url}: ${name} is allowed but not declared`).toBeDefined();
+      for (const name of [...spec.allowed.filter, ...spec.allowed.sort])
+        expect(spec.fields[name], `${url}: ${name} is allowed but not declared`).toBeDefined();
       for (const [name, field] of Object.entries(spec.fields)) {
         const type = fieldType(field);
-        expect(field.kind, `${url}: ${name} is declared ${field.kind} but its column holds ${type.kind}`).toBe(type.kind);
+        expect(field.kind, `${url}: ${name} is declared ${field.kind} but its column holds ${type.kind}`).toBe(
+          type.kind,
+        );
         if (type.kind === "array") expect(field.arrayType ?? "text", `${url}: ${name}'s elements`).toBe(type.arrayType);
       }
     }
@@ -158,7 +192,8 @@ describe.each(databaseKinds)("list routes under hostile query values on %s", (ki
       (filterOperators as readonly FilterOperator[]).forEach((operator, k) => {
         const parameter = `${field}[${operator}]`;
         const every = full && operator === "eq";
-        const sampled = (i: number) => (every ? ours(i) : i % SAMPLE_STRIDE === k % SAMPLE_STRIDE && ours(Math.floor(i / SAMPLE_STRIDE)));
+        const sampled = (i: number) =>
+          every ? ours(i) : i % SAMPLE_STRIDE === k % SAMPLE_STRIDE && ours(Math.floor(i / SAMPLE_STRIDE));
         const values = operator === "null" || operator === "nnull" ? ["", "%00"] : HOSTILE.filter((_, i) => sampled(i));
         for (const value of values) queries.push({ query: `${encodeURIComponent(parameter)}=${value}`, parameter });
       });
@@ -179,7 +214,9 @@ describe.each(databaseKinds)("list routes under hostile query values on %s", (ki
         failures.push(...(await probe(list, queries, [user])));
       }
     }
-    console.info(`list fuzz on ${kind}: ${counts.routes} routes, ${counts.fields} filters, ${HOSTILE.length} values, ${counts.requests} requests in ${Date.now() - started} ms`);
+    console.info(
+      `list fuzz on ${kind}: ${counts.routes} routes, ${counts.fields} filters, ${HOSTILE.length} values, ${counts.requests} requests in ${Date.now() - started} ms`,
+    );
     expect(failures).toEqual([]);
   }, 120_000);
 
@@ -197,17 +234,32 @@ describe.each(databaseKinds)("list routes under hostile query values on %s", (ki
         return { query: `${parameter}=${token}`, parameter };
       };
       HOSTILE.forEach((value, i) => {
-        if (ours(i)) queries.push({ query: `q=${value}`, parameter: "q" }, { query: `sort=${value}`, parameter: "sort" }, cursor(value));
+        if (ours(i))
+          queries.push(
+            { query: `q=${value}`, parameter: "q" },
+            { query: `sort=${value}`, parameter: "sort" },
+            cursor(value),
+          );
         // Paging and unknown keys are read alike by every list (contracts/list-query): each list takes a third of them, in turn.
         if (i % 3 === lists.indexOf(list) % 3) {
-          queries.push({ query: `page=${value}`, parameter: "page" }, { query: `pageSize=${value}`, parameter: "pageSize" }, { query: `${value}=1`, parameter: keyOf(value) });
+          queries.push(
+            { query: `page=${value}`, parameter: "page" },
+            { query: `pageSize=${value}`, parameter: "pageSize" },
+            { query: `${value}=1`, parameter: keyOf(value) },
+          );
         }
       });
-      for (const field of spec.allowed.sort) queries.push({ query: `sort=-${field}`, parameter: "sort" }, { query: `sort=${field}`, parameter: "sort" });
+      for (const field of spec.allowed.sort)
+        queries.push({ query: `sort=-${field}`, parameter: "sort" }, { query: `sort=${field}`, parameter: "sort" });
       // Cursors this list could have given out, holding hostile keys instead of a row's.
       const sorts = spec.defaultSort;
-      const signature = [...sorts.map((s) => (s.order === "desc" ? "-" : "") + s.field), `${sorts.at(-1)?.order === "desc" ? "-" : ""}id`].join(",");
-      for (const value of [...text, 1.5, 2 ** 31, 1e308, -1e308, null, true, { a: 1 }, ["x"]].filter((_, i) => ours(i))) {
+      const signature = [
+        ...sorts.map((s) => (s.order === "desc" ? "-" : "") + s.field),
+        `${sorts.at(-1)?.order === "desc" ? "-" : ""}id`,
+      ].join(",");
+      for (const value of [...text, 1.5, 2 ** 31, 1e308, -1e308, null, true, { a: 1 }, ["x"]].filter((_, i) =>
+        ours(i),
+      )) {
         // With a hostile id, and with a real one so that the hostile keys reach the keyset condition.
         queries.push(cursor(cursorOf(signature, [...sorts.map(() => value), value])));
         queries.push(cursor(cursorOf(signature, [...sorts.map(() => value), "00000000-0000-0000-0000-000000000000"])));
@@ -221,7 +273,9 @@ describe.each(databaseKinds)("list routes under hostile query values on %s", (ki
         requests += scoped.length;
       }
     }
-    console.info(`list fuzz on ${kind}: search, sort, paging and cursors, ${requests} requests in ${Date.now() - started} ms`);
+    console.info(
+      `list fuzz on ${kind}: search, sort, paging and cursors, ${requests} requests in ${Date.now() - started} ms`,
+    );
     expect(failures).toEqual([]);
   }, 120_000);
 });

@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../server/app";
 import { users } from "../../server/db/schema";
-import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 import { multipart } from "./multipart";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -19,7 +19,11 @@ describe.each(databaseKinds)("what the server logs on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   let owner: TestUser;
-  const secrets = { sqlValue: `sql-secret-${randomBytes(6).toString("hex")}`, uid: `uid-secret-${randomBytes(6).toString("hex")}`, email: `mail-secret-${randomBytes(6).toString("hex")}@example.test` };
+  const secrets = {
+    sqlValue: `sql-secret-${randomBytes(6).toString("hex")}`,
+    uid: `uid-secret-${randomBytes(6).toString("hex")}`,
+    email: `mail-secret-${randomBytes(6).toString("hex")}@example.test`,
+  };
   let shareToken: string;
   let oobCode: string;
 
@@ -28,9 +32,14 @@ describe.each(databaseKinds)("what the server logs on %s", (kind) => {
   beforeAll(async () => {
     // The suite's database and config, served by a second app that logs.
     const base = await startTestApp(kind, { LOG_LEVEL: "info" });
-    app = await buildApp(base.app.ctx.config, { database: base.app.ctx.database, logStream: { write: (line) => void lines.push(line) } });
+    app = await buildApp(base.app.ctx.config, {
+      database: base.app.ctx.database,
+      logStream: { write: (line) => void lines.push(line) },
+    });
     // Failures whose SQL carries values: a bad cast of a parameter, and a duplicate key (the database repeats the key in its detail).
-    app.get("/api/v1/__failing-cast", { config: { public: true } }, async () => app.ctx.db.execute(sql`select ${secrets.sqlValue}::int as n`));
+    app.get("/api/v1/__failing-cast", { config: { public: true } }, async () =>
+      app.ctx.db.execute(sql`select ${secrets.sqlValue}::int as n`),
+    );
     app.get("/api/v1/__failing-insert", { config: { public: true } }, async () => {
       for (let i = 0; i < 2; i++) await app.ctx.db.insert(users).values({ uid: secrets.uid, email: secrets.email });
       return {};
@@ -49,13 +58,25 @@ describe.each(databaseKinds)("what the server logs on %s", (kind) => {
 
   it("shows a share link's URL with its token redacted", async () => {
     const body = multipart([{ name: "file", filename: "run.csv", content: logFile }]);
-    const uploaded = await app.inject({ method: "POST", url: "/api/v1/data-logs", payload: body.payload, headers: { ...body.headers, ...bearer(owner.token) } });
+    const uploaded = await app.inject({
+      method: "POST",
+      url: "/api/v1/data-logs",
+      payload: body.payload,
+      headers: { ...body.headers, ...bearer(owner.token) },
+    });
     expect(uploaded.statusCode, uploaded.body).toBe(201);
-    const share = await app.inject({ method: "POST", url: `/api/v1/data-logs/${uploaded.json().id}/share`, payload: { channels: [] }, headers: bearer(owner.token) });
+    const share = await app.inject({
+      method: "POST",
+      url: `/api/v1/data-logs/${uploaded.json().id}/share`,
+      payload: { channels: [] },
+      headers: bearer(owner.token),
+    });
     expect(share.statusCode, share.body).toBe(201);
     shareToken = share.json().token;
     expect((await app.inject({ method: "POST", url: `/api/v1/data-logs/shared/${shareToken}` })).statusCode).toBe(200);
-    expect((await app.inject({ method: "GET", url: `/api/v1/data-logs/shared/${shareToken}/columns?x=1` })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: "GET", url: `/api/v1/data-logs/shared/${shareToken}/columns?x=1` })).statusCode,
+    ).toBe(200);
 
     expect(log()).not.toContain(shareToken);
     expect(log(), "the requests are still logged").toContain("/api/v1/data-logs/shared/[redacted]/columns?x=1");
@@ -63,7 +84,11 @@ describe.each(databaseKinds)("what the server logs on %s", (kind) => {
 
   it("logs that a password-reset link was made, without its code", async () => {
     const generate = vi.spyOn(app.ctx.identity.auth, "generatePasswordResetLink");
-    const response = await app.inject({ method: "POST", url: `/api/v1/auth/email/${owner.uid}/password-reset`, headers: bearer(owner.token) });
+    const response = await app.inject({
+      method: "POST",
+      url: `/api/v1/auth/email/${owner.uid}/password-reset`,
+      headers: bearer(owner.token),
+    });
     expect(response.statusCode, response.body).toBe(202);
     const link = new URL(await generate.mock.results[0].value);
     oobCode = link.searchParams.get("oobCode")!;

@@ -7,7 +7,10 @@ export interface FilePart {
 }
 
 /** A multipart/form-data body for inject(), with files and plain fields, as a browser sends it. */
-export function multipart(files: FilePart[], fields: Record<string, string> = {}): { payload: Buffer; headers: Record<string, string> } {
+export function multipart(
+  files: FilePart[],
+  fields: Record<string, string> = {},
+): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----test${randomBytes(8).toString("hex")}`;
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {

@@ -9,13 +9,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Notification, NotificationPage } from "../../contracts/notifications";
 import { notifications } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
 import { listen } from "./event-stream-client";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 import { firmwareRecordOf, requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 2, firmwareId: "NOTIFY64K" });
 const vehicle = { vin: "WVWZZZAUZKW654321", make: "Volkswagen", model: "Golf GTI", year: 2018, ecuIds: ["5G0906259L"] };
-
 
 describe.each(databaseKinds)("notifications API on %s", (kind) => {
   let test: TestApp;
@@ -51,7 +50,11 @@ describe.each(databaseKinds)("notifications API on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, customer, other] = await Promise.all([createUser(test, "admin"), createUser(test, "customer"), createUser(test, "customer")]);
+    [admin, customer, other] = await Promise.all([
+      createUser(test, "admin"),
+      createUser(test, "customer"),
+      createUser(test, "customer"),
+    ]);
     const firmware = await call("PUT", "/firmware-support/firmware-support", admin, firmwareRecordOf(demo));
     expect(firmware.statusCode, firmware.body).toBe(201);
     await app.listen({ host: "127.0.0.1", port: 0 });
@@ -73,7 +76,12 @@ describe.each(databaseKinds)("notifications API on %s", (kind) => {
     expect(page.total, "one notification per change of status, none for a note alone").toBe(2);
     expect(page.unreadCount).toBe(2);
     const [supported, investigating] = page.data;
-    expect(supported).toMatchObject({ kind: "support-request.supported", recipientUid: customer.uid, link: "/my-tunes", readAt: null });
+    expect(supported).toMatchObject({
+      kind: "support-request.supported",
+      recipientUid: customer.uid,
+      link: "/my-tunes",
+      readAt: null,
+    });
     expect(supported.title).toContain("Volkswagen Golf GTI");
     expect(supported.body).toContain("firmware NOTIFY64K");
     expect(investigating).toMatchObject({ kind: "support-request.investigating" });
@@ -89,9 +97,16 @@ describe.each(databaseKinds)("notifications API on %s", (kind) => {
     expect(rejected.body).toContain("Reason: this ECU is locked by the manufacturer");
 
     const before = await app.ctx.db.select().from(notifications).where(eq(notifications.recipientUid, customer.uid));
-    const reopen = await call("PATCH", `/user-vehicles/support-request/${requestId}`, admin, { status: "investigating" });
+    const reopen = await call("PATCH", `/user-vehicles/support-request/${requestId}`, admin, {
+      status: "investigating",
+    });
     expect(reopen.statusCode).toBe(409);
-    const unknownFirmware = await call("PATCH", `/user-vehicles/support-request/${await askForSupport(customer)}`, admin, { status: "supported", firmwareId: "NOPE1" });
+    const unknownFirmware = await call(
+      "PATCH",
+      `/user-vehicles/support-request/${await askForSupport(customer)}`,
+      admin,
+      { status: "supported", firmwareId: "NOPE1" },
+    );
     expect(unknownFirmware.statusCode).toBe(400);
     const after = await app.ctx.db.select().from(notifications).where(eq(notifications.recipientUid, customer.uid));
     expect(after, "a refused change writes no notification").toHaveLength(before.length);
@@ -100,7 +115,12 @@ describe.each(databaseKinds)("notifications API on %s", (kind) => {
   it("notifies once when admins mark the same request supported at the same moment", async () => {
     const requestId = await askForSupport(other);
     const answers = await Promise.all(
-      Array.from({ length: 6 }, () => call("PATCH", `/user-vehicles/support-request/${requestId}`, admin, { status: "supported", firmwareId: "NOTIFY64K" })),
+      Array.from({ length: 6 }, () =>
+        call("PATCH", `/user-vehicles/support-request/${requestId}`, admin, {
+          status: "supported",
+          firmwareId: "NOTIFY64K",
+        }),
+      ),
     );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(6).fill(200));
     const rows = await app.ctx.db.select().from(notifications).where(eq(notifications.recipientUid, other.uid));
@@ -121,7 +141,9 @@ describe.each(databaseKinds)("notifications API on %s", (kind) => {
       });
       await expect(rolledBack).rejects.toThrow("the change failed");
       expect(heard).toEqual([]);
-      expect(await app.ctx.db.select().from(notifications).where(eq(notifications.recipientUid, other.uid))).toEqual([]);
+      expect(await app.ctx.db.select().from(notifications).where(eq(notifications.recipientUid, other.uid))).toEqual(
+        [],
+      );
 
       let heardBeforeCommit: string[] = [];
       await app.ctx.notifications.transaction(async (_tx, notify) => {
@@ -143,7 +165,9 @@ describe.each(databaseKinds)("notifications API on %s", (kind) => {
     const peek = await call("GET", `/users/${customer.uid}/notifications`, other);
     expect(peek.statusCode).toBe(403);
     expect(peek.json().description).toBe("You can only act on your own account");
-    expect((await call("PATCH", `/users/${customer.uid}/notifications/${mine.id}`, other, { read: true })).statusCode).toBe(403);
+    expect(
+      (await call("PATCH", `/users/${customer.uid}/notifications/${mine.id}`, other, { read: true })).statusCode,
+    ).toBe(403);
     const viaOwnPath = await call("PATCH", `/users/${other.uid}/notifications/${mine.id}`, other, { read: true });
     expect(viaOwnPath.statusCode).toBe(404);
     expect(viaOwnPath.json().description).toBe(`Notification ${mine.id} does not exist`);
@@ -170,13 +194,18 @@ describe.each(databaseKinds)("notifications API on %s", (kind) => {
 
     const again = await call("PATCH", `/users/${customer.uid}/notifications/${first.id}`, customer, { read: true });
     expect(again.json().readAt, "reading it again keeps the first read time").toBe(read.json().readAt);
-    const unreadAgain = await call("PATCH", `/users/${customer.uid}/notifications/${first.id}`, customer, { read: false });
+    const unreadAgain = await call("PATCH", `/users/${customer.uid}/notifications/${first.id}`, customer, {
+      read: false,
+    });
     expect(unreadAgain.json().readAt).toBeNull();
 
     const bad = await call("PATCH", `/users/${customer.uid}/notifications/${second.id}`, customer, { read: "yes" });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().data[0]).toMatchObject({ path: "read", message: "read must be true or false" });
-    const extra = await call("PATCH", `/users/${customer.uid}/notifications/${second.id}`, customer, { read: true, title: "changed" });
+    const extra = await call("PATCH", `/users/${customer.uid}/notifications/${second.id}`, customer, {
+      read: true,
+      title: "changed",
+    });
     expect(extra.statusCode).toBe(400);
     expect(extra.json().data).toContainEqual({ path: "title", message: 'Unknown field "title"' });
     const notAnId = await call("PATCH", `/users/${customer.uid}/notifications/42`, customer, { read: true });
@@ -207,7 +236,9 @@ describe.each(databaseKinds)("notifications API on %s", (kind) => {
   });
 
   it("pushes a new notification and the unread count to the listen stream, authenticated by the session cookie", async () => {
-    const stream = await listen(port, `/api/v1/users/${customer.uid}/notifications/listen`, { cookie: await sessionCookie(customer) });
+    const stream = await listen(port, `/api/v1/users/${customer.uid}/notifications/listen`, {
+      cookie: await sessionCookie(customer),
+    });
     try {
       expect(stream.status).toBe(200);
       expect(stream.contentType).toContain("text/event-stream");
@@ -241,10 +272,18 @@ describe.each(databaseKinds)("notifications API on %s", (kind) => {
     const anonymous = await app.inject({ method: "GET", url: `/api/v1/users/${customer.uid}/notifications/listen` });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json()).toMatchObject({ statusCode: 401, description: "Missing bearer token" });
-    const forged = await app.inject({ method: "GET", url: `/api/v1/users/${customer.uid}/notifications/listen`, cookies: { __session: "not-a-session" } });
+    const forged = await app.inject({
+      method: "GET",
+      url: `/api/v1/users/${customer.uid}/notifications/listen`,
+      cookies: { __session: "not-a-session" },
+    });
     expect(forged.statusCode).toBe(401);
     const cookie = await sessionCookie(other);
-    const someoneElse = await app.inject({ method: "GET", url: `/api/v1/users/${customer.uid}/notifications/listen`, headers: { cookie } });
+    const someoneElse = await app.inject({
+      method: "GET",
+      url: `/api/v1/users/${customer.uid}/notifications/listen`,
+      headers: { cookie },
+    });
     expect(someoneElse.statusCode).toBe(403);
   });
 
@@ -294,11 +333,18 @@ describe("the server process (server/main.ts)", () => {
         if (!port) await new Promise((resolve) => setTimeout(resolve, 200));
       }
       expect(port, `the server did not start: ${stderr}`).toBeGreaterThan(0);
-      const signUp = await fetch(`http://${emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=test-api-key`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: `listener-${randomBytes(4).toString("hex")}@example.test`, password: "test-password-1", returnSecureToken: true }),
-      });
+      const signUp = await fetch(
+        `http://${emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=test-api-key`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            email: `listener-${randomBytes(4).toString("hex")}@example.test`,
+            password: "test-password-1",
+            returnSecureToken: true,
+          }),
+        },
+      );
       const { idToken, localId } = (await signUp.json()) as { idToken: string; localId: string };
       const stream = await listen(port, `/api/v1/users/${localId}/notifications/listen`, bearer(idToken));
       expect((await stream.next("unread", 10_000)).data).toEqual({ unreadCount: 0 });

@@ -3,12 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OwnSupportRequest } from "../../contracts/catalogue";
 import type { NotificationPage } from "../../contracts/notifications";
 import { generateDemo } from "../../server/seed/generator";
-import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 import { firmwareRecordOf, requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 2, firmwareId: "MINE64K" });
 const PATH = "/user-vehicles/support-request";
-const vehicle = (model: string) => ({ vin: "WVWZZZAUZKW765432", make: "Volkswagen", model, year: 2020, ecuIds: ["5G0906259Q"] });
+const vehicle = (model: string) => ({
+  vin: "WVWZZZAUZKW765432",
+  make: "Volkswagen",
+  model,
+  year: 2020,
+  ecuIds: ["5G0906259Q"],
+});
 
 interface OwnPage {
   data: OwnSupportRequest[];
@@ -44,12 +50,22 @@ describe.each(databaseKinds)("a requester's own support requests on %s", (kind) 
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, customer, stranger] = await Promise.all([createUser(test, "admin"), createUser(test, "customer"), createUser(test, "customer")]);
+    [admin, customer, stranger] = await Promise.all([
+      createUser(test, "admin"),
+      createUser(test, "customer"),
+      createUser(test, "customer"),
+    ]);
     const firmware = await call("PUT", "/firmware-support/firmware-support", admin, firmwareRecordOf(demo));
     expect(firmware.statusCode, firmware.body).toBe(201);
     asked.push(await ask(customer, "Golf"), await ask(customer, "Passat"));
     const read = new Uint8Array(2048).fill(3);
-    const withRead = await upload(PATH, customer, read, { ...vehicle("Tiguan"), year: "2020", ecuIds: JSON.stringify(["5G0906259Q"]) }, "read.bin");
+    const withRead = await upload(
+      PATH,
+      customer,
+      read,
+      { ...vehicle("Tiguan"), year: "2020", ecuIds: JSON.stringify(["5G0906259Q"]) },
+      "read.bin",
+    );
     expect(withRead.statusCode, withRead.body).toBe(201);
     asked.push(withRead.json().id);
     await ask(stranger, "Arteon");
@@ -64,7 +80,9 @@ describe.each(databaseKinds)("a requester's own support requests on %s", (kind) 
     expect(page.data.map((r) => r.id)).toEqual([...asked].reverse());
     expect(page.data.map((r) => r.model)).toEqual(["Tiguan", "Passat", "Golf"]);
     expect(page.data[0]).toMatchObject({ status: "new", firmwareId: null, history: [], readFile: { size: 2048 } });
-    expect(Object.keys(page.data[0]).filter((key) => ["requesterUid", "requesterEmail", "notes"].includes(key))).toEqual([]);
+    expect(
+      Object.keys(page.data[0]).filter((key) => ["requesterUid", "requesterEmail", "notes"].includes(key)),
+    ).toEqual([]);
 
     const strangers = await mine(stranger);
     expect(strangers.data.map((r) => r.model)).toEqual(["Arteon"]);
@@ -114,7 +132,9 @@ describe.each(databaseKinds)("a requester's own support requests on %s", (kind) 
     await work(golf, { note: "internal: ask the supplier about this ECU", firmwareId: demo.firmware.firmwareId });
     let seen = (await call("GET", `${PATH}/mine/${golf}`, customer)).json() as OwnSupportRequest;
     expect(seen).toMatchObject({ status: "investigating", firmwareId: null });
-    expect(seen.history).toEqual([{ at: expect.any(String), status: "investigating", note: "please send a full read" }]);
+    expect(seen.history).toEqual([
+      { at: expect.any(String), status: "investigating", note: "please send a full read" },
+    ]);
     expect(JSON.stringify(seen)).not.toContain("internal");
 
     await work(golf, { status: "supported", firmwareId: demo.firmware.firmwareId });
@@ -138,7 +158,9 @@ describe.each(databaseKinds)("a requester's own support requests on %s", (kind) 
 
   it("links the investigating notification to the request on the requester's page", async () => {
     const response = await call("GET", `/users/${customer.uid}/notifications`, customer);
-    const investigating = (response.json() as NotificationPage).data.find((n) => n.kind === "support-request.investigating");
+    const investigating = (response.json() as NotificationPage).data.find(
+      (n) => n.kind === "support-request.investigating",
+    );
     expect(investigating?.link).toBe(`/vehicle-support/show/${asked[0]}`);
   });
 });

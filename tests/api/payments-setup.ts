@@ -5,6 +5,12 @@ import { connectedAccounts } from "../../server/db/schema";
 export async function readyPayouts(app: FastifyInstance, dealerUid: string): Promise<void> {
   await app.ctx.db
     .insert(connectedAccounts)
-    .values({ userUid: dealerUid, provider: "sandbox", accountId: `acct_test_${dealerUid}`, chargesEnabled: true, payoutsEnabled: true })
+    .values({
+      userUid: dealerUid,
+      provider: "sandbox",
+      accountId: `acct_test_${dealerUid}`,
+      chargesEnabled: true,
+      payoutsEnabled: true,
+    })
     .onConflictDoNothing();
 }

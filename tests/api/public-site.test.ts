@@ -1,12 +1,33 @@
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contactRequests, dealerProfiles, demoRequests, profilePictures, supportedVehicles, users } from "../../server/db/schema";
-import { type TestApp, type TestUser, bearer, createUser, databaseKinds, signIn, startTestApp } from "./harness";
+import {
+  contactRequests,
+  dealerProfiles,
+  demoRequests,
+  profilePictures,
+  supportedVehicles,
+  users,
+} from "../../server/db/schema";
+import { bearer, createUser, databaseKinds, signIn, startTestApp, type TestApp, type TestUser } from "./harness";
 import { multipart } from "./multipart";
 
-const contact = { name: "Sam Driver", email: "sam@example.test", topic: "vehicle-support", vehicle: "Golf R Mk7 2016", message: "Is the MQB Simos 18 supported?" };
-const demo = { name: "Alex Tuner", email: "alex@shop.example.test", businessName: "Alex Tuning Ltd", phone: "+44 20 7946 0958", country: "UK", platforms: "VAG, BMW", message: "" };
+const contact = {
+  name: "Sam Driver",
+  email: "sam@example.test",
+  topic: "vehicle-support",
+  vehicle: "Golf R Mk7 2016",
+  message: "Is the MQB Simos 18 supported?",
+};
+const demo = {
+  name: "Alex Tuner",
+  email: "alex@shop.example.test",
+  businessName: "Alex Tuning Ltd",
+  phone: "+44 20 7946 0958",
+  country: "UK",
+  platforms: "VAG, BMW",
+  message: "",
+};
 const dealer = {
   businessName: "Fast Lane Tuning",
   address: "1 Dyno Road, Leeds LS1 1AA",
@@ -36,12 +57,22 @@ describe.each(databaseKinds)("public site API on %s", (kind) => {
       expect(response.statusCode).toBe(201);
       const { id } = response.json();
       const [row] = await test.app.ctx.db.select().from(contactRequests).where(eq(contactRequests.id, id));
-      expect(row).toMatchObject({ name: "Sam Driver", email: "sam@example.test", topic: "vehicle-support", message: contact.message });
+      expect(row).toMatchObject({
+        name: "Sam Driver",
+        email: "sam@example.test",
+        topic: "vehicle-support",
+        message: contact.message,
+      });
     });
 
     it("refuses a missing field and an unknown field with 400 naming them, storing nothing", async () => {
       const before = await test.app.ctx.db.$count(contactRequests);
-      const response = await post("/api/v1/contact-requests", { ...contact, message: "short", role: "admin" }, {}, "10.0.0.2");
+      const response = await post(
+        "/api/v1/contact-requests",
+        { ...contact, message: "short", role: "admin" },
+        {},
+        "10.0.0.2",
+      );
       expect(response.statusCode).toBe(400);
       expect(response.json().data).toEqual(
         expect.arrayContaining([
@@ -54,7 +85,8 @@ describe.each(databaseKinds)("public site API on %s", (kind) => {
 
     it("answers 429 to the sixth message from one address within ten minutes", async () => {
       const statuses = [];
-      for (let i = 0; i < 6; i++) statuses.push((await post("/api/v1/contact-requests", contact, {}, "10.0.0.3")).statusCode);
+      for (let i = 0; i < 6; i++)
+        statuses.push((await post("/api/v1/contact-requests", contact, {}, "10.0.0.3")).statusCode);
       expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
       const refused = await post("/api/v1/contact-requests", contact, {}, "10.0.0.3");
       expect(refused.json()).toMatchObject({ statusCode: 429, message: "Too many requests" });
@@ -64,8 +96,15 @@ describe.each(databaseKinds)("public site API on %s", (kind) => {
 
     it("lists messages for admins only, newest first", async () => {
       expect((await test.app.inject({ method: "GET", url: "/api/v1/contact-requests" })).statusCode).toBe(401);
-      expect((await test.app.inject({ method: "GET", url: "/api/v1/contact-requests", headers: bearer(customer.token) })).statusCode).toBe(403);
-      const response = await test.app.inject({ method: "GET", url: "/api/v1/contact-requests?pageSize=2", headers: bearer(admin.token) });
+      expect(
+        (await test.app.inject({ method: "GET", url: "/api/v1/contact-requests", headers: bearer(customer.token) }))
+          .statusCode,
+      ).toBe(403);
+      const response = await test.app.inject({
+        method: "GET",
+        url: "/api/v1/contact-requests?pageSize=2",
+        headers: bearer(admin.token),
+      });
       expect(response.statusCode).toBe(200);
       const body = response.json();
       expect(body.total).toBeGreaterThanOrEqual(7);
@@ -93,13 +132,27 @@ describe.each(databaseKinds)("public site API on %s", (kind) => {
     });
 
     it("refuses a bad email and a bad phone number", async () => {
-      const response = await post("/api/v1/demo-requests", { ...demo, email: "not-an-email", phone: "call me" }, {}, "10.0.1.2");
+      const response = await post(
+        "/api/v1/demo-requests",
+        { ...demo, email: "not-an-email", phone: "call me" },
+        {},
+        "10.0.1.2",
+      );
       expect(response.statusCode).toBe(400);
-      expect(response.json().data.map((issue: { path: string }) => issue.path).sort()).toEqual(["email", "phone"]);
+      expect(
+        response
+          .json()
+          .data.map((issue: { path: string }) => issue.path)
+          .sort(),
+      ).toEqual(["email", "phone"]);
     });
 
     it("is listed for admins", async () => {
-      const response = await test.app.inject({ method: "GET", url: "/api/v1/demo-requests", headers: bearer(admin.token) });
+      const response = await test.app.inject({
+        method: "GET",
+        url: "/api/v1/demo-requests",
+        headers: bearer(admin.token),
+      });
       expect(response.statusCode).toBe(200);
       expect(response.json().data[0]).toMatchObject({ businessName: "Alex Tuning Ltd" });
     });
@@ -108,14 +161,39 @@ describe.each(databaseKinds)("public site API on %s", (kind) => {
   describe("supported vehicles", () => {
     it("lists vehicle families to visitors, without firmware identifiers", async () => {
       await test.app.ctx.db.insert(supportedVehicles).values([
-        { make: "Volkswagen", model: "Golf R", generation: "Mk7", engine: "2.0 TSI EA888", yearFrom: 2014, yearTo: 2020, ecu: "Simos 18.1", firmwareIds: ["SC8L0"] },
-        { make: "BMW", model: "M140i", generation: "F20", engine: "B58", yearFrom: 2016, yearTo: 2019, ecu: "MEVD17.2.4", firmwareIds: [] },
+        {
+          make: "Volkswagen",
+          model: "Golf R",
+          generation: "Mk7",
+          engine: "2.0 TSI EA888",
+          yearFrom: 2014,
+          yearTo: 2020,
+          ecu: "Simos 18.1",
+          firmwareIds: ["SC8L0"],
+        },
+        {
+          make: "BMW",
+          model: "M140i",
+          generation: "F20",
+          engine: "B58",
+          yearFrom: 2016,
+          yearTo: 2019,
+          ecu: "MEVD17.2.4",
+          firmwareIds: [],
+        },
       ]);
       const response = await test.app.inject({ method: "GET", url: "/api/v1/public/supported-vehicles" });
       expect(response.statusCode).toBe(200);
       expect(response.json().data).toEqual([
         { make: "BMW", model: "M140i", generation: "F20", engine: "B58", yearFrom: 2016, yearTo: 2019 },
-        { make: "Volkswagen", model: "Golf R", generation: "Mk7", engine: "2.0 TSI EA888", yearFrom: 2014, yearTo: 2020 },
+        {
+          make: "Volkswagen",
+          model: "Golf R",
+          generation: "Mk7",
+          engine: "2.0 TSI EA888",
+          yearFrom: 2014,
+          yearTo: 2020,
+        },
       ]);
     });
   });
@@ -134,19 +212,27 @@ describe.each(databaseKinds)("public site API on %s", (kind) => {
       expect(second.statusCode).toBe(409);
       const rows = await test.app.ctx.db.select().from(dealerProfiles).where(eq(dealerProfiles.userUid, user.uid));
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ status: "pending", vatNumber: "GB123456789", website: "https://fastlane.example.test" });
+      expect(rows[0]).toMatchObject({
+        status: "pending",
+        vatNumber: "GB123456789",
+        website: "https://fastlane.example.test",
+      });
     });
 
     it("cannot be used to set its own status", async () => {
       const user = await createUser(test, "customer");
       const response = await post("/api/v1/dealers", { ...dealer, status: "approved" }, bearer(user.token));
       expect(response.statusCode).toBe(400);
-      expect(await test.app.ctx.db.select().from(dealerProfiles).where(eq(dealerProfiles.userUid, user.uid))).toHaveLength(0);
+      expect(
+        await test.app.ctx.db.select().from(dealerProfiles).where(eq(dealerProfiles.userUid, user.uid)),
+      ).toHaveLength(0);
     });
 
     it("under concurrent requests still creates one profile", async () => {
       const user = await createUser(test, "customer");
-      const answers = await Promise.all(Array.from({ length: 10 }, () => post("/api/v1/dealers", dealer, bearer(user.token))));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () => post("/api/v1/dealers", dealer, bearer(user.token))),
+      );
       expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(1);
       expect(answers.filter((answer) => answer.statusCode === 409)).toHaveLength(9);
     });
@@ -154,12 +240,19 @@ describe.each(databaseKinds)("public site API on %s", (kind) => {
 
   describe("profile picture", () => {
     const image = (width: number, height: number) =>
-      sharp({ create: { width, height, channels: 3, background: { r: 200, g: 20, b: 40 } } }).png().toBuffer();
+      sharp({ create: { width, height, channels: 3, background: { r: 200, g: 20, b: 40 } } })
+        .png()
+        .toBuffer();
 
     it("stores an uploaded image resized to a 256 px WebP square and points photoURL at it", async () => {
       const user = await createUser(test, "customer");
       const form = multipart([{ name: "file", filename: "me.png", content: await image(900, 600) }]);
-      const response = await test.app.inject({ method: "POST", url: `/api/v1/users/${user.uid}/profile-picture`, ...form, headers: { ...form.headers, ...bearer(user.token) } });
+      const response = await test.app.inject({
+        method: "POST",
+        url: `/api/v1/users/${user.uid}/profile-picture`,
+        ...form,
+        headers: { ...form.headers, ...bearer(user.token) },
+      });
       expect(response.statusCode).toBe(201);
       const { photoURL } = response.json();
       expect((await test.app.ctx.identity.auth.getUser(user.uid)).photoURL).toBe(photoURL);
@@ -173,15 +266,32 @@ describe.each(databaseKinds)("public site API on %s", (kind) => {
       const user = await createUser(test, "customer");
       const url = `/api/v1/users/${user.uid}/profile-picture`;
       const text = multipart([{ name: "file", filename: "me.png", content: Buffer.from("not an image at all") }]);
-      const notImage = await test.app.inject({ method: "POST", url, ...text, headers: { ...text.headers, ...bearer(user.token) } });
+      const notImage = await test.app.inject({
+        method: "POST",
+        url,
+        ...text,
+        headers: { ...text.headers, ...bearer(user.token) },
+      });
       expect(notImage.statusCode).toBe(415);
       const other = multipart([{ name: "file", filename: "me.png", content: await image(10, 10) }]);
-      const forbidden = await test.app.inject({ method: "POST", url, ...other, headers: { ...other.headers, ...bearer(customer.token) } });
+      const forbidden = await test.app.inject({
+        method: "POST",
+        url,
+        ...other,
+        headers: { ...other.headers, ...bearer(customer.token) },
+      });
       expect(forbidden.statusCode).toBe(403);
       const big = multipart([{ name: "file", filename: "big.png", content: Buffer.alloc(5 * 1024 * 1024 + 1) }]);
-      const tooBig = await test.app.inject({ method: "POST", url, ...big, headers: { ...big.headers, ...bearer(user.token) } });
+      const tooBig = await test.app.inject({
+        method: "POST",
+        url,
+        ...big,
+        headers: { ...big.headers, ...bearer(user.token) },
+      });
       expect(tooBig.statusCode).toBe(413);
-      expect(await test.app.ctx.db.select().from(profilePictures).where(eq(profilePictures.userUid, user.uid))).toHaveLength(0);
+      expect(
+        await test.app.ctx.db.select().from(profilePictures).where(eq(profilePictures.userUid, user.uid)),
+      ).toHaveLength(0);
     });
 
     it("does not serve other blobs through the picture address", async () => {
@@ -202,7 +312,9 @@ describe.each(databaseKinds)("public site API on %s", (kind) => {
     });
 
     it("is refused for another user", async () => {
-      expect((await post(`/api/v1/users/${admin.uid}/revoke-sessions`, {}, bearer(customer.token))).statusCode).toBe(403);
+      expect((await post(`/api/v1/users/${admin.uid}/revoke-sessions`, {}, bearer(customer.token))).statusCode).toBe(
+        403,
+      );
     });
   });
 
@@ -210,15 +322,25 @@ describe.each(databaseKinds)("public site API on %s", (kind) => {
     it("removes the identity user and our rows", async () => {
       const user = await createUser(test, "customer");
       await post("/api/v1/dealers", dealer, bearer(user.token));
-      const response = await test.app.inject({ method: "DELETE", url: `/api/v1/users/${user.uid}`, headers: bearer(user.token) });
+      const response = await test.app.inject({
+        method: "DELETE",
+        url: `/api/v1/users/${user.uid}`,
+        headers: bearer(user.token),
+      });
       expect(response.statusCode).toBe(204);
       expect(await test.app.ctx.db.select().from(users).where(eq(users.uid, user.uid))).toHaveLength(0);
-      expect(await test.app.ctx.db.select().from(dealerProfiles).where(eq(dealerProfiles.userUid, user.uid))).toHaveLength(0);
+      expect(
+        await test.app.ctx.db.select().from(dealerProfiles).where(eq(dealerProfiles.userUid, user.uid)),
+      ).toHaveLength(0);
       await expect(test.app.ctx.identity.auth.getUser(user.uid)).rejects.toMatchObject({ code: "auth/user-not-found" });
     });
 
     it("is refused for another user's account", async () => {
-      const response = await test.app.inject({ method: "DELETE", url: `/api/v1/users/${admin.uid}`, headers: bearer(customer.token) });
+      const response = await test.app.inject({
+        method: "DELETE",
+        url: `/api/v1/users/${admin.uid}`,
+        headers: bearer(customer.token),
+      });
       expect(response.statusCode).toBe(403);
       expect(await test.app.ctx.db.select().from(users).where(eq(users.uid, admin.uid))).toHaveLength(1);
     });
@@ -229,17 +351,24 @@ describe.each(databaseKinds)("public site API on %s", (kind) => {
       // The emulator accepts unsigned tokens: one that says the sign-in was an hour ago, for an account
       // whose tokens are valid since two hours ago (else it reads as revoked).
       const validSince = Math.floor(Date.now() / 1000) - 7200;
-      const update = await fetch(`http://${test.emulatorHost}/identitytoolkit.googleapis.com/v1/projects/${test.projectId}/accounts:update`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: "Bearer owner" },
-        body: JSON.stringify({ localId: user.uid, validSince: String(validSince) }),
-      });
+      const update = await fetch(
+        `http://${test.emulatorHost}/identitytoolkit.googleapis.com/v1/projects/${test.projectId}/accounts:update`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: "Bearer owner" },
+          body: JSON.stringify({ localId: user.uid, validSince: String(validSince) }),
+        },
+      );
       expect(update.status).toBe(200);
       const token = await signIn(test.emulatorHost, user.email, user.password);
       const [header, payload] = token.split(".");
       const claims = JSON.parse(Buffer.from(payload, "base64url").toString());
       const stale = `${header}.${Buffer.from(JSON.stringify({ ...claims, auth_time: claims.auth_time - 3600 })).toString("base64url")}.`;
-      const response = await test.app.inject({ method: "DELETE", url: `/api/v1/users/${user.uid}`, headers: bearer(stale) });
+      const response = await test.app.inject({
+        method: "DELETE",
+        url: `/api/v1/users/${user.uid}`,
+        headers: bearer(stale),
+      });
       expect(response.statusCode).toBe(403);
       expect(response.json().data).toEqual([{ path: "auth_time", message: "requires-recent-login" }]);
       expect((await auth.getUser(user.uid)).uid).toBe(user.uid);

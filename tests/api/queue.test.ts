@@ -11,14 +11,30 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobSnapshot } from "../../contracts/server-management";
 import { auditEvents } from "../../server/db/schema";
 import { JobQueue } from "../../server/services/queue";
-import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 import { waitForMail } from "./inbox";
 import { requestsTo } from "./requests";
 
 const FAST = { QUEUE_POLL_SECONDS: "0.5", QUEUE_MAINTENANCE_SECONDS: "1" };
-const silentLog = { warn() {}, info() {}, error() {}, debug() {}, trace() {}, fatal() {}, child() { return silentLog; }, level: "silent" } as never;
+const silentLog = {
+  warn() {},
+  info() {},
+  error() {},
+  debug() {},
+  trace() {},
+  fatal() {},
+  child() {
+    return silentLog;
+  },
+  level: "silent",
+} as never;
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 25_000): Promise<T> {
+async function until<T>(
+  what: string,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 25_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -37,7 +53,14 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
   const extraQueues: JobQueue[] = [];
   /** Another worker process on the same database: its own pg-boss instance and workers. */
   const workerProcess = () => {
-    const queue = new JobQueue({ database: app.ctx.database, databaseUrl: app.ctx.config.databaseUrl, log: silentLog, schedules: false, pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1 });
+    const queue = new JobQueue({
+      database: app.ctx.database,
+      databaseUrl: app.ctx.config.databaseUrl,
+      log: silentLog,
+      schedules: false,
+      pollingIntervalSeconds: 0.5,
+      maintenanceIntervalSeconds: 1,
+    });
     extraQueues.push(queue);
     return queue;
   };
@@ -81,7 +104,12 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
     const dying = workerProcess();
-    dying.define({ kind: kindName, expireInSeconds: 2, retryDelaySeconds: 1, handler: () => (started(), new Promise(() => {})) });
+    dying.define({
+      kind: kindName,
+      expireInSeconds: 2,
+      retryDelaySeconds: 1,
+      handler: () => (started(), new Promise(() => {})),
+    });
     await dying.start();
     const id = await dying.send(kindName);
     await running;
@@ -91,9 +119,18 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
 
     const healthy = workerProcess();
     let finishedBy = "";
-    healthy.define({ kind: kindName, expireInSeconds: 2, retryDelaySeconds: 1, handler: async (_data, context) => ((finishedBy = context.jobId), { recovered: 1 }) });
+    healthy.define({
+      kind: kindName,
+      expireInSeconds: 2,
+      retryDelaySeconds: 1,
+      handler: async (_data, context) => ((finishedBy = context.jobId), { recovered: 1 }),
+    });
     await healthy.start();
-    const job = await until("the crashed job", () => healthy.get(id), (snapshot) => snapshot?.state === "succeeded");
+    const job = await until(
+      "the crashed job",
+      () => healthy.get(id),
+      (snapshot) => snapshot?.state === "succeeded",
+    );
     expect(finishedBy).toBe(id);
     expect(job).toMatchObject({ state: "succeeded", result: { recovered: 1 } });
     expect(job!.retries).toBeGreaterThanOrEqual(1);
@@ -117,7 +154,11 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
     });
     await closing.start();
     const id = await closing.send(kindName);
-    await until("the long job", async () => stepsDone, (done) => done >= 3);
+    await until(
+      "the long job",
+      async () => stepsDone,
+      (done) => done >= 3,
+    );
     const stopping = Date.now();
     await closing.stop(5000);
     expect(Date.now() - stopping, "it did not wait for the 1000 items").toBeLessThan(3000);
@@ -126,7 +167,11 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
     const next = workerProcess();
     next.define({ kind: kindName, retryDelaySeconds: 1, handler: async () => ({ resumed: 1 }) });
     await next.start();
-    const job = await until("the interrupted job", () => next.get(id), (snapshot) => snapshot?.state === "succeeded");
+    const job = await until(
+      "the interrupted job",
+      () => next.get(id),
+      (snapshot) => snapshot?.state === "succeeded",
+    );
     expect(job).toMatchObject({ state: "succeeded", result: { resumed: 1 } });
     expect(job!.retries).toBeGreaterThanOrEqual(1);
   }, 60_000);
@@ -146,11 +191,21 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
     });
     await queue.start();
     const id = await queue.send(kindName, { what: "always fails" });
-    const job = await until("the failing job", () => queue.get(id), (snapshot) => snapshot?.state === "failed");
+    const job = await until(
+      "the failing job",
+      () => queue.get(id),
+      (snapshot) => snapshot?.state === "failed",
+    );
     expect(attempts).toHaveLength(3);
     // Backoff: the second wait is longer than the first.
     expect(attempts[2] - attempts[1]).toBeGreaterThan(attempts[1] - attempts[0]);
-    expect(job).toMatchObject({ state: "failed", retries: 2, retryLimit: 2, error: "attempt 3 failed", deadLetter: false });
+    expect(job).toMatchObject({
+      state: "failed",
+      retries: 2,
+      retryLimit: 2,
+      error: "attempt 3 failed",
+      deadLetter: false,
+    });
     const dead = (await queue.list()).filter((candidate: JobSnapshot) => candidate.kind === `${kindName}.dead`);
     expect(dead).toHaveLength(1);
     expect(dead[0]).toMatchObject({ deadLetter: true, state: "queued" });
@@ -161,8 +216,14 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
 
   it("lets an admin retry a failed job from the API, audited, and refuses everyone else", async () => {
     const id = await app.ctx.jobs.send("test.flaky");
-    await until("the flaky job", () => app.ctx.jobs.get(id), (snapshot) => snapshot?.state === "failed");
-    const failed = (await call("GET", "/status/background", admin)).json().jobs.find((job: JobSnapshot) => job.id === id);
+    await until(
+      "the flaky job",
+      () => app.ctx.jobs.get(id),
+      (snapshot) => snapshot?.state === "failed",
+    );
+    const failed = (await call("GET", "/status/background", admin))
+      .json()
+      .jobs.find((job: JobSnapshot) => job.id === id);
     expect(failed).toMatchObject({ state: "failed", error: "the first attempt fails" });
 
     expect((await call("POST", `/status/background/${id}/retry`, customer)).statusCode).toBe(403);
@@ -173,9 +234,16 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
     expect(retried.statusCode, retried.body).toBe(202);
     await app.ctx.jobs.idle();
     expect(await app.ctx.jobs.get(id)).toMatchObject({ state: "succeeded", result: { attempt: 2 } });
-    const audit = await app.ctx.db.select().from(auditEvents).where(and(eq(auditEvents.targetId, id), eq(auditEvents.action, "job.retried")));
+    const audit = await app.ctx.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.targetId, id), eq(auditEvents.action, "job.retried")));
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ actorUid: admin.uid, targetType: "job", before: expect.objectContaining({ state: "failed" }) });
+    expect(audit[0]).toMatchObject({
+      actorUid: admin.uid,
+      targetType: "job",
+      before: expect.objectContaining({ state: "failed" }),
+    });
 
     expect((await call("POST", `/status/background/${id}/retry`, admin)).statusCode).toBe(409);
     expect((await call("POST", `/status/background/${crypto.randomUUID()}/retry`, admin)).statusCode).toBe(404);
@@ -205,27 +273,50 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
     const first = await app.ctx.jobs.send("test.slow");
     let second = "";
     try {
-      await until("the slow job's progress", () => app.ctx.jobs.get(first), (snapshot) => snapshot?.state === "running" && snapshot.done === 1);
+      await until(
+        "the slow job's progress",
+        () => app.ctx.jobs.get(first),
+        (snapshot) => snapshot?.state === "running" && snapshot.done === 1,
+      );
       // One attempt at a time per kind: the second waits, and how long it has waited is the lag.
       second = await app.ctx.jobs.send("test.slow");
       await new Promise((resolve) => setTimeout(resolve, 1200));
       const status = await call("GET", "/status", admin);
       expect(status.statusCode, status.body).toBe(200);
       const body = status.json();
-      expect(body.components.map((component: { name: string }) => component.name)).toEqual(["api", "database", "identity", "payments", "storage", "queue"]);
+      expect(body.components.map((component: { name: string }) => component.name)).toEqual([
+        "api",
+        "database",
+        "identity",
+        "payments",
+        "storage",
+        "queue",
+      ]);
       expect(body.components.every((component: { ok: boolean }) => component.ok)).toBe(true);
       expect(body.queue).toMatchObject({ ok: true, backend: kind, counts: { running: 1, queued: 1 } });
       expect(body.queue.lagSeconds).toBeGreaterThanOrEqual(1);
-      const listed = (await call("GET", "/status/background", admin)).json().jobs.find((job: JobSnapshot) => job.id === first);
+      const listed = (await call("GET", "/status/background", admin))
+        .json()
+        .jobs.find((job: JobSnapshot) => job.id === first);
       expect(listed).toMatchObject({ state: "running", total: 2, done: 1 });
     } finally {
       releaseSlow();
     }
     // Its first step written means its handler is waiting on the gate again.
-    await until("the second slow job", () => app.ctx.jobs.get(second), (snapshot) => snapshot?.state === "running" && snapshot.done === 1);
+    await until(
+      "the second slow job",
+      () => app.ctx.jobs.get(second),
+      (snapshot) => snapshot?.state === "running" && snapshot.done === 1,
+    );
     releaseSlow();
     await app.ctx.jobs.idle();
-    expect(await app.ctx.jobs.get(first)).toMatchObject({ state: "succeeded", total: 2, done: 2, failures: [{ item: "second", message: "could not do the second" }], result: { items: 2 } });
+    expect(await app.ctx.jobs.get(first)).toMatchObject({
+      state: "succeeded",
+      total: 2,
+      done: 2,
+      failures: [{ item: "second", message: "could not do the second" }],
+      result: { items: 2 },
+    });
   }, 60_000);
 
   it("starts reconciliation and blob collection for an admin, each audited, and both finish", async () => {
@@ -235,10 +326,18 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
     expect(reconciliation.statusCode, reconciliation.body).toBe(202);
     expect((await call("POST", "/status/background/start/mail.send", admin)).statusCode).toBe(400);
     await app.ctx.jobs.idle();
-    expect(await app.ctx.jobs.get(collection.json().id)).toMatchObject({ state: "succeeded", result: { removed: expect.any(Number) } });
-    expect(await app.ctx.jobs.get(reconciliation.json().job.id)).toMatchObject({ state: "succeeded", result: { mirrored: expect.any(Number) } });
+    expect(await app.ctx.jobs.get(collection.json().id)).toMatchObject({
+      state: "succeeded",
+      result: { removed: expect.any(Number) },
+    });
+    expect(await app.ctx.jobs.get(reconciliation.json().job.id)).toMatchObject({
+      state: "succeeded",
+      result: { mirrored: expect.any(Number) },
+    });
     const started = await app.ctx.db.select().from(auditEvents).where(eq(auditEvents.action, "job.started"));
-    expect(started.map((row) => row.targetId)).toEqual(expect.arrayContaining([collection.json().id, reconciliation.json().job.id]));
+    expect(started.map((row) => row.targetId)).toEqual(
+      expect.arrayContaining([collection.json().id, reconciliation.json().job.id]),
+    );
   });
 
   it("sends mail through the queue: 202, the message arrives, and its job (with the one-time link) is gone", async () => {
@@ -260,7 +359,11 @@ describe.each(databaseKinds)("app info and schedules on %s", (kind) => {
 
   beforeAll(async () => {
     // Schedules on, as outside tests: this app's queue registers its crons.
-    test = await startTestApp(kind, { SMTP_URL: `smtp://mailer:${smtpPassword}@127.0.0.1:2525`, SECRETS_KEY: secretsKey, QUEUE_SCHEDULES: "1" });
+    test = await startTestApp(kind, {
+      SMTP_URL: `smtp://mailer:${smtpPassword}@127.0.0.1:2525`,
+      SECRETS_KEY: secretsKey,
+      QUEUE_SCHEDULES: "1",
+    });
     admin = await createUser(test, "admin");
   });
   afterAll(async () => test?.close());
@@ -271,7 +374,11 @@ describe.each(databaseKinds)("app info and schedules on %s", (kind) => {
     expect(response.body).not.toContain(smtpPassword);
     expect(response.body).not.toContain(secretsKey);
     const info = response.json();
-    expect(info.versions).toMatchObject({ app: expect.any(String), node: process.version, libraries: { "pg-boss": "10.4.2", fastify: expect.any(String) } });
+    expect(info.versions).toMatchObject({
+      app: expect.any(String),
+      node: process.version,
+      libraries: { "pg-boss": "10.4.2", fastify: expect.any(String) },
+    });
     const setting = (key: string) => info.configuration.find((entry: { key: string }) => entry.key === key);
     expect(setting("smtpUrl")).toEqual({ key: "smtpUrl", value: "smtp://mailer:••••@127.0.0.1:2525", masked: true });
     expect(setting("secretsKey")).toEqual({ key: "secretsKey", value: "••••", masked: true });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { notFound } from "../../server/errors";
 import { responseSerializer } from "../../server/http/zod";
-import { type TestApp, startTestApp } from "./harness";
+import { startTestApp, type TestApp } from "./harness";
 
 const answerSchema = z.strictObject({ id: z.string(), count: z.number().int(), note: z.string().optional() });
 
@@ -12,17 +12,22 @@ describe("response schemas", () => {
   beforeAll(async () => {
     // The real app in test mode, with one more route whose answer depends on ?shape=.
     test = await startTestApp("pglite");
-    test.app.get("/api/v1/response-contract-probe", { schema: { response: { 200: answerSchema } } }, async (request) => {
-      const { shape } = request.query as { shape?: string };
-      if (shape === "missing") throw notFound("Probe");
-      if (shape === "wrong-type") return { id: "a", count: "3" };
-      if (shape === "extra-key") return { id: "a", count: 3, secret: "leaked" };
-      return { count: 3, note: undefined, id: "a" };
-    });
+    test.app.get(
+      "/api/v1/response-contract-probe",
+      { schema: { response: { 200: answerSchema } } },
+      async (request) => {
+        const { shape } = request.query as { shape?: string };
+        if (shape === "missing") throw notFound("Probe");
+        if (shape === "wrong-type") return { id: "a", count: "3" };
+        if (shape === "extra-key") return { id: "a", count: 3, secret: "leaked" };
+        return { count: 3, note: undefined, id: "a" };
+      },
+    );
   });
   afterAll(() => test?.close());
 
-  const probe = (shape: string) => test.app.inject({ method: "GET", url: `/api/v1/response-contract-probe?shape=${shape}` });
+  const probe = (shape: string) =>
+    test.app.inject({ method: "GET", url: `/api/v1/response-contract-probe?shape=${shape}` });
 
   it("fails with a 500 when a handler answers a shape its response schema does not allow", async () => {
     for (const shape of ["wrong-type", "extra-key"]) {

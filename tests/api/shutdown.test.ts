@@ -8,7 +8,9 @@ function get(agent: http.Agent, port: number, path: string): Promise<{ status: n
     http
       .get({ host: "127.0.0.1", port, path, agent }, (response) => {
         response.resume();
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, connection: response.headers.connection }));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, connection: response.headers.connection }),
+        );
       })
       .on("error", reject);
   });

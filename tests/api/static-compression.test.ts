@@ -1,4 +1,3 @@
-import { productionMailEnv } from "./harness";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -11,6 +10,7 @@ import { buildApp } from "../../server/app";
 import { loadConfig } from "../../server/config";
 import { type Database, openDatabase } from "../../server/db/connection";
 import { negotiateEncoding } from "../../server/http/static";
+import { productionMailEnv } from "./harness";
 
 /**
  * A small stand-in for dist/: an index.html, a hashed script and a tiny file, compressed by the same
@@ -22,8 +22,14 @@ const script = `export const rows = [${Array.from({ length: 400 }, (_, i) => `{ 
 const html = `<!doctype html><html><head><title>Tuning Portal</title><script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div>${"<!-- padding -->".repeat(100)}</body></html>`;
 
 // A page the build rendered (scripts/lib/prerender.ts writes dist/pages/<path>.html).
-const loginSnapshot = html.replace('<div id="root">', `<div class="page-snapshot">${"<h1>Sign in</h1>".repeat(100)}</div><div id="root">`);
-const termsSnapshot = html.replace('<div id="root">', `<div class="page-snapshot">${"<h1>Terms</h1>".repeat(100)}</div><div id="root">`);
+const loginSnapshot = html.replace(
+  '<div id="root">',
+  `<div class="page-snapshot">${"<h1>Sign in</h1>".repeat(100)}</div><div id="root">`,
+);
+const termsSnapshot = html.replace(
+  '<div id="root">',
+  `<div class="page-snapshot">${"<h1>Terms</h1>".repeat(100)}</div><div id="root">`,
+);
 
 let app: FastifyInstance;
 let database: Database;
@@ -37,7 +43,10 @@ beforeAll(async () => {
   await writeFile(path.join(distDir, "pages", "login.html"), loginSnapshot);
   await writeFile(path.join(distDir, "pages", "legal", "terms.html"), termsSnapshot);
   await mkdir(path.join(distDir, ".vite"), { recursive: true });
-  await writeFile(path.join(distDir, ".vite", "chunks.json"), JSON.stringify([{ fileName: "assets/index-abc123.js", padding: "x".repeat(2000) }]));
+  await writeFile(
+    path.join(distDir, ".vite", "chunks.json"),
+    JSON.stringify([{ fileName: "assets/index-abc123.js", padding: "x".repeat(2000) }]),
+  );
   await precompressDir(distDir);
   const config = loadConfig({
     NODE_ENV: "production",
@@ -80,7 +89,11 @@ describe("static files are sent compressed by content negotiation", () => {
   for (const { acceptEncoding, expected } of cases) {
     it(`a hashed script asked with Accept-Encoding ${acceptEncoding ?? "(none)"} comes as ${expected ?? "identity"}, byte for byte the original`, async () => {
       const original = await readFile(path.join(distDir, "assets", "index-abc123.js"));
-      const response = await app.inject({ method: "GET", url: "/assets/index-abc123.js", headers: acceptEncoding ? { "accept-encoding": acceptEncoding } : {} });
+      const response = await app.inject({
+        method: "GET",
+        url: "/assets/index-abc123.js",
+        headers: acceptEncoding ? { "accept-encoding": acceptEncoding } : {},
+      });
       expect(response.statusCode).toBe(200);
       expect(response.headers["content-encoding"]).toBe(expected);
       expect(String(response.headers.vary).toLowerCase()).toContain("accept-encoding");
@@ -92,7 +105,11 @@ describe("static files are sent compressed by content negotiation", () => {
     });
 
     it(`a client route asked with Accept-Encoding ${acceptEncoding ?? "(none)"} gets index.html as ${expected ?? "identity"}`, async () => {
-      const response = await app.inject({ method: "GET", url: "/dashboard", headers: acceptEncoding ? { "accept-encoding": acceptEncoding } : {} });
+      const response = await app.inject({
+        method: "GET",
+        url: "/dashboard",
+        headers: acceptEncoding ? { "accept-encoding": acceptEncoding } : {},
+      });
       expect(response.statusCode).toBe(200);
       expect(response.headers["content-encoding"]).toBe(expected);
       expect(String(response.headers.vary).toLowerCase()).toContain("accept-encoding");
@@ -105,8 +122,17 @@ describe("static files are sent compressed by content negotiation", () => {
 
   for (const { acceptEncoding, expected } of cases) {
     it(`a public page the build rendered is sent rendered, asked with Accept-Encoding ${acceptEncoding ?? "(none)"} as ${expected ?? "identity"}`, async () => {
-      for (const [url, page] of [["/login", loginSnapshot], ["/login/", loginSnapshot], ["/login?to=%2Fdashboard", loginSnapshot], ["/legal/terms", termsSnapshot]] as const) {
-        const response = await app.inject({ method: "GET", url, headers: acceptEncoding ? { "accept-encoding": acceptEncoding } : {} });
+      for (const [url, page] of [
+        ["/login", loginSnapshot],
+        ["/login/", loginSnapshot],
+        ["/login?to=%2Fdashboard", loginSnapshot],
+        ["/legal/terms", termsSnapshot],
+      ] as const) {
+        const response = await app.inject({
+          method: "GET",
+          url,
+          headers: acceptEncoding ? { "accept-encoding": acceptEncoding } : {},
+        });
         expect(response.statusCode, url).toBe(200);
         expect(response.headers["content-encoding"], url).toBe(expected);
         expect(String(response.headers.vary).toLowerCase()).toContain("accept-encoding");
@@ -133,7 +159,11 @@ describe("static files are sent compressed by content negotiation", () => {
         const etag = String(first.headers.etag);
         expect(etag).not.toBe("undefined");
         etags.add(etag);
-        const again = await app.inject({ method: "GET", url, headers: { "accept-encoding": acceptEncoding, "if-none-match": etag } });
+        const again = await app.inject({
+          method: "GET",
+          url,
+          headers: { "accept-encoding": acceptEncoding, "if-none-match": etag },
+        });
         expect(again.statusCode, `${url} with ${acceptEncoding}`).toBe(304);
       }
     }
@@ -141,7 +171,11 @@ describe("static files are sent compressed by content negotiation", () => {
   });
 
   it("a file too small to compress is sent as is, still with Vary", async () => {
-    const response = await app.inject({ method: "GET", url: "/assets/tiny-abc123.js", headers: { "accept-encoding": "br, gzip" } });
+    const response = await app.inject({
+      method: "GET",
+      url: "/assets/tiny-abc123.js",
+      headers: { "accept-encoding": "br, gzip" },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-encoding"]).toBeUndefined();
     expect(String(response.headers.vary).toLowerCase()).toContain("accept-encoding");
@@ -155,7 +189,11 @@ describe("static files are sent compressed by content negotiation", () => {
   });
 
   it("a missing hashed asset is a 404, not index.html", async () => {
-    const response = await app.inject({ method: "GET", url: "/assets/gone-123.js", headers: { "accept-encoding": "br" } });
+    const response = await app.inject({
+      method: "GET",
+      url: "/assets/gone-123.js",
+      headers: { "accept-encoding": "br" },
+    });
     expect(response.statusCode).toBe(404);
   });
 });

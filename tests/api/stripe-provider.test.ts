@@ -3,7 +3,7 @@
  * the Stripe CLI cannot be installed here): the SDK's retry sends the order's idempotency key
  * again, and a provider that does not answer leaves no order behind.
  */
-import { type IncomingMessage, type Server, createServer } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { dealerProfiles, orders } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { carMaker } from "./flashing-setup";
-import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 import { readyPayouts } from "./payments-setup";
 import { requestsTo } from "./requests";
 
@@ -32,7 +32,11 @@ function stripeStub() {
     request.on("data", (chunk) => (raw += chunk));
     request.on("end", () => {
       const body = new URLSearchParams(raw);
-      calls.push({ path: request.url ?? "", idempotencyKey: request.headers["idempotency-key"] as string | undefined, body });
+      calls.push({
+        path: request.url ?? "",
+        idempotencyKey: request.headers["idempotency-key"] as string | undefined,
+        body,
+      });
       response.setHeader("content-type", "application/json");
       if (state.down || calls.length <= state.failFirst) {
         response.statusCode = 500;
@@ -40,7 +44,17 @@ function stripeStub() {
         return;
       }
       const id = `pi_stub_${calls.length}`;
-      response.end(JSON.stringify({ id, object: "payment_intent", client_secret: `${id}_secret_stub`, amount: Number(body.get("amount")), currency: body.get("currency"), status: "requires_payment_method", metadata: { orderId: body.get("metadata[orderId]") } }));
+      response.end(
+        JSON.stringify({
+          id,
+          object: "payment_intent",
+          client_secret: `${id}_secret_stub`,
+          amount: Number(body.get("amount")),
+          currency: body.get("currency"),
+          status: "requires_payment_method",
+          metadata: { orderId: body.get("metadata[orderId]") },
+        }),
+      );
     });
   });
   return { server, calls, state };
@@ -55,18 +69,29 @@ describe.each(databaseKinds)("the Stripe provider against a local stub on %s", (
   let dealerUid: string;
   let tuneId: string;
 
-  const connectCar = carMaker(requestsTo(() => app), demo, "WSTUB");
+  const connectCar = carMaker(
+    requestsTo(() => app),
+    demo,
+    "WSTUB",
+  );
   const car = () => connectCar(customer);
 
   beforeAll(async () => {
     await new Promise<void>((resolve) => stub.server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(stub.server.address() as AddressInfo).port}`;
-    test = await startTestApp(kind, { STRIPE_SECRET_KEY: "sk_test_stub", STRIPE_PUBLISHABLE_KEY: "pk_test_stub", STRIPE_WEBHOOK_SECRET: "whsec_stub", STRIPE_API_URL: url });
+    test = await startTestApp(kind, {
+      STRIPE_SECRET_KEY: "sk_test_stub",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_stub",
+      STRIPE_WEBHOOK_SECRET: "whsec_stub",
+      STRIPE_API_URL: url,
+    });
     app = test.app;
     const [admin, dealer] = await Promise.all([createUser(test, "admin"), createUser(test, "dealer")]);
     customer = await createUser(test, "customer");
     await Promise.all([admin, dealer, customer].map((user) => call("GET", "/tune-files", user)));
-    await app.ctx.db.insert(dealerProfiles).values({ userUid: dealer.uid, businessName: "Stub Tuning", status: "approved" });
+    await app.ctx.db
+      .insert(dealerProfiles)
+      .values({ userUid: dealer.uid, businessName: "Stub Tuning", status: "approved" });
     dealerUid = dealer.uid;
     await storeFirmware(admin, demo);
     tuneId = (await upload("/tune-files", dealer, demo.tune.image, { title: "Stage 2" })).json().id;
@@ -89,12 +114,24 @@ describe.each(databaseKinds)("the Stripe provider against a local stub on %s", (
     const answer = await call("POST", "/payments/tune-file-order", customer, { tuneFileId: tuneId, vehicleId });
     expect(answer.statusCode, answer.body).toBe(201);
     const checkout = answer.json();
-    expect(checkout).toMatchObject({ provider: "stripe", checkoutPath: null, clientSecret: "pi_stub_2_secret_stub", publishableKey: "pk_test_stub", order: { provider: "stripe", amountCents: 39900, currency: "GBP", feeCents: 3990 } });
+    expect(checkout).toMatchObject({
+      provider: "stripe",
+      checkoutPath: null,
+      clientSecret: "pi_stub_2_secret_stub",
+      publishableKey: "pk_test_stub",
+      order: { provider: "stripe", amountCents: 39900, currency: "GBP", feeCents: 3990 },
+    });
     expect(stub.calls).toHaveLength(2);
     expect(stub.calls[0].idempotencyKey).toBe(`order-${checkout.order.id}`);
     expect(stub.calls[1].idempotencyKey).toBe(stub.calls[0].idempotencyKey);
     // A destination charge: the sale goes to the dealer's account, the platform keeps its fee.
-    expect(Object.fromEntries(stub.calls[1].body)).toMatchObject({ amount: "39900", currency: "gbp", "metadata[orderId]": checkout.order.id, application_fee_amount: "3990", "transfer_data[destination]": `acct_test_${dealerUid}` });
+    expect(Object.fromEntries(stub.calls[1].body)).toMatchObject({
+      amount: "39900",
+      currency: "gbp",
+      "metadata[orderId]": checkout.order.id,
+      application_fee_amount: "3990",
+      "transfer_data[destination]": `acct_test_${dealerUid}`,
+    });
     const [row] = await app.ctx.db.select().from(orders).where(eq(orders.id, checkout.order.id));
     expect(row.paymentId).toBe("pi_stub_2");
   });
@@ -108,10 +145,19 @@ describe.each(databaseKinds)("the Stripe provider against a local stub on %s", (
     expect(stub.calls.length).toBeGreaterThan(1);
     expect(await app.ctx.db.select().from(orders).where(eq(orders.vehicleId, vehicleId))).toHaveLength(0);
     stub.state.down = false;
-    expect((await call("POST", "/payments/tune-file-order", customer, { tuneFileId: tuneId, vehicleId })).statusCode).toBe(201);
+    expect(
+      (await call("POST", "/payments/tune-file-order", customer, { tuneFileId: tuneId, vehicleId })).statusCode,
+    ).toBe(201);
   });
 
   it("offers no sandbox checkout when Stripe is configured", async () => {
-    expect((await call("POST", "/payments/sandbox/pay", customer, { orderId: "00000000-0000-4000-8000-000000000000", cardNumber: "4242424242424242" })).statusCode).toBe(404);
+    expect(
+      (
+        await call("POST", "/payments/sandbox/pay", customer, {
+          orderId: "00000000-0000-4000-8000-000000000000",
+          cardNumber: "4242424242424242",
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 });

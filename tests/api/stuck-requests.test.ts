@@ -7,10 +7,10 @@
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { QueryEscapedTransactionError } from "../../server/db/transaction-guard";
 import { tuneFilePurchases, tuneFiles, userVehicles } from "../../server/db/schema";
+import { QueryEscapedTransactionError } from "../../server/db/transaction-guard";
 import { generateDemo } from "../../server/seed/generator";
-import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 import { requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 2, firmwareId: "STUCK64K" });
@@ -71,8 +71,13 @@ describe.each(databaseKinds)("a stuck request on %s", (kind) => {
     expect(created.statusCode, created.body).toBe(201);
     tuneId = created.json().id;
     // The buyer holds a licence for the tune, which the dealer then keeps unpublished.
-    const [vehicle] = await app.ctx.db.insert(userVehicles).values({ ownerUid: buyer.uid, name: "Buyer's hatch" }).returning();
-    await app.ctx.db.insert(tuneFilePurchases).values({ customerUid: buyer.uid, tuneFileId: tuneId, vehicleId: vehicle.id, grantedBy: dealer.uid });
+    const [vehicle] = await app.ctx.db
+      .insert(userVehicles)
+      .values({ ownerUid: buyer.uid, name: "Buyer's hatch" })
+      .returning();
+    await app.ctx.db
+      .insert(tuneFilePurchases)
+      .values({ customerUid: buyer.uid, tuneFileId: tuneId, vehicleId: vehicle.id, grantedBy: dealer.uid });
     await app.ctx.db.update(tuneFiles).set({ published: false }).where(eq(tuneFiles.id, tuneId));
   });
   afterAll(async () => {
@@ -88,7 +93,11 @@ describe.each(databaseKinds)("a stuck request on %s", (kind) => {
       { who: otherDealer, method: "DELETE" as const, status: 404 },
     ];
     for (const { who, method, status } of attempts) {
-      const response = await within(5_000, `${method} by a non-owner`, call(method, `/tune-files/${tuneId}`, who, method === "PATCH" ? { title: "Hijacked" } : undefined));
+      const response = await within(
+        5_000,
+        `${method} by a non-owner`,
+        call(method, `/tune-files/${tuneId}`, who, method === "PATCH" ? { title: "Hijacked" } : undefined),
+      );
       expect(response.statusCode, response.body).toBe(status);
     }
     const health = await within(1_000, "GET /health", call("GET", "/health", null));
@@ -104,13 +113,19 @@ describe.each(databaseKinds)("a stuck request on %s", (kind) => {
     });
     await expect(within(1_000, "the escaped query", escaped)).rejects.toBeInstanceOf(QueryEscapedTransactionError);
     const nested = db.transaction(async () => db.transaction(async () => undefined));
-    await expect(within(1_000, "a transaction opened on the outer handle", nested)).rejects.toBeInstanceOf(QueryEscapedTransactionError);
+    await expect(within(1_000, "a transaction opened on the outer handle", nested)).rejects.toBeInstanceOf(
+      QueryEscapedTransactionError,
+    );
     const answer = await within(1_000, "a query after them", db.select({ n: sql<number>`1` }).from(tuneFiles).limit(1));
     expect(answer).toEqual([{ n: 1 }]);
   });
 
   it("refuses an answer sent from inside an open transaction, before its commit, and answers after a commit", async () => {
-    const inside = await within(1_000, "the answer from inside a transaction", call("POST", "/test-only/answer-inside", dealer));
+    const inside = await within(
+      1_000,
+      "the answer from inside a transaction",
+      call("POST", "/test-only/answer-inside", dealer),
+    );
     expect(inside.statusCode, inside.body).toBe(500);
     expect(inside.json()).toMatchObject({ statusCode: 500 });
     expect((await call("GET", "/health", null)).statusCode).toBe(200);
@@ -122,7 +137,11 @@ describe.each(databaseKinds)("a stuck request on %s", (kind) => {
     expect(stuck.headers["retry-after"]).toBe("5");
     expect(stuck.json()).toMatchObject({ statusCode: 503, message: "Service unavailable" });
     // The row lock (and on PGlite the only session) is free again: the owner's change goes through.
-    const change = await within(1_000, "a change to the row the stuck request had locked", call("PATCH", `/tune-files/${tuneId}`, dealer, { title: "Stage 1 (fixed)" }));
+    const change = await within(
+      1_000,
+      "a change to the row the stuck request had locked",
+      call("PATCH", `/tune-files/${tuneId}`, dealer, { title: "Stage 1 (fixed)" }),
+    );
     expect(change.statusCode, change.body).toBe(200);
     // The abandoned handler's late write finds its transaction gone and changes nothing.
     releaseStuck();

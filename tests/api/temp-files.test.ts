@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SERVER_ENTRY, SERVER_NODE_FLAGS } from "../../scripts/lib/server-process";
 import { collectBlobs } from "../../server/services/blob-collector";
 import { removeStaleTempFiles, tempDirOf } from "../../server/services/temp-files";
-import { type TestApp, startTestApp } from "./harness";
+import { startTestApp, type TestApp } from "./harness";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -94,14 +94,24 @@ describe("temp files of interrupted requests", () => {
       throw new Error(`the server did not start: ${stderr}`);
     }
 
-    const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once("exit", resolve)));
+    const exited = (child: ChildProcess) =>
+      new Promise((resolve) =>
+        child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once("exit", resolve),
+      );
 
     async function signUp(): Promise<string> {
-      const response = await fetch(`http://${inject("emulatorHost")}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=test-api-key`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: `killed-${randomBytes(5).toString("hex")}@example.test`, password: "test-password-1", returnSecureToken: true }),
-      });
+      const response = await fetch(
+        `http://${inject("emulatorHost")}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=test-api-key`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            email: `killed-${randomBytes(5).toString("hex")}@example.test`,
+            password: "test-password-1",
+            returnSecureToken: true,
+          }),
+        },
+      );
       return ((await response.json()) as { idToken: string }).idToken;
     }
 
@@ -111,19 +121,27 @@ describe("temp files of interrupted requests", () => {
       await rm(dataDir, { recursive: true, force: true });
     });
 
-    it("leaves the partial upload behind, and the next start removes it once it is older than the time-out", { timeout: 120_000 }, async () => {
+    it("leaves the partial upload behind, and the next start removes it once it is older than the time-out", {
+      timeout: 120_000,
+    }, async () => {
       const first = await startServer();
       const token = await signUp();
 
       // A large data log, of which only the first megabytes are sent before the process dies.
       const boundary = `----killed${randomBytes(8).toString("hex")}`;
-      const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="long.csv"\r\nContent-Type: text/csv\r\n\r\nTime,RPM\n`);
+      const head = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="long.csv"\r\nContent-Type: text/csv\r\n\r\nTime,RPM\n`,
+      );
       const request = http.request({
         host: "127.0.0.1",
         port: first.port,
         method: "POST",
         path: "/api/v1/data-logs",
-        headers: { authorization: `Bearer ${token}`, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(100 * 1024 * 1024) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": `multipart/form-data; boundary=${boundary}`,
+          "content-length": String(100 * 1024 * 1024),
+        },
       });
       request.on("error", () => {});
       request.write(head);
@@ -133,7 +151,8 @@ describe("temp files of interrupted requests", () => {
         request.write(rows);
         await new Promise((resolve) => setTimeout(resolve, 50));
         for (const name of await listTemps(dataDir)) {
-          if (name.startsWith("upload-") && (await stat(path.join(tempDirOf(dataDir), name))).size > 1024 * 1024) partial = name;
+          if (name.startsWith("upload-") && (await stat(path.join(tempDirOf(dataDir), name))).size > 1024 * 1024)
+            partial = name;
         }
       }
       expect(partial, "the upload streams to a temp file").toBeDefined();

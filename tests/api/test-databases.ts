@@ -34,11 +34,16 @@ const databaseUrl = (name: string) => {
 export async function createPostgresDatabase(template: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `portal_test_${randomBytes(6).toString("hex")}`;
   await asAdmin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
-  return { url: databaseUrl(name), drop: () => asAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined) };
+  return {
+    url: databaseUrl(name),
+    drop: () => asAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
 }
 
 /** Made once per run: a migrated PostgreSQL database to copy and a migrated PGlite data directory written to `pgliteDumpFile`. */
-export async function prepareMigratedDatabases(pgliteDumpFile: string): Promise<{ postgresTemplate: string; drop: () => Promise<void> }> {
+export async function prepareMigratedDatabases(
+  pgliteDumpFile: string,
+): Promise<{ postgresTemplate: string; drop: () => Promise<void> }> {
   const postgresTemplate = `portal_template_${randomBytes(6).toString("hex")}`;
   await asAdmin((client) => client.query(`CREATE DATABASE ${postgresTemplate}`));
   const postgres = await openDatabase({ databaseUrl: databaseUrl(postgresTemplate), pgliteDir: "memory://" });
@@ -55,7 +60,13 @@ export async function prepareMigratedDatabases(pgliteDumpFile: string): Promise<
   } finally {
     await pglite.close();
   }
-  return { postgresTemplate, drop: () => asAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${postgresTemplate} WITH (FORCE)`)).then(() => undefined) };
+  return {
+    postgresTemplate,
+    drop: () =>
+      asAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${postgresTemplate} WITH (FORCE)`)).then(
+        () => undefined,
+      ),
+  };
 }
 
 let pgliteDump: Promise<Blob> | undefined;

@@ -1,4 +1,3 @@
-import { productionMailEnv } from "./harness";
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
@@ -6,8 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app";
 import { loadConfig } from "../../server/config";
 import { type Database, openDatabase } from "../../server/db/connection";
+import { productionMailEnv } from "./harness";
 
-const contact = { name: "Sam Driver", email: "sam@example.test", topic: "vehicle-support", vehicle: "", message: "Is the MQB Simos 18 supported?" };
+const contact = {
+  name: "Sam Driver",
+  email: "sam@example.test",
+  topic: "vehicle-support",
+  vehicle: "",
+  message: "Is the MQB Simos 18 supported?",
+};
 
 /**
  * A production-mode server (where Fastify used to believe every X-Forwarded-For), without the
@@ -45,7 +51,12 @@ describe("forwarded addresses in production", () => {
     afterAll(async () => server?.close());
 
     it("takes the connecting address, whatever X-Forwarded-For says", async () => {
-      const response = await server.app.inject({ method: "GET", url: "/api/v1/__ip", remoteAddress: "203.0.113.7", headers: { "x-forwarded-for": "198.51.100.1" } });
+      const response = await server.app.inject({
+        method: "GET",
+        url: "/api/v1/__ip",
+        remoteAddress: "203.0.113.7",
+        headers: { "x-forwarded-for": "198.51.100.1" },
+      });
       expect(response.json()).toEqual({ ip: "203.0.113.7" });
     });
 
@@ -73,7 +84,14 @@ describe("forwarded addresses in production", () => {
     afterAll(async () => server?.close());
 
     const ipSeen = async (remoteAddress: string, forwardedFor: string) =>
-      (await server.app.inject({ method: "GET", url: "/api/v1/__ip", remoteAddress, headers: { "x-forwarded-for": forwardedFor } })).json().ip;
+      (
+        await server.app.inject({
+          method: "GET",
+          url: "/api/v1/__ip",
+          remoteAddress,
+          headers: { "x-forwarded-for": forwardedFor },
+        })
+      ).json().ip;
 
     it("believes X-Forwarded-For from the configured proxies only", async () => {
       expect(await ipSeen("10.1.2.3", "198.51.100.1")).toBe("198.51.100.1");
@@ -87,7 +105,13 @@ describe("forwarded addresses in production", () => {
 
     it("rate-limits the clients behind the proxy one by one", async () => {
       const send = (client: string) =>
-        server.app.inject({ method: "POST", url: "/api/v1/contact-requests", payload: contact, remoteAddress: "10.1.0.1", headers: { "x-forwarded-for": client } });
+        server.app.inject({
+          method: "POST",
+          url: "/api/v1/contact-requests",
+          payload: contact,
+          remoteAddress: "10.1.0.1",
+          headers: { "x-forwarded-for": client },
+        });
       const statuses = [];
       for (let i = 0; i < 6; i++) statuses.push((await send("198.51.100.20")).statusCode);
       expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userVehicles } from "../../server/db/schema";
 import { fixAll, readItem, writeItem } from "../../domain/tune";
+import { userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 import { readyPayouts } from "./payments-setup";
 import { requestsTo } from "./requests";
 
@@ -41,7 +41,12 @@ describe.each(databaseKinds)("tune viewer API on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, customer, stranger] = await Promise.all([createUser(test, "admin"), createUser(test, "dealer"), createUser(test, "customer"), createUser(test, "customer")]);
+    [admin, dealer, customer, stranger] = await Promise.all([
+      createUser(test, "admin"),
+      createUser(test, "dealer"),
+      createUser(test, "customer"),
+      createUser(test, "customer"),
+    ]);
     await storeFirmware(admin, demo);
     await storeFirmware(admin, other, { stock: false });
     await storeFirmware(admin, bare, { stock: false, overrides: { definition: undefined } });
@@ -51,7 +56,10 @@ describe.each(databaseKinds)("tune viewer API on %s", (kind) => {
     bareId = await created(await upload("/tune-files", dealer, bare.tune.image, { title: "No definition" }));
     // The customer buys Stage 1 (granted by an admin for their vehicle), with view but not download.
     await call("GET", "/tune-files", customer);
-    const [{ id: vehicleId }] = await app.ctx.db.insert(userVehicles).values({ ownerUid: customer.uid, name: "Hatch", vin: "WVIEW000000000001" }).returning();
+    const [{ id: vehicleId }] = await app.ctx.db
+      .insert(userVehicles)
+      .values({ ownerUid: customer.uid, name: "Hatch", vin: "WVIEW000000000001" })
+      .returning();
     expect((await call("POST", `/tune-files/${tuneId}/grant`, admin, { vehicleId })).statusCode).toBe(201);
   });
   afterAll(async () => test?.close());
@@ -61,7 +69,9 @@ describe.each(databaseKinds)("tune viewer API on %s", (kind) => {
     expect(maps.statusCode, maps.body).toBe(200);
     expect(maps.json()).toMatchObject({ firmwareId: "VIEWER64K", version: 1, base: { kind: "stock" } });
     expect(maps.json()).not.toHaveProperty("values");
-    expect(maps.json().changed).toEqual(items.filter((item) => demo.tune.changedItems.includes(item.id)).map((item) => item.id));
+    expect(maps.json().changed).toEqual(
+      items.filter((item) => demo.tune.changedItems.includes(item.id)).map((item) => item.id),
+    );
     expect(maps.json().definition.items).toHaveLength(items.length);
 
     const values = await call("GET", `/tune-files/${tuneId}/maps/${table.id}`, dealer);
@@ -120,10 +130,14 @@ describe.each(databaseKinds)("tune viewer API on %s", (kind) => {
     await call("PATCH", `/tune-files/${tuneId}`, dealer, { mayView: true, mayDownload: false });
     expect((await call("GET", `/tune-files/${tuneId}/maps/${table.id}`, customer)).statusCode).toBe(200);
     expect((await call("GET", `/tune-files/${tuneId}/maps?against=${rivalId}`, customer)).statusCode).toBe(404);
-    expect((await call("GET", `/tune-files/${tuneId}/maps/${table.id}?against=${rivalId}`, customer)).statusCode).toBe(404);
+    expect((await call("GET", `/tune-files/${tuneId}/maps/${table.id}?against=${rivalId}`, customer)).statusCode).toBe(
+      404,
+    );
     // A published tune the customer has not bought: visible, but its maps are not theirs to compare with.
     await readyPayouts(app, dealer.uid);
-    expect((await call("PUT", `/tune-files/${rivalId}/publish`, dealer, { priceCents: 100, currency: "EUR" })).statusCode).toBe(200);
+    expect(
+      (await call("PUT", `/tune-files/${rivalId}/publish`, dealer, { priceCents: 100, currency: "EUR" })).statusCode,
+    ).toBe(200);
     const unbought = await call("GET", `/tune-files/${tuneId}/maps/${table.id}?against=${rivalId}`, customer);
     expect(unbought.statusCode).toBe(403);
     expect(unbought.json().description).toContain("Stage 1 with more");

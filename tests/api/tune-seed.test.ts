@@ -2,12 +2,20 @@ import { randomBytes } from "node:crypto";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FlashLog } from "../../contracts/flash-logs";
-import { bakedTuneFiles, firmwareSupport, flashGrants, tuneFilePatches, tuneFilePurchases, tuneFiles, userVehicles } from "../../server/db/schema";
+import {
+  bakedTuneFiles,
+  firmwareSupport,
+  flashGrants,
+  tuneFilePatches,
+  tuneFilePurchases,
+  tuneFiles,
+  userVehicles,
+} from "../../server/db/schema";
 import { DEMO_PASSWORD, ensureIdentityUser, seedDemo } from "../../server/seed";
 import { DEMO_ECU_SERIAL } from "../../server/seed/flashing";
 import { DEMO_VIN } from "../../server/seed/tunes";
 
-import { type TestApp, bearer, databaseKinds, signIn, startTestApp } from "./harness";
+import { bearer, databaseKinds, signIn, startTestApp, type TestApp } from "./harness";
 
 const DAY = 86_400_000;
 
@@ -20,9 +28,21 @@ describe.each(databaseKinds)("tune demo seed on %s", (kind) => {
 
   const counts = async () => {
     const { db } = test.app.ctx;
-    const n = async (table: typeof tuneFiles | typeof tuneFilePatches | typeof tuneFilePurchases | typeof userVehicles | typeof firmwareSupport) =>
-      (await db.select({ n: count() }).from(table))[0].n;
-    return [await n(firmwareSupport), await n(tuneFilePatches), await n(tuneFiles), await n(userVehicles), await n(tuneFilePurchases)];
+    const n = async (
+      table:
+        | typeof tuneFiles
+        | typeof tuneFilePatches
+        | typeof tuneFilePurchases
+        | typeof userVehicles
+        | typeof firmwareSupport,
+    ) => (await db.select({ n: count() }).from(table))[0].n;
+    return [
+      await n(firmwareSupport),
+      await n(tuneFilePatches),
+      await n(tuneFiles),
+      await n(userVehicles),
+      await n(tuneFilePurchases),
+    ];
   };
 
   it("is idempotent and lets the demo customer bake the bought tune for their car", async () => {
@@ -31,7 +51,9 @@ describe.each(databaseKinds)("tune demo seed on %s", (kind) => {
     // Firmware records also come from the catalogue's seed; the demo firmware is one of them.
     // Vehicles: the demo customer's car and the twelve cars of the analytics fleet.
     expect(first.slice(1)).toEqual([4, 1, 13, 1]);
-    expect(await test.app.ctx.db.select().from(firmwareSupport).where(eq(firmwareSupport.firmwareId, "DEMO-ECU-0001"))).toHaveLength(1);
+    expect(
+      await test.app.ctx.db.select().from(firmwareSupport).where(eq(firmwareSupport.firmwareId, "DEMO-ECU-0001")),
+    ).toHaveLength(1);
     await seedDemo(test.app);
     expect(await counts()).toEqual(first);
 
@@ -46,12 +68,15 @@ describe.each(databaseKinds)("tune demo seed on %s", (kind) => {
       payload: { tuneFileId: tune.id, patchIds: [patch.id] },
     });
     expect(baked.statusCode, baked.body).toBe(201);
-    expect(await test.app.ctx.db.select().from(bakedTuneFiles).where(eq(bakedTuneFiles.id, baked.json().id))).toHaveLength(1);
+    expect(
+      await test.app.ctx.db.select().from(bakedTuneFiles).where(eq(bakedTuneFiles.id, baked.json().id)),
+    ).toHaveLength(1);
   });
 
   it("lets the demo customer's car pass the pre-flight with a bake of the demo tune, and shows its recovered flash", async () => {
     const token = await signIn(test.emulatorHost, "customer@example.com", DEMO_PASSWORD);
-    const call = (method: "GET" | "POST", url: string, payload?: object) => test.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload && { payload }) });
+    const call = (method: "GET" | "POST", url: string, payload?: object) =>
+      test.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload && { payload }) });
     const [vehicle] = await test.app.ctx.db.select().from(userVehicles).where(eq(userVehicles.vin, DEMO_VIN));
     const [tune] = await test.app.ctx.db.select().from(tuneFiles);
     const baked = (await call("POST", `/user-vehicles/${vehicle.id}/temp-bake/0`, { tuneFileId: tune.id })).json();
@@ -66,11 +91,19 @@ describe.each(databaseKinds)("tune demo seed on %s", (kind) => {
     });
     expect(granted.statusCode, granted.body).toBe(201);
     expect(granted.json().key).toMatch(/^[0-9A-F]{8}$/);
-    const history = (await call("GET", `/user-vehicles/${vehicle.id}/flash-logs`)).json().data as Array<{ result: string; kind: string; recoveredById: string | null }>;
+    const history = (await call("GET", `/user-vehicles/${vehicle.id}/flash-logs`)).json().data as Array<{
+      result: string;
+      kind: string;
+      recoveredById: string | null;
+    }>;
     expect(history.map((log) => log.result)).toEqual(["success", "success", "recovered", "success"]);
     expect(history[2].recoveredById).toBe((history[1] as unknown as { id: string }).id);
     const seen = (await call("GET", `/user-vehicles/${vehicle.id}`)).json();
-    expect(seen).toMatchObject({ support: { state: "supported", flashing: true }, currentTune: { kind: "tune" }, lastFlash: { result: "success" } });
+    expect(seen).toMatchObject({
+      support: { state: "supported", flashing: true },
+      currentTune: { kind: "tune" },
+      lastFlash: { result: "success" },
+    });
   });
 
   it("gives the demo customer a data log of the demo car: a pull of rpm, boost target and boost, filed under the car", async () => {
@@ -78,10 +111,25 @@ describe.each(databaseKinds)("tune demo seed on %s", (kind) => {
     const [vehicle] = await test.app.ctx.db.select().from(userVehicles).where(eq(userVehicles.vin, DEMO_VIN));
     const listed = await test.app.inject({ method: "GET", url: "/api/v1/data-logs", headers: bearer(token) });
     expect(listed.statusCode, listed.body).toBe(200);
-    const logs = listed.json().data as Array<{ id: string; title: string; vehicleId: string | null; rowCount: number; channelCount: number }>;
+    const logs = listed.json().data as Array<{
+      id: string;
+      title: string;
+      vehicleId: string | null;
+      rowCount: number;
+      channelCount: number;
+    }>;
     expect(logs).toHaveLength(1);
-    expect(logs[0]).toMatchObject({ title: "3rd gear pull after the tune", vehicleId: vehicle.id, rowCount: 201, channelCount: 3 });
-    const detail = await test.app.inject({ method: "GET", url: `/api/v1/data-logs/${logs[0].id}`, headers: bearer(token) });
+    expect(logs[0]).toMatchObject({
+      title: "3rd gear pull after the tune",
+      vehicleId: vehicle.id,
+      rowCount: 201,
+      channelCount: 3,
+    });
+    const detail = await test.app.inject({
+      method: "GET",
+      url: `/api/v1/data-logs/${logs[0].id}`,
+      headers: bearer(token),
+    });
     const names = (detail.json().channels as Array<{ name: string }>).map((channel) => channel.name);
     expect(names).toEqual(expect.arrayContaining(["Engine speed", "Boost target", "Boost"]));
   });
@@ -106,11 +154,16 @@ describe.each(databaseKinds)("tune demo seed on %s", (kind) => {
     for (const session of [seeded[0], seeded[2], seeded[3]]) expect(session.durationMs).toBeGreaterThan(30_000);
     const failed = (await call(`/user-vehicles/${vehicle.id}/flash-logs/${seeded[1].id}`)).json();
     const steps = failed.steps as Array<{ step: string; status: string; nrc: number | null; at: string }>;
-    expect(steps.map((s) => s.step)).toEqual(expect.arrayContaining(["connecting", "security-access", "erasing", "block"]));
+    expect(steps.map((s) => s.step)).toEqual(
+      expect.arrayContaining(["connecting", "security-access", "erasing", "block"]),
+    );
     expect(steps.at(-1)).toMatchObject({ step: "block", status: "failed", nrc: 0x93 });
     expect(steps.every((s) => Math.round((Date.now() - Date.parse(s.at)) / DAY) === 10)).toBe(true);
     // What the portal stamped while answering (grants, snapshots, the last connect) was moved back with its episode.
-    const snapshots = (await call(`/user-vehicles/${vehicle.id}/snapshots?pageSize=100`)).json().data as Array<{ kind: string; recordedAt: string }>;
+    const snapshots = (await call(`/user-vehicles/${vehicle.id}/snapshots?pageSize=100`)).json().data as Array<{
+      kind: string;
+      recordedAt: string;
+    }>;
     const seededSnapshots = snapshots.filter((s) => Date.now() - Date.parse(s.recordedAt) > 12 * 3_600_000);
     expect(seededSnapshots.filter((s) => s.kind === "before-flash")).toHaveLength(4);
     const grants = await test.app.ctx.db.select().from(flashGrants).where(eq(flashGrants.vehicleId, vehicle.id));
@@ -127,7 +180,9 @@ describe("demo accounts seeded by two servers at once", () => {
     try {
       // An address nobody has yet, asked for by both at the same moment: both find none, one creation loses.
       const account = { email: `demo-race-${randomBytes(4).toString("hex")}@example.test`, displayName: "Demo race" };
-      const [first, second] = await Promise.all(apps.map((app) => ensureIdentityUser(app.app.ctx.identity.auth, account)));
+      const [first, second] = await Promise.all(
+        apps.map((app) => ensureIdentityUser(app.app.ctx.identity.auth, account)),
+      );
       expect(second.uid).toBe(first.uid);
       expect(first.email).toBe(account.email);
     } finally {

@@ -2,20 +2,45 @@ import type { AddressInfo } from "node:net";
 import { and, count, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTO_ACCEPT_DAYS, TUNING_REQUEST_ACTIONS, type TuningRequestActionName, type TuningRequestState, nextState } from "../../contracts/tuning-requests";
-import { dataLogs, dealerProfiles, ledgerEntries, notifications, orders, tuneFilePurchases, tuningRequestFiles, tuningRequests, userVehicles } from "../../server/db/schema";
+import {
+  AUTO_ACCEPT_DAYS,
+  nextState,
+  TUNING_REQUEST_ACTIONS,
+  type TuningRequestActionName,
+  type TuningRequestState,
+} from "../../contracts/tuning-requests";
+import {
+  dataLogs,
+  dealerProfiles,
+  ledgerEntries,
+  notifications,
+  orders,
+  tuneFilePurchases,
+  tuningRequestFiles,
+  tuningRequests,
+  userVehicles,
+} from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { acceptSilentDeliveries } from "../../server/services/tuning-requests";
 import { listen } from "./event-stream-client";
 import { carMaker } from "./flashing-setup";
-import { type TestApp, type TestUser, bearer, createUser, databaseKinds, startTestApp } from "./harness";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 import { readyPayouts } from "./payments-setup";
 import { requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 2, firmwareId: "TUNEREQ64K" });
 const other = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "OTHERREQ64K", seed: 7 });
 const DAY_MS = 24 * 60 * 60 * 1000;
-const QUESTIONNAIRE = { fuel: "98", transmission: "automatic", intake: "Eventuri", exhaust: "downpipe, no cat", turbo: "stock", intercooler: "Wagner", targetPowerHp: 420, notes: "Daily driver, track days" };
+const QUESTIONNAIRE = {
+  fuel: "98",
+  transmission: "automatic",
+  intake: "Eventuri",
+  exhaust: "downpipe, no cat",
+  turbo: "stock",
+  intercooler: "Wagner",
+  targetPowerHp: 420,
+  notes: "Daily driver, track days",
+};
 const QUOTE = { action: "quote", priceCents: 45000, currency: "EUR", expectedDays: 5, note: "Stage 2 on 98" };
 
 describe.each(databaseKinds)("tuning requests on %s", (kind) => {
@@ -30,35 +55,54 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
   let dealerId: string;
 
   /** A car of the customer's running the demo firmware, with its stock read unless told otherwise. */
-  const connectCar = carMaker(requestsTo(() => app), demo, "WRTSZ");
+  const connectCar = carMaker(
+    requestsTo(() => app),
+    demo,
+    "WRTSZ",
+  );
   const car = async (user = customer, stockRead = true) => {
     const id = await connectCar(user);
-    if (stockRead) expect((await upload(`/user-vehicles/${id}/upload-tune-dump/0`, user, demo.stock)).statusCode).toBe(200);
+    if (stockRead)
+      expect((await upload(`/user-vehicles/${id}/upload-tune-dump/0`, user, demo.stock)).statusCode).toBe(200);
     return id;
   };
-  const ask = async (vehicleId: string, extra: object = {}) => call("POST", "/tuning-requests", customer, { vehicleId, dealerId, questionnaire: QUESTIONNAIRE, ...extra });
+  const ask = async (vehicleId: string, extra: object = {}) =>
+    call("POST", "/tuning-requests", customer, { vehicleId, dealerId, questionnaire: QUESTIONNAIRE, ...extra });
   const patch = (id: string, user: TestUser, body: object) => call("PATCH", `/tuning-requests/${id}`, user, body);
-  const deliver = (id: string, user: TestUser = dealer, image: Uint8Array = demo.tune.image, note = "Revision", fields: Record<string, string> = {}) =>
-    upload(`/tuning-requests/${id}/revisions`, user, image, { note, ...fields }, "revision.bin");
+  const deliver = (
+    id: string,
+    user: TestUser = dealer,
+    image: Uint8Array = demo.tune.image,
+    note = "Revision",
+    fields: Record<string, string> = {},
+  ) => upload(`/tuning-requests/${id}/revisions`, user, image, { note, ...fields }, "revision.bin");
   const pay = async (id: string) => {
     const opened = await call("POST", "/payments/tuning-request-order", customer, { tuningRequestId: id });
     expect(opened.statusCode, opened.body).toBe(201);
-    const paid = await call("POST", "/payments/sandbox/pay", customer, { orderId: opened.json().order.id, cardNumber: "4242 4242 4242 4242" });
+    const paid = await call("POST", "/payments/sandbox/pay", customer, {
+      orderId: opened.json().order.id,
+      cardNumber: "4242 4242 4242 4242",
+    });
     expect(paid.statusCode, paid.body).toBe(200);
     return opened.json().order.id as string;
   };
-  const stateOf = async (id: string) => (await app.ctx.db.select().from(tuningRequests).where(eq(tuningRequests.id, id)))[0];
-  const notified = async (uid: string) => (await app.ctx.db.select({ n: count() }).from(notifications).where(eq(notifications.recipientUid, uid)))[0].n;
+  const stateOf = async (id: string) =>
+    (await app.ctx.db.select().from(tuningRequests).where(eq(tuningRequests.id, id)))[0];
+  const notified = async (uid: string) =>
+    (await app.ctx.db.select({ n: count() }).from(notifications).where(eq(notifications.recipientUid, uid)))[0].n;
 
   /** A new request driven through the API to `state`. */
   const requestIn = async (state: TuningRequestState): Promise<string> => {
     const made = await ask(await car());
     expect(made.statusCode, made.body).toBe(201);
     const id = made.json().id as string;
-    const step = async (response: { statusCode: number; body: string }) => expect(response.statusCode, response.body).toBeLessThan(300);
+    const step = async (response: { statusCode: number; body: string }) =>
+      expect(response.statusCode, response.body).toBeLessThan(300);
     if (state === "submitted") return id;
-    if (state === "cancelled") return step(await patch(id, customer, { action: "cancel", reason: "Changed my mind" })).then(() => id);
-    if (state === "not-possible") return step(await patch(id, dealer, { action: "decline", reason: "No support for this gearbox" })).then(() => id);
+    if (state === "cancelled")
+      return step(await patch(id, customer, { action: "cancel", reason: "Changed my mind" })).then(() => id);
+    if (state === "not-possible")
+      return step(await patch(id, dealer, { action: "decline", reason: "No support for this gearbox" })).then(() => id);
     await step(await patch(id, dealer, QUOTE));
     if (state === "quoted") return id;
     await pay(id);
@@ -82,9 +126,14 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
       createUser(test, "customer"),
     ]);
     await Promise.all([admin, dealer, otherDealer, customer, stranger].map((user) => call("GET", "/tune-files", user)));
-    const [profile] = await app.ctx.db.insert(dealerProfiles).values({ userUid: dealer.uid, businessName: "Ticket Tuning", status: "approved" }).returning();
+    const [profile] = await app.ctx.db
+      .insert(dealerProfiles)
+      .values({ userUid: dealer.uid, businessName: "Ticket Tuning", status: "approved" })
+      .returning();
     dealerId = profile.id;
-    await app.ctx.db.insert(dealerProfiles).values({ userUid: otherDealer.uid, businessName: "Other Tuning", status: "approved" });
+    await app.ctx.db
+      .insert(dealerProfiles)
+      .values({ userUid: otherDealer.uid, businessName: "Other Tuning", status: "approved" });
     await readyPayouts(app, dealer.uid);
     await storeFirmware(admin, demo);
     await storeFirmware(admin, other);
@@ -95,18 +144,49 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
     const bare = await car(customer, false);
     const noRead = await ask(bare);
     expect(noRead.statusCode).toBe(422);
-    expect(noRead.json().data[0]).toMatchObject({ path: "vehicleId", message: expect.stringContaining("no stock read") });
+    expect(noRead.json().data[0]).toMatchObject({
+      path: "vehicleId",
+      message: expect.stringContaining("no stock read"),
+    });
     const strangersCar = await car(stranger);
     expect((await ask(strangersCar)).json().data[0]).toMatchObject({ path: "vehicleId" });
-    expect((await ask(await car(), { dealerId: "00000000-0000-4000-8000-000000000000" })).json().data[0]).toMatchObject({ path: "dealerId" });
-    expect((await ask(await car(), { questionnaire: { ...QUESTIONNAIRE, fuel: "kerosene" } })).json().data[0]).toMatchObject({ path: "questionnaire.fuel" });
-    const [foreignLog] = await app.ctx.db.insert(dataLogs).values({ ownerUid: stranger.uid, title: "not yours", format: "generic-csv", fileName: "x.csv", fileSha256: "0".repeat(64), fileSize: 1, columnsSha256: "1".repeat(64), columnsSize: 1, rowCount: 1, durationSeconds: 1, channels: [], meta: {} } as never).returning();
+    expect((await ask(await car(), { dealerId: "00000000-0000-4000-8000-000000000000" })).json().data[0]).toMatchObject(
+      { path: "dealerId" },
+    );
+    expect(
+      (await ask(await car(), { questionnaire: { ...QUESTIONNAIRE, fuel: "kerosene" } })).json().data[0],
+    ).toMatchObject({ path: "questionnaire.fuel" });
+    const [foreignLog] = await app.ctx.db
+      .insert(dataLogs)
+      .values({
+        ownerUid: stranger.uid,
+        title: "not yours",
+        format: "generic-csv",
+        fileName: "x.csv",
+        fileSha256: "0".repeat(64),
+        fileSize: 1,
+        columnsSha256: "1".repeat(64),
+        columnsSize: 1,
+        rowCount: 1,
+        durationSeconds: 1,
+        channels: [],
+        meta: {},
+      } as never)
+      .returning();
     expect((await ask(await car(), { logIds: [foreignLog.id] })).json().data[0]).toMatchObject({ path: "logIds" });
-    expect(await app.ctx.db.select({ n: count() }).from(tuningRequests).then(([r]) => r.n)).toBe(0);
+    expect(
+      await app.ctx.db
+        .select({ n: count() })
+        .from(tuningRequests)
+        .then(([r]) => r.n),
+    ).toBe(0);
 
     // The car read again after being flashed elsewhere: the stock read is of other software.
     const reflashed = await car();
-    await app.ctx.db.update(userVehicles).set({ firmwareId: other.firmware.firmwareId }).where(eq(userVehicles.id, reflashed));
+    await app.ctx.db
+      .update(userVehicles)
+      .set({ firmwareId: other.firmware.firmwareId })
+      .where(eq(userVehicles.id, reflashed));
     const stale = await ask(reflashed);
     expect(stale.statusCode).toBe(422);
     expect(stale.json().data[0].message).toContain("read the stock again");
@@ -116,7 +196,14 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
     const made = await ask(vehicleId);
     expect(made.statusCode, made.body).toBe(201);
     const ticket = made.json();
-    expect(ticket).toMatchObject({ state: "submitted", reference: expect.stringMatching(/^TR-\d+$/), dealerName: "Ticket Tuning", firmwareId: demo.firmware.firmwareId, questionnaire: QUESTIONNAIRE, actions: expect.arrayContaining(["cancel", "message"]) });
+    expect(ticket).toMatchObject({
+      state: "submitted",
+      reference: expect.stringMatching(/^TR-\d+$/),
+      dealerName: "Ticket Tuning",
+      firmwareId: demo.firmware.firmwareId,
+      questionnaire: QUESTIONNAIRE,
+      actions: expect.arrayContaining(["cancel", "message"]),
+    });
     expect(ticket.vehicle.stockSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(ticket.files).toEqual([expect.objectContaining({ kind: "stock-read", sender: "customer" })]);
     expect(ticket.events).toEqual([expect.objectContaining({ kind: "submitted", to: "submitted", actor: "customer" })]);
@@ -125,8 +212,14 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
     // The dealer now reaches the car (and its stock read), in the queue; nobody else does.
     expect((await call("GET", `/user-vehicles/${vehicleId}`, dealer)).statusCode).toBe(200);
     expect((await call("GET", `/user-vehicles/${vehicleId}`, otherDealer)).statusCode).toBe(404);
-    expect((await call("GET", `/tuning-requests/${ticket.id}/files/${ticket.files[0].id}`, dealer)).statusCode).toBe(200);
-    expect(((await call("GET", "/tuning-requests?state[eq]=submitted", dealer)).json().data as { id: string }[]).map((r) => r.id)).toContain(ticket.id);
+    expect((await call("GET", `/tuning-requests/${ticket.id}/files/${ticket.files[0].id}`, dealer)).statusCode).toBe(
+      200,
+    );
+    expect(
+      ((await call("GET", "/tuning-requests?state[eq]=submitted", dealer)).json().data as { id: string }[]).map(
+        (r) => r.id,
+      ),
+    ).toContain(ticket.id);
     expect((await call("GET", "/tuning-requests", otherDealer)).json().total).toBe(0);
     expect((await call("GET", `/tuning-requests/${ticket.id}`, stranger)).statusCode).toBe(404);
     expect((await patch(ticket.id, stranger, { action: "message", text: "hi" })).statusCode).toBe(404);
@@ -147,7 +240,17 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
       { name: "dealer", user: () => dealer, party: "dealer" as const },
       { name: "admin", user: () => admin, party: "dealer" as const },
     ];
-    const states: TuningRequestState[] = ["submitted", "quoted", "paid", "in-progress", "delivered", "revision-requested", "accepted", "not-possible", "cancelled"];
+    const states: TuningRequestState[] = [
+      "submitted",
+      "quoted",
+      "paid",
+      "in-progress",
+      "delivered",
+      "revision-requested",
+      "accepted",
+      "not-possible",
+      "cancelled",
+    ];
     let legal = 0;
     let illegal = 0;
     for (const state of states) {
@@ -155,7 +258,12 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
       for (const side of sides) {
         for (const action of Object.keys(bodies) as (keyof typeof bodies)[]) {
           // A dealer's cancel after payment is the refunding one; the table names it so.
-          const rule = action === "cancel" && side.party === "dealer" && ["paid", "in-progress", "delivered", "revision-requested"].includes(state) ? "cancel-paid" : action;
+          const rule =
+            action === "cancel" &&
+            side.party === "dealer" &&
+            ["paid", "in-progress", "delivered", "revision-requested"].includes(state)
+              ? "cancel-paid"
+              : action;
           const expected = nextState(state, rule, side.party);
           if ("to" in expected) {
             const fresh = await requestIn(state);
@@ -175,7 +283,9 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
         // Delivery is its own route, with the same rule.
         const canDeliver = "to" in nextState(state, "deliver", side.party);
         const delivered = await deliver(canDeliver ? await requestIn(state) : probe, side.user());
-        expect(delivered.statusCode, `${side.name} deliver on ${state}: ${delivered.body}`).toBe(canDeliver ? 201 : 409);
+        expect(delivered.statusCode, `${side.name} deliver on ${state}: ${delivered.body}`).toBe(
+          canDeliver ? 201 : 409,
+        );
       }
     }
     expect(legal).toBeGreaterThan(15);
@@ -185,28 +295,51 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
 
   it("pays a quote through the marketplace: one open order, the request paid by the provider's event, the ledger written", async () => {
     const id = await requestIn("submitted");
-    expect((await call("POST", "/payments/tuning-request-order", customer, { tuningRequestId: id })).statusCode).toBe(409);
+    expect((await call("POST", "/payments/tuning-request-order", customer, { tuningRequestId: id })).statusCode).toBe(
+      409,
+    );
     await patch(id, dealer, QUOTE);
-    expect((await call("POST", "/payments/tuning-request-order", dealer, { tuningRequestId: id })).statusCode).toBe(403);
-    expect((await call("POST", "/payments/tuning-request-order", stranger, { tuningRequestId: id })).json().data[0].path).toBe("tuningRequestId");
-    const answers = await Promise.all(Array.from({ length: 10 }, () => call("POST", "/payments/tuning-request-order", customer, { tuningRequestId: id })));
+    expect((await call("POST", "/payments/tuning-request-order", dealer, { tuningRequestId: id })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await call("POST", "/payments/tuning-request-order", stranger, { tuningRequestId: id })).json().data[0].path,
+    ).toBe("tuningRequestId");
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        call("POST", "/payments/tuning-request-order", customer, { tuningRequestId: id }),
+      ),
+    );
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     expect(new Set(answers.map((a) => a.json().order.id)).size).toBe(1);
     const order = answers[0].json().order;
-    expect(order).toMatchObject({ kind: "tuning-request", tuningRequestId: id, amountCents: 45000, currency: "EUR", feeCents: 4500 });
+    expect(order).toMatchObject({
+      kind: "tuning-request",
+      tuningRequestId: id,
+      amountCents: 45000,
+      currency: "EUR",
+      feeCents: 4500,
+    });
     // The quote cannot change under a checkout.
     expect((await patch(id, dealer, { ...QUOTE, priceCents: 1000 })).statusCode).toBe(409);
-    expect((await call("POST", "/payments/sandbox/pay", customer, { orderId: order.id, cardNumber: "4242 4242 4242 4242" })).statusCode).toBe(200);
+    expect(
+      (await call("POST", "/payments/sandbox/pay", customer, { orderId: order.id, cardNumber: "4242 4242 4242 4242" }))
+        .statusCode,
+    ).toBe(200);
     const paid = (await call("GET", `/tuning-requests/${id}`, customer)).json();
     expect(paid).toMatchObject({ state: "paid", orderId: order.id });
     expect(paid.events.at(-1)).toMatchObject({ kind: "transition", from: "quoted", to: "paid", actor: "customer" });
     const ledger = await app.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, order.id));
-    expect(ledger.map((e) => [e.userUid === customer.uid ? "customer" : "dealer", e.kind, e.amountCents]).sort()).toEqual([
+    expect(
+      ledger.map((e) => [e.userUid === customer.uid ? "customer" : "dealer", e.kind, e.amountCents]).sort(),
+    ).toEqual([
       ["customer", "payment", -45000],
       ["dealer", "fee", -4500],
       ["dealer", "sale", 45000],
     ]);
-    expect((await call("POST", "/payments/tuning-request-order", customer, { tuningRequestId: id })).statusCode).toBe(409);
+    expect((await call("POST", "/payments/tuning-request-order", customer, { tuningRequestId: id })).statusCode).toBe(
+      409,
+    );
   });
 
   it("delivers revisions as versions of the request's tune, licensed to the car at once, read as map changes against stock and the previous revision", async () => {
@@ -214,7 +347,12 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
     const wrong = await deliver(id, dealer, other.tune.image);
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().data[0].message).toContain(`not ${demo.firmware.firmwareId}`);
-    expect(await app.ctx.db.select().from(tuningRequestFiles).where(and(eq(tuningRequestFiles.requestId, id), eq(tuningRequestFiles.kind, "revision")))).toEqual([]);
+    expect(
+      await app.ctx.db
+        .select()
+        .from(tuningRequestFiles)
+        .where(and(eq(tuningRequestFiles.requestId, id), eq(tuningRequestFiles.kind, "revision"))),
+    ).toEqual([]);
     expect((await stateOf(id)).state).toBe("in-progress");
     const broken = new Uint8Array(demo.tune.image);
     // A byte inside the first checksum's first range, its checksum left as it was.
@@ -226,16 +364,33 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
     const ticket = first.json();
     expect(ticket).toMatchObject({ state: "delivered", revisions: 1, freeRevisionDays: 21 });
     expect(ticket.revisionList).toHaveLength(1);
-    const changedTitles = demo.tune.changedItems.map((itemId) => demo.firmware.definition.items.find((item) => item.id === itemId)!.title);
-    expect(ticket.revisionList[0].changesFromStock.map((c: { title: string }) => c.title).sort()).toEqual([...changedTitles].sort());
-    expect(ticket.revisionList[0].changesFromStock.every((c: { cells: number; maxDelta: number }) => c.cells > 0 && c.maxDelta > 0)).toBe(true);
+    const changedTitles = demo.tune.changedItems.map(
+      (itemId) => demo.firmware.definition.items.find((item) => item.id === itemId)!.title,
+    );
+    expect(ticket.revisionList[0].changesFromStock.map((c: { title: string }) => c.title).sort()).toEqual(
+      [...changedTitles].sort(),
+    );
+    expect(
+      ticket.revisionList[0].changesFromStock.every(
+        (c: { cells: number; maxDelta: number }) => c.cells > 0 && c.maxDelta > 0,
+      ),
+    ).toBe(true);
     expect(ticket.revisionList[0].changesFromPrevious).toBeNull();
     const row = await stateOf(id);
-    const licences = await app.ctx.db.select().from(tuneFilePurchases).where(and(eq(tuneFilePurchases.tuneFileId, row.tuneFileId!), eq(tuneFilePurchases.vehicleId, row.vehicleId!)));
+    const licences = await app.ctx.db
+      .select()
+      .from(tuneFilePurchases)
+      .where(and(eq(tuneFilePurchases.tuneFileId, row.tuneFileId!), eq(tuneFilePurchases.vehicleId, row.vehicleId!)));
     expect(licences).toHaveLength(1);
     expect(licences[0].orderId).toBe(ticket.orderId);
     // The car's licences list it, so the flash flow offers it.
-    expect(((await call("GET", `/user-vehicles/${row.vehicleId}/tune-files/purchases`, customer)).json().data as { tuneFileId: string }[]).map((l) => l.tuneFileId)).toContain(row.tuneFileId);
+    expect(
+      (
+        (await call("GET", `/user-vehicles/${row.vehicleId}/tune-files/purchases`, customer)).json().data as {
+          tuneFileId: string;
+        }[]
+      ).map((l) => l.tuneFileId),
+    ).toContain(row.tuneFileId);
     // Bytes only within the dealer's protection: by default the customer flashes, never downloads.
     const revisionFile = ticket.revisionList[0].fileId;
     expect((await call("GET", `/tuning-requests/${id}/files/${revisionFile}`, customer)).statusCode).toBe(403);
@@ -254,23 +409,40 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
     expect(revised.revisions).toBe(2);
     expect(revised.revisionList[1].changesFromPrevious).toEqual([expect.objectContaining({ id: item.id, cells: 1 })]);
     expect((await stateOf(id)).revisions).toBe(2);
-    expect(await app.ctx.db.select().from(tuneFilePurchases).where(eq(tuneFilePurchases.tuneFileId, row.tuneFileId!))).toHaveLength(1);
+    expect(
+      await app.ctx.db.select().from(tuneFilePurchases).where(eq(tuneFilePurchases.tuneFileId, row.tuneFileId!)),
+    ).toHaveLength(1);
   });
 
   it("gives free revisions for the dealer's window after the first delivery, then refuses them naming the date", async () => {
     const id = await requestIn("delivered");
-    await app.ctx.db.update(tuningRequests).set({ firstDeliveredAt: new Date(Date.now() - 22 * DAY_MS) }).where(eq(tuningRequests.id, id));
+    await app.ctx.db
+      .update(tuningRequests)
+      .set({ firstDeliveredAt: new Date(Date.now() - 22 * DAY_MS) })
+      .where(eq(tuningRequests.id, id));
     const late = await patch(id, customer, { action: "request-revision", note: "One more" });
     expect(late.statusCode).toBe(409);
-    expect(late.json().description).toMatch(/free revisions ended on \d{4}-\d{2}-\d{2} \(21 days after the first delivery\)/);
+    expect(late.json().description).toMatch(
+      /free revisions ended on \d{4}-\d{2}-\d{2} \(21 days after the first delivery\)/,
+    );
     expect((await stateOf(id)).state).toBe("delivered");
     // A dealer with a longer window quotes it to new requests.
     const [profile] = await app.ctx.db.select().from(dealerProfiles).where(eq(dealerProfiles.userUid, dealer.uid));
-    expect((await call("PATCH", `/dealers/${profile.id}/settings`, otherDealer, { freeRevisionDays: 60 })).statusCode).toBe(404);
-    expect((await call("PATCH", `/dealers/${profile.id}/settings`, dealer, { freeRevisionDays: 400 })).json().data[0].path).toBe("freeRevisionDays");
-    expect((await call("PATCH", `/dealers/${profile.id}/settings`, dealer, { freeRevisionDays: 60 })).json().freeRevisionDays).toBe(60);
+    expect(
+      (await call("PATCH", `/dealers/${profile.id}/settings`, otherDealer, { freeRevisionDays: 60 })).statusCode,
+    ).toBe(404);
+    expect(
+      (await call("PATCH", `/dealers/${profile.id}/settings`, dealer, { freeRevisionDays: 400 })).json().data[0].path,
+    ).toBe("freeRevisionDays");
+    expect(
+      (await call("PATCH", `/dealers/${profile.id}/settings`, dealer, { freeRevisionDays: 60 })).json()
+        .freeRevisionDays,
+    ).toBe(60);
     const longer = await requestIn("delivered");
-    await app.ctx.db.update(tuningRequests).set({ firstDeliveredAt: new Date(Date.now() - 22 * DAY_MS) }).where(eq(tuningRequests.id, longer));
+    await app.ctx.db
+      .update(tuningRequests)
+      .set({ firstDeliveredAt: new Date(Date.now() - 22 * DAY_MS) })
+      .where(eq(tuningRequests.id, longer));
     expect((await patch(longer, customer, { action: "request-revision", note: "One more" })).statusCode).toBe(200);
     await call("PATCH", `/dealers/${profile.id}/settings`, dealer, { freeRevisionDays: 21 });
   });
@@ -279,9 +451,14 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
     const id = await requestIn("delivered");
     const quiet = await requestIn("revision-requested");
     const reference = (await stateOf(id)).number;
-    const toldOf = async () => (await app.ctx.db.select().from(notifications).where(eq(notifications.recipientUid, customer.uid))).filter((n) => n.title.startsWith(`TR-${reference}:`)).length;
+    const toldOf = async () =>
+      (await app.ctx.db.select().from(notifications).where(eq(notifications.recipientUid, customer.uid))).filter((n) =>
+        n.title.startsWith(`TR-${reference}:`),
+      ).length;
     const customerTold = await toldOf();
-    expect(await acceptSilentDeliveries(app.ctx, new Date(Date.now() + (AUTO_ACCEPT_DAYS - 1) * DAY_MS))).not.toContain(id);
+    expect(await acceptSilentDeliveries(app.ctx, new Date(Date.now() + (AUTO_ACCEPT_DAYS - 1) * DAY_MS))).not.toContain(
+      id,
+    );
     expect((await stateOf(id)).state).toBe("delivered");
     const moved = await acceptSilentDeliveries(app.ctx, new Date(Date.now() + (AUTO_ACCEPT_DAYS + 1) * DAY_MS));
     expect(moved).toContain(id);
@@ -296,8 +473,14 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
   it("runs the auto-accept as the queue's scheduled job: a delivery older than seven days is accepted, a newer one left", async () => {
     const old = await requestIn("delivered");
     const recent = await requestIn("delivered");
-    await app.ctx.db.update(tuningRequests).set({ lastDeliveredAt: new Date(Date.now() - (AUTO_ACCEPT_DAYS + 1) * DAY_MS) }).where(eq(tuningRequests.id, old));
-    await app.ctx.db.update(tuningRequests).set({ lastDeliveredAt: new Date(Date.now() - (AUTO_ACCEPT_DAYS - 1) * DAY_MS) }).where(eq(tuningRequests.id, recent));
+    await app.ctx.db
+      .update(tuningRequests)
+      .set({ lastDeliveredAt: new Date(Date.now() - (AUTO_ACCEPT_DAYS + 1) * DAY_MS) })
+      .where(eq(tuningRequests.id, old));
+    await app.ctx.db
+      .update(tuningRequests)
+      .set({ lastDeliveredAt: new Date(Date.now() - (AUTO_ACCEPT_DAYS - 1) * DAY_MS) })
+      .where(eq(tuningRequests.id, recent));
     // What the schedule does every 10 minutes (schedules are off in tests): queue the job.
     const jobId = await app.ctx.jobs.send("tuning-requests.auto-accept");
     await app.ctx.jobs.idle();
@@ -320,7 +503,9 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
     expect(refunded).toMatchObject({ status: "refunded", refundReason: "Cannot make it run clean" });
     const ledger = await app.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, order.id));
     expect(ledger.reduce((sum, e) => sum + e.amountCents, 0)).toBe(0);
-    expect(await app.ctx.db.select().from(tuneFilePurchases).where(eq(tuneFilePurchases.tuneFileId, row.tuneFileId!))).toEqual([]);
+    expect(
+      await app.ctx.db.select().from(tuneFilePurchases).where(eq(tuneFilePurchases.tuneFileId, row.tuneFileId!)),
+    ).toEqual([]);
 
     const declined = await requestIn("in-progress");
     const answer = await patch(declined, dealer, { action: "decline", reason: "This software has no usable maps" });
@@ -343,15 +528,27 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
     expect(stream.status).toBe(200);
     expect((await stream.next("changed")).data).toMatchObject({ id, state: "submitted" });
     expect((await patch(id, dealer, { action: "message", text: "Which gearbox software?" })).statusCode).toBe(200);
-    expect((await stream.next("changed")).data).toMatchObject({ events: expect.arrayContaining([expect.objectContaining({ kind: "message", actor: "dealer", text: "Which gearbox software?" })]) });
+    expect((await stream.next("changed")).data).toMatchObject({
+      events: expect.arrayContaining([
+        expect.objectContaining({ kind: "message", actor: "dealer", text: "Which gearbox software?" }),
+      ]),
+    });
     stream.close();
     expect((await call("GET", `/tuning-requests/${id}`, customer)).json().unread).toBe(1);
     expect((await call("GET", `/tuning-requests/${id}`, dealer)).json().unread).toBe(0);
     expect((await patch(id, customer, { action: "read" })).json().unread).toBe(0);
 
-    const sent = await upload(`/tuning-requests/${id}/files`, customer, new TextEncoder().encode("gearbox: ZF8HP, software 1234"), { text: "Photo of the gearbox label" }, "gearbox.txt");
+    const sent = await upload(
+      `/tuning-requests/${id}/files`,
+      customer,
+      new TextEncoder().encode("gearbox: ZF8HP, software 1234"),
+      { text: "Photo of the gearbox label" },
+      "gearbox.txt",
+    );
     expect(sent.statusCode, sent.body).toBe(201);
-    const attachment = (sent.json().files as { kind: string; id: string; name: string }[]).find((file) => file.kind === "attachment")!;
+    const attachment = (sent.json().files as { kind: string; id: string; name: string }[]).find(
+      (file) => file.kind === "attachment",
+    )!;
     expect(attachment.name).toBe("gearbox.txt");
     const downloaded = await call("GET", `/tuning-requests/${id}/files/${attachment.id}`, dealer);
     expect(downloaded.body).toBe("gearbox: ZF8HP, software 1234");
@@ -365,12 +562,31 @@ describe.each(databaseKinds)("tuning requests on %s", (kind) => {
 
     const vehicleId = (await stateOf(id)).vehicleId!;
     const files = (await call("GET", `/user-vehicles/${vehicleId}/tuning-request-files`, customer)).json();
-    expect(files.data.map((f: { kind: string; sender: string }) => `${f.kind}:${f.sender}`).sort()).toEqual(["attachment:customer", "stock-read:customer"]);
+    expect(files.data.map((f: { kind: string; sender: string }) => `${f.kind}:${f.sender}`).sort()).toEqual([
+      "attachment:customer",
+      "stock-read:customer",
+    ]);
     expect((await call("GET", `/user-vehicles/${vehicleId}/tuning-request-files`, otherDealer)).statusCode).toBe(404);
   });
 
   it("lets the dealer read the logs a customer attached, and nobody else", async () => {
-    const [log] = await app.ctx.db.insert(dataLogs).values({ ownerUid: customer.uid, title: "pull in 3rd", format: "generic-csv", fileName: "pull.csv", fileSha256: "a".repeat(64), fileSize: 1, columnsSha256: "b".repeat(64), columnsSize: 1, rowCount: 1, durationSeconds: 1, channels: [], meta: {} } as never).returning();
+    const [log] = await app.ctx.db
+      .insert(dataLogs)
+      .values({
+        ownerUid: customer.uid,
+        title: "pull in 3rd",
+        format: "generic-csv",
+        fileName: "pull.csv",
+        fileSha256: "a".repeat(64),
+        fileSize: 1,
+        columnsSha256: "b".repeat(64),
+        columnsSize: 1,
+        rowCount: 1,
+        durationSeconds: 1,
+        channels: [],
+        meta: {},
+      } as never)
+      .returning();
     expect((await call("GET", `/data-logs/${log.id}`, dealer)).statusCode).toBe(404);
     const made = await ask(await car(), { logIds: [log.id] });
     expect(made.statusCode, made.body).toBe(201);

@@ -6,14 +6,18 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResource, apiPaths, apiRoutes } from "../../contracts/api-paths";
-import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 import { requestsTo } from "./requests";
 
 const UNKNOWN = "0b7e2f4c-1d3a-4e5b-9c6d-7e8f9a0b1c2d";
 
 /** The records the app's `:id` pages and drawers load, by who opens them. */
 const recordPaths: Array<{ name: string; as: "admin" | "customer" | "dealer"; path: (id: string) => string }> = [
-  { name: "a vehicle (my vehicles, managed vehicles, user vehicles)", as: "customer", path: (id) => `${apiPaths["my-devices"].record}/${id}` },
+  {
+    name: "a vehicle (my vehicles, managed vehicles, user vehicles)",
+    as: "customer",
+    path: (id) => `${apiPaths["my-devices"].record}/${id}`,
+  },
   { name: "a user", as: "admin", path: (id) => apiRoutes.users.record(id) },
   { name: "a data log", as: "customer", path: (id) => `${apiPaths["data-logs"].record}/${id}` },
   { name: "a tuning request", as: "dealer", path: (id) => apiRoutes.tuningRequests.record(id) },
@@ -32,7 +36,11 @@ const recordPaths: Array<{ name: string; as: "admin" | "customer" | "dealer"; pa
       "pid-descriptors",
       "computed-descriptors",
     ] as ApiResource[]
-  ).map((resource) => ({ name: `a record of ${resource}`, as: "admin" as const, path: (id: string) => `${apiPaths[resource].record}/${id}` })),
+  ).map((resource) => ({
+    name: `a record of ${resource}`,
+    as: "admin" as const,
+    path: (id: string) => `${apiPaths[resource].record}/${id}`,
+  })),
 ];
 
 describe.each(databaseKinds)("an id that names nothing on %s", (kind) => {
@@ -44,7 +52,11 @@ describe.each(databaseKinds)("an id that names nothing on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [users.admin, users.customer, users.dealer] = await Promise.all([createUser(test, "admin"), createUser(test, "customer"), createUser(test, "dealer")]);
+    [users.admin, users.customer, users.dealer] = await Promise.all([
+      createUser(test, "admin"),
+      createUser(test, "customer"),
+      createUser(test, "dealer"),
+    ]);
     for (const user of Object.values(users)) await call("GET", "/auth/account", user);
   });
   afterAll(async () => test?.close());

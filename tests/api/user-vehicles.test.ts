@@ -9,14 +9,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VehicleConnect } from "../../contracts/user-vehicles";
 import { userVehicles, vehicleSnapshots } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 import { requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "VEH64K" });
 
 const connectBody = (overrides: Partial<VehicleConnect> = {}): VehicleConnect => ({
   vin: "WVWZZZAUZKW000001",
-  ecu: { softwareId: "VEH64K", hardwareNumber: "8V0907115", ecuSerial: "SER-0001", bootloaderVersion: "BL-3.1", calibrationId: "CAL-77" },
+  ecu: {
+    softwareId: "VEH64K",
+    hardwareNumber: "8V0907115",
+    ecuSerial: "SER-0001",
+    bootloaderVersion: "BL-3.1",
+    calibrationId: "CAL-77",
+  },
   adapter: { kind: "OBDLink MX+", firmware: "5.6.19" },
   appVersion: "2.4.0",
   batteryVolts: 12.6,
@@ -71,37 +77,72 @@ describe.each(databaseKinds)("vehicles API on %s", (kind) => {
     vehicleId = body.vehicle.id;
     const snapshots = await app.ctx.db.select().from(vehicleSnapshots).where(eq(vehicleSnapshots.vehicleId, vehicleId));
     expect(snapshots).toHaveLength(1);
-    expect(snapshots[0]).toMatchObject({ id: body.snapshotId, kind: "connect", softwareId: "VEH64K", calibrationId: "CAL-77", faultCodes: ["P0299"], batteryVolts: 12.6, appVersion: "2.4.0" });
+    expect(snapshots[0]).toMatchObject({
+      id: body.snapshotId,
+      kind: "connect",
+      softwareId: "VEH64K",
+      calibrationId: "CAL-77",
+      faultCodes: ["P0299"],
+      batteryVolts: 12.6,
+      appVersion: "2.4.0",
+    });
     expect(snapshots[0].adapter).toEqual({ kind: "OBDLink MX+", firmware: "5.6.19" });
   });
 
   it("finds the same car at the next connect, keeps its nickname and refreshes what the app read", async () => {
-    const answer = await call("POST", "/user-vehicles/connect", customer, connectBody({ name: "Ignored", batteryVolts: 12.1, ecu: { ...connectBody().ecu, bootloaderVersion: "BL-3.2" } }));
+    const answer = await call(
+      "POST",
+      "/user-vehicles/connect",
+      customer,
+      connectBody({ name: "Ignored", batteryVolts: 12.1, ecu: { ...connectBody().ecu, bootloaderVersion: "BL-3.2" } }),
+    );
     expect(answer.statusCode, answer.body).toBe(200);
-    expect(answer.json()).toMatchObject({ created: false, vehicle: { id: vehicleId, name: "Weekend GTI", lastBatteryVolts: 12.1, ecu: { bootloaderVersion: "BL-3.2" } } });
+    expect(answer.json()).toMatchObject({
+      created: false,
+      vehicle: { id: vehicleId, name: "Weekend GTI", lastBatteryVolts: 12.1, ecu: { bootloaderVersion: "BL-3.2" } },
+    });
     const rows = await app.ctx.db.select().from(userVehicles).where(eq(userVehicles.ownerUid, customer.uid));
     expect(rows).toHaveLength(1);
   });
 
   it("gives twenty concurrent connects of one car one vehicle", async () => {
     const body = connectBody({ vin: "WVWZZZAUZKW000020", ecu: { ...connectBody().ecu, ecuSerial: "SER-RACE" } });
-    const answers = await Promise.all(Array.from({ length: 20 }, () => call("POST", "/user-vehicles/connect", stranger, body)));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call("POST", "/user-vehicles/connect", stranger, body)),
+    );
     expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(1);
     expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(19);
     expect(new Set(answers.map((a) => a.json().vehicle.id)).size).toBe(1);
     const rows = await app.ctx.db.select().from(userVehicles).where(eq(userVehicles.ownerUid, stranger.uid));
     expect(rows).toHaveLength(1);
-    const snapshots = await app.ctx.db.select().from(vehicleSnapshots).where(eq(vehicleSnapshots.vehicleId, rows[0].id));
+    const snapshots = await app.ctx.db
+      .select()
+      .from(vehicleSnapshots)
+      .where(eq(vehicleSnapshots.vehicleId, rows[0].id));
     expect(snapshots).toHaveLength(20);
   });
 
   it("answers an unknown software id as unsupported, with the support request the owner already made", async () => {
     const vin = "WBA00000000000077";
-    const asked = await call("POST", "/user-vehicles/support-request", customer, { vin, make: "BMW", model: "M2", year: 2019, ecuIds: ["UNKNOWN-SW-1"] });
+    const asked = await call("POST", "/user-vehicles/support-request", customer, {
+      vin,
+      make: "BMW",
+      model: "M2",
+      year: 2019,
+      ecuIds: ["UNKNOWN-SW-1"],
+    });
     expect(asked.statusCode, asked.body).toBe(201);
-    const answer = await call("POST", "/user-vehicles/connect", customer, connectBody({ vin, ecu: { softwareId: "UNKNOWN-SW-1", ecuSerial: "BMW-1" } }));
+    const answer = await call(
+      "POST",
+      "/user-vehicles/connect",
+      customer,
+      connectBody({ vin, ecu: { softwareId: "UNKNOWN-SW-1", ecuSerial: "BMW-1" } }),
+    );
     expect(answer.statusCode, answer.body).toBe(201);
-    expect(answer.json().vehicle).toMatchObject({ firmwareId: null, support: { state: "unsupported", flashing: false, supportRequestId: asked.json().id } });
+    expect(answer.json().vehicle).toMatchObject({
+      firmwareId: null,
+      support: { state: "unsupported", flashing: false, supportRequestId: asked.json().id },
+    });
     expect(answer.json().vehicle.support.reason).toContain("UNKNOWN-SW-1");
   });
 
@@ -123,9 +164,19 @@ describe.each(databaseKinds)("vehicles API on %s", (kind) => {
   });
 
   it("lets the owner change the owner's fields but not the identity, and nobody else", async () => {
-    const patched = await call("PATCH", `/user-vehicles/${vehicleId}`, customer, { name: "Daily", modifications: ["Downpipe", "Intake"], notes: "Runs 98", fuel: "98" });
+    const patched = await call("PATCH", `/user-vehicles/${vehicleId}`, customer, {
+      name: "Daily",
+      modifications: ["Downpipe", "Intake"],
+      notes: "Runs 98",
+      fuel: "98",
+    });
     expect(patched.statusCode, patched.body).toBe(200);
-    expect(patched.json()).toMatchObject({ name: "Daily", modifications: ["Downpipe", "Intake"], notes: "Runs 98", fuel: "98" });
+    expect(patched.json()).toMatchObject({
+      name: "Daily",
+      modifications: ["Downpipe", "Intake"],
+      notes: "Runs 98",
+      fuel: "98",
+    });
     const before = await rowOf(vehicleId);
     for (const body of [{ vin: "WVWZZZAUZKW000009" }, { ecuSerial: "X" }, { fuel: "kerosene" }, { name: "" }]) {
       const refused = await call("PATCH", `/user-vehicles/${vehicleId}`, customer, body);
@@ -134,7 +185,9 @@ describe.each(databaseKinds)("vehicles API on %s", (kind) => {
     expect(await rowOf(vehicleId)).toEqual(before);
     expect((await call("PATCH", `/user-vehicles/${vehicleId}`, stranger, { name: "Mine" })).statusCode).toBe(404);
     expect((await call("PATCH", `/user-vehicles/${vehicleId}`, dealer, { name: "Mine" })).statusCode).toBe(404);
-    expect((await call("PATCH", `/user-vehicles/${vehicleId}`, admin, { notes: "checked by support" })).statusCode).toBe(200);
+    expect(
+      (await call("PATCH", `/user-vehicles/${vehicleId}`, admin, { notes: "checked by support" })).statusCode,
+    ).toBe(200);
     expect((await rowOf(vehicleId)).notes).toBe("checked by support");
   });
 
@@ -144,7 +197,15 @@ describe.each(databaseKinds)("vehicles API on %s", (kind) => {
     expect((await call("POST", `/tune-files/${tune.json().id}/grant`, admin, { vehicleId })).statusCode).toBe(201);
     const seen = await call("GET", `/user-vehicles/${vehicleId}`, dealer);
     expect(seen.statusCode, seen.body).toBe(200);
-    expect(seen.json()).toMatchObject({ id: vehicleId, ownerUid: customer.uid, ownerEmail: null, modifications: null, notes: null, fuel: null, deviceAttributes: null });
+    expect(seen.json()).toMatchObject({
+      id: vehicleId,
+      ownerUid: customer.uid,
+      ownerEmail: null,
+      modifications: null,
+      notes: null,
+      fuel: null,
+      deviceAttributes: null,
+    });
     expect((await call("PATCH", `/user-vehicles/${vehicleId}`, dealer, { name: "Mine" })).statusCode).toBe(403);
     const managed = await call("GET", "/user-vehicles/managed", dealer);
     expect(managed.statusCode, managed.body).toBe(200);
@@ -159,14 +220,22 @@ describe.each(databaseKinds)("vehicles API on %s", (kind) => {
     const own = await call("GET", "/user-vehicles?sort=name", customer);
     expect(own.statusCode, own.body).toBe(200);
     expect(own.json().data.map((v: { name: string }) => v.name)).toEqual(["Car …000077", "Daily"]);
-    expect((await call("GET", "/user-vehicles?q=000001", customer)).json().data.map((v: { id: string }) => v.id)).toEqual([vehicleId]);
-    expect((await call("GET", "/user-vehicles?q=dail", customer)).json().data.map((v: { id: string }) => v.id)).toEqual([vehicleId]);
+    expect(
+      (await call("GET", "/user-vehicles?q=000001", customer)).json().data.map((v: { id: string }) => v.id),
+    ).toEqual([vehicleId]);
+    expect((await call("GET", "/user-vehicles?q=dail", customer)).json().data.map((v: { id: string }) => v.id)).toEqual(
+      [vehicleId],
+    );
     expect((await call("GET", "/user-vehicles?firmwareId[eq]=VEH64K", customer)).json().total).toBe(1);
     const paged = await call("GET", "/user-vehicles?pageSize=1&sort=-name", customer);
     expect(paged.json()).toMatchObject({ total: 2 });
     expect(paged.json().data.map((v: { name: string }) => v.name)).toEqual(["Daily"]);
     expect((await call("GET", "/user-vehicles?sort=notes", customer)).statusCode).toBe(400);
-    expect((await call("GET", "/user-vehicles", stranger)).json().data.every((v: { ownerUid: string }) => v.ownerUid === stranger.uid)).toBe(true);
+    expect(
+      (await call("GET", "/user-vehicles", stranger))
+        .json()
+        .data.every((v: { ownerUid: string }) => v.ownerUid === stranger.uid),
+    ).toBe(true);
     const all = await call("GET", "/user-vehicles?pageSize=200", admin);
     expect(all.json().total).toBeGreaterThanOrEqual(3);
     const byOwner = await call("GET", `/user-vehicles?q=${encodeURIComponent(customer.email)}`, admin);
@@ -183,29 +252,49 @@ describe.each(databaseKinds)("vehicles API on %s", (kind) => {
     const byOwner = await call("GET", `/user-vehicles?ownerUid[eq]=${customer.uid}&sort=name`, admin);
     expect(byOwner.statusCode, byOwner.body).toBe(200);
     expect(byOwner.json().total).toBe(2);
-    expect(byOwner.json().data.map((v: { ownerUid: string; ownerEmail: string | null }) => [v.ownerUid, v.ownerEmail])).toEqual([
+    expect(
+      byOwner.json().data.map((v: { ownerUid: string; ownerEmail: string | null }) => [v.ownerUid, v.ownerEmail]),
+    ).toEqual([
       [customer.uid, customer.email],
       [customer.uid, customer.email],
     ]);
     const theirs = (await call("GET", `/user-vehicles?ownerUid[eq]=${stranger.uid}`, admin)).json();
     expect(theirs.total).toBeGreaterThanOrEqual(1);
     expect(theirs.data.every((v: { ownerUid: string }) => v.ownerUid === stranger.uid)).toBe(true);
-    const sorted = (await call("GET", "/user-vehicles?sort=-lastConnectedAt&pageSize=200", admin)).json().data as Array<{ lastConnectedAt: string | null }>;
+    const sorted = (await call("GET", "/user-vehicles?sort=-lastConnectedAt&pageSize=200", admin)).json()
+      .data as Array<{ lastConnectedAt: string | null }>;
     const seen = sorted.map((v) => v.lastConnectedAt).filter((at): at is string => at !== null);
     expect(seen).toEqual([...seen].sort().reverse());
   });
 
   it("merges the app's device attributes for the owner or an admin only", async () => {
     const path = `/users/${customer.uid}/vehicles/${vehicleId}/device-attributes`;
-    const first = await call("PATCH", path, customer, { adapter: { kind: "OBDLink MX+", firmware: "5.6.19" }, appSettings: { units: "metric" } });
+    const first = await call("PATCH", path, customer, {
+      adapter: { kind: "OBDLink MX+", firmware: "5.6.19" },
+      appSettings: { units: "metric" },
+    });
     expect(first.statusCode, first.body).toBe(200);
-    const second = await call("PATCH", path, admin, { phone: { platform: "android", model: "Pixel 8", osVersion: "15" } });
+    const second = await call("PATCH", path, admin, {
+      phone: { platform: "android", model: "Pixel 8", osVersion: "15" },
+    });
     expect(second.statusCode, second.body).toBe(200);
-    expect(second.json().deviceAttributes).toEqual({ adapter: { kind: "OBDLink MX+", firmware: "5.6.19" }, appSettings: { units: "metric" }, phone: { platform: "android", model: "Pixel 8", osVersion: "15" } });
-    expect((await call("PATCH", `/users/${stranger.uid}/vehicles/${vehicleId}/device-attributes`, stranger, { appSettings: {} })).statusCode).toBe(404);
+    expect(second.json().deviceAttributes).toEqual({
+      adapter: { kind: "OBDLink MX+", firmware: "5.6.19" },
+      appSettings: { units: "metric" },
+      phone: { platform: "android", model: "Pixel 8", osVersion: "15" },
+    });
+    expect(
+      (
+        await call("PATCH", `/users/${stranger.uid}/vehicles/${vehicleId}/device-attributes`, stranger, {
+          appSettings: {},
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await call("PATCH", path, stranger, { appSettings: {} })).statusCode).toBe(404);
     expect((await call("PATCH", path, dealer, { appSettings: {} })).statusCode).toBe(404);
-    expect((await call("PATCH", path, customer, { phone: { platform: "symbian", model: "x", osVersion: "1" } })).statusCode).toBe(400);
+    expect(
+      (await call("PATCH", path, customer, { phone: { platform: "symbian", model: "x", osVersion: "1" } })).statusCode,
+    ).toBe(400);
   });
 
   it("lists snapshots newest first and tells the car's story in the timeline", async () => {
@@ -232,7 +321,10 @@ describe.each(databaseKinds)("vehicles API on %s", (kind) => {
     expect(stock.statusCode).toBe(200);
     expect(stock.rawPayload.equals(Buffer.from(demo.stock))).toBe(true);
     expect((await call("GET", `/user-vehicles/${vehicleId}/attach-file/stock-read`, stranger)).statusCode).toBe(404);
-    expect((await call("GET", `/user-vehicles/${vehicleId}/attach-file/00000000-0000-4000-8000-000000000000`, customer)).statusCode).toBe(404);
+    expect(
+      (await call("GET", `/user-vehicles/${vehicleId}/attach-file/00000000-0000-4000-8000-000000000000`, customer))
+        .statusCode,
+    ).toBe(404);
     expect((await call("GET", `/user-vehicles/${vehicleId}/attach-file/..%2F..%2Fetc`, customer)).statusCode).toBe(400);
   });
 });

@@ -20,23 +20,32 @@ import type { PgTable } from "drizzle-orm/pg-core";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_DYNO_PROFILE } from "../../contracts/data-logs";
-import { bakedTuneFiles, dataLogs, flashLogs, tuneFilePurchases, userVehicles } from "../../server/db/schema";
 import { applyPatches } from "../../domain/tune";
+import { bakedTuneFiles, dataLogs, flashLogs, tuneFilePurchases, userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { type TestApp, type TestUser, createUser, databaseKinds, startTestApp } from "./harness";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
 import { requestsTo } from "./requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "WRITE64K" });
 const other = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 4, firmwareId: "ELSE64K", seed: 7 });
 /** A second valid read of the car's firmware (a patch applied, checksums fixed), stored nowhere yet. */
-const newRead = applyPatches(demo.stock, [demo.patches[0]], { firmwareId: demo.firmware.firmwareId, checksums: demo.firmware.checksums }).image;
+const newRead = applyPatches(demo.stock, [demo.patches[0]], {
+  firmwareId: demo.firmware.firmwareId,
+  checksums: demo.firmware.checksums,
+}).image;
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 const VIN = "WWRITE00000000001";
-const csv = Buffer.from(`Time,RPM\n${Array.from({ length: 50 }, (_, i) => `${(i / 10).toFixed(1)},${1000 + 10 * i}`).join("\n")}\n`);
+const csv = Buffer.from(
+  `Time,RPM\n${Array.from({ length: 50 }, (_, i) => `${(i / 10).toFixed(1)},${1000 + 10 * i}`).join("\n")}\n`,
+);
 
 const filesUnder = (dir: string) =>
   readdir(dir, { recursive: true, withFileTypes: true }).then(
-    (entries) => entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort(),
+    (entries) =>
+      entries
+        .filter((e) => e.isFile())
+        .map((e) => path.join(e.parentPath, e.name))
+        .sort(),
     () => [] as string[],
   );
 
@@ -60,7 +69,11 @@ describe.each(databaseKinds)("writes on a vehicle on %s", (kind) => {
   const snapshot = async () => ({
     vehicle: await vehicle(),
     purchases: await rows(tuneFilePurchases),
-    bakes: await app.ctx.db.select({ id: bakedTuneFiles.id, sha256: bakedTuneFiles.sha256 }).from(bakedTuneFiles).where(eq(bakedTuneFiles.vehicleId, vehicleId)).orderBy(bakedTuneFiles.id),
+    bakes: await app.ctx.db
+      .select({ id: bakedTuneFiles.id, sha256: bakedTuneFiles.sha256 })
+      .from(bakedTuneFiles)
+      .where(eq(bakedTuneFiles.vehicleId, vehicleId))
+      .orderBy(bakedTuneFiles.id),
     flashes: await rows(flashLogs),
     logsOnCar: await app.ctx.db.select({ id: dataLogs.id }).from(dataLogs).where(eq(dataLogs.vehicleId, vehicleId)),
     files: await filesUnder(app.ctx.config.dataDir),
@@ -70,18 +83,30 @@ describe.each(databaseKinds)("writes on a vehicle on %s", (kind) => {
     return response.json().id as string;
   };
   /** A grant's answer with the vehicle id taken out, to compare the answers for two ids. */
-  const answer = (response: Awaited<ReturnType<typeof call>>, id: string) => ({ status: response.statusCode, body: response.body.replaceAll(id, "<vehicle>") });
-  const newCar = async (name: string) => (await app.ctx.db.insert(userVehicles).values({ ownerUid: customer.uid, name }).returning())[0].id;
+  const answer = (response: Awaited<ReturnType<typeof call>>, id: string) => ({
+    status: response.statusCode,
+    body: response.body.replaceAll(id, "<vehicle>"),
+  });
+  const newCar = async (name: string) =>
+    (await app.ctx.db.insert(userVehicles).values({ ownerUid: customer.uid, name }).returning())[0].id;
 
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, strangerDealer, customer] = await Promise.all([createUser(test, "admin"), createUser(test, "dealer"), createUser(test, "dealer"), createUser(test, "customer")]);
+    [admin, dealer, strangerDealer, customer] = await Promise.all([
+      createUser(test, "admin"),
+      createUser(test, "dealer"),
+      createUser(test, "dealer"),
+      createUser(test, "customer"),
+    ]);
     await storeFirmware(admin, demo);
     await storeFirmware(admin, other, { stock: false });
     // Users reach the mirror on their first request; the vehicle row needs its owner there.
     await Promise.all([customer, dealer, strangerDealer].map((user) => call("GET", "/tune-files", user)));
-    [{ id: vehicleId }] = await app.ctx.db.insert(userVehicles).values({ ownerUid: customer.uid, name: "Customer's hatch", vin: VIN }).returning();
+    [{ id: vehicleId }] = await app.ctx.db
+      .insert(userVehicles)
+      .values({ ownerUid: customer.uid, name: "Customer's hatch", vin: VIN })
+      .returning();
     expect((await upload(`/user-vehicles/${vehicleId}/upload-tune-dump/0`, customer, demo.stock)).statusCode).toBe(200);
     stageOne = created(await upload("/tune-files", dealer, demo.tune.image, { title: "Stage 1" }));
     stageTwo = created(await upload("/tune-files", dealer, demo.tune.image, { title: "Stage 2" }));
@@ -123,13 +148,18 @@ describe.each(databaseKinds)("writes on a vehicle on %s", (kind) => {
     const secondCar = await newCar("Customer's second car");
     const unknownId = randomUUID();
     const refused = await call("POST", `/tune-files/${stageOne}/grant`, dealer, { vehicleId: secondCar });
-    expect(answer(refused, secondCar)).toEqual(answer(await call("POST", `/tune-files/${stageOne}/grant`, dealer, { vehicleId: unknownId }), unknownId));
+    expect(answer(refused, secondCar)).toEqual(
+      answer(await call("POST", `/tune-files/${stageOne}/grant`, dealer, { vehicleId: unknownId }), unknownId),
+    );
     expect(refused.statusCode).toBe(400);
     expect((await call("GET", `/user-vehicles/${secondCar}/download-tune-dump`, dealer)).statusCode).toBe(404);
     expect((await call("POST", `/tune-files/${stageOne}/grant`, customer, { vehicleId })).statusCode).toBe(403);
     expect(await rows(tuneFilePurchases)).toBe(purchases + 1);
 
-    expect((await call("POST", `/tune-files/${stageOne}/grant`, admin, { vehicleId: await newCar("Admin's pick") })).statusCode).toBe(201);
+    expect(
+      (await call("POST", `/tune-files/${stageOne}/grant`, admin, { vehicleId: await newCar("Admin's pick") }))
+        .statusCode,
+    ).toBe(201);
     expect(await rows(tuneFilePurchases)).toBe(purchases + 2);
   });
 
@@ -137,7 +167,9 @@ describe.each(databaseKinds)("writes on a vehicle on %s", (kind) => {
     const before = await snapshot();
     const asDealer = await upload(`/user-vehicles/${vehicleId}/upload-tune-dump/3`, dealer, newRead);
     expect(asDealer.statusCode, asDealer.body).toBe(403);
-    expect((await upload(`/user-vehicles/${vehicleId}/upload-tune-dump/3`, strangerDealer, newRead)).statusCode).toBe(404);
+    expect((await upload(`/user-vehicles/${vehicleId}/upload-tune-dump/3`, strangerDealer, newRead)).statusCode).toBe(
+      404,
+    );
     expect(await snapshot()).toEqual(before);
     const read = await call("GET", `/user-vehicles/${vehicleId}/download-tune-dump`, dealer);
     expect(read.statusCode).toBe(200);
@@ -152,8 +184,12 @@ describe.each(databaseKinds)("writes on a vehicle on %s", (kind) => {
   });
 
   it("lets the managing dealer bake and report flashes for the car, but delete only their own bakes and file no log under it", async () => {
-    const ownersBake = created(await call("POST", `/user-vehicles/${vehicleId}/temp-bake/0`, customer, { tuneFileId: stageOne }));
-    const dealersBake = created(await call("POST", `/user-vehicles/${vehicleId}/temp-bake/1`, dealer, { tuneFileId: stageOne }));
+    const ownersBake = created(
+      await call("POST", `/user-vehicles/${vehicleId}/temp-bake/0`, customer, { tuneFileId: stageOne }),
+    );
+    const dealersBake = created(
+      await call("POST", `/user-vehicles/${vehicleId}/temp-bake/1`, dealer, { tuneFileId: stageOne }),
+    );
     const direct = created(await upload(`/user-vehicles/${vehicleId}/direct-bake`, dealer, demo.tune.image));
     expect((await upload(`/user-vehicles/${vehicleId}/direct-bake`, customer, demo.tune.image)).statusCode).toBe(403);
 
@@ -163,16 +199,28 @@ describe.each(databaseKinds)("writes on a vehicle on %s", (kind) => {
     expect((await call("DELETE", `/baked-tune-files/${dealersBake}`, dealer)).statusCode).toBe(204);
     expect((await call("DELETE", `/baked-tune-files/${direct}`, customer)).statusCode).toBe(204);
 
-    const flash = await call("POST", `/user-vehicles/${vehicleId}/flash-logs`, dealer, { bakedTuneFileId: ownersBake, result: "success" });
+    const flash = await call("POST", `/user-vehicles/${vehicleId}/flash-logs`, dealer, {
+      bakedTuneFileId: ownersBake,
+      result: "success",
+    });
     expect(flash.statusCode, flash.body).toBe(201);
     expect(flash.json()).toMatchObject({ vehicleId, reportedBy: dealer.uid });
-    expect((await call("POST", `/user-vehicles/${vehicleId}/flash-logs`, customer, { bakedTuneFileId: ownersBake, result: "success" })).statusCode).toBe(201);
+    expect(
+      (
+        await call("POST", `/user-vehicles/${vehicleId}/flash-logs`, customer, {
+          bakedTuneFileId: ownersBake,
+          result: "success",
+        })
+      ).statusCode,
+    ).toBe(201);
 
     // Data logs go under their owner's own cars only; a log's dyno profile set on a car writes that car.
     const before = await snapshot();
     expect((await upload("/data-logs", dealer, csv, { vehicleId }, "pull.csv")).statusCode).toBe(404);
     const log = created(await upload("/data-logs", dealer, csv, {}, "pull.csv"));
-    expect((await call("PATCH", `/data-logs/${log}`, dealer, { vehicleId, dynoProfile: DEFAULT_DYNO_PROFILE })).statusCode).toBe(404);
+    expect(
+      (await call("PATCH", `/data-logs/${log}`, dealer, { vehicleId, dynoProfile: DEFAULT_DYNO_PROFILE })).statusCode,
+    ).toBe(404);
     const after = await snapshot();
     expect({ ...after, files: undefined }).toEqual({ ...before, files: undefined });
     expect((await vehicle()).dynoProfile).toBeNull();
@@ -184,22 +232,44 @@ describe.each(databaseKinds)("writes on a vehicle on %s", (kind) => {
   });
 
   it("refuses every write to a dealer who does not manage the car, even after they tried to grant it to themselves, changing nothing", async () => {
-    const ownersBake = created(await call("POST", `/user-vehicles/${vehicleId}/temp-bake/0`, customer, { tuneFileId: stageOne }));
+    const ownersBake = created(
+      await call("POST", `/user-vehicles/${vehicleId}/temp-bake/0`, customer, { tuneFileId: stageOne }),
+    );
     const log = created(await upload("/data-logs", strangerDealer, csv, {}, "pull.csv"));
     const before = await snapshot();
 
     expect((await call("POST", `/tune-files/${rival}/grant`, strangerDealer, { vehicleId })).statusCode).toBe(400);
     const answers = {
       uploadDump: (await upload(`/user-vehicles/${vehicleId}/upload-tune-dump/0`, strangerDealer, newRead)).statusCode,
-      tempBake: (await call("POST", `/user-vehicles/${vehicleId}/temp-bake/0`, strangerDealer, { tuneFileId: rival })).statusCode,
+      tempBake: (await call("POST", `/user-vehicles/${vehicleId}/temp-bake/0`, strangerDealer, { tuneFileId: rival }))
+        .statusCode,
       directBake: (await upload(`/user-vehicles/${vehicleId}/direct-bake`, strangerDealer, demo.tune.image)).statusCode,
-      flashLog: (await call("POST", `/user-vehicles/${vehicleId}/flash-logs`, strangerDealer, { bakedTuneFileId: ownersBake, result: "success" })).statusCode,
+      flashLog: (
+        await call("POST", `/user-vehicles/${vehicleId}/flash-logs`, strangerDealer, {
+          bakedTuneFileId: ownersBake,
+          result: "success",
+        })
+      ).statusCode,
       deleteBake: (await call("DELETE", `/baked-tune-files/${ownersBake}`, strangerDealer)).statusCode,
       dataLogOnCar: (await upload("/data-logs", strangerDealer, csv, { vehicleId }, "pull.csv")).statusCode,
-      linkLog: (await call("PATCH", `/data-logs/${log}`, strangerDealer, { vehicleId, dynoProfile: { ...DEFAULT_DYNO_PROFILE, massKg: 2000 } })).statusCode,
+      linkLog: (
+        await call("PATCH", `/data-logs/${log}`, strangerDealer, {
+          vehicleId,
+          dynoProfile: { ...DEFAULT_DYNO_PROFILE, massKg: 2000 },
+        })
+      ).statusCode,
       downloadDump: (await call("GET", `/user-vehicles/${vehicleId}/download-tune-dump`, strangerDealer)).statusCode,
     };
-    expect(answers).toEqual({ uploadDump: 404, tempBake: 404, directBake: 404, flashLog: 404, deleteBake: 404, dataLogOnCar: 404, linkLog: 404, downloadDump: 404 });
+    expect(answers).toEqual({
+      uploadDump: 404,
+      tempBake: 404,
+      directBake: 404,
+      flashLog: 404,
+      deleteBake: 404,
+      dataLogOnCar: 404,
+      linkLog: 404,
+      downloadDump: 404,
+    });
     expect(await snapshot()).toEqual(before);
   });
 });

@@ -10,7 +10,7 @@ import type { FlashLog } from "../../contracts/flash-logs";
 import { dataLogs, tuneFiles, userVehicles } from "../../server/db/schema";
 import { DEMO_PASSWORD, seedDemo } from "../../server/seed";
 import { DEMO_VIN } from "../../server/seed/tunes";
-import { type TestApp, bearer, databaseKinds, signIn, startTestApp } from "./harness";
+import { bearer, databaseKinds, signIn, startTestApp, type TestApp } from "./harness";
 
 const run = promisify(execFile);
 
@@ -42,7 +42,10 @@ describe.each(databaseKinds)("the virtual vehicle's command line on %s", (kind) 
   const vehicle = async (...args: string[]) => {
     const flags = ["--url", url, "--emulator", test.emulatorHost, "--data-dir", dataDir];
     try {
-      const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/vehicle.ts", ...flags, ...args], { cwd: process.cwd(), timeout: 60_000 });
+      const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/vehicle.ts", ...flags, ...args], {
+        cwd: process.cwd(),
+        timeout: 60_000,
+      });
       return { code: 0, out: stdout };
     } catch (error) {
       const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -54,7 +57,11 @@ describe.each(databaseKinds)("the virtual vehicle's command line on %s", (kind) 
   const sessions = async () => {
     const token = await signIn(test.emulatorHost, "customer@example.com", DEMO_PASSWORD);
     const [car] = await test.app.ctx.db.select().from(userVehicles).where(eq(userVehicles.vin, DEMO_VIN));
-    const answer = await test.app.inject({ method: "GET", url: `/api/v1/user-vehicles/${car.id}/flash-logs?pageSize=3`, headers: bearer(token) });
+    const answer = await test.app.inject({
+      method: "GET",
+      url: `/api/v1/user-vehicles/${car.id}/flash-logs?pageSize=3`,
+      headers: bearer(token),
+    });
     return answer.json().data as FlashLog[];
   };
 
@@ -91,13 +98,20 @@ describe.each(databaseKinds)("the virtual vehicle's command line on %s", (kind) 
     const logged = await vehicle("log");
     expect(logged.out).toMatch(/Data log uploaded: Virtual car: 3rd gear pull \([0-9a-f-]{36}\)/);
     const [car] = await test.app.ctx.db.select().from(userVehicles).where(eq(userVehicles.vin, DEMO_VIN));
-    expect(await test.app.ctx.db.select().from(dataLogs).where(and(eq(dataLogs.vehicleId, car.id), eq(dataLogs.title, "Virtual car: 3rd gear pull")))).toHaveLength(1);
+    expect(
+      await test.app.ctx.db
+        .select()
+        .from(dataLogs)
+        .where(and(eq(dataLogs.vehicleId, car.id), eq(dataLogs.title, "Virtual car: 3rd gear pull"))),
+    ).toHaveLength(1);
   });
 
   it("refuses an unknown fault and a flash without a tune, naming what is wrong", async () => {
     const fault = await vehicle("flash", "--tune", tuneId, "--fault", "meteor@block");
     expect(fault.code).toBe(1);
-    expect(fault.out).toContain("--fault: one of pending-storm, dropped-response, wrong-key, wrong-counter, corrupt-block, power-loss, low-voltage");
+    expect(fault.out).toContain(
+      "--fault: one of pending-storm, dropped-response, wrong-key, wrong-counter, corrupt-block, power-loss, low-voltage",
+    );
     const noTune = await vehicle("flash");
     expect(noTune.code).toBe(1);
     expect(noTune.out).toContain("flash needs --tune <tune file id>");

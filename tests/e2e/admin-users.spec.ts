@@ -1,14 +1,20 @@
 import { expect as baseExpect } from "@playwright/test";
 import { test } from "./pages/identity";
-import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
+import { DEMO_PASSWORD, demoUsers, LoginPage } from "./pages/login-page";
 
 // An admin's first page after signing in brings the portal's code and the whole admin menu: on a
 // loaded machine (both browser runs side by side, on a slow day) the users list took 8–10 s to show.
 const expect = baseExpect.configure({ timeout: 30_000 });
 
-const uidOf = (idToken: string) => (JSON.parse(Buffer.from(idToken.split(".")[1], "base64url").toString()) as { user_id: string }).user_id;
+const uidOf = (idToken: string) =>
+  (JSON.parse(Buffer.from(idToken.split(".")[1], "base64url").toString()) as { user_id: string }).user_id;
 
-test("an admin finds the demo dealer, suspends their dealer role: the dealer's open page loses its dealer menu at once; the audit shows the change", async ({ page, browser, request, emulator }) => {
+test("an admin finds the demo dealer, suspends their dealer role: the dealer's open page loses its dealer menu at once; the audit shows the change", async ({
+  page,
+  browser,
+  request,
+  emulator,
+}) => {
   // Two users signed in, the role changed through a dialog and seen on the other's page.
   test.setTimeout(120_000);
   const adminToken = await emulator.idToken(demoUsers.admin, DEMO_PASSWORD);
@@ -59,7 +65,10 @@ test("an admin finds the demo dealer, suspends their dealer role: the dealer's o
     await expect(change).toContainText(demoUsers.admin);
   } finally {
     // The demo dealer is a dealer again for the suites after this one.
-    const restored = await request.patch(`/api/v1/users/${dealerUid}`, { headers: { authorization: `Bearer ${adminToken}` }, data: { role: "dealer", reason: "review closed" } });
+    const restored = await request.patch(`/api/v1/users/${dealerUid}`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+      data: { role: "dealer", reason: "review closed" },
+    });
     expect(restored.status(), await restored.text()).toBe(200);
     await dealerContext.close();
   }
@@ -70,7 +79,10 @@ test("the users list searches and filters the accounts, and a made-up id is the 
   await new LoginPage(page).signIn(demoUsers.admin);
   const table = page.getByRole("table", { name: "Users" });
   await expect(table.getByRole("row").filter({ hasText: demoUsers.customer })).toBeVisible();
-  await page.locator(".ant-segmented-item").filter({ hasText: /^Admins$/ }).click();
+  await page
+    .locator(".ant-segmented-item")
+    .filter({ hasText: /^Admins$/ })
+    .click();
   await expect(table.getByRole("row").filter({ hasText: demoUsers.admin })).toBeVisible();
   await expect(table.getByRole("row").filter({ hasText: demoUsers.customer })).toHaveCount(0);
   await page.goto("/admin/users/no-such-user-id");

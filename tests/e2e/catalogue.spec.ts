@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { expect as baseExpect, test } from "@playwright/test";
 import { generateDemo } from "../../server/seed/generator";
 import { CataloguePages } from "./pages/catalogue";
-import { LoginPage, demoUsers } from "./pages/login-page";
+import { demoUsers, LoginPage } from "./pages/login-page";
 
 // Every step waits on the server (uploads, a 50-row import, Monaco): a loaded CI machine needs more than 10 s.
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -14,7 +14,9 @@ const expect = baseExpect.configure({ timeout: 30_000 });
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PIDS = path.resolve(repoRoot, "../shared/fixtures/pids/vwflash-parameters_22.csv");
 
-test("an admin adds a firmware with its stock file, a vehicle, imported PIDs, a template of them and a computed channel", async ({ page }) => {
+test("an admin adds a firmware with its stock file, a vehicle, imported PIDs, a template of them and a computed channel", async ({
+  page,
+}) => {
   // A long flow through six pages, one of them loading Monaco.
   test.setTimeout(300_000);
   const firmwareId = `E2E${Date.now().toString(36).toUpperCase()}`;
@@ -40,7 +42,14 @@ test("an admin adds a firmware with its stock file, a vehicle, imported PIDs, a 
   await expect(sha).toHaveText(createHash("sha256").update(demo.stock).digest("hex"));
   await catalogue.closeDrawer("Firmware record");
 
-  await catalogue.addVehicle({ make: "Volkswagen", model: "Polo GTI", engine: "EA888 2.0", yearFrom: 2018, ecu: "Simos 18.10", firmwareId });
+  await catalogue.addVehicle({
+    make: "Volkswagen",
+    model: "Polo GTI",
+    engine: "EA888 2.0",
+    yearFrom: 2018,
+    ecu: "Simos 18.10",
+    firmwareId,
+  });
   await expect(page.getByRole("row", { name: /Polo GTI/ })).toContainText(firmwareId);
 
   const { form, preview } = await catalogue.importPids(PIDS);
@@ -56,7 +65,12 @@ test("an admin adds a firmware with its stock file, a vehicle, imported PIDs, a 
   await expect(page.getByRole("row", { name: /Airflow/ }).first()).toBeVisible();
 
   const templateName = `Boost logging ${firmwareId}`;
-  const template = await catalogue.buildTemplate({ name: templateName, sampleRateHz: 20, firmwareId, channels: ["Engine Speed", "Airflow"] });
+  const template = await catalogue.buildTemplate({
+    name: templateName,
+    sampleRateHz: 20,
+    firmwareId,
+    channels: ["Engine Speed", "Airflow"],
+  });
   const channels = template.getByLabel("Template channels").locator(".ant-list-items > .ant-list-item");
   await expect(channels).toHaveCount(2);
   // Logging order is the user's: the second channel moves up.

@@ -3,13 +3,15 @@
  * `GET /dashboard` answered for them, the demo car is listed and leads to its page, and a figure
  * leads to the page it summarises.
  */
-import { type Page, expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import type { AdminDashboard, CustomerDashboard, DealerDashboard } from "../../contracts/dashboard";
-import { LoginPage, demoUsers } from "./pages/login-page";
+import { demoUsers, LoginPage } from "./pages/login-page";
 
 /** Signs in and lands on the dashboard; answers the figures the page was given. */
 async function openDashboard<T>(page: Page, email: string): Promise<T> {
-  const answer = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/v1/dashboard" && response.request().method() === "GET");
+  const answer = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === "/api/v1/dashboard" && response.request().method() === "GET",
+  );
   await new LoginPage(page).open("/dashboard");
   await new LoginPage(page).signIn(email);
   await expect(page).toHaveURL(/\/dashboard$/);
@@ -20,7 +22,9 @@ async function openDashboard<T>(page: Page, email: string): Promise<T> {
 
 const figure = (page: Page, testId: string) => page.getByTestId(testId).locator(".ant-statistic-content-value");
 
-test("the demo customer sees their car, last flash, licences and counts, each leading to its page", async ({ page }) => {
+test("the demo customer sees their car, last flash, licences and counts, each leading to its page", async ({
+  page,
+}) => {
   const figures = await openDashboard<CustomerDashboard>(page, demoUsers.customer);
   expect(figures.role).toBe("customer");
   const car = figures.vehicles.items.find((vehicle) => vehicle.name === "Demo hatchback");
@@ -49,7 +53,9 @@ test("the demo customer sees their car, last flash, licences and counts, each le
   await expect(page).toHaveURL(/\/my-devices$/);
 });
 
-test("the demo admin sees failed flashes, applications, onboarding requests, failed jobs and sign-ups, each leading to its page", async ({ page }) => {
+test("the demo admin sees failed flashes, applications, onboarding requests, failed jobs and sign-ups, each leading to its page", async ({
+  page,
+}) => {
   const figures = await openDashboard<AdminDashboard>(page, demoUsers.admin);
   expect(figures.role).toBe("admin");
   await expect(figure(page, "figure-failed-flashes")).toHaveText(String(figures.failedFlashesToday));
@@ -63,7 +69,9 @@ test("the demo admin sees failed flashes, applications, onboarding requests, fai
   const newest = page.getByRole("table", { name: "Newest accounts" });
   await expect(newest.locator("tbody tr.ant-table-row")).toHaveCount(figures.signUps.recent.length);
   const first = figures.signUps.recent[0];
-  await expect(newest.getByRole("link", { name: first.displayName ?? first.email ?? first.uid, exact: true })).toHaveAttribute("href", `/admin/users/${encodeURIComponent(first.uid)}`);
+  await expect(
+    newest.getByRole("link", { name: first.displayName ?? first.email ?? first.uid, exact: true }),
+  ).toHaveAttribute("href", `/admin/users/${encodeURIComponent(first.uid)}`);
 
   // The demo customer asked for their Audi S3 to be supported (seed/catalogue.ts): it waits.
   expect(figures.pendingOnboardingRequests).toBeGreaterThanOrEqual(1);
@@ -77,7 +85,9 @@ test("the demo admin sees failed flashes, applications, onboarding requests, fai
   await expect(page).toHaveURL(/\/admin\/users/);
 });
 
-test("the demo dealer sees their queue, this month's sales, managed vehicles and published tunes, each leading to its page", async ({ page }) => {
+test("the demo dealer sees their queue, this month's sales, managed vehicles and published tunes, each leading to its page", async ({
+  page,
+}) => {
   const figures = await openDashboard<DealerDashboard>(page, demoUsers.dealer);
   expect(figures.role).toBe("dealer");
   const waiting = figures.queue.reduce((sum, entry) => sum + entry.count, 0);
@@ -87,8 +97,12 @@ test("the demo dealer sees their queue, this month's sales, managed vehicles and
   // The demo dealer's published demo tune, and the demo car that has it (seed/tunes.ts).
   expect(figures.tunesPublished).toBeGreaterThanOrEqual(1);
   expect(figures.managedVehicles).toBeGreaterThanOrEqual(1);
-  for (const entry of figures.queue) await expect(figure(page, `figure-queue-${entry.state}`)).toHaveText(String(entry.count));
-  for (const entry of figures.sales.byCurrency) await expect(page.getByTestId(`figure-sales-${entry.currency}`)).toContainText(`${entry.count} ${entry.count === 1 ? "sale" : "sales"}`);
+  for (const entry of figures.queue)
+    await expect(figure(page, `figure-queue-${entry.state}`)).toHaveText(String(entry.count));
+  for (const entry of figures.sales.byCurrency)
+    await expect(page.getByTestId(`figure-sales-${entry.currency}`)).toContainText(
+      `${entry.count} ${entry.count === 1 ? "sale" : "sales"}`,
+    );
 
   await page.getByRole("link", { name: "Sales and payments" }).click();
   await expect(page).toHaveURL(/\/my-tunes\?tab=transactions$/);

@@ -3,13 +3,16 @@ import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import { DataLogsPage, LogView } from "./pages/data-logs-page";
 import { LayoutProbe } from "./pages/layout-probe";
-import { LoginPage, demoUsers } from "./pages/login-page";
+import { demoUsers, LoginPage } from "./pages/login-page";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const FIXTURE = path.resolve(repoRoot, "../shared/fixtures/logs/romraider-semicolon-decimal-comma.csv");
 const JB4_FIXTURE = path.resolve(repoRoot, "../shared/fixtures/logs/ecuxplot-jb4.csv");
 
-test("a customer uploads a log, charts and zooms it, and shares it with someone signed out", async ({ page, browser }) => {
+test("a customer uploads a log, charts and zooms it, and shares it with someone signed out", async ({
+  page,
+  browser,
+}) => {
   await new LoginPage(page).open("/tuning-tools/data-logs");
   await new LoginPage(page).signIn(demoUsers.customer);
   const list = new DataLogsPage(page);
@@ -30,7 +33,10 @@ test("a customer uploads a log, charts and zooms it, and shares it with someone 
   await view.dragZoom(0.25, 0.5);
   await expect(view.visibleRange()).not.toContainText("0.00–827.20 s");
   const zoomed = await view.visibleRange().textContent();
-  const [from, to] = /([\d.]+)–([\d.]+) s/.exec(zoomed ?? "")!.slice(1).map(Number);
+  const [from, to] = /([\d.]+)–([\d.]+) s/
+    .exec(zoomed ?? "")!
+    .slice(1)
+    .map(Number);
   expect(from).toBeGreaterThan(150);
   expect(to).toBeLessThan(450);
 
@@ -63,7 +69,9 @@ test("a share link that does not exist shows nothing of any log", async ({ page 
   await expect(page.getByTestId("log-chart")).toHaveCount(0);
 });
 
-test("a customer files a log under their vehicle: the list shows and filters by it, the dyno keeps its profile with it", async ({ page }) => {
+test("a customer files a log under their vehicle: the list shows and filters by it, the dyno keeps its profile with it", async ({
+  page,
+}) => {
   await new LoginPage(page).open("/tuning-tools/data-logs");
   await new LoginPage(page).signIn(demoUsers.customer);
   const list = new DataLogsPage(page);
@@ -103,11 +111,18 @@ test("a customer files a log under their vehicle: the list shows and filters by 
   await expect(page.getByTestId("dyno-kept-with")).toHaveText(/^Kept with this log only/);
 });
 
-test("a long log charts its first channels from byte ranges of the deflated columns, fetching no byte twice, then every other channel; narrowed to a phone it does not scroll sideways", async ({ page }) => {
+test("a long log charts its first channels from byte ranges of the deflated columns, fetching no byte twice, then every other channel; narrowed to a phone it does not scroll sideways", async ({
+  page,
+}) => {
   // 20,160 rows × 19 channels: its columnar form is past the first 64 KiB the view asks for, so it
   // comes in parts — the header with what else the first 64 KiB hold, then the rest — each array inflated alone.
   const ranges: string[] = [];
-  page.on("response", (response) => response.url().includes("/columns") && ranges.push(response.headers()["content-range"] ?? `whole ${response.status()}`));
+  page.on(
+    "response",
+    (response) =>
+      response.url().includes("/columns") &&
+      ranges.push(response.headers()["content-range"] ?? `whole ${response.status()}`),
+  );
   await new LoginPage(page).open("/tuning-tools/data-logs");
   await new LoginPage(page).signIn(demoUsers.customer);
   const list = new DataLogsPage(page);
@@ -128,7 +143,10 @@ test("a long log charts its first channels from byte ranges of the deflated colu
 
   // Every byte of the form came once: the parts, in order, tile it from the first byte to the last.
   const parts = ranges.map((range) => /^bytes (\d+)-(\d+)\/(\d+)$/.exec(range)?.slice(1).map(Number) ?? range);
-  expect(parts.every((part) => Array.isArray(part)), ranges.join(" ")).toBe(true);
+  expect(
+    parts.every((part) => Array.isArray(part)),
+    ranges.join(" "),
+  ).toBe(true);
   const sorted = (parts as number[][]).sort((a, b) => a[0] - b[0]);
   expect(sorted.length, ranges.join(" ")).toBeGreaterThanOrEqual(2);
   expect(sorted[0][0]).toBe(0);
@@ -141,10 +159,14 @@ test("a long log charts its first channels from byte ranges of the deflated colu
   await expect(page.getByRole("table", { name: "Channel values" })).toBeVisible();
   // Polled: the chart and its overview follow the new width a frame or two after the resize.
   const probe = new LayoutProbe(page);
-  await expect.poll(async () => ((await probe.sidewaysOverflow()) > 0 ? (await probe.overflowingElements()).join(", ") : "")).toBe("");
+  await expect
+    .poll(async () => ((await probe.sidewaysOverflow()) > 0 ? (await probe.overflowingElements()).join(", ") : ""))
+    .toBe("");
 });
 
-test("on a phone the chart's place is kept while the log loads: the readout under it does not move when the chart draws", async ({ page }) => {
+test("on a phone the chart's place is kept while the log loads: the readout under it does not move when the chart draws", async ({
+  page,
+}) => {
   await new LoginPage(page).open("/tuning-tools/data-logs");
   await new LoginPage(page).signIn(demoUsers.customer);
   await expect(page.getByRole("heading", { name: "Data logs" })).toBeVisible();

@@ -1,11 +1,13 @@
 import { expect } from "@playwright/test";
-import { PASSWORD, newEmail, test } from "./pages/identity";
-import { LoginPage, demoUsers } from "./pages/login-page";
+import { newEmail, PASSWORD, test } from "./pages/identity";
+import { demoUsers, LoginPage } from "./pages/login-page";
 
 test("a visitor finds the demo dealer by a vehicle they tune, and is told when nobody tunes one", async ({ page }) => {
   await page.goto("/managed-dealers");
   const dealers = page.getByRole("table", { name: "Dealers" });
-  await expect(dealers.getByRole("row").filter({ hasText: "Demo Performance Ltd" })).toContainText("Demo Motors Hatchback");
+  await expect(dealers.getByRole("row").filter({ hasText: "Demo Performance Ltd" })).toContainText(
+    "Demo Motors Hatchback",
+  );
   await page.getByRole("searchbox", { name: "Search" }).fill("corolla");
   await page.getByRole("searchbox", { name: "Search" }).press("Enter");
   await expect(page.getByText("No dealer matches")).toBeVisible();
@@ -15,13 +17,22 @@ test("a visitor finds the demo dealer by a vehicle they tune, and is told when n
   await expect(dealers).not.toContainText("@");
 });
 
-test("an admin approves a dealer application with the reason the applicant is told", async ({ page, request, emulator }) => {
+test("an admin approves a dealer application with the reason the applicant is told", async ({
+  page,
+  request,
+  emulator,
+}) => {
   const email = newEmail("applicant");
   await emulator.createUser(email);
   const token = await emulator.idToken(email, PASSWORD);
   const applied = await request.post("/api/v1/dealers", {
     headers: { authorization: `Bearer ${token}` },
-    data: { businessName: "Remap Republic", address: "3 Turbo Street, Bristol BS1 4DJ", registrationNumber: "11223344", phone: "+44 117 496 0000" },
+    data: {
+      businessName: "Remap Republic",
+      address: "3 Turbo Street, Bristol BS1 4DJ",
+      registrationNumber: "11223344",
+      phone: "+44 117 496 0000",
+    },
   });
   expect(applied.status(), await applied.text()).toBe(201);
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect as baseExpect, test } from "@playwright/test";
 import { CataloguePages } from "./pages/catalogue";
-import { LoginPage, demoUsers } from "./pages/login-page";
+import { demoUsers, LoginPage } from "./pages/login-page";
 import { TuneViewerPage } from "./pages/tune-viewer";
 
 // Uploads and an import preview wait on the server: a loaded CI machine needs more than 10 s.
@@ -15,7 +15,9 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../
 const XDF = path.resolve(repoRoot, "../shared/fixtures/definitions/me72-540i-5A01.xdf");
 const IMAGE = path.resolve(repoRoot, "../shared/fixtures/images/me72-540i-5A01.bin");
 
-test("an admin imports a real XDF into a firmware record: the preview counts items, skips and patches and shows maps from the stock file; saved, the tune viewer shows its maps", async ({ page }) => {
+test("an admin imports a real XDF into a firmware record: the preview counts items, skips and patches and shows maps from the stock file; saved, the tune viewer shows its maps", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const image = readFileSync(IMAGE);
   const firmwareId = `XDF${Date.now().toString(36).toUpperCase()}`;
@@ -42,8 +44,12 @@ test("an admin imports a real XDF into a firmware record: the preview counts ite
   await expect(preview.getByTestId("preview-items")).toContainText("59 items");
   await expect(preview.getByText("TunerPro XDF", { exact: true })).toBeVisible();
   await expect(preview.getByTestId("preview-skipped")).toHaveText("1 skipped");
-  await expect(preview.getByRole("table", { name: "Skipped elements" }).getByRole("row", { name: /ME7 Checksum/ })).toContainText("not supported: ME7 Checksum (TunerPro plugin");
-  const patch = preview.getByRole("table", { name: "Patches found" }).getByRole("row", { name: /RPM Limiter Patch - 6500/ });
+  await expect(
+    preview.getByRole("table", { name: "Skipped elements" }).getByRole("row", { name: /ME7 Checksum/ }),
+  ).toContainText("not supported: ME7 Checksum (TunerPro plugin");
+  const patch = preview
+    .getByRole("table", { name: "Patches found" })
+    .getByRole("row", { name: /RPM Limiter Patch - 6500/ });
   await expect(patch.getByRole("checkbox")).toBeChecked();
   // Maps read from the stock file on the server: the 2-D tables hold numbers, not blanks.
   const samples = preview.getByTestId("preview-sample");

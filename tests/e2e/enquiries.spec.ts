@@ -1,14 +1,24 @@
 import { expect, test } from "@playwright/test";
-import { LoginPage, demoUsers } from "./pages/login-page";
+import { demoUsers, LoginPage } from "./pages/login-page";
 
 test("an admin reads the contact and demo requests visitors sent", async ({ page, request }) => {
   const stamp = Date.now().toString(36);
   const contact = await request.post("/api/v1/contact-requests", {
-    data: { name: `Robin ${stamp}`, email: `robin-${stamp}@example.com`, topic: "vehicle-support", message: "Is the Golf R mk7.5 with the DQ381 supported?" },
+    data: {
+      name: `Robin ${stamp}`,
+      email: `robin-${stamp}@example.com`,
+      topic: "vehicle-support",
+      message: "Is the Golf R mk7.5 with the DQ381 supported?",
+    },
   });
   expect(contact.status()).toBe(201);
   const demo = await request.post("/api/v1/demo-requests", {
-    data: { name: `Sam ${stamp}`, email: `sam-${stamp}@example.com`, businessName: `Boost Works ${stamp}`, country: "Germany" },
+    data: {
+      name: `Sam ${stamp}`,
+      email: `sam-${stamp}@example.com`,
+      businessName: `Boost Works ${stamp}`,
+      country: "Germany",
+    },
   });
   expect(demo.status()).toBe(201);
 
@@ -25,7 +35,12 @@ test("an admin reads the contact and demo requests visitors sent", async ({ page
 
   await page.getByRole("tab", { name: "Demo requests" }).click();
   await expect(page).toHaveURL(/\/admin\/enquiries\/demo/);
-  await expect(page.getByRole("table", { name: "Demo requests" }).getByRole("row").filter({ hasText: `Boost Works ${stamp}` })).toContainText("Germany");
+  await expect(
+    page
+      .getByRole("table", { name: "Demo requests" })
+      .getByRole("row")
+      .filter({ hasText: `Boost Works ${stamp}` }),
+  ).toContainText("Germany");
 });
 
 test("customers cannot open the enquiries", async ({ page }) => {

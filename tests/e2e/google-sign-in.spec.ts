@@ -1,14 +1,16 @@
 import { expect } from "@playwright/test";
 import { standInForGapi } from "./pages/gapi-stand-in";
-import { CreateAccountPage, GoogleSignIn, PASSWORD, newEmail, test } from "./pages/identity";
+import { CreateAccountPage, GoogleSignIn, newEmail, PASSWORD, test } from "./pages/identity";
 import { LoginPage, Portal } from "./pages/login-page";
 
 test.beforeEach(async ({ context }) => {
   await standInForGapi(context);
 });
 
-const providersOf = async (emulator: { lookup: (email: string) => Promise<{ providerUserInfo?: Array<{ providerId: string }> } | undefined> }, email: string) =>
-  ((await emulator.lookup(email))?.providerUserInfo ?? []).map((info) => info.providerId).sort();
+const providersOf = async (
+  emulator: { lookup: (email: string) => Promise<{ providerUserInfo?: Array<{ providerId: string }> } | undefined> },
+  email: string,
+) => ((await emulator.lookup(email))?.providerUserInfo ?? []).map((info) => info.providerId).sort();
 
 test("a new user continues with Google from the sign-up page and lands signed in", async ({ page, emulator }) => {
   const email = newEmail("google-new");
@@ -24,7 +26,10 @@ test("a new user continues with Google from the sign-up page and lands signed in
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
-test("an existing password user who continues with Google is asked for the password, and then both ways sign in", async ({ page, emulator }) => {
+test("an existing password user who continues with Google is asked for the password, and then both ways sign in", async ({
+  page,
+  emulator,
+}) => {
   const email = newEmail("google-link");
   await emulator.createUser(email, PASSWORD, "Lena Link");
   // The emulator's fake-account page always vouches for the address (email_verified), and Firebase
@@ -52,7 +57,9 @@ test("an existing password user who continues with Google is asked for the passw
   await page.getByLabel("Password of this account").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in and add Google" }).click();
   await expect(new Portal(page).heading("Profile")).toBeVisible();
-  await expect.poll(() => providersOf(emulator, email), { message: "Google linked beside the password" }).toEqual(["google.com", "password"]);
+  await expect
+    .poll(() => providersOf(emulator, email), { message: "Google linked beside the password" })
+    .toEqual(["google.com", "password"]);
   await page.unroute("**/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?*");
 
   await new Portal(page).signOut();
@@ -64,7 +71,10 @@ test("an existing password user who continues with Google is asked for the passw
   expect((await emulator.lookup(email))?.localId, "still one account").toBeTruthy();
 });
 
-test("with pop-ups blocked, Continue with Google signs in through a redirect to the same page of accounts", async ({ page, emulator }) => {
+test("with pop-ups blocked, Continue with Google signs in through a redirect to the same page of accounts", async ({
+  page,
+  emulator,
+}) => {
   // The browser refuses every popup: the SDK answers popup-blocked and the page redirects instead.
   await page.addInitScript(() => {
     window.open = () => null;

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { LoginPage, Portal, demoUsers } from "./pages/login-page";
+import { demoUsers, LoginPage, Portal } from "./pages/login-page";
 
 /** One route of each guard group, and who sees it. */
 const routes = [

@@ -1,9 +1,12 @@
 import { expect } from "@playwright/test";
-import { CreateAccountPage, PASSWORD, newEmail, test } from "./pages/identity";
+import { CreateAccountPage, newEmail, PASSWORD, test } from "./pages/identity";
 import { emailedActionPath } from "./pages/inbox";
 import { LoginPage, Portal } from "./pages/login-page";
 
-test("a visitor signs up, verifies through the emailed link, signs out and signs in again", async ({ page, emulator }) => {
+test("a visitor signs up, verifies through the emailed link, signs out and signs in again", async ({
+  page,
+  emulator,
+}) => {
   const email = newEmail("signup");
   const signUp = new CreateAccountPage(page);
   await signUp.open();
@@ -41,12 +44,21 @@ test("an address that already has an account reads plainly on sign-up", async ({
   await signUp.open();
   await signUp.fill("Second Try", email, PASSWORD);
   await signUp.submit();
-  await expect(page.getByRole("alert")).toHaveText("An account with this email already exists. Sign in instead, or reset your password.");
+  await expect(page.getByRole("alert")).toHaveText(
+    "An account with this email already exists. Sign in instead, or reset your password.",
+  );
 });
 
-test("the checklist follows the service's policy and is re-read when the service refuses a password", async ({ page }) => {
+test("the checklist follows the service's policy and is re-read when the service refuses a password", async ({
+  page,
+}) => {
   let refused = false;
-  const base = { minPasswordLength: 8, maxPasswordLength: 30, containsUppercaseCharacter: true, containsNumericCharacter: true };
+  const base = {
+    minPasswordLength: 8,
+    maxPasswordLength: 30,
+    containsUppercaseCharacter: true,
+    containsNumericCharacter: true,
+  };
   await page.route("**/v2/passwordPolicy?*", (route) =>
     route.fulfill({
       json: {
@@ -60,7 +72,16 @@ test("the checklist follows the service's policy and is re-read when the service
   );
   await page.route("**/accounts:signUp?*", (route) => {
     refused = true;
-    return route.fulfill({ status: 400, json: { error: { code: 400, message: "PASSWORD_DOES_NOT_MEET_REQUIREMENTS : Missing password requirements: [Password must contain a non-alphanumeric character]" } } });
+    return route.fulfill({
+      status: 400,
+      json: {
+        error: {
+          code: 400,
+          message:
+            "PASSWORD_DOES_NOT_MEET_REQUIREMENTS : Missing password requirements: [Password must contain a non-alphanumeric character]",
+        },
+      },
+    });
   });
 
   const signUp = new CreateAccountPage(page);
@@ -81,14 +102,19 @@ test("the checklist follows the service's policy and is re-read when the service
   await expect(page).toHaveURL(/\/create-account$/);
 });
 
-test("a forgotten password is reset through the emailed link, and the answer never tells whether an account exists", async ({ page, emulator }) => {
+test("a forgotten password is reset through the emailed link, and the answer never tells whether an account exists", async ({
+  page,
+  emulator,
+}) => {
   const email = newEmail("reset");
   await emulator.createUser(email);
 
   await page.goto("/forgot-password");
   await page.getByLabel("Email").fill(newEmail("nobody"));
   await page.getByRole("button", { name: "Send reset link" }).click();
-  const answer = page.getByText("If an account exists for that address, we have sent it a link to choose a new password.");
+  const answer = page.getByText(
+    "If an account exists for that address, we have sent it a link to choose a new password.",
+  );
   await expect(answer).toBeVisible();
 
   await page.goto("/forgot-password");
@@ -151,7 +177,9 @@ test("email-link sign-in on another device asks for the address first", async ({
   await phone.close();
 });
 
-test("a link with a missing or unknown parameter is refused before any call, and a used code says so", async ({ page }) => {
+test("a link with a missing or unknown parameter is refused before any call, and a used code says so", async ({
+  page,
+}) => {
   const calls: string[] = [];
   page.on("request", (request) => {
     if (request.url().includes("identitytoolkit")) calls.push(request.url());
@@ -199,7 +227,10 @@ test("a changed email is restored through the link sent to the old address", asy
   await emulator.latestLink(email, "PASSWORD_RESET");
 });
 
-test("a user disabled by an administrator is signed out at the next call, with a toast saying why", async ({ page, emulator }) => {
+test("a user disabled by an administrator is signed out at the next call, with a toast saying why", async ({
+  page,
+  emulator,
+}) => {
   const email = newEmail("disabled");
   const uid = await emulator.createUser(email);
   const login = new LoginPage(page);
@@ -214,10 +245,14 @@ test("a user disabled by an administrator is signed out at the next call, with a
     .click({ timeout: 2000 })
     .then(() => page.getByRole("menuitem", { name: "Profile" }).click({ timeout: 2000 }))
     .catch(() => {});
-  await expect(page.getByText("This account has been disabled. Contact support if you think this is a mistake.", { exact: true })).toBeVisible();
+  await expect(
+    page.getByText("This account has been disabled. Contact support if you think this is a mistake.", { exact: true }),
+  ).toBeVisible();
   await expect(page).toHaveURL(/\/login/);
   await login.signIn(email, PASSWORD);
-  await expect(await login.error()).toHaveText("This account has been disabled. Contact support if you think this is a mistake.");
+  await expect(await login.error()).toHaveText(
+    "This account has been disabled. Contact support if you think this is a mistake.",
+  );
 });
 
 test("a saved session the service refuses at the next visit ends with a toast", async ({ page, emulator }) => {
@@ -232,6 +267,8 @@ test("a saved session the service refuses at the next visit ends with a toast", 
 
   await emulator.updateUser(uid, { disableUser: true });
   await page.goto("/profile");
-  await expect(page.getByText("Your account was disabled or signed out on every device. Sign in again.", { exact: true })).toBeVisible();
+  await expect(
+    page.getByText("Your account was disabled or signed out on every device. Sign in again.", { exact: true }),
+  ).toBeVisible();
   await expect(page).toHaveURL(/\/login/);
 });

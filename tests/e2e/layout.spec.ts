@@ -1,9 +1,9 @@
-import { type APIRequestContext, type Page, expect } from "@playwright/test";
-import { type IdentityEmulator, test } from "./pages/identity";
-import { LayoutProbe } from "./pages/layout-probe";
-import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
 import { generateDemo } from "../../server/seed/generator";
 import { DEMO_TUNE_OPTIONS } from "../../server/seed/tunes";
+import { type IdentityEmulator, test } from "./pages/identity";
+import { LayoutProbe } from "./pages/layout-probe";
+import { DEMO_PASSWORD, demoUsers, LoginPage } from "./pages/login-page";
 import { type ParamSource, WALKED_ROUTES, WALKERS, type Walker } from "./route-walk";
 
 const demoTune = generateDemo(DEMO_TUNE_OPTIONS).tune;
@@ -26,7 +26,11 @@ const WIDTHS = { light: [375, 1280], dark: [375] } as const;
 const WALK_START_MS = 60_000;
 const WALK_ROUTE_MS = 10_000;
 
-async function concretePaths(request: APIRequestContext, emulator: IdentityEmulator, walker: Walker): Promise<string[]> {
+async function concretePaths(
+  request: APIRequestContext,
+  emulator: IdentityEmulator,
+  walker: Walker,
+): Promise<string[]> {
   const tokens = new Map<Walker, string>();
   const headersOf = async (role: Walker) => {
     if (role === "visitor") throw new Error("the visitor reads no records");
@@ -40,12 +44,20 @@ async function concretePaths(request: APIRequestContext, emulator: IdentityEmula
   };
   /** None in the demo data yet: the demo customer asks the demo dealer for a tune for the demo car. */
   const askTheDemoDealer = async (): Promise<string> => {
-    const [vehicles, dealers] = [await read("customer", "user-vehicles"), await read("customer", "dealers?pageSize=100")];
+    const [vehicles, dealers] = [
+      await read("customer", "user-vehicles"),
+      await read("customer", "dealers?pageSize=100"),
+    ];
     const demoDealer = dealers.data.find((dealer) => dealer.businessName === "Demo Performance Ltd");
     if (!demoDealer) throw new Error("the dealer directory has no Demo Performance Ltd");
     const asked = await request.post("/api/v1/tuning-requests", {
       headers: await headersOf("customer"),
-      data: { vehicleId: vehicles.data[0].id, dealerId: demoDealer.id, questionnaire: { fuel: "98", transmission: "manual", notes: "A smoother part-throttle, please" }, logIds: [] },
+      data: {
+        vehicleId: vehicles.data[0].id,
+        dealerId: demoDealer.id,
+        questionnaire: { fuel: "98", transmission: "manual", notes: "A smoother part-throttle, please" },
+        logIds: [],
+      },
     });
     expect(asked.status(), await asked.text()).toBe(201);
     return ((await asked.json()) as { id: string }).id;
@@ -59,20 +71,32 @@ async function concretePaths(request: APIRequestContext, emulator: IdentityEmula
       // The demo dealer puts a new tune for the demo firmware on sale (the demo customer owns the others).
       const uploaded = await request.post("/api/v1/tune-files", {
         headers: await headersOf("dealer"),
-        multipart: { title: `Layout walk ${Date.now()}`, file: { name: "walk.bin", mimeType: "application/octet-stream", buffer: Buffer.from(demoTune.image) } },
+        multipart: {
+          title: `Layout walk ${Date.now()}`,
+          file: { name: "walk.bin", mimeType: "application/octet-stream", buffer: Buffer.from(demoTune.image) },
+        },
       });
       expect(uploaded.status(), await uploaded.text()).toBe(201);
       const tuneId = ((await uploaded.json()) as { id: string }).id;
-      const published = await request.put(`/api/v1/tune-files/${tuneId}/publish`, { headers: await headersOf("dealer"), data: { priceCents: 4900, currency: "EUR" } });
+      const published = await request.put(`/api/v1/tune-files/${tuneId}/publish`, {
+        headers: await headersOf("dealer"),
+        data: { priceCents: 4900, currency: "EUR" },
+      });
       expect(published.status(), await published.text()).toBe(200);
       const vehicles = await read("customer", "user-vehicles");
-      const started = await request.post("/api/v1/payments/tune-file-order", { headers: await headersOf("customer"), data: { tuneFileId: tuneId, vehicleId: vehicles.data[0].id } });
+      const started = await request.post("/api/v1/payments/tune-file-order", {
+        headers: await headersOf("customer"),
+        data: { tuneFileId: tuneId, vehicleId: vehicles.data[0].id },
+      });
       expect(started.status(), await started.text()).toBe(201);
       return ((await started.json()) as { order: { id: string } }).order.id;
     }
     if ("shareOfFirstLog" in source) {
       const logs = await read("customer", "data-logs");
-      const shared = await request.post(`/api/v1/data-logs/${logs.data[0].id}/share`, { headers: await headersOf("customer"), data: {} });
+      const shared = await request.post(`/api/v1/data-logs/${logs.data[0].id}/share`, {
+        headers: await headersOf("customer"),
+        data: {},
+      });
       expect(shared.status(), await shared.text()).toBe(201);
       return ((await shared.json()) as { token: string }).token;
     }
@@ -86,7 +110,8 @@ async function concretePaths(request: APIRequestContext, emulator: IdentityEmula
   const paths: string[] = [];
   for (const route of WALKED_ROUTES.filter((candidate) => WALKERS[candidate.guard].includes(walker))) {
     let path = route.path;
-    for (const [name, source] of Object.entries(route.params ?? {})) path = path.replace(`:${name}`, encodeURIComponent(await value(route.path, source)));
+    for (const [name, source] of Object.entries(route.params ?? {}))
+      path = path.replace(`:${name}`, encodeURIComponent(await value(route.path, source)));
     paths.push(path);
   }
   return paths;
@@ -105,11 +130,15 @@ async function checkRoutes(page: Page, walker: Walker, paths: string[], widths: 
       else await probe.openInApp(path);
       const where = `${path} as ${walker} at ${width} px`;
       // The page has rendered when its main heading shows (a portal page's h2, the landing's h1, a full-screen page's h3).
-      await expect(page.locator("h1, h2, h3").filter({ visible: true }).first(), `${where} shows a heading`).toBeVisible();
+      await expect(
+        page.locator("h1, h2, h3").filter({ visible: true }).first(),
+        `${where} shows a heading`,
+      ).toBeVisible();
       // Lists and records fill in after the heading: let them settle (the live-events stream keeps the network busy, so not "networkidle").
       await probe.settled();
       const overflow = await probe.sidewaysOverflow();
-      if (overflow > 0) problems.push(`${where} scrolls sideways by ${overflow} px: ${(await probe.overflowingElements()).join(", ")}`);
+      if (overflow > 0)
+        problems.push(`${where} scrolls sideways by ${overflow} px: ${(await probe.overflowingElements()).join(", ")}`);
       if (path !== "/" && path !== "/login") {
         const cover = await probe.titleCoveredBy();
         if (cover) problems.push(`${where}: the title's first letter is covered by ${cover}`);
@@ -121,10 +150,12 @@ async function checkRoutes(page: Page, walker: Walker, paths: string[], widths: 
       }
       const cut = await probe.cutMenuLabels();
       if (cut.length > 0) problems.push(`${where}: menu labels cut short: ${cut.join(", ")}`);
-      if (walker === "visitor" && (await probe.signOutControls().count()) > 0) problems.push(`${where} offers "Sign out" to a visitor`);
+      if (walker === "visitor" && (await probe.signOutControls().count()) > 0)
+        problems.push(`${where} offers "Sign out" to a visitor`);
       if (path === "/admin/firmware-support/matrix" && width === 1280) {
         const selected = await probe.selectedMenuItem();
-        if (selected !== "Firmware support") problems.push(`${where}: the menu highlights ${JSON.stringify(selected)}, not "Firmware support"`);
+        if (selected !== "Firmware support")
+          problems.push(`${where}: the menu highlights ${JSON.stringify(selected)}, not "Firmware support"`);
         if (!(await probe.breadcrumb().isVisible())) problems.push(`${where} has no breadcrumb`);
       }
     }
@@ -145,7 +176,11 @@ for (const colorScheme of ["light", "dark"] as const) {
       // One test per width: the admin's walk at both widths would come near the time limit on a slow machine.
       for (const width of WIDTHS[colorScheme]) {
         const screen = width < 768 ? "a phone" : "a desktop";
-        test(`every route the ${walker} may open fits ${screen} in the ${colorScheme} theme, menu reachable and whole, titles uncovered`, async ({ page, request, emulator }) => {
+        test(`every route the ${walker} may open fits ${screen} in the ${colorScheme} theme, menu reachable and whole, titles uncovered`, async ({
+          page,
+          request,
+          emulator,
+        }) => {
           const paths = await concretePaths(request, emulator, walker);
           // A limit per route opened: the admin's walk of some 70 routes takes under a minute on a normal
           // machine, and over 4 minutes on a slow one beside the rest of the browser suite (2026-11-29).

@@ -1,9 +1,12 @@
 import { expect } from "@playwright/test";
-import { CreateAccountPage, PASSWORD, newEmail, test } from "./pages/identity";
+import { CreateAccountPage, newEmail, PASSWORD, test } from "./pages/identity";
 import { LocalInbox } from "./pages/inbox";
 import { LoginPage } from "./pages/login-page";
 
-test("a new user signs up, opens the local inbox, follows the verification email's link and the app shows the account verified", async ({ page, emulator }) => {
+test("a new user signs up, opens the local inbox, follows the verification email's link and the app shows the account verified", async ({
+  page,
+  emulator,
+}) => {
   const email = newEmail("inbox");
   const signUp = new CreateAccountPage(page);
   await signUp.open();
@@ -25,7 +28,10 @@ test("a new user signs up, opens the local inbox, follows the verification email
   await expect(page.getByText(`You are signed in as ${email}`)).toBeVisible();
 });
 
-test("a user turns on emailed notifications on the profile page, and the choice is kept", async ({ page, emulator }) => {
+test("a user turns on emailed notifications on the profile page, and the choice is kept", async ({
+  page,
+  emulator,
+}) => {
   const email = newEmail("notify");
   await emulator.createUser(email);
   const login = new LoginPage(page);

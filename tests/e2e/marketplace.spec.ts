@@ -2,23 +2,34 @@ import { randomBytes } from "node:crypto";
 import { expect } from "@playwright/test";
 import { generateDemo } from "../../server/seed/generator";
 import { DEMO_TUNE_OPTIONS } from "../../server/seed/tunes";
-import { PASSWORD, newEmail, test } from "./pages/identity";
-import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
+import { newEmail, PASSWORD, test } from "./pages/identity";
+import { DEMO_PASSWORD, demoUsers, LoginPage } from "./pages/login-page";
 import { VehiclePage } from "./pages/vehicles";
 
 const demo = generateDemo(DEMO_TUNE_OPTIONS);
 
-test("a customer buys a tune for the demo car in the sandbox, the dealer sees the sale and its fee, an admin refunds it", async ({ page, browser, request, emulator }) => {
+test("a customer buys a tune for the demo car in the sandbox, the dealer sees the sale and its fee, an admin refunds it", async ({
+  page,
+  browser,
+  request,
+  emulator,
+}) => {
   // The demo dealer publishes a tune for the demo firmware at 199.00 EUR.
   const title = `Stage 2 ${randomBytes(3).toString("hex")}`;
   const dealerToken = await emulator.idToken(demoUsers.dealer, DEMO_PASSWORD);
   const uploaded = await request.post("/api/v1/tune-files", {
     headers: { authorization: `Bearer ${dealerToken}` },
-    multipart: { title, file: { name: "stage2.bin", mimeType: "application/octet-stream", buffer: Buffer.from(demo.tune.image) } },
+    multipart: {
+      title,
+      file: { name: "stage2.bin", mimeType: "application/octet-stream", buffer: Buffer.from(demo.tune.image) },
+    },
   });
   expect(uploaded.status(), await uploaded.text()).toBe(201);
   const tuneId = (await uploaded.json()).id;
-  const published = await request.put(`/api/v1/tune-files/${tuneId}/publish`, { headers: { authorization: `Bearer ${dealerToken}` }, data: { priceCents: 19900, currency: "EUR" } });
+  const published = await request.put(`/api/v1/tune-files/${tuneId}/publish`, {
+    headers: { authorization: `Bearer ${dealerToken}` },
+    data: { priceCents: 19900, currency: "EUR" },
+  });
   expect(published.status()).toBe(200);
 
   await new LoginPage(page).open("/my-devices");
@@ -68,7 +79,12 @@ test("a customer buys a tune for the demo car in the sandbox, the dealer sees th
 
   await page.goto("/my-tunes");
   await page.getByRole("tab", { name: "Payments" }).click();
-  await expect(page.getByRole("table", { name: "Transactions" }).getByRole("row").filter({ hasText: `Refund: Paid for ${title}` })).toContainText("€199.00");
+  await expect(
+    page
+      .getByRole("table", { name: "Transactions" })
+      .getByRole("row")
+      .filter({ hasText: `Refund: Paid for ${title}` }),
+  ).toContainText("€199.00");
 });
 
 test("a newly approved dealer sets up payouts in the sandbox before selling", async ({ page, request, emulator }) => {
@@ -77,11 +93,19 @@ test("a newly approved dealer sets up payouts in the sandbox before selling", as
   const token = await emulator.idToken(email, PASSWORD);
   const applied = await request.post("/api/v1/dealers", {
     headers: { authorization: `Bearer ${token}` },
-    data: { businessName: "Payout Pending Ltd", address: "4 Spool Street, Derby DE1 1AA", registrationNumber: "55667788", phone: "+44 1332 496000" },
+    data: {
+      businessName: "Payout Pending Ltd",
+      address: "4 Spool Street, Derby DE1 1AA",
+      registrationNumber: "55667788",
+      phone: "+44 1332 496000",
+    },
   });
   expect(applied.status(), await applied.text()).toBe(201);
   const adminToken = await emulator.idToken(demoUsers.admin, DEMO_PASSWORD);
-  const approved = await request.patch(`/api/v1/dealers/${(await applied.json()).id}/status`, { headers: { authorization: `Bearer ${adminToken}` }, data: { status: "approved", reason: "Documents checked" } });
+  const approved = await request.patch(`/api/v1/dealers/${(await applied.json()).id}/status`, {
+    headers: { authorization: `Bearer ${adminToken}` },
+    data: { status: "approved", reason: "Documents checked" },
+  });
   expect(approved.status(), await approved.text()).toBe(200);
 
   await new LoginPage(page).open("/my-tunes");

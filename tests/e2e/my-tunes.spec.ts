@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "@playwright/test";
-import { test } from "./pages/identity";
 import { generateDemo } from "../../server/seed/generator";
 import { DEMO_TUNE_OPTIONS } from "../../server/seed/tunes";
-import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
+import { test } from "./pages/identity";
+import { DEMO_PASSWORD, demoUsers, LoginPage } from "./pages/login-page";
 import { MyTunesPage } from "./pages/my-tunes";
 
 // The seeded demo firmware's tune, made again from the same generator options.
@@ -34,12 +34,18 @@ test("a dealer uploads a tune, reads its inspection, saves it and publishes it w
   await expect(myTunes.catalogueRow(title)).toContainText("€349.50");
 });
 
-test("a customer sees the demo tune bought for their car, bakes it, and sees the app's flash of it", async ({ page, request, emulator }) => {
+test("a customer sees the demo tune bought for their car, bakes it, and sees the app's flash of it", async ({
+  page,
+  request,
+  emulator,
+}) => {
   await new LoginPage(page).open("/my-tunes");
   await new LoginPage(page).signIn(demoUsers.customer);
   const car = page.getByRole("table", { name: "Bought tunes" }).first();
   await expect(car).toContainText(demo.tune.title);
-  const bakeAnswer = page.waitForResponse((response) => /\/temp-bake\//.test(response.url()) && response.request().method() === "POST");
+  const bakeAnswer = page.waitForResponse(
+    (response) => /\/temp-bake\//.test(response.url()) && response.request().method() === "POST",
+  );
   await car.getByRole("button", { name: "Bake" }).first().click();
   const bake = (await (await bakeAnswer).json()) as { id: string; vehicleId: string; sha256: string };
   const baked = page.getByRole("table", { name: "Baked files" }).first();
@@ -53,7 +59,10 @@ test("a customer sees the demo tune bought for their car, bakes it, and sees the
 
   // The app flashes the bake and reports it; the page shows it on the bake and in the history.
   const headers = { authorization: `Bearer ${await emulator.idToken(demoUsers.customer, DEMO_PASSWORD)}` };
-  const flash = await request.post(`/api/v1/user-vehicles/${bake.vehicleId}/flash-logs`, { headers, data: { bakedTuneFileId: bake.id, sha256: bake.sha256, result: "success", durationMs: 84_000 } });
+  const flash = await request.post(`/api/v1/user-vehicles/${bake.vehicleId}/flash-logs`, {
+    headers,
+    data: { bakedTuneFileId: bake.id, sha256: bake.sha256, result: "success", durationMs: 84_000 },
+  });
   expect(flash.status(), await flash.text()).toBe(201);
   const flashId = ((await flash.json()) as { id: string }).id;
   await page.reload();

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, test } from "@playwright/test";
 import { IdentityEmulator } from "./pages/identity";
-import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
+import { DEMO_PASSWORD, demoUsers, LoginPage } from "./pages/login-page";
 import { NotificationsPage } from "./pages/notifications";
 
 /** The firmware the demo seed creates (server/seed-tunes.ts). */
@@ -11,7 +11,9 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const uidOf = (token: string): string => JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString()).user_id;
 
 async function unreadCount(request: APIRequestContext, token: string): Promise<number> {
-  const response = await request.get(`/api/v1/users/${uidOf(token)}/notifications?pageSize=1`, { headers: bearer(token) });
+  const response = await request.get(`/api/v1/users/${uidOf(token)}/notifications?pageSize=1`, {
+    headers: bearer(token),
+  });
   expect(response.status(), await response.text()).toBe(200);
   return (await response.json()).unreadCount;
 }
@@ -27,11 +29,17 @@ async function askForSupport(request: APIRequestContext, token: string, model: s
 }
 
 async function decide(request: APIRequestContext, token: string, id: string, change: Record<string, unknown>) {
-  const response = await request.patch(`/api/v1/user-vehicles/support-request/${id}`, { headers: bearer(token), data: change });
+  const response = await request.patch(`/api/v1/user-vehicles/support-request/${id}`, {
+    headers: bearer(token),
+    data: change,
+  });
   expect(response.status(), await response.text()).toBe(200);
 }
 
-test("a customer sees live that their support request was supported, and marks the notification read", async ({ page, request }) => {
+test("a customer sees live that their support request was supported, and marks the notification read", async ({
+  page,
+  request,
+}) => {
   const stamp = Date.now().toString(36).toUpperCase();
   const vin = `WVWZZZ${stamp.padStart(11, "0").slice(-11)}`.replace(/[IOQ]/g, "0");
   const emulator = await IdentityEmulator.of(request);
@@ -56,14 +64,21 @@ test("a customer sees live that their support request was supported, and marks t
   const supported = inbox.row(`Golf R ${stamp} is supported`);
   await expect(supported).toContainText(`firmware ${DEMO_FIRMWARE}`);
   await expect(supported).toContainText("(unread)");
-  await expect(supported.getByRole("link", { name: `Your Volkswagen Golf R ${stamp} is supported` })).toHaveAttribute("href", "/my-tunes");
+  await expect(supported.getByRole("link", { name: `Your Volkswagen Golf R ${stamp} is supported` })).toHaveAttribute(
+    "href",
+    "/my-tunes",
+  );
 
   // A second decision while the list is open appears in it without a reload.
   const second = await askForSupport(request, customerToken, `Polo ${stamp}`, vin);
   await decide(request, adminToken, second, { status: "rejected", note: "this ECU cannot be read over OBD" });
-  await expect(inbox.row(`Polo ${stamp} cannot be supported`)).toContainText("Reason: this ECU cannot be read over OBD");
+  await expect(inbox.row(`Polo ${stamp} cannot be supported`)).toContainText(
+    "Reason: this ECU cannot be read over OBD",
+  );
   await inbox.expectBellUnread(before + 2);
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 
   await inbox.markRead(`Golf R ${stamp} is supported`);

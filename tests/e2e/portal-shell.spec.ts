@@ -1,6 +1,6 @@
-import { type Page, expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { LayoutProbe } from "./pages/layout-probe";
-import { LoginPage, demoUsers } from "./pages/login-page";
+import { demoUsers, LoginPage } from "./pages/login-page";
 import { WALKED_ROUTES } from "./route-walk";
 
 /**
@@ -29,7 +29,9 @@ async function signIn(page: Page, email: string) {
 const drawnFrame = (page: Page) => page.locator(".page-snapshot");
 
 for (const width of [375, 1280]) {
-  test(`signed in, a page load on the dashboard shows the portal's frame and the page's title at once at ${width} px, then the page where the title was`, async ({ page }) => {
+  test(`signed in, a page load on the dashboard shows the portal's frame and the page's title at once at ${width} px, then the page where the title was`, async ({
+    page,
+  }) => {
     await page.setViewportSize({ width, height: 800 });
     await signIn(page, demoUsers.customer);
     const release = await holdPortalCode(page);
@@ -41,7 +43,9 @@ for (const width of [375, 1280]) {
     await expect(frame.locator("header")).toBeVisible();
     // The side menu's place on a desktop, the menu button on a phone, as the portal's frame has them.
     await expect(frame.locator(".portal-shell-sider")).toBeVisible({ visible: width >= 992 });
-    await expect(frame.getByRole("button", { name: "Menu", includeHidden: true })).toBeVisible({ visible: width < 992 });
+    await expect(frame.getByRole("button", { name: "Menu", includeHidden: true })).toBeVisible({
+      visible: width < 992,
+    });
     expect(await new LayoutProbe(page).sidewaysOverflow(), "the frame fits the window").toBeLessThanOrEqual(0);
     const drawn = await frame.locator("h2").boundingBox();
 
@@ -51,8 +55,13 @@ for (const width of [375, 1280]) {
     await expect(title).toBeVisible();
     await expect(page.getByTestId("user-menu")).toBeVisible();
     const shown = await title.boundingBox();
-    expect(Math.abs((shown?.x ?? 0) - (drawn?.x ?? 0)), "the title stays where it was drawn, across").toBeLessThanOrEqual(1);
-    expect(Math.abs((shown?.y ?? 0) - (drawn?.y ?? 0)), "the title stays where it was drawn, down").toBeLessThanOrEqual(1);
+    expect(
+      Math.abs((shown?.x ?? 0) - (drawn?.x ?? 0)),
+      "the title stays where it was drawn, across",
+    ).toBeLessThanOrEqual(1);
+    expect(Math.abs((shown?.y ?? 0) - (drawn?.y ?? 0)), "the title stays where it was drawn, down").toBeLessThanOrEqual(
+      1,
+    );
   });
 }
 
@@ -86,15 +95,26 @@ test("every portal page with a drawn frame is drawn with the title the page show
   const probe = new LayoutProbe(page);
   const mismatched: string[] = [];
   let drawnPages = 0;
-  for (const route of WALKED_ROUTES.filter((candidate) => candidate.guard !== "public" && !candidate.path.includes(":"))) {
+  for (const route of WALKED_ROUTES.filter(
+    (candidate) => candidate.guard !== "public" && !candidate.path.includes(":"),
+  )) {
     const html = await (await page.request.get(route.path)).text();
     const drawnTitle = /class="page-snapshot"[\s\S]*?<h2[^>]*>([^<]*)<\/h2>/.exec(html)?.[1];
     if (drawnTitle === undefined) continue;
     drawnPages++;
     await probe.openInApp(route.path);
     // The page before stays in the document, hidden, and the new one may still be loading: its title is the one that comes.
-    const shownTitle = () => page.locator("main h2").filter({ visible: true }).first().textContent({ timeout: 5_000 }).catch(() => null);
-    await expect.poll(shownTitle, { timeout: 10_000 }).toBe(drawnTitle).catch(async () => mismatched.push(`${route.path}: drawn "${drawnTitle}", shown "${await shownTitle()}"`));
+    const shownTitle = () =>
+      page
+        .locator("main h2")
+        .filter({ visible: true })
+        .first()
+        .textContent({ timeout: 5_000 })
+        .catch(() => null);
+    await expect
+      .poll(shownTitle, { timeout: 10_000 })
+      .toBe(drawnTitle)
+      .catch(async () => mismatched.push(`${route.path}: drawn "${drawnTitle}", shown "${await shownTitle()}"`));
   }
   expect(drawnPages, "portal pages with a drawn frame").toBeGreaterThan(10);
   expect(mismatched).toEqual([]);
@@ -103,8 +123,12 @@ test("every portal page with a drawn frame is drawn with the title the page show
 // The sheets are made for the theme a visitor starts with: light, with motion (the suite's other tests reduce it).
 test.describe("with motion, in the light theme", () => {
   test.use({ reducedMotion: "no-preference", colorScheme: "light" });
-  test("a page load on the dashboard links a sheet of its own antd components, smaller than every component's, and the app writes no style of its own as it takes over, the icons' included", async ({ page, request }) => {
-    const stylesheetOf = async (path: string) => /data-stylesheet="([^"]+)"/.exec(await (await request.get(path)).text())?.[1];
+  test("a page load on the dashboard links a sheet of its own antd components, smaller than every component's, and the app writes no style of its own as it takes over, the icons' included", async ({
+    page,
+    request,
+  }) => {
+    const stylesheetOf = async (path: string) =>
+      /data-stylesheet="([^"]+)"/.exec(await (await request.get(path)).text())?.[1];
     // A sheet is its parts' addresses, separated by spaces (scripts/lib/stylesheet-parts.ts): its size is theirs together.
     const sizeOf = async (hrefs: string | undefined) => {
       let bytes = 0;
@@ -112,7 +136,9 @@ test.describe("with motion, in the light theme", () => {
       return bytes;
     };
     const dashboardSheet = await stylesheetOf("/dashboard");
-    expect(await sizeOf(dashboardSheet), "the dashboard's sheet is smaller than every component's").toBeLessThan((await sizeOf(await stylesheetOf("/no/such/page"))) * 0.8);
+    expect(await sizeOf(dashboardSheet), "the dashboard's sheet is smaller than every component's").toBeLessThan(
+      (await sizeOf(await stylesheetOf("/no/such/page"))) * 0.8,
+    );
     // What antd's style engine (it marks each style with its hash) had written when the app's page replaced
     // the frame, and any other style written or rewritten by then (the icons' own is in the HTML already).
     await page.addInitScript(() => {
@@ -121,10 +147,18 @@ test.describe("with motion, in the light theme", () => {
         for (const style of document.querySelectorAll("style")) fromHtml.set(style, style.textContent);
       });
       const record = () => {
-        if (!document.querySelector(".page-snapshot") && document.querySelector("main h2") && !("writtenAtTakeOver" in window)) {
-          const engine = [...document.querySelectorAll("style[data-css-hash]")].map((style) => (style.textContent ?? "").slice(0, 60));
+        if (
+          !document.querySelector(".page-snapshot") &&
+          document.querySelector("main h2") &&
+          !("writtenAtTakeOver" in window)
+        ) {
+          const engine = [...document.querySelectorAll("style[data-css-hash]")].map((style) =>
+            (style.textContent ?? "").slice(0, 60),
+          );
           // In the head: where style engines write (the app's own markup may hold a style, as the toaster's keyframes).
-          const others = [...document.head.querySelectorAll("style:not([data-css-hash])")].filter((style) => fromHtml.get(style) !== style.textContent).map((style) => (style.textContent ?? "").slice(0, 60));
+          const others = [...document.head.querySelectorAll("style:not([data-css-hash])")]
+            .filter((style) => fromHtml.get(style) !== style.textContent)
+            .map((style) => (style.textContent ?? "").slice(0, 60));
           Object.assign(window, { writtenAtTakeOver: [...engine, ...others] });
         }
       };
@@ -134,11 +168,21 @@ test.describe("with motion, in the light theme", () => {
     await page.goto("/dashboard");
     await expect(page.getByRole("heading", { level: 2, name: "Dashboard" })).toBeVisible();
     await expect(drawnFrame(page)).toHaveCount(0);
-    expect(await page.evaluate(() => [...document.querySelectorAll(`link[rel="stylesheet"][href^="/assets/antd-"]`)].map((link) => link.getAttribute("href")).join(" "))).toBe(dashboardSheet);
-    expect(await page.evaluate(() => (window as unknown as { writtenAtTakeOver?: string[] }).writtenAtTakeOver)).toEqual([]);
+    expect(
+      await page.evaluate(() =>
+        [...document.querySelectorAll(`link[rel="stylesheet"][href^="/assets/antd-"]`)]
+          .map((link) => link.getAttribute("href"))
+          .join(" "),
+      ),
+    ).toBe(dashboardSheet);
+    expect(
+      await page.evaluate(() => (window as unknown as { writtenAtTakeOver?: string[] }).writtenAtTakeOver),
+    ).toEqual([]);
   });
 
-  test("a page load on a data log finds in its sheet every antd style the page shows by the time its chart is drawn, a Button in a compact group's too", async ({ page }) => {
+  test("a page load on a data log finds in its sheet every antd style the page shows by the time its chart is drawn, a Button in a compact group's too", async ({
+    page,
+  }) => {
     await signIn(page, demoUsers.customer);
     await page.goto("/tuning-tools/data-logs");
     await page.locator('a[href^="/tuning-tools/data-logs/"]').first().click();
@@ -147,7 +191,11 @@ test.describe("with motion, in the light theme", () => {
     await page.addInitScript(() => {
       const record = () => {
         if (document.querySelector('[data-testid="log-chart"] .uplot') && !("writtenAtChart" in window)) {
-          Object.assign(window, { writtenAtChart: [...document.querySelectorAll("style[data-css-hash]")].map((style) => (style.textContent ?? "").slice(0, 80)) });
+          Object.assign(window, {
+            writtenAtChart: [...document.querySelectorAll("style[data-css-hash]")].map((style) =>
+              (style.textContent ?? "").slice(0, 80),
+            ),
+          });
         }
       };
       new MutationObserver(record).observe(document, { childList: true, subtree: true });

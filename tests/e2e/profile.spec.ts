@@ -1,6 +1,6 @@
 import { expect } from "@playwright/test";
 import sharp from "sharp";
-import { PASSWORD, newEmail, test } from "./pages/identity";
+import { newEmail, PASSWORD, test } from "./pages/identity";
 import { LoginPage } from "./pages/login-page";
 
 async function signedIn(page: import("@playwright/test").Page, email: string, password = PASSWORD) {
@@ -14,7 +14,9 @@ test("a user uploads a profile picture, which the server stores resized", async 
   const email = newEmail("photo");
   await emulator.createUser(email);
   await signedIn(page, email);
-  const png = await sharp({ create: { width: 800, height: 500, channels: 3, background: { r: 10, g: 120, b: 200 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 800, height: 500, channels: 3, background: { r: 10, g: 120, b: 200 } } })
+    .png()
+    .toBuffer();
   await page.locator('input[type="file"]').setInputFiles({ name: "me.png", mimeType: "image/png", buffer: png });
   await expect(page.getByText("Picture updated").first()).toBeVisible();
   const avatar = page.getByRole("img", { name: "Your profile picture" });
@@ -22,7 +24,9 @@ test("a user uploads a profile picture, which the server stores resized", async 
   const served = await page.request.get((await avatar.getAttribute("src"))!);
   expect(await sharp(await served.body()).metadata()).toMatchObject({ format: "webp", width: 256, height: 256 });
 
-  await page.locator('input[type="file"]').setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
   await expect(page.getByText("Choose a JPEG, PNG, WebP or GIF image.")).toBeVisible();
 });
 
@@ -68,7 +72,11 @@ test("signing out of all devices ends this session and the others", async ({ pag
 
   // The other browser is refused at its next call and signed out.
   await other.goto("/dashboard");
-  await other.getByTestId("user-menu").click({ timeout: 5000 }).then(() => other.getByRole("menuitem", { name: "Profile" }).click({ timeout: 5000 })).catch(() => {});
+  await other
+    .getByTestId("user-menu")
+    .click({ timeout: 5000 })
+    .then(() => other.getByRole("menuitem", { name: "Profile" }).click({ timeout: 5000 }))
+    .catch(() => {});
   await expect(other).toHaveURL(/\/login/);
   await laptop.close();
 });

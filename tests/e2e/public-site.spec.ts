@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect } from "@playwright/test";
-import { PASSWORD, newEmail, test } from "./pages/identity";
-import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
+import { newEmail, PASSWORD, test } from "./pages/identity";
+import { DEMO_PASSWORD, demoUsers, LoginPage } from "./pages/login-page";
 
 const publicPages = [
   { path: "/", heading: "Tune, flash and log your car with confidence" },
@@ -25,19 +25,34 @@ for (const { path, heading } of publicPages) {
   test(`${path} has no serious or critical accessibility violations`, async ({ page }) => {
     await page.goto(path);
     await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();
-    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    const { violations } = await new AxeBuilder({ page })
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+      .analyze();
     const serious = violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-    expect(serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`)).toEqual([]);
+    expect(
+      serious.map(
+        (violation) =>
+          `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+      ),
+    ).toEqual([]);
   });
 }
 
-test("a public page arrives rendered in its HTML and the app takes it over in the same place, at 375 and 1280 px", async ({ page, browser, request }) => {
+test("a public page arrives rendered in its HTML and the app takes it over in the same place, at 375 and 1280 px", async ({
+  page,
+  browser,
+  request,
+}) => {
   const html = await (await request.get("/login")).text();
   expect(html).toContain('class="page-snapshot page-snapshot-narrow" inert aria-hidden="true"');
   expect(html).toMatch(/<h1[^>]*>Sign in<\/h1>/);
   for (const width of [375, 1280]) {
     // The snapshot alone, as a phone shows it before the JavaScript arrives.
-    const withoutScripts = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 800 }, baseURL: test.info().project.use.baseURL });
+    const withoutScripts = await browser.newContext({
+      javaScriptEnabled: false,
+      viewport: { width, height: 800 },
+      baseURL: test.info().project.use.baseURL,
+    });
     const snapshotPage = await withoutScripts.newPage();
     await snapshotPage.goto("/login");
     const snapshotHeading = await snapshotPage.locator(".page-snapshot h1").filter({ visible: true }).boundingBox();
@@ -52,30 +67,57 @@ test("a public page arrives rendered in its HTML and the app takes it over in th
     await expect(page.locator(".page-snapshot")).toHaveCount(0);
     const appHeading = await heading.boundingBox();
     const appHeader = await page.locator("header").first().boundingBox();
-    expect(Math.abs((appHeading?.y ?? 0) - (snapshotHeading?.y ?? 0)), `heading moved at ${width} px`).toBeLessThanOrEqual(1);
-    expect(Math.abs((appHeading?.x ?? 0) - (snapshotHeading?.x ?? 0)), `heading moved at ${width} px`).toBeLessThanOrEqual(1);
-    expect(Math.abs((appHeader?.height ?? 0) - (snapshotMenu?.height ?? 0)), `header height changed at ${width} px`).toBeLessThanOrEqual(1);
+    expect(
+      Math.abs((appHeading?.y ?? 0) - (snapshotHeading?.y ?? 0)),
+      `heading moved at ${width} px`,
+    ).toBeLessThanOrEqual(1);
+    expect(
+      Math.abs((appHeading?.x ?? 0) - (snapshotHeading?.x ?? 0)),
+      `heading moved at ${width} px`,
+    ).toBeLessThanOrEqual(1);
+    expect(
+      Math.abs((appHeader?.height ?? 0) - (snapshotMenu?.height ?? 0)),
+      `header height changed at ${width} px`,
+    ).toBeLessThanOrEqual(1);
     await page.getByLabel("Email").fill("someone@example.com");
     await expect(page.getByLabel("Email")).toHaveValue("someone@example.com");
   }
 });
 
-test("every public page's snapshot fits a 375 px phone without sideways scrolling, before any script runs", async ({ browser, request }) => {
-  const withoutScripts = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 800 }, baseURL: test.info().project.use.baseURL });
+test("every public page's snapshot fits a 375 px phone without sideways scrolling, before any script runs", async ({
+  browser,
+  request,
+}) => {
+  const withoutScripts = await browser.newContext({
+    javaScriptEnabled: false,
+    viewport: { width: 375, height: 800 },
+    baseURL: test.info().project.use.baseURL,
+  });
   const page = await withoutScripts.newPage();
-  const snapshotted = publicPages.filter(({ path }) => !path.includes("?") && !path.startsWith("/docs") && path !== "/download-app");
+  const snapshotted = publicPages.filter(
+    ({ path }) => !path.includes("?") && !path.startsWith("/docs") && path !== "/download-app",
+  );
   for (const { path, heading } of snapshotted) {
     expect(await (await request.get(path)).text(), `${path} comes rendered`).toContain("page-snapshot-narrow");
     await page.goto(path);
-    await expect(page.locator(".page-snapshot h1").filter({ visible: true }), `${path}'s snapshot shows its heading`).toHaveText(heading);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await expect(
+      page.locator(".page-snapshot h1").filter({ visible: true }),
+      `${path}'s snapshot shows its heading`,
+    ).toHaveText(heading);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow, `${path}'s snapshot scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
   }
   await withoutScripts.close();
 });
 
-test("a public page brings a stylesheet of the antd components it shows: the app writes none of their styles on the first visit", async ({ browser, request }) => {
-  const stylesheetOf = async (path: string) => /data-stylesheet="([^"]+)"/.exec(await (await request.get(path)).text())?.[1];
+test("a public page brings a stylesheet of the antd components it shows: the app writes none of their styles on the first visit", async ({
+  browser,
+  request,
+}) => {
+  const stylesheetOf = async (path: string) =>
+    /data-stylesheet="([^"]+)"/.exec(await (await request.get(path)).text())?.[1];
   // A sheet is its parts' addresses, separated by spaces (scripts/lib/stylesheet-parts.ts): its size is theirs together.
   const sizeOf = async (hrefs: string | undefined) => {
     let bytes = 0;
@@ -86,17 +128,30 @@ test("a public page brings a stylesheet of the antd components it shows: the app
   const everyComponentsSheet = await stylesheetOf("/no/such/page");
   const landingSheet = await stylesheetOf("/");
   expect(landingSheet, "the landing's own sheet").not.toBe(everyComponentsSheet);
-  expect(await sizeOf(landingSheet), "the landing's sheet is smaller than half of every component's").toBeLessThan((await sizeOf(everyComponentsSheet)) / 2);
-  const snapshotted = publicPages.filter(({ path }) => !path.includes("?") && !path.startsWith("/docs") && path !== "/download-app");
+  expect(await sizeOf(landingSheet), "the landing's sheet is smaller than half of every component's").toBeLessThan(
+    (await sizeOf(everyComponentsSheet)) / 2,
+  );
+  const snapshotted = publicPages.filter(
+    ({ path }) => !path.includes("?") && !path.startsWith("/docs") && path !== "/download-app",
+  );
   // The sheets are made for the theme a visitor starts with: light, with motion (the suite's other tests reduce it).
-  const context = await browser.newContext({ reducedMotion: "no-preference", colorScheme: "light", baseURL: test.info().project.use.baseURL });
+  const context = await browser.newContext({
+    reducedMotion: "no-preference",
+    colorScheme: "light",
+    baseURL: test.info().project.use.baseURL,
+  });
   // What antd's style engine had written (it marks each style with its hash) when the app took the
   // page over from the snapshot: what the page shows later (the landing's table, when scrolled near) may write its own.
   await context.addInitScript(() => {
     const record = () => {
-      const taken = !document.querySelector(".page-snapshot") && (document.getElementById("root")?.childElementCount ?? 0) > 0;
+      const taken =
+        !document.querySelector(".page-snapshot") && (document.getElementById("root")?.childElementCount ?? 0) > 0;
       if (taken && !("writtenAtTakeOver" in window)) {
-        Object.assign(window, { writtenAtTakeOver: [...document.querySelectorAll("style[data-css-hash]")].map((style) => (style.textContent ?? "").slice(0, 60)) });
+        Object.assign(window, {
+          writtenAtTakeOver: [...document.querySelectorAll("style[data-css-hash]")].map((style) =>
+            (style.textContent ?? "").slice(0, 60),
+          ),
+        });
       }
     };
     new MutationObserver(record).observe(document, { childList: true, subtree: true });
@@ -108,15 +163,23 @@ test("a public page brings a stylesheet of the antd components it shows: the app
       await page.goto(path);
       await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();
       await expect(page.locator(".page-snapshot")).toHaveCount(0);
-      const written = await page.evaluate(() => (window as unknown as { writtenAtTakeOver?: string[] }).writtenAtTakeOver);
+      const written = await page.evaluate(
+        () => (window as unknown as { writtenAtTakeOver?: string[] }).writtenAtTakeOver,
+      );
       expect(written, `${path} at ${width} px: styles written at run time`).toEqual([]);
     }
   }
   await context.close();
 });
 
-test("a page the build did not render says it is loading before any script runs, and the app replaces the notice", async ({ browser, page }) => {
-  const withoutScripts = await browser.newContext({ javaScriptEnabled: false, baseURL: test.info().project.use.baseURL });
+test("a page the build did not render says it is loading before any script runs, and the app replaces the notice", async ({
+  browser,
+  page,
+}) => {
+  const withoutScripts = await browser.newContext({
+    javaScriptEnabled: false,
+    baseURL: test.info().project.use.baseURL,
+  });
   const bare = await withoutScripts.newPage();
   await bare.goto("/dashboard");
   await expect(bare.getByRole("status")).toHaveText("Loading the portal…");
@@ -133,15 +196,21 @@ test("the public pages fit a 320 px screen without sideways scrolling", async ({
   for (const { path, heading } of publicPages.slice(0, 9)) {
     await page.goto(path);
     await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow, `${path} scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
   }
 });
 
-test("on a phone the site's menu opens from its button, marks the page shown, and its links go to their pages", async ({ page }) => {
+test("on a phone the site's menu opens from its button, marks the page shown, and its links go to their pages", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await page.goto("/");
-  await expect(page.getByRole("heading", { name: "Tune, flash and log your car with confidence", level: 1 })).toBeVisible();
+  await expect(
+    page.getByRole("heading", { name: "Tune, flash and log your car with confidence", level: 1 }),
+  ).toBeVisible();
   // The drawer's code loads when the button is pressed (src/components/layouts/landing-layout.tsx).
   await page.getByRole("button", { name: "Menu", exact: true }).click();
   const menu = page.getByRole("dialog").filter({ hasText: "Menu" });
@@ -161,10 +230,26 @@ test("the home page lists the supported vehicles the catalogue holds", async ({ 
   const headers = { authorization: `Bearer ${token}` };
   const firmwareId = `E2E-${randomBytes(3).toString("hex")}`;
   const model = `Golf R ${firmwareId}`;
-  expect((await request.put("/api/v1/firmware-support/firmware-support", { headers, data: { firmwareId, ecuFamily: "Simos 18", manufacturer: "Continental", imageSize: 4194304 } })).ok()).toBe(true);
+  expect(
+    (
+      await request.put("/api/v1/firmware-support/firmware-support", {
+        headers,
+        data: { firmwareId, ecuFamily: "Simos 18", manufacturer: "Continental", imageSize: 4194304 },
+      })
+    ).ok(),
+  ).toBe(true);
   const vehicle = await request.put("/api/v1/firmware-support/supported-vehicle", {
     headers,
-    data: { make: "Volkswagen", model, generation: "Mk7", engine: "2.0 TSI EA888", yearFrom: 2014, yearTo: 2020, ecu: "Simos 18.1", firmwareIds: [firmwareId] },
+    data: {
+      make: "Volkswagen",
+      model,
+      generation: "Mk7",
+      engine: "2.0 TSI EA888",
+      yearFrom: 2014,
+      yearTo: 2020,
+      ecu: "Simos 18.1",
+      firmwareIds: [firmwareId],
+    },
   });
   expect(vehicle.ok(), await vehicle.text()).toBe(true);
 
@@ -173,7 +258,9 @@ test("the home page lists the supported vehicles the catalogue holds", async ({ 
   await page.getByRole("heading", { name: "Supported vehicles" }).scrollIntoViewIfNeeded();
   const list = page.getByRole("table");
   await page.getByRole("searchbox", { name: "Search supported vehicles" }).fill(firmwareId);
-  await expect(list.getByRole("row", { name: new RegExp(`Volkswagen ${model} Mk7 2.0 TSI EA888 2014–2020`) })).toBeVisible();
+  await expect(
+    list.getByRole("row", { name: new RegExp(`Volkswagen ${model} Mk7 2.0 TSI EA888 2014–2020`) }),
+  ).toBeVisible();
   await page.getByRole("searchbox", { name: "Search supported vehicles" }).fill("no such car anywhere");
   await expect(page.getByText("No supported vehicle matches that search.")).toBeVisible();
 });
@@ -214,7 +301,10 @@ test("a business sends a demo request", async ({ page }) => {
   await expect(page.getByText("Thank you, we will be in touch")).toBeVisible();
 });
 
-test("a signed-out visitor asking for a dealer account signs in first and comes back to the form", async ({ page, emulator }) => {
+test("a signed-out visitor asking for a dealer account signs in first and comes back to the form", async ({
+  page,
+  emulator,
+}) => {
   const email = newEmail("dealer");
   await emulator.createUser(email);
   await page.goto("/dealer-account-request");
@@ -240,14 +330,25 @@ test("a signed-out visitor asking for a dealer account signs in first and comes 
   await expect(page.getByText("Dealer account for Fast Lane Tuning")).toBeVisible();
 });
 
-test("the download page has both store links and a QR code; /redirect-app falls back to it without the app", async ({ page }) => {
+test("the download page has both store links and a QR code; /redirect-app falls back to it without the app", async ({
+  page,
+}) => {
   await page.goto("/download-app");
-  await expect(page.getByRole("link", { name: "Download on the App Store" })).toHaveAttribute("href", /^https:\/\/apps\.apple\.com\//);
-  await expect(page.getByRole("link", { name: "Get it on Google Play" })).toHaveAttribute("href", /^https:\/\/play\.google\.com\/store\/apps\/details\?id=/);
+  await expect(page.getByRole("link", { name: "Download on the App Store" })).toHaveAttribute(
+    "href",
+    /^https:\/\/apps\.apple\.com\//,
+  );
+  await expect(page.getByRole("link", { name: "Get it on Google Play" })).toHaveAttribute(
+    "href",
+    /^https:\/\/play\.google\.com\/store\/apps\/details\?id=/,
+  );
   await expect(page.locator(".ant-qrcode canvas")).toBeVisible();
 
   await page.goto("/redirect-app?device=abc123&action=pair");
-  await expect(page.getByRole("link", { name: "Open the app" })).toHaveAttribute("href", "tuningportal://open?device=abc123&action=pair");
+  await expect(page.getByRole("link", { name: "Open the app" })).toHaveAttribute(
+    "href",
+    "tuningportal://open?device=abc123&action=pair",
+  );
   await expect(page).toHaveURL(/\/download-app\?from=redirect$/);
   await expect(page.getByText("The app did not open on this device")).toBeVisible();
 });

@@ -3,23 +3,38 @@ import { expect } from "@playwright/test";
 import { generateDemo } from "../../server/seed/generator";
 import { DEMO_TUNE_OPTIONS } from "../../server/seed/tunes";
 import { test } from "./pages/identity";
-import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
+import { DEMO_PASSWORD, demoUsers, LoginPage } from "./pages/login-page";
 import { VehiclePage } from "./pages/vehicles";
 
 const demo = generateDemo(DEMO_TUNE_OPTIONS);
 
-test("a dealer keeps a tune in a private repository: only its member sees it, at no charge, and the member may leave", async ({ page, browser, request, emulator }) => {
+test("a dealer keeps a tune in a private repository: only its member sees it, at no charge, and the member may leave", async ({
+  page,
+  browser,
+  request,
+  emulator,
+}) => {
   const suffix = randomBytes(3).toString("hex");
   const title = `Team map ${suffix}`;
   const repository = `Track team ${suffix}`;
   const dealerToken = await emulator.idToken(demoUsers.dealer, DEMO_PASSWORD);
   const uploaded = await request.post("/api/v1/tune-files", {
     headers: { authorization: `Bearer ${dealerToken}` },
-    multipart: { title, file: { name: "team.bin", mimeType: "application/octet-stream", buffer: Buffer.from(demo.tune.image) } },
+    multipart: {
+      title,
+      file: { name: "team.bin", mimeType: "application/octet-stream", buffer: Buffer.from(demo.tune.image) },
+    },
   });
   expect(uploaded.status(), await uploaded.text()).toBe(201);
   const tuneId = (await uploaded.json()).id as string;
-  expect((await request.put(`/api/v1/tune-files/${tuneId}/publish`, { headers: { authorization: `Bearer ${dealerToken}` }, data: { priceCents: 15000, currency: "EUR" } })).status()).toBe(200);
+  expect(
+    (
+      await request.put(`/api/v1/tune-files/${tuneId}/publish`, {
+        headers: { authorization: `Bearer ${dealerToken}` },
+        data: { priceCents: 15000, currency: "EUR" },
+      })
+    ).status(),
+  ).toBe(200);
 
   // The dealer makes the repository, gives the demo customer access and puts the tune in it.
   await new LoginPage(page).open("/my-tunes");

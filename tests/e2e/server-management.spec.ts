@@ -1,7 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { LoginPage, demoUsers } from "./pages/login-page";
+import { demoUsers, LoginPage } from "./pages/login-page";
 
-test("an admin sees each component's health, starts blob collection and follows its progress to done; app info masks secrets", async ({ page }) => {
+test("an admin sees each component's health, starts blob collection and follows its progress to done; app info masks secrets", async ({
+  page,
+}) => {
   await new LoginPage(page).open("/admin/server-management");
   await new LoginPage(page).signIn(demoUsers.admin);
   await expect(page.getByRole("heading", { level: 2, name: "Server management" })).toBeVisible();
@@ -14,7 +16,9 @@ test("an admin sees each component's health, starts blob collection and follows 
   await expect(page.getByText("Dead letters", { exact: true })).toBeVisible();
   await expect(page.locator(".ant-card").filter({ hasText: "Audit trail" }).first()).toBeVisible();
 
-  const started = page.waitForResponse((response) => response.url().endsWith("/status/background/collect-blobs") && response.request().method() === "POST");
+  const started = page.waitForResponse(
+    (response) => response.url().endsWith("/status/background/collect-blobs") && response.request().method() === "POST",
+  );
   await page.getByRole("button", { name: "Collect blobs now" }).click();
   const job = (await (await started).json()) as { id: string };
   const row = page.getByRole("table", { name: "Background jobs" }).locator(`tr[data-row-key="${job.id}"]`);

@@ -1,5 +1,5 @@
-import { type Locator, expect, test } from "@playwright/test";
-import { LoginPage, Portal, demoUsers } from "./pages/login-page";
+import { expect, type Locator, test } from "@playwright/test";
+import { demoUsers, LoginPage, Portal } from "./pages/login-page";
 import { Shell } from "./pages/shell";
 
 test("an unknown path shows a 404 in the layout of the part of the site it is under", async ({ page }) => {
@@ -31,7 +31,9 @@ test("an id that cannot exist shows 404 Page Not Found instead of the page", asy
   await expect(shell.errorMessage()).toHaveText("Page Not Found");
 });
 
-test("a page whose code cannot be downloaded reloads once, then shows the error page with details; Go Home recovers", async ({ page }) => {
+test("a page whose code cannot be downloaded reloads once, then shows the error page with details; Go Home recovers", async ({
+  page,
+}) => {
   const shell = new Shell(page);
   // The FAQs page's chunk fails every time, as after a deployment that removed it.
   const faqsChunk = /\/assets\/faqs-[^/]+\.js$/;
@@ -55,7 +57,9 @@ test("a page whose code cannot be downloaded reloads once, then shows the error 
   await expect(page.getByRole("heading", { name: "Tune, flash and log your car with confidence" })).toBeVisible();
 });
 
-test("dialogs close by Escape and by a click outside, and the sign-out confirmation refuses a click outside", async ({ page }) => {
+test("dialogs close by Escape and by a click outside, and the sign-out confirmation refuses a click outside", async ({
+  page,
+}) => {
   const shell = new Shell(page);
   const portal = new Portal(page);
   await new LoginPage(page).open();
@@ -95,7 +99,8 @@ test("when the system asks for less motion, menus and dialogs appear without ani
   await new LoginPage(page).open();
   await new LoginPage(page).signIn(demoUsers.customer);
   await expect(page).toHaveURL(/\/dashboard$/);
-  const runningAnimations = (locator: Locator) => locator.evaluate((element) => element.getAnimations({ subtree: true }).length);
+  const runningAnimations = (locator: Locator) =>
+    locator.evaluate((element) => element.getAnimations({ subtree: true }).length);
 
   await page.getByTestId("user-menu").click();
   const menu = page.locator(".ant-dropdown");
@@ -107,7 +112,9 @@ test("when the system asks for less motion, menus and dialogs appear without ani
   expect(await runningAnimations(dialog)).toBe(0);
 });
 
-test("an admin's long side menu scrolls by itself, and the open user menu stays under its button while the page scrolls", async ({ page }) => {
+test("an admin's long side menu scrolls by itself, and the open user menu stays under its button while the page scrolls", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 500 });
   await new LoginPage(page).open();
   await new LoginPage(page).signIn(demoUsers.admin);
@@ -189,7 +196,10 @@ test("after a new release the next navigation is a full page load, and only the 
   await expect(page.getByRole("heading", { name: "Tune, flash and log your car with confidence" })).toBeVisible();
 
   await page.route("**/build-manifest.json", (route) =>
-    route.fulfill({ contentType: "application/json", body: JSON.stringify({ buildId: "the-next-release", builtAt: new Date().toISOString() }) }),
+    route.fulfill({
+      contentType: "application/json",
+      body: JSON.stringify({ buildId: "the-next-release", builtAt: new Date().toISOString() }),
+    }),
   );
   const manifestRead = page.waitForRequest("**/build-manifest.json");
   // The app polls the manifest every minute.

@@ -3,16 +3,20 @@ import { fixAll, itemExtents, readCell, verifyAll, writeCell } from "../../domai
 import { generateDemo } from "../../server/seed/generator";
 import { DEMO_TUNE_OPTIONS } from "../../server/seed/tunes";
 import { test } from "./pages/identity";
-import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
+import { DEMO_PASSWORD, demoUsers, LoginPage } from "./pages/login-page";
 import { TuneViewerPage } from "./pages/tune-viewer";
 
 // The seeded demo firmware's tune, made again from the same generator options.
 const demo = generateDemo(DEMO_TUNE_OPTIONS);
 const { items } = demo.firmware.definition;
-const changed = items.find((item) => item.id === demo.tune.changedItems.find((id) => items.find((i) => i.id === id)?.kind === "table2d"))!;
+const changed = items.find(
+  (item) => item.id === demo.tune.changedItems.find((id) => items.find((i) => i.id === id)?.kind === "table2d"),
+)!;
 const other = items.find((item) => item.kind === "table1d")!;
 // A constant the demo tune leaves alone, with a maximum to be refused beyond.
-const constant = items.find((item) => item.kind === "constant" && item.z.max !== undefined && !demo.tune.changedItems.includes(item.id))!;
+const constant = items.find(
+  (item) => item.kind === "constant" && item.z.max !== undefined && !demo.tune.changedItems.includes(item.id),
+)!;
 
 async function demoTuneId(request: APIRequestContext, headers: Record<string, string>): Promise<string> {
   const list = await (await request.get(`/api/v1/tune-files?pageSize=100`, { headers })).json();
@@ -57,8 +61,13 @@ test("the dealer jumps from a map to its bytes in the hex view and back", async 
   await expect(viewer.hexCursor()).toContainText(`in ${changed.title} (data`);
   const [extent] = itemExtents(changed);
   const line = Math.floor(extent.start / 16) * 16;
-  await expect(viewer.hexView().locator(".line-numbers", { hasText: line.toString(16).toUpperCase().padStart(6, "0") })).toBeVisible();
-  await viewer.hexCursor().getByRole("button", { name: `Open ${changed.title}` }).click();
+  await expect(
+    viewer.hexView().locator(".line-numbers", { hasText: line.toString(16).toUpperCase().padStart(6, "0") }),
+  ).toBeVisible();
+  await viewer
+    .hexCursor()
+    .getByRole("button", { name: `Open ${changed.title}` })
+    .click();
   await expect(page.getByTestId("item-title")).toContainText(changed.title);
   await expect(viewer.grid()).toBeVisible();
 
@@ -72,7 +81,11 @@ test("the dealer jumps from a map to its bytes in the hex view and back", async 
   expect(asked, "requests for a map's values").toEqual([]);
 });
 
-test("the dealer compares the demo tune with another tune of the firmware, map by map and byte by byte", async ({ page, request, emulator }) => {
+test("the dealer compares the demo tune with another tune of the firmware, map by map and byte by byte", async ({
+  page,
+  request,
+  emulator,
+}) => {
   const headers = { authorization: `Bearer ${await emulator.idToken(demoUsers.dealer, DEMO_PASSWORD)}` };
   // Another tune: the demo tune as it is now (another test may have saved a version) with one more cell of another map raised.
   const current = await request.get(`/api/v1/tune-files/${await demoTuneId(request, headers)}/download`, { headers });
@@ -83,7 +96,10 @@ test("the dealer compares the demo tune with another tune of the firmware, map b
   const title = `E2E rival ${Date.now()}`;
   const created = await request.post("/api/v1/tune-files", {
     headers,
-    multipart: { title, file: { name: "rival.bin", mimeType: "application/octet-stream", buffer: Buffer.from(rivalImage) } },
+    multipart: {
+      title,
+      file: { name: "rival.bin", mimeType: "application/octet-stream", buffer: Buffer.from(rivalImage) },
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
 
@@ -111,7 +127,9 @@ test("the dealer compares the demo tune with another tune of the firmware, map b
   await expect(stockDiff).toContainText(/\d+ changed regions?/);
 });
 
-test("the dealer sets a constant in its unit, is refused beyond its maximum, and undoes and redoes it", async ({ page }) => {
+test("the dealer sets a constant in its unit, is refused beyond its maximum, and undoes and redoes it", async ({
+  page,
+}) => {
   await new LoginPage(page).open("/tuning-tools/tune-viewer");
   await new LoginPage(page).signIn(demoUsers.dealer);
   const viewer = new TuneViewerPage(page);
@@ -133,7 +151,11 @@ test("the dealer sets a constant in its unit, is refused beyond its maximum, and
   await expect(page.getByTestId("item-value")).toHaveText(`${target}${constant.z.unit ? ` ${constant.z.unit}` : ""}`);
 });
 
-test("the dealer edits a cell of the demo tune and saves it: only that cell's bytes change and the checksums are fixed", async ({ page, request, emulator }) => {
+test("the dealer edits a cell of the demo tune and saves it: only that cell's bytes change and the checksums are fixed", async ({
+  page,
+  request,
+  emulator,
+}) => {
   const headers = { authorization: `Bearer ${await emulator.idToken(demoUsers.dealer, DEMO_PASSWORD)}` };
   await new LoginPage(page).open("/tuning-tools/tune-viewer");
   await new LoginPage(page).signIn(demoUsers.dealer);
@@ -167,10 +189,15 @@ test("the dealer edits a cell of the demo tune and saves it: only that cell's by
   expect(verifyAll(after, demo.firmware.checksums).every((c) => c.valid)).toBe(true);
   // The cell's new bytes, then the checksums fixed as the server fixes them: nothing else may differ.
   fixAll(expected, demo.firmware.checksums);
-  expect(Buffer.from(after).equals(Buffer.from(expected)), "the saved image differs from the previous one by more than the cell and its checksums").toBe(true);
+  expect(
+    Buffer.from(after).equals(Buffer.from(expected)),
+    "the saved image differs from the previous one by more than the cell and its checksums",
+  ).toBe(true);
 });
 
-test("a customer opens a local image: its firmware's maps are read in the browser, changed ones marked, and its bytes shown", async ({ page }) => {
+test("a customer opens a local image: its firmware's maps are read in the browser, changed ones marked, and its bytes shown", async ({
+  page,
+}) => {
   await new LoginPage(page).open("/tuning-tools/tune-viewer");
   await new LoginPage(page).signIn(demoUsers.customer);
   const viewer = new TuneViewerPage(page);

@@ -1,9 +1,9 @@
-import { expect } from "@playwright/test";
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { generateDemo } from "../../server/seed/generator";
 import { DEMO_TUNE_OPTIONS } from "../../server/seed/tunes";
 import { test } from "./pages/identity";
-import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
+import { DEMO_PASSWORD, demoUsers, LoginPage } from "./pages/login-page";
 import { PhoneApp } from "./pages/phone-app";
 import { VehiclePage } from "./pages/vehicles";
 
@@ -11,7 +11,10 @@ const demo = generateDemo(DEMO_TUNE_OPTIONS);
 
 /** A pull logged by the app on the car, uploaded as the app does. */
 async function logPull(request: APIRequestContext, token: string, vehicleId: string, title: string) {
-  const rows = ["Time (s),Engine speed (rpm),Boost (kPa)", ...Array.from({ length: 40 }, (_, i) => `${(i / 10).toFixed(1)},${2000 + i * 100},${100 + i * 3}`)].join("\n");
+  const rows = [
+    "Time (s),Engine speed (rpm),Boost (kPa)",
+    ...Array.from({ length: 40 }, (_, i) => `${(i / 10).toFixed(1)},${2000 + i * 100},${100 + i * 3}`),
+  ].join("\n");
   const answer = await request.post("/api/v1/data-logs", {
     headers: { authorization: `Bearer ${token}` },
     multipart: { title, vehicleId, file: { name: `${title}.csv`, mimeType: "text/csv", buffer: Buffer.from(rows) } },
@@ -39,7 +42,12 @@ async function add(scope: Locator, name: string, option: string) {
   await scope.page().locator(".ant-drawer-title:visible").last().click();
 }
 
-test("a custom tune end to end: asked with a log, quoted, paid in the sandbox, delivered, flashed on the virtual car, a second revision asked with a new log, accepted", async ({ page, browser, request, emulator }) => {
+test("a custom tune end to end: asked with a log, quoted, paid in the sandbox, delivered, flashed on the virtual car, a second revision asked with a new log, accepted", async ({
+  page,
+  browser,
+  request,
+  emulator,
+}) => {
   test.setTimeout(180_000);
   const customerToken = await emulator.idToken(demoUsers.customer, DEMO_PASSWORD);
 
@@ -97,7 +105,10 @@ test("a custom tune end to end: asked with a log, quoted, paid in the sandbox, d
   await dealerTicket.getByRole("button", { name: "Start work" }).click();
   await expect(dealerTicket.locator(".ant-tag").filter({ hasText: "in progress" })).toBeVisible();
   await dealerTicket.getByLabel("Revision note").fill("Stage 2 base for E85");
-  await dealerTicket.locator("input[type=file]").first().setInputFiles({ name: "rev1.bin", mimeType: "application/octet-stream", buffer: Buffer.from(demo.tune.image) });
+  await dealerTicket
+    .locator("input[type=file]")
+    .first()
+    .setInputFiles({ name: "rev1.bin", mimeType: "application/octet-stream", buffer: Buffer.from(demo.tune.image) });
   await expect(dealerTicket.getByTestId("revision")).toHaveCount(1);
 
   // The customer reads the map changes, flashes revision 1 on the virtual car and logs it.
@@ -124,7 +135,10 @@ test("a custom tune end to end: asked with a log, quoted, paid in the sandbox, d
   second[demo.firmware.definition.items.length] ^= 0x01;
   await dealerTicket.getByLabel("Revision note").fill("Less timing above 5,500 rpm");
   await dealerTicket.getByText("Fix failing checksums").click();
-  await dealerTicket.locator("input[type=file]").first().setInputFiles({ name: "rev2.bin", mimeType: "application/octet-stream", buffer: Buffer.from(second) });
+  await dealerTicket
+    .locator("input[type=file]")
+    .first()
+    .setInputFiles({ name: "rev2.bin", mimeType: "application/octet-stream", buffer: Buffer.from(second) });
   await expect(dealerTicket.getByTestId("revision")).toHaveCount(2);
   await dealerContext.close();
 

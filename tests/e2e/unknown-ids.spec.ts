@@ -4,7 +4,7 @@
  * instead of an empty page or a drawer that never loads.
  */
 import { expect, test } from "@playwright/test";
-import { LoginPage, demoUsers } from "./pages/login-page";
+import { demoUsers, LoginPage } from "./pages/login-page";
 import { Shell } from "./pages/shell";
 
 const UNKNOWN = "0b7e2f4c-1d3a-4e5b-9c6d-7e8f9a0b1c2d";
@@ -19,7 +19,12 @@ const routes: Record<keyof typeof demoUsers, string[]> = {
     `/my-tunes/show/${UNKNOWN}`,
     `/vehicle-support/show/${UNKNOWN}`,
   ],
-  dealer: [`/managed-devices/${UNKNOWN}`, "/managed-devices/not-a-vehicle", `/tuning-requests/show/${UNKNOWN}`, "/tuning-requests/show/not-a-request"],
+  dealer: [
+    `/managed-devices/${UNKNOWN}`,
+    "/managed-devices/not-a-vehicle",
+    `/tuning-requests/show/${UNKNOWN}`,
+    "/tuning-requests/show/not-a-request",
+  ],
   admin: [
     "/admin/users/no-such-user-at-all",
     `/admin/onboarding-vehicles/show/${UNKNOWN}`,

@@ -1,8 +1,10 @@
 /** The admin's list of every vehicle: the demo car with its owner, who leads to their account; narrowed to one owner. */
 import { expect, test } from "@playwright/test";
-import { LoginPage, demoUsers } from "./pages/login-page";
+import { demoUsers, LoginPage } from "./pages/login-page";
 
-test("an admin finds the demo car among every vehicle, narrows the list to its owner and opens the owner's account", async ({ page }) => {
+test("an admin finds the demo car among every vehicle, narrows the list to its owner and opens the owner's account", async ({
+  page,
+}) => {
   const login = new LoginPage(page);
   await login.open("/admin/user-devices");
   await login.signIn(demoUsers.admin);
@@ -24,9 +26,13 @@ test("an admin finds the demo car among every vehicle, narrows the list to its o
   await expect(table.getByRole("row", { name: /Fleet car/ })).toHaveCount(0);
   const rows = table.locator("tbody tr.ant-table-row");
   await expect(rows.first()).toBeVisible();
-  for (const row of await rows.all()) await expect(row.getByRole("link", { name: demoUsers.customer, exact: true })).toBeVisible();
+  for (const row of await rows.all())
+    await expect(row.getByRole("link", { name: demoUsers.customer, exact: true })).toBeVisible();
 
-  await table.getByRole("row", { name: /Demo hatchback/ }).getByRole("link", { name: demoUsers.customer, exact: true }).click();
+  await table
+    .getByRole("row", { name: /Demo hatchback/ })
+    .getByRole("link", { name: demoUsers.customer, exact: true })
+    .click();
   await expect(page).toHaveURL(/\/admin\/users\/[^/]+$/);
   // The account page: its title is the user's name (another suite may rename the demo customer), its subtitle the email.
   await expect(page.getByRole("heading", { level: 2 }).first()).toBeVisible();

@@ -1,29 +1,42 @@
 import AxeBuilder from "@axe-core/playwright";
-import { type APIRequestContext, type Page, expect, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import type { OwnSupportRequest } from "../../contracts/catalogue";
 import { IdentityEmulator } from "./pages/identity";
-import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
+import { DEMO_PASSWORD, demoUsers, LoginPage } from "./pages/login-page";
 import { VehicleSupportPage } from "./pages/vehicle-support";
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function accessibilityViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
   return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 /** The customer's request for this model, as the API lists it to them. */
 async function ownRequest(request: APIRequestContext, token: string, model: string): Promise<OwnSupportRequest> {
-  const response = await request.get("/api/v1/user-vehicles/support-request/mine?pageSize=50", { headers: bearer(token) });
+  const response = await request.get("/api/v1/user-vehicles/support-request/mine?pageSize=50", {
+    headers: bearer(token),
+  });
   expect(response.status(), await response.text()).toBe(200);
   const found = ((await response.json()).data as OwnSupportRequest[]).find((r) => r.model === model);
   expect(found, `no request for ${model} in the customer's list`).toBeTruthy();
   return found!;
 }
 
-test("a customer asks from the public site for their car to be supported, fixes a bad VIN, and follows the request as an admin works it", async ({ page, request }) => {
+test("a customer asks from the public site for their car to be supported, fixes a bad VIN, and follows the request as an admin works it", async ({
+  page,
+  request,
+}) => {
   const stamp = Date.now().toString(36).toUpperCase();
-  const vehicle = { vin: `WVWZZZ${stamp.padStart(11, "0").slice(-11)}`.replace(/[IOQ]/g, "0"), make: "Škoda", model: `Octavia RS ${stamp}`, year: 2021, ecuId: "5E0906259B" };
+  const vehicle = {
+    vin: `WVWZZZ${stamp.padStart(11, "0").slice(-11)}`.replace(/[IOQ]/g, "0"),
+    make: "Škoda",
+    model: `Octavia RS ${stamp}`,
+    year: 2021,
+    ecuId: "5E0906259B",
+  };
   const read = new Uint8Array(1024).map((_, i) => i % 251);
 
   // Signed out, the public page's link goes through sign-in and comes back to the form.

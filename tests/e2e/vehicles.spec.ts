@@ -3,14 +3,16 @@ import { expect } from "@playwright/test";
 import { generateDemo } from "../../server/seed/generator";
 import { DEMO_TUNE_OPTIONS } from "../../server/seed/tunes";
 import { test } from "./pages/identity";
-import { DEMO_PASSWORD, LoginPage, demoUsers } from "./pages/login-page";
+import { DEMO_PASSWORD, demoUsers, LoginPage } from "./pages/login-page";
 import { PhoneApp } from "./pages/phone-app";
 import { VehiclePage } from "./pages/vehicles";
 
 const demo = generateDemo(DEMO_TUNE_OPTIONS);
 const stockSha256 = createHash("sha256").update(demo.stock).digest("hex");
 
-test("a customer sees the demo car with its history, and changes its nickname, refused when empty", async ({ page }) => {
+test("a customer sees the demo car with its history, and changes its nickname, refused when empty", async ({
+  page,
+}) => {
   await new LoginPage(page).open("/my-devices");
   await new LoginPage(page).signIn(demoUsers.customer);
   const card = page.locator("[data-testid^=vehicle-card-]").filter({ hasText: "Demo hatchback" });
@@ -35,18 +37,27 @@ test("a customer sees the demo car with its history, and changes its nickname, r
   await expect(page.getByText("Vehicle saved").first()).toBeVisible();
 });
 
-test("a customer sees the app's refused pre-flight, flashes the demo tune with live progress, sees it in the timeline, and goes back to stock", async ({ page, request, emulator }) => {
+test("a customer sees the app's refused pre-flight, flashes the demo tune with live progress, sees it in the timeline, and goes back to stock", async ({
+  page,
+  request,
+  emulator,
+}) => {
   await new LoginPage(page).open("/my-devices");
   await new LoginPage(page).signIn(demoUsers.customer);
   const vehicle = new VehiclePage(page);
   const vehicleId = await vehicle.openFromList("Demo hatchback");
   const bake = await vehicle.bakeAndFlash(demo.tune.title);
-  await expect(vehicle.handover()).toHaveAttribute("href", `tuningportal://flash?vehicle=${vehicleId}&kind=tune&bake=${bake.id}`);
+  await expect(vehicle.handover()).toHaveAttribute(
+    "href",
+    `tuningportal://flash?vehicle=${vehicleId}&kind=tune&bake=${bake.id}`,
+  );
   await expect(page.getByLabel("QR code for the app")).toBeVisible();
 
   const app = new PhoneApp(request, await emulator.idToken(demoUsers.customer, DEMO_PASSWORD));
   // The app measures 11.4 V: its pre-flight is refused, and the page says why.
-  expect(await app.preflight({ vehicleId, kind: "tune", bakedTuneFileId: bake.id, sha256: bake.sha256 }, 11.4)).toBe(409);
+  expect(await app.preflight({ vehicleId, kind: "tune", bakedTuneFileId: bake.id, sha256: bake.sha256 }, 11.4)).toBe(
+    409,
+  );
   await expect(page.getByTestId("app-preflight")).toContainText("The app's pre-flight refused the flash: battery");
   await expect(page.getByTestId("app-preflight")).toContainText("11.4");
   const flashing = app.flash({ vehicleId, kind: "tune", bakedTuneFileId: bake.id, sha256: bake.sha256 });
@@ -63,19 +74,32 @@ test("a customer sees the app's refused pre-flight, flashes the demo tune with l
   await expect(page.getByTestId("timeline-back-to-stock").first()).toContainText("Back to stock");
 });
 
-test("a flash that fails mid-transfer is recovered from the page by writing the stock read back", async ({ page, request, emulator }) => {
+test("a flash that fails mid-transfer is recovered from the page by writing the stock read back", async ({
+  page,
+  request,
+  emulator,
+}) => {
   await new LoginPage(page).open("/my-devices");
   await new LoginPage(page).signIn(demoUsers.customer);
   const vehicle = new VehiclePage(page);
   const vehicleId = await vehicle.openFromList("Demo hatchback");
   const bake = await vehicle.bakeAndFlash(demo.tune.title);
   const app = new PhoneApp(request, await emulator.idToken(demoUsers.customer, DEMO_PASSWORD), 150);
-  const failedId = await app.flash({ vehicleId, kind: "tune", bakedTuneFileId: bake.id, sha256: bake.sha256, failAtPercent: 50 });
+  const failedId = await app.flash({
+    vehicleId,
+    kind: "tune",
+    bakedTuneFileId: bake.id,
+    sha256: bake.sha256,
+    failAtPercent: 50,
+  });
   const recovery = page.getByTestId("recovery");
   await expect(recovery).toContainText("The last flash failed at block 1");
   await expect(recovery.getByRole("button", { name: "Resume from block 1" })).toBeVisible();
   await recovery.getByRole("button", { name: "Recover: back to stock" }).click();
-  await expect(vehicle.handover()).toHaveAttribute("href", `tuningportal://flash?vehicle=${vehicleId}&kind=stock&recovers=${failedId}`);
+  await expect(vehicle.handover()).toHaveAttribute(
+    "href",
+    `tuningportal://flash?vehicle=${vehicleId}&kind=stock&recovers=${failedId}`,
+  );
   await app.flash({ vehicleId, kind: "stock", sha256: stockSha256, recoversId: failedId });
   await expect(page.getByTestId("flash-done")).toContainText("back on its stock read");
   await vehicle.openTab("Flashes");
@@ -97,5 +121,8 @@ test("an admin reads the flashing analytics and opens a failed session with its 
   const drawer = page.getByRole("dialog", { name: "Flash session" });
   await expect(drawer.getByRole("table", { name: "Flash steps" })).toBeVisible();
   await expect(drawer).toContainText("0x72");
-  await expect(drawer.getByRole("link", { name: "Download the support bundle" })).toHaveAttribute("href", /\/flash-log\/.+\/bundle$/);
+  await expect(drawer.getByRole("link", { name: "Download the support bundle" })).toHaveAttribute(
+    "href",
+    /\/flash-log\/.+\/bundle$/,
+  );
 });

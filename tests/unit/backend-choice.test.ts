@@ -6,7 +6,14 @@ const release = async () => "https://api.release.example";
 describe("backend choice", () => {
   it("uses the offline backend in development when its health answers OK", async () => {
     const fetcher = vi.fn<typeof fetch>(async () => new Response("{}", { status: 200 }));
-    expect(await chooseBackend({ mode: "development", offlineBaseUrl: "http://127.0.0.1:8080", releaseBaseUrl: release, fetcher })).toEqual({
+    expect(
+      await chooseBackend({
+        mode: "development",
+        offlineBaseUrl: "http://127.0.0.1:8080",
+        releaseBaseUrl: release,
+        fetcher,
+      }),
+    ).toEqual({
       baseUrl: "http://127.0.0.1:8080",
       offline: true,
     });
@@ -15,17 +22,24 @@ describe("backend choice", () => {
 
   it("uses the offline backend in test mode too", async () => {
     const fetcher = vi.fn<typeof fetch>(async () => new Response("{}", { status: 200 }));
-    expect((await chooseBackend({ mode: "test", offlineBaseUrl: "", releaseBaseUrl: release, fetcher })).offline).toBe(true);
+    expect((await chooseBackend({ mode: "test", offlineBaseUrl: "", releaseBaseUrl: release, fetcher })).offline).toBe(
+      true,
+    );
   });
 
   it("falls back to the release backend when the offline one is down or unhealthy", async () => {
     const down = vi.fn<typeof fetch>(async () => Promise.reject(new TypeError("connection refused")));
-    expect(await chooseBackend({ mode: "development", offlineBaseUrl: "", releaseBaseUrl: release, fetcher: down })).toEqual({
+    expect(
+      await chooseBackend({ mode: "development", offlineBaseUrl: "", releaseBaseUrl: release, fetcher: down }),
+    ).toEqual({
       baseUrl: "https://api.release.example",
       offline: false,
     });
     const unhealthy = vi.fn<typeof fetch>(async () => new Response("{}", { status: 503 }));
-    expect((await chooseBackend({ mode: "development", offlineBaseUrl: "", releaseBaseUrl: release, fetcher: unhealthy })).offline).toBe(false);
+    expect(
+      (await chooseBackend({ mode: "development", offlineBaseUrl: "", releaseBaseUrl: release, fetcher: unhealthy }))
+        .offline,
+    ).toBe(false);
   });
 
   it("never probes in production", async () => {

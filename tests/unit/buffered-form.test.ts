@@ -1,21 +1,28 @@
 import type { IncomingMessage } from "node:http";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { BodyPool, FormTooLargeError, boundaryOf, parseForm, readBody } from "../../server/http/buffered-form";
 import { HttpError } from "../../server/errors";
+import { BodyPool, boundaryOf, FormTooLargeError, parseForm, readBody } from "../../server/http/buffered-form";
 import { multipart } from "../api/multipart";
 import { thrownBy } from "./thrown";
 
 const limits = { fileBytes: 1024, fields: 3, fieldBytes: 64 };
 const boundaryIn = (headers: Record<string, string>) => boundaryOf(headers["content-type"]);
-const file = (size: number, fill = 0x41) => ({ name: "file", filename: "image.bin", content: new Uint8Array(size).fill(fill) });
+const file = (size: number, fill = 0x41) => ({
+  name: "file",
+  filename: "image.bin",
+  content: new Uint8Array(size).fill(fill),
+});
 
 const refusal = (run: () => unknown) => thrownBy(HttpError, run);
 
 describe("parseForm", () => {
   it("reads the fields and the file as a view of the body, bytes unchanged and word-aligned", () => {
     const content = Uint8Array.from({ length: 300 }, (_, i) => (i * 7) & 0xff);
-    const body = multipart([{ name: "file", filename: "stock.bin", content }], { patchIds: '["a","b"]', fixChecksums: "true" });
+    const body = multipart([{ name: "file", filename: "stock.bin", content }], {
+      patchIds: '["a","b"]',
+      fixChecksums: "true",
+    });
     const form = parseForm(body.payload, boundaryIn(body.headers), limits);
     expect(form.fields).toEqual({ patchIds: '["a","b"]', fixChecksums: "true" });
     expect(form.file).toMatchObject({ field: "file", filename: "stock.bin", mimetype: "application/octet-stream" });
@@ -42,11 +49,17 @@ describe("parseForm", () => {
 
   it("refuses a second file, too many fields and a field over its length", () => {
     const two = multipart([file(4), { ...file(4), filename: "b.bin" }]);
-    expect(refusal(() => parseForm(two.payload, boundaryIn(two.headers), limits)).description).toBe("Send exactly one file per upload");
+    expect(refusal(() => parseForm(two.payload, boundaryIn(two.headers), limits)).description).toBe(
+      "Send exactly one file per upload",
+    );
     const many = multipart([], { a: "1", b: "2", c: "3", d: "4" });
-    expect(refusal(() => parseForm(many.payload, boundaryIn(many.headers), limits)).description).toBe("The form has more than 3 fields");
+    expect(refusal(() => parseForm(many.payload, boundaryIn(many.headers), limits)).description).toBe(
+      "The form has more than 3 fields",
+    );
     const long = multipart([], { patchIds: "x".repeat(65) });
-    expect(refusal(() => parseForm(long.payload, boundaryIn(long.headers), limits)).description).toBe('Field "patchIds" is too long');
+    expect(refusal(() => parseForm(long.payload, boundaryIn(long.headers), limits)).description).toBe(
+      'Field "patchIds" is too long',
+    );
   });
 
   it("refuses a body cut short, one without its boundary and a part without a name, naming what is wrong", () => {
@@ -54,11 +67,19 @@ describe("parseForm", () => {
     const boundary = boundaryIn(body.headers);
     const cut = refusal(() => parseForm(body.payload.subarray(0, body.payload.length - 20), boundary, limits));
     expect(cut).toMatchObject({ statusCode: 400, description: "the body ends before its closing boundary" });
-    expect(refusal(() => parseForm(body.payload, "other-boundary", limits)).description).toBe("the body has no part with the boundary its content type names");
-    const nameless = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; filename="a.bin"\r\n\r\nabc\r\n--${boundary}--\r\n`);
-    expect(refusal(() => parseForm(nameless, boundary, limits)).description).toBe("a part's Content-Disposition has no name");
+    expect(refusal(() => parseForm(body.payload, "other-boundary", limits)).description).toBe(
+      "the body has no part with the boundary its content type names",
+    );
+    const nameless = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; filename="a.bin"\r\n\r\nabc\r\n--${boundary}--\r\n`,
+    );
+    expect(refusal(() => parseForm(nameless, boundary, limits)).description).toBe(
+      "a part's Content-Disposition has no name",
+    );
     const noDisposition = Buffer.from(`--${boundary}\r\nContent-Type: text/plain\r\n\r\nabc\r\n--${boundary}--\r\n`);
-    expect(refusal(() => parseForm(noDisposition, boundary, limits)).description).toBe("a part has no Content-Disposition: form-data header");
+    expect(refusal(() => parseForm(noDisposition, boundary, limits)).description).toBe(
+      "a part has no Content-Disposition: form-data header",
+    );
   });
 
   it("reads quoted names with escapes, a preamble and a quoted boundary", () => {
@@ -74,10 +95,16 @@ describe("parseForm", () => {
 
   it("refuses a content type without a boundary, or with one longer than RFC 2046's 70 characters", () => {
     expect(refusal(() => boundaryOf("multipart/form-data")).description).toBe("the content type names no boundary");
-    expect(refusal(() => boundaryOf("multipart/form-data; boundary=")).description).toBe("the content type names no boundary");
+    expect(refusal(() => boundaryOf("multipart/form-data; boundary=")).description).toBe(
+      "the content type names no boundary",
+    );
     expect(boundaryOf(`multipart/form-data; boundary=${"b".repeat(70)}; charset=utf-8`)).toBe("b".repeat(70));
-    expect(refusal(() => boundaryOf(`multipart/form-data; boundary=${"b".repeat(71)}`)).description).toBe("the boundary has 71 characters; RFC 2046 allows at most 70");
-    expect(refusal(() => boundaryOf(`multipart/form-data; boundary="${"b".repeat(200)}"`)).description).toBe("the boundary has 200 characters; RFC 2046 allows at most 70");
+    expect(refusal(() => boundaryOf(`multipart/form-data; boundary=${"b".repeat(71)}`)).description).toBe(
+      "the boundary has 71 characters; RFC 2046 allows at most 70",
+    );
+    expect(refusal(() => boundaryOf(`multipart/form-data; boundary="${"b".repeat(200)}"`)).description).toBe(
+      "the boundary has 200 characters; RFC 2046 allows at most 70",
+    );
   });
 });
 
@@ -101,12 +128,19 @@ describe("readBody", () => {
 
   it("refuses more than the most a form may be, declared or streamed", async () => {
     await expect(readBody(request([Buffer.alloc(10)], 101), 100)).rejects.toBeInstanceOf(FormTooLargeError);
-    await expect(readBody(request([Buffer.alloc(60), Buffer.alloc(60)]), 100)).rejects.toBeInstanceOf(FormTooLargeError);
+    await expect(readBody(request([Buffer.alloc(60), Buffer.alloc(60)]), 100)).rejects.toBeInstanceOf(
+      FormTooLargeError,
+    );
   });
 
   it("refuses a body that differs from its Content-Length", async () => {
-    await expect(readBody(request([Buffer.alloc(10)], 20), 100)).rejects.toMatchObject({ statusCode: 400, description: "the body ended after 10 of its 20 bytes" });
-    await expect(readBody(request([Buffer.alloc(30)], 20), 100)).rejects.toMatchObject({ description: "the body is longer than its Content-Length of 20 bytes" });
+    await expect(readBody(request([Buffer.alloc(10)], 20), 100)).rejects.toMatchObject({
+      statusCode: 400,
+      description: "the body ended after 10 of its 20 bytes",
+    });
+    await expect(readBody(request([Buffer.alloc(30)], 20), 100)).rejects.toMatchObject({
+      description: "the body is longer than its Content-Length of 20 bytes",
+    });
   });
 });
 

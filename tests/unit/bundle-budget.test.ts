@@ -2,7 +2,14 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSpa } from "../../scripts/lib/build";
-import { BUDGETS, type BundleReport, bundleReport, kB, largestModules, packagesOf } from "../../scripts/lib/bundle-report";
+import {
+  BUDGETS,
+  type BundleReport,
+  bundleReport,
+  kB,
+  largestModules,
+  packagesOf,
+} from "../../scripts/lib/bundle-report";
 
 /**
  * The production build stays within its size budgets (scripts/lib/bundle-report.ts). Builds into its
@@ -23,7 +30,11 @@ afterAll(() => {
 
 /** The modules of the landing's first load whose id matches, each named with its chunk. */
 const landingModulesMatching = (pattern: RegExp): string[] =>
-  report.initial.flatMap((fileName) => (report.chunks.get(fileName)?.modules ?? []).filter((module) => pattern.test(module.id)).map((module) => `${fileName}: ${module.id}`));
+  report.initial.flatMap((fileName) =>
+    (report.chunks.get(fileName)?.modules ?? [])
+      .filter((module) => pattern.test(module.id))
+      .map((module) => `${fileName}: ${module.id}`),
+  );
 
 /** The modules a page's chunk and everything it imports statically hold whose id matches, each named with its chunk. */
 function pageModulesMatching(pageModule: string, pattern: RegExp): string[] {
@@ -36,7 +47,11 @@ function pageModulesMatching(pageModule: string, pattern: RegExp): string[] {
     for (const imported of report.chunks.get(fileName)?.imports ?? []) visit(imported);
   };
   visit(page.fileName);
-  return [...closure].flatMap((fileName) => (report.chunks.get(fileName)?.modules ?? []).filter((module) => pattern.test(module.id)).map((module) => `${fileName}: ${module.id}`));
+  return [...closure].flatMap((fileName) =>
+    (report.chunks.get(fileName)?.modules ?? [])
+      .filter((module) => pattern.test(module.id))
+      .map((module) => `${fileName}: ${module.id}`),
+  );
 }
 
 describe("bundle budgets", () => {
@@ -63,7 +78,10 @@ describe("bundle budgets", () => {
       .filter((fileName) => !BUDGETS.lazyExempt.test(fileName))
       .map((fileName) => report.sizes.get(fileName)!)
       .filter((size) => size.gzip > BUDGETS.lazyChunkGzip)
-      .map((size) => `${size.fileName} ${kB(size.gzip)} gzipped pulls in ${largestModules(report.chunks.get(size.fileName))}`);
+      .map(
+        (size) =>
+          `${size.fileName} ${kB(size.gzip)} gzipped pulls in ${largestModules(report.chunks.get(size.fileName))}`,
+      );
     expect(over, `lazy chunks over ${kB(BUDGETS.lazyChunkGzip)}`).toEqual([]);
   });
 
@@ -75,7 +93,9 @@ describe("bundle budgets", () => {
   it("no chunk holds the markdown renderer or the CSV parser Refine imports for a field and hooks the app never uses", () => {
     // vite.config.ts marks their packages free of side effects; without that they rode in the portal's frame.
     const unused = /node_modules\/(react-markdown|remark-gfm|micromark|mdast-util-from-markdown|unified|papaparse)\//;
-    const found = [...report.chunks.values()].flatMap((chunk) => chunk.modules.filter((module) => unused.test(module.id)).map((module) => `${chunk.fileName}: ${module.id}`));
+    const found = [...report.chunks.values()].flatMap((chunk) =>
+      chunk.modules.filter((module) => unused.test(module.id)).map((module) => `${chunk.fileName}: ${module.id}`),
+    );
     expect(found.slice(0, 10), `${found.length} modules of packages the app does not use`).toEqual([]);
   });
 
@@ -83,7 +103,9 @@ describe("bundle budgets", () => {
     // vite.config.ts marks antd's rc-* packages free of side effects; without that Drawer's import of
     // the form context brought the whole of rc-field-form through its index module. The context
     // itself (FormContext.js, a few hundred bytes) is what antd's providers use, and stays.
-    const found = landingModulesMatching(/node_modules\/(rc-field-form\/es\/(?!FormContext\.js)|@rc-component\/async-validator\/)/);
+    const found = landingModulesMatching(
+      /node_modules\/(rc-field-form\/es\/(?!FormContext\.js)|@rc-component\/async-validator\/)/,
+    );
     expect(found.slice(0, 10), `${found.length} modules of antd's forms in the landing's first load`).toEqual([]);
   });
 
@@ -116,14 +138,24 @@ describe("bundle budgets", () => {
     // requests brought tune files and definitions: ~50 ms of a fast CPU, before the library's own
     // evaluation). What these need as they load is in zod-free contracts: ./listen-streams,
     // ./tuning-request-states, ./roles, ./list-query, ./api-paths; forms and dialogs bring zod when they open.
-    const pages = ["src/components/layouts/portal-layout.tsx", "src/components/account-stream-listener.tsx", "src/pages/dashboard/index.tsx", "src/resources/data-logs/show.tsx"];
-    const found = pages.flatMap((page) => pageModulesMatching(page, /node_modules\/zod\//).map((module) => `${page} → ${module}`));
+    const pages = [
+      "src/components/layouts/portal-layout.tsx",
+      "src/components/account-stream-listener.tsx",
+      "src/pages/dashboard/index.tsx",
+      "src/resources/data-logs/show.tsx",
+    ];
+    const found = pages.flatMap((page) =>
+      pageModulesMatching(page, /node_modules\/zod\//).map((module) => `${page} → ${module}`),
+    );
     expect(found.slice(0, 10), `${found.length} modules of zod in the first load of portal pages`).toEqual([]);
   });
 
   it("a data log's page loads the virtual dyno's chart and form and the share dialog only when they open", () => {
     // recharts (with d3 and Redux Toolkit) alone was ~87 KiB Brotli on every log page, for a drawer few open.
-    const found = pageModulesMatching("src/resources/data-logs/show.tsx", /node_modules\/(recharts|d3-|@reduxjs)|rc-field-form\/es\/Field|src\/resources\/data-logs\/(share-dialog|analysis\/dyno-panel)/);
+    const found = pageModulesMatching(
+      "src/resources/data-logs/show.tsx",
+      /node_modules\/(recharts|d3-|@reduxjs)|rc-field-form\/es\/Field|src\/resources\/data-logs\/(share-dialog|analysis\/dyno-panel)/,
+    );
     expect(found.slice(0, 10), `${found.length} such modules in the log page's first load`).toEqual([]);
   });
 });

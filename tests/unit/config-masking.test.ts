@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../server/config";
-import { maskUrl, maskedConfiguration } from "../../server/routes/status";
+import { maskedConfiguration, maskUrl } from "../../server/routes/status";
 import { errorOf } from "../../server/services/queue";
 
 describe("the configuration app info shows", () => {
@@ -17,17 +17,34 @@ describe("the configuration app info shows", () => {
 
   it("never carries a secret's value", () => {
     const text = JSON.stringify(shown);
-    for (const secret of ["smtp-Secret-1", "db-Secret-2", "db-Secret-3", secrets.SECRETS_KEY, "stripe-Secret-4", "webhook-Secret-5"]) expect(text).not.toContain(secret);
+    for (const secret of [
+      "smtp-Secret-1",
+      "db-Secret-2",
+      "db-Secret-3",
+      secrets.SECRETS_KEY,
+      "stripe-Secret-4",
+      "webhook-Secret-5",
+    ])
+      expect(text).not.toContain(secret);
   });
 
   it("keeps a URL's host, user and database so it can be checked, masking its password and credential parameters", () => {
-    expect(valueOf("smtpUrl")).toEqual({ key: "smtpUrl", value: "smtps://mailer:••••@smtp.example.com:465", masked: true });
-    expect(valueOf("databaseUrl")).toEqual({ key: "databaseUrl", value: "postgres://portal:••••@db.internal:5432/portal?sslmode=require&password=••••", masked: true });
+    expect(valueOf("smtpUrl")).toEqual({
+      key: "smtpUrl",
+      value: "smtps://mailer:••••@smtp.example.com:465",
+      masked: true,
+    });
+    expect(valueOf("databaseUrl")).toEqual({
+      key: "databaseUrl",
+      value: "postgres://portal:••••@db.internal:5432/portal?sslmode=require&password=••••",
+      masked: true,
+    });
     expect(maskUrl("http://127.0.0.1:8080")).toBe("http://127.0.0.1:8080");
   });
 
   it("masks every setting named like a key, secret, password or token whole, and shows the rest", () => {
-    for (const key of ["secretsKey", "stripeSecretKey", "stripeWebhookSecret", "stripePublishableKey", "webApiKey"]) expect(valueOf(key), key).toEqual({ key, value: "••••", masked: true });
+    for (const key of ["secretsKey", "stripeSecretKey", "stripeWebhookSecret", "stripePublishableKey", "webApiKey"])
+      expect(valueOf(key), key).toEqual({ key, value: "••••", masked: true });
     expect(valueOf("port")).toEqual({ key: "port", value: "8080", masked: false });
     expect(valueOf("publicUrl")).toEqual({ key: "publicUrl", value: null, masked: false });
   });
@@ -36,7 +53,9 @@ describe("the configuration app info shows", () => {
 describe("a failed attempt's error as pg-boss stores it", () => {
   it("is the message of a serialised Error, of a timeout, or the text", () => {
     expect(errorOf({ name: "Error", message: "boom", stack: "…" })).toBe("boom");
-    expect(errorOf({ value: { message: "job failed by timeout in active state" } })).toBe("job failed by timeout in active state");
+    expect(errorOf({ value: { message: "job failed by timeout in active state" } })).toBe(
+      "job failed by timeout in active state",
+    );
     expect(errorOf("pg-boss shut down while active")).toBe("pg-boss shut down while active");
     expect(errorOf(null)).toBeNull();
   });

@@ -2,7 +2,8 @@ import type pg from "pg";
 import { describe, expect, it } from "vitest";
 import { isConnectionLoss, isPlainRead, retryReadsOnConnectionLoss } from "../../server/db/connection-loss";
 
-const terminated = () => Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" });
+const terminated = () =>
+  Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" });
 
 /** A pool whose `query` fails with `failures` (one per call, in order) before answering. */
 function fakePool(failures: Error[]) {
@@ -23,7 +24,9 @@ describe("database connection loss", () => {
   it("recognises a lost or refused connection, also when Drizzle wraps it", () => {
     expect(isConnectionLoss(terminated())).toBe(true);
     expect(isConnectionLoss(new Error("Connection terminated unexpectedly"))).toBe(true);
-    expect(isConnectionLoss(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }))).toBe(true);
+    expect(
+      isConnectionLoss(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" })),
+    ).toBe(true);
     expect(isConnectionLoss(Object.assign(new Error("Failed query: select 1"), { cause: terminated() }))).toBe(true);
     expect(isConnectionLoss(Object.assign(new Error("duplicate key"), { code: "23505" }))).toBe(false);
     expect(isConnectionLoss(new Error("syntax error at or near"))).toBe(false);

@@ -3,11 +3,13 @@ import { createDataProvider } from "../../src/providers/data-provider";
 import type { HttpClient } from "../../src/providers/http";
 
 function fakeHttp(answer: unknown = { data: [], total: 0 }) {
-  const request = vi.fn(async (_method: string, _path: string, options?: { expect?: (body: unknown) => string | null; body?: unknown }) => {
-    const problem = options?.expect?.(answer);
-    if (problem) throw new Error(problem);
-    return answer;
-  });
+  const request = vi.fn(
+    async (_method: string, _path: string, options?: { expect?: (body: unknown) => string | null; body?: unknown }) => {
+      const problem = options?.expect?.(answer);
+      if (problem) throw new Error(problem);
+      return answer;
+    },
+  );
   const http = {
     request,
     get: (path: string, options?: object) => request("GET", path, options),
@@ -58,11 +60,19 @@ describe("data provider", () => {
   });
 
   it("reads the next and previous page by the cursors of pages it read, and jumps by page number", async () => {
-    const { http, request } = fakeHttp({ data: [{ id: 1 }], total: 500, nextCursor: "last-of-page", prevCursor: "first-of-page" });
+    const { http, request } = fakeHttp({
+      data: [{ id: 1 }],
+      total: 500,
+      nextCursor: "last-of-page",
+      prevCursor: "first-of-page",
+    });
     const provider = createDataProvider(http);
-    const list = (currentPage: number, sorters: Array<{ field: string; order: "asc" | "desc" }> = [{ field: "model", order: "asc" }]) =>
-      provider.getList({ resource: "supported-vehicles", pagination: { currentPage, pageSize: 20 }, sorters });
-    const queries = () => request.mock.calls.map((call) => Object.fromEntries((call[2] as { query: URLSearchParams }).query));
+    const list = (
+      currentPage: number,
+      sorters: Array<{ field: string; order: "asc" | "desc" }> = [{ field: "model", order: "asc" }],
+    ) => provider.getList({ resource: "supported-vehicles", pagination: { currentPage, pageSize: 20 }, sorters });
+    const queries = () =>
+      request.mock.calls.map((call) => Object.fromEntries((call[2] as { query: URLSearchParams }).query));
 
     await list(1);
     await list(2);
@@ -87,7 +97,10 @@ describe("data provider", () => {
 
   it("uses the resource's apiPath when it declares one", async () => {
     const { http, request } = fakeHttp();
-    await createDataProvider(http).getList({ resource: "obd-functions", meta: { apiPath: "firmware-support/obd-function" } });
+    await createDataProvider(http).getList({
+      resource: "obd-functions",
+      meta: { apiPath: "firmware-support/obd-function" },
+    });
     expect(request.mock.calls[0][1]).toBe("/api/v1/firmware-support/obd-function");
   });
 
@@ -95,9 +108,14 @@ describe("data provider", () => {
     const { http } = fakeHttp();
     const provider = createDataProvider(http);
     await expect(
-      provider.getList({ resource: "x", filters: [{ operator: "or", value: [{ field: "a", operator: "eq", value: 1 }] }] }),
+      provider.getList({
+        resource: "x",
+        filters: [{ operator: "or", value: [{ field: "a", operator: "eq", value: 1 }] }],
+      }),
     ).rejects.toMatchObject({ statusCode: 400, description: 'The API does not support "or" filter groups' });
-    await expect(provider.getList({ resource: "x", filters: [{ field: "a", operator: "containss", value: "A" }] })).rejects.toMatchObject({
+    await expect(
+      provider.getList({ resource: "x", filters: [{ field: "a", operator: "containss", value: "A" }] }),
+    ).rejects.toMatchObject({
       description: 'The API does not support the "containss" operator (on a)',
     });
   });
@@ -133,7 +151,11 @@ describe("data provider", () => {
   it("turns variables into a multipart form when the resource uploads, keeping files as files", async () => {
     const { http, request } = fakeHttp({ id: "1" });
     const file = new Blob([new Uint8Array([0xde, 0xad])]);
-    await createDataProvider(http).create({ resource: "data-logs", variables: { file, title: "Pull 1", tags: ["3rd gear"] }, meta: { multipart: true } });
+    await createDataProvider(http).create({
+      resource: "data-logs",
+      variables: { file, title: "Pull 1", tags: ["3rd gear"] },
+      meta: { multipart: true },
+    });
     const body = (request.mock.calls[0][2] as { body: FormData }).body;
     expect(body).toBeInstanceOf(FormData);
     expect(body.get("title")).toBe("Pull 1");
@@ -146,7 +168,10 @@ describe("data provider", () => {
     const provider = createDataProvider(http);
     await provider.custom!({ url: "status", method: "get" });
     await provider.custom!({ url: "/api/__session", method: "post", payload: { token: null } });
-    expect(request.mock.calls.map(([method, path]) => `${method} ${path}`)).toEqual(["GET /api/v1/status", "POST /api/__session"]);
+    expect(request.mock.calls.map(([method, path]) => `${method} ${path}`)).toEqual([
+      "GET /api/v1/status",
+      "POST /api/__session",
+    ]);
   });
 
   it("asks for a Blob when meta.responseType is blob (binary downloads)", async () => {
@@ -154,6 +179,9 @@ describe("data provider", () => {
     const provider = createDataProvider(http);
     await provider.custom!({ url: "data-logs/1/columns", method: "get", meta: { responseType: "blob" } });
     await provider.custom!({ url: "status", method: "get" });
-    expect(request.mock.calls.map((call) => (call[2] as { responseType?: string }).responseType)).toEqual(["blob", undefined]);
+    expect(request.mock.calls.map((call) => (call[2] as { responseType?: string }).responseType)).toEqual([
+      "blob",
+      undefined,
+    ]);
   });
 });

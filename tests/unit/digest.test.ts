@@ -18,6 +18,8 @@ describe("wantsSha256 (RFC 9530 Want-Repr-Digest / Want-Content-Digest)", () => 
 describe("reprDigestOf", () => {
   it("is the SHA-256 as a structured-field byte sequence", () => {
     // echo -n abc | sha256sum, in base64
-    expect(reprDigestOf(new TextEncoder().encode("abc"))).toBe("sha-256=:ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=:");
+    expect(reprDigestOf(new TextEncoder().encode("abc"))).toBe(
+      "sha-256=:ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=:",
+    );
   });
 });

@@ -108,7 +108,9 @@ describe("minMaxPerPixel", () => {
 describe("minMaxIndices on a log's integer codes", () => {
   const n = 200_000;
   const time = Float64Array.from({ length: n }, (_, i) => i / 100);
-  const values = Float32Array.from({ length: n }, (_, i) => Math.fround(Math.round(Math.sin(i / 900) * 3000 + (i % 97)) / 10));
+  const values = Float32Array.from({ length: n }, (_, i) =>
+    Math.fround(Math.round(Math.sin(i / 900) * 3000 + (i % 97)) / 10),
+  );
   values.fill(NaN, 50_000, 50_500);
   const [codedTime, coded] = [encodeTime(time), encodeChannel(values)];
 
@@ -131,7 +133,10 @@ describe("minMaxIndices on a log's integer codes", () => {
 describe("views and statistics read from block summaries", () => {
   const n = 1_000_000;
   const time = Float64Array.from({ length: n }, (_, i) => i);
-  const codes = Uint16Array.from({ length: n }, (_, i) => 30_000 + Math.round(Math.sin(i / 20_000) * 20_000) + (i % 13));
+  const codes = Uint16Array.from(
+    { length: n },
+    (_, i) => 30_000 + Math.round(Math.sin(i / 20_000) * 20_000) + (i % 13),
+  );
   codes[123_457] = 65_000; // spikes inside blocks, not at their edges
   codes[700_001] = 3;
   codes.fill(0xffff, 400_010, 400_300); // a gap across blocks
@@ -146,12 +151,20 @@ describe("views and statistics read from block summaries", () => {
     expect(indices).toContain(123_457);
     expect(indices).toContain(700_001);
     expect(Array.from(indices).filter((i) => codes[i] === gap)).toEqual([400_010]);
-    const extremes = (list: Uint32Array) => [Math.min(...Array.from(list, (i) => (codes[i] === gap ? Infinity : codes[i]))), Math.max(...Array.from(list, (i) => (codes[i] === gap ? -Infinity : codes[i])))];
+    const extremes = (list: Uint32Array) => [
+      Math.min(...Array.from(list, (i) => (codes[i] === gap ? Infinity : codes[i]))),
+      Math.max(...Array.from(list, (i) => (codes[i] === gap ? -Infinity : codes[i]))),
+    ];
     expect(extremes(indices)).toEqual(extremes(plain));
   });
 
   it("sums whole blocks and reads the ends sample by sample, to the same statistics", () => {
-    for (const [i0, i1] of [[0, n], [5, 999_990], [400_000, 400_400], [123_400, 123_500]]) {
+    for (const [i0, i1] of [
+      [0, n],
+      [5, 999_990],
+      [400_000, 400_400],
+      [123_400, 123_500],
+    ]) {
       expect(rangeStats(codes, i0, i1, gap, blocks)).toEqual(rangeStats(codes, i0, i1, gap));
     }
   });

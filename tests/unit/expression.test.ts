@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  ExpressionError,
-  compileExpression,
-  parseExpression,
-  validateExpression,
-} from "../../contracts/expression";
+import { compileExpression, ExpressionError, parseExpression, validateExpression } from "../../contracts/expression";
 import { thrownBy } from "./thrown";
 
 const evaluate = (src: string, scope: Record<string, number> = {}, prev?: Record<string, number>) =>
@@ -129,8 +124,12 @@ describe("expression errors", () => {
 
   it("refuses unknown functions and wrong argument counts", () => {
     expect(errorOf(() => compileExpression("foo(1)")).message).toBe("Unknown function 'foo' at 0");
-    expect(errorOf(() => compileExpression("1 + clamp(X, 1)")).message).toBe("Function 'clamp' expects 3 arguments, got 2 at 4");
-    expect(errorOf(() => compileExpression("min()")).message).toBe("Function 'min' expects at least 1 argument, got 0 at 0");
+    expect(errorOf(() => compileExpression("1 + clamp(X, 1)")).message).toBe(
+      "Function 'clamp' expects 3 arguments, got 2 at 4",
+    );
+    expect(errorOf(() => compileExpression("min()")).message).toBe(
+      "Function 'min' expects at least 1 argument, got 0 at 0",
+    );
     expect(errorOf(() => compileExpression("prev(X + 1)")).message).toBe("prev() takes a variable name at 7");
   });
 

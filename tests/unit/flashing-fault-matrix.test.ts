@@ -5,10 +5,16 @@
  * ECU that cannot boot.
  */
 import { describe, expect, it } from "vitest";
-import { type FlashBlockData, type FlashOutcome, type FlashStepName, type StepReport, flash } from "../../domain/flashing/flasher";
+import {
+  type FlashBlockData,
+  type FlashOutcome,
+  type FlashStepName,
+  flash,
+  type StepReport,
+} from "../../domain/flashing/flasher";
 import { computeKey } from "../../domain/flashing/seed-key";
 import { NRC, VirtualEcu, type VirtualEcuBlock } from "../../domain/flashing/uds-ecu";
-import { FAULTS, FAULT_STEPS, type FaultKind, VirtualLink, manualClock } from "../../domain/flashing/virtual-link";
+import { FAULT_STEPS, FAULTS, type FaultKind, manualClock, VirtualLink } from "../../domain/flashing/virtual-link";
 
 const SECRET = "0x1A2B3C4D";
 const ALGORITHM = "xor-rotate-32";
@@ -24,12 +30,23 @@ const tune = stock.slice();
 for (let i = 0x8100; i < 0x8200; i++) tune[i] ^= 0x3c;
 for (let i = 0xd000; i < 0xd010; i++) tune[i] = 0x42;
 
-const blocksOf = (image: Uint8Array): FlashBlockData[] => BLOCKS.map((b) => ({ number: b.number, baseAddress: b.baseAddress, data: image.slice(b.baseAddress, b.baseAddress + b.length) }));
+const blocksOf = (image: Uint8Array): FlashBlockData[] =>
+  BLOCKS.map((b) => ({
+    number: b.number,
+    baseAddress: b.baseAddress,
+    data: image.slice(b.baseAddress, b.baseAddress + b.length),
+  }));
 
 function rig(options: { maxBlockLength?: number } = {}) {
   const clock = manualClock(1_000_000);
   const ecu = new VirtualEcu({
-    identity: { vin: "WVWZZZAUZKW000001", ecuSerial: "SER-1", softwareId: "SW-1", hardwareNumber: "HW-1", bootloaderVersion: "BL-1" },
+    identity: {
+      vin: "WVWZZZAUZKW000001",
+      ecuSerial: "SER-1",
+      softwareId: "SW-1",
+      hardwareNumber: "HW-1",
+      bootloaderVersion: "BL-1",
+    },
     blocks: BLOCKS,
     memory: stock.slice(),
     seedKeyAlgorithm: ALGORITHM,
@@ -41,13 +58,18 @@ function rig(options: { maxBlockLength?: number } = {}) {
   const link = new VirtualLink(ecu, clock);
   const steps: StepReport[] = [];
   const run = (image: Uint8Array, resumeFromBlock?: number): Promise<FlashOutcome> =>
-    flash(link, { blocks: blocksOf(image), securityLevel: LEVEL, resumeFromBlock }, {
-      // The portal's answer: the key computed on the server from the seed.
-      key: async (seed) => computeKey(ALGORITHM, seed, SECRET),
-      report: (step) => steps.push(step),
-      now: () => new Date(clock.now()),
-    });
-  const holds = (image: Uint8Array) => BLOCKS.every((b) => ecu.blockContents(b.number).every((byte, i) => byte === image[b.baseAddress + i]));
+    flash(
+      link,
+      { blocks: blocksOf(image), securityLevel: LEVEL, resumeFromBlock },
+      {
+        // The portal's answer: the key computed on the server from the seed.
+        key: async (seed) => computeKey(ALGORITHM, seed, SECRET),
+        report: (step) => steps.push(step),
+        now: () => new Date(clock.now()),
+      },
+    );
+  const holds = (image: Uint8Array) =>
+    BLOCKS.every((b) => ecu.blockContents(b.number).every((byte, i) => byte === image[b.baseAddress + i]));
   return { ecu, link, clock, steps, run, holds };
 }
 
@@ -96,7 +118,11 @@ describe("a flash on the virtual ECU", () => {
     expect(Array.from(ecu.request(Uint8Array.of(0x10, 0x02))[0])).toEqual([0x7f, 0x10, NRC.conditionsNotCorrect]);
     ecu.request(Uint8Array.of(0x10, 0x03));
     ecu.request(Uint8Array.of(0x10, 0x02));
-    expect(Array.from(ecu.request(Uint8Array.of(0x31, 0x01, 0xff, 0x00, 1))[0])).toEqual([0x7f, 0x31, NRC.securityAccessDenied]);
+    expect(Array.from(ecu.request(Uint8Array.of(0x31, 0x01, 0xff, 0x00, 1))[0])).toEqual([
+      0x7f,
+      0x31,
+      NRC.securityAccessDenied,
+    ]);
     const seed = ecu.request(Uint8Array.of(0x27, LEVEL))[0].subarray(2);
     ecu.request(Uint8Array.of(0x27, LEVEL + 1, ...computeKey(ALGORITHM, seed, SECRET)));
     const erase = ecu.request(Uint8Array.of(0x31, 0x01, 0xff, 0x00, 1));
@@ -104,7 +130,11 @@ describe("a flash on the virtual ECU", () => {
     expect(erase.at(-1)?.[0]).toBe(0x71);
     expect(Array.from(ecu.request(Uint8Array.of(0x36, 0x01, 0x00))[0])).toEqual([0x7f, 0x36, 0x24]);
     ecu.batteryVolts = 10.2;
-    expect(Array.from(ecu.request(Uint8Array.of(0x31, 0x01, 0xff, 0x00, 2))[0])).toEqual([0x7f, 0x31, NRC.voltageTooLow]);
+    expect(Array.from(ecu.request(Uint8Array.of(0x31, 0x01, 0xff, 0x00, 2))[0])).toEqual([
+      0x7f,
+      0x31,
+      NRC.voltageTooLow,
+    ]);
     // Erased and not written back: the car does not start until a flash completes.
     expect(ecu.boots()).toBe(false);
   });
@@ -112,27 +142,35 @@ describe("a flash on the virtual ECU", () => {
 
 describe("the fault matrix", () => {
   // Each cell once with each way back, so both recoveries are proven from every failure.
-  const cells = FAULTS.flatMap((fault) => FAULT_STEPS[fault].flatMap((step) => (["resume", "stock"] as const).map((recovery) => ({ fault, step, recovery }))));
+  const cells = FAULTS.flatMap((fault) =>
+    FAULT_STEPS[fault].flatMap((step) => (["resume", "stock"] as const).map((recovery) => ({ fault, step, recovery }))),
+  );
 
-  it.each(cells)("$fault at $step: succeeds after retries, or recovers by $recovery", async ({ fault, step, recovery }: { fault: FaultKind; step: FlashStepName; recovery: "resume" | "stock" }) => {
-    const { ecu, link, run, holds } = rig();
-    link.arm({ kind: fault, at: step });
-    const outcome = await run(tune);
-    if (outcome.ok) {
+  it.each(cells)(
+    "$fault at $step: succeeds after retries, or recovers by $recovery",
+    async ({ fault, step, recovery }: { fault: FaultKind; step: FlashStepName; recovery: "resume" | "stock" }) => {
+      const { ecu, link, run, holds } = rig();
+      link.arm({ kind: fault, at: step });
+      const outcome = await run(tune);
+      if (outcome.ok) {
+        expect(ecu.boots()).toBe(true);
+        expect(holds(tune)).toBe(true);
+        return;
+      }
+      // What the portal shows: where it failed and why.
+      expect(outcome.message).not.toBe("");
+      // The user fixes the cause (a charger, a cable) and recovers from the page.
+      link.clear();
+      ecu.powerCycle();
+      const again =
+        recovery === "resume" && outcome.block !== null
+          ? await run(tune, outcome.block)
+          : await run(recovery === "stock" ? stock : tune);
+      expect(again).toEqual({ ok: true });
       expect(ecu.boots()).toBe(true);
-      expect(holds(tune)).toBe(true);
-      return;
-    }
-    // What the portal shows: where it failed and why.
-    expect(outcome.message).not.toBe("");
-    // The user fixes the cause (a charger, a cable) and recovers from the page.
-    link.clear();
-    ecu.powerCycle();
-    const again = recovery === "resume" && outcome.block !== null ? await run(tune, outcome.block) : await run(recovery === "stock" ? stock : tune);
-    expect(again).toEqual({ ok: true });
-    expect(ecu.boots()).toBe(true);
-    expect(holds(recovery === "stock" ? stock : tune)).toBe(true);
-  });
+      expect(holds(recovery === "stock" ? stock : tune)).toBe(true);
+    },
+  );
 
   it("names the step, block and code of a flash the app cannot finish", async () => {
     const { ecu, link, run, steps } = rig();

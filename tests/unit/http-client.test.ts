@@ -1,15 +1,22 @@
-import { type Mock, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, type Mock, vi } from "vitest";
 import { createHttpClient } from "../../src/providers/http";
 
 function jsonResponse(status: number, body: unknown, contentType = "application/json") {
-  return new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers: { "content-type": contentType } });
+  return new Response(typeof body === "string" ? body : JSON.stringify(body), {
+    status,
+    headers: { "content-type": contentType },
+  });
 }
 
-function client(fetcher: typeof fetch, getToken = vi.fn(async (force: boolean) => (force ? "fresh-token" : "cached-token"))) {
+function client(
+  fetcher: typeof fetch,
+  getToken = vi.fn(async (force: boolean) => (force ? "fresh-token" : "cached-token")),
+) {
   return { http: createHttpClient({ baseUrl: async () => "http://api.test", getToken, fetcher }), getToken };
 }
 
-const headersOf = (fetcher: Mock<typeof fetch>, call = 0) => fetcher.mock.calls[call][1]?.headers as Record<string, string>;
+const headersOf = (fetcher: Mock<typeof fetch>, call = 0) =>
+  fetcher.mock.calls[call][1]?.headers as Record<string, string>;
 
 describe("http client", () => {
   it("sends the bearer token on every call", async () => {
@@ -29,7 +36,10 @@ describe("http client", () => {
   });
 
   it("forces one token refresh and replays once after a 401", async () => {
-    const fetcher = vi.fn<typeof fetch>().mockResolvedValueOnce(jsonResponse(401, { statusCode: 401, message: "Unauthorized" })).mockResolvedValueOnce(jsonResponse(200, { ok: 1 }));
+    const fetcher = vi
+      .fn<typeof fetch>()
+      .mockResolvedValueOnce(jsonResponse(401, { statusCode: 401, message: "Unauthorized" }))
+      .mockResolvedValueOnce(jsonResponse(200, { ok: 1 }));
     const { http, getToken } = client(fetcher);
     expect(await http.get("/api/v1/x")).toEqual({ ok: 1 });
     expect(getToken.mock.calls).toEqual([[false], [true]]);
@@ -37,9 +47,15 @@ describe("http client", () => {
   });
 
   it("surfaces a 401 that survives the refresh, without a third try", async () => {
-    const fetcher = vi.fn<typeof fetch>(async () => jsonResponse(401, { statusCode: 401, message: "Unauthorized", description: "This account is disabled" }));
+    const fetcher = vi.fn<typeof fetch>(async () =>
+      jsonResponse(401, { statusCode: 401, message: "Unauthorized", description: "This account is disabled" }),
+    );
     const { http } = client(fetcher);
-    await expect(http.get("/api/v1/x")).rejects.toMatchObject({ statusCode: 401, message: "Unauthorized", description: "This account is disabled" });
+    await expect(http.get("/api/v1/x")).rejects.toMatchObject({
+      statusCode: 401,
+      message: "Unauthorized",
+      description: "This account is disabled",
+    });
     expect(fetcher).toHaveBeenCalledTimes(2);
   });
 
@@ -52,7 +68,9 @@ describe("http client", () => {
 
   it("carries the server's message, description and data, and maps field issues to form errors", async () => {
     const data = [{ path: "displayName", message: "Display name cannot be empty" }];
-    const fetcher = vi.fn<typeof fetch>(async () => jsonResponse(400, { statusCode: 400, message: "Invalid body", description: "displayName: …", data }));
+    const fetcher = vi.fn<typeof fetch>(async () =>
+      jsonResponse(400, { statusCode: 400, message: "Invalid body", description: "displayName: …", data }),
+    );
     const { http } = client(fetcher);
     await expect(http.patch("/api/v1/auth/account/u", { displayName: "" })).rejects.toMatchObject({
       statusCode: 400,
@@ -68,13 +86,20 @@ describe("http client", () => {
   });
 
   it("says 'Request failed with status code N' when an error has no JSON body", async () => {
-    const fetcher = vi.fn<typeof fetch>(async () => new Response("<html>Bad gateway</html>", { status: 502, headers: { "content-type": "text/html" } }));
+    const fetcher = vi.fn<typeof fetch>(
+      async () => new Response("<html>Bad gateway</html>", { status: 502, headers: { "content-type": "text/html" } }),
+    );
     const { http } = client(fetcher);
-    await expect(http.get("/api/v1/x")).rejects.toMatchObject({ statusCode: 502, message: "Request failed with status code 502" });
+    await expect(http.get("/api/v1/x")).rejects.toMatchObject({
+      statusCode: 502,
+      message: "Request failed with status code 502",
+    });
   });
 
   it("refuses a 200 that is not JSON with a clear error", async () => {
-    const fetcher = vi.fn<typeof fetch>(async () => new Response("<!doctype html>", { status: 200, headers: { "content-type": "text/html" } }));
+    const fetcher = vi.fn<typeof fetch>(
+      async () => new Response("<!doctype html>", { status: 200, headers: { "content-type": "text/html" } }),
+    );
     const { http } = client(fetcher);
     await expect(http.get("/api/v1/x")).rejects.toMatchObject({
       message: "Unexpected response from the server",
@@ -86,7 +111,11 @@ describe("http client", () => {
     const { http } = client(vi.fn<typeof fetch>(async () => jsonResponse(200, "{broken")));
     await expect(http.get("/api/v1/x")).rejects.toMatchObject({ description: "GET /api/v1/x answered malformed JSON" });
     const shaped = client(vi.fn<typeof fetch>(async () => jsonResponse(200, { items: [] }))).http;
-    await expect(shaped.get("/api/v1/x", { expect: (body) => (Array.isArray((body as { data?: unknown }).data) ? null : "expected { data: [...] }") })).rejects.toMatchObject({
+    await expect(
+      shaped.get("/api/v1/x", {
+        expect: (body) => (Array.isArray((body as { data?: unknown }).data) ? null : "expected { data: [...] }"),
+      }),
+    ).rejects.toMatchObject({
       description: "GET /api/v1/x: expected { data: [...] }",
     });
   });
@@ -95,16 +124,28 @@ describe("http client", () => {
     const network = client(vi.fn<typeof fetch>(async () => Promise.reject(new TypeError("fetch failed")))).http;
     await expect(network.get("/api/v1/x")).rejects.toMatchObject({ statusCode: 0, message: "Network error" });
 
-    const hanging = vi.fn((_url: string, init: RequestInit) => new Promise<Response>((_resolve, reject) => init.signal?.addEventListener("abort", () => reject(init.signal?.reason))));
+    const hanging = vi.fn(
+      (_url: string, init: RequestInit) =>
+        new Promise<Response>((_resolve, reject) =>
+          init.signal?.addEventListener("abort", () => reject(init.signal?.reason)),
+        ),
+    );
     const slow = client(hanging as unknown as typeof fetch).http;
-    await expect(slow.get("/api/v1/x", { timeoutMs: 20 })).rejects.toMatchObject({ statusCode: 408, message: "Request timed out after 20 ms" });
+    await expect(slow.get("/api/v1/x", { timeoutMs: 20 })).rejects.toMatchObject({
+      statusCode: 408,
+      message: "Request timed out after 20 ms",
+    });
 
     const controller = new AbortController();
     const pending = client(hanging as unknown as typeof fetch).http.get("/api/v1/x", { signal: controller.signal });
     controller.abort();
     await expect(pending).rejects.toMatchObject({ statusCode: 0, message: "Request aborted" });
 
-    const ftp = createHttpClient({ baseUrl: async () => "ftp://files.test", getToken: async () => null, fetcher: vi.fn<typeof fetch>() });
+    const ftp = createHttpClient({
+      baseUrl: async () => "ftp://files.test",
+      getToken: async () => null,
+      fetcher: vi.fn<typeof fetch>(),
+    });
     await expect(ftp.get("/x")).rejects.toMatchObject({ message: "Unsupported protocol: ftp:" });
   });
 

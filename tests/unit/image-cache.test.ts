@@ -35,7 +35,14 @@ describe("image cache", () => {
   it("after a restart, takes the order of use from the files' times, trims a folder over the limits and drops stale partial writes", async () => {
     await mkdir(dir, { recursive: true });
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
-    for (const [name, minutesAgo] of [["old.webp", 30], ["older.webp", 40], ["recent.webp", 1], ["mid.webp", 10], ["x.webp.1.2.tmp", 60], ["y.webp.1.2.tmp", 0]] as const) {
+    for (const [name, minutesAgo] of [
+      ["old.webp", 30],
+      ["older.webp", 40],
+      ["recent.webp", 1],
+      ["mid.webp", 10],
+      ["x.webp.1.2.tmp", 60],
+      ["y.webp.1.2.tmp", 0],
+    ] as const) {
       await writeFile(path.join(dir, name), randomBytes(100));
       await utimes(path.join(dir, name), at(minutesAgo), at(minutesAgo));
     }
@@ -44,7 +51,12 @@ describe("image cache", () => {
     // Over the count at start: the least recently used (older) went at once.
     expect(await files()).toEqual(["mid.webp", "old.webp", "recent.webp", "y.webp.1.2.tmp"]);
     await cache.put("new.webp", randomBytes(100));
-    expect(await files(), "mid was used before old was read again").toEqual(["new.webp", "old.webp", "recent.webp", "y.webp.1.2.tmp"]);
+    expect(await files(), "mid was used before old was read again").toEqual([
+      "new.webp",
+      "old.webp",
+      "recent.webp",
+      "y.webp.1.2.tmp",
+    ]);
 
     // The hit moved old.webp's time forward, so a fresh index counts it as used after recent.webp.
     const restarted = new ImageCache(dir, { maxBytes: 10_000, maxFiles: 3 });

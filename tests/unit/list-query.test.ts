@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { INT4_MAX, ListQueryError, type ListValueType, listValue, parseListQuery, serializeListQuery, storable } from "../../contracts/list-query";
+import {
+  INT4_MAX,
+  ListQueryError,
+  type ListValueType,
+  listValue,
+  parseListQuery,
+  serializeListQuery,
+  storable,
+} from "../../contracts/list-query";
 
 const allowed = { sort: ["createdAt", "title"], filter: ["status", "price", "firmwareId", "deletedAt"] };
 
@@ -25,7 +33,13 @@ describe("list query", () => {
 
   it("round-trips a keyset cursor in either direction", () => {
     for (const direction of ["after", "before"] as const) {
-      const query = { page: 3, pageSize: 20, sort: [{ field: "title", order: "asc" as const }], filters: [], cursor: { direction, token: "eyJzIjoidGl0bGUiLCJ2IjpbXX0" } };
+      const query = {
+        page: 3,
+        pageSize: 20,
+        sort: [{ field: "title", order: "asc" as const }],
+        filters: [],
+        cursor: { direction, token: "eyJzIjoidGl0bGUiLCJ2IjpbXX0" },
+      };
       expect(parseListQuery(serializeListQuery(query), allowed)).toEqual(query);
     }
   });
@@ -54,7 +68,12 @@ describe("list query", () => {
     expect(caught).toMatchObject({ message, parameter });
   });
 
-  const types: Record<string, ListValueType> = { status: "text", price: "integer", firmwareId: "uuid", deletedAt: "timestamp" };
+  const types: Record<string, ListValueType> = {
+    status: "text",
+    price: "integer",
+    firmwareId: "uuid",
+    deletedAt: "timestamp",
+  };
   const refusal = (raw: string) => {
     try {
       parseListQuery(new URLSearchParams(raw), allowed, types);
@@ -85,11 +104,18 @@ describe("list query", () => {
 
   it("takes the values the field's type holds, and refuses NUL in a field whose type it is not told", () => {
     const query = parseListQuery(
-      new URLSearchParams("price[between]=-2147483648,2147483647&firmwareId[in]=00000000-0000-0000-0000-00000000000A&deletedAt[gte]=2024-02-29T23:59:59.5%2B01:00&status[eq]=é,\\"),
+      new URLSearchParams(
+        "price[between]=-2147483648,2147483647&firmwareId[in]=00000000-0000-0000-0000-00000000000A&deletedAt[gte]=2024-02-29T23:59:59.5%2B01:00&status[eq]=é,\\",
+      ),
       allowed,
       types,
     );
-    expect(query.filters.map((f) => f.value)).toEqual([["-2147483648", "2147483647"], ["00000000-0000-0000-0000-00000000000A"], "2024-02-29T23:59:59.5+01:00", "é,\\"]);
+    expect(query.filters.map((f) => f.value)).toEqual([
+      ["-2147483648", "2147483647"],
+      ["00000000-0000-0000-0000-00000000000A"],
+      "2024-02-29T23:59:59.5+01:00",
+      "é,\\",
+    ]);
     expect(() => parseListQuery(new URLSearchParams("status[eq]=%00"), allowed)).toThrow(ListQueryError);
   });
 

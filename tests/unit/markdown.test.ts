@@ -4,13 +4,37 @@ import { parseInline, parseMarkdown, slugify, tableOfContents } from "../../src/
 describe("docs Markdown", () => {
   it("parses headings, paragraphs, lists, code and notes", () => {
     const blocks = parseMarkdown(
-      ["# Title", "", "Intro line one", "and two.", "", "## Steps", "", "1. First", "2. Second", "   wrapped", "", "- a", "- b", "", "```sh", "npm start", "```", "", "> Never unplug."].join("\n"),
+      [
+        "# Title",
+        "",
+        "Intro line one",
+        "and two.",
+        "",
+        "## Steps",
+        "",
+        "1. First",
+        "2. Second",
+        "   wrapped",
+        "",
+        "- a",
+        "- b",
+        "",
+        "```sh",
+        "npm start",
+        "```",
+        "",
+        "> Never unplug.",
+      ].join("\n"),
     );
     expect(blocks).toEqual([
       { kind: "heading", level: 1, id: "title", text: "Title" },
       { kind: "paragraph", inline: [{ kind: "text", text: "Intro line one and two." }] },
       { kind: "heading", level: 2, id: "steps", text: "Steps" },
-      { kind: "list", ordered: true, items: [[{ kind: "text", text: "First" }], [{ kind: "text", text: "Second wrapped" }]] },
+      {
+        kind: "list",
+        ordered: true,
+        items: [[{ kind: "text", text: "First" }], [{ kind: "text", text: "Second wrapped" }]],
+      },
       { kind: "list", ordered: false, items: [[{ kind: "text", text: "a" }], [{ kind: "text", text: "b" }]] },
       { kind: "code", language: "sh", text: "npm start" },
       { kind: "note", inline: [{ kind: "text", text: "Never unplug." }] },

@@ -24,7 +24,9 @@ describe("patch entries as hex lines", () => {
     const text = formatEntries([{ address: 0x1a2b, patch: "9090", base: "7501" }]);
     expect(text).toBe("0x1A2B 9090 7501");
     const parsed = parseEntries(text);
-    expect("entries" in parsed && patchSchema.parse({ title: "t", firmwareIds: ["F"], entries: parsed.entries }).entries).toEqual([{ address: 0x1a2b, patch: "9090", base: "7501" }]);
+    expect(
+      "entries" in parsed && patchSchema.parse({ title: "t", firmwareIds: ["F"], entries: parsed.entries }).entries,
+    ).toEqual([{ address: 0x1a2b, patch: "9090", base: "7501" }]);
   });
 });
 
@@ -49,6 +51,8 @@ describe("entries from two images", () => {
     expect(entriesFromImages(base, base)).toEqual({ error: "the images are identical" });
     const big = new Uint8Array(20_000);
     const scattered = big.map((_, i) => (i % 8 === 0 ? 1 : 0));
-    expect(entriesFromImages(big, scattered)).toEqual({ error: "more than 2000 changed runs: these images are not a patch apart" });
+    expect(entriesFromImages(big, scattered)).toEqual({
+      error: "more than 2000 changed runs: these images are not a patch apart",
+    });
   });
 });

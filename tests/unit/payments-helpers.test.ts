@@ -18,15 +18,35 @@ describe("the platform fee", () => {
 describe("what a provider event asks of an order", () => {
   const event = (type: string, object: Record<string, unknown>) => ({ type, data: { object } });
   it("reads a payment, a decline, a cancellation and a refund from Stripe's shapes", () => {
-    expect(effectOf(event("payment_intent.succeeded", { id: "pi_1", amount: 500, amount_received: 500, currency: "eur", metadata: { orderId: "o1" } }))).toEqual({ to: "paid", orderId: "o1", paymentId: "pi_1", amountCents: 500, currency: "EUR" });
-    expect(effectOf(event("payment_intent.payment_failed", { id: "pi_1", metadata: { orderId: "o1" } }))).toMatchObject({ to: "failed", amountCents: null, currency: null });
-    expect(effectOf(event("payment_intent.canceled", { id: "pi_1" }))).toMatchObject({ to: "expired", orderId: null, paymentId: "pi_1" });
-    expect(effectOf(event("charge.refunded", { id: "ch_1", payment_intent: "pi_1", amount_refunded: 500, currency: "gbp" }))).toEqual({ to: "refunded", orderId: null, paymentId: "pi_1", amountCents: 500, currency: "GBP" });
+    expect(
+      effectOf(
+        event("payment_intent.succeeded", {
+          id: "pi_1",
+          amount: 500,
+          amount_received: 500,
+          currency: "eur",
+          metadata: { orderId: "o1" },
+        }),
+      ),
+    ).toEqual({ to: "paid", orderId: "o1", paymentId: "pi_1", amountCents: 500, currency: "EUR" });
+    expect(effectOf(event("payment_intent.payment_failed", { id: "pi_1", metadata: { orderId: "o1" } }))).toMatchObject(
+      { to: "failed", amountCents: null, currency: null },
+    );
+    expect(effectOf(event("payment_intent.canceled", { id: "pi_1" }))).toMatchObject({
+      to: "expired",
+      orderId: null,
+      paymentId: "pi_1",
+    });
+    expect(
+      effectOf(event("charge.refunded", { id: "ch_1", payment_intent: "pi_1", amount_refunded: 500, currency: "gbp" })),
+    ).toEqual({ to: "refunded", orderId: null, paymentId: "pi_1", amountCents: 500, currency: "GBP" });
   });
 
   it("acts on no other type, and takes no amount that is not a whole number of cents", () => {
     expect(effectOf(event("customer.created", {}))).toBeNull();
-    expect(effectOf(event("payment_intent.succeeded", { id: "pi_1", amount_received: 12.5, currency: "eur" }))?.amountCents).toBeNull();
+    expect(
+      effectOf(event("payment_intent.succeeded", { id: "pi_1", amount_received: 12.5, currency: "eur" }))?.amountCents,
+    ).toBeNull();
   });
 });
 

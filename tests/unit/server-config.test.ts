@@ -3,13 +3,17 @@ import { loadConfig } from "../../server/config";
 import { verifyIdTokenChecked, verifySessionCookieChecked } from "../../server/services/identity";
 
 /** What production needs for mail besides NODE_ENV. */
-const MAIL = { SMTP_URL: "smtps://user:secret@smtp.example.com:465", MAIL_FROM: "Tuning Portal <no-reply@example.com>", PUBLIC_URL: "https://portal.example.com/" };
+const MAIL = {
+  SMTP_URL: "smtps://user:secret@smtp.example.com:465",
+  MAIL_FROM: "Tuning Portal <no-reply@example.com>",
+  PUBLIC_URL: "https://portal.example.com/",
+};
 
 describe("server configuration", () => {
   it("refuses to start in production while the Auth emulator variable is set", () => {
-    expect(() => loadConfig({ NODE_ENV: "production", ...MAIL, FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" })).toThrow(
-      /FIREBASE_AUTH_EMULATOR_HOST is set while NODE_ENV=production/,
-    );
+    expect(() =>
+      loadConfig({ NODE_ENV: "production", ...MAIL, FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" }),
+    ).toThrow(/FIREBASE_AUTH_EMULATOR_HOST is set while NODE_ENV=production/);
   });
 
   it("starts in production without the emulator, and in development with it", () => {
@@ -18,10 +22,18 @@ describe("server configuration", () => {
   });
 
   it("refuses to start in production without SMTP_URL, MAIL_FROM or PUBLIC_URL, naming each missing one", () => {
-    expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/NODE_ENV=production needs SMTP_URL, MAIL_FROM, PUBLIC_URL/);
-    expect(() => loadConfig({ NODE_ENV: "production", ...MAIL, SMTP_URL: "" })).toThrow(/NODE_ENV=production needs SMTP_URL so that/);
+    expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(
+      /NODE_ENV=production needs SMTP_URL, MAIL_FROM, PUBLIC_URL/,
+    );
+    expect(() => loadConfig({ NODE_ENV: "production", ...MAIL, SMTP_URL: "" })).toThrow(
+      /NODE_ENV=production needs SMTP_URL so that/,
+    );
     const config = loadConfig({ NODE_ENV: "production", ...MAIL });
-    expect(config).toMatchObject({ smtpUrl: MAIL.SMTP_URL, mailFrom: MAIL.MAIL_FROM, publicUrl: "https://portal.example.com" });
+    expect(config).toMatchObject({
+      smtpUrl: MAIL.SMTP_URL,
+      mailFrom: MAIL.MAIL_FROM,
+      publicUrl: "https://portal.example.com",
+    });
   });
 
   it("sends mail to the local inbox outside production, and checks PUBLIC_URL", () => {

@@ -1,5 +1,5 @@
 import { parseLoggerDate } from "../dates";
-import { type LogFormat, type MetaDraft, emptyMeta, findLine } from "../layout";
+import { emptyMeta, findLine, type LogFormat, type MetaDraft } from "../layout";
 import type { TextLines } from "../text-lines";
 import { delimitedLayout } from "./delimited";
 

@@ -1,5 +1,5 @@
 import { splitCells } from "../cells";
-import { type LogFormat, type MetaDraft, emptyMeta, findLine, keyValue } from "../layout";
+import { emptyMeta, findLine, keyValue, type LogFormat, type MetaDraft } from "../layout";
 import type { TextLines } from "../text-lines";
 import { delimitedLayout } from "./delimited";
 

@@ -2,16 +2,16 @@ import {
   DELIMITERS,
   type Delimiter,
   detectDelimiter,
-  isNumberText,
   isClockText,
+  isNumberText,
   looksLikeDataRow,
   looksLikeHeaderRow,
   splitCells,
 } from "../cells";
 import { LogParseError } from "../errors";
-import { type HeaderParts, cleanName, normalizeUnit, parseHeaderCell } from "../headers";
+import { cleanName, type HeaderParts, normalizeUnit, parseHeaderCell } from "../headers";
 import { isVersionName, readGenericIdentity } from "../identity";
-import { type ColumnSpec, type Layout, type MetaDraft, emptyMeta, nextNonBlank } from "../layout";
+import { type ColumnSpec, emptyMeta, type Layout, type MetaDraft, nextNonBlank } from "../layout";
 import type { TextLines } from "../text-lines";
 import type { FormatId } from "../types";
 
@@ -107,7 +107,11 @@ export function sampleLines(lines: TextLines, from: number, count = 8): string[]
  * Header cells past the end of every data row (bootmod3 ends its header with its version and a
  * log id over rows one cell shorter): how many header cells have data under them, per delimiter.
  */
-function identityTail(header: string, samples: string[], delimiter?: Delimiter): { delimiter: Delimiter; width: number } | undefined {
+function identityTail(
+  header: string,
+  samples: string[],
+  delimiter?: Delimiter,
+): { delimiter: Delimiter; width: number } | undefined {
   if (samples.length === 0) return undefined;
   for (const d of delimiter ? [delimiter] : DELIMITERS) {
     const cells = splitCells(header, d);
@@ -148,11 +152,17 @@ export function delimitedLayout(lines: TextLines, options: DelimitedOptions): La
   const warnings: string[] = [];
   // A header one cell wider than rows that end in a delimiter is an empty last column, read as before.
   const tail = identityTail(header, samples, delimiter);
-  if (tail && splitCells(header, tail.delimiter).length > tail.width + 1 || (tail && !detectDelimiter(header, samples))) {
+  if (
+    (tail && splitCells(header, tail.delimiter).length > tail.width + 1) ||
+    (tail && !detectDelimiter(header, samples))
+  ) {
     const cells = splitCells(header, tail.delimiter);
     for (const cell of cells.slice(tail.width)) readGenericIdentity(cell, meta);
     warnings.push(
-      `Line ${options.headerIndex + 1} ends with ${cells.length - tail.width} header cell${cells.length - tail.width > 1 ? "s" : ""} with no data under ${cells.length - tail.width > 1 ? "them" : "it"} (${cells.slice(tail.width).map((c) => `"${c}"`).join(", ")}): kept as the log's identity, not channels.`,
+      `Line ${options.headerIndex + 1} ends with ${cells.length - tail.width} header cell${cells.length - tail.width > 1 ? "s" : ""} with no data under ${cells.length - tail.width > 1 ? "them" : "it"} (${cells
+        .slice(tail.width)
+        .map((c) => `"${c}"`)
+        .join(", ")}): kept as the log's identity, not channels.`,
     );
     header = withoutTail(header, tail.delimiter, tail.width);
     delimiter ??= tail.delimiter;
@@ -190,7 +200,12 @@ export function delimitedLayout(lines: TextLines, options: DelimitedOptions): La
     if (options.unitOf) parts.unit = options.unitOf(parts);
     if (cell === "") {
       // A trailing delimiter or a spacer column: nothing to name, nothing to chart.
-      return { sourceHeader: cell, name: `Column ${index + 1}`, unit: "", role: index === cells.length - 1 ? "skip" : "channel" };
+      return {
+        sourceHeader: cell,
+        name: `Column ${index + 1}`,
+        unit: "",
+        role: index === cells.length - 1 ? "skip" : "channel",
+      };
     }
     if (timeIndex < 0 && isTime(parts, index, cell)) {
       timeIndex = index;
@@ -233,8 +248,26 @@ function isIdentityColumn(cell: string, index: number, rows: string[][]): boolea
 
 /** Spelled-out units that look like identifiers. */
 const UNIT_WORDS = new Set([
-  "lambda", "percent", "degrees", "degree", "seconds", "second", "volts", "volt", "celsius", "fahrenheit",
-  "counts", "count", "milliseconds", "boolean", "factor", "ratio", "pascal", "kelvin", "newton", "amperes",
+  "lambda",
+  "percent",
+  "degrees",
+  "degree",
+  "seconds",
+  "second",
+  "volts",
+  "volt",
+  "celsius",
+  "fahrenheit",
+  "counts",
+  "count",
+  "milliseconds",
+  "boolean",
+  "factor",
+  "ratio",
+  "pascal",
+  "kelvin",
+  "newton",
+  "amperes",
 ]);
 
 /**
@@ -300,7 +333,8 @@ export function findHeaderRow(lines: TextLines, limit = 100): HeaderRows | undef
       if (rows.some((r) => r.cells.length !== cells.length || looksLikeDataRow(r.cells, found.decimalComma))) continue;
       const result: HeaderRows = { headerIndex: i, dataIndex };
       for (const row of rows) {
-        if (result.unitsIndex === undefined && (isUnitsRow(row.cells) || result.aliasIndex !== undefined)) result.unitsIndex = row.index;
+        if (result.unitsIndex === undefined && (isUnitsRow(row.cells) || result.aliasIndex !== undefined))
+          result.unitsIndex = row.index;
         else result.aliasIndex ??= row.index;
       }
       return result;

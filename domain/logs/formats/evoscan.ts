@@ -1,5 +1,5 @@
 import { splitCells } from "../cells";
-import { type LogFormat, findLine } from "../layout";
+import { findLine, type LogFormat } from "../layout";
 import type { TextLines } from "../text-lines";
 import { delimitedLayout } from "./delimited";
 

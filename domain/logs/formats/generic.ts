@@ -1,7 +1,7 @@
 import { splitCells } from "../cells";
 import { LogParseError } from "../errors";
 import { cleanName } from "../headers";
-import { type LogReader, type MetaDraft, emptyMeta, keyValue } from "../layout";
+import { emptyMeta, keyValue, type LogReader, type MetaDraft } from "../layout";
 import { delimitedLayout, findHeaderRow } from "./delimited";
 
 const SEARCHED_LINES = 100;

@@ -1,7 +1,7 @@
 import { parseLoggerDate } from "../dates";
 import { LogParseError } from "../errors";
 import { cleanName } from "../headers";
-import { type ColumnSpec, type LogFormat, type MetaDraft, emptyMeta, findLine, keyValue } from "../layout";
+import { type ColumnSpec, emptyMeta, findLine, keyValue, type LogFormat, type MetaDraft } from "../layout";
 
 /**
  * Haltech NSP stores each channel as a scaled integer whose meaning follows its "Type"

@@ -1,7 +1,7 @@
 import { splitCells } from "../cells";
 import { parseLoggerDate } from "../dates";
 import { LogParseError } from "../errors";
-import { type LogFormat, type MetaDraft, emptyMeta, findLine, keyValue } from "../layout";
+import { emptyMeta, findLine, keyValue, type LogFormat, type MetaDraft } from "../layout";
 import type { TextLines } from "../text-lines";
 import { delimitedLayout } from "./delimited";
 

@@ -1,7 +1,7 @@
 import { splitCells } from "../cells";
 import { parseLoggerDate } from "../dates";
 import { cleanName } from "../headers";
-import { type LogFormat, type MetaDraft, emptyMeta, findLine } from "../layout";
+import { emptyMeta, findLine, type LogFormat, type MetaDraft } from "../layout";
 import type { TextLines } from "../text-lines";
 import { delimitedLayout } from "./delimited";
 

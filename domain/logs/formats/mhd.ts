@@ -1,6 +1,6 @@
 import { splitCells } from "../cells";
 import { readMhdIdentity } from "../identity";
-import { type LogFormat, type MetaDraft, emptyMeta, findLine, keyValue } from "../layout";
+import { emptyMeta, findLine, keyValue, type LogFormat, type MetaDraft } from "../layout";
 import type { TextLines } from "../text-lines";
 import { delimitedLayout } from "./delimited";
 

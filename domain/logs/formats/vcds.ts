@@ -1,7 +1,7 @@
 import { looksLikeDataRow, splitCells } from "../cells";
 import { parseLoggerDate } from "../dates";
 import { cleanName, normalizeUnit } from "../headers";
-import { type ColumnSpec, type LogFormat, type MetaDraft, emptyMeta, findLine } from "../layout";
+import { type ColumnSpec, emptyMeta, findLine, type LogFormat, type MetaDraft } from "../layout";
 import type { TextLines } from "../text-lines";
 import { sampleLines } from "./delimited";
 
@@ -44,7 +44,13 @@ export const vcds: LogFormat = {
     const marker = markerIndex(lines);
     // The header block: the non-blank rows around the marker row, down to the first data row.
     let start = marker;
-    while (start > 0 && marker - start < 4 && (lines.get(start - 1) ?? "").replace(/,/g, "").trim() !== "" && !isGroupIdRow(lines.get(start - 1) ?? "")) start--;
+    while (
+      start > 0 &&
+      marker - start < 4 &&
+      (lines.get(start - 1) ?? "").replace(/,/g, "").trim() !== "" &&
+      !isGroupIdRow(lines.get(start - 1) ?? "")
+    )
+      start--;
     let dataLine = marker + 1;
     while (dataLine < marker + 6) {
       const line = lines.get(dataLine);
@@ -54,7 +60,10 @@ export const vcds: LogFormat = {
     const meta: MetaDraft = emptyMeta();
     readPreamble(lines.slice(0, start), meta);
 
-    const rows = lines.slice(start, dataLine).filter((line) => line.trim() !== "").map((line) => splitCells(line, ","));
+    const rows = lines
+      .slice(start, dataLine)
+      .filter((line) => line.trim() !== "")
+      .map((line) => splitCells(line, ","));
     const units = rows[rows.length - 1] ?? [];
     const above = rows.slice(0, -1);
     const width = Math.max(...rows.map((r) => r.length));
@@ -71,9 +80,21 @@ export const vcds: LogFormat = {
         columns.push({ sourceHeader, name: "Time", unit: "s", role: group === 0 ? "time" : "stamp", group });
       } else {
         // The name is the lowest non-empty cell above the units row ("Vehicle speed" under "Group 23 - Field 0").
-        const name = [...above].reverse().map((r) => r[i] ?? "").find((cell) => cell !== "" && !/^Group [A-Z\d]+:?$/i.test(cell)) ?? "";
-        if (name === "" || group < 0) columns.push({ sourceHeader, name: name || `Column ${i + 1}`, unit: "", role: "skip" });
-        else columns.push({ sourceHeader, name: cleanName(name.replace(/^'/, "")), unit: normalizeUnit(units[i] ?? ""), role: "channel", group });
+        const name =
+          [...above]
+            .reverse()
+            .map((r) => r[i] ?? "")
+            .find((cell) => cell !== "" && !/^Group [A-Z\d]+:?$/i.test(cell)) ?? "";
+        if (name === "" || group < 0)
+          columns.push({ sourceHeader, name: name || `Column ${i + 1}`, unit: "", role: "skip" });
+        else
+          columns.push({
+            sourceHeader,
+            name: cleanName(name.replace(/^'/, "")),
+            unit: normalizeUnit(units[i] ?? ""),
+            role: "channel",
+            group,
+          });
       }
     }
     const groups = readGroupIds(rows);
@@ -104,7 +125,14 @@ function readPreamble(preamble: string[], meta: MetaDraft): void {
   for (const line of preamble) {
     if (line.replace(/,/g, "").trim() === "") continue;
     const cells = splitCells(line, ",").filter(Boolean);
-    const startedAt = parseLoggerDate(line) ?? parseLoggerDate(cells.slice(0, 5).join(",").replace(/:\d+-VCID.*$/, ""));
+    const startedAt =
+      parseLoggerDate(line) ??
+      parseLoggerDate(
+        cells
+          .slice(0, 5)
+          .join(",")
+          .replace(/:\d+-VCID.*$/, ""),
+      );
     if (startedAt && !meta.startedAt) {
       meta.startedAt = startedAt;
       for (const cell of cells.slice(4)) {

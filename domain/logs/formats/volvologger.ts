@@ -1,6 +1,6 @@
 import { splitCells } from "../cells";
 import { cleanName, normalizeUnit } from "../headers";
-import { type LogFormat, findLine } from "../layout";
+import { findLine, type LogFormat } from "../layout";
 import type { TextLines } from "../text-lines";
 import { delimitedLayout } from "./delimited";
 
@@ -8,10 +8,15 @@ import { delimitedLayout } from "./delimited";
 const CELL = /^(.+?)\s*\(([^()]*)\)\s+(\S+)$/;
 
 function headerIndex(lines: TextLines): number {
-  return findLine(lines, (line) => {
-    const cells = splitCells(line, ",");
-    return /^Time\b/i.test(cells[0] ?? "") && cells.length > 1 && cells.slice(1).every((c) => CELL.test(c));
-  }, 0, 20);
+  return findLine(
+    lines,
+    (line) => {
+      const cells = splitCells(line, ",");
+      return /^Time\b/i.test(cells[0] ?? "") && cells.length > 1 && cells.slice(1).every((c) => CELL.test(c));
+    },
+    0,
+    20,
+  );
 }
 
 /** VolvoLogger (VolvoTools): "Time (sec)" then "Name(unit) Alias" headers. */

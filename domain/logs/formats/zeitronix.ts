@@ -1,4 +1,4 @@
-import { type LogFormat, type MetaDraft, emptyMeta, findLine, keyValue } from "../layout";
+import { emptyMeta, findLine, keyValue, type LogFormat, type MetaDraft } from "../layout";
 import type { TextLines } from "../text-lines";
 import { delimitedLayout } from "./delimited";
 
@@ -14,7 +14,10 @@ export const zeitronix: LogFormat = {
   id: "zeitronix",
   name: "Zeitronix",
   detect(lines) {
-    return findLine(lines, (line) => /^(Filename:.*Zeitronix|Date Exported:)/i.test(line), 0, 5) >= 0 && headerIndex(lines) >= 0;
+    return (
+      findLine(lines, (line) => /^(Filename:.*Zeitronix|Date Exported:)/i.test(line), 0, 5) >= 0 &&
+      headerIndex(lines) >= 0
+    );
   },
   layout(lines) {
     const index = headerIndex(lines);

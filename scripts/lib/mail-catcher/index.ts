@@ -6,7 +6,7 @@
  * tree brings an Express app, socket.io and a bundled UI for what is a page and three routes here.
  */
 import { randomUUID } from "node:crypto";
-import { type IncomingMessage, type ServerResponse, createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
@@ -34,19 +34,33 @@ export interface MailCatcher {
 
 /** Links a message carries: the HTML's hrefs (entities decoded), else the addresses in its text. */
 function linksOf(html: string | null, text: string | null): string[] {
-  const decode = (value: string) => value.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+  const decode = (value: string) =>
+    value
+      .replace(/&amp;/g, "&")
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">");
   const fromHtml = html ? [...html.matchAll(/href="([^"]+)"/g)].map((match) => decode(match[1])) : [];
-  const found = fromHtml.length > 0 ? fromHtml : [...(text ?? "").matchAll(/https?:\/\/[^\s<>"]+/g)].map((match) => match[0]);
+  const found =
+    fromHtml.length > 0 ? fromHtml : [...(text ?? "").matchAll(/https?:\/\/[^\s<>"]+/g)].map((match) => match[0]);
   return [...new Set(found.filter((link) => /^https?:\/\//.test(link)))];
 }
 
-function send(response: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) {
+function send(
+  response: ServerResponse,
+  status: number,
+  type: string,
+  body: string,
+  headers: Record<string, string> = {},
+) {
   response.writeHead(status, {
     "content-type": type,
     "cache-control": "no-store",
     "x-content-type-options": "nosniff",
     // The page runs no script; a message's HTML is shown in a sandboxed frame (pages.ts).
-    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data: http: https:; frame-src 'self'; base-uri 'none'; form-action 'none'",
+    "content-security-policy":
+      "default-src 'none'; style-src 'unsafe-inline'; img-src data: http: https:; frame-src 'self'; base-uri 'none'; form-action 'none'",
     ...headers,
   });
   response.end(body);
@@ -93,15 +107,20 @@ export async function startMailCatcher(options: MailCatcherOptions): Promise<Mai
   const web = createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? "/", "http://inbox");
     const parts = url.pathname.split("/").filter(Boolean);
-    if (request.method === "GET" && parts.length === 0) return send(response, 200, "text/html; charset=utf-8", inboxPage(caught));
+    if (request.method === "GET" && parts.length === 0)
+      return send(response, 200, "text/html; charset=utf-8", inboxPage(caught));
     if (request.method === "GET" && parts[0] === "messages" && parts.length === 2) {
       const message = caught.find((entry) => entry.id === parts[1]);
-      return message ? send(response, 200, "text/html; charset=utf-8", messagePage(message)) : send(response, 404, "text/html; charset=utf-8", notFoundPage());
+      return message
+        ? send(response, 200, "text/html; charset=utf-8", messagePage(message))
+        : send(response, 404, "text/html; charset=utf-8", notFoundPage());
     }
     if (parts[0] === "api" && parts[1] === "messages" && parts.length === 2) {
       if (request.method === "GET") {
         const to = url.searchParams.get("to")?.toLowerCase();
-        const listed = to ? caught.filter((message) => message.to.some((address) => address.toLowerCase() === to)) : caught;
+        const listed = to
+          ? caught.filter((message) => message.to.some((address) => address.toLowerCase() === to))
+          : caught;
         return send(response, 200, "application/json", JSON.stringify(listed));
       }
       if (request.method === "DELETE") {
@@ -123,7 +142,10 @@ export async function startMailCatcher(options: MailCatcherOptions): Promise<Mai
     messages: () => [...caught],
     async stop() {
       web.closeAllConnections();
-      await Promise.all([new Promise((resolve) => web.close(resolve)), new Promise((resolve) => smtp.close(() => resolve(null)))]);
+      await Promise.all([
+        new Promise((resolve) => web.close(resolve)),
+        new Promise((resolve) => smtp.close(() => resolve(null))),
+      ]);
     },
   };
 }

@@ -63,5 +63,8 @@ ${message.text ? `<h2>Text</h2><pre>${escape(message.text)}</pre>` : ""}`,
 }
 
 export function notFoundPage(): string {
-  return layout("Not found", `<h1>No such message</h1><p>The inbox keeps messages only while it runs. <a href="/">Back to the inbox</a></p>`);
+  return layout(
+    "Not found",
+    `<h1>No such message</h1><p>The inbox keeps messages only while it runs. <a href="/">Back to the inbox</a></p>`,
+  );
 }

@@ -10,7 +10,19 @@
  * before looking for referrers, so the two cannot interleave on PostgreSQL.
  */
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgTable, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { users } from "./identity";
 
 const timestamps = {
@@ -85,7 +97,14 @@ export const supportedVehicles = pgTable(
   ],
 );
 
-export const obdFunctionCategories = ["read-codes", "clear-codes", "reset-adaptations", "service-functions", "live-data", "coding"] as const;
+export const obdFunctionCategories = [
+  "read-codes",
+  "clear-codes",
+  "reset-adaptations",
+  "service-functions",
+  "live-data",
+  "coding",
+] as const;
 export const safetyLevels = ["none", "caution", "dangerous"] as const;
 
 export const obdFunctions = pgTable(
@@ -126,7 +145,9 @@ export const pidDescriptors = pgTable(
     address: text("address").notNull(),
     length: integer("length").notNull(),
     signed: boolean("signed").notNull().default(false),
-    endian: text("endian", { enum: ["big", "little"] }).notNull().default("big"),
+    endian: text("endian", { enum: ["big", "little"] })
+      .notNull()
+      .default("big"),
     expression: text("expression").notNull().default("X"),
     decimals: integer("decimals").notNull().default(2),
     min: real("min"),
@@ -144,7 +165,10 @@ export const pidDescriptors = pgTable(
     index("pid_descriptors_source_idx").on(t.source, t.name, t.id),
     index("pid_descriptors_updated_at_idx").on(t.updatedAt, t.id),
     index("pid_descriptors_firmware_ids_idx").using("gin", t.firmwareIds),
-    index("pid_descriptors_search_idx").using("gin", sql`(${t.name} || ' ' || ${t.variable} || ' ' || ${t.unit}) gin_trgm_ops`),
+    index("pid_descriptors_search_idx").using(
+      "gin",
+      sql`(${t.name} || ' ' || ${t.variable} || ' ' || ${t.unit}) gin_trgm_ops`,
+    ),
   ],
 );
 
@@ -190,7 +214,10 @@ export const computedDescriptors = pgTable(
     index("computed_descriptors_name_idx").on(t.name, t.id),
     index("computed_descriptors_updated_at_idx").on(t.updatedAt, t.id),
     index("computed_descriptors_variables_idx").using("gin", t.variables),
-    index("computed_descriptors_search_idx").using("gin", sql`(${t.name} || ' ' || ${t.variable} || ' ' || ${t.expression}) gin_trgm_ops`),
+    index("computed_descriptors_search_idx").using(
+      "gin",
+      sql`(${t.name} || ' ' || ${t.variable} || ' ' || ${t.expression}) gin_trgm_ops`,
+    ),
   ],
 );
 
@@ -247,7 +274,10 @@ export const supportRequests = pgTable(
     /** Append-only: `{ at, by, text }`; the admins' working notes, not shown to the requester. */
     notes: jsonb("notes").$type<Array<{ at: string; by: string; text: string }>>().notNull().default([]),
     /** Append-only, one entry per change of status: what the requester was told (the note given with the change, if any). */
-    history: jsonb("history").$type<Array<{ at: string; status: SupportRequestStatusValue; note: string | null }>>().notNull().default([]),
+    history: jsonb("history")
+      .$type<Array<{ at: string; status: SupportRequestStatusValue; note: string | null }>>()
+      .notNull()
+      .default([]),
     firmwareId: text("firmware_id"),
     ...timestamps,
   },
@@ -257,7 +287,10 @@ export const supportRequests = pgTable(
     // A requester's own requests, newest first (GET …/support-request/mine).
     index("support_requests_requester_idx").on(t.requesterUid, t.createdAt, t.id),
     index("support_requests_firmware_idx").on(t.firmwareId),
-    index("support_requests_search_idx").using("gin", sql`(${t.vin} || ' ' || ${t.make} || ' ' || ${t.model}) gin_trgm_ops`),
+    index("support_requests_search_idx").using(
+      "gin",
+      sql`(${t.vin} || ' ' || ${t.make} || ' ' || ${t.model}) gin_trgm_ops`,
+    ),
   ],
 );
 

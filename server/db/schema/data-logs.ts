@@ -8,7 +8,18 @@
  * byte, and the parser's columnar form that the chart view loads.
  */
 import { sql } from "drizzle-orm";
-import { bigint, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { users } from "./identity";
 
 const timestamps = {
@@ -55,7 +66,9 @@ export const userVehicles = pgTable(
   (t) => [
     index("user_vehicles_owner_idx").on(t.ownerUid, t.id),
     // The same car connected twice is one vehicle of its owner.
-    uniqueIndex("user_vehicles_owner_vin_ecu_key").on(t.ownerUid, t.vin, t.ecuSerial).where(sql`${t.vin} IS NOT NULL AND ${t.ecuSerial} IS NOT NULL`),
+    uniqueIndex("user_vehicles_owner_vin_ecu_key")
+      .on(t.ownerUid, t.vin, t.ecuSerial)
+      .where(sql`${t.vin} IS NOT NULL AND ${t.ecuSerial} IS NOT NULL`),
     index("user_vehicles_vin_idx").on(t.vin),
   ],
 );
@@ -95,7 +108,10 @@ export const dataLogs = pgTable(
     index("data_logs_vehicle_idx").on(t.vehicleId),
     index("data_logs_file_sha_idx").on(t.fileSha256),
     index("data_logs_columns_sha_idx").on(t.columnsSha256),
-    index("data_logs_search_idx").using("gin", sql`(${t.title} || ' ' || ${t.fileName} || ' ' || ${t.notes}) gin_trgm_ops`),
+    index("data_logs_search_idx").using(
+      "gin",
+      sql`(${t.title} || ' ' || ${t.fileName} || ' ' || ${t.notes}) gin_trgm_ops`,
+    ),
   ],
 );
 

@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid, type AnyPgColumn } from "drizzle-orm/pg-core";
+import {
+  type AnyPgColumn,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { userVehicles } from "./data-logs";
 import { users } from "./identity";
 import { bakedTuneFiles, tuneFiles } from "./tune-files";
@@ -161,7 +173,12 @@ export const flashStatsDaily = pgTable(
     aborted: integer("aborted").notNull().default(0),
     durationHistogram: integer("duration_histogram").array().notNull(),
   },
-  (t) => [primaryKey({ name: "flash_stats_daily_pk", columns: [t.day, t.firmwareId, t.ecuFamily, t.adapterKind, t.appVersion, t.kind] })],
+  (t) => [
+    primaryKey({
+      name: "flash_stats_daily_pk",
+      columns: [t.day, t.firmwareId, t.ecuFamily, t.adapterKind, t.appVersion, t.kind],
+    }),
+  ],
 );
 
 export const flashFailuresDaily = pgTable(
@@ -174,5 +191,20 @@ export const flashFailuresDaily = pgTable(
     failedNrc: integer("failed_nrc").notNull(),
     sessions: integer("sessions").notNull().default(0),
   },
-  (t) => [primaryKey({ name: "flash_failures_daily_pk", columns: [t.day, t.firmwareId, t.ecuFamily, t.adapterKind, t.appVersion, t.kind, t.result, t.failedStep, t.failedNrc] })],
+  (t) => [
+    primaryKey({
+      name: "flash_failures_daily_pk",
+      columns: [
+        t.day,
+        t.firmwareId,
+        t.ecuFamily,
+        t.adapterKind,
+        t.appVersion,
+        t.kind,
+        t.result,
+        t.failedStep,
+        t.failedNrc,
+      ],
+    }),
+  ],
 );

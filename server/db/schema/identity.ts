@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { DEALER_STATUSES } from "../../../contracts/public-site";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { DEALER_STATUSES } from "../../../contracts/public-site";
 import { DEFAULT_FREE_REVISION_DAYS } from "../../../contracts/tuning-requests";
 
 export const roles = ["customer", "dealer", "admin"] as const;
@@ -18,7 +18,10 @@ export const users = pgTable(
     role: text("role", { enum: roles }).notNull().default("customer"),
     disabled: boolean("disabled").notNull().default(false),
     emailVerified: boolean("email_verified").notNull().default(false),
-    preferences: jsonb("preferences").$type<{ units?: "metric" | "imperial"; language?: string; emailNotifications?: boolean }>().notNull().default({}),
+    preferences: jsonb("preferences")
+      .$type<{ units?: "metric" | "imperial"; language?: string; emailNotifications?: boolean }>()
+      .notNull()
+      .default({}),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
@@ -40,7 +43,10 @@ export const users = pgTable(
     index("users_disabled_idx").on(table.createdAt, table.uid).where(sql`${table.disabled}`),
     index("users_deleted_idx").on(table.createdAt, table.uid).where(sql`${table.deletedAt} is not null`),
     // The list's `q` (email or name anywhere): the trigram index on exactly the search expression.
-    index("users_search_idx").using("gin", sql`(coalesce(${table.email}, '') || ' ' || coalesce(${table.displayName}, '')) gin_trgm_ops`),
+    index("users_search_idx").using(
+      "gin",
+      sql`(coalesce(${table.email}, '') || ' ' || coalesce(${table.displayName}, '')) gin_trgm_ops`,
+    ),
   ],
 );
 
@@ -74,5 +80,8 @@ export const dealerProfiles = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [uniqueIndex("dealer_profiles_user_uid_key").on(table.userUid), index("dealer_profiles_status_name_idx").on(table.status, table.businessName, table.id)],
+  (table) => [
+    uniqueIndex("dealer_profiles_user_uid_key").on(table.userUid),
+    index("dealer_profiles_status_name_idx").on(table.status, table.businessName, table.id),
+  ],
 );

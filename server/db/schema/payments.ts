@@ -6,10 +6,10 @@
  */
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { ORDER_KINDS, ORDER_STATUSES, LEDGER_KINDS } from "../../../contracts/payments";
+import { LEDGER_KINDS, ORDER_KINDS, ORDER_STATUSES } from "../../../contracts/payments";
+import { userVehicles } from "./data-logs";
 import { users } from "./identity";
 import { tuneFiles } from "./tune-files";
-import { userVehicles } from "./data-logs";
 import { tuningRequests } from "./tuning-requests";
 
 export const orders = pgTable(
@@ -50,7 +50,9 @@ export const orders = pgTable(
     // card on it): a second click or tab gets the same order, and nobody pays twice for one licence.
     uniqueIndex("orders_open_key").on(t.tuneFileId, t.vehicleId).where(sql`${t.status} IN ('created', 'failed')`),
     // One open checkout per tuning request, and one paid order: a request is paid once.
-    uniqueIndex("orders_open_request_key").on(t.tuningRequestId).where(sql`${t.status} IN ('created', 'failed', 'paid')`),
+    uniqueIndex("orders_open_request_key")
+      .on(t.tuningRequestId)
+      .where(sql`${t.status} IN ('created', 'failed', 'paid')`),
     uniqueIndex("orders_payment_key").on(t.paymentId),
     index("orders_customer_idx").on(t.customerUid, t.createdAt),
     index("orders_dealer_idx").on(t.dealerUid, t.createdAt),
@@ -85,7 +87,10 @@ export const ledgerEntries = pgTable(
     createdBy: text("created_by"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("ledger_entries_user_idx").on(t.userUid, t.createdAt, t.id), uniqueIndex("ledger_entries_event_key").on(t.eventId, t.userUid, t.kind)],
+  (t) => [
+    index("ledger_entries_user_idx").on(t.userUid, t.createdAt, t.id),
+    uniqueIndex("ledger_entries_event_key").on(t.eventId, t.userUid, t.kind),
+  ],
 );
 
 /**

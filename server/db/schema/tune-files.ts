@@ -11,7 +11,18 @@
  * exists until the vehicles issue brings one.
  */
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { userVehicles } from "./data-logs";
 import { users } from "./identity";
 import { tuneRepositories } from "./repositories";
@@ -52,7 +63,10 @@ export const tuneFiles = pgTable(
     index("tune_files_firmware_idx").on(t.firmwareId, t.id),
     index("tune_files_published_idx").on(t.published, t.updatedAt, t.id),
     index("tune_files_repository_idx").on(t.repositoryId),
-    index("tune_files_search_idx").using("gin", sql`(${t.title} || ' ' || ${t.description} || ' ' || ${t.firmwareId}) gin_trgm_ops`),
+    index("tune_files_search_idx").using(
+      "gin",
+      sql`(${t.title} || ' ' || ${t.description} || ' ' || ${t.firmwareId}) gin_trgm_ops`,
+    ),
   ],
 );
 
@@ -76,7 +90,10 @@ export const tuneFileVersions = pgTable(
       .references(() => users.uid),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("tune_file_versions_number_key").on(t.tuneFileId, t.number), index("tune_file_versions_sha_idx").on(t.sha256)],
+  (t) => [
+    uniqueIndex("tune_file_versions_number_key").on(t.tuneFileId, t.number),
+    index("tune_file_versions_sha_idx").on(t.sha256),
+  ],
 );
 
 export const tuneFilePurchases = pgTable(

@@ -8,7 +8,7 @@
  */
 import { sql } from "drizzle-orm";
 import { bigint, index, integer, jsonb, pgTable, serial, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { TUNING_REQUEST_STATES, type MapChange, type Questionnaire } from "../../../contracts/tuning-requests";
+import { type MapChange, type Questionnaire, TUNING_REQUEST_STATES } from "../../../contracts/tuning-requests";
 import { userVehicles } from "./data-logs";
 import { users } from "./identity";
 import { tuneFiles } from "./tune-files";
@@ -121,5 +121,8 @@ export const tuningRequestFiles = pgTable(
     changesFromPrevious: jsonb("changes_from_previous").$type<MapChange[]>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("tuning_request_files_request_idx").on(t.requestId, t.createdAt), index("tuning_request_files_vehicle_idx").on(t.vehicleId, t.createdAt)],
+  (t) => [
+    index("tuning_request_files_request_idx").on(t.requestId, t.createdAt),
+    index("tuning_request_files_vehicle_idx").on(t.vehicleId, t.createdAt),
+  ],
 );

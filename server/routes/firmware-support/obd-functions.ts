@@ -2,14 +2,19 @@
  * OBD functions: the diagnostic routines offered per firmware.
  */
 import { sql } from "drizzle-orm";
-import { apiPaths } from "../../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
-import { type ObdFunction, obdFunctionInputSchema, obdFunctionList, obdFunctionSchema } from "../../../contracts/catalogue";
+import { apiPaths } from "../../../contracts/api-paths";
+import {
+  type ObdFunction,
+  obdFunctionInputSchema,
+  obdFunctionList,
+  obdFunctionSchema,
+} from "../../../contracts/catalogue";
 import type { AppContext } from "../../context";
 import { obdFunctions } from "../../db/schema";
 import { registerCrud } from "../../http/crud";
-import { lockFirmwareIds } from "../../services/catalogue";
 import type { ZodTypeProvider } from "../../http/zod";
+import { lockFirmwareIds } from "../../services/catalogue";
 import { iso } from "./common";
 
 export async function obdFunctionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -39,7 +44,11 @@ export async function obdFunctionRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       await lockFirmwareIds(tx, values.firmwareIds);
       return values;
     },
-    toApi: ({ createdAt, updatedAt, ...row }): ObdFunction => ({ ...row, createdAt: iso(createdAt)!, updatedAt: iso(updatedAt)! }),
+    toApi: ({ createdAt, updatedAt, ...row }): ObdFunction => ({
+      ...row,
+      createdAt: iso(createdAt)!,
+      updatedAt: iso(updatedAt)!,
+    }),
     unique: { obd_functions_name_key: { field: "name", message: "another OBD function has this name" } },
   });
 

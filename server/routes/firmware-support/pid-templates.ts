@@ -2,14 +2,19 @@
  * PID templates: named sets of PID descriptors to log together.
  */
 import { sql } from "drizzle-orm";
-import { apiPaths } from "../../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
-import { type PidTemplate, pidTemplateInputSchema, pidTemplateList, pidTemplateSchema } from "../../../contracts/catalogue";
+import { apiPaths } from "../../../contracts/api-paths";
+import {
+  type PidTemplate,
+  pidTemplateInputSchema,
+  pidTemplateList,
+  pidTemplateSchema,
+} from "../../../contracts/catalogue";
 import type { AppContext } from "../../context";
 import { pidTemplates } from "../../db/schema";
 import { registerCrud } from "../../http/crud";
-import { lockDescriptorIds, lockFirmwareIds } from "../../services/catalogue";
 import type { ZodTypeProvider } from "../../http/zod";
+import { lockDescriptorIds, lockFirmwareIds } from "../../services/catalogue";
 import { iso } from "./common";
 
 export async function pidTemplateRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -41,7 +46,11 @@ export async function pidTemplateRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       await lockDescriptorIds(tx, values.descriptorIds);
       return values;
     },
-    toApi: ({ createdAt, updatedAt, ...row }): PidTemplate => ({ ...row, createdAt: iso(createdAt)!, updatedAt: iso(updatedAt)! }),
+    toApi: ({ createdAt, updatedAt, ...row }): PidTemplate => ({
+      ...row,
+      createdAt: iso(createdAt)!,
+      updatedAt: iso(updatedAt)!,
+    }),
     unique: { pid_templates_name_key: { field: "name", message: "another template has this name" } },
   });
 

@@ -2,14 +2,19 @@
  * Supported vehicles: which cars run which firmware.
  */
 import { sql } from "drizzle-orm";
-import { apiPaths } from "../../../contracts/api-paths";
 import type { FastifyInstance } from "fastify";
-import { type SupportedVehicle, supportedVehicleInputSchema, supportedVehicleList, supportedVehicleSchema } from "../../../contracts/catalogue";
+import { apiPaths } from "../../../contracts/api-paths";
+import {
+  type SupportedVehicle,
+  supportedVehicleInputSchema,
+  supportedVehicleList,
+  supportedVehicleSchema,
+} from "../../../contracts/catalogue";
 import type { AppContext } from "../../context";
 import { supportedVehicles } from "../../db/schema";
 import { registerCrud } from "../../http/crud";
-import { lockFirmwareIds } from "../../services/catalogue";
 import type { ZodTypeProvider } from "../../http/zod";
+import { lockFirmwareIds } from "../../services/catalogue";
 import { iso } from "./common";
 
 export async function supportedVehicleRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -35,14 +40,21 @@ export async function supportedVehicleRoutes(app: FastifyInstance, { ctx }: { ct
         updatedAt: { column: supportedVehicles.updatedAt, kind: "timestamp" },
       },
       search: sql`(${supportedVehicles.make} || ' ' || ${supportedVehicles.model} || ' ' || ${supportedVehicles.generation} || ' ' || ${supportedVehicles.engine} || ' ' || ${supportedVehicles.ecu})`,
-      defaultSort: [{ field: "make", order: "asc" }, { field: "model", order: "asc" }],
+      defaultSort: [
+        { field: "make", order: "asc" },
+        { field: "model", order: "asc" },
+      ],
     },
     async prepare(tx, input) {
       const { id: _id, ...values } = input;
       await lockFirmwareIds(tx, values.firmwareIds);
       return values;
     },
-    toApi: ({ createdAt, updatedAt, ...row }): SupportedVehicle => ({ ...row, createdAt: iso(createdAt)!, updatedAt: iso(updatedAt)! }),
+    toApi: ({ createdAt, updatedAt, ...row }): SupportedVehicle => ({
+      ...row,
+      createdAt: iso(createdAt)!,
+      updatedAt: iso(updatedAt)!,
+    }),
   });
 
   // Declared here, where the body's schema is concrete, so the handler gets its parsed type (see CrudPut).

@@ -21,7 +21,12 @@ export class InjectPortal implements PortalClient {
   }
 
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await this.app.inject({ method: method as "GET", url: `/api/v1/${path}`, headers: this.headers(), ...(body !== undefined && { payload: body as object }) });
+    const response = await this.app.inject({
+      method: method as "GET",
+      url: `/api/v1/${path}`,
+      headers: this.headers(),
+      ...(body !== undefined && { payload: body as object }),
+    });
     if (response.statusCode >= 400) this.fail(method, path, response);
     return (response.body ? response.json() : undefined) as T;
   }

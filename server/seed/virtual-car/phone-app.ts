@@ -11,11 +11,11 @@ import { createHash } from "node:crypto";
 import type { FlashAuthenticationAnswer, FlashLog } from "../../../contracts/flash-logs";
 import type { BakedTuneFile } from "../../../contracts/tune-files";
 import type { Vehicle, VehicleConnected } from "../../../contracts/user-vehicles";
-import { type FlashBlockData, type FlashOutcome, type StepReport, flash } from "../../../domain/flashing/flasher";
+import { type FlashBlockData, type FlashOutcome, flash, type StepReport } from "../../../domain/flashing/flasher";
 import { VirtualEcu, type VirtualEcuIdentity } from "../../../domain/flashing/uds-ecu";
-import { type Clock, type FaultKind, VirtualLink, manualClock } from "../../../domain/flashing/virtual-link";
+import { type Clock, type FaultKind, manualClock, VirtualLink } from "../../../domain/flashing/virtual-link";
 import { readItem } from "../../../domain/tune/maps";
-import { DEMO_ECU, DEMO_FLASHING_PROFILE, DEMO_FLASH_SECRET } from "../flashing-profile";
+import { DEMO_ECU, DEMO_FLASH_SECRET, DEMO_FLASHING_PROFILE } from "../flashing-profile";
 import { generateDemo } from "../generator";
 import { DEMO_TUNE_OPTIONS, DEMO_VIN } from "../tunes";
 
@@ -78,10 +78,19 @@ function ecuOf(car: CarState, clock: Clock) {
 const ecuIdentity = (car: CarState) => ({ softwareId: car.identity.softwareId, ecuSerial: car.identity.ecuSerial });
 
 /** The app meets the car: VIN, ECU identity, adapter and battery; the portal creates or finds the vehicle. */
-export async function connect(portal: PortalClient, car: CarState, app: AppProfile, batteryVolts = 12.6): Promise<VehicleConnected> {
+export async function connect(
+  portal: PortalClient,
+  car: CarState,
+  app: AppProfile,
+  batteryVolts = 12.6,
+): Promise<VehicleConnected> {
   return portal.call<VehicleConnected>("POST", "user-vehicles/connect", {
     vin: car.identity.vin,
-    ecu: { ...ecuIdentity(car), hardwareNumber: car.identity.hardwareNumber, bootloaderVersion: car.identity.bootloaderVersion },
+    ecu: {
+      ...ecuIdentity(car),
+      hardwareNumber: car.identity.hardwareNumber,
+      bootloaderVersion: car.identity.bootloaderVersion,
+    },
     ...app,
     batteryVolts,
   });
@@ -94,7 +103,18 @@ export function readFlash(car: CarState): Uint8Array {
   const image = new Uint8Array(size);
   for (let address = 0; address < size; address += 0xfff) {
     const length = Math.min(0xfff, size - address);
-    const [answer] = ecu.request(Uint8Array.of(0x23, 0x24, address >>> 24, (address >>> 16) & 0xff, (address >>> 8) & 0xff, address & 0xff, length >>> 8, length & 0xff));
+    const [answer] = ecu.request(
+      Uint8Array.of(
+        0x23,
+        0x24,
+        address >>> 24,
+        (address >>> 16) & 0xff,
+        (address >>> 8) & 0xff,
+        address & 0xff,
+        length >>> 8,
+        length & 0xff,
+      ),
+    );
     if (answer[0] !== 0x63) throw new Error(`reading 0x${address.toString(16)} failed: ${hex(answer)}`);
     image.set(answer.subarray(1), address);
   }
@@ -130,10 +150,22 @@ export interface FlashOptions {
  * the file downloaded with the grant, the session, every step reported, the end. The car's
  * memory and boot state change as the ECU's do.
  */
-export async function runFlash(portal: PortalClient, car: CarState, vehicle: Vehicle, app: AppProfile, what: Flashing, options: FlashOptions = {}): Promise<FlashRun> {
+export async function runFlash(
+  portal: PortalClient,
+  car: CarState,
+  vehicle: Vehicle,
+  app: AppProfile,
+  what: Flashing,
+  options: FlashOptions = {},
+): Promise<FlashRun> {
   const clock = manualClock(options.startAt ?? Date.now());
   const ecu = ecuOf(car, clock);
-  const link = new VirtualLink(ecu, clock, { p2Ms: 50, p2StarMs: 5000, pendingMs: 100, bytesPerSecond: LINK_BYTES_PER_SECOND });
+  const link = new VirtualLink(ecu, clock, {
+    p2Ms: 50,
+    p2StarMs: 5000,
+    pendingMs: 100,
+    bytesPerSecond: LINK_BYTES_PER_SECOND,
+  });
   if (options.fault) link.arm(options.fault);
   const now = () => new Date(clock.now());
   let session: FlashLog | null = null;
@@ -142,7 +174,9 @@ export async function runFlash(portal: PortalClient, car: CarState, vehicle: Veh
   const pending: StepReport[] = [];
   const post = async () => {
     if (!session || pending.length === 0) return;
-    await portal.call("POST", `user-vehicles/${vehicle.id}/flash-logs/${session.id}/steps`, { steps: pending.splice(0) });
+    await portal.call("POST", `user-vehicles/${vehicle.id}/flash-logs/${session.id}/steps`, {
+      steps: pending.splice(0),
+    });
   };
   const outcome = await flash(
     link,
@@ -155,19 +189,27 @@ export async function runFlash(portal: PortalClient, car: CarState, vehicle: Veh
       },
       key: async (seed) => {
         // The portal runs the pre-flight and answers the key; the first grant starts the session.
-        const granted = await portal.call<FlashAuthenticationAnswer>("POST", `user-vehicles/${vehicle.id}/flash-authentication`, {
-          kind: what.kind,
-          ...(what.bakedTuneFileId && { bakedTuneFileId: what.bakedTuneFileId }),
-          vin: car.identity.vin,
-          ecu: ecuIdentity(car),
-          batteryVolts: ecu.batteryVolts,
-          sha256: what.sha256,
-          seed: hex(seed),
-        });
+        const granted = await portal.call<FlashAuthenticationAnswer>(
+          "POST",
+          `user-vehicles/${vehicle.id}/flash-authentication`,
+          {
+            kind: what.kind,
+            ...(what.bakedTuneFileId && { bakedTuneFileId: what.bakedTuneFileId }),
+            vin: car.identity.vin,
+            ecu: ecuIdentity(car),
+            batteryVolts: ecu.batteryVolts,
+            sha256: what.sha256,
+            seed: hex(seed),
+          },
+        );
         if (!session) {
           checks = granted.checks.length;
           const file = await fileOf(portal, vehicle, what, granted.grant.token);
-          blocks = granted.blocks.map((b) => ({ number: b.number, baseAddress: b.baseAddress, data: file.slice(b.fileOffset, b.fileOffset + b.length) }));
+          blocks = granted.blocks.map((b) => ({
+            number: b.number,
+            baseAddress: b.baseAddress,
+            data: file.slice(b.fileOffset, b.fileOffset + b.length),
+          }));
           session = await portal.call<FlashLog>("POST", `user-vehicles/${vehicle.id}/flash-logs`, {
             grant: granted.grant.token,
             vin: car.identity.vin,
@@ -188,8 +230,13 @@ export async function runFlash(portal: PortalClient, car: CarState, vehicle: Veh
   const started = session as FlashLog | null;
   if (started) {
     await post();
-    const end = outcome.ok ? { result: "success", ecu: ecuIdentity(car), batteryVolts: ecu.batteryVolts } : { result: "failed", message: outcome.message };
-    await portal.call("POST", `user-vehicles/${vehicle.id}/flash-logs/${started.id}/end`, { ...end, endedAt: now().toISOString() });
+    const end = outcome.ok
+      ? { result: "success", ecu: ecuIdentity(car), batteryVolts: ecu.batteryVolts }
+      : { result: "failed", message: outcome.message };
+    await portal.call("POST", `user-vehicles/${vehicle.id}/flash-logs/${started.id}/end`, {
+      ...end,
+      endedAt: now().toISOString(),
+    });
   }
   return { session: started, outcome, checks, boots: ecu.boots() };
 }
@@ -220,7 +267,8 @@ export function pullLog(car: CarState): string {
   const map = readItem(car.memory, item);
   // The rpm axis is a row of values, or (in the demo definition) labels that are numbers.
   const rpmAxis = !map.y ? [] : "values" in map.y ? Array.from(map.y.values) : map.y.labels.map(Number);
-  if (rpmAxis.length < 2 || rpmAxis.some((rpm) => !Number.isFinite(rpm))) throw new Error("the boost_target map has no numeric rpm axis");
+  if (rpmAxis.length < 2 || rpmAxis.some((rpm) => !Number.isFinite(rpm)))
+    throw new Error("the boost_target map has no numeric rpm axis");
   const loadCol = map.cols - 1;
   const target = (rpm: number) => {
     let row = 0;

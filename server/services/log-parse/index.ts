@@ -4,7 +4,7 @@
  * returned when it exits.
  */
 import { Worker } from "node:worker_threads";
-import type { LogChannel, LogMeta, LogParseErrorCode, FormatId } from "../../../domain/logs";
+import type { FormatId, LogChannel, LogMeta, LogParseErrorCode } from "../../../domain/logs";
 
 export interface ParseJob {
   /** The uploaded file. */
@@ -28,7 +28,9 @@ export type ParseOutcome =
 
 export function parseLogFile(job: ParseJob): Promise<ParseOutcome> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("../ts-worker.mjs", import.meta.url), { workerData: { ...job, module: new URL("./worker.ts", import.meta.url).href } });
+    const worker = new Worker(new URL("../ts-worker.mjs", import.meta.url), {
+      workerData: { ...job, module: new URL("./worker.ts", import.meta.url).href },
+    });
     let settled = false;
     worker.once("message", (outcome: ParseOutcome) => {
       settled = true;

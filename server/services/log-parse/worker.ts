@@ -25,7 +25,8 @@ async function run(): Promise<ParseOutcome> {
       columnsSize: columns.length,
     };
   } catch (error) {
-    if (error instanceof LogParseError) return { ok: false, code: error.code, line: error.line, message: error.message };
+    if (error instanceof LogParseError)
+      return { ok: false, code: error.code, line: error.line, message: error.message };
     throw error;
   }
 }

@@ -13,8 +13,8 @@ import { users } from "../../db/schema";
 import { HttpError } from "../../errors";
 import { portalActionLink } from "./action-links";
 import {
-  type MailMessage,
   invitationMessage,
+  type MailMessage,
   notificationMessage,
   passwordResetMessage,
   signInLinkMessage,
@@ -22,7 +22,7 @@ import {
 } from "./messages";
 
 export { type MailMessage } from "./messages";
-export { type MailService, createMailService } from "./service";
+export { createMailService, type MailService } from "./service";
 
 /**
  * Queues a message on the mail queue (`mail.send`, services/background-jobs.ts), sealed since its
@@ -34,11 +34,16 @@ export async function deliver(ctx: AppContext, message: MailMessage): Promise<vo
   try {
     await ctx.jobs.send("mail.send", { sealed: ctx.secrets.seal(JSON.stringify(message)) });
   } catch {
-    throw new HttpError(503, "Mail not queued", "The email could not be queued, so nothing will be sent. Try again in a few minutes.");
+    throw new HttpError(
+      503,
+      "Mail not queued",
+      "The email could not be queued, so nothing will be sent. Try again in a few minutes.",
+    );
   }
 }
 
-const portalLink = (ctx: AppContext, generated: string) => portalActionLink(generated, ctx.mail.portalUrl(), ctx.config.webApiKey);
+const portalLink = (ctx: AppContext, generated: string) =>
+  portalActionLink(generated, ctx.mail.portalUrl(), ctx.config.webApiKey);
 const continueTo = (ctx: AppContext, path: string) => ({ url: `${ctx.mail.portalUrl()}${path}` });
 const loginPath = (email: string) => `/login?email=${encodeURIComponent(email)}`;
 
@@ -49,22 +54,37 @@ export interface AccountMailFacts {
   continuePath?: string;
 }
 
-export async function sendVerification(ctx: AppContext, { email, displayName, continuePath = "/confirm-account" }: AccountMailFacts): Promise<void> {
+export async function sendVerification(
+  ctx: AppContext,
+  { email, displayName, continuePath = "/confirm-account" }: AccountMailFacts,
+): Promise<void> {
   const generated = await ctx.identity.auth.generateEmailVerificationLink(email, continueTo(ctx, continuePath));
   await deliver(ctx, verificationMessage({ to: email, displayName, link: portalLink(ctx, generated) }));
 }
 
-export async function sendPasswordReset(ctx: AppContext, { email, displayName, continuePath = loginPath(email) }: AccountMailFacts): Promise<void> {
+export async function sendPasswordReset(
+  ctx: AppContext,
+  { email, displayName, continuePath = loginPath(email) }: AccountMailFacts,
+): Promise<void> {
   const generated = await ctx.identity.auth.generatePasswordResetLink(email, continueTo(ctx, continuePath));
   await deliver(ctx, passwordResetMessage({ to: email, displayName, link: portalLink(ctx, generated) }));
 }
 
 /** A sign-in link, for an existing account that is not disabled; `false` (nothing sent) for any other address. */
-export async function sendSignInLink(ctx: AppContext, { email, continuePath = "/create-email-account" }: AccountMailFacts): Promise<boolean> {
+export async function sendSignInLink(
+  ctx: AppContext,
+  { email, continuePath = "/create-email-account" }: AccountMailFacts,
+): Promise<boolean> {
   const account = await accountByEmail(ctx, email);
   if (!account || account.disabled || !account.email) return false;
-  const generated = await ctx.identity.auth.generateSignInWithEmailLink(account.email, { ...continueTo(ctx, continuePath), handleCodeInApp: true });
-  await deliver(ctx, signInLinkMessage({ to: account.email, displayName: account.displayName, link: portalLink(ctx, generated) }));
+  const generated = await ctx.identity.auth.generateSignInWithEmailLink(account.email, {
+    ...continueTo(ctx, continuePath),
+    handleCodeInApp: true,
+  });
+  await deliver(
+    ctx,
+    signInLinkMessage({ to: account.email, displayName: account.displayName, link: portalLink(ctx, generated) }),
+  );
   return true;
 }
 
@@ -96,19 +116,36 @@ export interface InvitationFacts {
  * The email to an account an admin created: its role, and a password-reset link (valid an hour)
  * with which the invited user chooses their password on our action page, then signs in.
  */
-export async function sendInvitation(ctx: AppContext, { uid, email, displayName, role }: InvitationFacts): Promise<void> {
+export async function sendInvitation(
+  ctx: AppContext,
+  { uid, email, displayName, role }: InvitationFacts,
+): Promise<void> {
   // The link sets the password of whichever account has `email`: make sure that is the account invited.
   const account = await ctx.identity.auth.getUser(uid);
-  if (account.email?.toLowerCase() !== email.toLowerCase()) throw new Error(`Account ${uid} does not have the address ${email}; no invitation sent`);
+  if (account.email?.toLowerCase() !== email.toLowerCase())
+    throw new Error(`Account ${uid} does not have the address ${email}; no invitation sent`);
   const generated = await ctx.identity.auth.generatePasswordResetLink(email, continueTo(ctx, loginPath(email)));
-  await deliver(ctx, invitationMessage({ to: email, displayName, role, link: portalLink(ctx, generated), portalUrl: ctx.mail.portalUrl() }));
+  await deliver(
+    ctx,
+    invitationMessage({
+      to: email,
+      displayName,
+      role,
+      link: portalLink(ctx, generated),
+      portalUrl: ctx.mail.portalUrl(),
+    }),
+  );
 }
 
 /**
  * Emails a copy of each notification to recipients who turned `emailNotifications` on, through the
  * mail queue. Runs after the change committed and never fails it: a failure is logged.
  */
-export async function emailNotifications(ctx: AppContext, recorded: Notification[], log: FastifyBaseLogger): Promise<void> {
+export async function emailNotifications(
+  ctx: AppContext,
+  recorded: Notification[],
+  log: FastifyBaseLogger,
+): Promise<void> {
   try {
     await emailEach(ctx, recorded, log);
   } catch (error) {
@@ -123,7 +160,11 @@ async function emailEach(ctx: AppContext, recorded: Notification[], log: Fastify
     .select({ uid: users.uid, email: users.email, displayName: users.displayName, preferences: users.preferences })
     .from(users)
     .where(inArray(users.uid, uids));
-  const wanting = new Map(recipients.filter((user) => user.preferences.emailNotifications === true && user.email).map((user) => [user.uid, user]));
+  const wanting = new Map(
+    recipients
+      .filter((user) => user.preferences.emailNotifications === true && user.email)
+      .map((user) => [user.uid, user]),
+  );
   for (const notification of recorded) {
     const recipient = wanting.get(notification.recipientUid);
     if (!recipient) continue;
@@ -139,7 +180,10 @@ async function emailEach(ctx: AppContext, recorded: Notification[], log: Fastify
     try {
       await deliver(ctx, message);
     } catch (error) {
-      log.warn({ err: error, notificationId: notification.id, kind: notification.kind }, "notification email not queued");
+      log.warn(
+        { err: error, notificationId: notification.id, kind: notification.kind },
+        "notification email not queued",
+      );
     }
   }
 }

@@ -23,14 +23,27 @@ export interface Mailer {
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
 export function createMailer(options: { smtpUrl: string; from: string }): Mailer {
-  const transport = nodemailer.createTransport(options.smtpUrl, { ...TIMEOUTS, disableFileAccess: true, disableUrlAccess: true });
+  const transport = nodemailer.createTransport(options.smtpUrl, {
+    ...TIMEOUTS,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
   return {
     async send(message) {
       try {
-        const info = await transport.sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+        const info = await transport.sendMail({
+          from: options.from,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+        });
         if (info.rejected.length > 0) throw new Error(`the mail server refused ${info.rejected.join(", ")}`);
       } catch (error) {
-        throw new MailDeliveryError(`The ${message.kind} email could not be handed to the mail server: ${(error as Error).message}`, error);
+        throw new MailDeliveryError(
+          `The ${message.kind} email could not be handed to the mail server: ${(error as Error).message}`,
+          error,
+        );
       }
     },
     close: () => transport.close(),

@@ -57,7 +57,8 @@ ${button}
   return { kind, to, subject, text, html, ...(body.action && { link: body.action.href }) };
 }
 
-const greet = (displayName: string | null | undefined) => (displayName?.trim() ? `Hello ${displayName.trim()},` : "Hello,");
+const greet = (displayName: string | null | undefined) =>
+  displayName?.trim() ? `Hello ${displayName.trim()},` : "Hello,";
 
 export interface LinkMailFacts {
   to: string;
@@ -78,7 +79,9 @@ export function verificationMessage({ to, displayName, link }: LinkMailFacts): M
 export function passwordResetMessage({ to, displayName, link }: LinkMailFacts): MailMessage {
   return render("password-reset", to, `Reset your ${PRODUCT} password`, {
     greeting: greet(displayName),
-    paragraphs: [`Someone asked to reset the password of the ${PRODUCT} account ${to}. The link works once and expires in an hour.`],
+    paragraphs: [
+      `Someone asked to reset the password of the ${PRODUCT} account ${to}. The link works once and expires in an hour.`,
+    ],
     action: { label: "Choose a new password", href: link },
     footnote: "If it was not you, ignore this email: your password stays as it is.",
   });
@@ -125,11 +128,21 @@ export interface NotificationMailFacts {
 }
 
 /** A copy of an in-app notification, for users who turned on "Email me my notifications". */
-export function notificationMessage({ to, displayName, title, body, link, portalUrl }: NotificationMailFacts): MailMessage {
+export function notificationMessage({
+  to,
+  displayName,
+  title,
+  body,
+  link,
+  portalUrl,
+}: NotificationMailFacts): MailMessage {
   return render("notification", to, title, {
     greeting: greet(displayName),
     paragraphs: [title, ...(body ? [body] : [])],
-    action: { label: link ? "Open in the portal" : "Open your notifications", href: `${portalUrl}${link ?? "/notifications"}` },
+    action: {
+      label: link ? "Open in the portal" : "Open your notifications",
+      href: `${portalUrl}${link ?? "/notifications"}`,
+    },
     footnote: `You get this email because "Email me my notifications" is on in your profile. Turn it off there: ${portalUrl}/profile`,
   });
 }

@@ -27,7 +27,10 @@ export function createMailService(options: {
     async send(message) {
       await mailer.send(message);
       // The link's one-time code is a credential: the log shows it redacted (server/http/log-redaction.ts).
-      options.log.info({ to: message.to, kind: message.kind, link: message.link }, `${message.kind} email sent to ${message.to}`);
+      options.log.info(
+        { to: message.to, kind: message.kind, link: message.link },
+        `${message.kind} email sent to ${message.to}`,
+      );
     },
     portalUrl: options.portalUrl,
     inBackground(work) {
@@ -41,4 +44,3 @@ export function createMailService(options: {
     close: () => mailer.close(),
   };
 }
-

@@ -34,20 +34,35 @@ export async function readyAccountOf(db: Db | Tx, userUid: string): Promise<Acco
 }
 
 /** Applies a verified `account.updated` event once; an account we did not make is refused with nothing stored. */
-export async function applyAccountEvent(ctx: AppContext, event: { id: string; type: string; data: { object: Record<string, unknown> } }): Promise<"applied" | "duplicate"> {
+export async function applyAccountEvent(
+  ctx: AppContext,
+  event: { id: string; type: string; data: { object: Record<string, unknown> } },
+): Promise<"applied" | "duplicate"> {
   const object = event.data.object;
   const accountId = typeof object.id === "string" ? object.id : "";
   const requirements = (object.requirements ?? {}) as { currently_due?: unknown };
-  const due = Array.isArray(requirements.currently_due) ? requirements.currently_due.filter((item): item is string => typeof item === "string") : [];
+  const due = Array.isArray(requirements.currently_due)
+    ? requirements.currently_due.filter((item): item is string => typeof item === "string")
+    : [];
   return ctx.db.transaction(async (tx) => {
-    const [fresh] = await tx.insert(paymentEvents).values({ id: event.id, type: event.type, outcome: "applied" }).onConflictDoNothing().returning({ id: paymentEvents.id });
+    const [fresh] = await tx
+      .insert(paymentEvents)
+      .values({ id: event.id, type: event.type, outcome: "applied" })
+      .onConflictDoNothing()
+      .returning({ id: paymentEvents.id });
     if (!fresh) return "duplicate";
     const [changed] = await tx
       .update(connectedAccounts)
-      .set({ chargesEnabled: object.charges_enabled === true, payoutsEnabled: object.payouts_enabled === true, requirementsDue: due, updatedAt: new Date() })
+      .set({
+        chargesEnabled: object.charges_enabled === true,
+        payoutsEnabled: object.payouts_enabled === true,
+        requirementsDue: due,
+        updatedAt: new Date(),
+      })
       .where(eq(connectedAccounts.accountId, accountId))
       .returning();
-    if (!changed) throw badRequest("Unknown account", `the event names no payout account of ours (${accountId || "none"})`);
+    if (!changed)
+      throw badRequest("Unknown account", `the event names no payout account of ours (${accountId || "none"})`);
     return "applied";
   });
 }

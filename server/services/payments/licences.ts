@@ -11,5 +11,11 @@ export async function consumeLicence(db: Db | Tx, flash: { vehicleId: string; tu
   await db
     .update(tuneFilePurchases)
     .set({ consumedAt: new Date() })
-    .where(and(eq(tuneFilePurchases.vehicleId, flash.vehicleId), eq(tuneFilePurchases.tuneFileId, flash.tuneFileId), isNull(tuneFilePurchases.consumedAt)));
+    .where(
+      and(
+        eq(tuneFilePurchases.vehicleId, flash.vehicleId),
+        eq(tuneFilePurchases.tuneFileId, flash.tuneFileId),
+        isNull(tuneFilePurchases.consumedAt),
+      ),
+    );
 }

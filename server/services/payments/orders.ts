@@ -9,12 +9,12 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { ORDER_NEXT, type Order, type OrderStatus } from "../../../contracts/payments";
 import type { AppContext } from "../../context";
-import { ledgerEntries, orders, paymentEvents, tuneFilePurchases } from "../../db/schema";
 import type { Tx } from "../../db/handle";
-import { HttpError, badRequest } from "../../errors";
+import { ledgerEntries, orders, paymentEvents, tuneFilePurchases } from "../../db/schema";
+import { badRequest, HttpError } from "../../errors";
 import type { Notify } from "../notifications";
-import { PaymentProviderError } from "./provider";
 import { onRequestPaid, onRequestRefunded } from "../tuning-requests";
+import { PaymentProviderError } from "./provider";
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -62,13 +62,23 @@ export function effectOf(event: { type: string; data: { object: Record<string, u
   const base = { orderId: str(metadata.orderId), currency: str(object.currency)?.toUpperCase() ?? null };
   switch (event.type) {
     case "payment_intent.succeeded":
-      return { ...base, to: "paid", paymentId: str(object.id), amountCents: num(object.amount_received) ?? num(object.amount) };
+      return {
+        ...base,
+        to: "paid",
+        paymentId: str(object.id),
+        amountCents: num(object.amount_received) ?? num(object.amount),
+      };
     case "payment_intent.payment_failed":
       return { ...base, to: "failed", paymentId: str(object.id), amountCents: null, currency: null };
     case "payment_intent.canceled":
       return { ...base, to: "expired", paymentId: str(object.id), amountCents: null, currency: null };
     case "charge.refunded":
-      return { ...base, to: "refunded", paymentId: str(object.payment_intent), amountCents: num(object.amount_refunded) };
+      return {
+        ...base,
+        to: "refunded",
+        paymentId: str(object.payment_intent),
+        amountCents: num(object.amount_refunded),
+      };
     default:
       return null;
   }
@@ -84,9 +94,16 @@ export interface AppliedEvent {
  * amount or currency differ from the order's; a state the order cannot reach from where it is
  * is stored as ignored.
  */
-export async function applyEvent(ctx: AppContext, event: { id: string; type: string; data: { object: Record<string, unknown> } }, effect: EventEffect): Promise<AppliedEvent> {
+export async function applyEvent(
+  ctx: AppContext,
+  event: { id: string; type: string; data: { object: Record<string, unknown> } },
+  effect: EventEffect,
+): Promise<AppliedEvent> {
   // Most redeliveries are of events long applied: answer those without opening a transaction.
-  const [seen] = await ctx.db.select({ id: paymentEvents.id }).from(paymentEvents).where(eq(paymentEvents.id, event.id));
+  const [seen] = await ctx.db
+    .select({ id: paymentEvents.id })
+    .from(paymentEvents)
+    .where(eq(paymentEvents.id, event.id));
   if (seen) return { outcome: "duplicate", order: null };
   return ctx.notifications.transaction(async (tx, notify) => {
     const byId = effect.orderId && /^[0-9a-f-]{36}$/i.test(effect.orderId) ? eq(orders.id, effect.orderId) : undefined;
@@ -94,10 +111,20 @@ export async function applyEvent(ctx: AppContext, event: { id: string; type: str
     const where = byId ?? byPayment;
     // Locking the order first serializes deliveries of the same event: the second waits, then finds the first's row.
     const [order] = where ? await tx.select().from(orders).where(where).for("update") : [];
-    if (!order) throw badRequest("Unknown order", `the event names no order of ours (${effect.orderId ?? effect.paymentId ?? "none"})`);
-    if (effect.paymentId && order.paymentId && effect.paymentId !== order.paymentId) throw badRequest("Payment mismatch", "the event's payment is not the order's");
-    if (effect.amountCents !== null && effect.amountCents !== order.amountCents) throw badRequest("Amount mismatch", `the event moved ${effect.amountCents}, the order is for ${order.amountCents}`);
-    if (effect.currency !== null && effect.currency !== order.currency) throw badRequest("Currency mismatch", `the event is in ${effect.currency}, the order in ${order.currency}`);
+    if (!order)
+      throw badRequest(
+        "Unknown order",
+        `the event names no order of ours (${effect.orderId ?? effect.paymentId ?? "none"})`,
+      );
+    if (effect.paymentId && order.paymentId && effect.paymentId !== order.paymentId)
+      throw badRequest("Payment mismatch", "the event's payment is not the order's");
+    if (effect.amountCents !== null && effect.amountCents !== order.amountCents)
+      throw badRequest(
+        "Amount mismatch",
+        `the event moved ${effect.amountCents}, the order is for ${order.amountCents}`,
+      );
+    if (effect.currency !== null && effect.currency !== order.currency)
+      throw badRequest("Currency mismatch", `the event is in ${effect.currency}, the order in ${order.currency}`);
     if (!ORDER_NEXT[order.status].includes(effect.to)) {
       const [fresh] = await tx
         .insert(paymentEvents)
@@ -118,7 +145,12 @@ export async function applyEvent(ctx: AppContext, event: { id: string; type: str
       RETURNING id`);
     // Both drivers (pg and PGlite) answer a raw statement with its rows; the handle's type cannot name which.
     if ((moved as { rows: unknown[] }).rows.length === 0) return { outcome: "duplicate", order: null };
-    const changed: OrderRow = { ...order, status: effect.to, updatedAt: now, ...(effect.to === "paid" ? { paidAt: now } : { endedAt: now }) };
+    const changed: OrderRow = {
+      ...order,
+      status: effect.to,
+      updatedAt: now,
+      ...(effect.to === "paid" ? { paidAt: now } : { endedAt: now }),
+    };
     if (effect.to === "paid") await onPaid(tx, notify, changed, event.id);
     if (effect.to === "refunded") await onRefunded(tx, notify, changed, event.id);
     return { outcome: "applied", order: changed };
@@ -129,8 +161,12 @@ const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} 
 
 /** The licence, the customer's payment, the dealer's sale and the platform's fee; both are told. */
 async function onPaid(tx: Tx, notify: Notify, order: OrderRow, eventId: string) {
-  const row = (userUid: string, kind: "payment" | "sale" | "fee", amountCents: number, description: string) => sql`(${userUid}, ${order.id}::uuid, ${eventId}, ${kind}, ${amountCents}, ${order.currency}, ${description})`;
-  const rows = [row(order.customerUid, "payment", -order.amountCents, `Paid for ${order.title}`), row(order.dealerUid, "sale", order.amountCents, `Sold ${order.title}`)];
+  const row = (userUid: string, kind: "payment" | "sale" | "fee", amountCents: number, description: string) =>
+    sql`(${userUid}, ${order.id}::uuid, ${eventId}, ${kind}, ${amountCents}, ${order.currency}, ${description})`;
+  const rows = [
+    row(order.customerUid, "payment", -order.amountCents, `Paid for ${order.title}`),
+    row(order.dealerUid, "sale", order.amountCents, `Sold ${order.title}`),
+  ];
   if (order.feeCents > 0) rows.push(row(order.dealerUid, "fee", -order.feeCents, `Platform fee on ${order.title}`));
   // The licence and the ledger rows in one statement: a payment storm is bound by round trips to the database.
   await tx.execute(sql`
@@ -147,42 +183,103 @@ async function onPaid(tx: Tx, notify: Notify, order: OrderRow, eventId: string) 
   if (order.kind === "tuning-request") {
     // The request moves to paid and both sides hear of it there; the receipts say what was paid.
     await onRequestPaid(tx, notify, order);
-    await notify({ recipientUid: order.customerUid, kind: "order.paid", title: `Paid: ${order.title}`, body: `Payment of ${money(order.amountCents, order.currency)} received. The dealer is told to start.`, link: order.vehicleId ? `/my-devices/${order.vehicleId}?request=${order.tuningRequestId}` : "/my-devices" });
-    await notify({ recipientUid: order.dealerUid, kind: "order.paid", title: `Sold: ${order.title}`, body: sold, link: `/tuning-requests/show/${order.tuningRequestId}` });
+    await notify({
+      recipientUid: order.customerUid,
+      kind: "order.paid",
+      title: `Paid: ${order.title}`,
+      body: `Payment of ${money(order.amountCents, order.currency)} received. The dealer is told to start.`,
+      link: order.vehicleId ? `/my-devices/${order.vehicleId}?request=${order.tuningRequestId}` : "/my-devices",
+    });
+    await notify({
+      recipientUid: order.dealerUid,
+      kind: "order.paid",
+      title: `Sold: ${order.title}`,
+      body: sold,
+      link: `/tuning-requests/show/${order.tuningRequestId}`,
+    });
     return;
   }
-  await notify({ recipientUid: order.customerUid, kind: "order.paid", title: `${order.title} is licensed for your car`, body: `Payment of ${money(order.amountCents, order.currency)} received. Bake and flash it from the car's page.`, link: order.vehicleId ? `/my-devices/${order.vehicleId}` : "/my-tunes" });
-  await notify({ recipientUid: order.dealerUid, kind: "order.paid", title: `Sold: ${order.title}`, body: sold, link: "/my-tunes" });
+  await notify({
+    recipientUid: order.customerUid,
+    kind: "order.paid",
+    title: `${order.title} is licensed for your car`,
+    body: `Payment of ${money(order.amountCents, order.currency)} received. Bake and flash it from the car's page.`,
+    link: order.vehicleId ? `/my-devices/${order.vehicleId}` : "/my-tunes",
+  });
+  await notify({
+    recipientUid: order.dealerUid,
+    kind: "order.paid",
+    title: `Sold: ${order.title}`,
+    body: sold,
+    link: "/my-tunes",
+  });
 }
 
 /** The licence goes and every row the payment made is reversed; both are told. */
 async function onRefunded(tx: Tx, notify: Notify, order: OrderRow, eventId: string) {
   await tx.delete(tuneFilePurchases).where(eq(tuneFilePurchases.orderId, order.id));
-  const made = await tx.select().from(ledgerEntries).where(and(eq(ledgerEntries.orderId, order.id), sql`${ledgerEntries.kind} IN ('payment', 'sale', 'fee')`));
+  const made = await tx
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.orderId, order.id), sql`${ledgerEntries.kind} IN ('payment', 'sale', 'fee')`));
   const reversal = { payment: "refund", sale: "sale-reversal", fee: "fee-reversal" } as const;
   if (made.length) {
     await tx
       .insert(ledgerEntries)
-      .values(made.map((entry) => ({ userUid: entry.userUid, orderId: order.id, eventId, kind: reversal[entry.kind as keyof typeof reversal], amountCents: -entry.amountCents, currency: entry.currency, description: `Refund: ${entry.description}` })))
+      .values(
+        made.map((entry) => ({
+          userUid: entry.userUid,
+          orderId: order.id,
+          eventId,
+          kind: reversal[entry.kind as keyof typeof reversal],
+          amountCents: -entry.amountCents,
+          currency: entry.currency,
+          description: `Refund: ${entry.description}`,
+        })),
+      )
       .onConflictDoNothing();
   }
   await onRequestRefunded(tx, notify, order);
   const reason = order.refundReason ? ` Reason: ${order.refundReason}` : "";
-  await notify({ recipientUid: order.customerUid, kind: "order.refunded", title: `Refunded: ${order.title}`, body: `${money(order.amountCents, order.currency)} is on its way back; the licence is removed.${reason}`, link: "/my-tunes" });
-  await notify({ recipientUid: order.dealerUid, kind: "order.refunded", title: `Refund of ${order.title}`, body: `The sale and its fee are reversed.${reason}`, link: "/my-tunes" });
+  await notify({
+    recipientUid: order.customerUid,
+    kind: "order.refunded",
+    title: `Refunded: ${order.title}`,
+    body: `${money(order.amountCents, order.currency)} is on its way back; the licence is removed.${reason}`,
+    link: "/my-tunes",
+  });
+  await notify({
+    recipientUid: order.dealerUid,
+    kind: "order.refunded",
+    title: `Refund of ${order.title}`,
+    body: `The sale and its fee are reversed.${reason}`,
+    link: "/my-tunes",
+  });
 }
 
-const providerSilent = (what: string) => (error: unknown): never => {
-  if (error instanceof PaymentProviderError) throw new HttpError(503, "Payment provider unavailable", `${what}: the payment provider did not answer; try again in a moment`);
-  throw error;
-};
+const providerSilent =
+  (what: string) =>
+  (error: unknown): never => {
+    if (error instanceof PaymentProviderError)
+      throw new HttpError(
+        503,
+        "Payment provider unavailable",
+        `${what}: the payment provider did not answer; try again in a moment`,
+      );
+    throw error;
+  };
 
 /**
  * Asks the provider to refund a paid order in full, keeping the reason the customer is told; the
  * provider's refund event does the rest (the ledger reversed, the licence removed). The same key
  * on a retry refunds once. 503 when the provider does not answer.
  */
-export async function requestRefund(ctx: AppContext, order: OrderRow, reason: string, audit?: (tx: Tx) => Promise<void>): Promise<void> {
+export async function requestRefund(
+  ctx: AppContext,
+  order: OrderRow,
+  reason: string,
+  audit?: (tx: Tx) => Promise<void>,
+): Promise<void> {
   if (!order.paymentId) return;
   // The reason is stored (and, when asked, the audit row written) before the provider is asked.
   await ctx.db.transaction(async (tx) => {
@@ -190,7 +287,16 @@ export async function requestRefund(ctx: AppContext, order: OrderRow, reason: st
     await audit?.(tx);
   });
   await ctx.payments
-    .refund({ paymentId: order.paymentId, orderId: order.id, amountCents: order.amountCents, currency: order.currency, transferred: order.destination !== null }, `refund-${order.id}`)
+    .refund(
+      {
+        paymentId: order.paymentId,
+        orderId: order.id,
+        amountCents: order.amountCents,
+        currency: order.currency,
+        transferred: order.destination !== null,
+      },
+      `refund-${order.id}`,
+    )
     .catch(providerSilent("the refund was not made"));
 }
 
@@ -198,13 +304,19 @@ export async function requestRefund(ctx: AppContext, order: OrderRow, reason: st
 export async function requestCancel(ctx: AppContext, order: OrderRow): Promise<void> {
   if (!order.paymentId) return;
   await ctx.payments
-    .cancelPayment({ paymentId: order.paymentId, orderId: order.id, amountCents: order.amountCents, currency: order.currency }, `cancel-${order.id}`)
+    .cancelPayment(
+      { paymentId: order.paymentId, orderId: order.id, amountCents: order.amountCents, currency: order.currency },
+      `cancel-${order.id}`,
+    )
     .catch(providerSilent("nothing was cancelled"));
 }
 
 /** Removes an order the provider never took (it did not answer): no half-made order stays. */
 export async function dropUnpaidOrder(ctx: AppContext, orderId: string) {
-  await ctx.db.delete(orders).where(and(eq(orders.id, orderId), eq(orders.status, "created"), isNull(orders.paymentId)));
+  await ctx.db
+    .delete(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.status, "created"), isNull(orders.paymentId)));
 }
 
-export const conflictOrder = (message: string, path = "tuneFileId") => new HttpError(409, "Conflict", message, [{ path, message }]);
+export const conflictOrder = (message: string, path = "tuneFileId") =>
+  new HttpError(409, "Conflict", message, [{ path, message }]);

@@ -50,7 +50,15 @@ export function sandboxProvider(webhookSecret: string): SandboxProvider {
   let delivery: Delivery | null = null;
   const emit = async (type: string, object: Record<string, unknown>) => {
     if (!delivery) throw new Error("the sandbox has no webhook to deliver to");
-    const event: ProviderEvent = { id: `evt_sandbox_${randomUUID().replaceAll("-", "")}`, object: "event", type, created: Math.floor(Date.now() / 1000), livemode: false, api_version: "sandbox", data: { object } };
+    const event: ProviderEvent = {
+      id: `evt_sandbox_${randomUUID().replaceAll("-", "")}`,
+      object: "event",
+      type,
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      api_version: "sandbox",
+      data: { object },
+    };
     const payload = JSON.stringify(event);
     await delivery(payload, stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }));
   };

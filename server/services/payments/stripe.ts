@@ -19,7 +19,11 @@ export function stripeProvider(options: StripeOptions): PaymentProvider & { read
   const stripe = new Stripe(options.secretKey, {
     maxNetworkRetries: 2,
     timeout: 10_000,
-    ...(api && { host: api.hostname, port: Number(api.port || (api.protocol === "https:" ? 443 : 80)), protocol: api.protocol.replace(":", "") as "http" | "https" }),
+    ...(api && {
+      host: api.hostname,
+      port: Number(api.port || (api.protocol === "https:" ? 443 : 80)),
+      protocol: api.protocol.replace(":", "") as "http" | "https",
+    }),
   });
   const guard = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
@@ -42,7 +46,10 @@ export function stripeProvider(options: StripeOptions): PaymentProvider & { read
             description: request.description,
             metadata: { orderId: request.orderId },
             automatic_payment_methods: { enabled: true },
-            ...(request.destination && { application_fee_amount: request.feeCents, transfer_data: { destination: request.destination } }),
+            ...(request.destination && {
+              application_fee_amount: request.feeCents,
+              transfer_data: { destination: request.destination },
+            }),
           },
           { idempotencyKey: request.idempotencyKey },
         ),
@@ -54,12 +61,27 @@ export function stripeProvider(options: StripeOptions): PaymentProvider & { read
     },
     async createAccount(dealer, idempotencyKey) {
       const account = await guard(() =>
-        stripe.accounts.create({ type: "express", ...(dealer.email && { email: dealer.email }), metadata: { userUid: dealer.uid }, capabilities: { card_payments: { requested: true }, transfers: { requested: true } } }, { idempotencyKey }),
+        stripe.accounts.create(
+          {
+            type: "express",
+            ...(dealer.email && { email: dealer.email }),
+            metadata: { userUid: dealer.uid },
+            capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+          },
+          { idempotencyKey },
+        ),
       );
       return account.id;
     },
     async onboardingUrl(accountId, returnUrl) {
-      const link = await guard(() => stripe.accountLinks.create({ account: accountId, type: "account_onboarding", return_url: returnUrl, refresh_url: returnUrl }));
+      const link = await guard(() =>
+        stripe.accountLinks.create({
+          account: accountId,
+          type: "account_onboarding",
+          return_url: returnUrl,
+          refresh_url: returnUrl,
+        }),
+      );
       return link.url;
     },
     async cancelPayment(payment, idempotencyKey) {
@@ -67,7 +89,13 @@ export function stripeProvider(options: StripeOptions): PaymentProvider & { read
     },
     async refund(payment, idempotencyKey) {
       await guard(() =>
-        stripe.refunds.create({ payment_intent: payment.paymentId, ...(payment.transferred && { reverse_transfer: true, refund_application_fee: true }) }, { idempotencyKey }),
+        stripe.refunds.create(
+          {
+            payment_intent: payment.paymentId,
+            ...(payment.transferred && { reverse_transfer: true, refund_application_fee: true }),
+          },
+          { idempotencyKey },
+        ),
       );
     },
   };

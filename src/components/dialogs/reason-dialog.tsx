@@ -20,7 +20,17 @@ export interface ReasonDialogProps {
   onClose: () => void;
 }
 
-export function ReasonDialog({ title, okText, danger = true, explanation, sending, error, required, onSubmit, onClose }: ReasonDialogProps) {
+export function ReasonDialog({
+  title,
+  okText,
+  danger = true,
+  explanation,
+  sending,
+  error,
+  required,
+  onSubmit,
+  onClose,
+}: ReasonDialogProps) {
   const [reason, setReason] = useState("");
   const [local, setLocal] = useState<string | null>(null);
   const shown = local ?? error;
@@ -30,10 +40,25 @@ export function ReasonDialog({ title, okText, danger = true, explanation, sendin
     onSubmit(reason.trim());
   };
   return (
-    <Modal open title={title} okText={okText} okButtonProps={{ danger, loading: sending }} onOk={submit} onCancel={onClose} destroyOnHidden>
+    <Modal
+      open
+      title={title}
+      okText={okText}
+      okButtonProps={{ danger, loading: sending }}
+      onOk={submit}
+      onCancel={onClose}
+      destroyOnHidden
+    >
       <Flex vertical gap={8}>
         <Typography.Text>{explanation}</Typography.Text>
-        <Input.TextArea aria-label="Reason" rows={3} maxLength={1000} value={reason} status={shown ? "error" : undefined} onChange={(event) => setReason(event.target.value)} />
+        <Input.TextArea
+          aria-label="Reason"
+          rows={3}
+          maxLength={1000}
+          value={reason}
+          status={shown ? "error" : undefined}
+          onChange={(event) => setReason(event.target.value)}
+        />
         {shown && (
           <Typography.Text type="danger" role="alert">
             {shown}

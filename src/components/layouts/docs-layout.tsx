@@ -1,8 +1,8 @@
 import { Layout, Menu, theme } from "antd";
 import type { ReactNode } from "react";
 import { useLocation } from "react-router";
-import { Link } from "../link";
 import { BrandMark } from "../brand";
+import { Link } from "../link";
 
 export const docsIndex = [
   { slug: "getting-started", title: "Getting started" },
@@ -18,7 +18,14 @@ export function DocsLayout({ children, headerExtra }: { children: ReactNode; hea
   const { pathname } = useLocation();
   return (
     <Layout style={{ minHeight: "100vh" }}>
-      <Layout.Header style={{ background: token.colorBgElevated, display: "flex", alignItems: "center", justifyContent: "space-between" }}>
+      <Layout.Header
+        style={{
+          background: token.colorBgElevated,
+          display: "flex",
+          alignItems: "center",
+          justifyContent: "space-between",
+        }}
+      >
         <BrandMark />
         {headerExtra}
       </Layout.Header>
@@ -27,7 +34,10 @@ export function DocsLayout({ children, headerExtra }: { children: ReactNode; hea
           <Menu
             mode="inline"
             selectedKeys={[pathname]}
-            items={docsIndex.map((doc) => ({ key: `/docs/${doc.slug}`, label: <Link to={`/docs/${doc.slug}`}>{doc.title}</Link> }))}
+            items={docsIndex.map((doc) => ({
+              key: `/docs/${doc.slug}`,
+              label: <Link to={`/docs/${doc.slug}`}>{doc.title}</Link>,
+            }))}
           />
         </Layout.Sider>
         <Layout.Content style={{ padding: "24px clamp(12px, 4vw, 48px)", maxWidth: 960 }}>{children}</Layout.Content>

@@ -1,12 +1,12 @@
 import { MenuOutlined } from "@ant-design/icons";
 import { Button, Flex, Layout, Menu, theme } from "antd";
-import { type ReactNode, Suspense, lazy, useState } from "react";
+import { lazy, type ReactNode, Suspense, useState } from "react";
 import { useLocation } from "react-router";
-import { Link } from "../link";
 import { useSessionState } from "../../providers/session-context";
 import { BrandMark, PRODUCT_NAME } from "../brand";
-import { useNarrowScreen } from "./snapshot-screen";
+import { Link } from "../link";
 import { Text } from "../text";
+import { useNarrowScreen } from "./snapshot-screen";
 
 const navigation = [
   { path: "/", label: "Home" },
@@ -46,7 +46,13 @@ export function LandingLayout({ children, headerExtra }: { children: ReactNode; 
     <Layout style={{ minHeight: "100vh" }}>
       <Layout.Header
         // Gaps shrink on narrow screens so brand, menu, colour switch and sign-in fit in 320 px.
-        style={{ background: token.colorBgElevated, display: "flex", alignItems: "center", gap: "clamp(8px, 2vw, 24px)", padding: "0 clamp(12px, 4vw, 48px)" }}
+        style={{
+          background: token.colorBgElevated,
+          display: "flex",
+          alignItems: "center",
+          gap: "clamp(8px, 2vw, 24px)",
+          padding: "0 clamp(12px, 4vw, 48px)",
+        }}
       >
         {narrow && (
           <Button
@@ -63,8 +69,21 @@ export function LandingLayout({ children, headerExtra }: { children: ReactNode; 
         {narrow ? (
           menuOpened && (
             <Suspense fallback={null}>
-              <Drawer title="Menu" placement="left" width={260} open={menuOpen} onClose={() => setMenuOpen(false)} styles={{ body: { padding: 0 } }}>
-                <Menu mode="inline" selectedKeys={[pathname]} style={{ borderInlineEnd: "none" }} items={menuItems} onClick={() => setMenuOpen(false)} />
+              <Drawer
+                title="Menu"
+                placement="left"
+                width={260}
+                open={menuOpen}
+                onClose={() => setMenuOpen(false)}
+                styles={{ body: { padding: 0 } }}
+              >
+                <Menu
+                  mode="inline"
+                  selectedKeys={[pathname]}
+                  style={{ borderInlineEnd: "none" }}
+                  items={menuItems}
+                  onClick={() => setMenuOpen(false)}
+                />
               </Drawer>
             </Suspense>
           )
@@ -92,7 +111,15 @@ export function LandingLayout({ children, headerExtra }: { children: ReactNode; 
       </Layout.Header>
       {/* At least a screen high below the 64 px header, so the footer starts below the fold and does
           not jump down when the page's content arrives (Lighthouse counted that shift as CLS 0.19). */}
-      <Layout.Content style={{ padding: "32px clamp(12px, 4vw, 48px)", maxWidth: 1280, width: "100%", margin: "0 auto", minHeight: "calc(100vh - 64px)" }}>
+      <Layout.Content
+        style={{
+          padding: "32px clamp(12px, 4vw, 48px)",
+          maxWidth: 1280,
+          width: "100%",
+          margin: "0 auto",
+          minHeight: "calc(100vh - 64px)",
+        }}
+      >
         {children}
       </Layout.Content>
       <Layout.Footer style={{ textAlign: "center" }}>
@@ -105,7 +132,8 @@ export function LandingLayout({ children, headerExtra }: { children: ReactNode; 
           ))}
         </Flex>
         <Text type="secondary">
-          © {new Date().getFullYear()} {PRODUCT_NAME}. Modifying engine software can affect emissions, warranty and road legality.
+          © {new Date().getFullYear()} {PRODUCT_NAME}. Modifying engine software can affect emissions, warranty and road
+          legality.
         </Text>
       </Layout.Footer>
     </Layout>

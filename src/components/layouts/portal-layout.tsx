@@ -2,13 +2,13 @@ import { LogoutOutlined, MenuOutlined, UserOutlined } from "@ant-design/icons";
 import { ThemedLayout, ThemedSider, useThemedLayoutContext } from "@refinedev/antd";
 import { useGetIdentity, useLogout } from "@refinedev/core";
 import { Avatar, Button, Dropdown, Flex, Layout, Menu, Typography, theme } from "antd";
-import { type ReactNode, createContext, useContext } from "react";
-import { Link } from "../link";
-import { BrandMark } from "../brand";
+import { createContext, type ReactNode, useContext } from "react";
 import { useSessionState } from "../../providers/session-context";
+import { BrandMark } from "../brand";
+import { Link } from "../link";
 import { LandingLayout } from "./landing-layout";
-import { useScreens } from "./snapshot-screen";
 import { portalHeaderStyle } from "./portal-header-style";
+import { useScreens } from "./snapshot-screen";
 import "./portal-layout.css";
 import { type DialogContentProps, useDialogs } from "../dialogs";
 import { NotificationBell } from "../notification-bell";
@@ -24,7 +24,9 @@ function SignOutConfirmation({ close }: DialogContentProps) {
   const { mutate: logout } = useLogout();
   return (
     <Flex vertical gap={16}>
-      <Typography.Paragraph style={{ margin: 0 }}>Unsaved changes on open pages are lost, and you need to sign in again.</Typography.Paragraph>
+      <Typography.Paragraph style={{ margin: 0 }}>
+        Unsaved changes on open pages are lost, and you need to sign in again.
+      </Typography.Paragraph>
       <Flex gap={8} justify="end">
         <Button onClick={close}>Stay signed in</Button>
         <Button
@@ -43,7 +45,8 @@ function SignOutConfirmation({ close }: DialogContentProps) {
 
 function useAskToSignOut() {
   const dialogs = useDialogs();
-  return () => dialogs.open(SignOutConfirmation, { header: "Sign out?", icon: { name: "question" }, barrierDismissible: false });
+  return () =>
+    dialogs.open(SignOutConfirmation, { header: "Sign out?", icon: { name: "question" }, barrierDismissible: false });
 }
 
 /**
@@ -86,9 +89,7 @@ function PortalHeader() {
   const narrow = screens.lg === false;
   const phone = screens.sm === false;
   return (
-    <Layout.Header
-      style={{ ...portalHeaderStyle(token), padding: phone ? "0 12px" : "0 24px" }}
-    >
+    <Layout.Header style={{ ...portalHeaderStyle(token), padding: phone ? "0 12px" : "0 24px" }}>
       {narrow && (
         <Flex gap={8} align="center" style={{ marginInlineEnd: "auto", minWidth: 0 }}>
           <Button type="text" icon={<MenuOutlined />} aria-label="Menu" onClick={() => setMobileSiderOpen(true)} />

@@ -19,14 +19,33 @@ export function PortalShell({ title }: { title: string }) {
   return (
     <div className="portal-shell">
       <Layout style={{ minHeight: "100vh" }} hasSider>
-        <Layout.Sider width={200} className="portal-shell-sider" style={{ backgroundColor: token.colorBgContainer, borderRight: `1px solid ${token.colorBgElevated}` }}>
-          <div style={{ width: 200, padding: "0 16px", display: "flex", alignItems: "center", height: 64, backgroundColor: token.colorBgElevated, fontSize: 14 }}>
+        <Layout.Sider
+          width={200}
+          className="portal-shell-sider"
+          style={{ backgroundColor: token.colorBgContainer, borderRight: `1px solid ${token.colorBgElevated}` }}
+        >
+          <div
+            style={{
+              width: 200,
+              padding: "0 16px",
+              display: "flex",
+              alignItems: "center",
+              height: 64,
+              backgroundColor: token.colorBgElevated,
+              fontSize: 14,
+            }}
+          >
             <BrandMark to="/dashboard" />
           </div>
         </Layout.Sider>
         <Layout>
           <Layout.Header className="portal-shell-header" style={portalHeaderStyle(token)}>
-            <Flex gap={8} align="center" className="portal-shell-narrow" style={{ marginInlineEnd: "auto", minWidth: 0 }}>
+            <Flex
+              gap={8}
+              align="center"
+              className="portal-shell-narrow"
+              style={{ marginInlineEnd: "auto", minWidth: 0 }}
+            >
               <Button type="text" icon={<MenuOutlined />} aria-label="Menu" />
               <span className="portal-shell-header-brand">
                 <BrandMark to="/dashboard" />

@@ -13,7 +13,12 @@ export function SlimHeader({ back = "/dashboard", children }: { back?: string; c
       className="slim-header"
       align="center"
       gap={16}
-      style={{ height: 48, padding: "0 16px", borderBottom: `1px solid ${token.colorBorderSecondary}`, background: token.colorBgElevated }}
+      style={{
+        height: 48,
+        padding: "0 16px",
+        borderBottom: `1px solid ${token.colorBorderSecondary}`,
+        background: token.colorBgElevated,
+      }}
     >
       <Link to={back} aria-label="Back to the portal">
         <Button type="text" icon={<ArrowLeftOutlined />} />
@@ -38,7 +43,15 @@ export function SlimTitle({ children, testId }: { children: string; testId?: str
       level={1}
       title={children}
       data-testid={testId}
-      style={{ maxWidth: 480, minWidth: 0, margin: 0, fontSize: 16, overflow: "hidden", whiteSpace: "nowrap", textOverflow: "ellipsis" }}
+      style={{
+        maxWidth: 480,
+        minWidth: 0,
+        margin: 0,
+        fontSize: 16,
+        overflow: "hidden",
+        whiteSpace: "nowrap",
+        textOverflow: "ellipsis",
+      }}
     >
       {children}
     </Title>

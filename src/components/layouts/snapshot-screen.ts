@@ -31,11 +31,28 @@ export function useScreens(): Screens {
   const snapshot = useContext(SnapshotScreen);
   const { token } = theme.useToken();
   const queries = useMemo(() => {
-    const widths: Record<Exclude<Breakpoint, "xs">, number> = { sm: token.screenSM, md: token.screenMD, lg: token.screenLG, xl: token.screenXL, xxl: token.screenXXL };
-    const lists = typeof window === "undefined" || !window.matchMedia ? null : (Object.keys(widths) as Array<keyof typeof widths>).map((name) => [name, window.matchMedia(`(min-width: ${widths[name]}px)`)] as const);
+    const widths: Record<Exclude<Breakpoint, "xs">, number> = {
+      sm: token.screenSM,
+      md: token.screenMD,
+      lg: token.screenLG,
+      xl: token.screenXL,
+      xxl: token.screenXXL,
+    };
+    const lists =
+      typeof window === "undefined" || !window.matchMedia
+        ? null
+        : (Object.keys(widths) as Array<keyof typeof widths>).map(
+            (name) => [name, window.matchMedia(`(min-width: ${widths[name]}px)`)] as const,
+          );
     return {
       // A string, so that React sees the same value while the window stays within one breakpoint.
-      read: () => (lists ? lists.filter(([, list]) => list.matches).map(([name]) => name).join(" ") : ""),
+      read: () =>
+        lists
+          ? lists
+              .filter(([, list]) => list.matches)
+              .map(([name]) => name)
+              .join(" ")
+          : "",
       subscribe: lists
         ? (onChange: () => void) => {
             for (const [, list] of lists) list.addEventListener("change", onChange);
@@ -49,7 +66,14 @@ export function useScreens(): Screens {
   return useMemo(() => {
     if (!queries.measured) return SNAPSHOT_SCREENS[snapshot ?? "narrow"];
     const names = new Set(reached.split(" "));
-    return { xs: !names.has("sm"), sm: names.has("sm"), md: names.has("md"), lg: names.has("lg"), xl: names.has("xl"), xxl: names.has("xxl") };
+    return {
+      xs: !names.has("sm"),
+      sm: names.has("sm"),
+      md: names.has("md"),
+      lg: names.has("lg"),
+      xl: names.has("xl"),
+      xxl: names.has("xxl"),
+    };
   }, [queries.measured, reached, snapshot]);
 }
 

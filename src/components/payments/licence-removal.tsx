@@ -33,7 +33,10 @@ export function LicenceRemoval({ vehicleId, tuneFileId, title, paid, verb, expla
         url: apiRoutes.vehicles.purchases(vehicleId),
         method: "post",
         values: { tuneFileId, reason },
-        successNotification: { type: "success", message: paid ? `${title}: refunded and licence removed` : `${title}: licence removed` },
+        successNotification: {
+          type: "success",
+          message: paid ? `${title}: refunded and licence removed` : `${title}: licence removed`,
+        },
         errorNotification: false,
       },
       {

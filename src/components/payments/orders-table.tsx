@@ -14,7 +14,13 @@ import { formatMoney } from "../../lib/money";
 import { LicenceRemoval } from "./licence-removal";
 
 const PAGE_SIZE = 10;
-const STATUS_COLORS: Record<OrderStatus, string> = { created: "default", failed: "orange", paid: "green", refunded: "cyan", expired: "default" };
+const STATUS_COLORS: Record<OrderStatus, string> = {
+  created: "default",
+  failed: "orange",
+  paid: "green",
+  refunded: "cyan",
+  expired: "default",
+};
 
 interface OrderPage {
   data: OrderListItem[];
@@ -44,7 +50,9 @@ export function OrdersTable({ uid }: { uid: string }) {
           { value: "dealerUid", label: "Sold" },
         ]}
       />
-      {query.isError && <Alert type="error" showIcon message="Could not load the orders" description={failureText(query.error)} />}
+      {query.isError && (
+        <Alert type="error" showIcon message="Could not load the orders" description={failureText(query.error)} />
+      )}
       <Table
         rowKey="id"
         size="small"
@@ -53,15 +61,31 @@ export function OrdersTable({ uid }: { uid: string }) {
         loading={query.isLoading}
         dataSource={query.data?.data.data ?? []}
         locale={{ emptyText: side === "customerUid" ? "Nothing bought yet" : "Nothing sold yet" }}
-        pagination={{ current: page, pageSize: PAGE_SIZE, total: query.data?.data.total ?? 0, onChange: setPage, showSizeChanger: false }}
+        pagination={{
+          current: page,
+          pageSize: PAGE_SIZE,
+          total: query.data?.data.total ?? 0,
+          onChange: setPage,
+          showSizeChanger: false,
+        }}
         columns={[
           { dataIndex: "createdAt", title: "Ordered", render: (at: string) => new Date(at).toLocaleString() },
           { dataIndex: "title", title: "Tune" },
           side === "customerUid"
             ? { dataIndex: "dealerName", title: "Dealer", render: (name: string | null) => name ?? "—" }
             : { dataIndex: "customerName", title: "Customer", render: (name: string | null) => name ?? "—" },
-          { key: "amount", title: "Amount", align: "right", render: (_, order: OrderListItem) => formatMoney(order.amountCents, order.currency) },
-          { key: "fee", title: "Platform fee", align: "right", render: (_, order: OrderListItem) => formatMoney(order.feeCents, order.currency) },
+          {
+            key: "amount",
+            title: "Amount",
+            align: "right",
+            render: (_, order: OrderListItem) => formatMoney(order.amountCents, order.currency),
+          },
+          {
+            key: "fee",
+            title: "Platform fee",
+            align: "right",
+            render: (_, order: OrderListItem) => formatMoney(order.feeCents, order.currency),
+          },
           {
             dataIndex: "status",
             title: "Status",
@@ -72,18 +96,22 @@ export function OrdersTable({ uid }: { uid: string }) {
               </Space>
             ),
           },
-          { key: "actions", title: "", render: (_, order: OrderListItem) => 
-            order.status === "paid" && order.amountCents > 0 && order.vehicleId && order.tuneFileId ? (
-              <LicenceRemoval
-                vehicleId={order.vehicleId}
-                tuneFileId={order.tuneFileId}
-                title={order.title}
-                paid
-                verb="Refund"
-                explanation={`${formatMoney(order.amountCents, order.currency)} goes back to ${order.customerName ?? "the customer"}, the licence is removed and the dealer's sale and fee are reversed. The customer is told the reason.`}
-                onDone={refresh}
-              />
-            ) : null },
+          {
+            key: "actions",
+            title: "",
+            render: (_, order: OrderListItem) =>
+              order.status === "paid" && order.amountCents > 0 && order.vehicleId && order.tuneFileId ? (
+                <LicenceRemoval
+                  vehicleId={order.vehicleId}
+                  tuneFileId={order.tuneFileId}
+                  title={order.title}
+                  paid
+                  verb="Refund"
+                  explanation={`${formatMoney(order.amountCents, order.currency)} goes back to ${order.customerName ?? "the customer"}, the licence is removed and the dealer's sale and fee are reversed. The customer is told the reason.`}
+                  onDone={refresh}
+                />
+              ) : null,
+          },
         ]}
       />
     </Space>

@@ -12,17 +12,17 @@ import { useForm } from "react-hook-form";
 import { apiRoutes } from "../../../contracts/api-paths";
 import {
   BUSINESS_IDENTITY_LABELS,
+  type BusinessIdentity,
   DOCUMENT_MAX_BYTES,
   LOGO_MAX_BYTES,
   MAX_DOCUMENTS,
-  type BusinessIdentity,
   type ProfileChangeFields,
   type ProfileChangeStatus,
   profileChangeFieldsSchema,
 } from "../../../contracts/profile-change-requests";
 import { failureText } from "../../lib/http-errors";
-import { FormField, applyServerErrors } from "../../pages/landing/form-field";
-import { RequestFiles, RequestSummary, dealerLogoUrl, shown } from "./parts";
+import { applyServerErrors, FormField } from "../../pages/landing/form-field";
+import { dealerLogoUrl, RequestFiles, RequestSummary, shown } from "./parts";
 
 const MB = 1024 * 1024;
 const when = (at: string) => new Date(at).toLocaleString();
@@ -31,11 +31,21 @@ function IdentityDescriptions({ identity }: { identity: BusinessIdentity }) {
   return (
     <Descriptions size="small" column={1} bordered>
       <Descriptions.Item label={BUSINESS_IDENTITY_LABELS.businessName}>{identity.businessName}</Descriptions.Item>
-      <Descriptions.Item label={BUSINESS_IDENTITY_LABELS.registrationNumber}>{shown(identity.registrationNumber)}</Descriptions.Item>
+      <Descriptions.Item label={BUSINESS_IDENTITY_LABELS.registrationNumber}>
+        {shown(identity.registrationNumber)}
+      </Descriptions.Item>
       <Descriptions.Item label={BUSINESS_IDENTITY_LABELS.vatNumber}>{shown(identity.vatNumber)}</Descriptions.Item>
       <Descriptions.Item label={BUSINESS_IDENTITY_LABELS.address}>{shown(identity.address)}</Descriptions.Item>
       <Descriptions.Item label={BUSINESS_IDENTITY_LABELS.logo}>
-        {identity.logoSha256 ? <img src={dealerLogoUrl(identity.dealerId, identity.logoSha256)} alt={`${identity.businessName} logo`} style={{ maxHeight: 64 }} /> : "—"}
+        {identity.logoSha256 ? (
+          <img
+            src={dealerLogoUrl(identity.dealerId, identity.logoSha256)}
+            alt={`${identity.businessName} logo`}
+            style={{ maxHeight: 64 }}
+          />
+        ) : (
+          "—"
+        )}
       </Descriptions.Item>
     </Descriptions>
   );
@@ -50,15 +60,24 @@ function ChangeForm({ uid, identity, onSent }: { uid: string; identity: Business
   const { control, handleSubmit, setError } = useForm<ProfileChangeFields>({
     // Validated by the contract, sent as typed (raw): an emptied field goes as "", which clears it.
     resolver: zodResolver(profileChangeFieldsSchema, undefined, { raw: true }),
-    defaultValues: { businessName: identity.businessName, registrationNumber: identity.registrationNumber ?? "", vatNumber: identity.vatNumber ?? "", address: identity.address ?? "", comment: "" },
+    defaultValues: {
+      businessName: identity.businessName,
+      registrationNumber: identity.registrationNumber ?? "",
+      vatNumber: identity.vatNumber ?? "",
+      address: identity.address ?? "",
+      comment: "",
+    },
   });
 
   const submit = handleSubmit((values) => {
     setFailure(null);
     const problems: typeof fileErrors = {};
-    if (documents.length === 0) problems.documents = "Attach at least one document that shows the change (a company-register extract, a VAT certificate)";
+    if (documents.length === 0)
+      problems.documents =
+        "Attach at least one document that shows the change (a company-register extract, a VAT certificate)";
     else if (documents.length > MAX_DOCUMENTS) problems.documents = `At most ${MAX_DOCUMENTS} documents`;
-    else if (documents.some((file) => file.size > DOCUMENT_MAX_BYTES)) problems.documents = `Each document is at most ${DOCUMENT_MAX_BYTES / MB} MB`;
+    else if (documents.some((file) => file.size > DOCUMENT_MAX_BYTES))
+      problems.documents = `Each document is at most ${DOCUMENT_MAX_BYTES / MB} MB`;
     if (logo && logo.size > LOGO_MAX_BYTES) problems.logo = `The logo is at most ${LOGO_MAX_BYTES / MB} MB`;
     setFileErrors(problems);
     if (problems.documents || problems.logo) return;
@@ -67,7 +86,13 @@ function ChangeForm({ uid, identity, onSent }: { uid: string; identity: Business
     for (const file of documents) form.append("documents", file);
     if (logo) form.append("logo", logo);
     mutate(
-      { url: apiRoutes.users.profileChangeRequest(uid), method: "put", values: form, successNotification: { type: "success", message: "Your request was sent for review" }, errorNotification: false },
+      {
+        url: apiRoutes.users.profileChangeRequest(uid),
+        method: "put",
+        values: form,
+        successNotification: { type: "success", message: "Your request was sent for review" },
+        errorNotification: false,
+      },
       {
         onSuccess: () => {
           setDocuments([]);
@@ -77,7 +102,11 @@ function ChangeForm({ uid, identity, onSent }: { uid: string; identity: Business
         onError: (error: HttpError) => {
           const field = (error as HttpError & { data?: { field?: string } }).data?.field;
           if (field === "documents" || field === "logo") setFileErrors({ [field]: failureText(error) });
-          if (error.errors?.documents || error.errors?.logo) setFileErrors({ documents: error.errors.documents as string | undefined, logo: error.errors.logo as string | undefined });
+          if (error.errors?.documents || error.errors?.logo)
+            setFileErrors({
+              documents: error.errors.documents as string | undefined,
+              logo: error.errors.logo as string | undefined,
+            });
           if (!applyServerErrors(error, setError)) setFailure(failureText(error));
         },
       },
@@ -86,7 +115,16 @@ function ChangeForm({ uid, identity, onSent }: { uid: string; identity: Business
 
   return (
     <Form layout="vertical" onFinish={submit} noValidate aria-label="Request a change" style={{ maxWidth: 560 }}>
-      {failure && <Alert type="error" showIcon message="The request was not sent" description={failure} role="alert" style={{ marginBottom: 16 }} />}
+      {failure && (
+        <Alert
+          type="error"
+          showIcon
+          message="The request was not sent"
+          description={failure}
+          role="alert"
+          style={{ marginBottom: 16 }}
+        />
+      )}
       <FormField control={control} name="businessName" label={BUSINESS_IDENTITY_LABELS.businessName} required>
         {(field) => <Input {...field} autoComplete="organization" />}
       </FormField>
@@ -109,17 +147,28 @@ function ChangeForm({ uid, identity, onSent }: { uid: string; identity: Business
         <Upload
           multiple
           accept="application/pdf,image/png,image/jpeg,image/webp"
-          fileList={documents.map((file, i) => ({ uid: `${i}-${file.name}`, name: file.name, status: "done" as const }))}
+          fileList={documents.map((file, i) => ({
+            uid: `${i}-${file.name}`,
+            name: file.name,
+            status: "done" as const,
+          }))}
           beforeUpload={(file) => {
             setDocuments((chosen) => [...chosen, file]);
             return false;
           }}
-          onRemove={(removed) => setDocuments((chosen) => chosen.filter((file, i) => `${i}-${file.name}` !== removed.uid))}
+          onRemove={(removed) =>
+            setDocuments((chosen) => chosen.filter((file, i) => `${i}-${file.name}` !== removed.uid))
+          }
         >
           <Button icon={<UploadOutlined />}>Add documents</Button>
         </Upload>
       </Form.Item>
-      <Form.Item label="New logo (optional)" extra={`PNG, JPEG or WebP up to ${LOGO_MAX_BYTES / MB} MB; shown at most 256 pixels wide. SVG is not accepted.`} validateStatus={fileErrors.logo ? "error" : ""} help={fileErrors.logo}>
+      <Form.Item
+        label="New logo (optional)"
+        extra={`PNG, JPEG or WebP up to ${LOGO_MAX_BYTES / MB} MB; shown at most 256 pixels wide. SVG is not accepted.`}
+        validateStatus={fileErrors.logo ? "error" : ""}
+        help={fileErrors.logo}
+      >
         <Upload
           accept="image/png,image/jpeg,image/webp"
           maxCount={1}
@@ -145,17 +194,44 @@ function ChangeForm({ uid, identity, onSent }: { uid: string; identity: Business
 
 /** The card on the dealer's profile page. */
 export function BusinessIdentityCard({ uid }: { uid: string }) {
-  const { query } = useCustom<ProfileChangeStatus>({ url: apiRoutes.users.profileChangeRequest(uid), method: "get", errorNotification: false });
+  const { query } = useCustom<ProfileChangeStatus>({
+    url: apiRoutes.users.profileChangeRequest(uid),
+    method: "get",
+    errorNotification: false,
+  });
   const [editing, setEditing] = useState(false);
   const status = query.data?.data ?? null;
-  if (query.isLoading) return <Card title="Business identity"><Skeleton active /></Card>;
-  if (!status) return <Card title="Business identity"><Alert type="error" showIcon message="Could not load your business identity" description={failureText(query.error)} /></Card>;
+  if (query.isLoading)
+    return (
+      <Card title="Business identity">
+        <Skeleton active />
+      </Card>
+    );
+  if (!status)
+    return (
+      <Card title="Business identity">
+        <Alert
+          type="error"
+          showIcon
+          message="Could not load your business identity"
+          description={failureText(query.error)}
+        />
+      </Card>
+    );
   const { open, lastDecided } = status;
   return (
-    <Card title="Business identity" extra={!editing && <Button onClick={() => setEditing(true)}>{open ? "Replace the request" : "Request a change"}</Button>}>
+    <Card
+      title="Business identity"
+      extra={
+        !editing && (
+          <Button onClick={() => setEditing(true)}>{open ? "Replace the request" : "Request a change"}</Button>
+        )
+      }
+    >
       <Flex vertical gap={16}>
         <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
-          Your legal name, company number, VAT id, address and logo change only after an administrator checks the documents you send with the change.
+          Your legal name, company number, VAT id, address and logo change only after an administrator checks the
+          documents you send with the change.
         </Typography.Paragraph>
         <IdentityDescriptions identity={status.identity} />
         {open && (

@@ -15,7 +15,7 @@ import {
   type ProfileChangeStatus,
 } from "../../../contracts/profile-change-requests";
 import { failureText } from "../../lib/http-errors";
-import { RequestFiles, dealerLogoUrl, requestFileUrl, shown } from "./parts";
+import { dealerLogoUrl, RequestFiles, requestFileUrl, shown } from "./parts";
 
 const when = (at: string) => new Date(at).toLocaleString();
 
@@ -33,21 +33,39 @@ function comparison(status: ProfileChangeStatus, open: ProfileChangeRequest): Ro
     field,
     label: BUSINESS_IDENTITY_LABELS[field],
     current: shown(identity[field]),
-    requested: field in open.changes ? shown(open.changes[field]) : <Typography.Text type="secondary">unchanged</Typography.Text>,
+    requested:
+      field in open.changes ? (
+        shown(open.changes[field])
+      ) : (
+        <Typography.Text type="secondary">unchanged</Typography.Text>
+      ),
     changes: field in open.changes,
   }));
   rows.push({
     field: "logo",
     label: BUSINESS_IDENTITY_LABELS.logo,
-    current: identity.logoSha256 ? <img src={dealerLogoUrl(identity.dealerId, identity.logoSha256)} alt="Current logo" style={{ maxHeight: 48 }} /> : "—",
-    requested: open.logo ? <img src={requestFileUrl(open, open.logo)} alt="Requested logo" style={{ maxHeight: 48 }} /> : <Typography.Text type="secondary">unchanged</Typography.Text>,
+    current: identity.logoSha256 ? (
+      <img src={dealerLogoUrl(identity.dealerId, identity.logoSha256)} alt="Current logo" style={{ maxHeight: 48 }} />
+    ) : (
+      "—"
+    ),
+    requested: open.logo ? (
+      <img src={requestFileUrl(open, open.logo)} alt="Requested logo" style={{ maxHeight: 48 }} />
+    ) : (
+      <Typography.Text type="secondary">unchanged</Typography.Text>
+    ),
     changes: open.logo !== null,
   });
   return rows;
 }
 
 export function ProfileChangeReview({ uid, onDecided }: { uid: string; onDecided?: () => void }) {
-  const { query } = useCustom<ProfileChangeStatus>({ url: apiRoutes.users.profileChangeRequest(uid), method: "get", errorNotification: false, queryOptions: { retry: false } });
+  const { query } = useCustom<ProfileChangeStatus>({
+    url: apiRoutes.users.profileChangeRequest(uid),
+    method: "get",
+    errorNotification: false,
+    queryOptions: { retry: false },
+  });
   const { mutate, mutation } = useCustomMutation<ProfileChangeStatus>();
   const [note, setNote] = useState("");
   const [noteError, setNoteError] = useState<string | null>(null);
@@ -55,7 +73,15 @@ export function ProfileChangeReview({ uid, onDecided }: { uid: string; onDecided
   const status = query.data?.data;
   if ((query.error as HttpError | null)?.statusCode === 404) return null;
   if (query.isLoading) return <Skeleton active />;
-  if (!status) return <Alert type="error" showIcon message="Could not load the profile change request" description={failureText(query.error)} />;
+  if (!status)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        message="Could not load the profile change request"
+        description={failureText(query.error)}
+      />
+    );
   const { open, lastDecided } = status;
 
   const decide = (decision: ProfileChangeDecision["decision"]) => {
@@ -64,9 +90,22 @@ export function ProfileChangeReview({ uid, onDecided }: { uid: string; onDecided
       setNoteError("Say why it is rejected: the dealer is told");
       return;
     }
-    const body: ProfileChangeDecision = { decision, submittedAt: open.submittedAt, ...(note.trim() && { note: note.trim() }) };
+    const body: ProfileChangeDecision = {
+      decision,
+      submittedAt: open.submittedAt,
+      ...(note.trim() && { note: note.trim() }),
+    };
     mutate(
-      { url: apiRoutes.users.profileChangeDecision(uid), method: "post", values: body, successNotification: { type: "success", message: decision === "approve" ? "Change approved" : "Change rejected" }, errorNotification: false },
+      {
+        url: apiRoutes.users.profileChangeDecision(uid),
+        method: "post",
+        values: body,
+        successNotification: {
+          type: "success",
+          message: decision === "approve" ? "Change approved" : "Change rejected",
+        },
+        errorNotification: false,
+      },
       {
         onSuccess: () => {
           setNote("");
@@ -88,7 +127,8 @@ export function ProfileChangeReview({ uid, onDecided }: { uid: string; onDecided
       {!open && (
         <Typography.Paragraph style={{ margin: 0 }}>
           No open request.
-          {lastDecided && ` The last one (${when(lastDecided.submittedAt)}) was ${lastDecided.state}${lastDecided.decisionNote ? `: ${lastDecided.decisionNote}` : ""}.`}
+          {lastDecided &&
+            ` The last one (${when(lastDecided.submittedAt)}) was ${lastDecided.state}${lastDecided.decisionNote ? `: ${lastDecided.decisionNote}` : ""}.`}
         </Typography.Paragraph>
       )}
       {open && (
@@ -102,7 +142,12 @@ export function ProfileChangeReview({ uid, onDecided }: { uid: string; onDecided
             columns={[
               { title: "Field", dataIndex: "label" },
               { title: "Current", dataIndex: "current" },
-              { title: "Requested", dataIndex: "requested", render: (value: React.ReactNode, row) => (row.changes ? <Typography.Text strong>{value}</Typography.Text> : value) },
+              {
+                title: "Requested",
+                dataIndex: "requested",
+                render: (value: React.ReactNode, row) =>
+                  row.changes ? <Typography.Text strong>{value}</Typography.Text> : value,
+              },
             ]}
           />
           {open.comment && <Typography.Text>Dealer's note: {open.comment}</Typography.Text>}
@@ -127,12 +172,23 @@ export function ProfileChangeReview({ uid, onDecided }: { uid: string; onDecided
           {noteError && <Typography.Text type="danger">{noteError}</Typography.Text>}
           {failure && <Alert type="error" showIcon message="The decision was not recorded" description={failure} />}
           <Space>
-            <Popconfirm title={`Approve the change for ${status.identity.businessName}?`} description="The dealer profile takes the requested values at once; the dealer is told." okText="Approve" onConfirm={() => decide("approve")}>
+            <Popconfirm
+              title={`Approve the change for ${status.identity.businessName}?`}
+              description="The dealer profile takes the requested values at once; the dealer is told."
+              okText="Approve"
+              onConfirm={() => decide("approve")}
+            >
               <Button type="primary" loading={mutation.isPending}>
                 Approve
               </Button>
             </Popconfirm>
-            <Popconfirm title={`Reject the change for ${status.identity.businessName}?`} description="The profile stays as it is; the dealer is told your note." okText="Reject" okButtonProps={{ danger: true }} onConfirm={() => decide("reject")}>
+            <Popconfirm
+              title={`Reject the change for ${status.identity.businessName}?`}
+              description="The profile stays as it is; the dealer is told your note."
+              okText="Reject"
+              okButtonProps={{ danger: true }}
+              onConfirm={() => decide("reject")}
+            >
               <Button danger loading={mutation.isPending}>
                 Reject
               </Button>

@@ -19,12 +19,23 @@ export function exactFilter(field: string, label: string, filters: CrudFilter[])
   };
 }
 
-export function choiceFilter(field: string, label: string, filters: CrudFilter[], options: ReadonlyArray<{ value: string; label: string }>) {
+export function choiceFilter(
+  field: string,
+  label: string,
+  filters: CrudFilter[],
+  options: ReadonlyArray<{ value: string; label: string }>,
+) {
   return {
     defaultFilteredValue: getDefaultFilter(field, filters, "in"),
     filterDropdown: (props: FilterDropdownProps) => (
       <FilterDropdown {...props}>
-        <Select mode="multiple" style={{ minWidth: 200 }} placeholder={`Any ${label.toLowerCase()}`} aria-label={`${label} filter`} options={[...options]} />
+        <Select
+          mode="multiple"
+          style={{ minWidth: 200 }}
+          placeholder={`Any ${label.toLowerCase()}`}
+          aria-label={`${label} filter`}
+          options={[...options]}
+        />
       </FilterDropdown>
     ),
   };

@@ -33,7 +33,11 @@ export function ConfirmDelete({
             id,
             meta: { apiPath },
             successNotification: { type: "success", message: `Deleted ${name}` },
-            errorNotification: (error) => ({ type: "error", message: error?.message ?? "Not deleted", description: (error as { description?: string })?.description }),
+            errorNotification: (error) => ({
+              type: "error",
+              message: error?.message ?? "Not deleted",
+              description: (error as { description?: string })?.description,
+            }),
           },
           { onSuccess: () => onDeleted?.() },
         )

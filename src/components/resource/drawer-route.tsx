@@ -38,7 +38,19 @@ export function useDrawerRoute(basePath: string): DrawerRoute {
   };
 }
 
-export function RouteDrawer({ open, title, onClose, children, width = 640 }: { open: boolean; title: ReactNode; onClose: () => void; children: ReactNode; width?: number }) {
+export function RouteDrawer({
+  open,
+  title,
+  onClose,
+  children,
+  width = 640,
+}: {
+  open: boolean;
+  title: ReactNode;
+  onClose: () => void;
+  children: ReactNode;
+  width?: number;
+}) {
   return (
     <Drawer open={open} title={title} onClose={onClose} width={width} destroyOnHidden>
       {open && children}

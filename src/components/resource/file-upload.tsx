@@ -77,7 +77,14 @@ export function FileUpload({
       <Button icon={<UploadOutlined />} onClick={() => input.current?.click()} loading={mutation.isPending}>
         {label}
       </Button>
-      {upload.percent !== null && <Progress percent={upload.percent} size="small" status={mutation.isPending ? "active" : "success"} aria-label={`${label} progress`} />}
+      {upload.percent !== null && (
+        <Progress
+          percent={upload.percent}
+          size="small"
+          status={mutation.isPending ? "active" : "success"}
+          aria-label={`${label} progress`}
+        />
+      )}
       {error && (
         <Alert
           type="error"

@@ -42,10 +42,18 @@ export function useContractForm<Schema extends z.ZodType<unknown, FieldValues>>(
     const known = new Set(Object.keys(form.getValues() as object));
     const unplaced: string[] = [];
     for (const [path, message] of Object.entries(http.errors ?? {})) {
-      const text = Array.isArray(message) ? message.join(", ") : typeof message === "string" ? message : String(message);
+      const text = Array.isArray(message)
+        ? message.join(", ")
+        : typeof message === "string"
+          ? message
+          : String(message);
       // Nested paths (inside a JSON document field) are shown on the field that holds them.
       const [top, ...rest] = path.split(".");
-      if (known.has(top)) form.setError(top as FieldPath<z.input<Schema>>, { type: "server", message: rest.length ? `${rest.join(".")}: ${text}` : text });
+      if (known.has(top))
+        form.setError(top as FieldPath<z.input<Schema>>, {
+          type: "server",
+          message: rest.length ? `${rest.join(".")}: ${text}` : text,
+        });
       else unplaced.push(`${path}: ${text}`);
     }
     const summary = http.description ?? http.message ?? "The request failed";
@@ -125,7 +133,15 @@ export function FirmwareIdsField<Values extends FieldValues & { firmwareIds?: st
   );
 }
 
-export function SaveButton({ saving, primary = true, children = "Save" }: { saving: boolean; primary?: boolean; children?: ReactNode }) {
+export function SaveButton({
+  saving,
+  primary = true,
+  children = "Save",
+}: {
+  saving: boolean;
+  primary?: boolean;
+  children?: ReactNode;
+}) {
   return (
     <Button type={primary ? "primary" : "default"} htmlType="submit" loading={saving}>
       {children}

@@ -142,7 +142,12 @@ export function ListWithDrawers<Row extends BaseRecord & { id: string }>({
           {table}
         </>
       )}
-      <RouteDrawer open={drawer.action === "create"} title={form.createTitle} onClose={drawer.close} width={drawerWidth}>
+      <RouteDrawer
+        open={drawer.action === "create"}
+        title={form.createTitle}
+        onClose={drawer.close}
+        width={drawerWidth}
+      >
         {form.render(undefined, drawer)}
       </RouteDrawer>
       {editable && (

@@ -4,9 +4,9 @@
  * record's and not those of whatever was open before.
  */
 import { type BaseRecord, useOne } from "@refinedev/core";
-import { useRecordMissing } from "../record-not-found";
 import { Select, type SelectProps, Skeleton } from "antd";
 import type { ReactNode } from "react";
+import { useRecordMissing } from "../record-not-found";
 
 export function RecordForm<Row extends BaseRecord>({
   resource,
@@ -19,7 +19,12 @@ export function RecordForm<Row extends BaseRecord>({
   id?: string;
   children: (record: Row | undefined) => ReactNode;
 }) {
-  const { query, result } = useOne<Row>({ resource, id: id ?? "", meta: { apiPath }, queryOptions: { enabled: Boolean(id) } });
+  const { query, result } = useOne<Row>({
+    resource,
+    id: id ?? "",
+    meta: { apiPath },
+    queryOptions: { enabled: Boolean(id) },
+  });
   const missing = useRecordMissing(query.error);
   if (missing) return null;
   if (id && (query.isLoading || !result)) return <Skeleton active />;

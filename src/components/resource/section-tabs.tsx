@@ -9,5 +9,11 @@ export function SectionTabs({ sections }: { sections: ReadonlyArray<{ path: stri
   const active = [...sections]
     .sort((a, b) => b.path.length - a.path.length)
     .find((section) => pathname === section.path || pathname.startsWith(`${section.path}/`))?.path;
-  return <Tabs activeKey={active} items={sections.map(({ path, label }) => ({ key: path, label }))} onChange={(key) => navigate(key)} />;
+  return (
+    <Tabs
+      activeKey={active}
+      items={sections.map(({ path, label }) => ({ key: path, label }))}
+      onChange={(key) => navigate(key)}
+    />
+  );
 }

@@ -5,7 +5,11 @@
  */
 import { type BaseRecord, type HttpError, useCustomMutation, useInvalidate } from "@refinedev/core";
 
-export function usePut<Saved extends BaseRecord>(form: { showServerError: (error: unknown) => void }, resource: string, url: string) {
+export function usePut<Saved extends BaseRecord>(
+  form: { showServerError: (error: unknown) => void },
+  resource: string,
+  url: string,
+) {
   const { mutate, mutation } = useCustomMutation<Saved>();
   const invalidate = useInvalidate();
   const save = (values: object, message: string, onSaved?: (saved: Saved) => void) =>

@@ -3,7 +3,7 @@
  * sorts and filters, and the page, sort and filters live in the URL so a list
  * can be linked to and comes back as it was left.
  */
-import { type useTableProps, useTable } from "@refinedev/antd";
+import { useTable, type useTableProps } from "@refinedev/antd";
 import type { BaseRecord, CrudSort, HttpError } from "@refinedev/core";
 
 export const LIST_PAGE_SIZE = 20;
@@ -13,5 +13,11 @@ export function useResourceTable<Row extends BaseRecord>(
   initialSort: CrudSort,
   options: Omit<useTableProps<Row, HttpError, unknown, Row>, "resource" | "syncWithLocation" | "sorters"> = {},
 ) {
-  return useTable<Row, HttpError, unknown, Row>({ resource, syncWithLocation: true, pagination: { pageSize: LIST_PAGE_SIZE }, sorters: { initial: [initialSort] }, ...options });
+  return useTable<Row, HttpError, unknown, Row>({
+    resource,
+    syncWithLocation: true,
+    pagination: { pageSize: LIST_PAGE_SIZE },
+    sorters: { initial: [initialSort] },
+    ...options,
+  });
 }

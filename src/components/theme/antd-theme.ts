@@ -20,7 +20,7 @@
  * turns antd's motion off. The same object is returned for the same arguments, so passing it to
  * ConfigProvider does not re-render the tree.
  */
-import { theme, type MappingAlgorithm, type ThemeConfig } from "antd";
+import { type MappingAlgorithm, type ThemeConfig, theme } from "antd";
 
 export const PALETTE_STEPS = [50, 100, 200, 300, 400, 500, 600, 700, 800, 900, 950] as const;
 export type PaletteStep = (typeof PALETTE_STEPS)[number];

@@ -44,11 +44,22 @@ export function RequestTable({
           ),
         },
         { dataIndex: "vehicleName", title: "Car" },
-        side === "dealer" ? { dataIndex: "customerName", title: "Customer" } : { dataIndex: "dealerName", title: "Dealer" },
-        { dataIndex: "state", title: "State", render: (state: TuningRequestSummary["state"]) => <StateTag state={state} /> },
+        side === "dealer"
+          ? { dataIndex: "customerName", title: "Customer" }
+          : { dataIndex: "dealerName", title: "Dealer" },
+        {
+          dataIndex: "state",
+          title: "State",
+          render: (state: TuningRequestSummary["state"]) => <StateTag state={state} />,
+        },
         { dataIndex: "lastCustomerActionAt", title: "Customer's last word", render: (at: string) => age(at) },
         { dataIndex: "assignee", title: "Assigned", render: (assignee: string | null) => assignee ?? "—" },
-        { key: "quote", title: "Quote", render: (_, request: TuningRequestSummary) => (request.quote ? formatMoney(request.quote.priceCents, request.quote.currency) : "—") },
+        {
+          key: "quote",
+          title: "Quote",
+          render: (_, request: TuningRequestSummary) =>
+            request.quote ? formatMoney(request.quote.priceCents, request.quote.currency) : "—",
+        },
         { dataIndex: "revisions", title: "Revisions", align: "right" },
       ]}
     />

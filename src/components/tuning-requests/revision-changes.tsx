@@ -5,10 +5,12 @@
 import { Table, Typography } from "antd";
 import type { MapChange } from "../../../contracts/tuning-requests";
 
-const amount = (value: number, unit: string | null) => `${Number.isInteger(value) ? value : value.toPrecision(3)}${unit ? ` ${unit}` : ""}`;
+const amount = (value: number, unit: string | null) =>
+  `${Number.isInteger(value) ? value : value.toPrecision(3)}${unit ? ` ${unit}` : ""}`;
 
 export function MapChanges({ changes, label }: { changes: MapChange[] | null; label: string }) {
-  if (changes === null) return <Typography.Text type="secondary">The dealer keeps the changes of this tune private.</Typography.Text>;
+  if (changes === null)
+    return <Typography.Text type="secondary">The dealer keeps the changes of this tune private.</Typography.Text>;
   return (
     <Table
       size="small"
@@ -20,8 +22,18 @@ export function MapChanges({ changes, label }: { changes: MapChange[] | null; la
       columns={[
         { dataIndex: "title", title: "Map" },
         { dataIndex: "cells", title: "Cells changed", align: "right" },
-        { key: "max", title: "Largest change", align: "right", render: (_, change: MapChange) => amount(change.maxDelta, change.unit) },
-        { key: "mean", title: "Mean change", align: "right", render: (_, change: MapChange) => amount(change.meanDelta, change.unit) },
+        {
+          key: "max",
+          title: "Largest change",
+          align: "right",
+          render: (_, change: MapChange) => amount(change.maxDelta, change.unit),
+        },
+        {
+          key: "mean",
+          title: "Mean change",
+          align: "right",
+          render: (_, change: MapChange) => amount(change.meanDelta, change.unit),
+        },
       ]}
     />
   );

@@ -11,12 +11,12 @@ import { useState } from "react";
 import { apiRoutes } from "../../../contracts/api-paths";
 import type { Checkout } from "../../../contracts/payments";
 import { currencies } from "../../../contracts/tune-files";
-import { type TuningRequest, quoteActionSchema, revisionRequestActionSchema } from "../../../contracts/tuning-requests";
+import { quoteActionSchema, revisionRequestActionSchema, type TuningRequest } from "../../../contracts/tuning-requests";
 import { failureText, fieldMessage } from "../../lib/http-errors";
 import { centsOf, formatMoney } from "../../lib/money";
 import { ReasonDialog } from "../dialogs/reason-dialog";
-import { VehicleLogsSelect } from "./vehicle-logs-select";
 import { Field, FormError, useContractForm } from "../resource/form";
+import { VehicleLogsSelect } from "./vehicle-logs-select";
 
 interface Props {
   ticket: TuningRequest;
@@ -28,7 +28,13 @@ function usePatch(ticket: TuningRequest, onChanged: Props["onChanged"]) {
   const { mutate, mutation } = useCustomMutation<TuningRequest>();
   const send = (values: object, message: string | false, onError?: (failure: HttpError) => void, onDone?: () => void) =>
     mutate(
-      { url: apiRoutes.tuningRequests.record(ticket.id), method: "patch", values, successNotification: message ? { type: "success", message } : false, errorNotification: onError ? false : undefined },
+      {
+        url: apiRoutes.tuningRequests.record(ticket.id),
+        method: "patch",
+        values,
+        successNotification: message ? { type: "success", message } : false,
+        errorNotification: onError ? false : undefined,
+      },
       {
         onSuccess: ({ data }) => {
           onChanged(data);
@@ -49,21 +55,49 @@ function QuoteForm({ ticket, onChanged }: Props) {
     note: "",
   });
   const { send, pending } = usePatch(ticket, onChanged);
-  const submit = form.handleSubmit((values) => send(values, `${ticket.reference} quoted ${formatMoney(values.priceCents, values.currency)}`, form.showServerError));
+  const submit = form.handleSubmit((values) =>
+    send(values, `${ticket.reference} quoted ${formatMoney(values.priceCents, values.currency)}`, form.showServerError),
+  );
   return (
     <Form layout="vertical" onFinish={() => void submit()} aria-label="Quote">
       <FormError message={form.formError} />
       <Flex gap={12} wrap>
         <Field control={form.control} name="priceCents" label="Price" required>
           {(field) => (
-            <InputNumber id={field.id} min={1} step={10} precision={2} value={(field.value ?? 0) / 100} onChange={(value) => field.onChange(centsOf(Number(value ?? 0)))} onBlur={field.onBlur} aria-label="Price" />
+            <InputNumber
+              id={field.id}
+              min={1}
+              step={10}
+              precision={2}
+              value={(field.value ?? 0) / 100}
+              onChange={(value) => field.onChange(centsOf(Number(value ?? 0)))}
+              onBlur={field.onBlur}
+              aria-label="Price"
+            />
           )}
         </Field>
         <Field control={form.control} name="currency" label="Currency" required>
-          {(field) => <Select {...field} options={currencies.map((c) => ({ value: c, label: c }))} style={{ width: 100 }} aria-label="Currency" />}
+          {(field) => (
+            <Select
+              {...field}
+              options={currencies.map((c) => ({ value: c, label: c }))}
+              style={{ width: 100 }}
+              aria-label="Currency"
+            />
+          )}
         </Field>
         <Field control={form.control} name="expectedDays" label="Ready in (days)" required>
-          {(field) => <InputNumber id={field.id} min={1} max={90} value={field.value} onChange={(value) => field.onChange(Number(value ?? 1))} onBlur={field.onBlur} aria-label="Ready in days" />}
+          {(field) => (
+            <InputNumber
+              id={field.id}
+              min={1}
+              max={90}
+              value={field.value}
+              onChange={(value) => field.onChange(Number(value ?? 1))}
+              onBlur={field.onBlur}
+              aria-label="Ready in days"
+            />
+          )}
         </Field>
       </Flex>
       <Field control={form.control} name="note" label="Note to the customer">
@@ -88,7 +122,13 @@ function Deliver({ ticket, onChanged }: Props) {
     data.append("file", file);
     setError(null);
     mutate(
-      { url: apiRoutes.tuningRequests.revisions(ticket.id), method: "post", values: data, successNotification: { type: "success", message: `Revision ${ticket.revisions + 1} delivered` }, errorNotification: false },
+      {
+        url: apiRoutes.tuningRequests.revisions(ticket.id),
+        method: "post",
+        values: data,
+        successNotification: { type: "success", message: `Revision ${ticket.revisions + 1} delivered` },
+        errorNotification: false,
+      },
       {
         onSuccess: ({ data: answer }) => {
           setNote("");
@@ -101,7 +141,14 @@ function Deliver({ ticket, onChanged }: Props) {
   };
   return (
     <Flex vertical gap={8} aria-label="Deliver a revision" role="group">
-      <Input.TextArea value={note} onChange={(event) => setNote(event.target.value)} rows={2} placeholder="What this revision changes" aria-label="Revision note" maxLength={4000} />
+      <Input.TextArea
+        value={note}
+        onChange={(event) => setNote(event.target.value)}
+        rows={2}
+        placeholder="What this revision changes"
+        aria-label="Revision note"
+        maxLength={4000}
+      />
       <Space wrap>
         <Upload beforeUpload={send} showUploadList={false} accept=".bin,.ori,.mod,.hex">
           <Button type="primary" icon={<UploadOutlined />} loading={mutation.isPending}>
@@ -112,7 +159,9 @@ function Deliver({ ticket, onChanged }: Props) {
           Fix failing checksums
         </Checkbox>
       </Space>
-      {error && <Alert type="error" showIcon role="alert" message="The revision was not delivered" description={error} />}
+      {error && (
+        <Alert type="error" showIcon role="alert" message="The revision was not delivered" description={error} />
+      )}
     </Flex>
   );
 }
@@ -122,8 +171,22 @@ function Assign({ ticket, onChanged }: Props) {
   const { send, pending } = usePatch(ticket, onChanged);
   return (
     <Space.Compact style={{ maxWidth: 360 }}>
-      <Input value={assignee} onChange={(event) => setAssignee(event.target.value)} placeholder="Who on your team works it" aria-label="Assignee" maxLength={80} />
-      <Button loading={pending} onClick={() => send({ action: "assign", assignee: assignee.trim() || null }, assignee.trim() ? `Assigned to ${assignee.trim()}` : "Unassigned")}>
+      <Input
+        value={assignee}
+        onChange={(event) => setAssignee(event.target.value)}
+        placeholder="Who on your team works it"
+        aria-label="Assignee"
+        maxLength={80}
+      />
+      <Button
+        loading={pending}
+        onClick={() =>
+          send(
+            { action: "assign", assignee: assignee.trim() || null },
+            assignee.trim() ? `Assigned to ${assignee.trim()}` : "Unassigned",
+          )
+        }
+      >
         Assign
       </Button>
     </Space.Compact>
@@ -131,7 +194,13 @@ function Assign({ ticket, onChanged }: Props) {
 }
 
 /** Cancel or "not possible": a reason the other side is told. */
-function ReasonAction({ ticket, onChanged, action, label, explanation }: Props & { action: "cancel" | "decline"; label: string; explanation: string }) {
+function ReasonAction({
+  ticket,
+  onChanged,
+  action,
+  label,
+  explanation,
+}: Props & { action: "cancel" | "decline"; label: string; explanation: string }) {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const { send, pending } = usePatch(ticket, onChanged);
@@ -148,7 +217,14 @@ function ReasonAction({ ticket, onChanged, action, label, explanation }: Props &
           required="give a reason: the other side is told it"
           sending={pending}
           error={error}
-          onSubmit={(reason) => send({ action, reason }, `${ticket.reference}: ${label.toLowerCase()}`, (failure) => setError(fieldMessage(failure, "reason") ?? failureText(failure)), () => setOpen(false))}
+          onSubmit={(reason) =>
+            send(
+              { action, reason },
+              `${ticket.reference}: ${label.toLowerCase()}`,
+              (failure) => setError(fieldMessage(failure, "reason") ?? failureText(failure)),
+              () => setOpen(false),
+            )
+          }
           onClose={() => setOpen(false)}
         />
       )}
@@ -159,16 +235,39 @@ function ReasonAction({ ticket, onChanged, action, label, explanation }: Props &
 function RevisionRequest({ ticket, onChanged }: Props) {
   const form = useContractForm(revisionRequestActionSchema, { action: "request-revision", note: "", logIds: [] });
   const { send, pending } = usePatch(ticket, onChanged);
-  const submit = form.handleSubmit((values) => send(values, `Revision ${ticket.revisions + 1} asked for`, form.showServerError, () => form.reset()));
+  const submit = form.handleSubmit((values) =>
+    send(values, `Revision ${ticket.revisions + 1} asked for`, form.showServerError, () => form.reset()),
+  );
   const until = ticket.freeRevisionsUntil ? new Date(ticket.freeRevisionsUntil).toLocaleDateString() : null;
   return (
     <Form layout="vertical" onFinish={() => void submit()} aria-label="Ask for a revision">
       <FormError message={form.formError} />
-      <Field control={form.control} name="note" label="What should change" required help={until ? `Free revisions until ${until}` : undefined}>
-        {(field) => <Input.TextArea {...field} rows={3} maxLength={4000} placeholder="e.g. knock in 5th gear above 5,500 rpm, see the new log" />}
+      <Field
+        control={form.control}
+        name="note"
+        label="What should change"
+        required
+        help={until ? `Free revisions until ${until}` : undefined}
+      >
+        {(field) => (
+          <Input.TextArea
+            {...field}
+            rows={3}
+            maxLength={4000}
+            placeholder="e.g. knock in 5th gear above 5,500 rpm, see the new log"
+          />
+        )}
       </Field>
       <Field control={form.control} name="logIds" label="New logs">
-        {(field) => <VehicleLogsSelect vehicleId={ticket.vehicleId} value={field.value} onChange={field.onChange} onBlur={field.onBlur} label="New logs" />}
+        {(field) => (
+          <VehicleLogsSelect
+            vehicleId={ticket.vehicleId}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            label="New logs"
+          />
+        )}
       </Field>
       <Button htmlType="submit" loading={pending}>
         Ask for revision {ticket.revisions + 1}
@@ -183,8 +282,17 @@ function Pay({ ticket }: { ticket: TuningRequest }) {
   const { mutate, mutation } = useCustomMutation<Checkout>();
   const pay = () =>
     mutate(
-      { url: apiRoutes.payments.tuningRequestOrder(), method: "post", values: { tuningRequestId: ticket.id }, successNotification: false, errorNotification: false },
-      { onSuccess: ({ data }) => go({ to: data.checkoutPath ?? `/checkout/${data.order.id}` }), onError: (failure: HttpError) => setError(failureText(failure)) },
+      {
+        url: apiRoutes.payments.tuningRequestOrder(),
+        method: "post",
+        values: { tuningRequestId: ticket.id },
+        successNotification: false,
+        errorNotification: false,
+      },
+      {
+        onSuccess: ({ data }) => go({ to: data.checkoutPath ?? `/checkout/${data.order.id}` }),
+        onError: (failure: HttpError) => setError(failureText(failure)),
+      },
     );
   return (
     <Flex vertical gap={8}>
@@ -207,15 +315,31 @@ export function TicketActions({ ticket, onChanged, side }: Props & { side: "cust
         {can("deliver") && <Deliver ticket={ticket} onChanged={onChanged} />}
         <Space wrap>
           {can("start") && (
-            <Button type="primary" loading={pending} onClick={() => send({ action: "start" }, `${ticket.reference}: work started`)}>
+            <Button
+              type="primary"
+              loading={pending}
+              onClick={() => send({ action: "start" }, `${ticket.reference}: work started`)}
+            >
               Start work
             </Button>
           )}
           {can("decline") && (
-            <ReasonAction ticket={ticket} onChanged={onChanged} action="decline" label="Not possible" explanation={`The customer is told why${paid ? "; the payment is refunded in full" : ""}.`} />
+            <ReasonAction
+              ticket={ticket}
+              onChanged={onChanged}
+              action="decline"
+              label="Not possible"
+              explanation={`The customer is told why${paid ? "; the payment is refunded in full" : ""}.`}
+            />
           )}
           {(can("cancel") || can("cancel-paid")) && (
-            <ReasonAction ticket={ticket} onChanged={onChanged} action="cancel" label={paid ? "Cancel and refund" : "Cancel"} explanation={`The customer is told why${paid ? "; the payment is refunded in full and the revisions' licence removed" : ""}.`} />
+            <ReasonAction
+              ticket={ticket}
+              onChanged={onChanged}
+              action="cancel"
+              label={paid ? "Cancel and refund" : "Cancel"}
+              explanation={`The customer is told why${paid ? "; the payment is refunded in full and the revisions' licence removed" : ""}.`}
+            />
           )}
         </Space>
         {can("assign") && <Assign ticket={ticket} onChanged={onChanged} />}
@@ -228,13 +352,26 @@ export function TicketActions({ ticket, onChanged, side }: Props & { side: "cust
       {can("request-revision") && <RevisionRequest ticket={ticket} onChanged={onChanged} />}
       <Space wrap>
         {can("accept") && (
-          <Popconfirm title={`Accept revision ${ticket.revisions}?`} description="The request is then closed." okText="Accept" onConfirm={() => send({ action: "accept" }, `${ticket.reference}: revision ${ticket.revisions} accepted`)}>
+          <Popconfirm
+            title={`Accept revision ${ticket.revisions}?`}
+            description="The request is then closed."
+            okText="Accept"
+            onConfirm={() => send({ action: "accept" }, `${ticket.reference}: revision ${ticket.revisions} accepted`)}
+          >
             <Button type="primary" loading={pending}>
               Accept revision {ticket.revisions}
             </Button>
           </Popconfirm>
         )}
-        {can("cancel") && <ReasonAction ticket={ticket} onChanged={onChanged} action="cancel" label="Cancel" explanation="The dealer is told why. Nothing has been paid." />}
+        {can("cancel") && (
+          <ReasonAction
+            ticket={ticket}
+            onChanged={onChanged}
+            action="cancel"
+            label="Cancel"
+            explanation="The dealer is told why. Nothing has been paid."
+          />
+        )}
       </Space>
     </Flex>
   );

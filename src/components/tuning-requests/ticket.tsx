@@ -7,7 +7,21 @@
  */
 import { PaperClipOutlined } from "@ant-design/icons";
 import { type HttpError, useCustom, useCustomMutation, useOne } from "@refinedev/core";
-import { Alert, Button, Card, Descriptions, Empty, Flex, Input, Skeleton, Space, Tag, Timeline, Typography, Upload } from "antd";
+import {
+  Alert,
+  Button,
+  Card,
+  Descriptions,
+  Empty,
+  Flex,
+  Input,
+  Skeleton,
+  Space,
+  Tag,
+  Timeline,
+  Typography,
+  Upload,
+} from "antd";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { apiRoutes } from "../../../contracts/api-paths";
@@ -24,7 +38,8 @@ import { STATE_LABELS, StateTag } from "./state-tag";
 import { TicketActions } from "./ticket-actions";
 
 const when = (at: string) => new Date(at).toLocaleString();
-const fileUrl = (ticket: TuningRequest, fileId: string) => `${API_PREFIX}/${apiRoutes.tuningRequests.file(ticket.id, fileId)}`;
+const fileUrl = (ticket: TuningRequest, fileId: string) =>
+  `${API_PREFIX}/${apiRoutes.tuningRequests.file(ticket.id, fileId)}`;
 
 function LogLink({ id }: { id: string }) {
   const { result } = useOne<DataLogSummary>({ resource: "data-logs", id, queryOptions: { retry: false } });
@@ -32,7 +47,14 @@ function LogLink({ id }: { id: string }) {
 }
 
 function ThreadEntry({ ticket, event }: { ticket: TuningRequest; event: TuningRequestEvent }) {
-  const who = event.actor === "system" ? "The portal" : event.actor === "customer" ? (ticket.customerName ?? "The customer") : event.actor === "admin" ? "Support" : (ticket.dealerName ?? "The dealer");
+  const who =
+    event.actor === "system"
+      ? "The portal"
+      : event.actor === "customer"
+        ? (ticket.customerName ?? "The customer")
+        : event.actor === "admin"
+          ? "Support"
+          : (ticket.dealerName ?? "The dealer");
   const what =
     event.kind === "submitted"
       ? "asked for a custom tune"
@@ -47,9 +69,12 @@ function ThreadEntry({ ticket, event }: { ticket: TuningRequest; event: TuningRe
   return (
     <Flex vertical gap={2} data-testid="thread-entry">
       <Typography.Text>
-        <Typography.Text strong>{who}</Typography.Text> {what} <Typography.Text type="secondary">· {when(event.at)}</Typography.Text>
+        <Typography.Text strong>{who}</Typography.Text> {what}{" "}
+        <Typography.Text type="secondary">· {when(event.at)}</Typography.Text>
       </Typography.Text>
-      {event.text && <Typography.Paragraph style={{ whiteSpace: "pre-wrap", marginBottom: 0 }}>{event.text}</Typography.Paragraph>}
+      {event.text && (
+        <Typography.Paragraph style={{ whiteSpace: "pre-wrap", marginBottom: 0 }}>{event.text}</Typography.Paragraph>
+      )}
       {files.length > 0 && (
         <Space wrap>
           {files.map((file) => (
@@ -89,12 +114,38 @@ function MessageBox({ ticket, onChanged }: { ticket: TuningRequest; onChanged: (
       const data = new FormData();
       data.append("text", text);
       data.append("file", file);
-      mutate({ url: apiRoutes.tuningRequests.files(ticket.id), method: "post", values: data, successNotification: false, errorNotification: false }, done);
-    } else mutate({ url: apiRoutes.tuningRequests.record(ticket.id), method: "patch", values: { action: "message", text }, successNotification: false, errorNotification: false }, done);
+      mutate(
+        {
+          url: apiRoutes.tuningRequests.files(ticket.id),
+          method: "post",
+          values: data,
+          successNotification: false,
+          errorNotification: false,
+        },
+        done,
+      );
+    } else
+      mutate(
+        {
+          url: apiRoutes.tuningRequests.record(ticket.id),
+          method: "patch",
+          values: { action: "message", text },
+          successNotification: false,
+          errorNotification: false,
+        },
+        done,
+      );
   };
   return (
     <Flex vertical gap={8}>
-      <Input.TextArea value={text} onChange={(event) => setText(event.target.value)} rows={3} maxLength={4000} placeholder="Write to the other side" aria-label="Message" />
+      <Input.TextArea
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        rows={3}
+        maxLength={4000}
+        placeholder="Write to the other side"
+        aria-label="Message"
+      />
       <Space wrap>
         <Button type="primary" onClick={send} loading={mutation.isPending} disabled={!text.trim() && !file}>
           Send
@@ -121,19 +172,32 @@ function MessageBox({ ticket, onChanged }: { ticket: TuningRequest; onChanged: (
 
 export function TuningRequestTicket({ id, side }: { id: string; side: "customer" | "dealer" }) {
   const session = useSession();
-  const { query } = useCustom<TuningRequest>({ url: apiRoutes.tuningRequests.record(id), method: "get", errorNotification: false });
+  const { query } = useCustom<TuningRequest>({
+    url: apiRoutes.tuningRequests.record(id),
+    method: "get",
+    errorNotification: false,
+  });
   const [live, setLive] = useState<TuningRequest | null>(null);
   const read = useCustomMutation();
   const ticket = live ?? query.data?.data ?? null;
 
   useEffect(() => {
     setLive(null);
-    return openSessionStream(session, apiRoutes.tuningRequests.listen(id), { [TUNING_REQUEST_EVENT]: (data) => setLive(JSON.parse(data) as TuningRequest) });
+    return openSessionStream(session, apiRoutes.tuningRequests.listen(id), {
+      [TUNING_REQUEST_EVENT]: (data) => setLive(JSON.parse(data) as TuningRequest),
+    });
   }, [id, session]);
   // Shown is read: the other side's new messages stop counting as unread.
   const unread = ticket?.unread ?? 0;
   useEffect(() => {
-    if (unread > 0) read.mutate({ url: apiRoutes.tuningRequests.record(id), method: "patch", values: { action: "read" }, successNotification: false, errorNotification: false });
+    if (unread > 0)
+      read.mutate({
+        url: apiRoutes.tuningRequests.record(id),
+        method: "patch",
+        values: { action: "read" },
+        successNotification: false,
+        errorNotification: false,
+      });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the count changes
   }, [id, unread]);
 
@@ -141,7 +205,8 @@ export function TuningRequestTicket({ id, side }: { id: string; side: "customer"
   const missing = useRecordMissing(query.error, side === "dealer");
   if (missing) return null;
   if (query.isLoading && !ticket) return <Skeleton active />;
-  if (!ticket) return <Alert type="error" showIcon message="Could not load the request" description={failureText(query.error)} />;
+  if (!ticket)
+    return <Alert type="error" showIcon message="Could not load the request" description={failureText(query.error)} />;
   const stock = ticket.files.find((file) => file.kind === "stock-read");
   const q = ticket.questionnaire;
   return (
@@ -152,13 +217,33 @@ export function TuningRequestTicket({ id, side }: { id: string; side: "customer"
         </Typography.Title>
         <StateTag state={ticket.state} />
         {ticket.assignee && <Tag>worked by {ticket.assignee}</Tag>}
-        {ticket.quote && <Tag color="blue">{`${formatMoney(ticket.quote.priceCents, ticket.quote.currency)} · ${ticket.quote.expectedDays} days`}</Tag>}
+        {ticket.quote && (
+          <Tag color="blue">{`${formatMoney(ticket.quote.priceCents, ticket.quote.currency)} · ${ticket.quote.expectedDays} days`}</Tag>
+        )}
       </Space>
-      {ticket.closedReason && <Alert type="info" showIcon message={`${STATE_LABELS[ticket.state]}: ${ticket.closedReason}`} />}
-      {ticket.autoAcceptAt && <Alert type="info" showIcon message={`Revision ${ticket.revisions} is accepted on ${new Date(ticket.autoAcceptAt).toLocaleDateString()} unless the customer asks for another.`} />}
+      {ticket.closedReason && (
+        <Alert type="info" showIcon message={`${STATE_LABELS[ticket.state]}: ${ticket.closedReason}`} />
+      )}
+      {ticket.autoAcceptAt && (
+        <Alert
+          type="info"
+          showIcon
+          message={`Revision ${ticket.revisions} is accepted on ${new Date(ticket.autoAcceptAt).toLocaleDateString()} unless the customer asks for another.`}
+        />
+      )}
       <Card size="small" title="The car">
         <Descriptions size="small" column={{ xs: 1, md: 2 }}>
-          <Descriptions.Item label="Car">{ticket.vehicleId ? <Link to={side === "customer" ? `/my-devices/${ticket.vehicleId}` : `/managed-devices/${ticket.vehicleId}`}>{ticket.vehicleName}</Link> : ticket.vehicleName}</Descriptions.Item>
+          <Descriptions.Item label="Car">
+            {ticket.vehicleId ? (
+              <Link
+                to={side === "customer" ? `/my-devices/${ticket.vehicleId}` : `/managed-devices/${ticket.vehicleId}`}
+              >
+                {ticket.vehicleName}
+              </Link>
+            ) : (
+              ticket.vehicleName
+            )}
+          </Descriptions.Item>
           <Descriptions.Item label="VIN">{ticket.vehicle.vin ?? "—"}</Descriptions.Item>
           <Descriptions.Item label="Software">{ticket.vehicle.softwareId ?? ticket.firmwareId}</Descriptions.Item>
           <Descriptions.Item label="ECU serial">{ticket.vehicle.ecuSerial ?? "—"}</Descriptions.Item>
@@ -171,7 +256,9 @@ export function TuningRequestTicket({ id, side }: { id: string; side: "customer"
               "—"
             )}
           </Descriptions.Item>
-          <Descriptions.Item label={side === "customer" ? "Dealer" : "Customer"}>{side === "customer" ? ticket.dealerName : ticket.customerName}</Descriptions.Item>
+          <Descriptions.Item label={side === "customer" ? "Dealer" : "Customer"}>
+            {side === "customer" ? ticket.dealerName : ticket.customerName}
+          </Descriptions.Item>
         </Descriptions>
       </Card>
       <Card size="small" title="What the customer asked for">
@@ -195,7 +282,11 @@ export function TuningRequestTicket({ id, side }: { id: string; side: "customer"
             )}
           </Descriptions.Item>
         </Descriptions>
-        {q.notes && <Typography.Paragraph style={{ whiteSpace: "pre-wrap", marginTop: 8, marginBottom: 0 }}>{q.notes}</Typography.Paragraph>}
+        {q.notes && (
+          <Typography.Paragraph style={{ whiteSpace: "pre-wrap", marginTop: 8, marginBottom: 0 }}>
+            {q.notes}
+          </Typography.Paragraph>
+        )}
       </Card>
       <Card size="small" title="Revisions">
         {ticket.revisionList.length === 0 ? (
@@ -207,7 +298,9 @@ export function TuningRequestTicket({ id, side }: { id: string; side: "customer"
                 <Space wrap>
                   <Typography.Text strong>Revision {revision.number}</Typography.Text>
                   <Typography.Text type="secondary">{when(revision.deliveredAt)}</Typography.Text>
-                  {side === "customer" && ticket.vehicleId && revision.number === ticket.revisions && <Link to={`/my-devices/${ticket.vehicleId}`}>Flash it from the car's page</Link>}
+                  {side === "customer" && ticket.vehicleId && revision.number === ticket.revisions && (
+                    <Link to={`/my-devices/${ticket.vehicleId}`}>Flash it from the car's page</Link>
+                  )}
                   {side === "dealer" && (
                     <Typography.Link href={fileUrl(ticket, revision.fileId)} download>
                       Download
@@ -216,7 +309,12 @@ export function TuningRequestTicket({ id, side }: { id: string; side: "customer"
                 </Space>
                 {revision.note && <Typography.Text>{revision.note}</Typography.Text>}
                 <MapChanges changes={revision.changesFromStock} label={`Revision ${revision.number} against stock`} />
-                {revision.number > 1 && <MapChanges changes={revision.changesFromPrevious} label={`Revision ${revision.number} against revision ${revision.number - 1}`} />}
+                {revision.number > 1 && (
+                  <MapChanges
+                    changes={revision.changesFromPrevious}
+                    label={`Revision ${revision.number} against revision ${revision.number - 1}`}
+                  />
+                )}
               </Flex>
             ))}
           </Flex>
@@ -226,7 +324,12 @@ export function TuningRequestTicket({ id, side }: { id: string; side: "customer"
         <TicketActions ticket={ticket} side={side} onChanged={setLive} />
       </Card>
       <Card size="small" title="Thread">
-        <Timeline items={ticket.events.map((event) => ({ key: event.id, children: <ThreadEntry ticket={ticket} event={event} /> }))} />
+        <Timeline
+          items={ticket.events.map((event) => ({
+            key: event.id,
+            children: <ThreadEntry ticket={ticket} event={event} />,
+          }))}
+        />
         <MessageBox ticket={ticket} onChanged={setLive} />
       </Card>
     </Flex>

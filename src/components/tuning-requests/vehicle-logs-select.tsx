@@ -16,7 +16,11 @@ export function VehicleLogsSelect({ vehicleId, value, onChange, onBlur, label }:
   const logs = useCustom<{ data: DataLogSummary[] }>({
     url: apiPaths["data-logs"].list,
     method: "get",
-    config: { filters: vehicleId ? [{ field: "vehicleId", operator: "eq", value: vehicleId }] : [], sorters: [{ field: "createdAt", order: "desc" }], query: { pageSize: 50 } },
+    config: {
+      filters: vehicleId ? [{ field: "vehicleId", operator: "eq", value: vehicleId }] : [],
+      sorters: [{ field: "createdAt", order: "desc" }],
+      query: { pageSize: 50 },
+    },
   });
   return (
     <Select
@@ -28,7 +32,10 @@ export function VehicleLogsSelect({ vehicleId, value, onChange, onBlur, label }:
       onChange={onChange}
       onBlur={onBlur}
       loading={logs.query.isLoading}
-      options={(logs.query.data?.data.data ?? []).map((log) => ({ value: log.id, label: `${log.title} (${new Date(log.createdAt).toLocaleDateString()})` }))}
+      options={(logs.query.data?.data.data ?? []).map((log) => ({
+        value: log.id,
+        label: `${log.title} (${new Date(log.createdAt).toLocaleDateString()})`,
+      }))}
     />
   );
 }

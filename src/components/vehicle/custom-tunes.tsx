@@ -17,7 +17,11 @@ import { TuningRequestTicket } from "../tuning-requests/ticket";
 export function CustomTunes({ vehicle, owner }: { vehicle: Vehicle; owner: boolean }) {
   const [params, setParams] = useSearchParams();
   const [asking, setAsking] = useState(false);
-  const { query } = useCustom<{ data: TuningRequestSummary[]; total: number }>({ url: apiRoutes.vehicles.tuningRequests(vehicle.id), method: "get", config: { query: { pageSize: 50 } } });
+  const { query } = useCustom<{ data: TuningRequestSummary[]; total: number }>({
+    url: apiRoutes.vehicles.tuningRequests(vehicle.id),
+    method: "get",
+    config: { query: { pageSize: 50 } },
+  });
   const open = params.get("request");
   const show = (id: string | null) =>
     setParams(
@@ -41,8 +45,19 @@ export function CustomTunes({ vehicle, owner }: { vehicle: Vehicle; owner: boole
         )
       }
     >
-      <RequestTable requests={query.data?.data.data ?? []} side={owner ? "customer" : "dealer"} loading={query.isLoading} onOpen={(request) => show(request.id)} />
-      <Drawer open={asking} title={`A custom tune for ${vehicle.name}`} onClose={() => setAsking(false)} width={720} destroyOnHidden>
+      <RequestTable
+        requests={query.data?.data.data ?? []}
+        side={owner ? "customer" : "dealer"}
+        loading={query.isLoading}
+        onOpen={(request) => show(request.id)}
+      />
+      <Drawer
+        open={asking}
+        title={`A custom tune for ${vehicle.name}`}
+        onClose={() => setAsking(false)}
+        width={720}
+        destroyOnHidden
+      >
         <NewTuningRequest
           vehicle={vehicle}
           onMade={(ticket) => {

@@ -9,13 +9,18 @@ import { CheckCircleTwoTone, CloseCircleTwoTone, QuestionCircleTwoTone } from "@
 import { type HttpError, useCustom, useCustomMutation } from "@refinedev/core";
 import { Alert, Button, Card, Flex, List, Progress, QRCode, Select, Space, Steps, Typography } from "antd";
 import { useEffect, useState } from "react";
-import { DEFAULT_MIN_BATTERY_VOLTS, type FlashLog, type FlashSessionDetail, type PreflightEvent } from "../../../contracts/flash-logs";
+import { apiRoutes } from "../../../contracts/api-paths";
+import {
+  DEFAULT_MIN_BATTERY_VOLTS,
+  type FlashLog,
+  type FlashSessionDetail,
+  type PreflightEvent,
+} from "../../../contracts/flash-logs";
 import type { BakedTuneFile, VehicleTunes } from "../../../contracts/tune-files";
 import type { Vehicle } from "../../../contracts/user-vehicles";
-import { type Handover, flashDeepLink } from "../../lib/flash-handover";
+import { flashDeepLink, type Handover } from "../../lib/flash-handover";
 import { type FlashProgress, progressLabel } from "../../lib/flash-progress";
 import { FlashSteps } from "./vehicle-history";
-import { apiRoutes } from "../../../contracts/api-paths";
 
 const MIN_BATTERY_VOLTS = DEFAULT_MIN_BATTERY_VOLTS;
 
@@ -27,18 +32,44 @@ interface Check {
 
 function pageChecks(vehicle: Vehicle, handover: Handover | null): Check[] {
   return [
-    { label: "Supported for flashing", state: vehicle.support.flashing ? "ok" : "failed", detail: vehicle.support.reason ?? `${vehicle.support.ecuFamily ?? ""} ${vehicle.firmwareId ?? ""}`.trim() },
-    { label: "Stock read stored (the way back)", state: vehicle.stockDump ? "ok" : "failed", detail: vehicle.stockDump ? `${vehicle.stockDump.size.toLocaleString()} bytes` : "read the ECU with the app first" },
-    { label: "File chosen", state: handover ? "ok" : "failed", detail: handover ? (handover.kind === "stock" ? "the stock read" : "the baked tune") : "bake a tune or choose back to stock" },
+    {
+      label: "Supported for flashing",
+      state: vehicle.support.flashing ? "ok" : "failed",
+      detail: vehicle.support.reason ?? `${vehicle.support.ecuFamily ?? ""} ${vehicle.firmwareId ?? ""}`.trim(),
+    },
+    {
+      label: "Stock read stored (the way back)",
+      state: vehicle.stockDump ? "ok" : "failed",
+      detail: vehicle.stockDump
+        ? `${vehicle.stockDump.size.toLocaleString()} bytes`
+        : "read the ECU with the app first",
+    },
+    {
+      label: "File chosen",
+      state: handover ? "ok" : "failed",
+      detail: handover
+        ? handover.kind === "stock"
+          ? "the stock read"
+          : "the baked tune"
+        : "bake a tune or choose back to stock",
+    },
     {
       label: `Battery at last connect ≥ ${MIN_BATTERY_VOLTS.toFixed(1)} V`,
-      state: vehicle.lastBatteryVolts === null ? "unknown" : vehicle.lastBatteryVolts >= MIN_BATTERY_VOLTS ? "ok" : "failed",
-      detail: vehicle.lastBatteryVolts === null ? "the app reads it before writing" : `${vehicle.lastBatteryVolts.toFixed(1)} V; connect a charger while flashing`,
+      state:
+        vehicle.lastBatteryVolts === null ? "unknown" : vehicle.lastBatteryVolts >= MIN_BATTERY_VOLTS ? "ok" : "failed",
+      detail:
+        vehicle.lastBatteryVolts === null
+          ? "the app reads it before writing"
+          : `${vehicle.lastBatteryVolts.toFixed(1)} V; connect a charger while flashing`,
     },
   ];
 }
 
-const ICONS = { ok: <CheckCircleTwoTone twoToneColor="#52c41a" />, failed: <CloseCircleTwoTone twoToneColor="#ff4d4f" />, unknown: <QuestionCircleTwoTone /> };
+const ICONS = {
+  ok: <CheckCircleTwoTone twoToneColor="#52c41a" />,
+  failed: <CloseCircleTwoTone twoToneColor="#ff4d4f" />,
+  unknown: <QuestionCircleTwoTone />,
+};
 
 function PreflightList({ checks }: { checks: Check[] }) {
   return (
@@ -65,11 +96,16 @@ function HandoverPanel({ handover }: { handover: Handover }) {
     <Flex gap={16} align="center" wrap>
       <QRCode value={link} size={160} aria-label="QR code for the app" />
       <Flex vertical gap={8} style={{ maxWidth: 420 }}>
-        <Typography.Text>Scan with the app on the phone connected to the car, or open the link on that phone.</Typography.Text>
+        <Typography.Text>
+          Scan with the app on the phone connected to the car, or open the link on that phone.
+        </Typography.Text>
         <Typography.Link href={link} data-testid="deep-link">
           Open in the app
         </Typography.Link>
-        <Typography.Text type="secondary">The app runs the pre-flight with the car's live values, unlocks the ECU with the key the portal gives it, and reports every step here.</Typography.Text>
+        <Typography.Text type="secondary">
+          The app runs the pre-flight with the car's live values, unlocks the ECU with the key the portal gives it, and
+          reports every step here.
+        </Typography.Text>
       </Flex>
     </Flex>
   );
@@ -83,7 +119,11 @@ function AppPreflight({ preflight }: { preflight: PreflightEvent }) {
       type={preflight.passed ? "success" : "error"}
       showIcon
       data-testid="app-preflight"
-      message={preflight.passed ? `The app's pre-flight passed (${preflight.checks.length} checks)` : `The app's pre-flight refused the flash: ${failed ? `${failed.check} — ${failed.message}` : preflight.failed}`}
+      message={
+        preflight.passed
+          ? `The app's pre-flight passed (${preflight.checks.length} checks)`
+          : `The app's pre-flight refused the flash: ${failed ? `${failed.check} — ${failed.message}` : preflight.failed}`
+      }
       description={
         <List
           size="small"
@@ -110,19 +150,35 @@ function LiveSession({ log, progress }: { log: FlashLog; progress: FlashProgress
   return (
     <Flex vertical gap={8} data-testid="live-flash">
       <Typography.Text strong>
-        {log.kind === "stock" ? "Writing the stock read" : `Flashing ${log.tuneTitle ?? "the file"}`}: <span data-testid="live-status">{log.result === "running" ? progressLabel(log) : log.result}</span>
+        {log.kind === "stock" ? "Writing the stock read" : `Flashing ${log.tuneTitle ?? "the file"}`}:{" "}
+        <span data-testid="live-status">{log.result === "running" ? progressLabel(log) : log.result}</span>
       </Typography.Text>
-      <Progress percent={Math.round(percent)} status={log.result === "running" ? "active" : log.result === "success" ? "success" : "exception"} />
+      <Progress
+        percent={Math.round(percent)}
+        status={log.result === "running" ? "active" : log.result === "success" ? "success" : "exception"}
+      />
       {steps.length > 0 && <FlashSteps steps={steps} />}
     </Flex>
   );
 }
 
 const failedWhere = (log: FlashLog) =>
-  log.failedStep === "block" && log.failedBlock !== null ? ` at block ${log.failedBlock}` : log.failedStep ? ` at ${log.failedStep}` : "";
+  log.failedStep === "block" && log.failedBlock !== null
+    ? ` at block ${log.failedBlock}`
+    : log.failedStep
+      ? ` at ${log.failedStep}`
+      : "";
 
 /** A failed or abandoned flash: resume from its failed block, or write the stock read back. */
-function Recovery({ vehicle, failed, onHandover }: { vehicle: Vehicle; failed: FlashLog; onHandover: (handover: Handover) => void }) {
+function Recovery({
+  vehicle,
+  failed,
+  onHandover,
+}: {
+  vehicle: Vehicle;
+  failed: FlashLog;
+  onHandover: (handover: Handover) => void;
+}) {
   return (
     <Alert
       type="error"
@@ -131,14 +187,32 @@ function Recovery({ vehicle, failed, onHandover }: { vehicle: Vehicle; failed: F
       message={`The last flash ${failed.result === "abandoned" ? "stopped reporting" : "failed"}${failedWhere(failed)}`}
       description={
         <Flex vertical gap={8}>
-          <Typography.Text>The ECU usually still runs its bootloader and accepts a new programming session. Keep the ignition on and a charger connected.</Typography.Text>
+          <Typography.Text>
+            The ECU usually still runs its bootloader and accepts a new programming session. Keep the ignition on and a
+            charger connected.
+          </Typography.Text>
           <Space wrap>
             {failed.kind === "tune" && failed.bakedTuneFileId && failed.failedBlock !== null && (
-              <Button onClick={() => onHandover({ vehicleId: vehicle.id, kind: "tune", bakedTuneFileId: failed.bakedTuneFileId as string, recoversId: failed.id, resumeFromBlock: failed.failedBlock as number })}>
+              <Button
+                onClick={() =>
+                  onHandover({
+                    vehicleId: vehicle.id,
+                    kind: "tune",
+                    bakedTuneFileId: failed.bakedTuneFileId as string,
+                    recoversId: failed.id,
+                    resumeFromBlock: failed.failedBlock as number,
+                  })
+                }
+              >
                 Resume from block {failed.failedBlock}
               </Button>
             )}
-            <Button type="primary" danger disabled={!vehicle.stockDump} onClick={() => onHandover({ vehicleId: vehicle.id, kind: "stock", recoversId: failed.id })}>
+            <Button
+              type="primary"
+              danger
+              disabled={!vehicle.stockDump}
+              onClick={() => onHandover({ vehicleId: vehicle.id, kind: "stock", recoversId: failed.id })}
+            >
               Recover: back to stock
             </Button>
           </Space>
@@ -159,17 +233,35 @@ export function FlashFlow({ vehicle, progress }: { vehicle: Vehicle; progress: F
     if (progress.orderVersion > 0) void refetchTunes();
   }, [progress.orderVersion, refetchTunes]);
   const bake = useCustomMutation<BakedTuneFile>();
-  const lastFailedId = vehicle.lastFlash && (vehicle.lastFlash.result === "failed" || vehicle.lastFlash.result === "abandoned") ? vehicle.lastFlash.id : null;
-  const lastFailed = useCustom<FlashSessionDetail>({ url: apiRoutes.vehicles.flashLog(vehicle.id, String(lastFailedId)), method: "get", queryOptions: { enabled: Boolean(lastFailedId) } });
+  const lastFailedId =
+    vehicle.lastFlash && (vehicle.lastFlash.result === "failed" || vehicle.lastFlash.result === "abandoned")
+      ? vehicle.lastFlash.id
+      : null;
+  const lastFailed = useCustom<FlashSessionDetail>({
+    url: apiRoutes.vehicles.flashLog(vehicle.id, String(lastFailedId)),
+    method: "get",
+    queryOptions: { enabled: Boolean(lastFailedId) },
+  });
   const bought = tunes.query.data?.data.bought ?? [];
   const live = progress.latestId ? progress.logs[progress.latestId] : undefined;
-  const failed = live && (live.result === "failed" || live.result === "abandoned") ? live : !live && lastFailedId ? lastFailed.query.data?.data.log : undefined;
+  const failed =
+    live && (live.result === "failed" || live.result === "abandoned")
+      ? live
+      : !live && lastFailedId
+        ? lastFailed.query.data?.data.log
+        : undefined;
 
   const bakeAndHandOver = () => {
     if (!tuneFileId) return;
     setBakeError(null);
     bake.mutate(
-      { url: apiRoutes.vehicles.tempBake(vehicle.id, "0"), method: "post", values: { tuneFileId, patchIds: [] }, successNotification: false, errorNotification: false },
+      {
+        url: apiRoutes.vehicles.tempBake(vehicle.id, "0"),
+        method: "post",
+        values: { tuneFileId, patchIds: [] },
+        successNotification: false,
+        errorNotification: false,
+      },
       {
         onSuccess: ({ data }) => setHandover({ vehicleId: vehicle.id, kind: "tune", bakedTuneFileId: data.id }),
         onError: (error: HttpError & { description?: string }) => setBakeError(error.description ?? error.message),
@@ -177,25 +269,42 @@ export function FlashFlow({ vehicle, progress }: { vehicle: Vehicle; progress: F
     );
   };
   // The app's pre-flight belongs to this hand-over only if it came after the flash that is shown.
-  const preflight = progress.preflight && (!live || Date.parse(progress.preflight.at) >= Date.parse(live.lastReportAt)) ? progress.preflight : null;
-  const current = live && live.result !== "running" ? 4 : live ? 3 : preflight && !preflight.passed ? 1 : handover ? 2 : 0;
+  const preflight =
+    progress.preflight && (!live || Date.parse(progress.preflight.at) >= Date.parse(live.lastReportAt))
+      ? progress.preflight
+      : null;
+  const current =
+    live && live.result !== "running" ? 4 : live ? 3 : preflight && !preflight.passed ? 1 : handover ? 2 : 0;
 
   return (
     <Card
       title="Flash"
       extra={
-        <Button danger={false} disabled={!vehicle.stockDump} onClick={() => setHandover({ vehicleId: vehicle.id, kind: "stock" })} data-testid="back-to-stock">
+        <Button
+          danger={false}
+          disabled={!vehicle.stockDump}
+          onClick={() => setHandover({ vehicleId: vehicle.id, kind: "stock" })}
+          data-testid="back-to-stock"
+        >
           Back to stock
         </Button>
       }
     >
       <Flex vertical gap={16}>
-        {failed && !(live && live.result === "running") && <Recovery vehicle={vehicle} failed={failed} onHandover={setHandover} />}
+        {failed && !(live && live.result === "running") && (
+          <Recovery vehicle={vehicle} failed={failed} onHandover={setHandover} />
+        )}
         <Steps
           size="small"
           current={current}
           status={preflight && !preflight.passed && current === 1 ? "error" : undefined}
-          items={[{ title: "Choose and bake" }, { title: "Pre-flight" }, { title: "Hand over to the app" }, { title: "Flashing" }, { title: "Result" }]}
+          items={[
+            { title: "Choose and bake" },
+            { title: "Pre-flight" },
+            { title: "Hand over to the app" },
+            { title: "Flashing" },
+            { title: "Result" },
+          ]}
         />
         <Space wrap>
           <Select
@@ -206,7 +315,12 @@ export function FlashFlow({ vehicle, progress }: { vehicle: Vehicle; progress: F
             onChange={setTuneFileId}
             options={bought.map((tune) => ({ value: tune.id, label: `${tune.title} v${tune.currentVersion}` }))}
           />
-          <Button type="primary" disabled={!tuneFileId || !vehicle.stockDump || !vehicle.support.flashing} loading={bake.mutation.isPending} onClick={bakeAndHandOver}>
+          <Button
+            type="primary"
+            disabled={!tuneFileId || !vehicle.stockDump || !vehicle.support.flashing}
+            loading={bake.mutation.isPending}
+            onClick={bakeAndHandOver}
+          >
             Bake and flash
           </Button>
         </Space>
@@ -217,7 +331,16 @@ export function FlashFlow({ vehicle, progress }: { vehicle: Vehicle; progress: F
         {handover && vehicle.support.flashing && <HandoverPanel handover={handover} />}
         {live && <LiveSession log={live} progress={progress} />}
         {live?.result === "success" && (
-          <Alert type="success" showIcon message={live.kind === "stock" ? "The car is back on its stock read" : `${live.tuneTitle ?? "The tune"} is on the car`} data-testid="flash-done" />
+          <Alert
+            type="success"
+            showIcon
+            message={
+              live.kind === "stock"
+                ? "The car is back on its stock read"
+                : `${live.tuneTitle ?? "The tune"} is on the car`
+            }
+            data-testid="flash-done"
+          />
         )}
       </Flex>
     </Card>

@@ -6,12 +6,23 @@ import { Field, FormError, SaveButton, useContractForm } from "../resource/form"
 import { TagsInput } from "../resource/record-form";
 
 export function OwnerFields({ vehicle }: { vehicle: Vehicle }) {
-  const form = useContractForm(vehiclePatchSchema, { name: vehicle.name, modifications: vehicle.modifications ?? [], notes: vehicle.notes ?? "", fuel: vehicle.fuel as (typeof FUELS)[number] | null });
+  const form = useContractForm(vehiclePatchSchema, {
+    name: vehicle.name,
+    modifications: vehicle.modifications ?? [],
+    notes: vehicle.notes ?? "",
+    fuel: vehicle.fuel as (typeof FUELS)[number] | null,
+  });
   const { mutate, mutation } = useUpdate();
   const invalidate = useInvalidate();
   const save = form.handleSubmit((values) =>
     mutate(
-      { resource: "my-devices", id: vehicle.id, values, successNotification: { type: "success", message: "Vehicle saved" }, errorNotification: false },
+      {
+        resource: "my-devices",
+        id: vehicle.id,
+        values,
+        successNotification: { type: "success", message: "Vehicle saved" },
+        errorNotification: false,
+      },
       {
         onSuccess: () => void invalidate({ resource: "my-devices", invalidates: ["list", "detail"], id: vehicle.id }),
         onError: form.showServerError,
@@ -26,9 +37,22 @@ export function OwnerFields({ vehicle }: { vehicle: Vehicle }) {
           {(field) => <Input {...field} value={field.value ?? ""} />}
         </Field>
         <Field control={form.control} name="fuel" label="Fuel">
-          {(field) => <Select {...field} allowClear value={field.value ?? undefined} onChange={(v) => field.onChange(v ?? null)} options={FUELS.map((fuel) => ({ value: fuel, label: fuel }))} />}
+          {(field) => (
+            <Select
+              {...field}
+              allowClear
+              value={field.value ?? undefined}
+              onChange={(v) => field.onChange(v ?? null)}
+              options={FUELS.map((fuel) => ({ value: fuel, label: fuel }))}
+            />
+          )}
         </Field>
-        <Field control={form.control} name="modifications" label="Modifications" help="Intake, downpipe, intercooler, turbo…">
+        <Field
+          control={form.control}
+          name="modifications"
+          label="Modifications"
+          help="Intake, downpipe, intercooler, turbo…"
+        >
           {(field) => <TagsInput {...field} value={field.value ?? []} />}
         </Field>
         <Field control={form.control} name="notes" label="Notes">
@@ -46,8 +70,14 @@ export function DeviceAttributes({ vehicle }: { vehicle: Vehicle }) {
   return (
     <Card title="The app's settings for this car">
       <Descriptions size="small" column={1}>
-        <Descriptions.Item label="Adapter">{attributes.adapter ? `${attributes.adapter.kind} (firmware ${attributes.adapter.firmware})` : "—"}</Descriptions.Item>
-        <Descriptions.Item label="Phone">{attributes.phone ? `${attributes.phone.model}, ${attributes.phone.platform} ${attributes.phone.osVersion}` : "—"}</Descriptions.Item>
+        <Descriptions.Item label="Adapter">
+          {attributes.adapter ? `${attributes.adapter.kind} (firmware ${attributes.adapter.firmware})` : "—"}
+        </Descriptions.Item>
+        <Descriptions.Item label="Phone">
+          {attributes.phone
+            ? `${attributes.phone.model}, ${attributes.phone.platform} ${attributes.phone.osVersion}`
+            : "—"}
+        </Descriptions.Item>
         <Descriptions.Item label="App settings">
           {attributes.appSettings && Object.keys(attributes.appSettings).length
             ? Object.entries(attributes.appSettings)

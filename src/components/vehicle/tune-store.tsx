@@ -9,15 +9,15 @@
 import { type HttpError, useCustom, useCustomMutation, useGo } from "@refinedev/core";
 import { Alert, Button, Card, Flex, List, Space, Tag, Typography } from "antd";
 import { useEffect, useState } from "react";
-import { apiRoutes, apiPaths } from "../../../contracts/api-paths";
+import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import type { Checkout, Licence } from "../../../contracts/payments";
 import type { RepositoryAccess } from "../../../contracts/repositories";
 import type { TuneFile } from "../../../contracts/tune-files";
 import type { Vehicle } from "../../../contracts/user-vehicles";
 import { failureText } from "../../lib/http-errors";
 import { formatMoney } from "../../lib/money";
-import { LicenceRemoval } from "../payments/licence-removal";
 import { useSessionState } from "../../providers/session-context";
+import { LicenceRemoval } from "../payments/licence-removal";
 
 interface Page<T> {
   data: T[];
@@ -46,12 +46,23 @@ export function TuneStore({ vehicle, orderVersion }: { vehicle: Vehicle; orderVe
   const forSale = useCustom<Page<TuneFile>>({
     url: apiPaths["tune-files"].list,
     method: "get",
-    config: { filters: [{ field: "firmwareId", operator: "eq", value: vehicle.firmwareId ?? "-" }, { field: "published", operator: "eq", value: true }], query: { pageSize: 50 } },
+    config: {
+      filters: [
+        { field: "firmwareId", operator: "eq", value: vehicle.firmwareId ?? "-" },
+        { field: "published", operator: "eq", value: true },
+      ],
+      query: { pageSize: 50 },
+    },
     queryOptions: { enabled: Boolean(vehicle.firmwareId) && owner },
   });
   // The private collections the owner reaches: their tunes are marked, and some are at no charge.
-  const collections = useCustom<Page<RepositoryAccess>>({ url: apiRoutes.users.repositoryAccess(user?.uid ?? "-"), method: "get", queryOptions: { enabled: Boolean(user) && owner } });
-  const collectionOf = (tune: TuneFile) => (collections.query.data?.data.data ?? []).find((access) => access.repositoryId === tune.repositoryId);
+  const collections = useCustom<Page<RepositoryAccess>>({
+    url: apiRoutes.users.repositoryAccess(user?.uid ?? "-"),
+    method: "get",
+    queryOptions: { enabled: Boolean(user) && owner },
+  });
+  const collectionOf = (tune: TuneFile) =>
+    (collections.query.data?.data.data ?? []).find((access) => access.repositoryId === tune.repositoryId);
   const buy = useCustomMutation<Checkout>();
   const [buyError, setBuyError] = useState<string | null>(null);
   const [buying, setBuying] = useState<string | null>(null);
@@ -62,12 +73,20 @@ export function TuneStore({ vehicle, orderVersion }: { vehicle: Vehicle; orderVe
   }, [orderVersion, refetchLicences]);
 
   const held = new Set((licences.query.data?.data.data ?? []).map((licence) => licence.tuneFileId));
-  const offers = (forSale.query.data?.data.data ?? []).filter((tune) => !held.has(tune.id) && tune.dealerUid !== user?.uid);
+  const offers = (forSale.query.data?.data.data ?? []).filter(
+    (tune) => !held.has(tune.id) && tune.dealerUid !== user?.uid,
+  );
   const purchase = (tune: TuneFile) => {
     setBuyError(null);
     setBuying(tune.id);
     buy.mutate(
-      { url: apiRoutes.payments.tuneFileOrder(), method: "post", values: { tuneFileId: tune.id, vehicleId: vehicle.id }, successNotification: false, errorNotification: false },
+      {
+        url: apiRoutes.payments.tuneFileOrder(),
+        method: "post",
+        values: { tuneFileId: tune.id, vehicleId: vehicle.id },
+        successNotification: false,
+        errorNotification: false,
+      },
       {
         onSuccess: ({ data }) => {
           // A free tune is licensed at once; otherwise the order is paid on the checkout page (the sandbox's or Stripe's).
@@ -89,12 +108,29 @@ export function TuneStore({ vehicle, orderVersion }: { vehicle: Vehicle; orderVe
           renderItem={(licence) => (
             <List.Item
               data-testid="licence"
-              actions={role === "admin" || licence.dealerUid === user?.uid ? [<RemoveLicence key="remove" vehicle={vehicle} licence={licence} onDone={() => void refetchLicences()} />] : []}
+              actions={
+                role === "admin" || licence.dealerUid === user?.uid
+                  ? [
+                      <RemoveLicence
+                        key="remove"
+                        vehicle={vehicle}
+                        licence={licence}
+                        onDone={() => void refetchLicences()}
+                      />,
+                    ]
+                  : []
+              }
             >
               <Space wrap>
                 <Typography.Text strong>{licence.title}</Typography.Text>
-                {licence.consumedAt ? <Tag>used by the flash of {new Date(licence.consumedAt).toLocaleDateString()}</Tag> : <Tag color="green">unused</Tag>}
-                <Typography.Text type="secondary">{licence.orderId ? "bought" : "granted"} {new Date(licence.createdAt).toLocaleDateString()}</Typography.Text>
+                {licence.consumedAt ? (
+                  <Tag>used by the flash of {new Date(licence.consumedAt).toLocaleDateString()}</Tag>
+                ) : (
+                  <Tag color="green">unused</Tag>
+                )}
+                <Typography.Text type="secondary">
+                  {licence.orderId ? "bought" : "granted"} {new Date(licence.createdAt).toLocaleDateString()}
+                </Typography.Text>
               </Space>
             </List.Item>
           )}
@@ -103,7 +139,11 @@ export function TuneStore({ vehicle, orderVersion }: { vehicle: Vehicle; orderVe
       {owner && (
         <Card title="Tunes for this car" size="small">
           {!vehicle.firmwareId ? (
-            <Alert type="info" showIcon message="Read the car's stock with the app first: tunes are offered for the firmware it runs." />
+            <Alert
+              type="info"
+              showIcon
+              message="Read the car's stock with the app first: tunes are offered for the firmware it runs."
+            />
           ) : (
             <List
               aria-label="Tunes for this car"
@@ -116,8 +156,15 @@ export function TuneStore({ vehicle, orderVersion }: { vehicle: Vehicle; orderVe
                   <List.Item
                     data-testid="offer"
                     actions={[
-                      <Button key="buy" type="primary" onClick={() => purchase(tune)} loading={buy.mutation.isPending && buying === tune.id}>
-                        {collection?.freeForMembers ? "Get at no charge" : `Buy for ${formatMoney(tune.priceCents, tune.currency)}`}
+                      <Button
+                        key="buy"
+                        type="primary"
+                        onClick={() => purchase(tune)}
+                        loading={buy.mutation.isPending && buying === tune.id}
+                      >
+                        {collection?.freeForMembers
+                          ? "Get at no charge"
+                          : `Buy for ${formatMoney(tune.priceCents, tune.currency)}`}
                       </Button>,
                     ]}
                   >
@@ -135,7 +182,15 @@ export function TuneStore({ vehicle, orderVersion }: { vehicle: Vehicle; orderVe
               }}
             />
           )}
-          {buyError && <Alert type="error" showIcon message="The checkout did not open" description={buyError} style={{ marginTop: 12 }} />}
+          {buyError && (
+            <Alert
+              type="error"
+              showIcon
+              message="The checkout did not open"
+              description={buyError}
+              style={{ marginTop: 12 }}
+            />
+          )}
         </Card>
       )}
     </Flex>

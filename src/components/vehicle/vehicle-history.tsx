@@ -4,13 +4,13 @@
  */
 import { useCustom } from "@refinedev/core";
 import { Alert, Card, Descriptions, Empty, Skeleton, Table, Tabs, Tag, Timeline, Typography } from "antd";
+import { apiRoutes } from "../../../contracts/api-paths";
 import type { FlashLog, FlashLogStep, FlashSessionDetail } from "../../../contracts/flash-logs";
 import type { ListResponse } from "../../../contracts/list-query";
 import type { Snapshot, TimelineEntry } from "../../../contracts/user-vehicles";
 import { progressLabel } from "../../lib/flash-progress";
 import { snapshotChanges } from "../../lib/snapshot-diff";
 import { FLASH_RESULT_COLOURS, FlashResultTag } from "./flash-result-tag";
-import { apiRoutes } from "../../../contracts/api-paths";
 
 const when = (iso: string) => new Date(iso).toLocaleString();
 
@@ -25,9 +25,14 @@ const TIMELINE_COLOURS: Record<TimelineEntry["kind"], string> = {
 };
 
 function ModificationTimeline({ vehicleId, version }: { vehicleId: string; version: number }) {
-  const { query } = useCustom<{ data: TimelineEntry[] }>({ url: apiRoutes.vehicles.timeline(vehicleId), method: "get", queryOptions: { queryKey: ["vehicle-timeline", vehicleId, version] } });
+  const { query } = useCustom<{ data: TimelineEntry[] }>({
+    url: apiRoutes.vehicles.timeline(vehicleId),
+    method: "get",
+    queryOptions: { queryKey: ["vehicle-timeline", vehicleId, version] },
+  });
   if (query.isLoading) return <Skeleton active />;
-  if (query.isError) return <Alert type="error" showIcon message="Could not load the timeline" description={query.error.message} />;
+  if (query.isError)
+    return <Alert type="error" showIcon message="Could not load the timeline" description={query.error.message} />;
   const entries = query.data?.data.data ?? [];
   if (entries.length === 0) return <Empty description="Nothing has happened to this car yet" />;
   return (
@@ -37,7 +42,8 @@ function ModificationTimeline({ vehicleId, version }: { vehicleId: string; versi
         color: entry.result ? FLASH_RESULT_COLOURS[entry.result as FlashLog["result"]] : TIMELINE_COLOURS[entry.kind],
         children: (
           <div data-testid={`timeline-${entry.kind}`}>
-            <Typography.Text strong>{entry.title}</Typography.Text> {entry.result && <FlashResultTag result={entry.result as FlashLog["result"]} />}
+            <Typography.Text strong>{entry.title}</Typography.Text>{" "}
+            {entry.result && <FlashResultTag result={entry.result as FlashLog["result"]} />}
             <br />
             <Typography.Text type="secondary">
               {when(entry.at)}
@@ -51,11 +57,18 @@ function ModificationTimeline({ vehicleId, version }: { vehicleId: string; versi
 }
 
 function Snapshots({ vehicleId, version }: { vehicleId: string; version: number }) {
-  const { query } = useCustom<ListResponse<Snapshot>>({ url: apiRoutes.vehicles.snapshots(vehicleId), method: "get", config: { query: { pageSize: 50 } }, queryOptions: { queryKey: ["vehicle-snapshots", vehicleId, version] } });
+  const { query } = useCustom<ListResponse<Snapshot>>({
+    url: apiRoutes.vehicles.snapshots(vehicleId),
+    method: "get",
+    config: { query: { pageSize: 50 } },
+    queryOptions: { queryKey: ["vehicle-snapshots", vehicleId, version] },
+  });
   if (query.isLoading) return <Skeleton active />;
-  if (query.isError) return <Alert type="error" showIcon message="Could not load the snapshots" description={query.error.message} />;
+  if (query.isError)
+    return <Alert type="error" showIcon message="Could not load the snapshots" description={query.error.message} />;
   const snapshots = query.data?.data.data ?? [];
-  if (snapshots.length === 0) return <Empty description="No snapshots yet: the app records one at each connect and around each flash" />;
+  if (snapshots.length === 0)
+    return <Empty description="No snapshots yet: the app records one at each connect and around each flash" />;
   return (
     <Timeline
       aria-label="Snapshots"
@@ -65,10 +78,13 @@ function Snapshots({ vehicleId, version }: { vehicleId: string; version: number 
         return {
           children: (
             <div data-testid="snapshot">
-              <Typography.Text strong>{snapshot.kind}</Typography.Text> <Typography.Text type="secondary">{when(snapshot.recordedAt)}</Typography.Text>
+              <Typography.Text strong>{snapshot.kind}</Typography.Text>{" "}
+              <Typography.Text type="secondary">{when(snapshot.recordedAt)}</Typography.Text>
               <br />
               <Typography.Text type="secondary">
-                {snapshot.softwareId ?? "—"} · {snapshot.batteryVolts !== null ? `${snapshot.batteryVolts.toFixed(1)} V` : "—"} · {snapshot.faultCodes.length ? snapshot.faultCodes.join(", ") : "no fault codes"}
+                {snapshot.softwareId ?? "—"} ·{" "}
+                {snapshot.batteryVolts !== null ? `${snapshot.batteryVolts.toFixed(1)} V` : "—"} ·{" "}
+                {snapshot.faultCodes.length ? snapshot.faultCodes.join(", ") : "no fault codes"}
               </Typography.Text>
               {older &&
                 (changes.length ? (
@@ -108,12 +124,39 @@ export function FlashSteps({ steps }: { steps: FlashLogStep[] }) {
       locale={{ emptyText: "No steps reported" }}
       columns={[
         { dataIndex: "seq", title: "#", width: 50 },
-        { key: "step", title: "Step", render: (_, s: FlashLogStep) => (s.step === "block" && s.block !== null ? `block ${s.block}` : s.step) },
-        { key: "percent", title: "%", render: (_, s: FlashLogStep) => (s.percent !== null ? `${Math.round(s.percent)} %` : "") },
-        { dataIndex: "status", title: "Status", render: (v: FlashLogStep["status"]) => <Tag color={v === "failed" ? "red" : v === "retry" ? "orange" : v === "ok" ? "green" : "blue"}>{v}</Tag> },
+        {
+          key: "step",
+          title: "Step",
+          render: (_, s: FlashLogStep) => (s.step === "block" && s.block !== null ? `block ${s.block}` : s.step),
+        },
+        {
+          key: "percent",
+          title: "%",
+          render: (_, s: FlashLogStep) => (s.percent !== null ? `${Math.round(s.percent)} %` : ""),
+        },
+        {
+          dataIndex: "status",
+          title: "Status",
+          render: (v: FlashLogStep["status"]) => (
+            <Tag color={v === "failed" ? "red" : v === "retry" ? "orange" : v === "ok" ? "green" : "blue"}>{v}</Tag>
+          ),
+        },
         { dataIndex: "retries", title: "Retries" },
-        { dataIndex: "nrcName", title: "Negative response", render: (v: string | null) => (v ? <Tag color="red">{v}</Tag> : "") },
-        { key: "bytes", title: "Request → response", render: (_, s: FlashLogStep) => (s.request || s.response ? <Typography.Text code>{`${s.request ?? ""} → ${s.response ?? ""}`.slice(0, 60)}</Typography.Text> : "") },
+        {
+          dataIndex: "nrcName",
+          title: "Negative response",
+          render: (v: string | null) => (v ? <Tag color="red">{v}</Tag> : ""),
+        },
+        {
+          key: "bytes",
+          title: "Request → response",
+          render: (_, s: FlashLogStep) =>
+            s.request || s.response ? (
+              <Typography.Text code>{`${s.request ?? ""} → ${s.response ?? ""}`.slice(0, 60)}</Typography.Text>
+            ) : (
+              ""
+            ),
+        },
         { dataIndex: "durationMs", title: "ms" },
         { dataIndex: "message", title: "Message" },
       ]}
@@ -122,19 +165,31 @@ export function FlashSteps({ steps }: { steps: FlashLogStep[] }) {
 }
 
 function SessionDetail({ vehicleId, logId }: { vehicleId: string; logId: string }) {
-  const { query } = useCustom<FlashSessionDetail>({ url: apiRoutes.vehicles.flashLog(vehicleId, logId), method: "get" });
+  const { query } = useCustom<FlashSessionDetail>({
+    url: apiRoutes.vehicles.flashLog(vehicleId, logId),
+    method: "get",
+  });
   if (query.isLoading) return <Skeleton active />;
-  if (query.isError) return <Alert type="error" showIcon message="Could not load the session" description={query.error.message} />;
+  if (query.isError)
+    return <Alert type="error" showIcon message="Could not load the session" description={query.error.message} />;
   const detail = query.data?.data;
   if (!detail) return null;
   const { log } = detail;
   return (
     <>
       <Descriptions size="small" column={3}>
-        <Descriptions.Item label="Adapter">{log.adapterKind ? `${log.adapterKind} ${log.adapterFirmware ?? ""}` : "—"}</Descriptions.Item>
+        <Descriptions.Item label="Adapter">
+          {log.adapterKind ? `${log.adapterKind} ${log.adapterFirmware ?? ""}` : "—"}
+        </Descriptions.Item>
         <Descriptions.Item label="App">{log.appVersion ?? "—"}</Descriptions.Item>
-        <Descriptions.Item label="Battery">{log.batteryStartVolts !== null ? `${log.batteryStartVolts.toFixed(1)} V → ${log.batteryEndVolts?.toFixed(1) ?? "?"} V` : "—"}</Descriptions.Item>
-        {log.failedStep && <Descriptions.Item label="Failed at">{`${log.failedStep}${log.failedBlock !== null ? ` block ${log.failedBlock}` : ""}`}</Descriptions.Item>}
+        <Descriptions.Item label="Battery">
+          {log.batteryStartVolts !== null
+            ? `${log.batteryStartVolts.toFixed(1)} V → ${log.batteryEndVolts?.toFixed(1) ?? "?"} V`
+            : "—"}
+        </Descriptions.Item>
+        {log.failedStep && (
+          <Descriptions.Item label="Failed at">{`${log.failedStep}${log.failedBlock !== null ? ` block ${log.failedBlock}` : ""}`}</Descriptions.Item>
+        )}
         {log.recoversId && <Descriptions.Item label="Recovers">a failed flash</Descriptions.Item>}
       </Descriptions>
       <FlashSteps steps={detail.steps} />
@@ -143,8 +198,14 @@ function SessionDetail({ vehicleId, logId }: { vehicleId: string; logId: string 
 }
 
 function FlashHistory({ vehicleId, version }: { vehicleId: string; version: number }) {
-  const { query } = useCustom<ListResponse<FlashLog>>({ url: apiRoutes.vehicles.flashLogs(vehicleId), method: "get", config: { query: { pageSize: 50 } }, queryOptions: { queryKey: ["vehicle-flashes", vehicleId, version] } });
-  if (query.isError) return <Alert type="error" showIcon message="Could not load the flash history" description={query.error.message} />;
+  const { query } = useCustom<ListResponse<FlashLog>>({
+    url: apiRoutes.vehicles.flashLogs(vehicleId),
+    method: "get",
+    config: { query: { pageSize: 50 } },
+    queryOptions: { queryKey: ["vehicle-flashes", vehicleId, version] },
+  });
+  if (query.isError)
+    return <Alert type="error" showIcon message="Could not load the flash history" description={query.error.message} />;
   return (
     <Table
       size="small"
@@ -157,9 +218,25 @@ function FlashHistory({ vehicleId, version }: { vehicleId: string; version: numb
       expandable={{ expandedRowRender: (log: FlashLog) => <SessionDetail vehicleId={vehicleId} logId={log.id} /> }}
       columns={[
         { dataIndex: "flashedAt", title: "When", render: (v: string) => when(v) },
-        { key: "what", title: "What", render: (_, f: FlashLog) => (f.kind === "stock" ? "stock read" : `${f.tuneTitle ?? "supplied image"}${f.tuneVersion ? ` v${f.tuneVersion}` : ""}`) },
-        { dataIndex: "result", title: "Result", render: (v: FlashLog["result"], f: FlashLog) => (v === "running" ? <Tag color="blue">{progressLabel(f)}</Tag> : <FlashResultTag result={v} />) },
-        { dataIndex: "durationMs", title: "Duration", render: (v: number | null) => (v !== null ? `${Math.round(v / 1000)} s` : "") },
+        {
+          key: "what",
+          title: "What",
+          render: (_, f: FlashLog) =>
+            f.kind === "stock"
+              ? "stock read"
+              : `${f.tuneTitle ?? "supplied image"}${f.tuneVersion ? ` v${f.tuneVersion}` : ""}`,
+        },
+        {
+          dataIndex: "result",
+          title: "Result",
+          render: (v: FlashLog["result"], f: FlashLog) =>
+            v === "running" ? <Tag color="blue">{progressLabel(f)}</Tag> : <FlashResultTag result={v} />,
+        },
+        {
+          dataIndex: "durationMs",
+          title: "Duration",
+          render: (v: number | null) => (v !== null ? `${Math.round(v / 1000)} s` : ""),
+        },
         { dataIndex: "message", title: "Message" },
       ]}
     />
@@ -172,7 +249,11 @@ export function VehicleHistory({ vehicleId, version }: { vehicleId: string; vers
     <Card>
       <Tabs
         items={[
-          { key: "timeline", label: "Timeline", children: <ModificationTimeline vehicleId={vehicleId} version={version} /> },
+          {
+            key: "timeline",
+            label: "Timeline",
+            children: <ModificationTimeline vehicleId={vehicleId} version={version} />,
+          },
           { key: "flashes", label: "Flashes", children: <FlashHistory vehicleId={vehicleId} version={version} /> },
           { key: "snapshots", label: "Snapshots", children: <Snapshots vehicleId={vehicleId} version={version} /> },
         ]}

@@ -9,27 +9,41 @@ import { useOne } from "@refinedev/core";
 import { Alert, Col, Flex, Row, Skeleton } from "antd";
 import { useMemo } from "react";
 import type { Vehicle } from "../../../contracts/user-vehicles";
-import { useVehicleEvents } from "../../providers/vehicle-events";
 import { useSessionState } from "../../providers/session-context";
+import { useVehicleEvents } from "../../providers/vehicle-events";
 import { PageFrame } from "../page-frame";
 import { useRecordMissing } from "../record-not-found";
-import { FlashFlow } from "./flash-flow";
-import { TuneStore } from "./tune-store";
 import { CustomTunes } from "./custom-tunes";
+import { FlashFlow } from "./flash-flow";
 import { DeviceAttributes, OwnerFields } from "./owner-fields";
+import { TuneStore } from "./tune-store";
 import { VehicleHistory } from "./vehicle-history";
 import { SupportNotice, VehicleSummary } from "./vehicle-summary";
 
-export function VehicleHome({ vehicleId, resource }: { vehicleId: string; resource: "my-devices" | "managed-devices" }) {
+export function VehicleHome({
+  vehicleId,
+  resource,
+}: {
+  vehicleId: string;
+  resource: "my-devices" | "managed-devices";
+}) {
   const { result: vehicle, query } = useOne<Vehicle>({ resource, id: vehicleId, errorNotification: false });
   const missing = useRecordMissing(query.error);
   const progress = useVehicleEvents(vehicleId);
   const { user } = useSessionState();
   // Every change the stream reports makes the lists read again.
-  const version = useMemo(() => Object.values(progress.logs).reduce((n, log) => n + log.lastReportAt.length + (log.result === "running" ? 0 : 1), 0), [progress.logs]);
+  const version = useMemo(
+    () =>
+      Object.values(progress.logs).reduce(
+        (n, log) => n + log.lastReportAt.length + (log.result === "running" ? 0 : 1),
+        0,
+      ),
+    [progress.logs],
+  );
   if (missing) return null;
   if (query.isLoading) return <Skeleton active />;
-  if (query.isError || !vehicle) return <Alert type="error" showIcon message="Could not load the vehicle" description={query.error?.message} />;
+  if (query.isError || !vehicle)
+    return <Alert type="error" showIcon message="Could not load the vehicle" description={query.error?.message} />;
   const owner = vehicle.ownerUid === user?.uid;
   return (
     <PageFrame title={vehicle.name} subtitle={vehicle.vin ?? "VIN not read yet"}>

@@ -9,7 +9,11 @@ const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "ne
 
 export function SupportTag({ vehicle }: { vehicle: Vehicle }) {
   if (vehicle.support.state === "unsupported") return <Tag color="orange">unsupported</Tag>;
-  return vehicle.support.flashing ? <Tag color="green">supported</Tag> : <Tag color="gold">supported, no flashing yet</Tag>;
+  return vehicle.support.flashing ? (
+    <Tag color="green">supported</Tag>
+  ) : (
+    <Tag color="gold">supported, no flashing yet</Tag>
+  );
 }
 
 /** An unsupported car: why, and the way to ask for support (or the request already made). */
@@ -48,9 +52,19 @@ export function VehicleSummary({ vehicle }: { vehicle: Vehicle }) {
         <Descriptions.Item label="Hardware">{vehicle.ecu.hardwareNumber ?? "—"}</Descriptions.Item>
         <Descriptions.Item label="Bootloader">{vehicle.ecu.bootloaderVersion ?? "—"}</Descriptions.Item>
         <Descriptions.Item label="ECU family">{vehicle.support.ecuFamily ?? "—"}</Descriptions.Item>
-        <Descriptions.Item label="Stock read">{vehicle.stockDump ? `${vehicle.stockDump.size.toLocaleString()} bytes` : <Typography.Text type="warning">none yet</Typography.Text>}</Descriptions.Item>
+        <Descriptions.Item label="Stock read">
+          {vehicle.stockDump ? (
+            `${vehicle.stockDump.size.toLocaleString()} bytes`
+          ) : (
+            <Typography.Text type="warning">none yet</Typography.Text>
+          )}
+        </Descriptions.Item>
         <Descriptions.Item label="On the car">
-          {vehicle.currentTune ? (vehicle.currentTune.kind === "stock" ? "stock" : `${vehicle.currentTune.title ?? "a supplied image"}${vehicle.currentTune.version ? ` v${vehicle.currentTune.version}` : ""}`) : "as delivered"}
+          {vehicle.currentTune
+            ? vehicle.currentTune.kind === "stock"
+              ? "stock"
+              : `${vehicle.currentTune.title ?? "a supplied image"}${vehicle.currentTune.version ? ` v${vehicle.currentTune.version}` : ""}`
+            : "as delivered"}
         </Descriptions.Item>
         <Descriptions.Item label="Last flash">
           {vehicle.lastFlash ? (
@@ -62,9 +76,15 @@ export function VehicleSummary({ vehicle }: { vehicle: Vehicle }) {
           )}
         </Descriptions.Item>
         <Descriptions.Item label="Last connected">{when(vehicle.lastConnectedAt)}</Descriptions.Item>
-        <Descriptions.Item label="Battery at last connect">{vehicle.lastBatteryVolts !== null ? `${vehicle.lastBatteryVolts.toFixed(1)} V` : "—"}</Descriptions.Item>
-        {vehicle.ownerEmail !== null && <Descriptions.Item label="Owner">{vehicle.ownerName ?? vehicle.ownerEmail}</Descriptions.Item>}
-        {vehicle.ownerEmail === null && vehicle.ownerName && <Descriptions.Item label="Owner">{vehicle.ownerName}</Descriptions.Item>}
+        <Descriptions.Item label="Battery at last connect">
+          {vehicle.lastBatteryVolts !== null ? `${vehicle.lastBatteryVolts.toFixed(1)} V` : "—"}
+        </Descriptions.Item>
+        {vehicle.ownerEmail !== null && (
+          <Descriptions.Item label="Owner">{vehicle.ownerName ?? vehicle.ownerEmail}</Descriptions.Item>
+        )}
+        {vehicle.ownerEmail === null && vehicle.ownerName && (
+          <Descriptions.Item label="Owner">{vehicle.ownerName}</Descriptions.Item>
+        )}
       </Descriptions>
     </Card>
   );

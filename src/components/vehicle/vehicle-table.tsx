@@ -10,17 +10,32 @@ import { SupportTag } from "./vehicle-summary";
 
 const when = (at: string | null) => (at ? new Date(at).toLocaleString() : "never");
 
-export function VehicleTable({ resource, linkTo, searchPlaceholder }: { resource: "managed-devices" | "user-devices"; linkTo: (vehicle: Vehicle) => string; searchPlaceholder: string }) {
+export function VehicleTable({
+  resource,
+  linkTo,
+  searchPlaceholder,
+}: {
+  resource: "managed-devices" | "user-devices";
+  linkTo: (vehicle: Vehicle) => string;
+  searchPlaceholder: string;
+}) {
   const { tableProps, filters, setFilters } = useResourceTable<Vehicle>(resource, { field: "name", order: "asc" });
   // Every car of the system (admins): the owner leads to their account, and a list can be narrowed to one owner.
   const admin = resource === "user-devices";
-  const ownerFilter = filters.find((filter) => "field" in filter && filter.field === "ownerUid" && filter.operator === "eq");
+  const ownerFilter = filters.find(
+    (filter) => "field" in filter && filter.field === "ownerUid" && filter.operator === "eq",
+  );
   const ownerShown = (vehicle: Vehicle) => vehicle.ownerEmail ?? vehicle.ownerName ?? vehicle.ownerUid;
   return (
     <>
       <ListSearch filters={filters} setFilters={setFilters} placeholder={searchPlaceholder} />
       {admin && ownerFilter && "value" in ownerFilter && ownerFilter.value && (
-        <Tag closable style={{ marginTop: 12 }} onClose={() => setFilters([{ field: "ownerUid", operator: "eq", value: undefined }], "merge")} data-testid="owner-filter">
+        <Tag
+          closable
+          style={{ marginTop: 12 }}
+          onClose={() => setFilters([{ field: "ownerUid", operator: "eq", value: undefined }], "merge")}
+          data-testid="owner-filter"
+        >
           Owner: {tableProps.dataSource?.[0] ? ownerShown(tableProps.dataSource[0]) : String(ownerFilter.value)}
         </Tag>
       )}
@@ -31,7 +46,12 @@ export function VehicleTable({ resource, linkTo, searchPlaceholder }: { resource
         style={{ marginTop: 12 }}
         scroll={{ x: "max-content" }}
         columns={[
-          { dataIndex: "name", title: "Vehicle", sorter: true, render: (name: string, vehicle: Vehicle) => <Link to={linkTo(vehicle)}>{name}</Link> },
+          {
+            dataIndex: "name",
+            title: "Vehicle",
+            sorter: true,
+            render: (name: string, vehicle: Vehicle) => <Link to={linkTo(vehicle)}>{name}</Link>,
+          },
           { dataIndex: "vin", title: "VIN", sorter: true },
           {
             key: "owner",
@@ -44,7 +64,15 @@ export function VehicleTable({ resource, linkTo, searchPlaceholder }: { resource
                     type="link"
                     size="small"
                     aria-label={`Only the vehicles of ${ownerShown(vehicle)}`}
-                    onClick={() => setFilters([{ field: "ownerUid", operator: "eq", value: vehicle.ownerUid }, { field: "q", operator: "contains", value: undefined }], "merge")}
+                    onClick={() =>
+                      setFilters(
+                        [
+                          { field: "ownerUid", operator: "eq", value: vehicle.ownerUid },
+                          { field: "q", operator: "contains", value: undefined },
+                        ],
+                        "merge",
+                      )
+                    }
                   >
                     (all theirs)
                   </Button>
@@ -61,7 +89,9 @@ export function VehicleTable({ resource, linkTo, searchPlaceholder }: { resource
                   render: (_: unknown, vehicle: Vehicle) => (
                     <Typography.Text type={vehicle.ecu.softwareId ? undefined : "secondary"}>
                       {vehicle.ecu.softwareId ?? "not read"}
-                      {vehicle.ecu.ecuSerial && <Typography.Text type="secondary"> · {vehicle.ecu.ecuSerial}</Typography.Text>}
+                      {vehicle.ecu.ecuSerial && (
+                        <Typography.Text type="secondary"> · {vehicle.ecu.ecuSerial}</Typography.Text>
+                      )}
                     </Typography.Text>
                   ),
                 },
@@ -69,9 +99,16 @@ export function VehicleTable({ resource, linkTo, searchPlaceholder }: { resource
             : []),
           { dataIndex: "firmwareId", title: "Firmware", sorter: true, render: (v: string | null) => v ?? "unknown" },
           { key: "support", title: "Support", render: (_, vehicle: Vehicle) => <SupportTag vehicle={vehicle} /> },
-          { key: "flash", title: "Last flash", render: (_, vehicle: Vehicle) => (vehicle.lastFlash ? <FlashResultTag result={vehicle.lastFlash.result as FlashResult} /> : "none") },
+          {
+            key: "flash",
+            title: "Last flash",
+            render: (_, vehicle: Vehicle) =>
+              vehicle.lastFlash ? <FlashResultTag result={vehicle.lastFlash.result as FlashResult} /> : "none",
+          },
           { dataIndex: "lastConnectedAt", title: "Last seen", sorter: true, render: when },
-          ...(admin ? [{ dataIndex: "createdAt", title: "Added", sorter: true, render: (at: string) => when(at) }] : []),
+          ...(admin
+            ? [{ dataIndex: "createdAt", title: "Added", sorter: true, render: (at: string) => when(at) }]
+            : []),
         ]}
       />
     </>

@@ -2,11 +2,11 @@ import { Alert, Button, Flex, Typography } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { Navigate, useSearchParams } from "react-router";
 import { Link } from "../../components/link";
+import { failureText } from "../../lib/http-errors";
 import { identityErrorMessage } from "../../lib/identity-errors";
 import { safeRedirect } from "../../providers/auth-provider";
 import { useSessionState } from "../../providers/session-context";
 import { AuthCard } from "./auth-card";
-import { failureText } from "../../lib/http-errors";
 import { verificationContinuePath } from "./create-account";
 import { useEmailLinks } from "./email-links";
 
@@ -29,7 +29,10 @@ export function ConfirmAccountPage() {
           await user.getIdToken(true);
           setVerified(true);
         } else if (!quiet) {
-          setMessage({ type: "error", text: "Not verified yet: open the link in the email we sent, then check again." });
+          setMessage({
+            type: "error",
+            text: "Not verified yet: open the link in the email we sent, then check again.",
+          });
         }
       } catch (error) {
         if (!quiet) setMessage({ type: "error", text: identityErrorMessage(error) });
@@ -46,7 +49,13 @@ export function ConfirmAccountPage() {
     return () => window.removeEventListener("focus", onFocus);
   }, [check]);
 
-  if (ready && !user) return <Navigate to={`/login?to=${encodeURIComponent(`/confirm-account${to ? `?to=${encodeURIComponent(to)}` : ""}`)}`} replace />;
+  if (ready && !user)
+    return (
+      <Navigate
+        to={`/login?to=${encodeURIComponent(`/confirm-account${to ? `?to=${encodeURIComponent(to)}` : ""}`)}`}
+        replace
+      />
+    );
 
   const resend = async () => {
     if (!user) return;
@@ -77,7 +86,14 @@ export function ConfirmAccountPage() {
           <Typography.Paragraph>
             We sent a verification link to <strong>{user?.email}</strong>. Open it to confirm your address.
           </Typography.Paragraph>
-          {message && <Alert type={message.type} showIcon message={message.text} role={message.type === "error" ? "alert" : "status"} />}
+          {message && (
+            <Alert
+              type={message.type}
+              showIcon
+              message={message.text}
+              role={message.type === "error" ? "alert" : "status"}
+            />
+          )}
           <Button type="primary" onClick={() => void check(false)}>
             I have verified my email
           </Button>

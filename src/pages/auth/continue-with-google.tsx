@@ -2,8 +2,8 @@ import { GoogleOutlined } from "@ant-design/icons";
 import { Alert, Button, Flex, Form, Input, Typography } from "antd";
 import {
   type AuthCredential,
-  GoogleAuthProvider,
   browserPopupRedirectResolver,
+  GoogleAuthProvider,
   getRedirectResult,
   linkWithCredential,
   signInWithEmailAndPassword,
@@ -48,7 +48,11 @@ export function ContinueWithGoogle({ to, onHold }: { to: string; onHold?: (holdi
     onHold?.(false);
     const credential = GoogleAuthProvider.credentialFromError(caught as never);
     const email = (caught as { customData?: { email?: unknown } }).customData?.email;
-    if (identityErrorCode(caught) === "account-exists-with-different-credential" && credential && typeof email === "string") {
+    if (
+      identityErrorCode(caught) === "account-exists-with-different-credential" &&
+      credential &&
+      typeof email === "string"
+    ) {
       setState({ step: "link", email, credential });
       return;
     }
@@ -62,7 +66,10 @@ export function ContinueWithGoogle({ to, onHold }: { to: string; onHold?: (holdi
     window.sessionStorage.removeItem(REDIRECT_PENDING_KEY);
     onHold?.(true);
     setState({ step: "busy" });
-    getRedirectResult(firebaseAuth(), browserPopupRedirectResolver).then((result) => (result ? done() : (onHold?.(false), setState({ step: "idle" }))), failed);
+    getRedirectResult(firebaseAuth(), browserPopupRedirectResolver).then(
+      (result) => (result ? done() : (onHold?.(false), setState({ step: "idle" }))),
+      failed,
+    );
     // Once, on arrival.
   }, []);
 
@@ -109,7 +116,12 @@ export function ContinueWithGoogle({ to, onHold }: { to: string; onHold?: (holdi
       await linkWithCredential(user, credential);
     } catch (caught) {
       // Signed in with the password all the same: say what did not work and carry on.
-      notificationProvider.open?.({ key: "google-link", type: "error", message: "Google was not added to your account", description: identityErrorMessage(caught) });
+      notificationProvider.open?.({
+        key: "google-link",
+        type: "error",
+        message: "Google was not added to your account",
+        description: identityErrorMessage(caught),
+      });
     }
     done();
   };
@@ -128,7 +140,11 @@ export function ContinueWithGoogle({ to, onHold }: { to: string; onHold?: (holdi
           <Typography.Paragraph style={{ marginBottom: 8 }}>
             Email: <strong>{state.email}</strong>
           </Typography.Paragraph>
-          <Form.Item name="password" label="Password of this account" rules={[{ required: true, message: "Enter your password" }]}>
+          <Form.Item
+            name="password"
+            label="Password of this account"
+            rules={[{ required: true, message: "Enter your password" }]}
+          >
             <Input.Password autoComplete="current-password" autoFocus />
           </Form.Item>
           <Flex gap={8} justify="end">

@@ -3,13 +3,13 @@ import { createUserWithEmailAndPassword, updateProfile } from "firebase/auth";
 import { useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { Link } from "../../components/link";
-import { firebaseAuth } from "../../providers/firebase";
+import { failureText } from "../../lib/http-errors";
 import { identityErrorCode, identityErrorMessage } from "../../lib/identity-errors";
 import { safeRedirect } from "../../providers/auth-provider";
-import { failureText } from "../../lib/http-errors";
+import { firebaseAuth } from "../../providers/firebase";
 import { AuthCard } from "./auth-card";
-import { useEmailLinks } from "./email-links";
 import { ContinueWithGoogle } from "./continue-with-google";
+import { useEmailLinks } from "./email-links";
 import { NewPasswordField, usePasswordPolicy } from "./password-field";
 
 interface SignUp {
@@ -58,7 +58,14 @@ export function CreateAccountPage() {
     <AuthCard title="Create your account">
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} role="alert" />}
       <Form form={form} layout="vertical" onFinish={create} requiredMark={false}>
-        <Form.Item name="displayName" label="Name" rules={[{ required: true, whitespace: true, message: "Enter your name" }, { max: 80, message: "Use at most 80 characters" }]}>
+        <Form.Item
+          name="displayName"
+          label="Name"
+          rules={[
+            { required: true, whitespace: true, message: "Enter your name" },
+            { max: 80, message: "Use at most 80 characters" },
+          ]}
+        >
           <Input autoComplete="name" />
         </Form.Item>
         <Form.Item
@@ -73,7 +80,8 @@ export function CreateAccountPage() {
         </Form.Item>
         <NewPasswordField policy={policy} />
         <Typography.Paragraph type="secondary">
-          By creating an account you accept the <Link to="/legal/terms">terms of use</Link> and our <Link to="/legal/privacy">privacy notice</Link>.
+          By creating an account you accept the <Link to="/legal/terms">terms of use</Link> and our{" "}
+          <Link to="/legal/privacy">privacy notice</Link>.
         </Typography.Paragraph>
         <Button type="primary" htmlType="submit" block loading={busy}>
           Create account
@@ -82,7 +90,8 @@ export function CreateAccountPage() {
       <Divider plain>or</Divider>
       <ContinueWithGoogle to={safeRedirect(to)} />
       <Typography.Paragraph style={{ marginTop: 16, marginBottom: 0 }}>
-        Already have an account? <Link to={to ? `/login?to=${encodeURIComponent(safeRedirect(to))}` : "/login"}>Sign in</Link>
+        Already have an account?{" "}
+        <Link to={to ? `/login?to=${encodeURIComponent(safeRedirect(to))}` : "/login"}>Sign in</Link>
       </Typography.Paragraph>
     </AuthCard>
   );

@@ -3,9 +3,9 @@ import { isSignInWithEmailLink, signInWithEmailLink } from "firebase/auth";
 import { useCallback, useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { Link } from "../../components/link";
-import { firebaseAuth } from "../../providers/firebase";
 import { identityErrorCode, identityErrorMessage } from "../../lib/identity-errors";
 import { safeRedirect } from "../../providers/auth-provider";
+import { firebaseAuth } from "../../providers/firebase";
 import { AuthCard } from "./auth-card";
 
 /** Where the sign-in page remembers the address a link was sent to, for opening it on the same device. */
@@ -81,8 +81,15 @@ export function CreateEmailAccountPage() {
       {state === "working" && <Spin aria-label="Signing you in" />}
       {state !== "working" && (
         <Form layout="vertical" onFinish={({ email }: { email: string }) => complete(email)}>
-          <p>This link was opened on a different device or browser from the one that asked for it. Confirm the email address the link was sent to.</p>
-          <Form.Item name="email" label="Email" rules={[{ required: true, type: "email", message: "Enter the email address the link was sent to" }]}>
+          <p>
+            This link was opened on a different device or browser from the one that asked for it. Confirm the email
+            address the link was sent to.
+          </p>
+          <Form.Item
+            name="email"
+            label="Email"
+            rules={[{ required: true, type: "email", message: "Enter the email address the link was sent to" }]}
+          >
             <Input type="email" autoComplete="email" />
           </Form.Item>
           <Button type="primary" htmlType="submit" block loading={state === "signing-in"}>

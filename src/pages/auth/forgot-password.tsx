@@ -44,7 +44,9 @@ export function ForgotPasswordPage() {
         />
       ) : (
         <Form layout="vertical" onFinish={send}>
-          <Typography.Paragraph type="secondary">Enter your email and we will send you a link to reset your password.</Typography.Paragraph>
+          <Typography.Paragraph type="secondary">
+            Enter your email and we will send you a link to reset your password.
+          </Typography.Paragraph>
           {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
           <Form.Item
             name="email"

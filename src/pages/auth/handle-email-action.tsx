@@ -4,9 +4,9 @@ import { useEffect, useState } from "react";
 import { Navigate, useSearchParams } from "react-router";
 import { Link } from "../../components/link";
 import { type EmailActionMode, parseEmailActionParams } from "../../lib/email-action";
-import { firebaseAuth } from "../../providers/firebase";
-import { identityErrorCode, identityErrorMessage } from "../../lib/identity-errors";
 import { failureText } from "../../lib/http-errors";
+import { identityErrorCode, identityErrorMessage } from "../../lib/identity-errors";
+import { firebaseAuth } from "../../providers/firebase";
 import { AuthCard } from "./auth-card";
 import { useEmailLinks } from "./email-links";
 import { NewPasswordField, usePasswordPolicy } from "./password-field";
@@ -14,10 +14,19 @@ import { NewPasswordField, usePasswordPolicy } from "./password-field";
 type AppliedMode = Exclude<EmailActionMode, "resetPassword" | "signIn">;
 
 const done: Record<AppliedMode, { title: string; text: string }> = {
-  verifyEmail: { title: "Email verified", text: "Your email address is verified. You can use every part of the portal." },
-  verifyAndChangeEmail: { title: "Email changed", text: "Your new email address is verified and is now the one you sign in with." },
+  verifyEmail: {
+    title: "Email verified",
+    text: "Your email address is verified. You can use every part of the portal.",
+  },
+  verifyAndChangeEmail: {
+    title: "Email changed",
+    text: "Your new email address is verified and is now the one you sign in with.",
+  },
   recoverEmail: { title: "Email restored", text: "Your previous email address is your sign-in address again." },
-  revertSecondFactorAddition: { title: "Second factor removed", text: "The second factor that was just added to your account has been removed." },
+  revertSecondFactorAddition: {
+    title: "Second factor removed",
+    text: "The second factor that was just added to your account has been removed.",
+  },
 };
 
 type Outcome =
@@ -137,7 +146,13 @@ export function HandleEmailActionPage() {
   if (!params.ok) {
     return (
       <AuthCard title="This link cannot be used">
-        <Alert type="error" showIcon message={params.error} description="Ask for a new email from the sign-in page." role="alert" />
+        <Alert
+          type="error"
+          showIcon
+          message={params.error}
+          description="Ask for a new email from the sign-in page."
+          role="alert"
+        />
         <p style={{ marginTop: 16, marginBottom: 0 }}>
           <Link to="/login">Back to sign in</Link>
         </p>
@@ -162,7 +177,12 @@ export function HandleEmailActionPage() {
         />
       )}
       {outcome.state === "failed" && (
-        <Result status="error" title="That did not work" subTitle={outcome.message} extra={<Link to="/login">Back to sign in</Link>} />
+        <Result
+          status="error"
+          title="That did not work"
+          subTitle={outcome.message}
+          extra={<Link to="/login">Back to sign in</Link>}
+        />
       )}
       {outcome.state === "reset" && <ResetPasswordForm oobCode={params.oobCode} email={outcome.email} />}
     </AuthCard>

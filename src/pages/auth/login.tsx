@@ -5,13 +5,13 @@ import { Controller, useForm } from "react-hook-form";
 import { Navigate, useNavigate, useSearchParams } from "react-router";
 import { z } from "zod";
 import { Link } from "../../components/link";
+import { failureText } from "../../lib/http-errors";
 import { identityErrorMessage } from "../../lib/identity-errors";
 import { signOutNotice } from "../../lib/sign-out-notice";
 import { type SignInResult, safeRedirect, signIn } from "../../providers/auth-provider";
 import { useServices } from "../../providers/services-context";
-import { useSend } from "../../providers/use-request";
 import { useSessionState } from "../../providers/session-context";
-import { failureText } from "../../lib/http-errors";
+import { useSend } from "../../providers/use-request";
 import { ContinueWithGoogle } from "./continue-with-google";
 import { EMAIL_FOR_SIGN_IN_KEY } from "./create-email-account";
 import { useEmailLinks } from "./email-links";
@@ -38,7 +38,9 @@ export function LoginPage() {
   const services = useServices();
   // Signing in is the only step here that needs the identity SDK: the page itself loads without the portal's code.
   const [outcome, setOutcome] = useState<SignInResult | null>(null);
-  const { send: login, pending: isPending } = useSend((values: LoginValues) => signIn(services.session, { ...values, to }));
+  const { send: login, pending: isPending } = useSend((values: LoginValues) =>
+    signIn(services.session, { ...values, to }),
+  );
   const reset = () => setOutcome(null);
   // While "Continue with Google" links an account, signing in is a step, not the end.
   const [googleHold, setGoogleHold] = useState(false);
@@ -81,7 +83,14 @@ export function LoginPage() {
           Sign in
         </Typography.Title>
         {notice && (
-          <Alert type="warning" showIcon message="You have been signed out" description={notice} style={{ marginBottom: 16 }} data-testid="sign-out-notice" />
+          <Alert
+            type="warning"
+            showIcon
+            message="You have been signed out"
+            description={notice}
+            style={{ marginBottom: 16 }}
+            data-testid="sign-out-notice"
+          />
         )}
         {error && (
           <Alert
@@ -104,7 +113,12 @@ export function LoginPage() {
             control={control}
             name="email"
             render={({ field }) => (
-              <Form.Item label="Email" htmlFor="email" validateStatus={formState.errors.email ? "error" : ""} help={formState.errors.email?.message}>
+              <Form.Item
+                label="Email"
+                htmlFor="email"
+                validateStatus={formState.errors.email ? "error" : ""}
+                help={formState.errors.email?.message}
+              >
                 <Input {...field} id="email" type="email" autoComplete="email" />
               </Form.Item>
             )}
@@ -136,7 +150,9 @@ export function LoginPage() {
         </Flex>
         <Flex justify="space-between" wrap gap={8} style={{ marginTop: 16 }}>
           <Link to="/forgot-password">Forgot password?</Link>
-          <Link to={params.get("to") ? `/create-account?to=${encodeURIComponent(to)}` : "/create-account"}>Create an account</Link>
+          <Link to={params.get("to") ? `/create-account?to=${encodeURIComponent(to)}` : "/create-account"}>
+            Create an account
+          </Link>
         </Flex>
       </Card>
     </Flex>

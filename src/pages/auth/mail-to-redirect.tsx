@@ -4,8 +4,16 @@ import { Link } from "../../components/link";
 import { AuthCard } from "./auth-card";
 
 const providers = [
-  { name: "Gmail", url: "https://mail.google.com/mail/u/0/#search/in%3Aanywhere+newer_than%3A1h", domains: ["gmail.com", "googlemail.com"] },
-  { name: "Outlook", url: "https://outlook.live.com/mail/", domains: ["outlook.com", "hotmail.com", "live.com", "msn.com"] },
+  {
+    name: "Gmail",
+    url: "https://mail.google.com/mail/u/0/#search/in%3Aanywhere+newer_than%3A1h",
+    domains: ["gmail.com", "googlemail.com"],
+  },
+  {
+    name: "Outlook",
+    url: "https://outlook.live.com/mail/",
+    domains: ["outlook.com", "hotmail.com", "live.com", "msn.com"],
+  },
   { name: "Yahoo Mail", url: "https://mail.yahoo.com/", domains: ["yahoo.com", "yahoo.co.uk", "ymail.com"] },
   { name: "iCloud Mail", url: "https://www.icloud.com/mail", domains: ["icloud.com", "me.com", "mac.com"] },
 ];
@@ -33,7 +41,8 @@ export function MailToRedirectPage() {
         ) : (
           "We just sent you a link."
         )}{" "}
-        {purposes[params.get("purpose") ?? ""] ?? "Open the email and follow the link."} If it has not arrived within a few minutes, look in your spam folder.
+        {purposes[params.get("purpose") ?? ""] ?? "Open the email and follow the link."} If it has not arrived within a
+        few minutes, look in your spam folder.
       </Typography.Paragraph>
       <Flex vertical gap={8}>
         {own && (

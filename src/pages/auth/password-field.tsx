@@ -1,7 +1,13 @@
 import { CheckCircleFilled, CloseCircleOutlined } from "@ant-design/icons";
 import { Form, Input, theme } from "antd";
 import { useCallback, useEffect, useState } from "react";
-import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy, fetchPasswordPolicy, meetsPasswordPolicy, passwordChecklist } from "../../lib/password-policy";
+import {
+  DEFAULT_PASSWORD_POLICY,
+  fetchPasswordPolicy,
+  meetsPasswordPolicy,
+  type PasswordPolicy,
+  passwordChecklist,
+} from "../../lib/password-policy";
 import { loadRuntimeConfig } from "../../lib/runtime-config";
 
 /** The identity service's password policy, and a way to read it again when the service says it changed. */
@@ -23,11 +29,17 @@ function Checklist({ password, policy }: { password: string; policy: PasswordPol
   return (
     <ul aria-label="Password requirements" style={{ listStyle: "none", padding: 0, margin: "8px 0 0" }}>
       {passwordChecklist(password, policy).map((rule) => (
-        <li key={rule.key} style={{ color: rule.met ? token.colorSuccessText : token.colorTextSecondary, display: "flex", gap: 6 }}>
+        <li
+          key={rule.key}
+          style={{ color: rule.met ? token.colorSuccessText : token.colorTextSecondary, display: "flex", gap: 6 }}
+        >
           {rule.met ? <CheckCircleFilled aria-hidden /> : <CloseCircleOutlined aria-hidden />}
           <span>
             {rule.label}
-            <span className="sr-only" style={{ position: "absolute", width: 1, height: 1, overflow: "hidden", clip: "rect(0 0 0 0)" }}>
+            <span
+              className="sr-only"
+              style={{ position: "absolute", width: 1, height: 1, overflow: "hidden", clip: "rect(0 0 0 0)" }}
+            >
               {rule.met ? " (met)" : " (not met yet)"}
             </span>
           </span>
@@ -38,7 +50,15 @@ function Checklist({ password, policy }: { password: string; policy: PasswordPol
 }
 
 /** A new-password field with the live checklist; the form refuses to submit until every rule is met. */
-export function NewPasswordField({ policy, name = "password", label = "Password" }: { policy: PasswordPolicy; name?: string; label?: string }) {
+export function NewPasswordField({
+  policy,
+  name = "password",
+  label = "Password",
+}: {
+  policy: PasswordPolicy;
+  name?: string;
+  label?: string;
+}) {
   const form = Form.useFormInstance();
   const password: string = Form.useWatch(name, form) ?? "";
   return (
@@ -50,7 +70,8 @@ export function NewPasswordField({ policy, name = "password", label = "Password"
         { required: true, message: "Choose a password" },
         {
           validator: async (_rule, value: string | undefined) => {
-            if (value && !meetsPasswordPolicy(value, policy)) throw new Error("The password does not meet every requirement below");
+            if (value && !meetsPasswordPolicy(value, policy))
+              throw new Error("The password does not meet every requirement below");
           },
         },
       ]}

@@ -7,7 +7,7 @@
  */
 import { type HttpError, useCustom, useCustomMutation } from "@refinedev/core";
 import { Alert, Button, Card, Descriptions, Flex, Input, Result, Spin, Typography } from "antd";
-import { Suspense, lazy, useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useParams } from "react-router";
 import { apiRoutes } from "../../../contracts/api-paths";
 import { type Checkout, type Order, SANDBOX_CARDS, type SandboxPaymentResult } from "../../../contracts/payments";
@@ -26,7 +26,15 @@ const cardError = (failure: HttpError) => {
 };
 
 /** The sandbox's card form. */
-function SandboxCard({ order, onPaid, onCancelled }: { order: Order; onPaid: (order: Order) => void; onCancelled: () => void }) {
+function SandboxCard({
+  order,
+  onPaid,
+  onCancelled,
+}: {
+  order: Order;
+  onPaid: (order: Order) => void;
+  onCancelled: () => void;
+}) {
   const pay = useCustomMutation<SandboxPaymentResult>();
   const cancel = useCustomMutation();
   const [card, setCard] = useState("");
@@ -36,7 +44,13 @@ function SandboxCard({ order, onPaid, onCancelled }: { order: Order; onPaid: (or
     setError(null);
     setDeclined(null);
     pay.mutate(
-      { url: apiRoutes.payments.sandboxPay(), method: "post", values: { orderId: order.id, cardNumber: card }, successNotification: false, errorNotification: false },
+      {
+        url: apiRoutes.payments.sandboxPay(),
+        method: "post",
+        values: { orderId: order.id, cardNumber: card },
+        successNotification: false,
+        errorNotification: false,
+      },
       {
         onSuccess: ({ data }) => (data.status === "declined" ? setDeclined(data.message) : onPaid(data.order)),
         onError: (failure: HttpError) => setError(cardError(failure)),
@@ -55,20 +69,45 @@ function SandboxCard({ order, onPaid, onCancelled }: { order: Order; onPaid: (or
       />
       <Flex vertical gap={4}>
         <label htmlFor="card-number">Card number</label>
-        <Input id="card-number" inputMode="numeric" autoComplete="cc-number" value={card} status={error ? "error" : undefined} onChange={(event) => setCard(event.target.value)} onPressEnter={submit} />
+        <Input
+          id="card-number"
+          inputMode="numeric"
+          autoComplete="cc-number"
+          value={card}
+          status={error ? "error" : undefined}
+          onChange={(event) => setCard(event.target.value)}
+          onPressEnter={submit}
+        />
         {error && (
           <Typography.Text type="danger" role="alert">
             {error}
           </Typography.Text>
         )}
       </Flex>
-      {(declined || order.status === "failed") && <Alert type="error" showIcon message="Payment declined" description={`${declined ?? "The last card was declined"}. Try another card.`} />}
+      {(declined || order.status === "failed") && (
+        <Alert
+          type="error"
+          showIcon
+          message="Payment declined"
+          description={`${declined ?? "The last card was declined"}. Try another card.`}
+        />
+      )}
       <Flex gap={8}>
         <Button type="primary" onClick={submit} loading={pay.mutation.isPending}>
           Pay {formatMoney(order.amountCents, order.currency)}
         </Button>
         <Button
-          onClick={() => cancel.mutate({ url: apiRoutes.payments.expireSession(), method: "post", values: { orderId: order.id }, successNotification: false }, { onSuccess: onCancelled })}
+          onClick={() =>
+            cancel.mutate(
+              {
+                url: apiRoutes.payments.expireSession(),
+                method: "post",
+                values: { orderId: order.id },
+                successNotification: false,
+              },
+              { onSuccess: onCancelled },
+            )
+          }
           loading={cancel.mutation.isPending}
         >
           Cancel
@@ -80,7 +119,12 @@ function SandboxCard({ order, onPaid, onCancelled }: { order: Order; onPaid: (or
 
 export function CheckoutPage() {
   const { orderId = "" } = useParams();
-  const { query } = useCustom<Checkout>({ url: apiRoutes.payments.order(orderId), method: "get", queryOptions: { enabled: Boolean(orderId) }, errorNotification: false });
+  const { query } = useCustom<Checkout>({
+    url: apiRoutes.payments.order(orderId),
+    method: "get",
+    queryOptions: { enabled: Boolean(orderId) },
+    errorNotification: false,
+  });
   const missing = useRecordMissing(query.error);
   const [paid, setPaid] = useState<Order | null>(null);
   const checkout = query.data?.data;
@@ -88,19 +132,37 @@ export function CheckoutPage() {
 
   if (missing) return null;
   if (query.isLoading) return <Spin />;
-  if (!checkout || !order) return <Alert type="error" showIcon message="This checkout does not exist" description={query.error?.message} />;
+  if (!checkout || !order)
+    return <Alert type="error" showIcon message="This checkout does not exist" description={query.error?.message} />;
   // A custom tune's checkout returns to its ticket on the car's page.
-  const back = order.vehicleId ? `/my-devices/${order.vehicleId}${order.tuningRequestId ? `?request=${order.tuningRequestId}` : ""}` : "/my-tunes";
-  const paidTitle = order.kind === "tuning-request" ? `${order.title} is paid: the dealer starts work` : `${order.title} is licensed for your car`;
+  const back = order.vehicleId
+    ? `/my-devices/${order.vehicleId}${order.tuningRequestId ? `?request=${order.tuningRequestId}` : ""}`
+    : "/my-tunes";
+  const paidTitle =
+    order.kind === "tuning-request"
+      ? `${order.title} is paid: the dealer starts work`
+      : `${order.title} is licensed for your car`;
   const open = order.status === "created" || order.status === "failed";
 
   return (
-    <PageFrame title="Checkout" subtitle={checkout.provider === "sandbox" ? "Sandbox payments: no money moves" : "Secure payment"}>
+    <PageFrame
+      title="Checkout"
+      subtitle={checkout.provider === "sandbox" ? "Sandbox payments: no money moves" : "Secure payment"}
+    >
       <Card style={{ maxWidth: 560 }}>
         {order.status === "paid" ? (
-          <Result status="success" title={paidTitle} subTitle={`Paid ${formatMoney(order.amountCents, order.currency)}.`} extra={<Link to={back}>Back to the car</Link>} />
+          <Result
+            status="success"
+            title={paidTitle}
+            subTitle={`Paid ${formatMoney(order.amountCents, order.currency)}.`}
+            extra={<Link to={back}>Back to the car</Link>}
+          />
         ) : !open ? (
-          <Result status="warning" title={`This order is ${order.status}`} extra={<Link to={back}>Back to the car</Link>} />
+          <Result
+            status="warning"
+            title={`This order is ${order.status}`}
+            extra={<Link to={back}>Back to the car</Link>}
+          />
         ) : (
           <Flex vertical gap={16}>
             <Descriptions column={1} size="small">
@@ -111,10 +173,20 @@ export function CheckoutPage() {
               <SandboxCard order={order} onPaid={setPaid} onCancelled={() => void query.refetch()} />
             ) : checkout.clientSecret && checkout.publishableKey ? (
               <Suspense fallback={<Spin />}>
-                <StripePayment publishableKey={checkout.publishableKey} clientSecret={checkout.clientSecret} label={`Pay ${formatMoney(order.amountCents, order.currency)}`} returnUrl={`${window.location.origin}${back}`} />
+                <StripePayment
+                  publishableKey={checkout.publishableKey}
+                  clientSecret={checkout.clientSecret}
+                  label={`Pay ${formatMoney(order.amountCents, order.currency)}`}
+                  returnUrl={`${window.location.origin}${back}`}
+                />
               </Suspense>
             ) : (
-              <Alert type="error" showIcon message="Payments are not available" description="The portal has no publishable key for the payment provider (STRIPE_PUBLISHABLE_KEY); nothing was charged." />
+              <Alert
+                type="error"
+                showIcon
+                message="Payments are not available"
+                description="The portal has no publishable key for the payment provider (STRIPE_PUBLISHABLE_KEY); nothing was charged."
+              />
             )}
           </Flex>
         )}

@@ -34,7 +34,17 @@ function PayButton({ label, returnUrl }: { label: string; returnUrl: string }) {
   );
 }
 
-export function StripePayment({ publishableKey, clientSecret, label, returnUrl }: { publishableKey: string; clientSecret: string; label: string; returnUrl: string }) {
+export function StripePayment({
+  publishableKey,
+  clientSecret,
+  label,
+  returnUrl,
+}: {
+  publishableKey: string;
+  clientSecret: string;
+  label: string;
+  returnUrl: string;
+}) {
   const stripe = useMemo(() => loadStripe(publishableKey), [publishableKey]);
   return (
     <Elements stripe={stripe} options={{ clientSecret }}>

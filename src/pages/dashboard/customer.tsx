@@ -10,7 +10,8 @@ const when = (iso: string) => new Date(iso).toLocaleString();
 
 export function CustomerFigures({ figures }: { figures: CustomerDashboard }) {
   const { vehicles, lastFlash, licences, openRequests, dataLogs, unreadNotifications } = figures;
-  const requestLink = (request: CustomerDashboard["openRequests"]["items"][number]) => (request.vehicleId ? `/my-devices/${request.vehicleId}?request=${request.id}` : "/my-devices");
+  const requestLink = (request: CustomerDashboard["openRequests"]["items"][number]) =>
+    request.vehicleId ? `/my-devices/${request.vehicleId}?request=${request.id}` : "/my-devices";
   return (
     <>
       <Row gutter={[16, 16]}>
@@ -18,16 +19,36 @@ export function CustomerFigures({ figures }: { figures: CustomerDashboard }) {
           <Figure title="Vehicles" value={vehicles.total} to="/my-devices" testId="figure-vehicles" />
         </Col>
         <Col xs={12} md={8} xl={5}>
-          <Figure title="Licences" value={licences.total} suffix={licences.total > 0 ? <Typography.Text type="secondary">({licences.unused} not flashed)</Typography.Text> : undefined} to="/my-tunes" testId="figure-licences" />
+          <Figure
+            title="Licences"
+            value={licences.total}
+            suffix={
+              licences.total > 0 ? (
+                <Typography.Text type="secondary">({licences.unused} not flashed)</Typography.Text>
+              ) : undefined
+            }
+            to="/my-tunes"
+            testId="figure-licences"
+          />
         </Col>
         <Col xs={12} md={8} xl={5}>
-          <Figure title="Open tuning requests" value={openRequests.total} to={openRequests.items[0] ? requestLink(openRequests.items[0]) : "/my-devices"} testId="figure-open-requests" />
+          <Figure
+            title="Open tuning requests"
+            value={openRequests.total}
+            to={openRequests.items[0] ? requestLink(openRequests.items[0]) : "/my-devices"}
+            testId="figure-open-requests"
+          />
         </Col>
         <Col xs={12} md={8} xl={5}>
           <Figure title="Data logs" value={dataLogs.total} to="/tuning-tools/data-logs" testId="figure-data-logs" />
         </Col>
         <Col xs={12} md={8} xl={5}>
-          <Figure title="Unread notifications" value={unreadNotifications} to="/notifications" testId="figure-unread-notifications" />
+          <Figure
+            title="Unread notifications"
+            value={unreadNotifications}
+            to="/notifications"
+            testId="figure-unread-notifications"
+          />
         </Col>
       </Row>
       <Card title="Last flash" size="small">
@@ -35,7 +56,9 @@ export function CustomerFigures({ figures }: { figures: CustomerDashboard }) {
           <Space wrap data-testid="last-flash">
             <Link to={`/my-devices/${lastFlash.vehicleId}`}>{lastFlash.vehicleName}</Link>
             <FlashResultTag result={lastFlash.result} />
-            <Typography.Text>{lastFlash.kind === "stock" ? "Back to stock" : (lastFlash.tuneTitle ?? "Tune")}</Typography.Text>
+            <Typography.Text>
+              {lastFlash.kind === "stock" ? "Back to stock" : (lastFlash.tuneTitle ?? "Tune")}
+            </Typography.Text>
             <Typography.Text type="secondary">{when(lastFlash.at)}</Typography.Text>
           </Space>
         ) : (
@@ -44,7 +67,11 @@ export function CustomerFigures({ figures }: { figures: CustomerDashboard }) {
       </Card>
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={12}>
-          <Card title={`Your vehicles (${vehicles.total})`} size="small" extra={<Link to="/my-devices">All vehicles</Link>}>
+          <Card
+            title={`Your vehicles (${vehicles.total})`}
+            size="small"
+            extra={<Link to="/my-devices">All vehicles</Link>}
+          >
             {vehicles.total === 0 ? (
               <NothingYet text="No vehicle yet: connect your car with the phone app." />
             ) : (
@@ -56,9 +83,17 @@ export function CustomerFigures({ figures }: { figures: CustomerDashboard }) {
                 pagination={false}
                 dataSource={vehicles.items}
                 columns={[
-                  { dataIndex: "name", title: "Vehicle", render: (name: string, vehicle) => <Link to={`/my-devices/${vehicle.id}`}>{name}</Link> },
+                  {
+                    dataIndex: "name",
+                    title: "Vehicle",
+                    render: (name: string, vehicle) => <Link to={`/my-devices/${vehicle.id}`}>{name}</Link>,
+                  },
                   { dataIndex: "vin", title: "VIN", render: (vin: string | null) => vin ?? "—" },
-                  { dataIndex: "firmwareId", title: "Firmware", render: (firmware: string | null) => firmware ?? "unknown" },
+                  {
+                    dataIndex: "firmwareId",
+                    title: "Firmware",
+                    render: (firmware: string | null) => firmware ?? "unknown",
+                  },
                 ]}
               />
             )}

@@ -9,7 +9,11 @@ import { Figure, NothingYet } from "./figure";
 export function DealerFigures({ figures }: { figures: DealerDashboard }) {
   const { queue, sales, managedVehicles, tunesPublished } = figures;
   const waiting = queue.reduce((sum, entry) => sum + entry.count, 0);
-  const month = new Date(sales.since).toLocaleDateString(undefined, { month: "long", year: "numeric", timeZone: "UTC" });
+  const month = new Date(sales.since).toLocaleDateString(undefined, {
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  });
   return (
     <>
       <Row gutter={[16, 16]}>
@@ -17,7 +21,12 @@ export function DealerFigures({ figures }: { figures: DealerDashboard }) {
           <Figure title="Open tuning requests" value={waiting} to="/tuning-requests" testId="figure-queue" />
         </Col>
         <Col xs={12} md={8}>
-          <Figure title="Managed vehicles" value={managedVehicles} to="/managed-devices" testId="figure-managed-vehicles" />
+          <Figure
+            title="Managed vehicles"
+            value={managedVehicles}
+            to="/managed-devices"
+            testId="figure-managed-vehicles"
+          />
         </Col>
         <Col xs={12} md={8}>
           <Figure title="Tunes published" value={tunesPublished} to="/my-tunes" testId="figure-tunes-published" />
@@ -32,7 +41,12 @@ export function DealerFigures({ figures }: { figures: DealerDashboard }) {
               <Row gutter={[16, 16]} aria-label="Queue by state">
                 {queue.map((entry) => (
                   <Col key={entry.state} xs={12} md={8}>
-                    <Figure title={STATE_LABELS[entry.state]} value={entry.count} to={`/tuning-requests?state=${entry.state}`} testId={`figure-queue-${entry.state}`} />
+                    <Figure
+                      title={STATE_LABELS[entry.state]}
+                      value={entry.count}
+                      to={`/tuning-requests?state=${entry.state}`}
+                      testId={`figure-queue-${entry.state}`}
+                    />
                   </Col>
                 ))}
               </Row>
@@ -40,14 +54,25 @@ export function DealerFigures({ figures }: { figures: DealerDashboard }) {
           </Card>
         </Col>
         <Col xs={24} xl={12}>
-          <Card title={`Sales in ${month}`} size="small" extra={<Link to="/my-tunes?tab=transactions">Sales and payments</Link>}>
+          <Card
+            title={`Sales in ${month}`}
+            size="small"
+            extra={<Link to="/my-tunes?tab=transactions">Sales and payments</Link>}
+          >
             {sales.byCurrency.length === 0 ? (
               <NothingYet text="No sale yet this month." />
             ) : (
               <Space size="large" wrap aria-label="Sales this month">
                 {sales.byCurrency.map((entry) => (
-                  <Link key={entry.currency} to="/my-tunes?tab=transactions" data-testid={`figure-sales-${entry.currency}`}>
-                    <Statistic title={`${entry.count} ${entry.count === 1 ? "sale" : "sales"} in ${entry.currency}`} value={formatMoney(entry.amountCents, entry.currency)} />
+                  <Link
+                    key={entry.currency}
+                    to="/my-tunes?tab=transactions"
+                    data-testid={`figure-sales-${entry.currency}`}
+                  >
+                    <Statistic
+                      title={`${entry.count} ${entry.count === 1 ? "sale" : "sales"} in ${entry.currency}`}
+                      value={formatMoney(entry.amountCents, entry.currency)}
+                    />
                   </Link>
                 ))}
               </Space>

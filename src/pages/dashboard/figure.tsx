@@ -3,7 +3,21 @@ import { Card, Empty, List, Statistic } from "antd";
 import type { ReactNode } from "react";
 import { Link } from "../../components/link";
 
-export function Figure({ title, value, to, suffix, testId, danger }: { title: string; value: number | string; to: string; suffix?: ReactNode; testId: string; danger?: boolean }) {
+export function Figure({
+  title,
+  value,
+  to,
+  suffix,
+  testId,
+  danger,
+}: {
+  title: string;
+  value: number | string;
+  to: string;
+  suffix?: ReactNode;
+  testId: string;
+  danger?: boolean;
+}) {
   return (
     <Link to={to} aria-label={`${title}: ${value}`} data-testid={testId}>
       <Card hoverable size="small" style={{ height: "100%" }}>
@@ -23,11 +37,32 @@ export function NothingYet({ text, action }: { text: string; action?: ReactNode 
 }
 
 /** A titled list of a figure's newest items (its title is the list's name), or the empty state when there are none. */
-export function ListCard<T>({ title, extra, items, empty, renderItem }: { title: string; extra?: ReactNode; items: T[]; empty: string; renderItem: (item: T) => ReactNode }) {
+export function ListCard<T>({
+  title,
+  extra,
+  items,
+  empty,
+  renderItem,
+}: {
+  title: string;
+  extra?: ReactNode;
+  items: T[];
+  empty: string;
+  renderItem: (item: T) => ReactNode;
+}) {
   const label = title.replace(/ \(\d+\)$/, "");
   return (
     <Card title={title} size="small" extra={extra}>
-      {items.length === 0 ? <NothingYet text={empty} /> : <List aria-label={label} size="small" dataSource={items} renderItem={(item) => <List.Item>{renderItem(item)}</List.Item>} />}
+      {items.length === 0 ? (
+        <NothingYet text={empty} />
+      ) : (
+        <List
+          aria-label={label}
+          size="small"
+          dataSource={items}
+          renderItem={(item) => <List.Item>{renderItem(item)}</List.Item>}
+        />
+      )}
     </Card>
   );
 }

@@ -2,9 +2,9 @@ import { useCustom } from "@refinedev/core";
 import { Alert, Card, Descriptions, Flex, Tag } from "antd";
 import { useDeferredValue } from "react";
 import type { Account } from "../../../contracts/account";
-import { PageFrame } from "../../components/page-frame";
 import { apiRoutes } from "../../../contracts/api-paths";
 import type { Dashboard } from "../../../contracts/dashboard";
+import { PageFrame } from "../../components/page-frame";
 import { AdminFigures } from "./admin";
 import { CustomerFigures } from "./customer";
 import { DealerFigures } from "./dealer";
@@ -17,7 +17,10 @@ export function DashboardPage() {
   // `result` starts as an empty object; the query data is undefined until the answer arrives.
   const account = query.data?.data;
   return (
-    <PageFrame title="Dashboard" subtitle={account ? `Welcome back, ${account.displayName ?? account.email}` : undefined}>
+    <PageFrame
+      title="Dashboard"
+      subtitle={account ? `Welcome back, ${account.displayName ?? account.email}` : undefined}
+    >
       <Card loading={query.isLoading} title="Your account">
         {account && (
           <Descriptions column={{ xs: 1, md: 3 }} size="small">
@@ -50,7 +53,8 @@ function Figures() {
   // took 100–200 ms of a 4× slower CPU in one go. Deferred, the update itself renders only the
   // loading card again, and the figures follow as a transition, in slices the browser can answer between.
   const figures = useDeferredValue(query.data?.data);
-  if (query.isError) return <Alert type="error" showIcon message="The figures could not be loaded" description={query.error?.message} />;
+  if (query.isError)
+    return <Alert type="error" showIcon message="The figures could not be loaded" description={query.error?.message} />;
   if (!figures) return <Card loading aria-label="Loading the figures" />;
   return (
     <Flex vertical gap={16} data-testid={`dashboard-${figures.role}`}>

@@ -16,14 +16,25 @@ export function OpenRequests({ uid, dealer }: { uid: string; dealer: boolean }) 
   const { query } = useCustom<{ data: TuningRequestSummary[]; total: number }>({
     url: apiPaths["tuning-requests"].list,
     method: "get",
-    config: { filters: [{ field: "state", operator: "in", value: OPEN }, { field: dealer ? "dealerUid" : "customerUid", operator: "eq", value: uid }], query: { pageSize: 5 } },
+    config: {
+      filters: [
+        { field: "state", operator: "in", value: OPEN },
+        { field: dealer ? "dealerUid" : "customerUid", operator: "eq", value: uid },
+      ],
+      query: { pageSize: 5 },
+    },
   });
   const requests = query.data?.data.data ?? [];
   const total = query.data?.data.total ?? 0;
   if (!query.isLoading && total === 0) return null;
-  const linkOf = (request: TuningRequestSummary) => (dealer ? `/tuning-requests/show/${request.id}` : `/my-devices/${request.vehicleId}?request=${request.id}`);
+  const linkOf = (request: TuningRequestSummary) =>
+    dealer ? `/tuning-requests/show/${request.id}` : `/my-devices/${request.vehicleId}?request=${request.id}`;
   return (
-    <Card title={dealer ? `Tuning requests waiting (${total})` : "Your custom tunes"} loading={query.isLoading} extra={dealer && <Link to="/tuning-requests">The queue</Link>}>
+    <Card
+      title={dealer ? `Tuning requests waiting (${total})` : "Your custom tunes"}
+      loading={query.isLoading}
+      extra={dealer && <Link to="/tuning-requests">The queue</Link>}
+    >
       <List
         aria-label="Open tuning requests"
         dataSource={requests}

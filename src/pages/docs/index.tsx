@@ -61,7 +61,9 @@ function renderBlock(block: Block, index: number): ReactNode {
         </pre>
       );
     case "note":
-      return <Alert key={index} type="warning" showIcon message={renderInline(block.inline)} style={{ margin: "16px 0" }} />;
+      return (
+        <Alert key={index} type="warning" showIcon message={renderInline(block.inline)} style={{ margin: "16px 0" }} />
+      );
     default:
       return <Typography.Paragraph key={index}>{renderInline(block.inline)}</Typography.Paragraph>;
   }

@@ -6,7 +6,11 @@ export function NotFoundPage() {
   const { pathname } = useLocation();
   return (
     <DeferredErrorPage
-      error={{ statusCode: 404, message: `Page not found: ${pathname}`, description: "Check the address, or go back to the home page." }}
+      error={{
+        statusCode: 404,
+        message: `Page not found: ${pathname}`,
+        description: "Check the address, or go back to the home page.",
+      }}
     />
   );
 }

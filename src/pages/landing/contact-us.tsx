@@ -2,14 +2,19 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Col, Form, Input, Result, Row, Select } from "antd";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { type ContactRequestInput, contactRequestSchema, contactTopicLabels, contactTopics } from "../../../contracts/public-site";
+import {
+  type ContactRequestInput,
+  contactRequestSchema,
+  contactTopicLabels,
+  contactTopics,
+} from "../../../contracts/public-site";
 import { useGutter } from "../../components/layouts/snapshot-screen";
 import { Link } from "../../components/link";
+import { Paragraph, Title } from "../../components/text";
 import { failureText } from "../../lib/http-errors";
 import { useCreateRecord } from "../../providers/services-context";
-import { FormField, applyServerErrors } from "./form-field";
+import { applyServerErrors, FormField } from "./form-field";
 import { LandingSection } from "./section";
-import { Paragraph, Title } from "../../components/text";
 
 export function ContactUsPage() {
   const gutter = useGutter([{ xs: 16, lg: 48 }, 24]);
@@ -23,16 +28,22 @@ export function ContactUsPage() {
 
   const submit = handleSubmit((values) => {
     setFailure(null);
-    send(values).then(() => {
-      setSent(true);
-      reset();
-    }, (error: unknown) => {
-      if (!applyServerErrors(error, setError)) setFailure(failureText(error));
-    });
+    send(values).then(
+      () => {
+        setSent(true);
+        reset();
+      },
+      (error: unknown) => {
+        if (!applyServerErrors(error, setError)) setFailure(failureText(error));
+      },
+    );
   });
 
   return (
-    <LandingSection title="Contact us" lead="Questions about your car, a tune, flashing or your account? Write to us: a person who tunes cars answers, usually within one working day.">
+    <LandingSection
+      title="Contact us"
+      lead="Questions about your car, a tune, flashing or your account? Write to us: a person who tunes cars answers, usually within one working day."
+    >
       <Row gutter={gutter}>
         <Col xs={24} lg={14}>
           {sent ? (
@@ -61,7 +72,12 @@ export function ContactUsPage() {
                   />
                 )}
               </FormField>
-              <FormField control={control} name="vehicle" label="Vehicle" extra="Make, model, year and engine; the VIN helps for support questions.">
+              <FormField
+                control={control}
+                name="vehicle"
+                label="Vehicle"
+                extra="Make, model, year and engine; the VIN helps for support questions."
+              >
                 {(field) => <Input {...field} />}
               </FormField>
               <FormField control={control} name="message" label="Message" required>
@@ -78,14 +94,17 @@ export function ContactUsPage() {
             Before you write
           </Title>
           <Paragraph>
-            For a flash that stopped part-way, do not unplug the adapter or switch the ignition off: open the app again, it resumes or
-            restores your stock software. The <Link to="/docs/flashing">flashing guide</Link> explains recovery step by step.
+            For a flash that stopped part-way, do not unplug the adapter or switch the ignition off: open the app again,
+            it resumes or restores your stock software. The <Link to="/docs/flashing">flashing guide</Link> explains
+            recovery step by step.
           </Paragraph>
           <Paragraph>
-            For a question about a tune you bought, include the flash log from the app: it names the ECU, the software and each step.
+            For a question about a tune you bought, include the flash log from the app: it names the ECU, the software
+            and each step.
           </Paragraph>
           <Paragraph>
-            Run a tuning business? <Link to="/demo-request">Request a demo</Link> or <Link to="/dealer-account-request">apply for a dealer account</Link>.
+            Run a tuning business? <Link to="/demo-request">Request a demo</Link> or{" "}
+            <Link to="/dealer-account-request">apply for a dealer account</Link>.
           </Paragraph>
         </Col>
       </Row>

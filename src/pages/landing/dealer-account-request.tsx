@@ -3,16 +3,20 @@ import { Alert, Button, Col, Flex, Form, Input, Result, Row, Skeleton } from "an
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { Account } from "../../../contracts/account";
-import { type DealerProfileSummary, type DealerRequestInput, dealerRequestSchema } from "../../../contracts/public-site";
+import { apiRoutes } from "../../../contracts/api-paths";
+import {
+  type DealerProfileSummary,
+  type DealerRequestInput,
+  dealerRequestSchema,
+} from "../../../contracts/public-site";
 import { useGutter } from "../../components/layouts/snapshot-screen";
 import { Link } from "../../components/link";
-import { useSessionState } from "../../providers/session-context";
+import { Paragraph, Title } from "../../components/text";
 import { failureText } from "../../lib/http-errors";
 import { useApiRead, useCreateRecord } from "../../providers/services-context";
-import { FormField, applyServerErrors } from "./form-field";
+import { useSessionState } from "../../providers/session-context";
+import { applyServerErrors, FormField } from "./form-field";
 import { LandingSection } from "./section";
-import { apiRoutes } from "../../../contracts/api-paths";
-import { Paragraph, Title } from "../../components/text";
 
 const PATH = "/dealer-account-request";
 
@@ -40,7 +44,8 @@ function DealerForm({ onCreated }: { onCreated: (profile: DealerProfileSummary) 
   const submit = handleSubmit((values) => {
     setFailure(null);
     send(values).then(onCreated, (error: unknown) => {
-      if (!applyServerErrors(error, setError) || (error as { statusCode?: number }).statusCode === 409) setFailure(failureText(error));
+      if (!applyServerErrors(error, setError) || (error as { statusCode?: number }).statusCode === 409)
+        setFailure(failureText(error));
     });
   });
   return (
@@ -106,7 +111,10 @@ export function DealerAccountRequestPage() {
   const { user, ready } = useSessionState();
   const back = encodeURIComponent(PATH);
   return (
-    <LandingSection title="Become a dealer" lead="Sell your tunes and work custom requests through the portal, with flashing and logging your customers already use.">
+    <LandingSection
+      title="Become a dealer"
+      lead="Sell your tunes and work custom requests through the portal, with flashing and logging your customers already use."
+    >
       <Row gutter={gutter}>
         <Col xs={24} lg={14}>
           {!ready ? (
@@ -116,7 +124,8 @@ export function DealerAccountRequestPage() {
           ) : (
             <Flex vertical gap={12} align="start">
               <Paragraph>
-                A dealer account belongs to a portal account: sign in or create one first, then send your business details here.
+                A dealer account belongs to a portal account: sign in or create one first, then send your business
+                details here.
               </Paragraph>
               <Flex gap={12} wrap>
                 <Link to={`/login?to=${back}`}>

@@ -3,12 +3,12 @@ import { Alert, Button, Col, Form, Input, Result, Row } from "antd";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { type DemoRequestInput, demoRequestSchema } from "../../../contracts/public-site";
-import { failureText } from "../../lib/http-errors";
-import { useCreateRecord } from "../../providers/services-context";
-import { FormField, applyServerErrors } from "./form-field";
-import { LandingSection } from "./section";
 import { useGutter } from "../../components/layouts/snapshot-screen";
 import { Title } from "../../components/text";
+import { failureText } from "../../lib/http-errors";
+import { useCreateRecord } from "../../providers/services-context";
+import { applyServerErrors, FormField } from "./form-field";
+import { LandingSection } from "./section";
 
 const agenda = [
   "Your customers' custom tuning requests: stock read, logs and modifications in, revisions out.",
@@ -29,17 +29,27 @@ export function DemoRequestPage() {
 
   const submit = handleSubmit((values) => {
     setFailure(null);
-    send(values).then(() => setSent(true), (error: unknown) => {
-      if (!applyServerErrors(error, setError)) setFailure(failureText(error));
-    });
+    send(values).then(
+      () => setSent(true),
+      (error: unknown) => {
+        if (!applyServerErrors(error, setError)) setFailure(failureText(error));
+      },
+    );
   });
 
   return (
-    <LandingSection title="Request a demo" lead="Run a tuning business? See how the portal handles requests, tune files, flashing and logs, with a demo dealer account set up for your platforms.">
+    <LandingSection
+      title="Request a demo"
+      lead="Run a tuning business? See how the portal handles requests, tune files, flashing and logs, with a demo dealer account set up for your platforms."
+    >
       <Row gutter={gutter}>
         <Col xs={24} lg={14}>
           {sent ? (
-            <Result status="success" title="Thank you, we will be in touch" subTitle="We reply within two working days to arrange a time for a 45-minute walkthrough." />
+            <Result
+              status="success"
+              title="Thank you, we will be in touch"
+              subTitle="We reply within two working days to arrange a time for a 45-minute walkthrough."
+            />
           ) : (
             <Form layout="vertical" onFinish={submit} noValidate requiredMark="optional" aria-label="Demo request form">
               {failure && <Alert type="error" showIcon message={failure} role="alert" style={{ marginBottom: 16 }} />}
@@ -58,7 +68,12 @@ export function DemoRequestPage() {
               <FormField control={control} name="country" label="Country">
                 {(field) => <Input {...field} autoComplete="country-name" />}
               </FormField>
-              <FormField control={control} name="platforms" label="Platforms you tune" extra="For example: VAG MQB Simos 18, BMW B58, Ford EcoBoost.">
+              <FormField
+                control={control}
+                name="platforms"
+                label="Platforms you tune"
+                extra="For example: VAG MQB Simos 18, BMW B58, Ford EcoBoost."
+              >
                 {(field) => <Input {...field} />}
               </FormField>
               <FormField control={control} name="message" label="Anything else we should know">

@@ -2,9 +2,9 @@ import { AndroidFilled, AppleFilled } from "@ant-design/icons";
 import { Alert, Button, Card, Col, Flex, QRCode, Row } from "antd";
 import { useSearchParams } from "react-router";
 import { Link } from "../../components/link";
+import { Paragraph, Text, Title } from "../../components/text";
 import { APP_STORE_URL, PLAY_STORE_URL } from "../../lib/app-links";
 import { LandingSection } from "./section";
-import { Paragraph, Text, Title } from "../../components/text";
 
 const needs = [
   "An iPhone with iOS 16 or later, or an Android phone with Android 10 or later.",
@@ -17,7 +17,10 @@ export function DownloadAppPage() {
   const [params] = useSearchParams();
   const qrTarget = `${window.location.origin}/redirect-app`;
   return (
-    <LandingSection title="Get the app" lead="The app connects to your car through an OBD adapter to read, flash and log. Sign in with your portal account: your vehicles, tunes and logs are already there.">
+    <LandingSection
+      title="Get the app"
+      lead="The app connects to your car through an OBD adapter to read, flash and log. Sign in with your portal account: your vehicles, tunes and logs are already there."
+    >
       {params.get("from") === "redirect" && (
         <Alert
           type="info"
@@ -31,7 +34,14 @@ export function DownloadAppPage() {
       <Row gutter={[{ xs: 16, md: 32 }, 32]}>
         <Col xs={24} md={14}>
           <Flex gap={12} wrap style={{ marginBottom: 24 }}>
-            <Button type="primary" size="large" icon={<AppleFilled />} href={APP_STORE_URL} target="_blank" rel="noreferrer">
+            <Button
+              type="primary"
+              size="large"
+              icon={<AppleFilled />}
+              href={APP_STORE_URL}
+              target="_blank"
+              rel="noreferrer"
+            >
               Download on the App Store
             </Button>
             <Button size="large" icon={<AndroidFilled />} href={PLAY_STORE_URL} target="_blank" rel="noreferrer">
@@ -47,7 +57,8 @@ export function DownloadAppPage() {
             ))}
           </ul>
           <Paragraph>
-            Then follow <Link to="/docs/connecting-a-vehicle">connecting a vehicle</Link> and <Link to="/docs/flashing">flashing a tune</Link>.
+            Then follow <Link to="/docs/connecting-a-vehicle">connecting a vehicle</Link> and{" "}
+            <Link to="/docs/flashing">flashing a tune</Link>.
           </Paragraph>
         </Col>
         <Col xs={24} md={10}>
@@ -56,7 +67,13 @@ export function DownloadAppPage() {
               <Title level={2} style={{ fontSize: 18, margin: 0 }}>
                 On your computer?
               </Title>
-              <QRCode value={qrTarget} size={192} bgColor="#ffffff" color="#000000" aria-label="QR code that opens the app on your phone" />
+              <QRCode
+                value={qrTarget}
+                size={192}
+                bgColor="#ffffff"
+                color="#000000"
+                aria-label="QR code that opens the app on your phone"
+              />
               <Text type="secondary" style={{ textAlign: "center" }}>
                 Scan with your phone's camera: it opens the app, or this page when the app is not installed yet.
               </Text>

@@ -19,7 +19,13 @@ export function FormField<T extends FieldValues>({
   label: string;
   extra?: string;
   required?: boolean;
-  children: (field: { id: string; value: never; onChange: (...event: unknown[]) => void; onBlur: () => void; "aria-invalid"?: boolean }) => ReactElement;
+  children: (field: {
+    id: string;
+    value: never;
+    onChange: (...event: unknown[]) => void;
+    onBlur: () => void;
+    "aria-invalid"?: boolean;
+  }) => ReactElement;
 }) {
   const id = `field-${String(name)}`;
   return (
@@ -35,7 +41,13 @@ export function FormField<T extends FieldValues>({
           validateStatus={fieldState.error ? "error" : ""}
           help={fieldState.error?.message}
         >
-          {children({ id, value: (field.value ?? "") as never, onChange: field.onChange, onBlur: field.onBlur, "aria-invalid": fieldState.error ? true : undefined })}
+          {children({
+            id,
+            value: (field.value ?? "") as never,
+            onChange: field.onChange,
+            onBlur: field.onBlur,
+            "aria-invalid": fieldState.error ? true : undefined,
+          })}
         </Form.Item>
       )}
     />

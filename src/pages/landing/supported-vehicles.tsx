@@ -1,8 +1,8 @@
 import { Alert, Input, Skeleton, Table } from "antd";
 import { useMemo, useState } from "react";
+import { apiRoutes } from "../../../contracts/api-paths";
 import type { PublicSupportedVehicle } from "../../../contracts/public-site";
 import { Link } from "../../components/link";
-import { apiRoutes } from "../../../contracts/api-paths";
 import { useApiRead } from "../../providers/services-context";
 
 const years = (vehicle: PublicSupportedVehicle) => `${vehicle.yearFrom}–${vehicle.yearTo ?? "today"}`;
@@ -22,7 +22,14 @@ export function SupportedVehicles() {
 
   if (list.status === "loading") return <Skeleton active />;
   if (list.status === "error") {
-    return <Alert type="warning" showIcon message="The list of supported vehicles could not be loaded just now." description="Connect your car with the app: it tells you at once whether its software is supported." />;
+    return (
+      <Alert
+        type="warning"
+        showIcon
+        message="The list of supported vehicles could not be loaded just now."
+        description="Connect your car with the app: it tells you at once whether its software is supported."
+      />
+    );
   }
   return (
     <>
@@ -35,11 +42,17 @@ export function SupportedVehicles() {
       />
       <Table<PublicSupportedVehicle>
         size="small"
-        rowKey={(vehicle) => `${vehicle.make}|${vehicle.model}|${vehicle.generation}|${vehicle.engine}|${vehicle.yearFrom}`}
+        rowKey={(vehicle) =>
+          `${vehicle.make}|${vehicle.model}|${vehicle.generation}|${vehicle.engine}|${vehicle.yearFrom}`
+        }
         dataSource={shown}
         pagination={{ pageSize: 10, hideOnSinglePage: true, showSizeChanger: false }}
         scroll={{ x: true }}
-        locale={{ emptyText: vehicles?.length ? "No supported vehicle matches that search." : "The catalogue is being filled: ask us about your car." }}
+        locale={{
+          emptyText: vehicles?.length
+            ? "No supported vehicle matches that search."
+            : "The catalogue is being filled: ask us about your car.",
+        }}
         columns={[
           { title: "Make", dataIndex: "make" },
           { title: "Model", render: (_, vehicle) => [vehicle.model, vehicle.generation].filter(Boolean).join(" ") },
@@ -48,7 +61,8 @@ export function SupportedVehicles() {
         ]}
       />
       <p>
-        Support depends on the ECU software, not only the model: the app checks yours before anything is written. Don’t see your car?{" "}
+        Support depends on the ECU software, not only the model: the app checks yours before anything is written. Don’t
+        see your car?{" "}
         {/* The request form is for signed-in users: signed out, its guard sends them to sign in and back here. */}
         <Link to="/vehicle-support/create">Ask us to support it</Link>.
       </p>

@@ -17,7 +17,13 @@ export function PayoutOnboardingPage() {
   const [error, setError] = useState<string | null>(null);
   const complete = () =>
     mutate(
-      { url: apiRoutes.payments.sandboxOnboard(), method: "post", values: {}, successNotification: { type: "success", message: "Payout account ready" }, errorNotification: false },
+      {
+        url: apiRoutes.payments.sandboxOnboard(),
+        method: "post",
+        values: {},
+        successNotification: { type: "success", message: "Payout account ready" },
+        errorNotification: false,
+      },
       {
         onSuccess: () => go({ to: "/my-tunes" }),
         onError: (failure: HttpError) => setError(failureText(failure)),
@@ -27,7 +33,10 @@ export function PayoutOnboardingPage() {
     <PageFrame title="Payout account" subtitle="Sandbox onboarding: no bank details are asked or kept">
       <Card style={{ maxWidth: 560 }}>
         <Flex vertical gap={12}>
-          <Typography.Paragraph>With a payment provider configured, this is where its onboarding asks for your business, identity and bank details. In the sandbox the account is confirmed as it is.</Typography.Paragraph>
+          <Typography.Paragraph>
+            With a payment provider configured, this is where its onboarding asks for your business, identity and bank
+            details. In the sandbox the account is confirmed as it is.
+          </Typography.Paragraph>
           {error && <Alert type="error" showIcon message="The account was not confirmed" description={error} />}
           <Button type="primary" onClick={complete} loading={mutation.isPending}>
             Complete onboarding

@@ -2,12 +2,12 @@ import { useCustom, useCustomMutation, useInvalidate } from "@refinedev/core";
 import { Button, Card, Col, Descriptions, Form, Input, Row, Select, Switch } from "antd";
 import { useEffect } from "react";
 import type { Account } from "../../../contracts/account";
+import { apiRoutes } from "../../../contracts/api-paths";
 import { PageFrame } from "../../components/page-frame";
-import { useSessionState } from "../../providers/session-context";
 import { BusinessIdentityCard } from "../../components/profile-change-requests/dealer-card";
+import { useSessionState } from "../../providers/session-context";
 import { ProfilePhoto } from "./photo";
 import { EmailCard, PasswordCard, SessionsCard } from "./security";
-import { apiRoutes } from "../../../contracts/api-paths";
 
 interface ProfileForm {
   displayName: string;
@@ -25,7 +25,8 @@ export function ProfilePage() {
   const { user } = useSessionState();
 
   useEffect(() => {
-    if (account) form.setFieldsValue({
+    if (account)
+      form.setFieldsValue({
         displayName: account.displayName ?? "",
         units: account.profile.preferences.units,
         emailNotifications: account.profile.preferences.emailNotifications === true,
@@ -40,7 +41,10 @@ export function ProfilePage() {
         method: "patch",
         values: {
           displayName: values.displayName,
-          preferences: { ...(values.units && { units: values.units }), emailNotifications: values.emailNotifications === true },
+          preferences: {
+            ...(values.units && { units: values.units }),
+            emailNotifications: values.emailNotifications === true,
+          },
         },
         successNotification: { type: "success", message: "Profile saved" },
       },
@@ -98,7 +102,11 @@ export function ProfilePage() {
             name="emailNotifications"
             label="Email me my notifications"
             valuePropName="checked"
-            extra={account?.email ? `Each notification is also sent to ${account.email}.` : "Each notification is also sent to your email address."}
+            extra={
+              account?.email
+                ? `Each notification is also sent to ${account.email}.`
+                : "Each notification is also sent to your email address."
+            }
           >
             <Switch />
           </Form.Item>

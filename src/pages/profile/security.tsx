@@ -2,10 +2,10 @@ import { useCustomMutation, useLogout } from "@refinedev/core";
 import { Alert, App, Button, Card, Flex, Form, Input, Typography } from "antd";
 import { type User, updatePassword, verifyBeforeUpdateEmail } from "firebase/auth";
 import { useState } from "react";
+import { apiRoutes } from "../../../contracts/api-paths";
 import { identityErrorCode, identityErrorMessage } from "../../lib/identity-errors";
 import { NewPasswordField, usePasswordPolicy } from "../auth/password-field";
 import { ReauthenticateModal } from "./reauthenticate";
-import { apiRoutes } from "../../../contracts/api-paths";
 
 type Feedback = { type: "success" | "error"; text: string } | null;
 
@@ -52,7 +52,10 @@ export function EmailCard({ user }: { user: User }) {
       async () => {
         // The address changes only once the link sent to the new address is opened.
         await verifyBeforeUpdateEmail(user, email.trim(), { url: `${window.location.origin}/profile` });
-        setFeedback({ type: "success", text: `We sent a link to ${email.trim()}. Your email changes when you open it.` });
+        setFeedback({
+          type: "success",
+          text: `We sent a link to ${email.trim()}. Your email changes when you open it.`,
+        });
         form.resetFields();
       },
       "Changing your email address needs a recent sign-in.",
@@ -67,8 +70,23 @@ export function EmailCard({ user }: { user: User }) {
         You sign in with <strong>{user.email}</strong>
         {user.emailVerified ? " (verified)." : " (not verified yet)."}
       </Typography.Paragraph>
-      {feedback && <Alert type={feedback.type} showIcon message={feedback.text} role={feedback.type === "error" ? "alert" : "status"} style={{ marginBottom: 16 }} />}
-      <Form form={form} name="change-email" layout="vertical" onFinish={change} style={{ maxWidth: 480 }} requiredMark={false}>
+      {feedback && (
+        <Alert
+          type={feedback.type}
+          showIcon
+          message={feedback.text}
+          role={feedback.type === "error" ? "alert" : "status"}
+          style={{ marginBottom: 16 }}
+        />
+      )}
+      <Form
+        form={form}
+        name="change-email"
+        layout="vertical"
+        onFinish={change}
+        style={{ maxWidth: 480 }}
+        requiredMark={false}
+      >
         <Form.Item
           name="email"
           label="New email address"
@@ -117,8 +135,23 @@ export function PasswordCard({ user }: { user: User }) {
   return (
     <Card title="Password">
       {modal}
-      {feedback && <Alert type={feedback.type} showIcon message={feedback.text} role={feedback.type === "error" ? "alert" : "status"} style={{ marginBottom: 16 }} />}
-      <Form form={form} name="change-password" layout="vertical" onFinish={change} style={{ maxWidth: 480 }} requiredMark={false}>
+      {feedback && (
+        <Alert
+          type={feedback.type}
+          showIcon
+          message={feedback.text}
+          role={feedback.type === "error" ? "alert" : "status"}
+          style={{ marginBottom: 16 }}
+        />
+      )}
+      <Form
+        form={form}
+        name="change-password"
+        layout="vertical"
+        onFinish={change}
+        style={{ maxWidth: 480 }}
+        requiredMark={false}
+      >
         <NewPasswordField policy={policy} label="New password" />
         <Button htmlType="submit" loading={busy}>
           Change password
@@ -145,7 +178,13 @@ export function SessionsCard({ user }: { user: User }) {
         setBusy("revoke");
         setError(null);
         try {
-          await call({ url: apiRoutes.users.revokeSessions(user.uid), method: "post", values: {}, successNotification: false, errorNotification: false });
+          await call({
+            url: apiRoutes.users.revokeSessions(user.uid),
+            method: "post",
+            values: {},
+            successNotification: false,
+            errorNotification: false,
+          });
           logout();
         } catch (caught) {
           setError((caught as Error).message);
@@ -156,18 +195,27 @@ export function SessionsCard({ user }: { user: User }) {
     });
 
   const deleteAccount = () =>
-    ask("Deleting your account removes your vehicles, tunes, logs and dealer profile. Enter your password to confirm.", async () => {
-      setBusy("delete");
-      setError(null);
-      try {
-        await call({ url: apiRoutes.users.record(user.uid), method: "delete", values: {}, successNotification: false, errorNotification: false });
-        logout({ redirectPath: "/" });
-      } catch (caught) {
-        setError((caught as Error).message);
-      } finally {
-        setBusy(null);
-      }
-    });
+    ask(
+      "Deleting your account removes your vehicles, tunes, logs and dealer profile. Enter your password to confirm.",
+      async () => {
+        setBusy("delete");
+        setError(null);
+        try {
+          await call({
+            url: apiRoutes.users.record(user.uid),
+            method: "delete",
+            values: {},
+            successNotification: false,
+            errorNotification: false,
+          });
+          logout({ redirectPath: "/" });
+        } catch (caught) {
+          setError((caught as Error).message);
+        } finally {
+          setBusy(null);
+        }
+      },
+    );
 
   return (
     <Card title="Sessions and account">
@@ -175,13 +223,17 @@ export function SessionsCard({ user }: { user: User }) {
       {error && <Alert type="error" showIcon message={error} role="alert" style={{ marginBottom: 16 }} />}
       <Flex vertical gap={16} align="start">
         <div>
-          <Typography.Paragraph style={{ marginBottom: 8 }}>Lost a phone, or signed in on a shared computer? End every session of your account.</Typography.Paragraph>
+          <Typography.Paragraph style={{ marginBottom: 8 }}>
+            Lost a phone, or signed in on a shared computer? End every session of your account.
+          </Typography.Paragraph>
           <Button onClick={signOutEverywhere} loading={busy === "revoke"}>
             Sign out of all devices
           </Button>
         </div>
         <div>
-          <Typography.Paragraph style={{ marginBottom: 8 }}>Delete your account and the data we keep about you. This cannot be undone.</Typography.Paragraph>
+          <Typography.Paragraph style={{ marginBottom: 8 }}>
+            Delete your account and the data we keep about you. This cannot be undone.
+          </Typography.Paragraph>
           <Button danger onClick={deleteAccount} loading={busy === "delete"}>
             Delete account
           </Button>

@@ -23,10 +23,19 @@ export interface CellRange {
   col1: number;
 }
 
-export type RangeOperation = { kind: "set"; value: number } | { kind: "add"; value: number } | { kind: "percent"; value: number } | { kind: "interpolate" };
+export type RangeOperation =
+  | { kind: "set"; value: number }
+  | { kind: "add"; value: number }
+  | { kind: "percent"; value: number }
+  | { kind: "interpolate" };
 
 export function normalise(range: CellRange): CellRange {
-  return { row0: Math.min(range.row0, range.row1), col0: Math.min(range.col0, range.col1), row1: Math.max(range.row0, range.row1), col1: Math.max(range.col0, range.col1) };
+  return {
+    row0: Math.min(range.row0, range.row1),
+    col0: Math.min(range.col0, range.col1),
+    row1: Math.max(range.row0, range.row1),
+    col1: Math.max(range.col0, range.col1),
+  };
 }
 
 export function inRange(range: CellRange | null, row: number, col: number): boolean {
@@ -40,7 +49,12 @@ export function inRange(range: CellRange | null, row: number, col: number): bool
  * (1 + percent / 100); interpolate fills the range bilinearly from its four
  * corners (linearly from its ends when it is one row or one column).
  */
-export function operate(values: readonly number[], cols: number, range: CellRange, operation: RangeOperation): number[] {
+export function operate(
+  values: readonly number[],
+  cols: number,
+  range: CellRange,
+  operation: RangeOperation,
+): number[] {
   const next = [...values];
   const { row0, col0, row1, col1 } = normalise(range);
   const at = (row: number, col: number) => values[row * cols + col];
@@ -100,11 +114,19 @@ export function redo(image: Uint8Array, history: History): History {
 }
 
 /** A map as CSV: the x axis across the first line, the y axis down the first column, the unit in the corner. */
-export function mapCsv(values: { rows: number; cols: number; unit?: string; values: readonly number[] }, xs: readonly string[], ys: readonly string[]): string {
+export function mapCsv(
+  values: { rows: number; cols: number; unit?: string; values: readonly number[] },
+  xs: readonly string[],
+  ys: readonly string[],
+): string {
   const quote = (text: string) => (/[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
   const lines = [[values.unit ?? "", ...xs].map(quote).join(",")];
   for (let row = 0; row < values.rows; row++) {
-    lines.push([ys[row] ?? "", ...values.values.slice(row * values.cols, (row + 1) * values.cols).map(String)].map(quote).join(","));
+    lines.push(
+      [ys[row] ?? "", ...values.values.slice(row * values.cols, (row + 1) * values.cols).map(String)]
+        .map(quote)
+        .join(","),
+    );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -43,7 +43,8 @@ export default function HexDiff({ left, right, leftLabel, rightLabel }: HexDiffP
     };
   }, [left, right, regions]);
 
-  if (regions.length === 0) return <Alert type="success" showIcon message={`${leftLabel} and ${rightLabel} have the same bytes.`} />;
+  if (regions.length === 0)
+    return <Alert type="success" showIcon message={`${leftLabel} and ${rightLabel} have the same bytes.`} />;
   return (
     <Flex vertical gap={8} data-testid="hex-diff">
       <Flex justify="space-between">

@@ -90,9 +90,17 @@ export default function HexView({ bytes, items, selected, onOpenItem }: HexViewP
 
   useEffect(() => {
     const model = monaco.editor.createModel(dumpOf(bytes), "plaintext");
-    const editor = monaco.editor.create(host.current!, { ...HEX_EDITOR_OPTIONS, model, lineNumbers: lineAddress, lineNumbersMinChars: 7, ariaLabel: "Image bytes" });
+    const editor = monaco.editor.create(host.current!, {
+      ...HEX_EDITOR_OPTIONS,
+      model,
+      lineNumbers: lineAddress,
+      lineNumbersMinChars: 7,
+      ariaLabel: "Image bytes",
+    });
     editorRef.current = editor;
-    const moved = editor.onDidChangeCursorPosition(({ position }) => setCursor(byteAt(position.lineNumber, position.column, bytes.length)));
+    const moved = editor.onDidChangeCursorPosition(({ position }) =>
+      setCursor(byteAt(position.lineNumber, position.column, bytes.length)),
+    );
     return () => {
       moved.dispose();
       editor.dispose();
@@ -109,14 +117,22 @@ export default function HexView({ bytes, items, selected, onOpenItem }: HexViewP
       extents.flatMap((extent) =>
         byteRanges(extent.start, Math.min(extent.end, bytes.length)).map((range) => ({
           range,
-          options: { inlineClassName: extent.part === "z" ? "hex-item-data" : "hex-item-axis", hoverMessage: { value: `${selected.title} (${PART_NAMES[extent.part]})` } },
+          options: {
+            inlineClassName: extent.part === "z" ? "hex-item-data" : "hex-item-axis",
+            hoverMessage: { value: `${selected.title} (${PART_NAMES[extent.part]})` },
+          },
         })),
       ),
     );
     const [data] = extents;
     const first = byteRanges(data.start, data.start + 1)[0];
     const last = byteRanges(data.end - 1, data.end)[0];
-    editor.setSelection({ startLineNumber: first.startLineNumber, startColumn: first.startColumn, endLineNumber: last.endLineNumber, endColumn: last.endColumn });
+    editor.setSelection({
+      startLineNumber: first.startLineNumber,
+      startColumn: first.startColumn,
+      endLineNumber: last.endLineNumber,
+      endColumn: last.endColumn,
+    });
     editor.revealLinesInCenter(first.startLineNumber, Math.min(last.endLineNumber, first.startLineNumber + 20));
     return () => decorations.clear();
   }, [selected, bytes]);
@@ -124,7 +140,11 @@ export default function HexView({ bytes, items, selected, onOpenItem }: HexViewP
   const under: ItemExtent[] = cursor === null ? [] : extentsAt(index, cursor);
   return (
     <Flex vertical gap={8} data-testid="hex-view">
-      <style>{".hex-item-data { background: rgba(255, 170, 0, 0.35); } .hex-item-axis { background: rgba(22, 119, 255, 0.22); }"}</style>
+      <style>
+        {
+          ".hex-item-data { background: rgba(255, 170, 0, 0.35); } .hex-item-axis { background: rgba(22, 119, 255, 0.22); }"
+        }
+      </style>
       <div ref={host} style={{ height: "65vh", border: "1px solid rgba(128,128,128,0.3)" }} />
       <Typography.Text data-testid="hex-cursor">
         {cursor === null ? (
@@ -136,7 +156,8 @@ export default function HexView({ bytes, items, selected, onOpenItem }: HexViewP
               ? "is in no map of the definition"
               : under.map((extent) => (
                   <span key={`${extent.item.id}:${extent.part}`}>
-                    · in {extent.item.title} ({PART_NAMES[extent.part]}, byte {cursor - extent.start} of {extent.end - extent.start}){" "}
+                    · in {extent.item.title} ({PART_NAMES[extent.part]}, byte {cursor - extent.start} of{" "}
+                    {extent.end - extent.start}){" "}
                     {onOpenItem && (
                       <Button type="link" size="small" onClick={() => onOpenItem(extent.item.id)}>
                         Open {extent.item.title}

@@ -92,7 +92,12 @@ export function byteRanges(start: number, end: number): TextRange[] {
     const first = offset % BYTES_PER_LINE;
     const last = Math.min(BYTES_PER_LINE, first + (end - offset));
     ranges.push({ startLineNumber: line, startColumn: first * 3 + 1, endLineNumber: line, endColumn: last * 3 });
-    ranges.push({ startLineNumber: line, startColumn: ASCII_COLUMN + first, endLineNumber: line, endColumn: ASCII_COLUMN + last });
+    ranges.push({
+      startLineNumber: line,
+      startColumn: ASCII_COLUMN + first,
+      endLineNumber: line,
+      endColumn: ASCII_COLUMN + last,
+    });
     offset += last - first;
   }
   return ranges;

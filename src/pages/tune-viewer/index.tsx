@@ -1,21 +1,33 @@
 import { useCustom, useList, useOne } from "@refinedev/core";
-import { memo, useMemo, useState } from "react";
 import { Alert, Card, Flex, Select, Skeleton, Tag, Typography } from "antd";
+import { memo, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
+import { apiRoutes } from "../../../contracts/api-paths";
 import type { Inspection, LocalInspection, TuneFile } from "../../../contracts/tune-files";
 import { EmptyState, PageFrame } from "../../components/page-frame";
 import { InspectedImage, InspectionReport } from "../../components/tune-inspection";
 import { LocalImageView } from "./local-image";
 import { TuneMapsView } from "./tune-maps";
-import { apiRoutes } from "../../../contracts/api-paths";
 
 /** Metadata and the checksum report: all a buyer sees of a tune they may flash but not view, and the header for everyone else. */
 // Memoised: choosing a map changes the URL, which renders this page again, and the report's tables need not follow.
 const TuneSummary = memo(function TuneSummary({ tune }: { tune: TuneFile }) {
-  const { query } = useCustom<Inspection>({ url: apiRoutes.tuneFiles.inspection(tune.id), method: "get", queryOptions: { enabled: tune.access.owner || tune.access.bought } });
+  const { query } = useCustom<Inspection>({
+    url: apiRoutes.tuneFiles.inspection(tune.id),
+    method: "get",
+    queryOptions: { enabled: tune.access.owner || tune.access.bought },
+  });
   const report = query.data?.data;
   return (
-    <Card size="small" title={tune.title} extra={<Typography.Text type="secondary">Firmware {tune.firmwareId} · version {tune.currentVersion}</Typography.Text>}>
+    <Card
+      size="small"
+      title={tune.title}
+      extra={
+        <Typography.Text type="secondary">
+          Firmware {tune.firmwareId} · version {tune.currentVersion}
+        </Typography.Text>
+      }
+    >
       <Flex vertical gap={8}>
         {tune.description && <Typography.Text>{tune.description}</Typography.Text>}
         <Flex gap={4} wrap>
@@ -32,7 +44,11 @@ const TuneSummary = memo(function TuneSummary({ tune }: { tune: TuneFile }) {
           <Skeleton active paragraph={{ rows: 2 }} />
         )}
         {(tune.access.owner || tune.access.bought) && !tune.access.view && (
-          <Alert type="info" showIcon message="The tune's author lets you flash this tune from the app, not view its maps." />
+          <Alert
+            type="info"
+            showIcon
+            message="The tune's author lets you flash this tune from the app, not view its maps."
+          />
         )}
       </Flex>
     </Card>
@@ -42,13 +58,27 @@ const TuneSummary = memo(function TuneSummary({ tune }: { tune: TuneFile }) {
 /** A local image: inspected on the server (firmware, checksums, changes), then its maps and bytes read in the browser. */
 function LocalImage() {
   const [opened, setOpened] = useState<{ file: File; report: LocalInspection } | null>(null);
-  const changed = useMemo(() => new Set(opened?.report.changes?.flatMap((range) => range.items.map((item) => item.id)) ?? []), [opened]);
+  const changed = useMemo(
+    () => new Set(opened?.report.changes?.flatMap((range) => range.items.map((item) => item.id)) ?? []),
+    [opened],
+  );
   return (
     <>
       <Card size="small" title="Local image">
-        <InspectedImage label="Inspect a local image" withDefinition onInspected={(file, report) => setOpened(report && { file, report })} />
+        <InspectedImage
+          label="Inspect a local image"
+          withDefinition
+          onInspected={(file, report) => setOpened(report && { file, report })}
+        />
       </Card>
-      {opened && <LocalImageView key={opened.report.sha256} file={opened.file} definition={opened.report.definition ?? null} changed={changed} />}
+      {opened && (
+        <LocalImageView
+          key={opened.report.sha256}
+          file={opened.file}
+          definition={opened.report.definition ?? null}
+          changed={changed}
+        />
+      )}
     </>
   );
 }
@@ -56,9 +86,17 @@ function LocalImage() {
 export function TuneViewerPage() {
   const [params, setParams] = useSearchParams();
   const tuneId = params.get("tune");
-  const { result, query } = useList<TuneFile>({ resource: "tune-files", pagination: { pageSize: 100 }, sorters: [{ field: "title", order: "asc" }] });
+  const { result, query } = useList<TuneFile>({
+    resource: "tune-files",
+    pagination: { pageSize: 100 },
+    sorters: [{ field: "title", order: "asc" }],
+  });
   // Fetched by id rather than found in the list, so a link to a tune beyond the first page opens too.
-  const { result: tune, query: tuneQuery } = useOne<TuneFile>({ resource: "tune-files", id: tuneId ?? "", queryOptions: { enabled: tuneId !== null } });
+  const { result: tune, query: tuneQuery } = useOne<TuneFile>({
+    resource: "tune-files",
+    id: tuneId ?? "",
+    queryOptions: { enabled: tuneId !== null },
+  });
   const open = (id: string) => setParams({ tune: id });
 
   return (
@@ -75,7 +113,10 @@ export function TuneViewerPage() {
           loading={query.isLoading}
           value={tune?.id}
           onChange={open}
-          options={result.data.map((t) => ({ value: t.id, label: `${t.title} · ${t.firmwareId}${t.access.owner ? " (yours)" : t.access.bought ? " (bought)" : ""}` }))}
+          options={result.data.map((t) => ({
+            value: t.id,
+            label: `${t.title} · ${t.firmwareId}${t.access.owner ? " (yours)" : t.access.bought ? " (bought)" : ""}`,
+          }))}
         />
       }
     >
@@ -91,8 +132,9 @@ export function TuneViewerPage() {
       ) : (
         <>
           <EmptyState title="Open a tune file to see its maps">
-            Pick one of your tune files, a bought one or one from a dealer's catalogue above to see its maps by category as tables and charts, its checksum report
-            and a comparison with the stock file; or inspect a local image below to identify its firmware, check its checksums and see which maps it changes.
+            Pick one of your tune files, a bought one or one from a dealer's catalogue above to see its maps by category
+            as tables and charts, its checksum report and a comparison with the stock file; or inspect a local image
+            below to identify its firmware, check its checksums and see which maps it changes.
           </EmptyState>
           <LocalImage />
         </>

@@ -18,7 +18,14 @@ const VIRTUAL_FROM = 300;
 const TREE_HEIGHT = 560;
 
 /** Categories with their items, a search over titles and descriptions, and changed items marked, first, and listable alone. */
-export const ItemTree = memo(function ItemTree({ items, categories, changed, selected, onSelect, onHover }: ItemTreeProps) {
+export const ItemTree = memo(function ItemTree({
+  items,
+  categories,
+  changed,
+  selected,
+  onSelect,
+  onHover,
+}: ItemTreeProps) {
   const [query, setQuery] = useState("");
   const [changedOnly, setChangedOnly] = useState(false);
   const tree = useRef<{ scrollTo: (options: { key: string; align?: "auto" }) => void }>(null);
@@ -60,7 +67,13 @@ export const ItemTree = memo(function ItemTree({ items, categories, changed, sel
 
   return (
     <Flex vertical gap={8}>
-      <Input.Search placeholder="Search maps" allowClear aria-label="Search maps" value={query} onChange={(e) => setQuery(e.target.value)} />
+      <Input.Search
+        placeholder="Search maps"
+        allowClear
+        aria-label="Search maps"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+      />
       <Checkbox checked={changedOnly} onChange={(e) => setChangedOnly(e.target.checked)} disabled={changed.size === 0}>
         Changed from stock only ({changed.size})
       </Checkbox>
@@ -77,7 +90,10 @@ export const ItemTree = memo(function ItemTree({ items, categories, changed, sel
           selectedKeys={selectedKeys}
           onSelect={(_, { node }) => node.isLeaf && onSelect(String(node.key))}
           height={rows > VIRTUAL_FROM ? TREE_HEIGHT : undefined}
-          style={{ maxHeight: rows > VIRTUAL_FROM ? undefined : "70vh", overflow: rows > VIRTUAL_FROM ? undefined : "auto" }}
+          style={{
+            maxHeight: rows > VIRTUAL_FROM ? undefined : "70vh",
+            overflow: rows > VIRTUAL_FROM ? undefined : "auto",
+          }}
         />
       )}
     </Flex>

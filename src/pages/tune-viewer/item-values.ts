@@ -1,15 +1,20 @@
 import type { DataProvider } from "@refinedev/core";
+import { apiRoutes } from "../../../contracts/api-paths";
 import type { TuneItem } from "../../../contracts/tune-definition";
 import type { TuneItemValues } from "../../../contracts/tune-files";
 import { type ItemValues, readItem } from "../../../domain/tune/maps";
-import { apiRoutes } from "../../../contracts/api-paths";
 
 /**
  * One map's values and its base's (GET /tune-files/{id}/maps/{itemId}), as a
  * query the view reads and the tree prefetches when the pointer rests on an
  * entry: by the click the values are usually here.
  */
-export function itemValuesQuery(dataProvider: () => DataProvider, tune: { id: string; currentVersion: number }, itemId: string, against: string | null) {
+export function itemValuesQuery(
+  dataProvider: () => DataProvider,
+  tune: { id: string; currentVersion: number },
+  itemId: string,
+  against: string | null,
+) {
   return {
     queryKey: ["tune-item-values", tune.id, tune.currentVersion, itemId, against],
     queryFn: async () => {

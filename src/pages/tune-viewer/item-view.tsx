@@ -66,16 +66,24 @@ export function ItemView({
           <Descriptions.Item label="Value">
             <Flex gap={12} align="center" wrap>
               <span data-testid="item-value">{scalarText(item, values)}</span>
-              {editing && <ScalarEditor key={values.values[0]} item={item} value={values.values[0]} onSet={editing.onSetScalar} />}
+              {editing && (
+                <ScalarEditor key={values.values[0]} item={item} value={values.values[0]} onSet={editing.onSetScalar} />
+              )}
             </Flex>
           </Descriptions.Item>
           {stock && change && (
             <Descriptions.Item label={baseLabel}>
               {scalarText(item, stock)}
-              {change.delta !== 0 && item.kind === "constant" && <Typography.Text type="warning"> {formatDelta(change)}</Typography.Text>}
+              {change.delta !== 0 && item.kind === "constant" && (
+                <Typography.Text type="warning"> {formatDelta(change)}</Typography.Text>
+              )}
             </Descriptions.Item>
           )}
-          {item.kind === "enum" && <Descriptions.Item label="Choices">{item.values.map((v) => `${v.raw}: ${v.label}`).join(", ")}</Descriptions.Item>}
+          {item.kind === "enum" && (
+            <Descriptions.Item label="Choices">
+              {item.values.map((v) => `${v.raw}: ${v.label}`).join(", ")}
+            </Descriptions.Item>
+          )}
         </Descriptions>
       </Flex>
     );
@@ -87,8 +95,21 @@ export function ItemView({
     return (
       <Flex vertical gap={12} data-shown-item={item.id}>
         {head}
-        <MapGrid values={{ ...values, rows: 1, cols: values.values.length, y: undefined }} stock={stock && { ...stock, rows: 1, cols: stock.values.length }} selection={editing?.selection} onCellClick={editing?.onCellClick} />
-        <MapLineChart axis={axis} axisUnit={values.x?.unit} unit={values.unit} series={[{ name: "Tune", values: values.values }, ...(stock ? [{ name: baseLabel, values: stock.values }] : [])]} />
+        <MapGrid
+          values={{ ...values, rows: 1, cols: values.values.length, y: undefined }}
+          stock={stock && { ...stock, rows: 1, cols: stock.values.length }}
+          selection={editing?.selection}
+          onCellClick={editing?.onCellClick}
+        />
+        <MapLineChart
+          axis={axis}
+          axisUnit={values.x?.unit}
+          unit={values.unit}
+          series={[
+            { name: "Tune", values: values.values },
+            ...(stock ? [{ name: baseLabel, values: stock.values }] : []),
+          ]}
+        />
       </Flex>
     );
   }
@@ -98,7 +119,14 @@ export function ItemView({
   return (
     <Flex vertical gap={12} data-shown-item={item.id}>
       {head}
-      <MapGrid values={values} stock={stock} selectedRow={shownRow} onSelectRow={setRow} selection={editing?.selection} onCellClick={editing?.onCellClick} />
+      <MapGrid
+        values={values}
+        stock={stock}
+        selectedRow={shownRow}
+        onSelectRow={setRow}
+        selection={editing?.selection}
+        onCellClick={editing?.onCellClick}
+      />
       <Typography.Text strong>
         Row {rowLabel}
         {values.y?.unit ? ` ${values.y.unit}` : ""}
@@ -107,7 +135,10 @@ export function ItemView({
         axis={axisLabels(values.x, values.cols)}
         axisUnit={values.x?.unit}
         unit={values.unit}
-        series={[{ name: "Tune", values: rowValues(values) }, ...(stock ? [{ name: baseLabel, values: rowValues(stock) }] : [])]}
+        series={[
+          { name: "Tune", values: rowValues(values) },
+          ...(stock ? [{ name: baseLabel, values: rowValues(stock) }] : []),
+        ]}
       />
     </Flex>
   );

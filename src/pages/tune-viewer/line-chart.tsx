@@ -1,5 +1,5 @@
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { useEffect, useState } from "react";
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatValue } from "./model";
 
 /**
@@ -26,7 +26,17 @@ export interface LineSeries {
 }
 
 /** A 1-D table or one row of a 2-D table against its axis; stock drawn dashed beside the tune when comparing. */
-export function MapLineChart({ axis, axisUnit, unit, series }: { axis: readonly string[]; axisUnit?: string; unit?: string; series: LineSeries[] }) {
+export function MapLineChart({
+  axis,
+  axisUnit,
+  unit,
+  series,
+}: {
+  axis: readonly string[];
+  axisUnit?: string;
+  unit?: string;
+  series: LineSeries[];
+}) {
   // Drawn after the frame that shows the grid: recharts takes tens of milliseconds to mount, and the grid
   // is what a switch of maps must show first. The box keeps its height so nothing moves.
   const ready = useAfterPaint();
@@ -37,12 +47,25 @@ export function MapLineChart({ axis, axisUnit, unit, series }: { axis: readonly 
         <ResponsiveContainer>
           <LineChart data={data} margin={{ top: 8, right: 16, bottom: 16, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="x" label={axisUnit ? { value: axisUnit, position: "insideBottom", offset: -8 } : undefined} />
-            <YAxis label={unit ? { value: unit, angle: -90, position: "insideLeft" } : undefined} tickFormatter={formatValue} />
+            <XAxis
+              dataKey="x"
+              label={axisUnit ? { value: axisUnit, position: "insideBottom", offset: -8 } : undefined}
+            />
+            <YAxis
+              label={unit ? { value: unit, angle: -90, position: "insideLeft" } : undefined}
+              tickFormatter={formatValue}
+            />
             <Tooltip formatter={(value) => formatValue(Number(value))} />
             {series.length > 1 && <Legend verticalAlign="top" />}
             {series.map((s, i) => (
-              <Line key={s.name} dataKey={s.name} stroke={i === 0 ? "#1677ff" : "#8c8c8c"} strokeDasharray={i === 0 ? undefined : "4 3"} dot={false} isAnimationActive={false} />
+              <Line
+                key={s.name}
+                dataKey={s.name}
+                stroke={i === 0 ? "#1677ff" : "#8c8c8c"}
+                strokeDasharray={i === 0 ? undefined : "4 3"}
+                dot={false}
+                isAnimationActive={false}
+              />
             ))}
           </LineChart>
         </ResponsiveContainer>

@@ -1,5 +1,5 @@
 import { Alert, Card, Col, Row, Segmented, Skeleton } from "antd";
-import { Suspense, lazy, useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import type { TuneDefinition } from "../../../contracts/tune-definition";
 import { readItem } from "../../../domain/tune/maps";
 import { ItemTree } from "./item-tree";
@@ -12,7 +12,15 @@ const HexView = lazy(() => import("./hex-view"));
  * server identified a firmware with a definition, and its bytes. The user
  * holds the file, so nothing here is protected.
  */
-export function LocalImageView({ file, definition, changed }: { file: File; definition: TuneDefinition | null; changed: ReadonlySet<string> }) {
+export function LocalImageView({
+  file,
+  definition,
+  changed,
+}: {
+  file: File;
+  definition: TuneDefinition | null;
+  changed: ReadonlySet<string>;
+}) {
   const [bytes, setBytes] = useState<Uint8Array | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [mode, setMode] = useState<"values" | "hex">(definition ? "values" : "hex");
@@ -42,15 +50,31 @@ export function LocalImageView({ file, definition, changed }: { file: File; defi
   if (!bytes) return <Skeleton active />;
   const hex = (
     <Suspense fallback={<Skeleton active />}>
-      <HexView bytes={bytes} items={definition?.items ?? []} selected={item} onOpenItem={(id) => (setSelectedId(id), setMode("values"))} />
+      <HexView
+        bytes={bytes}
+        items={definition?.items ?? []}
+        selected={item}
+        onOpenItem={(id) => (setSelectedId(id), setMode("values"))}
+      />
     </Suspense>
   );
-  if (!definition) return <Card size="small" title={`${file.name}: bytes`}>{hex}</Card>;
+  if (!definition)
+    return (
+      <Card size="small" title={`${file.name}: bytes`}>
+        {hex}
+      </Card>
+    );
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} md={8} xl={6}>
         <Card size="small" title="Maps">
-          <ItemTree items={definition.items} categories={definition.categories} changed={changed} selected={item?.id} onSelect={setSelectedId} />
+          <ItemTree
+            items={definition.items}
+            categories={definition.categories}
+            changed={changed}
+            selected={item?.id}
+            onSelect={setSelectedId}
+          />
         </Card>
       </Col>
       <Col xs={24} md={16} xl={18}>

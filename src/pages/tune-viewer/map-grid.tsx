@@ -15,11 +15,24 @@ export interface MapGridProps {
   onCellClick?: (row: number, col: number, extend: boolean) => void;
 }
 
-const cell = { padding: "2px 6px", textAlign: "right", fontVariantNumeric: "tabular-nums", whiteSpace: "nowrap", border: "1px solid rgba(128,128,128,0.25)" } as const;
+const cell = {
+  padding: "2px 6px",
+  textAlign: "right",
+  fontVariantNumeric: "tabular-nums",
+  whiteSpace: "nowrap",
+  border: "1px solid rgba(128,128,128,0.25)",
+} as const;
 const header = { ...cell, fontWeight: 600, background: "rgba(128,128,128,0.12)" } as const;
 
 /** A table as a grid: x axis across, y axis down, unit in the corner, cells coloured by value (or by change from stock). */
-export const MapGrid = memo(function MapGrid({ values, stock, selectedRow, onSelectRow, selection, onCellClick }: MapGridProps) {
+export const MapGrid = memo(function MapGrid({
+  values,
+  stock,
+  selectedRow,
+  onSelectRow,
+  selection,
+  onCellClick,
+}: MapGridProps) {
   const { rows, cols } = values;
   const { min, max } = valueRange(values.values);
   const xs = axisLabels(values.x, cols);
@@ -46,7 +59,11 @@ export const MapGrid = memo(function MapGrid({ values, stock, selectedRow, onSel
             {ys.map((label, row) => (
               <tr key={row} aria-selected={row === selectedRow}>
                 <th
-                  style={{ ...header, cursor: onSelectRow ? "pointer" : undefined, outline: row === selectedRow ? "2px solid #1677ff" : undefined }}
+                  style={{
+                    ...header,
+                    cursor: onSelectRow ? "pointer" : undefined,
+                    outline: row === selectedRow ? "2px solid #1677ff" : undefined,
+                  }}
                   scope="row"
                   onClick={() => onSelectRow?.(row)}
                   title="Chart this row"
@@ -57,14 +74,28 @@ export const MapGrid = memo(function MapGrid({ values, stock, selectedRow, onSel
                   const value = values.values[row * cols + col];
                   const before = stock?.values[row * cols + col];
                   const change = before === undefined ? null : cellDelta(value, before);
-                  const background = change ? deltaColour(change.delta, change.percent ?? 100) : heatColour(value, min, max);
+                  const background = change
+                    ? deltaColour(change.delta, change.percent ?? 100)
+                    : heatColour(value, min, max);
                   return (
                     <td
                       key={col}
-                      style={{ ...cell, background, color: "#000", cursor: onCellClick ? "cell" : undefined, outline: inRange(selection ?? null, row, col) ? "2px solid #1677ff" : undefined, outlineOffset: -2 }}
+                      style={{
+                        ...cell,
+                        background,
+                        color: "#000",
+                        cursor: onCellClick ? "cell" : undefined,
+                        outline: inRange(selection ?? null, row, col) ? "2px solid #1677ff" : undefined,
+                        outlineOffset: -2,
+                      }}
                       aria-selected={onCellClick ? inRange(selection ?? null, row, col) : undefined}
                       onClick={onCellClick && ((event) => onCellClick(row, col, event.shiftKey))}
-                      title={change && change.delta !== 0 ? `stock ${formatValue(before!)}, ${formatDelta(change)}` : undefined}>
+                      title={
+                        change && change.delta !== 0
+                          ? `stock ${formatValue(before!)}, ${formatDelta(change)}`
+                          : undefined
+                      }
+                    >
                       {formatValue(value)}
                       {change && change.delta !== 0 && <div style={{ fontSize: 10 }}>{formatDelta(change)}</div>}
                     </td>

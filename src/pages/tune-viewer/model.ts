@@ -26,7 +26,11 @@ export interface CategoryGroup {
  * Items grouped by category in the definition's order, changed items first in
  * each group; items with no or an unknown category go last under "Other".
  */
-export function groupItems(items: readonly TuneItem[], categories: readonly Category[], changed: ReadonlySet<string>): CategoryGroup[] {
+export function groupItems(
+  items: readonly TuneItem[],
+  categories: readonly Category[],
+  changed: ReadonlySet<string>,
+): CategoryGroup[] {
   const groups = new Map<string, CategoryGroup>(categories.map((c) => [c.id, { key: c.id, name: c.name, items: [] }]));
   const other: CategoryGroup = { key: "", name: "Other", items: [] };
   for (const item of items) (groups.get(item.category ?? "") ?? other).items.push(item);

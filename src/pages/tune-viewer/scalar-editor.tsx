@@ -8,9 +8,26 @@ import type { TuneItem } from "../../../contracts/tune-definition";
  * table's cells, which refuses it, naming why, when it is outside min/max or
  * would not read back as typed; the refusal shows in the editor's toolbar.
  */
-export function ScalarEditor({ item, value, onSet }: { item: TuneItem; value: number; onSet: (value: number) => void }) {
+export function ScalarEditor({
+  item,
+  value,
+  onSet,
+}: {
+  item: TuneItem;
+  value: number;
+  onSet: (value: number) => void;
+}) {
   const [typed, setTyped] = useState<number | null>(value);
-  if (item.kind === "flag") return <Switch aria-label={`${item.title} on`} checked={value === 1} onChange={(on) => onSet(on ? 1 : 0)} checkedChildren="on" unCheckedChildren="off" />;
+  if (item.kind === "flag")
+    return (
+      <Switch
+        aria-label={`${item.title} on`}
+        checked={value === 1}
+        onChange={(on) => onSet(on ? 1 : 0)}
+        checkedChildren="on"
+        unCheckedChildren="off"
+      />
+    );
   if (item.kind === "enum") {
     return (
       <Select
@@ -32,7 +49,9 @@ export function ScalarEditor({ item, value, onSet }: { item: TuneItem; value: nu
         onPressEnter={apply}
         addonAfter={item.z.unit}
         // Shown as hints only: a value outside is sent to the write, whose refusal says which limit it broke.
-        placeholder={[item.z.min, item.z.max].every((limit) => limit !== undefined) ? `${item.z.min} … ${item.z.max}` : undefined}
+        placeholder={
+          [item.z.min, item.z.max].every((limit) => limit !== undefined) ? `${item.z.min} … ${item.z.max}` : undefined
+        }
         style={{ width: 200 }}
       />
       <Button onClick={apply} disabled={typed === null || typed === value}>

@@ -1,17 +1,27 @@
 import { DownloadOutlined, RedoOutlined, SaveOutlined, UndoOutlined } from "@ant-design/icons";
 import { type HttpError, useCustomMutation, useDataProvider, useInvalidate } from "@refinedev/core";
-import { Alert, Button, Flex, Form, Input, InputNumber, Modal, Space, Tooltip, Typography } from "antd";
 import { useQueryClient } from "@tanstack/react-query";
+import { Alert, Button, Flex, Form, Input, InputNumber, Modal, Space, Tooltip, Typography } from "antd";
 import { useCallback, useEffect, useState } from "react";
+import { apiRoutes } from "../../../contracts/api-paths";
 import type { TuneItem } from "../../../contracts/tune-definition";
 import type { TuneFile } from "../../../contracts/tune-files";
 import type { ItemValues } from "../../../domain/tune/maps";
 import { readItem } from "../../../domain/tune/maps";
 import { ChecksumTable } from "../../components/tune-inspection";
-import { type CellRange, type History, type RangeOperation, editItem, emptyHistory, mapCsv, recorded, redo, undo } from "./editing";
+import {
+  type CellRange,
+  editItem,
+  emptyHistory,
+  type History,
+  mapCsv,
+  type RangeOperation,
+  recorded,
+  redo,
+  undo,
+} from "./editing";
 import { tuneImageQuery } from "./image-bytes";
 import { axisLabels } from "./model";
-import { apiRoutes } from "../../../contracts/api-paths";
 
 export interface TuneEditor {
   image: Uint8Array | null;
@@ -46,7 +56,9 @@ export function useTuneEditor(tune: TuneFile, enabled: boolean): TuneEditor {
     setLoading(true);
     try {
       // A copy: the cached bytes are the saved version, which the hex view shows.
-      setImage(Uint8Array.from(await queryClient.fetchQuery(tuneImageQuery(dataProvider, tune.id, tune.currentVersion))));
+      setImage(
+        Uint8Array.from(await queryClient.fetchQuery(tuneImageQuery(dataProvider, tune.id, tune.currentVersion))),
+      );
       setHistory(emptyHistory);
       setError(null);
     } catch (caught) {
@@ -81,7 +93,9 @@ export function useTuneEditor(tune: TuneFile, enabled: boolean): TuneEditor {
     selectionOf: (item) => (selection?.itemId === item.id ? selection.range : null),
     select: (item, row, col, extend) => {
       setSelection((current) =>
-        extend && current?.itemId === item.id ? { itemId: item.id, range: { ...current.range, row1: row, col1: col } } : { itemId: item.id, range: { row0: row, col0: col, row1: row, col1: col } },
+        extend && current?.itemId === item.id
+          ? { itemId: item.id, range: { ...current.range, row1: row, col1: col } }
+          : { itemId: item.id, range: { row0: row, col0: col, row1: row, col1: col } },
       );
       setError(null);
     },
@@ -114,7 +128,19 @@ function downloadText(name: string, text: string) {
 }
 
 /** Set, add, multiply by a percentage or interpolate the selected cells; undo, redo, export and save. */
-export function EditorToolbar({ editor, item, values, tune, onSaved }: { editor: TuneEditor; item: TuneItem; values: ItemValues; tune: TuneFile; onSaved: () => void }) {
+export function EditorToolbar({
+  editor,
+  item,
+  values,
+  tune,
+  onSaved,
+}: {
+  editor: TuneEditor;
+  item: TuneItem;
+  values: ItemValues;
+  tune: TuneFile;
+  onSaved: () => void;
+}) {
   const [amount, setAmount] = useState<number | null>(null);
   const [saving, setSaving] = useState(false);
   const table = item.kind === "table1d" || item.kind === "table2d";
@@ -123,12 +149,26 @@ export function EditorToolbar({ editor, item, values, tune, onSaved }: { editor:
   const exportCsv = () => {
     const cols = item.kind === "table1d" ? values.values.length : values.cols;
     const rows = item.kind === "table1d" ? 1 : values.rows;
-    downloadText(`${item.id}.csv`, mapCsv({ ...values, rows, cols }, axisLabels(values.x, cols), item.kind === "table1d" ? [""] : axisLabels(values.y, rows)));
+    downloadText(
+      `${item.id}.csv`,
+      mapCsv(
+        { ...values, rows, cols },
+        axisLabels(values.x, cols),
+        item.kind === "table1d" ? [""] : axisLabels(values.y, rows),
+      ),
+    );
   };
   return (
     <Flex vertical gap={8} data-testid="map-editor">
       <Flex gap={8} wrap align="center">
-        <InputNumber aria-label="Amount" placeholder={table ? "value or %" : "tables only"} value={amount} onChange={(v) => setAmount(v)} disabled={!table} style={{ width: 140 }} />
+        <InputNumber
+          aria-label="Amount"
+          placeholder={table ? "value or %" : "tables only"}
+          value={amount}
+          onChange={(v) => setAmount(v)}
+          disabled={!table}
+          style={{ width: 140 }}
+        />
         <Space.Compact>
           <Button disabled={needAmount} onClick={() => editor.apply(item, { kind: "set", value: amount! })}>
             Set
@@ -145,19 +185,36 @@ export function EditorToolbar({ editor, item, values, tune, onSaved }: { editor:
             </Button>
           </Tooltip>
         </Space.Compact>
-        <Button icon={<UndoOutlined />} aria-label="Undo" disabled={editor.history.undo.length === 0} onClick={editor.undo} />
-        <Button icon={<RedoOutlined />} aria-label="Redo" disabled={editor.history.redo.length === 0} onClick={editor.redo} />
+        <Button
+          icon={<UndoOutlined />}
+          aria-label="Undo"
+          disabled={editor.history.undo.length === 0}
+          onClick={editor.undo}
+        />
+        <Button
+          icon={<RedoOutlined />}
+          aria-label="Redo"
+          disabled={editor.history.redo.length === 0}
+          onClick={editor.redo}
+        />
         {table && (
           <Button icon={<DownloadOutlined />} onClick={exportCsv}>
             CSV
           </Button>
         )}
-        <Button type="primary" icon={<SaveOutlined />} disabled={editor.history.undo.length === 0} onClick={() => setSaving(true)}>
+        <Button
+          type="primary"
+          icon={<SaveOutlined />}
+          disabled={editor.history.undo.length === 0}
+          onClick={() => setSaving(true)}
+        >
           Save as new version
         </Button>
       </Flex>
       <Typography.Text type="secondary">
-        {table ? "Click a cell to select it, shift-click another to select the range between them." : "Type the value in its unit, or choose it, below; undo and redo work as for tables."}
+        {table
+          ? "Click a cell to select it, shift-click another to select the range between them."
+          : "Type the value in its unit, or choose it, below; undo and redo work as for tables."}
       </Typography.Text>
       {editor.error && <Alert type="error" showIcon role="alert" message={editor.error} />}
       {saving && editor.image && (
@@ -179,7 +236,15 @@ export function EditorToolbar({ editor, item, values, tune, onSaved }: { editor:
 }
 
 /** Uploads the edited image as a new version; the server fixes the checksums and its report is shown before the dialog closes. */
-function SaveDialog({ tune, image, onClose }: { tune: TuneFile; image: Uint8Array; onClose: (saved: boolean) => void }) {
+function SaveDialog({
+  tune,
+  image,
+  onClose,
+}: {
+  tune: TuneFile;
+  image: Uint8Array;
+  onClose: (saved: boolean) => void;
+}) {
   const [form] = Form.useForm<{ version: string; notes: string }>();
   const { mutate, mutation } = useCustomMutation<TuneFile>();
   const invalidate = useInvalidate();
@@ -189,9 +254,19 @@ function SaveDialog({ tune, image, onClose }: { tune: TuneFile; image: Uint8Arra
     body.append("version", version);
     body.append("notes", notes ?? "");
     body.append("fixChecksums", "true");
-    body.append("file", new Blob([image as Uint8Array<ArrayBuffer>], { type: "application/octet-stream" }), `${tune.firmwareId}.bin`);
+    body.append(
+      "file",
+      new Blob([image as Uint8Array<ArrayBuffer>], { type: "application/octet-stream" }),
+      `${tune.firmwareId}.bin`,
+    );
     mutate(
-      { url: apiRoutes.tuneFiles.blob(tune.id), method: "post", values: body, successNotification: false, errorNotification: false },
+      {
+        url: apiRoutes.tuneFiles.blob(tune.id),
+        method: "post",
+        values: body,
+        successNotification: false,
+        errorNotification: false,
+      },
       {
         onSuccess: ({ data }) => {
           setSaved(data);
@@ -217,14 +292,31 @@ function SaveDialog({ tune, image, onClose }: { tune: TuneFile; image: Uint8Arra
           <ChecksumTable checksums={version.checksums} />
         </Flex>
       ) : (
-        <Form form={form} layout="vertical" onFinish={save} initialValues={{ version: `${tune.currentVersion + 1}.0`, notes: "" }}>
-          <Form.Item name="version" label="Version label" rules={[{ required: true, message: "Give the version a label" }]}>
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={save}
+          initialValues={{ version: `${tune.currentVersion + 1}.0`, notes: "" }}
+        >
+          <Form.Item
+            name="version"
+            label="Version label"
+            rules={[{ required: true, message: "Give the version a label" }]}
+          >
             <Input maxLength={40} />
           </Form.Item>
           <Form.Item name="notes" label="Notes">
             <Input.TextArea maxLength={2000} rows={3} />
           </Form.Item>
-          {mutation.error && <Alert type="error" showIcon role="alert" message={mutation.error.message} description={(mutation.error as HttpError & { description?: string }).description} />}
+          {mutation.error && (
+            <Alert
+              type="error"
+              showIcon
+              role="alert"
+              message={mutation.error.message}
+              description={(mutation.error as HttpError & { description?: string }).description}
+            />
+          )}
         </Form>
       )}
     </Modal>

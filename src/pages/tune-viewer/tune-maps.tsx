@@ -1,8 +1,9 @@
 import { useCustom, useDataProvider, useList } from "@refinedev/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Card, Col, Empty, Flex, Row, Segmented, Select, Skeleton, Typography } from "antd";
-import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
+import { apiRoutes } from "../../../contracts/api-paths";
 import type { TuneItem } from "../../../contracts/tune-definition";
 import type { TuneFile, TuneMaps } from "../../../contracts/tune-files";
 import { useTuneImage } from "./image-bytes";
@@ -11,7 +12,6 @@ import { itemValuesQuery, localItemValues } from "./item-values";
 import { ItemView } from "./item-view";
 import { useTuneAndStockImages } from "./stock-image";
 import { EditorToolbar, useTuneEditor } from "./tune-editor";
-import { apiRoutes } from "../../../contracts/api-paths";
 
 // Monaco is several MB: fetched only when someone opens the hex view or the hex diff.
 const HexView = lazy(() => import("./hex-view"));
@@ -40,7 +40,13 @@ export function TuneMapsView({ tune }: { tune: TuneFile }) {
   const mayEdit = tune.access.owner && tune.access.download;
   const requested = params.get("mode");
   const mode: Mode =
-    requested === "edit" && mayEdit ? "edit" : requested === "hex" && tune.access.download ? "hex" : requested === "compare" ? "compare" : "values";
+    requested === "edit" && mayEdit
+      ? "edit"
+      : requested === "hex" && tune.access.download
+        ? "hex"
+        : requested === "compare"
+          ? "compare"
+          : "values";
   const against = mode === "compare" ? params.get("against") : null;
   // Built from the address bar, not the router's copy: the chosen map is written there without the router (below).
   const update = (changes: Record<string, string | null>) =>
@@ -68,7 +74,11 @@ export function TuneMapsView({ tune }: { tune: TuneFile }) {
     window.history.replaceState(window.history.state, "", url);
   }, []);
 
-  const { query } = useCustom<TuneMaps>({ url: apiRoutes.tuneFiles.maps(tune.id), method: "get", queryOptions: { staleTime: 60_000 } });
+  const { query } = useCustom<TuneMaps>({
+    url: apiRoutes.tuneFiles.maps(tune.id),
+    method: "get",
+    queryOptions: { staleTime: 60_000 },
+  });
   const { query: comparedQuery } = useCustom<TuneMaps>({
     url: apiRoutes.tuneFiles.maps(tune.id),
     method: "get",
@@ -95,7 +105,10 @@ export function TuneMapsView({ tune }: { tune: TuneFile }) {
   // Once those bytes are here a map's values are read from them, with no request (about a third of a switch).
   // Only without a base: the stock file is not the caller's to download, so comparisons ask the server.
   const readsLocally = mode === "values" && prefetched !== undefined;
-  const local = useMemo(() => (readsLocally && item ? localItemValues(prefetched, item) : null), [readsLocally, prefetched, item]);
+  const local = useMemo(
+    () => (readsLocally && item ? localItemValues(prefetched, item) : null),
+    [readsLocally, prefetched, item],
+  );
   const valuesQuery = useQuery({
     ...itemValuesQuery(dataProvider, tune, selectedId ?? "", against),
     enabled: item !== undefined && mode !== "edit" && mode !== "hex" && local === null,
@@ -112,7 +125,8 @@ export function TuneMapsView({ tune }: { tune: TuneFile }) {
   }, [readsLocally]);
   const prefetchItem = useCallback(
     (id: string) => {
-      if (!readsLocallyRef.current) void queryClient.prefetchQuery(itemValuesQuery(dataProvider, { id: tuneId, currentVersion }, id, against));
+      if (!readsLocallyRef.current)
+        void queryClient.prefetchQuery(itemValuesQuery(dataProvider, { id: tuneId, currentVersion }, id, against));
     },
     [queryClient, dataProvider, tuneId, currentVersion, against],
   );
@@ -134,7 +148,11 @@ export function TuneMapsView({ tune }: { tune: TuneFile }) {
   if (!maps.definition) {
     return (
       <Flex vertical gap={16}>
-        <Alert type="info" showIcon message={`Firmware ${maps.firmwareId} has no map definition yet; the checksum report above and the bytes are what can be shown.`} />
+        <Alert
+          type="info"
+          showIcon
+          message={`Firmware ${maps.firmwareId} has no map definition yet; the checksum report above and the bytes are what can be shown.`}
+        />
         {tune.access.download && <TuneHex tune={tune} items={[]} />}
       </Flex>
     );
@@ -152,11 +170,18 @@ export function TuneMapsView({ tune }: { tune: TuneFile }) {
   ];
 
   let content;
-  if (mode === "hex") content = <TuneHex tune={tune} items={items} selected={item} onOpenItem={(id) => update({ item: id, mode: null })} />;
+  if (mode === "hex")
+    content = (
+      <TuneHex tune={tune} items={items} selected={item} onOpenItem={(id) => update({ item: id, mode: null })} />
+    );
   else if (mode === "compare" && params.get("diff") === "hex") {
-    content = against ? <TuneHexDiff tune={tune} otherId={against} otherTitle={baseLabel} /> : <StockHexDiff tune={tune} />;
-  }
-  else if (mode === "edit" && editor.error && !editor.image) content = <Alert type="error" showIcon role="alert" message={editor.error} />;
+    content = against ? (
+      <TuneHexDiff tune={tune} otherId={against} otherTitle={baseLabel} />
+    ) : (
+      <StockHexDiff tune={tune} />
+    );
+  } else if (mode === "edit" && editor.error && !editor.image)
+    content = <Alert type="error" showIcon role="alert" message={editor.error} />;
   else if (!item) content = <Empty description="The definition lists no maps" />;
   else if (mode === "edit") {
     content = edited ? (
@@ -169,12 +194,15 @@ export function TuneMapsView({ tune }: { tune: TuneFile }) {
           onCellClick: (row, col, extend) => editor.select(item, row, col, extend),
           onSetScalar: (value) => editor.setScalar(item, value),
         }}
-        toolbar={<EditorToolbar editor={editor} item={item} values={edited} tune={tune} onSaved={() => void query.refetch()} />}
+        toolbar={
+          <EditorToolbar editor={editor} item={item} values={edited} tune={tune} onSaved={() => void query.refetch()} />
+        }
       />
     ) : (
       <Skeleton active />
     );
-  } else if (valuesQuery.isError) content = <Alert type="error" showIcon role="alert" message={valuesQuery.error.message} />;
+  } else if (valuesQuery.isError)
+    content = <Alert type="error" showIcon role="alert" message={valuesQuery.error.message} />;
   else if (!shown || shown.values.id !== item.id) content = <Skeleton active />;
   else {
     content = (
@@ -193,17 +221,45 @@ export function TuneMapsView({ tune }: { tune: TuneFile }) {
     <Row gutter={[16, 16]}>
       <Col xs={24} md={8} xl={6}>
         <Card size="small" title="Maps">
-          <ItemTree items={items} categories={maps.definition.categories} changed={changed} selected={item?.id} onSelect={selectItem} onHover={prefetchItem} />
+          <ItemTree
+            items={items}
+            categories={maps.definition.categories}
+            changed={changed}
+            selected={item?.id}
+            onSelect={selectItem}
+            onHover={prefetchItem}
+          />
         </Card>
       </Col>
       <Col xs={24} md={16} xl={18}>
         <Card
           size="small"
-          title={mode === "compare" && <CompareWith tune={tune} against={against} hasStock={maps.base !== null} hexDiff={params.get("diff") === "hex"} onChange={update} />}
-          extra={<Segmented aria-label="Show" value={mode} onChange={(value) => update({ mode: value === "values" ? null : value, diff: null })} options={modes} />}
+          title={
+            mode === "compare" && (
+              <CompareWith
+                tune={tune}
+                against={against}
+                hasStock={maps.base !== null}
+                hexDiff={params.get("diff") === "hex"}
+                onChange={update}
+              />
+            )
+          }
+          extra={
+            <Segmented
+              aria-label="Show"
+              value={mode}
+              onChange={(value) => update({ mode: value === "values" ? null : value, diff: null })}
+              options={modes}
+            />
+          }
         >
           {mode === "compare" && !against && maps.base === null ? (
-            <Alert type="info" showIcon message="There is no stock file for this firmware: choose another tune to compare with." />
+            <Alert
+              type="info"
+              showIcon
+              message="There is no stock file for this firmware: choose another tune to compare with."
+            />
           ) : (
             content
           )}
@@ -247,7 +303,10 @@ function CompareWith({
         onChange={(value: string) => onChange({ against: value === "stock" ? null : value, diff: null })}
         options={[
           ...(hasStock ? [{ value: "stock", label: "Stock" }] : []),
-          ...others.map((candidate) => ({ value: candidate.id, label: `${candidate.title}${candidate.access.owner ? " (yours)" : candidate.access.bought ? " (bought)" : ""}` })),
+          ...others.map((candidate) => ({
+            value: candidate.id,
+            label: `${candidate.title}${candidate.access.owner ? " (yours)" : candidate.access.bought ? " (bought)" : ""}`,
+          })),
         ]}
         notFoundContent="No other tune of this firmware that you may view"
       />
@@ -266,7 +325,17 @@ function CompareWith({
   );
 }
 
-function TuneHex({ tune, items, selected, onOpenItem }: { tune: TuneFile; items: readonly TuneItem[]; selected?: TuneItem; onOpenItem?: (id: string) => void }) {
+function TuneHex({
+  tune,
+  items,
+  selected,
+  onOpenItem,
+}: {
+  tune: TuneFile;
+  items: readonly TuneItem[];
+  selected?: TuneItem;
+  onOpenItem?: (id: string) => void;
+}) {
   const image = useTuneImage(tune.id, tune.currentVersion);
   if (image.isError) return <Alert type="error" showIcon role="alert" message={image.error.message} />;
   if (!image.data) return <Skeleton active />;

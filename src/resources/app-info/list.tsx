@@ -1,8 +1,8 @@
 import { useCustom } from "@refinedev/core";
 import { Alert, Card, Descriptions, Spin, Table, Tag, Typography } from "antd";
+import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import type { AppInfo, ServerStatus as Status } from "../../../contracts/server-management";
 import { PageFrame } from "../../components/page-frame";
-import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 
 const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
@@ -16,13 +16,19 @@ function formatUptime(seconds: number): string {
 const health = (ok: boolean) => <Tag color={ok ? "green" : "red"}>{ok ? "answering" : "not answering"}</Tag>;
 
 export function AppInfoList() {
-  const { query } = useCustom<Status>({ url: apiPaths["app-info"].list, method: "get", queryOptions: { refetchInterval: 15_000 } });
+  const { query } = useCustom<Status>({
+    url: apiPaths["app-info"].list,
+    method: "get",
+    queryOptions: { refetchInterval: 15_000 },
+  });
   const status = query.data?.data;
   const { query: infoQuery } = useCustom<AppInfo>({ url: apiRoutes.serverManagement.appInfo(), method: "get" });
   const info = infoQuery.data?.data;
   return (
     <PageFrame title="App info" subtitle="Version and health of the API and what it depends on">
-      {query.isError && <Alert type="error" showIcon message="Could not load the server status" description={query.error?.message} />}
+      {query.isError && (
+        <Alert type="error" showIcon message="Could not load the server status" description={query.error?.message} />
+      )}
       {query.isLoading && <Spin />}
       {status && (
         <Card>
@@ -43,7 +49,14 @@ export function AppInfoList() {
           </Descriptions>
         </Card>
       )}
-      {infoQuery.isError && <Alert type="error" showIcon message="Could not load the versions and configuration" description={infoQuery.error?.message} />}
+      {infoQuery.isError && (
+        <Alert
+          type="error"
+          showIcon
+          message="Could not load the versions and configuration"
+          description={infoQuery.error?.message}
+        />
+      )}
       {info && (
         <>
           <Card title="Versions">
@@ -60,11 +73,24 @@ export function AppInfoList() {
           <Card title="Build">
             <Descriptions column={{ xs: 1, md: 3 }} bordered size="small">
               <Descriptions.Item label="Build id">{info.build.id ?? "no web build served"}</Descriptions.Item>
-              <Descriptions.Item label="Commit">{info.build.commit ? <Typography.Text code copyable>{info.build.commit.slice(0, 12)}</Typography.Text> : "unknown"}</Descriptions.Item>
-              <Descriptions.Item label="Built">{info.build.time ? new Date(info.build.time).toLocaleString() : "unknown"}</Descriptions.Item>
+              <Descriptions.Item label="Commit">
+                {info.build.commit ? (
+                  <Typography.Text code copyable>
+                    {info.build.commit.slice(0, 12)}
+                  </Typography.Text>
+                ) : (
+                  "unknown"
+                )}
+              </Descriptions.Item>
+              <Descriptions.Item label="Built">
+                {info.build.time ? new Date(info.build.time).toLocaleString() : "unknown"}
+              </Descriptions.Item>
             </Descriptions>
           </Card>
-          <Card title="Configuration" extra={<Typography.Text type="secondary">Secrets are masked; they never leave the server.</Typography.Text>}>
+          <Card
+            title="Configuration"
+            extra={<Typography.Text type="secondary">Secrets are masked; they never leave the server.</Typography.Text>}
+          >
             <Table
               rowKey="key"
               size="small"
@@ -72,9 +98,26 @@ export function AppInfoList() {
               pagination={false}
               dataSource={info.configuration}
               columns={[
-                { dataIndex: "key", title: "Setting", render: (key: string) => <Typography.Text code>{key}</Typography.Text> },
-                { dataIndex: "value", title: "Value", render: (value: string | null) => (value === null ? <Typography.Text type="secondary">not set</Typography.Text> : <Typography.Text style={{ wordBreak: "break-all" }}>{value}</Typography.Text>) },
-                { dataIndex: "masked", title: "", render: (masked: boolean) => masked && <Tag color="gold">masked</Tag> },
+                {
+                  dataIndex: "key",
+                  title: "Setting",
+                  render: (key: string) => <Typography.Text code>{key}</Typography.Text>,
+                },
+                {
+                  dataIndex: "value",
+                  title: "Value",
+                  render: (value: string | null) =>
+                    value === null ? (
+                      <Typography.Text type="secondary">not set</Typography.Text>
+                    ) : (
+                      <Typography.Text style={{ wordBreak: "break-all" }}>{value}</Typography.Text>
+                    ),
+                },
+                {
+                  dataIndex: "masked",
+                  title: "",
+                  render: (masked: boolean) => masked && <Tag color="gold">masked</Tag>,
+                },
               ]}
             />
           </Card>

@@ -37,14 +37,26 @@ export default function ExpressionEditor({
       model,
       "expression",
       error && start && end
-        ? [{ severity: monaco.MarkerSeverity.Error, message: error.message, startLineNumber: start.lineNumber, startColumn: start.column, endLineNumber: end.lineNumber, endColumn: end.column }]
+        ? [
+            {
+              severity: monaco.MarkerSeverity.Error,
+              message: error.message,
+              startLineNumber: start.lineNumber,
+              startColumn: start.column,
+              endLineNumber: end.lineNumber,
+              endColumn: end.column,
+            },
+          ]
         : [],
     );
   };
   useEffect(showError, [error, value]);
 
   return (
-    <div style={{ border: "1px solid var(--ant-color-border)", borderRadius: 6, padding: 4 }} data-testid="expression-editor">
+    <div
+      style={{ border: "1px solid var(--ant-color-border)", borderRadius: 6, padding: 4 }}
+      data-testid="expression-editor"
+    >
       <Editor
         height={72}
         language={EXPRESSION_LANGUAGE}

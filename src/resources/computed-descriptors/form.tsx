@@ -6,19 +6,27 @@
  */
 import { useCustom } from "@refinedev/core";
 import { Col, Form, Input, InputNumber, Row, Skeleton, Typography } from "antd";
-import { Suspense, lazy, useMemo, useState } from "react";
+import { lazy, Suspense, useMemo, useState } from "react";
 import { useWatch } from "react-hook-form";
+import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import { type ComputedDescriptor, computedDescriptorInputSchema } from "../../../contracts/catalogue";
 import { type ExpressionErrorInfo, validateExpression } from "../../../contracts/expression";
 import { Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 import { type SampleChannel, SamplePreview } from "./sample-preview";
-import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 
 const ExpressionEditor = lazy(() => import("./expression-editor"));
 
-function ComputedFields({ record, onSaved, channels }: { record?: ComputedDescriptor; onSaved: () => void; channels: SampleChannel[] }) {
+function ComputedFields({
+  record,
+  onSaved,
+  channels,
+}: {
+  record?: ComputedDescriptor;
+  onSaved: () => void;
+  channels: SampleChannel[];
+}) {
   const form = useContractForm(computedDescriptorInputSchema, {
     ...(record && { id: record.id }),
     name: record?.name ?? "",
@@ -33,14 +41,27 @@ function ComputedFields({ record, onSaved, channels }: { record?: ComputedDescri
   const { control } = form;
   const [expression, variable] = useWatch({ control, name: ["expression", "variable"] });
   const available = useMemo(() => channels.filter((c) => c.variable !== variable), [channels, variable]);
-  const check = useMemo(() => (expression.trim() ? validateExpression(expression, available.map((c) => c.variable)) : null), [expression, available]);
+  const check = useMemo(
+    () =>
+      expression.trim()
+        ? validateExpression(
+            expression,
+            available.map((c) => c.variable),
+          )
+        : null,
+    [expression, available],
+  );
   const error = check && !check.ok ? check.error : serverError;
   // The server names channels it knows and the browser does not (yet): its position goes on the editor's marker.
   const { save, saving } = usePut(
     {
       showServerError: (failure) => {
         const data = (failure as { data?: unknown }).data;
-        const issue = Array.isArray(data) ? (data as Array<ExpressionErrorInfo & { path?: string }>).find((item) => item.path === "expression" && typeof item.position === "number") : undefined;
+        const issue = Array.isArray(data)
+          ? (data as Array<ExpressionErrorInfo & { path?: string }>).find(
+              (item) => item.path === "expression" && typeof item.position === "number",
+            )
+          : undefined;
         setServerError(issue ?? null);
         form.showServerError(failure);
       },
@@ -60,15 +81,33 @@ function ComputedFields({ record, onSaved, channels }: { record?: ComputedDescri
           </Field>
         </Col>
         <Col span={12}>
-          <Field control={control} name="variable" label="Variable" required help="How other expressions refer to this channel">
+          <Field
+            control={control}
+            name="variable"
+            label="Variable"
+            required
+            help="How other expressions refer to this channel"
+          >
             {(field) => <Input {...field} style={{ fontFamily: "monospace" }} />}
           </Field>
         </Col>
       </Row>
-      <Field control={control} name="expression" label="Expression" required help="Other channels by variable; min, max, abs, sqrt, prev(…) and more">
+      <Field
+        control={control}
+        name="expression"
+        label="Expression"
+        required
+        help="Other channels by variable; min, max, abs, sqrt, prev(…) and more"
+      >
         {({ value, onChange, onBlur }) => (
           <Suspense fallback={<Skeleton.Input active block />}>
-            <ExpressionEditor value={value} onChange={(next) => (setServerError(null), onChange(next))} onBlur={onBlur} error={error} channels={available} />
+            <ExpressionEditor
+              value={value}
+              onChange={(next) => (setServerError(null), onChange(next))}
+              onBlur={onBlur}
+              error={error}
+              channels={available}
+            />
           </Suspense>
         )}
       </Field>
@@ -106,10 +145,17 @@ function ComputedFields({ record, onSaved, channels }: { record?: ComputedDescri
 }
 
 export function ComputedDescriptorForm({ id, onSaved }: { id?: string; onSaved: () => void }) {
-  const { query, result: channels } = useCustom<{ data: SampleChannel[] }>({ url: apiRoutes.firmwareSupport.channelVariables(), method: "get" });
+  const { query, result: channels } = useCustom<{ data: SampleChannel[] }>({
+    url: apiRoutes.firmwareSupport.channelVariables(),
+    method: "get",
+  });
   if (query.isLoading) return <Skeleton active />;
   return (
-    <RecordForm<ComputedDescriptor> resource="computed-descriptors" apiPath={apiPaths["computed-descriptors"].record} id={id}>
+    <RecordForm<ComputedDescriptor>
+      resource="computed-descriptors"
+      apiPath={apiPaths["computed-descriptors"].record}
+      id={id}
+    >
       {(record) => <ComputedFields record={record} onSaved={onSaved} channels={channels?.data?.data ?? []} />}
     </RecordForm>
   );

@@ -21,15 +21,33 @@ export function ComputedDescriptorsList() {
       columns={({ filters, sorters }) => (
         <>
           <Table.Column dataIndex="name" title="Name" sorter defaultSortOrder={getDefaultSortOrder("name", sorters)} />
-          <Table.Column dataIndex="variable" title="Variable" sorter render={(v: string) => <Typography.Text code>{v}</Typography.Text>} />
-          <Table.Column dataIndex="expression" title="Expression" render={(e: string) => <Typography.Text code>{e}</Typography.Text>} />
+          <Table.Column
+            dataIndex="variable"
+            title="Variable"
+            sorter
+            render={(v: string) => <Typography.Text code>{v}</Typography.Text>}
+          />
+          <Table.Column
+            dataIndex="expression"
+            title="Expression"
+            render={(e: string) => <Typography.Text code>{e}</Typography.Text>}
+          />
           <Table.Column dataIndex="unit" title="Unit" sorter />
-          <Table.Column dataIndex="variables" title="Reads" {...exactFilter("variables", "Channel", filters)} render={(vs: string[]) => vs.join(", ")} />
+          <Table.Column
+            dataIndex="variables"
+            title="Reads"
+            {...exactFilter("variables", "Channel", filters)}
+            render={(vs: string[]) => vs.join(", ")}
+          />
         </>
       )}
       nameOf={(c) => c.name}
       drawerWidth={760}
-      form={{ createTitle: "New computed descriptor", editTitle: "Edit computed descriptor", render: (id, drawer) => <ComputedDescriptorForm id={id} onSaved={drawer.close} /> }}
+      form={{
+        createTitle: "New computed descriptor",
+        editTitle: "Edit computed descriptor",
+        render: (id, drawer) => <ComputedDescriptorForm id={id} onSaved={drawer.close} />,
+      }}
     />
   );
 }

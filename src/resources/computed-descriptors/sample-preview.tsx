@@ -24,7 +24,10 @@ function sampleColumns(variables: readonly string[], channels: readonly SampleCh
       const channel = byName.get(variable);
       const low = channel?.min ?? 0;
       const high = channel?.max ?? 100;
-      const column = Float64Array.from({ length: SAMPLES }, (_, i) => low + ((high - low) * (1 - Math.cos((2 * Math.PI * (i + k)) / SAMPLES))) / 2);
+      const column = Float64Array.from(
+        { length: SAMPLES },
+        (_, i) => low + ((high - low) * (1 - Math.cos((2 * Math.PI * (i + k)) / SAMPLES))) / 2,
+      );
       return [variable, column];
     }),
   );

@@ -1,6 +1,6 @@
+import { menuIcon } from "../../components/menu-icon";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
-import { menuIcon } from "../../components/menu-icon";
 
 export const contactRequests: ResourceDefinition = {
   name: "contact-requests",

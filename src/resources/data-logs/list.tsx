@@ -1,7 +1,22 @@
 import { DeleteOutlined, EditOutlined, InboxOutlined, ShareAltOutlined } from "@ant-design/icons";
 import { getDefaultFilter, useTable } from "@refinedev/antd";
 import { type CrudFilters, useCreate, useDelete, useOne, useUpdate } from "@refinedev/core";
-import { Button, DatePicker, Flex, Form, Input, Modal, Popconfirm, Progress, Select, Space, Table, Tag, Typography, Upload } from "antd";
+import {
+  Button,
+  DatePicker,
+  Flex,
+  Form,
+  Input,
+  Modal,
+  Popconfirm,
+  Progress,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Typography,
+  Upload,
+} from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
@@ -41,8 +56,10 @@ interface SearchValues {
   createdAt?: [Dayjs, Dayjs] | null;
 }
 
-const formatDuration = (seconds: number) => (seconds >= 60 ? `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s` : `${seconds.toFixed(1)} s`);
-const formatSize = (bytes: number) => (bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${Math.max(1, Math.round(bytes / 1024))} KiB`);
+const formatDuration = (seconds: number) =>
+  seconds >= 60 ? `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s` : `${seconds.toFixed(1)} s`;
+const formatSize = (bytes: number) =>
+  bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${Math.max(1, Math.round(bytes / 1024))} KiB`;
 
 /** Upload with progress: the file goes to the server, which parses it and answers the log or the reason it cannot. */
 function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
@@ -98,11 +115,16 @@ function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
           <InboxOutlined />
         </p>
         <p className="ant-upload-text">Drop a log here or click to upload</p>
-        <p className="ant-upload-hint">MHD, bootmod3, COBB Accessport, HP Tuners, RomRaider, OBDLink, JB4, ME7Logger, VCDS, Haltech, ECUMaster… any CSV with a header, up to 256 MiB.</p>
+        <p className="ant-upload-hint">
+          MHD, bootmod3, COBB Accessport, HP Tuners, RomRaider, OBDLink, JB4, ME7Logger, VCDS, Haltech, ECUMaster… any
+          CSV with a header, up to 256 MiB.
+        </p>
       </Upload.Dragger>
       {progress && (
         <div data-testid="upload-progress">
-          <Typography.Text>{progress.percent < 100 ? `Uploading ${progress.name}` : `Reading ${progress.name}…`}</Typography.Text>
+          <Typography.Text>
+            {progress.percent < 100 ? `Uploading ${progress.name}` : `Reading ${progress.name}…`}
+          </Typography.Text>
           <Progress percent={progress.percent} status={progress.percent < 100 ? "active" : "normal"} />
         </div>
       )}
@@ -113,24 +135,56 @@ function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
 type VehicleOptions = ReturnType<typeof useLogVehicles>;
 
 /** Title, notes, tags and vehicle; the list carries no notes, so the record is read first. */
-function EditDialog({ log, vehicles, onClose }: { log: DataLogSummary; vehicles: VehicleOptions; onClose: () => void }) {
+function EditDialog({
+  log,
+  vehicles,
+  onClose,
+}: {
+  log: DataLogSummary;
+  vehicles: VehicleOptions;
+  onClose: () => void;
+}) {
   const { mutate, mutation } = useUpdate();
   const { result } = useOne<DataLogDetail>({ resource: "data-logs", id: log.id });
   const [form] = Form.useForm<{ title: string; notes: string; tags: string[]; vehicleId?: string }>();
   return (
-    <Modal title="Edit log" open onCancel={onClose} okText="Save" confirmLoading={mutation.isPending} onOk={() => form.submit()} destroyOnHidden>
+    <Modal
+      title="Edit log"
+      open
+      onCancel={onClose}
+      okText="Save"
+      confirmLoading={mutation.isPending}
+      onOk={() => form.submit()}
+      destroyOnHidden
+    >
       {result && (
         <Form
           form={form}
           // Its own ids: the list's filter form has a vehicleId field too, and each label must name its own.
           name="edit-log"
           layout="vertical"
-          initialValues={{ title: result.title, notes: result.notes, tags: result.tags, vehicleId: result.vehicleId ?? undefined }}
+          initialValues={{
+            title: result.title,
+            notes: result.notes,
+            tags: result.tags,
+            vehicleId: result.vehicleId ?? undefined,
+          }}
           onFinish={(values) =>
-            mutate({ resource: "data-logs", id: log.id, values: { ...values, title: values.title.trim(), vehicleId: values.vehicleId ?? null } }, { onSuccess: onClose })
+            mutate(
+              {
+                resource: "data-logs",
+                id: log.id,
+                values: { ...values, title: values.title.trim(), vehicleId: values.vehicleId ?? null },
+              },
+              { onSuccess: onClose },
+            )
           }
         >
-          <Form.Item name="title" label="Title" rules={[{ required: true, whitespace: true, message: "A log needs a title" }]}>
+          <Form.Item
+            name="title"
+            label="Title"
+            rules={[{ required: true, whitespace: true, message: "A log needs a title" }]}
+          >
             <Input maxLength={200} autoFocus />
           </Form.Item>
           <Form.Item name="notes" label="Notes">
@@ -139,7 +193,11 @@ function EditDialog({ log, vehicles, onClose }: { log: DataLogSummary; vehicles:
           <Form.Item name="tags" label="Tags">
             <Select mode="tags" tokenSeparators={[","]} maxCount={20} placeholder="e.g. 3rd gear pull, stage 1" />
           </Form.Item>
-          <Form.Item name="vehicleId" label="Vehicle" extra="The virtual dyno keeps its profile with the vehicle, for every log of it.">
+          <Form.Item
+            name="vehicleId"
+            label="Vehicle"
+            extra="The virtual dyno keeps its profile with the vehicle, for every log of it."
+          >
             <Select allowClear placeholder="No vehicle" options={vehicles.options} loading={vehicles.loading} />
           </Form.Item>
         </Form>
@@ -163,7 +221,11 @@ export function DataLogsList() {
       { field: "q", operator: "contains", value: q },
       { field: "format", operator: "eq", value: format },
       { field: "vehicleId", operator: "eq", value: vehicleId },
-      { field: "createdAt", operator: "between", value: createdAt ? [createdAt[0].startOf("day").toDate(), createdAt[1].endOf("day").toDate()] : undefined },
+      {
+        field: "createdAt",
+        operator: "between",
+        value: createdAt ? [createdAt[0].startOf("day").toDate(), createdAt[1].endOf("day").toDate()] : undefined,
+      },
     ],
   });
   const { mutate: remove } = useDelete();
@@ -191,13 +253,31 @@ export function DataLogsList() {
           onValuesChange={() => searchFormProps.form?.submit()}
         >
           <Form.Item name="q">
-            <Input.Search placeholder="Search title, file, notes" allowClear aria-label="Search logs" style={{ width: 260 }} />
+            <Input.Search
+              placeholder="Search title, file, notes"
+              allowClear
+              aria-label="Search logs"
+              style={{ width: 260 }}
+            />
           </Form.Item>
           <Form.Item name="format">
-            <Select placeholder="Any logger" allowClear aria-label="Logger" style={{ width: 180 }} options={Object.entries(FORMATS).map(([value, label]) => ({ value, label }))} />
+            <Select
+              placeholder="Any logger"
+              allowClear
+              aria-label="Logger"
+              style={{ width: 180 }}
+              options={Object.entries(FORMATS).map(([value, label]) => ({ value, label }))}
+            />
           </Form.Item>
           <Form.Item name="vehicleId">
-            <Select placeholder="Any vehicle" allowClear aria-label="Vehicle filter" style={{ width: 200 }} options={vehicles.options} loading={vehicles.loading} />
+            <Select
+              placeholder="Any vehicle"
+              allowClear
+              aria-label="Vehicle filter"
+              style={{ width: 200 }}
+              options={vehicles.options}
+              loading={vehicles.loading}
+            />
           </Form.Item>
           <Form.Item name="createdAt">
             <DatePicker.RangePicker aria-label="Uploaded between" />
@@ -217,19 +297,57 @@ export function DataLogsList() {
               </Space>
             )}
           />
-          <Table.Column<DataLogSummary> dataIndex="vehicleId" title="Vehicle" render={(id: string | null) => vehicles.nameOf(id) ?? <Typography.Text type="secondary">—</Typography.Text>} />
-          <Table.Column<DataLogSummary> dataIndex="format" title="Logger" render={(format: string) => <Tag>{FORMATS[format] ?? format}</Tag>} />
-          <Table.Column<DataLogSummary> dataIndex="durationSeconds" title="Length" sorter render={(seconds: number) => formatDuration(seconds)} />
-          <Table.Column<DataLogSummary> dataIndex="rowCount" title="Rows" sorter render={(rows: number, log) => `${rows.toLocaleString()} × ${log.channelCount}`} />
-          <Table.Column<DataLogSummary> dataIndex="tags" title="Tags" render={(tags: string[]) => tags.map((tag) => <Tag key={tag}>{tag}</Tag>)} />
-          <Table.Column<DataLogSummary> dataIndex="createdAt" title="Uploaded" sorter defaultSortOrder="descend" render={(at: string) => new Date(at).toLocaleString()} />
+          <Table.Column<DataLogSummary>
+            dataIndex="vehicleId"
+            title="Vehicle"
+            render={(id: string | null) => vehicles.nameOf(id) ?? <Typography.Text type="secondary">—</Typography.Text>}
+          />
+          <Table.Column<DataLogSummary>
+            dataIndex="format"
+            title="Logger"
+            render={(format: string) => <Tag>{FORMATS[format] ?? format}</Tag>}
+          />
+          <Table.Column<DataLogSummary>
+            dataIndex="durationSeconds"
+            title="Length"
+            sorter
+            render={(seconds: number) => formatDuration(seconds)}
+          />
+          <Table.Column<DataLogSummary>
+            dataIndex="rowCount"
+            title="Rows"
+            sorter
+            render={(rows: number, log) => `${rows.toLocaleString()} × ${log.channelCount}`}
+          />
+          <Table.Column<DataLogSummary>
+            dataIndex="tags"
+            title="Tags"
+            render={(tags: string[]) => tags.map((tag) => <Tag key={tag}>{tag}</Tag>)}
+          />
+          <Table.Column<DataLogSummary>
+            dataIndex="createdAt"
+            title="Uploaded"
+            sorter
+            defaultSortOrder="descend"
+            render={(at: string) => new Date(at).toLocaleString()}
+          />
           <Table.Column<DataLogSummary>
             key="actions"
             title=""
             render={(_, log) => (
               <Space>
-                <Button size="small" icon={<EditOutlined />} aria-label={`Edit ${log.title}`} onClick={() => setEditing(log)} />
-                <Button size="small" icon={<ShareAltOutlined />} aria-label={`Share ${log.title}`} onClick={() => setSharing(log)} />
+                <Button
+                  size="small"
+                  icon={<EditOutlined />}
+                  aria-label={`Edit ${log.title}`}
+                  onClick={() => setEditing(log)}
+                />
+                <Button
+                  size="small"
+                  icon={<ShareAltOutlined />}
+                  aria-label={`Share ${log.title}`}
+                  onClick={() => setSharing(log)}
+                />
                 <Popconfirm
                   title={`Delete ${log.title}?`}
                   description="The log, its file and its share links go. This cannot be undone."

@@ -2,8 +2,13 @@ import { CopyOutlined, DeleteOutlined } from "@ant-design/icons";
 import { useCustom, useCustomMutation, useInvalidate } from "@refinedev/core";
 import { Alert, App, Button, Flex, Input, List, Modal, Select, Space, Typography } from "antd";
 import { useState } from "react";
-import { type CreatedDataLogShare, type DataLogChannel, type DataLogShare, sharedLogPath } from "../../../contracts/data-logs";
 import { apiRoutes } from "../../../contracts/api-paths";
+import {
+  type CreatedDataLogShare,
+  type DataLogChannel,
+  type DataLogShare,
+  sharedLogPath,
+} from "../../../contracts/data-logs";
 
 const EXPIRY_OPTIONS = [
   { value: 0, label: "Never expires" },
@@ -22,7 +27,6 @@ interface ShareDialogProps {
   onClose: () => void;
 }
 
-
 /** Makes a link anyone can open (signed in or not) showing the chosen channels; lists and revokes links. */
 export function ShareDialog({ logId, title, channels, initialChannels = [], open, onClose }: ShareDialogProps) {
   const { message } = App.useApp();
@@ -30,20 +34,34 @@ export function ShareDialog({ logId, title, channels, initialChannels = [], open
   const [chosen, setChosen] = useState<string[]>(initialChannels);
   const [days, setDays] = useState(0);
   const [link, setLink] = useState<string | null>(null);
-  const { query } = useCustom<{ data: DataLogShare[]; total: number }>({ url: apiRoutes.dataLogs.shares(logId), method: "get", queryOptions: { enabled: open } });
+  const { query } = useCustom<{ data: DataLogShare[]; total: number }>({
+    url: apiRoutes.dataLogs.shares(logId),
+    method: "get",
+    queryOptions: { enabled: open },
+  });
   const { mutateAsync, mutation } = useCustomMutation<CreatedDataLogShare>();
   const refresh = () => invalidate({ invalidates: ["all"], resource: "data-logs" });
   const shares = (query.data?.data.data ?? []).filter((share) => !share.revokedAt);
 
   const create = async () => {
     const expiresAt = days ? new Date(Date.now() + days * 86_400_000).toISOString() : null;
-    const { data } = await mutateAsync({ url: apiRoutes.dataLogs.share(logId), method: "post", values: { channels: chosen, expiresAt }, successNotification: false });
+    const { data } = await mutateAsync({
+      url: apiRoutes.dataLogs.share(logId),
+      method: "post",
+      values: { channels: chosen, expiresAt },
+      successNotification: false,
+    });
     setLink(`${window.location.origin}${sharedLogPath(data.token, chosen)}`);
     await query.refetch();
   };
 
   const revoke = async (share: DataLogShare) => {
-    await mutateAsync({ url: `${apiRoutes.dataLogs.shares(logId)}/${share.id}`, method: "delete", values: {}, successNotification: () => ({ type: "success", message: "Link revoked" }) });
+    await mutateAsync({
+      url: `${apiRoutes.dataLogs.shares(logId)}/${share.id}`,
+      method: "delete",
+      values: {},
+      successNotification: () => ({ type: "success", message: "Link revoked" }),
+    });
     await query.refetch();
     refresh();
   };
@@ -58,7 +76,9 @@ export function ShareDialog({ logId, title, channels, initialChannels = [], open
   return (
     <Modal title={`Share “${title}”`} open={open} onCancel={onClose} footer={null} width={600} destroyOnHidden>
       <Flex vertical gap={12}>
-        <Typography.Text type="secondary">Anyone with the link can view the log, signed in or not. Leave the channels empty to share all of them.</Typography.Text>
+        <Typography.Text type="secondary">
+          Anyone with the link can view the log, signed in or not. Leave the channels empty to share all of them.
+        </Typography.Text>
         <Select
           mode="multiple"
           aria-label="Channels to share"
@@ -82,7 +102,11 @@ export function ShareDialog({ logId, title, channels, initialChannels = [], open
                 Copy
               </Button>
             </Space.Compact>
-            <Alert type="info" showIcon message="Copy the link now: for safety only a fingerprint of it is stored, so it cannot be shown again." />
+            <Alert
+              type="info"
+              showIcon
+              message="Copy the link now: for safety only a fingerprint of it is stored, so it cannot be shown again."
+            />
           </>
         )}
         <List
@@ -94,7 +118,14 @@ export function ShareDialog({ logId, title, channels, initialChannels = [], open
           renderItem={(share) => (
             <List.Item
               actions={[
-                <Button key="revoke" danger size="small" icon={<DeleteOutlined />} onClick={() => void revoke(share)} aria-label={`Revoke the link created ${new Date(share.createdAt).toLocaleString()}`}>
+                <Button
+                  key="revoke"
+                  danger
+                  size="small"
+                  icon={<DeleteOutlined />}
+                  onClick={() => void revoke(share)}
+                  aria-label={`Revoke the link created ${new Date(share.createdAt).toLocaleString()}`}
+                >
                   Revoke
                 </Button>,
               ]}

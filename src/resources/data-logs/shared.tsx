@@ -1,11 +1,11 @@
 import { useCustom } from "@refinedev/core";
 import { Flex, Result, Tag } from "antd";
 import { useParams } from "react-router";
+import { apiRoutes } from "../../../contracts/api-paths";
 import type { ResolvedDataLogShare } from "../../../contracts/data-logs";
 import { SlimHeader, SlimTitle } from "../../components/layouts/slim-header";
-import { LogAnalysis } from "./analysis/log-analysis";
 import { useColumnsFetcher, usePanesParam } from "./analysis/hooks";
-import { apiRoutes } from "../../../contracts/api-paths";
+import { LogAnalysis } from "./analysis/log-analysis";
 
 /**
  * A shared log, read-only, for anyone with the link (signed in or not). The channels come from
@@ -36,7 +36,11 @@ export function SharedDataLogPage() {
       </SlimHeader>
       <Flex vertical style={{ padding: 16, flex: 1, minHeight: 0 }}>
         {query.isError ? (
-          <Result status="404" title="This link does not work" subTitle="It was revoked, it has expired, or it never existed. Ask the owner of the log for a new one." />
+          <Result
+            status="404"
+            title="This link does not work"
+            subTitle="It was revoked, it has expired, or it never existed. Ask the owner of the log for a new one."
+          />
         ) : (
           <LogAnalysis fetchColumns={fetchColumns} panesParam={panesParam} onPanesParam={setPanes} readOnly />
         )}

@@ -1,15 +1,15 @@
 import { ShareAltOutlined } from "@ant-design/icons";
 import { useCustom, useOne, useUpdate } from "@refinedev/core";
-import { useRecordMissing } from "../../components/record-not-found";
 import { Alert, Button, Flex, theme } from "antd";
-import { Suspense, lazy, useCallback, useDeferredValue, useMemo, useState } from "react";
+import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useState } from "react";
 import { useParams } from "react-router";
+import { apiRoutes } from "../../../contracts/api-paths";
 import type { DataLogDetail, DynoProfile, LogComputedDescriptor } from "../../../contracts/data-logs";
 import { SlimHeader, SlimTitle } from "../../components/layouts/slim-header";
-import { LogAnalysis } from "./analysis/log-analysis";
+import { useRecordMissing } from "../../components/record-not-found";
 import { useColumnsFetcher, usePanesParam } from "./analysis/hooks";
+import { LogAnalysis } from "./analysis/log-analysis";
 import { useLogVehicles } from "./vehicles";
-import { apiRoutes } from "../../../contracts/api-paths";
 
 // The share dialog (antd's Modal, List, pagination) loads when Share is pressed, not with the log.
 const ShareDialog = lazy(() => import("./share-dialog").then((module) => ({ default: module.ShareDialog })));
@@ -36,7 +36,15 @@ export function DataLogsShow() {
   const vehicleName = useLogVehicles().nameOf(log?.vehicleId ?? null);
   const saveProfile = useCallback(
     (profile: DynoProfile) =>
-      update({ resource: "data-logs", id, values: { dynoProfile: profile }, successNotification: () => ({ type: "success", message: vehicleName ? `Profile kept with ${vehicleName}` : "Profile kept with the log" }) }),
+      update({
+        resource: "data-logs",
+        id,
+        values: { dynoProfile: profile },
+        successNotification: () => ({
+          type: "success",
+          message: vehicleName ? `Profile kept with ${vehicleName}` : "Profile kept with the log",
+        }),
+      }),
     [update, id, vehicleName],
   );
   const keptWith = vehicleName
@@ -72,12 +80,25 @@ export function DataLogsShow() {
           <Alert type="error" showIcon message="The log could not be loaded" description={query.error?.message} />
         ) : (
           // Not waiting for the record: the columns carry their own channel list, and the first paint is what counts.
-          <LogAnalysis fetchColumns={fetchColumns} panesParam={panesParam} onPanesParam={setPanes} dyno={deferredDyno} descriptors={deferredDescriptors} />
+          <LogAnalysis
+            fetchColumns={fetchColumns}
+            panesParam={panesParam}
+            onPanesParam={setPanes}
+            dyno={deferredDyno}
+            descriptors={deferredDescriptors}
+          />
         )}
       </Flex>
       {log && sharing && (
         <Suspense fallback={null}>
-          <ShareDialog logId={log.id} title={log.title} channels={log.channels} initialChannels={charted} open onClose={() => setSharing(false)} />
+          <ShareDialog
+            logId={log.id}
+            title={log.title}
+            channels={log.channels}
+            initialChannels={charted}
+            open
+            onClose={() => setSharing(false)}
+          />
         </Suspense>
       )}
     </Flex>

@@ -14,7 +14,14 @@ export function useLogVehicles() {
   const { result, query } = useList<ListedVehicle>({ resource: "user-vehicles", pagination: { pageSize: 200 } });
   const listed = result.data;
   const own = useMemo(() => listed.filter((vehicle) => vehicle.ownerUid === identity?.uid), [listed, identity?.uid]);
-  const options = useMemo(() => own.map((vehicle) => ({ value: vehicle.id, label: vehicle.vin ? `${vehicle.name} (${vehicle.vin})` : vehicle.name })), [own]);
+  const options = useMemo(
+    () =>
+      own.map((vehicle) => ({
+        value: vehicle.id,
+        label: vehicle.vin ? `${vehicle.name} (${vehicle.vin})` : vehicle.name,
+      })),
+    [own],
+  );
   const names = useMemo(() => new Map(listed.map((vehicle) => [vehicle.id, vehicle.name])), [listed]);
   const nameOf = useCallback((id: string | null) => (id ? (names.get(id) ?? "A vehicle") : null), [names]);
   return { options, nameOf, loading: query.isLoading };

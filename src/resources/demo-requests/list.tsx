@@ -2,12 +2,15 @@ import { getDefaultSortOrder } from "@refinedev/antd";
 import { Table, Typography } from "antd";
 import type { DemoRequest } from "../../../contracts/public-site";
 import { PageFrame } from "../../components/page-frame";
-import { useResourceTable } from "../../components/resource/use-resource-table";
 import { exactFilter } from "../../components/resource/column-filters";
+import { useResourceTable } from "../../components/resource/use-resource-table";
 import { EnquiryTabs } from "../contact-requests/enquiry-tabs";
 
 export function DemoRequestsList() {
-  const { tableProps, filters, sorters } = useResourceTable<DemoRequest>("demo-requests", { field: "createdAt", order: "desc" });
+  const { tableProps, filters, sorters } = useResourceTable<DemoRequest>("demo-requests", {
+    field: "createdAt",
+    order: "desc",
+  });
   return (
     <PageFrame title="Enquiries" subtitle="Businesses asking for a demo">
       <EnquiryTabs />

@@ -5,21 +5,32 @@
  */
 import { getDefaultFilter } from "@refinedev/antd";
 import { Flex, Select, Table, Tag } from "antd";
+import { apiPaths } from "../../../contracts/api-paths";
 import type { FirmwareMatrixRow } from "../../../contracts/catalogue";
 import { PageFrame } from "../../components/page-frame";
-import { useResourceTable } from "../../components/resource/use-resource-table";
 import { ListSearch } from "../../components/resource/list-search";
+import { useResourceTable } from "../../components/resource/use-resource-table";
 import { yes } from "../firmware-support/list";
 import { FirmwareSections } from "../firmware-support/section-tabs";
-import { apiPaths } from "../../../contracts/api-paths";
 
-const count = (n: number, label: string) => (n > 0 ? <Tag color="blue">{n}</Tag> : <Tag color="red" aria-label={`${label}: none`}>none</Tag>);
+const count = (n: number, label: string) =>
+  n > 0 ? (
+    <Tag color="blue">{n}</Tag>
+  ) : (
+    <Tag color="red" aria-label={`${label}: none`}>
+      none
+    </Tag>
+  );
 
 export function FirmwareMatrixList() {
-  const { tableProps, filters, setFilters } = useResourceTable<FirmwareMatrixRow>("firmware-matrix", { field: "firmwareId", order: "asc" }, {
-    meta: { apiPath: apiPaths["firmware-matrix"].list },
-    pagination: { pageSize: 50 },
-  });
+  const { tableProps, filters, setFilters } = useResourceTable<FirmwareMatrixRow>(
+    "firmware-matrix",
+    { field: "firmwareId", order: "asc" },
+    {
+      meta: { apiPath: apiPaths["firmware-matrix"].list },
+      pagination: { pageSize: 50 },
+    },
+  );
   const stockFilter = getDefaultFilter("hasStockFile", filters, "eq");
   return (
     <PageFrame title="Firmware support" subtitle="What each firmware has, and what it still lacks">
@@ -48,8 +59,16 @@ export function FirmwareMatrixList() {
         <Table.Column dataIndex="bootloader" title="Bootloader" render={(v: boolean) => yes(v, "Bootloader")} />
         <Table.Column dataIndex="flashing" title="Flashing" render={(v: boolean) => yes(v, "Flashing")} />
         <Table.Column dataIndex="vehicles" title="Vehicles" render={(n: number) => count(n, "Vehicles")} />
-        <Table.Column dataIndex="pidTemplates" title="PID templates" render={(n: number) => count(n, "PID templates")} />
-        <Table.Column dataIndex="obdFunctions" title="OBD functions" render={(n: number) => count(n, "OBD functions")} />
+        <Table.Column
+          dataIndex="pidTemplates"
+          title="PID templates"
+          render={(n: number) => count(n, "PID templates")}
+        />
+        <Table.Column
+          dataIndex="obdFunctions"
+          title="OBD functions"
+          render={(n: number) => count(n, "OBD functions")}
+        />
       </Table>
     </PageFrame>
   );

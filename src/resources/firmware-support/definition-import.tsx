@@ -12,12 +12,12 @@ import { ImportOutlined } from "@ant-design/icons";
 import { useCustomMutation, useInvalidate } from "@refinedev/core";
 import { Alert, Button, Collapse, Descriptions, Flex, List, Select, Table, Tag, Typography } from "antd";
 import { useRef, useState } from "react";
+import { apiRoutes } from "../../../contracts/api-paths";
 import type { FirmwareSupport } from "../../../contracts/catalogue";
 import type { TuneFilePatch, XdfImported } from "../../../contracts/tune-files";
-import { apiRoutes } from "../../../contracts/api-paths";
 import { combineDefinitionFiles } from "../../../domain/tune/definition-import";
-import type { ApiHttpError } from "../../providers/http";
 import { MapGrid } from "../../pages/tune-viewer/map-grid";
+import type { ApiHttpError } from "../../providers/http";
 
 type Stored = Omit<XdfImported, "patches"> & {
   patches: TuneFilePatch[];
@@ -33,16 +33,35 @@ interface Problem {
   roms?: string[];
 }
 
-const FORMATS: Record<XdfImported["format"], string> = { xdf: "TunerPro XDF", "xdf-1.x": "TunerPro XDF 1.x (text)", romraider: "RomRaider", ecuflash: "EcuFlash" };
-const KINDS: Record<string, string> = { table2d: "2-D tables", table1d: "1-D tables", constant: "constants", flag: "flags", enum: "enums" };
+const FORMATS: Record<XdfImported["format"], string> = {
+  xdf: "TunerPro XDF",
+  "xdf-1.x": "TunerPro XDF 1.x (text)",
+  romraider: "RomRaider",
+  ecuflash: "EcuFlash",
+};
+const KINDS: Record<string, string> = {
+  table2d: "2-D tables",
+  table1d: "1-D tables",
+  constant: "constants",
+  flag: "flags",
+  enum: "enums",
+};
 const hex = (n: number) => `0x${n.toString(16).toUpperCase()}`;
 
 function problemOf(error: ApiHttpError | Error): Problem {
   const api = error as ApiHttpError;
   const data = api.data as unknown;
   const issues = Array.isArray(data) ? (data as Array<{ path: string; message: string }>) : undefined;
-  const roms = data && typeof data === "object" && "roms" in data && Array.isArray((data as { roms: unknown }).roms) ? ((data as { roms: string[] }).roms) : undefined;
-  return { message: error.message, ...(api.description && { description: api.description }), ...(issues && { issues }), ...(roms && { roms }) };
+  const roms =
+    data && typeof data === "object" && "roms" in data && Array.isArray((data as { roms: unknown }).roms)
+      ? (data as { roms: string[] }).roms
+      : undefined;
+  return {
+    message: error.message,
+    ...(api.description && { description: api.description }),
+    ...(issues && { issues }),
+    ...(roms && { roms }),
+  };
 }
 
 function Preview({
@@ -83,7 +102,15 @@ function Preview({
         <Descriptions.Item label="Categories">
           <span data-testid="preview-categories">{definition.categories.length}</span>
           {definition.categories.length > 0 && (
-            <Typography.Text type="secondary"> · {definition.categories.slice(0, 8).map((c) => c.name).join(", ")}{definition.categories.length > 8 ? ", …" : ""}</Typography.Text>
+            <Typography.Text type="secondary">
+              {" "}
+              ·{" "}
+              {definition.categories
+                .slice(0, 8)
+                .map((c) => c.name)
+                .join(", ")}
+              {definition.categories.length > 8 ? ", …" : ""}
+            </Typography.Text>
           )}
         </Descriptions.Item>
         <Descriptions.Item label="Skipped">
@@ -98,7 +125,10 @@ function Preview({
           type="warning"
           showIcon
           message="Nothing in this file can be imported for this firmware"
-          description={preview.warnings.filter((w) => !w.includes(" skipped: ")).slice(0, 5).map((w) => <div key={w}>{w}</div>)}
+          description={preview.warnings
+            .filter((w) => !w.includes(" skipped: "))
+            .slice(0, 5)
+            .map((w) => <div key={w}>{w}</div>)}
         />
       )}
 
@@ -123,7 +153,11 @@ function Preview({
             pagination={{ pageSize: 10, hideOnSinglePage: true }}
             columns={[
               { dataIndex: "element", title: "Element" },
-              { dataIndex: "title", title: "Title", render: (title?: string) => title ?? <Typography.Text type="secondary">untitled</Typography.Text> },
+              {
+                dataIndex: "title",
+                title: "Title",
+                render: (title?: string) => title ?? <Typography.Text type="secondary">untitled</Typography.Text>,
+              },
               { dataIndex: "line", title: "Line" },
               { dataIndex: "reason", title: "Reason" },
             ]}
@@ -146,7 +180,12 @@ function Preview({
             }}
             columns={[
               { dataIndex: "title", title: "Patch" },
-              { key: "entries", title: "Entries", render: (_, patch) => patch.entries.map((e) => `${hex(e.address)} (${e.patch.length / 2} bytes)`).join(", ") },
+              {
+                key: "entries",
+                title: "Entries",
+                render: (_, patch) =>
+                  patch.entries.map((e) => `${hex(e.address)} (${e.patch.length / 2} bytes)`).join(", "),
+              },
             ]}
           />
         </>
@@ -168,11 +207,17 @@ function Preview({
             columns={[
               { dataIndex: "name", title: "Checksum" },
               { dataIndex: "type", title: "Type" },
-              { key: "ranges", title: "Ranges", render: (_, s) => s.ranges.map(([a, b]) => `${hex(a)}–${hex(b)}`).join(", ") },
+              {
+                key: "ranges",
+                title: "Ranges",
+                render: (_, s) => s.ranges.map(([a, b]) => `${hex(a)}–${hex(b)}`).join(", "),
+              },
               { key: "store", title: "Stored at", render: (_, s) => hex(s.store.address) },
             ]}
           />
-          <Typography.Text type="secondary">A scheme that does not verify on the stock file is refused when saving.</Typography.Text>
+          <Typography.Text type="secondary">
+            A scheme that does not verify on the stock file is refused when saving.
+          </Typography.Text>
         </>
       )}
 
@@ -205,7 +250,11 @@ function Preview({
               key: "notes",
               label: `${preview.warnings.length - summary.skipped} notes on imported items`,
               children: (
-                <List size="small" dataSource={preview.warnings.slice(summary.skipped)} renderItem={(w) => <List.Item>{w}</List.Item>} />
+                <List
+                  size="small"
+                  dataSource={preview.warnings.slice(summary.skipped)}
+                  renderItem={(w) => <List.Item>{w}</List.Item>}
+                />
               ),
             },
           ]}
@@ -254,7 +303,13 @@ export function DefinitionImport({ record }: { record: FirmwareSupport }) {
     setProblem(null);
     setPreview(null);
     previewing.mutate(
-      { url, method: "post", values: { xml, firmwareId: record.firmwareId, dryRun: true, ...(rom && { romId: rom }) }, successNotification: false, errorNotification: false },
+      {
+        url,
+        method: "post",
+        values: { xml, firmwareId: record.firmwareId, dryRun: true, ...(rom && { romId: rom }) },
+        successNotification: false,
+        errorNotification: false,
+      },
       {
         onSuccess: ({ data }) => {
           setPreview(data);
@@ -288,7 +343,15 @@ export function DefinitionImport({ record }: { record: FirmwareSupport }) {
       {
         url,
         method: "post",
-        values: { xml: source.xml, firmwareId: record.firmwareId, dryRun: false, saveDefinition: true, patchIndexes, checksumNames, ...(romId && { romId }) },
+        values: {
+          xml: source.xml,
+          firmwareId: record.firmwareId,
+          dryRun: false,
+          saveDefinition: true,
+          patchIndexes,
+          checksumNames,
+          ...(romId && { romId }),
+        },
         successNotification: { type: "success", message: `Saved the definition of ${record.firmwareId}` },
         errorNotification: false,
       },
@@ -320,11 +383,17 @@ export function DefinitionImport({ record }: { record: FirmwareSupport }) {
         }}
       />
       <Flex gap={8} align="center" wrap>
-        <Button icon={<ImportOutlined />} onClick={() => input.current?.click()} loading={previewing.mutation.isPending}>
+        <Button
+          icon={<ImportOutlined />}
+          onClick={() => input.current?.click()}
+          loading={previewing.mutation.isPending}
+        >
           Import definition
         </Button>
         <Typography.Text type="secondary">
-          {source ? source.names.join(" + ") : "A TunerPro XDF, or a RomRaider/EcuFlash XML (choose the files of its base roms with it)"}
+          {source
+            ? source.names.join(" + ")
+            : "A TunerPro XDF, or a RomRaider/EcuFlash XML (choose the files of its base roms with it)"}
         </Typography.Text>
       </Flex>
       {problem && <ProblemAlert problem={problem} />}
@@ -343,11 +412,29 @@ export function DefinitionImport({ record }: { record: FirmwareSupport }) {
       )}
       {preview && (
         <>
-          <Preview preview={preview} patchIndexes={patchIndexes} onPatches={setPatchIndexes} checksumNames={checksumNames} onChecksums={setChecksumNames} />
-          {record.definition && <Alert type="warning" showIcon message={`Saving replaces the record's definition (${record.definition.items.length} maps).`} />}
+          <Preview
+            preview={preview}
+            patchIndexes={patchIndexes}
+            onPatches={setPatchIndexes}
+            checksumNames={checksumNames}
+            onChecksums={setChecksumNames}
+          />
+          {record.definition && (
+            <Alert
+              type="warning"
+              showIcon
+              message={`Saving replaces the record's definition (${record.definition.items.length} maps).`}
+            />
+          )}
           <Flex gap={8}>
-            <Button type="primary" onClick={save} loading={saving.mutation.isPending} disabled={preview.summary.items === 0}>
-              Save definition, {checksumNames.length} checksum{checksumNames.length === 1 ? "" : "s"} and {patchIndexes.length} patch{patchIndexes.length === 1 ? "" : "es"}
+            <Button
+              type="primary"
+              onClick={save}
+              loading={saving.mutation.isPending}
+              disabled={preview.summary.items === 0}
+            >
+              Save definition, {checksumNames.length} checksum{checksumNames.length === 1 ? "" : "s"} and{" "}
+              {patchIndexes.length} patch{patchIndexes.length === 1 ? "" : "es"}
             </Button>
             <Button onClick={() => (setPreview(null), setSource(null))}>Cancel</Button>
           </Flex>

@@ -5,14 +5,20 @@
  * contracts/tune-definition.ts).
  */
 import { Form, Input, InputNumber } from "antd";
+import { apiPaths } from "../../../contracts/api-paths";
 import { type FirmwareSupport, firmwareSupportInputSchema } from "../../../contracts/catalogue";
 import { Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
+import { JsonField } from "../../components/resource/json-field";
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
-import { JsonField } from "../../components/resource/json-field";
-import { apiPaths } from "../../../contracts/api-paths";
 
-function FirmwareFormFields({ record, onSaved }: { record?: FirmwareSupport; onSaved: (record: FirmwareSupport) => void }) {
+function FirmwareFormFields({
+  record,
+  onSaved,
+}: {
+  record?: FirmwareSupport;
+  onSaved: (record: FirmwareSupport) => void;
+}) {
   const form = useContractForm(firmwareSupportInputSchema, {
     firmwareId: record?.firmwareId ?? "",
     ecuFamily: record?.ecuFamily ?? "",
@@ -31,7 +37,13 @@ function FirmwareFormFields({ record, onSaved }: { record?: FirmwareSupport; onS
   return (
     <Form layout="vertical" onFinish={() => void submit()} aria-label="Firmware record">
       <FormError message={form.formError} />
-      <Field control={control} name="firmwareId" label="Firmware id" required help="The software id the ECU reports; records are keyed by it">
+      <Field
+        control={control}
+        name="firmwareId"
+        label="Firmware id"
+        required
+        help="The software id the ECU reports; records are keyed by it"
+      >
         {(field) => <Input {...field} disabled={Boolean(record)} />}
       </Field>
       <Field control={control} name="manufacturer" label="Manufacturer" required>
@@ -43,13 +55,28 @@ function FirmwareFormFields({ record, onSaved }: { record?: FirmwareSupport; onS
       <Field control={control} name="imageSize" label="Image size (bytes)" required>
         {(field) => <InputNumber {...field} min={1} style={{ width: "100%" }} />}
       </Field>
-      <Field control={control} name="identify" label="Identify rules" help='[{ "address": "0x100", "text": "DEMO" }]: all must match'>
+      <Field
+        control={control}
+        name="identify"
+        label="Identify rules"
+        help='[{ "address": "0x100", "text": "DEMO" }]: all must match'
+      >
         {(field) => <JsonField {...field} rows={4} />}
       </Field>
-      <Field control={control} name="checksums" label="Checksum schemes" help='[{ "name", "type", "ranges": [[start, end]], "store": { "address" } }]'>
+      <Field
+        control={control}
+        name="checksums"
+        label="Checksum schemes"
+        help='[{ "name", "type", "ranges": [[start, end]], "store": { "address" } }]'
+      >
         {(field) => <JsonField {...field} rows={6} />}
       </Field>
-      <Field control={control} name="definition" label="Map definition" help="The definition document for the tune viewer; empty for none">
+      <Field
+        control={control}
+        name="definition"
+        label="Map definition"
+        help="The definition document for the tune viewer; empty for none"
+      >
         {(field) => <JsonField {...field} rows={8} />}
       </Field>
       <Field control={control} name="notes" label="Notes">

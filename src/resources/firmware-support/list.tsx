@@ -10,9 +10,14 @@ import { FirmwareShow } from "./show";
 
 export const FIRMWARE_PATH = "/admin/firmware-support";
 export const yes = (value: boolean, label: string) =>
-  value ? <CheckCircleTwoTone twoToneColor="#52c41a" aria-label={`${label}: yes`} /> : <MinusCircleOutlined style={{ opacity: 0.4 }} aria-label={`${label}: no`} />;
+  value ? (
+    <CheckCircleTwoTone twoToneColor="#52c41a" aria-label={`${label}: yes`} />
+  ) : (
+    <MinusCircleOutlined style={{ opacity: 0.4 }} aria-label={`${label}: no`} />
+  );
 
-const bytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(n % (1024 * 1024) ? 2 : 0)} MiB` : `${(n / 1024).toFixed(0)} KiB`);
+const bytes = (n: number) =>
+  n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(n % (1024 * 1024) ? 2 : 0)} MiB` : `${(n / 1024).toFixed(0)} KiB`;
 
 export function FirmwareSupportList() {
   return (
@@ -46,7 +51,12 @@ export function FirmwareSupportList() {
             defaultSortOrder={getDefaultSortOrder("manufacturer", sorters)}
             {...exactFilter("manufacturer", "Manufacturer", filters)}
           />
-          <Table.Column dataIndex="ecuFamily" title="ECU family" sorter {...exactFilter("ecuFamily", "ECU family", filters)} />
+          <Table.Column
+            dataIndex="ecuFamily"
+            title="ECU family"
+            sorter
+            {...exactFilter("ecuFamily", "ECU family", filters)}
+          />
           <Table.Column dataIndex="imageSize" title="Image" sorter render={bytes} />
           <Table.Column dataIndex="hasDefinition" title="Definition" render={(v: boolean) => yes(v, "Definition")} />
           <Table.Column
@@ -69,8 +79,15 @@ export function FirmwareSupportList() {
       )}
       nameOf={(row) => row.firmwareId}
       drawerWidth={760}
-      form={{ createTitle: "New firmware record", editTitle: "Edit firmware record", render: (id, drawer) => <FirmwareForm id={id} onSaved={(record) => drawer.show(record.id)} /> }}
-      show={{ title: "Firmware record", render: (id, drawer) => <FirmwareShow id={id} onEdit={() => drawer.edit(id)} /> }}
+      form={{
+        createTitle: "New firmware record",
+        editTitle: "Edit firmware record",
+        render: (id, drawer) => <FirmwareForm id={id} onSaved={(record) => drawer.show(record.id)} />,
+      }}
+      show={{
+        title: "Firmware record",
+        render: (id, drawer) => <FirmwareShow id={id} onEdit={() => drawer.edit(id)} />,
+      }}
     />
   );
 }

@@ -6,16 +6,16 @@
  */
 import { DownloadOutlined } from "@ant-design/icons";
 import { useApiUrl, useOne } from "@refinedev/core";
-import { useRecordMissing } from "../../components/record-not-found";
 import { Button, Descriptions, Divider, Flex, Form, Skeleton, Switch, Typography } from "antd";
+import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import { type FirmwareSupport, flashingSupportInputSchema } from "../../../contracts/catalogue";
+import { useRecordMissing } from "../../components/record-not-found";
 import { FileUpload } from "../../components/resource/file-upload";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
-import { usePut } from "../../components/resource/use-put";
 import { JsonField } from "../../components/resource/json-field";
-import { DefinitionImport } from "./definition-import";
-import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
+import { usePut } from "../../components/resource/use-put";
 import { API_PREFIX } from "../../providers/data-provider";
+import { DefinitionImport } from "./definition-import";
 
 const Sha = ({ value }: { value: string }) => (
   <Typography.Text code copyable data-testid="sha256">
@@ -30,7 +30,11 @@ function FlashingForm({ record }: { record: FirmwareSupport }) {
     profile: record.flashing.profile,
     blocks: record.flashing.blocks,
   });
-  const { save, saving } = usePut<FirmwareSupport>(form, "firmware-support", apiRoutes.firmwareSupport.flashingSupport());
+  const { save, saving } = usePut<FirmwareSupport>(
+    form,
+    "firmware-support",
+    apiRoutes.firmwareSupport.flashingSupport(),
+  );
   const submit = form.handleSubmit((values) => save(values, "Flashing support saved"));
   return (
     <Form layout="vertical" onFinish={() => void submit()} aria-label="Flashing support">
@@ -46,7 +50,12 @@ function FlashingForm({ record }: { record: FirmwareSupport }) {
       >
         {(field) => <JsonField {...field} rows={6} />}
       </Field>
-      <Field control={form.control} name="blocks" label="Blocks" help='[{ "name", "number", "baseAddress", "length", "fileOffset", "transferSize" }]'>
+      <Field
+        control={form.control}
+        name="blocks"
+        label="Blocks"
+        help='[{ "name", "number", "baseAddress", "length", "fileOffset", "transferSize" }]'
+      >
         {(field) => <JsonField {...field} rows={5} />}
       </Field>
       <Button htmlType="submit" loading={saving}>
@@ -58,7 +67,11 @@ function FlashingForm({ record }: { record: FirmwareSupport }) {
 
 export function FirmwareShow({ id, onEdit }: { id: string; onEdit: () => void }) {
   const apiUrl = useApiUrl();
-  const { query, result: record } = useOne<FirmwareSupport>({ resource: "firmware-support", id, meta: { apiPath: apiPaths["firmware-support"].record } });
+  const { query, result: record } = useOne<FirmwareSupport>({
+    resource: "firmware-support",
+    id,
+    meta: { apiPath: apiPaths["firmware-support"].record },
+  });
   const missing = useRecordMissing(query.error);
   if (missing) return null;
   if (query.isLoading || !record) return <Skeleton active />;
@@ -70,8 +83,12 @@ export function FirmwareShow({ id, onEdit }: { id: string; onEdit: () => void })
         <Descriptions.Item label="ECU family">{record.ecuFamily}</Descriptions.Item>
         <Descriptions.Item label="Image size">{record.imageSize.toLocaleString()} bytes</Descriptions.Item>
         <Descriptions.Item label="Identify rules">{record.identify.length}</Descriptions.Item>
-        <Descriptions.Item label="Checksum schemes">{record.checksums.map((c) => c.name).join(", ") || "none"}</Descriptions.Item>
-        <Descriptions.Item label="Definition">{record.definition ? `${record.definition.items.length} maps` : "none"}</Descriptions.Item>
+        <Descriptions.Item label="Checksum schemes">
+          {record.checksums.map((c) => c.name).join(", ") || "none"}
+        </Descriptions.Item>
+        <Descriptions.Item label="Definition">
+          {record.definition ? `${record.definition.items.length} maps` : "none"}
+        </Descriptions.Item>
         {record.notes && <Descriptions.Item label="Notes">{record.notes}</Descriptions.Item>}
       </Descriptions>
       <Button onClick={onEdit} style={{ alignSelf: "start" }}>
@@ -82,17 +99,25 @@ export function FirmwareShow({ id, onEdit }: { id: string; onEdit: () => void })
       {record.stockFile ? (
         <Flex vertical gap={4}>
           <span>
-            {record.stockFile.size.toLocaleString()} bytes, uploaded {new Date(record.stockFile.uploadedAt).toLocaleString()}
+            {record.stockFile.size.toLocaleString()} bytes, uploaded{" "}
+            {new Date(record.stockFile.uploadedAt).toLocaleString()}
           </span>
           <span>
             SHA-256 <Sha value={record.stockFile.sha256} />
           </span>
-          <Button icon={<DownloadOutlined />} href={`${apiUrl}/firmware-support/stock-file/${record.id}`} style={{ alignSelf: "start" }}>
+          <Button
+            icon={<DownloadOutlined />}
+            href={`${apiUrl}/firmware-support/stock-file/${record.id}`}
+            style={{ alignSelf: "start" }}
+          >
             Download
           </Button>
         </Flex>
       ) : (
-        <Typography.Text type="secondary">No stock file yet. It must be {record.imageSize.toLocaleString()} bytes, match the identify rules and pass every checksum.</Typography.Text>
+        <Typography.Text type="secondary">
+          No stock file yet. It must be {record.imageSize.toLocaleString()} bytes, match the identify rules and pass
+          every checksum.
+        </Typography.Text>
       )}
       <FileUpload
         url={apiRoutes.firmwareSupport.stockFile(record.id)}
@@ -104,8 +129,13 @@ export function FirmwareShow({ id, onEdit }: { id: string; onEdit: () => void })
 
       <Divider orientation="left">Definition</Divider>
       <Typography.Text type="secondary">
-        {record.definition ? `${record.definition.items.length} maps in ${record.definition.categories.length} categories.` : "No definition yet."} Import one from a TunerPro XDF or a RomRaider/EcuFlash file
-        {record.stockFile ? "; the preview reads a few maps from the stock file." : "; with a stock file uploaded, the preview also shows a few maps read from it."}
+        {record.definition
+          ? `${record.definition.items.length} maps in ${record.definition.categories.length} categories.`
+          : "No definition yet."}{" "}
+        Import one from a TunerPro XDF or a RomRaider/EcuFlash file
+        {record.stockFile
+          ? "; the preview reads a few maps from the stock file."
+          : "; with a stock file uploaded, the preview also shows a few maps read from it."}
       </Typography.Text>
       <DefinitionImport key={record.id} record={record} />
       {record.definition && (
@@ -117,12 +147,18 @@ export function FirmwareShow({ id, onEdit }: { id: string; onEdit: () => void })
       <Divider orientation="left">Flashing support</Divider>
       {record.flashing.bootloader ? (
         <span>
-          Bootloader {record.flashing.bootloader.name} ({record.flashing.bootloader.size.toLocaleString()} bytes), SHA-256 <Sha value={record.flashing.bootloader.sha256} />
+          Bootloader {record.flashing.bootloader.name} ({record.flashing.bootloader.size.toLocaleString()} bytes),
+          SHA-256 <Sha value={record.flashing.bootloader.sha256} />
         </span>
       ) : (
         <Typography.Text type="secondary">No bootloader yet.</Typography.Text>
       )}
-      <FileUpload url={apiRoutes.firmwareSupport.bootloader(record.id)} label="Upload bootloader" resource="firmware-support" id={record.id} />
+      <FileUpload
+        url={apiRoutes.firmwareSupport.bootloader(record.id)}
+        label="Upload bootloader"
+        resource="firmware-support"
+        id={record.id}
+      />
       <FlashingForm key={record.updatedAt} record={record} />
     </Flex>
   );

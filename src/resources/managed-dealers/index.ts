@@ -1,7 +1,7 @@
-import { lazyPage } from "../../routing/lazy-page";
-import type { ResourceDefinition } from "../../routing/types";
 import { apiPaths } from "../../../contracts/api-paths";
 import { menuIcon } from "../../components/menu-icon";
+import { lazyPage } from "../../routing/lazy-page";
+import type { ResourceDefinition } from "../../routing/types";
 
 export const managedDealers: ResourceDefinition = {
   name: "managed-dealers",

@@ -3,21 +3,31 @@
  * their published tunes cover; for admins the same list with every status, the applications to
  * decide, and suspensions, each change with the reason the dealer is told.
  */
-import { type HttpError, getDefaultFilter, useCustomMutation, useInvalidate } from "@refinedev/core";
+import { getDefaultFilter, type HttpError, useCustomMutation, useInvalidate } from "@refinedev/core";
 import { Alert, Button, Flex, Segmented, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import { apiRoutes } from "../../../contracts/api-paths";
 import { DEALER_TRANSITIONS, type Dealer, type DealerProfile, type DealerStatus } from "../../../contracts/dealers";
 import { ReasonDialog } from "../../components/dialogs/reason-dialog";
 import { PageFrame } from "../../components/page-frame";
+import { dealerLogoUrl } from "../../components/profile-change-requests/parts";
 import { ListSearch } from "../../components/resource/list-search";
 import { useResourceTable } from "../../components/resource/use-resource-table";
 import { failureText, fieldMessage } from "../../lib/http-errors";
 import { useSessionState } from "../../providers/session-context";
-import { dealerLogoUrl } from "../../components/profile-change-requests/parts";
 
-const STATUS_COLORS: Record<DealerStatus, string> = { pending: "gold", approved: "green", rejected: "red", suspended: "volcano" };
-const ACTION_LABELS: Record<DealerStatus, string> = { approved: "Approve", rejected: "Reject", suspended: "Suspend", pending: "Reopen" };
+const STATUS_COLORS: Record<DealerStatus, string> = {
+  pending: "gold",
+  approved: "green",
+  rejected: "red",
+  suspended: "volcano",
+};
+const ACTION_LABELS: Record<DealerStatus, string> = {
+  approved: "Approve",
+  rejected: "Reject",
+  suspended: "Suspend",
+  pending: "Reopen",
+};
 const STATUS_VIEWS = [
   { value: "all", label: "All" },
   { value: "pending", label: "Applications" },
@@ -39,10 +49,17 @@ function StatusChangeDialog({ change, onClose }: { change: PendingChange | null;
   const { mutate, mutation } = useCustomMutation<DealerProfile>();
   const invalidate = useInvalidate();
   if (!change) return null;
-  const verb = change.dealer.status === "suspended" && change.status === "approved" ? "Reinstate" : ACTION_LABELS[change.status];
+  const verb =
+    change.dealer.status === "suspended" && change.status === "approved" ? "Reinstate" : ACTION_LABELS[change.status];
   const submit = (reason: string) =>
     mutate(
-      { url: apiRoutes.dealers.status(change.dealer.id), method: "patch", values: { status: change.status, reason }, successNotification: { type: "success", message: `${change.dealer.businessName}: ${change.status}` }, errorNotification: false },
+      {
+        url: apiRoutes.dealers.status(change.dealer.id),
+        method: "patch",
+        values: { status: change.status, reason },
+        successNotification: { type: "success", message: `${change.dealer.businessName}: ${change.status}` },
+        errorNotification: false,
+      },
       {
         onSuccess: () => {
           void invalidate({ resource: "managed-dealers", invalidates: ["list"] });
@@ -81,7 +98,9 @@ function VehicleTags({ dealer }: { dealer: Dealer }) {
           {vehicle.make} {vehicle.model}
         </Tag>
       ))}
-      {dealer.vehicles.length > shown.length && <Typography.Text type="secondary">and {dealer.vehicles.length - shown.length} more</Typography.Text>}
+      {dealer.vehicles.length > shown.length && (
+        <Typography.Text type="secondary">and {dealer.vehicles.length - shown.length} more</Typography.Text>
+      )}
     </Space>
   );
 }
@@ -89,7 +108,10 @@ function VehicleTags({ dealer }: { dealer: Dealer }) {
 export function ManagedDealersList() {
   const { role } = useSessionState();
   const admin = role === "admin";
-  const { tableProps, filters, setFilters } = useResourceTable<Dealer | DealerProfile>("managed-dealers", { field: "businessName", order: "asc" });
+  const { tableProps, filters, setFilters } = useResourceTable<Dealer | DealerProfile>("managed-dealers", {
+    field: "businessName",
+    order: "asc",
+  });
   // The view is the list's status filter, which lives in the URL: a link may name it (the dashboard's "Dealer applications").
   const view = STATUS_VIEWS.find((v) => v.value === getDefaultFilter("status", filters, "eq"))?.value ?? "all";
   const [change, setChange] = useState<PendingChange | null>(null);
@@ -98,14 +120,37 @@ export function ManagedDealersList() {
   };
 
   return (
-    <PageFrame title="Dealers" subtitle={admin ? "Applications, approved dealers and suspensions" : "Tuners with published tunes, and the vehicles they tune"}>
+    <PageFrame
+      title="Dealers"
+      subtitle={
+        admin
+          ? "Applications, approved dealers and suspensions"
+          : "Tuners with published tunes, and the vehicles they tune"
+      }
+    >
       <Flex vertical gap={12}>
         <Flex gap={12} wrap align="center">
-          <ListSearch filters={filters} setFilters={setFilters} placeholder="Business, or a vehicle such as Golf or 335i" />
-          {admin && <Segmented aria-label="Status" options={STATUS_VIEWS.map((v) => ({ value: v.value, label: v.label }))} value={view} onChange={(value) => chooseView(value as typeof view)} />}
+          <ListSearch
+            filters={filters}
+            setFilters={setFilters}
+            placeholder="Business, or a vehicle such as Golf or 335i"
+          />
+          {admin && (
+            <Segmented
+              aria-label="Status"
+              options={STATUS_VIEWS.map((v) => ({ value: v.value, label: v.label }))}
+              value={view}
+              onChange={(value) => chooseView(value as typeof view)}
+            />
+          )}
         </Flex>
         {!admin && tableProps.dataSource?.length === 0 && !tableProps.loading && (
-          <Alert type="info" showIcon message="No dealer matches" description="Try another vehicle or business name, or ask us through the contact form: we onboard tuners for new vehicles." />
+          <Alert
+            type="info"
+            showIcon
+            message="No dealer matches"
+            description="Try another vehicle or business name, or ask us through the contact form: we onboard tuners for new vehicles."
+          />
         )}
         <Table
           {...tableProps}
@@ -119,7 +164,13 @@ export function ManagedDealersList() {
               render: (name: string, dealer: Dealer | DealerProfile) => (
                 <Flex vertical>
                   <Flex gap={8} align="center">
-                    {dealer.logoSha256 && <img src={dealerLogoUrl(dealer.id, dealer.logoSha256)} alt={`${name} logo`} style={{ height: 32, maxWidth: 96, objectFit: "contain" }} />}
+                    {dealer.logoSha256 && (
+                      <img
+                        src={dealerLogoUrl(dealer.id, dealer.logoSha256)}
+                        alt={`${name} logo`}
+                        style={{ height: 32, maxWidth: 96, objectFit: "contain" }}
+                      />
+                    )}
                     <Typography.Text strong>{name}</Typography.Text>
                   </Flex>
                   {dealer.website && (
@@ -127,11 +178,18 @@ export function ManagedDealersList() {
                       {dealer.website.replace(/^https?:\/\//, "")}
                     </Typography.Link>
                   )}
-                  {isProfile(dealer) && <Typography.Text type="secondary">{dealer.email ?? dealer.userUid}</Typography.Text>}
+                  {isProfile(dealer) && (
+                    <Typography.Text type="secondary">{dealer.email ?? dealer.userUid}</Typography.Text>
+                  )}
                 </Flex>
               ),
             },
-            { dataIndex: "country", title: "Country", sorter: true, render: (country: string | null) => country ?? "—" },
+            {
+              dataIndex: "country",
+              title: "Country",
+              sorter: true,
+              render: (country: string | null) => country ?? "—",
+            },
             { key: "vehicles", title: "Vehicles they tune", render: (_, dealer) => <VehicleTags dealer={dealer} /> },
             { dataIndex: "publishedTunes", title: "Published tunes", render: (n: number) => n.toLocaleString() },
             ...(admin
@@ -143,7 +201,9 @@ export function ManagedDealersList() {
                     render: (status: DealerStatus, dealer: Dealer | DealerProfile) => (
                       <Flex vertical>
                         <Tag color={STATUS_COLORS[status]}>{status}</Tag>
-                        {isProfile(dealer) && dealer.statusReason && <Typography.Text type="secondary">{dealer.statusReason}</Typography.Text>}
+                        {isProfile(dealer) && dealer.statusReason && (
+                          <Typography.Text type="secondary">{dealer.statusReason}</Typography.Text>
+                        )}
                       </Flex>
                     ),
                   },
@@ -154,8 +214,15 @@ export function ManagedDealersList() {
                       isProfile(dealer) && (
                         <Space wrap>
                           {DEALER_TRANSITIONS[dealer.status].map((status) => (
-                            <Button key={status} size="small" danger={status !== "approved"} onClick={() => setChange({ dealer, status })}>
-                              {dealer.status === "suspended" && status === "approved" ? "Reinstate" : ACTION_LABELS[status]}
+                            <Button
+                              key={status}
+                              size="small"
+                              danger={status !== "approved"}
+                              onClick={() => setChange({ dealer, status })}
+                            >
+                              {dealer.status === "suspended" && status === "approved"
+                                ? "Reinstate"
+                                : ACTION_LABELS[status]}
                             </Button>
                           ))}
                         </Space>

@@ -7,7 +7,11 @@ export function ManagedDevicesList() {
   return (
     <FullScreenPage>
       <PageFrame title="Managed vehicles" subtitle="Customer vehicles running your tunes">
-        <VehicleTable resource="managed-devices" linkTo={(vehicle) => `/managed-devices/${vehicle.id}`} searchPlaceholder="VIN, nickname or owner" />
+        <VehicleTable
+          resource="managed-devices"
+          linkTo={(vehicle) => `/managed-devices/${vehicle.id}`}
+          searchPlaceholder="VIN, nickname or owner"
+        />
       </PageFrame>
     </FullScreenPage>
   );

@@ -2,6 +2,7 @@
 import { PlusOutlined } from "@ant-design/icons";
 import { getDefaultSortOrder } from "@refinedev/antd";
 import { Button, Flex, Table, Tag } from "antd";
+import { apiPaths } from "../../../contracts/api-paths";
 import type { TuneFile } from "../../../contracts/tune-files";
 import { choiceFilter, exactFilter } from "../../components/resource/column-filters";
 import { ConfirmDelete } from "../../components/resource/delete-button";
@@ -9,13 +10,16 @@ import type { DrawerRoute } from "../../components/resource/drawer-route";
 import { ListSearch } from "../../components/resource/list-search";
 import { useResourceTable } from "../../components/resource/use-resource-table";
 import { formatMoney } from "../../lib/money";
-import { apiPaths } from "../../../contracts/api-paths";
 
 export function TuneCatalogue({ dealerUid, drawer }: { dealerUid: string | null; drawer: DrawerRoute }) {
-  const { tableProps, filters, setFilters, sorters } = useResourceTable<TuneFile>("tune-files", { field: "updatedAt", order: "desc" }, {
-    // Customers see published tunes in the same endpoint; the catalogue is the dealer's own.
-    filters: { permanent: dealerUid ? [{ field: "dealerUid", operator: "eq", value: dealerUid }] : [] },
-  });
+  const { tableProps, filters, setFilters, sorters } = useResourceTable<TuneFile>(
+    "tune-files",
+    { field: "updatedAt", order: "desc" },
+    {
+      // Customers see published tunes in the same endpoint; the catalogue is the dealer's own.
+      filters: { permanent: dealerUid ? [{ field: "dealerUid", operator: "eq", value: dealerUid }] : [] },
+    },
+  );
   return (
     <Flex vertical gap={12}>
       <Flex gap={8} wrap justify="space-between">
@@ -36,7 +40,12 @@ export function TuneCatalogue({ dealerUid, drawer }: { dealerUid: string | null;
             </Button>
           )}
         />
-        <Table.Column dataIndex="firmwareId" title="Firmware" sorter {...exactFilter("firmwareId", "Firmware", filters)} />
+        <Table.Column
+          dataIndex="firmwareId"
+          title="Firmware"
+          sorter
+          {...exactFilter("firmwareId", "Firmware", filters)}
+        />
         <Table.Column dataIndex="currentVersion" title="Version" />
         <Table.Column
           dataIndex="published"
@@ -47,9 +56,26 @@ export function TuneCatalogue({ dealerUid, drawer }: { dealerUid: string | null;
           ])}
           render={(published: boolean) => (published ? <Tag color="green">published</Tag> : <Tag>draft</Tag>)}
         />
-        <Table.Column dataIndex="priceCents" title="Price" sorter render={(_, row: TuneFile) => formatMoney(row.priceCents, row.currency)} />
-        <Table.Column dataIndex="updatedAt" title="Updated" sorter defaultSortOrder={getDefaultSortOrder("updatedAt", sorters)} render={(v: string) => new Date(v).toLocaleString()} />
-        <Table.Column key="actions" title="" render={(_, row: TuneFile) => <ConfirmDelete resource="tune-files" apiPath={apiPaths["tune-files"].record} id={row.id} name={row.title} />} />
+        <Table.Column
+          dataIndex="priceCents"
+          title="Price"
+          sorter
+          render={(_, row: TuneFile) => formatMoney(row.priceCents, row.currency)}
+        />
+        <Table.Column
+          dataIndex="updatedAt"
+          title="Updated"
+          sorter
+          defaultSortOrder={getDefaultSortOrder("updatedAt", sorters)}
+          render={(v: string) => new Date(v).toLocaleString()}
+        />
+        <Table.Column
+          key="actions"
+          title=""
+          render={(_, row: TuneFile) => (
+            <ConfirmDelete resource="tune-files" apiPath={apiPaths["tune-files"].record} id={row.id} name={row.title} />
+          )}
+        />
       </Table>
     </Flex>
   );

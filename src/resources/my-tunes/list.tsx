@@ -4,12 +4,12 @@ import { PageFrame } from "../../components/page-frame";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
 import { useSessionState } from "../../providers/session-context";
 import { TuneCatalogue } from "./catalogue";
-import { TuneShow } from "./tune-show";
 import { PayoutAccount } from "./payouts";
+import { DealerRepositories, RepositoryAccessList } from "./repositories";
 import { Transactions } from "./transactions";
+import { TuneShow } from "./tune-show";
 import { TuneUpload } from "./tune-upload";
 import { MyVehicles } from "./vehicles";
-import { DealerRepositories, RepositoryAccessList } from "./repositories";
 
 export const MY_TUNES_PATH = "/my-tunes";
 
@@ -43,15 +43,35 @@ export function MyTunesList() {
     ),
   };
   return (
-    <PageFrame title="My tunes" subtitle={sells ? "Your vehicles' tunes, and the tune files you sell" : "Tune files bought and baked for your vehicles"}>
+    <PageFrame
+      title="My tunes"
+      subtitle={
+        sells ? "Your vehicles' tunes, and the tune files you sell" : "Tune files bought and baked for your vehicles"
+      }
+    >
       {sells ? (
         <Tabs
           key={tab ?? ""}
-          defaultActiveKey={tab && ["catalogue", "vehicles", "transactions", "repositories"].includes(tab) ? tab : "catalogue"}
-          items={[{ key: "catalogue", label: "My catalogue", children: <TuneCatalogue dealerUid={role === "admin" ? null : (user?.uid ?? null)} drawer={drawer} /> }, vehicles, transactions, repositories]}
+          defaultActiveKey={
+            tab && ["catalogue", "vehicles", "transactions", "repositories"].includes(tab) ? tab : "catalogue"
+          }
+          items={[
+            {
+              key: "catalogue",
+              label: "My catalogue",
+              children: <TuneCatalogue dealerUid={role === "admin" ? null : (user?.uid ?? null)} drawer={drawer} />,
+            },
+            vehicles,
+            transactions,
+            repositories,
+          ]}
         />
       ) : (
-        <Tabs key={tab ?? ""} defaultActiveKey={tab && ["vehicles", "transactions", "repositories"].includes(tab) ? tab : "vehicles"} items={[vehicles, transactions, repositories]} />
+        <Tabs
+          key={tab ?? ""}
+          defaultActiveKey={tab && ["vehicles", "transactions", "repositories"].includes(tab) ? tab : "vehicles"}
+          items={[vehicles, transactions, repositories]}
+        />
       )}
       <RouteDrawer open={drawer.action === "create"} title="Upload a tune" onClose={drawer.close} width={860}>
         <TuneUpload onSaved={(tune) => drawer.show(tune.id)} />

@@ -9,7 +9,10 @@ import type { ConnectedAccount } from "../../../contracts/payments";
 
 export function PayoutAccount({ uid }: { uid: string }) {
   const go = useGo();
-  const { query } = useCustom<{ account: ConnectedAccount | null }>({ url: apiRoutes.users.connectedAccount(uid), method: "get" });
+  const { query } = useCustom<{ account: ConnectedAccount | null }>({
+    url: apiRoutes.users.connectedAccount(uid),
+    method: "get",
+  });
   const start = useCustomMutation<{ account: ConnectedAccount; onboardingUrl: string }>();
   const account = query.data?.data.account ?? null;
   const setUp = () =>
@@ -25,11 +28,20 @@ export function PayoutAccount({ uid }: { uid: string }) {
     );
   return (
     <Card title="Payout account" size="small" loading={query.isLoading}>
-      {query.isError && <Alert type="error" showIcon message="Could not load the payout account" description={(query.error as HttpError | null)?.message} />}
+      {query.isError && (
+        <Alert
+          type="error"
+          showIcon
+          message="Could not load the payout account"
+          description={(query.error as HttpError | null)?.message}
+        />
+      )}
       {account?.ready ? (
         <Space wrap data-testid="payout-account">
           <Tag color="green">takes payments</Tag>
-          <Tag color={account.payoutsEnabled ? "green" : "gold"}>{account.payoutsEnabled ? "payouts enabled" : "payouts pending"}</Tag>
+          <Tag color={account.payoutsEnabled ? "green" : "gold"}>
+            {account.payoutsEnabled ? "payouts enabled" : "payouts pending"}
+          </Tag>
           <Typography.Text type="secondary">
             {account.provider === "sandbox" ? "Sandbox account" : "Stripe account"} {account.accountId}
           </Typography.Text>

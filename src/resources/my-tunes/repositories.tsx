@@ -6,7 +6,22 @@
  */
 import { DeleteOutlined } from "@ant-design/icons";
 import { type HttpError, useCustom, useCustomMutation } from "@refinedev/core";
-import { Alert, Button, Card, Checkbox, Empty, Flex, Form, Input, List, Popconfirm, Space, Switch, Tag, Typography } from "antd";
+import {
+  Alert,
+  Button,
+  Card,
+  Checkbox,
+  Empty,
+  Flex,
+  Form,
+  Input,
+  List,
+  Popconfirm,
+  Space,
+  Switch,
+  Tag,
+  Typography,
+} from "antd";
 import { useState } from "react";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import { type Repository, type RepositoryAccess, repositoryCreateSchema } from "../../../contracts/repositories";
@@ -23,7 +38,13 @@ function NewRepository({ onMade }: { onMade: () => void }) {
   const { mutate, mutation } = useCustomMutation<Repository>();
   const submit = form.handleSubmit((values) =>
     mutate(
-      { url: apiPaths.repositories.create, method: "post", values, successNotification: { type: "success", message: `Repository "${values.name}" made` }, errorNotification: false },
+      {
+        url: apiPaths.repositories.create,
+        method: "post",
+        values,
+        successNotification: { type: "success", message: `Repository "${values.name}" made` },
+        errorNotification: false,
+      },
       {
         onSuccess: () => {
           form.reset();
@@ -59,7 +80,13 @@ function AddMember({ repository, onDone }: { repository: Repository; onDone: () 
   const add = () => {
     setError(null);
     mutate(
-      { url: apiRoutes.repositories.members(repository.id), method: "post", values: { email: email.trim() }, successNotification: false, errorNotification: false },
+      {
+        url: apiRoutes.repositories.members(repository.id),
+        method: "post",
+        values: { email: email.trim() },
+        successNotification: false,
+        errorNotification: false,
+      },
       {
         onSuccess: ({ data }) => {
           setEmail("");
@@ -74,7 +101,13 @@ function AddMember({ repository, onDone }: { repository: Repository; onDone: () 
     <Form onFinish={add} aria-label={`Add a member to ${repository.name}`}>
       <Form.Item validateStatus={error ? "error" : undefined} help={error ?? undefined} style={{ marginBottom: 0 }}>
         <Space.Compact style={{ width: "100%", maxWidth: 480 }}>
-          <Input type="email" value={email} onChange={(event) => setEmail(event.target.value)} placeholder="Customer's or dealer's account email" aria-label="Member email" />
+          <Input
+            type="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            placeholder="Customer's or dealer's account email"
+            aria-label="Member email"
+          />
           <Button htmlType="submit" type="primary" loading={mutation.isPending} disabled={!email.trim()}>
             Give access
           </Button>
@@ -89,7 +122,10 @@ function RepositoryCard({ repository, onChange }: { repository: Repository; onCh
   const [error, setError] = useState<string | null>(null);
   const send = (url: string, method: "patch" | "delete", values: object, message: string) => {
     setError(null);
-    mutate({ url, method, values, successNotification: { type: "success", message }, errorNotification: false }, { onSuccess: onChange, onError: (failure: HttpError) => setError(failureText(failure)) });
+    mutate(
+      { url, method, values, successNotification: { type: "success", message }, errorNotification: false },
+      { onSuccess: onChange, onError: (failure: HttpError) => setError(failureText(failure)) },
+    );
   };
   return (
     <Card
@@ -99,10 +135,16 @@ function RepositoryCard({ repository, onChange }: { repository: Repository; onCh
       extra={
         <Popconfirm
           title={`Delete "${repository.name}"?`}
-          description={repository.tuneCount ? "It still holds tunes: move them out first." : "Its members lose access; licences they bought stay."}
+          description={
+            repository.tuneCount
+              ? "It still holds tunes: move them out first."
+              : "Its members lose access; licences they bought stay."
+          }
           okText="Delete"
           okButtonProps={{ danger: true }}
-          onConfirm={() => send(apiRoutes.repositories.record(repository.id), "delete", {}, `Repository "${repository.name}" deleted`)}
+          onConfirm={() =>
+            send(apiRoutes.repositories.record(repository.id), "delete", {}, `Repository "${repository.name}" deleted`)
+          }
         >
           <Button size="small" danger icon={<DeleteOutlined />} aria-label={`Delete ${repository.name}`} />
         </Popconfirm>
@@ -116,7 +158,12 @@ function RepositoryCard({ repository, onChange }: { repository: Repository; onCh
             checked={repository.freeForMembers}
             disabled={mutation.isPending}
             onChange={(event) =>
-              send(apiRoutes.repositories.record(repository.id), "patch", { freeForMembers: event.target.checked }, event.target.checked ? "Members now get its tunes at no charge" : "Members now pay its tunes' prices")
+              send(
+                apiRoutes.repositories.record(repository.id),
+                "patch",
+                { freeForMembers: event.target.checked },
+                event.target.checked ? "Members now get its tunes at no charge" : "Members now pay its tunes' prices",
+              )
             }
           >
             Members get its tunes at no charge
@@ -138,7 +185,14 @@ function RepositoryCard({ repository, onChange }: { repository: Repository; onCh
                   description="They are told; tunes they licensed stay theirs."
                   okText="Withdraw"
                   okButtonProps={{ danger: true }}
-                  onConfirm={() => send(apiRoutes.users.repositoryGrant(member.userUid, repository.id), "delete", {}, "Access withdrawn")}
+                  onConfirm={() =>
+                    send(
+                      apiRoutes.users.repositoryGrant(member.userUid, repository.id),
+                      "delete",
+                      {},
+                      "Access withdrawn",
+                    )
+                  }
                 >
                   <Button size="small" danger>
                     Withdraw
@@ -148,8 +202,12 @@ function RepositoryCard({ repository, onChange }: { repository: Repository; onCh
             >
               <Space wrap>
                 <Typography.Text>{member.displayName ?? member.email ?? member.userUid}</Typography.Text>
-                {member.displayName && member.email && <Typography.Text type="secondary">{member.email}</Typography.Text>}
-                <Typography.Text type="secondary">since {new Date(member.grantedAt).toLocaleDateString()}</Typography.Text>
+                {member.displayName && member.email && (
+                  <Typography.Text type="secondary">{member.email}</Typography.Text>
+                )}
+                <Typography.Text type="secondary">
+                  since {new Date(member.grantedAt).toLocaleDateString()}
+                </Typography.Text>
               </Space>
             </List.Item>
           )}
@@ -168,9 +226,17 @@ export function DealerRepositories() {
   return (
     <Flex vertical gap={16}>
       <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-        A repository is a private collection: its tunes are offered only to the people you give access to, never in the open storefront. Put a tune in one from its page in your catalogue.
+        A repository is a private collection: its tunes are offered only to the people you give access to, never in the
+        open storefront. Put a tune in one from its page in your catalogue.
       </Typography.Paragraph>
-      {query.isError && <Alert type="error" showIcon message="Could not load your repositories" description={failureText(query.error)} />}
+      {query.isError && (
+        <Alert
+          type="error"
+          showIcon
+          message="Could not load your repositories"
+          description={failureText(query.error)}
+        />
+      )}
       {!query.isLoading && repositories.length === 0 && <Empty description="No repository yet" />}
       {repositories.map((repository) => (
         <RepositoryCard key={repository.id} repository={repository} onChange={refresh} />
@@ -186,7 +252,9 @@ export function RepositoryAccessList({ uid }: { uid: string }) {
   const leave = useCustomMutation();
   return (
     <Card size="small" title="Private collections you can reach">
-      {query.isError && <Alert type="error" showIcon message="Could not load your collections" description={failureText(query.error)} />}
+      {query.isError && (
+        <Alert type="error" showIcon message="Could not load your collections" description={failureText(query.error)} />
+      )}
       <List
         aria-label="Private collections"
         loading={query.isLoading}
@@ -203,7 +271,12 @@ export function RepositoryAccessList({ uid }: { uid: string }) {
                 okText="Leave"
                 onConfirm={() =>
                   leave.mutate(
-                    { url: apiRoutes.users.repositoryGrant(uid, access.repositoryId), method: "delete", values: {}, successNotification: { type: "success", message: `You left "${access.name}"` } },
+                    {
+                      url: apiRoutes.users.repositoryGrant(uid, access.repositoryId),
+                      method: "delete",
+                      values: {},
+                      successNotification: { type: "success", message: `You left "${access.name}"` },
+                    },
                     { onSuccess: () => void query.refetch() },
                   )
                 }

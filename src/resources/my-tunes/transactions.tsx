@@ -11,7 +11,15 @@ import type { LedgerEntry, LedgerKind } from "../../../contracts/payments";
 import { formatMoney } from "../../lib/money";
 import { API_PREFIX } from "../../providers/data-provider";
 
-const KIND_COLORS: Record<LedgerKind, string> = { payment: "blue", refund: "cyan", sale: "green", fee: "orange", "sale-reversal": "red", "fee-reversal": "gold", adjustment: "purple" };
+const KIND_COLORS: Record<LedgerKind, string> = {
+  payment: "blue",
+  refund: "cyan",
+  sale: "green",
+  fee: "orange",
+  "sale-reversal": "red",
+  "fee-reversal": "gold",
+  adjustment: "purple",
+};
 const PAGE_SIZE = 20;
 
 interface LedgerPage {
@@ -22,14 +30,23 @@ interface LedgerPage {
 
 export function Transactions({ uid }: { uid: string }) {
   const [page, setPage] = useState(1);
-  const { query } = useCustom<LedgerPage>({ url: apiRoutes.users.transactions(uid), method: "get", config: { query: { page, pageSize: PAGE_SIZE } } });
+  const { query } = useCustom<LedgerPage>({
+    url: apiRoutes.users.transactions(uid),
+    method: "get",
+    config: { query: { page, pageSize: PAGE_SIZE } },
+  });
   const ledger = query.data?.data;
-  if (query.isError) return <Alert type="error" showIcon message="Could not load the transactions" description={query.error?.message} />;
+  if (query.isError)
+    return <Alert type="error" showIcon message="Could not load the transactions" description={query.error?.message} />;
   return (
     <Flex vertical gap={12}>
       <Space size="large" wrap>
         {(ledger?.balances ?? []).map((balance) => (
-          <Statistic key={balance.currency} title={`Balance in ${balance.currency}`} value={formatMoney(balance.amountCents, balance.currency)} />
+          <Statistic
+            key={balance.currency}
+            title={`Balance in ${balance.currency}`}
+            value={formatMoney(balance.amountCents, balance.currency)}
+          />
         ))}
         <Typography.Link href={`${API_PREFIX}/${apiRoutes.users.transactionsCsv(uid)}`} download>
           Export CSV
@@ -41,16 +58,30 @@ export function Transactions({ uid }: { uid: string }) {
         loading={query.isLoading}
         dataSource={ledger?.data ?? []}
         locale={{ emptyText: "No money has moved yet" }}
-        pagination={{ current: page, pageSize: PAGE_SIZE, total: ledger?.total ?? 0, onChange: setPage, showSizeChanger: false }}
+        pagination={{
+          current: page,
+          pageSize: PAGE_SIZE,
+          total: ledger?.total ?? 0,
+          onChange: setPage,
+          showSizeChanger: false,
+        }}
         columns={[
           { dataIndex: "createdAt", title: "Date", render: (at: string) => new Date(at).toLocaleString() },
-          { dataIndex: "kind", title: "Kind", render: (kind: LedgerKind) => <Tag color={KIND_COLORS[kind]}>{kind}</Tag> },
+          {
+            dataIndex: "kind",
+            title: "Kind",
+            render: (kind: LedgerKind) => <Tag color={KIND_COLORS[kind]}>{kind}</Tag>,
+          },
           { dataIndex: "description", title: "Description" },
           {
             key: "amount",
             title: "Amount",
             align: "right",
-            render: (_, entry: LedgerEntry) => <Typography.Text type={entry.amountCents < 0 ? "danger" : "success"}>{formatMoney(entry.amountCents, entry.currency)}</Typography.Text>,
+            render: (_, entry: LedgerEntry) => (
+              <Typography.Text type={entry.amountCents < 0 ? "danger" : "success"}>
+                {formatMoney(entry.amountCents, entry.currency)}
+              </Typography.Text>
+            ),
           },
         ]}
       />

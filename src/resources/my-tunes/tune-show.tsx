@@ -4,17 +4,41 @@
  * protection (PUT /tune-files/{id}/publish and …/unpublish).
  */
 import { DownloadOutlined, UploadOutlined } from "@ant-design/icons";
-import { type HttpError, useApiUrl, useCustom, useCustomMutation, useInvalidate, useOne, useUpdate } from "@refinedev/core";
-import { useRecordMissing } from "../../components/record-not-found";
-import { Alert, Button, Descriptions, Divider, Flex, Form, Input, InputNumber, Select, Skeleton, Switch, Table, Tag, Typography, Upload } from "antd";
+import {
+  type HttpError,
+  useApiUrl,
+  useCustom,
+  useCustomMutation,
+  useInvalidate,
+  useOne,
+  useUpdate,
+} from "@refinedev/core";
+import {
+  Alert,
+  Button,
+  Descriptions,
+  Divider,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Select,
+  Skeleton,
+  Switch,
+  Table,
+  Tag,
+  Typography,
+  Upload,
+} from "antd";
 import { useState } from "react";
-import { type TuneFile, type TuneFileVersion, currencies, tuneFilePublishSchema } from "../../../contracts/tune-files";
-import { Field, FormError, useContractForm } from "../../components/resource/form";
-import { ChecksumTable } from "../../components/tune-inspection";
-import { centsOf, formatMoney } from "../../lib/money";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import type { Repository } from "../../../contracts/repositories";
+import { currencies, type TuneFile, type TuneFileVersion, tuneFilePublishSchema } from "../../../contracts/tune-files";
+import { useRecordMissing } from "../../components/record-not-found";
+import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { ChecksumTable } from "../../components/tune-inspection";
 import { failureText, fieldMessage } from "../../lib/http-errors";
+import { centsOf, formatMoney } from "../../lib/money";
 
 function PublishForm({ tune, onDone }: { tune: TuneFile; onDone: () => void }) {
   const form = useContractForm(tuneFilePublishSchema, {
@@ -26,8 +50,13 @@ function PublishForm({ tune, onDone }: { tune: TuneFile; onDone: () => void }) {
   });
   const { mutate, mutation } = useCustomMutation<TuneFile>();
   const put = (url: string, values: object, message: string) =>
-    mutate({ url, method: "put", values, successNotification: { type: "success", message }, errorNotification: false }, { onSuccess: onDone, onError: form.showServerError });
-  const submit = form.handleSubmit((values) => put(apiRoutes.tuneFiles.publish(tune.id), values, `Published ${tune.title}`));
+    mutate(
+      { url, method: "put", values, successNotification: { type: "success", message }, errorNotification: false },
+      { onSuccess: onDone, onError: form.showServerError },
+    );
+  const submit = form.handleSubmit((values) =>
+    put(apiRoutes.tuneFiles.publish(tune.id), values, `Published ${tune.title}`),
+  );
   return (
     <Form layout="vertical" onFinish={() => void submit()} aria-label="Publish">
       <FormError message={form.formError} />
@@ -47,11 +76,36 @@ function PublishForm({ tune, onDone }: { tune: TuneFile; onDone: () => void }) {
           )}
         </Field>
         <Field control={form.control} name="currency" label="Currency" required>
-          {(field) => <Select {...field} options={currencies.map((c) => ({ value: c, label: c }))} style={{ width: 100 }} aria-label="Currency" />}
+          {(field) => (
+            <Select
+              {...field}
+              options={currencies.map((c) => ({ value: c, label: c }))}
+              style={{ width: 100 }}
+              aria-label="Currency"
+            />
+          )}
         </Field>
       </Flex>
-      <Field control={form.control} name="buyerEmails" label="Who may buy" help={tune.repositoryId ? "The repository's members (this list applies in the open storefront)" : "Customers' emails; leave empty to sell to anyone"}>
-        {(field) => <Select {...field} mode="tags" tokenSeparators={[",", " "]} open={false} placeholder="anyone" aria-label="Buyer emails" />}
+      <Field
+        control={form.control}
+        name="buyerEmails"
+        label="Who may buy"
+        help={
+          tune.repositoryId
+            ? "The repository's members (this list applies in the open storefront)"
+            : "Customers' emails; leave empty to sell to anyone"
+        }
+      >
+        {(field) => (
+          <Select
+            {...field}
+            mode="tags"
+            tokenSeparators={[",", " "]}
+            open={false}
+            placeholder="anyone"
+            aria-label="Buyer emails"
+          />
+        )}
       </Field>
       <Flex gap={24} wrap>
         <Field control={form.control} name="mayView" label="Buyers may view the map changes">
@@ -66,7 +120,10 @@ function PublishForm({ tune, onDone }: { tune: TuneFile; onDone: () => void }) {
           {tune.published ? "Update listing" : "Publish"}
         </Button>
         {tune.published && (
-          <Button onClick={() => put(apiRoutes.tuneFiles.unpublish(tune.id), {}, `Unpublished ${tune.title}`)} loading={mutation.isPending}>
+          <Button
+            onClick={() => put(apiRoutes.tuneFiles.unpublish(tune.id), {}, `Unpublished ${tune.title}`)}
+            loading={mutation.isPending}
+          >
             Unpublish
           </Button>
         )}
@@ -79,7 +136,11 @@ const OPEN_STOREFRONT = "open";
 
 /** Which of the dealer's repositories the tune is in: then offered to its members only. */
 function RepositoryChoice({ tune, onDone }: { tune: TuneFile; onDone: () => void }) {
-  const { query } = useCustom<{ data: Repository[] }>({ url: apiPaths.repositories.list, method: "get", config: { query: { dealerUid: tune.dealerUid } } });
+  const { query } = useCustom<{ data: Repository[] }>({
+    url: apiPaths.repositories.list,
+    method: "get",
+    config: { query: { dealerUid: tune.dealerUid } },
+  });
   const { mutate, mutation } = useUpdate<TuneFile>();
   const [error, setError] = useState<string | null>(null);
   const choose = (value: string) => {
@@ -87,13 +148,29 @@ function RepositoryChoice({ tune, onDone }: { tune: TuneFile; onDone: () => void
     const repositoryId = value === OPEN_STOREFRONT ? null : value;
     const name = query.data?.data.data.find((repository) => repository.id === repositoryId)?.name;
     mutate(
-      { resource: "tune-files", id: tune.id, values: { repositoryId }, successNotification: { type: "success", message: name ? `Now offered to the members of "${name}" only` : "Now in the open storefront" }, errorNotification: false },
-      { onSuccess: onDone, onError: (failure: HttpError) => setError(fieldMessage(failure, "repositoryId") ?? failureText(failure)) },
+      {
+        resource: "tune-files",
+        id: tune.id,
+        values: { repositoryId },
+        successNotification: {
+          type: "success",
+          message: name ? `Now offered to the members of "${name}" only` : "Now in the open storefront",
+        },
+        errorNotification: false,
+      },
+      {
+        onSuccess: onDone,
+        onError: (failure: HttpError) => setError(fieldMessage(failure, "repositoryId") ?? failureText(failure)),
+      },
     );
   };
   return (
     <Form layout="vertical">
-      <Form.Item label="Offered to" validateStatus={error ? "error" : undefined} help={error ?? "A tune in a repository is offered to its members only, never in the open storefront"}>
+      <Form.Item
+        label="Offered to"
+        validateStatus={error ? "error" : undefined}
+        help={error ?? "A tune in a repository is offered to its members only, never in the open storefront"}
+      >
         <Select
           aria-label="Offered to"
           style={{ maxWidth: 420 }}
@@ -102,7 +179,10 @@ function RepositoryChoice({ tune, onDone }: { tune: TuneFile; onDone: () => void
           onChange={choose}
           options={[
             { value: OPEN_STOREFRONT, label: "The open storefront (everyone, or the buyers listed below)" },
-            ...(query.data?.data.data ?? []).map((repository) => ({ value: repository.id, label: `Members of "${repository.name}"` })),
+            ...(query.data?.data.data ?? []).map((repository) => ({
+              value: repository.id,
+              label: `Members of "${repository.name}"`,
+            })),
           ]}
         />
       </Form.Item>
@@ -120,7 +200,13 @@ function NewVersion({ tune, onDone }: { tune: TuneFile; onDone: () => void }) {
     data.append("file", file);
     setError(null);
     mutate(
-      { url: apiRoutes.tuneFiles.blob(tune.id), method: "post", values: data, successNotification: { type: "success", message: `Version ${version} saved` }, errorNotification: false },
+      {
+        url: apiRoutes.tuneFiles.blob(tune.id),
+        method: "post",
+        values: data,
+        successNotification: { type: "success", message: `Version ${version} saved` },
+        errorNotification: false,
+      },
       {
         onSuccess: () => {
           setVersion("");
@@ -134,14 +220,28 @@ function NewVersion({ tune, onDone }: { tune: TuneFile; onDone: () => void }) {
   return (
     <Flex vertical gap={8}>
       <Flex gap={8}>
-        <Input placeholder="Version, e.g. 1.1" value={version} onChange={(event) => setVersion(event.target.value)} style={{ maxWidth: 200 }} aria-label="New version name" />
+        <Input
+          placeholder="Version, e.g. 1.1"
+          value={version}
+          onChange={(event) => setVersion(event.target.value)}
+          style={{ maxWidth: 200 }}
+          aria-label="New version name"
+        />
         <Upload beforeUpload={send} showUploadList={false} disabled={!version.trim()}>
           <Button icon={<UploadOutlined />} disabled={!version.trim()} loading={mutation.isPending}>
             Upload the new image
           </Button>
         </Upload>
       </Flex>
-      {error && <Alert type="error" showIcon role="alert" message={error.message} description={(error as HttpError & { description?: string }).description} />}
+      {error && (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          message={error.message}
+          description={(error as HttpError & { description?: string }).description}
+        />
+      )}
     </Flex>
   );
 }
@@ -161,10 +261,12 @@ export function TuneShow({ id }: { id: string }) {
         <Descriptions.Item label="Firmware">{tune.firmwareId}</Descriptions.Item>
         {tune.description && <Descriptions.Item label="Description">{tune.description}</Descriptions.Item>}
         <Descriptions.Item label="Listing">
-          {tune.published ? <Tag color="green">published</Tag> : <Tag>not published</Tag>} {formatMoney(tune.priceCents, tune.currency)}
+          {tune.published ? <Tag color="green">published</Tag> : <Tag>not published</Tag>}{" "}
+          {formatMoney(tune.priceCents, tune.currency)}
         </Descriptions.Item>
         <Descriptions.Item label="Protection">
-          {tune.mayView ? "buyers may view changes" : "changes hidden from buyers"}; {tune.mayDownload ? "buyers may download" : "no download for buyers"}
+          {tune.mayView ? "buyers may view changes" : "changes hidden from buyers"};{" "}
+          {tune.mayDownload ? "buyers may download" : "no download for buyers"}
         </Descriptions.Item>
       </Descriptions>
       {tune.access.owner && (
@@ -178,16 +280,34 @@ export function TuneShow({ id }: { id: string }) {
             aria-label="Versions"
             expandable={{ expandedRowRender: (v: TuneFileVersion) => <ChecksumTable checksums={v.checksums} /> }}
             columns={[
-              { dataIndex: "number", title: "#", render: (n: number) => (n === tune.currentVersion ? <Tag color="blue">{n} current</Tag> : n) },
+              {
+                dataIndex: "number",
+                title: "#",
+                render: (n: number) => (n === tune.currentVersion ? <Tag color="blue">{n} current</Tag> : n),
+              },
               { dataIndex: "label", title: "Version" },
-              { dataIndex: "sha256", title: "SHA-256", render: (v: string) => <Typography.Text code>{v.slice(0, 16)}…</Typography.Text> },
-              { dataIndex: "checksums", title: "Checksums", render: (c: TuneFileVersion["checksums"]) => (c.every((r) => r.valid) ? <Tag color="green">valid</Tag> : <Tag color="red">failing</Tag>) },
+              {
+                dataIndex: "sha256",
+                title: "SHA-256",
+                render: (v: string) => <Typography.Text code>{v.slice(0, 16)}…</Typography.Text>,
+              },
+              {
+                dataIndex: "checksums",
+                title: "Checksums",
+                render: (c: TuneFileVersion["checksums"]) =>
+                  c.every((r) => r.valid) ? <Tag color="green">valid</Tag> : <Tag color="red">failing</Tag>,
+              },
               { dataIndex: "createdAt", title: "Uploaded", render: (v: string) => new Date(v).toLocaleString() },
               {
                 key: "download",
                 title: "",
                 render: (_, v: TuneFileVersion) => (
-                  <Button size="small" icon={<DownloadOutlined />} href={`${apiUrl}/tune-files/${tune.id}/download?version=${v.number}`} aria-label={`Download version ${v.label}`} />
+                  <Button
+                    size="small"
+                    icon={<DownloadOutlined />}
+                    href={`${apiUrl}/tune-files/${tune.id}/download?version=${v.number}`}
+                    aria-label={`Download version ${v.label}`}
+                  />
                 ),
               },
             ]}

@@ -6,11 +6,11 @@
 import { useCustomMutation, useInvalidate } from "@refinedev/core";
 import { Button, Checkbox, Flex, Form, Input, Progress, Typography } from "antd";
 import { useState } from "react";
-import { useUpload } from "../../components/resource/use-upload";
+import { apiPaths } from "../../../contracts/api-paths";
 import { type Inspection, type TuneFile, tuneFileCreateSchema } from "../../../contracts/tune-files";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
+import { useUpload } from "../../components/resource/use-upload";
 import { InspectedImage } from "../../components/tune-inspection";
-import { apiPaths } from "../../../contracts/api-paths";
 
 export function TuneUpload({ onSaved }: { onSaved: (tune: TuneFile) => void }) {
   const [image, setImage] = useState<{ file: File; report: Inspection | null } | null>(null);
@@ -22,7 +22,8 @@ export function TuneUpload({ onSaved }: { onSaved: (tune: TuneFile) => void }) {
 
   const submit = form.handleSubmit((values) => {
     const data = new FormData();
-    for (const [name, value] of Object.entries({ ...values, ...(fixChecksums && { fixChecksums: "true" }) })) data.append(name, value);
+    for (const [name, value] of Object.entries({ ...values, ...(fixChecksums && { fixChecksums: "true" }) }))
+      data.append(name, value);
     data.append("file", image!.file);
     upload.start();
     create.mutate(
@@ -51,8 +52,9 @@ export function TuneUpload({ onSaved }: { onSaved: (tune: TuneFile) => void }) {
     <Flex vertical gap={16}>
       {!image && (
         <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
-          Choose the tune image: it is checked first (which firmware it is for, its checksums, and the maps it changes against stock) and
-          nothing is saved until you have read that report, named the tune and pressed Save tune file.
+          Choose the tune image: it is checked first (which firmware it is for, its checksums, and the maps it changes
+          against stock) and nothing is saved until you have read that report, named the tune and pressed Save tune
+          file.
         </Typography.Paragraph>
       )}
       <InspectedImage label="Choose the tune image…" onInspected={(file, report) => setImage({ file, report })} />
@@ -65,7 +67,13 @@ export function TuneUpload({ onSaved }: { onSaved: (tune: TuneFile) => void }) {
           <Field control={form.control} name="description" label="Description">
             {(field) => <Input.TextArea {...field} rows={3} />}
           </Field>
-          <Field control={form.control} name="version" label="Version" required help="Your name for this version, e.g. 1.0">
+          <Field
+            control={form.control}
+            name="version"
+            label="Version"
+            required
+            help="Your name for this version, e.g. 1.0"
+          >
             {(field) => <Input {...field} />}
           </Field>
           <Field control={form.control} name="notes" label="Version notes">
@@ -78,7 +86,9 @@ export function TuneUpload({ onSaved }: { onSaved: (tune: TuneFile) => void }) {
               </Checkbox>
             </Form.Item>
           )}
-          {upload.percent !== null && <Progress percent={upload.percent} size="small" status="active" aria-label="Save progress" />}
+          {upload.percent !== null && (
+            <Progress percent={upload.percent} size="small" status="active" aria-label="Save progress" />
+          )}
           <Button type="primary" htmlType="submit" loading={create.mutation.isPending}>
             Save tune file
           </Button>

@@ -8,14 +8,14 @@ import { DownloadOutlined, FireOutlined } from "@ant-design/icons";
 import { type HttpError, useApiUrl, useCustom, useCustomMutation, useInvalidate, useList } from "@refinedev/core";
 import { Alert, Button, Card, Empty, Flex, Select, Skeleton, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
+import { apiRoutes } from "../../../contracts/api-paths";
 import type { FlashLog } from "../../../contracts/flash-logs";
 import type { BakedTuneFile, TuneFile, TuneFilePatch, VehicleTunes } from "../../../contracts/tune-files";
 import { FileUpload } from "../../components/resource/file-upload";
 import { ChecksumTable } from "../../components/tune-inspection";
 import { FlashResultTag } from "../../components/vehicle/flash-result-tag";
-import { useSessionState } from "../../providers/session-context";
 import { formatMoney } from "../../lib/money";
-import { apiRoutes } from "../../../contracts/api-paths";
+import { useSessionState } from "../../providers/session-context";
 
 type Vehicle = VehicleTunes["vehicle"] & { ownerUid: string };
 
@@ -30,7 +30,13 @@ function BakeButton({ vehicleId, tune, onBaked }: { vehicleId: string; tune: Tun
   const { mutate, mutation } = useCustomMutation<BakedTuneFile>();
   const bake = () =>
     mutate(
-      { url: apiRoutes.vehicles.tempBake(vehicleId, "0"), method: "post", values: { tuneFileId: tune.id, patchIds }, successNotification: { type: "success", message: `Baked ${tune.title}` }, errorNotification: false },
+      {
+        url: apiRoutes.vehicles.tempBake(vehicleId, "0"),
+        method: "post",
+        values: { tuneFileId: tune.id, patchIds },
+        successNotification: { type: "success", message: `Baked ${tune.title}` },
+        errorNotification: false,
+      },
       { onSuccess: onBaked, onError: setError },
     );
   return (
@@ -50,17 +56,21 @@ function BakeButton({ vehicleId, tune, onBaked }: { vehicleId: string; tune: Tun
           Bake
         </Button>
       </Space.Compact>
-      {error && <Typography.Text type="danger">{(error as HttpError & { description?: string }).description ?? error.message}</Typography.Text>}
+      {error && (
+        <Typography.Text type="danger">
+          {(error as HttpError & { description?: string }).description ?? error.message}
+        </Typography.Text>
+      )}
     </Flex>
   );
 }
 
-
-
 /** The last successful flash of each bake: what is (or was) on the car. */
 function lastFlashes(flashes: FlashLog[]): Map<string, FlashLog> {
   const byBake = new Map<string, FlashLog>();
-  for (const flash of flashes) if (flash.bakedTuneFileId && flash.result === "success" && !byBake.has(flash.bakedTuneFileId)) byBake.set(flash.bakedTuneFileId, flash);
+  for (const flash of flashes)
+    if (flash.bakedTuneFileId && flash.result === "success" && !byBake.has(flash.bakedTuneFileId))
+      byBake.set(flash.bakedTuneFileId, flash);
   return byBake;
 }
 
@@ -75,11 +85,26 @@ function FlashTable({ flashes }: { flashes: FlashLog[] }) {
       locale={{ emptyText: "Nothing flashed yet: flash a baked file from the app" }}
       columns={[
         { dataIndex: "flashedAt", title: "Flashed", render: (v: string) => new Date(v).toLocaleString() },
-        { key: "what", title: "What", render: (_, f: FlashLog) => (f.kind === "stock" ? "stock read" : `${f.tuneTitle ?? "supplied image"}${f.tuneVersion ? ` v${f.tuneVersion}` : ""}`) },
+        {
+          key: "what",
+          title: "What",
+          render: (_, f: FlashLog) =>
+            f.kind === "stock"
+              ? "stock read"
+              : `${f.tuneTitle ?? "supplied image"}${f.tuneVersion ? ` v${f.tuneVersion}` : ""}`,
+        },
         { dataIndex: "result", title: "Result", render: (v: FlashLog["result"]) => <FlashResultTag result={v} /> },
         { dataIndex: "message", title: "Message" },
-        { dataIndex: "durationMs", title: "Took", render: (v: number | null) => (v === null ? "" : `${Math.round(v / 1000)} s`) },
-        { dataIndex: "sha256", title: "SHA-256", render: (v: string) => <Typography.Text code>{v.slice(0, 16)}…</Typography.Text> },
+        {
+          dataIndex: "durationMs",
+          title: "Took",
+          render: (v: number | null) => (v === null ? "" : `${Math.round(v / 1000)} s`),
+        },
+        {
+          dataIndex: "sha256",
+          title: "SHA-256",
+          render: (v: string) => <Typography.Text code>{v.slice(0, 16)}…</Typography.Text>,
+        },
       ]}
     />
   );
@@ -98,16 +123,32 @@ function BakedTable({ baked, flashed }: { baked: BakedTuneFile[]; flashed: Map<s
       expandable={{ expandedRowRender: (row) => <ChecksumTable checksums={(row.report.checksums ?? []) as never} /> }}
       columns={[
         { dataIndex: "createdAt", title: "Baked", render: (v: string) => new Date(v).toLocaleString() },
-        { dataIndex: "tuneVersion", title: "From", render: (v: number | null, row) => (row.tuneFileId ? `tune v${v}` : "supplied image") },
+        {
+          dataIndex: "tuneVersion",
+          title: "From",
+          render: (v: number | null, row) => (row.tuneFileId ? `tune v${v}` : "supplied image"),
+        },
         { dataIndex: "patchIds", title: "Patches", render: (ids: string[]) => ids.length },
-        { dataIndex: "sha256", title: "SHA-256", render: (v: string) => <Typography.Text code>{v.slice(0, 16)}…</Typography.Text> },
-        { dataIndex: "expiresAt", title: "Kept", render: (v: string | null) => (v ? `until ${new Date(v).toLocaleString()}` : <Tag color="blue">kept</Tag>) },
+        {
+          dataIndex: "sha256",
+          title: "SHA-256",
+          render: (v: string) => <Typography.Text code>{v.slice(0, 16)}…</Typography.Text>,
+        },
+        {
+          dataIndex: "expiresAt",
+          title: "Kept",
+          render: (v: string | null) => (v ? `until ${new Date(v).toLocaleString()}` : <Tag color="blue">kept</Tag>),
+        },
         {
           key: "flashed",
           title: "Flashed",
           render: (_, row: BakedTuneFile) => {
             const flash = flashed.get(row.id);
-            return flash ? <Tag color="green">flashed {new Date(flash.flashedAt).toLocaleString()}</Tag> : <Typography.Text type="secondary">not flashed</Typography.Text>;
+            return flash ? (
+              <Tag color="green">flashed {new Date(flash.flashedAt).toLocaleString()}</Tag>
+            ) : (
+              <Typography.Text type="secondary">not flashed</Typography.Text>
+            );
           },
         },
         {
@@ -129,7 +170,11 @@ function BakedTable({ baked, flashed }: { baked: BakedTuneFile[]; flashed: Map<s
 
 function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
   const { query } = useCustom<VehicleTunes>({ url: apiRoutes.vehicles.tuneFiles(vehicle.id), method: "get" });
-  const { query: flashQuery } = useCustom<{ data: FlashLog[]; total: number }>({ url: apiRoutes.vehicles.flashLogs(vehicle.id), method: "get", config: { query: { pageSize: 20 } } });
+  const { query: flashQuery } = useCustom<{ data: FlashLog[]; total: number }>({
+    url: apiRoutes.vehicles.flashLogs(vehicle.id),
+    method: "get",
+    config: { query: { pageSize: 20 } },
+  });
   const flashes = flashQuery.data?.data.data ?? [];
   const invalidate = useInvalidate();
   const refresh = () => {
@@ -155,7 +200,13 @@ function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
             )}
           </Typography.Text>
           {ownsRead && (
-            <FileUpload url={apiRoutes.vehicles.uploadTuneDump(vehicle.id, "0")} label={vehicle.stockDump ? "Replace the stock read" : "Upload the stock read"} resource="user-vehicles" id={vehicle.id} onUploaded={refresh} />
+            <FileUpload
+              url={apiRoutes.vehicles.uploadTuneDump(vehicle.id, "0")}
+              label={vehicle.stockDump ? "Replace the stock read" : "Upload the stock read"}
+              resource="user-vehicles"
+              id={vehicle.id}
+              onUploaded={refresh}
+            />
           )}
         </Flex>
         {query.isLoading || !tunes ? (
@@ -176,13 +227,27 @@ function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
                 { dataIndex: "firmwareId", title: "Firmware" },
                 { dataIndex: "currentVersion", title: "Version" },
                 { key: "price", title: "Price", render: (_, t: TuneFile) => formatMoney(t.priceCents, t.currency) },
-                { key: "bake", title: "", render: (_, t: TuneFile) => (vehicle.stockDump ? <BakeButton vehicleId={vehicle.id} tune={t} onBaked={refresh} /> : null) },
+                {
+                  key: "bake",
+                  title: "",
+                  render: (_, t: TuneFile) =>
+                    vehicle.stockDump ? <BakeButton vehicleId={vehicle.id} tune={t} onBaked={refresh} /> : null,
+                },
               ]}
             />
             <Typography.Title level={5}>Baked</Typography.Title>
             <BakedTable baked={tunes.baked} flashed={lastFlashes(flashes)} />
             <Typography.Title level={5}>Flashed</Typography.Title>
-            {flashQuery.isError ? <Alert type="error" showIcon message="Could not load the flash history" description={flashQuery.error.message} /> : <FlashTable flashes={flashes} />}
+            {flashQuery.isError ? (
+              <Alert
+                type="error"
+                showIcon
+                message="Could not load the flash history"
+                description={flashQuery.error.message}
+              />
+            ) : (
+              <FlashTable flashes={flashes} />
+            )}
           </>
         )}
       </Flex>
@@ -193,8 +258,10 @@ function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
 export function MyVehicles() {
   const { result, query } = useList<Vehicle>({ resource: "user-vehicles", pagination: { pageSize: 200 } });
   if (query.isLoading) return <Skeleton active />;
-  if (query.isError) return <Alert type="error" showIcon message="Could not load your vehicles" description={query.error?.message} />;
-  if (result.data.length === 0) return <Empty description="No vehicles yet: connect one with the app to buy, bake and flash tunes for it." />;
+  if (query.isError)
+    return <Alert type="error" showIcon message="Could not load your vehicles" description={query.error?.message} />;
+  if (result.data.length === 0)
+    return <Empty description="No vehicles yet: connect one with the app to buy, bake and flash tunes for it." />;
   return (
     <Flex vertical gap={16}>
       {result.data.map((vehicle) => (

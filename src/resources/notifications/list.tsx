@@ -51,14 +51,24 @@ export function NotificationsList() {
   const apiPath = notificationsPath(user?.uid ?? "");
   const { unreadCount, revision } = useInbox();
   useLiveReload(revision);
-  const { tableProps, filters, setFilters } = useResourceTable<Notification>(RESOURCE, { field: "createdAt", order: "desc" }, {
-    meta: { apiPath },
-    queryOptions: { enabled: Boolean(user) },
-  });
+  const { tableProps, filters, setFilters } = useResourceTable<Notification>(
+    RESOURCE,
+    { field: "createdAt", order: "desc" },
+    {
+      meta: { apiPath },
+      queryOptions: { enabled: Boolean(user) },
+    },
+  );
   const onlyUnread = filters.some((filter) => "field" in filter && filter.field === "unread");
   const { mutate: update } = useUpdate<Notification>();
   const setRead = (notification: Notification, read: boolean) =>
-    update({ resource: RESOURCE, id: notification.id, values: { read }, meta: { apiPath }, successNotification: false });
+    update({
+      resource: RESOURCE,
+      id: notification.id,
+      values: { read },
+      meta: { apiPath },
+      successNotification: false,
+    });
   const invalidate = useInvalidate();
   const { mutate: markAll, mutation: markingAll } = useCustomMutation<MarkAllReadResult>();
   const markAllRead = () =>
@@ -102,7 +112,12 @@ export function NotificationsList() {
       >
         <Table.Column<Notification>
           title="Notification"
-          render={(_, notification) => <NotificationText notification={notification} onOpen={() => notification.readAt === null && setRead(notification, true)} />}
+          render={(_, notification) => (
+            <NotificationText
+              notification={notification}
+              onOpen={() => notification.readAt === null && setRead(notification, true)}
+            />
+          )}
         />
         <Table.Column<Notification>
           dataIndex="createdAt"

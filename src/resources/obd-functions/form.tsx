@@ -1,9 +1,14 @@
 import { Form, Input, Select } from "antd";
-import { OBD_FUNCTION_CATEGORIES, type ObdFunction, SAFETY_LEVELS, obdFunctionInputSchema } from "../../../contracts/catalogue";
-import { FirmwareIdsField, Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
+import { apiPaths } from "../../../contracts/api-paths";
+import {
+  OBD_FUNCTION_CATEGORIES,
+  type ObdFunction,
+  obdFunctionInputSchema,
+  SAFETY_LEVELS,
+} from "../../../contracts/catalogue";
+import { Field, FirmwareIdsField, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
-import { apiPaths } from "../../../contracts/api-paths";
 
 export const categoryOptions = OBD_FUNCTION_CATEGORIES.map((value) => ({ value, label: value.replace(/-/g, " ") }));
 export const safetyOptions = SAFETY_LEVELS.map((value) => ({ value, label: value }));
@@ -35,17 +40,30 @@ function ObdFunctionFields({ record, onSaved }: { record?: ObdFunction; onSaved:
       <Field control={control} name="description" label="Description">
         {(field) => <Input.TextArea {...field} rows={2} />}
       </Field>
-      <Field control={control} name="request" label="Request bytes (hex)" required help='e.g. "14 FF FF FF" (clear all DTCs)'>
+      <Field
+        control={control}
+        name="request"
+        label="Request bytes (hex)"
+        required
+        help='e.g. "14 FF FF FF" (clear all DTCs)'
+      >
         {(field) => <Input {...field} style={{ fontFamily: "monospace" }} />}
       </Field>
       <Field control={control} name="expectedResponse" label="Expected response (hex)" required>
         {(field) => <Input {...field} style={{ fontFamily: "monospace" }} />}
       </Field>
-      <Field control={control} name="safetyLevel" label="Safety level" help="Anything above none changes the car and asks the user to confirm">
+      <Field
+        control={control}
+        name="safetyLevel"
+        label="Safety level"
+        help="Anything above none changes the car and asks the user to confirm"
+      >
         {(field) => <Select {...field} options={safetyOptions} />}
       </Field>
       <Field control={control} name="confirmationText" label="Confirmation text">
-        {({ value, onChange, ...field }) => <Input.TextArea {...field} value={value ?? ""} onChange={(e) => onChange(e.target.value || null)} rows={2} />}
+        {({ value, onChange, ...field }) => (
+          <Input.TextArea {...field} value={value ?? ""} onChange={(e) => onChange(e.target.value || null)} rows={2} />
+        )}
       </Field>
       <FirmwareIdsField control={control} />
       <SaveButton saving={saving} />

@@ -3,7 +3,7 @@ import { Table, Tag, Typography } from "antd";
 import type { ObdFunction } from "../../../contracts/catalogue";
 import { choiceFilter, exactFilter } from "../../components/resource/column-filters";
 import { ListWithDrawers } from "../../components/resource/list-with-drawers";
-import { ObdFunctionForm, categoryOptions, safetyOptions } from "./form";
+import { categoryOptions, ObdFunctionForm, safetyOptions } from "./form";
 
 const PATH = "/admin/obd-functions";
 const safetyColour = { none: "default", caution: "orange", dangerous: "red" } as const;
@@ -22,8 +22,17 @@ export function ObdFunctionsList() {
       columns={({ filters, sorters }) => (
         <>
           <Table.Column dataIndex="name" title="Name" sorter defaultSortOrder={getDefaultSortOrder("name", sorters)} />
-          <Table.Column dataIndex="category" title="Category" sorter {...choiceFilter("category", "Category", filters, categoryOptions)} />
-          <Table.Column dataIndex="request" title="Request" render={(hex: string) => <Typography.Text code>{hex}</Typography.Text>} />
+          <Table.Column
+            dataIndex="category"
+            title="Category"
+            sorter
+            {...choiceFilter("category", "Category", filters, categoryOptions)}
+          />
+          <Table.Column
+            dataIndex="request"
+            title="Request"
+            render={(hex: string) => <Typography.Text code>{hex}</Typography.Text>}
+          />
           <Table.Column
             dataIndex="safetyLevel"
             title="Safety"
@@ -35,12 +44,22 @@ export function ObdFunctionsList() {
             dataIndex="firmwareIds"
             title="Firmware"
             {...exactFilter("firmwareIds", "Firmware id", filters)}
-            render={(ids: string[]) => (ids.length ? ids.map((id) => <Tag key={id}>{id}</Tag>) : <Typography.Text type="secondary">all</Typography.Text>)}
+            render={(ids: string[]) =>
+              ids.length ? (
+                ids.map((id) => <Tag key={id}>{id}</Tag>)
+              ) : (
+                <Typography.Text type="secondary">all</Typography.Text>
+              )
+            }
           />
         </>
       )}
       nameOf={(fn) => fn.name}
-      form={{ createTitle: "New OBD function", editTitle: "Edit OBD function", render: (id, drawer) => <ObdFunctionForm id={id} onSaved={drawer.close} /> }}
+      form={{
+        createTitle: "New OBD function",
+        editTitle: "Edit OBD function",
+        render: (id, drawer) => <ObdFunctionForm id={id} onSaved={drawer.close} />,
+      }}
     />
   );
 }

@@ -1,22 +1,26 @@
 import { getDefaultSortOrder } from "@refinedev/antd";
 import { Button, Flex, Table } from "antd";
+import { apiPaths } from "../../../contracts/api-paths";
 import { SUPPORT_REQUEST_STATUSES, type SupportRequest, type SupportRequestStatus } from "../../../contracts/catalogue";
 import { PageFrame } from "../../components/page-frame";
 import { choiceFilter, exactFilter } from "../../components/resource/column-filters";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
-import { useResourceTable } from "../../components/resource/use-resource-table";
 import { ListSearch } from "../../components/resource/list-search";
+import { useResourceTable } from "../../components/resource/use-resource-table";
 import { SupportRequestStatusTag } from "../../components/support-request-status";
 import { SupportRequestShow } from "./show";
-import { apiPaths } from "../../../contracts/api-paths";
 
 const PATH = "/admin/onboarding-vehicles";
 
 export function OnboardingVehiclesList() {
   const drawer = useDrawerRoute(PATH);
-  const { tableProps, filters, setFilters, sorters } = useResourceTable<SupportRequest>("onboarding-vehicles", { field: "createdAt", order: "desc" }, {
-    meta: { apiPath: apiPaths["onboarding-vehicles"].list },
-  });
+  const { tableProps, filters, setFilters, sorters } = useResourceTable<SupportRequest>(
+    "onboarding-vehicles",
+    { field: "createdAt", order: "desc" },
+    {
+      meta: { apiPath: apiPaths["onboarding-vehicles"].list },
+    },
+  );
   return (
     <PageFrame title="Onboarding vehicles" subtitle="Requests for vehicles the catalogue does not support yet">
       <Flex gap={8}>
@@ -38,7 +42,12 @@ export function OnboardingVehiclesList() {
           dataIndex="status"
           title="Status"
           sorter
-          {...choiceFilter("status", "Status", filters, SUPPORT_REQUEST_STATUSES.map((s) => ({ value: s, label: s })))}
+          {...choiceFilter(
+            "status",
+            "Status",
+            filters,
+            SUPPORT_REQUEST_STATUSES.map((s) => ({ value: s, label: s })),
+          )}
           render={(s: SupportRequestStatus) => <SupportRequestStatusTag status={s} />}
         />
         <Table.Column dataIndex="make" title="Make" sorter {...exactFilter("make", "Make", filters)} />

@@ -4,14 +4,23 @@
  */
 import { DownloadOutlined } from "@ant-design/icons";
 import { type HttpError, useApiUrl, useOne, useUpdate } from "@refinedev/core";
-import { useRecordMissing } from "../../components/record-not-found";
 import { Button, Descriptions, Flex, Form, Input, Select, Skeleton, Timeline, Typography } from "antd";
-import { type SupportRequest, type SupportRequestStatus, supportRequestUpdateSchema } from "../../../contracts/catalogue";
+import { apiPaths } from "../../../contracts/api-paths";
+import {
+  type SupportRequest,
+  type SupportRequestStatus,
+  supportRequestUpdateSchema,
+} from "../../../contracts/catalogue";
+import { useRecordMissing } from "../../components/record-not-found";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
 import { SupportRequestStatusTag } from "../../components/support-request-status";
-import { apiPaths } from "../../../contracts/api-paths";
 
-const next: Record<SupportRequestStatus, SupportRequestStatus[]> = { new: ["investigating", "supported", "rejected"], investigating: ["supported", "rejected"], supported: [], rejected: [] };
+const next: Record<SupportRequestStatus, SupportRequestStatus[]> = {
+  new: ["investigating", "supported", "rejected"],
+  investigating: ["supported", "rejected"],
+  supported: [],
+  rejected: [],
+};
 
 function WorkForm({ request }: { request: SupportRequest }) {
   const form = useContractForm(supportRequestUpdateSchema, {});
@@ -35,7 +44,14 @@ function WorkForm({ request }: { request: SupportRequest }) {
       <FormError message={form.formError} />
       {next[request.status].length > 0 && (
         <Field control={form.control} name="status" label="Move to">
-          {(field) => <Select {...field} allowClear placeholder={`Stays ${request.status}`} options={next[request.status].map((s) => ({ value: s, label: s }))} />}
+          {(field) => (
+            <Select
+              {...field}
+              allowClear
+              placeholder={`Stays ${request.status}`}
+              options={next[request.status].map((s) => ({ value: s, label: s }))}
+            />
+          )}
         </Field>
       )}
       {status === "supported" && (
@@ -43,7 +59,12 @@ function WorkForm({ request }: { request: SupportRequest }) {
           {(field) => <Input {...field} value={field.value ?? ""} />}
         </Field>
       )}
-      <Field control={form.control} name="note" label="Note" help={status ? "Sent to the requester with the new status" : "Without a change of status, seen by admins only"}>
+      <Field
+        control={form.control}
+        name="note"
+        label="Note"
+        help={status ? "Sent to the requester with the new status" : "Without a change of status, seen by admins only"}
+      >
         {(field) => <Input.TextArea {...field} value={field.value ?? ""} rows={3} />}
       </Field>
       <Button type="primary" htmlType="submit" loading={mutation.isPending}>
@@ -55,7 +76,11 @@ function WorkForm({ request }: { request: SupportRequest }) {
 
 export function SupportRequestShow({ id }: { id: string }) {
   const apiUrl = useApiUrl();
-  const { query, result: request } = useOne<SupportRequest>({ resource: "onboarding-vehicles", id, meta: { apiPath: apiPaths["onboarding-vehicles"].record } });
+  const { query, result: request } = useOne<SupportRequest>({
+    resource: "onboarding-vehicles",
+    id,
+    meta: { apiPath: apiPaths["onboarding-vehicles"].record },
+  });
   const missing = useRecordMissing(query.error);
   if (missing) return null;
   if (query.isLoading || !request) return <Skeleton active />;
@@ -77,7 +102,11 @@ export function SupportRequestShow({ id }: { id: string }) {
         {request.firmwareId && <Descriptions.Item label="Firmware">{request.firmwareId}</Descriptions.Item>}
         <Descriptions.Item label="Read file">
           {request.readFile ? (
-            <Button size="small" icon={<DownloadOutlined />} href={`${apiUrl}/user-vehicles/support-request/${request.id}/read-file`}>
+            <Button
+              size="small"
+              icon={<DownloadOutlined />}
+              href={`${apiUrl}/user-vehicles/support-request/${request.id}/read-file`}
+            >
               {request.readFile.size.toLocaleString()} bytes
             </Button>
           ) : (
@@ -86,7 +115,16 @@ export function SupportRequestShow({ id }: { id: string }) {
         </Descriptions.Item>
       </Descriptions>
       {request.notes.length > 0 && (
-        <Timeline items={request.notes.map((note) => ({ children: <><Typography.Text type="secondary">{`${new Date(note.at).toLocaleString()} · ${note.by}`}</Typography.Text><div>{note.text}</div></> }))} />
+        <Timeline
+          items={request.notes.map((note) => ({
+            children: (
+              <>
+                <Typography.Text type="secondary">{`${new Date(note.at).toLocaleString()} · ${note.by}`}</Typography.Text>
+                <div>{note.text}</div>
+              </>
+            ),
+          }))}
+        />
       )}
       <WorkForm key={request.updatedAt} request={request} />
     </Flex>

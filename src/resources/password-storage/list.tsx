@@ -7,8 +7,8 @@ import { getDefaultSortOrder } from "@refinedev/antd";
 import { useCustomMutation } from "@refinedev/core";
 import { Button, Form, Input, InputNumber, Popconfirm, Table, Typography } from "antd";
 import { useState } from "react";
-import { type FirmwareSecretRow, firmwareSecretInputSchema } from "../../../contracts/catalogue";
 import { apiPaths } from "../../../contracts/api-paths";
+import { type FirmwareSecretRow, firmwareSecretInputSchema } from "../../../contracts/catalogue";
 import { exactFilter } from "../../components/resource/column-filters";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
 import { ListWithDrawers } from "../../components/resource/list-with-drawers";
@@ -46,9 +46,23 @@ function SecretForm({ onSaved }: { onSaved: () => void }) {
 function Reveal({ id }: { id: string }) {
   const [secret, setSecret] = useState<string | null>(null);
   const { mutate, mutation } = useCustomMutation<FirmwareSecretRow>();
-  if (secret !== null) return <Typography.Text code copyable>{secret}</Typography.Text>;
+  if (secret !== null)
+    return (
+      <Typography.Text code copyable>
+        {secret}
+      </Typography.Text>
+    );
   return (
-    <Popconfirm title="Reveal this secret?" description="The reveal is recorded with your account." onConfirm={() => mutate({ url: `${apiPaths["password-storage"].record}/${id}/reveal`, method: "post", values: {} }, { onSuccess: ({ data }) => setSecret(data.secret) })}>
+    <Popconfirm
+      title="Reveal this secret?"
+      description="The reveal is recorded with your account."
+      onConfirm={() =>
+        mutate(
+          { url: `${apiPaths["password-storage"].record}/${id}/reveal`, method: "post", values: {} },
+          { onSuccess: ({ data }) => setSecret(data.secret) },
+        )
+      }
+    >
       <Button size="small" icon={<EyeOutlined />} loading={mutation.isPending}>
         Reveal
       </Button>
@@ -70,9 +84,19 @@ export function PasswordStorageList() {
       tableLabel="Stored passwords"
       columns={({ filters, sorters }) => (
         <>
-          <Table.Column dataIndex="firmwareId" title="Firmware" sorter defaultSortOrder={getDefaultSortOrder("firmwareId", sorters)} {...exactFilter("firmwareId", "Firmware id", filters)} />
+          <Table.Column
+            dataIndex="firmwareId"
+            title="Firmware"
+            sorter
+            defaultSortOrder={getDefaultSortOrder("firmwareId", sorters)}
+            {...exactFilter("firmwareId", "Firmware id", filters)}
+          />
           <Table.Column dataIndex="label" title="Label" sorter />
-          <Table.Column dataIndex="securityLevel" title="Level" render={(n: number) => `0x${n.toString(16).toUpperCase()}`} />
+          <Table.Column
+            dataIndex="securityLevel"
+            title="Level"
+            render={(n: number) => `0x${n.toString(16).toUpperCase()}`}
+          />
           <Table.Column key="secret" title="Secret" render={(_, row: FirmwareSecretRow) => <Reveal id={row.id} />} />
         </>
       )}

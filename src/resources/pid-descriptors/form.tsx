@@ -1,11 +1,14 @@
 import { Col, Form, Input, InputNumber, Row, Select, Switch } from "antd";
+import { apiPaths } from "../../../contracts/api-paths";
 import { PID_SOURCES, type PidDescriptor, pidDescriptorInputSchema } from "../../../contracts/catalogue";
-import { FirmwareIdsField, Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
+import { Field, FirmwareIdsField, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
-import { apiPaths } from "../../../contracts/api-paths";
 
-export const sourceOptions = PID_SOURCES.map((value) => ({ value, label: { obd: "OBD mode 01", uds: "UDS DID (0x22)", ram: "RAM address (0x3E)" }[value] }));
+export const sourceOptions = PID_SOURCES.map((value) => ({
+  value,
+  label: { obd: "OBD mode 01", uds: "UDS DID (0x22)", ram: "RAM address (0x3E)" }[value],
+}));
 
 function PidFields({ record, onSaved }: { record?: PidDescriptor; onSaved: () => void }) {
   const form = useContractForm(pidDescriptorInputSchema, {
@@ -43,7 +46,13 @@ function PidFields({ record, onSaved }: { record?: PidDescriptor; onSaved: () =>
       <Field control={control} name="name" label="Name" required>
         {(field) => <Input {...field} />}
       </Field>
-      <Field control={control} name="variable" label="Variable" required help="The name computed descriptors use for this channel">
+      <Field
+        control={control}
+        name="variable"
+        label="Variable"
+        required
+        help="The name computed descriptors use for this channel"
+      >
         {(field) => <Input {...field} style={{ fontFamily: "monospace" }} />}
       </Field>
       <Row gutter={12}>
@@ -71,7 +80,15 @@ function PidFields({ record, onSaved }: { record?: PidDescriptor; onSaved: () =>
         </Col>
         <Col span={8}>
           <Field control={control} name="endian" label="Endianness">
-            {(field) => <Select {...field} options={[{ value: "big", label: "big" }, { value: "little", label: "little" }]} />}
+            {(field) => (
+              <Select
+                {...field}
+                options={[
+                  { value: "big", label: "big" },
+                  { value: "little", label: "little" },
+                ]}
+              />
+            )}
           </Field>
         </Col>
         <Col span={8}>
@@ -80,7 +97,13 @@ function PidFields({ record, onSaved }: { record?: PidDescriptor; onSaved: () =>
           </Field>
         </Col>
       </Row>
-      <Field control={control} name="expression" label="Scaling" required help="Over the raw value x, or the response bytes A–D (Torque)">
+      <Field
+        control={control}
+        name="expression"
+        label="Scaling"
+        required
+        help="Over the raw value x, or the response bytes A–D (Torque)"
+      >
         {(field) => <Input {...field} style={{ fontFamily: "monospace" }} />}
       </Field>
       <Row gutter={12}>

@@ -7,8 +7,8 @@
 import { type HttpError, useCustomMutation, useInvalidate } from "@refinedev/core";
 import { Alert, Button, Flex, Form, Input, Select, Table, Tag, Typography } from "antd";
 import { useState } from "react";
-import { sourceOptions } from "./form";
 import { apiRoutes } from "../../../contracts/api-paths";
+import { sourceOptions } from "./form";
 
 interface PreviewRow {
   line: number;
@@ -40,7 +40,12 @@ export function PidImport() {
         url: apiRoutes.firmwareSupport.importPidDescriptors(),
         method: "post",
         values: { csv, format, firmwareIds, dryRun, skipInvalid: !dryRun, ...(source && { source }) },
-        successNotification: dryRun ? false : (data) => ({ type: "success", message: `Imported ${(data?.data as Preview | undefined)?.imported ?? 0} descriptors` }),
+        successNotification: dryRun
+          ? false
+          : (data) => ({
+              type: "success",
+              message: `Imported ${(data?.data as Preview | undefined)?.imported ?? 0} descriptors`,
+            }),
         errorNotification: false,
       },
       {
@@ -71,7 +76,13 @@ export function PidImport() {
           />
         </Form.Item>
         <Form.Item label="Or paste it" htmlFor="pid-csv-text">
-          <Input.TextArea id="pid-csv-text" rows={5} value={csv} onChange={(e) => (setCsv(e.target.value), setPreview(null))} style={{ fontFamily: "monospace", fontSize: 12 }} />
+          <Input.TextArea
+            id="pid-csv-text"
+            rows={5}
+            value={csv}
+            onChange={(e) => (setCsv(e.target.value), setPreview(null))}
+            style={{ fontFamily: "monospace", fontSize: 12 }}
+          />
         </Form.Item>
         <Flex gap={12} wrap>
           <Form.Item label="Format" htmlFor="pid-csv-format">
@@ -88,10 +99,24 @@ export function PidImport() {
             />
           </Form.Item>
           <Form.Item label="Source" htmlFor="pid-csv-source" help="Empty: from the address">
-            <Select id="pid-csv-source" allowClear value={source} onChange={setSource} style={{ width: 200 }} options={sourceOptions} />
+            <Select
+              id="pid-csv-source"
+              allowClear
+              value={source}
+              onChange={setSource}
+              style={{ width: 200 }}
+              options={sourceOptions}
+            />
           </Form.Item>
           <Form.Item label="Applies to firmware" htmlFor="pid-csv-firmware">
-            <Select id="pid-csv-firmware" mode="tags" open={false} value={firmwareIds} onChange={setFirmwareIds} style={{ minWidth: 200 }} />
+            <Select
+              id="pid-csv-firmware"
+              mode="tags"
+              open={false}
+              value={firmwareIds}
+              onChange={setFirmwareIds}
+              style={{ minWidth: 200 }}
+            />
           </Form.Item>
         </Flex>
       </Form>
@@ -99,15 +124,29 @@ export function PidImport() {
         <Button onClick={() => send(true)} disabled={!csv.trim()} loading={mutation.isPending && !preview}>
           Preview
         </Button>
-        <Button type="primary" onClick={() => send(false)} disabled={!preview || preview.valid === 0 || preview.imported !== undefined} loading={mutation.isPending && Boolean(preview)}>
+        <Button
+          type="primary"
+          onClick={() => send(false)}
+          disabled={!preview || preview.valid === 0 || preview.imported !== undefined}
+          loading={mutation.isPending && Boolean(preview)}
+        >
           Import {preview ? preview.valid : ""} valid rows
         </Button>
       </Flex>
-      {error && <Alert type="error" showIcon role="alert" message={error.message} description={(error as HttpError & { description?: string }).description} />}
+      {error && (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          message={error.message}
+          description={(error as HttpError & { description?: string }).description}
+        />
+      )}
       {preview && (
         <>
           <Typography.Text>
-            {preview.format === "vwflash" ? "VW_Flash" : "Torque"} file: {preview.valid} valid, {preview.invalid} with errors
+            {preview.format === "vwflash" ? "VW_Flash" : "Torque"} file: {preview.valid} valid, {preview.invalid} with
+            errors
             {preview.imported !== undefined && `; ${preview.imported} imported`}
           </Typography.Text>
           <Table<PreviewRow>
@@ -118,16 +157,26 @@ export function PidImport() {
             aria-label="Import preview"
             columns={[
               { title: "Line", dataIndex: "line", width: 60 },
-              { title: "Kind", dataIndex: "kind", render: (kind: string) => <Tag color={kind === "computed" ? "purple" : "blue"}>{kind}</Tag> },
+              {
+                title: "Kind",
+                dataIndex: "kind",
+                render: (kind: string) => <Tag color={kind === "computed" ? "purple" : "blue"}>{kind}</Tag>,
+              },
               { title: "Name", dataIndex: ["value", "name"] },
-              { title: "Variable", dataIndex: ["value", "variable"], render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
+              {
+                title: "Variable",
+                dataIndex: ["value", "variable"],
+                render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
+              },
               { title: "Expression", dataIndex: ["value", "expression"] },
               {
                 title: "Errors",
                 dataIndex: "errors",
                 render: (errors: PreviewRow["errors"]) =>
                   errors.length ? (
-                    <Typography.Text type="danger">{errors.map((e) => `${e.field}: ${e.message}`).join("; ")}</Typography.Text>
+                    <Typography.Text type="danger">
+                      {errors.map((e) => `${e.field}: ${e.message}`).join("; ")}
+                    </Typography.Text>
                   ) : (
                     <Tag color="green">ok</Tag>
                   ),

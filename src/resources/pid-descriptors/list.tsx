@@ -3,13 +3,13 @@ import { getDefaultSortOrder } from "@refinedev/antd";
 import { type CrudFilter, useApiUrl } from "@refinedev/core";
 import { Button, Drawer, Dropdown, Table, Tag, Typography } from "antd";
 import { useState } from "react";
+import { apiPaths } from "../../../contracts/api-paths";
 import type { PidDescriptor } from "../../../contracts/catalogue";
 import { choiceFilter, exactFilter } from "../../components/resource/column-filters";
 import { ListWithDrawers } from "../../components/resource/list-with-drawers";
 import { PidSections } from "../pid-templates/section-tabs";
 import { PidDescriptorForm, sourceOptions } from "./form";
 import { PidImport } from "./import";
-import { apiPaths } from "../../../contracts/api-paths";
 
 const PATH = "/admin/pid-templates/descriptors";
 
@@ -51,17 +51,43 @@ export function PidDescriptorsList() {
       columns={({ filters, sorters }) => (
         <>
           <Table.Column dataIndex="name" title="Name" sorter defaultSortOrder={getDefaultSortOrder("name", sorters)} />
-          <Table.Column dataIndex="variable" title="Variable" sorter render={(v: string) => <Typography.Text code>{v}</Typography.Text>} {...exactFilter("variable", "Variable", filters)} />
-          <Table.Column dataIndex="source" title="Source" sorter {...choiceFilter("source", "Source", filters, sourceOptions)} render={(s: string) => <Tag>{s}</Tag>} />
-          <Table.Column dataIndex="address" title="Address" render={(a: string, p: PidDescriptor) => <Typography.Text code>{`${a} ×${p.length}`}</Typography.Text>} />
+          <Table.Column
+            dataIndex="variable"
+            title="Variable"
+            sorter
+            render={(v: string) => <Typography.Text code>{v}</Typography.Text>}
+            {...exactFilter("variable", "Variable", filters)}
+          />
+          <Table.Column
+            dataIndex="source"
+            title="Source"
+            sorter
+            {...choiceFilter("source", "Source", filters, sourceOptions)}
+            render={(s: string) => <Tag>{s}</Tag>}
+          />
+          <Table.Column
+            dataIndex="address"
+            title="Address"
+            render={(a: string, p: PidDescriptor) => <Typography.Text code>{`${a} ×${p.length}`}</Typography.Text>}
+          />
           <Table.Column dataIndex="expression" title="Scaling" />
           <Table.Column dataIndex="unit" title="Unit" sorter />
         </>
       )}
       nameOf={(p) => p.name}
-      form={{ createTitle: "New PID descriptor", editTitle: "Edit PID descriptor", render: (id, drawer) => <PidDescriptorForm id={id} onSaved={drawer.close} /> }}
+      form={{
+        createTitle: "New PID descriptor",
+        editTitle: "Edit PID descriptor",
+        render: (id, drawer) => <PidDescriptorForm id={id} onSaved={drawer.close} />,
+      }}
     >
-      <Drawer open={importing} title="Import PID descriptors" width={900} onClose={() => setImporting(false)} destroyOnHidden>
+      <Drawer
+        open={importing}
+        title="Import PID descriptors"
+        width={900}
+        onClose={() => setImporting(false)}
+        destroyOnHidden
+      >
         <PidImport />
       </Drawer>
     </ListWithDrawers>

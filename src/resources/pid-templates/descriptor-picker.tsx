@@ -7,12 +7,20 @@ import { ArrowDownOutlined, ArrowUpOutlined, CloseOutlined } from "@ant-design/i
 import { useList, useMany } from "@refinedev/core";
 import { Button, List, Select, Typography } from "antd";
 import { useState } from "react";
-import type { PidDescriptor } from "../../../contracts/catalogue";
 import { apiPaths } from "../../../contracts/api-paths";
+import type { PidDescriptor } from "../../../contracts/catalogue";
 
 const meta = { apiPath: apiPaths["pid-descriptors"].list };
 
-export function DescriptorPicker({ id, value, onChange }: { id?: string; value: string[]; onChange: (ids: string[]) => void }) {
+export function DescriptorPicker({
+  id,
+  value,
+  onChange,
+}: {
+  id?: string;
+  value: string[];
+  onChange: (ids: string[]) => void;
+}) {
   const [search, setSearch] = useState("");
   const { result: found } = useList<PidDescriptor>({
     resource: "pid-descriptors",
@@ -20,7 +28,12 @@ export function DescriptorPicker({ id, value, onChange }: { id?: string; value: 
     filters: [{ field: "q", operator: "contains", value: search }],
     pagination: { currentPage: 1, pageSize: 20 },
   });
-  const { result: chosen } = useMany<PidDescriptor>({ resource: "pid-descriptors", ids: value, meta, queryOptions: { enabled: value.length > 0 } });
+  const { result: chosen } = useMany<PidDescriptor>({
+    resource: "pid-descriptors",
+    ids: value,
+    meta,
+    queryOptions: { enabled: value.length > 0 },
+  });
   const byId = new Map([...(chosen?.data ?? []), ...(found?.data ?? [])].map((d) => [d.id, d]));
   const move = (from: number, to: number) => {
     const next = [...value];
@@ -38,7 +51,9 @@ export function DescriptorPicker({ id, value, onChange }: { id?: string; value: 
         placeholder="Search descriptors to add"
         onSearch={setSearch}
         onChange={(picked: string) => picked && !value.includes(picked) && onChange([...value, picked])}
-        options={(found?.data ?? []).filter((d) => !value.includes(d.id)).map((d) => ({ value: d.id, label: `${d.name} (${d.variable})` }))}
+        options={(found?.data ?? [])
+          .filter((d) => !value.includes(d.id))
+          .map((d) => ({ value: d.id, label: `${d.name} (${d.variable})` }))}
         style={{ width: "100%", marginBottom: 8 }}
       />
       <List
@@ -52,12 +67,33 @@ export function DescriptorPicker({ id, value, onChange }: { id?: string; value: 
           return (
             <List.Item
               actions={[
-                <Button key="up" size="small" icon={<ArrowUpOutlined />} aria-label="Move up" disabled={index === 0} onClick={() => move(index, index - 1)} />,
-                <Button key="down" size="small" icon={<ArrowDownOutlined />} aria-label="Move down" disabled={index === value.length - 1} onClick={() => move(index, index + 1)} />,
-                <Button key="remove" size="small" icon={<CloseOutlined />} aria-label="Remove" onClick={() => onChange(value.filter((v) => v !== descriptorId))} />,
+                <Button
+                  key="up"
+                  size="small"
+                  icon={<ArrowUpOutlined />}
+                  aria-label="Move up"
+                  disabled={index === 0}
+                  onClick={() => move(index, index - 1)}
+                />,
+                <Button
+                  key="down"
+                  size="small"
+                  icon={<ArrowDownOutlined />}
+                  aria-label="Move down"
+                  disabled={index === value.length - 1}
+                  onClick={() => move(index, index + 1)}
+                />,
+                <Button
+                  key="remove"
+                  size="small"
+                  icon={<CloseOutlined />}
+                  aria-label="Remove"
+                  onClick={() => onChange(value.filter((v) => v !== descriptorId))}
+                />,
               ]}
             >
-              {index + 1}. {descriptor ? descriptor.name : descriptorId} {descriptor && <Typography.Text code>{descriptor.variable}</Typography.Text>}
+              {index + 1}. {descriptor ? descriptor.name : descriptorId}{" "}
+              {descriptor && <Typography.Text code>{descriptor.variable}</Typography.Text>}
             </List.Item>
           );
         }}

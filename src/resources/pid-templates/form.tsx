@@ -1,10 +1,10 @@
 import { Form, Input, InputNumber } from "antd";
+import { apiPaths } from "../../../contracts/api-paths";
 import { type PidTemplate, pidTemplateInputSchema } from "../../../contracts/catalogue";
-import { FirmwareIdsField, Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
+import { Field, FirmwareIdsField, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
 import { DescriptorPicker } from "./descriptor-picker";
-import { apiPaths } from "../../../contracts/api-paths";
 
 function TemplateFields({ record, onSaved }: { record?: PidTemplate; onSaved: () => void }) {
   const form = useContractForm(pidTemplateInputSchema, {
@@ -31,7 +31,11 @@ function TemplateFields({ record, onSaved }: { record?: PidTemplate; onSaved: ()
       <Field control={control} name="sampleRateHz" label="Sample rate (Hz)" required>
         {(field) => <InputNumber {...field} min={0.1} max={1000} style={{ width: "100%" }} />}
       </Field>
-      <FirmwareIdsField control={control} label="Firmware ids" help="For one firmware, or leave empty and name a vehicle family" />
+      <FirmwareIdsField
+        control={control}
+        label="Firmware ids"
+        help="For one firmware, or leave empty and name a vehicle family"
+      />
       <Field control={control} name="vehicleFamily" label="Vehicle family">
         {(field) => <Input {...field} placeholder="e.g. VAG MQB 2.0 TSI" />}
       </Field>

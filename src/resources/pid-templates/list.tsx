@@ -25,12 +25,26 @@ export function PidTemplatesList() {
           <Table.Column dataIndex="name" title="Name" sorter defaultSortOrder={getDefaultSortOrder("name", sorters)} />
           <Table.Column dataIndex="descriptorIds" title="Channels" render={(ids: string[]) => ids.length} />
           <Table.Column dataIndex="sampleRateHz" title="Rate (Hz)" sorter />
-          <Table.Column dataIndex="vehicleFamily" title="Vehicle family" sorter {...exactFilter("vehicleFamily", "Vehicle family", filters)} />
-          <Table.Column dataIndex="firmwareIds" title="Firmware" {...exactFilter("firmwareIds", "Firmware id", filters)} render={(ids: string[]) => ids.map((id) => <Tag key={id}>{id}</Tag>)} />
+          <Table.Column
+            dataIndex="vehicleFamily"
+            title="Vehicle family"
+            sorter
+            {...exactFilter("vehicleFamily", "Vehicle family", filters)}
+          />
+          <Table.Column
+            dataIndex="firmwareIds"
+            title="Firmware"
+            {...exactFilter("firmwareIds", "Firmware id", filters)}
+            render={(ids: string[]) => ids.map((id) => <Tag key={id}>{id}</Tag>)}
+          />
         </>
       )}
       nameOf={(t) => t.name}
-      form={{ createTitle: "New PID template", editTitle: "Edit PID template", render: (id, drawer) => <PidTemplateForm id={id} onSaved={drawer.close} /> }}
+      form={{
+        createTitle: "New PID template",
+        editTitle: "Edit PID template",
+        render: (id, drawer) => <PidTemplateForm id={id} onSaved={drawer.close} />,
+      }}
     />
   );
 }

@@ -1,6 +1,21 @@
 import { useCustom, useCustomMutation } from "@refinedev/core";
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Flex,
+  Popconfirm,
+  Progress,
+  Row,
+  Space,
+  Spin,
+  Statistic,
+  Table,
+  Tag,
+  Typography,
+} from "antd";
 import { useState } from "react";
-import { Alert, Button, Card, Col, Flex, Popconfirm, Progress, Row, Space, Spin, Statistic, Table, Tag, Typography } from "antd";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import type { ComponentHealth, JobSnapshot, JobState, ServerStatus } from "../../../contracts/server-management";
 import { PageFrame } from "../../components/page-frame";
@@ -23,9 +38,19 @@ const KIND_LABELS: Record<string, string> = {
   "tuning-requests.auto-accept": "Auto-accept of deliveries",
 };
 
-const kindLabel = (kind: string) => (kind.endsWith(".dead") ? `${KIND_LABELS[kind.slice(0, -5)] ?? kind.slice(0, -5)} (dead letter)` : (KIND_LABELS[kind] ?? kind));
+const kindLabel = (kind: string) =>
+  kind.endsWith(".dead")
+    ? `${KIND_LABELS[kind.slice(0, -5)] ?? kind.slice(0, -5)} (dead letter)`
+    : (KIND_LABELS[kind] ?? kind);
 
-const STATE_COLORS: Record<JobState, string> = { queued: "default", retrying: "orange", running: "processing", succeeded: "green", failed: "red", cancelled: "default" };
+const STATE_COLORS: Record<JobState, string> = {
+  queued: "default",
+  retrying: "orange",
+  running: "processing",
+  succeeded: "green",
+  failed: "red",
+  cancelled: "default",
+};
 
 const active = (job: JobSnapshot) => job.state === "queued" || job.state === "running" || job.state === "retrying";
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "—");
@@ -36,12 +61,27 @@ function percentOf(job: JobSnapshot): number {
 }
 
 function JobProgress({ job }: { job: JobSnapshot }) {
-  const status = job.state === "failed" ? "exception" : job.state === "succeeded" ? (job.failures.length ? "normal" : "success") : job.state === "running" ? "active" : "normal";
+  const status =
+    job.state === "failed"
+      ? "exception"
+      : job.state === "succeeded"
+        ? job.failures.length
+          ? "normal"
+          : "success"
+        : job.state === "running"
+          ? "active"
+          : "normal";
   return (
     <Flex vertical gap={2} style={{ minWidth: 180 }}>
       <Progress percent={percentOf(job)} status={status} size="small" aria-label={`${kindLabel(job.kind)} progress`} />
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        {job.total > 0 ? `${job.done} of ${job.total}` : job.state === "queued" || job.state === "retrying" ? (job.startsAt && new Date(job.startsAt).getTime() > Date.now() ? `starts ${new Date(job.startsAt).toLocaleTimeString()}` : "waiting") : "—"}
+        {job.total > 0
+          ? `${job.done} of ${job.total}`
+          : job.state === "queued" || job.state === "retrying"
+            ? job.startsAt && new Date(job.startsAt).getTime() > Date.now()
+              ? `starts ${new Date(job.startsAt).toLocaleTimeString()}`
+              : "waiting"
+            : "—"}
         {job.failures.length > 0 && ` · ${job.failures.length} failed`}
       </Typography.Text>
     </Flex>
@@ -60,7 +100,12 @@ function HealthCards({ status }: { status: ServerStatus }) {
     <Row gutter={[12, 12]}>
       {status.components.map((component) => (
         <Col key={component.name} xs={24} sm={12} lg={8}>
-          <Card size="small" title={COMPONENT_LABELS[component.name]} aria-label={`${COMPONENT_LABELS[component.name]} health`} extra={<Tag color={component.ok ? "green" : "red"}>{component.ok ? "healthy" : "failing"}</Tag>}>
+          <Card
+            size="small"
+            title={COMPONENT_LABELS[component.name]}
+            aria-label={`${COMPONENT_LABELS[component.name]} health`}
+            extra={<Tag color={component.ok ? "green" : "red"}>{component.ok ? "healthy" : "failing"}</Tag>}
+          >
             <Typography.Paragraph style={{ marginBottom: 4 }}>{component.detail}</Typography.Paragraph>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               checked in {component.latencyMs} ms
@@ -75,7 +120,14 @@ function HealthCards({ status }: { status: ServerStatus }) {
 function QueueFigures({ status }: { status: ServerStatus }) {
   const { queue } = status;
   return (
-    <Card title="Job queue" extra={<Typography.Text type="secondary">pg-boss on {queue.backend === "pglite" ? "the embedded PGlite" : "PostgreSQL"}</Typography.Text>}>
+    <Card
+      title="Job queue"
+      extra={
+        <Typography.Text type="secondary">
+          pg-boss on {queue.backend === "pglite" ? "the embedded PGlite" : "PostgreSQL"}
+        </Typography.Text>
+      }
+    >
       <Row gutter={[16, 16]}>
         <Col xs={12} md={4}>
           <Statistic title="Lag" value={queue.lagSeconds} suffix="s" />
@@ -98,7 +150,8 @@ function QueueFigures({ status }: { status: ServerStatus }) {
       </Row>
       {queue.schedules.length > 0 && (
         <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
-          Schedules (UTC): {queue.schedules.map((schedule) => `${kindLabel(schedule.kind)} ${schedule.cron}`).join(" · ")}
+          Schedules (UTC):{" "}
+          {queue.schedules.map((schedule) => `${kindLabel(schedule.kind)} ${schedule.cron}`).join(" · ")}
         </Typography.Paragraph>
       )}
     </Card>
@@ -106,7 +159,11 @@ function QueueFigures({ status }: { status: ServerStatus }) {
 }
 
 export function ServerManagementList() {
-  const status = useCustom<ServerStatus>({ url: apiPaths["server-management"].list, method: "get", queryOptions: { refetchInterval: 10_000 } });
+  const status = useCustom<ServerStatus>({
+    url: apiPaths["server-management"].list,
+    method: "get",
+    queryOptions: { refetchInterval: 10_000 },
+  });
   const background = useCustom<{ jobs: JobSnapshot[] }>({
     url: apiRoutes.serverManagement.background(),
     method: "get",
@@ -122,7 +179,10 @@ export function ServerManagementList() {
     setAuditVersion((version) => version + 1);
   };
   const post = (url: string, message: string) =>
-    mutate({ url, method: "post", values: {}, successNotification: { type: "success", message } }, { onSuccess: refresh });
+    mutate(
+      { url, method: "post", values: {}, successNotification: { type: "success", message } },
+      { onSuccess: refresh },
+    );
 
   const jobs = background.query.data?.data.jobs ?? [];
   const failed = jobs.filter((job) => job.state === "failed" && !job.deadLetter);
@@ -134,19 +194,37 @@ export function ServerManagementList() {
       subtitle="Health of each component, the job queue and background jobs"
       extra={
         <Space wrap>
-          <Button onClick={() => post(apiRoutes.serverManagement.collectBlobs(), "Blob collection started")} loading={mutation.isPending}>
+          <Button
+            onClick={() => post(apiRoutes.serverManagement.collectBlobs(), "Blob collection started")}
+            loading={mutation.isPending}
+          >
             Collect blobs now
           </Button>
-          <Button onClick={() => post(apiRoutes.serverManagement.start("reconcile-users"), "User reconciliation started")} loading={mutation.isPending}>
+          <Button
+            onClick={() => post(apiRoutes.serverManagement.start("reconcile-users"), "User reconciliation started")}
+            loading={mutation.isPending}
+          >
             Reconcile users
           </Button>
-          <Popconfirm title="Rebake every kept bake?" description="Each kept bake is redone from its sources; this can take a while." okText="Rebake all" onConfirm={() => post(apiRoutes.serverManagement.rebakeAll(), "Rebake of every bake started")}>
+          <Popconfirm
+            title="Rebake every kept bake?"
+            description="Each kept bake is redone from its sources; this can take a while."
+            okText="Rebake all"
+            onConfirm={() => post(apiRoutes.serverManagement.rebakeAll(), "Rebake of every bake started")}
+          >
             <Button loading={mutation.isPending}>Rebake all</Button>
           </Popconfirm>
         </Space>
       }
     >
-      {status.query.isError && <Alert type="error" showIcon message="Could not load the server status" description={status.query.error?.message} />}
+      {status.query.isError && (
+        <Alert
+          type="error"
+          showIcon
+          message="Could not load the server status"
+          description={status.query.error?.message}
+        />
+      )}
       {status.query.isLoading && <Spin />}
       {current && <HealthCards status={current} />}
       {current && <QueueFigures status={current} />}
@@ -159,14 +237,27 @@ export function ServerManagementList() {
           loading={background.query.isLoading}
           dataSource={jobs.filter((job) => !job.deadLetter)}
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
-          locale={{ emptyText: "No background jobs yet: blob collection, rebakes, reconciliation, mail and the auto-accept run here." }}
+          locale={{
+            emptyText:
+              "No background jobs yet: blob collection, rebakes, reconciliation, mail and the auto-accept run here.",
+          }}
           columns={[
             { dataIndex: "kind", title: "Job", render: (kind: string) => kindLabel(kind) },
-            { dataIndex: "state", title: "State", render: (state: JobState) => <Tag color={STATE_COLORS[state]}>{state}</Tag> },
+            {
+              dataIndex: "state",
+              title: "State",
+              render: (state: JobState) => <Tag color={STATE_COLORS[state]}>{state}</Tag>,
+            },
             { key: "progress", title: "Progress", render: (_, job) => <JobProgress job={job} /> },
             { dataIndex: "createdAt", title: "Queued", render: when },
             { dataIndex: "finishedAt", title: "Finished", render: when },
-            { key: "result", title: "Result", render: (_, job) => <Typography.Text style={{ whiteSpace: "normal" }}>{job.error ?? resultText(job)}</Typography.Text> },
+            {
+              key: "result",
+              title: "Result",
+              render: (_, job) => (
+                <Typography.Text style={{ whiteSpace: "normal" }}>{job.error ?? resultText(job)}</Typography.Text>
+              ),
+            },
           ]}
           expandable={{
             rowExpandable: (job) => job.failures.length > 0,
@@ -193,14 +284,29 @@ export function ServerManagementList() {
           locale={{ emptyText: "No failed jobs" }}
           columns={[
             { dataIndex: "kind", title: "Job", render: (kind: string) => kindLabel(kind) },
-            { dataIndex: "error", title: "Error", render: (error: string | null) => <Typography.Text type="danger" style={{ whiteSpace: "normal" }}>{error ?? "—"}</Typography.Text> },
+            {
+              dataIndex: "error",
+              title: "Error",
+              render: (error: string | null) => (
+                <Typography.Text type="danger" style={{ whiteSpace: "normal" }}>
+                  {error ?? "—"}
+                </Typography.Text>
+              ),
+            },
             { key: "attempts", title: "Attempts", render: (_, job) => `${job.retries + 1} of ${job.retryLimit + 1}` },
             { dataIndex: "finishedAt", title: "Failed", render: when },
             {
               key: "retry",
               title: "",
               render: (_, job) => (
-                <Popconfirm title={`Retry this ${kindLabel(job.kind)} job?`} description="It gets one more attempt." okText="Retry" onConfirm={() => post(apiRoutes.serverManagement.retryJob(job.id), `${kindLabel(job.kind)} queued again`)}>
+                <Popconfirm
+                  title={`Retry this ${kindLabel(job.kind)} job?`}
+                  description="It gets one more attempt."
+                  okText="Retry"
+                  onConfirm={() =>
+                    post(apiRoutes.serverManagement.retryJob(job.id), `${kindLabel(job.kind)} queued again`)
+                  }
+                >
                   <Button size="small">Retry</Button>
                 </Popconfirm>
               ),

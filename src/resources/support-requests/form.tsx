@@ -8,14 +8,20 @@ import { UploadOutlined } from "@ant-design/icons";
 import { type HttpError, useCreate } from "@refinedev/core";
 import { Button, Form, Input, InputNumber, Progress, Upload } from "antd";
 import { useState } from "react";
-import { useUpload } from "../../components/resource/use-upload";
+import { apiPaths } from "../../../contracts/api-paths";
 import { type SupportRequest, supportRequestInputSchema } from "../../../contracts/catalogue";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
 import { TagsInput } from "../../components/resource/record-form";
-import { apiPaths } from "../../../contracts/api-paths";
+import { useUpload } from "../../components/resource/use-upload";
 
 export function SupportRequestForm({ onSaved }: { onSaved: (request: SupportRequest) => void }) {
-  const form = useContractForm(supportRequestInputSchema, { vin: "", make: "", model: "", year: new Date().getFullYear(), ecuIds: [] });
+  const form = useContractForm(supportRequestInputSchema, {
+    vin: "",
+    make: "",
+    model: "",
+    year: new Date().getFullYear(),
+    ecuIds: [],
+  });
   const [read, setRead] = useState<File | null>(null);
   const [readError, setReadError] = useState<string | null>(null);
   const upload = useUpload();
@@ -34,14 +40,21 @@ export function SupportRequestForm({ onSaved }: { onSaved: (request: SupportRequ
           multipart: Boolean(read),
           onUploadProgress: upload.onUploadProgress,
         },
-        successNotification: { type: "success", message: `Asked for your ${values.make} ${values.model}`, description: "We will tell you when an administrator looks at it." },
+        successNotification: {
+          type: "success",
+          message: `Asked for your ${values.make} ${values.model}`,
+          description: "We will tell you when an administrator looks at it.",
+        },
         errorNotification: false,
       },
       {
         onSuccess: ({ data }) => onSaved(data),
         onError: (error: HttpError) => {
           // A read over the size limit is the file's fault, not the form's: say so beside the file.
-          if (error.statusCode === 413) setReadError(`${read?.name}: ${(error as HttpError & { description?: string }).description ?? error.message}`);
+          if (error.statusCode === 413)
+            setReadError(
+              `${read?.name}: ${(error as HttpError & { description?: string }).description ?? error.message}`,
+            );
           else form.showServerError(error);
         },
         onSettled: () => upload.finish(),
@@ -52,7 +65,13 @@ export function SupportRequestForm({ onSaved }: { onSaved: (request: SupportRequ
   return (
     <Form layout="vertical" onFinish={() => void submit()} aria-label="Ask for vehicle support">
       <FormError message={form.formError} />
-      <Field control={control} name="vin" label="VIN" required help="17 letters and digits, on the windscreen or the registration document">
+      <Field
+        control={control}
+        name="vin"
+        label="VIN"
+        required
+        help="17 letters and digits, on the windscreen or the registration document"
+      >
         {(field) => <Input {...field} maxLength={17} style={{ textTransform: "uppercase" }} />}
       </Field>
       <Field control={control} name="make" label="Make" required>
@@ -64,7 +83,13 @@ export function SupportRequestForm({ onSaved }: { onSaved: (request: SupportRequ
       <Field control={control} name="year" label="Year" required>
         {(field) => <InputNumber {...field} style={{ width: "100%" }} />}
       </Field>
-      <Field control={control} name="ecuIds" label="ECU ids" required help="The part or software numbers the app shows for your ECU; type one and press Enter">
+      <Field
+        control={control}
+        name="ecuIds"
+        label="ECU ids"
+        required
+        help="The part or software numbers the app shows for your ECU; type one and press Enter"
+      >
         {(field) => <TagsInput {...field} />}
       </Field>
       <Form.Item
@@ -91,7 +116,9 @@ export function SupportRequestForm({ onSaved }: { onSaved: (request: SupportRequ
           <Button icon={<UploadOutlined />}>Choose a read file</Button>
         </Upload>
       </Form.Item>
-      {upload.percent !== null && <Progress percent={upload.percent} size="small" status="active" aria-label="Upload progress" />}
+      {upload.percent !== null && (
+        <Progress percent={upload.percent} size="small" status="active" aria-label="Upload progress" />
+      )}
       <Button type="primary" htmlType="submit" loading={mutation.isPending}>
         Send request
       </Button>

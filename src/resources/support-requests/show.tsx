@@ -4,18 +4,22 @@
  * notification said). The admins' working notes are not part of this answer.
  */
 import { useOne } from "@refinedev/core";
-import { useRecordMissing } from "../../components/record-not-found";
 import { Descriptions, Flex, Skeleton, Timeline, Typography } from "antd";
 import type { ReactNode } from "react";
-import type { OwnSupportRequest } from "../../../contracts/catalogue";
-import { SupportRequestStatusTag } from "../../components/support-request-status";
 import { apiPaths } from "../../../contracts/api-paths";
+import type { OwnSupportRequest } from "../../../contracts/catalogue";
+import { useRecordMissing } from "../../components/record-not-found";
+import { SupportRequestStatusTag } from "../../components/support-request-status";
 
 const when = (at: string) => new Date(at).toLocaleString();
 const bytes = (size: number) => `${size.toLocaleString()} bytes`;
 
 export function SupportRequestDetails({ id }: { id: string }) {
-  const { query, result: request } = useOne<OwnSupportRequest>({ resource: "support-requests", id, meta: { apiPath: apiPaths["support-requests"].record } });
+  const { query, result: request } = useOne<OwnSupportRequest>({
+    resource: "support-requests",
+    id,
+    meta: { apiPath: apiPaths["support-requests"].record },
+  });
   const missing = useRecordMissing(query.error);
   if (missing) return null;
   if (query.isLoading || !request) return <Skeleton active />;
@@ -30,8 +34,12 @@ export function SupportRequestDetails({ id }: { id: string }) {
           <Typography.Text code>{request.vin}</Typography.Text>
         </Descriptions.Item>
         <Descriptions.Item label="ECU ids">{request.ecuIds.join(", ")}</Descriptions.Item>
-        <Descriptions.Item label="Read file">{request.readFile ? bytes(request.readFile.size) : "none sent"}</Descriptions.Item>
-        {request.firmwareId && <Descriptions.Item label="Supported with firmware">{request.firmwareId}</Descriptions.Item>}
+        <Descriptions.Item label="Read file">
+          {request.readFile ? bytes(request.readFile.size) : "none sent"}
+        </Descriptions.Item>
+        {request.firmwareId && (
+          <Descriptions.Item label="Supported with firmware">{request.firmwareId}</Descriptions.Item>
+        )}
       </Descriptions>
       <Typography.Title level={5} style={{ margin: 0 }}>
         What happened
@@ -41,7 +49,15 @@ export function SupportRequestDetails({ id }: { id: string }) {
           { children: <HistoryEntry at={request.createdAt} what="You asked for support" /> },
           ...request.history.map((change) => ({
             children: (
-              <HistoryEntry at={change.at} what={<>Moved to <SupportRequestStatusTag status={change.status} /></>} note={change.note} />
+              <HistoryEntry
+                at={change.at}
+                what={
+                  <>
+                    Moved to <SupportRequestStatusTag status={change.status} />
+                  </>
+                }
+                note={change.note}
+              />
             ),
           })),
         ]}

@@ -1,9 +1,9 @@
 import { Form, Input, InputNumber } from "antd";
+import { apiPaths } from "../../../contracts/api-paths";
 import { type SupportedVehicle, supportedVehicleInputSchema } from "../../../contracts/catalogue";
-import { FirmwareIdsField, Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
+import { Field, FirmwareIdsField, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
-import { apiPaths } from "../../../contracts/api-paths";
 
 function VehicleFields({ record, onSaved }: { record?: SupportedVehicle; onSaved: () => void }) {
   const form = useContractForm(supportedVehicleInputSchema, {

@@ -24,7 +24,13 @@ export function SupportedVehiclesList() {
         const textFilter = (field: string, label: string) => exactFilter(field, label, filters);
         return (
           <>
-            <Table.Column dataIndex="make" title="Make" sorter defaultSortOrder={getDefaultSortOrder("make", sorters)} {...textFilter("make", "Make")} />
+            <Table.Column
+              dataIndex="make"
+              title="Make"
+              sorter
+              defaultSortOrder={getDefaultSortOrder("make", sorters)}
+              {...textFilter("make", "Make")}
+            />
             <Table.Column dataIndex="model" title="Model" sorter {...textFilter("model", "Model")} />
             <Table.Column dataIndex="generation" title="Generation" />
             <Table.Column dataIndex="engine" title="Engine" sorter {...textFilter("engine", "Engine")} />
@@ -41,12 +47,21 @@ export function SupportedVehiclesList() {
               render={(_, v: SupportedVehicle) => `${v.yearFrom}–${v.yearTo ?? ""}`}
             />
             <Table.Column dataIndex="ecu" title="ECU" {...textFilter("ecu", "ECU")} />
-            <Table.Column dataIndex="firmwareIds" title="Firmware" render={(ids: string[]) => ids.map((id) => <Tag key={id}>{id}</Tag>)} {...textFilter("firmwareIds", "Firmware id")} />
+            <Table.Column
+              dataIndex="firmwareIds"
+              title="Firmware"
+              render={(ids: string[]) => ids.map((id) => <Tag key={id}>{id}</Tag>)}
+              {...textFilter("firmwareIds", "Firmware id")}
+            />
           </>
         );
       }}
       nameOf={(v) => `${v.make} ${v.model}`}
-      form={{ createTitle: "Add supported vehicle", editTitle: "Edit supported vehicle", render: (id, drawer) => <VehicleForm id={id} onSaved={drawer.close} /> }}
+      form={{
+        createTitle: "Add supported vehicle",
+        editTitle: "Edit supported vehicle",
+        render: (id, drawer) => <VehicleForm id={id} onSaved={drawer.close} />,
+      }}
     />
   );
 }

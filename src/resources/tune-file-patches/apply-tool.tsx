@@ -8,9 +8,9 @@ import { DownloadOutlined } from "@ant-design/icons";
 import { type HttpError, useCustomMutation } from "@refinedev/core";
 import { Alert, Button, Checkbox, Descriptions, Flex, Typography } from "antd";
 import { useEffect, useState } from "react";
+import { apiRoutes } from "../../../contracts/api-paths";
 import type { ChecksumReport, Inspection } from "../../../contracts/tune-files";
 import { ChecksumTable, InspectedImage, PatchStateTag } from "../../components/tune-inspection";
-import { apiRoutes } from "../../../contracts/api-paths";
 
 interface Applied {
   firmwareId: string;
@@ -41,7 +41,13 @@ export function ApplyTool() {
     form.append("patchIds", JSON.stringify(chosen));
     setError(null);
     apply.mutate(
-      { url: apiRoutes.tuneFilePatches.apply(), method: "post", values: form, successNotification: false, errorNotification: false },
+      {
+        url: apiRoutes.tuneFilePatches.apply(),
+        method: "post",
+        values: form,
+        successNotification: false,
+        errorNotification: false,
+      },
       {
         onSuccess: ({ data }) => {
           const url = URL.createObjectURL(new Blob([fromBase64(data.image)], { type: "application/octet-stream" }));
@@ -65,11 +71,21 @@ export function ApplyTool() {
           setError(null);
         }}
       />
-      {error && <Alert type="error" showIcon role="alert" message={error.message} description={(error as HttpError & { description?: string }).description} />}
+      {error && (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          message={error.message}
+          description={(error as HttpError & { description?: string }).description}
+        />
+      )}
       {inspection?.firmwareId && (
         <Flex vertical gap={8}>
           <Typography.Title level={5}>Patches to apply</Typography.Title>
-          {inspection.patches.length === 0 && <Typography.Text type="secondary">No patches for {inspection.firmwareId} yet.</Typography.Text>}
+          {inspection.patches.length === 0 && (
+            <Typography.Text type="secondary">No patches for {inspection.firmwareId} yet.</Typography.Text>
+          )}
           <Checkbox.Group value={chosen} onChange={(values) => setChosen(values as string[])}>
             <Flex vertical gap={4}>
               {inspection.patches.map((patch) => (
@@ -79,14 +95,24 @@ export function ApplyTool() {
               ))}
             </Flex>
           </Checkbox.Group>
-          <Button type="primary" onClick={run} disabled={chosen.length === 0} loading={apply.mutation.isPending} style={{ alignSelf: "start" }}>
+          <Button
+            type="primary"
+            onClick={run}
+            disabled={chosen.length === 0}
+            loading={apply.mutation.isPending}
+            style={{ alignSelf: "start" }}
+          >
             Apply {chosen.length || ""} of {absent.length} absent patch{absent.length === 1 ? "" : "es"}
           </Button>
         </Flex>
       )}
       {applied && (
         <Flex vertical gap={8} data-testid="apply-result">
-          <Alert type="success" showIcon message={`Applied ${applied.patches.length} patch(es); checksums fixed: ${applied.fixed.join(", ") || "none needed"}`} />
+          <Alert
+            type="success"
+            showIcon
+            message={`Applied ${applied.patches.length} patch(es); checksums fixed: ${applied.fixed.join(", ") || "none needed"}`}
+          />
           <Descriptions size="small" bordered column={1}>
             <Descriptions.Item label="Firmware">{applied.firmwareId}</Descriptions.Item>
             <Descriptions.Item label="SHA-256">
@@ -96,7 +122,12 @@ export function ApplyTool() {
             </Descriptions.Item>
           </Descriptions>
           <ChecksumTable checksums={applied.checksums} />
-          <Button icon={<DownloadOutlined />} href={applied.url} download={`${applied.firmwareId}-patched.bin`} style={{ alignSelf: "start" }}>
+          <Button
+            icon={<DownloadOutlined />}
+            href={applied.url}
+            download={`${applied.firmwareId}-patched.bin`}
+            style={{ alignSelf: "start" }}
+          >
             Download the patched image
           </Button>
         </Flex>

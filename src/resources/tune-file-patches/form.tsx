@@ -5,11 +5,11 @@
  * file, so a refusal there names the firmware and addresses.
  */
 import { useOne } from "@refinedev/core";
-import { useRecordMissing } from "../../components/record-not-found";
 import { Alert, Button, Flex, Form, Input, Skeleton, Typography, Upload } from "antd";
 import { useState } from "react";
 import { type TuneFilePatch, type TuneFilePatchInput, tuneFilePatchInputSchema } from "../../../contracts/tune-files";
-import { FirmwareIdsField, Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
+import { useRecordMissing } from "../../components/record-not-found";
+import { Field, FirmwareIdsField, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { usePut } from "../../components/resource/use-put";
 import { entriesFromImages, formatEntries, parseEntries } from "./entries";
 
@@ -79,8 +79,19 @@ function PatchFormFields({ record, onSaved }: { record?: TuneFilePatch; onSaved:
       <Field control={control} name="description" label="Description">
         {(field) => <Input.TextArea {...field} rows={2} />}
       </Field>
-      <FirmwareIdsField control={control} label="Firmware ids" required help="The software ids this patch applies to; type and press Enter" />
-      <Field control={control} name="entries" label="Entries" required help="One per line: address patch base (hex), or make them from two images below">
+      <FirmwareIdsField
+        control={control}
+        label="Firmware ids"
+        required
+        help="The software ids this patch applies to; type and press Enter"
+      />
+      <Field
+        control={control}
+        name="entries"
+        label="Entries"
+        required
+        help="One per line: address patch base (hex), or make them from two images below"
+      >
         {() => (
           <Flex vertical gap={8}>
             <Input.TextArea
@@ -103,7 +114,11 @@ function PatchFormFields({ record, onSaved }: { record?: TuneFilePatch; onSaved:
 }
 
 export function PatchForm({ id, onSaved }: { id?: string; onSaved: (saved: TuneFilePatch) => void }) {
-  const { result, query } = useOne<TuneFilePatch>({ resource: "tune-file-patches", id: id ?? "", queryOptions: { enabled: Boolean(id) } });
+  const { result, query } = useOne<TuneFilePatch>({
+    resource: "tune-file-patches",
+    id: id ?? "",
+    queryOptions: { enabled: Boolean(id) },
+  });
   const missing = useRecordMissing(query.error);
   if (missing) return null;
   if (id && (query.isLoading || !result)) return <Skeleton active />;

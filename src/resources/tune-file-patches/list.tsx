@@ -60,12 +60,21 @@ export function TuneFilePatchesList() {
             render={(ids: string[]) => ids.map((id) => <Tag key={id}>{id}</Tag>)}
           />
           <Table.Column key="entries" title="Entries" render={(_, row: TuneFilePatch) => row.entries.length} />
-          <Table.Column dataIndex="updatedAt" title="Updated" sorter render={(v: string) => new Date(v).toLocaleString()} />
+          <Table.Column
+            dataIndex="updatedAt"
+            title="Updated"
+            sorter
+            render={(v: string) => new Date(v).toLocaleString()}
+          />
         </>
       )}
       nameOf={(row) => row.title}
       drawerWidth={760}
-      form={{ createTitle: "New patch", editTitle: "Edit patch", render: (id, drawer) => <PatchForm id={id} onSaved={(saved) => drawer.show(saved.id)} /> }}
+      form={{
+        createTitle: "New patch",
+        editTitle: "Edit patch",
+        render: (id, drawer) => <PatchForm id={id} onSaved={(saved) => drawer.show(saved.id)} />,
+      }}
       show={{ title: "Patch", render: (id, drawer) => <PatchShow id={id} onEdit={() => drawer.edit(id)} /> }}
     />
   );

@@ -1,10 +1,10 @@
 /** A patch's entries and what it is compatible with (GET /tune-file-patches/{id}/compatible). */
 import { useCustom, useOne } from "@refinedev/core";
-import { useRecordMissing } from "../../components/record-not-found";
 import { Button, Descriptions, Divider, Flex, Skeleton, Table, Tag, Typography } from "antd";
-import type { TuneFilePatch } from "../../../contracts/tune-files";
-import { PatchStateTag } from "../../components/tune-inspection";
 import { apiRoutes } from "../../../contracts/api-paths";
+import type { TuneFilePatch } from "../../../contracts/tune-files";
+import { useRecordMissing } from "../../components/record-not-found";
+import { PatchStateTag } from "../../components/tune-inspection";
 
 interface Compatible {
   firmware: Array<{ firmwareId: string; known: boolean; stockState: string | null }>;
@@ -13,7 +13,10 @@ interface Compatible {
 
 export function PatchShow({ id, onEdit }: { id: string; onEdit: () => void }) {
   const { result: patch, query } = useOne<TuneFilePatch>({ resource: "tune-file-patches", id });
-  const { query: compatibleQuery } = useCustom<Compatible>({ url: apiRoutes.tuneFilePatches.compatible(String(id)), method: "get" });
+  const { query: compatibleQuery } = useCustom<Compatible>({
+    url: apiRoutes.tuneFilePatches.compatible(String(id)),
+    method: "get",
+  });
   const compatible = compatibleQuery.data?.data;
   const missing = useRecordMissing(query.error);
   if (missing) return null;
@@ -23,7 +26,11 @@ export function PatchShow({ id, onEdit }: { id: string; onEdit: () => void }) {
       <Descriptions column={1} size="small" bordered>
         <Descriptions.Item label="Title">{patch.title}</Descriptions.Item>
         {patch.description && <Descriptions.Item label="Description">{patch.description}</Descriptions.Item>}
-        <Descriptions.Item label="Firmware">{patch.firmwareIds.map((f) => <Tag key={f}>{f}</Tag>)}</Descriptions.Item>
+        <Descriptions.Item label="Firmware">
+          {patch.firmwareIds.map((f) => (
+            <Tag key={f}>{f}</Tag>
+          ))}
+        </Descriptions.Item>
         <Descriptions.Item label="Entries">{patch.entries.length}</Descriptions.Item>
       </Descriptions>
       <Button onClick={onEdit} style={{ alignSelf: "start" }}>
@@ -36,7 +43,11 @@ export function PatchShow({ id, onEdit }: { id: string; onEdit: () => void }) {
         pagination={{ pageSize: 20, hideOnSinglePage: true }}
         aria-label="Entries"
         columns={[
-          { dataIndex: "address", title: "Address", render: (a: number) => <Typography.Text code>{`0x${a.toString(16).toUpperCase()}`}</Typography.Text> },
+          {
+            dataIndex: "address",
+            title: "Address",
+            render: (a: number) => <Typography.Text code>{`0x${a.toString(16).toUpperCase()}`}</Typography.Text>,
+          },
           { dataIndex: "patch", title: "Patch", render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
           { dataIndex: "base", title: "Base", render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
         ]}
@@ -54,8 +65,16 @@ export function PatchShow({ id, onEdit }: { id: string; onEdit: () => void }) {
             aria-label="Compatible firmware"
             columns={[
               { dataIndex: "firmwareId", title: "Firmware" },
-              { dataIndex: "known", title: "Record", render: (known: boolean) => (known ? <Tag color="green">exists</Tag> : <Tag color="red">missing</Tag>) },
-              { dataIndex: "stockState", title: "In the stock file", render: (state: string | null) => (state ? <PatchStateTag state={state} /> : "no stock file") },
+              {
+                dataIndex: "known",
+                title: "Record",
+                render: (known: boolean) => (known ? <Tag color="green">exists</Tag> : <Tag color="red">missing</Tag>),
+              },
+              {
+                dataIndex: "stockState",
+                title: "In the stock file",
+                render: (state: string | null) => (state ? <PatchStateTag state={state} /> : "no stock file"),
+              },
             ]}
           />
           <Table

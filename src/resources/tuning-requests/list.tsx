@@ -25,7 +25,11 @@ const PAGE_SIZE = 20;
 const OPEN = TUNING_REQUEST_STATES.filter((state) => !FINAL_STATES.includes(state));
 
 function RevisionTerms({ uid }: { uid: string }) {
-  const profile = useCustom<DealerProfile>({ url: apiRoutes.users.dealer(uid), method: "get", errorNotification: false });
+  const profile = useCustom<DealerProfile>({
+    url: apiRoutes.users.dealer(uid),
+    method: "get",
+    errorNotification: false,
+  });
   const [days, setDays] = useState<number | null>(null);
   const { mutate, mutation } = useCustomMutation<DealerProfile>();
   const dealer = profile.query.data?.data;
@@ -34,7 +38,14 @@ function RevisionTerms({ uid }: { uid: string }) {
   return (
     <Space wrap>
       <Typography.Text>Free revisions for</Typography.Text>
-      <InputNumber min={0} max={365} value={shown} onChange={(value) => setDays(value === null ? null : Number(value))} aria-label="Free revision days" style={{ width: 80 }} />
+      <InputNumber
+        min={0}
+        max={365}
+        value={shown}
+        onChange={(value) => setDays(value === null ? null : Number(value))}
+        aria-label="Free revision days"
+        style={{ width: 80 }}
+      />
       <Typography.Text>days after the first delivery</Typography.Text>
       <Button
         size="small"
@@ -42,7 +53,13 @@ function RevisionTerms({ uid }: { uid: string }) {
         disabled={shown === dealer.freeRevisionDays}
         onClick={() =>
           mutate(
-            { url: apiRoutes.dealers.settings(dealer.id), method: "patch", values: { freeRevisionDays: shown }, successNotification: { type: "success", message: `New quotes give ${shown} days of free revisions` }, errorNotification: (error?: HttpError) => ({ type: "error", message: failureText(error) }) },
+            {
+              url: apiRoutes.dealers.settings(dealer.id),
+              method: "patch",
+              values: { freeRevisionDays: shown },
+              successNotification: { type: "success", message: `New quotes give ${shown} days of free revisions` },
+              errorNotification: (error?: HttpError) => ({ type: "error", message: failureText(error) }),
+            },
             { onSuccess: () => void profile.query.refetch() },
           )
         }
@@ -71,30 +88,55 @@ export function TuningRequestsList() {
     }
   }, [askedState]);
   const filters =
-    state === "open" ? [{ field: "state", operator: "in" as const, value: OPEN }] : state === "all" ? [] : [{ field: "state", operator: "eq" as const, value: state }];
+    state === "open"
+      ? [{ field: "state", operator: "in" as const, value: OPEN }]
+      : state === "all"
+        ? []
+        : [{ field: "state", operator: "eq" as const, value: state }];
   const { query } = useCustom<{ data: TuningRequestSummary[]; total: number }>({
     url: apiPaths["tuning-requests"].list,
     method: "get",
-    config: { filters, sorters: [{ field: "lastCustomerActionAt", order: "asc" }], query: { page, pageSize: PAGE_SIZE, ...(q.trim() && { q: q.trim() }) } },
+    config: {
+      filters,
+      sorters: [{ field: "lastCustomerActionAt", order: "asc" }],
+      query: { page, pageSize: PAGE_SIZE, ...(q.trim() && { q: q.trim() }) },
+    },
   });
   return (
-    <PageFrame title="Tuning requests" subtitle={role === "admin" ? "Every dealer's custom tune requests" : "Custom tunes your customers asked for, the longest waiting first"}>
+    <PageFrame
+      title="Tuning requests"
+      subtitle={
+        role === "admin"
+          ? "Every dealer's custom tune requests"
+          : "Custom tunes your customers asked for, the longest waiting first"
+      }
+    >
       <Flex vertical gap={12}>
         {role === "dealer" && user && <RevisionTerms uid={user.uid} />}
         <Flex gap={12} wrap align="center">
           {/* Seven states do not fit a phone: the control scrolls on its own instead of the page sideways. */}
           <div style={{ maxWidth: "100%", overflowX: "auto" }}>
-          <Segmented
-            aria-label="State"
-            value={state}
-            onChange={(value) => {
-              setState(String(value));
-              setPage(1);
-            }}
-            options={[{ value: "open", label: "Open" }, ...TUNING_REQUEST_STATES.map((s) => ({ value: s, label: STATE_LABELS[s] })), { value: "all", label: "All" }]}
-          />
+            <Segmented
+              aria-label="State"
+              value={state}
+              onChange={(value) => {
+                setState(String(value));
+                setPage(1);
+              }}
+              options={[
+                { value: "open", label: "Open" },
+                ...TUNING_REQUEST_STATES.map((s) => ({ value: s, label: STATE_LABELS[s] })),
+                { value: "all", label: "All" },
+              ]}
+            />
           </div>
-          <Input.Search allowClear placeholder="Reference, car, VIN or assignee" onSearch={(value) => (setQ(value), setPage(1))} style={{ maxWidth: 320 }} aria-label="Search requests" />
+          <Input.Search
+            allowClear
+            placeholder="Reference, car, VIN or assignee"
+            onSearch={(value) => (setQ(value), setPage(1))}
+            style={{ maxWidth: 320 }}
+            aria-label="Search requests"
+          />
         </Flex>
         <RequestTable
           requests={query.data?.data.data ?? []}
@@ -104,7 +146,12 @@ export function TuningRequestsList() {
           pagination={{ current: page, pageSize: PAGE_SIZE, total: query.data?.data.total ?? 0, onChange: setPage }}
         />
       </Flex>
-      <RouteDrawer open={drawer.action === "show"} title="Tuning request" onClose={() => (drawer.close(), void query.refetch())} width={920}>
+      <RouteDrawer
+        open={drawer.action === "show"}
+        title="Tuning request"
+        onClose={() => (drawer.close(), void query.refetch())}
+        width={920}
+      >
         {drawer.id && <TuningRequestTicket id={drawer.id} side="dealer" />}
       </RouteDrawer>
     </PageFrame>

@@ -9,7 +9,11 @@ import { VehicleTable } from "../../components/vehicle/vehicle-table";
 export function UserDevicesList() {
   return (
     <PageFrame title="User vehicles" subtitle="Every vehicle in the system, with its owner, ECU and firmware">
-      <VehicleTable resource="user-devices" linkTo={(vehicle) => `/my-devices/${vehicle.id}`} searchPlaceholder="VIN, nickname, firmware or owner email" />
+      <VehicleTable
+        resource="user-devices"
+        linkTo={(vehicle) => `/my-devices/${vehicle.id}`}
+        searchPlaceholder="VIN, nickname, firmware or owner email"
+      />
     </PageFrame>
   );
 }

@@ -15,12 +15,21 @@ import { failureText, fieldMessage } from "../../lib/http-errors";
 type Pending = { kind: "role"; role: Role } | { kind: "disable" } | { kind: "enable" } | null;
 
 const ROLE_EFFECTS: Record<Role, string> = {
-  customer: "They keep their cars, logs and licences; a dealer's profile is suspended and their tunes leave the directory.",
+  customer:
+    "They keep their cars, logs and licences; a dealer's profile is suspended and their tunes leave the directory.",
   dealer: "Their dealer profile is approved: they sell tunes and work tuning requests.",
   admin: "They manage the catalogue, users and servers.",
 };
 
-export function AccountActions({ account, onChanged, onDeleted }: { account: Account; onChanged: () => void; onDeleted: () => void }) {
+export function AccountActions({
+  account,
+  onChanged,
+  onDeleted,
+}: {
+  account: Account;
+  onChanged: () => void;
+  onDeleted: () => void;
+}) {
   const { message, modal } = App.useApp();
   const [pending, setPending] = useState<Pending>(null);
   const [error, setError] = useState<string | null>(null);
@@ -48,17 +57,33 @@ export function AccountActions({ account, onChanged, onDeleted }: { account: Acc
 
   const submitReason = (reason: string) => {
     if (!pending) return;
-    const values = pending.kind === "role" ? { role: pending.role, reason } : { disabled: pending.kind === "disable", reason };
-    const done = pending.kind === "role" ? `${who} is now ${pending.role}` : pending.kind === "disable" ? `${who} is disabled` : `${who} can sign in again`;
+    const values =
+      pending.kind === "role" ? { role: pending.role, reason } : { disabled: pending.kind === "disable", reason };
+    const done =
+      pending.kind === "role"
+        ? `${who} is now ${pending.role}`
+        : pending.kind === "disable"
+          ? `${who} is disabled`
+          : `${who} can sign in again`;
     send(apiRoutes.users.record(account.uid), "patch", values, done, onChanged);
   };
 
-  const confirm = (title: string, content: string, okText: string, run: () => void) => modal.confirm({ title, content, okText, onOk: run });
+  const confirm = (title: string, content: string, okText: string, run: () => void) =>
+    modal.confirm({ title, content, okText, onOk: run });
 
-  if (account.deletedAt) return <Typography.Text type="secondary">This account was deleted: nothing more can be done to it.</Typography.Text>;
+  if (account.deletedAt)
+    return (
+      <Typography.Text type="secondary">This account was deleted: nothing more can be done to it.</Typography.Text>
+    );
   return (
     <Flex gap={8} wrap align="center">
-      <Select<Role> aria-label="New role" value={role} style={{ width: 140 }} options={roleSchema.options.map((value) => ({ value, label: value }))} onChange={setRole} />
+      <Select<Role>
+        aria-label="New role"
+        value={role}
+        style={{ width: 140 }}
+        options={roleSchema.options.map((value) => ({ value, label: value }))}
+        onChange={setRole}
+      />
       <Button disabled={role === account.role} onClick={() => setPending({ kind: "role", role })}>
         Change role
       </Button>
@@ -71,8 +96,18 @@ export function AccountActions({ account, onChanged, onDeleted }: { account: Acc
       )}
       <Button
         onClick={() =>
-          confirm(`Sign ${who} out everywhere?`, "Every device they are signed in on is signed out now; they can sign in again.", "Sign out everywhere", () =>
-            send(apiRoutes.users.revokeSessions(account.uid), "post", {}, `${who} is signed out everywhere`, onChanged),
+          confirm(
+            `Sign ${who} out everywhere?`,
+            "Every device they are signed in on is signed out now; they can sign in again.",
+            "Sign out everywhere",
+            () =>
+              send(
+                apiRoutes.users.revokeSessions(account.uid),
+                "post",
+                {},
+                `${who} is signed out everywhere`,
+                onChanged,
+              ),
           )
         }
       >
@@ -81,8 +116,18 @@ export function AccountActions({ account, onChanged, onDeleted }: { account: Acc
       {account.email && (
         <Button
           onClick={() =>
-            confirm(`Send ${who} a password reset?`, `An email with a link to choose a new password goes to ${account.email}.`, "Send", () =>
-              send(apiRoutes.account.passwordResetEmail(account.uid), "post", {}, `Password reset sent to ${account.email}`, () => undefined),
+            confirm(
+              `Send ${who} a password reset?`,
+              `An email with a link to choose a new password goes to ${account.email}.`,
+              "Send",
+              () =>
+                send(
+                  apiRoutes.account.passwordResetEmail(account.uid),
+                  "post",
+                  {},
+                  `Password reset sent to ${account.email}`,
+                  () => undefined,
+                ),
             )
           }
         >
@@ -94,7 +139,13 @@ export function AccountActions({ account, onChanged, onDeleted }: { account: Acc
       </Button>
       {pending && (
         <ReasonDialog
-          title={pending.kind === "role" ? `Make ${who} ${pending.role}` : pending.kind === "disable" ? `Disable ${who}` : `Enable ${who}`}
+          title={
+            pending.kind === "role"
+              ? `Make ${who} ${pending.role}`
+              : pending.kind === "disable"
+                ? `Disable ${who}`
+                : `Enable ${who}`
+          }
           okText={pending.kind === "role" ? "Change role" : pending.kind === "disable" ? "Disable" : "Enable"}
           danger={pending.kind !== "enable"}
           explanation={
@@ -118,7 +169,10 @@ export function AccountActions({ account, onChanged, onDeleted }: { account: Acc
         open={deleting}
         title={`Delete ${who}?`}
         okText="Delete the account"
-        okButtonProps={{ danger: true, disabled: typed.trim().toLowerCase() !== (account.email ?? account.uid).toLowerCase() }}
+        okButtonProps={{
+          danger: true,
+          disabled: typed.trim().toLowerCase() !== (account.email ?? account.uid).toLowerCase(),
+        }}
         confirmLoading={mutation.isPending}
         onCancel={() => setDeleting(false)}
         onOk={() =>
@@ -131,10 +185,16 @@ export function AccountActions({ account, onChanged, onDeleted }: { account: Acc
       >
         <Flex vertical gap={8}>
           <Typography.Paragraph>
-            Their sign-in, cars, logs and tunes are removed. Orders, the ledger and the audit keep the account without who they were. This cannot be undone.
+            Their sign-in, cars, logs and tunes are removed. Orders, the ledger and the audit keep the account without
+            who they were. This cannot be undone.
           </Typography.Paragraph>
           <Typography.Text>Type {account.email ? "their email" : "the user id"} to confirm:</Typography.Text>
-          <Input aria-label="Confirm the account to delete" value={typed} onChange={(event) => setTyped(event.target.value)} placeholder={account.email ?? account.uid} />
+          <Input
+            aria-label="Confirm the account to delete"
+            value={typed}
+            onChange={(event) => setTyped(event.target.value)}
+            placeholder={account.email ?? account.uid}
+          />
         </Flex>
       </Modal>
     </Flex>

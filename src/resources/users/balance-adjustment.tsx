@@ -14,7 +14,16 @@ export function BalanceAdjustment({ uid, onDone }: { uid: string; onDone: () => 
   const { mutate, mutation } = useCustomMutation<LedgerEntry>();
   const submit = form.handleSubmit((values) =>
     mutate(
-      { url: apiRoutes.users.transactions(uid), method: "post", values, successNotification: { type: "success", message: `Balance adjusted by ${formatMoney(values.amountCents, values.currency)}` }, errorNotification: false },
+      {
+        url: apiRoutes.users.transactions(uid),
+        method: "post",
+        values,
+        successNotification: {
+          type: "success",
+          message: `Balance adjusted by ${formatMoney(values.amountCents, values.currency)}`,
+        },
+        errorNotification: false,
+      },
       {
         onSuccess: () => {
           form.reset();
@@ -30,11 +39,26 @@ export function BalanceAdjustment({ uid, onDone }: { uid: string; onDone: () => 
       <Flex gap={12} wrap align="start">
         <Field control={form.control} name="amountCents" label="Amount (negative debits)" required>
           {(field) => (
-            <InputNumber id={field.id} step={1} precision={2} value={(field.value ?? 0) / 100} onChange={(value) => field.onChange(centsOf(Number(value ?? 0)))} onBlur={field.onBlur} aria-label="Adjustment amount" />
+            <InputNumber
+              id={field.id}
+              step={1}
+              precision={2}
+              value={(field.value ?? 0) / 100}
+              onChange={(value) => field.onChange(centsOf(Number(value ?? 0)))}
+              onBlur={field.onBlur}
+              aria-label="Adjustment amount"
+            />
           )}
         </Field>
         <Field control={form.control} name="currency" label="Currency" required>
-          {(field) => <Select {...field} aria-label="Adjustment currency" style={{ width: 100 }} options={["EUR", "GBP", "USD"].map((c) => ({ value: c, label: c }))} />}
+          {(field) => (
+            <Select
+              {...field}
+              aria-label="Adjustment currency"
+              style={{ width: 100 }}
+              options={["EUR", "GBP", "USD"].map((c) => ({ value: c, label: c }))}
+            />
+          )}
         </Field>
         <Field control={form.control} name="reason" label="Reason (the user reads it)" required>
           {(field) => <Input {...field} maxLength={500} style={{ minWidth: 280 }} aria-label="Adjustment reason" />}

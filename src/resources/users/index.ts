@@ -1,7 +1,7 @@
+import { menuIcon } from "../../components/menu-icon";
 import { isUid } from "../../lib/route-params";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
-import { menuIcon } from "../../components/menu-icon";
 
 export const users: ResourceDefinition = {
   name: "users",

@@ -34,15 +34,34 @@ type StatusView = (typeof STATUS_VIEWS)[number]["value"];
 export function UsersList() {
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
-  const { tableProps, filters, setFilters } = useResourceTable<UserSummary>("users", { field: "createdAt", order: "desc" });
-  const valueOf = (field: string) => filters.find((filter) => "field" in filter && filter.field === field)?.value as string | undefined;
+  const { tableProps, filters, setFilters } = useResourceTable<UserSummary>("users", {
+    field: "createdAt",
+    order: "desc",
+  });
+  const valueOf = (field: string) =>
+    filters.find((filter) => "field" in filter && filter.field === field)?.value as string | undefined;
   const role: RoleView = (valueOf("role") as Role | undefined) ?? "all";
-  const status: StatusView = valueOf("deleted") === "true" ? "deleted" : valueOf("disabled") === "true" ? "disabled" : valueOf("disabled") === "false" ? "active" : "any";
+  const status: StatusView =
+    valueOf("deleted") === "true"
+      ? "deleted"
+      : valueOf("disabled") === "true"
+        ? "disabled"
+        : valueOf("disabled") === "false"
+          ? "active"
+          : "any";
   const chooseStatus = (value: StatusView) =>
     setFilters(
       [
-        { field: "disabled", operator: "eq", value: value === "disabled" ? "true" : value === "active" ? "false" : undefined },
-        { field: "deleted", operator: "eq", value: value === "deleted" ? "true" : value === "any" ? undefined : "false" },
+        {
+          field: "disabled",
+          operator: "eq",
+          value: value === "disabled" ? "true" : value === "active" ? "false" : undefined,
+        },
+        {
+          field: "deleted",
+          operator: "eq",
+          value: value === "deleted" ? "true" : value === "any" ? undefined : "false",
+        },
       ],
       "merge",
     );
@@ -60,8 +79,20 @@ export function UsersList() {
       <Flex vertical gap={12}>
         <Flex gap={12} wrap align="center">
           <ListSearch filters={filters} setFilters={setFilters} placeholder="Email or name, or any part of them" />
-          <Segmented aria-label="Role" options={ROLE_VIEWS.map((v) => ({ value: v.value, label: v.label }))} value={role} onChange={(value) => setFilters([{ field: "role", operator: "eq", value: value === "all" ? undefined : value }], "merge")} />
-          <Segmented aria-label="Status" options={STATUS_VIEWS.map((v) => ({ value: v.value, label: v.label }))} value={status} onChange={(value) => chooseStatus(value as StatusView)} />
+          <Segmented
+            aria-label="Role"
+            options={ROLE_VIEWS.map((v) => ({ value: v.value, label: v.label }))}
+            value={role}
+            onChange={(value) =>
+              setFilters([{ field: "role", operator: "eq", value: value === "all" ? undefined : value }], "merge")
+            }
+          />
+          <Segmented
+            aria-label="Status"
+            options={STATUS_VIEWS.map((v) => ({ value: v.value, label: v.label }))}
+            value={status}
+            onChange={(value) => chooseStatus(value as StatusView)}
+          />
         </Flex>
         <Table
           {...tableProps}
@@ -97,7 +128,15 @@ export function UsersList() {
               dataIndex: "disabled",
               title: "Status",
               render: (_: unknown, user: UserSummary) =>
-                user.deletedAt ? <Tag>deleted</Tag> : user.disabled ? <Tag color="red">disabled</Tag> : user.emailVerified ? <Tag color="green">active</Tag> : <Tag color="gold">email not verified</Tag>,
+                user.deletedAt ? (
+                  <Tag>deleted</Tag>
+                ) : user.disabled ? (
+                  <Tag color="red">disabled</Tag>
+                ) : user.emailVerified ? (
+                  <Tag color="green">active</Tag>
+                ) : (
+                  <Tag color="gold">email not verified</Tag>
+                ),
             },
             { dataIndex: "createdAt", title: "Signed up", sorter: true, render: when },
             { dataIndex: "lastSignInAt", title: "Last sign-in", sorter: true, render: when },

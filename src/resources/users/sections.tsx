@@ -26,12 +26,33 @@ interface Page<Row> {
 
 /** A list endpoint read with list-query filters (`field[op]=value`), 10 rows unless said. */
 function useListOf<Row>(url: string, query: Record<string, string>, enabled = true) {
-  const { query: result } = useCustom<Page<Row>>({ url, method: "get", config: { query: { pageSize: "10", ...query } }, queryOptions: { enabled }, errorNotification: false });
-  return { rows: result.data?.data.data ?? [], total: result.data?.data.total ?? 0, loading: result.isLoading, error: result.error };
+  const { query: result } = useCustom<Page<Row>>({
+    url,
+    method: "get",
+    config: { query: { pageSize: "10", ...query } },
+    queryOptions: { enabled },
+    errorNotification: false,
+  });
+  return {
+    rows: result.data?.data.data ?? [],
+    total: result.data?.data.total ?? 0,
+    loading: result.isLoading,
+    error: result.error,
+  };
 }
 
 /** One section of the page: a titled card with a small table and, when the list is longer, how much of it shows. */
-function Section<Row extends { id: string | number }>({ title, extra, label, rows, total, loading, noun, emptyText, columns }: {
+function Section<Row extends { id: string | number }>({
+  title,
+  extra,
+  label,
+  rows,
+  total,
+  loading,
+  noun,
+  emptyText,
+  columns,
+}: {
   title: string;
   extra?: ReactNode;
   label: string;
@@ -44,17 +65,33 @@ function Section<Row extends { id: string | number }>({ title, extra, label, row
 }) {
   return (
     <Card size="small" title={title} extra={extra}>
-      <Table<Row> size="small" rowKey="id" aria-label={label} loading={loading} pagination={false} scroll={{ x: "max-content" }} dataSource={rows} locale={{ emptyText }} columns={columns} />
-      {total > rows.length && <Typography.Text type="secondary">{`${rows.length} of ${total} ${noun} shown`}</Typography.Text>}
+      <Table<Row>
+        size="small"
+        rowKey="id"
+        aria-label={label}
+        loading={loading}
+        pagination={false}
+        scroll={{ x: "max-content" }}
+        dataSource={rows}
+        locale={{ emptyText }}
+        columns={columns}
+      />
+      {total > rows.length && (
+        <Typography.Text type="secondary">{`${rows.length} of ${total} ${noun} shown`}</Typography.Text>
+      )}
     </Card>
   );
 }
 
 export function UserVehicles({ uid }: { uid: string }) {
-  const { rows, total, loading } = useListOf<Vehicle>(apiPaths["user-devices"].list, { "ownerUid[eq]": uid, sort: "-lastConnectedAt" });
+  const { rows, total, loading } = useListOf<Vehicle>(apiPaths["user-devices"].list, {
+    "ownerUid[eq]": uid,
+    sort: "-lastConnectedAt",
+  });
   return (
     <Section<Vehicle>
-      title={`Vehicles (${total})`} extra={<Link to={userVehiclesOf(uid)}>All vehicles</Link>}
+      title={`Vehicles (${total})`}
+      extra={<Link to={userVehiclesOf(uid)}>All vehicles</Link>}
       label="User's vehicles"
       rows={rows}
       total={total}
@@ -62,10 +99,19 @@ export function UserVehicles({ uid }: { uid: string }) {
       noun="vehicles"
       emptyText="No vehicles connected"
       columns={[
-        { dataIndex: "name", title: "Vehicle", render: (name: string, vehicle) => <Link to={`/my-devices/${vehicle.id}`}>{name}</Link> },
+        {
+          dataIndex: "name",
+          title: "Vehicle",
+          render: (name: string, vehicle) => <Link to={`/my-devices/${vehicle.id}`}>{name}</Link>,
+        },
         { dataIndex: "vin", title: "VIN", render: (vin: string | null) => vin ?? "—" },
         { dataIndex: "firmwareId", title: "Firmware", render: (value: string | null) => value ?? "unknown" },
-        { key: "flash", title: "Last flash", render: (_, vehicle) => (vehicle.lastFlash ? <FlashResultTag result={vehicle.lastFlash.result as FlashResult} /> : "none") },
+        {
+          key: "flash",
+          title: "Last flash",
+          render: (_, vehicle) =>
+            vehicle.lastFlash ? <FlashResultTag result={vehicle.lastFlash.result as FlashResult} /> : "none",
+        },
         { dataIndex: "lastConnectedAt", title: "Last connected", render: when },
       ]}
     />
@@ -73,7 +119,10 @@ export function UserVehicles({ uid }: { uid: string }) {
 }
 
 export function UserDataLogs({ uid }: { uid: string }) {
-  const { rows, total, loading } = useListOf<DataLogSummary>(apiPaths["data-logs"].list, { "ownerUid[eq]": uid, sort: "-createdAt" });
+  const { rows, total, loading } = useListOf<DataLogSummary>(apiPaths["data-logs"].list, {
+    "ownerUid[eq]": uid,
+    sort: "-createdAt",
+  });
   return (
     <Section<DataLogSummary>
       title={`Data logs (${total})`}
@@ -84,7 +133,11 @@ export function UserDataLogs({ uid }: { uid: string }) {
       noun="logs"
       emptyText="No data logs uploaded"
       columns={[
-        { dataIndex: "title", title: "Log", render: (title: string, log) => <Link to={`/tuning-tools/data-logs/${log.id}`}>{title}</Link> },
+        {
+          dataIndex: "title",
+          title: "Log",
+          render: (title: string, log) => <Link to={`/tuning-tools/data-logs/${log.id}`}>{title}</Link>,
+        },
         { dataIndex: "format", title: "Format" },
         { dataIndex: "durationSeconds", title: "Duration", render: (seconds: number) => `${seconds.toFixed(1)} s` },
         { dataIndex: "createdAt", title: "Uploaded", render: when },
@@ -97,7 +150,11 @@ export function UserDataLogs({ uid }: { uid: string }) {
 export function UserFlashSessions({ uid }: { uid: string }) {
   const vehicles = useListOf<Vehicle>(apiPaths["user-devices"].list, { "ownerUid[eq]": uid, pageSize: "100" });
   const ids = vehicles.rows.map((vehicle) => vehicle.id);
-  const { rows, total, loading } = useListOf<FlashLog>(apiRoutes.flashLog.list(), { "vehicleId[in]": ids.join(","), sort: "-flashedAt" }, ids.length > 0);
+  const { rows, total, loading } = useListOf<FlashLog>(
+    apiRoutes.flashLog.list(),
+    { "vehicleId[in]": ids.join(","), sort: "-flashedAt" },
+    ids.length > 0,
+  );
   const nameOf = new Map(vehicles.rows.map((vehicle) => [vehicle.id, vehicle.name]));
   return (
     <Section<FlashLog>
@@ -110,14 +167,29 @@ export function UserFlashSessions({ uid }: { uid: string }) {
       emptyText="No flash sessions"
       columns={[
         { dataIndex: "flashedAt", title: "When", render: when },
-        { dataIndex: "vehicleId", title: "Vehicle", render: (id: string) => <Link to={`/my-devices/${id}`}>{nameOf.get(id) ?? id}</Link> },
-        { key: "what", title: "Wrote", render: (_, log) => (log.kind === "stock" ? "stock read" : `${log.tuneTitle ?? "a tune"}${log.tuneVersion ? ` v${log.tuneVersion}` : ""}`) },
-        { dataIndex: "result", title: "Result", render: (result: FlashResult, log) => (
-          <Flex vertical>
-            <FlashResultTag result={result} />
-            {result !== "success" && log.message && <Typography.Text type="secondary">{log.message}</Typography.Text>}
-          </Flex>
-        ) },
+        {
+          dataIndex: "vehicleId",
+          title: "Vehicle",
+          render: (id: string) => <Link to={`/my-devices/${id}`}>{nameOf.get(id) ?? id}</Link>,
+        },
+        {
+          key: "what",
+          title: "Wrote",
+          render: (_, log) =>
+            log.kind === "stock"
+              ? "stock read"
+              : `${log.tuneTitle ?? "a tune"}${log.tuneVersion ? ` v${log.tuneVersion}` : ""}`,
+        },
+        {
+          dataIndex: "result",
+          title: "Result",
+          render: (result: FlashResult, log) => (
+            <Flex vertical>
+              <FlashResultTag result={result} />
+              {result !== "success" && log.message && <Typography.Text type="secondary">{log.message}</Typography.Text>}
+            </Flex>
+          ),
+        },
       ]}
     />
   );
@@ -125,7 +197,10 @@ export function UserFlashSessions({ uid }: { uid: string }) {
 
 export function UserTuningRequests({ uid, role }: { uid: string; role: Role }) {
   const side = role === "dealer" ? "dealerUid" : "customerUid";
-  const { rows, total, loading } = useListOf<TuningRequestSummary>(apiPaths["tuning-requests"].list, { [`${side}[eq]`]: uid, sort: "-updatedAt" });
+  const { rows, total, loading } = useListOf<TuningRequestSummary>(apiPaths["tuning-requests"].list, {
+    [`${side}[eq]`]: uid,
+    sort: "-updatedAt",
+  });
   return (
     <Section<TuningRequestSummary>
       title={`Tuning requests ${role === "dealer" ? "worked" : "asked"} (${total})`}
@@ -136,9 +211,17 @@ export function UserTuningRequests({ uid, role }: { uid: string; role: Role }) {
       noun="requests"
       emptyText="No tuning requests"
       columns={[
-        { dataIndex: "reference", title: "Request", render: (reference: string, request) => <Link to={`/tuning-requests/show/${request.id}`}>{reference}</Link> },
+        {
+          dataIndex: "reference",
+          title: "Request",
+          render: (reference: string, request) => <Link to={`/tuning-requests/show/${request.id}`}>{reference}</Link>,
+        },
         { dataIndex: "state", title: "State", render: (_, request) => <StateTag state={request.state} /> },
-        { key: "party", title: role === "dealer" ? "Customer" : "Dealer", render: (_, request) => (role === "dealer" ? request.customerName : request.dealerName) ?? "—" },
+        {
+          key: "party",
+          title: role === "dealer" ? "Customer" : "Dealer",
+          render: (_, request) => (role === "dealer" ? request.customerName : request.dealerName) ?? "—",
+        },
         { dataIndex: "vehicleName", title: "Vehicle", render: (name: string | null) => name ?? "—" },
         { dataIndex: "lastCustomerActionAt", title: "Last customer action", render: when },
       ]}
@@ -151,12 +234,31 @@ function changeText(event: AuditEvent): string {
   const before = (event.before ?? {}) as Record<string, unknown>;
   const after = (event.after ?? {}) as Record<string, unknown>;
   const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  const show = (value: unknown) => (value === undefined ? "—" : typeof value === "string" ? value : JSON.stringify(value));
-  return fields.map((field) => (field in before && field in after ? `${field}: ${show(before[field])} → ${show(after[field])}` : `${field}: ${show(after[field] ?? before[field])}`)).join("; ");
+  const show = (value: unknown) =>
+    value === undefined ? "—" : typeof value === "string" ? value : JSON.stringify(value);
+  return fields
+    .map((field) =>
+      field in before && field in after
+        ? `${field}: ${show(before[field])} → ${show(after[field])}`
+        : `${field}: ${show(after[field] ?? before[field])}`,
+    )
+    .join("; ");
 }
 
-export function AuditTable({ query, title, emptyText }: { query: Record<string, string>; title: string; emptyText: string }) {
-  const { rows, total, loading } = useListOf<AuditEvent>(apiPaths["audit-events"].list, { sort: "-at", pageSize: "20", ...query });
+export function AuditTable({
+  query,
+  title,
+  emptyText,
+}: {
+  query: Record<string, string>;
+  title: string;
+  emptyText: string;
+}) {
+  const { rows, total, loading } = useListOf<AuditEvent>(apiPaths["audit-events"].list, {
+    sort: "-at",
+    pageSize: "20",
+    ...query,
+  });
   return (
     <Section<AuditEvent>
       title={`${title} (${total})`}
@@ -168,10 +270,33 @@ export function AuditTable({ query, title, emptyText }: { query: Record<string, 
       emptyText={emptyText}
       columns={[
         { dataIndex: "at", title: "When", render: when },
-        { key: "actor", title: "Who", render: (_, event) => (event.actorUid ? <Link to={`/admin/users/${encodeURIComponent(event.actorUid)}`}>{event.actorLabel ?? event.actorUid}</Link> : "the server") },
+        {
+          key: "actor",
+          title: "Who",
+          render: (_, event) =>
+            event.actorUid ? (
+              <Link to={`/admin/users/${encodeURIComponent(event.actorUid)}`}>
+                {event.actorLabel ?? event.actorUid}
+              </Link>
+            ) : (
+              "the server"
+            ),
+        },
         { dataIndex: "action", title: "What", render: (action: string) => <Tag>{action}</Tag> },
-        { key: "change", title: "Change", render: (_, event) => <Typography.Text style={{ whiteSpace: "normal" }}>{changeText(event)}</Typography.Text> },
-        { dataIndex: "requestId", title: "Request", render: (id: string | null) => <Typography.Text type="secondary" copyable={Boolean(id)}>{id ?? "—"}</Typography.Text> },
+        {
+          key: "change",
+          title: "Change",
+          render: (_, event) => <Typography.Text style={{ whiteSpace: "normal" }}>{changeText(event)}</Typography.Text>,
+        },
+        {
+          dataIndex: "requestId",
+          title: "Request",
+          render: (id: string | null) => (
+            <Typography.Text type="secondary" copyable={Boolean(id)}>
+              {id ?? "—"}
+            </Typography.Text>
+          ),
+        },
       ]}
     />
   );

@@ -9,28 +9,32 @@ import { type HttpError, useCustom } from "@refinedev/core";
 import { Card, Descriptions, Flex, Skeleton, Space, Tag } from "antd";
 import { useState } from "react";
 import { useNavigate, useParams } from "react-router";
-import { BalanceAdjustment } from "./balance-adjustment";
-import { AccountActions } from "./account-actions";
-import { ROLE_COLORS, when } from "./presentation";
-import { AuditTable, UserDataLogs, UserFlashSessions, UserTuningRequests, UserVehicles } from "./sections";
 import type { Account } from "../../../contracts/account";
 import { apiRoutes } from "../../../contracts/api-paths";
 import { ErrorPage } from "../../components/error-page";
 import { Link } from "../../components/link";
 import { PageFrame } from "../../components/page-frame";
-import { useRecordMissing } from "../../components/record-not-found";
 import { OrdersTable } from "../../components/payments/orders-table";
 import { ProfileChangeReview } from "../../components/profile-change-requests/review";
+import { useRecordMissing } from "../../components/record-not-found";
 import { failureText } from "../../lib/http-errors";
 import { RepositoryAccessList } from "../my-tunes/repositories";
 import { Transactions } from "../my-tunes/transactions";
+import { AccountActions } from "./account-actions";
+import { BalanceAdjustment } from "./balance-adjustment";
+import { ROLE_COLORS, when } from "./presentation";
+import { AuditTable, UserDataLogs, UserFlashSessions, UserTuningRequests, UserVehicles } from "./sections";
 
 export function UsersShow() {
   const { userId = "" } = useParams();
   const navigate = useNavigate();
   // A change made here (an adjustment, a role) makes the sections that show it read again.
   const [version, setVersion] = useState(0);
-  const { query } = useCustom<Account>({ url: apiRoutes.users.record(userId), method: "get", errorNotification: false });
+  const { query } = useCustom<Account>({
+    url: apiRoutes.users.record(userId),
+    method: "get",
+    errorNotification: false,
+  });
   const account = query.data?.data;
   const failure = query.error as (HttpError & { description?: string }) | null;
   if (useRecordMissing(failure)) return null;
@@ -41,7 +45,15 @@ export function UsersShow() {
   };
   return (
     <PageFrame title={query.isLoading ? "User" : name} subtitle={account?.email ?? undefined}>
-      {failure && <ErrorPage error={{ statusCode: failure.statusCode ?? 500, message: "Could not load the user", description: failureText(failure) }} />}
+      {failure && (
+        <ErrorPage
+          error={{
+            statusCode: failure.statusCode ?? 500,
+            message: "Could not load the user",
+            description: failureText(failure),
+          }}
+        />
+      )}
       {query.isLoading && <Skeleton active />}
       {account && (
         <Flex vertical gap={16}>
@@ -52,18 +64,30 @@ export function UsersShow() {
                 <Descriptions.Item label="Email">
                   <Space wrap>
                     {account.email ?? "—"}
-                    {account.email && <Tag color={account.emailVerified ? "green" : "gold"}>{account.emailVerified ? "verified" : "not verified"}</Tag>}
+                    {account.email && (
+                      <Tag color={account.emailVerified ? "green" : "gold"}>
+                        {account.emailVerified ? "verified" : "not verified"}
+                      </Tag>
+                    )}
                   </Space>
                 </Descriptions.Item>
                 <Descriptions.Item label="Role">
                   <Tag color={ROLE_COLORS[account.role]}>{account.role}</Tag>
                 </Descriptions.Item>
                 <Descriptions.Item label="Status">
-                  {account.deletedAt ? <Tag>deleted {when(account.deletedAt)}</Tag> : account.disabled ? <Tag color="red">disabled</Tag> : <Tag color="green">active</Tag>}
+                  {account.deletedAt ? (
+                    <Tag>deleted {when(account.deletedAt)}</Tag>
+                  ) : account.disabled ? (
+                    <Tag color="red">disabled</Tag>
+                  ) : (
+                    <Tag color="green">active</Tag>
+                  )}
                 </Descriptions.Item>
                 <Descriptions.Item label="Created">{when(account.creationTime)}</Descriptions.Item>
                 <Descriptions.Item label="Last sign-in">{when(account.lastSignInTime)}</Descriptions.Item>
-                <Descriptions.Item label="Signs in with">{account.providerData.map((provider) => provider.providerId).join(", ") || "—"}</Descriptions.Item>
+                <Descriptions.Item label="Signs in with">
+                  {account.providerData.map((provider) => provider.providerId).join(", ") || "—"}
+                </Descriptions.Item>
                 <Descriptions.Item label="Dealer profile">
                   {account.profile.dealer ? (
                     <Space wrap>
@@ -94,8 +118,20 @@ export function UsersShow() {
           </Card>
           <RepositoryAccessList uid={account.uid} />
           {account.profile.dealer && <ProfileChangeReview uid={account.uid} />}
-          <AuditTable key={`audit-${version}`} title="Audit of this account" emptyText="No changes made to this account yet" query={{ "subjectUid[eq]": account.uid }} />
-          {account.role !== "customer" && <AuditTable key={`actor-${version}`} title="Changes made by this user" emptyText="This user has changed nothing of anyone else's" query={{ "actorUid[eq]": account.uid }} />}
+          <AuditTable
+            key={`audit-${version}`}
+            title="Audit of this account"
+            emptyText="No changes made to this account yet"
+            query={{ "subjectUid[eq]": account.uid }}
+          />
+          {account.role !== "customer" && (
+            <AuditTable
+              key={`actor-${version}`}
+              title="Changes made by this user"
+              emptyText="This user has changed nothing of anyone else's"
+              query={{ "actorUid[eq]": account.uid }}
+            />
+          )}
         </Flex>
       )}
     </PageFrame>

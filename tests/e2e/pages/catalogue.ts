@@ -1,18 +1,27 @@
-import { type Locator, type Page, expect as baseExpect } from "@playwright/test";
+import { expect as baseExpect, type Locator, type Page } from "@playwright/test";
 
 // Every step waits on the server (uploads, a 50-row import, Monaco): a loaded CI machine needs more than 10 s.
 const expect = baseExpect.configure({ timeout: 30_000 });
 
 /** A drawer over an admin list, found by its title. */
 function drawer(page: Page, title: string): Locator {
-  return page.locator(".ant-drawer-content").filter({ has: page.locator(".ant-drawer-title").getByText(title, { exact: true }) });
+  return page
+    .locator(".ant-drawer-content")
+    .filter({ has: page.locator(".ant-drawer-title").getByText(title, { exact: true }) });
 }
 
 /** The admin catalogue pages (/admin/firmware-support, /admin/pid-templates, /admin/computed-descriptors), as an admin uses them. */
 export class CataloguePages {
   constructor(private readonly page: Page) {}
 
-  async createFirmware(record: { firmwareId: string; manufacturer: string; ecuFamily: string; imageSize: number; identify: unknown; checksums: unknown }) {
+  async createFirmware(record: {
+    firmwareId: string;
+    manufacturer: string;
+    ecuFamily: string;
+    imageSize: number;
+    identify: unknown;
+    checksums: unknown;
+  }) {
     await this.page.goto("/admin/firmware-support");
     await this.page.getByRole("button", { name: "New firmware" }).click();
     const form = drawer(this.page, "New firmware record");
@@ -55,7 +64,14 @@ export class CataloguePages {
     return saved;
   }
 
-  async addVehicle(vehicle: { make: string; model: string; engine: string; yearFrom: number; ecu: string; firmwareId: string }) {
+  async addVehicle(vehicle: {
+    make: string;
+    model: string;
+    engine: string;
+    yearFrom: number;
+    ecu: string;
+    firmwareId: string;
+  }) {
     await this.page.getByRole("tab", { name: "Supported vehicles" }).click();
     await this.page.getByRole("button", { name: "Add vehicle" }).click();
     const form = drawer(this.page, "Add supported vehicle");
@@ -102,7 +118,10 @@ export class CataloguePages {
       await picker.click();
       await picker.fill(channel);
       // antd's visible options are plain elements; the role="option" ones are its hidden accessibility copy.
-      await this.page.locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: new RegExp(`^${channel} \\(`) }).first().click();
+      await this.page
+        .locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: new RegExp(`^${channel} \\(`) })
+        .first()
+        .click();
     }
     return form;
   }

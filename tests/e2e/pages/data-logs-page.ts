@@ -1,4 +1,4 @@
-import { type Locator, type Page, expect } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 /** The data-log list: upload, table, share dialog. */
 export class DataLogsPage {
@@ -27,7 +27,10 @@ export class DataLogsPage {
   }
 
   row(title: string): Locator {
-    return this.page.getByRole("table", { name: "Data logs" }).getByRole("row").filter({ has: this.page.getByRole("link", { name: title, exact: true }) });
+    return this.page
+      .getByRole("table", { name: "Data logs" })
+      .getByRole("row")
+      .filter({ has: this.page.getByRole("link", { name: title, exact: true }) });
   }
 
   rows(): Locator {
@@ -38,7 +41,9 @@ export class DataLogsPage {
   async removeVehicle(title: string) {
     await this.page.getByRole("button", { name: `Edit ${title}` }).click();
     const dialog = this.page.getByRole("dialog", { name: "Edit log" });
-    const select = dialog.locator(".ant-select", { has: this.page.getByRole("combobox", { name: "Vehicle", exact: true }) });
+    const select = dialog.locator(".ant-select", {
+      has: this.page.getByRole("combobox", { name: "Vehicle", exact: true }),
+    });
     await expect(select).toContainText("Demo hatchback");
     await select.hover();
     await select.locator(".ant-select-clear").click();

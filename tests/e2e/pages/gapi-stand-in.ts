@@ -75,5 +75,7 @@ const SCRIPT = String.raw`(function () {
 })();`;
 
 export async function standInForGapi(context: BrowserContext): Promise<void> {
-  await context.route("https://apis.google.com/js/api.js*", (route) => route.fulfill({ contentType: "text/javascript", body: SCRIPT }));
+  await context.route("https://apis.google.com/js/api.js*", (route) =>
+    route.fulfill({ contentType: "text/javascript", body: SCRIPT }),
+  );
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type APIRequestContext, type Page, test as base, expect } from "@playwright/test";
+import { type APIRequestContext, test as base, expect, type Page } from "@playwright/test";
 
 export const PASSWORD = "Gearbox-42";
 
@@ -37,13 +37,21 @@ export class IdentityEmulator {
   }
 
   /** The newest link of a kind sent to an address, waiting a moment for it to be "sent". */
-  async latestLink(email: string, requestType: "VERIFY_EMAIL" | "PASSWORD_RESET" | "EMAIL_SIGNIN" | "VERIFY_AND_CHANGE_EMAIL" | "RECOVER_EMAIL"): Promise<URL> {
+  async latestLink(
+    email: string,
+    requestType: "VERIFY_EMAIL" | "PASSWORD_RESET" | "EMAIL_SIGNIN" | "VERIFY_AND_CHANGE_EMAIL" | "RECOVER_EMAIL",
+  ): Promise<URL> {
     let found: OobCode | undefined;
     await expect
-      .poll(async () => {
-        found = (await this.codes()).filter((code) => code.email.toLowerCase() === email.toLowerCase() && code.requestType === requestType).at(-1);
-        return found;
-      }, { message: `no ${requestType} email to ${email}` })
+      .poll(
+        async () => {
+          found = (await this.codes())
+            .filter((code) => code.email.toLowerCase() === email.toLowerCase() && code.requestType === requestType)
+            .at(-1);
+          return found;
+        },
+        { message: `no ${requestType} email to ${email}` },
+      )
       .toBeTruthy();
     return new URL(found!.oobLink);
   }
@@ -55,9 +63,12 @@ export class IdentityEmulator {
   }
 
   async createUser(email: string, password = PASSWORD, displayName = "Test Driver"): Promise<string> {
-    const response = await this.request.post(`${this.url}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=${this.apiKey}`, {
-      data: { email, password, displayName, returnSecureToken: true },
-    });
+    const response = await this.request.post(
+      `${this.url}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=${this.apiKey}`,
+      {
+        data: { email, password, displayName, returnSecureToken: true },
+      },
+    );
     const body = await response.json();
     expect(body.localId, JSON.stringify(body)).toBeTruthy();
     return body.localId;
@@ -65,36 +76,55 @@ export class IdentityEmulator {
 
   /** What an administrator does in the identity console. */
   async updateUser(localId: string, fields: Record<string, unknown>): Promise<void> {
-    const response = await this.request.post(`${this.url}/identitytoolkit.googleapis.com/v1/projects/${this.projectId}/accounts:update`, {
-      headers: { authorization: "Bearer owner" },
-      data: { localId, ...fields },
-    });
+    const response = await this.request.post(
+      `${this.url}/identitytoolkit.googleapis.com/v1/projects/${this.projectId}/accounts:update`,
+      {
+        headers: { authorization: "Bearer owner" },
+        data: { localId, ...fields },
+      },
+    );
     expect(response.ok(), await response.text()).toBe(true);
   }
 
-  async lookup(
-    email: string,
-  ): Promise<{ localId: string; email: string; emailVerified?: boolean; disabled?: boolean; providerUserInfo?: Array<{ providerId: string }> } | undefined> {
-    const response = await this.request.post(`${this.url}/identitytoolkit.googleapis.com/v1/projects/${this.projectId}/accounts:lookup`, {
-      headers: { authorization: "Bearer owner" },
-      data: { email: [email] },
-    });
+  async lookup(email: string): Promise<
+    | {
+        localId: string;
+        email: string;
+        emailVerified?: boolean;
+        disabled?: boolean;
+        providerUserInfo?: Array<{ providerId: string }>;
+      }
+    | undefined
+  > {
+    const response = await this.request.post(
+      `${this.url}/identitytoolkit.googleapis.com/v1/projects/${this.projectId}/accounts:lookup`,
+      {
+        headers: { authorization: "Bearer owner" },
+        data: { email: [email] },
+      },
+    );
     return (await response.json()).users?.[0];
   }
 
   /** What the SDK's updateEmail does: change the address at once, with the user's own token. */
   async changeEmail(email: string, password: string, newEmailAddress: string): Promise<void> {
     const idToken = await this.idToken(email, password);
-    const response = await this.request.post(`${this.url}/identitytoolkit.googleapis.com/v1/accounts:update?key=${this.apiKey}`, {
-      data: { idToken, email: newEmailAddress, returnSecureToken: true },
-    });
+    const response = await this.request.post(
+      `${this.url}/identitytoolkit.googleapis.com/v1/accounts:update?key=${this.apiKey}`,
+      {
+        data: { idToken, email: newEmailAddress, returnSecureToken: true },
+      },
+    );
     expect(response.ok(), await response.text()).toBe(true);
   }
 
   async idToken(email: string, password: string): Promise<string> {
-    const response = await this.request.post(`${this.url}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=${this.apiKey}`, {
-      data: { email, password, returnSecureToken: true },
-    });
+    const response = await this.request.post(
+      `${this.url}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=${this.apiKey}`,
+      {
+        data: { email, password, returnSecureToken: true },
+      },
+    );
     return (await response.json()).idToken;
   }
 }
@@ -115,7 +145,10 @@ export class CreateAccountPage {
   }
 
   rule(label: string | RegExp) {
-    return this.page.getByRole("list", { name: "Password requirements" }).getByRole("listitem").filter({ hasText: label });
+    return this.page
+      .getByRole("list", { name: "Password requirements" })
+      .getByRole("listitem")
+      .filter({ hasText: label });
   }
 
   async submit() {

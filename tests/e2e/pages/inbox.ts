@@ -1,4 +1,4 @@
-import { type Page, expect } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 
 /** The local inbox the test run's portal sends its mail to (scripts/test.ts starts it). */
 export const INBOX_URL = process.env.E2E_MAIL_INBOX_URL ?? "http://127.0.0.1:1180";
@@ -38,7 +38,9 @@ export async function emailedActionPath(page: Page, to: string, subject: string)
       async () => {
         const response = await page.request.get(`${INBOX_URL}/api/messages?to=${encodeURIComponent(to)}`);
         const messages = (await response.json()) as CaughtMail[];
-        found = messages.find((message) => message.subject === subject)?.links.find((link) => new URL(link).pathname === "/handle-email-action");
+        found = messages
+          .find((message) => message.subject === subject)
+          ?.links.find((link) => new URL(link).pathname === "/handle-email-action");
         return found;
       },
       { message: `no "${subject}" email to ${to}` },

@@ -1,4 +1,4 @@
-import { type Page, expect } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 
 /** What a visitor sees of a page's frame at the current window size: scrolling, the title, the navigation. */
 export class LayoutProbe {
@@ -31,7 +31,14 @@ export class LayoutProbe {
     await this.page.waitForFunction(() => !document.querySelector(".page-snapshot"), undefined, { timeout: 30_000 });
     // Shown ones only: a page kept alive off screen keeps its placeholders (the landing's table that loads near view).
     await this.page
-      .waitForFunction(() => ![...document.querySelectorAll(".ant-spin-spinning, .ant-skeleton-active")].some((element) => element.getClientRects().length > 0), undefined, { timeout: 5_000 })
+      .waitForFunction(
+        () =>
+          ![...document.querySelectorAll(".ant-spin-spinning, .ant-skeleton-active")].some(
+            (element) => element.getClientRects().length > 0,
+          ),
+        undefined,
+        { timeout: 5_000 },
+      )
       .catch(() => undefined);
     await this.page.waitForTimeout(100);
   }
@@ -39,7 +46,11 @@ export class LayoutProbe {
   /** Side-menu labels shown cut short (an ellipsis instead of their end), by their full text. */
   cutMenuLabels(): Promise<string[]> {
     return this.page.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>(".ant-layout-sider .ant-menu-title-content, .ant-drawer .ant-menu-title-content")]
+      [
+        ...document.querySelectorAll<HTMLElement>(
+          ".ant-layout-sider .ant-menu-title-content, .ant-drawer .ant-menu-title-content",
+        ),
+      ]
         .filter((label) => label.getClientRects().length > 0 && label.scrollWidth > label.clientWidth + 1)
         .map((label) => label.textContent ?? ""),
     );
@@ -55,9 +66,17 @@ export class LayoutProbe {
         }
         return false;
       };
-      const past = (element: Element) => element.getBoundingClientRect().right > window.innerWidth + 1 && !clipped(element);
-      const found = [...document.body.querySelectorAll("*")].filter((element) => element.getClientRects().length > 0 && past(element) && ![...element.children].some(past));
-      return found.slice(0, 3).map((element) => `${element.tagName.toLowerCase()}${element.className && typeof element.className === "string" ? `.${element.className.trim().split(/\s+/).join(".")}` : ""} (right edge ${Math.round(element.getBoundingClientRect().right)} px)`);
+      const past = (element: Element) =>
+        element.getBoundingClientRect().right > window.innerWidth + 1 && !clipped(element);
+      const found = [...document.body.querySelectorAll("*")].filter(
+        (element) => element.getClientRects().length > 0 && past(element) && ![...element.children].some(past),
+      );
+      return found
+        .slice(0, 3)
+        .map(
+          (element) =>
+            `${element.tagName.toLowerCase()}${element.className && typeof element.className === "string" ? `.${element.className.trim().split(/\s+/).join(".")}` : ""} (right edge ${Math.round(element.getBoundingClientRect().right)} px)`,
+        );
     });
   }
 
@@ -71,10 +90,16 @@ export class LayoutProbe {
     return this.page.evaluate(() => {
       // The page title: an open drawer's (a record or form opened over its list, on a route of its own),
       // else a portal page's h2, a public or full-screen page's h1 or h3.
-      const drawerTitle = [...document.querySelectorAll(".ant-drawer-open .ant-drawer-title")].find((heading) => heading.getClientRects().length > 0);
-      const title = drawerTitle ?? [...document.querySelectorAll("h1, h2, h3")].find((heading) => heading.getClientRects().length > 0);
+      const drawerTitle = [...document.querySelectorAll(".ant-drawer-open .ant-drawer-title")].find(
+        (heading) => heading.getClientRects().length > 0,
+      );
+      const title =
+        drawerTitle ??
+        [...document.querySelectorAll("h1, h2, h3")].find((heading) => heading.getClientRects().length > 0);
       if (!title) return "no visible heading";
-      const walker = document.createTreeWalker(title, NodeFilter.SHOW_TEXT, { acceptNode: (node) => (node.textContent?.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP) });
+      const walker = document.createTreeWalker(title, NodeFilter.SHOW_TEXT, {
+        acceptNode: (node) => (node.textContent?.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP),
+      });
       const text = walker.nextNode();
       if (!text) return null;
       const range = document.createRange();
@@ -84,7 +109,9 @@ export class LayoutProbe {
       const letter = range.getBoundingClientRect();
       const found = document.elementFromPoint(letter.left + letter.width / 2, letter.top + letter.height / 2);
       if (found && title.contains(found)) return null;
-      return found ? `${found.tagName.toLowerCase()}.${[...found.classList].join(".")} "${found.textContent?.slice(0, 30) ?? ""}"` : "nothing (title off screen)";
+      return found
+        ? `${found.tagName.toLowerCase()}.${[...found.classList].join(".")} "${found.textContent?.slice(0, 30) ?? ""}"`
+        : "nothing (title off screen)";
     });
   }
 
@@ -97,7 +124,9 @@ export class LayoutProbe {
       .or(this.page.getByRole("button", { name: "Go Home" }));
     const menu = this.page.locator(".ant-layout-sider .ant-menu, header .ant-menu-horizontal, aside .ant-menu");
     // The account pages have no layout (spec §2): their brand mark is the way to the site.
-    const brandOfBarePage = this.page.getByRole("link", { name: "Tuning Portal" }).and(this.page.locator("a:not(.ant-layout-header a, .ant-layout-sider a)"));
+    const brandOfBarePage = this.page
+      .getByRole("link", { name: "Tuning Portal" })
+      .and(this.page.locator("a:not(.ant-layout-header a, .ant-layout-sider a)"));
     // Pages kept alive off screen (src/components/keep-alive-routes.tsx) keep their hidden frames: only what shows counts.
     const shown = menuButton.or(menu).or(brandOfBarePage).filter({ visible: true }).first();
     await expect(shown, "a menu, the button that opens it, or a bare page's brand link is visible").toBeVisible();

@@ -1,4 +1,4 @@
-import { type Page, expect } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 
 export const DEMO_PASSWORD = "tune-demo-1";
 export const demoUsers = {

@@ -1,7 +1,9 @@
-import { type Locator, type Page, expect } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 const drawer = (page: Page, title: string): Locator =>
-  page.locator(".ant-drawer-content").filter({ has: page.locator(".ant-drawer-title").getByText(title, { exact: true }) });
+  page
+    .locator(".ant-drawer-content")
+    .filter({ has: page.locator(".ant-drawer-title").getByText(title, { exact: true }) });
 
 /** /my-tunes as a dealer uses it: the catalogue, the upload drawer with its inspection, the tune's drawer. */
 export class MyTunesPage {
@@ -16,7 +18,9 @@ export class MyTunesPage {
   async inspect(image: { name: string; bytes: Uint8Array }) {
     await this.page.getByRole("button", { name: "Upload a tune" }).click();
     const upload = drawer(this.page, "Upload a tune");
-    await upload.locator("input[type=file]").setInputFiles({ name: image.name, mimeType: "application/octet-stream", buffer: Buffer.from(image.bytes) });
+    await upload
+      .locator("input[type=file]")
+      .setInputFiles({ name: image.name, mimeType: "application/octet-stream", buffer: Buffer.from(image.bytes) });
     const report = upload.getByTestId("inspection-report");
     await expect(report).toBeVisible();
     return { upload, report };

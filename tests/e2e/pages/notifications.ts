@@ -1,4 +1,4 @@
-import { type Locator, type Page, expect } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 /** The header bell and the /notifications page, as a signed-in user uses them. */
 export class NotificationsPage {

@@ -4,8 +4,8 @@
  * step a moment apart, then ends the session. The page under test follows it live.
  */
 import { type APIRequestContext, expect } from "@playwright/test";
-import { generateDemo } from "../../../server/seed/generator";
 import { DEMO_ECU_SERIAL } from "../../../server/seed/flashing";
+import { generateDemo } from "../../../server/seed/generator";
 import { DEMO_TUNE_OPTIONS, DEMO_VIN } from "../../../server/seed/tunes";
 
 const demo = generateDemo(DEMO_TUNE_OPTIONS);
@@ -29,7 +29,10 @@ export class PhoneApp {
   ) {}
 
   private async post(url: string, data: object) {
-    const response = await this.request.post(`/api/v1${url}`, { headers: { authorization: `Bearer ${this.token}` }, data });
+    const response = await this.request.post(`/api/v1${url}`, {
+      headers: { authorization: `Bearer ${this.token}` },
+      data,
+    });
     expect(response.status(), `${url}: ${await response.text()}`).toBeLessThan(300);
     return response.json();
   }
@@ -38,7 +41,14 @@ export class PhoneApp {
   async preflight(flash: FlashRequest, batteryVolts: number): Promise<number> {
     const response = await this.request.post(`/api/v1/user-vehicles/${flash.vehicleId}/flash-authentication`, {
       headers: { authorization: `Bearer ${this.token}` },
-      data: { kind: flash.kind, ...(flash.bakedTuneFileId && { bakedTuneFileId: flash.bakedTuneFileId }), ...identity, batteryVolts, sha256: flash.sha256, seed: "0A1B2C3D" },
+      data: {
+        kind: flash.kind,
+        ...(flash.bakedTuneFileId && { bakedTuneFileId: flash.bakedTuneFileId }),
+        ...identity,
+        batteryVolts,
+        sha256: flash.sha256,
+        seed: "0A1B2C3D",
+      },
     });
     return response.status();
   }
@@ -70,18 +80,34 @@ export class PhoneApp {
     ];
     for (const percent of [25, 50, 75, 100]) {
       if (flash.failAtPercent !== undefined && percent > flash.failAtPercent) {
-        steps.push({ step: "block", block: 1, percent: flash.failAtPercent, status: "failed", nrc: 0x72, request: "36", response: "7F3672" });
+        steps.push({
+          step: "block",
+          block: 1,
+          percent: flash.failAtPercent,
+          status: "failed",
+          nrc: 0x72,
+          request: "36",
+          response: "7F3672",
+        });
         break;
       }
       steps.push({ step: "block", block: 1, percent, status: "ok" });
     }
-    if (flash.failAtPercent === undefined) steps.push({ step: "verifying", status: "ok" }, { step: "reset", status: "ok" }, { step: "done", status: "ok" });
+    if (flash.failAtPercent === undefined)
+      steps.push({ step: "verifying", status: "ok" }, { step: "reset", status: "ok" }, { step: "done", status: "ok" });
     for (const [i, step] of steps.entries()) {
-      await this.post(`/user-vehicles/${vehicleId}/flash-logs/${session.id}/steps`, { steps: [{ seq: i + 1, at: new Date().toISOString(), ...step }] });
+      await this.post(`/user-vehicles/${vehicleId}/flash-logs/${session.id}/steps`, {
+        steps: [{ seq: i + 1, at: new Date().toISOString(), ...step }],
+      });
       await new Promise((resolve) => setTimeout(resolve, this.stepDelayMs));
     }
     const failed = flash.failAtPercent !== undefined;
-    await this.post(`/user-vehicles/${vehicleId}/flash-logs/${session.id}/end`, failed ? { result: "failed", message: "0x72 at block 1" } : { result: "success", ecu: identity.ecu, batteryVolts: 12.5 });
+    await this.post(
+      `/user-vehicles/${vehicleId}/flash-logs/${session.id}/end`,
+      failed
+        ? { result: "failed", message: "0x72 at block 1" }
+        : { result: "success", ecu: identity.ecu, batteryVolts: 12.5 },
+    );
     return session.id;
   }
 }

@@ -1,4 +1,4 @@
-import { type Locator, type Page, expect } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 /** What every screen shares: the error page, dialogs, toasts and the colour-mode switch. */
 export class Shell {

@@ -1,4 +1,4 @@
-import { type Page, expect } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 
 /** The tune viewer, as a person uses it: pick a tune, pick a map, switch to the comparison. */
 export class TuneViewerPage {
@@ -86,7 +86,9 @@ export class TuneViewerPage {
 
   /** Inspects a local image from the viewer's empty state. */
   async openLocalImage(name: string, bytes: Uint8Array) {
-    await this.page.locator("input[type=file]").setInputFiles({ name, mimeType: "application/octet-stream", buffer: Buffer.from(bytes) });
+    await this.page
+      .locator("input[type=file]")
+      .setInputFiles({ name, mimeType: "application/octet-stream", buffer: Buffer.from(bytes) });
   }
 
   /** A constant's typed value, set through the editor. */

@@ -1,4 +1,4 @@
-import { type Locator, type Page, expect } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 export interface VehicleRequest {
   vin: string;
@@ -33,7 +33,9 @@ export class VehicleSupportPage {
   }
 
   async attachRead(name: string, bytes: Uint8Array) {
-    await this.form().locator("input[type=file]").setInputFiles({ name, mimeType: "application/octet-stream", buffer: Buffer.from(bytes) });
+    await this.form()
+      .locator("input[type=file]")
+      .setInputFiles({ name, mimeType: "application/octet-stream", buffer: Buffer.from(bytes) });
     await expect(this.form().getByText(name)).toBeVisible();
   }
 
@@ -43,7 +45,10 @@ export class VehicleSupportPage {
 
   /** The message shown under a field of the form. */
   fieldError(label: string): Locator {
-    return this.form().locator(".ant-form-item").filter({ has: this.page.getByLabel(label, { exact: true }) }).locator(".ant-form-item-explain-error");
+    return this.form()
+      .locator(".ant-form-item")
+      .filter({ has: this.page.getByLabel(label, { exact: true }) })
+      .locator(".ant-form-item-explain-error");
   }
 
   row(text: string): Locator {
@@ -51,8 +56,12 @@ export class VehicleSupportPage {
   }
 
   async openRequest(vehicle: VehicleRequest): Promise<Locator> {
-    await this.page.getByRole("button", { name: `Open the request for ${vehicle.make} ${vehicle.model} (${vehicle.vin})` }).click();
-    const drawer = this.page.locator(".ant-drawer-content").filter({ has: this.page.locator(".ant-drawer-title").getByText("Support request", { exact: true }) });
+    await this.page
+      .getByRole("button", { name: `Open the request for ${vehicle.make} ${vehicle.model} (${vehicle.vin})` })
+      .click();
+    const drawer = this.page
+      .locator(".ant-drawer-content")
+      .filter({ has: this.page.locator(".ant-drawer-title").getByText("Support request", { exact: true }) });
     await expect(drawer.getByText("What happened")).toBeVisible();
     return drawer;
   }

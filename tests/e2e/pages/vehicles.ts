@@ -1,4 +1,4 @@
-import { type Page, expect } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 
 /** The customer's vehicle home, as a person uses it. */
 export class VehiclePage {
@@ -13,7 +13,10 @@ export class VehiclePage {
   }
 
   flashCard() {
-    return this.page.locator(".ant-card").filter({ has: this.page.getByText("Flash", { exact: true }) }).first();
+    return this.page
+      .locator(".ant-card")
+      .filter({ has: this.page.getByText("Flash", { exact: true }) })
+      .first();
   }
 
   /** Chooses the tune and bakes it; answers the baked file the page made. */

@@ -20,13 +20,22 @@ const subscribe = (listener: () => void) => {
 vi.mock("@refinedev/core", () => ({
   useCustom: ({ url }: { url: string }) => {
     const data = useSyncExternalStore(subscribe, () => answers.get(url));
-    return { query: { data: data === undefined ? undefined : { data }, isLoading: data === undefined, isError: false } };
+    return {
+      query: { data: data === undefined ? undefined : { data }, isLoading: data === undefined, isError: false },
+    };
   },
 }));
 vi.mock("@refinedev/antd", () => ({ Breadcrumb: () => null }));
 
 // antd's grid reads the screen's width.
-window.matchMedia ??= ((query: string) => ({ media: query, matches: false, addEventListener: () => undefined, removeEventListener: () => undefined, addListener: () => undefined, removeListener: () => undefined })) as unknown as typeof window.matchMedia;
+window.matchMedia ??= ((query: string) => ({
+  media: query,
+  matches: false,
+  addEventListener: () => undefined,
+  removeEventListener: () => undefined,
+  addListener: () => undefined,
+  removeListener: () => undefined,
+})) as unknown as typeof window.matchMedia;
 
 const { DashboardPage } = await import("../../../src/pages/dashboard/index");
 
@@ -64,6 +73,8 @@ describe("the dashboard's figures when they arrive", () => {
     expect(screen.queryByTestId("figure-vehicles")).toBeNull();
     expect(screen.getByLabelText("Loading the figures")).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId("figure-vehicles").getAttribute("aria-label")).toBe("Vehicles: 1"));
-    expect(screen.getByTestId("figure-unread-notifications").getAttribute("aria-label")).toBe("Unread notifications: 3");
+    expect(screen.getByTestId("figure-unread-notifications").getAttribute("aria-label")).toBe(
+      "Unread notifications: 3",
+    );
   });
 });

@@ -5,23 +5,40 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ChannelPicker } from "../../../src/resources/data-logs/analysis/channel-picker";
 import type { ChartChannel } from "../../../src/resources/data-logs/analysis/channels";
 
-const channel = (id: string, name: string, unit: string): ChartChannel => ({ id, name, unit, min: 0, max: 1, mean: 0.5 });
-const channels = [channel("rpm", "Engine speed", "rpm"), channel("map", "Boost", "kPa"), channel("iat", "Intake air", "°C")];
+const channel = (id: string, name: string, unit: string): ChartChannel => ({
+  id,
+  name,
+  unit,
+  min: 0,
+  max: 1,
+  mean: 0.5,
+});
+const channels = [
+  channel("rpm", "Engine speed", "rpm"),
+  channel("map", "Boost", "kPa"),
+  channel("iat", "Intake air", "°C"),
+];
 
 afterEach(cleanup);
 
 function renderPicker(charted: string[], onToggle = vi.fn()) {
-  render(<ChannelPicker channels={channels} charted={new Set(charted)} colourOf={() => "#c7031e"} onToggle={onToggle} />);
+  render(
+    <ChannelPicker channels={channels} charted={new Set(charted)} colourOf={() => "#c7031e"} onToggle={onToggle} />,
+  );
   return onToggle;
 }
-const box = (name: string) => within(screen.getByRole("group", { name: "Channels" })).getByRole<HTMLInputElement>("checkbox", { name });
+const box = (name: string) =>
+  within(screen.getByRole("group", { name: "Channels" })).getByRole<HTMLInputElement>("checkbox", { name });
 /**
  * An element's classes and its children's, as a tree of strings: what antd's style rules select on.
  * Less antd's wave target, which only its click wave looks for (the light checkbox has no wave).
  */
 const classTree = (element: Element): unknown => [
   element.tagName,
-  [...element.classList].filter((name) => name !== "ant-wave-target").sort().join(" "),
+  [...element.classList]
+    .filter((name) => name !== "ant-wave-target")
+    .sort()
+    .join(" "),
   [...element.children].map(classTree),
 ];
 
@@ -45,8 +62,12 @@ describe("the data log's channel list", () => {
     const ours = (name: string) => box(name).closest("label")!;
     const { container } = render(
       <div>
-        <Checkbox checked onChange={() => undefined}>x</Checkbox>
-        <Checkbox checked={false} onChange={() => undefined}>y</Checkbox>
+        <Checkbox checked onChange={() => undefined}>
+          x
+        </Checkbox>
+        <Checkbox checked={false} onChange={() => undefined}>
+          y
+        </Checkbox>
       </div>,
     );
     const [checked, unchecked] = container.querySelectorAll("label");

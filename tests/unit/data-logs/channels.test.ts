@@ -5,7 +5,12 @@ const channel = (id: string, name: string, unit: string) => ({ id, name, unit, m
 
 describe("analysis view channels", () => {
   it("groups the picker by unit and searches names, units and ids", () => {
-    const channels = [channel("rpm", "Engine speed", "rpm"), channel("boost", "Boost", "psi"), channel("map", "MAP", "psi"), channel("gear", "Gear", "")];
+    const channels = [
+      channel("rpm", "Engine speed", "rpm"),
+      channel("boost", "Boost", "psi"),
+      channel("map", "MAP", "psi"),
+      channel("gear", "Gear", ""),
+    ];
     expect(groupByUnit(channels, "").map((g) => [g.unit, g.channels.map((c) => c.id)])).toEqual([
       ["psi", ["boost", "map"]],
       ["rpm", ["rpm"]],

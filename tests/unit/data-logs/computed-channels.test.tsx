@@ -4,12 +4,33 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { LogComputedDescriptor } from "../../../contracts/data-logs";
 import { ComputedChannels } from "../../../src/resources/data-logs/analysis/computed-channels";
 
-const boost: LogComputedDescriptor = { id: "1", name: "Boost", unit: "psi", expression: "(map - amb_press) * 0.145", decimals: 1, variables: ["map", "amb_press"] };
-const afr: LogComputedDescriptor = { id: "2", name: "AFR", unit: "", expression: "lambda * 14.7 + egt * 0", decimals: 2, variables: ["lambda", "egt"] };
+const boost: LogComputedDescriptor = {
+  id: "1",
+  name: "Boost",
+  unit: "psi",
+  expression: "(map - amb_press) * 0.145",
+  decimals: 1,
+  variables: ["map", "amb_press"],
+};
+const afr: LogComputedDescriptor = {
+  id: "2",
+  name: "AFR",
+  unit: "",
+  expression: "lambda * 14.7 + egt * 0",
+  decimals: 2,
+  variables: ["lambda", "egt"],
+};
 
 // jsdom has no matchMedia, which antd's responsive list asks; a screen that matches no query.
 window.matchMedia = (query: string) =>
-  ({ media: query, matches: false, addListener: () => {}, removeListener: () => {}, addEventListener: () => {}, removeEventListener: () => {} }) as unknown as MediaQueryList;
+  ({
+    media: query,
+    matches: false,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+  }) as unknown as MediaQueryList;
 
 const button = (name: string) => screen.getByRole<HTMLButtonElement>("button", { name });
 

@@ -1,12 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { cursorGrid, readGrid } from "../../../src/resources/data-logs/analysis/cursor-grid";
 import { indexAtTime } from "../../../src/lib/downsample";
+import { cursorGrid, readGrid } from "../../../src/resources/data-logs/analysis/cursor-grid";
 
 // Samples every 0.5 s from 0 to 10 s: rpm = 100·i, speed = i.
 const time = Float64Array.from({ length: 21 }, (_, i) => i / 2);
 const columns = [Float64Array.from(time, (_, i) => 100 * i), Float64Array.from(time, (_, i) => i)];
 const gridOf = (t0: number, t1: number, pixels: number) =>
-  cursorGrid({ t0, t1, pixels }, ["rpm", "speed"], (t) => indexAtTime(time, t), (k, i) => columns[k][i]);
+  cursorGrid(
+    { t0, t1, pixels },
+    ["rpm", "speed"],
+    (t) => indexAtTime(time, t),
+    (k, i) => columns[k][i],
+  );
 
 describe("cursorGrid and readGrid", () => {
   it("read at a column's time, every channel's value is the worker's for that time", () => {
@@ -34,7 +39,12 @@ describe("cursorGrid and readGrid", () => {
   });
 
   it("reads NaN where there is no sample (an empty log)", () => {
-    const grid = cursorGrid({ t0: 0, t1: 1, pixels: 2 }, ["rpm"], () => -1, () => 0);
+    const grid = cursorGrid(
+      { t0: 0, t1: 1, pixels: 2 },
+      ["rpm"],
+      () => -1,
+      () => 0,
+    );
     expect(readGrid(grid, [0, 1], 0.5)).toEqual({ rpm: NaN });
   });
 });

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_DYNO_PROFILE } from "../../../contracts/data-logs";
-import { dynoPulls, findPulls, inferGear, metresPerSecondPer, smooth, speedFromRpm, tyreDiameterM, wheelPowerW } from "../../../src/lib/dyno";
+import {
+  dynoPulls,
+  findPulls,
+  inferGear,
+  metresPerSecondPer,
+  smooth,
+  speedFromRpm,
+  tyreDiameterM,
+  wheelPowerW,
+} from "../../../src/lib/dyno";
 
 const profile = DEFAULT_DYNO_PROFILE;
 
@@ -18,7 +27,8 @@ function simulatedPull(powerW: number, gear: number, hz = 50) {
     speed.push(v);
     rpm.push(2000);
   }
-  const rpmOf = (speedMps: number) => (speedMps * profile.gearRatios[gear - 1] * profile.finalDrive * 60) / (Math.PI * diameter);
+  const rpmOf = (speedMps: number) =>
+    (speedMps * profile.gearRatios[gear - 1] * profile.finalDrive * 60) / (Math.PI * diameter);
   while (rpmOf(v) < 6500) {
     const resist = wheelPowerW(profile, v, 0);
     v += ((powerW - resist) / (profile.massKg * v)) * dt;
@@ -39,9 +49,19 @@ describe("virtual dyno", () => {
     expect(tyreDiameterM({ widthMm: 225, aspectPercent: 40, rimInches: 18 })).toBeCloseTo(0.6372, 4);
     // 1000 rpm in a 1:1 gear with a 1:1 final drive turns the wheel 1000 times a minute.
     expect(speedFromRpm(1000, 1, 1, 1)).toBeCloseTo((1000 / 60) * Math.PI, 9);
-    expect(inferGear(3000, speedFromRpm(3000, profile.gearRatios[2], profile.finalDrive, tyreDiameterM(profile.tyre)), profile)).toBe(3);
+    expect(
+      inferGear(
+        3000,
+        speedFromRpm(3000, profile.gearRatios[2], profile.finalDrive, tyreDiameterM(profile.tyre)),
+        profile,
+      ),
+    ).toBe(3);
     expect(inferGear(3000, 0.5, profile)).toBeNull();
-    expect([metresPerSecondPer("km/h"), metresPerSecondPer("MPH"), metresPerSecondPer("rpm")]).toEqual([1 / 3.6, 0.44704, null]);
+    expect([metresPerSecondPer("km/h"), metresPerSecondPer("MPH"), metresPerSecondPer("rpm")]).toEqual([
+      1 / 3.6,
+      0.44704,
+      null,
+    ]);
   });
 
   it("smooths without letting gaps in", () => {
@@ -53,13 +73,23 @@ describe("virtual dyno", () => {
     const rpm = time.map((t) => (t < 3 ? 2000 + t * 1000 : 5000));
     const rate = time.map((t) => (t < 3 ? 1000 : 0));
     expect(findPulls(time, rpm, rate)).toEqual([[0, 29]]);
-    expect(findPulls(time, rpm, rate, time.map(() => 30))).toEqual([]);
+    expect(
+      findPulls(
+        time,
+        rpm,
+        rate,
+        time.map(() => 30),
+      ),
+    ).toEqual([]);
   });
 
   it("recovers the power of a simulated pull from speed, and from rpm and gear", () => {
     const powerW = 200_000;
     const { time, rpm, speed } = simulatedPull(powerW, 3);
-    for (const input of [{ time, rpm, speedMps: speed }, { time, rpm, gear: 3 }]) {
+    for (const input of [
+      { time, rpm, speedMps: speed },
+      { time, rpm, gear: 3 },
+    ]) {
       const pulls = dynoPulls(input, profile);
       expect(pulls).toHaveLength(1);
       const [pull] = pulls;

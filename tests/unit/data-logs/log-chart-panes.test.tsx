@@ -30,7 +30,9 @@ globalThis.ResizeObserver ??= class {
 
 const { LogChart } = await import("../../../src/resources/data-logs/analysis/log-chart");
 
-const pane = (id: string): PaneSeries[] => [{ id, label: id, colour: "#000", conversion: { unit: "rpm", scale: 1, offset: 0 } }];
+const pane = (id: string): PaneSeries[] => [
+  { id, label: id, colour: "#000", conversion: { unit: "rpm", scale: 1, offset: 0 } },
+];
 const panes = ["rpm", "boost", "timing", "afr"].map(pane);
 const nextTask = () => act(() => new Promise<void>((resolve) => setTimeout(resolve, 5)));
 /** One task of the kind the chart draws its panes in (a MessageChannel's message): queued after any the chart queued before. */
@@ -52,7 +54,16 @@ async function untilBuilt(count: number) {
 }
 
 function chart() {
-  return render(<LogChart panes={panes} getRange={() => [0, 10]} paneHeight={120} onRange={() => undefined} onCursor={() => undefined} onWidth={() => undefined} />);
+  return render(
+    <LogChart
+      panes={panes}
+      getRange={() => [0, 10]}
+      paneHeight={120}
+      onRange={() => undefined}
+      onCursor={() => undefined}
+      onWidth={() => undefined}
+    />,
+  );
 }
 
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_DISPLAY_UNITS, STOICH_AFR, convert, conversionFor, unitFamily } from "../../../src/lib/log-units";
+import { conversionFor, convert, DEFAULT_DISPLAY_UNITS, STOICH_AFR, unitFamily } from "../../../src/lib/log-units";
 
 describe("log display units", () => {
   it("recognises the spellings loggers use", () => {

@@ -22,7 +22,9 @@ describe("samePaneSeries", () => {
   });
 
   it("fails for other points, even equal ones, or none", () => {
-    expect(samePaneSeries([series()], [series({ points: { time: points.time, values: points.values.slice() } })])).toBe(false);
+    expect(samePaneSeries([series()], [series({ points: { time: points.time, values: points.values.slice() } })])).toBe(
+      false,
+    );
     expect(samePaneSeries([series({ points: undefined })], [series()])).toBe(false);
   });
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AccountStreamEvent } from "../../../contracts/account";
 import { openAccountStream } from "../../../src/providers/account-stream";
-import { openSessionStream } from "../../../src/providers/session-stream";
 import type { Session } from "../../../src/providers/session";
+import { openSessionStream } from "../../../src/providers/session-stream";
 
 // The stream loads the event's schema with its first event (a dynamic import); loaded here first, so
 // that an event is handled within the tests' one-task flush as it is in a browser after the first.
@@ -31,7 +31,8 @@ class FakeEventSource {
     this.readyState = FakeEventSource.CLOSED;
   }
   emit(name: string, data: unknown) {
-    for (const listener of this.listeners.get(name) ?? []) listener({ data: typeof data === "string" ? data : JSON.stringify(data) });
+    for (const listener of this.listeners.get(name) ?? [])
+      listener({ data: typeof data === "string" ? data : JSON.stringify(data) });
   }
 }
 
@@ -80,18 +81,31 @@ describe("account stream: the app reacts to what happened to the account", () =>
     expect(source.init).toEqual({ withCredentials: true });
   });
 
-  it.each(["role-changed", "dealer-status-changed"] as const)("on %s signs in with the custom token, then shows the message", async (reason) => {
-    const app = fakeApp();
-    const { source } = await opened(app);
-    source.emit("account", { reason, message: "Your dealer role was suspended.", role: "customer", customToken: "ct-1" } satisfies AccountStreamEvent);
-    await flush();
-    expect(app.calls).toEqual(["sign in with ct-1", "toast: Your dealer role was suspended."]);
-  });
+  it.each(["role-changed", "dealer-status-changed"] as const)(
+    "on %s signs in with the custom token, then shows the message",
+    async (reason) => {
+      const app = fakeApp();
+      const { source } = await opened(app);
+      source.emit("account", {
+        reason,
+        message: "Your dealer role was suspended.",
+        role: "customer",
+        customToken: "ct-1",
+      } satisfies AccountStreamEvent);
+      await flush();
+      expect(app.calls).toEqual(["sign in with ct-1", "toast: Your dealer role was suspended."]);
+    },
+  );
 
   it("signs out with the message when signing in with the custom token fails", async () => {
     const app = fakeApp({ customTokenFails: true });
     const { source } = await opened(app);
-    source.emit("account", { reason: "role-changed", message: "You are an administrator now.", role: "admin", customToken: "ct-bad" });
+    source.emit("account", {
+      reason: "role-changed",
+      message: "You are an administrator now.",
+      role: "admin",
+      customToken: "ct-bad",
+    });
     await flush();
     expect(app.calls).toEqual(["sign in with ct-bad", "sign out: You are an administrator now."]);
     expect(app.actions.notify).not.toHaveBeenCalled();
@@ -105,14 +119,17 @@ describe("account stream: the app reacts to what happened to the account", () =>
     expect(app.calls).toEqual(["sign out: Your role changed."]);
   });
 
-  it.each(["disabled", "signed-out", "deleted"] as const)("on %s signs out at once with the message", async (reason) => {
-    const app = fakeApp();
-    const { source } = await opened(app);
-    source.emit("account", { reason, message: `Account ${reason} by an administrator.` });
-    await flush();
-    expect(app.calls).toEqual([`sign out: Account ${reason} by an administrator.`]);
-    expect(app.actions.signInWithCustomToken).not.toHaveBeenCalled();
-  });
+  it.each(["disabled", "signed-out", "deleted"] as const)(
+    "on %s signs out at once with the message",
+    async (reason) => {
+      const app = fakeApp();
+      const { source } = await opened(app);
+      source.emit("account", { reason, message: `Account ${reason} by an administrator.` });
+      await flush();
+      expect(app.calls).toEqual([`sign out: Account ${reason} by an administrator.`]);
+      expect(app.actions.signInWithCustomToken).not.toHaveBeenCalled();
+    },
+  );
 
   it("handles events one after another: a sign-out waits for the sign-in of the event before", async () => {
     const app = fakeApp();
@@ -123,7 +140,12 @@ describe("account stream: the app reacts to what happened to the account", () =>
       app.calls.push("signed in");
     });
     const { source } = await opened(app);
-    source.emit("account", { reason: "dealer-status-changed", message: "Suspended.", role: "customer", customToken: "ct-2" });
+    source.emit("account", {
+      reason: "dealer-status-changed",
+      message: "Suspended.",
+      role: "customer",
+      customToken: "ct-2",
+    });
     source.emit("account", { reason: "disabled", message: "Disabled." });
     await flush();
     expect(app.calls).toEqual(["sign in with ct-2"]);

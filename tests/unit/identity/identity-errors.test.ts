@@ -23,7 +23,8 @@ const specCodes = [
   "operation-not-allowed",
 ];
 
-const sdkError = (code: string) => Object.assign(new Error(`Firebase: Error (auth/${code}).`), { code: `auth/${code}` });
+const sdkError = (code: string) =>
+  Object.assign(new Error(`Firebase: Error (auth/${code}).`), { code: `auth/${code}` });
 
 describe("identity error messages", () => {
   it.each(specCodes)("%s has its own plain message, not the SDK's text", (code) => {
@@ -33,7 +34,9 @@ describe("identity error messages", () => {
   });
 
   it("does not tell which of email or password was wrong", () => {
-    const messages = ["wrong-password", "user-not-found", "invalid-credential"].map((code) => identityErrorMessage(sdkError(code)));
+    const messages = ["wrong-password", "user-not-found", "invalid-credential"].map((code) =>
+      identityErrorMessage(sdkError(code)),
+    );
     expect(new Set(messages)).toEqual(new Set(["Email or password is incorrect."]));
   });
 

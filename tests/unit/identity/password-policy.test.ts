@@ -24,7 +24,9 @@ const strict = policyFromResponse({
 describe("password policy", () => {
   it("defaults to a minimum of 6 characters and nothing else", () => {
     expect(DEFAULT_PASSWORD_POLICY).toEqual({ minLength: 6, allowedNonAlphanumeric: "" });
-    expect(passwordChecklist("abcde", DEFAULT_PASSWORD_POLICY)).toEqual([{ key: "minLength", label: "At least 6 characters", met: false }]);
+    expect(passwordChecklist("abcde", DEFAULT_PASSWORD_POLICY)).toEqual([
+      { key: "minLength", label: "At least 6 characters", met: false },
+    ]);
     expect(meetsPasswordPolicy("abcdef", DEFAULT_PASSWORD_POLICY)).toBe(true);
   });
 
@@ -41,16 +43,35 @@ describe("password policy", () => {
   });
 
   it("treats an unenforced, empty or malformed answer as the default policy", () => {
-    expect(policyFromResponse({ customStrengthOptions: { minPasswordLength: 12 }, enforcementState: "OFF" })).toBe(DEFAULT_PASSWORD_POLICY);
+    expect(policyFromResponse({ customStrengthOptions: { minPasswordLength: 12 }, enforcementState: "OFF" })).toBe(
+      DEFAULT_PASSWORD_POLICY,
+    );
     expect(policyFromResponse(null)).toBe(DEFAULT_PASSWORD_POLICY);
     expect(policyFromResponse({ error: { code: 501 } })).toBe(DEFAULT_PASSWORD_POLICY);
-    expect(policyFromResponse({ customStrengthOptions: { minPasswordLength: -3, maxPasswordLength: "x" } })).toEqual(DEFAULT_PASSWORD_POLICY);
+    expect(policyFromResponse({ customStrengthOptions: { minPasswordLength: -3, maxPasswordLength: "x" } })).toEqual(
+      DEFAULT_PASSWORD_POLICY,
+    );
   });
 
   it("lists each rule as met or not, as the user types", () => {
-    const state = (password: string) => Object.fromEntries(passwordChecklist(password, strict).map((rule) => [rule.key, rule.met]));
-    expect(state("")).toEqual({ minLength: false, maxLength: true, lowercase: false, uppercase: false, numeric: false, nonAlphanumeric: false });
-    expect(state("abcDEF1234")).toEqual({ minLength: true, maxLength: true, lowercase: true, uppercase: true, numeric: true, nonAlphanumeric: false });
+    const state = (password: string) =>
+      Object.fromEntries(passwordChecklist(password, strict).map((rule) => [rule.key, rule.met]));
+    expect(state("")).toEqual({
+      minLength: false,
+      maxLength: true,
+      lowercase: false,
+      uppercase: false,
+      numeric: false,
+      nonAlphanumeric: false,
+    });
+    expect(state("abcDEF1234")).toEqual({
+      minLength: true,
+      maxLength: true,
+      lowercase: true,
+      uppercase: true,
+      numeric: true,
+      nonAlphanumeric: false,
+    });
     // Only the listed symbols count when the service lists them.
     expect(state("abcDEF1234%")).toMatchObject({ nonAlphanumeric: false });
     expect(state("abcDEF1234#")).toMatchObject({ nonAlphanumeric: true });
@@ -70,7 +91,9 @@ describe("password policy", () => {
     expect(passwordPolicyUrl({ authEmulatorUrl: "http://127.0.0.1:9099/", firebase })).toBe(
       "http://127.0.0.1:9099/identitytoolkit.googleapis.com/v2/passwordPolicy?key=key%201",
     );
-    expect(passwordPolicyUrl({ authEmulatorUrl: null, firebase })).toBe("https://identitytoolkit.googleapis.com/v2/passwordPolicy?key=key%201");
+    expect(passwordPolicyUrl({ authEmulatorUrl: null, firebase })).toBe(
+      "https://identitytoolkit.googleapis.com/v2/passwordPolicy?key=key%201",
+    );
   });
 
   it("falls back to the default when the service has no policy or cannot be reached", async () => {
@@ -81,7 +104,9 @@ describe("password policy", () => {
       throw new TypeError("Failed to fetch");
     });
     expect(await fetchPasswordPolicy(config, offline)).toBe(DEFAULT_PASSWORD_POLICY);
-    const enforced = vi.fn(async () => Response.json({ customStrengthOptions: { minPasswordLength: 8 }, enforcementState: "ENFORCE" }));
+    const enforced = vi.fn(async () =>
+      Response.json({ customStrengthOptions: { minPasswordLength: 8 }, enforcementState: "ENFORCE" }),
+    );
     expect(await fetchPasswordPolicy(config, enforced)).toEqual({ minLength: 8, allowedNonAlphanumeric: "" });
   });
 });

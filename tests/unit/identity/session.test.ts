@@ -45,16 +45,19 @@ describe("session: forced sign-out", () => {
     return { session, onForcedSignOut };
   }
 
-  it.each(["user-disabled", "user-token-expired"])("signs out and says why when a token refresh fails with %s", async (code) => {
-    const { session, onForcedSignOut } = await signedIn(async (force) => {
-      if (force) throw authError(code);
-      return "token";
-    });
-    expect(await session.token(true)).toBeNull();
-    expect(firebase.signOut).toHaveBeenCalledTimes(1);
-    expect(onForcedSignOut).toHaveBeenCalledWith(code);
-    expect(session.current().user).toBeNull();
-  });
+  it.each(["user-disabled", "user-token-expired"])(
+    "signs out and says why when a token refresh fails with %s",
+    async (code) => {
+      const { session, onForcedSignOut } = await signedIn(async (force) => {
+        if (force) throw authError(code);
+        return "token";
+      });
+      expect(await session.token(true)).toBeNull();
+      expect(firebase.signOut).toHaveBeenCalledTimes(1);
+      expect(onForcedSignOut).toHaveBeenCalledWith(code);
+      expect(session.current().user).toBeNull();
+    },
+  );
 
   it("signs out and says why when the notification stream's fresh cookie is refused for a disabled account", async () => {
     const { session, onForcedSignOut } = await signedIn(async (force) => {
@@ -95,16 +98,25 @@ describe("session: a saved session the service refuses at page load", () => {
 
   it("reports a forced sign-out without a code when the saved user does not come back", async () => {
     const onForcedSignOut = vi.fn();
-    await createSession(sdkFor({ currentUser: null }), async () => {}, { hadSavedUser: true, onForcedSignOut }).identity();
+    await createSession(sdkFor({ currentUser: null }), async () => {}, {
+      hadSavedUser: true,
+      onForcedSignOut,
+    }).identity();
     await firebase.listener?.(null);
     expect(onForcedSignOut).toHaveBeenCalledWith(null);
   });
 
   it("says nothing to a visitor who was not signed in, or when the saved user is restored", async () => {
     const onForcedSignOut = vi.fn();
-    await createSession(sdkFor({ currentUser: null }), async () => {}, { hadSavedUser: false, onForcedSignOut }).identity();
+    await createSession(sdkFor({ currentUser: null }), async () => {}, {
+      hadSavedUser: false,
+      onForcedSignOut,
+    }).identity();
     await firebase.listener?.(null);
-    await createSession(sdkFor({ currentUser: null }), async () => {}, { hadSavedUser: true, onForcedSignOut }).identity();
+    await createSession(sdkFor({ currentUser: null }), async () => {}, {
+      hadSavedUser: true,
+      onForcedSignOut,
+    }).identity();
     await firebase.listener?.(fakeUser(async () => "token"));
     await firebase.listener?.(null);
     expect(onForcedSignOut).not.toHaveBeenCalled();
@@ -289,19 +301,22 @@ describe("session: the ID token is kept fresh (spec §4/§9) and every new one i
     expect(await session.token(false)).toBe("token-1");
   });
 
-  it.each(["user-disabled", "user-token-expired"])("signs out and says why when the scheduled refresh fails with %s, and stops refreshing", async (code) => {
-    let calls = 0;
-    const { session, onForcedSignOut } = await signedInFor(() => {
-      calls++;
-      return code;
-    });
-    await vi.advanceTimersByTimeAsync(55 * 60_000);
-    expect(firebase.signOut).toHaveBeenCalledTimes(1);
-    expect(onForcedSignOut).toHaveBeenCalledWith(code);
-    expect(session.current().user).toBeNull();
-    await vi.advanceTimersByTimeAsync(5 * 60 * 60_000);
-    expect(calls, "no refresh after the sign-out").toBe(1);
-  });
+  it.each(["user-disabled", "user-token-expired"])(
+    "signs out and says why when the scheduled refresh fails with %s, and stops refreshing",
+    async (code) => {
+      let calls = 0;
+      const { session, onForcedSignOut } = await signedInFor(() => {
+        calls++;
+        return code;
+      });
+      await vi.advanceTimersByTimeAsync(55 * 60_000);
+      expect(firebase.signOut).toHaveBeenCalledTimes(1);
+      expect(onForcedSignOut).toHaveBeenCalledWith(code);
+      expect(session.current().user).toBeNull();
+      await vi.advanceTimersByTimeAsync(5 * 60 * 60_000);
+      expect(calls, "no refresh after the sign-out").toBe(1);
+    },
+  );
 
   it("stops refreshing when the user signs out", async () => {
     let calls = 0;

@@ -71,7 +71,9 @@ describe("token refresh: the rules of spec §4/§9 on a fake clock", () => {
   });
 
   it("the backoff steps are 30, 60, 120, 240, 480, 960 s and stay at 960 s", () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 20].map((failures) => retryDelay(failures) / 1000)).toEqual([30, 60, 120, 240, 480, 960, 960, 960]);
+    expect([1, 2, 3, 4, 5, 6, 7, 20].map((failures) => retryDelay(failures) / 1000)).toEqual([
+      30, 60, 120, 240, 480, 960, 960, 960,
+    ]);
   });
 
   it("counts a token as expired 30 s before its real expiry", () => {

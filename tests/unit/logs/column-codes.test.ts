@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { decodeColumn, decoder, encodeChannel, encodeTime, gapCode } from "../../../domain/logs/column-codes";
 
-const same = (a: ArrayLike<number>, b: ArrayLike<number>) => Array.from(a).map(String).join() === Array.from(b).map(String).join();
+const same = (a: ArrayLike<number>, b: ArrayLike<number>) =>
+  Array.from(a).map(String).join() === Array.from(b).map(String).join();
 
 describe("channel codes", () => {
   it("keeps a one-decimal channel of under 255 steps as bytes, every sample exact", () => {

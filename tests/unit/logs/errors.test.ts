@@ -15,7 +15,9 @@ function failure(bytes: Uint8Array, options?: ParseOptions): LogParseError {
 
 const header = "Time (s),RPM (rpm),Boost (psi)\n";
 const goodRows = (n: number, from = 0) =>
-  Array.from({ length: n }, (_, i) => `${((from + i) * 0.1).toFixed(1)},${800 + i},${(i * 0.01).toFixed(2)}`).join("\n") + "\n";
+  Array.from({ length: n }, (_, i) => `${((from + i) * 0.1).toFixed(1)},${800 + i},${(i * 0.01).toFixed(2)}`).join(
+    "\n",
+  ) + "\n";
 
 describe("files that are refused", () => {
   it("an empty file", () => {

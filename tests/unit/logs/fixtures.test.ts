@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { ParsedLog } from "../../../domain/logs";
-import { type Expectation, byName, checkRealFiles } from "./helpers/expectations";
+import { byName, checkRealFiles, type Expectation } from "./helpers/expectations";
 import { fixture, fixtureNames } from "./helpers/fixtures";
 
 /**
@@ -108,7 +108,11 @@ const EXPECTED: Record<string, Expectation> = {
     // "timestamp" counts tenths of a second: 57.25 → 62.
     duration: 0.475,
     check(log) {
-      expect(log.meta).toMatchObject({ device: "JB4 Android A217", appVersion: "4/15//5", extra: { Engine: "F Series - ALL" } });
+      expect(log.meta).toMatchObject({
+        device: "JB4 Android A217",
+        appVersion: "4/15//5",
+        extra: { Engine: "F Series - ALL" },
+      });
       expect(log.meta.vin).toBeUndefined();
       expect(log.meta.timeOffsetSeconds).toBeCloseTo(5.725, 9);
     },

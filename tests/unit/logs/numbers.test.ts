@@ -7,7 +7,10 @@ const f32 = Math.fround;
 /** One channel, one value per row, so each cell's reading can be checked on its own. */
 function readCells(cells: string[], delimiter = ",", decimalComma = false): number[] {
   const time = (i: number) => (decimalComma ? `${i},0` : `${i}.0`);
-  const file = `Time${delimiter}Value${delimiter}Other\n` + cells.map((c, i) => `${time(i)}${delimiter}${c}${delimiter}1`).join("\n") + "\n";
+  const file =
+    `Time${delimiter}Value${delimiter}Other\n` +
+    cells.map((c, i) => `${time(i)}${delimiter}${c}${delimiter}1`).join("\n") +
+    "\n";
   return Array.from(parseLog(text(file)).columns[0]);
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseLog } from "../../../domain/logs";
-import { type Expectation, byName, checkRealFiles } from "./helpers/expectations";
+import { byName, checkRealFiles, type Expectation } from "./helpers/expectations";
 import { fixture, fixtureNames, moreFixture, moreFixtureNames } from "./helpers/fixtures";
 
 /**

@@ -4,7 +4,11 @@ import { detectFormat, parseLog } from "../../../domain/logs";
 const text = (s: string) => new TextEncoder().encode(s);
 
 /** A MegaLogViewer v2 file: header, field list, info text, then data and marker blocks. */
-function mlgV2(fields: { type: number; name: string; unit: string; scale: number; transform: number }[], rows: number[][], marker?: { afterRow: number; text: string }) {
+function mlgV2(
+  fields: { type: number; name: string; unit: string; scale: number; transform: number }[],
+  rows: number[][],
+  marker?: { afterRow: number; text: string },
+) {
   const size: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 7: 4 };
   const record = fields.reduce((s, f) => s + size[f.type], 0);
   const info = text('"rusEFI 2024.05.01"\n"Capture Date: Sat Jun 01 10:00:00 2024"\n\0');
@@ -107,7 +111,9 @@ describe("time units", () => {
 
 describe("header rows", () => {
   it("tells a units row from an alias row under the header (names, units, aliases)", () => {
-    const log = parseLog(text("TimeStamp,nmot_w,rl_w\ns,rpm,%\n,EngineSpeed,EngineLoad\n0.1,800,20\n0.2,820,21\n0.3,840,22\n"));
+    const log = parseLog(
+      text("TimeStamp,nmot_w,rl_w\ns,rpm,%\n,EngineSpeed,EngineLoad\n0.1,800,20\n0.2,820,21\n0.3,840,22\n"),
+    );
     expect(log.channels.map((c) => [c.name, c.unit, c.sourceHeader])).toEqual([
       ["EngineSpeed", "rpm", "nmot_w"],
       ["EngineLoad", "%", "rl_w"],
@@ -157,7 +163,11 @@ describe("identity columns", () => {
 
 describe("MegaLogViewer .msl", () => {
   it("reads the quoted preamble, the tab header and the units row", () => {
-    const log = parseLog(text('"speeduino 202310"\n"Capture Date: Mon Jan 01 2024"\nTime\tRPM\tMAP\ns\trpm\tkpa\n0.000\t800\t100\n0.050\t820\t101\n'));
+    const log = parseLog(
+      text(
+        '"speeduino 202310"\n"Capture Date: Mon Jan 01 2024"\nTime\tRPM\tMAP\ns\trpm\tkpa\n0.000\t800\t100\n0.050\t820\t101\n',
+      ),
+    );
     expect(log.format).toBe("megalogviewer");
     expect(log.channels.map((c) => [c.name, c.unit])).toEqual([
       ["RPM", "rpm"],

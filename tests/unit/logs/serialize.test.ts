@@ -19,7 +19,9 @@ function versionOne(log: ParsedLog): Uint8Array {
   [0x434c5054, 1, json.length, log.rowCount].forEach((n, i) => view.setUint32(i * 4, n, true));
   out.set(json, 16);
   new Float64Array(out.buffer, timeAt, log.rowCount).set(time);
-  columns.forEach((column, i) => new Float32Array(out.buffer, timeAt + log.rowCount * 8 + i * columnBytes, log.rowCount).set(column));
+  columns.forEach((column, i) =>
+    new Float32Array(out.buffer, timeAt + log.rowCount * 8 + i * columnBytes, log.rowCount).set(column),
+  );
   return out;
 }
 
@@ -40,7 +42,11 @@ describe("columnar serialization", () => {
   });
 
   it("stores printed decimals as small integer codes: a 1,000-row log of four channels takes under half the Float32 bytes", () => {
-    const rows = Array.from({ length: 1000 }, (_, i) => `${(i / 20).toFixed(2)},${(800 + i).toFixed(0)},${(0.8 + i / 5000).toFixed(4)},${(-5 + (i % 50) / 10).toFixed(1)},${Math.sqrt(i)}`);
+    const rows = Array.from(
+      { length: 1000 },
+      (_, i) =>
+        `${(i / 20).toFixed(2)},${(800 + i).toFixed(0)},${(0.8 + i / 5000).toFixed(4)},${(-5 + (i % 50) / 10).toFixed(1)},${Math.sqrt(i)}`,
+    );
     const parsed = parseLog(new TextEncoder().encode(`Time,RPM,Lambda,Timing,Odd\n${rows.join("\n")}\n`));
     const bytes = serializeColumns(parsed);
     const stored = deserializeEncoded(bytes);
@@ -63,7 +69,10 @@ describe("columnar serialization", () => {
     expect(layout.header).not.toHaveProperty("encodings");
     const last = layout.columns[layout.columns.length - 1];
     const fetched = bytes.slice(last.at, last.at + last.bytes).buffer;
-    const column = decodeColumn({ codes: codesOf(last.encoding, fetched, 0, layout.rows), encoding: last.encoding }, Float32Array);
+    const column = decodeColumn(
+      { codes: codesOf(last.encoding, fetched, 0, layout.rows), encoding: last.encoding },
+      Float32Array,
+    );
     expect(Array.from(column)).toEqual(Array.from(log.columns[log.channels.length - 1]));
   });
 
@@ -112,7 +121,9 @@ describe("columnar serialization", () => {
   });
 
   it("refuses bytes that are not a columnar log", () => {
-    expect(() => deserializeColumns(new TextEncoder().encode("Time,RPM\n0,800\n0.1,900\n"))).toThrow("bad magic number");
+    expect(() => deserializeColumns(new TextEncoder().encode("Time,RPM\n0,800\n0.1,900\n"))).toThrow(
+      "bad magic number",
+    );
     const bytes = serializeColumns(log);
     expect(() => deserializeColumns(bytes.subarray(0, bytes.length - 8))).toThrow(/bytes where \d+ were expected/);
     expect(() => deserializeColumns(bytes.subarray(0, 8))).toThrow("too short");
@@ -131,7 +142,9 @@ describe("columnar serialization", () => {
       expect(back.channels).toEqual(ecumaster.channels);
       expect(back.warnings).toEqual(ecumaster.warnings);
       back.time.forEach((t, i) => expect(t).toBeCloseTo(ecumaster.time[i], 9));
-      back.columns.forEach((column, i) => expect(Array.from(column).map(String)).toEqual(Array.from(ecumaster.columns[i]).map(String)));
+      back.columns.forEach((column, i) =>
+        expect(Array.from(column).map(String)).toEqual(Array.from(ecumaster.columns[i]).map(String)),
+      );
     });
 
     it("tells each array's stored place from the header, so one channel is fetched by range and inflated alone", () => {
@@ -145,7 +158,10 @@ describe("columnar serialization", () => {
       const index = log.channels.length - 1;
       const place = layout.columns[index];
       const fetched = bytes.slice(place.at, place.at + place.bytes);
-      const column = decodeColumn({ codes: arrayCodes(place.encoding, inflateRawSync(fetched), layout.rows), encoding: place.encoding }, Float32Array);
+      const column = decodeColumn(
+        { codes: arrayCodes(place.encoding, inflateRawSync(fetched), layout.rows), encoding: place.encoding },
+        Float32Array,
+      );
       expect(Array.from(column)).toEqual(Array.from(log.columns[index]));
       // The same from a buffer holding every channel from the first one on, as the view fetches the rest.
       const rest = bytes.slice(layout.columns[0].at);
@@ -155,7 +171,9 @@ describe("columnar serialization", () => {
     it("says so instead of reading deflated arrays without an inflate, or one that inflates to the wrong length", () => {
       const bytes = serializeColumns(log, deflate);
       expect(() => deserializeColumns(bytes)).toThrow("deflated and no inflate was given");
-      expect(() => deserializeColumns(bytes, () => new Uint8Array(3))).toThrow(/an array of 3 bytes where \d+ were expected/);
+      expect(() => deserializeColumns(bytes, () => new Uint8Array(3))).toThrow(
+        /an array of 3 bytes where \d+ were expected/,
+      );
       const future = bytes.slice();
       new DataView(future.buffer).setUint32(4, 4, true);
       expect(() => deserializeColumns(future, inflateRawSync)).toThrow("unsupported version 4");

@@ -5,21 +5,37 @@
  * whole route's page until the address names something else.
  */
 import { act, cleanup, render, screen } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
 import { MemoryRouter, Route, Routes, useNavigate, useParams } from "react-router";
+import { afterEach, describe, expect, it } from "vitest";
 import { RecordNotFoundBoundary, useRecordMissing } from "../../../src/components/record-not-found";
-import { PAGE_NOT_FOUND, isClientError, isRecordMissing } from "../../../src/lib/record-missing";
+import { isClientError, isRecordMissing, PAGE_NOT_FOUND } from "../../../src/lib/record-missing";
 
 // The lazy code is imported afresh (antd's modules through Vitest's transform): under a full
 // parallel run that takes more than Testing Library's default second (the test itself has five).
 const LAZY_CODE_WAIT = { timeout: 4_000 };
 
-window.matchMedia ??= ((query: string) => ({ media: query, matches: false, addEventListener: () => undefined, removeEventListener: () => undefined, addListener: () => undefined, removeListener: () => undefined })) as unknown as typeof window.matchMedia;
+window.matchMedia ??= ((query: string) => ({
+  media: query,
+  matches: false,
+  addEventListener: () => undefined,
+  removeEventListener: () => undefined,
+  addListener: () => undefined,
+  removeListener: () => undefined,
+})) as unknown as typeof window.matchMedia;
 
 describe("which failures mean the record does not exist", () => {
   it("only the API's 404", () => {
     expect(isRecordMissing({ statusCode: 404, message: "Vehicle x not found" })).toBe(true);
-    for (const other of [{ statusCode: 403 }, { statusCode: 500 }, { statusCode: 0, message: "Network error" }, { statusCode: "404" }, new Error("404"), null, undefined, 404]) {
+    for (const other of [
+      { statusCode: 403 },
+      { statusCode: 500 },
+      { statusCode: 0, message: "Network error" },
+      { statusCode: "404" },
+      new Error("404"),
+      null,
+      undefined,
+      404,
+    ]) {
       expect(isRecordMissing(other), JSON.stringify(other)).toBe(false);
     }
   });
@@ -38,7 +54,10 @@ describe("which failures mean the record does not exist", () => {
 /** A record page: the record its address names is missing when the id starts with "gone". */
 function RecordPage({ named }: { named: boolean }) {
   const { id = "" } = useParams();
-  const missing = useRecordMissing(id.startsWith("gone") ? { statusCode: 404, message: `Record ${id} not found` } : null, named);
+  const missing = useRecordMissing(
+    id.startsWith("gone") ? { statusCode: 404, message: `Record ${id} not found` } : null,
+    named,
+  );
   if (missing) return null;
   return <h2>Record {id}</h2>;
 }

@@ -6,7 +6,15 @@ import { evaluateRouteChunks } from "../../../src/routing/route-chunks-evaluate"
 
 // As the build writes them (scripts/lib/prerender.ts): each list with every chunk after those it imports.
 const lists: RoutePreloads = {
-  files: ["/assets/form.js", "/assets/portal-app.js", "/assets/table.js", "/assets/portal-layout.js", "/assets/chart.js", "/assets/dashboard.js", "/assets/log.js"],
+  files: [
+    "/assets/form.js",
+    "/assets/portal-app.js",
+    "/assets/table.js",
+    "/assets/portal-layout.js",
+    "/assets/chart.js",
+    "/assets/dashboard.js",
+    "/assets/log.js",
+  ],
   portal: "0 1",
   frame: "2 3",
   routes: [["/"], ["/dashboard", 1, "4 5"], ["/tuning-tools/data-logs/:id", 0, "2 4 6"], ["/admin/app-info", 1, ""]],
@@ -22,12 +30,30 @@ const base = () => new URL("/", document.baseURI).href.replace(/\/$/, "");
 
 describe("the chunks a portal page loads beyond the entry", () => {
   it("are the portal's code, the frame for a page in it and the page's own, in the build's order", () => {
-    expect(routeChunkFiles("/dashboard")).toEqual(["/assets/form.js", "/assets/portal-app.js", "/assets/table.js", "/assets/portal-layout.js", "/assets/chart.js", "/assets/dashboard.js"]);
-    expect(routeChunkFiles("/admin/app-info")).toEqual(["/assets/form.js", "/assets/portal-app.js", "/assets/table.js", "/assets/portal-layout.js"]);
+    expect(routeChunkFiles("/dashboard")).toEqual([
+      "/assets/form.js",
+      "/assets/portal-app.js",
+      "/assets/table.js",
+      "/assets/portal-layout.js",
+      "/assets/chart.js",
+      "/assets/dashboard.js",
+    ]);
+    expect(routeChunkFiles("/admin/app-info")).toEqual([
+      "/assets/form.js",
+      "/assets/portal-app.js",
+      "/assets/table.js",
+      "/assets/portal-layout.js",
+    ]);
   });
 
   it("match a route's parameters, a trailing slash and any letter case, and leave out the frame for a full-screen page", () => {
-    expect(routeChunkFiles("/Tuning-Tools/data-logs/0b1c/")).toEqual(["/assets/form.js", "/assets/portal-app.js", "/assets/table.js", "/assets/chart.js", "/assets/log.js"]);
+    expect(routeChunkFiles("/Tuning-Tools/data-logs/0b1c/")).toEqual([
+      "/assets/form.js",
+      "/assets/portal-app.js",
+      "/assets/table.js",
+      "/assets/chart.js",
+      "/assets/log.js",
+    ]);
   });
 
   it("are none for a public page, a path no route knows, a page without the build's lists (the dev server) or lists that cannot be read", () => {
@@ -72,7 +98,18 @@ describe("evaluating a page's chunks one per task", () => {
     });
     // The last chunk's task runs after the turns end.
     await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(events).toEqual(["/assets/form.js", "another task", "/assets/portal-app.js", "another task", "/assets/table.js", "another task", "/assets/chart.js", "another task", "/assets/log.js", "another task"]);
+    expect(events).toEqual([
+      "/assets/form.js",
+      "another task",
+      "/assets/portal-app.js",
+      "another task",
+      "/assets/table.js",
+      "another task",
+      "/assets/chart.js",
+      "another task",
+      "/assets/log.js",
+      "another task",
+    ]);
   });
 
   it("stops at a chunk that fails, leaving the app's own import to report it", async () => {

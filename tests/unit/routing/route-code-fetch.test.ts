@@ -1,17 +1,31 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type RoutePreloads, routePreloadsElement } from "../../../scripts/lib/prerender";
+import { preloadRoute, registerResources } from "../../../src/routing/registry";
 import { forgetRouteChunkLists } from "../../../src/routing/route-chunk-files";
 import { fetchRouteCode } from "../../../src/routing/route-code-fetch";
-import { preloadRoute, registerResources } from "../../../src/routing/registry";
 import type { PageComponent, ResourceDefinition } from "../../../src/routing/types";
 
 // As the build writes them (scripts/lib/prerender.ts): each list with every chunk after those it imports.
 const lists: RoutePreloads = {
-  files: ["/assets/portal-app.js", "/assets/portal-layout.js", "/assets/tunes.js", "/assets/tunes-form.js", "/assets/logs.js", "/assets/table.js", "/assets/upload.js", "/assets/chart.js"],
+  files: [
+    "/assets/portal-app.js",
+    "/assets/portal-layout.js",
+    "/assets/tunes.js",
+    "/assets/tunes-form.js",
+    "/assets/logs.js",
+    "/assets/table.js",
+    "/assets/upload.js",
+    "/assets/chart.js",
+  ],
   portal: "0",
   frame: "1",
-  routes: [["/"], ["/my-tunes", 1, "3 2"], ["/tuning-tools/data-logs", 1, "5 6 7 4"], ["/tuning-tools/data-logs/:id", 1, "7 4"]],
+  routes: [
+    ["/"],
+    ["/my-tunes", 1, "3 2"],
+    ["/tuning-tools/data-logs", 1, "5 6 7 4"],
+    ["/tuning-tools/data-logs/:id", 1, "7 4"],
+  ],
 };
 
 const preloads = () => Array.from(document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]'));
@@ -27,7 +41,12 @@ afterEach(() => forgetRouteChunkLists());
 describe("fetching a page's code without running it", () => {
   it("links a module preload for each chunk the page loads, in the build's order, as the start script links them", () => {
     void fetchRouteCode("/my-tunes");
-    expect(preloads().map((link) => link.getAttribute("href"))).toEqual(["/assets/portal-app.js", "/assets/portal-layout.js", "/assets/tunes-form.js", "/assets/tunes.js"]);
+    expect(preloads().map((link) => link.getAttribute("href"))).toEqual([
+      "/assets/portal-app.js",
+      "/assets/portal-layout.js",
+      "/assets/tunes-form.js",
+      "/assets/tunes.js",
+    ]);
     expect(preloads().every((link) => link.crossOrigin === "")).toBe(true);
     expect(document.querySelectorAll("script:not(#route-preloads)")).toHaveLength(0);
   });
@@ -35,18 +54,36 @@ describe("fetching a page's code without running it", () => {
   it("asks for four chunks a turn, the next turn in a later task, not in the same task's microtasks", async () => {
     const hrefs = () => preloads().map((link) => link.getAttribute("href"));
     void fetchRouteCode("/tuning-tools/data-logs");
-    expect(hrefs()).toEqual(["/assets/portal-app.js", "/assets/portal-layout.js", "/assets/table.js", "/assets/upload.js"]);
+    expect(hrefs()).toEqual([
+      "/assets/portal-app.js",
+      "/assets/portal-layout.js",
+      "/assets/table.js",
+      "/assets/upload.js",
+    ]);
     for (let microtask = 0; microtask < 10; microtask++) await Promise.resolve();
     expect(hrefs()).toHaveLength(4);
     await settle();
     await settle();
-    expect(hrefs()).toEqual(["/assets/portal-app.js", "/assets/portal-layout.js", "/assets/table.js", "/assets/upload.js", "/assets/chart.js", "/assets/logs.js"]);
+    expect(hrefs()).toEqual([
+      "/assets/portal-app.js",
+      "/assets/portal-layout.js",
+      "/assets/table.js",
+      "/assets/upload.js",
+      "/assets/chart.js",
+      "/assets/logs.js",
+    ]);
   });
 
   it("leaves out the chunks the page has linked already (the entry's, an earlier page's)", () => {
-    document.head.innerHTML = '<link rel="modulepreload" crossorigin href="/assets/portal-app.js"><link rel="modulepreload" crossorigin href="/assets/portal-layout.js">';
+    document.head.innerHTML =
+      '<link rel="modulepreload" crossorigin href="/assets/portal-app.js"><link rel="modulepreload" crossorigin href="/assets/portal-layout.js">';
     void fetchRouteCode("/tuning-tools/data-logs/0b1c");
-    expect(preloads().map((link) => link.getAttribute("href"))).toEqual(["/assets/portal-app.js", "/assets/portal-layout.js", "/assets/chart.js", "/assets/logs.js"]);
+    expect(preloads().map((link) => link.getAttribute("href"))).toEqual([
+      "/assets/portal-app.js",
+      "/assets/portal-layout.js",
+      "/assets/chart.js",
+      "/assets/logs.js",
+    ]);
   });
 
   it("leaves out a chunk another page's fetch linked between its turns", async () => {
@@ -57,7 +94,11 @@ describe("fetching a page's code without running it", () => {
     document.head.appendChild(other);
     await settle();
     await settle();
-    expect(preloads().map((link) => link.getAttribute("href")).filter((href) => href === "/assets/chart.js")).toHaveLength(1);
+    expect(
+      preloads()
+        .map((link) => link.getAttribute("href"))
+        .filter((href) => href === "/assets/chart.js"),
+    ).toHaveLength(1);
     expect(preloads().map((link) => link.getAttribute("href"))).toContain("/assets/logs.js");
   });
 
@@ -85,12 +126,27 @@ describe("fetching a page's code without running it", () => {
 });
 
 describe("getting a link's page ready", () => {
-  const page = () => Object.assign(() => null, { preload: vi.fn(async () => undefined) }) as unknown as PageComponent & { preload: ReturnType<typeof vi.fn> };
+  const page = () =>
+    Object.assign(() => null, { preload: vi.fn(async () => undefined) }) as unknown as PageComponent & {
+      preload: ReturnType<typeof vi.fn>;
+    };
   const tunes = page();
   const logs = page();
   const definitions = [
-    { name: "my-tunes", guard: "signed-in", layout: "portal", list: { path: "/my-tunes", component: tunes }, meta: { label: "My tunes" } },
-    { name: "data-logs", guard: "signed-in", layout: "portal", list: { path: "/tuning-tools/data-logs", component: logs }, meta: { label: "Data logs" } },
+    {
+      name: "my-tunes",
+      guard: "signed-in",
+      layout: "portal",
+      list: { path: "/my-tunes", component: tunes },
+      meta: { label: "My tunes" },
+    },
+    {
+      name: "data-logs",
+      guard: "signed-in",
+      layout: "portal",
+      list: { path: "/tuning-tools/data-logs", component: logs },
+      meta: { label: "Data logs" },
+    },
   ] as unknown as ResourceDefinition[];
 
   it("fetches the page's code without running it when the link comes into view, and runs it when the link is hovered or focused", async () => {

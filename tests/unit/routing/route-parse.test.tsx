@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { ResourceContext, type ParseResponse } from "@refinedev/core";
+import { type ParseResponse, ResourceContext } from "@refinedev/core";
 import routerProvider from "@refinedev/react-router";
 import { renderHook } from "@testing-library/react";
 import type { ReactNode } from "react";
@@ -8,9 +8,19 @@ import { describe, expect, it } from "vitest";
 import { matchRoute, useRouteParse } from "../../../src/routing/route-parse";
 
 const resources = [
-  { name: "data-logs", list: "/tuning-tools/data-logs", show: "/tuning-tools/data-logs/:id", edit: "/tuning-tools/data-logs/edit/:id" },
+  {
+    name: "data-logs",
+    list: "/tuning-tools/data-logs",
+    show: "/tuning-tools/data-logs/:id",
+    edit: "/tuning-tools/data-logs/edit/:id",
+  },
   { name: "vehicles", list: "/my-vehicles", show: "/my-vehicles/:id", create: "/my-vehicles/create" },
-  { name: "firmware", list: "/admin/firmware-support", edit: "/admin/firmware-support/edit/:id", meta: { parent: "catalogue" } },
+  {
+    name: "firmware",
+    list: "/admin/firmware-support",
+    edit: "/admin/firmware-support/edit/:id",
+    meta: { parent: "catalogue" },
+  },
 ];
 
 /** Both parses at `url`, inside a route of `pattern` (or none: the layout and the menu parse outside any route). */
@@ -36,7 +46,10 @@ describe("the portal's route parse", () => {
   const cases: Array<[string, string | undefined]> = [
     ["/tuning-tools/data-logs/0b7a6d2e-1d0e-4f7a-9b8e-3c2d1e0f9a8b?panes=rpm,boost;afr", "/tuning-tools/data-logs/:id"],
     ["/tuning-tools/data-logs/edit/a%20b", "/tuning-tools/data-logs/edit/:id"],
-    ["/tuning-tools/data-logs?currentPage=2&pageSize=20&sorters[0][field]=createdAt&sorters[0][order]=desc&filters[0][field]=vehicleId&filters[0][operator]=eq&filters[0][value]=v1", "/tuning-tools/data-logs"],
+    [
+      "/tuning-tools/data-logs?currentPage=2&pageSize=20&sorters[0][field]=createdAt&sorters[0][order]=desc&filters[0][field]=vehicleId&filters[0][operator]=eq&filters[0][value]=v1",
+      "/tuning-tools/data-logs",
+    ],
     ["/my-vehicles?currentPage=02&to=%2Fmy-vehicles%2Fcreate", undefined],
     ["/my-vehicles/create", "/my-vehicles/create"],
     ["/my-vehicles/7", undefined],

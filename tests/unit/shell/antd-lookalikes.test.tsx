@@ -16,7 +16,14 @@ import { StepList } from "../../../src/components/step-list";
 import { Paragraph, Text, Title } from "../../../src/components/text";
 import { antdTheme } from "../../../src/components/theme/antd-theme";
 
-window.matchMedia ??= ((query: string) => ({ media: query, matches: false, addEventListener: () => undefined, removeEventListener: () => undefined, addListener: () => undefined, removeListener: () => undefined })) as unknown as typeof window.matchMedia;
+window.matchMedia ??= ((query: string) => ({
+  media: query,
+  matches: false,
+  addEventListener: () => undefined,
+  removeEventListener: () => undefined,
+  addListener: () => undefined,
+  removeListener: () => undefined,
+})) as unknown as typeof window.matchMedia;
 
 afterEach(cleanup);
 
@@ -34,13 +41,41 @@ const steps = [
 ];
 
 const pairs: [string, ReactNode, ReactNode][] = [
-  ["an h1", <Title id="a">Tune with confidence</Title>, <Typography.Title id="a">Tune with confidence</Typography.Title>],
-  ["an h2 with a style", <Title level={2} style={{ fontSize: 18, marginTop: 0 }}>Features</Title>, <Typography.Title level={2} style={{ fontSize: 18, marginTop: 0 }}>Features</Typography.Title>],
-  ["a paragraph", <Paragraph style={{ fontSize: 18 }}>Every checksum is verified.</Paragraph>, <Typography.Paragraph style={{ fontSize: 18 }}>Every checksum is verified.</Typography.Paragraph>],
+  [
+    "an h1",
+    <Title id="a">Tune with confidence</Title>,
+    <Typography.Title id="a">Tune with confidence</Typography.Title>,
+  ],
+  [
+    "an h2 with a style",
+    <Title level={2} style={{ fontSize: 18, marginTop: 0 }}>
+      Features
+    </Title>,
+    <Typography.Title level={2} style={{ fontSize: 18, marginTop: 0 }}>
+      Features
+    </Typography.Title>,
+  ],
+  [
+    "a paragraph",
+    <Paragraph style={{ fontSize: 18 }}>Every checksum is verified.</Paragraph>,
+    <Typography.Paragraph style={{ fontSize: 18 }}>Every checksum is verified.</Typography.Paragraph>,
+  ],
   ["text", <Text>Plain</Text>, <Typography.Text>Plain</Typography.Text>],
-  ["secondary text", <Text type="secondary">© Tuning Portal</Text>, <Typography.Text type="secondary">© Tuning Portal</Typography.Text>],
+  [
+    "secondary text",
+    <Text type="secondary">© Tuning Portal</Text>,
+    <Typography.Text type="secondary">© Tuning Portal</Typography.Text>,
+  ],
   ["a panel", <Panel style={{ height: "100%" }}>Inside</Panel>, <Card style={{ height: "100%" }}>Inside</Card>],
-  ["the app's frame", <AppFrame><p>Page</p></AppFrame>, <App><p>Page</p></App>],
+  [
+    "the app's frame",
+    <AppFrame>
+      <p>Page</p>
+    </AppFrame>,
+    <App>
+      <p>Page</p>
+    </App>,
+  ],
   ["a text placeholder", <ParagraphSkeleton />, <Skeleton active />],
   ["numbered steps", <StepList items={steps} />, <Steps direction="vertical" current={-1} items={steps} />],
 ];

@@ -1,7 +1,7 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { STYLESHEET_COMPONENTS, renderAntdStylesheet } from "../../../src/prerender/antd-stylesheet";
+import { renderAntdStylesheet, STYLESHEET_COMPONENTS } from "../../../src/prerender/antd-stylesheet";
 
 /** Every value (not type) the app's sources import from "antd", multi-line imports included. */
 function antdImports(dir: string): Set<string> {
@@ -24,7 +24,9 @@ describe("antd's build-time stylesheet", () => {
   it("holds every antd component the app imports, so none of them is styled at run time on a first visit", () => {
     // Not components with styles of their own: the provider, the breakpoint hook's namespace, and types.
     const notStyled = new Set(["ConfigProvider", "Grid", "MappingAlgorithm", "ThemeConfig"]);
-    const missing = [...antdImports(path.resolve("src"))].filter((name) => !notStyled.has(name) && !(STYLESHEET_COMPONENTS as readonly string[]).includes(name));
+    const missing = [...antdImports(path.resolve("src"))].filter(
+      (name) => !notStyled.has(name) && !(STYLESHEET_COMPONENTS as readonly string[]).includes(name),
+    );
     expect(missing, "add them to STYLESHEET_COMPONENTS in src/prerender/antd-stylesheet.tsx").toEqual([]);
   });
 
@@ -38,7 +40,10 @@ describe("antd's build-time stylesheet", () => {
     expect(foreign, "styles under a theme the app never renders with").toEqual([]);
     // Each renders as an in-place panel under a theme of its own, and was missing under the app's.
     for (const name of ["Select", "Dropdown", "DatePicker", "Modal", "InputNumber"]) {
-      expect(index.some((entry) => entry.startsWith(`${appToken}|${name}-${name}|`)), `${name} under the app's theme`).toBe(true);
+      expect(
+        index.some((entry) => entry.startsWith(`${appToken}|${name}-${name}|`)),
+        `${name} under the app's theme`,
+      ).toBe(true);
     }
   }, 60_000);
 
@@ -52,4 +57,3 @@ describe("antd's build-time stylesheet", () => {
     expect(compactInIndex(await renderAntdStylesheet(["Button"]))).toBe(false);
   }, 60_000);
 });
-

@@ -3,10 +3,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import {
   COLOUR_MODE_STORAGE_KEY,
+  type ColourModeEnvironment,
   ColourModeStore,
   DARK_SCHEME_QUERY,
   NO_TRANSITIONS_CSS,
-  type ColourModeEnvironment,
 } from "../../../src/lib/colour-mode";
 
 /** A matchMedia whose answer the test changes, firing "change" like a browser does. */

@@ -15,12 +15,17 @@ describe("criticalCss keeps the rules a page's markup uses", () => {
   });
 
   it("keeps the used selectors of a selector list and the rules without classes", () => {
-    expect(criticalCss(".label,.ant-table{margin:0}html{font-size:16px}a[href]{color:red}", classes)).toBe(".label{margin:0}html{font-size:16px}a[href]{color:red}");
+    expect(criticalCss(".label,.ant-table{margin:0}html{font-size:16px}a[href]{color:red}", classes)).toBe(
+      ".label{margin:0}html{font-size:16px}a[href]{color:red}",
+    );
   });
 
   it("prunes inside @media and drops a block left empty; keeps @keyframes whole", () => {
-    const css = "@media (max-width:575px){.ant-btn{padding:0}.ant-col-xs-24{width:100%}}@media print{.ant-table{display:none}}@keyframes spin{from{transform:rotate(0)}to{transform:rotate(360deg)}}";
-    expect(criticalCss(css, classes)).toBe("@media (max-width:575px){.ant-btn{padding:0}}@keyframes spin{from{transform:rotate(0)}to{transform:rotate(360deg)}}");
+    const css =
+      "@media (max-width:575px){.ant-btn{padding:0}.ant-col-xs-24{width:100%}}@media print{.ant-table{display:none}}@keyframes spin{from{transform:rotate(0)}to{transform:rotate(360deg)}}";
+    expect(criticalCss(css, classes)).toBe(
+      "@media (max-width:575px){.ant-btn{padding:0}}@keyframes spin{from{transform:rotate(0)}to{transform:rotate(360deg)}}",
+    );
   });
 
   it("is not misled by braces in strings", () => {

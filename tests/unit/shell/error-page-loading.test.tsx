@@ -9,7 +9,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 // than the test's default five seconds in all; the waits are long, a page that never shows still fails.
 const LAZY_CODE_WAIT = { timeout: 15_000 };
 
-window.matchMedia ??= ((query: string) => ({ media: query, matches: false, addEventListener: () => undefined, removeEventListener: () => undefined, addListener: () => undefined, removeListener: () => undefined })) as unknown as typeof window.matchMedia;
+window.matchMedia ??= ((query: string) => ({
+  media: query,
+  matches: false,
+  addEventListener: () => undefined,
+  removeEventListener: () => undefined,
+  addListener: () => undefined,
+  removeListener: () => undefined,
+})) as unknown as typeof window.matchMedia;
 
 async function showFatalError() {
   const { AppErrorBoundary, errorState } = await import("../../../src/components/app-error-boundary");
@@ -24,7 +31,12 @@ async function showFatalError() {
       </AppErrorBoundary>
     </MemoryRouter>,
   );
-  act(() => errorState.showError({ statusCode: 500, message: "The garage burned down", description: "Try again later." }, "/vehicles"));
+  act(() =>
+    errorState.showError(
+      { statusCode: 500, message: "The garage burned down", description: "Try again later." },
+      "/vehicles",
+    ),
+  );
   return errorState;
 }
 
@@ -38,7 +50,10 @@ afterEach(() => {
 describe("the error page", { timeout: 30_000 }, () => {
   it("shows the error with antd's page once its code is in, and Go Home goes home", async () => {
     const errorState = await showFatalError();
-    expect(await screen.findByTestId("error-message", undefined, LAZY_CODE_WAIT)).toHaveProperty("textContent", "The garage burned down");
+    expect(await screen.findByTestId("error-message", undefined, LAZY_CODE_WAIT)).toHaveProperty(
+      "textContent",
+      "The garage burned down",
+    );
     expect(document.querySelector(".ant-result")).not.toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Go Home" }));
     expect(errorState.getSnapshot()).toBeNull();
@@ -50,7 +65,10 @@ describe("the error page", { timeout: 30_000 }, () => {
       throw new TypeError("Failed to fetch dynamically imported module");
     });
     const errorState = await showFatalError();
-    expect(await screen.findByTestId("error-message", undefined, LAZY_CODE_WAIT)).toHaveProperty("textContent", "The garage burned down");
+    expect(await screen.findByTestId("error-message", undefined, LAZY_CODE_WAIT)).toHaveProperty(
+      "textContent",
+      "The garage burned down",
+    );
     expect(screen.getByText("Try again later.")).toBeTruthy();
     expect(document.querySelector(".ant-result")).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Go Home" }));
@@ -68,7 +86,10 @@ describe("the error page", { timeout: 30_000 }, () => {
         <DeferredErrorPage error={{ statusCode: 403, message: "Forbidden", description: "Administrators only." }} />
       </MemoryRouter>,
     );
-    expect(await screen.findByTestId("error-message", undefined, LAZY_CODE_WAIT)).toHaveProperty("textContent", "Forbidden");
+    expect(await screen.findByTestId("error-message", undefined, LAZY_CODE_WAIT)).toHaveProperty(
+      "textContent",
+      "Forbidden",
+    );
     expect(document.querySelector(".page-snapshot")).toBeNull();
   });
 });

@@ -31,8 +31,17 @@ describe("fatal error state", () => {
   });
 
   it("keeps an API error's own status, message, description and data", () => {
-    const error = Object.assign(new Error("Forbidden"), { statusCode: 403, description: "Admins only", data: { role: "customer" } });
-    expect(toApiError(error, "/admin")).toEqual({ statusCode: 403, message: "Forbidden", description: "Admins only", data: { role: "customer" } });
+    const error = Object.assign(new Error("Forbidden"), {
+      statusCode: 403,
+      description: "Admins only",
+      data: { role: "customer" },
+    });
+    expect(toApiError(error, "/admin")).toEqual({
+      statusCode: 403,
+      message: "Forbidden",
+      description: "Admins only",
+      data: { role: "customer" },
+    });
   });
 
   it("keeps the first error when more follow", () => {

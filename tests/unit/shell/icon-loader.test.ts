@@ -16,7 +16,9 @@ afterEach(() => {
 
 describe("loadIcon", () => {
   it("resolves to the icon the source loads", async () => {
-    await expect(loadIcon("car", async (name) => `<svg>${name}</svg>`, { fallback: "?" })).resolves.toBe("<svg>car</svg>");
+    await expect(loadIcon("car", async (name) => `<svg>${name}</svg>`, { fallback: "?" })).resolves.toBe(
+      "<svg>car</svg>",
+    );
     expect(errors).not.toHaveBeenCalled();
   });
 
@@ -40,9 +42,13 @@ describe("loadIcon", () => {
   });
 
   it("reports a failed load and resolves to the fallback instead of throwing", async () => {
-    const result = loadIcon("missing", async () => {
-      throw new Error("404 Not Found");
-    }, { fallback: "?" });
+    const result = loadIcon(
+      "missing",
+      async () => {
+        throw new Error("404 Not Found");
+      },
+      { fallback: "?" },
+    );
     await expect(result).resolves.toBe("?");
     expect(errors).toHaveBeenCalledWith('[icon] Failed to load icon "missing":', "404 Not Found");
   });

@@ -36,6 +36,8 @@ describe("the icons' style in the built page", () => {
 
   it("would otherwise be written by the first icon that mounts", () => {
     render(<SearchOutlined />);
-    expect(document.head.querySelector('style[rc-util-key="@ant-design-icons"]')?.outerHTML).toBe(headOf(ICONS_STYLE).innerHTML);
+    expect(document.head.querySelector('style[rc-util-key="@ant-design-icons"]')?.outerHTML).toBe(
+      headOf(ICONS_STYLE).innerHTML,
+    );
   });
 });

@@ -16,7 +16,14 @@ describe("imageUrl", () => {
 
   it("writes width, height, quality, format, fit and background in a fixed order", () => {
     expect(
-      imageUrl("/images/car.jpg", { background: "#FFFFFF", fit: "contain", format: "png", quality: 80, height: 200, width: 320 }),
+      imageUrl("/images/car.jpg", {
+        background: "#FFFFFF",
+        fit: "contain",
+        format: "png",
+        quality: 80,
+        height: 200,
+        width: 320,
+      }),
     ).toBe("/_ipx/w_320&h_200&q_80&f_png&fit_contain&b_ffffff/images/car.jpg");
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KEEP_ALIVE_LIMIT, type KeptPage, type PageLocation, changeOwner, visit } from "../../../src/lib/keep-alive";
+import { changeOwner, KEEP_ALIVE_LIMIT, type KeptPage, type PageLocation, visit } from "../../../src/lib/keep-alive";
 
 const keepAllBut = (...dropped: string[]) => ({ keep: (pathname: string) => !dropped.includes(pathname) });
 const at = (pathname: string, search = ""): PageLocation => ({ pathname, search });
@@ -19,7 +19,10 @@ describe("keep-alive pages", () => {
     const options = keepAllBut("/profile");
     const onProfile = walk([at("/my-devices"), at("/profile")], options);
     expect(onProfile.map((entry) => entry.key)).toEqual(["/my-devices", "/profile"]);
-    expect(visit(onProfile, at("/dashboard"), options).entries.map((entry) => entry.key)).toEqual(["/my-devices", "/dashboard"]);
+    expect(visit(onProfile, at("/dashboard"), options).entries.map((entry) => entry.key)).toEqual([
+      "/my-devices",
+      "/dashboard",
+    ]);
   });
 
   it(`keeps at most ${KEEP_ALIVE_LIMIT}, dropping the least recently used`, () => {
@@ -41,25 +44,39 @@ describe("keep-alive pages", () => {
     const left = walk([at("/my-devices", "?current=2"), at("/my-tunes")]);
     const back = visit(left, at("/my-devices"), keepAllBut());
     expect(back.restore).toEqual(at("/my-devices", "?current=2"));
-    expect(back.entries.at(-1)).toEqual({ key: "/my-devices", location: at("/my-devices", "?current=2"), generation: 0 });
+    expect(back.entries.at(-1)).toEqual({
+      key: "/my-devices",
+      location: at("/my-devices", "?current=2"),
+      generation: 0,
+    });
   });
 
   it("restores the query under the pathname arrived at, within the same page", () => {
     const options = { keep: () => true, keyOf: (pathname: string) => pathname.replace(/\/(show|edit)\/[^/]+$/, "") };
-    const left = [at("/admin/obd-functions", "?current=3"), at("/admin/obd-functions/show/7", "?current=3"), at("/dashboard")].reduce<
-      KeptPage<PageLocation>[]
-    >((entries, location) => visit(entries, location, options).entries, []);
+    const left = [
+      at("/admin/obd-functions", "?current=3"),
+      at("/admin/obd-functions/show/7", "?current=3"),
+      at("/dashboard"),
+    ].reduce<KeptPage<PageLocation>[]>((entries, location) => visit(entries, location, options).entries, []);
     expect(left.map((entry) => entry.key)).toEqual(["/admin/obd-functions", "/dashboard"]);
     const back = visit(left, at("/admin/obd-functions/edit/7"), options);
     expect(back.restore).toEqual(at("/admin/obd-functions/edit/7", "?current=3"));
-    expect(back.entries.at(-1)).toEqual({ key: "/admin/obd-functions", location: at("/admin/obd-functions/edit/7", "?current=3"), generation: 0 });
+    expect(back.entries.at(-1)).toEqual({
+      key: "/admin/obd-functions",
+      location: at("/admin/obd-functions/edit/7", "?current=3"),
+      generation: 0,
+    });
   });
 
   it("starts a page afresh when it is opened with another query", () => {
     const left = walk([at("/my-devices", "?current=2"), at("/my-tunes")]);
     const shared = visit(left, at("/my-devices", "?current=5"), keepAllBut());
     expect(shared.restore).toBeNull();
-    expect(shared.entries.at(-1)).toEqual({ key: "/my-devices", location: at("/my-devices", "?current=5"), generation: 1 });
+    expect(shared.entries.at(-1)).toEqual({
+      key: "/my-devices",
+      location: at("/my-devices", "?current=5"),
+      generation: 1,
+    });
   });
 
   it("after a sign-out keeps nothing of the signed-in user once the page on screen is left", () => {
@@ -73,10 +90,15 @@ describe("keep-alive pages", () => {
     const signedOut = walk([at("/faqs"), at("/login")]);
     const afterSignIn = changeOwner(signedOut, false);
     expect(afterSignIn.map((entry) => entry.key)).toEqual(["/login"]);
-    expect(visit(afterSignIn, at("/dashboard"), keepAllBut()).entries.map((entry) => entry.key)).toEqual(["/login", "/dashboard"]);
+    expect(visit(afterSignIn, at("/dashboard"), keepAllBut()).entries.map((entry) => entry.key)).toEqual([
+      "/login",
+      "/dashboard",
+    ]);
   });
 
   it("refuses a limit that is not a positive integer", () => {
-    expect(() => visit([], at("/"), { keep: () => true, limit: 0 })).toThrow("Keep-alive limit must be a positive integer, got 0.");
+    expect(() => visit([], at("/"), { keep: () => true, limit: 0 })).toThrow(
+      "Keep-alive limit must be a positive integer, got 0.",
+    );
   });
 });

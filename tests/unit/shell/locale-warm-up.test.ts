@@ -48,6 +48,8 @@ describe("loading the locale's date data early", () => {
     const tasks: Array<() => void> = [];
     warmUpLocaleData((callback) => tasks.push(callback), "en-GB");
     while (tasks.length > 0) tasks.shift()!();
-    expect(new Intl.DateTimeFormat("en-GB", { timeZone: "UTC" }).format(new Date(Date.UTC(2026, 10, 29)))).toBe("29/11/2026");
+    expect(new Intl.DateTimeFormat("en-GB", { timeZone: "UTC" }).format(new Date(Date.UTC(2026, 10, 29)))).toBe(
+      "29/11/2026",
+    );
   });
 });

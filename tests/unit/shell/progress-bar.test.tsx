@@ -17,7 +17,11 @@ describe("ProgressBar", () => {
   it("is loading below the maximum and complete at it", () => {
     const { rerender } = render(<ProgressBar label="Uploading" value={42.5} />);
     const bar = screen.getByRole("progressbar", { name: "Uploading" });
-    expect([bar.dataset.status, bar.getAttribute("aria-valuenow"), bar.getAttribute("aria-busy")]).toEqual(["loading", "42.5", "true"]);
+    expect([bar.dataset.status, bar.getAttribute("aria-valuenow"), bar.getAttribute("aria-busy")]).toEqual([
+      "loading",
+      "42.5",
+      "true",
+    ]);
     expect(bar.textContent).toBe("42 %");
     rerender(<ProgressBar label="Uploading" value={100} />);
     expect([bar.dataset.status, bar.getAttribute("aria-busy")]).toEqual(["complete", "false"]);
@@ -30,6 +34,8 @@ describe("ProgressBar", () => {
   });
 
   it("throws for a value outside 0..max", () => {
-    expect(() => render(<ProgressBar label="Broken" value={101} />)).toThrow("Progress value must be between 0 and 100, got 101.");
+    expect(() => render(<ProgressBar label="Broken" value={101} />)).toThrow(
+      "Progress value must be between 0 and 100, got 101.",
+    );
   });
 });

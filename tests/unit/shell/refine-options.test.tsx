@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { Refine, useList, type DataProvider } from "@refinedev/core";
+import { type DataProvider, Refine, useList } from "@refinedev/core";
 import { QueryClient } from "@tanstack/react-query";
 import { act, cleanup, render } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";

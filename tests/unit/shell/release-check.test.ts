@@ -20,8 +20,11 @@ function manifestServer(buildId: string) {
   const server = {
     buildId,
     status: 200,
-    fetch: vi.fn(async (_url: string | URL | Request, _init?: RequestInit) =>
-      new Response(JSON.stringify({ buildId: server.buildId, builtAt: "2026-01-01T00:00:00.000Z" }), { status: server.status }),
+    fetch: vi.fn(
+      async (_url: string | URL | Request, _init?: RequestInit) =>
+        new Response(JSON.stringify({ buildId: server.buildId, builtAt: "2026-01-01T00:00:00.000Z" }), {
+          status: server.status,
+        }),
     ),
   };
   return server;

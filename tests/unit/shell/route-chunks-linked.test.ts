@@ -5,7 +5,12 @@ import { whenRouteChunksLinked } from "../../../src/routing/route-chunks-linked"
 
 describe("the app's own imports at a page load", () => {
   beforeEach(() => {
-    document.body.innerHTML = routePreloadsElement({ files: ["/assets/portal-app.js"], portal: "0", frame: "", routes: [["/dashboard", 1, ""]] });
+    document.body.innerHTML = routePreloadsElement({
+      files: ["/assets/portal-app.js"],
+      portal: "0",
+      frame: "",
+      routes: [["/dashboard", 1, ""]],
+    });
   });
   afterEach(() => delete (window as { __routeChunksLinked?: boolean }).__routeChunksLinked);
 

@@ -9,13 +9,20 @@ describe("the layout walk's route table (tests/e2e/route-walk.ts)", () => {
     const walked = new Map(WALKED_ROUTES.map((route) => [route.path, route.guard]));
     const missing = [...appRoutes.keys()].filter((path) => !walked.has(path));
     expect(missing, "routes of the app the walk does not open: add them to tests/e2e/route-walk.ts").toEqual([]);
-    const wrongGuard = [...walked].filter(([path, guard]) => appRoutes.has(path) && appRoutes.get(path) !== guard).map(([path, guard]) => `${path}: walked as ${guard}, guarded ${appRoutes.get(path)}`);
+    const wrongGuard = [...walked]
+      .filter(([path, guard]) => appRoutes.has(path) && appRoutes.get(path) !== guard)
+      .map(([path, guard]) => `${path}: walked as ${guard}, guarded ${appRoutes.get(path)}`);
     expect(wrongGuard).toEqual([]);
   });
 
   it("names only routes the app has, and a value for every parameter", () => {
     expect(WALKED_ROUTES.filter((route) => !appRoutes.has(route.path)).map((route) => route.path)).toEqual([]);
-    const unnamed = WALKED_ROUTES.flatMap((route) => [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]).filter((param) => !route.params?.[param]).map((param) => `${route.path} :${param}`));
+    const unnamed = WALKED_ROUTES.flatMap((route) =>
+      [...route.path.matchAll(/:(\w+)/g)]
+        .map((match) => match[1])
+        .filter((param) => !route.params?.[param])
+        .map((param) => `${route.path} :${param}`),
+    );
     expect(unnamed).toEqual([]);
   });
 });

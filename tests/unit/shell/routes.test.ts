@@ -46,7 +46,14 @@ describe("keep-alive keys", () => {
       edit: { path: "/gadgets/edit/:id", component: List },
       meta: { label: "Gadgets" },
     },
-    { name: "widgets", guard: "auth", layout: "portal", list: { path: "/widgets", component: List }, show: { path: "/widgets/:id", component: Show }, meta: { label: "Widgets" } },
+    {
+      name: "widgets",
+      guard: "auth",
+      layout: "portal",
+      list: { path: "/widgets", component: List },
+      show: { path: "/widgets/:id", component: Show },
+      meta: { label: "Widgets" },
+    },
   ] satisfies ResourceDefinition[]);
 
   it("keeps a list and the drawer routes over it as one page", () => {

@@ -39,7 +39,12 @@ afterEach(() => {
 function Probe({ seen }: { seen: string[] }) {
   const screens = useScreens();
   const [horizontal] = useGutter([{ xs: 16, lg: 48 }, 24]);
-  seen.push(`${Object.entries(screens).filter(([, on]) => on).map(([name]) => name).join(",")} gutter ${horizontal}`);
+  seen.push(
+    `${Object.entries(screens)
+      .filter(([, on]) => on)
+      .map(([name]) => name)
+      .join(",")} gutter ${horizontal}`,
+  );
   return null;
 }
 
@@ -68,8 +73,16 @@ describe("useScreens", () => {
     vi.stubGlobal("window", undefined);
     const narrow: string[] = [];
     const wide: string[] = [];
-    renderToString(<SnapshotScreen.Provider value="narrow"><Probe seen={narrow} /></SnapshotScreen.Provider>);
-    renderToString(<SnapshotScreen.Provider value="wide"><Probe seen={wide} /></SnapshotScreen.Provider>);
+    renderToString(
+      <SnapshotScreen.Provider value="narrow">
+        <Probe seen={narrow} />
+      </SnapshotScreen.Provider>,
+    );
+    renderToString(
+      <SnapshotScreen.Provider value="wide">
+        <Probe seen={wide} />
+      </SnapshotScreen.Provider>,
+    );
     expect([narrow, wide]).toEqual([["xs gutter 16"], ["sm,md,lg gutter 48"]]);
   });
 });

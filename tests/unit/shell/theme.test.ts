@@ -76,7 +76,11 @@ describe("antd theme", () => {
   it("uses the dark algorithm, the dark primary and ebony-clay surfaces in dark mode", () => {
     const config = antdTheme("dark");
     expect(config.algorithm).toEqual([theme.darkAlgorithm, expect.any(Function)]);
-    expect(config.token).toMatchObject({ colorPrimary: monza[400], colorBgBase: ebonyClay[900], colorTextBase: ebonyClay[50] });
+    expect(config.token).toMatchObject({
+      colorPrimary: monza[400],
+      colorBgBase: ebonyClay[900],
+      colorTextBase: ebonyClay[50],
+    });
   });
 
   it("returns the same object each time, so ConfigProvider does not re-render", () => {
@@ -85,12 +89,15 @@ describe("antd theme", () => {
   });
 
   it("turns antd's motion off, and only that, when reduced motion is asked for", () => {
-    const withoutMotion = (token: object) => Object.fromEntries(Object.entries(token).filter(([name]) => !name.startsWith("motion")));
+    const withoutMotion = (token: object) =>
+      Object.fromEntries(Object.entries(token).filter(([name]) => !name.startsWith("motion")));
     for (const mode of ["light", "dark"] as const) {
       const moving = theme.getDesignToken(antdTheme(mode));
       const still = theme.getDesignToken(antdTheme(mode, { reducedMotion: true }));
       expect([moving.motion, moving.motionDurationMid], mode).toEqual([true, "0.2s"]);
-      expect([still.motion, still.motionDurationFast, still.motionDurationMid, still.motionDurationSlow], mode).toEqual([false, "0s", "0s", "0s"]);
+      expect([still.motion, still.motionDurationFast, still.motionDurationMid, still.motionDurationSlow], mode).toEqual(
+        [false, "0s", "0s", "0s"],
+      );
       expect(withoutMotion(still), mode).toEqual(withoutMotion(moving));
     }
   });

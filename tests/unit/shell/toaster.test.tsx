@@ -86,7 +86,11 @@ describe("a toast", () => {
   it("shows its title, description and actions, announcing actions by their alternative text", () => {
     const undo = vi.fn();
     render(<Toaster />);
-    add({ title: "Tune deleted", description: "Stage 1 for the Golf", actions: [{ label: "Undo", altText: "Undo the deletion", onClick: undo }] });
+    add({
+      title: "Tune deleted",
+      description: "Stage 1 for the Golf",
+      actions: [{ label: "Undo", altText: "Undo the deletion", onClick: undo }],
+    });
     expect(within(toastItem("Tune deleted")).getByText("Stage 1 for the Golf")).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Undo the deletion" }));
     expect(undo).toHaveBeenCalledTimes(1);
@@ -139,7 +143,9 @@ describe("a toast", () => {
     advance(10_000);
     expect(toastItem("Focus me").dataset.state).toBe("open");
     // Moving focus between the toast's own buttons keeps it paused.
-    fireEvent.blur(screen.getByRole("button", { name: "Open the tune" }), { relatedTarget: screen.getByRole("button", { name: "Close" }) });
+    fireEvent.blur(screen.getByRole("button", { name: "Open the tune" }), {
+      relatedTarget: screen.getByRole("button", { name: "Close" }),
+    });
     advance(10_000);
     expect(toastItem("Focus me").dataset.state).toBe("open");
     fireEvent.blur(screen.getByRole("button", { name: "Close" }), { relatedTarget: document.body });

@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { readCell, readItem } from "../../../domain/tune";
-import { generateDemo } from "../../../server/seed/generator";
 import { TuneError } from "../../../domain/tune/errors";
-import { editItem, emptyHistory, inRange, mapCsv, operate, recorded, redo, undo } from "../../../src/pages/tune-viewer/editing";
+import { generateDemo } from "../../../server/seed/generator";
+import {
+  editItem,
+  emptyHistory,
+  inRange,
+  mapCsv,
+  operate,
+  recorded,
+  redo,
+  undo,
+} from "../../../src/pages/tune-viewer/editing";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 12, patchEntries: 2, firmwareId: "EDIT64K" });
 const table = demo.firmware.definition.items.find((item) => item.kind === "table2d")!;
@@ -10,11 +19,19 @@ const table = demo.firmware.definition.items.find((item) => item.kind === "table
 describe("tune viewer editing", () => {
   it("sets, adds, multiplies by a percentage and interpolates a range, leaving the rest", () => {
     const values = [0, 0, 0, 10, 20, 30, 100, 200, 300];
-    expect(operate(values, 3, { row0: 0, col0: 0, row1: 0, col1: 1 }, { kind: "set", value: 5 })).toEqual([5, 5, 0, 10, 20, 30, 100, 200, 300]);
-    expect(operate(values, 3, { row0: 1, col0: 2, row1: 1, col1: 0 }, { kind: "add", value: 1 })).toEqual([0, 0, 0, 11, 21, 31, 100, 200, 300]);
-    expect(operate(values, 3, { row0: 2, col0: 0, row1: 2, col1: 2 }, { kind: "percent", value: -10 })).toEqual([0, 0, 0, 10, 20, 30, 90, 180, 270]);
+    expect(operate(values, 3, { row0: 0, col0: 0, row1: 0, col1: 1 }, { kind: "set", value: 5 })).toEqual([
+      5, 5, 0, 10, 20, 30, 100, 200, 300,
+    ]);
+    expect(operate(values, 3, { row0: 1, col0: 2, row1: 1, col1: 0 }, { kind: "add", value: 1 })).toEqual([
+      0, 0, 0, 11, 21, 31, 100, 200, 300,
+    ]);
+    expect(operate(values, 3, { row0: 2, col0: 0, row1: 2, col1: 2 }, { kind: "percent", value: -10 })).toEqual([
+      0, 0, 0, 10, 20, 30, 90, 180, 270,
+    ]);
     // Corners 0, 0, 100, 300: the middle is their bilinear blend.
-    expect(operate(values, 3, { row0: 0, col0: 0, row1: 2, col1: 2 }, { kind: "interpolate" })).toEqual([0, 0, 0, 50, 100, 150, 100, 200, 300]);
+    expect(operate(values, 3, { row0: 0, col0: 0, row1: 2, col1: 2 }, { kind: "interpolate" })).toEqual([
+      0, 0, 0, 50, 100, 150, 100, 200, 300,
+    ]);
     expect(inRange({ row0: 2, col0: 2, row1: 0, col1: 0 }, 1, 1)).toBe(true);
     expect(inRange({ row0: 0, col0: 0, row1: 0, col1: 0 }, 1, 1)).toBe(false);
   });
@@ -40,7 +57,9 @@ describe("tune viewer editing", () => {
 
   it("refuses a value out of range without changing a byte", () => {
     const image = Uint8Array.from(demo.tune.image);
-    expect(() => editItem(image, table, { row0: 0, col0: 0, row1: 1, col1: 1 }, { kind: "set", value: 1e12 })).toThrow(TuneError);
+    expect(() => editItem(image, table, { row0: 0, col0: 0, row1: 1, col1: 1 }, { kind: "set", value: 1e12 })).toThrow(
+      TuneError,
+    );
     expect(image).toEqual(demo.tune.image);
   });
 

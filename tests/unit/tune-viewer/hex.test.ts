@@ -1,15 +1,27 @@
 import { describe, expect, it } from "vitest";
 import type { TuneItem } from "../../../contracts/tune-definition";
-import { generateDemo } from "../../../server/seed/generator";
-import { itemExtents } from "../../../domain/tune/maps";
 import { indexExtents } from "../../../domain/tune/diff";
-import { ASCII_COLUMN, byteAt, byteRanges, diffRegions, diffText, extentsAt, hexDump, hexDumpLines, lineAddress } from "../../../src/pages/tune-viewer/hex";
+import { itemExtents } from "../../../domain/tune/maps";
+import { generateDemo } from "../../../server/seed/generator";
+import {
+  ASCII_COLUMN,
+  byteAt,
+  byteRanges,
+  diffRegions,
+  diffText,
+  extentsAt,
+  hexDump,
+  hexDumpLines,
+  lineAddress,
+} from "../../../src/pages/tune-viewer/hex";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 12, patchEntries: 2, firmwareId: "HEX64K" });
 
 describe("hex dump", () => {
   it("writes 16 bytes a line as upper-case hex, then printable ASCII with dots for the rest", () => {
-    const bytes = Uint8Array.from([0x7f, 0x44, 0x45, 0x4d, 0x4f, 0x00, 0xff, 0x20, 0x41, 0x7e, 0x80, 1, 2, 3, 4, 5, 0xab]);
+    const bytes = Uint8Array.from([
+      0x7f, 0x44, 0x45, 0x4d, 0x4f, 0x00, 0xff, 0x20, 0x41, 0x7e, 0x80, 1, 2, 3, 4, 5, 0xab,
+    ]);
     const [first, second] = hexDump(bytes).split("\n");
     expect(first).toBe("7F 44 45 4D 4F 00 FF 20 41 7E 80 01 02 03 04 05  .DEMO.. A~......");
     // The last line is padded, so every line has the ASCII column at the same place.
@@ -69,7 +81,12 @@ describe("address to definition item", () => {
 
   it("answers every item sharing an address, even when a long extent starts before shorter ones", () => {
     const item = (id: string, address: number, rows: number): TuneItem =>
-      ({ id, title: id, kind: "table1d", z: { address, bits: 8, signed: false, float: false, bigEndian: false, toPhysical: "X", rows, cols: 1 } }) as unknown as TuneItem;
+      ({
+        id,
+        title: id,
+        kind: "table1d",
+        z: { address, bits: 8, signed: false, float: false, bigEndian: false, toPhysical: "X", rows, cols: 1 },
+      }) as unknown as TuneItem;
     const overlapping = indexExtents([item("long", 0, 100), item("short", 10, 2), item("later", 50, 1)]);
     expect(extentsAt(overlapping, 50).map((e) => e.item.id)).toEqual(["long", "later"]);
     expect(extentsAt(overlapping, 11).map((e) => e.item.id)).toEqual(["long", "short"]);

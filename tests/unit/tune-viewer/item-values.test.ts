@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { generateDemo } from "../../../server/seed/generator";
 import { readItem } from "../../../domain/tune/maps";
+import { generateDemo } from "../../../server/seed/generator";
 import { localItemValues } from "../../../src/pages/tune-viewer/item-values";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 40, patchEntries: 2, firmwareId: "LOCAL64K" });
@@ -18,7 +18,8 @@ describe("localItemValues", () => {
   it("reads the changed maps' tuned values, not stock's", () => {
     const changed = items.filter((item) => demo.tune.changedItems.includes(item.id));
     expect(changed.length).toBeGreaterThan(0);
-    for (const item of changed) expect(localItemValues(demo.tune.image, item)!.values, item.id).not.toEqual(readItem(demo.stock, item).values);
+    for (const item of changed)
+      expect(localItemValues(demo.tune.image, item)!.values, item.id).not.toEqual(readItem(demo.stock, item).values);
   });
 
   it("gives null for an image shorter than the definition, so the server's answer is asked for", () => {

@@ -17,7 +17,8 @@ import {
 const demo = generateDemo({ size: 64 * 1024, itemCount: 12, patchEntries: 2, firmwareId: "VIEW64K" });
 const { items, categories } = demo.firmware.definition;
 
-const item = (id: string, title: string, description?: string, category?: string) => ({ id, title, description, category }) as unknown as TuneItem;
+const item = (id: string, title: string, description?: string, category?: string) =>
+  ({ id, title, description, category }) as unknown as TuneItem;
 
 describe("tune viewer model", () => {
   it("finds exactly the items the demo tune changed from stock, in definition order", () => {
@@ -27,7 +28,11 @@ describe("tune viewer model", () => {
   });
 
   it("searches titles, ids and descriptions for every word, case-insensitively", () => {
-    const list = [item("boost_target", "Target boost", "Wastegate target by rpm"), item("ign_base", "Ignition base"), item("lambda", "Lambda request", "Fuel enrichment")];
+    const list = [
+      item("boost_target", "Target boost", "Wastegate target by rpm"),
+      item("ign_base", "Ignition base"),
+      item("lambda", "Lambda request", "Fuel enrichment"),
+    ];
     expect(searchItems(list, "BOOST").map((i) => i.id)).toEqual(["boost_target"]);
     expect(searchItems(list, "fuel").map((i) => i.id)).toEqual(["lambda"]);
     expect(searchItems(list, "target rpm").map((i) => i.id)).toEqual(["boost_target"]);
@@ -36,8 +41,21 @@ describe("tune viewer model", () => {
   });
 
   it("groups items by category in the definition's order, changed first, unknown categories last", () => {
-    const list = [item("a", "A", undefined, "fuel"), item("b", "B", undefined, "boost"), item("c", "C", undefined, "fuel"), item("d", "D")];
-    const groups = groupItems(list, [{ id: "boost", name: "Boost" }, { id: "fuel", name: "Fuel" }, { id: "empty", name: "Empty" }], new Set(["c"]));
+    const list = [
+      item("a", "A", undefined, "fuel"),
+      item("b", "B", undefined, "boost"),
+      item("c", "C", undefined, "fuel"),
+      item("d", "D"),
+    ];
+    const groups = groupItems(
+      list,
+      [
+        { id: "boost", name: "Boost" },
+        { id: "fuel", name: "Fuel" },
+        { id: "empty", name: "Empty" },
+      ],
+      new Set(["c"]),
+    );
     expect(groups.map((g) => [g.name, g.items.map((i) => i.id)])).toEqual([
       ["Boost", ["b"]],
       ["Fuel", ["c", "a"]],

@@ -6,7 +6,10 @@ import { stockFromDifferences } from "../../../src/pages/tune-viewer/stock-image
 describe("stock image from the differences the server sends", () => {
   it("rebuilds the stock image byte for byte from the tune and the stock bytes where they differ", () => {
     const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 2 });
-    const regions = changedRanges(demo.stock, demo.tune.image, 0).map(({ start, end }) => ({ start, bytes: Buffer.from(demo.stock.subarray(start, end + 1)).toString("base64") }));
+    const regions = changedRanges(demo.stock, demo.tune.image, 0).map(({ start, end }) => ({
+      start,
+      bytes: Buffer.from(demo.stock.subarray(start, end + 1)).toString("base64"),
+    }));
     expect(regions.length).toBeGreaterThan(0);
     const stock = stockFromDifferences(demo.tune.image, { size: demo.stock.length, regions });
     expect(Buffer.from(stock).equals(Buffer.from(demo.stock))).toBe(true);

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { CHECKSUM_LAYOUT } from "../../../contracts/tune-definition";
-import { bake } from "../../../server/services/tune-engine";
 import { fixAll, verifyAll } from "../../../domain/tune/checksums";
 import { changedRanges } from "../../../domain/tune/diff";
 import { TuneError } from "../../../domain/tune/errors";
-import { generateDemo } from "../../../server/seed/generator";
 import { patchState } from "../../../domain/tune/patches";
+import { generateDemo } from "../../../server/seed/generator";
+import { bake } from "../../../server/services/tune-engine";
 import { thrownBy } from "../thrown";
 
 const demo = generateDemo({ size: 0x10000 });
@@ -39,7 +39,10 @@ describe("baking", () => {
     const dump = vehicleDump();
     const result = bake({ stockDump: dump, tuneImage: tune.image, tuneStock: stock, firmware });
     const tuneBytes = changedRanges(stock, tune.image, 0).map(({ start, end }): [number, number] => [start, end]);
-    const stores = firmware.checksums.map((s): [number, number] => [s.store.address, s.store.address + CHECKSUM_LAYOUT[s.type].storeSize - 1]);
+    const stores = firmware.checksums.map((s): [number, number] => [
+      s.store.address,
+      s.store.address + CHECKSUM_LAYOUT[s.type].storeSize - 1,
+    ]);
     for (const { start, end } of changedRanges(dump, result.image, 0)) {
       for (let a = start; a <= end; a++) {
         expect(insideAny(a, tuneBytes) || insideAny(a, stores), `byte 0x${a.toString(16)} changed`).toBe(true);
@@ -51,7 +54,13 @@ describe("baking", () => {
   });
 
   it("applies the chosen patches and reports their state before", () => {
-    const result = bake({ stockDump: vehicleDump(), tuneImage: tune.image, tuneStock: stock, patches: patches.slice(0, 2), firmware });
+    const result = bake({
+      stockDump: vehicleDump(),
+      tuneImage: tune.image,
+      tuneStock: stock,
+      patches: patches.slice(0, 2),
+      firmware,
+    });
     expect(patches.slice(0, 2).map((p) => patchState(result.image, p).state)).toEqual(["applied", "applied"]);
     expect(patchState(result.image, patches[2]).state).toBe("absent");
     expect(result.report.patches.map((p) => p.before)).toEqual(["absent", "absent"]);
@@ -69,7 +78,9 @@ describe("baking", () => {
   });
 
   it("refuses a dump of the wrong size or of another firmware", () => {
-    const short = refusal(() => bake({ stockDump: stock.subarray(0, 0x8000), tuneImage: tune.image, tuneStock: stock, firmware }));
+    const short = refusal(() =>
+      bake({ stockDump: stock.subarray(0, 0x8000), tuneImage: tune.image, tuneStock: stock, firmware }),
+    );
     expect(short.code).toBe("image_mismatch");
     expect(short.message).toBe("the vehicle's dump is 32768 bytes but firmware DEMO-ECU-0001 images are 65536 bytes");
     const other = vehicleDump();
@@ -84,13 +95,15 @@ describe("baking", () => {
     corrupt[0x9000] ^= 1;
     const error = refusal(() => bake({ stockDump: corrupt, tuneImage: tune.image, tuneStock: stock, firmware }));
     expect(error.code).toBe("checksum_invalid");
-    expect(error.message).toMatch(/^the vehicle's dump fails checksum "Map block A \(byte XOR\)" .*checksum "Calibration \(CRC-32\)" .*the read may be corrupt$/);
+    expect(error.message).toMatch(
+      /^the vehicle's dump fails checksum "Map block A \(byte XOR\)" .*checksum "Calibration \(CRC-32\)" .*the read may be corrupt$/,
+    );
   });
 
   it("refuses patches for another firmware", () => {
     const foreign = { ...patches[0], firmwareIds: ["OTHER"] };
-    expect(() => bake({ stockDump: vehicleDump(), tuneImage: tune.image, tuneStock: stock, patches: [foreign], firmware })).toThrow(
-      'patch "Pops and bangs" (pops-and-bangs) is for OTHER, not DEMO-ECU-0001',
-    );
+    expect(() =>
+      bake({ stockDump: vehicleDump(), tuneImage: tune.image, tuneStock: stock, patches: [foreign], firmware }),
+    ).toThrow('patch "Pops and bangs" (pops-and-bangs) is for OTHER, not DEMO-ECU-0001');
   });
 });

@@ -1,6 +1,6 @@
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { checksumSchemeSchema, type ChecksumSchemeInput, type ChecksumType } from "../../../contracts/tune-definition";
+import { type ChecksumSchemeInput, type ChecksumType, checksumSchemeSchema } from "../../../contracts/tune-definition";
 import { computeChecksum, fixAll, verifyAll } from "../../../domain/tune/checksums";
 
 const scheme = (input: Partial<ChecksumSchemeInput> & { type: ChecksumType }) =>
@@ -38,19 +38,28 @@ function word16LeSum(bytes: number[]): number {
 }
 function word32BeSum(bytes: number[]): number {
   let sum = 0;
-  for (let i = 0; i < bytes.length; i += 4) sum += bytes[i] * 2 ** 24 + bytes[i + 1] * 2 ** 16 + bytes[i + 2] * 2 ** 8 + bytes[i + 3];
+  for (let i = 0; i < bytes.length; i += 4)
+    sum += bytes[i] * 2 ** 24 + bytes[i + 1] * 2 ** 16 + bytes[i + 2] * 2 ** 8 + bytes[i + 3];
   return sum % 2 ** 32;
 }
 function word32BeXor(bytes: number[]): number {
   let x = 0;
-  for (let i = 0; i < bytes.length; i += 4) x ^= (bytes[i] << 24) | (bytes[i + 1] << 16) | (bytes[i + 2] << 8) | bytes[i + 3];
+  for (let i = 0; i < bytes.length; i += 4)
+    x ^= (bytes[i] << 24) | (bytes[i + 1] << 16) | (bytes[i + 2] << 8) | bytes[i + 3];
   return x >>> 0;
 }
 
 describe("checksum test vectors", () => {
   it("crc32 equals zlib's CRC-32 over the concatenated ranges", () => {
     const image = pseudoRandom(4096, 1);
-    const s = scheme({ type: "crc32", ranges: [[3, 1000], [2000, 2999]], store: { address: 4000 } });
+    const s = scheme({
+      type: "crc32",
+      ranges: [
+        [3, 1000],
+        [2000, 2999],
+      ],
+      store: { address: 4000 },
+    });
     const expected = zlib.crc32(Buffer.concat([image.subarray(3, 1001), image.subarray(2000, 3000)]));
     expect(computeChecksum(image, s)).toEqual([expected]);
   });
@@ -59,34 +68,53 @@ describe("checksum test vectors", () => {
     const image = new Uint8Array(32);
     image.set(new TextEncoder().encode("123456789"));
     // CRC-32/POSIX (poly 04C11DB7, init 0, not reflected) checks to 0x765E7680 after its final XOR with FFFFFFFF.
-    expect(computeChecksum(image, scheme({ type: "crc32-msb", ranges: [[0, 8]], store: { address: 16 } }))).toEqual([0x89a1897f]);
+    expect(computeChecksum(image, scheme({ type: "crc32-msb", ranges: [[0, 8]], store: { address: 16 } }))).toEqual([
+      0x89a1897f,
+    ]);
   });
 
   it("crc32-msb equals a bitwise reference over chained ranges", () => {
     const image = pseudoRandom(3000, 2);
-    const s = scheme({ type: "crc32-msb", ranges: [[1, 1200], [1500, 2222]], store: { address: 2900 } });
-    expect(computeChecksum(image, s)).toEqual([crc32MsbBitwise(Uint8Array.from([...bytesOf(image, 1, 1200), ...bytesOf(image, 1500, 2222)]))]);
+    const s = scheme({
+      type: "crc32-msb",
+      ranges: [
+        [1, 1200],
+        [1500, 2222],
+      ],
+      store: { address: 2900 },
+    });
+    expect(computeChecksum(image, s)).toEqual([
+      crc32MsbBitwise(Uint8Array.from([...bytesOf(image, 1, 1200), ...bytesOf(image, 1500, 2222)])),
+    ]);
   });
 
   it("word16-sum-inverse sums little-endian 16-bit words and stores the sum and its inverse", () => {
     const image = new Uint8Array(32);
     image.set([0x01, 0x02, 0x03, 0x04, 0xff, 0xff], 2);
     // 0x0201 + 0x0403 + 0xFFFF = 0x10603
-    expect(computeChecksum(image, scheme({ type: "word16-sum-inverse", ranges: [[2, 7]], store: { address: 16 } }))).toEqual([0x10603, 0xfffef9fc]);
+    expect(
+      computeChecksum(image, scheme({ type: "word16-sum-inverse", ranges: [[2, 7]], store: { address: 16 } })),
+    ).toEqual([0x10603, 0xfffef9fc]);
   });
 
   it("byte-sum-inverse sums bytes and stores the sum and its inverse", () => {
     const image = new Uint8Array(32);
     image.set([1, 2, 3, 0xff], 5);
-    expect(computeChecksum(image, scheme({ type: "byte-sum-inverse", ranges: [[5, 8]], store: { address: 16 } }))).toEqual([0x105, 0xfffffefa]);
+    expect(
+      computeChecksum(image, scheme({ type: "byte-sum-inverse", ranges: [[5, 8]], store: { address: 16 } })),
+    ).toEqual([0x105, 0xfffffefa]);
   });
 
   it("subaru-sum32 stores 0x5AA5A55A minus the big-endian word sum, wrapping", () => {
     const image = new Uint8Array(32);
     image.set([0, 0, 0, 1, 0, 0, 0, 2], 0);
-    expect(computeChecksum(image, scheme({ type: "subaru-sum32", ranges: [[0, 7]], store: { address: 16 } }))).toEqual([0x5aa5a557]);
+    expect(computeChecksum(image, scheme({ type: "subaru-sum32", ranges: [[0, 7]], store: { address: 16 } }))).toEqual([
+      0x5aa5a557,
+    ]);
     image.set([0x60, 0, 0, 0, 0, 0, 0, 0], 0);
-    expect(computeChecksum(image, scheme({ type: "subaru-sum32", ranges: [[0, 7]], store: { address: 16 } }))).toEqual([0xfaa5a55a]);
+    expect(computeChecksum(image, scheme({ type: "subaru-sum32", ranges: [[0, 7]], store: { address: 16 } }))).toEqual([
+      0xfaa5a55a,
+    ]);
   });
 
   it("nissan-sum-xor sums and XORs big-endian words, skipping its own store inside the range", () => {
@@ -94,19 +122,25 @@ describe("checksum test vectors", () => {
     image.set([0x11, 0x22, 0x33, 0x44, 0x01, 0x01, 0x01, 0x01], 0);
     image.set([0xaa, 0xaa, 0xaa, 0xaa, 0xbb, 0xbb, 0xbb, 0xbb], 8); // the store: must not count
     // sum 0x11223344 + 0x01010101 = 0x12233445, xor = 0x10233245
-    expect(computeChecksum(image, scheme({ type: "nissan-sum-xor", ranges: [[0, 15]], store: { address: 8 } }))).toEqual([0x12233445, 0x10233245]);
+    expect(
+      computeChecksum(image, scheme({ type: "nissan-sum-xor", ranges: [[0, 15]], store: { address: 8 } })),
+    ).toEqual([0x12233445, 0x10233245]);
   });
 
   it("byte-sum16 keeps the low 16 bits of the byte sum", () => {
     const image = new Uint8Array(400).fill(0xff);
     // 300 × 0xFF = 76500 = 0x12AD4
-    expect(computeChecksum(image, scheme({ type: "byte-sum16", ranges: [[0, 299]], store: { address: 350 } }))).toEqual([0x2ad4]);
+    expect(computeChecksum(image, scheme({ type: "byte-sum16", ranges: [[0, 299]], store: { address: 350 } }))).toEqual(
+      [0x2ad4],
+    );
   });
 
   it("byte-xor XORs bytes except its own store byte", () => {
     const image = new Uint8Array(8);
     image.set([0x0f, 0x77, 0xf0, 0x01], 0);
-    expect(computeChecksum(image, scheme({ type: "byte-xor", ranges: [[0, 3]], store: { address: 1 } }))).toEqual([0xfe]);
+    expect(computeChecksum(image, scheme({ type: "byte-xor", ranges: [[0, 3]], store: { address: 1 } }))).toEqual([
+      0xfe,
+    ]);
   });
 
   it.each([0, 1, 2, 3])("fast word kernels agree with byte-by-byte references at start offset %i", (offset) => {
@@ -142,7 +176,14 @@ describe("verifying and fixing", () => {
     image.set([1, 2, 3, 0xff], 0);
     const s = scheme({ type: "byte-sum-inverse", ranges: [[0, 3]], store: { address: 16, endian: "big" } });
     expect(verifyAll(image, [s])).toEqual([
-      { name: "byte-sum-inverse", type: "byte-sum-inverse", valid: false, stored: "0x00000000/0x00000000", computed: "0x00000105/0xFFFFFEFA", storeAddress: 16 },
+      {
+        name: "byte-sum-inverse",
+        type: "byte-sum-inverse",
+        valid: false,
+        stored: "0x00000000/0x00000000",
+        computed: "0x00000105/0xFFFFFEFA",
+        storeAddress: 16,
+      },
     ]);
     fixAll(image, [s]);
     expect(Array.from(image.subarray(16, 24))).toEqual([0, 0, 1, 5, 0xff, 0xff, 0xfe, 0xfa]);
@@ -191,12 +232,12 @@ describe("verifying and fixing", () => {
 
   it("refuses ranges and stores outside the image, naming the scheme", () => {
     const image = new Uint8Array(64);
-    expect(() => verifyAll(image, [scheme({ name: "late", type: "byte-xor", ranges: [[0, 64]], store: { address: 10 } })])).toThrow(
-      'checksum "late" range 0x0-0x40 lies outside the image of 64 bytes',
-    );
-    expect(() => verifyAll(image, [scheme({ name: "store", type: "crc32", ranges: [[0, 7]], store: { address: 62 } })])).toThrow(
-      'checksum "store" stores at 0x3E, outside the image of 64 bytes',
-    );
+    expect(() =>
+      verifyAll(image, [scheme({ name: "late", type: "byte-xor", ranges: [[0, 64]], store: { address: 10 } })]),
+    ).toThrow('checksum "late" range 0x0-0x40 lies outside the image of 64 bytes');
+    expect(() =>
+      verifyAll(image, [scheme({ name: "store", type: "crc32", ranges: [[0, 7]], store: { address: 62 } })]),
+    ).toThrow('checksum "store" stores at 0x3E, outside the image of 64 bytes');
   });
 
   it("fixes a misaligned view in place", () => {

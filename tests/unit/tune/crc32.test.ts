@@ -36,6 +36,7 @@ describe("the domain's CRC-32", () => {
 
   it("reads misaligned views the same as aligned ones", () => {
     const bytes = randomBytes(10_001, 99);
-    for (let offset = 1; offset < 8; offset++) expect(crc32(bytes.subarray(offset))).toBe(zlib.crc32(bytes.subarray(offset)));
+    for (let offset = 1; offset < 8; offset++)
+      expect(crc32(bytes.subarray(offset))).toBe(zlib.crc32(bytes.subarray(offset)));
   });
 });

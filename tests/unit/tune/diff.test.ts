@@ -18,7 +18,12 @@ const definition = tuneDefinitionSchema.parse({
     { id: "launch", title: "Launch", kind: "flag", z: { address: "0x42" }, mask: 1 },
   ],
 });
-const crc = checksumSchemeSchema.parse({ name: "Main CRC", type: "crc32", ranges: [[0, 0x1f7]], store: { address: "0x1FC" } });
+const crc = checksumSchemeSchema.parse({
+  name: "Main CRC",
+  type: "crc32",
+  ranges: [[0, 0x1f7]],
+  store: { address: "0x1FC" },
+});
 
 describe("changed byte ranges", () => {
   it("merges changes closer than the gap and keeps farther ones apart", () => {
@@ -74,14 +79,32 @@ describe("map-level diff", () => {
         start: 0x09,
         end: 0x09,
         length: 1,
-        items: [{ id: "boost", title: "Boost", kind: "table2d", part: "x", unit: "%", cells: [{ row: 0, col: 1, before: 20, after: 40 }] }],
+        items: [
+          {
+            id: "boost",
+            title: "Boost",
+            kind: "table2d",
+            part: "x",
+            unit: "%",
+            cells: [{ row: 0, col: 1, before: 20, after: 40 }],
+          },
+        ],
         checksums: [],
       },
       {
         start: 0x13,
         end: 0x13,
         length: 1,
-        items: [{ id: "boost", title: "Boost", kind: "table2d", part: "z", unit: "bar", cells: [{ row: 0, col: 1, before: 2, after: 1.2 }] }],
+        items: [
+          {
+            id: "boost",
+            title: "Boost",
+            kind: "table2d",
+            part: "z",
+            unit: "bar",
+            cells: [{ row: 0, col: 1, before: 2, after: 1.2 }],
+          },
+        ],
         checksums: [],
       },
       {
@@ -89,7 +112,14 @@ describe("map-level diff", () => {
         end: 0x42,
         length: 3,
         items: [
-          { id: "limit", title: "Rev limit", kind: "constant", part: "z", unit: "rpm", cells: [{ row: 0, col: 0, before: 0, after: 7000 }] },
+          {
+            id: "limit",
+            title: "Rev limit",
+            kind: "constant",
+            part: "z",
+            unit: "rpm",
+            cells: [{ row: 0, col: 0, before: 0, after: 7000 }],
+          },
           { id: "launch", title: "Launch", kind: "flag", part: "z", cells: [{ row: 0, col: 0, before: 0, after: 1 }] },
         ],
         checksums: [],
@@ -108,7 +138,9 @@ describe("map-level diff", () => {
     const stock = new Uint8Array(64);
     const tuned = stock.slice();
     tuned[3] = 7; // storage index 3 = column 1, row 1
-    expect(diffImages(stock, tuned, { definition: columnMajor })[0].items[0].cells).toEqual([{ row: 1, col: 1, before: 0, after: 7 }]);
+    expect(diffImages(stock, tuned, { definition: columnMajor })[0].items[0].cells).toEqual([
+      { row: 1, col: 1, before: 0, after: 7 },
+    ]);
   });
 });
 

@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { readElement, writeElement, type ElementType } from "../../../domain/tune/elements";
+import { type ElementType, readElement, writeElement } from "../../../domain/tune/elements";
 import { TuneError } from "../../../domain/tune/errors";
 
-const type = (bits: 8 | 16 | 32, signed: boolean, endian: "big" | "little", float = false): ElementType => ({ bits, signed, endian, float });
+const type = (bits: 8 | 16 | 32, signed: boolean, endian: "big" | "little", float = false): ElementType => ({
+  bits,
+  signed,
+  endian,
+  float,
+});
 
 describe("element reading and writing", () => {
   // Expected bytes come from node's Buffer writers, not from the code under test.
@@ -38,7 +43,9 @@ describe("element reading and writing", () => {
 
   it("refuses raw values the element cannot hold", () => {
     const image = new Uint8Array(4);
-    expect(() => writeElement(image, 0, type(8, false, "big"), 256)).toThrow("raw value 256 does not fit an unsigned 8-bit element at 0x0");
+    expect(() => writeElement(image, 0, type(8, false, "big"), 256)).toThrow(
+      "raw value 256 does not fit an unsigned 8-bit element at 0x0",
+    );
     expect(() => writeElement(image, 0, type(16, true, "big"), -32769)).toThrow("does not fit a signed 16-bit element");
     expect(() => writeElement(image, 0, type(16, false, "big"), 1.5)).toThrow("raw value 1.5 is not an integer");
     expect(() => writeElement(image, 0, type(32, false, "big", true), Infinity)).toThrow("does not fit a 32-bit float");

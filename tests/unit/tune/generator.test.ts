@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { CHECKSUM_LAYOUT, CHECKSUM_TYPES, tuneDefinitionSchema } from "../../../contracts/tune-definition";
 import { fixAll, verifyAll } from "../../../domain/tune/checksums";
 import { diffImages } from "../../../domain/tune/diff";
-import { generateDemo } from "../../../server/seed/generator";
 import { matchesIdentify } from "../../../domain/tune/identify";
 import { readItem } from "../../../domain/tune/maps";
 import { applyPatches, patchState } from "../../../domain/tune/patches";
+import { generateDemo } from "../../../server/seed/generator";
 
 const demo = generateDemo({ size: 0x10000 });
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
@@ -25,7 +25,10 @@ describe("demo firmware generator", () => {
       schemes.some(
         (outer) =>
           outer !== inner &&
-          outer.ranges.some(([start, end]) => inner.store.address >= start && inner.store.address + CHECKSUM_LAYOUT[inner.type].storeSize - 1 <= end),
+          outer.ranges.some(
+            ([start, end]) =>
+              inner.store.address >= start && inner.store.address + CHECKSUM_LAYOUT[inner.type].storeSize - 1 <= end,
+          ),
       ),
     );
     expect(nested.length).toBeGreaterThanOrEqual(4);
@@ -41,10 +44,14 @@ describe("demo firmware generator", () => {
     expect(new Set(elements.filter((e) => !e.float).map((e) => `${e.bits}${e.signed ? "s" : "u"}`))).toEqual(
       new Set(["8u", "16u", "16s", "32u", "32s"]),
     );
-    expect(elements.some((e) => e.float && e.endian === "big") && elements.some((e) => e.float && e.endian === "little")).toBe(true);
+    expect(
+      elements.some((e) => e.float && e.endian === "big") && elements.some((e) => e.float && e.endian === "little"),
+    ).toBe(true);
     expect(elements.some((e) => e.endian === "little") && elements.some((e) => e.endian === "big")).toBe(true);
     expect(items.some((i) => (i.kind === "table2d" || i.kind === "table1d") && i.z.columnMajor)).toBe(true);
-    const axes = items.flatMap((i) => (i.kind === "table2d" ? [i.x, i.y] : i.kind === "table1d" ? [i.x] : [])).filter((a) => a !== undefined);
+    const axes = items
+      .flatMap((i) => (i.kind === "table2d" ? [i.x, i.y] : i.kind === "table1d" ? [i.x] : []))
+      .filter((a) => a !== undefined);
     expect(axes.some((a) => "labels" in a) && axes.some((a) => "address" in a)).toBe(true);
     expect(tuneDefinitionSchema.parse(demo.firmware.definition)).toEqual(demo.firmware.definition);
   });
@@ -53,7 +60,9 @@ describe("demo firmware generator", () => {
     const boost = demo.firmware.definition.items.find((i) => i.id === "boost_target")!;
     const values = readItem(demo.stock, boost);
     expect(values.values.every((v) => v >= 0 && v <= 40)).toBe(true);
-    expect(values.x && "values" in values.x && values.x.values).toEqual([10, 18, 26, 34, 42, 50, 58, 66, 74, 82, 90, 98]);
+    expect(values.x && "values" in values.x && values.x.values).toEqual([
+      10, 18, 26, 34, 42, 50, 58, 66, 74, 82, 90, 98,
+    ]);
   });
 
   it("is deterministic for a seed and differs between seeds", () => {
@@ -66,8 +75,16 @@ describe("demo firmware generator", () => {
 
   it("provides patches absent in stock that apply and verify after fixing", () => {
     expect(demo.patches.map((p) => patchState(demo.stock, p).state)).toEqual(["absent", "absent", "absent", "absent"]);
-    const outcome = applyPatches(demo.stock, demo.patches, { firmwareId: demo.firmware.firmwareId, checksums: demo.firmware.checksums });
-    expect(demo.patches.map((p) => patchState(outcome.image, p).state)).toEqual(["applied", "applied", "applied", "applied"]);
+    const outcome = applyPatches(demo.stock, demo.patches, {
+      firmwareId: demo.firmware.firmwareId,
+      checksums: demo.firmware.checksums,
+    });
+    expect(demo.patches.map((p) => patchState(outcome.image, p).state)).toEqual([
+      "applied",
+      "applied",
+      "applied",
+      "applied",
+    ]);
     expect(verifyAll(outcome.image, demo.firmware.checksums).every((r) => r.valid)).toBe(true);
   });
 
@@ -76,7 +93,13 @@ describe("demo firmware generator", () => {
     const changes = diffImages(demo.stock, demo.tune.image, { definition: demo.firmware.definition });
     const changedItems = new Set(changes.flatMap((c) => c.items.map((i) => i.id)));
     expect([...changedItems].sort()).toEqual([...demo.tune.changedItems].sort());
-    expect(demo.tune.changedItems).toEqual(["boost_target", "ignition_base", "rev_limit", "launch_control", "speed_limit"]);
+    expect(demo.tune.changedItems).toEqual([
+      "boost_target",
+      "ignition_base",
+      "rev_limit",
+      "launch_control",
+      "speed_limit",
+    ]);
   });
 
   it("generates thousands of items on a full-size image", () => {
@@ -88,6 +111,8 @@ describe("demo firmware generator", () => {
   });
 
   it("refuses sizes that are not a power of two of at least 64 KiB", () => {
-    expect(() => generateDemo({ size: 50_000 })).toThrow("demo image size must be a power of two of at least 64 KiB, got 50000");
+    expect(() => generateDemo({ size: 50_000 })).toThrow(
+      "demo image size must be a power of two of at least 64 KiB, got 50000",
+    );
   });
 });

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { identifyRuleSchema } from "../../../contracts/tune-definition";
 import { identifyFirmware, identifyMismatches, matchesIdentify } from "../../../domain/tune/identify";
 
-const rules = [identifyRuleSchema.parse({ address: 0, bytes: "7F454C" }), identifyRuleSchema.parse({ address: "0x10", text: "SW123" })];
+const rules = [
+  identifyRuleSchema.parse({ address: 0, bytes: "7F454C" }),
+  identifyRuleSchema.parse({ address: "0x10", text: "SW123" }),
+];
 
 function image(size = 64): Uint8Array {
   const out = new Uint8Array(size);

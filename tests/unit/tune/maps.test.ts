@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tuneDefinitionSchema, type TuneItem } from "../../../contracts/tune-definition";
+import { type TuneItem, tuneDefinitionSchema } from "../../../contracts/tune-definition";
 import { TuneError } from "../../../domain/tune/errors";
 import { readCell, readItem, writeCell, writeItem } from "../../../domain/tune/maps";
 import { thrownBy } from "../thrown";
@@ -12,7 +12,17 @@ const definition = tuneDefinitionSchema.parse({
       id: "boost",
       title: "Boost",
       kind: "table2d",
-      z: { address: "0x10", bits: 16, rows: 2, cols: 3, toPhysical: "X*0.01", toRaw: "X/0.01", unit: "bar", min: 0, max: 3 },
+      z: {
+        address: "0x10",
+        bits: 16,
+        rows: 2,
+        cols: 3,
+        toPhysical: "X*0.01",
+        toRaw: "X/0.01",
+        unit: "bar",
+        min: 0,
+        max: 3,
+      },
       x: { count: 3, address: "0x08", bits: 8, toPhysical: "X*10", unit: "%" },
       y: { labels: ["2000", "4000"], unit: "rpm" },
     },
@@ -20,14 +30,48 @@ const definition = tuneDefinitionSchema.parse({
       id: "timing",
       title: "Timing",
       kind: "table2d",
-      z: { address: "0x20", bits: 8, signed: true, endian: "little", rows: 2, cols: 3, columnMajor: true, toPhysical: "X*0.5" },
+      z: {
+        address: "0x20",
+        bits: 8,
+        signed: true,
+        endian: "little",
+        rows: 2,
+        cols: 3,
+        columnMajor: true,
+        toPhysical: "X*0.5",
+      },
     },
-    { id: "lambda", title: "Lambda", kind: "table1d", z: { address: "0x30", float: true, endian: "little", rows: 3 }, x: { labels: ["a", "b", "c"] } },
-    { id: "limit", title: "Limit", kind: "constant", z: { address: "0x40", bits: 32, endian: "little", toPhysical: "X*0.001" } },
+    {
+      id: "lambda",
+      title: "Lambda",
+      kind: "table1d",
+      z: { address: "0x30", float: true, endian: "little", rows: 3 },
+      x: { labels: ["a", "b", "c"] },
+    },
+    {
+      id: "limit",
+      title: "Limit",
+      kind: "constant",
+      z: { address: "0x40", bits: 32, endian: "little", toPhysical: "X*0.001" },
+    },
     { id: "curve", title: "Curve", kind: "constant", z: { address: "0x44", bits: 16, toPhysical: "X*X" } },
-    { id: "broken", title: "Broken", kind: "constant", z: { address: "0x46", bits: 16, toPhysical: "X/10", toRaw: "X*100" } },
+    {
+      id: "broken",
+      title: "Broken",
+      kind: "constant",
+      z: { address: "0x46", bits: 16, toPhysical: "X/10", toRaw: "X*100" },
+    },
     { id: "launch", title: "Launch", kind: "flag", z: { address: "0x48" }, mask: 6 },
-    { id: "fuel", title: "Fuel", kind: "enum", z: { address: "0x49" }, values: [{ raw: 1, label: "RON 95" }, { raw: 2, label: "RON 98" }] },
+    {
+      id: "fuel",
+      title: "Fuel",
+      kind: "enum",
+      z: { address: "0x49" },
+      values: [
+        { raw: 1, label: "RON 95" },
+        { raw: 2, label: "RON 98" },
+      ],
+    },
   ],
 });
 const item = (id: string): TuneItem => definition.items.find((i) => i.id === id)!;
@@ -100,23 +144,35 @@ describe("writing map values", () => {
   it("refuses a value that would not read back within one raw step, naming item, cell and value", () => {
     const error = refusal(() => writeCell(blank(), item("broken"), 0, 0, 5));
     expect(error.code).toBe("round_trip");
-    expect(error.message).toBe("broken: 5 would read back as 50 (raw 500), more than one raw step (0.1) away; toRaw and toPhysical disagree");
+    expect(error.message).toBe(
+      "broken: 5 would read back as 50 (raw 500), more than one raw step (0.1) away; toRaw and toPhysical disagree",
+    );
   });
 
   it("refuses writing through a non-linear scaling that has no toRaw", () => {
-    expect(() => writeCell(blank(), item("curve"), 0, 0, 4)).toThrow('curve: cannot convert 4 to raw: "X*X" is not linear and the item has no toRaw');
+    expect(() => writeCell(blank(), item("curve"), 0, 0, 4)).toThrow(
+      'curve: cannot convert 4 to raw: "X*X" is not linear and the item has no toRaw',
+    );
   });
 
   it("refuses values outside the physical limits and the element's raw range", () => {
-    expect(() => writeCell(blank(), item("boost"), 1, 2, 3.5)).toThrow("boost[1,2]: 3.5 bar is above the maximum 3 bar");
-    expect(() => writeCell(blank(), item("boost"), 0, 0, -0.1)).toThrow("boost[0,0]: -0.1 bar is below the minimum 0 bar");
-    expect(() => writeCell(blank(), item("timing"), 0, 1, 64)).toThrow("timing[0,1]: 64 needs raw 128, outside -128..127 of a signed 8-bit element");
+    expect(() => writeCell(blank(), item("boost"), 1, 2, 3.5)).toThrow(
+      "boost[1,2]: 3.5 bar is above the maximum 3 bar",
+    );
+    expect(() => writeCell(blank(), item("boost"), 0, 0, -0.1)).toThrow(
+      "boost[0,0]: -0.1 bar is below the minimum 0 bar",
+    );
+    expect(() => writeCell(blank(), item("timing"), 0, 1, 64)).toThrow(
+      "timing[0,1]: 64 needs raw 128, outside -128..127 of a signed 8-bit element",
+    );
     expect(() => writeCell(blank(), item("limit"), 0, 0, NaN)).toThrow("limit: NaN is not a finite number");
   });
 
   it("writes nothing when any value of the item is refused", () => {
     const image = blank();
-    expect(() => writeItem(image, item("boost"), [1, 1, 1, 1, 1, 99])).toThrow("boost[1,2]: 99 bar is above the maximum 3 bar");
+    expect(() => writeItem(image, item("boost"), [1, 1, 1, 1, 1, 99])).toThrow(
+      "boost[1,2]: 99 bar is above the maximum 3 bar",
+    );
     expect(image.every((b) => b === 0)).toBe(true);
     expect(() => writeItem(image, item("boost"), [1, 2])).toThrow("boost takes 6 values (2x3), got 2");
   });

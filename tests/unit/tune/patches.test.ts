@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { checksumSchemeSchema, patchSchema, type PatchInput } from "../../../contracts/tune-definition";
+import { checksumSchemeSchema, type PatchInput, patchSchema } from "../../../contracts/tune-definition";
 import { verifyAll } from "../../../domain/tune/checksums";
 import { TuneError } from "../../../domain/tune/errors";
 import { applyPatches, patchState, removePatch } from "../../../domain/tune/patches";
 import { thrownBy } from "../thrown";
 
-const patch = (input: Partial<PatchInput> & Pick<PatchInput, "entries">) => patchSchema.parse({ title: "Pops", firmwareIds: ["FW1"], ...input });
+const patch = (input: Partial<PatchInput> & Pick<PatchInput, "entries">) =>
+  patchSchema.parse({ title: "Pops", firmwareIds: ["FW1"], ...input });
 
 function image(): Uint8Array {
   const out = new Uint8Array(64);

@@ -6,10 +6,10 @@
  * read back from an image made for them.
  */
 import { describe, expect, it } from "vitest";
-import { tuneDefinitionSchema, type TuneItem } from "../../../contracts/tune-definition";
+import { type TuneItem, tuneDefinitionSchema } from "../../../contracts/tune-definition";
+import { verifyAll } from "../../../domain/tune/checksums";
 import { combineDefinitionFiles, importDefinition } from "../../../domain/tune/definition-import";
 import { TuneError } from "../../../domain/tune/errors";
-import { verifyAll } from "../../../domain/tune/checksums";
 import { readItem } from "../../../domain/tune/maps";
 import { convertExpression, decimalsOf, importRomRaider } from "../../../domain/tune/romraider";
 import { thrownBy } from "../thrown";
@@ -184,22 +184,51 @@ describe("RomRaider definition import", () => {
       "Diagnostics",
     ]);
     expect(tuneDefinitionSchema.safeParse(result.definition).success).toBe(true);
-    expect(result.summary).toMatchObject({ items: 9, byKind: { table2d: 2, table1d: 2, constant: 2, enum: 1, flag: 2 }, patches: 0, checksums: 1, skipped: 6 });
+    expect(result.summary).toMatchObject({
+      items: 9,
+      byKind: { table2d: 2, table1d: 2, constant: 2, enum: 1, flag: 2 },
+      patches: 0,
+      checksums: 1,
+      skipped: 6,
+    });
   });
 
   it("skips each unreadable table and checksum with its name, line and reason", () => {
     expect(result.skipped.map(({ element, title, reason }) => ({ element, title, reason }))).toEqual([
-      { element: "table", title: "CEL Switch", reason: "a switch over 3 bytes cannot be shown as one value (1, 2 or 4 bytes)" },
-      { element: "table", title: "Flipped Map", reason: "flipx/flipy (cells stored in reverse order) is not supported on a 3D table" },
-      { element: "table", title: "Bitwise Expression", reason: "scaling: expression \"BitWise(x, 1)\": Unknown function 'BitWise' at 0" },
-      { element: "table", title: "Idle Speed Instruction", reason: "storagetype movi20 (a value inside an SH instruction) is not supported" },
+      {
+        element: "table",
+        title: "CEL Switch",
+        reason: "a switch over 3 bytes cannot be shown as one value (1, 2 or 4 bytes)",
+      },
+      {
+        element: "table",
+        title: "Flipped Map",
+        reason: "flipx/flipy (cells stored in reverse order) is not supported on a 3D table",
+      },
+      {
+        element: "table",
+        title: "Bitwise Expression",
+        reason: "scaling: expression \"BitWise(x, 1)\": Unknown function 'BitWise' at 0",
+      },
+      {
+        element: "table",
+        title: "Idle Speed Instruction",
+        reason: "storagetype movi20 (a value inside an SH instruction) is not supported",
+      },
       { element: "table", title: "Missing Type", reason: "no type" },
       { element: "checksum", title: "alt2", reason: "not supported: alt2 checksum" },
     ]);
     const lines = ROMRAIDER.split("\n");
-    for (const s of result.skipped) expect(lines[s.line - 1], s.title).toContain(s.element === "checksum" ? `type="${s.title}"` : `name="${s.title}"`);
-    expect(result.warnings).toContain(`table "CEL Switch" on line ${result.skipped[0].line} skipped: a switch over 3 bytes cannot be shown as one value (1, 2 or 4 bytes)`);
-    expect(result.warnings).toContain("1 table (inherited from TESTBASE) have no address for A2WC522S: not in this ROM, left out");
+    for (const s of result.skipped)
+      expect(lines[s.line - 1], s.title).toContain(
+        s.element === "checksum" ? `type="${s.title}"` : `name="${s.title}"`,
+      );
+    expect(result.warnings).toContain(
+      `table "CEL Switch" on line ${result.skipped[0].line} skipped: a switch over 3 bytes cannot be shown as one value (1, 2 or 4 bytes)`,
+    );
+    expect(result.warnings).toContain(
+      "1 table (inherited from TESTBASE) have no address for A2WC522S: not in this ROM, left out",
+    );
   });
 
   it("maps a 3D table: sizes, the Metric scaling from a scalingbase, float axes read big endian, description", () => {
@@ -209,9 +238,44 @@ describe("RomRaider definition import", () => {
       category: "boost_control_-_target",
       description: "This map contains the desired boost targets.",
       kind: "table2d",
-      z: { address: 0x1000, bits: 16, signed: false, endian: "big", float: false, toPhysical: "X*.001333224", toRaw: "X/.001333224", unit: "Boost Target (bar absolute)", decimals: 3, rows: 3, cols: 4, columnMajor: false },
-      x: { address: 0xf00, bits: 32, signed: false, endian: "big", float: true, toPhysical: "X/.84", toRaw: "X*.84", unit: "%", decimals: 1, count: 4 },
-      y: { address: 0xf10, bits: 32, signed: false, endian: "big", float: true, toPhysical: "X", toRaw: "X", unit: "RPM", decimals: 0, count: 3 },
+      z: {
+        address: 0x1000,
+        bits: 16,
+        signed: false,
+        endian: "big",
+        float: false,
+        toPhysical: "X*.001333224",
+        toRaw: "X/.001333224",
+        unit: "Boost Target (bar absolute)",
+        decimals: 3,
+        rows: 3,
+        cols: 4,
+        columnMajor: false,
+      },
+      x: {
+        address: 0xf00,
+        bits: 32,
+        signed: false,
+        endian: "big",
+        float: true,
+        toPhysical: "X/.84",
+        toRaw: "X*.84",
+        unit: "%",
+        decimals: 1,
+        count: 4,
+      },
+      y: {
+        address: 0xf10,
+        bits: 32,
+        signed: false,
+        endian: "big",
+        float: true,
+        toPhysical: "X",
+        toRaw: "X",
+        unit: "RPM",
+        decimals: 0,
+        count: 3,
+      },
     });
     const values = read("Target Boost A");
     expect(values.x).toEqual({ unit: "%", values: [0, 25, 50, 100] });
@@ -222,7 +286,11 @@ describe("RomRaider definition import", () => {
 
   it("a table copied with base= takes the rom's own size and addresses", () => {
     const b = byTitle("Target Boost B");
-    expect(b).toMatchObject({ description: "Inherited Target Boost A", z: { address: 0x1100, rows: 2, cols: 4 }, y: { count: 2 } });
+    expect(b).toMatchObject({
+      description: "Inherited Target Boost A",
+      z: { address: 0x1100, rows: 2, cols: 4 },
+      y: { count: 2 },
+    });
     expect(read("Target Boost B").values).toHaveLength(8);
     expect(read("Target Boost B").values[7]).toBeCloseTo(1007 * 0.001333224, 9);
   });
@@ -241,7 +309,14 @@ describe("RomRaider definition import", () => {
   it("maps 1D tables, a 4-byte switch as an enum and a bitwise switch as flags", () => {
     expect(read("Rev Limit (Fuel Cut)").values).toEqual([6700]);
     expect(read("Coolant Offset").values).toEqual([-50]);
-    expect(byTitle("Checksum Fix")).toMatchObject({ kind: "enum", description: "Turn off to disable all checksums.", values: [{ raw: 0, label: "on" }, { raw: 0x5aa5a55a, label: "off" }] });
+    expect(byTitle("Checksum Fix")).toMatchObject({
+      kind: "enum",
+      description: "Turn off to disable all checksums.",
+      values: [
+        { raw: 0, label: "on" },
+        { raw: 0x5aa5a55a, label: "off" },
+      ],
+    });
     expect(read("Checksum Fix").labels).toEqual(["off"]);
     expect(byTitle("DTC Enable: P0037")).toMatchObject({ kind: "flag", mask: 8, z: { address: 0x1520, bits: 8 } });
     expect(read("DTC Enable: P0031").values).toEqual([0]);
@@ -249,7 +324,14 @@ describe("RomRaider definition import", () => {
   });
 
   it("maps the Nissan-style std checksum to nissan-sum-xor, which verifies what RomRaider's calculation stores", () => {
-    expect(result.checksums).toEqual([{ name: "std 0x0-0x7FF", type: "nissan-sum-xor", ranges: [[0, 0x7ff]], store: { address: 0x800, size: 8, endian: "big" } }]);
+    expect(result.checksums).toEqual([
+      {
+        name: "std 0x0-0x7FF",
+        type: "nissan-sum-xor",
+        ranges: [[0, 0x7ff]],
+        store: { address: 0x800, size: 8, endian: "big" },
+      },
+    ]);
     // RomRaider's CalculateSTD: 32-bit big-endian words from start to end (exclusive), skipping sumloc and xorloc.
     const signed = romRaiderImage();
     signed.set([0xde, 0xad, 0xbe, 0xef, 0x80, 0x00, 0x00, 0x01, 0x7f], 0x100);
@@ -276,7 +358,8 @@ describe("RomRaider definition import", () => {
     </roms>`;
     const stock = image(4096);
     stock.text(0x100, "BBB");
-    const titles = (options: Parameters<typeof importRomRaider>[1]) => importRomRaider(two, options).definition.items.map((i) => i.title);
+    const titles = (options: Parameters<typeof importRomRaider>[1]) =>
+      importRomRaider(two, options).definition.items.map((i) => i.title);
     expect(titles({ firmwareId: "X", stockImage: stock.bytes })).toEqual(["B value"]);
     expect(titles({ firmwareId: "aaa" })).toEqual(["A value"]);
     expect(titles({ firmwareId: "X", romId: "BBB" })).toEqual(["B value"]);
@@ -284,7 +367,9 @@ describe("RomRaider definition import", () => {
     expect(ambiguous.code).toBe("definition_invalid");
     expect(ambiguous.message).toContain("the file describes 2 roms: AAA, BBB");
     expect(ambiguous.details).toEqual({ roms: ["AAA", "BBB"] });
-    expect(refusal(() => importRomRaider(two, { firmwareId: "X", romId: "CCC" })).message).toMatch(/^no rom has the xmlid CCC/);
+    expect(refusal(() => importRomRaider(two, { firmwareId: "X", romId: "CCC" })).message).toMatch(
+      /^no rom has the xmlid CCC/,
+    );
   });
 
   it("the chosen base alone: its tables have no address and are skipped as such", () => {
@@ -303,13 +388,21 @@ describe("RomRaider definition import", () => {
       ["Moved", 0x10, "little"],
       ["Kept", 0x10, "little"],
     ]);
-    expect(result.warnings[0]).toBe("the definition describes a 1048576-byte file and the image has 524288 bytes: addresses move by -524288 as in RomRaider (tables marked beforeram excepted)");
+    expect(result.warnings[0]).toBe(
+      "the definition describes a 1048576-byte file and the image has 524288 bytes: addresses move by -524288 as in RomRaider (tables marked beforeram excepted)",
+    );
   });
 
   it("refuses what is not a RomRaider definition, and a file without an image size", () => {
-    expect(refusal(() => importRomRaider("<roms><rom>", { firmwareId: "F" })).message).toMatch(/^not a readable RomRaider\/EcuFlash definition: <rom> opened on line 1 is never closed/);
-    expect(refusal(() => importRomRaider("<XDFFORMAT/>", { firmwareId: "F" })).message).toBe("not a RomRaider/EcuFlash definition: the root element is <XDFFORMAT>, expected <roms> or <rom>");
-    expect(refusal(() => importRomRaider("<rom><romid><xmlid>R</xmlid></romid></rom>", { firmwareId: "F" })).message).toMatch(/^the definition gives no image size/);
+    expect(refusal(() => importRomRaider("<roms><rom>", { firmwareId: "F" })).message).toMatch(
+      /^not a readable RomRaider\/EcuFlash definition: <rom> opened on line 1 is never closed/,
+    );
+    expect(refusal(() => importRomRaider("<XDFFORMAT/>", { firmwareId: "F" })).message).toBe(
+      "not a RomRaider/EcuFlash definition: the root element is <XDFFORMAT>, expected <roms> or <rom>",
+    );
+    expect(
+      refusal(() => importRomRaider("<rom><romid><xmlid>R</xmlid></romid></rom>", { firmwareId: "F" })).message,
+    ).toMatch(/^the definition gives no image size/);
   });
 });
 
@@ -418,12 +511,24 @@ describe("EcuFlash definition import", () => {
       { element: "table", title: "Speed Limit", reason: 'scaling "VehicleSpeed" is not defined in this file' },
       { element: "checksummodule", title: "mitsucan", reason: "not supported: EcuFlash checksum module mitsucan" },
     ]);
-    expect(result.warnings).toContain("1 table (inherited from evo_base) have no address for 96940011: not in this ROM, left out");
+    expect(result.warnings).toContain(
+      "1 table (inherited from evo_base) have no address for 96940011: not in this ROM, left out",
+    );
   });
 
   it("reads a swapxy 3D table column after column, with the named scalings", () => {
     expect(byTitle("Fuel Mixture - High Octane")).toMatchObject({
-      z: { address: 0x3000, bits: 8, rows: 2, cols: 3, columnMajor: true, toPhysical: "14.7*128/X", toRaw: "14.7*128/X", unit: "AFR", decimals: 1 },
+      z: {
+        address: 0x3000,
+        bits: 8,
+        rows: 2,
+        cols: 3,
+        columnMajor: true,
+        toPhysical: "14.7*128/X",
+        toRaw: "14.7*128/X",
+        unit: "AFR",
+        decimals: 1,
+      },
       x: { address: 0x3100, bits: 16, count: 3, toPhysical: "X*10/32", unit: "%" },
       y: { address: 0x3110, bits: 16, count: 2, toPhysical: "X*1000/256", unit: "RPM" },
     });
@@ -434,14 +539,37 @@ describe("EcuFlash definition import", () => {
   });
 
   it("reads 2D tables: flipped together with the axis (storage order), static labels, signed data over an image axis", () => {
-    expect(read("Cranking IPW Compensation")).toMatchObject({ values: [1, 0.75, 0.5, 0.25], x: { unit: "strokes", values: [0, 10, 20, 40] } });
-    expect(result.warnings.some((w) => w.includes('"Cranking IPW Compensation"') && w.endsWith("stored in reverse order together with its axis: shown in storage order"))).toBe(true);
-    expect(read("Closed Loop Trim - MAF Thresholds")).toMatchObject({ values: [100, 200, 300, 400], x: { labels: ["Low -> Mid", "Mid -> Low", "Mid -> High", "High -> Mid"] } });
-    expect(read("Ignition Advance Compensation - Coolant Temperature")).toMatchObject({ unit: "degrees", values: [-5, 0, 5], x: { unit: "°C", values: [0, 40, 80] } });
+    expect(read("Cranking IPW Compensation")).toMatchObject({
+      values: [1, 0.75, 0.5, 0.25],
+      x: { unit: "strokes", values: [0, 10, 20, 40] },
+    });
+    expect(
+      result.warnings.some(
+        (w) =>
+          w.includes('"Cranking IPW Compensation"') &&
+          w.endsWith("stored in reverse order together with its axis: shown in storage order"),
+      ),
+    ).toBe(true);
+    expect(read("Closed Loop Trim - MAF Thresholds")).toMatchObject({
+      values: [100, 200, 300, 400],
+      x: { labels: ["Low -> Mid", "Mid -> Low", "Mid -> High", "High -> Mid"] },
+    });
+    expect(read("Ignition Advance Compensation - Coolant Temperature")).toMatchObject({
+      unit: "degrees",
+      values: [-5, 0, 5],
+      x: { unit: "°C", values: [0, 40, 80] },
+    });
   });
 
   it("reads a bloblist table as an enum", () => {
-    expect(byTitle("Case")).toMatchObject({ kind: "enum", z: { address: 0x3400, bits: 8 }, values: [{ raw: 0x10, label: "MB" }, { raw: 0x20, label: "MD" }] });
+    expect(byTitle("Case")).toMatchObject({
+      kind: "enum",
+      z: { address: 0x3400, bits: 8 },
+      values: [
+        { raw: 0x10, label: "MB" },
+        { raw: 0x20, label: "MD" },
+      ],
+    });
     expect(read("Case").labels).toEqual(["MD"]);
   });
 
@@ -451,7 +579,9 @@ describe("EcuFlash definition import", () => {
     expect(alone.definition.items).toEqual([]);
     expect(alone.skipped).toHaveLength(6);
     expect(alone.skipped[0].reason).toBe("no type; it is probably defined in evo_base, which is not in this file");
-    expect(alone.warnings[0]).toBe("96940011 inherits from evo_base, which is not in this file: import the file that holds evo_base together with this one");
+    expect(alone.warnings[0]).toBe(
+      "96940011 inherits from evo_base, which is not in this file: import the file that holds evo_base together with this one",
+    );
   });
 });
 
@@ -467,18 +597,32 @@ describe("RomRaider/EcuFlash expressions and formats", () => {
   });
 
   it("reads decimals from DecimalFormat and printf formats", () => {
-    expect([decimalsOf("0.00"), decimalsOf("#"), decimalsOf("#0.000"), decimalsOf("%.1f"), decimalsOf("%d"), decimalsOf("%04X"), decimalsOf("%f"), decimalsOf(undefined)]).toEqual([
-      2, 0, 3, 1, 0, 0, 6, undefined,
-    ]);
+    expect([
+      decimalsOf("0.00"),
+      decimalsOf("#"),
+      decimalsOf("#0.000"),
+      decimalsOf("%.1f"),
+      decimalsOf("%d"),
+      decimalsOf("%04X"),
+      decimalsOf("%f"),
+      decimalsOf(undefined),
+    ]).toEqual([2, 0, 3, 1, 0, 0, 6, undefined]);
   });
 });
 
 describe("definition import: the format is told by the content", () => {
   it("sends XDFs to the XDF import and RomRaider/EcuFlash files to theirs, refusing anything else by what it is not", () => {
-    expect(importDefinition(`<?xml version="1.0"?>\n<!-- x -->\n<XDFFORMAT><XDFHEADER><REGION size="0x100" /></XDFHEADER></XDFFORMAT>`, { firmwareId: "F" }).format).toBe("xdf");
+    expect(
+      importDefinition(
+        `<?xml version="1.0"?>\n<!-- x -->\n<XDFFORMAT><XDFHEADER><REGION size="0x100" /></XDFHEADER></XDFFORMAT>`,
+        { firmwareId: "F" },
+      ).format,
+    ).toBe("xdf");
     expect(importDefinition("XDF\n1.100000\n", { firmwareId: "F", imageSize: 0x100 }).format).toBe("xdf-1.x");
     expect(importDefinition(ROMRAIDER, { firmwareId: "F" }).format).toBe("romraider");
-    expect(importDefinition(`<roms>${ECUFLASH_BASE}${ECUFLASH_ROM}</roms>`, { firmwareId: "F", imageSize: 0x8000 }).format).toBe("ecuflash");
+    expect(
+      importDefinition(`<roms>${ECUFLASH_BASE}${ECUFLASH_ROM}</roms>`, { firmwareId: "F", imageSize: 0x8000 }).format,
+    ).toBe("ecuflash");
     expect(refusal(() => importDefinition("<ROMDEF/>", { firmwareId: "F" })).message).toBe(
       "not a definition we read: the root element is <ROMDEF>; a TunerPro XDF has <XDFFORMAT>, a RomRaider/EcuFlash definition <roms> or <rom>",
     );
@@ -498,8 +642,12 @@ describe("definition files imported together", () => {
     expect(result.rom).toEqual({ xmlId: "96940011", inherits: ["evo_base"] });
     expect(result.summary.items).toBe(5);
     expect(combineDefinitionFiles([ROMRAIDER])).toBe(ROMRAIDER);
-    expect(importDefinition(combineDefinitionFiles([ROMRAIDER, rom]), { firmwareId: "A2WC522S" }).summary.items).toBe(9);
-    expect(refusal(() => combineDefinitionFiles([rom, "<XDFFORMAT/>"])).message).toMatch(/^file 2 is not a RomRaider\/EcuFlash definition/);
+    expect(importDefinition(combineDefinitionFiles([ROMRAIDER, rom]), { firmwareId: "A2WC522S" }).summary.items).toBe(
+      9,
+    );
+    expect(refusal(() => combineDefinitionFiles([rom, "<XDFFORMAT/>"])).message).toMatch(
+      /^file 2 is not a RomRaider\/EcuFlash definition/,
+    );
   });
 });
 
@@ -523,7 +671,11 @@ describe("RomRaider/EcuFlash shapes seen in public definitions", () => {
     const whole = importRomRaider(xml, { firmwareId: "430056", imageSize: 512 * 1024 }).definition.items[0];
     const calibration = importRomRaider(xml, { firmwareId: "430056", imageSize: 64 * 1024 }).definition.items[0];
     // Both axes are named "dummy_b": each keeps its own type, address and scaling.
-    expect(whole).toMatchObject({ z: { address: 0x70e3a }, x: { address: 0x740b2, toPhysical: "1.0*X" }, y: { address: 0x740a1, toPhysical: "32.0*X", unit: "rpm" } });
+    expect(whole).toMatchObject({
+      z: { address: 0x70e3a },
+      x: { address: 0x740b2, toPhysical: "1.0*X" },
+      y: { address: 0x740a1, toPhysical: "32.0*X", unit: "rpm" },
+    });
     expect(calibration).toMatchObject({ z: { address: 0xe3a }, x: { address: 0x40b2 }, y: { address: 0x40a1 } });
   });
 
@@ -542,14 +694,22 @@ describe("RomRaider/EcuFlash shapes seen in public definitions", () => {
     const img = image(4096);
     img.u8(0x100, 150, 155); // stored Off (110 °C) then On (115 °C)
     const result = importRomRaider(xml, { firmwareId: "M" });
-    expect(readItem(img.bytes, result.definition.items[0])).toMatchObject({ values: [110, 115], x: { labels: ["Off", "On"] } });
-    expect(result.warnings).toContain('table "Fan Control - Aux" on line 4: stored in reverse order: shown in storage order, its labels reversed to match');
+    expect(readItem(img.bytes, result.definition.items[0])).toMatchObject({
+      values: [110, 115],
+      x: { labels: ["Off", "On"] },
+    });
+    expect(result.warnings).toContain(
+      'table "Fan Control - Aux" on line 4: stored in reverse order: shown in storage order, its labels reversed to match',
+    );
     expect(result.skipped.map((s) => s.reason)).toEqual(["a bloblist of 1-bit values (storagebits) is not supported"]);
   });
 
   it("a rom chosen with all the base files of its family: the bases it does not use carry no internal id and are not taken for it", () => {
     const otherBase = `<rom><romid><xmlid>magna_at_base</xmlid><memmodel>SH7055</memmodel></romid><include>evo_base</include></rom>`;
-    const result = importDefinition(combineDefinitionFiles([ECUFLASH_ROM, ECUFLASH_BASE, otherBase]), { firmwareId: "F", imageSize: 0x8000 });
+    const result = importDefinition(combineDefinitionFiles([ECUFLASH_ROM, ECUFLASH_BASE, otherBase]), {
+      firmwareId: "F",
+      imageSize: 0x8000,
+    });
     expect(result.rom).toEqual({ xmlId: "96940011", inherits: ["evo_base"] });
   });
 });

@@ -7,7 +7,7 @@
  * ../shared/fixtures/images, a few maps are read from it and must hold values
  * a tuner would recognise.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { type TuneItem, tuneDefinitionSchema } from "../../../contracts/tune-definition";
 import { readItem } from "../../../domain/tune/maps";
@@ -76,8 +76,12 @@ describe("real TunerPro definitions import as TunerPro reads them", () => {
       expect(skippedItems.filter((s) => s.reason.includes("no mmedaddress")).length).toBe(reading.noAddress);
       expect(skippedItems.filter((s) => s.reason.startsWith("equation")).length).toBe(reading.badEquation);
       expect(skippedItems.length, result.warnings.slice(0, 5).join("\n")).toBe(reading.noAddress + reading.badEquation);
-      expect(result.patches.length + result.skipped.filter((s) => s.element === "XDFPATCH").length).toBe(reading.patches);
-      expect(result.checksums.length + result.skipped.filter((s) => s.element === "XDFCHECKSUM").length).toBe(reading.checksums);
+      expect(result.patches.length + result.skipped.filter((s) => s.element === "XDFPATCH").length).toBe(
+        reading.patches,
+      );
+      expect(result.checksums.length + result.skipped.filter((s) => s.element === "XDFCHECKSUM").length).toBe(
+        reading.checksums,
+      );
       // The importer checks items one by one; the document as a whole must pass the contract too.
       const document = tuneDefinitionSchema.safeParse(result.definition);
       expect(document.error?.issues.slice(0, 3)).toBeUndefined();
@@ -91,16 +95,17 @@ describe("real TunerPro definitions import as TunerPro reads them", () => {
 
   // Numbers read by hand from the files (element counts with grep, the divider elements and the two
   // equations "(((1/(x/512))/1023)*5)*1000)" in mss54 by eye).
-  const expected: Record<string, { items: number; skipped: number; byKind: Partial<XdfImport["summary"]["byKind"]> }> = {
-    "me7-8D0907551M.xdf": { items: 449, skipped: 0, byKind: { constant: 257, table1d: 97, table2d: 95 } },
-    "me72-540i-5A01.xdf": { items: 59, skipped: 2, byKind: { constant: 24 } },
-    "mg1-b58gen2-00005D55289606.xdf": { items: 1201, skipped: 0, byKind: { flag: 3 } },
-    "ms45.xdf": { items: 4121, skipped: 0, byKind: { constant: 3065 } },
-    // 148 tables + 374 constants + 104 functions; 32 dividers and 9 divider functions have no address, 2 equations are malformed.
-    "mss54-hw0401.xdf": { items: 583, skipped: 43, byKind: { constant: 355 } },
-    // XDF 1.x: 22 %%TABLE%% blocks and one %%CONSTANT%%.
-    "m29-golf-vr6-legacy.xdf": { items: 23, skipped: 0, byKind: { constant: 1, table1d: 14, table2d: 8 } },
-  };
+  const expected: Record<string, { items: number; skipped: number; byKind: Partial<XdfImport["summary"]["byKind"]> }> =
+    {
+      "me7-8D0907551M.xdf": { items: 449, skipped: 0, byKind: { constant: 257, table1d: 97, table2d: 95 } },
+      "me72-540i-5A01.xdf": { items: 59, skipped: 2, byKind: { constant: 24 } },
+      "mg1-b58gen2-00005D55289606.xdf": { items: 1201, skipped: 0, byKind: { flag: 3 } },
+      "ms45.xdf": { items: 4121, skipped: 0, byKind: { constant: 3065 } },
+      // 148 tables + 374 constants + 104 functions; 32 dividers and 9 divider functions have no address, 2 equations are malformed.
+      "mss54-hw0401.xdf": { items: 583, skipped: 43, byKind: { constant: 355 } },
+      // XDF 1.x: 22 %%TABLE%% blocks and one %%CONSTANT%%.
+      "m29-golf-vr6-legacy.xdf": { items: 23, skipped: 0, byKind: { constant: 1, table1d: 14, table2d: 8 } },
+    };
   for (const [name, want] of Object.entries(expected)) {
     it(`${name}: ${want.items} items imported, ${want.skipped} skipped`, () => {
       const result = importXdf(definitionFile(name), { firmwareId: "FIXTURE" });
@@ -111,8 +116,19 @@ describe("real TunerPro definitions import as TunerPro reads them", () => {
   it("mss54: equations written with the file's own variable (x/128) are read as X; the skips name the element and why", () => {
     const result = importXdf(definitionFile("mss54-hw0401.xdf"), { firmwareId: "FIXTURE" });
     const fuel = result.definition.items.find((i) => i.title === "Fuel Injection_FULL THROTTLE (18X3)")!;
-    expect(fuel).toMatchObject({ kind: "table2d", z: { address: 0xb5a, rows: 3, cols: 18, toPhysical: "X/128" }, x: { count: 18, toPhysical: "X" }, y: { count: 3, toPhysical: "X/1000" } });
-    expect(result.skipped).toContainEqual({ element: "XDFTABLE", title: "----------FUEL------------", uniqueId: "0x1F6C", line: 76, reason: "axis z: no mmedaddress: nothing to read (a heading or divider)" });
+    expect(fuel).toMatchObject({
+      kind: "table2d",
+      z: { address: 0xb5a, rows: 3, cols: 18, toPhysical: "X/128" },
+      x: { count: 18, toPhysical: "X" },
+      y: { count: 3, toPhysical: "X/1000" },
+    });
+    expect(result.skipped).toContainEqual({
+      element: "XDFTABLE",
+      title: "----------FUEL------------",
+      uniqueId: "0x1F6C",
+      line: 76,
+      reason: "axis z: no mmedaddress: nothing to read (a heading or divider)",
+    });
     expect(result.skipped).toContainEqual({
       element: "XDFCONSTANT",
       title: "Ambient Air Pressure_SLOPE",
@@ -122,7 +138,11 @@ describe("real TunerPro definitions import as TunerPro reads them", () => {
     });
     // XDFFUNCTION: the y values over the x axis.
     const maf = result.definition.items.find((i) => i.title === "Hot Film MAF_VOLTAGE")!;
-    expect(maf).toMatchObject({ kind: "table1d", z: { address: 0xd268, rows: 1, cols: 33, signed: true, toPhysical: "X/4" }, x: { address: 0xd226, count: 33, toPhysical: "X/1023*5" } });
+    expect(maf).toMatchObject({
+      kind: "table1d",
+      z: { address: 0xd268, rows: 1, cols: 33, signed: true, toPhysical: "X/4" },
+      x: { address: 0xd226, count: 33, toPhysical: "X/1023*5" },
+    });
   });
 
   it("mg1: items in several categories keep them all; axes with one label of eight fill the others with their index", () => {
@@ -131,7 +151,8 @@ describe("real TunerPro definitions import as TunerPro reads them", () => {
     const latency = result.definition.items.find((i) => i.title === "3D Injector Latency (Auto) - Battery Voltage")!;
     // CATEGORYMEM 39, 72, 70 → CATEGORY index 38, 71, 69.
     const names = (latency.categories ?? []).map((id) => result.definition.categories.find((c) => c.id === id)!.name);
-    const header = (index: number) => new RegExp(`<CATEGORY index="0x${index.toString(16).toUpperCase()}" name="([^"]*)"`).exec(text)![1];
+    const header = (index: number) =>
+      new RegExp(`<CATEGORY index="0x${index.toString(16).toUpperCase()}" name="([^"]*)"`).exec(text)![1];
     expect(names).toEqual([header(38), header(71), header(69)]);
     expect(latency).toMatchObject({ kind: "table1d", x: { labels: ["0.00", "1", "2", "3", "4", "5", "6", "7"] } });
     // Elements whose CATEGORYMEMs name two or more distinct categories.
@@ -145,7 +166,15 @@ describe("real TunerPro definitions import as TunerPro reads them", () => {
     const result = importXdf(definitionFile("m29-golf-vr6-legacy.xdf"), { firmwareId: "FIXTURE" });
     expect(result.format).toBe("xdf-1.x");
     expect(result.definition.imageSize).toBe(0x10000);
-    expect(result.definition.categories.map((c) => c.name)).toEqual(["FuelMaps", "IgnitionMaps", "IdleMaps", "PartThrottleMaps", "WOTMaps", "AFMMaps", "RPMMaps"]);
+    expect(result.definition.categories.map((c) => c.name)).toEqual([
+      "FuelMaps",
+      "IgnitionMaps",
+      "IdleMaps",
+      "PartThrottleMaps",
+      "WOTMaps",
+      "AFMMaps",
+      "RPMMaps",
+    ]);
     expect(result.definition.items[0]).toMatchObject({
       title: "Idle speed vs. engine temperature",
       kind: "table1d",
@@ -153,7 +182,11 @@ describe("real TunerPro definitions import as TunerPro reads them", () => {
       x: { labels: ["4c", "35c", "70c", "90c"] },
     });
     const highPart = result.definition.items.find((i) => i.title === "High part throttle fuel map")!;
-    expect(highPart).toMatchObject({ category: "fuelmaps", categories: ["fuelmaps", "partthrottlemaps"], z: { address: 0xadae } });
+    expect(highPart).toMatchObject({
+      category: "fuelmaps",
+      categories: ["fuelmaps", "partthrottlemaps"],
+      z: { address: 0xadae },
+    });
   });
 });
 
@@ -177,14 +210,34 @@ describe("maps read from real ECU images hold the values tuners know", () => {
 
   it("ME7.2 (BMW 540i): lambda near 1, ignition advance in degrees, idle speed falling as the engine warms; the patch takes its base from stock", () => {
     const image = imageFile("me72-540i-5A01.bin");
-    const result = importXdf(definitionFile("me72-540i-5A01.xdf"), { firmwareId: "FIXTURE", imageSize: image.length, stockImage: image });
-    for (const v of read(result, image, "FULL_LOAD_INJECTION_MAP_Lambda_X_RPMS").values) expect(v).toBeGreaterThan(0.7), expect(v).toBeLessThan(1.1);
-    for (const v of read(result, image, "BASE_IGNITION_TABLE_BANK1").values) expect(v).toBeGreaterThan(-15), expect(v).toBeLessThan(60);
+    const result = importXdf(definitionFile("me72-540i-5A01.xdf"), {
+      firmwareId: "FIXTURE",
+      imageSize: image.length,
+      stockImage: image,
+    });
+    for (const v of read(result, image, "FULL_LOAD_INJECTION_MAP_Lambda_X_RPMS").values)
+      expect(v).toBeGreaterThan(0.7), expect(v).toBeLessThan(1.1);
+    for (const v of read(result, image, "BASE_IGNITION_TABLE_BANK1").values)
+      expect(v).toBeGreaterThan(-15), expect(v).toBeLessThan(60);
     expect(read(result, image, "Optimal_IDLE_RPM_neutral_park").values).toEqual([1000, 800, 600, 550]);
     expect(result.patches).toEqual([
-      { id: "rpm_limiter_patch_-_6500", title: "RPM Limiter Patch - 6500", description: "", firmwareIds: ["FIXTURE"], entries: [{ address: 0x4302, patch: "9065", base: Buffer.from(image.subarray(0x4302, 0x4304)).toString("hex").toUpperCase() }] },
+      {
+        id: "rpm_limiter_patch_-_6500",
+        title: "RPM Limiter Patch - 6500",
+        description: "",
+        firmwareIds: ["FIXTURE"],
+        entries: [
+          {
+            address: 0x4302,
+            patch: "9065",
+            base: Buffer.from(image.subarray(0x4302, 0x4304)).toString("hex").toUpperCase(),
+          },
+        ],
+      },
     ]);
-    expect(result.skipped.map((s) => s.reason)).toEqual(["not supported: ME7 Checksum (TunerPro plugin 9b6fa911-da49-1953-b6c0-1c7d3a9cf006)"]);
+    expect(result.skipped.map((s) => s.reason)).toEqual([
+      "not supported: ME7 Checksum (TunerPro plugin 9b6fa911-da49-1953-b6c0-1c7d3a9cf006)",
+    ]);
   });
 
   it("MS45 (WinOLS export): MAF substitute over an rpm axis, coolant thresholds in °C", () => {

@@ -15,7 +15,9 @@ const xdf = (body: string) => `<XDFFORMAT><XDFHEADER><REGION size="0x100" /></XD
 
 describe("XML reader", () => {
   it("reads elements, attributes, entities, CDATA and skips comments", () => {
-    const root = parseXml(`<?xml version="1.0"?>\n<!DOCTYPE a [<!ENTITY x "y">]>\n<a k='1 &lt; 2'><!-- c --><b>x &amp; y &#65;&#x42;</b><c/><![CDATA[<raw>]]></a>`);
+    const root = parseXml(
+      `<?xml version="1.0"?>\n<!DOCTYPE a [<!ENTITY x "y">]>\n<a k='1 &lt; 2'><!-- c --><b>x &amp; y &#65;&#x42;</b><c/><![CDATA[<raw>]]></a>`,
+    );
     expect(root.name).toBe("a");
     expect(root.attributes).toEqual({ k: "1 < 2" });
     expect(root.children.map((c) => c.name)).toEqual(["b", "c"]);
@@ -54,15 +56,40 @@ describe("TunerPro XDF import", () => {
       description: "Target boost by load and rpm",
       category: "fuel_air",
       kind: "table2d",
-      z: { address: 0x100, bits: 16, signed: false, endian: "little", float: false, toPhysical: "X*0.1", unit: "psi", decimals: 1, rows: 4, cols: 3, columnMajor: false },
-      x: { address: 0xf0, bits: 8, signed: false, endian: "big", float: false, toPhysical: "X*100", unit: "%", count: 3 },
+      z: {
+        address: 0x100,
+        bits: 16,
+        signed: false,
+        endian: "little",
+        float: false,
+        toPhysical: "X*0.1",
+        unit: "psi",
+        decimals: 1,
+        rows: 4,
+        cols: 3,
+        columnMajor: false,
+      },
+      x: {
+        address: 0xf0,
+        bits: 8,
+        signed: false,
+        endian: "big",
+        float: false,
+        toPhysical: "X*100",
+        unit: "%",
+        count: 3,
+      },
       y: { count: 4, labels: ["2000", "3000", "4000", "5000"], unit: "rpm" },
     });
   });
 
   it("maps signed and column-major flags and leaves out an index-only axis", () => {
     const knock = byTitle("Knock retard")[0];
-    expect(knock).toMatchObject({ kind: "table2d", category: "ignition", z: { signed: true, endian: "big", columnMajor: true, address: 0x200 } });
+    expect(knock).toMatchObject({
+      kind: "table2d",
+      category: "ignition",
+      z: { signed: true, endian: "big", columnMajor: true, address: 0x200 },
+    });
     expect(knock.kind === "table2d" && knock.x).toBeUndefined();
   });
 
@@ -102,7 +129,9 @@ describe("TunerPro XDF import", () => {
   });
 
   it("lists checksums it cannot compute as not supported", () => {
-    expect(imported.warnings).toEqual(['XDFCHECKSUM "Plugin checksum" (uniqueid 0x40) on line 92 skipped: not supported: Plugin checksum (no REGION)']);
+    expect(imported.warnings).toEqual([
+      'XDFCHECKSUM "Plugin checksum" (uniqueid 0x40) on line 92 skipped: not supported: Plugin checksum (no REGION)',
+    ]);
   });
 
   it("reads an image through the imported definition as TunerPro would show it", () => {
@@ -121,9 +150,15 @@ describe("TunerPro XDF import", () => {
   });
 
   it("applies an additive base offset", () => {
-    const shifted = importXdf(xdf(`<XDFCONSTANT><title>C</title><EMBEDDEDDATA mmedaddress="0x10" /></XDFCONSTANT>`).replace("<REGION", '<BASEOFFSET offset="0x20" subtract="0" /><REGION'), {
-      firmwareId: "F",
-    });
+    const shifted = importXdf(
+      xdf(`<XDFCONSTANT><title>C</title><EMBEDDEDDATA mmedaddress="0x10" /></XDFCONSTANT>`).replace(
+        "<REGION",
+        '<BASEOFFSET offset="0x20" subtract="0" /><REGION',
+      ),
+      {
+        firmwareId: "F",
+      },
+    );
     expect(shifted.definition.items[0].z.address).toBe(0x30);
   });
 
@@ -136,14 +171,30 @@ describe("TunerPro XDF tolerance: an element that cannot be read is skipped, the
   const skipped = (body: string) => importXdf(xdf(body), { firmwareId: "F" }).warnings;
 
   it("names the element, its uniqueid, its line and what is wrong", () => {
-    expect(skipped(`<XDFTABLE uniqueid="0x7"><title>Spark</title><XDFAXIS id="z"><EMBEDDEDDATA mmedelementsizebits="8" /></XDFAXIS></XDFTABLE>`)).toEqual([
+    expect(
+      skipped(
+        `<XDFTABLE uniqueid="0x7"><title>Spark</title><XDFAXIS id="z"><EMBEDDEDDATA mmedelementsizebits="8" /></XDFAXIS></XDFTABLE>`,
+      ),
+    ).toEqual([
       'XDFTABLE "Spark" (uniqueid 0x7) on line 1 skipped: axis z: no mmedaddress: nothing to read (a heading or divider)',
     ]);
-    expect(skipped(`<XDFTABLE><title>Spark</title></XDFTABLE>`)).toEqual(['XDFTABLE "Spark" on line 1 skipped: missing XDFAXIS id="z"']);
-    expect(skipped(`<XDFCONSTANT><title>C</title></XDFCONSTANT>`)).toEqual(['XDFCONSTANT "C" on line 1 skipped: missing EMBEDDEDDATA']);
-    expect(skipped(`<XDFFLAG><title>F</title><EMBEDDEDDATA mmedaddress="0x1" /></XDFFLAG>`)).toEqual(['XDFFLAG "F" on line 1 skipped: missing mask']);
-    expect(skipped(`<XDFCONSTANT><EMBEDDEDDATA mmedaddress="0x1" /></XDFCONSTANT>`)).toEqual(["XDFCONSTANT (untitled) on line 1 skipped: missing title"]);
-    expect(skipped(`<XDFPATCH><title>P</title><XDFPATCHENTRY name="e" address="0x1" datasize="1" patchdata="01" /></XDFPATCH>`)).toEqual([
+    expect(skipped(`<XDFTABLE><title>Spark</title></XDFTABLE>`)).toEqual([
+      'XDFTABLE "Spark" on line 1 skipped: missing XDFAXIS id="z"',
+    ]);
+    expect(skipped(`<XDFCONSTANT><title>C</title></XDFCONSTANT>`)).toEqual([
+      'XDFCONSTANT "C" on line 1 skipped: missing EMBEDDEDDATA',
+    ]);
+    expect(skipped(`<XDFFLAG><title>F</title><EMBEDDEDDATA mmedaddress="0x1" /></XDFFLAG>`)).toEqual([
+      'XDFFLAG "F" on line 1 skipped: missing mask',
+    ]);
+    expect(skipped(`<XDFCONSTANT><EMBEDDEDDATA mmedaddress="0x1" /></XDFCONSTANT>`)).toEqual([
+      "XDFCONSTANT (untitled) on line 1 skipped: missing title",
+    ]);
+    expect(
+      skipped(
+        `<XDFPATCH><title>P</title><XDFPATCHENTRY name="e" address="0x1" datasize="1" patchdata="01" /></XDFPATCH>`,
+      ),
+    ).toEqual([
       'XDFPATCH "P" on line 1 skipped: entry 1 "e": no basedata, and no stock file to read the base bytes from (without them the patch could not be checked or removed)',
     ]);
   });
@@ -187,7 +238,12 @@ describe("TunerPro XDF tolerance: an element that cannot be read is skipped, the
     ]);
     expect(result.definition.items[0]).toMatchObject({ x: { address: 0x40, count: 4 } });
     expect(result.skipped).toEqual([
-      { element: "XDFTABLE", title: "Gaps", line: 1, reason: "axis z: element strides (major 0, minor 16 bits) leave gaps between cells, which is not supported" },
+      {
+        element: "XDFTABLE",
+        title: "Gaps",
+        line: 1,
+        reason: "axis z: element strides (major 0, minor 16 bits) leave gaps between cells, which is not supported",
+      },
     ]);
   });
 
@@ -210,30 +266,58 @@ describe("TunerPro XDF tolerance: an element that cannot be read is skipped, the
   });
 
   it("skips items that do not fit the image", () => {
-    expect(skipped(`<XDFCONSTANT><title>Late</title><EMBEDDEDDATA mmedaddress="0xFF" mmedelementsizebits="16" /></XDFCONSTANT>`)).toEqual([
-      'XDFCONSTANT "Late" on line 1 skipped: its data ends at 0x101, beyond the image size 0x100',
-    ]);
+    expect(
+      skipped(
+        `<XDFCONSTANT><title>Late</title><EMBEDDEDDATA mmedaddress="0xFF" mmedelementsizebits="16" /></XDFCONSTANT>`,
+      ),
+    ).toEqual(['XDFCONSTANT "Late" on line 1 skipped: its data ends at 0x101, beyond the image size 0x100']);
   });
 
   it("takes a patch's missing base bytes from the stock image when given", () => {
     const stock = new Uint8Array(0x100).fill(0x11);
-    const result = importXdf(xdf(`<XDFPATCH><title>P</title><XDFPATCHENTRY name="e" address="0x10" datasize="2" patchdata="AABB" /></XDFPATCH>`), { firmwareId: "F", stockImage: stock });
-    expect(result.patches).toEqual([{ id: "p", title: "P", description: "", firmwareIds: ["F"], entries: [{ address: 0x10, patch: "AABB", base: "1111" }] }]);
+    const result = importXdf(
+      xdf(
+        `<XDFPATCH><title>P</title><XDFPATCHENTRY name="e" address="0x10" datasize="2" patchdata="AABB" /></XDFPATCH>`,
+      ),
+      { firmwareId: "F", stockImage: stock },
+    );
+    expect(result.patches).toEqual([
+      {
+        id: "p",
+        title: "P",
+        description: "",
+        firmwareIds: ["F"],
+        entries: [{ address: 0x10, patch: "AABB", base: "1111" }],
+      },
+    ]);
     expect(result.skipped).toEqual([]);
   });
 
   it("refuses only files that are not XDF, saying what they are", () => {
-    expect(() => importXdf("<ROMDEF/>", { firmwareId: "F" })).toThrow("not an XDF: the root element is <ROMDEF>, expected <XDFFORMAT>");
-    expect(() => importXdf("<rom/>", { firmwareId: "F" })).toThrow("not an XDF: the root element is <rom> (a RomRaider/EcuFlash definition), expected <XDFFORMAT>");
-    expect(() => importXdf("<XDFFORMAT><XDFTABLE>", { firmwareId: "F" })).toThrow(/^not a readable XDF: <XDFTABLE> opened on line 1 is never closed/);
-    expect(() => importXdf("hello", { firmwareId: "F" })).toThrow(/^not an XDF \(neither the XML format nor the XDF 1.x text format\)/);
+    expect(() => importXdf("<ROMDEF/>", { firmwareId: "F" })).toThrow(
+      "not an XDF: the root element is <ROMDEF>, expected <XDFFORMAT>",
+    );
+    expect(() => importXdf("<rom/>", { firmwareId: "F" })).toThrow(
+      "not an XDF: the root element is <rom> (a RomRaider/EcuFlash definition), expected <XDFFORMAT>",
+    );
+    expect(() => importXdf("<XDFFORMAT><XDFTABLE>", { firmwareId: "F" })).toThrow(
+      /^not a readable XDF: <XDFTABLE> opened on line 1 is never closed/,
+    );
+    expect(() => importXdf("hello", { firmwareId: "F" })).toThrow(
+      /^not an XDF \(neither the XML format nor the XDF 1.x text format\)/,
+    );
     const error = refusal(() => importXdf("<XDFFORMAT><XDFHEADER /></XDFFORMAT>", { firmwareId: "F" }));
     expect(error.code).toBe("xdf_invalid");
     expect(error.message).toContain("no image size");
   });
 
   it("counts what came in and what was skipped, by reason", () => {
-    const result = importXdf(xdf(`<XDFCONSTANT><title>A</title></XDFCONSTANT><XDFFLAG><title>B</title><EMBEDDEDDATA mmedaddress="0x1" /></XDFFLAG><XDFCONSTANT><title>C</title><EMBEDDEDDATA mmedaddress="0x1" /></XDFCONSTANT>`), { firmwareId: "F" });
+    const result = importXdf(
+      xdf(
+        `<XDFCONSTANT><title>A</title></XDFCONSTANT><XDFFLAG><title>B</title><EMBEDDEDDATA mmedaddress="0x1" /></XDFFLAG><XDFCONSTANT><title>C</title><EMBEDDEDDATA mmedaddress="0x1" /></XDFCONSTANT>`,
+      ),
+      { firmwareId: "F" },
+    );
     expect(result.summary).toEqual({
       items: 1,
       byKind: { constant: 1, flag: 0, enum: 0, table1d: 0, table2d: 0 },

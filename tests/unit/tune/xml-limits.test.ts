@@ -1,8 +1,8 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { TuneError } from "../../../domain/tune/errors";
 import { importXdf } from "../../../domain/tune/xdf";
-import { XML_LIMITS, XmlError, parseXml } from "../../../domain/tune/xml";
+import { parseXml, XML_LIMITS, XmlError } from "../../../domain/tune/xml";
 import { thrownBy } from "../thrown";
 
 const nested = (depth: number) => `${"<a>".repeat(depth)}${"</a>".repeat(depth)}`;
@@ -17,15 +17,23 @@ describe("XML reader limits", () => {
   });
 
   it("refuses nesting past the limit, 20,000 deep included, without overflowing the stack", () => {
-    expect(() => parseXml(nested(XML_LIMITS.maxDepth + 1))).toThrow(`elements are nested more than ${XML_LIMITS.maxDepth} deep (line 1)`);
+    expect(() => parseXml(nested(XML_LIMITS.maxDepth + 1))).toThrow(
+      `elements are nested more than ${XML_LIMITS.maxDepth} deep (line 1)`,
+    );
     expect(() => parseXml(nested(20_000))).toThrow(XmlError);
     // Self-closing elements count too.
-    expect(() => parseXml(`${"<a>".repeat(4)}<b/>${"</a>".repeat(4)}`, { maxDepth: 4 })).toThrow("nested more than 4 deep");
+    expect(() => parseXml(`${"<a>".repeat(4)}<b/>${"</a>".repeat(4)}`, { maxDepth: 4 })).toThrow(
+      "nested more than 4 deep",
+    );
   });
 
   it("refuses a document longer than the limit, and one with too many elements", () => {
-    expect(() => parseXml(`<a>${" ".repeat(100)}</a>`, { maxLength: 64 })).toThrow("the document has 107 characters, more than the 64 allowed");
-    expect(() => parseXml(`<a>${"<b/>".repeat(10)}</a>`, { maxElements: 10 })).toThrow("the document has more than 10 elements");
+    expect(() => parseXml(`<a>${" ".repeat(100)}</a>`, { maxLength: 64 })).toThrow(
+      "the document has 107 characters, more than the 64 allowed",
+    );
+    expect(() => parseXml(`<a>${"<b/>".repeat(10)}</a>`, { maxElements: 10 })).toThrow(
+      "the document has more than 10 elements",
+    );
     expect(parseXml(`<a>${"<b/>".repeat(9)}</a>`, { maxElements: 10 }).children).toHaveLength(9);
   });
 
@@ -39,6 +47,7 @@ describe("XML reader limits", () => {
     // m29-golf-vr6-legacy.xdf is the older text format, not XML.
     const files = readdirSync(DEFINITIONS).filter((name) => name.endsWith(".xdf") && !name.includes("legacy"));
     expect(files.length).toBeGreaterThanOrEqual(5);
-    for (const name of files) expect(() => parseXml(readFileSync(new URL(name, DEFINITIONS), "latin1")), name).not.toThrow();
+    for (const name of files)
+      expect(() => parseXml(readFileSync(new URL(name, DEFINITIONS), "latin1")), name).not.toThrow();
   });
 });

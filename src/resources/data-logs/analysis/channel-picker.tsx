@@ -1,8 +1,8 @@
 import { ConfigProvider, Flex, Input, theme } from "antd";
-import useCSSVarCls from "antd/es/config-provider/hooks/useCSSVarCls";
 import useCheckboxStyle from "antd/es/checkbox/style";
-import { Text } from "../../../components/text";
+import useCSSVarCls from "antd/es/config-provider/hooks/useCSSVarCls";
 import { memo, useContext, useMemo, useState } from "react";
+import { Text } from "../../../components/text";
 import { type ChartChannel, groupByUnit } from "./channels";
 
 interface ChannelPickerProps {
@@ -15,23 +15,46 @@ interface ChannelPickerProps {
 }
 
 /** Every channel of the log, searchable, grouped by unit; ticking one charts it. */
-export const ChannelPicker = memo(function ChannelPicker({ channels, charted, colourOf, onToggle, loading = false }: ChannelPickerProps) {
+export const ChannelPicker = memo(function ChannelPicker({
+  channels,
+  charted,
+  colourOf,
+  onToggle,
+  loading = false,
+}: ChannelPickerProps) {
   const { token } = theme.useToken();
   const classes = useCheckboxClasses();
   const [search, setSearch] = useState("");
   const groups = useMemo(() => groupByUnit(channels, search), [channels, search]);
   return (
     <Flex vertical gap={8} style={{ minHeight: 0, flex: 1 }}>
-      <Input.Search placeholder="Search channels" allowClear value={search} onChange={(event) => setSearch(event.target.value)} aria-label="Search channels" />
+      <Input.Search
+        placeholder="Search channels"
+        allowClear
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+        aria-label="Search channels"
+      />
       <div style={{ overflowY: "auto", flex: 1 }} role="group" aria-label="Channels">
-        {groups.length === 0 && <Text type="secondary">{loading ? "Reading the log's channels…" : `No channel matches “${search}”.`}</Text>}
+        {groups.length === 0 && (
+          <Text type="secondary">{loading ? "Reading the log's channels…" : `No channel matches “${search}”.`}</Text>
+        )}
         {groups.map((group) => (
           <div key={group.unit} style={{ marginBottom: 8 }}>
             <Text type="secondary" style={{ fontSize: 12, textTransform: "uppercase" }}>
               <strong>{group.unit || "No unit"}</strong>
             </Text>
             {group.channels.map((channel) => (
-              <ChannelBox key={channel.id} id={channel.id} name={channel.name} colour={colourOf(channel.id)} textColour={token.colorText} checked={charted.has(channel.id)} onToggle={onToggle} classes={classes} />
+              <ChannelBox
+                key={channel.id}
+                id={channel.id}
+                name={channel.name}
+                colour={colourOf(channel.id)}
+                textColour={token.colorText}
+                checked={charted.has(channel.id)}
+                onToggle={onToggle}
+                classes={classes}
+              />
             ))}
           </div>
         ))}
@@ -45,7 +68,10 @@ function useCheckboxClasses() {
   const prefix = useContext(ConfigProvider.ConfigContext).getPrefixCls("checkbox");
   const rootCls = useCSSVarCls(prefix);
   const [, hashId, cssVarCls] = useCheckboxStyle(prefix, rootCls);
-  return useMemo(() => ({ prefix, wrapper: [`${prefix}-wrapper`, cssVarCls, rootCls, hashId].filter(Boolean).join(" "), hashId }), [prefix, rootCls, hashId, cssVarCls]);
+  return useMemo(
+    () => ({ prefix, wrapper: [`${prefix}-wrapper`, cssVarCls, rootCls, hashId].filter(Boolean).join(" "), hashId }),
+    [prefix, rootCls, hashId, cssVarCls],
+  );
 }
 
 interface ChannelBoxProps {
@@ -65,7 +91,15 @@ interface ChannelBoxProps {
  * as the log's header arrived was the data log's costliest task after the page's own. Memoised: ticking
  * one channel renders that one again.
  */
-const ChannelBox = memo(function ChannelBox({ id, name, colour, textColour, checked, onToggle, classes }: ChannelBoxProps) {
+const ChannelBox = memo(function ChannelBox({
+  id,
+  name,
+  colour,
+  textColour,
+  checked,
+  onToggle,
+  classes,
+}: ChannelBoxProps) {
   const { prefix, wrapper, hashId } = classes;
   return (
     <div style={{ padding: "2px 0" }}>

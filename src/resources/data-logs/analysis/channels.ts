@@ -15,7 +15,10 @@ export interface ChartChannel extends DataLogChannel {
 export const variableOf = (id: string) => id.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(\d)/, "_$1");
 
 /** Channels whose name, unit or id contain the search, grouped by unit (units in order, "" last). */
-export function groupByUnit(channels: readonly ChartChannel[], search: string): Array<{ unit: string; channels: ChartChannel[] }> {
+export function groupByUnit(
+  channels: readonly ChartChannel[],
+  search: string,
+): Array<{ unit: string; channels: ChartChannel[] }> {
   const needle = search.trim().toLowerCase();
   const groups = new Map<string, ChartChannel[]>();
   for (const channel of channels) {
@@ -43,9 +46,21 @@ export function parsePanes(param: string | null, known: ReadonlySet<string>): st
     .slice(0, MAX_PANES);
 }
 
-export const formatPanes = (panes: readonly string[][]) => panes.map((pane) => pane.map(encodeURIComponent).join(",")).join(";");
+export const formatPanes = (panes: readonly string[][]) =>
+  panes.map((pane) => pane.map(encodeURIComponent).join(",")).join(";");
 
-const PALETTE = ["#e8384f", "#2f7ed8", "#29a36a", "#f39c12", "#8e44ad", "#16a5a5", "#d35400", "#7f8c8d", "#c0392b", "#2c3e50"];
+const PALETTE = [
+  "#e8384f",
+  "#2f7ed8",
+  "#29a36a",
+  "#f39c12",
+  "#8e44ad",
+  "#16a5a5",
+  "#d35400",
+  "#7f8c8d",
+  "#c0392b",
+  "#2c3e50",
+];
 
 /** A stable colour per channel, by its place in the log. */
 export const colourOf = (index: number) => PALETTE[index % PALETTE.length];

@@ -35,11 +35,24 @@ export function ComputedChannels({ descriptors, variables, onAdd }: ComputedChan
   return (
     <Flex vertical gap={8}>
       <Typography.Text type="secondary">
-        Variables are channel ids with “_” for “-”, e.g. <code>{variables[0] ?? "rpm"}</code>. Functions: min, max, abs, sqrt, prev(x).
+        Variables are channel ids with “_” for “-”, e.g. <code>{variables[0] ?? "rpm"}</code>. Functions: min, max, abs,
+        sqrt, prev(x).
       </Typography.Text>
       <Space.Compact block>
-        <Input placeholder="Name" aria-label="Computed channel name" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} style={{ width: "35%" }} />
-        <Input placeholder="Unit" aria-label="Computed channel unit" value={draft.unit} onChange={(e) => setDraft({ ...draft, unit: e.target.value })} style={{ width: "20%" }} />
+        <Input
+          placeholder="Name"
+          aria-label="Computed channel name"
+          value={draft.name}
+          onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+          style={{ width: "35%" }}
+        />
+        <Input
+          placeholder="Unit"
+          aria-label="Computed channel unit"
+          value={draft.unit}
+          onChange={(e) => setDraft({ ...draft, unit: e.target.value })}
+          style={{ width: "20%" }}
+        />
       </Space.Compact>
       <Input
         placeholder="Expression, e.g. (map - amb_press) * 0.145"
@@ -60,11 +73,22 @@ export function ComputedChannels({ descriptors, variables, onAdd }: ComputedChan
           renderItem={(descriptor) => {
             const missing = descriptor.variables.filter((name) => !variables.includes(name));
             const check = missing.length === 0 ? validateExpression(descriptor.expression, variables) : null;
-            const problem = missing.length > 0 ? `Needs ${missing.join(", ")}, not in this log` : check && !check.ok ? check.error.message : null;
+            const problem =
+              missing.length > 0
+                ? `Needs ${missing.join(", ")}, not in this log`
+                : check && !check.ok
+                  ? check.error.message
+                  : null;
             return (
               <List.Item
                 actions={[
-                  <Button key="add" size="small" disabled={problem !== null} onClick={() => void add(descriptor)} aria-label={`Add ${descriptor.name}`}>
+                  <Button
+                    key="add"
+                    size="small"
+                    disabled={problem !== null}
+                    onClick={() => void add(descriptor)}
+                    aria-label={`Add ${descriptor.name}`}
+                  >
                     Add
                   </Button>,
                 ]}
@@ -74,7 +98,11 @@ export function ComputedChannels({ descriptors, variables, onAdd }: ComputedChan
                   description={
                     <>
                       <code>{descriptor.expression}</code>
-                      {problem && <Typography.Text type="warning" style={{ display: "block" }}>{problem}</Typography.Text>}
+                      {problem && (
+                        <Typography.Text type="warning" style={{ display: "block" }}>
+                          {problem}
+                        </Typography.Text>
+                      )}
                     </>
                   }
                 />

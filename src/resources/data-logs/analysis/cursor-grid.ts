@@ -35,7 +35,11 @@ export function cursorGrid(
 }
 
 /** Every channel's value at `t` from a grid of exactly `range`; undefined for another range or a time outside it. */
-export function readGrid(grid: CursorGrid | null, range: readonly [number, number], t: number): Record<string, number> | undefined {
+export function readGrid(
+  grid: CursorGrid | null,
+  range: readonly [number, number],
+  t: number,
+): Record<string, number> | undefined {
   if (!grid || grid.t0 !== range[0] || grid.t1 !== range[1] || !(grid.t1 > grid.t0)) return undefined;
   const p = Math.round(((t - grid.t0) / (grid.t1 - grid.t0)) * grid.pixels);
   if (!(p >= 0 && p <= grid.pixels)) return undefined;

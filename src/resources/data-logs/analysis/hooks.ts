@@ -23,7 +23,9 @@ export function useColumnsFetcher(url: string) {
  * The pane layout kept in the URL (`?panes=a,b;c`), so a view can be bookmarked or sent;
  * `fallback` reads another parameter when there is no layout yet (a share link's `channels`).
  */
-export function usePanesParam(fallback?: (params: URLSearchParams) => string | null): [string | null, (value: string) => void] {
+export function usePanesParam(
+  fallback?: (params: URLSearchParams) => string | null,
+): [string | null, (value: string) => void] {
   const [params, setParams] = useSearchParams();
   const setPanes = useCallback(
     (value: string) =>

@@ -4,23 +4,34 @@
  */
 import { FunctionOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import { Alert, Button, Drawer, Flex, Segmented, Select, Space, Spin, Tooltip, Typography, theme } from "antd";
-import { type ReactNode, Suspense, lazy, memo, startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import {
+  lazy,
+  memo,
+  type ReactNode,
+  Suspense,
+  startTransition,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import type { DataLogChannel, DynoProfile, LogComputedDescriptor } from "../../../../contracts/data-logs";
-import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
-import type { DynoPull } from "../../../lib/dyno";
-import { DEFAULT_DISPLAY_UNITS, DISPLAY_UNITS, type DisplayUnits, conversionFor } from "../../../lib/log-units";
 import { useScreens } from "../../../components/layouts/snapshot-screen";
-import { Text } from "../../../components/text";
 import { useViewportHeight } from "../../../components/layouts/viewport-height";
 import { useStableCallback } from "../../../components/stable-callback";
-import { type ChartChannel, MAX_PANES, colourOf, formatPanes, parsePanes, variableOf } from "./channels";
+import { Text } from "../../../components/text";
+import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
+import type { DynoPull } from "../../../lib/dyno";
+import { conversionFor, DEFAULT_DISPLAY_UNITS, DISPLAY_UNITS, type DisplayUnits } from "../../../lib/log-units";
 import { ChannelPicker } from "./channel-picker";
-import { type ComputedDefinition, ComputedChannels } from "./computed-channels";
+import { type ChartChannel, colourOf, formatPanes, MAX_PANES, parsePanes, variableOf } from "./channels";
+import { ComputedChannels, type ComputedDefinition } from "./computed-channels";
+import { type CursorGrid, readGrid } from "./cursor-grid";
 import type { DynoRequest } from "./dyno-panel";
 import { LogChart, type LogChartHandle, OVERVIEW_HEIGHT, OverviewStrip, type TimeRange } from "./log-chart";
-import type { PaneSeries } from "./pane-series";
 import { type LoadedLog, LogWorker, parkWorker, unparkWorker } from "./log-worker-client";
-import { type CursorGrid, readGrid } from "./cursor-grid";
+import type { PaneSeries } from "./pane-series";
 import { CursorReadout, ReadoutTable } from "./readout-table";
 
 // The virtual dyno's panel (recharts, antd's form and number inputs: ~100 KiB compressed) loads when
@@ -68,7 +79,15 @@ const SHORTCUTS = "← → pan · + − zoom · wheel zoom, shift+wheel pan · d
  * the computed descriptors), synchronously, as React renders query answers; the view renders only
  * when what it is given changes.
  */
-export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam, onPanesParam, dyno, descriptors = NO_DESCRIPTORS, readOnly, toolbar }: LogAnalysisProps) {
+export const LogAnalysis = memo(function LogAnalysis({
+  fetchColumns,
+  panesParam,
+  onPanesParam,
+  dyno,
+  descriptors = NO_DESCRIPTORS,
+  readOnly,
+  toolbar,
+}: LogAnalysisProps) {
   const { token } = theme.useToken();
   const worker = useRef<LogWorker | null>(null);
   const [loaded, setLoaded] = useState<LoadedLog | null>(null);
@@ -82,7 +101,10 @@ export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam,
   // panes resize themselves; the width only sets how many points the next view asks for).
   const onWidth = useCallback((pixels: number) => startTransition(() => setWidth(pixels)), []);
   const [units, setUnits] = useState<DisplayUnits>(DEFAULT_DISPLAY_UNITS);
-  const [view, setView] = useState<{ points: Map<string, SeriesPoints>; stats: Map<string, RangeStats> }>({ points: new Map(), stats: new Map() });
+  const [view, setView] = useState<{ points: Map<string, SeriesPoints>; stats: Map<string, RangeStats> }>({
+    points: new Map(),
+    stats: new Map(),
+  });
   const [overview, setOverview] = useState<SeriesPoints | undefined>();
   const [readout] = useState(() => new CursorReadout());
   /** The URL's panes when loading starts: their channels come first. */
@@ -103,7 +125,10 @@ export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam,
   const minSpan = loaded && loaded.rowCount > 1 ? (duration / (loaded.rowCount - 1)) * 4 : 0.01;
   const overlaid = panes.length === 1 && panes[0].length > 1;
 
-  const setPanes = useCallback((next: string[][]) => onPanesParam(formatPanes(next.filter((pane) => pane.length))), [onPanesParam]);
+  const setPanes = useCallback(
+    (next: string[][]) => onPanesParam(formatPanes(next.filter((pane) => pane.length))),
+    [onPanesParam],
+  );
   /** The range shown: ahead of `range`, which follows it in a transition (the panes move without a render). */
   const rangeRef = useRef<TimeRange>(range);
   const getRange = useCallback(() => rangeRef.current, []);
@@ -165,15 +190,23 @@ export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam,
         return new Blob([head.slice(at), await fetchColumns({ start: inHead, end: end - 1 })]);
       };
       const fromUrl = parsePanes(firstPanes.current, new Set(channelIds)).flat();
-      const first = (fromUrl.length ? [...new Set(fromUrl)] : channelIds.slice(0, DEFAULT_CHANNELS)).map((id) => channelIds.indexOf(id));
+      const first = (fromUrl.length ? [...new Set(fromUrl)] : channelIds.slice(0, DEFAULT_CHANNELS)).map((id) =>
+        channelIds.indexOf(id),
+      );
       const parts = await Promise.all([
         range(layout.time).then((blob) => log.time({ blob })),
         ...first.map((index) => range(layout.columns[index]).then((blob) => log.channel({ index, blob }))),
       ]);
       // Each answer counts what the worker held when it came; the fullest is the last.
-      ready(parts.reduce((a, b) => (b.bytesHeld > a.bytesHeld ? b : a)), true);
+      ready(
+        parts.reduce((a, b) => (b.bytesHeld > a.bytesHeld ? b : a)),
+        true,
+      );
       const channelsAt = layout.columns[0]?.at ?? layout.byteLength;
-      ready(await log.channels({ blob: await range({ at: channelsAt, bytes: layout.byteLength - channelsAt }) }), false);
+      ready(
+        await log.channels({ blob: await range({ at: channelsAt, bytes: layout.byteLength - channelsAt }) }),
+        false,
+      );
     })().catch((error: Error) => !log.terminated && setFailure(error.message));
   }, [fetchColumns]);
 
@@ -206,7 +239,10 @@ export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam,
   // Views are asked again when the rest of the log arrives only for charted channels that were not in:
   // the first zoom steps after the first paint should not wait behind views already drawn.
   const ready = loaded !== null;
-  const chartedLoading = useMemo(() => (loaded?.loading ?? []).filter((id) => charted.has(id)).join(), [loaded, charted]);
+  const chartedLoading = useMemo(
+    () => (loaded?.loading ?? []).filter((id) => charted.has(id)).join(),
+    [loaded, charted],
+  );
   /** What a view is asked for besides its range; none until the log is ready and the chart sized. */
   const viewOf = useRef<{ pixels: number; ids: string[] } | null>(null);
   const askView = useCallback(() => {
@@ -236,7 +272,9 @@ export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam,
   const overviewLoading = Boolean(overviewId && loaded?.loading.includes(overviewId));
   useEffect(() => {
     if (!ready || !overviewId || !worker.current) return;
-    worker.current.view({ t0: 0, t1: duration, pixels: OVERVIEW_PIXELS, ids: [overviewId] }).then((result) => startTransition(() => setOverview(result.series[0])));
+    worker.current
+      .view({ t0: 0, t1: duration, pixels: OVERVIEW_PIXELS, ids: [overviewId] })
+      .then((result) => startTransition(() => setOverview(result.series[0])));
   }, [ready, duration, overviewId, overviewLoading]);
 
   // The readout follows the cursor from the view's grid; for a range whose view has not come yet, it
@@ -300,7 +338,10 @@ export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam,
   const arrange = useStableCallback((mode: "stacked" | "overlaid") => {
     const ids = panes.flat();
     if (mode === "overlaid") return setPanes([ids]);
-    setPanes([...ids.slice(0, MAX_PANES - 1).map((id) => [id]), ...(ids.length >= MAX_PANES ? [ids.slice(MAX_PANES - 1)] : [])]);
+    setPanes([
+      ...ids.slice(0, MAX_PANES - 1).map((id) => [id]),
+      ...(ids.length >= MAX_PANES ? [ids.slice(MAX_PANES - 1)] : []),
+    ]);
   });
 
   // From the ref: the range moves between renders.
@@ -325,7 +366,13 @@ export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam,
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
-      if (target?.closest("input, textarea, select, [contenteditable=true], .ant-select, .ant-drawer, .ant-modal") || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (
+        target?.closest("input, textarea, select, [contenteditable=true], .ant-select, .ant-drawer, .ant-modal") ||
+        event.ctrlKey ||
+        event.metaKey ||
+        event.altKey
+      )
+        return;
       const actions: Record<string, () => void> = {
         ArrowLeft: () => pan(-0.2),
         ArrowRight: () => pan(0.2),
@@ -349,9 +396,24 @@ export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam,
     async (definition: ComputedDefinition): Promise<string | null> => {
       const id = `computed-${variableOf(definition.name.trim().toLowerCase()).replace(/_+/g, "-")}`;
       if (known.has(id)) return `A channel named “${definition.name}” exists already.`;
-      const result = await worker.current!.compute({ channelId: id, expression: definition.expression, unit: definition.unit });
+      const result = await worker.current!.compute({
+        channelId: id,
+        expression: definition.expression,
+        unit: definition.unit,
+      });
       if (!result.ok) return `${result.message} (at character ${result.position + 1})`;
-      setComputed((list) => [...list, { id, name: definition.name.trim(), unit: definition.unit.trim(), min: result.min, max: result.max, mean: result.mean, expression: definition.expression }]);
+      setComputed((list) => [
+        ...list,
+        {
+          id,
+          name: definition.name.trim(),
+          unit: definition.unit.trim(),
+          min: result.min,
+          max: result.max,
+          mean: result.mean,
+          expression: definition.expression,
+        },
+      ]);
       if (overlaid) setPanes([[...panes[0], id]]);
       else setPanes(panes.length < MAX_PANES ? [...panes, [id]] : panes);
       setPanel(null);
@@ -379,9 +441,21 @@ export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam,
   const paneSeries = useMemo(() => seriesFor(view.points), [seriesFor, view]);
   // Not derived from paneSeries, which changes with every view: the overview redraws only for its own points.
   const overviewChannel = overviewId === undefined ? undefined : allChannels[index.get(overviewId)!];
-  const overviewConversion = useMemo(() => overviewChannel && conversionFor(overviewChannel.unit, units), [overviewChannel, units]);
+  const overviewConversion = useMemo(
+    () => overviewChannel && conversionFor(overviewChannel.unit, units),
+    [overviewChannel, units],
+  );
   const overviewSeries = useMemo(
-    () => (overviewChannel && overviewConversion ? { id: overviewChannel.id, label: overviewChannel.name, colour: colour(overviewChannel.id), conversion: overviewConversion, points: overview } : undefined),
+    () =>
+      overviewChannel && overviewConversion
+        ? {
+            id: overviewChannel.id,
+            label: overviewChannel.name,
+            colour: colour(overviewChannel.id),
+            conversion: overviewConversion,
+            points: overview,
+          }
+        : undefined,
     [overviewChannel, overviewConversion, colour, overview],
   );
 
@@ -389,7 +463,13 @@ export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam,
     () =>
       [...allChannels]
         .sort((a, b) => Number(charted.has(b.id)) - Number(charted.has(a.id)))
-        .map((channel) => ({ channel, colour: colour(channel.id), conversion: conversionFor(channel.unit, units), charted: charted.has(channel.id), stats: view.stats.get(channel.id) })),
+        .map((channel) => ({
+          channel,
+          colour: colour(channel.id),
+          conversion: conversionFor(channel.unit, units),
+          charted: charted.has(channel.id),
+          stats: view.stats.get(channel.id),
+        })),
     [allChannels, charted, colour, units, view],
   );
 
@@ -398,7 +478,10 @@ export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam,
   // Until the header names the channels, the panes the view will open with: the URL's, or the default
   // channels. The chart's place is kept at their height while the log loads, so nothing under it moves
   // when it draws (the readout jumped a screen down on a phone).
-  const paneCount = channels.length > 0 ? panes.length : Math.min(MAX_PANES, panesParam?.split(";").filter(Boolean).length || DEFAULT_CHANNELS);
+  const paneCount =
+    channels.length > 0
+      ? panes.length
+      : Math.min(MAX_PANES, panesParam?.split(";").filter(Boolean).length || DEFAULT_CHANNELS);
   const paneHeight = Math.max(110, Math.floor(chartHeight / Math.max(1, paneCount)));
 
   if (failure) return <Alert type="error" showIcon message="The log could not be shown" description={failure} />;
@@ -406,9 +489,27 @@ export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam,
   return (
     // What the worker holds, for the bench's bytes-per-sample figure.
     // On a phone the channel list goes under the chart, full width: beside it, it left the chart 70 px and the page scrolled sideways.
-    <Flex vertical={narrow} gap={16} style={{ minHeight: 0, flex: 1 }} data-bytes-held={loaded?.bytesHeld} data-samples={loaded?.samples}>
-      <Flex vertical gap={8} style={narrow ? { order: 1, maxHeight: "50vh" } : { width: 260, flexShrink: 0, maxHeight: "calc(100vh - 96px)" }}>
-        <ChannelPicker channels={allChannels} charted={charted} colourOf={colour} onToggle={toggle} loading={channels.length === 0} />
+    <Flex
+      vertical={narrow}
+      gap={16}
+      style={{ minHeight: 0, flex: 1 }}
+      data-bytes-held={loaded?.bytesHeld}
+      data-samples={loaded?.samples}
+    >
+      <Flex
+        vertical
+        gap={8}
+        style={
+          narrow ? { order: 1, maxHeight: "50vh" } : { width: 260, flexShrink: 0, maxHeight: "calc(100vh - 96px)" }
+        }
+      >
+        <ChannelPicker
+          channels={allChannels}
+          charted={charted}
+          colourOf={colour}
+          onToggle={toggle}
+          loading={channels.length === 0}
+        />
       </Flex>
       <Flex vertical gap={8} style={{ flex: 1, minWidth: 0 }}>
         <ViewToolbar
@@ -424,19 +525,37 @@ export const LogAnalysis = memo(function LogAnalysis({ fetchColumns, panesParam,
           extra={toolbar}
         />
         <Text type="secondary" data-testid="visible-range">
-          {loaded ? `${range[0].toFixed(2)}–${range[1].toFixed(2)} s of ${duration.toFixed(2)} s · ${loaded.rowCount.toLocaleString()} rows` : "Loading the log…"}
+          {loaded
+            ? `${range[0].toFixed(2)}–${range[1].toFixed(2)} s of ${duration.toFixed(2)} s · ${loaded.rowCount.toLocaleString()} rows`
+            : "Loading the log…"}
         </Text>
         {paneCount === 0 ? (
-          <Alert type="info" message={narrow ? "Pick channels below to chart them." : "Pick channels on the left to chart them."} />
+          <Alert
+            type="info"
+            message={narrow ? "Pick channels below to chart them." : "Pick channels on the left to chart them."}
+          />
         ) : (
           <div style={{ background: token.colorBgContainer, borderRadius: token.borderRadius, padding: 8 }}>
             {loaded ? (
               <>
-                <LogChart ref={chart} panes={paneSeries} getRange={getRange} paneHeight={paneHeight} onRange={moveTo} onCursor={onCursor} onWidth={onWidth} />
+                <LogChart
+                  ref={chart}
+                  panes={paneSeries}
+                  getRange={getRange}
+                  paneHeight={paneHeight}
+                  onRange={moveTo}
+                  onCursor={onCursor}
+                  onWidth={onWidth}
+                />
                 <OverviewStrip series={overviewSeries} duration={duration} range={range} onRange={moveTo} />
               </>
             ) : (
-              <Flex justify="center" align="center" style={{ height: paneCount * paneHeight + OVERVIEW_HEIGHT }} data-testid="log-chart-loading">
+              <Flex
+                justify="center"
+                align="center"
+                style={{ height: paneCount * paneHeight + OVERVIEW_HEIGHT }}
+                data-testid="log-chart-loading"
+              >
                 <Spin size="large" aria-label="Loading the log" />
               </Flex>
             )}
@@ -473,7 +592,18 @@ interface ViewToolbarProps {
 }
 
 /** Memoised: the range changes every frame while zooming, the toolbar does not. */
-const ViewToolbar = memo(function ViewToolbar({ overlaid, onArrange, zoom, pan, reset, units, onUnits, onPanel, hasDyno, extra }: ViewToolbarProps) {
+const ViewToolbar = memo(function ViewToolbar({
+  overlaid,
+  onArrange,
+  zoom,
+  pan,
+  reset,
+  units,
+  onUnits,
+  onPanel,
+  hasDyno,
+  extra,
+}: ViewToolbarProps) {
   return (
     <Flex wrap gap={8} align="center">
       <Segmented<"stacked" | "overlaid">
@@ -485,10 +615,18 @@ const ViewToolbar = memo(function ViewToolbar({ overlaid, onArrange, zoom, pan, 
         ]}
       />
       <Space.Compact>
-        <Button onClick={() => pan(-0.2)} aria-label="Pan left">←</Button>
-        <Button onClick={() => zoom(0.5)} aria-label="Zoom in">+</Button>
-        <Button onClick={() => zoom(2)} aria-label="Zoom out">−</Button>
-        <Button onClick={() => pan(0.2)} aria-label="Pan right">→</Button>
+        <Button onClick={() => pan(-0.2)} aria-label="Pan left">
+          ←
+        </Button>
+        <Button onClick={() => zoom(0.5)} aria-label="Zoom in">
+          +
+        </Button>
+        <Button onClick={() => zoom(2)} aria-label="Zoom out">
+          −
+        </Button>
+        <Button onClick={() => pan(0.2)} aria-label="Pan right">
+          →
+        </Button>
       </Space.Compact>
       <Button onClick={reset}>Reset zoom</Button>
       {(Object.keys(DISPLAY_UNITS) as Array<keyof DisplayUnits>).map((family) => (
@@ -503,14 +641,24 @@ const ViewToolbar = memo(function ViewToolbar({ overlaid, onArrange, zoom, pan, 
       ))}
       {onPanel && (
         <>
-          <Button icon={<FunctionOutlined />} onClick={() => onPanel("computed")}>Computed</Button>
-          {hasDyno && <Button icon={<ThunderboltOutlined />} onClick={() => onPanel("dyno")}>Virtual dyno</Button>}
+          <Button icon={<FunctionOutlined />} onClick={() => onPanel("computed")}>
+            Computed
+          </Button>
+          {hasDyno && (
+            <Button icon={<ThunderboltOutlined />} onClick={() => onPanel("dyno")}>
+              Virtual dyno
+            </Button>
+          )}
         </>
       )}
       <Tooltip title={SHORTCUTS}>
-        <Typography.Text type="secondary" style={{ cursor: "help" }}>Keys</Typography.Text>
+        <Typography.Text type="secondary" style={{ cursor: "help" }}>
+          Keys
+        </Typography.Text>
       </Tooltip>
-      <Flex flex={1} justify="flex-end" gap={8}>{extra}</Flex>
+      <Flex flex={1} justify="flex-end" gap={8}>
+        {extra}
+      </Flex>
     </Flex>
   );
 });
@@ -526,7 +674,16 @@ interface SidePanelsProps {
   runDyno: (request: DynoRequest) => Promise<DynoPull[]>;
 }
 
-const SidePanels = memo(function SidePanels({ panel, onClose, channels, variables, descriptors = [], onAddComputed, dyno, runDyno }: SidePanelsProps) {
+const SidePanels = memo(function SidePanels({
+  panel,
+  onClose,
+  channels,
+  variables,
+  descriptors = [],
+  onAddComputed,
+  dyno,
+  runDyno,
+}: SidePanelsProps) {
   return (
     <>
       <Drawer title="Computed channels" open={panel === "computed"} onClose={onClose} width={480}>
@@ -535,7 +692,14 @@ const SidePanels = memo(function SidePanels({ panel, onClose, channels, variable
       {dyno && (
         <Drawer title="Virtual dyno" open={panel === "dyno"} onClose={onClose} width={720}>
           <Suspense fallback={<Spin aria-label="Loading the virtual dyno" />}>
-            <DynoPanel channels={channels} profile={dyno.profile} run={runDyno} onSave={dyno.save} saving={dyno.saving} keptWith={dyno.keptWith} />
+            <DynoPanel
+              channels={channels}
+              profile={dyno.profile}
+              run={runDyno}
+              onSave={dyno.save}
+              saving={dyno.saving}
+              keptWith={dyno.keptWith}
+            />
           </Suspense>
         </Drawer>
       )}

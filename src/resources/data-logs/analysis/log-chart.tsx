@@ -12,7 +12,7 @@ import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { inNextTask } from "../../../lib/idle";
 import { convert } from "../../../lib/log-units";
-import { type PaneSeries, idsOf, samePaneSeries } from "./pane-series";
+import { idsOf, type PaneSeries, samePaneSeries } from "./pane-series";
 
 export type TimeRange = [number, number];
 
@@ -70,7 +70,14 @@ function joinSeries(series: PaneSeries[]): uPlot.AlignedData {
   return uPlot.join(tables);
 }
 
-function paneOptions(series: PaneSeries[], width: number, height: number, textColour: string, gridColour: string, handlers: Handlers): uPlot.Options {
+function paneOptions(
+  series: PaneSeries[],
+  width: number,
+  height: number,
+  textColour: string,
+  gridColour: string,
+  handlers: Handlers,
+): uPlot.Options {
   const units = [...new Set(series.map((s) => s.conversion.unit))];
   const scaleOf = (unit: string) => `y:${unit}`;
   return {
@@ -80,9 +87,23 @@ function paneOptions(series: PaneSeries[], width: number, height: number, textCo
     scales: { x: { time: false }, ...Object.fromEntries(units.map((unit) => [scaleOf(unit), { auto: true }])) },
     // One pixel wide: canvas draws such lines as hairlines, several times faster than thicker strokes
     // through the min/max zigzag of a dense view (the bulk of a zoom frame's time was the canvas flush).
-    series: [{ label: "Time" }, ...series.map((s) => ({ label: s.label, stroke: s.colour, width: 1, scale: scaleOf(s.conversion.unit), spanGaps: false }))],
+    series: [
+      { label: "Time" },
+      ...series.map((s) => ({
+        label: s.label,
+        stroke: s.colour,
+        width: 1,
+        scale: scaleOf(s.conversion.unit),
+        spanGaps: false,
+      })),
+    ],
     axes: [
-      { stroke: textColour, grid: { stroke: gridColour, width: 1 }, ticks: { stroke: gridColour }, values: (_u, ticks) => ticks.map(formatSeconds) },
+      {
+        stroke: textColour,
+        grid: { stroke: gridColour, width: 1 },
+        ticks: { stroke: gridColour },
+        values: (_u, ticks) => ticks.map(formatSeconds),
+      },
       ...units.map((unit, i) => ({
         scale: scaleOf(unit),
         side: i % 2 === 0 ? 3 : 1,
@@ -116,7 +137,10 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
   const latest = useRef({ getRange, onRange, onCursor });
   latest.current = { getRange, onRange, onCursor };
   // Panes are rebuilt when their series or units change, not when their points do.
-  const shape = useMemo(() => JSON.stringify(panes.map((pane) => pane.map((s) => [s.id, s.colour, s.conversion.unit]))), [panes]);
+  const shape = useMemo(
+    () => JSON.stringify(panes.map((pane) => pane.map((s) => [s.id, s.colour, s.conversion.unit]))),
+    [panes],
+  );
   const panesRef = useRef(panes);
   panesRef.current = panes;
 
@@ -176,7 +200,18 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
     let cancelNext = () => {};
     const createPane = (i: number) => {
       const pane = building[i];
-      const plot = new uPlot(paneOptions(pane, element.clientWidth, paneHeight, token.colorTextSecondary, token.colorBorderSecondary, handlers), paneData(pane), holders[i]);
+      const plot = new uPlot(
+        paneOptions(
+          pane,
+          element.clientWidth,
+          paneHeight,
+          token.colorTextSecondary,
+          token.colorBorderSecondary,
+          handlers,
+        ),
+        paneData(pane),
+        holders[i],
+      );
       plot.over.addEventListener(
         "wheel",
         (event) => {
@@ -220,7 +255,11 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
   useImperativeHandle(
     ref,
     () => ({
-      showRange: (range) => draw(shown.current.map((pane) => pane.series), range),
+      showRange: (range) =>
+        draw(
+          shown.current.map((pane) => pane.series),
+          range,
+        ),
       showPoints: (next) => draw(next, latest.current.getRange()),
     }),
     [draw],
@@ -286,7 +325,14 @@ export function OverviewStrip({ series, duration, range, onRange }: OverviewProp
     );
     const shade = () => {
       const div = document.createElement("div");
-      Object.assign(div.style, { position: "absolute", top: "0", bottom: "0", left: "0", background: token.colorFillSecondary, pointerEvents: "none" });
+      Object.assign(div.style, {
+        position: "absolute",
+        top: "0",
+        bottom: "0",
+        left: "0",
+        background: token.colorFillSecondary,
+        pointerEvents: "none",
+      });
       created.over.appendChild(div);
       return div;
     };

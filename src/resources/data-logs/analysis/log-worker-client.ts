@@ -2,8 +2,8 @@
  * The page's side of the log worker: one promise per request, answers matched by id.
  */
 import type { DataLogChannel } from "../../../../contracts/data-logs";
-import type { DynoPull } from "../../../lib/dyno";
 import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
+import type { DynoPull } from "../../../lib/dyno";
 import type { CursorGrid } from "./cursor-grid";
 import LogWorkerScript from "./log-worker?worker";
 import type { WorkerRequest, WorkerResponse } from "./log-worker-protocol";
@@ -21,7 +21,9 @@ export interface LoadedLog {
   samples: number;
 }
 
-export type ComputeResult = { ok: true; min: number; max: number; mean: number } | { ok: false; message: string; position: number };
+export type ComputeResult =
+  | { ok: true; min: number; max: number; mean: number }
+  | { ok: false; message: string; position: number };
 
 /** Byte offsets and lengths of the arrays in the columnar form (domain/logs/serialize.ts). */
 export interface ColumnsOffsets {

@@ -10,7 +10,15 @@ export type WorkerRequest = { id: number } & (
   | { type: "compute"; channelId: string; expression: string; unit: string }
   | { type: "view"; t0: number; t1: number; pixels: number; ids: string[] }
   | { type: "valuesAt"; t: number }
-  | { type: "dyno"; profile: DynoProfile; rpmId: string; speedId?: string; gearId?: string; gear?: number; throttleId?: string }
+  | {
+      type: "dyno";
+      profile: DynoProfile;
+      rpmId: string;
+      speedId?: string;
+      gearId?: string;
+      gear?: number;
+      throttleId?: string;
+    }
 );
 
 export type WorkerResponse = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };

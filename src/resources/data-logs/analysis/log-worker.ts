@@ -5,11 +5,19 @@
  * the page ever waiting on a loop over every sample.
  */
 import { compileExpression, ExpressionError } from "../../../../contracts/expression";
-import { type EncodedColumn, codePosition, decodeColumn, decoder, gapCode } from "../../../../domain/logs/column-codes";
+import { codePosition, decodeColumn, decoder, type EncodedColumn, gapCode } from "../../../../domain/logs/column-codes";
 import { type ArrayPlace, arrayCodes, readColumnsLayout, storedBytes } from "../../../../domain/logs/serialize";
 import type { LogChannel } from "../../../../domain/logs/types";
+import {
+  blocksOf,
+  indexAtTime,
+  minMaxIndices,
+  type RangeStats,
+  rangeStats,
+  type SampleBlocks,
+  type SeriesPoints,
+} from "../../../lib/downsample";
 import { dynoPulls, metresPerSecondPer } from "../../../lib/dyno";
-import { type RangeStats, type SampleBlocks, type SeriesPoints, blocksOf, indexAtTime, minMaxIndices, rangeStats } from "../../../lib/downsample";
 import { variableOf } from "./channels";
 import { cursorGrid } from "./cursor-grid";
 import type { WorkerRequest, WorkerResponse } from "./log-worker-protocol";
@@ -41,7 +49,11 @@ let timePlace: ArrayPlace = { at: 0, bytes: 0, encoding: { type: "f64" }, deflat
 /** Typed arrays held, each buffer counted once (after the full load, channels share one). */
 function bytesHeld(): number {
   const summaries = [...blocks.values()].flatMap((b) => [b.minAt.buffer, b.maxAt.buffer, b.count.buffer, b.sum.buffer]);
-  const buffers = new Set<ArrayBufferLike>([time.codes.buffer, ...[...columns.values()].map((c) => c.codes.buffer), ...summaries]);
+  const buffers = new Set<ArrayBufferLike>([
+    time.codes.buffer,
+    ...[...columns.values()].map((c) => c.codes.buffer),
+    ...summaries,
+  ]);
   return [...buffers].reduce((sum, buffer) => sum + buffer.byteLength, 0);
 }
 
@@ -92,7 +104,9 @@ function columnOf(id: string): EncodedColumn {
 
 /** Raw DEFLATE undone by the browser (the columnar form stores each array deflated: domain/logs/serialize.ts). */
 async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>])
+    .stream()
+    .pipeThrough(new DecompressionStream("deflate-raw"));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
@@ -107,9 +121,12 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
     case "load": {
       const bytes = new Uint8Array(await request.blob.arrayBuffer());
       const layout = readColumnsLayout(bytes);
-      if ("headerBytes" in layout || bytes.length < layout.byteLength) throw new Error("The log's columnar form arrived cut short");
+      if ("headerBytes" in layout || bytes.length < layout.byteLength)
+        throw new Error("The log's columnar form arrived cut short");
       rows = layout.rows;
-      const [loadedTime, ...loaded] = await Promise.all([layout.time, ...layout.columns].map((place) => codesFrom(place, storedBytes(bytes, place))));
+      const [loadedTime, ...loaded] = await Promise.all(
+        [layout.time, ...layout.columns].map((place) => codesFrom(place, storedBytes(bytes, place))),
+      );
       time = loadedTime;
       durationSeconds = layout.header.durationSeconds;
       keepChannels(layout.header.channels);
@@ -127,7 +144,12 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
       timePlace = layout.time;
       channelPlaces = layout.columns;
       const place = ({ at, bytes }: ArrayPlace) => ({ at, bytes });
-      const offsets = { rows, time: place(layout.time), columns: layout.columns.map(place), byteLength: layout.byteLength };
+      const offsets = {
+        rows,
+        time: place(layout.time),
+        columns: layout.columns.map(place),
+        byteLength: layout.byteLength,
+      };
       time = { codes: new Float64Array(0), encoding: layout.time.encoding };
       return { result: { ...offsets, channels: channelList, durationSeconds } };
     }
@@ -135,7 +157,10 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
       time = await codesFrom(timePlace, new Uint8Array(await request.blob.arrayBuffer()));
       return { result: summary(false) };
     case "channel": {
-      keepColumn(channelIds[request.index], await codesFrom(channelPlaces[request.index], new Uint8Array(await request.blob.arrayBuffer())));
+      keepColumn(
+        channelIds[request.index],
+        await codesFrom(channelPlaces[request.index], new Uint8Array(await request.blob.arrayBuffer())),
+      );
       return { result: summary(false) };
     }
     case "channels": {
@@ -144,7 +169,9 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
       const bytes = new Uint8Array(await request.blob.arrayBuffer());
       const start = channelPlaces[0]?.at ?? 0;
       const missing = channelIds.flatMap((id, i) => (columns.has(id) ? [] : [i]));
-      const loaded = await Promise.all(missing.map((i) => codesFrom(channelPlaces[i], storedBytes(bytes, channelPlaces[i], start))));
+      const loaded = await Promise.all(
+        missing.map((i) => codesFrom(channelPlaces[i], storedBytes(bytes, channelPlaces[i], start))),
+      );
       missing.forEach((i, k) => keepColumn(channelIds[i], loaded[k]));
       return { result: summary(true) };
     }
@@ -153,14 +180,17 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
       try {
         const compiled = compileExpression(request.expression, { variables: [...variables.keys()] });
         // Only the channels the expression reads are decoded, and only while it runs.
-        const inputs = Object.fromEntries(compiled.variables.map((name) => [name, decodeColumn(variables.get(name)!, Float32Array)]));
+        const inputs = Object.fromEntries(
+          compiled.variables.map((name) => [name, decodeColumn(variables.get(name)!, Float32Array)]),
+        );
         const values = Float32Array.from(compiled.evaluateColumns(inputs, rows));
         keepColumn(request.channelId, { codes: values, encoding: { type: "f32" } });
         units.set(request.channelId, request.unit);
         const stats = rangeStats(values, 0, values.length);
         return { result: { ok: true, min: stats.min, max: stats.max, mean: stats.mean } };
       } catch (error) {
-        if (error instanceof ExpressionError) return { result: { ok: false, message: error.message, position: error.position } };
+        if (error instanceof ExpressionError)
+          return { result: { ok: false, message: error.message, position: error.position } };
         throw error;
       }
     }
@@ -170,7 +200,10 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
       const [c0, c1] = [codePosition(time.encoding, request.t0), codePosition(time.encoding, request.t1)];
       const series = ids.map((id) => {
         const values = columnOf(id);
-        return pointsAt(values, minMaxIndices(time.codes, values.codes, gapCode(values.encoding), c0, c1, request.pixels, blocks.get(id)));
+        return pointsAt(
+          values,
+          minMaxIndices(time.codes, values.codes, gapCode(values.encoding), c0, c1, request.pixels, blocks.get(id)),
+        );
       });
       const [i0, i1] = [timeAt(request.t0), timeAt(request.t1) + 1];
       const stats = ids.map((id) => statsOf(id, i0, i1));
@@ -190,7 +223,10 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
     case "dyno": {
       const speedFactor = request.speedId ? metresPerSecondPer(units.get(request.speedId) ?? "") : null;
       const decoded = (id: string) => decodeColumn(columnOf(id), Float32Array);
-      const speedMps = request.speedId && speedFactor ? Float64Array.from(decoded(request.speedId), (v) => v * speedFactor) : undefined;
+      const speedMps =
+        request.speedId && speedFactor
+          ? Float64Array.from(decoded(request.speedId), (v) => v * speedFactor)
+          : undefined;
       const pulls = dynoPulls(
         {
           time: decodeColumn(time, Float64Array),
@@ -210,6 +246,7 @@ scope.onmessage = (event) => {
   const { id } = event.data;
   handle(event.data).then(
     ({ result, transfer }) => scope.postMessage({ id, ok: true, result }, transfer),
-    (error: unknown) => scope.postMessage({ id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+    (error: unknown) =>
+      scope.postMessage({ id, ok: false, error: error instanceof Error ? error.message : String(error) }),
   );
 };

@@ -2,8 +2,9 @@
  * Whether a pane needs drawing again: the chart draws a view's points as they come and React hands
  * it the same points again a moment later, in new objects.
  */
-import type { Conversion } from "../../../lib/log-units";
+
 import type { SeriesPoints } from "../../../lib/downsample";
+import type { Conversion } from "../../../lib/log-units";
 
 /** One channel drawn in a pane of the log chart. */
 export interface PaneSeries {
@@ -17,13 +18,20 @@ export interface PaneSeries {
 /** A pane's channels, as a key: a plot draws only the pane it was built for. */
 export const idsOf = (pane: PaneSeries[]) => pane.map((s) => s.id).join();
 
-const sameConversion = (a: Conversion, b: Conversion) => a.unit === b.unit && a.scale === b.scale && a.offset === b.offset;
+const sameConversion = (a: Conversion, b: Conversion) =>
+  a.unit === b.unit && a.scale === b.scale && a.offset === b.offset;
 
 /** The same channels, with the same points (by identity) in the same colours and units. */
 export function samePaneSeries(a: PaneSeries[] | undefined, b: PaneSeries[]): boolean {
   return (
     a !== undefined &&
     a.length === b.length &&
-    a.every((s, i) => s.id === b[i].id && s.points === b[i].points && s.colour === b[i].colour && sameConversion(s.conversion, b[i].conversion))
+    a.every(
+      (s, i) =>
+        s.id === b[i].id &&
+        s.points === b[i].points &&
+        s.colour === b[i].colour &&
+        sameConversion(s.conversion, b[i].conversion),
+    )
   );
 }

@@ -1,6 +1,6 @@
 import { theme } from "antd";
-import { Text } from "../../../components/text";
 import { memo, useLayoutEffect, useSyncExternalStore } from "react";
+import { Text } from "../../../components/text";
 import type { RangeStats } from "../../../lib/downsample";
 import { type Conversion, convert } from "../../../lib/log-units";
 import type { ChartChannel } from "./channels";
@@ -50,7 +50,13 @@ const show = (value: number | undefined, conversion: Conversion) => {
  * Every channel's value at the cursor and, for the charted ones, minimum, maximum and mean over
  * the visible range. A plain table: it renders on every cursor move and must fit in a frame.
  */
-export const ReadoutTable = memo(function ReadoutTable({ rows, readout }: { rows: ReadoutRow[]; readout: CursorReadout }) {
+export const ReadoutTable = memo(function ReadoutTable({
+  rows,
+  readout,
+}: {
+  rows: ReadoutRow[];
+  readout: CursorReadout;
+}) {
   const { token } = theme.useToken();
   const { time, values } = useSyncExternalStore(readout.subscribe, readout.get);
   // Marked for bench/data-log-view.ts: the readout is in the DOM, before the frame is painted.
@@ -66,7 +72,10 @@ export const ReadoutTable = memo(function ReadoutTable({ rows, readout }: { rows
       </Text>
       {/* On a phone a wide table scrolls by itself, never the page. */}
       <div style={{ overflowX: "auto" }}>
-        <table aria-label="Channel values" style={{ width: "100%", borderCollapse: "collapse", fontSize: 13, color: token.colorText }}>
+        <table
+          aria-label="Channel values"
+          style={{ width: "100%", borderCollapse: "collapse", fontSize: 13, color: token.colorText }}
+        >
           <thead>
             <tr style={{ color: token.colorTextSecondary }}>
               <th style={{ ...cell, textAlign: "left" }}>Channel</th>
@@ -82,12 +91,25 @@ export const ReadoutTable = memo(function ReadoutTable({ rows, readout }: { rows
               <tr key={row.channel.id}>
                 <td style={cell}>
                   {/* Loggers name channels by path ("drivetrain/torqueEstimation/dsgEngineTorquePercent"): they wrap anywhere rather than widen the table. */}
-                  <span style={{ display: "block", borderLeft: `3px solid ${row.colour}`, paddingLeft: 6, overflowWrap: "anywhere" }}>{row.channel.name}</span>
+                  <span
+                    style={{
+                      display: "block",
+                      borderLeft: `3px solid ${row.colour}`,
+                      paddingLeft: 6,
+                      overflowWrap: "anywhere",
+                    }}
+                  >
+                    {row.channel.name}
+                  </span>
                 </td>
-                <td style={number} data-testid={`value-${row.channel.id}`}>{show(values?.[row.channel.id], row.conversion)}</td>
+                <td style={number} data-testid={`value-${row.channel.id}`}>
+                  {show(values?.[row.channel.id], row.conversion)}
+                </td>
                 <td style={number}>{row.charted ? show(row.stats?.min, row.conversion) : ""}</td>
                 <td style={number}>{row.charted ? show(row.stats?.max, row.conversion) : ""}</td>
-                <td style={number} data-testid={`mean-${row.channel.id}`}>{row.charted ? show(row.stats?.mean, row.conversion) : ""}</td>
+                <td style={number} data-testid={`mean-${row.channel.id}`}>
+                  {row.charted ? show(row.stats?.mean, row.conversion) : ""}
+                </td>
                 <td style={cell}>{row.conversion.unit}</td>
               </tr>
             ))}

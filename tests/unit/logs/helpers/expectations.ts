@@ -4,7 +4,7 @@
  * units, exact first and last values, duration, and the file's own extra checks.
  */
 import { describe, expect, it } from "vitest";
-import { type FormatId, type ParsedLog, detectFormat, parseLog } from "../../../../domain/logs";
+import { detectFormat, type FormatId, type ParsedLog, parseLog } from "../../../../domain/logs";
 
 export interface Expectation {
   format: FormatId;
@@ -25,7 +25,12 @@ export const byName = (log: ParsedLog, name: string) => {
 };
 
 /** One describe per file of `expected`, read with `read`, after checking the folder holds exactly those files. */
-export function checkRealFiles(title: string, expected: Record<string, Expectation>, names: () => string[], read: (name: string) => Uint8Array) {
+export function checkRealFiles(
+  title: string,
+  expected: Record<string, Expectation>,
+  names: () => string[],
+  read: (name: string) => Uint8Array,
+) {
   describe(title, () => {
     it("has an expectation for every file in the folder", () => {
       expect(names()).toEqual(Object.keys(expected).sort());
@@ -48,7 +53,8 @@ export function checkRealFiles(title: string, expected: Record<string, Expectati
         });
 
         it("names channels and units from the header", () => {
-          for (const [index, name, unit] of want.named) expect(log.channels[index], `channel ${index}`).toMatchObject({ name, unit });
+          for (const [index, name, unit] of want.named)
+            expect(log.channels[index], `channel ${index}`).toMatchObject({ name, unit });
           expect(new Set(log.channels.map((c) => c.id)).size).toBe(log.channels.length);
         });
 

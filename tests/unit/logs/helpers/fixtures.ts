@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -12,7 +12,9 @@ export function fixture(name: string): Buffer {
 }
 
 export function fixtureNames(): string[] {
-  return readdirSync(FIXTURE_DIR).filter((f) => f.endsWith(".csv")).sort();
+  return readdirSync(FIXTURE_DIR)
+    .filter((f) => f.endsWith(".csv"))
+    .sort();
 }
 
 /** Real logs in layouts that need more of the parser (bootmod3, VCDS German and legacy, ECUx, MegaLogViewer). */

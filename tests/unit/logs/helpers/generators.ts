@@ -142,7 +142,10 @@ export function hpTunersFile(s: Series): GeneratedLog {
     ],
     values: basicValues(s),
     time: s.time,
-    meta: { startedAt: "2024-03-14T10:20:30", extra: { Version: "5.0", "Creation Time": "03/14/2024 10:20:30 AM", Notes: "third gear pull" } },
+    meta: {
+      startedAt: "2024-03-14T10:20:30",
+      extra: { Version: "5.0", "Creation Time": "03/14/2024 10:20:30 AM", Notes: "third gear pull" },
+    },
   };
 }
 
@@ -228,7 +231,16 @@ export function me7LoggerFile(s: Series): GeneratedLog {
     "TimeStamp, nmot_w    , pvdks_w   , tmot      \r\n" +
     "  sec.ms , rpm       , mbar      , °C        \r\n" +
     '"TIME","EngineSpeed","BoostPressureActual",""\r\n' +
-    rows(s, (i) => [f(s.time[i], 3).padStart(9), ` ${s.rpm[i]}`, ` ${f(1000 + s.boost[i] * 100, 1)}`, ` ${f(s.coolant[i], 1)}`], "\r\n");
+    rows(
+      s,
+      (i) => [
+        f(s.time[i], 3).padStart(9),
+        ` ${s.rpm[i]}`,
+        ` ${f(1000 + s.boost[i] * 100, 1)}`,
+        ` ${f(s.coolant[i], 1)}`,
+      ],
+      "\r\n",
+    );
   return {
     label: "ME7Logger (latin1)",
     bytes: Uint8Array.from(Buffer.from(text, "latin1")),
@@ -435,14 +447,25 @@ export function zeitronixFile(s: Series): GeneratedLog {
     ],
     values: [s.rpm, s.boost, s.coolant.map((c) => Math.round(c * 10))],
     time: s.time,
-    meta: { extra: { filename: "C:\\Zeitronix\\pull.zdl", exportedAt: "3/14/2024 10:30:00 AM" }, timeOffsetSeconds: 37200 },
+    meta: {
+      extra: { filename: "C:\\Zeitronix\\pull.zdl", exportedAt: "3/14/2024 10:30:00 AM" },
+      timeOffsetSeconds: 37200,
+    },
   };
 }
 
 export function evoScanFile(s: Series): GeneratedLog {
   const text =
     "LogID,LogEntryDate,LogEntryTime,LogEntrySeconds,RPM,Boost,ECT\n" +
-    rows(s, (i) => [i + 1, "2024-03-14", `10:20:${f(30 + s.time[i], 3)}`, f(s.time[i], 3), s.rpm[i], f(s.boost[i], 2), f(s.coolant[i], 1)]);
+    rows(s, (i) => [
+      i + 1,
+      "2024-03-14",
+      `10:20:${f(30 + s.time[i], 3)}`,
+      f(s.time[i], 3),
+      s.rpm[i],
+      f(s.boost[i], 2),
+      f(s.coolant[i], 1),
+    ]);
   return {
     label: "EvoScan",
     bytes: utf8(text),
@@ -479,7 +502,17 @@ export function volvoLoggerFile(s: Series): GeneratedLog {
 export function winLogFile(s: Series): GeneratedLog {
   const text =
     "WinLog 14point7 v1.1 - www.devtechnics.com\rlogtime, TimeStamp, nmot_w, pvdks_w, tmot\r" +
-    rows(s, (i) => [Math.round(s.time[i] * 1000) + 40, ` ${f(87 + s.time[i], 2)}`, s.rpm[i], f(1000 + s.boost[i] * 100, 2), f(s.coolant[i], 2)], "\r");
+    rows(
+      s,
+      (i) => [
+        Math.round(s.time[i] * 1000) + 40,
+        ` ${f(87 + s.time[i], 2)}`,
+        s.rpm[i],
+        f(1000 + s.boost[i] * 100, 2),
+        f(s.coolant[i], 2),
+      ],
+      "\r",
+    );
   return {
     label: "WinLog (CR line endings)",
     bytes: utf8(text),
@@ -490,7 +523,12 @@ export function winLogFile(s: Series): GeneratedLog {
       { name: "pvdks_w", unit: "" },
       { name: "tmot", unit: "" },
     ],
-    values: [s.time.map((t) => Math.round(t * 1000) + 40), s.rpm, s.boost.map((b) => Math.round((1000 + b * 100) * 100) / 100), s.coolant],
+    values: [
+      s.time.map((t) => Math.round(t * 1000) + 40),
+      s.rpm,
+      s.boost.map((b) => Math.round((1000 + b * 100) * 100) / 100),
+      s.coolant,
+    ],
     time: s.time,
     meta: { device: "WinLog 14point7", appVersion: "1.1", timeOffsetSeconds: 87 },
   };
