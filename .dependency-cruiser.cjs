@@ -39,6 +39,21 @@ module.exports = {
         path: "^node_modules/(react|react-dom|react-is|react-router|react-hook-form|@hookform|antd|@ant-design|@refinedev|firebase|@firebase|firebase-admin|@stripe|stripe|@monaco-editor|monaco-editor|@tanstack|recharts|uplot)/",
       },
     },
+    {
+      name: "routing-not-importing-ui",
+      comment:
+        "The routing kernel turns resource definitions into routes; pages, components and the shell that composes them sit on top of it.",
+      severity: "error",
+      from: { path: "^src/routing/" },
+      to: { path: "^src/(pages|components|resources|shell)/" },
+    },
+    {
+      name: "providers-not-importing-ui",
+      comment: "Providers (http, data, auth, access, events) are below the UI: no resources, pages, components or shell.",
+      severity: "error",
+      from: { path: "^src/providers/" },
+      to: { path: "^src/(resources|pages|components|shell)/" },
+    },
     // Type-only imports count: a type circle still ties the modules' meaning together.
     { name: "no-circular", severity: "error", from: {}, to: { circular: true } },
     { name: "imports-resolve", severity: "error", from: {}, to: { couldNotResolve: true } },

@@ -28,7 +28,7 @@ import { ServicesContext } from "./providers/services-context";
 import { SessionContext, SessionStateProvider, useSessionState } from "./providers/session-context";
 import { PublicSite } from "./public-site";
 import { isPublicSitePath, notFoundLayout, preloadRoute, routeFor } from "./resources";
-import { preloadPortalLayout } from "./routing/layouts";
+import { preloadPortalLayout } from "./shell/layouts";
 
 const loadPortal = () => import("./portal-app");
 const PortalApp = lazy(() => loadPortal().then((module) => ({ default: module.PortalApp })));

@@ -10,10 +10,12 @@ import { ReleaseCheck } from "./lib/release-check";
 import { releaseSnapshot } from "./lib/snapshot";
 import { createServices } from "./providers/services";
 import { hasSavedIdentityUser } from "./providers/session";
-import { isPublicSitePath } from "./resources";
+import { isPublicSitePath, menuParents, registerResources, registry } from "./resources";
 import { evaluateRouteChunks } from "./routing/route-chunks-evaluate";
 import { whenRouteChunksLinked } from "./routing/route-chunks-linked";
 
+// The routes are known before anything reads them: the public site, the portal and every link.
+registerResources(registry, menuParents);
 installErrorListeners(window);
 // Polls build-manifest.json from the start; App makes the next page change a full load after a release.
 const releaseCheck = new ReleaseCheck({ currentBuildId: __BUILD_ID__ });

@@ -17,10 +17,11 @@ import { portalServices } from "./providers/portal-services";
 import { refineOptions } from "./providers/refine-options";
 import type { Services } from "./providers/services";
 import { useSessionState } from "./providers/session-context";
-import { refineResources, renderRoutes } from "./resources";
-import { layouts } from "./routing/layouts";
-import { AppChrome, PageRoutes } from "./routing/page-routes";
+import { refineResources } from "./resources";
 import { useRouteParse } from "./routing/route-parse";
+import { layouts } from "./shell/layouts";
+import { AppChrome, PageRoutes } from "./shell/page-routes";
+import { renderRoutes } from "./shell/routes";
 
 const resources = refineResources();
 // Refusals and records that do not exist are common in the portal: their page's code comes with it.

@@ -7,18 +7,28 @@
 import { memo, useEffect } from "react";
 import { useLocation } from "react-router";
 import { documentTitle } from "./lib/labels";
-import { flattenRoutes, renderRoutes, routeFor } from "./resources";
-import { layouts } from "./routing/layouts";
-import { AppChrome, PageRoutes } from "./routing/page-routes";
+import { flattenRoutes, routeFor } from "./resources";
+import type { FlatRoute } from "./routing/registry";
+import { layouts } from "./shell/layouts";
+import { AppChrome, PageRoutes } from "./shell/page-routes";
+import { renderRoutes } from "./shell/routes";
 
-const siteRoutes = flattenRoutes().filter((route) => route.publicSite);
-const routes = renderRoutes(layouts, siteRoutes);
+let site: { routes: FlatRoute[]; tree: ReturnType<typeof renderRoutes> } | undefined;
+
+/** The public pages and their route tree, made once at the first render (the routes are registered by then). */
+function siteRouting() {
+  if (!site) {
+    const routes = flattenRoutes().filter((route) => route.publicSite);
+    site = { routes, tree: renderRoutes(layouts, routes) };
+  }
+  return site;
+}
 
 /** The browser tab names the page, as the portal's title handler does. */
 function DocumentTitle() {
   const { pathname } = useLocation();
   useEffect(() => {
-    document.title = documentTitle(routeFor(pathname, siteRoutes)?.label);
+    document.title = documentTitle(routeFor(pathname, siteRouting().routes)?.label);
   }, [pathname]);
   return null;
 }
@@ -28,7 +38,7 @@ export const PublicSite = memo(function PublicSite() {
   return (
     <>
       <DocumentTitle />
-      <PageRoutes routes={routes} />
+      <PageRoutes routes={siteRouting().tree} />
       <AppChrome />
     </>
   );

@@ -200,7 +200,7 @@ export interface ChunkInfo {
 
 /**
  * What a page load on a portal page fetches beside the entry (src/App.tsx, preloadPortalPage): the
- * portal's code, for a page in the portal's frame the frame and its menu's icons (src/routing/layouts.tsx),
+ * portal's code, for a page in the portal's frame the frame and its menu's icons (src/shell/layouts.tsx),
  * and the page's own module.
  */
 export const PORTAL_MODULES = ["src/portal-app.tsx"];

@@ -26,9 +26,8 @@
  * `loadDialogFrames()` fetches them ahead (the portal does when it is idle, tests before rendering).
  */
 import { useEffect, useState, useSyncExternalStore } from "react";
-
+import { toasts } from "../providers/toasts";
 import { dialogStore } from "./dialogs";
-import { toasts } from "./toaster";
 
 function reportCloseFailure(error: unknown): void {
   console.error("A dialog's close hook failed; the dialog stays open.", error);

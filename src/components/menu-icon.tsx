@@ -2,7 +2,7 @@
  * A resource's icon in the portal's menu and breadcrumbs. The resource definitions are read on
  * every first load (routes, titles, preloads), the landing's included, but their icons show only
  * in the portal: the icons load in a chunk of their own (src/components/menu-icons.tsx), fetched
- * with the portal's frame (src/routing/layouts.tsx), and an icon's place is kept until it is in.
+ * with the portal's frame (src/shell/layouts.tsx), and an icon's place is kept until it is in.
  */
 import { createElement, lazy, type ReactNode, Suspense } from "react";
 import type { MenuIconName } from "./menu-icons";

@@ -1,7 +1,7 @@
 /**
  * One mechanism for "an id that names nothing gives the 404 page", on every `:id` route:
  *
- * - every route's page is wrapped in <RecordNotFoundBoundary> (src/routing/routes.tsx);
+ * - every route's page is wrapped in <RecordNotFoundBoundary> (src/shell/routes.tsx);
  * - a page or drawer that loads the record its address names calls `useRecordMissing(query.error)`:
  *   when the API answered 404 the boundary shows 404 "Page Not Found" in place of the whole page
  *   (a drawer's list included), until the address names something else.

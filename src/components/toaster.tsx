@@ -49,11 +49,10 @@ import {
   TOAST_REMOVE_DELAY_MS,
   type Toast,
   type ToastColor,
-  ToastQueue,
 } from "../lib/toast-queue";
+import { toasts } from "../providers/toasts";
 
-/** The app's toast queue, shared by the Toaster and the notification provider. */
-export const toasts = new ToastQueue<ReactNode>();
+export { toasts };
 
 /** antd's own notifications sit at 2050: above modals (1000) so a toast is never hidden. */
 const TOASTER_Z_INDEX = 2050;

@@ -18,8 +18,11 @@ import { antdTheme } from "../components/theme/antd-theme";
 import type { ColourMode, ColourModePreference } from "../lib/colour-mode";
 import { ReleaseCheck } from "../lib/release-check";
 import { servicesFor } from "../providers/services";
-import { flattenRoutes } from "../resources";
+import { flattenRoutes, menuParents, registerResources, registry } from "../resources";
 import type { LayoutName } from "../routing/types";
+
+// The build renders the app without its entry (src/main.tsx), so it registers the routes the same way.
+registerResources(registry, menuParents);
 
 export interface RenderedPage {
   /** The markup inside the app's root element. */

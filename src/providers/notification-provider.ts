@@ -18,10 +18,9 @@
  */
 import type { NotificationProvider, OpenNotificationParams } from "@refinedev/core";
 import type { ReactNode } from "react";
-
-import { toasts } from "../components/toaster";
 import { labels } from "../lib/labels";
 import type { ToastInput, ToastQueue } from "../lib/toast-queue";
+import { toasts } from "./toasts";
 
 function toToast(params: OpenNotificationParams, closeSelf: () => void): ToastInput<ReactNode> {
   const { key, type, message, description, cancelMutation } = params;

@@ -1,6 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
 import { isClientError } from "../lib/record-missing";
-import { guardOf } from "../resources";
+import { guardOf } from "../routing/registry";
 import { createAccessControlProvider } from "./access-control";
 import { createAuthProvider } from "./auth-provider";
 import type { Services } from "./services";

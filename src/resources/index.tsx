@@ -1,5 +1,7 @@
+import type { ResourceProps } from "@refinedev/core";
+import { menuIcon } from "../components/menu-icon";
 import { pages } from "../pages";
-import { registerResources } from "../routing/registry";
+import type { ParentGroup } from "../routing/registry";
 import type { ResourceDefinition } from "../routing/types";
 import { appInfo } from "./app-info";
 import { computedDescriptors } from "./computed-descriptors";
@@ -60,7 +62,11 @@ export const registry: ResourceDefinition[] = [
   serverManagement,
 ];
 
-registerResources(registry);
+/** The menu's groups above their pages: each a heading with its icon. */
+export const menuParents: Record<ParentGroup, ResourceProps> = {
+  dealer: { name: "dealer", meta: { label: "Dealer", icon: menuIcon("ShopOutlined") } },
+  admin: { name: "admin", meta: { label: "Administration", icon: menuIcon("CrownOutlined") } },
+};
 
 export {
   flattenRoutes,
@@ -71,6 +77,6 @@ export {
   notFoundLayout,
   preloadRoute,
   refineResources,
+  registerResources,
   routeFor,
 } from "../routing/registry";
-export { renderRoutes } from "../routing/routes";

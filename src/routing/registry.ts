@@ -1,6 +1,5 @@
 import type { ResourceProps } from "@refinedev/core";
 import { matchPath } from "react-router";
-import { menuIcon } from "../components/menu-icon";
 import { type PreloadPriority, routePreloads } from "./preload";
 import { fetchRouteCode } from "./route-code-fetch";
 import type { LayoutName, MenuGroup, ResourceDefinition, RoutePage } from "./types";
@@ -8,15 +7,23 @@ import type { LayoutName, MenuGroup, ResourceDefinition, RoutePage } from "./typ
 /**
  * The registry kernel: what the app's resource definitions become (Refine resources, routes,
  * guards, keep-alive keys, preloads). The definitions themselves are listed once, in
- * src/resources/index.tsx, which registers them here at start-up; components and providers
- * (links preloading their page, the access-control provider) read them through this module, so
- * nothing below the pages has to import the pages.
+ * src/resources/index.tsx; the app's entry (src/main.tsx) hands them here with `registerResources`
+ * before it renders, and components and providers (links preloading their page, the access-control
+ * provider) read them through this module, so nothing below the pages has to import the pages.
  */
 let registered: readonly ResourceDefinition[] = [];
+let menuParents: Readonly<Record<ParentGroup, ResourceProps>> | undefined;
 
-/** Makes `definitions` the app's routes; called once by the resource registry when it loads. */
-export function registerResources(definitions: readonly ResourceDefinition[]): void {
+/** The menu groups that are entries of their own, above the pages they hold. */
+export type ParentGroup = Exclude<MenuGroup, "portal">;
+
+/** Makes `definitions` the app's routes and `parents` the menu's groups; called once, before the app renders. */
+export function registerResources(
+  definitions: readonly ResourceDefinition[],
+  parents: Readonly<Record<ParentGroup, ResourceProps>>,
+): void {
   registered = definitions;
+  menuParents = parents;
 }
 
 /** The registered definitions, in menu order. */
@@ -24,14 +31,14 @@ export function registeredResources(): ResourceDefinition[] {
   return [...registered];
 }
 
-const menuParents: Record<Exclude<MenuGroup, "portal">, ResourceProps> = {
-  dealer: { name: "dealer", meta: { label: "Dealer", icon: menuIcon("ShopOutlined") } },
-  admin: { name: "admin", meta: { label: "Administration", icon: menuIcon("CrownOutlined") } },
-};
+function parents(): Readonly<Record<ParentGroup, ResourceProps>> {
+  if (!menuParents) throw new Error("registerResources() has not been called: the app's entry registers them first");
+  return menuParents;
+}
 
 /** Refine's resources: menu entries for pages with a menu group, hidden entries for the rest (breadcrumbs, titles). */
 export function refineResources(definitions: ResourceDefinition[] = registeredResources()): ResourceProps[] {
-  const resources: ResourceProps[] = Object.values(menuParents);
+  const resources: ResourceProps[] = Object.values(parents());
   for (const definition of definitions) {
     const { menu, label, icon, apiPath } = definition.meta;
     resources.push({
@@ -71,7 +78,7 @@ function menuEntryOf(definition: ResourceDefinition, definitions: ResourceDefini
 
 /** The guard each resource name needs, for the access-control provider. */
 export function guardOf(name: string, definitions: ResourceDefinition[] = registeredResources()): string | undefined {
-  if (name in menuParents) return name === "admin" ? "admin" : "dealer";
+  if (name === "admin" || name === "dealer") return name;
   return definitions.find((definition) => definition.name === name)?.guard;
 }
 

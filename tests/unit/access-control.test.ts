@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { Role } from "../../contracts/account";
 import { canAccess, createAccessControlProvider } from "../../src/providers/access-control";
-import { flattenRoutes, guardOf, registry } from "../../src/resources";
+import { flattenRoutes, guardOf, menuParents, registerResources, registry } from "../../src/resources";
+
+// The app's entry registers the routes before it renders; so does this test.
+registerResources(registry, menuParents);
 
 type Caller = Role | null;
 const callers: Caller[] = [null, "customer", "dealer", "admin"];

@@ -148,9 +148,10 @@ describe("getting a link's page ready", () => {
       meta: { label: "Data logs" },
     },
   ] as unknown as ResourceDefinition[];
+  const menuGroups = { dealer: { name: "dealer" }, admin: { name: "admin" } };
 
   it("fetches the page's code without running it when the link comes into view, and runs it when the link is hovered or focused", async () => {
-    registerResources(definitions);
+    registerResources(definitions, menuGroups);
     preloadRoute("/my-tunes", "normal");
     await settle();
     expect(preloads()).toHaveLength(4);
@@ -161,7 +162,7 @@ describe("getting a link's page ready", () => {
   });
 
   it("loads the page's code when the link comes into view where the build's lists do not know it (the dev server)", async () => {
-    registerResources(definitions);
+    registerResources(definitions, menuGroups);
     forgetRouteChunkLists();
     document.body.innerHTML = "";
     preloadRoute("/tuning-tools/data-logs", "normal");

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { flattenRoutes } from "../../../src/resources";
+import { flattenRoutes, menuParents, registerResources, registry } from "../../../src/resources";
 import { WALKED_ROUTES } from "../../e2e/route-walk";
+
+// The app's entry registers the routes before it renders; so does this test.
+registerResources(registry, menuParents);
 
 describe("the layout walk's route table (tests/e2e/route-walk.ts)", () => {
   const appRoutes = new Map(flattenRoutes().map((route) => [route.path, route.guard]));

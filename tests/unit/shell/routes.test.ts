@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { flattenRoutes, keepAliveFor, keepAliveKey, notFoundLayout, routeFor } from "../../../src/resources";
+import {
+  flattenRoutes,
+  keepAliveFor,
+  keepAliveKey,
+  menuParents,
+  notFoundLayout,
+  registerResources,
+  registry,
+  routeFor,
+} from "../../../src/resources";
 import type { ResourceDefinition } from "../../../src/routing/types";
+
+// The app's entry registers the routes before it renders; so does this test.
+registerResources(registry, menuParents);
 
 describe("route lookups of the shell", () => {
   it("shows an unknown path in the layout of its first path segment", () => {

@@ -6,8 +6,8 @@ import { PageSpinner } from "../components/page-spinner";
 import { PageNotFound, RecordNotFoundBoundary } from "../components/record-not-found";
 import { RouteGuard } from "../components/route-guard";
 import { NotFoundPage } from "../pages/errors/not-found";
-import { type FlatRoute, flattenRoutes, notFoundLayout } from "./registry";
-import type { LayoutName, RoutePage } from "./types";
+import { type FlatRoute, flattenRoutes, notFoundLayout } from "../routing/registry";
+import type { LayoutName, RoutePage } from "../routing/types";
 
 /** Applies the colour mode a page forces through its route metadata while it is on screen (a kept page off screen has no effects). */
 function ForcedColourMode({ mode }: { mode: FlatRoute["colourMode"] }) {

@@ -5,7 +5,7 @@ import { KeepAliveRoutes } from "../components/keep-alive-routes";
 import { whenIdle } from "../lib/idle";
 import { releaseSnapshot } from "../lib/snapshot";
 import { useSessionState } from "../providers/session-context";
-import { keepAliveFor, keepAliveKey } from "./registry";
+import { keepAliveFor, keepAliveKey } from "../routing/registry";
 
 const pageRendered = () => {
   errorState.navigationRendered();

@@ -3,7 +3,7 @@ import { ColourModeSwitch } from "../components/colour-mode-switch";
 import { DocsLayout } from "../components/layouts/docs-layout";
 import { LandingLayout } from "../components/layouts/landing-layout";
 import { loadMenuIcons } from "../components/menu-icon";
-import type { LayoutName } from "./types";
+import type { LayoutName } from "../routing/types";
 
 // The portal's frame (Refine's themed layout, which brings its markdown renderer) loads when the portal opens, not on
 // the landing page; its menu's icons with it.
