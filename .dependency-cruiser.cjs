@@ -1,5 +1,5 @@
 /**
- * The house rules (docs: README "How it is built"), checked by `npm test` and so by CI:
+ * The house rules (README, "The house"), checked by `npm test` and so by CI:
  * a wrong arrow fails the run with the rule's name. Run alone with
  *   tools/depcheck/node_modules/.bin/depcruise .
  * (dependency-cruiser lives apart in tools/depcheck because it needs the TypeScript

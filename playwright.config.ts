@@ -20,7 +20,7 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
-    // The app turns antd's motion off for this (src/lib/reduced-motion.ts): a click never lands on a
+    // The app turns antd's motion off for this (src/components/theme/reduced-motion.ts): a click never lands on a
     // dialog or menu still zooming in, which on a loaded machine Playwright could take for stable.
     reducedMotion: "reduce",
     launchOptions: {

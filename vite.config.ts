@@ -119,9 +119,8 @@ const isAntdBase = (id: string): boolean =>
  * That group in three chunks, each importing only those before it: the utilities (rc-util, Babel's
  * helpers, classnames), then the style engine and motion, then antd's own theme, style and utilities.
  * The start script evaluates the first load's chunks one per task (public/start-after-paint.js), and
- * as one chunk it was the longest task of a portal page's load (56 ms unthrottled on the data log,
- * antd's preset colours computed as it is evaluated). Lighthouse's TBT on the data log, median of 15
- * runs in turns: 241 ms as one chunk, 183 ms as two (README, twelfth session).
+ * as one chunk it was the longest task of a portal page's load (antd's preset colours are computed as
+ * it is evaluated); split, that work spreads over shorter tasks (measured by bench/lighthouse.ts).
  */
 const isAntdUtil = (id: string): boolean =>
   isAntdBase(id) &&
@@ -147,10 +146,8 @@ export default defineConfig(({ command }) => ({
       treeshake: { moduleSideEffects: UNUSED_WHEN_UNIMPORTED },
       // uPlot in a chunk of its own, not inside the data log's view: a page's chunks are evaluated one
       // per task (src/routing/route-chunks-evaluate.ts), and uPlot's ~120 kB alone made that task long.
-      // react-dom (with React's scheduler) apart from the entry for the same reason: the entry's
-      // evaluation was a 31 ms task of the data log's load (21 ms without it, react-dom's own 21 ms
-      // in a task before); Lighthouse's TBT, medians of 10 runs in turns: dashboard 260 → 206 ms,
-      // data log 248 → 227 ms, `/` 102 → 110 ms (README, twelfth session).
+      // react-dom (with React's scheduler) apart from the entry for the same reason: with it, the entry's
+      // evaluation is one long task; apart, react-dom is evaluated in a task of its own before it.
       output: {
         codeSplitting: {
           groups: [

@@ -1,6 +1,6 @@
 /**
- * Where a page's cold load spends the main thread, by script and by function: the question behind
- * issue #19's total blocking time, which Lighthouse answers only by script.
+ * Where a page's cold load spends the main thread, by script and by function: the question behind a page's
+ * total blocking time, which Lighthouse answers only by script.
  *
  *   npx tsx bench/cold-load-profile.ts [--path /dashboard | --path log] [--signed-out] [--seconds 8] [--dist DIR] [--callers NAME] [--names]
  *

@@ -1,6 +1,6 @@
 /**
  * Lighthouse (mobile profile: simulated 4G and a 4× slower CPU, 412 px wide) on the production build,
- * against issue #19's targets: performance ≥ 90, LCP ≤ 2.5 s, total blocking time ≤ 200 ms,
+ * against the first-load targets: performance ≥ 90, LCP ≤ 2.5 s, total blocking time ≤ 200 ms,
  * CLS ≤ 0.1, accessibility ≥ 95. Pages: `/`, `/login`, `/dashboard` signed in, and a data log
  * (a real ECUMaster log from the shared fixtures, uploaded through the API).
  *

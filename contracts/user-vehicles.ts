@@ -2,7 +2,7 @@
  * User vehicles: the car as the phone app connects it (VIN, ECU identity,
  * adapter, battery), the owner's notes on it, the app's device attributes, the
  * ECU snapshots recorded at each connect and around each flash, and the
- * vehicle's timeline. Spec §7 "User vehicles" and "Users".
+ * vehicle's timeline.
  */
 import { z } from "zod";
 import { vinSchema } from "./catalogue";

@@ -72,7 +72,7 @@ export interface Config {
   queueMaintenanceSeconds: number;
 }
 
-/** The local mail catcher's SMTP port (scripts/lib/mail-catcher.ts), which npm start uses when free. */
+/** The local mail catcher's SMTP port (scripts/lib/mail-catcher/), which npm start uses when free. */
 export const LOCAL_MAIL_CATCHER_SMTP_PORT = 1025;
 
 const DEFAULT_PROJECT_ID = "demo-tuning-portal";

@@ -106,7 +106,7 @@ export function packagesOf(chunkList: (ChunkInfo | undefined)[], count = 12): { 
 
 export const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 
-/** Gzipped budgets, in bytes (1 kB = 1000 B); the landing's is issue #19's goal for its first load. */
+/** Gzipped budgets, in bytes (1 kB = 1000 B); the landing's is the goal for its first load. */
 export const BUDGETS = {
   landingInitialGzip: 250_000,
   lazyChunkGzip: 200_000,

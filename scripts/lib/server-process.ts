@@ -7,8 +7,8 @@
  * starts a full collection for "external memory pressure" every few image
  * requests. Marked incrementally, each cycle put 15–30 ms of marking steps
  * into the requests it ran beside; marked at once (in parallel), it is one
- * pause of a few milliseconds. bench/tune-api.ts, patch-apply p99 over four
- * runs each: 51–80 ms incremental, 43–49 ms without.
+ * pause of a few milliseconds. bench/tune-api.ts shows the difference in
+ * its patch-apply p99.
  */
 export const SERVER_NODE_FLAGS = ["--no-incremental-marking", "--import", "tsx"];
 export const SERVER_ENTRY = "server/main.ts";

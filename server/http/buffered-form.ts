@@ -4,7 +4,7 @@
  * The file comes out as a view of that buffer: busboy's streaming search and
  * the copy that joins its chunks cost more than the rest of a patch request
  * on an 8 MiB image (bench/tune-api.ts). The refusals are those of the
- * streamed path (traps.md #2): exactly one file, 413 past the limit, field
+ * streamed path: exactly one file, 413 past the limit, field
  * count and length capped; and a body that is not well-formed is a 400
  * naming what is wrong, never a partial read.
  */

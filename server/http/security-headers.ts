@@ -1,5 +1,5 @@
 /**
- * One list of security headers (traps.md #9) for every answer: @fastify/helmet writes them on
+ * One list of security headers for every answer: @fastify/helmet writes them on
  * routed requests from `helmetOptions`, and answers made before routing (an over-long path, a
  * header block Node's parser refuses: server/http/early-errors.ts) get the same headers, computed
  * once from the same options by running helmet against a recording response.

@@ -1,5 +1,5 @@
 /**
- * Receiving one uploaded file (traps.md #2): @fastify/multipart truncates a
+ * Receiving one uploaded file: @fastify/multipart truncates a
  * file at the size limit without an error and ignores extra files, so every
  * part is looked at, `truncated` is checked after the stream ends, and any
  * failure removes the partial temp file before answering.

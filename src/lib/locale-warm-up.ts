@@ -1,6 +1,6 @@
 /**
- * The first date format on a page loads the locale's data: ~20 ms of an unthrottled CPU on a normal
- * day here (three times that on a slow one), 80 ms and more on a phone, added to whichever task
+ * The first date format on a page loads the locale's data, long enough on a phone to count as
+ * blocking, added to whichever task
  * formats a date first (uPlot makes a number formatter when its module is evaluated; the dashboard
  * formats its last flash and recent logs as they render). Loaded early, in tasks of their own, it
  * blocks nothing else, and later formatters reuse the data.

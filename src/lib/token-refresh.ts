@@ -1,5 +1,5 @@
 /**
- * The session rules of spec §4/§9 for the ID token: refreshed 5 minutes before it expires; after a
+ * The session rules for the ID token: refreshed 5 minutes before it expires; after a
  * failed refresh, retried after 30 s, doubling up to 960 s; counted as expired 30 s before its real
  * expiry. The identity SDK runs its proactive refresh only for other Firebase products (Firestore,
  * Functions) that ask it to; an app loading only `firebase/auth` gets none, so the session

@@ -89,7 +89,7 @@ export function createSession(
   let mirrored: Promise<void> = new Promise(() => {});
 
   /**
-   * Keeps the ID token fresh by the rules of spec §4/§9 (src/lib/token-refresh.ts). A refreshed
+   * Keeps the ID token fresh by the portal's session rules (src/lib/token-refresh.ts). A refreshed
    * token comes back through onIdTokenChanged, which mirrors it to the server like any new token.
    */
   const refresher = createTokenRefresher({

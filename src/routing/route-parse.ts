@@ -3,8 +3,8 @@
  * id and query), with the resource matched once per path instead of once per hook. Refine's own
  * binding matches in a memo of each hook that parses the route: a portal page mounts about a hundred
  * (every data hook parses it, some several times), and each match walks every route of every
- * resource; 7–11 ms of a page load on this machine, four times that on a phone, in the tasks that
- * render a page and its data. The answer is the binding's, field for field (tests/unit/routing/route-parse.test.ts).
+ * resource, a noticeable share of a page load (more on a phone) in the tasks that
+ * render a page and its data. The answer is the binding's, field for field (tests/unit/routing/route-parse.test.tsx).
  */
 import {
   matchResourceFromRoute,

@@ -2,7 +2,7 @@
  * Profile change requests: a dealer asks to change their business identity with documents, an
  * admin approves (the profile changes, in the same transaction) or rejects with a note, and the
  * dealer is told. On both databases; the concurrent-submission case matters on PostgreSQL, where
- * PUTs really run at once (traps.md #1).
+ * PUTs really run at once.
  */
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";

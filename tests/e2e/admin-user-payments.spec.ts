@@ -7,7 +7,7 @@ import { DEMO_PASSWORD, demoUsers, LoginPage } from "./pages/login-page";
 
 const demo = generateDemo(DEMO_TUNE_OPTIONS);
 // An admin's first page after signing in brings the portal's code and the whole admin menu: on a
-// loaded machine (both browser runs side by side, on a slow day) it took over 10 s to show.
+// loaded machine (both browser runs side by side) it can take many seconds to show.
 const expect = baseExpect.configure({ timeout: 30_000 });
 const uidOf = (idToken: string) =>
   (JSON.parse(Buffer.from(idToken.split(".")[1], "base64url").toString()) as { user_id: string }).user_id;

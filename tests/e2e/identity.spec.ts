@@ -139,7 +139,7 @@ test("a forgotten password is reset through the emailed link, and the answer nev
 
 test("email-link sign-in on the same device goes straight to the page asked for", async ({ page, emulator }) => {
   const email = newEmail("link");
-  // Links go only to addresses that have an account (the server sends them: see the README, "Mail").
+  // Links go only to addresses that have an account (the server sends them: see docs/develop/operations.md, "Mail").
   await emulator.createUser(email);
   await page.goto(`/login?to=${encodeURIComponent("/profile")}`);
   await page.getByLabel("Email").fill(email);

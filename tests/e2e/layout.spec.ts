@@ -182,8 +182,8 @@ for (const colorScheme of ["light", "dark"] as const) {
           emulator,
         }) => {
           const paths = await concretePaths(request, emulator, walker);
-          // A limit per route opened: the admin's walk of some 70 routes takes under a minute on a normal
-          // machine, and over 4 minutes on a slow one beside the rest of the browser suite (2026-11-29).
+          // A limit per route opened: the admin's walk of some 70 routes takes several times longer on a slow
+          // machine beside the rest of the browser suite, so a fixed limit would be wrong on one or the other.
           test.setTimeout(WALK_START_MS + paths.length * WALK_ROUTE_MS);
           if (walker !== "visitor") await signIn(page, demoUsers[walker]);
           await checkRoutes(page, walker, paths, [width]);

@@ -4,7 +4,7 @@ import { IdentityEmulator } from "./pages/identity";
 import { DEMO_PASSWORD, demoUsers, LoginPage } from "./pages/login-page";
 import { NotificationsPage } from "./pages/notifications";
 
-/** The firmware the demo seed creates (server/seed-tunes.ts). */
+/** The firmware the demo seed creates (server/seed/tunes.ts). */
 const DEMO_FIRMWARE = "DEMO-ECU-0001";
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -2,7 +2,7 @@
  * Profile change requests: a dealer asks to change their business identity (legal name, company
  * number, VAT id, address, logo) with documents; an admin approves (the changes are applied to the
  * dealer profile in the same transaction) or rejects with a note. At most one request per dealer
- * is open: a partial unique index, so concurrent submissions cannot make two (traps.md #1).
+ * is open: a partial unique index, so concurrent submissions cannot make two.
  */
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";

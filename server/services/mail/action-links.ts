@@ -2,7 +2,7 @@
  * The links firebase-admin makes point to the identity service's own action handler (the Auth
  * emulator's page locally, Firebase's hosted page in production). Ours is the portal's
  * `/handle-email-action` page (src/pages/auth/handle-email-action.tsx), which needs the mode, the
- * one-time code and an API key (spec §5); it keeps the user in our UI.
+ * one-time code and an API key; it keeps the user in our UI.
  */
 export const EMAIL_ACTION_PATH = "/handle-email-action";
 

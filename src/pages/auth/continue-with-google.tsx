@@ -26,7 +26,7 @@ type Step = { step: "idle" } | { step: "busy" } | { step: "link"; email: string;
 /**
  * "Continue with Google": signs in, or signs up, through Google (locally the Auth emulator's own
  * page of fake accounts). An email that already has an account with a password gives
- * `account-exists-with-different-credential` (spec §8): the user is told so, asked for that
+ * `account-exists-with-different-credential`: the user is told so, asked for that
  * password, signed in with it, and the Google credential is linked to the account, so either way
  * of signing in works from then on.
  *

@@ -50,7 +50,7 @@ function Figures() {
   const { query } = useCustom<Dashboard>({ url: apiRoutes.dashboard.mine(), method: "get", errorNotification: false });
   // The query's answer reaches this component through useSyncExternalStore, whose updates React
   // renders at once, in one task: on a phone the figures, the last flash and the lists under them
-  // took 100–200 ms of a 4× slower CPU in one go. Deferred, the update itself renders only the
+  // made one long task. Deferred, the update itself renders only the
   // loading card again, and the figures follow as a transition, in slices the browser can answer between.
   const figures = useDeferredValue(query.data?.data);
   if (query.isError)

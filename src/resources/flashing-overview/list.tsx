@@ -204,7 +204,7 @@ function Sessions({ filters, drill, onOpen }: { filters: Filters; drill: Drill; 
 }
 
 /**
- * Any signed-in user may open the route (spec §2), but the analytics are the admins' (the API answers
+ * Any signed-in user may open the route, but the analytics are the admins' (the API answers
  * 403 to anyone else): others are told so instead of an error toast over a skeleton.
  */
 export function FlashingOverviewList() {

@@ -26,8 +26,8 @@ export class LayoutProbe {
   /** Waits until the app has replaced the page's snapshot, then (up to 5 s) until no spinner or loading skeleton shows, then a moment for the last paint. */
   async settled() {
     // A public page's build-time snapshot (src/lib/snapshot.ts) is for reading only: the layout checked is the app's, which replaces it.
-    // Up to 30 s: after a full load, with the main browser run beside the walk, a slow machine once took 10 s
-    // to start the app (its first API call 9.7 s after the page's HTML; the page then drew as it should).
+    // A generous limit: with the main browser run beside the walk, a slow machine can take many seconds
+    // to start the app after the page's HTML, and the page then draws as it should.
     await this.page.waitForFunction(() => !document.querySelector(".page-snapshot"), undefined, { timeout: 30_000 });
     // Shown ones only: a page kept alive off screen keeps its placeholders (the landing's table that loads near view).
     await this.page
@@ -123,7 +123,7 @@ export class LayoutProbe {
       .or(this.page.getByRole("link", { name: "Back to the portal" }))
       .or(this.page.getByRole("button", { name: "Go Home" }));
     const menu = this.page.locator(".ant-layout-sider .ant-menu, header .ant-menu-horizontal, aside .ant-menu");
-    // The account pages have no layout (spec §2): their brand mark is the way to the site.
+    // The account pages have no layout: their brand mark is the way to the site.
     const brandOfBarePage = this.page
       .getByRole("link", { name: "Tuning Portal" })
       .and(this.page.locator("a:not(.ant-layout-header a, .ant-layout-sider a)"));
