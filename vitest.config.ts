@@ -28,8 +28,8 @@ export default defineConfig({
           name: "api",
           include: ["tests/api/**/*.test.ts"],
           environment: "node",
-          globalSetup: ["tests/api/global-setup.ts"],
-          // Files run side by side: each test app has a database of its own (tests/api/test-databases.ts),
+          globalSetup: ["tests/api/support/global-setup.ts"],
+          // Files run side by side: each test app has a database of its own (tests/api/support/test-databases.ts),
           // and the emulator and inbox they share are read by each test's own new addresses.
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -31,7 +31,7 @@ import zlib from "node:zlib";
 import { SERVER_NODE_FLAGS } from "../scripts/lib/server-process";
 import { type DemoOptions, generateDemo } from "../server/seed/generator";
 import { applyPatches, verifyAll } from "../server/services/tune-engine";
-import { multipart } from "../tests/api/multipart";
+import { multipart } from "../tests/api/support/multipart";
 import type { ClientJob } from "./lib/request-client";
 import type { BenchServerJob, BenchServerReady } from "./lib/tune-api-server";
 

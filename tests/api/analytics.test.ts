@@ -9,8 +9,8 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DURATION_BUCKET_EDGES_MS } from "../../domain/flashing/duration-histogram";
 import { flashFailuresDaily, flashLogs, flashStatsDaily, userVehicles } from "../../server/db/schema";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { requestsTo } from "./requests";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { requestsTo } from "./support/requests";
 
 type Session = Partial<typeof flashLogs.$inferInsert>;
 

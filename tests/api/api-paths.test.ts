@@ -7,7 +7,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResource, apiPaths, apiRoutes } from "../../contracts/api-paths";
-import { startTestApp, type TestApp } from "./harness";
+import { startTestApp, type TestApp } from "./support/harness";
 
 /** Resources of the app whose server side is still to be built. */
 const NOT_SERVED_YET: ReadonlySet<ApiResource> = new Set([]);

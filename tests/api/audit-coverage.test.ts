@@ -11,11 +11,11 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, dealerProfiles, ledgerEntries, secretReveals } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { carMaker } from "./flashing-setup";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { multipart } from "./multipart";
-import { readyPayouts } from "./payments-setup";
-import { firmwareRecordOf, requestsTo } from "./requests";
+import { carMaker } from "./support/flashing-setup";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { multipart } from "./support/multipart";
+import { readyPayouts } from "./support/payments-setup";
+import { firmwareRecordOf, requestsTo } from "./support/requests";
 
 const QUESTIONNAIRE = {
   fuel: "98",

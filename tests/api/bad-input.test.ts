@@ -13,8 +13,8 @@ import type { PgTable } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataLogShares, dataLogs, supportRequests, tuneFilePatches, tuneFiles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { requestsTo } from "./requests";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 4, firmwareId: "BAD64K" });
 const CSV = "Time,RPM\n0.0,1000\n0.1,1100\n0.2,1200\n";

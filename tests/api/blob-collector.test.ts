@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bakedTuneFiles, firmwareSupport, tuneFileVersions, userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { collectBlobs } from "../../server/services/blob-collector";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { requestsTo } from "./requests";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "GC64K" });
 

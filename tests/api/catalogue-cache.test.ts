@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { patchState } from "../../domain/tune";
 import { catalogueGeneration, firmwareSupport, tuneFilePatches } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { requestsTo } from "./requests";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "CACHE64K" });
 

@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firmwareSupport, pidDescriptors, supportedVehicles } from "../../server/db/schema";
 import { COUNT_CAP, MAX_OFFSET } from "../../server/http/list";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
 
 const ROWS = 10_000;
 // Capitalised words and zero-padded numbers sort the same in JavaScript and in any PostgreSQL collation.

@@ -20,8 +20,8 @@ import {
   userVehicles,
 } from "../../server/db/schema";
 import { failedJobCount, startOfUtcDay } from "../../server/services/dashboard";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { requestsTo } from "./requests";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { requestsTo } from "./support/requests";
 
 const DAY_MS = 86_400_000;
 const questionnaire = {

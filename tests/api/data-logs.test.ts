@@ -15,8 +15,8 @@ import { deserializeColumns, parseLog, readColumnsLayout } from "../../domain/lo
 import { BYTES_PER_CODE, decodeColumn } from "../../domain/logs/column-codes";
 import { arrayCodes } from "../../domain/logs/serialize";
 import { computedDescriptors, dataLogShares, dataLogs, userVehicles } from "../../server/db/schema";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { multipart } from "./multipart";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { multipart } from "./support/multipart";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const FIXTURES = path.resolve(repoRoot, "../shared/fixtures/logs");

@@ -5,9 +5,9 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser, startTestApp, type TestApp, type TestUser } from "./harness";
-import { requestsTo } from "./requests";
-import { ADMIN_URL } from "./test-databases";
+import { createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { requestsTo } from "./support/requests";
+import { ADMIN_URL } from "./support/test-databases";
 
 describe("PostgreSQL connection loss", () => {
   let test: TestApp;

@@ -3,9 +3,9 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dealerProfiles, notifications } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { createUser, databaseKinds, signIn, startTestApp, type TestApp, type TestUser } from "./harness";
-import { readyPayouts } from "./payments-setup";
-import { requestsTo } from "./requests";
+import { createUser, databaseKinds, signIn, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { readyPayouts } from "./support/payments-setup";
+import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "DEALERS64K" });
 

@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateDemo } from "../../server/seed/generator";
-import { createUser, startTestApp, type TestApp, type TestUser } from "./harness";
-import { requestsTo } from "./requests";
+import { createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "LONGIDS64K", seed: 5 });
 const renamed =

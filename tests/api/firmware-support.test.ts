@@ -17,9 +17,9 @@ import {
 } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { sealStoredPasswords } from "../../server/services/secret-box";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { multipart } from "./multipart";
-import { firmwareRecordOf, requestsTo } from "./requests";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { multipart } from "./support/multipart";
+import { firmwareRecordOf, requestsTo } from "./support/requests";
 
 const UPLOAD_LIMIT = 128 * 1024;
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 4, firmwareId: "DEMO64K" });

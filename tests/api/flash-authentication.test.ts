@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeKey } from "../../domain/flashing/seed-key";
 import { firmwareSecrets, flashGrants, tuneFilePurchases, tuneFiles, userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { carReadyToFlash, FLASH_SECRET, flashableFirmware, identityOf } from "./flashing-setup";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { requestsTo } from "./requests";
+import { carReadyToFlash, FLASH_SECRET, flashableFirmware, identityOf } from "./support/flashing-setup";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "PREFLT64K" });
 const VIN = "WVWZZZAUZKW100001";

@@ -4,8 +4,8 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { requestsTo } from "./requests";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "FLASH64K" });
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");

@@ -10,10 +10,10 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { flashGrants, flashLogSteps, flashLogs, vehicleSnapshots } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { listen } from "./event-stream-client";
-import { carReadyToFlash, flashableFirmware, identityOf } from "./flashing-setup";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { requestsTo } from "./requests";
+import { listen } from "./support/event-stream-client";
+import { carReadyToFlash, flashableFirmware, identityOf } from "./support/flashing-setup";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "SESSION64K" });
 const VIN = "WVWZZZAUZKW200001";

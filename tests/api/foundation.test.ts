@@ -1,7 +1,15 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../../server/db/schema";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser, unsignedToken } from "./harness";
+import {
+  bearer,
+  createUser,
+  databaseKinds,
+  startTestApp,
+  type TestApp,
+  type TestUser,
+  unsignedToken,
+} from "./support/harness";
 
 describe.each(databaseKinds)("foundation API on %s", (kind) => {
   let test: TestApp;

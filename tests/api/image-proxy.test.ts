@@ -3,7 +3,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { imageUrl } from "../../src/lib/image-proxy";
-import { startTestApp, type TestApp } from "./harness";
+import { startTestApp, type TestApp } from "./support/harness";
 
 /** The proxy reads no database: one run on PGlite covers it. */
 describe("image proxy", () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FilterOperator, filterOperators } from "../../contracts/list-query";
 import { dealerProfiles, userVehicles } from "../../server/db/schema";
 import { type DeclaredList, declaredLists, fieldType } from "../../server/http/list";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
 
 /** Values as they go into the URL: most encoded from text, a few written encoded (a lone surrogate cannot be encoded by encodeURIComponent). */
 const text = [

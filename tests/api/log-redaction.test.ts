@@ -7,8 +7,8 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../server/app";
 import { users } from "../../server/db/schema";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { multipart } from "./multipart";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { multipart } from "./support/multipart";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const logFile = readFileSync(path.resolve(repoRoot, "../shared/fixtures/logs/ecumaster.csv"));

@@ -10,8 +10,16 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app";
 import { sendInvitation } from "../../server/services/mail";
-import { bearer, createUser, databaseKinds, signIn, startTestApp, type TestApp, type TestUser } from "./harness";
-import { actionLinkOf, mailTo, waitForMail } from "./inbox";
+import {
+  bearer,
+  createUser,
+  databaseKinds,
+  signIn,
+  startTestApp,
+  type TestApp,
+  type TestUser,
+} from "./support/harness";
+import { actionLinkOf, mailTo, waitForMail } from "./support/inbox";
 
 /** A port nothing listens on: the mail server is down. */
 async function closedPort(): Promise<number> {

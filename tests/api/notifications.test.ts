@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Notification, NotificationPage } from "../../contracts/notifications";
 import { notifications } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { listen } from "./event-stream-client";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { firmwareRecordOf, requestsTo } from "./requests";
+import { listen } from "./support/event-stream-client";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { firmwareRecordOf, requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 2, firmwareId: "NOTIFY64K" });
 const vehicle = { vin: "WVWZZZAUZKW654321", make: "Volkswagen", model: "Golf GTI", year: 2018, ecuIds: ["5G0906259L"] };

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OwnSupportRequest } from "../../contracts/catalogue";
 import type { NotificationPage } from "../../contracts/notifications";
 import { generateDemo } from "../../server/seed/generator";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { firmwareRecordOf, requestsTo } from "./requests";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { firmwareRecordOf, requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 2, firmwareId: "MINE64K" });
 const PATH = "/user-vehicles/support-request";

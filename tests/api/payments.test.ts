@@ -13,11 +13,11 @@ import {
   tuneFilePurchases,
 } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { listen } from "./event-stream-client";
-import { carMaker } from "./flashing-setup";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { readyPayouts } from "./payments-setup";
-import { requestsTo } from "./requests";
+import { listen } from "./support/event-stream-client";
+import { carMaker } from "./support/flashing-setup";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { readyPayouts } from "./support/payments-setup";
+import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "PAYMENTS64K" });
 const webhooks = new Stripe("sk_test_only_for_signing").webhooks;

@@ -17,9 +17,9 @@ import {
   profileChangeRequests,
 } from "../../server/db/schema";
 import { collectBlobs } from "../../server/services/blob-collector";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { type FilePart, multipart } from "./multipart";
-import { requestsTo } from "./requests";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { type FilePart, multipart } from "./support/multipart";
+import { requestsTo } from "./support/requests";
 
 /** A minimal PDF: what matters to the server is its first bytes. */
 const pdf = (text: string) =>

@@ -9,8 +9,16 @@ import {
   supportedVehicles,
   users,
 } from "../../server/db/schema";
-import { bearer, createUser, databaseKinds, signIn, startTestApp, type TestApp, type TestUser } from "./harness";
-import { multipart } from "./multipart";
+import {
+  bearer,
+  createUser,
+  databaseKinds,
+  signIn,
+  startTestApp,
+  type TestApp,
+  type TestUser,
+} from "./support/harness";
+import { multipart } from "./support/multipart";
 
 const contact = {
   name: "Sam Driver",

@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobSnapshot } from "../../contracts/server-management";
 import { auditEvents } from "../../server/db/schema";
 import { JobQueue } from "../../server/services/queue";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { waitForMail } from "./inbox";
-import { requestsTo } from "./requests";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { waitForMail } from "./support/inbox";
+import { requestsTo } from "./support/requests";
 
 const FAST = { QUEUE_POLL_SECONDS: "0.5", QUEUE_MAINTENANCE_SECONDS: "1" };
 const silentLog = {

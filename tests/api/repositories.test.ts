@@ -3,10 +3,10 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dealerProfiles, ledgerEntries, notifications, tuneFilePurchases } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { carMaker } from "./flashing-setup";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { readyPayouts } from "./payments-setup";
-import { requestsTo } from "./requests";
+import { carMaker } from "./support/flashing-setup";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { readyPayouts } from "./support/payments-setup";
+import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "REPOS64K" });
 

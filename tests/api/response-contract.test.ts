@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { notFound } from "../../server/errors";
 import { responseSerializer } from "../../server/http/zod";
-import { startTestApp, type TestApp } from "./harness";
+import { startTestApp, type TestApp } from "./support/harness";
 
 const answerSchema = z.strictObject({ id: z.string(), count: z.number().int(), note: z.string().optional() });
 

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { startTestApp } from "./harness";
+import { startTestApp } from "./support/harness";
 
 function get(agent: http.Agent, port: number, path: string): Promise<{ status: number; connection?: string }> {
   return new Promise((resolve, reject) => {

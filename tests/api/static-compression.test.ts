@@ -10,7 +10,7 @@ import { buildApp } from "../../server/app";
 import { loadConfig } from "../../server/config";
 import { type Database, openDatabase } from "../../server/db/connection";
 import { negotiateEncoding } from "../../server/http/static";
-import { productionMailEnv } from "./harness";
+import { productionMailEnv } from "./support/harness";
 
 /**
  * A small stand-in for dist/: an index.html, a hashed script and a tiny file, compressed by the same

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SERVER_ENTRY, SERVER_NODE_FLAGS } from "../../scripts/lib/server-process";
 import { collectBlobs } from "../../server/services/blob-collector";
 import { removeStaleTempFiles, tempDirOf } from "../../server/services/temp-files";
-import { startTestApp, type TestApp } from "./harness";
+import { startTestApp, type TestApp } from "./support/harness";
 
 const HOUR = 60 * 60 * 1000;
 

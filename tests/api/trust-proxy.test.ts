@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app";
 import { loadConfig } from "../../server/config";
 import { type Database, openDatabase } from "../../server/db/connection";
-import { productionMailEnv } from "./harness";
+import { productionMailEnv } from "./support/harness";
 
 const contact = {
   name: "Sam Driver",

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixAll, readItem, writeItem } from "../../domain/tune";
 import { userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { readyPayouts } from "./payments-setup";
-import { requestsTo } from "./requests";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { readyPayouts } from "./support/payments-setup";
+import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 24, patchEntries: 2, firmwareId: "VIEWER64K" });
 const other = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 2, firmwareId: "VIEWOTHER64K", seed: 9 });

@@ -16,10 +16,10 @@ import {
   userVehicles,
 } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { multipart } from "./multipart";
-import { readyPayouts } from "./payments-setup";
-import { firmwareRecordOf, requestsTo } from "./requests";
+import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { multipart } from "./support/multipart";
+import { readyPayouts } from "./support/payments-setup";
+import { firmwareRecordOf, requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "TUNE64K" });
 /** A second firmware, for "patch for another firmware". */

@@ -15,7 +15,7 @@ import { DEMO_PASSWORD, ensureIdentityUser, seedDemo } from "../../server/seed";
 import { DEMO_ECU_SERIAL } from "../../server/seed/flashing";
 import { DEMO_VIN } from "../../server/seed/tunes";
 
-import { bearer, databaseKinds, signIn, startTestApp, type TestApp } from "./harness";
+import { bearer, databaseKinds, signIn, startTestApp, type TestApp } from "./support/harness";
 
 const DAY = 86_400_000;
 

@@ -6,8 +6,8 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResource, apiPaths, apiRoutes } from "../../contracts/api-paths";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { requestsTo } from "./requests";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { requestsTo } from "./support/requests";
 
 const UNKNOWN = "0b7e2f4c-1d3a-4e5b-9c6d-7e8f9a0b1c2d";
 

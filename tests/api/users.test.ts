@@ -5,10 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { roleFromClaims } from "../../contracts/account";
 import { dealerProfiles, notifications, orders, users } from "../../server/db/schema";
 import { reconcileUsers } from "../../server/services/users";
-import { listen } from "./event-stream-client";
-import { bearer, createUser, databaseKinds, signIn, startTestApp, type TestApp, type TestUser } from "./harness";
-import { waitForMail } from "./inbox";
-import { requestsTo } from "./requests";
+import { listen } from "./support/event-stream-client";
+import {
+  bearer,
+  createUser,
+  databaseKinds,
+  signIn,
+  startTestApp,
+  type TestApp,
+  type TestUser,
+} from "./support/harness";
+import { waitForMail } from "./support/inbox";
+import { requestsTo } from "./support/requests";
 
 /** Signs in with a custom token as the web SDK's signInWithCustomToken does; answers the ID token. */
 async function signInWithCustomToken(emulatorHost: string, token: string): Promise<string> {

@@ -23,8 +23,8 @@ import { DEFAULT_DYNO_PROFILE } from "../../contracts/data-logs";
 import { applyPatches } from "../../domain/tune";
 import { bakedTuneFiles, dataLogs, flashLogs, tuneFilePurchases, userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./harness";
-import { requestsTo } from "./requests";
+import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "WRITE64K" });
 const other = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 4, firmwareId: "ELSE64K", seed: 7 });

@@ -10,7 +10,7 @@ import type { FlashLog } from "../../contracts/flash-logs";
 import { dataLogs, tuneFiles, userVehicles } from "../../server/db/schema";
 import { DEMO_PASSWORD, seedDemo } from "../../server/seed";
 import { DEMO_VIN } from "../../server/seed/tunes";
-import { bearer, databaseKinds, signIn, startTestApp, type TestApp } from "./harness";
+import { bearer, databaseKinds, signIn, startTestApp, type TestApp } from "./support/harness";
 
 const run = promisify(execFile);
 

@@ -3,7 +3,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { HttpError } from "../../server/errors";
 import { BodyPool, boundaryOf, FormTooLargeError, parseForm, readBody } from "../../server/http/buffered-form";
-import { multipart } from "../api/multipart";
+import { multipart } from "../api/support/multipart";
 import { thrownBy } from "./thrown";
 
 const limits = { fileBytes: 1024, fields: 3, fieldBytes: 64 };

@@ -1,6 +1,6 @@
-/** The local inbox the API suites send to (tests/api/global-setup.ts): what reached an address, read through its JSON API. */
+/** The local inbox the API suites send to (tests/api/support/global-setup.ts): what reached an address, read through its JSON API. */
 import { inject } from "vitest";
-import type { CaughtMail } from "../../scripts/lib/mail-catcher";
+import type { CaughtMail } from "../../../scripts/lib/mail-catcher";
 
 export type { CaughtMail };
 

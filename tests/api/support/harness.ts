@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
 import { inject } from "vitest";
-import type { Role } from "../../contracts/account";
-import { buildApp } from "../../server/app";
-import { loadConfig } from "../../server/config";
-import { openDatabase } from "../../server/db/connection";
+import type { Role } from "../../../contracts/account";
+import { buildApp } from "../../../server/app";
+import { loadConfig } from "../../../server/config";
+import { openDatabase } from "../../../server/db/connection";
 import { createPostgresDatabase, migratedPgliteDataDir } from "./test-databases";
 
 export const databaseKinds = ["pglite", "postgres"] as const;

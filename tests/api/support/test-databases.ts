@@ -1,6 +1,6 @@
 /**
  * The databases the API suites run on. Each test app gets a fresh database of its own, made from one
- * migrated once per run by the suites' global setup (tests/api/global-setup.ts): a PostgreSQL
+ * migrated once per run by the suites' global setup (tests/api/support/global-setup.ts): a PostgreSQL
  * template, copied by CREATE DATABASE … TEMPLATE, and a dump of a PGlite data directory, loaded by
  * the new PGlite. Initialising and migrating anew cost each test app about two seconds on PGlite
  * and half a second on PostgreSQL; the migrations themselves still run from nothing once per run
@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import pg from "pg";
-import { openDatabase } from "../../server/db/connection";
+import { openDatabase } from "../../../server/db/connection";
 
 /** The PostgreSQL server every machine has; each suite gets its own database on it. */
 export const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";

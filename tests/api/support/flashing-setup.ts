@@ -4,7 +4,7 @@
  * connects the car; a dealer's tune is licensed for it; the stock read is uploaded; a bake is made.
  */
 import { expect } from "vitest";
-import type { Demo } from "../../server/seed/generator";
+import type { Demo } from "../../../server/seed/generator";
 import type { TestUser } from "./harness";
 import type { requestsTo } from "./requests";
 

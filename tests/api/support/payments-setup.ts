@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { connectedAccounts } from "../../server/db/schema";
+import { connectedAccounts } from "../../../server/db/schema";
 
 /** Gives a dealer a sandbox payout account that takes charges, as finished onboarding would. */
 export async function readyPayouts(app: FastifyInstance, dealerUid: string): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { expect } from "vitest";
-import type { Demo } from "../../server/seed/generator";
+import type { Demo } from "../../../server/seed/generator";
 import { bearer, type TestUser } from "./harness";
 import { multipart } from "./multipart";
 

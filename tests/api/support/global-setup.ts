@@ -1,9 +1,9 @@
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { isAuthEmulatorUp, startTestEmulator } from "../../scripts/lib/emulator";
-import { startMailCatcher } from "../../scripts/lib/mail-catcher";
-import { TEST_PROJECT_ID } from "../../scripts/lib/ports";
+import { isAuthEmulatorUp, startTestEmulator } from "../../../scripts/lib/emulator";
+import { startMailCatcher } from "../../../scripts/lib/mail-catcher";
+import { TEST_PROJECT_ID } from "../../../scripts/lib/ports";
 import { prepareMigratedDatabases } from "./test-databases";
 
 declare module "vitest" {
@@ -13,7 +13,7 @@ declare module "vitest" {
     /** The local inbox every test app sends to (SMTP_URL), and its JSON API. */
     smtpUrl: string;
     mailInboxUrl: string;
-    /** Made once per run (tests/api/test-databases.ts): the migrated PostgreSQL database each test app's is copied from, and the file of a migrated PGlite data directory. */
+    /** Made once per run (tests/api/support/test-databases.ts): the migrated PostgreSQL database each test app's is copied from, and the file of a migrated PGlite data directory. */
     postgresTemplate: string;
     pgliteDataDir: string;
   }
