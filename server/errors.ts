@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ApiError, FieldIssue } from "../contracts/errors";
 import { isConnectionLoss } from "./db/connection-loss";
 import { TransactionTimeoutError } from "./db/transaction-guard";
+import { Refusal, type RefusalKind } from "./services/errors";
 
 /** Seconds a client is asked to wait after a 503 before trying again. */
 export const RETRY_AFTER_SECONDS = 5;
@@ -59,7 +60,25 @@ const STATUS_MESSAGES: Record<number, string> = {
   429: "Too many requests",
 };
 
+/** The one place a service's refusal gets its status. */
+const REFUSAL_STATUS: Record<RefusalKind, number> = {
+  invalid: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  unprocessable: 422,
+  unavailable: 503,
+};
+
 function toApiError(error: FastifyError | Error, request: FastifyRequest): ApiError {
+  if (error instanceof Refusal) {
+    return {
+      statusCode: REFUSAL_STATUS[error.kind],
+      message: error.title,
+      description: error.message,
+      data: error.data,
+    };
+  }
   if (error instanceof HttpError) {
     return { statusCode: error.statusCode, message: error.message, description: error.description, data: error.data };
   }

@@ -9,6 +9,9 @@ import type { AppContext } from "../../context";
 import type { Db, Tx } from "../../db/handle";
 import { connectedAccounts, paymentEvents } from "../../db/schema";
 import { badRequest } from "../../errors";
+import { NotFoundRefusal, OrderConflict, ProviderUnavailable } from "../errors";
+import type { VerifiedCaller } from "../identity";
+import { PaymentProviderError } from "./provider";
 
 export type AccountRow = typeof connectedAccounts.$inferSelect;
 
@@ -65,4 +68,50 @@ export async function applyAccountEvent(
       throw badRequest("Unknown account", `the event names no payout account of ours (${accountId || "none"})`);
     return "applied";
   });
+}
+
+/**
+ * A dealer starts (or resumes) onboarding: the account is made once at the provider (key
+ * `account-<uid>`) and stored under its unique user; the answer says where to complete it.
+ */
+export async function startOnboarding(
+  ctx: AppContext,
+  caller: VerifiedCaller,
+  returnUrl: string,
+): Promise<{ account: ConnectedAccount; onboardingUrl: string }> {
+  const provider = ctx.payments;
+  let row = await accountOf(ctx.db, caller.uid);
+  if (!row) {
+    const accountId = await provider
+      .createAccount({ uid: caller.uid, email: caller.email }, `account-${caller.uid}`)
+      .catch((error: unknown) => {
+        if (error instanceof PaymentProviderError)
+          throw new ProviderUnavailable("the payment provider did not answer; try again in a moment");
+        throw error;
+      });
+    await ctx.db
+      .insert(connectedAccounts)
+      .values({ userUid: caller.uid, provider: provider.kind, accountId })
+      .onConflictDoNothing();
+    row = (await accountOf(ctx.db, caller.uid)) as AccountRow;
+  }
+  const onboardingUrl = await provider.onboardingUrl(row.accountId, returnUrl);
+  return { account: accountToApi(row), onboardingUrl };
+}
+
+/** The sandbox's onboarding completes: its `account.updated` event says the account takes charges. */
+export async function completeSandboxOnboarding(ctx: AppContext, userUid: string): Promise<AccountRow | null> {
+  const provider = ctx.payments;
+  if (provider.kind !== "sandbox")
+    throw new NotFoundRefusal("The sandbox onboarding (a real payment provider is configured)");
+  const row = await accountOf(ctx.db, userUid);
+  if (!row) throw new OrderConflict("start the payout account's setup first", "account");
+  await provider.emit("account.updated", {
+    id: row.accountId,
+    object: "account",
+    charges_enabled: true,
+    payouts_enabled: true,
+    requirements: { currently_due: [] },
+  });
+  return accountOf(ctx.db, userUid);
 }

@@ -6,14 +6,19 @@
  * arriving after a later state (out of order) is recorded and ignored. A paid order makes the
  * licence and its ledger rows; a refund removes the licence and reverses exactly those rows.
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
-import { ORDER_NEXT, type Order, type OrderStatus } from "../../../contracts/payments";
+import { and, eq, getTableColumns, isNull, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { ORDER_NEXT, type Order, type OrderListItem, type OrderStatus } from "../../../contracts/payments";
 import type { AppContext } from "../../context";
 import type { Tx } from "../../db/handle";
-import { ledgerEntries, orders, paymentEvents, tuneFilePurchases } from "../../db/schema";
-import { badRequest, HttpError } from "../../errors";
+import { dealerProfiles, ledgerEntries, orders, paymentEvents, tuneFilePurchases, users } from "../../db/schema";
+import { badRequest } from "../../errors";
+import { OrderConflict, ProviderUnavailable } from "../errors";
+import type { VerifiedCaller } from "../identity";
 import type { Notify } from "../notifications";
+import { isAdmin } from "../tune-access";
 import { onRequestPaid, onRequestRefunded } from "../tuning-requests";
+import type { Lister } from "./ledger";
 import { PaymentProviderError } from "./provider";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -261,11 +266,7 @@ const providerSilent =
   (what: string) =>
   (error: unknown): never => {
     if (error instanceof PaymentProviderError)
-      throw new HttpError(
-        503,
-        "Payment provider unavailable",
-        `${what}: the payment provider did not answer; try again in a moment`,
-      );
+      throw new ProviderUnavailable(`${what}: the payment provider did not answer; try again in a moment`);
     throw error;
   };
 
@@ -318,5 +319,44 @@ export async function dropUnpaidOrder(ctx: AppContext, orderId: string) {
     .where(and(eq(orders.id, orderId), eq(orders.status, "created"), isNull(orders.paymentId)));
 }
 
-export const conflictOrder = (message: string, path = "tuneFileId") =>
-  new HttpError(409, "Conflict", message, [{ path, message }]);
+export const conflictOrder = (message: string, path = "tuneFileId") => new OrderConflict(message, path);
+
+/** The order's two parties, joined under their own names. */
+const buyer = alias(users, "buyer");
+const seller = alias(users, "seller");
+
+type OrderListRow = OrderRow & { customerName: string | null; dealerName: string | null };
+
+/** A customer's purchases and a dealer's sales (admins: every order), with both parties' names. */
+export async function orderPageOf<Page extends { data: OrderListRow[] }>(
+  ctx: AppContext,
+  caller: VerifiedCaller,
+  list: Lister<OrderListRow, Page>,
+): Promise<Omit<Page, "data"> & { data: OrderListItem[] }> {
+  const { db } = ctx;
+  const scope = isAdmin(caller) ? undefined : or(eq(orders.customerUid, caller.uid), eq(orders.dealerUid, caller.uid));
+  const page = await list(
+    ({ where, orderBy, limit, offset }) =>
+      db
+        .select({
+          ...getTableColumns(orders),
+          customerName: sql<string | null>`coalesce(${buyer.displayName}, ${buyer.email})`,
+          dealerName: sql<string | null>`coalesce(${dealerProfiles.businessName}, ${seller.displayName})`,
+        })
+        .from(orders)
+        .leftJoin(buyer, eq(buyer.uid, orders.customerUid))
+        .leftJoin(seller, eq(seller.uid, orders.dealerUid))
+        .leftJoin(dealerProfiles, eq(dealerProfiles.userUid, orders.dealerUid))
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(limit)
+        .offset(offset),
+    scope,
+  );
+  return {
+    ...page,
+    data: page.data.map(
+      (row): OrderListItem => ({ ...orderToApi(row), customerName: row.customerName, dealerName: row.dealerName }),
+    ),
+  };
+}

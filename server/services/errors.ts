@@ -1,0 +1,53 @@
+/**
+ * The services' refusals, in the domain's words and without HTTP: each says what kind of refusal
+ * it is (the caller's input, something missing, not allowed, a clash with the current state, a
+ * rule of the car, an outside service silent), a short title and the sentence the client reads.
+ * server/errors.ts maps each kind to its status once.
+ */
+export type RefusalKind = "invalid" | "not_found" | "forbidden" | "conflict" | "unprocessable" | "unavailable";
+
+export class Refusal extends Error {
+  constructor(
+    readonly kind: RefusalKind,
+    readonly title: string,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** Something the caller named does not exist (or is not theirs to see). */
+export class NotFoundRefusal extends Refusal {
+  constructor(what: string) {
+    super("not_found", "Not found", `${what} does not exist`);
+  }
+}
+
+/** The order cannot be made or changed in its current state; `path` is the request field it concerns. */
+export class OrderConflict extends Refusal {
+  constructor(message: string, path = "tuneFileId") {
+    super("conflict", "Conflict", message, [{ path, message }]);
+  }
+}
+
+/** The car's firmware rules the purchase out (unknown yet, or another firmware than the tune's). */
+export class FirmwareRefusal extends Refusal {
+  constructor(title: "Unknown firmware" | "Wrong firmware", message: string, path: string, fieldMessage = message) {
+    super("unprocessable", title, message, [{ path, message: fieldMessage }]);
+  }
+}
+
+/** The payment provider did not answer; nothing was charged or changed. */
+export class ProviderUnavailable extends Refusal {
+  constructor(message: string) {
+    super("unavailable", "Payment provider unavailable", message);
+  }
+}
+
+/** A concurrent request closed what this one found; asking again succeeds. */
+export class RetryRefusal extends Refusal {
+  constructor(message: string) {
+    super("unavailable", "Try again", message);
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The ledger of a user's money movements: the rows the provider's events wrote and admins'
+ * adjustments, read as pages with balances per currency or whole as CSV.
+ */
+import { randomUUID } from "node:crypto";
+import { eq, type SQL, sql } from "drizzle-orm";
+import type { LedgerEntry } from "../../../contracts/payments";
+import type { AppContext } from "../../context";
+import { ledgerEntries, users } from "../../db/schema";
+import { actorFrom, writeAudit } from "../audit";
+import { NotFoundRefusal } from "../errors";
+import type { VerifiedCaller } from "../identity";
+
+export type LedgerRow = typeof ledgerEntries.$inferSelect;
+
+/** What a list's machinery asks of the rows' query: the filter, the order and the page. */
+export interface PageParts {
+  where: SQL | undefined;
+  orderBy: SQL[];
+  limit: number;
+  offset: number;
+}
+
+/** Runs a list over the rows `select` reads, within `scope`; the list's paging (query string, totals) is the caller's. */
+export type Lister<Row, Page extends { data: Row[] }> = (
+  select: (parts: PageParts) => Promise<Row[]>,
+  scope?: SQL,
+) => Promise<Page>;
+
+export const ledgerToApi = (row: LedgerRow): LedgerEntry => ({
+  id: row.id,
+  userUid: row.userUid,
+  orderId: row.orderId,
+  eventId: row.eventId,
+  kind: row.kind,
+  amountCents: row.amountCents,
+  currency: row.currency,
+  description: row.description,
+  createdBy: row.createdBy,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** A page of the user's movements and their balances per currency. */
+export async function ledgerPageOf<Page extends { data: LedgerRow[] }>(
+  ctx: AppContext,
+  userUid: string,
+  list: Lister<LedgerRow, Page>,
+): Promise<Omit<Page, "data"> & { data: LedgerEntry[]; balances: { currency: string; amountCents: number }[] }> {
+  const { db } = ctx;
+  const scope = eq(ledgerEntries.userUid, userUid);
+  const page = await list(
+    ({ where, orderBy, limit, offset }) =>
+      db
+        .select()
+        .from(ledgerEntries)
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(limit)
+        .offset(offset),
+    scope,
+  );
+  const balances = await db
+    .select({
+      currency: ledgerEntries.currency,
+      amountCents: sql<number>`sum(${ledgerEntries.amountCents})::bigint`,
+    })
+    .from(ledgerEntries)
+    .where(scope)
+    .groupBy(ledgerEntries.currency)
+    .orderBy(ledgerEntries.currency);
+  return {
+    ...page,
+    data: page.data.map(ledgerToApi),
+    balances: balances.map((b) => ({ currency: b.currency, amountCents: Number(b.amountCents) })),
+  };
+}
+
+/**
+ * An admin adjusts a user's balance: one ledger row with the reason the user reads and who made
+ * it, its audit row and the user's notification, in one transaction.
+ */
+export async function adjustBalance(
+  ctx: AppContext,
+  asker: { caller: VerifiedCaller; id: string },
+  userUid: string,
+  adjustment: { amountCents: number; currency: string; reason: string },
+): Promise<LedgerEntry> {
+  const { amountCents, currency, reason } = adjustment;
+  const [user] = await ctx.db.select({ uid: users.uid }).from(users).where(eq(users.uid, userUid));
+  if (!user) throw new NotFoundRefusal(`User ${userUid}`);
+  const row = await ctx.notifications.transaction(async (tx, notify) => {
+    const [made] = await tx
+      .insert(ledgerEntries)
+      .values({
+        userUid: user.uid,
+        eventId: `adjustment-${randomUUID()}`,
+        kind: "adjustment",
+        amountCents,
+        currency,
+        description: `Adjustment: ${reason}`,
+        createdBy: asker.caller.uid,
+      })
+      .returning();
+    await writeAudit(tx, actorFrom(asker), {
+      action: "ledger.adjusted",
+      targetType: "ledger-entry",
+      targetId: String(made.id),
+      subjectUid: user.uid,
+      after: { amountCents, currency, reason },
+    });
+    await notify({
+      recipientUid: user.uid,
+      kind: "ledger.adjusted",
+      title: `Your balance was adjusted by ${(amountCents / 100).toFixed(2)} ${currency}`,
+      body: reason,
+      link: "/my-tunes",
+    });
+    return made;
+  });
+  return ledgerToApi(row);
+}
+
+/** Every movement of the user, oldest first. */
+export async function ledgerRowsOf(ctx: AppContext, userUid: string): Promise<LedgerRow[]> {
+  return ctx.db
+    .select()
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.userUid, userUid))
+    .orderBy(ledgerEntries.createdAt, ledgerEntries.id);
+}
