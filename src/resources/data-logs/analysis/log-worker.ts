@@ -61,11 +61,11 @@ const timeAt = (t: number) => indexAtTime(time.codes, codePosition(time.encoding
 
 /** The kept samples' times and values, decoded. */
 function pointsAt(column: EncodedColumn, indices: Uint32Array): SeriesPoints {
-  const [timeOf, valueOf] = [decoder(time.encoding), decoder(column.encoding)];
+  const [timeOf, valueFor] = [decoder(time.encoding), decoder(column.encoding)];
   const points = { time: new Float64Array(indices.length), values: new Float32Array(indices.length) };
   indices.forEach((index, k) => {
     points.time[k] = timeOf(time.codes[index]);
-    points.values[k] = valueOf(column.codes[index]);
+    points.values[k] = valueFor(column.codes[index]);
   });
   return points;
 }
@@ -74,8 +74,8 @@ function pointsAt(column: EncodedColumn, indices: Uint32Array): SeriesPoints {
 function statsOf(id: string, i0: number, i1: number): RangeStats {
   const column = columnOf(id);
   const stats = rangeStats(column.codes, i0, i1, gapCode(column.encoding), blocks.get(id));
-  const valueOf = decoder(column.encoding);
-  return { min: valueOf(stats.min), max: valueOf(stats.max), mean: valueOf(stats.mean), count: stats.count };
+  const valueFor = decoder(column.encoding);
+  return { min: valueFor(stats.min), max: valueFor(stats.max), mean: valueFor(stats.mean), count: stats.count };
 }
 
 let channelList: Array<{ id: string; name: string; unit: string; min: number; max: number; mean: number }> = [];
