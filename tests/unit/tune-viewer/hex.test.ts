@@ -118,10 +118,10 @@ describe("hex diff", () => {
     const right = diffText(b, regions).split("\n");
     expect(left).toHaveLength(7);
     expect(right).toHaveLength(7);
-    expect(left[1]).toMatch(/^0000A0  00 00 00 00 /);
-    expect(right[1]).toMatch(/^0000A0  00 00 00 41 .*\.\.\.A/);
+    expect(left[1]).toMatch(/^0000A0 {2}00 00 00 00 /);
+    expect(right[1]).toMatch(/^0000A0 {2}00 00 00 41 .*\.\.\.A/);
     expect(right[3]).toBe("········");
-    expect(right[5]).toMatch(/^0003C0  42 /);
+    expect(right[5]).toMatch(/^0003C0 {2}42 /);
   });
 
   it("pairs the bytes of a longer image with blanks on the shorter side", () => {
@@ -131,7 +131,7 @@ describe("hex diff", () => {
     const regions = diffRegions(short, long, 0);
     expect(regions).toEqual([[1, 1]]);
     expect(diffText(short, regions)).toBe("000010");
-    expect(diffText(long, regions)).toMatch(/^000010  11 11/);
+    expect(diffText(long, regions)).toMatch(/^000010 {2}11 11/);
   });
 });
 
