@@ -73,7 +73,9 @@ function axisXml(id: "x" | "y", axis: Axis | undefined, count: number): string {
     lines.push(`${i}<indexcount>${count}</indexcount>`);
     // Without labels TunerPro shows the index; writing them keeps that on a round trip as "no axis".
     if (axis)
-      axis.labels.forEach((label, index) => lines.push(`${i}<LABEL index="${index}" value="${escapeXml(label)}" />`));
+      axis.labels.forEach((label, index) => {
+        lines.push(`${i}<LABEL index="${index}" value="${escapeXml(label)}" />`);
+      });
     lines.push(math("X", i));
   }
   lines.push("    </XDFAXIS>");
@@ -92,7 +94,10 @@ function zAxis(z: TableElementSpec): string {
 }
 
 function head(element: string, item: TuneItem, uniqueId: number, categoryNumber: Map<string, number>): string[] {
-  const lines = [`  <${element} uniqueid="${hex(uniqueId)}" flags="0x0">`, `    <title>${escapeXml(item.title)}</title>`];
+  const lines = [
+    `  <${element} uniqueid="${hex(uniqueId)}" flags="0x0">`,
+    `    <title>${escapeXml(item.title)}</title>`,
+  ];
   let description = item.description ?? "";
   if (item.kind === "enum")
     description = [description, ...item.values.map((v) => `${v.raw} = ${v.label}`)].filter(Boolean).join("\n");

@@ -44,6 +44,8 @@ export function readGrid(
   const p = Math.round(((t - grid.t0) / (grid.t1 - grid.t0)) * grid.pixels);
   if (!(p >= 0 && p <= grid.pixels)) return undefined;
   const values: Record<string, number> = {};
-  grid.ids.forEach((id, k) => (values[id] = grid.values[p * grid.ids.length + k]));
+  grid.ids.forEach((id, k) => {
+    values[id] = grid.values[p * grid.ids.length + k];
+  });
   return values;
 }

@@ -132,7 +132,9 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
       keepChannels(layout.header.channels);
       columns.clear();
       blocks.clear();
-      layout.header.channels.forEach((channel, i) => keepColumn(channel.id, loaded[i]));
+      layout.header.channels.forEach((channel, i) => {
+        keepColumn(channel.id, loaded[i]);
+      });
       return { result: summary(true) };
     }
     case "layout": {
@@ -172,7 +174,9 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
       const loaded = await Promise.all(
         missing.map((i) => codesFrom(channelPlaces[i], storedBytes(bytes, channelPlaces[i], start))),
       );
-      missing.forEach((i, k) => keepColumn(channelIds[i], loaded[k]));
+      missing.forEach((i, k) => {
+        keepColumn(channelIds[i], loaded[k]);
+      });
       return { result: summary(true) };
     }
     case "compute": {
