@@ -263,7 +263,7 @@ function readFooter(scan: ScanResult, meta: MetaDraft, warnings: string[]): void
   }
   for (const { text } of scan.footer) {
     const kv = keyValue(text);
-    if (kv && kv[1] && !(kv[0] in meta.extra)) meta.extra[kv[0]] = kv[1];
+    if (kv?.[1] && !(kv[0] in meta.extra)) meta.extra[kv[0]] = kv[1];
   }
 }
 
