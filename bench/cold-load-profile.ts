@@ -83,7 +83,9 @@ async function profileLoad(cdp: CDPSession, load: () => Promise<unknown>) {
   const nodes = new Map((profile.nodes as ProfileNode[]).map((node) => [node.id, node]));
   const bySample = new Map<number, number>();
   const deltas = profile.timeDeltas ?? [];
-  (profile.samples ?? []).forEach((id, i) => bySample.set(id, (bySample.get(id) ?? 0) + (deltas[i + 1] ?? 0)));
+  (profile.samples ?? []).forEach((id, i) => {
+    bySample.set(id, (bySample.get(id) ?? 0) + (deltas[i + 1] ?? 0));
+  });
   const byScript = new Map<string, number>();
   const byFunction = new Map<string, number>();
   for (const [id, micros] of bySample) {

@@ -90,7 +90,7 @@ console.log(
 const decoded = deserializeColumns(deflated.result, inflateRawSync);
 if (
   !decoded.columns.every((column, c) =>
-    column.every((v, r) => v === log.columns[c][r] || (v !== v && log.columns[c][r] !== log.columns[c][r])),
+    column.every((v, r) => v === log.columns[c][r] || (Number.isNaN(v) && Number.isNaN(log.columns[c][r]))),
   )
 )
   throw new Error("the columnar form did not give back every sample");

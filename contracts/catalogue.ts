@@ -33,7 +33,7 @@ const name = (what: string, max = 120) =>
 export const firmwareIdSchema = z
   .string()
   .trim()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$/, "firmware id is 1 to 64 letters, digits, '.', '_' or '-'");
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "firmware id is 1 to 64 letters, digits, '.', '_' or '-'");
 
 const firmwareIdsSchema = z
   .array(firmwareIdSchema)

@@ -320,7 +320,7 @@ class Compiler {
 
   constructor(private readonly allowed: ReadonlySet<string> | undefined) {}
 
-  private useVariable(name: string, node: Span): void {
+  private noteVariable(name: string, node: Span): void {
     if (this.allowed && !this.allowed.has(name)) {
       throw new ExpressionError(`Unknown variable '${name}' at ${node.position}`, node.position, node.length);
     }
@@ -332,7 +332,7 @@ class Compiler {
       case "number":
         return constant(node.value);
       case "variable": {
-        this.useVariable(node.name, node);
+        this.noteVariable(node.name, node);
         const { name, position, length } = node;
         return {
           run: (scope) => {
@@ -443,7 +443,7 @@ class Compiler {
     if (arg.type !== "variable") {
       throw new ExpressionError(`prev() takes a variable name at ${arg.position}`, arg.position, arg.length);
     }
-    this.useVariable(arg.name, arg);
+    this.noteVariable(arg.name, arg);
     const name = arg.name;
     return {
       run: (_scope, prev) => {

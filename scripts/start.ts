@@ -102,7 +102,7 @@ async function main() {
   const accounts = demoAccounts.map((account) => `    ${account.email.padEnd(24)} ${account.role}`).join("\n");
   console.log(`
   Tuning portal is running
-    Portal:         ${dev ? "http://127.0.0.1:5173 (Vite hot reload; API on :" + port + ")" : `http://127.0.0.1:${port}`}
+    Portal:         ${dev ? `http://127.0.0.1:5173 (Vite hot reload; API on :${port})` : `http://127.0.0.1:${port}`}
     Auth emulator:  http://${emulatorHost}
     Mail sent by the portal: ${inbox ? inbox.webUrl : `to the SMTP server of SMTP_URL`}
     Data folder:    ${dataDir}

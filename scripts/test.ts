@@ -1,8 +1,8 @@
 /**
- * npm test: the dependency check, then every suite (unit, API on PGlite and PostgreSQL, browser)
- * against a private Auth emulator, ending with one line "N passed, N failed" for all of them
- * together (the dependency check counts as one test).
- * `npm test -- deps`, `npm test -- vitest` or `npm test -- browser` runs one of them; further arguments
+ * npm test: the dependency check and the lint and format check, then every suite (unit, API on
+ * PGlite and PostgreSQL, browser) against a private Auth emulator, ending with one line
+ * "N passed, N failed" for all of them together (each of the two checks counts as one test).
+ * `npm test -- deps`, `npm test -- lint`, `npm test -- vitest` or `npm test -- browser` runs one of them; further arguments
  * go to that runner (`npm test -- browser tests/e2e/my-tunes.spec.ts`, `npm test -- vitest tests/api/tune-files`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -312,8 +312,8 @@ async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[], built:
 
 async function main() {
   const only = process.argv[2];
-  if (only && only !== "vitest" && only !== "browser" && only !== "deps")
-    throw new Error(`Unknown suite "${only}": use deps, vitest or browser`);
+  if (only && only !== "vitest" && only !== "browser" && only !== "deps" && only !== "lint")
+    throw new Error(`Unknown suite "${only}": use deps, lint, vitest or browser`);
   const tallies: Tally[] = [];
   if (!only || only === "deps") {
     const deps = checkDependencies(root);
@@ -325,7 +325,18 @@ async function main() {
       failures: deps.ok ? [] : ["the dependency check (its problems are printed above)"],
     });
   }
-  if (only === "deps") return report(tallies);
+  if (!only || only === "lint") {
+    // biome ci: the format check, the linter and the import order; any diagnostic fails it.
+    const code = await run(bin("biome"), ["ci", "."], process.env);
+    tallies.push({
+      suite: "lint and format",
+      passed: code === 0 ? 1 : 0,
+      failed: code === 0 ? 0 : 1,
+      skipped: 0,
+      failures: code === 0 ? [] : ["the lint and format check, biome ci (its diagnostics are printed above)"],
+    });
+  }
+  if (only === "deps" || only === "lint") return report(tallies);
   mkdirSync(workDir, { recursive: true });
   const emulator = await startTestEmulator(path.join(workDir, "auth-emulator"));
   const env: NodeJS.ProcessEnv = {

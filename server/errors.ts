@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { z } from "zod";
+import type { z } from "zod";
 import type { ApiError, FieldIssue } from "../contracts/errors";
 import { isConnectionLoss } from "./db/connection-loss";
 import { TransactionTimeoutError } from "./db/transaction-guard";

@@ -56,7 +56,9 @@ createServices().then(
       <div role="alert" style={{ fontFamily: "system-ui", padding: 32 }}>
         <h1>The portal could not start</h1>
         <p>{message}</p>
-        <button onClick={() => window.location.reload()}>Retry</button>
+        <button type="button" onClick={() => window.location.reload()}>
+          Retry
+        </button>
       </div>,
     );
   },

@@ -394,5 +394,5 @@ export function writePidCsv(
       ]);
     }
   }
-  return lines.map((cells) => cells.map(csvCell).join(",")).join("\r\n") + "\r\n";
+  return `${lines.map((cells) => cells.map(csvCell).join(",")).join("\r\n")}\r\n`;
 }

@@ -60,7 +60,7 @@ export function codesOf(
   }
 }
 
-/** The code that marks a gap: NaN for floats (never equal to itself, so tests use `c !== c` too). */
+/** The code that marks a gap: NaN for floats (never equal to itself, so tests use `Number.isNaN(c)`). */
 export function gapCode(encoding: ColumnEncoding): number {
   const integer = INTEGER_TYPES.find((t) => t.type === encoding.type);
   return integer ? integer.gap : NaN;
@@ -105,7 +105,7 @@ function channelDecimals(values: Float32Array): number | null {
     const v = values[i];
     // A multiple of 10^-d is a multiple of 10^-(d+1), so the samples already checked stay exact.
     while (Math.fround(Math.round(v * scale) / scale) !== v) {
-      if (v !== v) break;
+      if (Number.isNaN(v)) break;
       if (++decimals > MAX_DECIMALS) return null;
       scale *= 10;
     }
@@ -150,7 +150,7 @@ function integerCodes(
   const gap = fit.gap;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    codes[i] = v !== v ? gap : Math.round(v * scale) - base;
+    codes[i] = Number.isNaN(v) ? gap : Math.round(v * scale) - base;
   }
   return { codes, encoding };
 }

@@ -49,7 +49,7 @@ function isPlausibleUnit(text: string): boolean {
 export function normalizeUnit(raw: string): string {
   const unit = raw.trim().replace(/\s+/g, " ");
   if (unit === "-" || unit === "--") return "";
-  if (unit.startsWith("*")) return "°" + unit.slice(1);
+  if (unit.startsWith("*")) return `°${unit.slice(1)}`;
   return unit;
 }
 

@@ -263,7 +263,7 @@ function readFooter(scan: ScanResult, meta: MetaDraft, warnings: string[]): void
   }
   for (const { text } of scan.footer) {
     const kv = keyValue(text);
-    if (kv && kv[1] && !(kv[0] in meta.extra)) meta.extra[kv[0]] = kv[1];
+    if (kv?.[1] && !(kv[0] in meta.extra)) meta.extra[kv[0]] = kv[1];
   }
 }
 
@@ -325,7 +325,7 @@ function alignGroups(
   for (const [group, stamp] of stamps) {
     // The rows whose stamp is readable, in file order; for each log time the nearest of them.
     const rows: number[] = [];
-    for (let r = 0; r < n; r++) if (stamp[r] === stamp[r]) rows.push(r);
+    for (let r = 0; r < n; r++) if (!Number.isNaN(stamp[r])) rows.push(r);
     const pick = new Int32Array(n).fill(-1);
     let k = 0;
     for (let r = 0; r < n && rows.length > 0; r++) {
@@ -358,7 +358,7 @@ function readEvents(
     const column = extraColumns[i];
     for (let r = 0; r < column.length; r++) {
       const v = column[r];
-      if (v === v) events.push(`${v} @ ${((time[r] - time[0]) * layout.timeScale).toFixed(3)} s`);
+      if (!Number.isNaN(v)) events.push(`${v} @ ${((time[r] - time[0]) * layout.timeScale).toFixed(3)} s`);
     }
   });
   if (events.length > 0) meta.extra.markers = events.join("; ");
@@ -406,7 +406,7 @@ function columnStats(column: Float32Array): { min: number; max: number; mean: nu
   let count = 0;
   for (let i = 0; i < column.length; i++) {
     const v = column[i];
-    if (v !== v) continue;
+    if (Number.isNaN(v)) continue;
     if (v < min) min = v;
     if (v > max) max = v;
     sum += v;

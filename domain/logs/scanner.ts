@@ -144,12 +144,12 @@ export function scanRows(bytes: Uint8Array, start: number, firstLine: number, sp
 
   const rows = ctx.row;
   // Views, not copies, when the estimate was close: copying 80 MB costs more than the slack.
-  const fit = <T extends Float32Array | Float64Array>(a: T): T =>
+  const fitted = <T extends Float32Array | Float64Array>(a: T): T =>
     (ctx.capacity - rows > ctx.capacity / 8 ? a.slice(0, rows) : a.subarray(0, rows)) as T;
   return {
     rowCount: rows,
-    time: fit(ctx.time),
-    columns: ctx.columns.map(fit),
+    time: fitted(ctx.time),
+    columns: ctx.columns.map(fitted),
     unreadable: ctx.unreadable,
     firstUnreadable: ctx.firstUnreadable,
     raggedCount: ctx.raggedCount,
@@ -284,7 +284,7 @@ function scanSegment(ctx: Ctx, bytes: Uint8Array, pos: number, end: number, line
         }
         if (target === TIME) {
           rowTime = value;
-        } else if (value === value) {
+        } else if (!Number.isNaN(value)) {
           columns[target][row] = value;
           if (hold) held[target] = value;
         } else {

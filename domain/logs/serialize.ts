@@ -99,7 +99,9 @@ function writeForm(header: StoredHeader & { encodings: Encodings }, rows: number
   view.setUint32(12, rows, true);
   out.set(json, PREAMBLE);
   out.fill(0x20, PREAMBLE + json.length, places.time.at);
-  [places.time, ...places.columns].forEach((place, i) => out.set(arrays[i], place.at));
+  [places.time, ...places.columns].forEach((place, i) => {
+    out.set(arrays[i], place.at);
+  });
   return out;
 }
 

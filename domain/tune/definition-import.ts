@@ -75,7 +75,9 @@ export function sampleMaps(
     readable
       .filter((i) => kinds.includes(i.kind))
       .slice(0, count)
-      .forEach((i) => chosen.add(i));
+      .forEach((i) => {
+        chosen.add(i);
+      });
   for (const item of readable) if (chosen.size < limit) chosen.add(item);
   return readable
     .filter((item) => chosen.has(item))

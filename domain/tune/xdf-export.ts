@@ -23,7 +23,7 @@ import type {
 
 const hex = (n: number) => `0x${n.toString(16).toUpperCase()}`;
 
-function escape(text: string): string {
+function escapeXml(text: string): string {
   return text
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
@@ -48,13 +48,13 @@ function embedded(element: ElementSpec, rows: number, cols: number, columnMajor 
 
 function shown(element: { unit?: string; decimals?: number }, indent: string): string[] {
   const out: string[] = [];
-  if (element.unit) out.push(`${indent}<units>${escape(element.unit)}</units>`);
+  if (element.unit) out.push(`${indent}<units>${escapeXml(element.unit)}</units>`);
   if (element.decimals !== undefined) out.push(`${indent}<decimalpl>${element.decimals}</decimalpl>`);
   return out;
 }
 
 const math = (equation: string, indent: string) =>
-  `${indent}<MATH equation="${escape(equation)}">\n${indent}  <VAR id="X" />\n${indent}</MATH>`;
+  `${indent}<MATH equation="${escapeXml(equation)}">\n${indent}  <VAR id="X" />\n${indent}</MATH>`;
 
 function axisXml(id: "x" | "y", axis: Axis | undefined, count: number): string {
   const i = "      ";
@@ -69,11 +69,13 @@ function axisXml(id: "x" | "y", axis: Axis | undefined, count: number): string {
     );
   } else {
     lines.push(`${i}<EMBEDDEDDATA mmedelementsizebits="16" mmedmajorstridebits="-32" mmedminorstridebits="0" />`);
-    if (axis?.unit) lines.push(`${i}<units>${escape(axis.unit)}</units>`);
+    if (axis?.unit) lines.push(`${i}<units>${escapeXml(axis.unit)}</units>`);
     lines.push(`${i}<indexcount>${count}</indexcount>`);
     // Without labels TunerPro shows the index; writing them keeps that on a round trip as "no axis".
     if (axis)
-      axis.labels.forEach((label, index) => lines.push(`${i}<LABEL index="${index}" value="${escape(label)}" />`));
+      axis.labels.forEach((label, index) => {
+        lines.push(`${i}<LABEL index="${index}" value="${escapeXml(label)}" />`);
+      });
     lines.push(math("X", i));
   }
   lines.push("    </XDFAXIS>");
@@ -92,11 +94,14 @@ function zAxis(z: TableElementSpec): string {
 }
 
 function head(element: string, item: TuneItem, uniqueId: number, categoryNumber: Map<string, number>): string[] {
-  const lines = [`  <${element} uniqueid="${hex(uniqueId)}" flags="0x0">`, `    <title>${escape(item.title)}</title>`];
+  const lines = [
+    `  <${element} uniqueid="${hex(uniqueId)}" flags="0x0">`,
+    `    <title>${escapeXml(item.title)}</title>`,
+  ];
   let description = item.description ?? "";
   if (item.kind === "enum")
     description = [description, ...item.values.map((v) => `${v.raw} = ${v.label}`)].filter(Boolean).join("\n");
-  if (description) lines.push(`    <description>${escape(description)}</description>`);
+  if (description) lines.push(`    <description>${escapeXml(description)}</description>`);
   const categories = item.categories ?? (item.category !== undefined ? [item.category] : []);
   categories.forEach((id, index) => {
     const n = categoryNumber.get(id);
@@ -128,8 +133,8 @@ function itemXml(item: TuneItem, uniqueId: number, categoryNumber: Map<string, n
 }
 
 function patchXml(patch: Patch, uniqueId: number): string {
-  const lines = [`  <XDFPATCH uniqueid="${hex(uniqueId)}">`, `    <title>${escape(patch.title)}</title>`];
-  if (patch.description) lines.push(`    <description>${escape(patch.description)}</description>`);
+  const lines = [`  <XDFPATCH uniqueid="${hex(uniqueId)}">`, `    <title>${escapeXml(patch.title)}</title>`];
+  if (patch.description) lines.push(`    <description>${escapeXml(patch.description)}</description>`);
   patch.entries.forEach((entry, i) => {
     lines.push(
       `    <XDFPATCHENTRY name="${i + 1}" address="${hex(entry.address)}" datasize="${hex(entry.patch.length / 2)}" patchdata="${entry.patch}" basedata="${entry.base}" />`,
@@ -154,12 +159,12 @@ export function exportXdf(definition: TuneDefinition, options: XdfExportOptions 
     '<XDFFORMAT version="1.60">',
     "  <XDFHEADER>",
     "    <flags>0x1</flags>",
-    `    <deftitle>${escape(options.title ?? definition.firmwareId)}</deftitle>`,
-    `    <description>${escape(`Firmware ${definition.firmwareId}`)}</description>`,
+    `    <deftitle>${escapeXml(options.title ?? definition.firmwareId)}</deftitle>`,
+    `    <description>${escapeXml(`Firmware ${definition.firmwareId}`)}</description>`,
     '    <BASEOFFSET offset="0" subtract="0" />',
     '    <DEFAULTS datasizeinbits="8" sigdigits="2" outputtype="1" signed="0" lsbfirst="0" float="0" />',
     `    <REGION type="0xFFFFFFFF" startaddress="0x0" size="${hex(definition.imageSize)}" regionflags="0x0" name="Binary File" desc="This region describes the bin file edited by this XDF" />`,
-    ...definition.categories.map((c, i) => `    <CATEGORY index="${hex(i)}" name="${escape(c.name)}" />`),
+    ...definition.categories.map((c, i) => `    <CATEGORY index="${hex(i)}" name="${escapeXml(c.name)}" />`),
     "  </XDFHEADER>",
   ];
   let uniqueId = 0x100;

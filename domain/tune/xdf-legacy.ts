@@ -143,7 +143,9 @@ function labelAxis(block: Block, id: "x" | "y", count: number): XmlElement {
   } else {
     const labels = (f.get(`${prefix}Labels`) ?? "").split(",").map((l) => l.trim());
     if (labels.length === count && labels.every((l) => l !== "" && l !== "(null)")) {
-      labels.forEach((value, index) => children.push(element("LABEL", block.line, { index: String(index), value })));
+      labels.forEach((value, index) => {
+        children.push(element("LABEL", block.line, { index: String(index), value }));
+      });
     }
     const unit = unquote(f.get(`${prefix}Units`));
     if (unit) children.push(element("units", block.line, {}, [], unit));

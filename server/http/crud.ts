@@ -12,7 +12,7 @@ import { z } from "zod";
 import { listResponseSchema } from "../../contracts/list-response";
 import type { AppContext } from "../context";
 import type { Tx } from "../db/handle";
-import { conflict, HttpError, notFound } from "../errors";
+import { conflict, type HttpError, notFound } from "../errors";
 import { actorFrom, writeAudit } from "../services/audit";
 import type { VerifiedCaller } from "../services/identity";
 import { type ListSpec, listQueryOf, runList } from "./list";

@@ -128,8 +128,7 @@ export async function serveSpa(app: FastifyInstance, config: Config): Promise<bo
       .type("text/html; charset=utf-8");
     if (coding !== "identity") reply.header("Content-Encoding", coding);
     const inm = request.headers["if-none-match"];
-    if (inm && inm.split(",").some((tag) => tag.trim().replace(/^W\//, "") === variant.etag))
-      return reply.code(304).send();
+    if (inm?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === variant.etag)) return reply.code(304).send();
     return reply.header("Content-Length", variant.body.length).send(variant.body);
   });
   return true;

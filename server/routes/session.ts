@@ -26,7 +26,7 @@ export async function sessionRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
         reply.clearCookie(SESSION_COOKIE, cookieOptions);
         return { user: null, expiresAt: null } satisfies SessionResponse;
       }
-      let caller;
+      let caller: Awaited<ReturnType<typeof ctx.identity.verifyIdToken>>;
       try {
         caller = await ctx.identity.verifyIdToken(token);
       } catch (error) {

@@ -221,7 +221,7 @@ export async function tuningRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
       });
       if (!owner) throw field("vehicleId", "only the car's owner asks for a tune for it");
       const [dealer] = await db.select().from(dealerProfiles).where(eq(dealerProfiles.id, body.dealerId));
-      if (!dealer || dealer.status !== "approved") throw field("dealerId", "no approved dealer with this id");
+      if (dealer?.status !== "approved") throw field("dealerId", "no approved dealer with this id");
       if (dealer.userUid === caller.uid) throw field("dealerId", "you cannot ask yourself");
       if (!vehicle.stockDumpSha256 || !vehicle.stockDumpSize)
         throw field(

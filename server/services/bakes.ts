@@ -6,7 +6,7 @@ import { bakedTuneFiles } from "../db/schema";
 import { HttpError } from "../errors";
 import { type FirmwareRecord, firmwareRecord } from "./firmware-records";
 import type { VehicleRow } from "./tune-access";
-import { bakeFromBlobs } from "./tune-files";
+import type { bakeFromBlobs } from "./tune-files";
 
 /** Temp bakes live a day: long enough to preview and flash, short enough not to pile up. */
 export const TEMP_BAKE_MS = 24 * 60 * 60 * 1000;

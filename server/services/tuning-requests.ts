@@ -218,7 +218,7 @@ export async function onRequestPaid(tx: Tx, notify: Notify, order: OrderRow): Pr
     .from(tuningRequests)
     .where(eq(tuningRequests.id, order.tuningRequestId))
     .for("update");
-  if (!row || row.state !== "quoted") return;
+  if (row?.state !== "quoted") return;
   await moveRequest(tx, notify, row, {
     to: "paid",
     actor: "customer",
@@ -282,7 +282,7 @@ export async function acceptSilentDeliveries(ctx: AppContext, now = new Date()):
     await ctx.notifications.transaction(async (tx, notify) => {
       const [row] = await tx.select().from(tuningRequests).where(eq(tuningRequests.id, id)).for("update");
       // Checked again under the lock: the customer may have answered since the list was read.
-      if (!row || row.state !== "delivered" || !row.lastDeliveredAt || row.lastDeliveredAt >= due) return;
+      if (row?.state !== "delivered" || !row.lastDeliveredAt || row.lastDeliveredAt >= due) return;
       await moveRequest(tx, notify, row, {
         to: "accepted",
         actor: "system",

@@ -9,7 +9,7 @@ import type { Auth, UserRecord } from "firebase-admin/auth";
 import { type AccountStreamEvent, claimsForRole, type Role, roleFromClaims } from "../../contracts/account";
 import type { UserSummary } from "../../contracts/users";
 import type { Db, Tx } from "../db/handle";
-import { dealerProfiles, profilePictures, users } from "../db/schema";
+import { type dealerProfiles, profilePictures, users } from "../db/schema";
 import type { VerifiedCaller } from "./identity";
 import type { Topics } from "./topics";
 

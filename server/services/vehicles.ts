@@ -7,7 +7,7 @@ import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { flashingProfileSchema } from "../../contracts/catalogue";
 import type { DeviceAttributes, Vehicle } from "../../contracts/user-vehicles";
 import type { Db, Tx } from "../db/handle";
-import { firmwareSupport, flashLogs, supportRequests, users, userVehicles } from "../db/schema";
+import { firmwareSupport, flashLogs, supportRequests, users, type userVehicles } from "../db/schema";
 import type { VerifiedCaller } from "./identity";
 
 export type VehicleRow = typeof userVehicles.$inferSelect;

@@ -60,11 +60,7 @@ class Boundary extends Component<{ children: ReactNode }, { failed: boolean }> {
 export function AppErrorBoundary({ children }: { children: ReactNode }) {
   const error = useSyncExternalStore(errorState.subscribe, errorState.getSnapshot, errorState.getSnapshot);
   if (error) {
-    return (
-      <>
-        <DeferredErrorPage error={error} onGoHome={() => errorState.clearError()} />
-      </>
-    );
+    return <DeferredErrorPage error={error} onGoHome={() => errorState.clearError()} />;
   }
   return <Boundary>{children}</Boundary>;
 }

@@ -79,7 +79,7 @@ class Points {
   }
 
   add(t: number, v: number): void {
-    if (v === v) this.push(t, v);
+    if (!Number.isNaN(v)) this.push(t, v);
     else this.pushGap(t);
   }
 
@@ -176,7 +176,7 @@ export function blocksOf(values: ArrayLike<number>, gap = NaN, size = BLOCK_SIZE
     let sum = 0;
     for (let i = start; i < end; i++) {
       const v = values[i];
-      if (v !== v || v === gap) continue;
+      if (Number.isNaN(v) || v === gap) continue;
       if (v < minV) {
         minV = v;
         blocks.minAt[k] = i - start;
@@ -214,7 +214,7 @@ export function minMaxIndices(
   const columns = Math.floor(pixels);
   if (!range || columns < 1) return new Uint32Array(0);
   const [i0, i1] = range;
-  const isGap = (v: number) => v !== v || v === gap;
+  const isGap = (v: number) => Number.isNaN(v) || v === gap;
   if (i1 - i0 + 1 <= 4 * columns) {
     const all = new Picks(i1 - i0 + 1);
     for (let i = i0; i <= i1; i++) all.push(i, isGap(values[i]));
@@ -235,7 +235,7 @@ export function minMaxIndices(
     let maxV = -Infinity;
     for (; j < i1 && time[j] < edge; j++) {
       const v = values[j];
-      if (v !== v || v === gap) {
+      if (Number.isNaN(v) || v === gap) {
         flushMinMax(out, minI, maxI);
         minI = maxI = -1;
         minV = Infinity;
@@ -270,7 +270,7 @@ function minMaxByBlocks(
   columns: number,
 ): Uint32Array {
   const out = new Picks(2 * columns + 4);
-  out.push(i0, values[i0] !== values[i0] || values[i0] === gap);
+  out.push(i0, Number.isNaN(values[i0]) || values[i0] === gap);
   const width = (t1 - t0) / columns;
   let bucket = -1;
   let minI = -1;
@@ -291,7 +291,7 @@ function minMaxByBlocks(
   };
   const take = (i: number) => {
     const v = values[i];
-    if (v !== v || v === gap) {
+    if (Number.isNaN(v) || v === gap) {
       reset();
       out.push(i, true);
       return;
@@ -333,7 +333,7 @@ function minMaxByBlocks(
     take(j);
   }
   reset();
-  out.push(i1, values[i1] !== values[i1] || values[i1] === gap);
+  out.push(i1, Number.isNaN(values[i1]) || values[i1] === gap);
   return out.result();
 }
 
@@ -372,12 +372,12 @@ export function lttb(
   const runs: [number, number][] = [];
   let valid = 0;
   for (let i = i0; i <= i1; ) {
-    if (values[i] !== values[i]) {
+    if (Number.isNaN(values[i])) {
       i++;
       continue;
     }
     const start = i;
-    while (i <= i1 && values[i] === values[i]) i++;
+    while (i <= i1 && !Number.isNaN(values[i])) i++;
     runs.push([start, i - 1]);
     valid += i - start;
   }
@@ -487,7 +487,7 @@ function sampleStats(
   let count = 0;
   for (let i = from; i < to; i++) {
     const v = values[i];
-    if (v !== v || v === gap) continue;
+    if (Number.isNaN(v) || v === gap) continue;
     if (v < min) min = v;
     if (v > max) max = v;
     sum += v;

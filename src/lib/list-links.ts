@@ -8,7 +8,10 @@ export function listFilterQuery(field: string, operator: "eq" | "in", value: str
   params.set("filters[0][field]", field);
   params.set("filters[0][operator]", operator);
   if (typeof value === "string") params.set("filters[0][value]", value);
-  else value.forEach((item, index) => params.set(`filters[0][value][${index}]`, item));
+  else
+    value.forEach((item, index) => {
+      params.set(`filters[0][value][${index}]`, item);
+    });
   return `?${params.toString()}`;
 }
 

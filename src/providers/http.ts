@@ -168,7 +168,7 @@ export function createHttpClient(options: HttpClientOptions) {
         text: () => response.text(),
         blob: () => response.blob(),
       };
-    } catch (error) {
+    } catch {
       if (request.signal?.aborted) throw httpError(0, "Request aborted", `${method} ${path} was cancelled`);
       if (timeout.signal.aborted) {
         const limit = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`;

@@ -1,5 +1,6 @@
 import type {
   Auth,
+  IdTokenResult,
   onIdTokenChanged,
   signInWithCustomToken,
   signInWithEmailAndPassword,
@@ -136,7 +137,7 @@ export function createSession(
     mirrored = mirroring;
     try {
       if (user) {
-        let result;
+        let result: IdTokenResult;
         try {
           result = await user.getIdTokenResult();
         } catch (error) {

@@ -112,7 +112,7 @@ describe.each(databaseKinds)("blob collection on %s", (kind) => {
     expect((await call("POST", "/status/background/collect-blobs", dealer)).statusCode).toBe(403);
     const started = await call("POST", "/status/background/collect-blobs", admin);
     expect(started.statusCode).toBe(202);
-    let job;
+    let job: any;
     for (let i = 0; i < 200; i++) {
       job = (await call("GET", "/status/background", admin))
         .json()

@@ -161,9 +161,9 @@ describe.each(databaseKinds)("data logs API on %s", (kind) => {
       expect(parsed.rowCount).toBe(log.rowCount);
       // Coded compactly, but every sample comes back as the parser read it, gaps included.
       const expected = parseLog(fixture(name));
-      parsed.columns.forEach((column, i) =>
-        expect(Array.from(column).map(String)).toEqual(Array.from(expected.columns[i]).map(String)),
-      );
+      parsed.columns.forEach((column, i) => {
+        expect(Array.from(column).map(String)).toEqual(Array.from(expected.columns[i]).map(String));
+      });
       expect(columns.rawPayload.length).toBeLessThan(expected.rowCount * (8 + 4 * expected.columns.length));
     });
 

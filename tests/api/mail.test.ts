@@ -142,7 +142,7 @@ describe.each(databaseKinds)("mail (%s)", (kind) => {
         headers: bearer(token),
       });
       expect(response.statusCode, response.body).toBe(202);
-      let job;
+      let job: Awaited<ReturnType<typeof down.app.ctx.jobs.list>>[number] | undefined;
       for (let i = 0; i < 100 && job?.state !== "retrying"; i++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
         job = (await down.app.ctx.jobs.list()).find((candidate) => candidate.kind === "mail.send");

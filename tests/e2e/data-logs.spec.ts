@@ -150,7 +150,9 @@ test("a long log charts its first channels from byte ranges of the deflated colu
   const sorted = (parts as number[][]).sort((a, b) => a[0] - b[0]);
   expect(sorted.length, ranges.join(" ")).toBeGreaterThanOrEqual(2);
   expect(sorted[0][0]).toBe(0);
-  sorted.slice(1).forEach(([start], i) => expect(start, ranges.join(" ")).toBe(sorted[i][1] + 1));
+  sorted.slice(1).forEach(([start], i) => {
+    expect(start, ranges.join(" ")).toBe(sorted[i][1] + 1);
+  });
   expect(sorted[sorted.length - 1][1]).toBe(sorted[0][2] - 1);
 
   // Its channels are named by path ("drivetrain/torqueEstimation/dsgEngineTorquePercent"): on a phone

@@ -13,7 +13,7 @@ describe("the configuration app info shows", () => {
     STRIPE_PUBLISHABLE_KEY: "pk_test_publishable",
   };
   const shown = maskedConfiguration(loadConfig({ NODE_ENV: "test", ...secrets }));
-  const valueOf = (key: string) => shown.find((entry) => entry.key === key);
+  const valueFor = (key: string) => shown.find((entry) => entry.key === key);
 
   it("never carries a secret's value", () => {
     const text = JSON.stringify(shown);
@@ -29,12 +29,12 @@ describe("the configuration app info shows", () => {
   });
 
   it("keeps a URL's host, user and database so it can be checked, masking its password and credential parameters", () => {
-    expect(valueOf("smtpUrl")).toEqual({
+    expect(valueFor("smtpUrl")).toEqual({
       key: "smtpUrl",
       value: "smtps://mailer:••••@smtp.example.com:465",
       masked: true,
     });
-    expect(valueOf("databaseUrl")).toEqual({
+    expect(valueFor("databaseUrl")).toEqual({
       key: "databaseUrl",
       value: "postgres://portal:••••@db.internal:5432/portal?sslmode=require&password=••••",
       masked: true,
@@ -44,9 +44,9 @@ describe("the configuration app info shows", () => {
 
   it("masks every setting named like a key, secret, password or token whole, and shows the rest", () => {
     for (const key of ["secretsKey", "stripeSecretKey", "stripeWebhookSecret", "stripePublishableKey", "webApiKey"])
-      expect(valueOf(key), key).toEqual({ key, value: "••••", masked: true });
-    expect(valueOf("port")).toEqual({ key: "port", value: "8080", masked: false });
-    expect(valueOf("publicUrl")).toEqual({ key: "publicUrl", value: null, masked: false });
+      expect(valueFor(key), key).toEqual({ key, value: "••••", masked: true });
+    expect(valueFor("port")).toEqual({ key: "port", value: "8080", masked: false });
+    expect(valueFor("publicUrl")).toEqual({ key: "publicUrl", value: null, masked: false });
   });
 });
 

@@ -25,7 +25,7 @@ export const genericCsv: LogReader = {
     const meta: MetaDraft = emptyMeta();
     for (const line of lines.slice(0, found.headerIndex)) {
       const kv = keyValue(line);
-      if (kv && kv[1]) meta.extra[kv[0]] = kv[1];
+      if (kv?.[1]) meta.extra[kv[0]] = kv[1];
     }
     const layout = delimitedLayout(lines, {
       format: "generic-csv",

@@ -24,7 +24,7 @@ export const zeitronix: LogFormat = {
     const meta: MetaDraft = emptyMeta();
     for (const line of lines.slice(0, index)) {
       const kv = keyValue(line);
-      if (!kv || !kv[1]) continue;
+      if (!kv?.[1]) continue;
       if (kv[0] === "Filename") meta.extra.filename = kv[1];
       else if (kv[0] === "Date Exported") meta.extra.exportedAt = kv[1];
       else meta.extra[kv[0]] = kv[1];

@@ -12,7 +12,7 @@ export interface CaughtMail {
   links: string[];
 }
 
-const escape = (value: string) =>
+const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!);
 
 const STYLE = `body{font-family:system-ui,Arial,sans-serif;margin:0;color:#1f2233;background:#f5f6fa}
@@ -22,7 +22,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;background:#f
 iframe{width:100%;height:520px;border:1px solid #e3e5ee;background:#fff}pre{white-space:pre-wrap;background:#fff;padding:12px;border:1px solid #e3e5ee}`;
 
 function layout(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title><style>${STYLE}</style></head>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body><header><strong>Local inbox</strong> · mail the portal sent while running locally · <a href="/">all messages</a></header><main>${body}</main></body></html>`;
 }
 
@@ -30,7 +30,7 @@ export function inboxPage(messages: CaughtMail[]): string {
   const rows = messages
     .map(
       (message) =>
-        `<tr><td>${escape(new Date(message.date).toLocaleString("en-GB"))}</td><td>${escape(message.to.join(", "))}</td><td><a href="/messages/${escape(message.id)}">${escape(message.subject)}</a></td></tr>`,
+        `<tr><td>${escapeHtml(new Date(message.date).toLocaleString("en-GB"))}</td><td>${escapeHtml(message.to.join(", "))}</td><td><a href="/messages/${escapeHtml(message.id)}">${escapeHtml(message.subject)}</a></td></tr>`,
     )
     .join("\n");
   return layout(
@@ -48,17 +48,17 @@ export function inboxPage(messages: CaughtMail[]): string {
  */
 export function messagePage(message: CaughtMail): string {
   const frame = message.html
-    ? `<iframe title="Message" sandbox="allow-top-navigation-by-user-activation allow-popups" srcdoc="${escape(`<base target="_top">${message.html}`)}"></iframe>`
+    ? `<iframe title="Message" sandbox="allow-top-navigation-by-user-activation allow-popups" srcdoc="${escapeHtml(`<base target="_top">${message.html}`)}"></iframe>`
     : "";
   const links = message.links.length
-    ? `<h2>Links</h2><ul>${message.links.map((link) => `<li><a href="${escape(link)}">${escape(link)}</a></li>`).join("")}</ul>`
+    ? `<h2>Links</h2><ul>${message.links.map((link) => `<li><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></li>`).join("")}</ul>`
     : "";
   return layout(
     message.subject,
-    `<h1>${escape(message.subject)}</h1>
-<dl><dt>From</dt><dd>${escape(message.from)}</dd><dt>To</dt><dd>${escape(message.to.join(", "))}</dd><dt>Received</dt><dd>${escape(new Date(message.date).toLocaleString("en-GB"))}</dd></dl>
+    `<h1>${escapeHtml(message.subject)}</h1>
+<dl><dt>From</dt><dd>${escapeHtml(message.from)}</dd><dt>To</dt><dd>${escapeHtml(message.to.join(", "))}</dd><dt>Received</dt><dd>${escapeHtml(new Date(message.date).toLocaleString("en-GB"))}</dd></dl>
 ${frame}${links}
-${message.text ? `<h2>Text</h2><pre>${escape(message.text)}</pre>` : ""}`,
+${message.text ? `<h2>Text</h2><pre>${escapeHtml(message.text)}</pre>` : ""}`,
   );
 }
 

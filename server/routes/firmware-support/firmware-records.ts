@@ -19,7 +19,7 @@ import type { ChecksumScheme, IdentifyRule } from "../../../contracts/tune-defin
 import { exportXdf, identifyMismatches } from "../../../domain/tune";
 import { describeMismatches } from "../../../domain/tune/identify";
 import type { AppContext } from "../../context";
-import { type Tx } from "../../db/handle";
+import type { Tx } from "../../db/handle";
 import { firmwareSupport } from "../../db/schema";
 import { HttpError, notFound } from "../../errors";
 import { idParams, referencedConflict } from "../../http/crud";

@@ -17,7 +17,7 @@ import {
 import { validateExpression } from "../../../contracts/expression";
 import { parsePidCsv, pidCsvFormats, writePidCsv } from "../../../domain/catalogue/pid-csv";
 import type { AppContext } from "../../context";
-import { type Tx } from "../../db/handle";
+import type { Tx } from "../../db/handle";
 import { computedDescriptors, pidDescriptors } from "../../db/schema";
 import { badRequest } from "../../errors";
 import { referencedConflict, registerCrud, uniqueConflict } from "../../http/crud";

@@ -21,7 +21,7 @@ import {
   verificationMessage,
 } from "./messages";
 
-export { type MailMessage } from "./messages";
+export type { MailMessage } from "./messages";
 export { createMailService, type MailService } from "./service";
 
 /**

@@ -5,7 +5,7 @@
  * webhook (`POST /stripe/on-event`) verifies the signature with Stripe's own code and applies
  * the event; nothing else changes an order's state.
  */
-import Stripe from "stripe";
+import type Stripe from "stripe";
 
 export interface PaymentRequest {
   orderId: string;

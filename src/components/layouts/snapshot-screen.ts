@@ -56,7 +56,10 @@ export function useScreens(): Screens {
       subscribe: lists
         ? (onChange: () => void) => {
             for (const [, list] of lists) list.addEventListener("change", onChange);
-            return () => lists.forEach(([, list]) => list.removeEventListener("change", onChange));
+            return () =>
+              lists.forEach(([, list]) => {
+                list.removeEventListener("change", onChange);
+              });
           }
         : noSubscription,
       measured: lists !== null,

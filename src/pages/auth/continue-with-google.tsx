@@ -9,6 +9,7 @@ import {
   signInWithEmailAndPassword,
   signInWithPopup,
   signInWithRedirect,
+  type User,
 } from "firebase/auth";
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
@@ -104,7 +105,7 @@ export function ContinueWithGoogle({ to, onHold }: { to: string; onHold?: (holdi
     const { email, credential } = state;
     setError(null);
     onHold?.(true);
-    let user;
+    let user: User;
     try {
       ({ user } = await signInWithEmailAndPassword(firebaseAuth(), email, password));
     } catch (caught) {

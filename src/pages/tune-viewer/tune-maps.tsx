@@ -1,7 +1,7 @@
 import { useCustom, useDataProvider, useList } from "@refinedev/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Card, Col, Empty, Flex, Row, Segmented, Select, Skeleton, Typography } from "antd";
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { apiRoutes } from "../../../contracts/api-paths";
 import type { TuneItem } from "../../../contracts/tune-definition";
@@ -169,7 +169,7 @@ export function TuneMapsView({ tune }: { tune: TuneFile }) {
     ...(mayEdit ? [{ label: "Edit", value: "edit" }] : []),
   ];
 
-  let content;
+  let content: ReactNode;
   if (mode === "hex")
     content = (
       <TuneHex tune={tune} items={items} selected={item} onOpenItem={(id) => update({ item: id, mode: null })} />

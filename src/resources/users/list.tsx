@@ -38,15 +38,15 @@ export function UsersList() {
     field: "createdAt",
     order: "desc",
   });
-  const valueOf = (field: string) =>
+  const valueFor = (field: string) =>
     filters.find((filter) => "field" in filter && filter.field === field)?.value as string | undefined;
-  const role: RoleView = (valueOf("role") as Role | undefined) ?? "all";
+  const role: RoleView = (valueFor("role") as Role | undefined) ?? "all";
   const status: StatusView =
-    valueOf("deleted") === "true"
+    valueFor("deleted") === "true"
       ? "deleted"
-      : valueOf("disabled") === "true"
+      : valueFor("disabled") === "true"
         ? "disabled"
-        : valueOf("disabled") === "false"
+        : valueFor("disabled") === "false"
           ? "active"
           : "any";
   const chooseStatus = (value: StatusView) =>

@@ -16,7 +16,7 @@ function utf16(text: string, bigEndian: boolean, bom: boolean): Uint8Array {
 
 const cases: [string, Uint8Array, string][] = [
   ["UTF-8", new TextEncoder().encode(content), "utf-8"],
-  ["UTF-8 with BOM", new TextEncoder().encode("\uFEFF" + content), "utf-8"],
+  ["UTF-8 with BOM", new TextEncoder().encode(`\uFEFF${content}`), "utf-8"],
   ["UTF-16 LE with BOM", utf16(content, false, true), "utf-16le"],
   ["UTF-16 BE with BOM", utf16(content, true, true), "utf-16be"],
   ["UTF-16 LE without BOM", utf16(content, false, false), "utf-16le"],
@@ -38,7 +38,7 @@ describe("text encodings", () => {
   }
 
   it("a UTF-8 character split by the 64 KiB sniff window is still UTF-8", () => {
-    const padding = "#" + "x".repeat(65_534) + "°\n";
+    const padding = `#${"x".repeat(65_534)}°\n`;
     const bytes = new TextEncoder().encode(padding + content);
     expect(bytes[65_535]).toBe(0xc2);
     expect(detectFormat(bytes).encoding).toBe("utf-8");

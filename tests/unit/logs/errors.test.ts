@@ -15,9 +15,9 @@ function failure(bytes: Uint8Array, options?: ParseOptions): LogParseError {
 
 const header = "Time (s),RPM (rpm),Boost (psi)\n";
 const goodRows = (n: number, from = 0) =>
-  Array.from({ length: n }, (_, i) => `${((from + i) * 0.1).toFixed(1)},${800 + i},${(i * 0.01).toFixed(2)}`).join(
+  `${Array.from({ length: n }, (_, i) => `${((from + i) * 0.1).toFixed(1)},${800 + i},${(i * 0.01).toFixed(2)}`).join(
     "\n",
-  ) + "\n";
+  )}\n`;
 
 describe("files that are refused", () => {
   it("an empty file", () => {
@@ -65,7 +65,7 @@ describe("files that are refused", () => {
 
   it("ragged rows beyond a few, listing their line numbers", () => {
     const rows = Array.from({ length: 20 }, (_, i) => (i % 2 ? `${i * 0.1},${800 + i}` : `${i * 0.1},${800 + i},0.5`));
-    const error = failure(text(header + rows.join("\n") + "\n"));
+    const error = failure(text(`${header + rows.join("\n")}\n`));
     expect(error).toMatchObject({ code: "ragged", line: 3 });
     expect(error.message).toBe(
       "10 rows do not have the header's 3 cells: line 3 has 2, line 5 has 2, line 7 has 2, line 9 has 2, line 11 has 2 and 5 more.",
@@ -73,8 +73,8 @@ describe("files that are refused", () => {
   });
 
   it("too many columns", () => {
-    const wide = "Time," + Array.from({ length: 3000 }, (_, i) => `C${i}`).join(",") + "\n";
-    const row = "0," + Array.from({ length: 3000 }, () => "1").join(",") + "\n";
+    const wide = `Time,${Array.from({ length: 3000 }, (_, i) => `C${i}`).join(",")}\n`;
+    const row = `0,${Array.from({ length: 3000 }, () => "1").join(",")}\n`;
     const error = failure(text(wide + row + row));
     expect(error).toMatchObject({ code: "too-many-columns", line: 1 });
     expect(error.message).toBe("Line 1 has 3001 columns; logs of up to 2048 columns are accepted.");
@@ -99,7 +99,7 @@ describe("files that are refused", () => {
 
 describe("damage that is tolerated and reported", () => {
   it("a few ragged rows: missing cells become gaps and the lines are named", () => {
-    const file = header + goodRows(50) + "5.0,900\n" + goodRows(50, 51);
+    const file = `${header + goodRows(50)}5.0,900\n${goodRows(50, 51)}`;
     const log = parseLog(text(file));
     expect(log.rowCount).toBe(101);
     expect(log.columns[1][50]).toBeNaN();
@@ -109,21 +109,21 @@ describe("damage that is tolerated and reported", () => {
   });
 
   it("a truncated last line is dropped with a warning", () => {
-    const file = header + goodRows(10) + "1.0,81";
+    const file = `${header + goodRows(10)}1.0,81`;
     const log = parseLog(text(file));
     expect(log.rowCount).toBe(10);
     expect(log.warnings).toContain("The last line (12) is cut short at 2 of 3 cells and was left out.");
   });
 
   it("a complete last line without a line break is kept", () => {
-    const log = parseLog(text(header + "0.0,800,0.1\n0.1,810,0.25"));
+    const log = parseLog(text(`${header}0.0,800,0.1\n0.1,810,0.25`));
     expect(log.rowCount).toBe(2);
     expect(log.columns[1][1]).toBeCloseTo(0.25, 6);
     expect(log.warnings).toEqual([]);
   });
 
   it("non-numeric cells become gaps, counted, never zeros", () => {
-    const file = header + "0.0,800,0.1\n0.1,N/A,0.2\n0.2,820,ERR\n0.3,830,\n0.4,840,0.5\n";
+    const file = `${header}0.0,800,0.1\n0.1,N/A,0.2\n0.2,820,ERR\n0.3,830,\n0.4,840,0.5\n`;
     const log = parseLog(text(file));
     expect(Array.from(log.columns[0])).toEqual([800, NaN, 820, 830, 840]);
     expect(log.columns[1][2]).toBeNaN();
@@ -157,14 +157,14 @@ describe("damage that is tolerated and reported", () => {
   });
 
   it("rows with an unreadable time inside the data are skipped and counted", () => {
-    const log = parseLog(text(header + "0.0,800,0.1\n--,810,0.2\n0.2,820,0.3\n"));
+    const log = parseLog(text(`${header}0.0,800,0.1\n--,810,0.2\n0.2,820,0.3\n`));
     expect(log.rowCount).toBe(2);
     expect(Array.from(log.columns[0])).toEqual([800, 820]);
     expect(log.warnings).toContain('1 row left out for an unreadable time (first on line 3: "--,810,0.2").');
   });
 
   it("a footer of key/value lines becomes metadata", () => {
-    const log = parseLog(text(header + goodRows(3) + "\nVIN: WVWZZZ1KZAW000001\nLogger: Example 2.0\n"));
+    const log = parseLog(text(`${header + goodRows(3)}\nVIN: WVWZZZ1KZAW000001\nLogger: Example 2.0\n`));
     expect(log.rowCount).toBe(3);
     expect(log.meta.extra).toMatchObject({ VIN: "WVWZZZ1KZAW000001", Logger: "Example 2.0" });
     expect(log.warnings).toEqual([]);
@@ -179,7 +179,7 @@ describe("damage that is tolerated and reported", () => {
   });
 
   it("time that runs backwards is kept in file order with a warning", () => {
-    const log = parseLog(text(header + "0.0,800,0\n0.2,810,0\n0.1,820,0\n0.3,830,0\n"));
+    const log = parseLog(text(`${header}0.0,800,0\n0.2,810,0\n0.1,820,0\n0.3,830,0\n`));
     expect(Array.from(log.time)).toEqual([0, 0.2, 0.1, 0.3]);
     expect(log.warnings).toContain("Time runs backwards 1 time (first at 0.200 s); rows are kept in file order.");
   });

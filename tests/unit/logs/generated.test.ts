@@ -18,7 +18,9 @@ describe("generated files of every format round-trip", () => {
       expect(log.rowCount).toBe(s.time.length);
       expect(log.channels.map((c) => ({ name: c.name, unit: c.unit }))).toEqual(file.channels);
       expect(log.time).toHaveLength(file.time.length);
-      file.time.forEach((t, i) => expect(log.time[i], `time[${i}]`).toBeCloseTo(t, 6));
+      file.time.forEach((t, i) => {
+        expect(log.time[i], `time[${i}]`).toBeCloseTo(t, 6);
+      });
       expect(log.durationSeconds).toBeCloseTo(file.time[file.time.length - 1], 6);
       file.values.forEach((expected, c) => {
         const column = log.columns[c];

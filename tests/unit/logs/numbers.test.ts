@@ -23,7 +23,7 @@ describe("number cells", () => {
 
   it("reads exponents and long mantissas through the slow path", () => {
     expect(readCells(["1.5e3", "-2E-2", "6.02e+23", "3.14159265358979323846", "12345678901234567890"])).toEqual(
-      [1500, -0.02, 6.02e23, Math.PI, 12345678901234567890].map(f32),
+      [1500, -0.02, 6.02e23, Math.PI, 12345678901234567000].map(f32),
     );
     expect(readCells(["0.0000000000000000000000012"])[0]).toBe(f32(1.2e-24));
   });

@@ -16,12 +16,14 @@ function versionOne(log: ParsedLog): Uint8Array {
   const columnBytes = align8(log.rowCount * 4);
   const out = new Uint8Array(timeAt + log.rowCount * 8 + columnBytes * columns.length);
   const view = new DataView(out.buffer);
-  [0x434c5054, 1, json.length, log.rowCount].forEach((n, i) => view.setUint32(i * 4, n, true));
+  [0x434c5054, 1, json.length, log.rowCount].forEach((n, i) => {
+    view.setUint32(i * 4, n, true);
+  });
   out.set(json, 16);
   new Float64Array(out.buffer, timeAt, log.rowCount).set(time);
-  columns.forEach((column, i) =>
-    new Float32Array(out.buffer, timeAt + log.rowCount * 8 + i * columnBytes, log.rowCount).set(column),
-  );
+  columns.forEach((column, i) => {
+    new Float32Array(out.buffer, timeAt + log.rowCount * 8 + i * columnBytes, log.rowCount).set(column);
+  });
   return out;
 }
 
@@ -36,8 +38,12 @@ describe("columnar serialization", () => {
     expect(back.warnings).toEqual(log.warnings);
     expect(back.rowCount).toBe(log.rowCount);
     expect(back.durationSeconds).toBe(log.durationSeconds);
-    back.time.forEach((t, i) => expect(t).toBeCloseTo(log.time[i], 9));
-    back.columns.forEach((column, i) => expect(Array.from(column)).toEqual(Array.from(log.columns[i])));
+    back.time.forEach((t, i) => {
+      expect(t).toBeCloseTo(log.time[i], 9);
+    });
+    back.columns.forEach((column, i) => {
+      expect(Array.from(column)).toEqual(Array.from(log.columns[i]));
+    });
     expect(back.columns[0][144]).toBeNaN();
   });
 
@@ -53,7 +59,9 @@ describe("columnar serialization", () => {
     expect(stored.time.encoding).toMatchObject({ type: "u16", decimals: 2 });
     expect(stored.columns.map((column) => column.encoding.type)).toEqual(["u16", "u16", "u8", "f32"]);
     const back = deserializeColumns(bytes);
-    back.columns.forEach((column, i) => expect(Array.from(column)).toEqual(Array.from(parsed.columns[i])));
+    back.columns.forEach((column, i) => {
+      expect(Array.from(column)).toEqual(Array.from(parsed.columns[i]));
+    });
     expect(back.time[999]).toBe(49.95);
     expect(bytes.length).toBeLessThan(16 + 1024 + 1000 * (8 + 4 * 4) * 0.5);
   });
@@ -95,7 +103,9 @@ describe("columnar serialization", () => {
     expect(stored.columns.every((column) => column.encoding.type === "f32")).toBe(true);
     const back = deserializeColumns(old);
     expect(Array.from(back.time)).toEqual(Array.from(log.time));
-    back.columns.forEach((column, i) => expect(Array.from(column)).toEqual(Array.from(log.columns[i])));
+    back.columns.forEach((column, i) => {
+      expect(Array.from(column)).toEqual(Array.from(log.columns[i]));
+    });
     const layout = readColumnsLayout(old);
     if ("headerBytes" in layout) throw new Error("the header was complete");
     expect(layout.byteLength).toBe(old.length);
@@ -141,10 +151,12 @@ describe("columnar serialization", () => {
       const back = deserializeColumns(bytes, inflateRawSync);
       expect(back.channels).toEqual(ecumaster.channels);
       expect(back.warnings).toEqual(ecumaster.warnings);
-      back.time.forEach((t, i) => expect(t).toBeCloseTo(ecumaster.time[i], 9));
-      back.columns.forEach((column, i) =>
-        expect(Array.from(column).map(String)).toEqual(Array.from(ecumaster.columns[i]).map(String)),
-      );
+      back.time.forEach((t, i) => {
+        expect(t).toBeCloseTo(ecumaster.time[i], 9);
+      });
+      back.columns.forEach((column, i) => {
+        expect(Array.from(column).map(String)).toEqual(Array.from(ecumaster.columns[i]).map(String));
+      });
     });
 
     it("tells each array's stored place from the header, so one channel is fetched by range and inflated alone", () => {
@@ -186,8 +198,12 @@ describe("columnar serialization", () => {
         const back = deserializeColumns(subset, inflateRawSync);
         expect(back.channels).toEqual(keep.map((i) => log.channels[i]));
         expect(back.rowCount).toBe(log.rowCount);
-        back.columns.forEach((column, k) => expect(Array.from(column)).toEqual(Array.from(log.columns[keep[k]])));
-        back.time.forEach((t, i) => expect(t).toBeCloseTo(log.time[i], 9));
+        back.columns.forEach((column, k) => {
+          expect(Array.from(column)).toEqual(Array.from(log.columns[keep[k]]));
+        });
+        back.time.forEach((t, i) => {
+          expect(t).toBeCloseTo(log.time[i], 9);
+        });
       }
       const deflated = serializeColumns(log, deflate);
       const from = readColumnsLayout(deflated);

@@ -21,7 +21,9 @@ describe("route preloads", () => {
     expect(MAX_CONCURRENT_PRELOADS).toBe(4);
     const scheduler = new PreloadScheduler();
     const loads = Array.from({ length: 6 }, deferredLoad);
-    loads.forEach((entry, index) => scheduler.preload(`/route-${index}`, entry.load));
+    loads.forEach((entry, index) => {
+      scheduler.preload(`/route-${index}`, entry.load);
+    });
     await tick();
     expect(loads.map((entry) => entry.load.mock.calls.length)).toEqual([1, 1, 1, 1, 0, 0]);
     expect([scheduler.active, scheduler.queued]).toEqual([4, 2]);
@@ -35,7 +37,9 @@ describe("route preloads", () => {
   it("free a slot when a load fails too", async () => {
     const scheduler = new PreloadScheduler();
     const loads = Array.from({ length: 5 }, deferredLoad);
-    loads.forEach((entry, index) => scheduler.preload(`/route-${index}`, entry.load));
+    loads.forEach((entry, index) => {
+      scheduler.preload(`/route-${index}`, entry.load);
+    });
     await tick();
     loads[1].finish(false);
     await tick();
@@ -70,7 +74,9 @@ describe("route preloads", () => {
   it("put a hovered link's route at the front of the queue", async () => {
     const scheduler = new PreloadScheduler();
     const running = Array.from({ length: 4 }, deferredLoad);
-    running.forEach((entry, index) => scheduler.preload(`/busy-${index}`, entry.load));
+    running.forEach((entry, index) => {
+      scheduler.preload(`/busy-${index}`, entry.load);
+    });
     const visible = deferredLoad();
     const hovered = deferredLoad();
     scheduler.preload("/visible", visible.load);
@@ -85,7 +91,9 @@ describe("route preloads", () => {
   it("move an already queued route to the front when it is hovered", async () => {
     const scheduler = new PreloadScheduler();
     const running = Array.from({ length: 4 }, deferredLoad);
-    running.forEach((entry, index) => scheduler.preload(`/busy-${index}`, entry.load));
+    running.forEach((entry, index) => {
+      scheduler.preload(`/busy-${index}`, entry.load);
+    });
     const first = deferredLoad();
     const later = deferredLoad();
     scheduler.preload("/first", first.load);

@@ -22,10 +22,22 @@ function image(size: number) {
   const view = new DataView(bytes.buffer);
   return {
     bytes,
-    u8: (at: number, ...values: number[]) => values.forEach((v, i) => view.setUint8(at + i, v & 0xff)),
-    u16: (at: number, ...values: number[]) => values.forEach((v, i) => view.setUint16(at + 2 * i, v, false)),
-    f32: (at: number, ...values: number[]) => values.forEach((v, i) => view.setFloat32(at + 4 * i, v, false)),
-    text: (at: number, text: string) => Array.from(text).forEach((c, i) => (bytes[at + i] = c.charCodeAt(0))),
+    u8: (at: number, ...values: number[]) =>
+      values.forEach((v, i) => {
+        view.setUint8(at + i, v & 0xff);
+      }),
+    u16: (at: number, ...values: number[]) =>
+      values.forEach((v, i) => {
+        view.setUint16(at + 2 * i, v, false);
+      }),
+    f32: (at: number, ...values: number[]) =>
+      values.forEach((v, i) => {
+        view.setFloat32(at + 4 * i, v, false);
+      }),
+    text: (at: number, text: string) =>
+      Array.from(text).forEach((c, i) => {
+        bytes[at + i] = c.charCodeAt(0);
+      }),
   };
 }
 

@@ -136,7 +136,9 @@ describe("TunerPro XDF import", () => {
 
   it("reads an image through the imported definition as TunerPro would show it", () => {
     const image = Buffer.alloc(0x1000);
-    [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120].forEach((raw, i) => image.writeUInt16LE(raw, 0x100 + 2 * i));
+    [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120].forEach((raw, i) => {
+      image.writeUInt16LE(raw, 0x100 + 2 * i);
+    });
     image.set([1, 2, 3], 0xf0);
     image.set([0xfc, 4, 0xf8, 8], 0x200); // column-major signed: col 0 = [-4, 4], col 1 = [-8, 8]
     image.writeUInt16BE(28000, 0x240);

@@ -16,20 +16,20 @@ export interface CursorGrid {
 
 /**
  * The grid of [t0, t1] at `pixels` columns: column p reads the sample `indexAt(t0 + p/pixels·span)`
- * (a negative index reads NaN) and channel k's value there from `valueOf(k, index)`.
+ * (a negative index reads NaN) and channel k's value there from `valueFor(k, index)`.
  */
 export function cursorGrid(
   view: { t0: number; t1: number; pixels: number },
   ids: string[],
   indexAt: (t: number) => number,
-  valueOf: (channel: number, index: number) => number,
+  valueFor: (channel: number, index: number) => number,
 ): CursorGrid {
   const { t0, t1 } = view;
   const pixels = Math.max(1, Math.round(view.pixels));
   const values = new Float64Array((pixels + 1) * ids.length);
   for (let p = 0; p <= pixels; p++) {
     const index = indexAt(t0 + ((t1 - t0) * p) / pixels);
-    for (let k = 0; k < ids.length; k++) values[p * ids.length + k] = index < 0 ? NaN : valueOf(k, index);
+    for (let k = 0; k < ids.length; k++) values[p * ids.length + k] = index < 0 ? NaN : valueFor(k, index);
   }
   return { t0, t1, pixels, ids, values };
 }
@@ -44,6 +44,8 @@ export function readGrid(
   const p = Math.round(((t - grid.t0) / (grid.t1 - grid.t0)) * grid.pixels);
   if (!(p >= 0 && p <= grid.pixels)) return undefined;
   const values: Record<string, number> = {};
-  grid.ids.forEach((id, k) => (values[id] = grid.values[p * grid.ids.length + k]));
+  grid.ids.forEach((id, k) => {
+    values[id] = grid.values[p * grid.ids.length + k];
+  });
   return values;
 }

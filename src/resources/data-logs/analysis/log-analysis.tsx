@@ -373,17 +373,17 @@ export const LogAnalysis = memo(function LogAnalysis({
         event.altKey
       )
         return;
-      const actions: Record<string, () => void> = {
-        ArrowLeft: () => pan(-0.2),
-        ArrowRight: () => pan(0.2),
-        "+": () => zoom(0.5),
-        "=": () => zoom(0.5),
-        "-": () => zoom(2),
-        "0": reset,
-        Escape: reset,
-        o: () => arrange(overlaid ? "stacked" : "overlaid"),
-      };
-      const action = actions[event.key];
+      const actions = new Map<string, () => void>([
+        ["ArrowLeft", () => pan(-0.2)],
+        ["ArrowRight", () => pan(0.2)],
+        ["+", () => zoom(0.5)],
+        ["=", () => zoom(0.5)],
+        ["-", () => zoom(2)],
+        ["0", reset],
+        ["Escape", reset],
+        ["o", () => arrange(overlaid ? "stacked" : "overlaid")],
+      ]);
+      const action = actions.get(event.key);
       if (!action) return;
       event.preventDefault();
       action();

@@ -61,11 +61,11 @@ const timeAt = (t: number) => indexAtTime(time.codes, codePosition(time.encoding
 
 /** The kept samples' times and values, decoded. */
 function pointsAt(column: EncodedColumn, indices: Uint32Array): SeriesPoints {
-  const [timeOf, valueOf] = [decoder(time.encoding), decoder(column.encoding)];
+  const [timeOf, valueFor] = [decoder(time.encoding), decoder(column.encoding)];
   const points = { time: new Float64Array(indices.length), values: new Float32Array(indices.length) };
   indices.forEach((index, k) => {
     points.time[k] = timeOf(time.codes[index]);
-    points.values[k] = valueOf(column.codes[index]);
+    points.values[k] = valueFor(column.codes[index]);
   });
   return points;
 }
@@ -74,8 +74,8 @@ function pointsAt(column: EncodedColumn, indices: Uint32Array): SeriesPoints {
 function statsOf(id: string, i0: number, i1: number): RangeStats {
   const column = columnOf(id);
   const stats = rangeStats(column.codes, i0, i1, gapCode(column.encoding), blocks.get(id));
-  const valueOf = decoder(column.encoding);
-  return { min: valueOf(stats.min), max: valueOf(stats.max), mean: valueOf(stats.mean), count: stats.count };
+  const valueFor = decoder(column.encoding);
+  return { min: valueFor(stats.min), max: valueFor(stats.max), mean: valueFor(stats.mean), count: stats.count };
 }
 
 let channelList: Array<{ id: string; name: string; unit: string; min: number; max: number; mean: number }> = [];
@@ -132,7 +132,9 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
       keepChannels(layout.header.channels);
       columns.clear();
       blocks.clear();
-      layout.header.channels.forEach((channel, i) => keepColumn(channel.id, loaded[i]));
+      layout.header.channels.forEach((channel, i) => {
+        keepColumn(channel.id, loaded[i]);
+      });
       return { result: summary(true) };
     }
     case "layout": {
@@ -172,7 +174,9 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
       const loaded = await Promise.all(
         missing.map((i) => codesFrom(channelPlaces[i], storedBytes(bytes, channelPlaces[i], start))),
       );
-      missing.forEach((i, k) => keepColumn(channelIds[i], loaded[k]));
+      missing.forEach((i, k) => {
+        keepColumn(channelIds[i], loaded[k]);
+      });
       return { result: summary(true) };
     }
     case "compute": {
