@@ -49,7 +49,8 @@ module.exports = {
     },
     {
       name: "providers-not-importing-ui",
-      comment: "Providers (http, data, auth, access, events) are below the UI: no resources, pages, components or shell.",
+      comment:
+        "Providers (http, data, auth, access, events) are below the UI: no resources, pages, components or shell.",
       severity: "error",
       from: { path: "^src/providers/" },
       to: { path: "^src/(resources|pages|components|shell)/" },
