@@ -10,8 +10,6 @@ import { firmwareMatrix } from "./firmware-matrix";
 import { firmwareSupport } from "./firmware-support";
 import { flashingOverview } from "./flashing-overview";
 import { managedDealers } from "./managed-dealers";
-import { managedDevices } from "./managed-devices";
-import { myDevices } from "./my-devices";
 import { myTunes } from "./my-tunes";
 import { notifications } from "./notifications";
 import { obdFunctions } from "./obd-functions";
@@ -25,13 +23,13 @@ import { supportRequests } from "./support-requests";
 import { supportedVehicles } from "./supported-vehicles";
 import { tuneFilePatches } from "./tune-file-patches";
 import { tuningRequests } from "./tuning-requests";
-import { userDevices } from "./user-devices";
+import { adminUserVehicles, managedVehicles, userVehicles } from "./user-vehicles";
 import { users } from "./users";
 
 /** Every route of the app, declared once. Order is menu order. */
 export const registry: ResourceDefinition[] = [
   ...pages,
-  myDevices,
+  userVehicles,
   myTunes,
   supportRequests,
   dataLogs,
@@ -40,11 +38,11 @@ export const registry: ResourceDefinition[] = [
   managedDealers,
   flashingOverview,
   tuningRequests,
-  managedDevices,
+  managedVehicles,
   appInfo,
   users,
   profileChangeRequests,
-  userDevices,
+  adminUserVehicles,
   firmwareSupport,
   firmwareMatrix,
   supportedVehicles,
