@@ -33,7 +33,6 @@ export const apiPaths = {
   /** The vehicles' old client name, which the server's routes still read their path by. */
   "my-devices": userVehicles,
   "managed-dealers": path("dealers"),
-  "my-tunes": path("tune-files"),
   "tune-files": path("tune-files"),
   "tune-file-patches": path("tune-file-patches"),
   "data-logs": path("data-logs"),

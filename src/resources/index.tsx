@@ -10,7 +10,6 @@ import { firmwareMatrix } from "./firmware-matrix";
 import { firmwareSupport } from "./firmware-support";
 import { flashingOverview } from "./flashing-overview";
 import { managedDealers } from "./managed-dealers";
-import { myTunes } from "./my-tunes";
 import { notifications } from "./notifications";
 import { obdFunctions } from "./obd-functions";
 import { onboardingVehicles } from "./onboarding-vehicles";
@@ -22,6 +21,7 @@ import { serverManagement } from "./server-management";
 import { supportRequests } from "./support-requests";
 import { supportedVehicles } from "./supported-vehicles";
 import { tuneFilePatches } from "./tune-file-patches";
+import { tuneFiles } from "./tune-files";
 import { tuningRequests } from "./tuning-requests";
 import { adminUserVehicles, managedVehicles, userVehicles } from "./user-vehicles";
 import { users } from "./users";
@@ -30,7 +30,7 @@ import { users } from "./users";
 export const registry: ResourceDefinition[] = [
   ...pages,
   userVehicles,
-  myTunes,
+  tuneFiles,
   supportRequests,
   dataLogs,
   sharedDataLog,
