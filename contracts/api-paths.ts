@@ -9,8 +9,9 @@
  *   updates); the list's path unless said otherwise.
  *
  * Resources of the app that show the same server data share its path (app info and server
- * management both read the status; my vehicles and the admin's user vehicles both read the
- * vehicles). The notification inbox is per user: `notificationsPath(uid)` in ./listen-streams.
+ * management both read the status). The vehicles are one resource, "user-vehicles", whatever view
+ * shows them (the owner's, the dealer's managed cars, the admins' list). The notification inbox is
+ * per user: `notificationsPath(uid)` in ./listen-streams.
  */
 export interface ResourceApiPath {
   readonly list: string;
@@ -22,15 +23,16 @@ function path(list: string, more: { record?: string; create?: string } = {}): Re
   return { list, record: more.record ?? list, create: more.create ?? list };
 }
 
+const userVehicles = path("user-vehicles");
+
 export const apiPaths = {
   "app-info": path("status"),
   "server-management": path("status"),
   "flashing-overview": path("analytics/flashing-overview"),
-  "my-devices": path("user-vehicles"),
-  "user-devices": path("user-vehicles"),
-  "managed-devices": path("user-vehicles/managed", { record: "user-vehicles" }),
+  "user-vehicles": userVehicles,
+  /** The vehicles' old client name, which the server's routes still read their path by. */
+  "my-devices": userVehicles,
   "managed-dealers": path("dealers"),
-  "my-tunes": path("tune-files"),
   "tune-files": path("tune-files"),
   "tune-file-patches": path("tune-file-patches"),
   "data-logs": path("data-logs"),
@@ -73,7 +75,7 @@ export function apiPathOf(resource: string): ResourceApiPath | undefined {
  * server's route parameters (tests/api/api-paths.test.ts checks every one is served). Without a
  * leading slash, as the data provider takes them.
  */
-const VEHICLES = apiPaths["my-devices"].list;
+const VEHICLES = apiPaths["user-vehicles"].list;
 const TUNE_FILES = apiPaths["tune-files"].list;
 const DATA_LOGS = apiPaths["data-logs"].list;
 const FIRMWARE = apiPaths["firmware-support"].list;
@@ -144,6 +146,8 @@ export const apiRoutes = {
     members: (id: string) => `${apiPaths.repositories.record}/${id}/members`,
   },
   vehicles: {
+    /** GET (dealer): the vehicles running the dealer's tunes, each addressed under the collection. */
+    managed: () => `${VEHICLES}/managed`,
     tuneFiles: (id: string) => `${VEHICLES}/${id}/tune-files`,
     /** `x`: the flash slot the bake is for. */
     tempBake: (id: string, x: string) => `${VEHICLES}/${id}/temp-bake/${x}`,

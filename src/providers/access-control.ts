@@ -37,8 +37,10 @@ export function createAccessControlProvider(
   guardOf: (resource: string) => string | undefined,
 ): AccessControlProvider {
   return {
-    can: async ({ resource }) => {
-      const guard = resource ? guardOf(resource) : "public";
+    // A menu entry passes its resource item: its identifier names the view (`user-vehicles/managed`).
+    can: async ({ resource, params }) => {
+      const identifier = typeof params?.resource?.identifier === "string" ? params.resource.identifier : resource;
+      const guard = identifier ? guardOf(identifier) : "public";
       if (guard === undefined) return { can: false, reason: `Unknown resource "${resource}"` };
       return canAccess(await currentRole(), guard);
     },

@@ -12,9 +12,6 @@ import { firmwareMatrix } from "./firmware-matrix";
 import { firmwareSupport } from "./firmware-support";
 import { flashingOverview } from "./flashing-overview";
 import { managedDealers } from "./managed-dealers";
-import { managedDevices } from "./managed-devices";
-import { myDevices } from "./my-devices";
-import { myTunes } from "./my-tunes";
 import { notifications } from "./notifications";
 import { obdFunctions } from "./obd-functions";
 import { onboardingVehicles } from "./onboarding-vehicles";
@@ -26,15 +23,16 @@ import { serverManagement } from "./server-management";
 import { supportRequests } from "./support-requests";
 import { supportedVehicles } from "./supported-vehicles";
 import { tuneFilePatches } from "./tune-file-patches";
+import { tuneFiles } from "./tune-files";
 import { tuningRequests } from "./tuning-requests";
-import { userDevices } from "./user-devices";
+import { adminUserVehicles, managedVehicles, userVehicles } from "./user-vehicles";
 import { users } from "./users";
 
 /** Every route of the app, declared once. Order is menu order. */
 export const registry: ResourceDefinition[] = [
   ...pages,
-  myDevices,
-  myTunes,
+  userVehicles,
+  tuneFiles,
   supportRequests,
   dataLogs,
   sharedDataLog,
@@ -42,11 +40,11 @@ export const registry: ResourceDefinition[] = [
   managedDealers,
   flashingOverview,
   tuningRequests,
-  managedDevices,
+  managedVehicles,
   appInfo,
   users,
   profileChangeRequests,
-  userDevices,
+  adminUserVehicles,
   firmwareSupport,
   firmwareMatrix,
   supportedVehicles,

@@ -59,10 +59,15 @@ export function refineResources(definitions: ResourceDefinition[] = registeredRe
       // Refine's menu key is the resource's parents and identifier joined: a tab page takes its entry's, so
       // the entry is selected. Every resource names its identifier, and Refine picks the first one with a
       // given identifier: the entry, registered before its tab pages, stays the one "firmware-support" names.
-      identifier: definition.meta.menuEntry ?? definition.name,
+      identifier: definition.meta.menuEntry ?? identifierOf(definition),
     });
   }
   return resources;
+}
+
+/** Refine's identifier of a definition: its name, or `<name>/<view>` for a further view of the resource. */
+export function identifierOf(definition: ResourceDefinition): string {
+  return definition.view ? `${definition.name}/${definition.view}` : definition.name;
 }
 
 /** The section of the menu entry a tab page belongs to, as its parent (its breadcrumb's first step). */
@@ -76,10 +81,16 @@ function menuEntryOf(definition: ResourceDefinition, definitions: ResourceDefini
   return entry.meta.menu === "portal" ? {} : { parent: entry.meta.menu };
 }
 
-/** The guard each resource name needs, for the access-control provider. */
+/**
+ * The guard a resource needs, for the access-control provider: by Refine identifier (a view's
+ * `<name>/<view>` has the view's guard), else by name (the resource's first definition).
+ */
 export function guardOf(name: string, definitions: ResourceDefinition[] = registeredResources()): string | undefined {
   if (name === "admin" || name === "dealer") return name;
-  return definitions.find((definition) => definition.name === name)?.guard;
+  return (
+    definitions.find((definition) => identifierOf(definition) === name) ??
+    definitions.find((definition) => definition.name === name)
+  )?.guard;
 }
 
 export interface FlatRoute {

@@ -18,7 +18,15 @@ export interface RoutePage {
 
 /** One resource or page, declared once: it produces Refine's resource, its routes and its menu entry. */
 export interface ResourceDefinition {
+  /** The resource's name: its API collection's (contracts/api-paths.ts), which its data hooks use. */
   name: string;
+  /**
+   * One of several views of the same resource on routes of their own (the dealer's managed
+   * vehicles beside the owner's): its own guard, label and menu entry under the identifier
+   * `<name>/<view>`, while its data hooks still name the resource, so they share one cache and an
+   * edit on one view refreshes every other. The resource's first definition has no view.
+   */
+  view?: string;
   guard: Guard;
   layout: LayoutName;
   list?: RoutePage;

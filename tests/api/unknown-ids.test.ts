@@ -16,7 +16,7 @@ const recordPaths: Array<{ name: string; as: "admin" | "customer" | "dealer"; pa
   {
     name: "a vehicle (my vehicles, managed vehicles, user vehicles)",
     as: "customer",
-    path: (id) => `${apiPaths["my-devices"].record}/${id}`,
+    path: (id) => `${apiPaths["user-vehicles"].record}/${id}`,
   },
   { name: "a user", as: "admin", path: (id) => apiRoutes.users.record(id) },
   { name: "a data log", as: "customer", path: (id) => `${apiPaths["data-logs"].record}/${id}` },

@@ -183,4 +183,23 @@ describe("access rules", () => {
     role = "admin";
     expect(await provider.can({ resource: "users", action: "list" })).toEqual({ can: true });
   });
+
+  it("guards each view of one resource by its own menu entry (the vehicles' owner, dealer and admin views)", async () => {
+    let role: Role | null = "customer";
+    const provider = createAccessControlProvider(
+      async () => role,
+      (name) => guardOf(name, registry),
+    );
+    const entry = (view?: string) => ({
+      resource: "user-vehicles",
+      action: "list",
+      params: { resource: { name: "user-vehicles", identifier: view ? `user-vehicles/${view}` : "user-vehicles" } },
+    });
+    expect(await provider.can(entry())).toEqual({ can: true });
+    expect((await provider.can(entry("managed"))).can).toBe(false);
+    expect((await provider.can(entry("admin"))).can).toBe(false);
+    role = "dealer";
+    expect(await provider.can(entry("managed"))).toEqual({ can: true });
+    expect((await provider.can(entry("admin"))).can).toBe(false);
+  });
 });

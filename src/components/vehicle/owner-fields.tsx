@@ -17,14 +17,15 @@ export function OwnerFields({ vehicle }: { vehicle: Vehicle }) {
   const save = form.handleSubmit((values) =>
     mutate(
       {
-        resource: "my-devices",
+        resource: "user-vehicles",
         id: vehicle.id,
         values,
         successNotification: { type: "success", message: "Vehicle saved" },
         errorNotification: false,
       },
       {
-        onSuccess: () => void invalidate({ resource: "my-devices", invalidates: ["list", "detail"], id: vehicle.id }),
+        onSuccess: () =>
+          void invalidate({ resource: "user-vehicles", invalidates: ["list", "detail"], id: vehicle.id }),
         onError: form.showServerError,
       },
     ),

@@ -20,14 +20,12 @@ import { TuneStore } from "./tune-store";
 import { VehicleHistory } from "./vehicle-history";
 import { SupportNotice, VehicleSummary } from "./vehicle-summary";
 
-export function VehicleHome({
-  vehicleId,
-  resource,
-}: {
-  vehicleId: string;
-  resource: "my-devices" | "managed-devices";
-}) {
-  const { result: vehicle, query } = useOne<Vehicle>({ resource, id: vehicleId, errorNotification: false });
+export function VehicleHome({ vehicleId }: { vehicleId: string }) {
+  const { result: vehicle, query } = useOne<Vehicle>({
+    resource: "user-vehicles",
+    id: vehicleId,
+    errorNotification: false,
+  });
   const missing = useRecordMissing(query.error);
   const progress = useVehicleEvents(vehicleId);
   const { user } = useSessionState();

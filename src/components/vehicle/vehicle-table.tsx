@@ -1,5 +1,6 @@
 /** Vehicles in a server-paged table (URL-synced), searched by VIN, nickname and, for admins, owner. */
 import { Button, Table, Tag, Typography } from "antd";
+import { apiRoutes } from "../../../contracts/api-paths";
 import type { FlashResult } from "../../../contracts/flash-logs";
 import type { Vehicle } from "../../../contracts/user-vehicles";
 import { Link } from "../link";
@@ -11,17 +12,22 @@ import { SupportTag } from "./vehicle-summary";
 const when = (at: string | null) => (at ? new Date(at).toLocaleString() : "never");
 
 export function VehicleTable({
-  resource,
+  view,
   linkTo,
   searchPlaceholder,
 }: {
-  resource: "managed-devices" | "user-devices";
+  /** Which of the vehicles' lists: the dealer's managed cars, or every car (admins). */
+  view: "managed" | "admin";
   linkTo: (vehicle: Vehicle) => string;
   searchPlaceholder: string;
 }) {
-  const { tableProps, filters, setFilters } = useResourceTable<Vehicle>(resource, { field: "name", order: "asc" });
+  const { tableProps, filters, setFilters } = useResourceTable<Vehicle>(
+    "user-vehicles",
+    { field: "name", order: "asc" },
+    view === "managed" ? { meta: { apiPath: apiRoutes.vehicles.managed() } } : {},
+  );
   // Every car of the system (admins): the owner leads to their account, and a list can be narrowed to one owner.
-  const admin = resource === "user-devices";
+  const admin = view === "admin";
   const ownerFilter = filters.find(
     (filter) => "field" in filter && filter.field === "ownerUid" && filter.operator === "eq",
   );

@@ -84,7 +84,7 @@ function Section<Row extends { id: string | number }>({
 }
 
 export function UserVehicles({ uid }: { uid: string }) {
-  const { rows, total, loading } = useListOf<Vehicle>(apiPaths["user-devices"].list, {
+  const { rows, total, loading } = useListOf<Vehicle>(apiPaths["user-vehicles"].list, {
     "ownerUid[eq]": uid,
     sort: "-lastConnectedAt",
   });
@@ -148,7 +148,7 @@ export function UserDataLogs({ uid }: { uid: string }) {
 
 /** The flash sessions of the user's cars (the flash log is kept per car). */
 export function UserFlashSessions({ uid }: { uid: string }) {
-  const vehicles = useListOf<Vehicle>(apiPaths["user-devices"].list, { "ownerUid[eq]": uid, pageSize: "100" });
+  const vehicles = useListOf<Vehicle>(apiPaths["user-vehicles"].list, { "ownerUid[eq]": uid, pageSize: "100" });
   const ids = vehicles.rows.map((vehicle) => vehicle.id);
   const { rows, total, loading } = useListOf<FlashLog>(
     apiRoutes.flashLog.list(),

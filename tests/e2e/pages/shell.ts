@@ -23,6 +23,26 @@ export class Shell {
     await this.page.getByRole("button", { name: "Go Home" }).click();
   }
 
+  /** Opens a page from the portal's side menu, as a click: the app navigates without loading the page again. */
+  async openFromMenu(label: string) {
+    await this.page
+      .locator(".ant-layout-sider")
+      .getByRole("menuitem", { name: new RegExp(`${label}$`) })
+      .click();
+  }
+
+  /** Marks the loaded document, so a test can tell later whether the page was loaded again. */
+  async markDocument() {
+    await this.page.evaluate(() => {
+      (window as unknown as { documentMark?: boolean }).documentMark = true;
+    });
+  }
+
+  /** Whether the document marked by `markDocument` is still the one shown (no reload since). */
+  async sameDocument(): Promise<boolean> {
+    return this.page.evaluate(() => (window as unknown as { documentMark?: boolean }).documentMark === true);
+  }
+
   /** A link in the public site's header navigation. */
   siteLink(name: string) {
     return this.page.getByRole("banner").getByRole("link", { name, exact: true });

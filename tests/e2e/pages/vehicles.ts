@@ -12,6 +12,14 @@ export class VehiclePage {
     return this.page.url().split("/my-devices/")[1];
   }
 
+  /** Gives the car a new nickname in the owner's fields and saves it. */
+  async rename(name: string) {
+    const form = this.page.getByRole("form", { name: "Your notes on the car" });
+    await form.getByLabel("Nickname").fill(name);
+    await form.getByRole("button", { name: "Save" }).click();
+    await expect(this.page.getByText("Vehicle saved").first()).toBeVisible();
+  }
+
   flashCard() {
     return this.page
       .locator(".ant-card")

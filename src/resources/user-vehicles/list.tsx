@@ -54,7 +54,7 @@ function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
 
 export function MyDeviceList() {
   const { result, query } = useList<Vehicle>({
-    resource: "my-devices",
+    resource: "user-vehicles",
     pagination: { pageSize: 100 },
     sorters: [{ field: "name", order: "asc" }],
   });

@@ -3,5 +3,5 @@ import { VehicleHome } from "../../components/vehicle/vehicle-home";
 
 export function MyDeviceShow() {
   const { id } = useParams();
-  return <VehicleHome vehicleId={id ?? ""} resource="my-devices" />;
+  return <VehicleHome vehicleId={id ?? ""} />;
 }

@@ -8,7 +8,7 @@ export function ManagedDevicesList() {
     <FullScreenPage>
       <PageFrame title="Managed vehicles" subtitle="Customer vehicles running your tunes">
         <VehicleTable
-          resource="managed-devices"
+          view="managed"
           linkTo={(vehicle) => `/managed-devices/${vehicle.id}`}
           searchPlaceholder="VIN, nickname or owner"
         />

@@ -10,7 +10,7 @@ export function UserDevicesList() {
   return (
     <PageFrame title="User vehicles" subtitle="Every vehicle in the system, with its owner, ECU and firmware">
       <VehicleTable
-        resource="user-devices"
+        view="admin"
         linkTo={(vehicle) => `/my-devices/${vehicle.id}`}
         searchPlaceholder="VIN, nickname, firmware or owner email"
       />

@@ -3,5 +3,5 @@ import { VehicleHome } from "../../components/vehicle/vehicle-home";
 
 export function ManagedDevicesShow() {
   const { deviceId } = useParams();
-  return <VehicleHome vehicleId={deviceId ?? ""} resource="managed-devices" />;
+  return <VehicleHome vehicleId={deviceId ?? ""} />;
 }

@@ -1,11 +1,11 @@
-import { apiPaths } from "../../../contracts/api-paths";
 import { menuIcon } from "../../components/menu-icon";
 import { drawerRoutes } from "../../routing/drawer-routes";
 import { lazyPage } from "../../routing/lazy-page";
 import type { ResourceDefinition } from "../../routing/types";
 
-export const myTunes: ResourceDefinition = {
-  name: "my-tunes",
+/** The tune files, on the page "My tunes": the vehicles' tunes for everyone, the catalogue for sellers. */
+export const tuneFiles: ResourceDefinition = {
+  name: "tune-files",
   guard: "auth",
   layout: "portal",
   ...drawerRoutes(
@@ -17,6 +17,5 @@ export const myTunes: ResourceDefinition = {
     label: "My tunes",
     icon: menuIcon("ThunderboltOutlined"),
     menu: "portal",
-    apiPath: apiPaths["my-tunes"].list,
   },
 };
