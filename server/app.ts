@@ -92,26 +92,8 @@ function portalUrlOf(app: FastifyInstance, config: Config): string {
   return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
-export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const helmet = helmetOptions(config);
-  const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(config.logLevel, options.logStream),
-    bodyLimit: config.bodyLimitBytes,
-    requestTimeout: config.requestTimeoutMs,
-    // A handler still working after the time-out answers 503 (request.signal is aborted); a
-    // transaction it holds is rolled back by the database guard after the same time.
-    handlerTimeout: config.requestTimeoutMs,
-    // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY.
-    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
-    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // Unique across restarts and instances (Fastify's default counts from req-1 again): the id the
-    // logs, the audit trail and the answer's X-Request-Id header share.
-    genReqId: () => randomUUID(),
-    // Refusals before routing (414, 431, …) answer in our error shape with the same security headers.
-    ...earlyErrorHandlers(securityHeaders(helmet)),
-  });
-  app.decorate("shuttingDown", false);
-
+/** The services every route reaches through `app.ctx`, over the given or a newly opened database. */
+async function createContext(app: FastifyInstance, config: Config, options: BuildOptions): Promise<AppContext> {
   const database =
     options.database ??
     (await openDatabase({
@@ -161,6 +143,83 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       : sandboxProvider(`whsec_sandbox_${secrets.sign("payment-sandbox-webhook", "v1")}`),
     startedAt: new Date(),
   };
+  return ctx;
+}
+
+/**
+ * Headers on every answer: no caching and the request id on /api, `Connection: close` while shutting
+ * down; and no answer leaves from inside a transaction.
+ */
+function installAnswerHeaders(app: FastifyInstance) {
+  const refusedAnswers = new WeakSet<object>();
+  app.addHook("onSend", async (request, reply) => {
+    // An answer must not leave before its transaction commits (server/db/transaction-guard.ts, rule 3);
+    // the error answer that replaces a refused one is itself sent from inside it, and goes out.
+    if (insideTransaction() && !refusedAnswers.has(reply)) {
+      refusedAnswers.add(reply);
+      throw new AnswerInsideTransactionError();
+    }
+    if (request.url.startsWith("/api")) reply.header("Cache-Control", "no-store").header("X-Request-Id", request.id);
+    if (app.shuttingDown) reply.header("Connection", "close");
+  });
+}
+
+/** The /api/v1 resources, behind authentication. */
+async function registerApi(api: FastifyInstance, ctx: AppContext) {
+  installAuthentication(api, ctx.identity, ctx.users);
+  await api.register(healthRoutes, { ctx });
+  await api.register(statusRoutes, { ctx });
+  await api.register(authRoutes, { ctx });
+  await api.register(publicSiteRoutes, { ctx });
+  await api.register(profileRoutes, { ctx });
+  await api.register(dealerRoutes, { ctx });
+  await api.register(profileChangeRequestRoutes, { ctx });
+  await api.register(stripeRoutes, { ctx });
+  await api.register(paymentRoutes, { ctx });
+  await api.register(repositoryRoutes, { ctx });
+  await api.register(auditEventRoutes, { ctx });
+  await api.register(userRoutes, { ctx });
+  await api.register(dashboardRoutes, { ctx });
+  await api.register(tuningRequestRoutes, { ctx });
+  await api.register(dataLogRoutes, { ctx });
+  await api.register(dataLogShareRoutes, { ctx });
+  await api.register(firmwareSupportRoutes, { ctx });
+  await api.register(supportRequestRoutes, { ctx });
+  await api.register(tuneFileRoutes, { ctx });
+  await api.register(tuneViewerRoutes, { ctx });
+  await api.register(tuneFilePatchRoutes, { ctx });
+  await api.register(userVehicleRoutes, { ctx });
+  await api.register(vehicleBakeRoutes, { ctx });
+  await api.register(bakedFileRoutes, { ctx });
+  await api.register(flashAuthenticationRoutes, { ctx });
+  await api.register(flashLogRoutes, { ctx });
+  await api.register(flashLogAdminRoutes, { ctx });
+  await api.register(analyticsRoutes, { ctx });
+  await api.register(notificationRoutes, { ctx });
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const helmet = helmetOptions(config);
+  const app = Fastify({
+    logger: options.logger === false ? false : loggerOptions(config.logLevel, options.logStream),
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeout: config.requestTimeoutMs,
+    // A handler still working after the time-out answers 503 (request.signal is aborted); a
+    // transaction it holds is rolled back by the database guard after the same time.
+    handlerTimeout: config.requestTimeoutMs,
+    // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Unique across restarts and instances (Fastify's default counts from req-1 again): the id the
+    // logs, the audit trail and the answer's X-Request-Id header share.
+    genReqId: () => randomUUID(),
+    // Refusals before routing (414, 431, …) answer in our error shape with the same security headers.
+    ...earlyErrorHandlers(securityHeaders(helmet)),
+  });
+  app.decorate("shuttingDown", false);
+
+  const ctx = await createContext(app, config, options);
+  const { database, identity } = ctx;
   app.decorate("ctx", ctx);
   defineBackgroundJobs(ctx);
   // The queue's workers start once the app is ready (after main.ts migrated the database).
@@ -185,54 +244,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Limits are set per upload by server/http/uploads.ts, which every upload route goes through.
   await app.register(fastifyMultipart, { limits: { fileSize: config.uploadLimitBytes } });
   await app.register(fastifyHelmet, helmet);
-  const refusedAnswers = new WeakSet<object>();
-  app.addHook("onSend", async (request, reply) => {
-    // An answer must not leave before its transaction commits (server/db/transaction-guard.ts, rule 3);
-    // the error answer that replaces a refused one is itself sent from inside it, and goes out.
-    if (insideTransaction() && !refusedAnswers.has(reply)) {
-      refusedAnswers.add(reply);
-      throw new AnswerInsideTransactionError();
-    }
-    if (request.url.startsWith("/api")) reply.header("Cache-Control", "no-store").header("X-Request-Id", request.id);
-    if (app.shuttingDown) reply.header("Connection", "close");
-  });
+  installAnswerHeaders(app);
 
   await app.register(sessionRoutes, { prefix: "/api", ctx });
-  await app.register(
-    async (api) => {
-      installAuthentication(api, identity, ctx.users);
-      await api.register(healthRoutes, { ctx });
-      await api.register(statusRoutes, { ctx });
-      await api.register(authRoutes, { ctx });
-      await api.register(publicSiteRoutes, { ctx });
-      await api.register(profileRoutes, { ctx });
-      await api.register(dealerRoutes, { ctx });
-      await api.register(profileChangeRequestRoutes, { ctx });
-      await api.register(stripeRoutes, { ctx });
-      await api.register(paymentRoutes, { ctx });
-      await api.register(repositoryRoutes, { ctx });
-      await api.register(auditEventRoutes, { ctx });
-      await api.register(userRoutes, { ctx });
-      await api.register(dashboardRoutes, { ctx });
-      await api.register(tuningRequestRoutes, { ctx });
-      await api.register(dataLogRoutes, { ctx });
-      await api.register(dataLogShareRoutes, { ctx });
-      await api.register(firmwareSupportRoutes, { ctx });
-      await api.register(supportRequestRoutes, { ctx });
-      await api.register(tuneFileRoutes, { ctx });
-      await api.register(tuneViewerRoutes, { ctx });
-      await api.register(tuneFilePatchRoutes, { ctx });
-      await api.register(userVehicleRoutes, { ctx });
-      await api.register(vehicleBakeRoutes, { ctx });
-      await api.register(bakedFileRoutes, { ctx });
-      await api.register(flashAuthenticationRoutes, { ctx });
-      await api.register(flashLogRoutes, { ctx });
-      await api.register(flashLogAdminRoutes, { ctx });
-      await api.register(analyticsRoutes, { ctx });
-      await api.register(notificationRoutes, { ctx });
-    },
-    { prefix: "/api/v1" },
-  );
+  await app.register(async (api) => registerApi(api, ctx), { prefix: "/api/v1" });
 
   app.get("/config.json", { config: { public: true } }, async (_request, reply) =>
     reply.header("Cache-Control", "no-cache").send(webConfig(config)),

@@ -165,7 +165,23 @@ export function registerCrud<Input extends { id?: string }, Row, Stored extends 
     return reply.status(204).send();
   });
 
-  const put: CrudPut<Input, Row> = {
+  return crudPut(ctx, resource, { byId, stored, targetType });
+}
+
+interface CrudHelpers<Stored> {
+  byId: (id: string) => ReturnType<typeof eq>;
+  stored: (row: unknown) => Stored;
+  targetType: string;
+}
+
+/** The resource's PUT: creates (no id, 201) or updates (id, 200) in one transaction, audited. */
+function crudPut<Input extends { id?: string }, Row, Stored extends Record<string, unknown>>(
+  ctx: AppContext,
+  resource: CrudResource<Input, Row, Stored>,
+  { byId, stored, targetType }: CrudHelpers<Stored>,
+): CrudPut<Input, Row> {
+  const admin = { role: "admin" as const };
+  return {
     path: resource.path,
     options: {
       config: admin,
@@ -206,7 +222,6 @@ export function registerCrud<Input extends { id?: string }, Row, Stored extends 
       }
     },
   };
-  return put;
 }
 
 const labelOf = (row: Record<string, unknown>) => String(row.name ?? row.firmwareId ?? row.id);

@@ -1,5 +1,4 @@
 import fastifyRateLimit from "@fastify/rate-limit";
-import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import {
@@ -15,11 +14,10 @@ import {
 } from "../../contracts/account";
 import { apiRoutes } from "../../contracts/api-paths";
 import type { AppContext } from "../context";
-import { users } from "../db/schema";
-import { badRequest, conflict, forbidden, notFound, unauthorized } from "../errors";
+import { forbidden, notFound, unauthorized } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import type { ZodTypeProvider } from "../http/zod";
-import { accountOf } from "../services/accounts";
+import { accountOf, saveAccountPatch, updateIdentityUser, userRecord } from "../services/accounts";
 import { isCredentialError } from "../services/identity";
 import { sendPasswordReset, sendPasswordResetByEmail, sendSignInLink, sendVerification } from "../services/mail";
 
@@ -28,42 +26,21 @@ const idParams = z.strictObject({ id: z.string().min(1).max(128) });
 const EMAIL_LINK_LIMIT = { max: 5, timeWindow: "10 minutes" };
 
 export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  registerAccountRoutes(plugin, ctx);
+  // Asked without signing in: bounded per client address, so nobody sends a flood of email through us.
+  await plugin.register(fastifyRateLimit, { global: false });
+  registerAccountEmailRoutes(plugin, ctx);
+  registerEmailLinkRoutes(plugin, ctx);
+}
+
+/** The caller's account, its changes, and a session cookie for its ID token. */
+function registerAccountRoutes(plugin: FastifyInstance, ctx: AppContext) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { auth } = ctx.identity;
 
-  async function userRecord(uid: string) {
-    try {
-      return await auth.getUser(uid);
-    } catch (error) {
-      if ((error as { code?: string }).code === "auth/user-not-found") throw notFound(`User ${uid}`);
-      throw error;
-    }
-  }
-
-  async function updateIdentityUser(uid: string, fields: Parameters<typeof auth.updateUser>[1]) {
-    try {
-      return await auth.updateUser(uid, fields);
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === "auth/phone-number-already-exists") {
-        throw conflict("That phone number belongs to another account", [
-          { path: "phoneNumber", message: "Used by another account" },
-        ]);
-      }
-      if (
-        code === "auth/invalid-phone-number" ||
-        code === "auth/invalid-photo-url" ||
-        code === "auth/invalid-display-name"
-      ) {
-        throw badRequest("Invalid body", (error as Error).message);
-      }
-      throw error;
-    }
-  }
-
   app.get(`/${apiRoutes.account.mine()}`, { schema: { response: { 200: accountSchema } } }, async (request) => {
     const caller = callerOf(request);
-    return accountOf(ctx.db, await userRecord(caller.uid));
+    return accountOf(ctx.db, await userRecord(auth, caller.uid));
   });
 
   app.patch(
@@ -80,19 +57,10 @@ export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppCon
         ...(patch.phoneNumber !== undefined && { phoneNumber: patch.phoneNumber }),
       };
       const record =
-        Object.keys(identityFields).length > 0 ? await updateIdentityUser(id, identityFields) : await userRecord(id);
-      await ctx.db
-        .update(users)
-        .set({
-          displayName: record.displayName ?? null,
-          photoUrl: record.photoURL ?? null,
-          phoneNumber: record.phoneNumber ?? null,
-          ...(patch.preferences && {
-            preferences: sql`${users.preferences} || ${JSON.stringify(patch.preferences)}::jsonb`,
-          }),
-          updatedAt: new Date(),
-        })
-        .where(eq(users.uid, id));
+        Object.keys(identityFields).length > 0
+          ? await updateIdentityUser(auth, id, identityFields)
+          : await userRecord(auth, id);
+      await saveAccountPatch(ctx.db, record, patch.preferences);
       return accountOf(ctx.db, record);
     },
   );
@@ -114,9 +82,12 @@ export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppCon
       }
     },
   );
+}
 
-  // Asked without signing in: bounded per client address, so nobody sends a flood of email through us.
-  await app.register(fastifyRateLimit, { global: false });
+/** Password-reset and verification emails for a signed-in user's own account (or by an admin). */
+function registerAccountEmailRoutes(plugin: FastifyInstance, ctx: AppContext) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { auth } = ctx.identity;
 
   for (const [path, send] of [
     [apiRoutes.account.passwordResetEmail(":id"), sendPasswordReset],
@@ -129,7 +100,7 @@ export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppCon
         const caller = callerOf(request);
         const { id } = request.params;
         assertSelfOrAdmin(caller, id);
-        const record = await userRecord(id);
+        const record = await userRecord(auth, id);
         if (!record.email) throw notFound(`An email address for user ${id}`);
         // 202 once the mail server took the message; deliver() answers 503 when it did not.
         await send(ctx, {
@@ -141,6 +112,10 @@ export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppCon
       },
     );
   }
+}
+
+function registerEmailLinkRoutes(plugin: FastifyInstance, ctx: AppContext) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
 
   /**
    * Links asked for by address, without signing in. The answer is 202 at once, before even looking

@@ -4,7 +4,6 @@
  * The app sends what it reads from the car now and the ECU's security-access seed; the server
  * answers a one-use grant and the key for the seed, so the seed/key algorithm and its secret stay here.
  */
-import { eq, or } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiPaths } from "../../contracts/api-paths";
@@ -17,12 +16,11 @@ import {
 } from "../../contracts/flash-logs";
 import { computeKey, isUnlockedSeed, SeedKeyError } from "../../domain/flashing/seed-key";
 import type { AppContext } from "../context";
-import { firmwareSupport, flashGrants } from "../db/schema";
 import { badRequest, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import type { ZodTypeProvider } from "../http/zod";
-import { grantOfToken, grantToken } from "../services/flash-grants";
+import { flashingSupportOf, grantOfToken, grantToken, insertGrant } from "../services/flash-grants";
 import { type PreflightPassed, PreflightRefused, type PreflightResult, preflight } from "../services/flash-preflight";
 import { vehicleFor } from "../services/tune-access";
 
@@ -39,6 +37,12 @@ const bootloaderParams = z.strictObject({ id: z.uuid("id must be a UUID"), x: z.
 const bootloaderQuery = z.strictObject({ grant: z.string().max(512).optional() });
 
 export async function flashAuthenticationRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  registerFlashAuthenticationRoute(plugin, ctx);
+  registerBootloaderRoute(plugin, ctx);
+}
+
+/** The pre-flight, and when it passes a one-use grant and the key for the ECU's seed. */
+function registerFlashAuthenticationRoute(plugin: FastifyInstance, ctx: AppContext) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
 
@@ -75,23 +79,20 @@ export async function flashAuthenticationRoutes(plugin: FastifyInstance, { ctx }
           throw badRequest("Invalid body", error.message, [{ path: "seed", message: error.message }]);
         throw error;
       }
-      const [grant] = await db
-        .insert(flashGrants)
-        .values({
-          vehicleId: vehicle.id,
-          grantedTo: caller.uid,
-          kind: passed.kind,
-          bakedTuneFileId: passed.bakedTuneFileId,
-          tuneFileId: passed.tuneFileId,
-          sha256: passed.sha256,
-          vin: body.vin,
-          ecuSerial: body.ecu.ecuSerial,
-          softwareId: body.ecu.softwareId,
-          firmwareId: passed.firmwareId,
-          batteryVolts: body.batteryVolts,
-          expiresAt: new Date(Date.now() + FLASH_GRANT_TTL_MS),
-        })
-        .returning();
+      const grant = await insertGrant(db, {
+        vehicleId: vehicle.id,
+        grantedTo: caller.uid,
+        kind: passed.kind,
+        bakedTuneFileId: passed.bakedTuneFileId,
+        tuneFileId: passed.tuneFileId,
+        sha256: passed.sha256,
+        vin: body.vin,
+        ecuSerial: body.ecu.ecuSerial,
+        softwareId: body.ecu.softwareId,
+        firmwareId: passed.firmwareId,
+        batteryVolts: body.batteryVolts,
+        expiresAt: new Date(Date.now() + FLASH_GRANT_TTL_MS),
+      });
       const answer: FlashAuthenticationAnswer = {
         grant: {
           id: grant.id,
@@ -116,6 +117,11 @@ export async function flashAuthenticationRoutes(plugin: FastifyInstance, { ctx }
       return reply.status(201).send(answer);
     },
   );
+}
+
+function registerBootloaderRoute(plugin: FastifyInstance, ctx: AppContext) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { db } = ctx;
 
   /** The bootloader, only to a holder of a live grant for this car and firmware (header `x-flash-grant` or `?grant=`); reading does not use the grant. */
   app.get(
@@ -134,13 +140,7 @@ export async function flashAuthenticationRoutes(plugin: FastifyInstance, { ctx }
           [{ path: "grant", message: "required" }],
         );
       const grant = await grantOfToken(db, ctx.secrets, token, vehicle.id, { allowUsed: true });
-      const byId = z.uuid().safeParse(x).success;
-      const [record] = await db
-        .select()
-        .from(firmwareSupport)
-        .where(
-          byId ? or(eq(firmwareSupport.id, x), eq(firmwareSupport.firmwareId, x)) : eq(firmwareSupport.firmwareId, x),
-        );
+      const record = await flashingSupportOf(db, x);
       if (!record || record.firmwareId !== grant.firmwareId) throw notFound(`Flashing support ${x} for this grant`);
       if (!record.bootloaderSha256) throw notFound(`A bootloader for ${record.firmwareId}`);
       return reply

@@ -8,7 +8,7 @@
  * that GET like any other. Like every `/users/{id}` path, a user acts on their
  * own and an admin on anyone's; another user's notification id is not found.
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { ACCOUNT_STREAM_EVENT } from "../../contracts/account";
@@ -25,13 +25,18 @@ import {
 } from "../../contracts/notifications";
 import type { AppContext } from "../context";
 import { notifications } from "../db/schema";
-import { notFound } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { EventStreams } from "../http/event-stream";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import type { ZodTypeProvider } from "../http/zod";
-import { auditChangeTo } from "../services/audit";
-import { type NotificationEvent, notificationToApi } from "../services/notifications";
+import {
+  markAllNotificationsRead,
+  type NotificationEvent,
+  notificationPage,
+  notificationToApi,
+  ofRecipient,
+  setNotificationRead,
+} from "../services/notifications";
 
 const PATH = "/users/:id/notifications";
 const userParams = z.strictObject({ id: z.string().min(1).max(128) });
@@ -67,20 +72,7 @@ export async function notificationRoutes(plugin: FastifyInstance, { ctx }: { ctx
       const uid = recipientOf(request, request.params.id);
       const query = listQueryOf(request, listSpec);
       const [page, unreadCount] = await Promise.all([
-        runList(
-          ctx.db,
-          listSpec,
-          query,
-          ({ where, orderBy, limit, offset }) =>
-            ctx.db
-              .select()
-              .from(notifications)
-              .where(where)
-              .orderBy(...orderBy)
-              .limit(limit)
-              .offset(offset),
-          eq(notifications.recipientUid, uid),
-        ),
+        runList(ctx.db, listSpec, query, (page) => notificationPage(ctx.db, page), ofRecipient(uid)),
         center.unreadCount(uid),
       ]);
       return { ...page, data: page.data.map(notificationToApi), unreadCount };
@@ -94,30 +86,7 @@ export async function notificationRoutes(plugin: FastifyInstance, { ctx }: { ctx
       const uid = recipientOf(request, request.params.id);
       const { notificationId } = request.params;
       const { read } = request.body;
-      const row = await ctx.db.transaction(async (tx) => {
-        const [current] = await tx
-          .select({ readAt: notifications.readAt })
-          .from(notifications)
-          .where(and(eq(notifications.id, notificationId), eq(notifications.recipientUid, uid)))
-          .for("update");
-        if (!current) throw notFound(`Notification ${notificationId}`);
-        const [updated] = await tx
-          .update(notifications)
-          // Marking a read one read again keeps when it was first read.
-          .set({ readAt: read ? sql`coalesce(${notifications.readAt}, now())` : null })
-          .where(and(eq(notifications.id, notificationId), eq(notifications.recipientUid, uid)))
-          .returning();
-        // An admin changing what another user has read (anyone's own clicks, an admin's too, are not audited).
-        if (uid !== callerOf(request).uid)
-          await auditChangeTo(tx, request, uid, {
-            action: "notification.read-changed",
-            targetType: "notification",
-            targetId: notificationId,
-            before: { read: current.readAt !== null },
-            after: { read },
-          });
-        return updated;
-      });
+      const row = await setNotificationRead(ctx.db, request, uid, notificationId, read);
       center.publish(uid, { type: "read-changed" });
       return notificationToApi(row);
     },
@@ -128,22 +97,7 @@ export async function notificationRoutes(plugin: FastifyInstance, { ctx }: { ctx
     { schema: { params: userParams, response: { 200: markAllReadResultSchema } } },
     async (request): Promise<MarkAllReadResult> => {
       const uid = recipientOf(request, request.params.id);
-      const updated = await ctx.db.transaction(async (tx) => {
-        const marked = await tx
-          .update(notifications)
-          .set({ readAt: sql`now()` })
-          .where(and(eq(notifications.recipientUid, uid), isNull(notifications.readAt)))
-          .returning({ id: notifications.id });
-        if (marked.length > 0 && uid !== callerOf(request).uid) {
-          await auditChangeTo(tx, request, uid, {
-            action: "notification.all-marked-read",
-            targetType: "user",
-            targetId: uid,
-            after: { notificationIds: marked.map((row) => row.id) },
-          });
-        }
-        return marked;
-      });
+      const updated = await markAllNotificationsRead(ctx.db, request, uid);
       if (updated.length > 0) center.publish(uid, { type: "read-changed" });
       return { updated: updated.length, unreadCount: await center.unreadCount(uid) };
     },

@@ -1,5 +1,4 @@
 import fastifyRateLimit from "@fastify/rate-limit";
-import { asc } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 import {
@@ -12,17 +11,22 @@ import {
   publicSupportedVehiclesSchema,
 } from "../../contracts/public-site";
 import type { AppContext } from "../context";
-import { contactRequests, demoRequests, supportedVehicles } from "../db/schema";
+import { contactRequests, demoRequests } from "../db/schema";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import type { ZodTypeProvider } from "../http/zod";
+import {
+  contactRequestPage,
+  demoRequestPage,
+  publicSupportedVehicles,
+  saveContactRequest,
+  saveDemoRequest,
+} from "../services/public-site";
 
 /** Anonymous forms: a person sends a few; a script sending more is refused with 429. */
 const FORM_LIMIT = { max: 5, timeWindow: "10 minutes" };
 /** The supported-vehicles read is cheap and cached by nobody else, but still bounded per visitor. */
 const READ_LIMIT = { max: 60, timeWindow: "1 minute" };
 const SUPPORTED_VEHICLES_SHOWN = 500;
-
-const textEmpty = (value: string | undefined) => (value ? value : null);
 
 const contactList: ListSpec = {
   table: contactRequests,
@@ -65,16 +69,7 @@ export async function publicSiteRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
     },
     async (request, reply) => {
       const input = request.body;
-      const [row] = await ctx.db
-        .insert(contactRequests)
-        .values({
-          name: input.name,
-          email: input.email,
-          topic: input.topic,
-          vehicle: textEmpty(input.vehicle),
-          message: input.message,
-        })
-        .returning({ id: contactRequests.id, createdAt: contactRequests.createdAt });
+      const row = await saveContactRequest(ctx.db, input);
       return reply.status(201).send({ id: row.id, createdAt: row.createdAt.toISOString() });
     },
   );
@@ -87,18 +82,7 @@ export async function publicSiteRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
     },
     async (request, reply) => {
       const input = request.body;
-      const [row] = await ctx.db
-        .insert(demoRequests)
-        .values({
-          name: input.name,
-          email: input.email,
-          businessName: input.businessName,
-          phone: textEmpty(input.phone),
-          country: textEmpty(input.country),
-          platforms: textEmpty(input.platforms),
-          message: textEmpty(input.message),
-        })
-        .returning({ id: demoRequests.id, createdAt: demoRequests.createdAt });
+      const row = await saveDemoRequest(ctx.db, input);
       return reply.status(201).send({ id: row.id, createdAt: row.createdAt.toISOString() });
     },
   );
@@ -111,18 +95,8 @@ export async function publicSiteRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
     `/${apiPaths["contact-requests"].list}`,
     { config: { role: "admin", list: contactList }, schema: { response: { 200: contactRequestPageSchema } } },
     async (request) => {
-      const page = await runList(
-        ctx.db,
-        contactList,
-        listQueryOf(request, contactList),
-        ({ where, orderBy, limit, offset }) =>
-          ctx.db
-            .select()
-            .from(contactRequests)
-            .where(where)
-            .orderBy(...orderBy)
-            .limit(limit)
-            .offset(offset),
+      const page = await runList(ctx.db, contactList, listQueryOf(request, contactList), (parts) =>
+        contactRequestPage(ctx.db, parts),
       );
       return { ...page, data: page.data.map(withIsoTime) };
     },
@@ -131,18 +105,8 @@ export async function publicSiteRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
     `/${apiPaths["demo-requests"].list}`,
     { config: { role: "admin", list: demoList }, schema: { response: { 200: demoRequestPageSchema } } },
     async (request) => {
-      const page = await runList(
-        ctx.db,
-        demoList,
-        listQueryOf(request, demoList),
-        ({ where, orderBy, limit, offset }) =>
-          ctx.db
-            .select()
-            .from(demoRequests)
-            .where(where)
-            .orderBy(...orderBy)
-            .limit(limit)
-            .offset(offset),
+      const page = await runList(ctx.db, demoList, listQueryOf(request, demoList), (parts) =>
+        demoRequestPage(ctx.db, parts),
       );
       return { ...page, data: page.data.map(withIsoTime) };
     },
@@ -153,24 +117,7 @@ export async function publicSiteRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
     `/${apiRoutes.publicSite.supportedVehicles()}`,
     { config: { public: true, rateLimit: READ_LIMIT }, schema: { response: { 200: publicSupportedVehiclesSchema } } },
     async () => {
-      const rows = await ctx.db
-        .selectDistinct({
-          make: supportedVehicles.make,
-          model: supportedVehicles.model,
-          generation: supportedVehicles.generation,
-          engine: supportedVehicles.engine,
-          yearFrom: supportedVehicles.yearFrom,
-          yearTo: supportedVehicles.yearTo,
-        })
-        .from(supportedVehicles)
-        .orderBy(
-          asc(supportedVehicles.make),
-          asc(supportedVehicles.model),
-          asc(supportedVehicles.generation),
-          asc(supportedVehicles.engine),
-          asc(supportedVehicles.yearFrom),
-        )
-        .limit(SUPPORTED_VEHICLES_SHOWN);
+      const rows = await publicSupportedVehicles(ctx.db, SUPPORTED_VEHICLES_SHOWN);
       return { data: rows satisfies PublicSupportedVehicle[] };
     },
   );

@@ -34,6 +34,41 @@ import { inspect, readImage, readImageShared } from "../services/tune-files";
 
 const itemParams = z.strictObject({ id: idParams.shape.id, itemId: z.string().min(1).max(200) });
 
+/**
+ * What the viewer reads: the tune's image (the current version, or another
+ * for owners) and its base, the stock file or another tune of the same
+ * firmware that the caller may view as well; view is checked on both.
+ */
+async function viewedImages(
+  { db }: AppContext,
+  id: string,
+  query: z.output<typeof tuneMapsQuerySchema>,
+  caller: VerifiedCaller,
+) {
+  const { row, access } = await visibleTune(db, id, caller);
+  if (!access.view)
+    throw forbidden(access.bought ? "The tune's author lets buyers flash it, not view its maps" : "Buy the tune first");
+  if (query.version !== undefined && query.version !== row.currentVersion && !access.owner)
+    throw forbidden("Buyers get the current version only");
+  const stored = await versionRow(db, row.id, query.version ?? row.currentVersion);
+  const record = await firmwareIdentity(db, row.firmwareId);
+  let base: { info: TuneMapsBase; sha256: string } | null = null;
+  if (query.against !== undefined) {
+    const other = await visibleTune(db, query.against, caller);
+    if (!other.access.view)
+      throw forbidden(
+        `The author of "${other.row.title}" does not let you view its maps, so it cannot be compared with`,
+      );
+    if (other.row.firmwareId !== row.firmwareId) {
+      const message = `"${other.row.title}" is for firmware ${other.row.firmwareId}, not ${row.firmwareId}`;
+      throw badRequest("Invalid query", message, [{ path: "against", message }]);
+    }
+    const otherVersion = await versionRow(db, other.row.id, other.row.currentVersion);
+    base = { info: { kind: "tune", tuneFileId: other.row.id, title: other.row.title }, sha256: otherVersion.sha256 };
+  } else if (record.stockSha256) base = { info: { kind: "stock" }, sha256: record.stockSha256 };
+  return { row, stored, base };
+}
+
 export async function tuneViewerRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
@@ -56,44 +91,12 @@ export async function tuneViewerRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
     },
   );
 
-  /**
-   * What the viewer reads: the tune's image (the current version, or another
-   * for owners) and its base, the stock file or another tune of the same
-   * firmware that the caller may view as well; view is checked on both.
-   */
-  async function viewedImages(id: string, query: z.output<typeof tuneMapsQuerySchema>, caller: VerifiedCaller) {
-    const { row, access } = await visibleTune(db, id, caller);
-    if (!access.view)
-      throw forbidden(
-        access.bought ? "The tune's author lets buyers flash it, not view its maps" : "Buy the tune first",
-      );
-    if (query.version !== undefined && query.version !== row.currentVersion && !access.owner)
-      throw forbidden("Buyers get the current version only");
-    const stored = await versionRow(db, row.id, query.version ?? row.currentVersion);
-    const record = await firmwareIdentity(db, row.firmwareId);
-    let base: { info: TuneMapsBase; sha256: string } | null = null;
-    if (query.against !== undefined) {
-      const other = await visibleTune(db, query.against, caller);
-      if (!other.access.view)
-        throw forbidden(
-          `The author of "${other.row.title}" does not let you view its maps, so it cannot be compared with`,
-        );
-      if (other.row.firmwareId !== row.firmwareId) {
-        const message = `"${other.row.title}" is for firmware ${other.row.firmwareId}, not ${row.firmwareId}`;
-        throw badRequest("Invalid query", message, [{ path: "against", message }]);
-      }
-      const otherVersion = await versionRow(db, other.row.id, other.row.currentVersion);
-      base = { info: { kind: "tune", tuneFileId: other.row.id, title: other.row.title }, sha256: otherVersion.sha256 };
-    } else if (record.stockSha256) base = { info: { kind: "stock" }, sha256: record.stockSha256 };
-    return { row, stored, base };
-  }
-
   /** The definition and the items changed from the base; values come per item. No bytes leave the server. */
   app.get(
     `/${apiRoutes.tuneFiles.maps(":id")}`,
     { schema: { params: idParams, querystring: tuneMapsQuerySchema, response: { 200: tuneMapsSchema } } },
     async (request): Promise<TuneMaps> => {
-      const { row, stored, base } = await viewedImages(request.params.id, request.query, callerOf(request));
+      const { row, stored, base } = await viewedImages(ctx, request.params.id, request.query, callerOf(request));
       const definition = await definitionOf(db, row.firmwareId);
       const changed =
         definition && base
@@ -115,7 +118,7 @@ export async function tuneViewerRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
     { schema: { params: itemParams, querystring: tuneMapsQuerySchema, response: { 200: tuneItemValuesSchema } } },
     async (request): Promise<TuneItemValues> => {
       const { id, itemId } = request.params;
-      const { row, stored, base } = await viewedImages(id, request.query, callerOf(request));
+      const { row, stored, base } = await viewedImages(ctx, id, request.query, callerOf(request));
       const item = await definitionItem(db, row.firmwareId, itemId);
       if (!item) throw notFound(`Map ${itemId} in the definition of firmware ${row.firmwareId}`);
       return domain(async () => ({

@@ -5,7 +5,6 @@
  * onto the stock read. Who reaches a vehicle is decided by vehicleFor in
  * services/tune-access.ts.
  */
-import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
@@ -18,7 +17,7 @@ import {
 } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
 import type { Tx } from "../db/handle";
-import { bakedTuneFiles, tuneFilePurchases, userVehicles } from "../db/schema";
+import type { bakedTuneFiles } from "../db/schema";
 import { badRequest, forbidden, HttpError } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
@@ -27,7 +26,15 @@ import { requireFile, withUpload } from "../http/uploads";
 import { sendStockRead } from "../http/vehicle-files";
 import type { ZodTypeProvider } from "../http/zod";
 import { auditChangeTo } from "../services/audit";
-import { dumpOf, storeBake, TEMP_BAKE_MS } from "../services/bakes";
+import {
+  boughtFor,
+  dumpOf,
+  liveBakesOf,
+  replaceStockRead,
+  storeBake,
+  TEMP_BAKE_MS,
+  tunesBoughtFor,
+} from "../services/bakes";
 import { accessOf, isAdmin, tuneRow, type VehicleRow, vehicleFor, versionRow } from "../services/tune-access";
 import { bakeFromBlobs } from "../services/tune-files";
 import { bakedToApi, tuneToApi, vehicleToApi } from "../services/tune-responses";
@@ -59,6 +66,13 @@ const auditBake = (request: FastifyRequest, vehicle: VehicleRow) => (tx: Tx, row
   });
 
 export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  registerStockReadRoutes(plugin, ctx);
+  registerBakeRoutes(plugin, ctx);
+  registerVehicleTuneRoutes(plugin, ctx);
+}
+
+/** The vehicle's stock read: replaced by its owner's upload, downloaded by whoever reaches the car. */
+function registerStockReadRoutes(plugin: FastifyInstance, ctx: AppContext) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
 
@@ -74,36 +88,7 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
       return withUpload(request, ctx, async (upload) => {
         const file = requireFile(upload);
         const record = await acceptStockRead(ctx, file);
-        const updated = await db.transaction(async (tx) => {
-          const [row] = await tx
-            .update(userVehicles)
-            .set({
-              firmwareId: record.firmwareId,
-              stockDumpSha256: file.sha256,
-              stockDumpSize: file.size,
-              stockDumpSlot: x,
-              stockDumpUploadedAt: new Date(),
-              updatedAt: new Date(),
-            })
-            .where(eq(userVehicles.id, vehicle.id))
-            .returning();
-          await auditChangeTo(tx, request, vehicle.ownerUid, {
-            action: "vehicle.stock-read-replaced",
-            targetType: "vehicle",
-            targetId: vehicle.id,
-            before: {
-              firmwareId: vehicle.firmwareId,
-              stockDumpSha256: vehicle.stockDumpSha256,
-              stockDumpSlot: vehicle.stockDumpSlot,
-            },
-            after: {
-              firmwareId: row.firmwareId,
-              stockDumpSha256: row.stockDumpSha256,
-              stockDumpSlot: row.stockDumpSlot,
-            },
-          });
-          return row;
-        });
+        const updated = await replaceStockRead(db, request, vehicle, file, record.firmwareId, x);
         return vehicleToApi(updated);
       });
     },
@@ -113,6 +98,12 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
     const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
     return sendStockRead(reply, ctx, vehicle);
   });
+}
+
+/** Baking a bought tune (temporary) or a dealer's supplied image (direct) onto the stock read. */
+function registerBakeRoutes(plugin: FastifyInstance, ctx: AppContext) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { db } = ctx;
 
   app.post(
     `/${apiRoutes.vehicles.tempBake(":id", ":x")}`,
@@ -130,11 +121,8 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
       });
       const isOwnerDealer = isAdmin(caller) || tune.dealerUid === caller.uid;
       if (!isOwnerDealer) {
-        const [purchase] = await db
-          .select({ id: tuneFilePurchases.id })
-          .from(tuneFilePurchases)
-          .where(and(eq(tuneFilePurchases.tuneFileId, tune.id), eq(tuneFilePurchases.vehicleId, vehicle.id)));
-        if (!purchase) throw forbidden(`Tune "${tune.title}" was not bought for vehicle ${vehicle.name}`);
+        if (!(await boughtFor(db, tune.id, vehicle.id)))
+          throw forbidden(`Tune "${tune.title}" was not bought for vehicle ${vehicle.name}`);
       }
       const record = await dump.record;
       if (tune.firmwareId !== record.firmwareId) {
@@ -209,6 +197,12 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
       return reply.status(201).send(await bakedToApi(db, row, caller));
     },
   );
+}
+
+/** The tunes bought for a vehicle and its live bakes. */
+function registerVehicleTuneRoutes(plugin: FastifyInstance, ctx: AppContext) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { db } = ctx;
 
   app.get(
     `/${apiRoutes.vehicles.tuneFiles(":id")}`,
@@ -216,27 +210,14 @@ export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx:
     async (request): Promise<VehicleTunes> => {
       const caller = callerOf(request);
       const { vehicle } = await vehicleFor(db, request.params.id, caller);
-      const purchases = await db
-        .select({ tuneFileId: tuneFilePurchases.tuneFileId })
-        .from(tuneFilePurchases)
-        .where(eq(tuneFilePurchases.vehicleId, vehicle.id));
+      const purchases = await tunesBoughtFor(db, vehicle.id);
       const bought = [];
       for (const { tuneFileId } of purchases) {
         const row = await tuneRow(db, tuneFileId);
         // Bought for this vehicle: its owner holds the licence, whoever else is looking.
         bought.push(await tuneToApi(db, row, accessOf(row, caller, true), false));
       }
-      const baked = await db
-        .select()
-        .from(bakedTuneFiles)
-        .where(
-          and(
-            eq(bakedTuneFiles.vehicleId, vehicle.id),
-            or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date())),
-          ),
-        )
-        .orderBy(desc(bakedTuneFiles.createdAt))
-        .limit(100);
+      const baked = await liveBakesOf(db, vehicle.id);
       return {
         vehicle: vehicleToApi(vehicle),
         bought,

@@ -170,15 +170,18 @@ export async function seedCatalogue(ctx: AppContext, accounts: { uid: string; ro
     .onConflictDoNothing({ target: computedDescriptors.variable });
 
   const customer = accounts.find((a) => a.role === "customer");
-  if (customer) {
-    const vin = "WAUZZZ8V5KA000001";
-    const [asked] = await db
-      .select({ id: supportRequests.id })
-      .from(supportRequests)
-      .where(and(eq(supportRequests.requesterUid, customer.uid), eq(supportRequests.vin, vin)));
-    if (!asked)
-      await db
-        .insert(supportRequests)
-        .values({ requesterUid: customer.uid, vin, make: "Audi", model: "S3", year: 2019, ecuIds: ["8V0906259K"] });
-  }
+  if (customer) await seedSupportRequest(ctx, customer.uid);
+}
+
+/** One open support request of the demo customer, so the admin list has one to answer. */
+async function seedSupportRequest({ db }: AppContext, uid: string) {
+  const vin = "WAUZZZ8V5KA000001";
+  const [asked] = await db
+    .select({ id: supportRequests.id })
+    .from(supportRequests)
+    .where(and(eq(supportRequests.requesterUid, uid), eq(supportRequests.vin, vin)));
+  if (!asked)
+    await db
+      .insert(supportRequests)
+      .values({ requesterUid: uid, vin, make: "Audi", model: "S3", year: 2019, ecuIds: ["8V0906259K"] });
 }

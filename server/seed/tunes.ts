@@ -66,43 +66,7 @@ export async function seedTunes(ctx: AppContext, accounts: { uid: string; role: 
       });
   }
 
-  let [tune] = await ctx.db
-    .select()
-    .from(tuneFiles)
-    .where(and(eq(tuneFiles.dealerUid, dealer.uid), eq(tuneFiles.title, demo.tune.title)));
-  if (!tune) {
-    const tuneSha256 = await ctx.blobs.put(demo.tune.image);
-    [tune] = await ctx.db
-      .insert(tuneFiles)
-      .values({
-        dealerUid: dealer.uid,
-        firmwareId: firmware.firmwareId,
-        title: demo.tune.title,
-        description: demo.tune.description,
-        published: true,
-        priceCents: 24900,
-        currency: "EUR",
-        mayView: true,
-        mayDownload: false,
-      })
-      .returning();
-    const checksums = verifyAll(demo.tune.image, firmware.checksums).map(({ name, type, valid, stored, computed }) => ({
-      name,
-      type,
-      valid,
-      stored,
-      computed,
-    }));
-    await ctx.db.insert(tuneFileVersions).values({
-      tuneFileId: tune.id,
-      number: 1,
-      label: "1.0",
-      sha256: tuneSha256,
-      size: demo.tune.image.length,
-      checksums,
-      createdBy: dealer.uid,
-    });
-  }
+  const tune = await seedDemoTune(ctx, demo, dealer.uid);
 
   // The demo car's family in the supported-vehicle catalogue: the dealer directory lists it under the demo dealer.
   const [family] = await ctx.db
@@ -148,4 +112,47 @@ export async function seedTunes(ctx: AppContext, accounts: { uid: string; role: 
     .insert(tuneFilePurchases)
     .values({ customerUid: customer.uid, tuneFileId: tune.id, vehicleId: vehicle.id, grantedBy: dealer.uid })
     .onConflictDoNothing();
+}
+
+/** The demo dealer's published tune with its first version, written once. */
+async function seedDemoTune(ctx: AppContext, demo: ReturnType<typeof generateDemo>, dealerUid: string) {
+  const { firmware } = demo;
+  let [tune] = await ctx.db
+    .select()
+    .from(tuneFiles)
+    .where(and(eq(tuneFiles.dealerUid, dealerUid), eq(tuneFiles.title, demo.tune.title)));
+  if (!tune) {
+    const tuneSha256 = await ctx.blobs.put(demo.tune.image);
+    [tune] = await ctx.db
+      .insert(tuneFiles)
+      .values({
+        dealerUid: dealerUid,
+        firmwareId: firmware.firmwareId,
+        title: demo.tune.title,
+        description: demo.tune.description,
+        published: true,
+        priceCents: 24900,
+        currency: "EUR",
+        mayView: true,
+        mayDownload: false,
+      })
+      .returning();
+    const checksums = verifyAll(demo.tune.image, firmware.checksums).map(({ name, type, valid, stored, computed }) => ({
+      name,
+      type,
+      valid,
+      stored,
+      computed,
+    }));
+    await ctx.db.insert(tuneFileVersions).values({
+      tuneFileId: tune.id,
+      number: 1,
+      label: "1.0",
+      sha256: tuneSha256,
+      size: demo.tune.image.length,
+      checksums,
+      createdBy: dealerUid,
+    });
+  }
+  return tune;
 }

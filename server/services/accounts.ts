@@ -1,9 +1,10 @@
-import { eq } from "drizzle-orm";
-import type { UserRecord } from "firebase-admin/auth";
+import { eq, sql } from "drizzle-orm";
+import type { Auth, UserRecord } from "firebase-admin/auth";
 import type { Account, AccountPreferences } from "../../contracts/account";
 import { roleFromClaims } from "../../contracts/account";
 import type { Db } from "../db/connection";
 import { dealerProfiles, users } from "../db/schema";
+import { badRequest, conflict, notFound } from "../errors";
 
 /** Joins the identity user (credentials, verification) with our row (role mirror, preferences, dealer profile). */
 export async function accountOf(db: Db, record: UserRecord): Promise<Account> {
@@ -37,4 +38,60 @@ export async function accountOf(db: Db, record: UserRecord): Promise<Account> {
       dealer: dealer ?? null,
     },
   };
+}
+
+/** The identity user; an unknown uid is not found. */
+export async function userRecord(auth: Pick<Auth, "getUser">, uid: string): Promise<UserRecord> {
+  try {
+    return await auth.getUser(uid);
+  } catch (error) {
+    if ((error as { code?: string }).code === "auth/user-not-found") throw notFound(`User ${uid}`);
+    throw error;
+  }
+}
+
+/** Changes the identity user's own fields; a phone number in use is a 409, an invalid field a 400. */
+export async function updateIdentityUser(
+  auth: Pick<Auth, "updateUser">,
+  uid: string,
+  fields: Parameters<Auth["updateUser"]>[1],
+): Promise<UserRecord> {
+  try {
+    return await auth.updateUser(uid, fields);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "auth/phone-number-already-exists") {
+      throw conflict("That phone number belongs to another account", [
+        { path: "phoneNumber", message: "Used by another account" },
+      ]);
+    }
+    if (
+      code === "auth/invalid-phone-number" ||
+      code === "auth/invalid-photo-url" ||
+      code === "auth/invalid-display-name"
+    ) {
+      throw badRequest("Invalid body", (error as Error).message);
+    }
+    throw error;
+  }
+}
+
+/** Mirrors the identity user's fields into our row and merges the preferences given into the stored ones. */
+export async function saveAccountPatch(
+  db: Db,
+  record: UserRecord,
+  preferences: Partial<AccountPreferences> | undefined,
+): Promise<void> {
+  await db
+    .update(users)
+    .set({
+      displayName: record.displayName ?? null,
+      photoUrl: record.photoURL ?? null,
+      phoneNumber: record.phoneNumber ?? null,
+      ...(preferences && {
+        preferences: sql`${users.preferences} || ${JSON.stringify(preferences)}::jsonb`,
+      }),
+      updatedAt: new Date(),
+    })
+    .where(eq(users.uid, record.uid));
 }

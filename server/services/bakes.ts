@@ -1,10 +1,13 @@
-/** Bakes of a tune onto a vehicle's stock read, kept or temporary. */
+/** Bakes of a tune onto a vehicle's stock read, kept or temporary; the stock read they start from. */
+import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
 import type { AppContext } from "../context";
 import type { Db } from "../db/connection";
 import type { Tx } from "../db/handle";
-import { bakedTuneFiles } from "../db/schema";
+import { bakedTuneFiles, tuneFilePurchases, userVehicles } from "../db/schema";
 import { HttpError } from "../errors";
+import { auditChangeTo } from "./audit";
 import { type FirmwareRecord, firmwareRecord } from "./firmware-records";
+import type { VerifiedCaller } from "./identity";
 import type { VehicleRow } from "./tune-access";
 import type { bakeFromBlobs } from "./tune-files";
 
@@ -43,4 +46,80 @@ export async function storeBake(
     await audit?.(tx, row);
     return row;
   });
+}
+
+/**
+ * Replaces the vehicle's stock read with an accepted upload (its firmware, blob and slot), audited
+ * when someone other than the owner does it.
+ */
+export async function replaceStockRead(
+  db: Db,
+  request: { caller: VerifiedCaller | null; id: string },
+  vehicle: VehicleRow,
+  file: { sha256: string; size: number },
+  firmwareId: string,
+  slot: number,
+) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(userVehicles)
+      .set({
+        firmwareId,
+        stockDumpSha256: file.sha256,
+        stockDumpSize: file.size,
+        stockDumpSlot: slot,
+        stockDumpUploadedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(eq(userVehicles.id, vehicle.id))
+      .returning();
+    await auditChangeTo(tx, request, vehicle.ownerUid, {
+      action: "vehicle.stock-read-replaced",
+      targetType: "vehicle",
+      targetId: vehicle.id,
+      before: {
+        firmwareId: vehicle.firmwareId,
+        stockDumpSha256: vehicle.stockDumpSha256,
+        stockDumpSlot: vehicle.stockDumpSlot,
+      },
+      after: {
+        firmwareId: row.firmwareId,
+        stockDumpSha256: row.stockDumpSha256,
+        stockDumpSlot: row.stockDumpSlot,
+      },
+    });
+    return row;
+  });
+}
+
+/** Whether the tune was bought for the vehicle. */
+export async function boughtFor(db: Db, tuneFileId: string, vehicleId: string): Promise<boolean> {
+  const [purchase] = await db
+    .select({ id: tuneFilePurchases.id })
+    .from(tuneFilePurchases)
+    .where(and(eq(tuneFilePurchases.tuneFileId, tuneFileId), eq(tuneFilePurchases.vehicleId, vehicleId)));
+  return purchase !== undefined;
+}
+
+/** The ids of the tunes bought for the vehicle. */
+export async function tunesBoughtFor(db: Db, vehicleId: string) {
+  return db
+    .select({ tuneFileId: tuneFilePurchases.tuneFileId })
+    .from(tuneFilePurchases)
+    .where(eq(tuneFilePurchases.vehicleId, vehicleId));
+}
+
+/** The vehicle's kept bakes and unexpired temporary ones, newest first (at most 100). */
+export async function liveBakesOf(db: Db, vehicleId: string) {
+  return db
+    .select()
+    .from(bakedTuneFiles)
+    .where(
+      and(
+        eq(bakedTuneFiles.vehicleId, vehicleId),
+        or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date())),
+      ),
+    )
+    .orderBy(desc(bakedTuneFiles.createdAt))
+    .limit(100);
 }

@@ -6,9 +6,10 @@
  * refused. A grant is used once: the flash session that starts with it takes
  * it in a conditional update, so two sessions cannot share one.
  */
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, or } from "drizzle-orm";
+import { z } from "zod";
 import type { Db, Tx } from "../db/handle";
-import { flashGrants } from "../db/schema";
+import { firmwareSupport, flashGrants } from "../db/schema";
 import { HttpError } from "../errors";
 import type { SecretBox } from "./secret-box";
 
@@ -58,4 +59,20 @@ export async function useGrant(tx: Tx, grantId: string, at: Date): Promise<boole
     .where(and(eq(flashGrants.id, grantId), isNull(flashGrants.usedAt)))
     .returning({ id: flashGrants.id });
   return taken.length === 1;
+}
+
+/** Stores a grant the pre-flight gave. */
+export async function insertGrant(db: Db, values: typeof flashGrants.$inferInsert): Promise<GrantRow> {
+  const [grant] = await db.insert(flashGrants).values(values).returning();
+  return grant;
+}
+
+/** The flashing support named by its record id or its firmware id, if any. */
+export async function flashingSupportOf(db: Db, x: string) {
+  const byId = z.uuid().safeParse(x).success;
+  const [record] = await db
+    .select()
+    .from(firmwareSupport)
+    .where(byId ? or(eq(firmwareSupport.id, x), eq(firmwareSupport.firmwareId, x)) : eq(firmwareSupport.firmwareId, x));
+  return record;
 }

@@ -58,21 +58,20 @@ export interface PreflightPassed {
 
 type Body = Omit<FlashAuthentication, "seed"> & { sha256: string };
 
-/** Runs the checks in order and throws a 409 naming the first that failed, with every result so far. */
-export async function preflight(
-  ctx: AppContext,
-  vehicle: VehicleRow,
-  owner: boolean,
-  body: Body,
-): Promise<PreflightPassed> {
-  const { db } = ctx;
-  const checks: PreflightResult[] = [];
-  const pass = (check: PreflightCheck, message: string) => void checks.push({ check, ok: true, message });
-  const fail = (check: PreflightCheck, message: string): never => {
-    checks.push({ check, ok: false, message });
-    throw new PreflightRefused(check, message, checks);
-  };
+type Pass = (check: PreflightCheck, message: string) => void;
+type Fail = (check: PreflightCheck, message: string) => never;
 
+/** What will be written. */
+interface FileToWrite {
+  kind: "tune" | "stock";
+  sha256: string;
+  firmwareId: string;
+  bakedTuneFileId: string | null;
+  tuneFileId: string | null;
+}
+
+/** The owner, and that the car reads now as the vehicle was connected; answers the vehicle's firmware. */
+function checkCar(vehicle: VehicleRow, owner: boolean, body: Body, pass: Pass, fail: Fail): string {
   if (!owner) fail("owner", "only the vehicle's owner flashes it, from the app signed in as them");
   pass("owner", "the caller owns the vehicle");
 
@@ -94,79 +93,60 @@ export async function preflight(
   }
   if (!vehicle.firmwareId)
     fail("software-id", `software ${body.ecu.softwareId} is not a firmware the catalogue supports`);
-  const firmwareId = vehicle.firmwareId as string;
+  return vehicle.firmwareId as string;
+}
 
-  // What will be written, and whether this car may have it.
-  let file: {
-    kind: "tune" | "stock";
-    sha256: string;
-    firmwareId: string;
-    bakedTuneFileId: string | null;
-    tuneFileId: string | null;
-  };
-  if (body.kind === "tune") {
-    const [baked] = await db
-      .select()
-      .from(bakedTuneFiles)
-      .where(
-        and(
-          eq(bakedTuneFiles.id, body.bakedTuneFileId as string),
-          or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date())),
-        ),
-      );
-    if (!baked || baked.vehicleId !== vehicle.id)
-      fail(
-        "licence",
-        `no baked file ${body.bakedTuneFileId} for this vehicle (a preview expires after a while: bake again)`,
-      );
-    if (baked.firmwareId !== firmwareId)
-      fail("software-id", `the file is for ${baked.firmwareId}; the car runs ${firmwareId}`);
-    pass("software-id", `software ${body.ecu.softwareId} is firmware ${firmwareId}, the file's`);
-    if (baked.tuneFileId) {
-      const [licence] = await db
-        .select({
-          id: tuneFilePurchases.id,
-          title: tuneFiles.title,
-          vin: tuneFilePurchases.vin,
-          ecuSerial: tuneFilePurchases.ecuSerial,
-          softwareId: tuneFilePurchases.softwareId,
-        })
-        .from(tuneFilePurchases)
-        .innerJoin(tuneFiles, eq(tuneFiles.id, tuneFilePurchases.tuneFileId))
-        .where(and(eq(tuneFilePurchases.tuneFileId, baked.tuneFileId), eq(tuneFilePurchases.vehicleId, vehicle.id)));
-      if (!licence)
-        fail(
-          "licence",
-          "the tune this file was baked from is not licensed for this vehicle: buy it for this car first",
-        );
-      // Bound to the car as it was bought for: another ECU or software needs another licence.
-      const bound = [
-        licence.vin && licence.vin !== body.vin && `VIN ${licence.vin}`,
-        licence.ecuSerial && licence.ecuSerial !== body.ecu.ecuSerial && `ECU serial ${licence.ecuSerial}`,
-        licence.softwareId && licence.softwareId !== body.ecu.softwareId && `software ${licence.softwareId}`,
-      ].filter(Boolean);
-      if (bound.length)
-        fail(
-          "licence",
-          `"${licence.title}" is licensed for ${bound.join(", ")}, not what the car reads now: ask the dealer to move the licence`,
-        );
-      pass("licence", `"${licence.title}" is licensed for this vehicle`);
-    } else {
-      pass("licence", "a file a dealer baked for this vehicle");
-    }
-    file = {
-      kind: "tune",
-      sha256: baked.sha256,
-      firmwareId: baked.firmwareId,
-      bakedTuneFileId: baked.id,
-      tuneFileId: baked.tuneFileId,
-    };
-  } else {
+/** The licence of the tune a file was baked from, bound to the car as it was bought for. */
+async function checkTuneLicence(
+  ctx: AppContext,
+  tuneFileId: string,
+  vehicle: VehicleRow,
+  body: Body,
+  pass: Pass,
+  fail: Fail,
+) {
+  const [licence] = await ctx.db
+    .select({
+      id: tuneFilePurchases.id,
+      title: tuneFiles.title,
+      vin: tuneFilePurchases.vin,
+      ecuSerial: tuneFilePurchases.ecuSerial,
+      softwareId: tuneFilePurchases.softwareId,
+    })
+    .from(tuneFilePurchases)
+    .innerJoin(tuneFiles, eq(tuneFiles.id, tuneFilePurchases.tuneFileId))
+    .where(and(eq(tuneFilePurchases.tuneFileId, tuneFileId), eq(tuneFilePurchases.vehicleId, vehicle.id)));
+  if (!licence)
+    fail("licence", "the tune this file was baked from is not licensed for this vehicle: buy it for this car first");
+  // Bound to the car as it was bought for: another ECU or software needs another licence.
+  const bound = [
+    licence.vin && licence.vin !== body.vin && `VIN ${licence.vin}`,
+    licence.ecuSerial && licence.ecuSerial !== body.ecu.ecuSerial && `ECU serial ${licence.ecuSerial}`,
+    licence.softwareId && licence.softwareId !== body.ecu.softwareId && `software ${licence.softwareId}`,
+  ].filter(Boolean);
+  if (bound.length)
+    fail(
+      "licence",
+      `"${licence.title}" is licensed for ${bound.join(", ")}, not what the car reads now: ask the dealer to move the licence`,
+    );
+  pass("licence", `"${licence.title}" is licensed for this vehicle`);
+}
+
+/** What will be written, and whether this car may have it: a live bake of a licensed tune, or its stock read. */
+async function fileToWrite(
+  ctx: AppContext,
+  vehicle: VehicleRow,
+  body: Body,
+  firmwareId: string,
+  pass: Pass,
+  fail: Fail,
+): Promise<FileToWrite> {
+  if (body.kind !== "tune") {
     pass("software-id", `software ${body.ecu.softwareId} is firmware ${firmwareId}`);
     if (!vehicle.stockDumpSha256)
       fail("licence", "the vehicle has no stock read to go back to: read and upload it first");
     pass("licence", "back to stock is always allowed");
-    file = {
+    return {
       kind: "stock",
       sha256: vehicle.stockDumpSha256 as string,
       firmwareId,
@@ -174,6 +154,51 @@ export async function preflight(
       tuneFileId: null,
     };
   }
+  const [baked] = await ctx.db
+    .select()
+    .from(bakedTuneFiles)
+    .where(
+      and(
+        eq(bakedTuneFiles.id, body.bakedTuneFileId as string),
+        or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date())),
+      ),
+    );
+  if (!baked || baked.vehicleId !== vehicle.id)
+    fail(
+      "licence",
+      `no baked file ${body.bakedTuneFileId} for this vehicle (a preview expires after a while: bake again)`,
+    );
+  if (baked.firmwareId !== firmwareId)
+    fail("software-id", `the file is for ${baked.firmwareId}; the car runs ${firmwareId}`);
+  pass("software-id", `software ${body.ecu.softwareId} is firmware ${firmwareId}, the file's`);
+  if (baked.tuneFileId) await checkTuneLicence(ctx, baked.tuneFileId, vehicle, body, pass, fail);
+  else pass("licence", "a file a dealer baked for this vehicle");
+  return {
+    kind: "tune",
+    sha256: baked.sha256,
+    firmwareId: baked.firmwareId,
+    bakedTuneFileId: baked.id,
+    tuneFileId: baked.tuneFileId,
+  };
+}
+
+/** Runs the checks in order and throws a 409 naming the first that failed, with every result so far. */
+export async function preflight(
+  ctx: AppContext,
+  vehicle: VehicleRow,
+  owner: boolean,
+  body: Body,
+): Promise<PreflightPassed> {
+  const { db } = ctx;
+  const checks: PreflightResult[] = [];
+  const pass: Pass = (check, message) => void checks.push({ check, ok: true, message });
+  const fail: Fail = (check, message) => {
+    checks.push({ check, ok: false, message });
+    throw new PreflightRefused(check, message, checks);
+  };
+
+  const firmwareId = checkCar(vehicle, owner, body, pass, fail);
+  const file = await fileToWrite(ctx, vehicle, body, firmwareId, pass, fail);
   if (body.sha256 !== file.sha256)
     fail(
       "file",

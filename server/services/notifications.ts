@@ -5,10 +5,13 @@
  * yet. One process serves the portal; a second one would need the database to
  * carry the publish (LISTEN/NOTIFY) instead of this fan-out.
  */
-import { and, count, eq, isNull } from "drizzle-orm";
+import { and, count, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Notification, NotificationKind } from "../../contracts/notifications";
 import type { Db, Tx } from "../db/handle";
 import { notifications } from "../db/schema";
+import { notFound } from "../errors";
+import { auditChangeTo } from "./audit";
+import type { VerifiedCaller } from "./identity";
 import { Topics } from "./topics";
 
 export interface NotificationInput {
@@ -84,4 +87,80 @@ export class NotificationCenter {
       .where(and(eq(notifications.recipientUid, recipientUid), isNull(notifications.readAt)));
     return row.n;
   }
+}
+
+type Requester = { caller: VerifiedCaller | null; id: string };
+
+/** The list's condition for one recipient's notifications. */
+export const ofRecipient = (uid: string) => eq(notifications.recipientUid, uid);
+
+/** One page of notifications, under the list's own condition and order. */
+export function notificationPage(
+  db: Db,
+  { where, orderBy, limit, offset }: { where: SQL | undefined; orderBy: SQL[]; limit: number; offset: number },
+) {
+  return db
+    .select()
+    .from(notifications)
+    .where(where)
+    .orderBy(...orderBy)
+    .limit(limit)
+    .offset(offset);
+}
+
+/**
+ * Marks one of the recipient's notifications read or unread (another user's id is not found);
+ * an admin changing what another user has read is audited.
+ */
+export async function setNotificationRead(
+  db: Db,
+  request: Requester,
+  uid: string,
+  notificationId: string,
+  read: boolean,
+) {
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ readAt: notifications.readAt })
+      .from(notifications)
+      .where(and(eq(notifications.id, notificationId), eq(notifications.recipientUid, uid)))
+      .for("update");
+    if (!current) throw notFound(`Notification ${notificationId}`);
+    const [updated] = await tx
+      .update(notifications)
+      // Marking a read one read again keeps when it was first read.
+      .set({ readAt: read ? sql`coalesce(${notifications.readAt}, now())` : null })
+      .where(and(eq(notifications.id, notificationId), eq(notifications.recipientUid, uid)))
+      .returning();
+    // An admin changing what another user has read (anyone's own clicks, an admin's too, are not audited).
+    if (uid !== request.caller?.uid)
+      await auditChangeTo(tx, request, uid, {
+        action: "notification.read-changed",
+        targetType: "notification",
+        targetId: notificationId,
+        before: { read: current.readAt !== null },
+        after: { read },
+      });
+    return updated;
+  });
+}
+
+/** Marks every unread notification of the recipient read; returns the ids marked. */
+export async function markAllNotificationsRead(db: Db, request: Requester, uid: string) {
+  return db.transaction(async (tx) => {
+    const marked = await tx
+      .update(notifications)
+      .set({ readAt: sql`now()` })
+      .where(and(eq(notifications.recipientUid, uid), isNull(notifications.readAt)))
+      .returning({ id: notifications.id });
+    if (marked.length > 0 && uid !== request.caller?.uid) {
+      await auditChangeTo(tx, request, uid, {
+        action: "notification.all-marked-read",
+        targetType: "user",
+        targetId: uid,
+        after: { notificationIds: marked.map((row) => row.id) },
+      });
+    }
+    return marked;
+  });
 }

@@ -1,0 +1,91 @@
+/**
+ * Share links of data logs: making and revoking them (audited when an admin acts on someone's log),
+ * the live links of a log or of a vehicle's logs, and resolving a link's token to its log.
+ */
+import { and, eq, getTableColumns, isNull } from "drizzle-orm";
+import type { LogChannel } from "../../domain/logs";
+import type { Db } from "../db/handle";
+import { dataLogShares, dataLogs, userVehicles } from "../db/schema";
+import { notFound } from "../errors";
+import { auditChangeTo } from "./audit";
+import { hashToken, type LogRow, liveShare } from "./data-logs";
+import type { VerifiedCaller } from "./identity";
+
+type Requester = { caller: VerifiedCaller | null; id: string };
+
+/** Stores a share of the log under the token's hash; the trail keeps the share, never its token. */
+export async function createShare(
+  db: Db,
+  request: Requester,
+  row: LogRow,
+  token: string,
+  channels: string[],
+  expiresAt: Date | null,
+) {
+  return db.transaction(async (tx) => {
+    const [made] = await tx
+      .insert(dataLogShares)
+      .values({ logId: row.id, tokenHash: hashToken(token), channels: [...new Set(channels)], expiresAt })
+      .returning();
+    // An admin publishing someone's log by link: the trail keeps the share, never its token.
+    await auditChangeTo(tx, request, row.ownerUid, {
+      action: "data-log.shared",
+      targetType: "data-log",
+      targetId: row.id,
+      after: { shareId: made.id, channels: made.channels, expiresAt: made.expiresAt },
+    });
+    return made;
+  });
+}
+
+/** Every share of the log, revoked ones too, oldest first. */
+export async function sharesOf(db: Db, logId: string) {
+  return db.select().from(dataLogShares).where(eq(dataLogShares.logId, logId)).orderBy(dataLogShares.createdAt);
+}
+
+/** Revokes a live share of the log; a revoked or unknown one is not found. */
+export async function revokeShare(db: Db, request: Requester, row: LogRow, shareId: string) {
+  await db.transaction(async (tx) => {
+    const revoked = await tx
+      .update(dataLogShares)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(dataLogShares.id, shareId), eq(dataLogShares.logId, row.id), isNull(dataLogShares.revokedAt)))
+      .returning({ id: dataLogShares.id });
+    if (revoked.length === 0) throw notFound(`Share ${shareId}`);
+    await auditChangeTo(tx, request, row.ownerUid, {
+      action: "data-log.share-revoked",
+      targetType: "data-log",
+      targetId: row.id,
+      before: { shareId },
+    });
+  });
+}
+
+/** The live share a token opens, its log and the channels it shows. */
+export async function resolveShare(db: Db, token: string) {
+  const [found] = await db
+    .select({ share: dataLogShares, log: dataLogs })
+    .from(dataLogShares)
+    .innerJoin(dataLogs, eq(dataLogs.id, dataLogShares.logId))
+    .where(and(eq(dataLogShares.tokenHash, hashToken(token)), liveShare()));
+  // Revoked, expired and never-issued links look the same.
+  if (!found) throw notFound("This shared log");
+  const shown = new Set(found.share.channels);
+  const channels = (found.log.channels as LogChannel[]).filter((channel) => shown.size === 0 || shown.has(channel.id));
+  return { ...found, channels };
+}
+
+/** The live shares of a vehicle's logs, for its owner (or an admin); another's vehicle is not found. */
+export async function vehicleSharedLogs(db: Db, caller: VerifiedCaller, id: string) {
+  const [vehicle] = await db
+    .select({ id: userVehicles.id })
+    .from(userVehicles)
+    .where(and(eq(userVehicles.id, id), caller.role === "admin" ? undefined : eq(userVehicles.ownerUid, caller.uid)));
+  if (!vehicle) throw notFound(`Vehicle ${id}`);
+  return db
+    .select({ share: getTableColumns(dataLogShares), title: dataLogs.title })
+    .from(dataLogShares)
+    .innerJoin(dataLogs, eq(dataLogs.id, dataLogShares.logId))
+    .where(and(eq(dataLogs.vehicleId, id), liveShare()))
+    .orderBy(dataLogShares.createdAt);
+}
