@@ -14,16 +14,12 @@ import type { AppContext } from "../context";
 import type { Tx } from "../db/handle";
 import { conflict, type HttpError, notFound } from "../errors";
 import { actorFrom, writeAudit } from "../services/audit";
+import type { Referrer } from "../services/catalogue";
 import type { VerifiedCaller } from "../services/identity";
 import { type ListSpec, listQueryOf, runList } from "./list";
 import type { ZodTypeProvider } from "./zod";
 
-/** Something that still refers to a record, named so that an admin can find it. */
-export interface Referrer {
-  resource: string;
-  id: string;
-  label: string;
-}
+export type { Referrer };
 
 export const idParams = z.strictObject({ id: z.uuid("id must be a UUID") });
 

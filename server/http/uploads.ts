@@ -21,6 +21,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context";
 import { badRequest, HttpError } from "../errors";
 import { tempDirOf } from "../services/temp-files";
+import type { UploadedFile } from "../services/uploaded-file";
 import {
   BodyPool,
   boundaryOf,
@@ -31,15 +32,7 @@ import {
   readBody,
 } from "./buffered-form";
 
-export interface UploadedFile {
-  field: string;
-  filename: string;
-  mimetype: string;
-  /** Temp file; removed after the handler unless adopted into the blob store. */
-  path: string;
-  size: number;
-  sha256: string;
-}
+export type { UploadedFile };
 
 export interface Upload<F = UploadedFile> {
   file: F | null;

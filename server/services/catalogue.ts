@@ -21,7 +21,13 @@ import {
   userVehicles,
 } from "../db/schema";
 import { badRequest } from "../errors";
-import type { Referrer } from "../http/crud";
+
+/** Something that still refers to a record, named so that an admin can find it. */
+export interface Referrer {
+  resource: string;
+  id: string;
+  label: string;
+}
 
 const REFERRER_LIMIT = 20;
 

@@ -10,8 +10,8 @@ import { open } from "node:fs/promises";
 import sharp from "sharp";
 import { type DocumentType, LOGO_SIZE } from "../../contracts/profile-change-requests";
 import { HttpError } from "../errors";
-import type { UploadedFile } from "../http/uploads";
 import type { BlobStore } from "./blobs";
+import type { UploadedFile } from "./uploaded-file";
 
 const SIGNATURES: Array<{ type: DocumentType; matches: (head: Buffer) => boolean }> = [
   { type: "application/pdf", matches: (head) => head.subarray(0, 5).toString("latin1") === "%PDF-" },
