@@ -40,6 +40,13 @@ module.exports = {
       },
     },
     {
+      name: "services-not-importing-http",
+      comment: "Services throw domain errors and know nothing of HTTP; the error handler maps them once.",
+      severity: "error",
+      from: { path: "^server/services/" },
+      to: { path: "^server/(http|routes)/" },
+    },
+    {
       name: "routing-not-importing-ui",
       comment:
         "The routing kernel turns resource definitions into routes; pages, components and the shell that composes them sit on top of it.",

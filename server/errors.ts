@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import type { ApiError, FieldIssue } from "../contracts/errors";
+import { TuneError } from "../domain/tune";
 import { isConnectionLoss } from "./db/connection-loss";
 import { TransactionTimeoutError } from "./db/transaction-guard";
 import { Refusal, type RefusalKind } from "./services/errors";
@@ -60,6 +61,35 @@ const STATUS_MESSAGES: Record<number, string> = {
   429: "Too many requests",
 };
 
+/** Refusals of the domain by kind: a patch clash is a conflict with the image, the rest is input the client can fix. */
+const TUNE_STATUS: Record<TuneError["code"], number> = {
+  out_of_bounds: 400,
+  invalid_value: 400,
+  round_trip: 400,
+  xdf_invalid: 400,
+  definition_invalid: 400,
+  patch_overlap: 400,
+  patch_conflict: 409,
+  patch_firmware: 422,
+  image_mismatch: 422,
+  checksum_invalid: 422,
+  checksum_unstable: 422,
+};
+
+const TUNE_TITLES: Record<TuneError["code"], string> = {
+  out_of_bounds: "Out of bounds",
+  invalid_value: "Invalid value",
+  round_trip: "Value does not round-trip",
+  xdf_invalid: "Invalid XDF",
+  definition_invalid: "Invalid definition",
+  patch_overlap: "Patches overlap",
+  patch_conflict: "Patch conflict",
+  patch_firmware: "Patch is for another firmware",
+  image_mismatch: "Wrong image",
+  checksum_invalid: "Checksum does not verify",
+  checksum_unstable: "Checksums do not settle",
+};
+
 /** The one place a service's refusal gets its status. */
 const REFUSAL_STATUS: Record<RefusalKind, number> = {
   invalid: 400,
@@ -77,6 +107,14 @@ function toApiError(error: FastifyError | Error, request: FastifyRequest): ApiEr
       message: error.title,
       description: error.message,
       data: error.data,
+    };
+  }
+  if (error instanceof TuneError) {
+    return {
+      statusCode: TUNE_STATUS[error.code],
+      message: TUNE_TITLES[error.code],
+      description: error.message,
+      data: { code: error.code, ...error.details },
     };
   }
   if (error instanceof HttpError) {

@@ -25,7 +25,6 @@ import { notFound, RequestValidationError } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams, referencedConflict } from "../http/crud";
 import { reprDigestOf, wantsSha256 } from "../http/digest";
-import { domain } from "../http/domain-errors";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { fieldsOf, patchIdsField } from "../http/multipart-fields";
 import { requireFile, withBufferedUpload } from "../http/uploads";
@@ -246,9 +245,11 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
       const record = requireIdentified(await ctx.catalogue.identify(image));
       if (!flags.fixChecksums) refuseFailingChecksums(image, record);
       const patches = await ctx.catalogue.patches(patchIds);
-      const outcome = await domain(() =>
-        applyPatches(image, patches, { firmwareId: record.firmwareId, checksums: record.checksums, inPlace: true }),
-      );
+      const outcome = await applyPatches(image, patches, {
+        firmwareId: record.firmwareId,
+        checksums: record.checksums,
+        inPlace: true,
+      });
       const fix = outcome.checksums!;
       const report = {
         firmwareId: record.firmwareId,

@@ -33,7 +33,6 @@ import { tuneFilePurchases, tuneFiles, tuneFileVersions, tuneRepositories, users
 import { badRequest, forbidden, HttpError, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams, referencedConflict } from "../http/crud";
-import { domain } from "../http/domain-errors";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { fieldsOf } from "../http/multipart-fields";
 import { requireFile, withBufferedUpload, withUpload } from "../http/uploads";
@@ -131,9 +130,11 @@ export async function tuneFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: Ap
       const record = await firmwareRecord(db, row.firmwareId);
       const patches = await ctx.catalogue.patches(body.patchIds);
       const image = await readImage(ctx, version.sha256);
-      const outcome = await domain(() =>
-        applyPatches(image, patches, { firmwareId: record.firmwareId, checksums: record.checksums, inPlace: true }),
-      );
+      const outcome = await applyPatches(image, patches, {
+        firmwareId: record.firmwareId,
+        checksums: record.checksums,
+        inPlace: true,
+      });
       const report = await inspect(ctx, outcome.image, { record, view: access.view });
       return { ...report, applied: outcome.patches, fixed: outcome.checksums?.fixed ?? [] };
     },

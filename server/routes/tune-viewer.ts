@@ -25,7 +25,6 @@ import type { AppContext } from "../context";
 import { badRequest, forbidden, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
-import { domain } from "../http/domain-errors";
 import type { ZodTypeProvider } from "../http/zod";
 import { definitionItem, definitionOf, firmwareIdentity, firmwareRecord } from "../services/firmware-records";
 import type { VerifiedCaller } from "../services/identity";
@@ -100,12 +99,10 @@ export async function tuneViewerRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
       const definition = await definitionOf(db, row.firmwareId);
       const changed =
         definition && base
-          ? await domain(async () =>
-              changedItemIds(
-                await readImageShared(ctx, base.sha256),
-                await readImageShared(ctx, stored.sha256),
-                definition,
-              ),
+          ? changedItemIds(
+              await readImageShared(ctx, base.sha256),
+              await readImageShared(ctx, stored.sha256),
+              definition,
             )
           : [];
       return { firmwareId: row.firmwareId, version: stored.number, definition, base: base?.info ?? null, changed };
@@ -121,10 +118,10 @@ export async function tuneViewerRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
       const { row, stored, base } = await viewedImages(ctx, id, request.query, callerOf(request));
       const item = await definitionItem(db, row.firmwareId, itemId);
       if (!item) throw notFound(`Map ${itemId} in the definition of firmware ${row.firmwareId}`);
-      return domain(async () => ({
+      return {
         values: readItem(await readImageShared(ctx, stored.sha256), item),
         base: base ? readItem(await readImageShared(ctx, base.sha256), item) : null,
-      }));
+      };
     },
   );
 

@@ -41,7 +41,6 @@ import {
 import { badRequest, forbidden, HttpError, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
-import { domain } from "../http/domain-errors";
 import { EventStreams } from "../http/event-stream";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { fieldsOf } from "../http/multipart-fields";
@@ -529,9 +528,7 @@ export async function tuningRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
         const stock = await readImage(ctx, before.stockSha256);
         const changes = async (base: Uint8Array) =>
           summarizeChanges(
-            await domain(() =>
-              diffImages(base, revised, { definition: definition ?? undefined, checksums: image.record.checksums }),
-            ),
+            await diffImages(base, revised, { definition: definition ?? undefined, checksums: image.record.checksums }),
           );
         const [previous] = before.revisions
           ? await db

@@ -14,7 +14,6 @@ import { importDefinition, sampleMaps } from "../../domain/tune";
 import type { AppContext } from "../context";
 import { firmwareSupport, tuneFilePatches } from "../db/schema";
 import { RequestValidationError } from "../errors";
-import { domain } from "../http/domain-errors";
 import { type AuditActor, digestOf, writeAudit } from "./audit";
 import { lockFirmwareIds } from "./catalogue";
 import { firmwareRecord } from "./firmware-records";
@@ -57,14 +56,12 @@ export async function runDefinitionImport(
   const { db } = ctx;
   const record = await firmwareRecord(db, body.firmwareId);
   const stockImage = record.stockSha256 ? await readImage(ctx, record.stockSha256) : undefined;
-  const imported = await domain(() =>
-    importDefinition(body.xml, {
-      firmwareId: record.firmwareId,
-      imageSize: record.imageSize,
-      stockImage,
-      ...(body.romId !== undefined && { romId: body.romId }),
-    }),
-  );
+  const imported = await importDefinition(body.xml, {
+    firmwareId: record.firmwareId,
+    imageSize: record.imageSize,
+    stockImage,
+    ...(body.romId !== undefined && { romId: body.romId }),
+  });
   if (body.dryRun) return { ...imported, ...(stockImage && { samples: sampleMaps(imported.definition, stockImage) }) };
 
   const patches = chosen(imported.patches, body.patchIndexes, "patchIndexes", (_, i) => i, "patch");

@@ -1,7 +1,7 @@
 /**
  * What the tune-file routes share: inspecting an image, reading images from
  * the blob store, and baking for a vehicle (firmware records are read in
- * ./firmware-records, domain refusals mapped in ../http/domain-errors). The
+ * ./firmware-records, domain refusals mapped once by the error handler, server/errors.ts). The
  * bytes work is all domain/tune; this file only fetches what it needs from the
  * database and the blob store.
  */
@@ -11,7 +11,6 @@ import type { Inspection, InspectionChange } from "../../contracts/tune-files";
 import { type ChecksumResult, diffImages, patchState } from "../../domain/tune";
 import type { AppContext } from "../context";
 import { HttpError } from "../errors";
-import { domain } from "../http/domain-errors";
 import {
   definitionOf,
   type FirmwareIdentity,
@@ -86,9 +85,7 @@ export async function inspect(
   else {
     const stock = new Uint8Array(await ctx.blobs.read(record.stockSha256));
     const definition = "definition" in record ? record.definition : await definitionOf(ctx.db, record.firmwareId);
-    changes = await domain(() =>
-      diffImages(stock, image, { definition: definition ?? undefined, checksums: record.checksums }),
-    );
+    changes = await diffImages(stock, image, { definition: definition ?? undefined, checksums: record.checksums });
   }
   return { firmwareId: record.firmwareId, ...base, checksums, patches, changes, notes };
 }
@@ -172,5 +169,5 @@ export async function bakeFromBlobs(ctx: AppContext, sources: BakeSources): Prom
     }
     tuneStock = await readImage(ctx, record.stockSha256);
   }
-  return domain(() => bake({ stockDump, tuneImage, tuneStock, patches: sources.patches, firmware: record }));
+  return bake({ stockDump, tuneImage, tuneStock, patches: sources.patches, firmware: record });
 }

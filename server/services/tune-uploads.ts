@@ -5,11 +5,10 @@
  */
 import { readFile } from "node:fs/promises";
 import type { AppContext } from "../context";
-import { domain } from "../http/domain-errors";
-import type { UploadedFile } from "../http/uploads";
 import { type FirmwareIdentity, requireIdentified } from "./firmware-records";
 import { fixAll, verifyAll } from "./tune-engine";
 import { refuseFailing } from "./tune-files";
+import type { UploadedFile } from "./uploaded-file";
 
 /** An uploaded file's bytes. */
 export async function imageOf(file: UploadedFile): Promise<Uint8Array> {
@@ -40,7 +39,7 @@ export async function acceptImage(ctx: AppContext, file: UploadedFile, fix: bool
   let sha256 = file.sha256;
   if (results.some((r) => !r.valid)) {
     if (!fix) refuseFailing(results);
-    await domain(() => fixAll(image, record.checksums));
+    await fixAll(image, record.checksums);
     results = verifyAll(image, record.checksums);
     sha256 = await ctx.blobs.put(image);
   } else await ctx.blobs.adopt(file.path, file.sha256);
