@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { apiPathOf } from "../../../contracts/api-paths";
-import { flattenRoutes, refineResources, registry } from "../../../src/resources";
+import { flattenRoutes, menuParents, refineResources, registerResources, registry } from "../../../src/resources";
+
+// The app's entry registers the routes and menu groups before it renders; so does this test.
+registerResources(registry, menuParents);
 
 describe("one name per resource", () => {
   const routes = flattenRoutes(registry);
