@@ -96,6 +96,8 @@ const REFUSAL_STATUS: Record<RefusalKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  too_large: 413,
+  unsupported_media: 415,
   unprocessable: 422,
   unavailable: 503,
 };
@@ -105,7 +107,7 @@ function toApiError(error: FastifyError | Error, request: FastifyRequest): ApiEr
     return {
       statusCode: REFUSAL_STATUS[error.kind],
       message: error.title,
-      description: error.message,
+      description: error.message || undefined,
       data: error.data,
     };
   }

@@ -4,18 +4,45 @@
  * rule of the car, an outside service silent), a short title and the sentence the client reads.
  * server/errors.ts maps each kind to its status once.
  */
-export type RefusalKind = "invalid" | "not_found" | "forbidden" | "conflict" | "unprocessable" | "unavailable";
+export type RefusalKind =
+  | "invalid"
+  | "not_found"
+  | "forbidden"
+  | "conflict"
+  | "too_large"
+  | "unsupported_media"
+  | "unprocessable"
+  | "unavailable";
 
 export class Refusal extends Error {
   constructor(
     readonly kind: RefusalKind,
     readonly title: string,
-    message: string,
+    message = "",
     readonly data?: unknown,
   ) {
     super(message);
   }
 }
+
+/** The caller's input is wrong; `title` names what (for instance "Invalid body"), `data` the fields. */
+export const invalid = (title: string, message?: string, data?: unknown) =>
+  new Refusal("invalid", title, message, data);
+
+/** Fields of a request part that break the service's rules, in the shape the request validator gives. */
+export const invalidFields = (part: string, issues: Array<{ path: string; message: string }>) =>
+  new Refusal(
+    "invalid",
+    `Invalid ${part}`,
+    issues.map((issue) => `${issue.path || part}: ${issue.message}`).join("; "),
+    issues,
+  );
+
+/** The caller may not do this (to this record). */
+export const forbidden = (message?: string) => new Refusal("forbidden", "Forbidden", message);
+
+/** The record's current state rules the change out; `data` may name the field it concerns. */
+export const conflict = (message: string, data?: unknown) => new Refusal("conflict", "Conflict", message, data);
 
 /** Something the caller named does not exist (or is not theirs to see). */
 export class NotFoundRefusal extends Refusal {
@@ -23,6 +50,8 @@ export class NotFoundRefusal extends Refusal {
     super("not_found", "Not found", `${what} does not exist`);
   }
 }
+
+export const notFound = (what: string) => new NotFoundRefusal(what);
 
 /** The order cannot be made or changed in its current state; `path` is the request field it concerns. */
 export class OrderConflict extends Refusal {
