@@ -90,8 +90,9 @@ function registerCollectionRoutes(plugin: FastifyInstance, ctx: AppContext) {
     DATA_LOGS,
     { config: { list: listSpec }, schema: { response: { 200: dataLogPageSchema } } },
     async (request) => {
+      const caller = callerOf(request);
       const query = listQueryOf(request, listSpec);
-      return dataLogPage(ctx.db, callerOf(request), (select, scope) => runList(ctx.db, listSpec, query, select, scope));
+      return dataLogPage(ctx.db, caller, (select, scope) => runList(ctx.db, listSpec, query, select, scope));
     },
   );
 

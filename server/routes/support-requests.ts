@@ -123,8 +123,9 @@ function registerRequesterRoutes(plugin: FastifyInstance, ctx: AppContext) {
     MINE,
     { config: { list: ownSupportRequestListSpec }, schema: { response: { 200: ownSupportRequestPageSchema } } },
     async (request) => {
+      const caller = callerOf(request);
       const query = listQueryOf(request, ownSupportRequestListSpec);
-      return ownSupportRequestPage(ctx.db, callerOf(request).uid, (select, scope) =>
+      return ownSupportRequestPage(ctx.db, caller.uid, (select, scope) =>
         runList(ctx.db, ownSupportRequestListSpec, query, select, scope),
       );
     },
