@@ -47,6 +47,7 @@ import { fieldsOf } from "../http/multipart-fields";
 import { requireFile, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
 import { auditChangeTo, changedFields } from "../services/audit";
+import { NotFoundRefusal } from "../services/errors";
 import { definitionOf } from "../services/firmware-records";
 import type { VerifiedCaller } from "../services/identity";
 import type { Notify } from "../services/notifications";
@@ -214,7 +215,7 @@ export async function tuningRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
       const field = (path: string, message: string, status = 400) =>
         new HttpError(status, status === 400 ? "Invalid body" : "Cannot ask yet", message, [{ path, message }]);
       const { vehicle, owner } = await vehicleFor(db, body.vehicleId, caller).catch((error: unknown) => {
-        throw error instanceof HttpError && error.statusCode === 404
+        throw (error instanceof HttpError && error.statusCode === 404) || error instanceof NotFoundRefusal
           ? field("vehicleId", "no such vehicle of yours")
           : error;
       });

@@ -4,8 +4,8 @@ import type { AppContext } from "../context";
 import type { Db } from "../db/connection";
 import type { Tx } from "../db/handle";
 import { bakedTuneFiles, tuneFilePurchases, userVehicles } from "../db/schema";
-import { HttpError } from "../errors";
 import { auditChangeTo } from "./audit";
+import { Refusal } from "./errors";
 import { type FirmwareRecord, firmwareRecord } from "./firmware-records";
 import type { VerifiedCaller } from "./identity";
 import type { VehicleRow } from "./tune-access";
@@ -17,8 +17,8 @@ export const TEMP_BAKE_MS = 24 * 60 * 60 * 1000;
 /** The vehicle's stock read and its firmware record; 409 when there is none yet. */
 export function dumpOf(db: Db, vehicle: VehicleRow): { sha256: string; record: Promise<FirmwareRecord> } {
   if (!vehicle.stockDumpSha256 || !vehicle.firmwareId) {
-    throw new HttpError(
-      409,
+    throw new Refusal(
+      "conflict",
       "No stock read",
       `Vehicle ${vehicle.name} has no stock read yet; upload one with upload-tune-dump first`,
     );
