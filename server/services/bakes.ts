@@ -5,10 +5,11 @@ import type { Db } from "../db/connection";
 import type { Tx } from "../db/handle";
 import { bakedTuneFiles, tuneFilePurchases, userVehicles } from "../db/schema";
 import { auditChangeTo } from "./audit";
-import { Refusal } from "./errors";
+import { forbidden, notFound, Refusal } from "./errors";
 import { type FirmwareRecord, firmwareRecord } from "./firmware-records";
 import type { VerifiedCaller } from "./identity";
-import type { VehicleRow } from "./tune-access";
+import type { Requester } from "./requester";
+import { bakedRow, isAdmin, type VehicleRow, vehicleFor } from "./tune-access";
 import type { bakeFromBlobs } from "./tune-files";
 
 /** Temp bakes live a day: long enough to preview and flash, short enough not to pile up. */
@@ -122,4 +123,31 @@ export async function liveBakesOf(db: Db, vehicleId: string) {
     )
     .orderBy(desc(bakedTuneFiles.createdAt))
     .limit(100);
+}
+
+/** Deletes a bake: the owner's bakes are theirs; a dealer who manages the car deletes only the bakes they made. */
+export async function deleteBake(db: Db, by: Requester, id: string): Promise<void> {
+  const { caller } = by;
+  const row = await bakedRow(db, id);
+  const { owner, vehicle } = await vehicleFor(db, row.vehicleId, caller).catch(() => {
+    throw notFound(`Baked tune file ${row.id}`);
+  });
+  if (!owner && !isAdmin(caller) && row.createdBy !== caller.uid)
+    throw forbidden("Only the vehicle's owner, an admin or whoever made the bake may delete it");
+  const vehicleOwner = vehicle.ownerUid;
+  await db.transaction(async (tx) => {
+    await tx.delete(bakedTuneFiles).where(eq(bakedTuneFiles.id, row.id));
+    await auditChangeTo(tx, by, vehicleOwner, {
+      action: "baked-tune-file.deleted",
+      targetType: "baked-tune-file",
+      targetId: row.id,
+      before: {
+        vehicleId: row.vehicleId,
+        tuneFileId: row.tuneFileId,
+        tuneVersion: row.tuneVersion,
+        sha256: row.sha256,
+        createdBy: row.createdBy,
+      },
+    });
+  });
 }

@@ -18,17 +18,12 @@ import { auditChangeTo, changedFields } from "./audit";
 import { invalid, notFound } from "./errors";
 import type { VerifiedCaller } from "./identity";
 import type { Lister } from "./payments/ledger";
+import type { Requester } from "./requester";
 import { stillUsed } from "./still-used";
 import { accessOf, boughtBy, isAdmin, ownTune, type TuneRow, tuneColumns, tuneRow } from "./tune-access";
 import { offeredToSql } from "./tune-offers";
 import { tuneToApi } from "./tune-responses";
 import type { acceptImage } from "./tune-uploads";
-
-/** Who asks: the caller and the request's id, for the audit trail. */
-export interface TuneRequester {
-  caller: VerifiedCaller;
-  id: string;
-}
 
 /** An image accepted for a tune (./tune-uploads acceptImage). */
 export type AcceptedImage = Awaited<ReturnType<typeof acceptImage>>;
@@ -86,7 +81,7 @@ export async function tuneFilePageOf<Page extends { data: TuneRow[] }>(
 /** A new tune file of the caller's with the accepted image as version 1; its id. */
 export async function createTuneFile(
   db: Db,
-  by: TuneRequester,
+  by: Requester,
   input: z.output<typeof tuneFileCreateSchema>,
   image: AcceptedImage,
 ): Promise<string> {
@@ -124,7 +119,7 @@ export async function createTuneFile(
 /** Changes a tune's texts, current version or repository (one of its dealer's). */
 export async function updateTuneFile(
   db: Db,
-  by: TuneRequester,
+  by: Requester,
   id: string,
   body: z.output<typeof tuneFileUpdateSchema>,
 ): Promise<void> {
@@ -167,7 +162,7 @@ export async function updateTuneFile(
 }
 
 /** Deletes a tune nobody bought: a bought tune is a licence someone paid for, to unpublish instead. */
-export async function deleteTuneFile(db: Db, by: TuneRequester, id: string): Promise<void> {
+export async function deleteTuneFile(db: Db, by: Requester, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.select({ id: tuneFiles.id }).from(tuneFiles).where(eq(tuneFiles.id, id)).for("update");
     const row = await ownTune(tx, id, by.caller);
@@ -194,7 +189,7 @@ export async function deleteTuneFile(db: Db, by: TuneRequester, id: string): Pro
 /** The accepted image as the tune's next version, which becomes its current one. */
 export async function addTuneVersion(
   db: Db,
-  by: TuneRequester,
+  by: Requester,
   id: string,
   input: z.output<typeof tuneFileVersionSchema>,
   image: AcceptedImage,

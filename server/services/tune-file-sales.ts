@@ -12,13 +12,14 @@ import { auditChangeTo, changedFields } from "./audit";
 import { forbidden, invalid, NotFoundRefusal, Refusal } from "./errors";
 import type { VerifiedCaller } from "./identity";
 import { readyAccountOf } from "./payments/accounts";
+import type { Requester } from "./requester";
 import { ownTune, vehicleFor, versionRow, visibleTune } from "./tune-access";
-import { type TuneRequester, tuneAudited } from "./tune-file-records";
+import { tuneAudited } from "./tune-file-records";
 
 /** Publishes the tune on the terms given. */
 export async function publishTuneFile(
   db: Db,
-  by: TuneRequester,
+  by: Requester,
   id: string,
   body: z.output<typeof tuneFilePublishSchema>,
 ): Promise<void> {
@@ -55,7 +56,7 @@ export async function publishTuneFile(
 }
 
 /** Takes the tune off sale; licences bought stay. */
-export async function unpublishTuneFile(db: Db, by: TuneRequester, id: string): Promise<void> {
+export async function unpublishTuneFile(db: Db, by: Requester, id: string): Promise<void> {
   const tune = await ownTune(db, id, by.caller);
   await db.transaction(async (tx) => {
     await tx.update(tuneFiles).set({ published: false, updatedAt: new Date() }).where(eq(tuneFiles.id, id));
@@ -75,7 +76,7 @@ export async function unpublishTuneFile(db: Db, by: TuneRequester, id: string): 
  * see vehicleFor). Any other vehicle gets the answer an unknown id gets, so a grant neither hands
  * a dealer a stranger's car nor tells that it exists.
  */
-export async function grantTuneFile(db: Db, by: TuneRequester, id: string, vehicleId: string) {
+export async function grantTuneFile(db: Db, by: Requester, id: string, vehicleId: string) {
   const tune = await ownTune(db, id, by.caller);
   const { vehicle } = await vehicleFor(db, vehicleId, by.caller).catch((error: unknown) => {
     throw error instanceof NotFoundRefusal
