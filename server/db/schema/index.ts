@@ -17,3 +17,4 @@ export * from "./tune-files";
 export * from "./tuning-requests";
 export * from "./user-vehicles";
 export * from "./users";
+export * from "./vehicle-snapshots";

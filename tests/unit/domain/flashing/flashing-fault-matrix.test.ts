@@ -14,7 +14,13 @@ import {
 } from "../../../../domain/flashing/flasher";
 import { computeKey } from "../../../../domain/flashing/seed-key";
 import { NRC, VirtualEcu, type VirtualEcuBlock } from "../../../../domain/flashing/uds-ecu";
-import { FAULT_STEPS, FAULTS, type FaultKind, manualClock, VirtualLink } from "../../../../domain/flashing/virtual-link";
+import {
+  FAULT_STEPS,
+  FAULTS,
+  type FaultKind,
+  manualClock,
+  VirtualLink,
+} from "../../../../domain/flashing/virtual-link";
 
 const SECRET = "0x1A2B3C4D";
 const ALGORITHM = "xor-rotate-32";

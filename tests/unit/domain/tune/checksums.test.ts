@@ -1,6 +1,10 @@
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { type ChecksumSchemeInput, type ChecksumType, checksumSchemeSchema } from "../../../../contracts/tune-definition";
+import {
+  type ChecksumSchemeInput,
+  type ChecksumType,
+  checksumSchemeSchema,
+} from "../../../../contracts/tune-definition";
 import { computeChecksum, fixAll, verifyAll } from "../../../../domain/tune/checksums";
 
 const scheme = (input: Partial<ChecksumSchemeInput> & { type: ChecksumType }) =>

@@ -45,7 +45,9 @@ describe("an antd stylesheet cut into parts", () => {
   });
 
   it(`cuts a large real sheet (antd's reset, many times over) into parts of at most ${STYLESHEET_PART_BYTES / 1000} kB`, () => {
-    const css = readFileSync(new URL("../../../../node_modules/antd/dist/reset.css", import.meta.url), "utf8").repeat(400);
+    const css = readFileSync(new URL("../../../../node_modules/antd/dist/reset.css", import.meta.url), "utf8").repeat(
+      400,
+    );
     const parts = splitStylesheet(css);
     expect(parts.join("")).toBe(css);
     expect(Math.max(...parts.map((part) => Buffer.byteLength(part)))).toBeLessThanOrEqual(STYLESHEET_PART_BYTES);

@@ -4,7 +4,12 @@ import { ConfigProvider } from "antd";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { DialogHost, loadDialogFrames } from "../../../../src/components/dialog-host";
-import { DIALOG_MAX_WIDTH_PX, type DialogContentProps, dialogStore, useDialogs } from "../../../../src/components/dialogs";
+import {
+  DIALOG_MAX_WIDTH_PX,
+  type DialogContentProps,
+  dialogStore,
+  useDialogs,
+} from "../../../../src/components/dialogs";
 
 function renderHost() {
   // Without motion antd finishes its close animation at once, so closed dialogs leave the DOM.

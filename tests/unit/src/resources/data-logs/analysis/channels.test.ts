@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { formatPanes, groupByUnit, parsePanes, variableOf } from "../../../../../../src/resources/data-logs/analysis/channels";
+import {
+  formatPanes,
+  groupByUnit,
+  parsePanes,
+  variableOf,
+} from "../../../../../../src/resources/data-logs/analysis/channels";
 
 const channel = (id: string, name: string, unit: string) => ({ id, name, unit, min: 0, max: 1, mean: 0.5 });
 
