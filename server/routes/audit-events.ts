@@ -1,11 +1,14 @@
-import { inArray } from "drizzle-orm";
+/**
+ * The audit trail for admins: the list, its filters and sort; the reading is services/audit-events.ts.
+ */
 import type { FastifyInstance } from "fastify";
 import { apiPaths } from "../../contracts/api-paths";
-import { type AuditEvent, auditList, auditPageSchema } from "../../contracts/audit";
+import { auditList, auditPageSchema } from "../../contracts/audit";
 import type { AppContext } from "../context";
-import { auditEvents, users } from "../db/schema";
+import { auditEvents } from "../db/schema";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import type { ZodTypeProvider } from "../http/zod";
+import { auditEventPage } from "../services/audit-events";
 
 const AUDIT = `/${apiPaths["audit-events"].list}`;
 
@@ -33,38 +36,8 @@ export async function auditEventRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
     AUDIT,
     { config: { role: "admin", list: listSpec }, schema: { response: { 200: auditPageSchema } } },
     async (request) => {
-      const page = await runList(db, listSpec, listQueryOf(request, listSpec), ({ where, orderBy, limit, offset }) =>
-        db
-          .select()
-          .from(auditEvents)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset),
-      );
-      const actorUids = [...new Set(page.data.map((row) => row.actorUid).filter((uid): uid is string => uid !== null))];
-      const actors = actorUids.length
-        ? await db
-            .select({ uid: users.uid, email: users.email, displayName: users.displayName })
-            .from(users)
-            .where(inArray(users.uid, actorUids))
-        : [];
-      const labelOf = new Map(actors.map((actor) => [actor.uid, actor.email ?? actor.displayName]));
-      const data: AuditEvent[] = page.data.map((row) => ({
-        id: row.id,
-        at: row.at.toISOString(),
-        actorUid: row.actorUid,
-        actorLabel: row.actorUid ? (labelOf.get(row.actorUid) ?? null) : null,
-        actorRole: row.actorRole,
-        action: row.action,
-        targetType: row.targetType,
-        targetId: row.targetId,
-        subjectUid: row.subjectUid,
-        before: row.before,
-        after: row.after,
-        requestId: row.requestId,
-      }));
-      return { ...page, data };
+      const query = listQueryOf(request, listSpec);
+      return auditEventPage(db, (select, scope) => runList(db, listSpec, query, select, scope));
     },
   );
 }

@@ -3,26 +3,18 @@
  * admins, and for a dealer the sessions of the cars they manage; one session with its steps,
  * snapshots and the facts of the grant it used; and the same as a downloadable bundle.
  */
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { apiRoutes } from "../../contracts/api-paths";
-import {
-  type FlashSessionDetail,
-  flashLogList,
-  flashLogSchema,
-  flashSessionDetailSchema,
-} from "../../contracts/flash-logs";
+import { flashLogList, flashLogSchema, flashSessionDetailSchema } from "../../contracts/flash-logs";
 import { listResponseSchema } from "../../contracts/list-response";
 import type { AppContext } from "../context";
 import { flashLogs } from "../db/schema";
-import { notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import type { ZodTypeProvider } from "../http/zod";
-import { flashLogsToApi, sessionDetail } from "../services/flash-sessions";
-import type { VerifiedCaller } from "../services/identity";
-import { dealerManagesSql } from "../services/tune-access";
+import { flashLogPage, visibleFlashSession } from "../services/flash-logs";
 
 const FLASH_LOG = `/${apiRoutes.flashLog.list()}`;
 const dealer = { role: "dealer" as const };
@@ -48,50 +40,24 @@ const listSpec: ListSpec = {
   defaultSort: [{ field: "flashedAt", order: "desc" }],
 };
 
-/** Admins see every session; a dealer the sessions of the cars they manage. */
-const visibleTo = (caller: VerifiedCaller): SQL | undefined =>
-  caller.role === "admin" ? undefined : dealerManagesSql(caller.uid, flashLogs.vehicleId);
-
 export async function flashLogAdminRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
-
-  const detailOf = async (caller: VerifiedCaller, id: string): Promise<FlashSessionDetail> => {
-    const [row] = await db
-      .select()
-      .from(flashLogs)
-      .where(and(eq(flashLogs.id, id), visibleTo(caller)));
-    if (!row) throw notFound(`Flash session ${id}`);
-    return sessionDetail(db, row);
-  };
 
   app.get(
     FLASH_LOG,
     { config: { ...dealer, list: listSpec }, schema: { response: { 200: listResponseSchema(flashLogSchema) } } },
     async (request) => {
       const caller = callerOf(request);
-      const page = await runList(
-        db,
-        listSpec,
-        listQueryOf(request, listSpec),
-        ({ where, orderBy, limit, offset }) =>
-          db
-            .select()
-            .from(flashLogs)
-            .where(where)
-            .orderBy(...orderBy)
-            .limit(limit)
-            .offset(offset),
-        visibleTo(caller),
-      );
-      return { ...page, data: await flashLogsToApi(db, page.data) };
+      const query = listQueryOf(request, listSpec);
+      return flashLogPage(db, caller, (select, scope) => runList(db, listSpec, query, select, scope));
     },
   );
 
   app.get(
     `/${apiRoutes.flashLog.record(":id")}`,
     { config: dealer, schema: { params: idParams, response: { 200: flashSessionDetailSchema } } },
-    async (request) => detailOf(callerOf(request), request.params.id),
+    async (request) => visibleFlashSession(db, callerOf(request), request.params.id),
   );
 
   /** The session for support: one JSON file with everything above. */
@@ -99,7 +65,7 @@ export async function flashLogAdminRoutes(plugin: FastifyInstance, { ctx }: { ct
     `/${apiRoutes.flashLog.record(":id")}/bundle`,
     { config: dealer, schema: { params: idParams } },
     async (request, reply) => {
-      const detail = await detailOf(callerOf(request), request.params.id);
+      const detail = await visibleFlashSession(db, callerOf(request), request.params.id);
       return reply
         .header("content-type", "application/json; charset=utf-8")
         .header("content-disposition", `attachment; filename="flash-session-${detail.log.id}.json"`)

@@ -6,16 +6,29 @@ import { eq, gt, isNull, or } from "drizzle-orm";
 import type { JobSnapshot } from "../../contracts/server-management";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, userVehicles } from "../db/schema";
-import { HttpError } from "../errors";
 import { type AuditActor, writeAudit } from "./audit";
 import { dumpOf } from "./bakes";
 import { collectBlobs } from "./blob-collector";
+import { Refusal } from "./errors";
 import type { MailMessage } from "./mail/messages";
 import type { JobContext } from "./queue";
 import { versionRow } from "./tune-access";
 import { bakeFromBlobs } from "./tune-files";
 import { acceptSilentDeliveries } from "./tuning-requests";
 import { reconcileUsers } from "./users";
+
+/**
+ * What a failed item says, as the answer to the same request would: a refusal's sentence (else its
+ * title), an HTTP error's description (else its title), any other error's message.
+ */
+function failureMessage(error: unknown): string {
+  if (error instanceof Refusal) return error.message || error.title;
+  if (!(error instanceof Error)) return String(error);
+  // Services not yet on refusals throw server/errors.ts's HttpError, known here by its shape.
+  if ("statusCode" in error && "description" in error)
+    return (error.description as string | undefined) ?? error.message;
+  return error.message;
+}
 
 export const JOB_KINDS = {
   rebakeAll: "rebake-all",
@@ -130,13 +143,7 @@ export async function rebakeAll(ctx: AppContext, progress: JobContext): Promise<
         .where(eq(bakedTuneFiles.id, row.id));
       rebaked += 1;
     } catch (error) {
-      const message =
-        error instanceof HttpError
-          ? (error.description ?? error.message)
-          : error instanceof Error
-            ? error.message
-            : String(error);
-      failure = { item: row.id, message };
+      failure = { item: row.id, message: failureMessage(error) };
     }
     progress.step(failure);
   }

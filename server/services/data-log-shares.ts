@@ -6,9 +6,9 @@ import { and, eq, getTableColumns, isNull } from "drizzle-orm";
 import type { LogChannel } from "../../domain/logs";
 import type { Db } from "../db/handle";
 import { dataLogShares, dataLogs, userVehicles } from "../db/schema";
-import { notFound } from "../errors";
 import { auditChangeTo } from "./audit";
 import { hashToken, type LogRow, liveShare } from "./data-logs";
+import { notFound } from "./errors";
 import type { VerifiedCaller } from "./identity";
 
 type Requester = { caller: VerifiedCaller | null; id: string };

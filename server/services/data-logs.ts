@@ -1,6 +1,7 @@
 /**
- * What the data-log routes share: the logs' own blob store, who sees a log,
- * and the API shapes of logs, their channels and share links.
+ * Data logs: importing an uploaded log (parsed into its columnar form), who sees a log, reading,
+ * changing and deleting one, the logs' own blob store, and the API shapes of logs, their channels
+ * and share links.
  *
  * Files live in their own blob store (`<dataDir>/data-logs/blobs`): a log's blobs are removed
  * with its last referring row, and no other resource's file can share their hash. Adding and
@@ -8,13 +9,34 @@
  * same bytes cannot interleave with a delete that is about to remove them.
  */
 import { createHash } from "node:crypto";
+import { rm } from "node:fs/promises";
 import { and, eq, isNull, or, type SQL, sql } from "drizzle-orm";
-import type { DataLogShare, DataLogSummary } from "../../contracts/data-logs";
+import type { z } from "zod";
+import type {
+  DataLogDetail,
+  DataLogShare,
+  DataLogSummary,
+  DynoProfile,
+  dataLogPatchSchema,
+  LogComputedDescriptor,
+} from "../../contracts/data-logs";
 import type { LogChannel } from "../../domain/logs";
+import type { AppContext } from "../context";
 import type { Db } from "../db/handle";
-import { dataLogShares, dataLogs, tuningRequestEvents, tuningRequests, userVehicles } from "../db/schema";
-import { notFound } from "../errors";
+import {
+  computedDescriptors,
+  dataLogShares,
+  dataLogs,
+  tuningRequestEvents,
+  tuningRequests,
+  userVehicles,
+} from "../db/schema";
+import { auditChangeTo, changedFields } from "./audit";
+import type { BlobStore } from "./blobs";
+import { notFound, Refusal } from "./errors";
 import type { VerifiedCaller } from "./identity";
+import { parseLogFile } from "./log-parse";
+import type { Lister } from "./payments/ledger";
 
 export type LogRow = typeof dataLogs.$inferSelect;
 export type ShareRow = typeof dataLogShares.$inferSelect;
@@ -104,3 +126,208 @@ export const shareOf = (row: ShareRow): DataLogShare => ({
   revokedAt: row.revokedAt?.toISOString() ?? null,
   createdAt: row.createdAt.toISOString(),
 });
+
+type Requester = { caller: VerifiedCaller | null; id: string };
+type DataLogPatch = z.output<typeof dataLogPatchSchema>;
+
+/** An uploaded log file, stored at `path` until it is imported. */
+export interface LogUpload {
+  path: string;
+  filename: string;
+  size: number;
+  sha256: string;
+}
+
+/** More than a picker can usefully list; the catalogue holds a few dozen. */
+const COMPUTED_DESCRIPTORS_SHOWN = 500;
+
+/** The log as its page shows it; a log on a vehicle carries the vehicle's dyno profile. */
+export async function dataLogDetail(db: Db, row: LogRow): Promise<DataLogDetail> {
+  let dynoProfile = row.dynoProfile as DynoProfile | null;
+  if (row.vehicleId) dynoProfile = (await vehicleOf(db, row.ownerUid, row.vehicleId)).dynoProfile as DynoProfile | null;
+  const { channelCount: _count, ...summary } = summaryOf(row);
+  return {
+    ...summary,
+    notes: row.notes,
+    meta: row.meta,
+    channels: (row.channels as LogChannel[]).map(apiChannel),
+    warnings: row.warnings,
+    dynoProfile,
+  };
+}
+
+/**
+ * Parses the uploaded file and stores the log with its file and columnar form; a file that is no
+ * log the parser reads is refused with where it failed.
+ */
+export async function importDataLog(
+  ctx: Pick<AppContext, "db" | "dataLogBlobs">,
+  caller: VerifiedCaller,
+  file: LogUpload,
+  fields: { title?: string; vehicleId?: string },
+): Promise<LogRow> {
+  const blobs = ctx.dataLogBlobs;
+  if (fields.vehicleId) await vehicleOf(ctx.db, caller.uid, fields.vehicleId);
+  const columnsPath = `${file.path}.columns`;
+  try {
+    const outcome = await parseLogFile({ inputPath: file.path, columnsPath });
+    if (!outcome.ok) {
+      throw new Refusal("unprocessable", "The log could not be read", outcome.message, {
+        code: outcome.code,
+        line: outcome.line ?? null,
+      });
+    }
+    const { summary } = outcome;
+    return await ctx.db.transaction(async (tx) => {
+      await lockHash(tx, file.sha256);
+      await lockHash(tx, outcome.columnsSha256);
+      const [row] = await tx
+        .insert(dataLogs)
+        .values({
+          ownerUid: caller.uid,
+          vehicleId: fields.vehicleId ?? null,
+          title: fields.title ?? (file.filename.replace(/\.[^.]+$/, "") || "Data log"),
+          format: summary.format,
+          rowCount: summary.rowCount,
+          durationSeconds: summary.durationSeconds,
+          startedAt: summary.meta.startedAt ?? null,
+          meta: summary.meta as unknown as Record<string, unknown>,
+          channels: summary.channels,
+          warnings: summary.warnings,
+          fileName: file.filename,
+          fileSize: file.size,
+          fileSha256: file.sha256,
+          columnsSha256: outcome.columnsSha256,
+          columnsSize: outcome.columnsSize,
+        })
+        .returning();
+      // Moved in last, inside the transaction: if a move fails the row rolls back with it.
+      await blobs.adopt(file.path, file.sha256);
+      await blobs.adopt(columnsPath, outcome.columnsSha256);
+      return row;
+    });
+  } finally {
+    await rm(columnsPath, { force: true });
+  }
+}
+
+/** A page of the logs the caller sees (admins: every log). */
+export async function dataLogPage<Page extends { data: LogRow[] }>(
+  db: Db,
+  caller: VerifiedCaller,
+  list: Lister<LogRow, Page>,
+) {
+  const page = await list(
+    ({ where, orderBy, limit, offset }) =>
+      db
+        .select()
+        .from(dataLogs)
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(limit)
+        .offset(offset),
+    visibleTo(caller),
+  );
+  return { ...page, data: page.data.map(summaryOf) };
+}
+
+/** The computed channels the analysis view offers, by name. */
+export async function logComputedDescriptors(db: Db): Promise<{ data: LogComputedDescriptor[]; total: number }> {
+  const data: LogComputedDescriptor[] = await db
+    .select({
+      id: computedDescriptors.id,
+      name: computedDescriptors.name,
+      unit: computedDescriptors.unit,
+      expression: computedDescriptors.expression,
+      decimals: computedDescriptors.decimals,
+      variables: computedDescriptors.variables,
+    })
+    .from(computedDescriptors)
+    .orderBy(computedDescriptors.name, computedDescriptors.id)
+    .limit(COMPUTED_DESCRIPTORS_SHOWN);
+  return { data, total: data.length };
+}
+
+/** A log the caller may read, as its page shows it. */
+export async function readDataLog(db: Db, caller: VerifiedCaller, id: string): Promise<DataLogDetail> {
+  return dataLogDetail(db, await readableLog(db, caller, id));
+}
+
+/**
+ * The owner's (or an admin's) change to a log: title, notes, tags, vehicle and dyno profile. A
+ * dyno profile is the vehicle's when the log is on one, else the log's own.
+ */
+export async function updateDataLog(
+  db: Db,
+  request: Requester,
+  caller: VerifiedCaller,
+  id: string,
+  patch: DataLogPatch,
+): Promise<DataLogDetail> {
+  const row = await ownedLog(db, caller, id);
+  const vehicleId = patch.vehicleId === undefined ? row.vehicleId : patch.vehicleId;
+  if (patch.vehicleId) await vehicleOf(db, row.ownerUid, patch.vehicleId);
+  await db.transaction(async (tx) => {
+    const profileOnVehicle = patch.dynoProfile !== undefined && vehicleId !== null;
+    if (profileOnVehicle) {
+      await tx
+        .update(userVehicles)
+        .set({ dynoProfile: patch.dynoProfile, updatedAt: new Date() })
+        .where(eq(userVehicles.id, vehicleId));
+    }
+    await tx
+      .update(dataLogs)
+      .set({
+        ...(patch.title !== undefined && { title: patch.title }),
+        ...(patch.notes !== undefined && { notes: patch.notes }),
+        ...(patch.tags !== undefined && { tags: [...new Set(patch.tags)] }),
+        ...(patch.vehicleId !== undefined && { vehicleId: patch.vehicleId }),
+        ...(patch.dynoProfile !== undefined && !profileOnVehicle && { dynoProfile: patch.dynoProfile }),
+        updatedAt: new Date(),
+      })
+      .where(eq(dataLogs.id, id));
+    const fields = Object.keys(patch) as (keyof typeof patch)[];
+    const after = { ...patch, ...(patch.tags !== undefined && { tags: [...new Set(patch.tags)] }) };
+    await auditChangeTo(tx, request, row.ownerUid, {
+      action: "data-log.updated",
+      targetType: "data-log",
+      targetId: id,
+      ...changedFields(Object.fromEntries(fields.map((field) => [field, row[field]])), after),
+    });
+  });
+  return dataLogDetail(db, await ownedLog(db, caller, id));
+}
+
+/** Removes the hashes no data log refers to any more; the caller holds their advisory locks. */
+async function removeUnreferenced(tx: Db, blobs: BlobStore, hashes: string[]) {
+  for (const sha256 of hashes) {
+    const [{ n }] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(dataLogs)
+      .where(or(eq(dataLogs.fileSha256, sha256), eq(dataLogs.columnsSha256, sha256)));
+    if (n === 0) await rm(blobs.pathOf(sha256), { force: true });
+  }
+}
+
+/** Deletes the owner's (or an admin's) log, and its files once no log refers to them. */
+export async function deleteDataLog(
+  ctx: Pick<AppContext, "db" | "dataLogBlobs">,
+  request: Requester,
+  caller: VerifiedCaller,
+  id: string,
+): Promise<void> {
+  const row = await ownedLog(ctx.db, caller, id);
+  await ctx.db.transaction(async (tx) => {
+    await lockHash(tx, row.fileSha256);
+    await lockHash(tx, row.columnsSha256);
+    const deleted = await tx.delete(dataLogs).where(eq(dataLogs.id, id)).returning({ id: dataLogs.id });
+    if (deleted.length === 0) throw notFound(`Data log ${id}`);
+    await auditChangeTo(tx, request, row.ownerUid, {
+      action: "data-log.deleted",
+      targetType: "data-log",
+      targetId: id,
+      before: { title: row.title, fileName: row.fileName, vehicleId: row.vehicleId, fileSha256: row.fileSha256 },
+    });
+    await removeUnreferenced(tx, ctx.dataLogBlobs, [row.fileSha256, row.columnsSha256]);
+  });
+}

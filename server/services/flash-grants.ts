@@ -10,7 +10,7 @@ import { and, eq, isNull, or } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "../db/handle";
 import { firmwareSupport, flashGrants } from "../db/schema";
-import { HttpError } from "../errors";
+import { Refusal } from "./errors";
 import type { SecretBox } from "./secret-box";
 
 export type GrantRow = typeof flashGrants.$inferSelect;
@@ -23,7 +23,8 @@ const factsOf = (grant: Pick<GrantRow, "id" | "vehicleId" | "sha256" | "ecuSeria
 export const grantToken = (box: SecretBox, grant: GrantRow): string =>
   `${grant.id}.${box.sign(PURPOSE, factsOf(grant))}`;
 
-const refused = (message: string) => new HttpError(403, "Flash grant refused", message, [{ path: "grant", message }]);
+const refused = (message: string) =>
+  new Refusal("forbidden", "Flash grant refused", message, [{ path: "grant", message }]);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -19,7 +19,7 @@ import {
 import type { ChecksumScheme } from "../../contracts/tune-definition";
 import type { AppContext } from "../context";
 import { bakedTuneFiles, firmwareSecrets, firmwareSupport, tuneFilePurchases, tuneFiles } from "../db/schema";
-import { HttpError } from "../errors";
+import { Refusal } from "./errors";
 import { verifyAll } from "./tune-engine";
 import type { VehicleRow } from "./vehicles";
 
@@ -30,13 +30,13 @@ export interface PreflightResult {
 }
 
 /** A 409 naming the first check that failed, with every result so far (`data.check`, `data.checks`). */
-export class PreflightRefused extends HttpError {
+export class PreflightRefused extends Refusal {
   constructor(
     readonly check: PreflightCheck,
     message: string,
     readonly checks: PreflightResult[],
   ) {
-    super(409, "Pre-flight failed", `${check}: ${message}`, { check, checks, order: preflightChecks });
+    super("conflict", "Pre-flight failed", `${check}: ${message}`, { check, checks, order: preflightChecks });
   }
 }
 

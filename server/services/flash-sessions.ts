@@ -27,7 +27,7 @@ import {
   userVehicles,
   vehicleSnapshots,
 } from "../db/schema";
-import { forbidden, HttpError, notFound } from "../errors";
+import { forbidden, notFound, Refusal } from "./errors";
 import { grantOfToken, useGrant } from "./flash-grants";
 import type { VerifiedCaller } from "./identity";
 import { consumeLicence } from "./payments/licences";
@@ -39,7 +39,7 @@ type StepRow = typeof flashLogSteps.$inferSelect;
 type Reader = Db | Tx;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
-const sessionConflict = (message: string) => new HttpError(409, "Flash session conflict", message);
+const sessionConflict = (message: string) => new Refusal("conflict", "Flash session conflict", message);
 
 export const stepToApi = (row: StepRow): FlashLogStep => ({
   seq: row.seq,
@@ -141,6 +141,26 @@ type StartBody = z.output<typeof flashSessionStartSchema>;
 type EndBody = z.output<typeof flashSessionEndSchema>;
 type StepBody = z.output<typeof flashStepReportSchema>;
 
+/** The session a recovery names must be this car's and have failed or been abandoned. */
+async function checkRecoverable(tx: Tx, vehicleId: string, recoversId: string): Promise<void> {
+  const [failed] = await tx
+    .select({ result: flashLogs.result })
+    .from(flashLogs)
+    .where(and(eq(flashLogs.id, recoversId), eq(flashLogs.vehicleId, vehicleId)));
+  if (!failed)
+    throw new Refusal("unprocessable", "Nothing to recover", `no flash session ${recoversId} of this vehicle`, [
+      { path: "recoversId", message: "no such session of this vehicle" },
+    ]);
+  if (failed.result !== "failed" && failed.result !== "abandoned") {
+    throw new Refusal(
+      "unprocessable",
+      "Nothing to recover",
+      `session ${recoversId} ended ${failed.result}; only a failed or abandoned session is recovered`,
+      [{ path: "recoversId", message: `the session is ${failed.result}` }],
+    );
+  }
+}
+
 /** Starts a session with a grant, using the grant up; refuses a grant that is not this car's, is spent or has expired. */
 export async function startSession(
   ctx: AppContext,
@@ -157,27 +177,10 @@ export async function startSession(
         `the car now reads VIN ${body.vin} and ECU serial ${body.ecu.ecuSerial}; the grant is for ${grant.vin} / ${grant.ecuSerial}: run the pre-flight again`,
       );
     }
-    if (body.recoversId) {
-      const [failed] = await tx
-        .select({ result: flashLogs.result })
-        .from(flashLogs)
-        .where(and(eq(flashLogs.id, body.recoversId), eq(flashLogs.vehicleId, vehicle.id)));
-      if (!failed)
-        throw new HttpError(422, "Nothing to recover", `no flash session ${body.recoversId} of this vehicle`, [
-          { path: "recoversId", message: "no such session of this vehicle" },
-        ]);
-      if (failed.result !== "failed" && failed.result !== "abandoned") {
-        throw new HttpError(
-          422,
-          "Nothing to recover",
-          `session ${body.recoversId} ended ${failed.result}; only a failed or abandoned session is recovered`,
-          [{ path: "recoversId", message: `the session is ${failed.result}` }],
-        );
-      }
-    }
+    if (body.recoversId) await checkRecoverable(tx, vehicle.id, body.recoversId);
     if (!(await useGrant(tx, grant.id, now)))
-      throw new HttpError(
-        403,
+      throw new Refusal(
+        "forbidden",
         "Flash grant refused",
         "the grant was already used by a flash session: run the pre-flight again",
         [{ path: "grant", message: "already used" }],

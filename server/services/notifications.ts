@@ -9,8 +9,8 @@ import { and, count, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Notification, NotificationKind } from "../../contracts/notifications";
 import type { Db, Tx } from "../db/handle";
 import { notifications } from "../db/schema";
-import { notFound } from "../errors";
 import { auditChangeTo } from "./audit";
+import { notFound } from "./errors";
 import type { VerifiedCaller } from "./identity";
 import { Topics } from "./topics";
 
