@@ -4,7 +4,7 @@ import type { Account, AccountPreferences } from "../../contracts/account";
 import { roleFromClaims } from "../../contracts/account";
 import type { Db } from "../db/connection";
 import { dealerProfiles, users } from "../db/schema";
-import { badRequest, conflict, notFound } from "../errors";
+import { conflict, invalid, notFound } from "./errors";
 
 /** Joins the identity user (credentials, verification) with our row (role mirror, preferences, dealer profile). */
 export async function accountOf(db: Db, record: UserRecord): Promise<Account> {
@@ -70,7 +70,7 @@ export async function updateIdentityUser(
       code === "auth/invalid-photo-url" ||
       code === "auth/invalid-display-name"
     ) {
-      throw badRequest("Invalid body", (error as Error).message);
+      throw invalid("Invalid body", (error as Error).message);
     }
     throw error;
   }
