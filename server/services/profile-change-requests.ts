@@ -20,6 +20,7 @@ import type { AppContext } from "../context";
 import type { Db, Tx } from "../db/handle";
 import { dealerProfiles, profileChangeFiles, profileChangeRequests, users } from "../db/schema";
 import { type AuditActor, writeAudit } from "./audit";
+import { type ProfileRow, profileRowOfUser } from "./dealers/profiles";
 import { conflict, forbidden, invalid, notFound } from "./errors";
 import type { NotificationInput } from "./notifications";
 import type { Lister } from "./payments/ledger";
@@ -28,7 +29,6 @@ import type { UploadedFile } from "./uploaded-file";
 
 type RequestRow = typeof profileChangeRequests.$inferSelect;
 type FileRow = typeof profileChangeFiles.$inferSelect;
-type ProfileRow = typeof dealerProfiles.$inferSelect;
 type FileOfRequest = typeof profileChangeFiles.$inferInsert;
 
 /** The form's fields, as the contract parses them. */
@@ -114,19 +114,16 @@ async function statusOf(db: Db, profile: ProfileRow): Promise<ProfileChangeStatu
   };
 }
 
-const dealerProfileOf = async (db: Db, uid: string): Promise<ProfileRow | undefined> =>
-  (await db.select().from(dealerProfiles).where(eq(dealerProfiles.userUid, uid)))[0];
-
 /** The user's identity with their open request and the last decided one; 404 when they have no dealer profile. */
 export async function profileChangeStatus(db: Db, uid: string): Promise<ProfileChangeStatus> {
-  const profile = await dealerProfileOf(db, uid);
+  const profile = await profileRowOfUser(db, uid);
   if (!profile) throw notFound(`A dealer profile for user ${uid}`);
   return statusOf(db, profile);
 }
 
 /** The profile a dealer's change request is for; anyone without one (or rejected) is refused before the upload is read. */
 export async function requesterProfile(db: Db, uid: string): Promise<ProfileRow> {
-  const profile = await dealerProfileOf(db, uid);
+  const profile = await profileRowOfUser(db, uid);
   if (!profile || profile.status === "rejected")
     throw forbidden("Profile change requests are for dealers: apply to become a dealer first");
   return profile;

@@ -15,7 +15,7 @@ import type { UserCreated, UserSummary, userCreateSchema, userPatchSchema } from
 import type { AppContext } from "../context";
 import type { Db, Tx } from "../db/handle";
 import { dealerProfiles, profilePictures, users } from "../db/schema";
-import { accountOf } from "./accounts";
+import { accountOf, findUserRecord } from "./accounts";
 import { type AuditActor, writeAudit } from "./audit";
 import { conflict, invalid, notFound } from "./errors";
 import { sendInvitation } from "./mail";
@@ -43,16 +43,6 @@ const codeOf = (error: unknown) => (error as { code?: string } | null)?.code;
 
 /** Tells the user's open app on their account stream. */
 const tellAccount = (ctx: AppContext, uid: string, event: AccountStreamEvent) => ctx.accountEvents.publish(uid, event);
-
-/** The identity account, or null when the identity service has none. */
-export async function identityRecord(ctx: AppContext, uid: string): Promise<UserRecord | null> {
-  try {
-    return await ctx.identity.auth.getUser(uid);
-  } catch (error) {
-    if (codeOf(error) === "auth/user-not-found") return null;
-    throw error;
-  }
-}
 
 /** One user as the list shows them, with their dealer profile's name and status; 404 when we have no row. */
 export async function userSummary(db: Db, uid: string): Promise<UserSummary> {
@@ -85,7 +75,7 @@ export async function userPage<Page extends { data: UserListRow[] }>(
 
 /** The account as `auth/account` answers it; a deleted account answers what our row keeps; 404 otherwise. */
 export async function userAccount(ctx: AppContext, uid: string): Promise<Account & { deletedAt?: string | null }> {
-  const record = await identityRecord(ctx, uid);
+  const record = await findUserRecord(ctx.identity.auth, uid);
   if (record) return accountOf(ctx.db, record);
   const [row] = await ctx.db
     .select()
@@ -216,7 +206,7 @@ async function checkedChange(ctx: AppContext, actor: AuditActor, id: string, pat
     ]);
   if (id === actor.uid && disabled)
     throw conflict("You cannot disable your own account", [{ path: "disabled", message: "not on your own account" }]);
-  const record = await identityRecord(ctx, id);
+  const record = await findUserRecord(ctx.identity.auth, id);
   if (!record) throw notFound(`User ${id}`);
   const before = await userSummary(ctx.db, id);
   if (before.deletedAt) throw conflict("This account was deleted", [{ path: "id", message: "deleted" }]);
@@ -325,7 +315,7 @@ export async function changeUser(ctx: AppContext, actor: AuditActor, id: string,
 
 /** Signs the user out everywhere; audited when someone else (an admin) does it. */
 export async function revokeSessions(ctx: AppContext, actor: AuditActor, id: string): Promise<void> {
-  if (!(await identityRecord(ctx, id))) throw notFound(`User ${id}`);
+  if (!(await findUserRecord(ctx.identity.auth, id))) throw notFound(`User ${id}`);
   // Every refresh token dies; ID tokens already issued fail revocation checks from now on.
   await ctx.identity.auth.revokeRefreshTokens(id);
   const self = actor.uid === id;
@@ -378,7 +368,7 @@ async function removeRows(ctx: AppContext, actor: AuditActor, id: string, before
 export async function deleteUser(ctx: AppContext, actor: AuditActor, id: string): Promise<void> {
   const { db } = ctx;
   const [row] = await db.select().from(users).where(eq(users.uid, id));
-  const record = await identityRecord(ctx, id);
+  const record = await findUserRecord(ctx.identity.auth, id);
   if ((!row || row.deletedAt) && !record) throw notFound(`User ${id}`);
   if (row?.role === "admin") await refuseLastAdmin(db, id, "id");
   const [picture] = await db

@@ -179,9 +179,13 @@ export async function dealerPage<Page extends { data: ProfileRow[] }>(
   return { ...page, data: page.data.map((row, i) => (full(row) ? described[i].profile : described[i].dealer)) };
 }
 
+/** The user's profile row, if they have one. */
+export const profileRowOfUser = async (db: Db, uid: string): Promise<ProfileRow | undefined> =>
+  (await db.select().from(dealerProfiles).where(eq(dealerProfiles.userUid, uid)))[0];
+
 /** A user's dealer profile; 404 when they have none. */
 export async function dealerProfileOfUser(db: Db, uid: string): Promise<DealerProfile> {
-  const [row] = await db.select().from(dealerProfiles).where(eq(dealerProfiles.userUid, uid));
+  const row = await profileRowOfUser(db, uid);
   if (!row) throw notFound(`A dealer profile for user ${uid}`);
   return profileOf(db, row);
 }

@@ -14,6 +14,7 @@ import {
 import type { AppContext } from "../../context";
 import type { Tx } from "../../db/handle";
 import { dealerProfiles, orders } from "../../db/schema";
+import { findUserRecord } from "../accounts";
 import { type AuditActor, writeAudit } from "../audit";
 import { conflict } from "../errors";
 import type { NotificationInput, Notify } from "../notifications";
@@ -65,10 +66,7 @@ function statusNotification(row: ProfileRow, from: DealerStatus, reason: string)
  * once, and the dealer's open app is told (it signs in again with the new claims).
  */
 async function applyClaims(ctx: AppContext, row: ProfileRow): Promise<void> {
-  const record = await ctx.identity.auth.getUser(row.userUid).catch((error: unknown) => {
-    if ((error as { code?: string }).code === "auth/user-not-found") return null;
-    throw error;
-  });
+  const record = await findUserRecord(ctx.identity.auth, row.userUid);
   if (!record) return;
   const current = roleFromClaims(record.customClaims);
   const role: Role = current === "admin" ? "admin" : row.status === "approved" ? "dealer" : "customer";
