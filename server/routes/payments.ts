@@ -36,6 +36,7 @@ import { idParams } from "../http/crud";
 import { EventStreams } from "../http/event-stream";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import type { ZodTypeProvider } from "../http/zod";
+import { Refusal } from "../services/errors";
 import { accountOf, accountToApi, completeSandboxOnboarding, startOnboarding } from "../services/payments/accounts";
 import {
   cancelCheckout,
@@ -98,7 +99,10 @@ const invalidBody = (description: string, path: string, message: string) =>
   new HttpError(400, "Invalid body", description, [{ path, message }]);
 
 const notFoundToInvalid = (description: string, path: string, message: string) => (error: unknown) => {
-  if (error instanceof HttpError && error.statusCode === 404) throw invalidBody(description, path, message);
+  const missing =
+    (error instanceof HttpError && error.statusCode === 404) ||
+    (error instanceof Refusal && error.kind === "not_found");
+  if (missing) throw invalidBody(description, path, message);
   throw error;
 };
 
