@@ -4,7 +4,7 @@ import type { Account, AccountPreferences } from "../../contracts/account";
 import { roleFromClaims } from "../../contracts/account";
 import type { Db } from "../db/connection";
 import { dealerProfiles, users } from "../db/schema";
-import { badRequest, conflict, notFound } from "../errors";
+import { conflict, invalid, notFound } from "./errors";
 
 /** Joins the identity user (credentials, verification) with our row (role mirror, preferences, dealer profile). */
 export async function accountOf(db: Db, record: UserRecord): Promise<Account> {
@@ -40,14 +40,21 @@ export async function accountOf(db: Db, record: UserRecord): Promise<Account> {
   };
 }
 
-/** The identity user; an unknown uid is not found. */
-export async function userRecord(auth: Pick<Auth, "getUser">, uid: string): Promise<UserRecord> {
+/** The identity user, or null when the identity service has none. */
+export async function findUserRecord(auth: Pick<Auth, "getUser">, uid: string): Promise<UserRecord | null> {
   try {
     return await auth.getUser(uid);
   } catch (error) {
-    if ((error as { code?: string }).code === "auth/user-not-found") throw notFound(`User ${uid}`);
+    if ((error as { code?: string }).code === "auth/user-not-found") return null;
     throw error;
   }
+}
+
+/** The identity user; an unknown uid is not found. */
+export async function userRecord(auth: Pick<Auth, "getUser">, uid: string): Promise<UserRecord> {
+  const record = await findUserRecord(auth, uid);
+  if (!record) throw notFound(`User ${uid}`);
+  return record;
 }
 
 /** Changes the identity user's own fields; a phone number in use is a 409, an invalid field a 400. */
@@ -70,7 +77,7 @@ export async function updateIdentityUser(
       code === "auth/invalid-photo-url" ||
       code === "auth/invalid-display-name"
     ) {
-      throw badRequest("Invalid body", (error as Error).message);
+      throw invalid("Invalid body", (error as Error).message);
     }
     throw error;
   }

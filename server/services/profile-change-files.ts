@@ -9,8 +9,8 @@
 import { open } from "node:fs/promises";
 import sharp from "sharp";
 import { type DocumentType, LOGO_SIZE } from "../../contracts/profile-change-requests";
-import { HttpError } from "../errors";
 import type { BlobStore } from "./blobs";
+import { Refusal } from "./errors";
 import type { UploadedFile } from "./uploaded-file";
 
 const SIGNATURES: Array<{ type: DocumentType; matches: (head: Buffer) => boolean }> = [
@@ -39,7 +39,7 @@ async function headOf(file: string): Promise<Buffer> {
 }
 
 const unsupported = (field: string, name: string, wanted: string) =>
-  new HttpError(415, "Unsupported media type", `${name || "The file"} is not ${wanted}`, [
+  new Refusal("unsupported_media", "Unsupported media type", `${name || "The file"} is not ${wanted}`, [
     { path: field, message: `${name || "a file"}: send ${wanted}` },
   ]);
 
@@ -72,7 +72,7 @@ export async function storeLogo(blobs: BlobStore, file: UploadedFile): Promise<{
       .webp({ quality: 85 })
       .toBuffer();
   } catch (error) {
-    if (error instanceof HttpError) throw error;
+    if (error instanceof Refusal) throw error;
     throw unsupported(file.field, file.filename, "an image that can be read (PNG, JPEG or WebP)");
   }
   return { sha256: await blobs.put(bytes), size: bytes.length };

@@ -10,7 +10,7 @@ import type { Role } from "../../../contracts/account";
 import type { Notification } from "../../../contracts/notifications";
 import type { AppContext } from "../../context";
 import { users } from "../../db/schema";
-import { HttpError } from "../../errors";
+import { Refusal } from "../errors";
 import { portalActionLink } from "./action-links";
 import {
   invitationMessage,
@@ -34,8 +34,8 @@ export async function deliver(ctx: AppContext, message: MailMessage): Promise<vo
   try {
     await ctx.jobs.send("mail.send", { sealed: ctx.secrets.seal(JSON.stringify(message)) });
   } catch {
-    throw new HttpError(
-      503,
+    throw new Refusal(
+      "unavailable",
       "Mail not queued",
       "The email could not be queued, so nothing will be sent. Try again in a few minutes.",
     );
