@@ -41,10 +41,11 @@ module.exports = {
     },
     {
       name: "services-not-importing-http",
-      comment: "Services throw domain errors and know nothing of HTTP; the error handler maps them once.",
+      comment:
+        "Services throw the refusals of services/errors.ts and know nothing of HTTP (no http/, routes or HttpError); the error handler maps them once.",
       severity: "error",
       from: { path: "^server/services/" },
-      to: { path: "^server/(http|routes)/" },
+      to: { path: "^server/((http|routes)/|errors\\.ts$)" },
     },
     {
       name: "routing-not-importing-ui",
