@@ -145,7 +145,7 @@ function registerSharedLogRoutes(plugin: FastifyInstance, ctx: AppContext) {
 function registerVehicleShareRoutes(plugin: FastifyInstance, ctx: AppContext) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   app.get(
-    `/${apiPaths["my-devices"].record}/:id/shared`,
+    `/${apiPaths["user-vehicles"].record}/:id/shared`,
     { schema: { params: idParams, response: { 200: vehicleSharedLogPageSchema } } },
     async (request) => {
       const caller = callerOf(request);

@@ -40,7 +40,7 @@ import { bakeFromBlobs } from "../services/tune-files";
 import { bakedToApi, tuneToApi, vehicleToApi } from "../services/tune-responses";
 import { acceptStockRead, firmwareOfImage, imageOf } from "../services/tune-uploads";
 
-const VEHICLES = `/${apiPaths["my-devices"].list}`;
+const VEHICLES = `/${apiPaths["user-vehicles"].list}`;
 
 const dealer = { role: "dealer" as const };
 
