@@ -3,29 +3,16 @@
  * adjustments, read as pages with balances per currency or whole as CSV.
  */
 import { randomUUID } from "node:crypto";
-import { eq, type SQL, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { LedgerEntry } from "../../../contracts/payments";
 import type { AppContext } from "../../context";
 import { ledgerEntries, users } from "../../db/schema";
 import { actorFrom, writeAudit } from "../audit";
 import { NotFoundRefusal } from "../errors";
 import type { VerifiedCaller } from "../identity";
+import type { Lister } from "../list-pages";
 
 export type LedgerRow = typeof ledgerEntries.$inferSelect;
-
-/** What a list's machinery asks of the rows' query: the filter, the order and the page. */
-export interface PageParts {
-  where: SQL | undefined;
-  orderBy: SQL[];
-  limit: number;
-  offset: number;
-}
-
-/** Runs a list over the rows `select` reads, within `scope`; the list's paging (query string, totals) is the caller's. */
-export type Lister<Row, Page extends { data: Row[] }> = (
-  select: (parts: PageParts) => Promise<Row[]>,
-  scope?: SQL,
-) => Promise<Page>;
 
 export const ledgerToApi = (row: LedgerRow): LedgerEntry => ({
   id: row.id,

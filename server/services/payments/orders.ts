@@ -14,10 +14,10 @@ import type { Tx } from "../../db/handle";
 import { dealerProfiles, ledgerEntries, orders, paymentEvents, tuneFilePurchases, users } from "../../db/schema";
 import { invalid, OrderConflict, ProviderUnavailable } from "../errors";
 import type { VerifiedCaller } from "../identity";
+import type { Lister } from "../list-pages";
 import type { Notify } from "../notifications";
 import { isAdmin } from "../tune-access";
 import { onRequestPaid, onRequestRefunded } from "../tuning-requests";
-import type { Lister } from "./ledger";
 import { PaymentProviderError } from "./provider";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -123,10 +123,7 @@ export async function applyEvent(
     if (effect.paymentId && order.paymentId && effect.paymentId !== order.paymentId)
       throw invalid("Payment mismatch", "the event's payment is not the order's");
     if (effect.amountCents !== null && effect.amountCents !== order.amountCents)
-      throw invalid(
-        "Amount mismatch",
-        `the event moved ${effect.amountCents}, the order is for ${order.amountCents}`,
-      );
+      throw invalid("Amount mismatch", `the event moved ${effect.amountCents}, the order is for ${order.amountCents}`);
     if (effect.currency !== null && effect.currency !== order.currency)
       throw invalid("Currency mismatch", `the event is in ${effect.currency}, the order in ${order.currency}`);
     if (!ORDER_NEXT[order.status].includes(effect.to)) {
