@@ -108,10 +108,37 @@ export async function adjustBalance(
 }
 
 /** Every movement of the user, oldest first. */
-export async function ledgerRowsOf(ctx: AppContext, userUid: string): Promise<LedgerRow[]> {
+async function ledgerRowsOf(ctx: AppContext, userUid: string): Promise<LedgerRow[]> {
   return ctx.db
     .select()
     .from(ledgerEntries)
     .where(eq(ledgerEntries.userUid, userUid))
     .orderBy(ledgerEntries.createdAt, ledgerEntries.id);
+}
+
+const csvCell = (value: string | number | null) => {
+  const text = value === null ? "" : String(value);
+  // A cell starting with = + - @ is a formula to a spreadsheet: text gets a leading apostrophe; numbers stay numbers.
+  const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
+  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+};
+
+/** Every movement of the user as CSV, oldest first, for a spreadsheet or an accountant. */
+export async function ledgerCsvOf(ctx: AppContext, userUid: string): Promise<string> {
+  const rows = await ledgerRowsOf(ctx, userUid);
+  const header = ["date", "kind", "description", "amount", "currency", "order", "event"].join(",");
+  const lines = rows.map((row) =>
+    [
+      row.createdAt.toISOString(),
+      row.kind,
+      row.description,
+      (row.amountCents / 100).toFixed(2),
+      row.currency,
+      row.orderId,
+      row.eventId,
+    ]
+      .map(csvCell)
+      .join(","),
+  );
+  return `${[header, ...lines].join("\r\n")}\r\n`;
 }
