@@ -35,7 +35,7 @@ function moduleName(id: string): string {
 
 /**
  * .vite/chunks.json: every JavaScript chunk with its static and dynamic imports and the modules in it
- * (largest first), so the bundle budgets (tests/unit/bundle-budget.test.ts) and bench/first-load.ts
+ * (largest first), so the bundle budgets (tests/unit/scripts/lib/bundle-budget.test.ts) and bench/first-load.ts
  * can say what a chunk pulls in.
  */
 function chunkReport(): Plugin {
@@ -108,7 +108,7 @@ const UNUSED_WHEN_UNIMPORTED = [
  * 95 of them under 2 KiB), and each file costs a request's headers and its own compression; most of
  * them are on every first load anyway. Three of antd's utilities stay out: they import the form
  * context, ConfigProvider or Button, and the group would pull those (and rc-field-form) along into
- * the landing's first load (tests/unit/bundle-budget.test.ts would say so).
+ * the landing's first load (tests/unit/scripts/lib/bundle-budget.test.ts would say so).
  */
 const isAntdBase = (id: string): boolean =>
   /node_modules[\\/](antd[\\/]es[\\/](style|_util|theme)[\\/]|rc-util[\\/]|rc-motion[\\/]|@ant-design[\\/](cssinjs|cssinjs-utils|fast-color|colors)[\\/]|@rc-component[\\/](util|portal|context)[\\/]|classnames[\\/]|@babel[\\/]runtime[\\/]|react-is[\\/])/.test(

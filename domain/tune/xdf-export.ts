@@ -1,7 +1,7 @@
 /**
  * A definition (and patches) written as a TunerPro XDF (XML, format 1.60, as
  * TunerPro 5 writes it), so that tuners can open a firmware's maps in
- * TunerPro. importXdf reads it back to the same items (tests/unit/tune).
+ * TunerPro. importXdf reads it back to the same items (tests/unit/domain/tune).
  *
  * - Addresses are file offsets: BASEOFFSET 0, one REGION of the image size.
  * - Constants → XDFCONSTANT; flags → XDFFLAG with the mask; 1-D and 2-D

@@ -2,21 +2,20 @@
  * Baked tune files: a bake's report, its bytes (within the tune's
  * protection), deleting it, and redoing every kept bake from its sources.
  */
-import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { apiRoutes } from "../../contracts/api-paths";
 import { startedJobSchema } from "../../contracts/server-management";
 import { type BakedTuneFile, bakedTuneFileSchema } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
-import { bakedTuneFiles } from "../db/schema";
-import { forbidden, notFound } from "../errors";
+import { forbidden } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { sendBakedFile } from "../http/vehicle-files";
 import type { ZodTypeProvider } from "../http/zod";
-import { actorFrom, auditChangeTo } from "../services/audit";
+import { actorFrom } from "../services/audit";
 import { JOB_KINDS, startJob } from "../services/background-jobs";
-import { bakeAccess, bakedRow, isAdmin, vehicleFor } from "../services/tune-access";
+import { deleteBake } from "../services/bakes";
+import { bakeAccess, bakedRow } from "../services/tune-access";
 import { bakedToApi } from "../services/tune-responses";
 
 const admin = { role: "admin" as const };
@@ -41,29 +40,7 @@ export async function bakedFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
 
   /** The owner's bakes are theirs: a dealer who manages the car deletes only the bakes they made. */
   app.delete("/baked-tune-files/:id", { schema: { params: idParams } }, async (request, reply) => {
-    const caller = callerOf(request);
-    const row = await bakedRow(db, request.params.id);
-    const { owner, vehicle } = await vehicleFor(db, row.vehicleId, caller).catch(() => {
-      throw notFound(`Baked tune file ${row.id}`);
-    });
-    if (!owner && !isAdmin(caller) && row.createdBy !== caller.uid)
-      throw forbidden("Only the vehicle's owner, an admin or whoever made the bake may delete it");
-    const vehicleOwner = vehicle.ownerUid;
-    await db.transaction(async (tx) => {
-      await tx.delete(bakedTuneFiles).where(eq(bakedTuneFiles.id, row.id));
-      await auditChangeTo(tx, request, vehicleOwner, {
-        action: "baked-tune-file.deleted",
-        targetType: "baked-tune-file",
-        targetId: row.id,
-        before: {
-          vehicleId: row.vehicleId,
-          tuneFileId: row.tuneFileId,
-          tuneVersion: row.tuneVersion,
-          sha256: row.sha256,
-          createdBy: row.createdBy,
-        },
-      });
-    });
+    await deleteBake(db, { caller: callerOf(request), id: request.id }, request.params.id);
     return reply.status(204).send();
   });
 

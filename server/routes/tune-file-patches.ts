@@ -3,7 +3,7 @@
  * firmware and tunes a patch fits, applying patches to an uploaded image,
  * and importing definition files (TunerPro XDF, RomRaider, EcuFlash) with their patches.
  */
-import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
@@ -18,24 +18,27 @@ import {
   xdfImportSchema,
   xdfStoredSchema,
 } from "../../contracts/tune-files";
-import { patchState } from "../../domain/tune";
 import type { AppContext } from "../context";
-import { bakedTuneFiles, tuneFilePatches, tuneFiles } from "../db/schema";
-import { notFound, RequestValidationError } from "../errors";
+import { tuneFilePatches } from "../db/schema";
+import { RequestValidationError } from "../errors";
 import { callerOf } from "../http/auth";
-import { idParams, referencedConflict } from "../http/crud";
+import { idParams } from "../http/crud";
 import { reprDigestOf, wantsSha256 } from "../http/digest";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { fieldsOf, patchIdsField } from "../http/multipart-fields";
 import { requireFile, withBufferedUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
-import { actorFrom, changedFields, writeAudit } from "../services/audit";
+import { actorFrom } from "../services/audit";
 import { runDefinitionImport } from "../services/definition-import";
-import { firmwareRecord, patchOf, requireIdentified } from "../services/firmware-records";
-import { checkPatchAgainstFirmware } from "../services/patch-fit";
-import { isAdmin, versionRow } from "../services/tune-access";
-import { applyPatches } from "../services/tune-engine";
-import { readImage, refuseFailingChecksums, sha256Of } from "../services/tune-files";
+import {
+  deletePatch,
+  patchCompatibility,
+  patchImage,
+  patchPageOf,
+  patchRowOf,
+  savePatch,
+} from "../services/tune-file-patches";
+import { sha256Of } from "../services/tune-files";
 import { patchToApi } from "../services/tune-responses";
 
 const TUNE_FILE_PATCHES = `/${apiPaths["tune-file-patches"].list}`;
@@ -56,15 +59,13 @@ const patchListSpec: ListSpec = {
   defaultSort: [{ field: "title", order: "asc" }],
 };
 
-/** What the trail keeps of a patch: all of it (a patch is a few bytes per entry). */
-const patchAudited = (row: typeof tuneFilePatches.$inferSelect) => ({
-  title: row.title,
-  description: row.description,
-  firmwareIds: row.firmwareIds,
-  entries: row.entries,
-});
+export async function tuneFilePatchRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  registerCatalogueRoutes(app, ctx);
+  registerPatchingRoutes(app, ctx);
+}
 
-export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
+/** The catalogue: list, one patch, saving, deleting, and where a patch fits. */
+function registerCatalogueRoutes(plugin: FastifyInstance, ctx: AppContext) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
 
@@ -73,15 +74,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
     { config: { list: patchListSpec }, schema: { response: { 200: tuneFilePatchPageSchema } } },
     async (request) => {
       const query = listQueryOf(request, patchListSpec);
-      const page = await runList(db, patchListSpec, query, ({ where, orderBy, limit, offset }) =>
-        db
-          .select()
-          .from(tuneFilePatches)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset),
-      );
+      const page = await patchPageOf(db, (select) => runList(db, patchListSpec, query, select));
       return { ...page, data: page.data.map(patchToApi) };
     },
   );
@@ -89,12 +82,7 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
   app.get(
     `${TUNE_FILE_PATCHES}/:id`,
     { schema: { params: idParams, response: { 200: tuneFilePatchSchema } } },
-    async (request): Promise<TuneFilePatch> => {
-      const { id } = request.params;
-      const [row] = await db.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, id));
-      if (!row) throw notFound(`Tune-file patch ${id}`);
-      return patchToApi(row);
-    },
+    async (request): Promise<TuneFilePatch> => patchToApi(await patchRowOf(db, request.params.id)),
   );
 
   app.put(
@@ -104,123 +92,26 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
       schema: { body: tuneFilePatchInputSchema, response: { 200: tuneFilePatchSchema, 201: tuneFilePatchSchema } },
     },
     async (request, reply) => {
-      const input = request.body;
-      const row = await db.transaction(async (tx) => {
-        await checkPatchAgainstFirmware(ctx, tx, input);
-        const values = {
-          title: input.title,
-          description: input.description,
-          firmwareIds: input.firmwareIds,
-          entries: input.entries,
-        };
-        if (input.id) {
-          const [current] = await tx
-            .select()
-            .from(tuneFilePatches)
-            .where(eq(tuneFilePatches.id, input.id))
-            .for("update");
-          if (!current) throw notFound(`Tune-file patch ${input.id}`);
-          const [updated] = await tx
-            .update(tuneFilePatches)
-            .set({ ...values, updatedAt: new Date() })
-            .where(eq(tuneFilePatches.id, input.id))
-            .returning();
-          await writeAudit(tx, actorFrom(request), {
-            action: "tune-file-patch.updated",
-            targetType: "tune-file-patch",
-            targetId: updated.id,
-            ...changedFields(patchAudited(current), patchAudited(updated)),
-          });
-          return updated;
-        }
-        const [created] = await tx.insert(tuneFilePatches).values(values).returning();
-        await writeAudit(tx, actorFrom(request), {
-          action: "tune-file-patch.created",
-          targetType: "tune-file-patch",
-          targetId: created.id,
-          after: patchAudited(created),
-        });
-        return created;
-      });
-      return reply.status(input.id ? 200 : 201).send(patchToApi(row));
+      const row = await savePatch(ctx, request, request.body);
+      return reply.status(request.body.id ? 200 : 201).send(patchToApi(row));
     },
   );
 
   app.delete(`${TUNE_FILE_PATCHES}/:id`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
-    const { id } = request.params;
-    await db.transaction(async (tx) => {
-      const [row] = await tx.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, id)).for("update");
-      if (!row) throw notFound(`Tune-file patch ${id}`);
-      // Kept bakes would lose the patch at the next rebake; expired previews do not count.
-      const bakes = await tx
-        .select({ id: bakedTuneFiles.id, vehicleId: bakedTuneFiles.vehicleId })
-        .from(bakedTuneFiles)
-        .where(
-          and(
-            sql`${bakedTuneFiles.patchIds} @> ARRAY[${id}]::uuid[]`,
-            or(isNull(bakedTuneFiles.expiresAt), gt(bakedTuneFiles.expiresAt, new Date())),
-          ),
-        )
-        .limit(20);
-      if (bakes.length)
-        throw referencedConflict(
-          `Patch "${row.title}"`,
-          bakes.map((b) => ({ resource: "baked tune file", id: b.id, label: `for vehicle ${b.vehicleId}` })),
-        );
-      await tx.delete(tuneFilePatches).where(eq(tuneFilePatches.id, id));
-      await writeAudit(tx, actorFrom(request), {
-        action: "tune-file-patch.deleted",
-        targetType: "tune-file-patch",
-        targetId: id,
-        before: patchAudited(row),
-      });
-    });
+    await deletePatch(db, request, request.params.id);
     return reply.status(204).send();
   });
 
   app.get(
     `/${apiRoutes.tuneFilePatches.compatible(":id")}`,
     { config: dealer, schema: { params: idParams, response: { 200: patchCompatibilitySchema } } },
-    async (request) => {
-      const caller = callerOf(request);
-      const { id } = request.params;
-      const [row] = await db.select().from(tuneFilePatches).where(eq(tuneFilePatches.id, id));
-      if (!row) throw notFound(`Tune-file patch ${id}`);
-      const patch = patchOf(row);
-      const firmware = [];
-      for (const firmwareId of row.firmwareIds) {
-        const record = await firmwareRecord(db, firmwareId).catch(() => null);
-        firmware.push({
-          firmwareId,
-          known: record !== null,
-          stockState: record?.stockSha256 ? patchState(await readImage(ctx, record.stockSha256), patch).state : null,
-        });
-      }
-      const tunes = await db
-        .select()
-        .from(tuneFiles)
-        .where(
-          and(
-            inArray(tuneFiles.firmwareId, row.firmwareIds),
-            isAdmin(caller) ? undefined : eq(tuneFiles.dealerUid, caller.uid),
-          ),
-        )
-        .orderBy(tuneFiles.title)
-        .limit(100);
-      const tuneStates = [];
-      for (const tune of tunes) {
-        const version = await versionRow(db, tune.id, tune.currentVersion);
-        tuneStates.push({
-          id: tune.id,
-          title: tune.title,
-          firmwareId: tune.firmwareId,
-          version: version.number,
-          state: patchState(await readImage(ctx, version.sha256), patch).state,
-        });
-      }
-      return { firmware, tuneFiles: tuneStates };
-    },
+    async (request) => patchCompatibility(ctx, callerOf(request), request.params.id),
   );
+}
+
+/** Applying patches to an uploaded image, and importing definition files. */
+function registerPatchingRoutes(plugin: FastifyInstance, ctx: AppContext) {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
 
   /**
    * Applies patches to an uploaded image and answers the result with its
@@ -241,40 +132,18 @@ export async function tuneFilePatchRoutes(plugin: FastifyInstance, { ctx }: { ct
       const patchIds = patchIdsField(upload.fields.patchIds);
       if (patchIds.length === 0)
         throw new RequestValidationError("body", [{ path: "patchIds", message: "choose at least one patch" }]);
-      const image = requireFile(upload).bytes;
-      const record = requireIdentified(await ctx.catalogue.identify(image));
-      if (!flags.fixChecksums) refuseFailingChecksums(image, record);
-      const patches = await ctx.catalogue.patches(patchIds);
-      const outcome = await applyPatches(image, patches, {
-        firmwareId: record.firmwareId,
-        checksums: record.checksums,
-        inPlace: true,
-      });
-      const fix = outcome.checksums!;
-      const report = {
-        firmwareId: record.firmwareId,
-        size: outcome.image.length,
-        patches: outcome.patches,
-        fixed: fix.fixed,
-        checksums: fix.results.map(({ name, type, valid, stored, computed }) => ({
-          name,
-          type,
-          valid,
-          stored,
-          computed,
-        })),
-      };
-      const bytes = Buffer.from(outcome.image.buffer, outcome.image.byteOffset, outcome.image.byteLength);
+      const { image, report } = await patchImage(ctx, requireFile(upload).bytes, patchIds, flags.fixChecksums);
+      const bytes = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
       if (request.headers.accept?.includes("application/octet-stream")) {
         reply
           .header("content-type", "application/octet-stream")
-          .header("content-disposition", `attachment; filename="${record.firmwareId}-patched.bin"`)
+          .header("content-disposition", `attachment; filename="${report.firmwareId}-patched.bin"`)
           .header("x-tune-report", encodeURIComponent(JSON.stringify(report)));
         if (wantsSha256(request.headers))
-          reply.trailer("repr-digest", (_reply, _payload, done) => done(null, reprDigestOf(outcome.image)));
+          reply.trailer("repr-digest", (_reply, _payload, done) => done(null, reprDigestOf(image)));
         return reply.send(bytes);
       }
-      const json = JSON.stringify({ ...report, sha256: sha256Of(outcome.image) });
+      const json = JSON.stringify({ ...report, sha256: sha256Of(image) });
       return reply.type("application/json").send(`${json.slice(0, -1)},"image":"${bytes.toString("base64")}"}`);
     }),
   );

@@ -4,11 +4,12 @@ import type { AppContext } from "../context";
 import type { Db } from "../db/connection";
 import type { Tx } from "../db/handle";
 import { bakedTuneFiles, tuneFilePurchases, userVehicles } from "../db/schema";
-import { HttpError } from "../errors";
 import { auditChangeTo } from "./audit";
+import { forbidden, notFound, Refusal } from "./errors";
 import { type FirmwareRecord, firmwareRecord } from "./firmware-records";
 import type { VerifiedCaller } from "./identity";
-import type { VehicleRow } from "./tune-access";
+import type { Requester } from "./requester";
+import { bakedRow, isAdmin, type VehicleRow, vehicleFor } from "./tune-access";
 import type { bakeFromBlobs } from "./tune-files";
 
 /** Temp bakes live a day: long enough to preview and flash, short enough not to pile up. */
@@ -17,8 +18,8 @@ export const TEMP_BAKE_MS = 24 * 60 * 60 * 1000;
 /** The vehicle's stock read and its firmware record; 409 when there is none yet. */
 export function dumpOf(db: Db, vehicle: VehicleRow): { sha256: string; record: Promise<FirmwareRecord> } {
   if (!vehicle.stockDumpSha256 || !vehicle.firmwareId) {
-    throw new HttpError(
-      409,
+    throw new Refusal(
+      "conflict",
       "No stock read",
       `Vehicle ${vehicle.name} has no stock read yet; upload one with upload-tune-dump first`,
     );
@@ -122,4 +123,31 @@ export async function liveBakesOf(db: Db, vehicleId: string) {
     )
     .orderBy(desc(bakedTuneFiles.createdAt))
     .limit(100);
+}
+
+/** Deletes a bake: the owner's bakes are theirs; a dealer who manages the car deletes only the bakes they made. */
+export async function deleteBake(db: Db, by: Requester, id: string): Promise<void> {
+  const { caller } = by;
+  const row = await bakedRow(db, id);
+  const { owner, vehicle } = await vehicleFor(db, row.vehicleId, caller).catch(() => {
+    throw notFound(`Baked tune file ${row.id}`);
+  });
+  if (!owner && !isAdmin(caller) && row.createdBy !== caller.uid)
+    throw forbidden("Only the vehicle's owner, an admin or whoever made the bake may delete it");
+  const vehicleOwner = vehicle.ownerUid;
+  await db.transaction(async (tx) => {
+    await tx.delete(bakedTuneFiles).where(eq(bakedTuneFiles.id, row.id));
+    await auditChangeTo(tx, by, vehicleOwner, {
+      action: "baked-tune-file.deleted",
+      targetType: "baked-tune-file",
+      targetId: row.id,
+      before: {
+        vehicleId: row.vehicleId,
+        tuneFileId: row.tuneFileId,
+        tuneVersion: row.tuneVersion,
+        sha256: row.sha256,
+        createdBy: row.createdBy,
+      },
+    });
+  });
 }

@@ -13,9 +13,9 @@ import type { TuneFilePatch, XdfImported, xdfImportSchema } from "../../contract
 import { importDefinition, sampleMaps } from "../../domain/tune";
 import type { AppContext } from "../context";
 import { firmwareSupport, tuneFilePatches } from "../db/schema";
-import { RequestValidationError } from "../errors";
 import { type AuditActor, digestOf, writeAudit } from "./audit";
 import { lockFirmwareIds } from "./catalogue";
+import { invalidFields } from "./errors";
 import { firmwareRecord } from "./firmware-records";
 import { checkPatchAgainstFirmware } from "./patch-fit";
 import { verifyAll } from "./tune-engine";
@@ -44,7 +44,7 @@ function chosen<T>(
       ? []
       : [{ path: `${field}.${i}`, message: `the file has no ${what} ${JSON.stringify(w)}` }],
   );
-  if (issues.length) throw new RequestValidationError("body", issues);
+  if (issues.length) throw invalidFields("body", issues);
   return list.filter((item, index) => wanted.includes(key(item, index)));
 }
 

@@ -8,7 +8,7 @@ import type { ChecksumScheme, IdentifyRule, Patch, TuneDefinition, TuneItem } fr
 import { identifyFirmware } from "../../domain/tune";
 import type { Db } from "../db/connection";
 import { firmwareSupport, tuneFilePatches } from "../db/schema";
-import { HttpError } from "../errors";
+import { invalid, Refusal } from "./errors";
 
 /** What identifying, verifying, patching and baking an image need of its firmware record. */
 export interface FirmwareIdentity {
@@ -49,7 +49,7 @@ export async function definitionOf(db: Reader, firmwareId: string): Promise<Tune
 type Reader = Pick<Db, "select">;
 
 const unknownFirmware = (firmwareId: string) =>
-  new HttpError(422, "Unknown firmware", `No firmware record for ${firmwareId}`, [
+  new Refusal("unprocessable", "Unknown firmware", `No firmware record for ${firmwareId}`, [
     { path: "firmwareId", message: `no firmware record for ${firmwareId}` },
   ]);
 
@@ -119,10 +119,10 @@ export async function identifyAmong(
 
 /** An identification's record, or the 422 naming why there is none or why it is not the one expected. */
 export function requireIdentified({ record, reason }: Identification, expected?: string): FirmwareIdentity {
-  if (!record) throw new HttpError(422, "Unknown firmware", reason!, [{ path: "file", message: reason! }]);
+  if (!record) throw new Refusal("unprocessable", "Unknown firmware", reason!, [{ path: "file", message: reason! }]);
   if (expected && record.firmwareId !== expected) {
     const message = `the file is firmware ${record.firmwareId}, not ${expected}`;
-    throw new HttpError(422, "Wrong firmware", message, [{ path: "file", message }]);
+    throw new Refusal("unprocessable", "Wrong firmware", message, [{ path: "file", message }]);
   }
   return record;
 }
@@ -162,7 +162,7 @@ export async function patchesById(db: Db, ids: readonly string[], path = "patchI
   const unknown = ids.filter((id) => !byId.has(id));
   if (unknown.length) {
     const message = `no tune-file patch ${unknown.join(", ")}`;
-    throw new HttpError(400, "Invalid body", message, [{ path, message }]);
+    throw invalid("Invalid body", message, [{ path, message }]);
   }
   return ids.map((id) => patchOf(byId.get(id)!));
 }

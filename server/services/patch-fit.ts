@@ -3,8 +3,8 @@ import type { Patch } from "../../contracts/tune-definition";
 import { patchState } from "../../domain/tune";
 import type { AppContext } from "../context";
 import type { Tx } from "../db/handle";
-import { badRequest, HttpError } from "../errors";
 import { lockFirmwareIds } from "./catalogue";
+import { invalid, Refusal } from "./errors";
 import { firmwareRecord } from "./firmware-records";
 import { readImage } from "./tune-files";
 
@@ -25,7 +25,7 @@ export async function checkPatchAgainstFirmware(
     patch.entries.forEach((entry, i) => {
       if (entry.address + entry.patch.length / 2 > record.imageSize) {
         const message = `entry at 0x${entry.address.toString(16).toUpperCase()} runs past the end of ${firmwareId} images (${record.imageSize} bytes)`;
-        throw badRequest("Invalid body", message, [{ path: `${path}.${i}.address`, message }]);
+        throw invalid("Invalid body", message, [{ path: `${path}.${i}.address`, message }]);
       }
     });
     if (record.stockSha256) {
@@ -33,7 +33,7 @@ export async function checkPatchAgainstFirmware(
       if (state.state === "conflict") {
         const addresses = state.conflicts.map((a) => `0x${a.toString(16).toUpperCase()}`);
         const message = `the base bytes do not match ${firmwareId}'s stock file at ${addresses.join(", ")}`;
-        throw new HttpError(422, "Patch does not fit the firmware", message, [
+        throw new Refusal("unprocessable", "Patch does not fit the firmware", message, [
           { path, message, firmwareId, addresses: state.conflicts },
         ]);
       }

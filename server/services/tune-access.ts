@@ -27,7 +27,7 @@ import {
   users,
   userVehicles,
 } from "../db/schema";
-import { forbidden, notFound } from "../errors";
+import { forbidden, notFound } from "./errors";
 import type { VerifiedCaller } from "./identity";
 import { offerOf } from "./tune-offers";
 

@@ -1,25 +1,30 @@
 /**
- * What the tune-file routes share: inspecting an image, reading images from
- * the blob store, and baking for a vehicle (firmware records are read in
- * ./firmware-records, domain refusals mapped once by the error handler, server/errors.ts). The
- * bytes work is all domain/tune; this file only fetches what it needs from the
- * database and the blob store.
+ * What the tune-file routes share: inspecting an image (an upload, or a tune
+ * with patches applied), reading images from the blob store, and baking for a
+ * vehicle (firmware records are read in ./firmware-records, domain refusals
+ * mapped once by the error handler, server/errors.ts). The bytes work is all
+ * domain/tune; this file only fetches what it needs from the database and the
+ * blob store.
  */
 
+import type { z } from "zod";
 import type { Patch } from "../../contracts/tune-definition";
-import type { Inspection, InspectionChange } from "../../contracts/tune-files";
+import type { Inspection, InspectionChange, inspectPatchSchema, LocalInspection } from "../../contracts/tune-files";
 import { type ChecksumResult, diffImages, patchState } from "../../domain/tune";
 import type { AppContext } from "../context";
-import { HttpError } from "../errors";
+import { forbidden, Refusal } from "./errors";
 import {
   definitionOf,
   type FirmwareIdentity,
   type FirmwareRecord,
+  firmwareRecord,
   patchesForFirmware,
   patchOf,
 } from "./firmware-records";
 import { sha256Hex } from "./hashing";
-import { type BakeResult, bake, verifyAll } from "./tune-engine";
+import type { VerifiedCaller } from "./identity";
+import { versionRow, visibleTune } from "./tune-access";
+import { applyPatches, type BakeResult, bake, verifyAll } from "./tune-engine";
 
 /** Refuses an image whose checksums fail, naming each failing scheme: a failing checksum is reported, never fixed unless the caller asks. */
 export function refuseFailingChecksums(image: Uint8Array, record: FirmwareIdentity, what = "the file"): void {
@@ -30,8 +35,8 @@ export function refuseFailingChecksums(image: Uint8Array, record: FirmwareIdenti
 export function refuseFailing(results: readonly ChecksumResult[], what = "the file"): void {
   const failing = results.filter((r) => !r.valid);
   if (failing.length === 0) return;
-  throw new HttpError(
-    422,
+  throw new Refusal(
+    "unprocessable",
     "Checksum does not verify",
     `${what} fails checksum ${failing.map((r) => `"${r.name}" (stored ${r.stored}, computed ${r.computed})`).join(", ")}. Choose to fix the failing checksums when saving and they are corrected for you (fixChecksums=true through the API), or correct them in your tuning software and upload the file again`,
     failing.map(({ name, type, stored, computed }) => ({
@@ -161,8 +166,8 @@ export async function bakeFromBlobs(ctx: AppContext, sources: BakeSources): Prom
   let tuneStock = stockDump;
   if (!sources.direct) {
     if (!record.stockSha256) {
-      throw new HttpError(
-        422,
+      throw new Refusal(
+        "unprocessable",
         "No stock file",
         `Firmware ${record.firmwareId} has no stock file, so the tune's changes cannot be told from its base; an admin uploads it in firmware support`,
       );
@@ -170,4 +175,33 @@ export async function bakeFromBlobs(ctx: AppContext, sources: BakeSources): Prom
     tuneStock = await readImage(ctx, record.stockSha256);
   }
   return bake({ stockDump, tuneImage, tuneStock, patches: sources.patches, firmware: record });
+}
+
+/** An uploaded image's inspection; with `withDefinition`, the identified firmware's definition too: whoever holds an image may see its maps. */
+export async function inspectUpload(ctx: AppContext, image: Uint8Array, withDefinition: boolean) {
+  const report: LocalInspection = await inspect(ctx, image);
+  if (withDefinition) report.definition = report.firmwareId ? await definitionOf(ctx.db, report.firmwareId) : null;
+  return report;
+}
+
+/** The inspection of a tune (a version of it) with patches applied, for its owner or a buyer to preview. */
+export async function previewPatches(
+  ctx: AppContext,
+  caller: VerifiedCaller,
+  body: z.output<typeof inspectPatchSchema>,
+) {
+  const { db } = ctx;
+  const { row, access } = await visibleTune(db, body.tuneFileId, caller);
+  if (!access.owner && !access.bought) throw forbidden("Buy the tune first to preview patches on it");
+  const version = await versionRow(db, row.id, body.version ?? row.currentVersion);
+  const record = await firmwareRecord(db, row.firmwareId);
+  const patches = await ctx.catalogue.patches(body.patchIds);
+  const image = await readImage(ctx, version.sha256);
+  const outcome = await applyPatches(image, patches, {
+    firmwareId: record.firmwareId,
+    checksums: record.checksums,
+    inPlace: true,
+  });
+  const report = await inspect(ctx, outcome.image, { record, view: access.view });
+  return { ...report, applied: outcome.patches, fixed: outcome.checksums?.fixed ?? [] };
 }

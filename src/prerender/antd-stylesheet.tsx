@@ -11,7 +11,7 @@
  * (Input.Search, Layout.Sider…), overlays as their in-place panels; the parts they render bring their
  * own styles (a table its pagination and checkboxes). One that cannot render without a browser or
  * without props is left to the run time, as is anything else missing from the sheet: the engine
- * writes it when it first renders. tests/unit/shell/antd-stylesheet.test.ts holds the list against
+ * writes it when it first renders. tests/unit/src/prerender/antd-stylesheet.test.ts holds the list against
  * the app's imports.
  */
 import { createCache, extractStyle, StyleProvider } from "@ant-design/cssinjs";

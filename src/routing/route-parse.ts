@@ -4,7 +4,7 @@
  * binding matches in a memo of each hook that parses the route: a portal page mounts about a hundred
  * (every data hook parses it, some several times), and each match walks every route of every
  * resource, a noticeable share of a page load (more on a phone) in the tasks that
- * render a page and its data. The answer is the binding's, field for field (tests/unit/routing/route-parse.test.tsx).
+ * render a page and its data. The answer is the binding's, field for field (tests/unit/src/routing/route-parse.test.tsx).
  */
 import {
   matchResourceFromRoute,

@@ -9,12 +9,12 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DURATION_BUCKET_EDGES_MS } from "../../domain/flashing/duration-histogram";
 import { flashFailuresDaily, flashLogs, flashStatsDaily, userVehicles } from "../../server/db/schema";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 type Session = Partial<typeof flashLogs.$inferInsert>;
 
-describe.each(databaseKinds)("flashing analytics on %s", (kind) => {
+describe.each(apiDatabases)("flashing analytics on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call } = requestsTo(() => app);

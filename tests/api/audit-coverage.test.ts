@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, dealerProfiles, ledgerEntries, secretReveals } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { carMaker } from "./support/flashing-setup";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { multipart } from "./support/multipart";
 import { readyPayouts } from "./support/payments-setup";
 import { firmwareRecordOf, requestsTo } from "./support/requests";
@@ -29,7 +29,7 @@ const QUESTIONNAIRE = {
 };
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 2, firmwareId: "COVER64K" });
 
-describe.each(databaseKinds)("audit coverage on %s", (kind) => {
+describe.each(apiDatabases)("audit coverage on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call, upload } = requestsTo(() => app);

@@ -2,12 +2,12 @@ import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateDemo } from "../../server/seed/generator";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 1, firmwareId: "AUDIT64K" });
 
-describe.each(databaseKinds)("the audit trail on %s", (kind) => {
+describe.each(apiDatabases)("the audit trail on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call, storeFirmware } = requestsTo(() => app);

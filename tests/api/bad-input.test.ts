@@ -13,7 +13,7 @@ import type { PgTable } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataLogShares, dataLogs, supportRequests, tuneFilePatches, tuneFiles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 4, firmwareId: "BAD64K" });
@@ -33,7 +33,7 @@ function expectRefused(response: Answer, field: string, message?: RegExp) {
   if (message) expect(body.data?.[0]?.message, response.body).toMatch(message);
 }
 
-describe.each(databaseKinds)("bad inputs on %s", (kind) => {
+describe.each(apiDatabases)("bad inputs on %s", (kind) => {
   let test: TestApp;
   const { call, upload, storeFirmware } = requestsTo(() => test.app);
   let admin: TestUser;

@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bakedTuneFiles, firmwareSupport, tuneFileVersions, userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { collectBlobs } from "../../server/services/blob-collector";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { bothDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "GC64K" });
 
-describe.each(databaseKinds)("blob collection on %s", (kind) => {
+describe.each(bothDatabases)("blob collection on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call, upload, storeFirmware } = requestsTo(() => app);

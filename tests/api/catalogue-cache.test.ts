@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { patchState } from "../../domain/tune";
 import { catalogueGeneration, firmwareSupport, tuneFilePatches } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "CACHE64K" });
 
 /** Identities and patches are kept between requests; every way the catalogue can change must show at the next one. */
-describe.each(databaseKinds)("kept firmware identities and patches on %s", (kind) => {
+describe.each(apiDatabases)("kept firmware identities and patches on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call, upload, storeFirmware } = requestsTo(() => app);

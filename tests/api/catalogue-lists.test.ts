@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firmwareSupport, pidDescriptors, supportedVehicles } from "../../server/db/schema";
 import { COUNT_CAP, MAX_OFFSET } from "../../server/http/list";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 
 const ROWS = 10_000;
 // Capitalised words and zero-padded numbers sort the same in JavaScript and in any PostgreSQL collation.
@@ -37,7 +37,7 @@ function seededVehicles(): Omit<Vehicle, "id">[] {
 
 const compare = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
 
-describe.each(databaseKinds)("catalogue lists on 10,000 rows on %s", (kind) => {
+describe.each(apiDatabases)("catalogue lists on 10,000 rows on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   let admin: TestUser;

@@ -20,7 +20,7 @@ import {
   userVehicles,
 } from "../../server/db/schema";
 import { failedJobCount, startOfUtcDay } from "../../server/services/dashboard";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const DAY_MS = 86_400_000;
@@ -35,7 +35,7 @@ const questionnaire = {
   notes: "",
 } as const;
 
-describe.each(databaseKinds)("dashboard: each role's live figures on %s", (kind) => {
+describe.each(apiDatabases)("dashboard: each role's live figures on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call } = requestsTo(() => app);

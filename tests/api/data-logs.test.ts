@@ -15,7 +15,7 @@ import { deserializeColumns, parseLog, readColumnsLayout } from "../../domain/lo
 import { BYTES_PER_CODE, decodeColumn } from "../../domain/logs/column-codes";
 import { arrayCodes } from "../../domain/logs/serialize";
 import { computedDescriptors, dataLogShares, dataLogs, userVehicles } from "../../server/db/schema";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { bearer, bothDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { multipart } from "./support/multipart";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -40,7 +40,7 @@ function csvOfSize(size: number): Buffer {
 
 const profile = DEFAULT_DYNO_PROFILE;
 
-describe.each(databaseKinds)("data logs API on %s", (kind) => {
+describe.each(bothDatabases)("data logs API on %s", (kind) => {
   let test: TestApp;
   let small: TestApp;
   let owner: TestUser;

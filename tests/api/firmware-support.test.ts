@@ -17,7 +17,7 @@ import {
 } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { sealStoredPasswords } from "../../server/services/secret-box";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { multipart } from "./support/multipart";
 import { firmwareRecordOf, requestsTo } from "./support/requests";
 
@@ -36,7 +36,7 @@ async function filesUnder(dir: string): Promise<string[]> {
   }
 }
 
-describe.each(databaseKinds)("firmware support API on %s", (kind) => {
+describe.each(apiDatabases)("firmware support API on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call } = requestsTo(() => app);

@@ -11,7 +11,7 @@ import { computeKey } from "../../domain/flashing/seed-key";
 import { firmwareSecrets, flashGrants, tuneFilePurchases, tuneFiles, userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { carReadyToFlash, FLASH_SECRET, flashableFirmware, identityOf } from "./support/flashing-setup";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "PREFLT64K" });
@@ -19,7 +19,7 @@ const VIN = "WVWZZZAUZKW100001";
 const SERIAL = "ECU-PRE-1";
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
-describe.each(databaseKinds)("flash authentication on %s", (kind) => {
+describe.each(apiDatabases)("flash authentication on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const requests = requestsTo(() => app);

@@ -12,7 +12,7 @@ import { flashGrants, flashLogSteps, flashLogs, vehicleSnapshots } from "../../s
 import { generateDemo } from "../../server/seed/generator";
 import { listen } from "./support/event-stream-client";
 import { carReadyToFlash, flashableFirmware, identityOf } from "./support/flashing-setup";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "SESSION64K" });
@@ -28,7 +28,7 @@ const step = (seq: number, name: string, extra: Record<string, unknown> = {}) =>
   ...extra,
 });
 
-describe.each(databaseKinds)("flash sessions on %s", (kind) => {
+describe.each(apiDatabases)("flash sessions on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   let port: number;

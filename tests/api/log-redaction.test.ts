@@ -7,14 +7,14 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../server/app";
 import { users } from "../../server/db/schema";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { multipart } from "./support/multipart";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const logFile = readFileSync(path.resolve(repoRoot, "../shared/fixtures/logs/ecumaster.csv"));
 
 /** The server as `npm start` runs it (info level), its log written to `lines`. */
-describe.each(databaseKinds)("what the server logs on %s", (kind) => {
+describe.each(apiDatabases)("what the server logs on %s", (kind) => {
   const lines: string[] = [];
   let test: TestApp;
   let app: FastifyInstance;

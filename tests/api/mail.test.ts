@@ -10,15 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app";
 import { sendInvitation } from "../../server/services/mail";
-import {
-  bearer,
-  createUser,
-  databaseKinds,
-  signIn,
-  startTestApp,
-  type TestApp,
-  type TestUser,
-} from "./support/harness";
+import { apiDatabases, bearer, createUser, signIn, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { actionLinkOf, mailTo, waitForMail } from "./support/inbox";
 
 /** A port nothing listens on: the mail server is down. */
@@ -30,7 +22,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe.each(databaseKinds)("mail (%s)", (kind) => {
+describe.each(apiDatabases)("mail (%s)", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   let admin: TestUser;

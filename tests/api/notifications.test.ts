@@ -10,13 +10,13 @@ import type { Notification, NotificationPage } from "../../contracts/notificatio
 import { notifications } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { listen } from "./support/event-stream-client";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { firmwareRecordOf, requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 2, firmwareId: "NOTIFY64K" });
 const vehicle = { vin: "WVWZZZAUZKW654321", make: "Volkswagen", model: "Golf GTI", year: 2018, ecuIds: ["5G0906259L"] };
 
-describe.each(databaseKinds)("notifications API on %s", (kind) => {
+describe.each(apiDatabases)("notifications API on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call } = requestsTo(() => app);

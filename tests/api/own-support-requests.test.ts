@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OwnSupportRequest } from "../../contracts/catalogue";
 import type { NotificationPage } from "../../contracts/notifications";
 import { generateDemo } from "../../server/seed/generator";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { firmwareRecordOf, requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 2, firmwareId: "MINE64K" });
@@ -22,7 +22,7 @@ interface OwnPage {
   nextCursor?: string;
 }
 
-describe.each(databaseKinds)("a requester's own support requests on %s", (kind) => {
+describe.each(apiDatabases)("a requester's own support requests on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   let admin: TestUser;

@@ -15,14 +15,14 @@ import {
 import { generateDemo } from "../../server/seed/generator";
 import { listen } from "./support/event-stream-client";
 import { carMaker } from "./support/flashing-setup";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { bearer, bothDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { readyPayouts } from "./support/payments-setup";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "PAYMENTS64K" });
 const webhooks = new Stripe("sk_test_only_for_signing").webhooks;
 
-describe.each(databaseKinds)("buying a tune on %s", (kind) => {
+describe.each(bothDatabases)("buying a tune on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call, upload, storeFirmware } = requestsTo(() => app);

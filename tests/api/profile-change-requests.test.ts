@@ -17,7 +17,7 @@ import {
   profileChangeRequests,
 } from "../../server/db/schema";
 import { collectBlobs } from "../../server/services/blob-collector";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { type FilePart, multipart } from "./support/multipart";
 import { requestsTo } from "./support/requests";
 
@@ -30,7 +30,7 @@ const document = (text = "company register extract", filename = "extract.pdf"): 
   content: pdf(text),
 });
 
-describe.each(databaseKinds)("profile change requests on %s", (kind) => {
+describe.each(apiDatabases)("profile change requests on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call } = requestsTo(() => app);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobSnapshot } from "../../contracts/server-management";
 import { auditEvents } from "../../server/db/schema";
 import { JobQueue } from "../../server/services/queue";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { bothDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { waitForMail } from "./support/inbox";
 import { requestsTo } from "./support/requests";
 
@@ -44,7 +44,7 @@ async function until<T>(
   }
 }
 
-describe.each(databaseKinds)("job queue on %s", (kind) => {
+describe.each(bothDatabases)("job queue on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call } = requestsTo(() => app);
@@ -351,7 +351,7 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
   });
 });
 
-describe.each(databaseKinds)("app info and schedules on %s", (kind) => {
+describe.each(bothDatabases)("app info and schedules on %s", (kind) => {
   const smtpPassword = `smtp-pass-${randomBytes(6).toString("hex")}`;
   const secretsKey = randomBytes(32).toString("base64");
   let test: TestApp;

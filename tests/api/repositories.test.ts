@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dealerProfiles, ledgerEntries, notifications, tuneFilePurchases } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { carMaker } from "./support/flashing-setup";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { readyPayouts } from "./support/payments-setup";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "REPOS64K" });
 
-describe.each(databaseKinds)("repositories: a dealer's private tunes on %s", (kind) => {
+describe.each(apiDatabases)("repositories: a dealer's private tunes on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call, upload, storeFirmware } = requestsTo(() => app);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { dealerProfiles, orders } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { carMaker } from "./support/flashing-setup";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { readyPayouts } from "./support/payments-setup";
 import { requestsTo } from "./support/requests";
 
@@ -60,7 +60,7 @@ function stripeStub() {
   return { server, calls, state };
 }
 
-describe.each(databaseKinds)("the Stripe provider against a local stub on %s", (kind) => {
+describe.each(apiDatabases)("the Stripe provider against a local stub on %s", (kind) => {
   const stub = stripeStub();
   let test: TestApp;
   let app: FastifyInstance;

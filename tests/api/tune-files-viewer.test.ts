@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixAll, readItem, writeItem } from "../../domain/tune";
 import { userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { readyPayouts } from "./support/payments-setup";
 import { requestsTo } from "./support/requests";
 
@@ -20,7 +20,7 @@ const rival = Uint8Array.from(demo.tune.image);
 writeItem(rival, untouched, [1 - readItem(rival, untouched).values[0]]);
 fixAll(rival, demo.firmware.checksums);
 
-describe.each(databaseKinds)("tune viewer API on %s", (kind) => {
+describe.each(apiDatabases)("tune viewer API on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   let admin: TestUser;

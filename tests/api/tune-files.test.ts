@@ -16,7 +16,7 @@ import {
   userVehicles,
 } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { bearer, bothDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { multipart } from "./support/multipart";
 import { readyPayouts } from "./support/payments-setup";
 import { firmwareRecordOf, requestsTo } from "./support/requests";
@@ -41,7 +41,7 @@ function brokenChecksum(image: Uint8Array) {
   return { broken, scheme: scheme.name };
 }
 
-describe.each(databaseKinds)("tune files API on %s", (kind) => {
+describe.each(bothDatabases)("tune files API on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call, upload, storeFirmware } = requestsTo(() => app);

@@ -15,11 +15,11 @@ import { DEMO_PASSWORD, ensureIdentityUser, seedDemo } from "../../server/seed";
 import { DEMO_ECU_SERIAL } from "../../server/seed/flashing";
 import { DEMO_VIN } from "../../server/seed/tunes";
 
-import { bearer, databaseKinds, signIn, startTestApp, type TestApp } from "./support/harness";
+import { bearer, bothDatabases, signIn, startTestApp, type TestApp } from "./support/harness";
 
 const DAY = 86_400_000;
 
-describe.each(databaseKinds)("tune demo seed on %s", (kind) => {
+describe.each(bothDatabases)("tune demo seed on %s", (kind) => {
   let test: TestApp;
   beforeAll(async () => {
     test = await startTestApp(kind);

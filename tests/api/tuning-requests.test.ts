@@ -24,7 +24,7 @@ import { generateDemo } from "../../server/seed/generator";
 import { acceptSilentDeliveries } from "../../server/services/tuning-requests";
 import { listen } from "./support/event-stream-client";
 import { carMaker } from "./support/flashing-setup";
-import { bearer, createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { readyPayouts } from "./support/payments-setup";
 import { requestsTo } from "./support/requests";
 
@@ -43,7 +43,7 @@ const QUESTIONNAIRE = {
 };
 const QUOTE = { action: "quote", priceCents: 45000, currency: "EUR", expectedDays: 5, note: "Stage 2 on 98" };
 
-describe.each(databaseKinds)("tuning requests on %s", (kind) => {
+describe.each(apiDatabases)("tuning requests on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call, upload, storeFirmware } = requestsTo(() => app);

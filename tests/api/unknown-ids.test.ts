@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResource, apiPaths, apiRoutes } from "../../contracts/api-paths";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const UNKNOWN = "0b7e2f4c-1d3a-4e5b-9c6d-7e8f9a0b1c2d";
@@ -43,7 +43,7 @@ const recordPaths: Array<{ name: string; as: "admin" | "customer" | "dealer"; pa
   })),
 ];
 
-describe.each(databaseKinds)("an id that names nothing on %s", (kind) => {
+describe.each(apiDatabases)("an id that names nothing on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call } = requestsTo(() => app);

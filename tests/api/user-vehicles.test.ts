@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VehicleConnect } from "../../contracts/user-vehicles";
 import { userVehicles, vehicleSnapshots } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "VEH64K" });
@@ -30,7 +30,7 @@ const connectBody = (overrides: Partial<VehicleConnect> = {}): VehicleConnect =>
   ...overrides,
 });
 
-describe.each(databaseKinds)("vehicles API on %s", (kind) => {
+describe.each(apiDatabases)("vehicles API on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call, upload, storeFirmware } = requestsTo(() => app);

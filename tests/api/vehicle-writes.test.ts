@@ -23,7 +23,7 @@ import { DEFAULT_DYNO_PROFILE } from "../../contracts/data-logs";
 import { applyPatches } from "../../domain/tune";
 import { bakedTuneFiles, dataLogs, flashLogs, tuneFilePurchases, userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { createUser, databaseKinds, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { bothDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "WRITE64K" });
@@ -49,7 +49,7 @@ const filesUnder = (dir: string) =>
     () => [] as string[],
   );
 
-describe.each(databaseKinds)("writes on a vehicle on %s", (kind) => {
+describe.each(bothDatabases)("writes on a vehicle on %s", (kind) => {
   let test: TestApp;
   let app: FastifyInstance;
   const { call, upload, storeFirmware } = requestsTo(() => app);

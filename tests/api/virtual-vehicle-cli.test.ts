@@ -10,7 +10,7 @@ import type { FlashLog } from "../../contracts/flash-logs";
 import { dataLogs, tuneFiles, userVehicles } from "../../server/db/schema";
 import { DEMO_PASSWORD, seedDemo } from "../../server/seed";
 import { DEMO_VIN } from "../../server/seed/tunes";
-import { bearer, databaseKinds, signIn, startTestApp, type TestApp } from "./support/harness";
+import { apiDatabases, bearer, signIn, startTestApp, type TestApp } from "./support/harness";
 
 const run = promisify(execFile);
 
@@ -18,7 +18,7 @@ const run = promisify(execFile);
  * `npm run vehicle` itself, as a person runs it from a terminal: the CLI in its own process
  * against the portal listening on a port, signed in at the Auth emulator as the demo customer.
  */
-describe.each(databaseKinds)("the virtual vehicle's command line on %s", (kind) => {
+describe.each(apiDatabases)("the virtual vehicle's command line on %s", (kind) => {
   let test: TestApp;
   let url: string;
   let dataDir: string;

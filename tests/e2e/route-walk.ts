@@ -1,7 +1,7 @@
 /**
  * Every route of the app with its guard, for the layout walk (tests/e2e/layout.spec.ts): the browser
  * tests cannot import the registry (its pages import stylesheets), so the table is written here and
- * tests/unit/shell/route-walk.test.ts checks it against `flattenRoutes()`: a route added to the app
+ * tests/unit/src/resources/route-walk.test.ts checks it against `flattenRoutes()`: a route added to the app
  * and not here fails that test, and so does a guard that differs.
  *
  * A route with parameters names where the walk finds a real value: a record of the demo data read

@@ -12,9 +12,9 @@ import {
   timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
-import { userVehicles } from "./data-logs";
-import { users } from "./identity";
 import { bakedTuneFiles, tuneFiles } from "./tune-files";
+import { userVehicles } from "./user-vehicles";
+import { users } from "./users";
 
 /** The ECU identity as the app read it (contracts/user-vehicles ecuIdentitySchema). */
 type EcuIdentity = Record<string, string | null>;

@@ -1,16 +1,20 @@
-// One file per area; each area's tables are added to its own file and re-exported here.
+// One file per entity (or, for the catalogue, per area); each file's tables are re-exported here.
 
 export * from "./audit";
 export * from "./catalogue";
 export * from "./data-logs";
+export * from "./dealers";
 export * from "./flash-logs";
-export * from "./identity";
 export * from "./jobs";
 export * from "./notifications";
 export * from "./payments";
 export * from "./profile-change-requests";
+export * from "./profile-pictures";
 export * from "./public-site";
 export * from "./repositories";
+export * from "./support-requests";
 export * from "./tune-files";
 export * from "./tuning-requests";
-export * from "./vehicles";
+export * from "./user-vehicles";
+export * from "./users";
+export * from "./vehicle-snapshots";

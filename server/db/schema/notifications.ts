@@ -7,7 +7,7 @@
 import { sql } from "drizzle-orm";
 import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { NOTIFICATION_KINDS } from "../../../contracts/notifications";
-import { users } from "./identity";
+import { users } from "./users";
 
 export const notifications = pgTable(
   "notifications",

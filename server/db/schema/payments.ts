@@ -7,10 +7,10 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { LEDGER_KINDS, ORDER_KINDS, ORDER_STATUSES } from "../../../contracts/payments";
-import { userVehicles } from "./data-logs";
-import { users } from "./identity";
 import { tuneFiles } from "./tune-files";
 import { tuningRequests } from "./tuning-requests";
+import { userVehicles } from "./user-vehicles";
+import { users } from "./users";
 
 export const orders = pgTable(
   "orders",

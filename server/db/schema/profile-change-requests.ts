@@ -7,7 +7,8 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { type IdentityChanges, PROFILE_CHANGE_STATES } from "../../../contracts/profile-change-requests";
-import { dealerProfiles, users } from "./identity";
+import { dealerProfiles } from "./dealers";
+import { users } from "./users";
 
 export const profileChangeRequests = pgTable(
   "profile_change_requests",

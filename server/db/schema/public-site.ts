@@ -1,6 +1,6 @@
+/** What visitors of the public site send: contact and demo requests. */
 import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { contactTopics } from "../../../contracts/public-site";
-import { users } from "./identity";
 
 /** Messages sent from the public contact form; visitors need no account, so only what they typed is kept. */
 export const contactRequests = pgTable(
@@ -33,13 +33,3 @@ export const demoRequests = pgTable(
   },
   (t) => [index("demo_requests_created_idx").on(t.createdAt, t.id)],
 );
-
-/** A user's resized profile picture, kept in the blob store; the identity user's photoURL points at it. */
-export const profilePictures = pgTable("profile_pictures", {
-  userUid: text("user_uid")
-    .primaryKey()
-    .references(() => users.uid, { onDelete: "cascade" }),
-  sha256: text("sha256").notNull(),
-  contentType: text("content_type").notNull(),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});

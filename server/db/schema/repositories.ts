@@ -5,7 +5,7 @@
  * moved out or removed first.
  */
 import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { users } from "./identity";
+import { users } from "./users";
 
 export const tuneRepositories = pgTable(
   "tune_repositories",

@@ -23,14 +23,10 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { userVehicles } from "./data-logs";
-import { users } from "./identity";
+import { timestamps } from "./columns";
 import { tuneRepositories } from "./repositories";
-
-const timestamps = {
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-};
+import { userVehicles } from "./user-vehicles";
+import { users } from "./users";
 
 export const tuneFiles = pgTable(
   "tune_files",

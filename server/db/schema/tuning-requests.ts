@@ -9,9 +9,9 @@
 import { sql } from "drizzle-orm";
 import { bigint, index, integer, jsonb, pgTable, serial, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { type MapChange, type Questionnaire, TUNING_REQUEST_STATES } from "../../../contracts/tuning-requests";
-import { userVehicles } from "./data-logs";
-import { users } from "./identity";
 import { tuneFiles } from "./tune-files";
+import { userVehicles } from "./user-vehicles";
+import { users } from "./users";
 
 const actors = ["customer", "dealer", "admin", "system"] as const;
 

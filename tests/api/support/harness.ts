@@ -8,8 +8,15 @@ import { loadConfig } from "../../../server/config";
 import { openDatabase } from "../../../server/db/connection";
 import { createPostgresDatabase, migratedPgliteDataDir } from "./test-databases";
 
-export const databaseKinds = ["pglite", "postgres"] as const;
-export type DatabaseKind = (typeof databaseKinds)[number];
+export type DatabaseKind = "pglite" | "postgres";
+/**
+ * The API suites run on PostgreSQL, the database of production. Those whose behaviour depends on the
+ * engine run on PGlite too, the default of `npm start`: migrations and the foundation, the job queue,
+ * transactions and locks (money, concurrent vehicle writes), uploads and their blobs, and the demo
+ * seed. docs/develop/testing.md says why each is there.
+ */
+export const apiDatabases = ["postgres"] as const satisfies readonly DatabaseKind[];
+export const bothDatabases = ["pglite", "postgres"] as const satisfies readonly DatabaseKind[];
 
 export interface TestApp {
   app: FastifyInstance;
@@ -106,4 +113,32 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 export function unsignedToken(claims: Record<string, unknown>): string {
   const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
   return `${encode({ alg: "none", typ: "JWT" })}.${encode(claims)}.`;
+}
+
+/**
+ * The user's sessions moved back in time: their last revocation `seconds` ago and their token issued
+ * half that ago. The identity service counts revocation in whole seconds, so a token issued in the
+ * second of a revocation outlives it; a real session is older than the request that revokes it.
+ */
+export async function ageSessions(test: TestApp, user: TestUser, seconds = 10): Promise<TestUser> {
+  const record = await test.app.ctx.identity.auth.getUser(user.uid);
+  if (record.tokensValidAfterTime) {
+    const since = Math.floor(new Date(record.tokensValidAfterTime).getTime() / 1000) - seconds;
+    const response = await fetch(
+      `http://${test.emulatorHost}/identitytoolkit.googleapis.com/v1/projects/${test.projectId}/accounts:update`,
+      {
+        method: "POST",
+        // The emulator's admin credential: only an admin may set when sessions become valid.
+        headers: { "content-type": "application/json", authorization: "Bearer owner" },
+        body: JSON.stringify({ localId: user.uid, validSince: String(since) }),
+      },
+    );
+    if (!response.ok) throw new Error(`moving ${user.email}'s revocation back failed: ${await response.text()}`);
+  }
+  const claims = JSON.parse(Buffer.from(user.token.split(".")[1], "base64url").toString()) as Record<string, number>;
+  const earlier = Math.ceil(seconds / 2);
+  return {
+    ...user,
+    token: unsignedToken({ ...claims, iat: claims.iat - earlier, auth_time: claims.auth_time - earlier }),
+  };
 }

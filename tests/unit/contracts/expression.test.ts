@@ -1,0 +1,146 @@
+import { describe, expect, it } from "vitest";
+import { compileExpression, ExpressionError, parseExpression, validateExpression } from "../../../contracts/expression";
+import { thrownBy } from "../support/thrown";
+
+const evaluate = (src: string, scope: Record<string, number> = {}, prev?: Record<string, number>) =>
+  compileExpression(src).evaluate(scope, prev);
+
+const errorOf = (run: () => unknown) => thrownBy(ExpressionError, run);
+
+describe("expression evaluation", () => {
+  it("applies map scalings of X", () => {
+    expect(evaluate("X*0.01933677", { X: 1000 })).toBeCloseTo(19.33677, 10);
+    expect(evaluate("X/100", { X: 250 })).toBe(2.5);
+    expect(evaluate("(X-40)*0.75", { X: 100 })).toBe(45);
+  });
+
+  it("computes a derived log channel from several variables", () => {
+    expect(evaluate("(map - amb_press) * 0.145", { map: 250, amb_press: 100 })).toBeCloseTo(21.75, 10);
+  });
+
+  it("reads decimal, exponent and hexadecimal numbers", () => {
+    expect(evaluate("1e-3")).toBe(0.001);
+    expect(evaluate("2.5E+2")).toBe(250);
+    expect(evaluate(".5 + 0x1F")).toBe(31.5);
+  });
+
+  it("follows arithmetic precedence, with power right-associative and above unary minus", () => {
+    expect(evaluate("1 + 2 * 3")).toBe(7);
+    expect(evaluate("(1 + 2) * 3")).toBe(9);
+    expect(evaluate("2 ^ 3 ^ 2")).toBe(512);
+    expect(evaluate("-2 ^ 2")).toBe(-4);
+    expect(evaluate("2 ^ -1")).toBe(0.5);
+    expect(evaluate("10 - 4 - 3")).toBe(3);
+    expect(evaluate("7 % 4")).toBe(3);
+    expect(evaluate("+X", { X: 3 })).toBe(3);
+  });
+
+  it("gives 1 or 0 for comparisons and picks a ternary branch", () => {
+    expect(evaluate("3 < 4")).toBe(1);
+    expect(evaluate("3 >= 4")).toBe(0);
+    expect(evaluate("2 == 2") + evaluate("2 != 2")).toBe(1);
+    expect(evaluate("X > 100 ? 1 : X / 100", { X: 50 })).toBe(0.5);
+    expect(evaluate("X > 100 ? 1 : X / 100", { X: 150 })).toBe(1);
+    expect(evaluate("0 ? 1 : 0 ? 2 : 3")).toBe(3);
+  });
+
+  it("provides the documented functions", () => {
+    expect(evaluate("min(3, 1, 2)")).toBe(1);
+    expect(evaluate("max(3, 1, 2, 9)")).toBe(9);
+    expect(evaluate("abs(-4) + sqrt(16) + pow(2, 3)")).toBe(16);
+    expect(evaluate("exp(0) + log(1) + log10(1000)")).toBe(4);
+    expect(evaluate("round(2.5) + floor(2.7) + ceil(2.1)")).toBe(8);
+    expect(evaluate("clamp(X, 0, 10)", { X: 42 })).toBe(10);
+    expect(evaluate("clamp(X, 0, 10)", { X: -3 })).toBe(0);
+  });
+
+  it("follows IEEE-754 for division by zero instead of failing", () => {
+    expect(evaluate("1 / 0")).toBe(Infinity);
+    expect(evaluate("0 / 0")).toBeNaN();
+  });
+
+  it("reads the previous sample with prev(), NaN at the first sample", () => {
+    const rate = compileExpression("X - prev(X)");
+    expect(rate.evaluate({ X: 10 })).toBeNaN();
+    expect(rate.evaluate({ X: 10 }, { X: 7 })).toBe(3);
+  });
+
+  it("evaluates columns sample by sample, feeding prev() from the row before", () => {
+    const delta = compileExpression("(rpm - prev(rpm)) * k");
+    const out = delta.evaluateColumns({ rpm: [1000, 1100, 1350], k: [2, 2, 2] }, 3);
+    expect(Array.from(out)).toEqual([NaN, 200, 500]);
+  });
+
+  it("folds constant subexpressions and reports a constant expression", () => {
+    expect(compileExpression("2 * (3 + 4)").constant).toBe(14);
+    expect(compileExpression("X * (3 + 4)").constant).toBeUndefined();
+  });
+
+  it("lists the variables used, in order of first use, including those under prev()", () => {
+    expect(compileExpression("a + b * a + prev(c)").variables).toEqual(["a", "b", "c"]);
+  });
+
+  it("refuses to evaluate with a variable missing from the scope, naming it", () => {
+    const error = errorOf(() => evaluate("X + Y", { X: 1 }));
+    expect(error.message).toContain("'Y'");
+    expect(error.position).toBe(4);
+  });
+
+  it("cannot reach JavaScript: identifiers are only variables, calls only the listed functions", () => {
+    expect(errorOf(() => compileExpression("constructor(1)")).message).toBe("Unknown function 'constructor' at 0");
+    expect(errorOf(() => compileExpression("toString(1)")).message).toBe("Unknown function 'toString' at 0");
+    expect(errorOf(() => evaluate("__proto__", {})).message).toContain("'__proto__'");
+  });
+});
+
+describe("expression errors", () => {
+  it("names an unexpected token with its position and length", () => {
+    const error = errorOf(() => parseExpression("(X + 1))"));
+    expect(error.message).toBe("Unexpected token ')' at 7");
+    expect(error.position).toBe(7);
+    expect(error.length).toBe(1);
+  });
+
+  it("reports an expression that ends too early", () => {
+    expect(errorOf(() => parseExpression("X *")).message).toBe("Unexpected end of expression at 3");
+    expect(errorOf(() => parseExpression("(X + 1")).message).toBe("Expected ')' but the expression ended at 6");
+    expect(errorOf(() => parseExpression("")).message).toBe("Empty expression");
+  });
+
+  it("refuses characters and malformed numbers", () => {
+    expect(errorOf(() => parseExpression("X $ 2")).message).toBe("Unexpected character '$' at 2");
+    const number = errorOf(() => parseExpression("2x + 1"));
+    expect(number.message).toBe("Invalid number '2x' at 0");
+    expect(number.length).toBe(2);
+    expect(errorOf(() => parseExpression("0x")).message).toBe("Invalid number '0x' at 0");
+  });
+
+  it("refuses unknown variables when the allowed ones are given", () => {
+    const error = errorOf(() => compileExpression("(map - baro) * 0.145", { variables: ["map", "amb_press"] }));
+    expect(error.message).toBe("Unknown variable 'baro' at 7");
+    expect(error.position).toBe(7);
+    expect(error.length).toBe(4);
+  });
+
+  it("refuses unknown functions and wrong argument counts", () => {
+    expect(errorOf(() => compileExpression("foo(1)")).message).toBe("Unknown function 'foo' at 0");
+    expect(errorOf(() => compileExpression("1 + clamp(X, 1)")).message).toBe(
+      "Function 'clamp' expects 3 arguments, got 2 at 4",
+    );
+    expect(errorOf(() => compileExpression("min()")).message).toBe(
+      "Function 'min' expects at least 1 argument, got 0 at 0",
+    );
+    expect(errorOf(() => compileExpression("prev(X + 1)")).message).toBe("prev() takes a variable name at 7");
+  });
+
+  it("validates for forms without throwing", () => {
+    expect(validateExpression("(map - amb_press) * 0.145", ["map", "amb_press"])).toEqual({
+      ok: true,
+      variables: ["map", "amb_press"],
+    });
+    expect(validateExpression("map * ", ["map"])).toEqual({
+      ok: false,
+      error: { message: "Unexpected end of expression at 6", position: 6, length: 1 },
+    });
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import {
+  formatPanes,
+  groupByUnit,
+  parsePanes,
+  variableOf,
+} from "../../../../../../src/resources/data-logs/analysis/channels";
+
+const channel = (id: string, name: string, unit: string) => ({ id, name, unit, min: 0, max: 1, mean: 0.5 });
+
+describe("analysis view channels", () => {
+  it("groups the picker by unit and searches names, units and ids", () => {
+    const channels = [
+      channel("rpm", "Engine speed", "rpm"),
+      channel("boost", "Boost", "psi"),
+      channel("map", "MAP", "psi"),
+      channel("gear", "Gear", ""),
+    ];
+    expect(groupByUnit(channels, "").map((g) => [g.unit, g.channels.map((c) => c.id)])).toEqual([
+      ["psi", ["boost", "map"]],
+      ["rpm", ["rpm"]],
+      ["", ["gear"]],
+    ]);
+    expect(groupByUnit(channels, "PSI").flatMap((g) => g.channels.map((c) => c.id))).toEqual(["boost", "map"]);
+    expect(groupByUnit(channels, "speed").flatMap((g) => g.channels.map((c) => c.id))).toEqual(["rpm"]);
+  });
+
+  it("reads and writes panes in the URL, dropping what the log does not have", () => {
+    const known = new Set(["rpm", "boost", "afr-1"]);
+    expect(parsePanes("rpm,boost;afr-1;nothing", known)).toEqual([["rpm", "boost"], ["afr-1"]]);
+    expect(parsePanes(formatPanes([["rpm"], ["boost", "afr-1"]]), known)).toEqual([["rpm"], ["boost", "afr-1"]]);
+    expect(parsePanes(Array(10).fill("rpm").join(";"), known)).toHaveLength(8);
+    expect(parsePanes(null, known)).toEqual([]);
+  });
+
+  it("turns channel ids into expression variables", () => {
+    expect(variableOf("boost-press")).toBe("boost_press");
+    expect(variableOf("2step")).toBe("_2step");
+  });
+});
