@@ -15,7 +15,7 @@ import { notFound } from "./errors";
 import { firmwareRecord, type PatchRow, patchOf, requireIdentified } from "./firmware-records";
 import type { VerifiedCaller } from "./identity";
 import { checkPatchAgainstFirmware } from "./patch-fit";
-import type { Lister } from "./payments/ledger";
+import type { Lister } from "./list-pages";
 import { stillUsed } from "./still-used";
 import { isAdmin, versionRow } from "./tune-access";
 import { applyPatches } from "./tune-engine";
