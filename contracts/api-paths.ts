@@ -23,15 +23,11 @@ function path(list: string, more: { record?: string; create?: string } = {}): Re
   return { list, record: more.record ?? list, create: more.create ?? list };
 }
 
-const userVehicles = path("user-vehicles");
-
 export const apiPaths = {
   "app-info": path("status"),
   "server-management": path("status"),
   "flashing-overview": path("analytics/flashing-overview"),
-  "user-vehicles": userVehicles,
-  /** The vehicles' old client name, which the server's routes still read their path by. */
-  "my-devices": userVehicles,
+  "user-vehicles": path("user-vehicles"),
   "managed-dealers": path("dealers"),
   "tune-files": path("tune-files"),
   "tune-file-patches": path("tune-file-patches"),

@@ -3,28 +3,24 @@
  * reads the log's summary and the shared channels' columns; a vehicle's owner sees the live
  * links of its logs.
  */
-import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 import {
-  type CreatedDataLogShare,
   createdDataLogShareSchema,
   dataLogSharePageSchema,
   dataLogShareSchema,
   type ResolvedDataLogShare,
   resolvedDataLogShareSchema,
-  type VehicleSharedLog,
   vehicleSharedLogPageSchema,
 } from "../../contracts/data-logs";
-import { type LogChannel, readColumnsLayout, selectChannels } from "../../domain/logs";
+import { readColumnsLayout, selectChannels } from "../../domain/logs";
 import type { AppContext } from "../context";
-import { badRequest } from "../errors";
 import { callerOf } from "../http/auth";
 import { sendFile } from "../http/byte-ranges";
 import type { ZodTypeProvider } from "../http/zod";
-import { createShare, resolveShare, revokeShare, sharesOf, vehicleSharedLogs } from "../services/data-log-shares";
-import { apiChannel, ownedLog, shareOf } from "../services/data-logs";
+import { resolveShare, revokeShare, shareLog, sharesOf, vehicleSharedLogs } from "../services/data-log-shares";
+import { apiChannel } from "../services/data-logs";
 
 const idParams = z.strictObject({ id: z.uuid("id must be a UUID") });
 const shareParams = z.strictObject({ id: z.uuid("id must be a UUID"), shareId: z.uuid("shareId must be a UUID") });
@@ -43,28 +39,12 @@ function registerOwnerShareRoutes(plugin: FastifyInstance, ctx: AppContext) {
     `/${apiRoutes.dataLogs.share(":id")}`,
     { schema: { params: idParams, body: dataLogShareSchema, response: { 201: createdDataLogShareSchema } } },
     async (request, reply) => {
-      const { id } = request.params;
-      const input = request.body;
-      const row = await ownedLog(ctx.db, callerOf(request), id);
-      const known = new Set((row.channels as LogChannel[]).map((channel) => channel.id));
-      const unknown = input.channels.filter((channel) => !known.has(channel));
-      if (unknown.length) {
-        throw badRequest(
-          "Unknown channels",
-          `This log has no channel ${unknown.join(", ")}`,
-          unknown.map((channel) => ({ path: "channels", message: `unknown channel "${channel}"` })),
-        );
-      }
-      const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-      if (expiresAt && expiresAt.getTime() <= Date.now()) {
-        throw badRequest("Invalid body", "expiresAt must be in the future", [
-          { path: "expiresAt", message: "must be in the future" },
-        ]);
-      }
-      // 256 random bits: the link is the only credential a viewer needs.
-      const token = randomBytes(32).toString("base64url");
-      const share = await createShare(ctx.db, request, row, token, input.channels, expiresAt);
-      const created: CreatedDataLogShare = { ...shareOf(share), token };
+      const created = await shareLog(
+        ctx.db,
+        { caller: callerOf(request), id: request.id },
+        request.params.id,
+        request.body,
+      );
       return reply.status(201).send(created);
     },
   );
@@ -73,10 +53,8 @@ function registerOwnerShareRoutes(plugin: FastifyInstance, ctx: AppContext) {
     `/${apiRoutes.dataLogs.shares(":id")}`,
     { schema: { params: idParams, response: { 200: dataLogSharePageSchema } } },
     async (request) => {
-      const { id } = request.params;
-      const row = await ownedLog(ctx.db, callerOf(request), id);
-      const shares = await sharesOf(ctx.db, row.id);
-      return { data: shares.map(shareOf), total: shares.length };
+      const shares = await sharesOf(ctx.db, callerOf(request), request.params.id);
+      return { data: shares, total: shares.length };
     },
   );
 
@@ -85,8 +63,7 @@ function registerOwnerShareRoutes(plugin: FastifyInstance, ctx: AppContext) {
     { schema: { params: shareParams } },
     async (request, reply) => {
       const { id, shareId } = request.params;
-      const row = await ownedLog(ctx.db, callerOf(request), id);
-      await revokeShare(ctx.db, request, row, shareId);
+      await revokeShare(ctx.db, { caller: callerOf(request), id: request.id }, id, shareId);
       return reply.status(204).send();
     },
   );
@@ -145,20 +122,10 @@ function registerSharedLogRoutes(plugin: FastifyInstance, ctx: AppContext) {
 function registerVehicleShareRoutes(plugin: FastifyInstance, ctx: AppContext) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   app.get(
-    `/${apiPaths["my-devices"].record}/:id/shared`,
+    `/${apiPaths["user-vehicles"].record}/:id/shared`,
     { schema: { params: idParams, response: { 200: vehicleSharedLogPageSchema } } },
     async (request) => {
-      const caller = callerOf(request);
-      const { id } = request.params;
-      const rows = await vehicleSharedLogs(ctx.db, caller, id);
-      const data: VehicleSharedLog[] = rows.map(({ share, title }) => ({
-        shareId: share.id,
-        logId: share.logId,
-        title,
-        channels: share.channels,
-        expiresAt: share.expiresAt?.toISOString() ?? null,
-        createdAt: share.createdAt.toISOString(),
-      }));
+      const data = await vehicleSharedLogs(ctx.db, callerOf(request), request.params.id);
       return { data, total: data.length };
     },
   );

@@ -24,7 +24,7 @@ import { flashingSupportOf, grantOfToken, grantToken, insertGrant } from "../ser
 import { type PreflightPassed, PreflightRefused, type PreflightResult, preflight } from "../services/flash-preflight";
 import { vehicleFor } from "../services/tune-access";
 
-const VEHICLES = `/${apiPaths["my-devices"].list}`;
+const VEHICLES = `/${apiPaths["user-vehicles"].list}`;
 
 const hexBytes = (hex: string) => Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
 const toHex = (bytes: Uint8Array) =>

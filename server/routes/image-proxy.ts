@@ -16,70 +16,13 @@
  *   capped (IMAGE_CACHE_MAX_BYTES, IMAGE_CACHE_MAX_FILES), least recently used out
  *   (server/services/image-cache.ts).
  */
-import { createHash } from "node:crypto";
-import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import sharp from "sharp";
-import {
-  IMAGE_PROXY_PREFIX,
-  type ImageModifiers,
-  MAX_IMAGE_SIDE,
-  parseModifierSegment,
-} from "../../contracts/image-proxy";
+import { IMAGE_PROXY_PREFIX, MAX_IMAGE_SIDE, parseModifierSegment } from "../../contracts/image-proxy";
 import type { AppContext } from "../context";
-import { badRequest, HttpError, notFound } from "../errors";
+import { badRequest } from "../errors";
 import { ImageCache } from "../services/image-cache";
-
-/** Input formats converted; SVG included for our own icons and illustrations. */
-const READABLE_FORMATS = new Set(["jpeg", "png", "webp", "avif", "gif", "tiff", "svg", "heif"]);
-
-const CONTENT_TYPES: Record<NonNullable<ImageModifiers["format"]>, string> = {
-  webp: "image/webp",
-  avif: "image/avif",
-  jpeg: "image/jpeg",
-  png: "image/png",
-};
-
-async function findSource(
-  roots: string[],
-  relative: string,
-): Promise<{ file: string; size: number; mtimeMs: number } | null> {
-  for (const root of roots) {
-    const file = path.resolve(root, relative);
-    if (!file.startsWith(root + path.sep)) continue;
-    const info = await stat(file).catch(() => null);
-    if (info?.isFile()) return { file, size: info.size, mtimeMs: info.mtimeMs };
-  }
-  return null;
-}
-
-const notAnImage = () => new HttpError(415, "Unsupported media type", "The file is not an image the proxy can convert");
-
-async function convert(file: string, modifiers: ImageModifiers): Promise<Buffer> {
-  const format = await sharp(file)
-    .metadata()
-    .then(
-      (metadata) => metadata.format,
-      () => undefined,
-    );
-  if (!format || !READABLE_FORMATS.has(format)) throw notAnImage();
-  let pipeline = sharp(file, { animated: false }).rotate();
-  if (modifiers.width !== undefined || modifiers.height !== undefined) {
-    pipeline = pipeline.resize({
-      width: modifiers.width,
-      height: modifiers.height,
-      fit: modifiers.fit ?? "cover",
-      ...(modifiers.background !== undefined && { background: modifiers.background }),
-      withoutEnlargement: true,
-    });
-  }
-  // A file whose header reads as an image but whose body is broken fails only here.
-  return pipeline
-    .toFormat(modifiers.format ?? "webp", modifiers.quality !== undefined ? { quality: modifiers.quality } : {})
-    .toBuffer()
-    .catch(() => Promise.reject(notAnImage()));
-}
+import { CONTENT_TYPES, proxiedImage } from "../services/image-proxy";
 
 export async function imageProxyRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const roots = [ctx.config.distDir, path.join(ctx.config.dataDir, "images")].filter((root): root is string =>
@@ -113,19 +56,11 @@ export async function imageProxyRoutes(app: FastifyInstance, { ctx }: { ctx: App
       if (relative === "" || segments.some((segment) => segment === "" || segment === "." || segment === "..")) {
         throw badRequest("Invalid image path", "The path must name a file without '.' or '..' segments");
       }
-      const source = await findSource(roots, relative);
-      if (!source) throw notFound(`Image /${relative}`);
-
-      const key = createHash("sha256")
-        .update(JSON.stringify([request.params.modifiers, relative, source.size, source.mtimeMs]))
-        .digest("hex");
-      const format = modifiers.format ?? "webp";
-      const cached = `${key}.${format}`;
-      let image = await cache.get(cached);
-      if (!image) {
-        image = await convert(source.file, modifiers);
-        await cache.put(cached, image);
-      }
+      const { key, format, image } = await proxiedImage(roots, cache, {
+        modifiersSegment: request.params.modifiers,
+        modifiers,
+        relative,
+      });
       const etag = `"${key.slice(0, 32)}"`;
       // Sources can be replaced under the same URL: an hour of freshness, then revalidation by ETag.
       reply.header("ETag", etag).header("Cache-Control", "public, max-age=3600");

@@ -5,42 +5,30 @@
  * onto the stock read. Who reaches a vehicle is decided by vehicleFor in
  * services/tune-access.ts.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 import {
   bakedTuneFileSchema,
   bakeRequestSchema,
   tuneVehicleSchema,
-  type VehicleTunes,
   vehicleTunesSchema,
 } from "../../contracts/tune-files";
 import type { AppContext } from "../context";
-import type { Tx } from "../db/handle";
-import type { bakedTuneFiles } from "../db/schema";
-import { badRequest, forbidden, HttpError } from "../errors";
+import { forbidden } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { fieldsOf, patchIdsField } from "../http/multipart-fields";
 import { requireFile, withUpload } from "../http/uploads";
 import { sendStockRead } from "../http/vehicle-files";
 import type { ZodTypeProvider } from "../http/zod";
-import { auditChangeTo } from "../services/audit";
-import {
-  boughtFor,
-  dumpOf,
-  liveBakesOf,
-  replaceStockRead,
-  storeBake,
-  TEMP_BAKE_MS,
-  tunesBoughtFor,
-} from "../services/bakes";
-import { accessOf, isAdmin, tuneRow, type VehicleRow, vehicleFor, versionRow } from "../services/tune-access";
-import { bakeFromBlobs } from "../services/tune-files";
-import { bakedToApi, tuneToApi, vehicleToApi } from "../services/tune-responses";
-import { acceptStockRead, firmwareOfImage, imageOf } from "../services/tune-uploads";
+import { dumpOf, replaceStockRead } from "../services/bakes";
+import { isAdmin, vehicleFor } from "../services/tune-access";
+import { vehicleToApi } from "../services/tune-responses";
+import { acceptStockRead } from "../services/tune-uploads";
+import { bakeBoughtTune, bakeSuppliedImage, vehicleTunesOf } from "../services/vehicle-bakes";
 
-const VEHICLES = `/${apiPaths["my-devices"].list}`;
+const VEHICLES = `/${apiPaths["user-vehicles"].list}`;
 
 const dealer = { role: "dealer" as const };
 
@@ -48,22 +36,6 @@ const slotParams = z.strictObject({
   id: z.uuid("id must be a UUID"),
   x: z.coerce.number().int("slot is a whole number").min(0).max(15, "slot is 0 to 15"),
 });
-
-/** A bake made on someone else's car (its dealer, an admin): one audit row in the bake's transaction. */
-const auditBake = (request: FastifyRequest, vehicle: VehicleRow) => (tx: Tx, row: typeof bakedTuneFiles.$inferSelect) =>
-  auditChangeTo(tx, request, vehicle.ownerUid, {
-    action: "baked-tune-file.created",
-    targetType: "baked-tune-file",
-    targetId: row.id,
-    after: {
-      vehicleId: vehicle.id,
-      tuneFileId: row.tuneFileId,
-      tuneVersion: row.tuneVersion,
-      patchIds: row.patchIds,
-      sha256: row.sha256,
-      temporary: row.expiresAt !== null,
-    },
-  });
 
 export async function vehicleBakeRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   registerStockReadRoutes(plugin, ctx);
@@ -109,51 +81,9 @@ function registerBakeRoutes(plugin: FastifyInstance, ctx: AppContext) {
     `/${apiRoutes.vehicles.tempBake(":id", ":x")}`,
     { schema: { params: slotParams, body: bakeRequestSchema, response: { 201: bakedTuneFileSchema } } },
     async (request, reply) => {
-      const caller = callerOf(request);
       const { id, x } = request.params;
-      const { body } = request;
-      const { vehicle } = await vehicleFor(db, id, caller);
-      const dump = dumpOf(db, vehicle);
-      const tune = await tuneRow(db, body.tuneFileId).catch(() => {
-        throw badRequest("Invalid body", `no tune file ${body.tuneFileId}`, [
-          { path: "tuneFileId", message: "no such tune file" },
-        ]);
-      });
-      const isOwnerDealer = isAdmin(caller) || tune.dealerUid === caller.uid;
-      if (!isOwnerDealer) {
-        if (!(await boughtFor(db, tune.id, vehicle.id)))
-          throw forbidden(`Tune "${tune.title}" was not bought for vehicle ${vehicle.name}`);
-      }
-      const record = await dump.record;
-      if (tune.firmwareId !== record.firmwareId) {
-        const message = `the tune is for ${tune.firmwareId}; the vehicle runs ${record.firmwareId}`;
-        throw new HttpError(422, "Wrong firmware", message, [{ path: "tuneFileId", message }]);
-      }
-      const version = await versionRow(db, tune.id, tune.currentVersion);
-      const patches = await ctx.catalogue.patches(body.patchIds);
-      const result = await bakeFromBlobs(ctx, {
-        record,
-        dumpSha256: dump.sha256,
-        tune: version.sha256,
-        direct: false,
-        patches,
-      });
-      const row = await storeBake(
-        ctx,
-        {
-          vehicleId: vehicle.id,
-          firmwareId: record.firmwareId,
-          tuneFileId: tune.id,
-          tuneVersion: version.number,
-          patchIds: body.patchIds,
-          slot: x,
-          expiresAt: new Date(Date.now() + TEMP_BAKE_MS),
-          createdBy: caller.uid,
-        },
-        result,
-        auditBake(request, vehicle),
-      );
-      return reply.status(201).send(await bakedToApi(db, row, caller));
+      const baked = await bakeBoughtTune(ctx, { caller: callerOf(request), id: request.id }, id, x, request.body);
+      return reply.status(201).send(baked);
     },
   );
 
@@ -164,37 +94,13 @@ function registerBakeRoutes(plugin: FastifyInstance, ctx: AppContext) {
       const caller = callerOf(request);
       const { vehicle } = await vehicleFor(db, request.params.id, caller);
       const dump = dumpOf(db, vehicle);
-      const row = await withUpload(request, ctx, async (upload) => {
+      const baked = await withUpload(request, ctx, async (upload) => {
         fieldsOf(z.strictObject({ patchIds: z.string().optional() }), upload.fields);
         const patchIds = patchIdsField(upload.fields.patchIds);
         const file = requireFile(upload);
-        const record = await dump.record;
-        const supplied = await imageOf(file);
-        await firmwareOfImage(ctx, supplied, record.firmwareId);
-        const patches = await ctx.catalogue.patches(patchIds);
-        const result = await bakeFromBlobs(ctx, {
-          record,
-          dumpSha256: dump.sha256,
-          tune: supplied,
-          direct: true,
-          patches,
-        });
-        // Kept only once the bake succeeded: rebake-all starts again from it.
-        await ctx.blobs.adopt(file.path, file.sha256);
-        return storeBake(
-          ctx,
-          {
-            vehicleId: vehicle.id,
-            firmwareId: record.firmwareId,
-            sourceSha256: file.sha256,
-            patchIds,
-            createdBy: caller.uid,
-          },
-          result,
-          auditBake(request, vehicle),
-        );
+        return bakeSuppliedImage(ctx, { caller, id: request.id }, vehicle, dump, file, patchIds);
       });
-      return reply.status(201).send(await bakedToApi(db, row, caller));
+      return reply.status(201).send(baked);
     },
   );
 }
@@ -202,27 +108,9 @@ function registerBakeRoutes(plugin: FastifyInstance, ctx: AppContext) {
 /** The tunes bought for a vehicle and its live bakes. */
 function registerVehicleTuneRoutes(plugin: FastifyInstance, ctx: AppContext) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  const { db } = ctx;
-
   app.get(
     `/${apiRoutes.vehicles.tuneFiles(":id")}`,
     { schema: { params: idParams, response: { 200: vehicleTunesSchema } } },
-    async (request): Promise<VehicleTunes> => {
-      const caller = callerOf(request);
-      const { vehicle } = await vehicleFor(db, request.params.id, caller);
-      const purchases = await tunesBoughtFor(db, vehicle.id);
-      const bought = [];
-      for (const { tuneFileId } of purchases) {
-        const row = await tuneRow(db, tuneFileId);
-        // Bought for this vehicle: its owner holds the licence, whoever else is looking.
-        bought.push(await tuneToApi(db, row, accessOf(row, caller, true), false));
-      }
-      const baked = await liveBakesOf(db, vehicle.id);
-      return {
-        vehicle: vehicleToApi(vehicle),
-        bought,
-        baked: await Promise.all(baked.map((row) => bakedToApi(db, row, caller))),
-      };
-    },
+    async (request) => vehicleTunesOf(ctx, callerOf(request), request.params.id),
   );
 }

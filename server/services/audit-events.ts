@@ -6,7 +6,7 @@ import { inArray } from "drizzle-orm";
 import type { AuditEvent } from "../../contracts/audit";
 import type { Db } from "../db/handle";
 import { auditEvents, users } from "../db/schema";
-import type { Lister } from "./payments/ledger";
+import type { Lister } from "./list-pages";
 
 type AuditRow = typeof auditEvents.$inferSelect;
 

@@ -20,7 +20,7 @@ import {
   tuneFiles,
   userVehicles,
 } from "../db/schema";
-import { badRequest } from "../errors";
+import { invalid } from "./errors";
 
 /** Something that still refers to a record, named so that an admin can find it. */
 export interface Referrer {
@@ -56,7 +56,7 @@ export async function lockFirmwareIds(tx: Tx, ids: readonly string[], path = "fi
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length) {
     const message = `no firmware record for ${unknown.join(", ")}`;
-    throw badRequest("Invalid body", message, [{ path, message }]);
+    throw invalid("Invalid body", message, [{ path, message }]);
   }
 }
 
@@ -178,7 +178,7 @@ export async function lockDescriptorIds(tx: Tx, ids: readonly string[]): Promise
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length) {
     const message = `no PID descriptor ${unknown.join(", ")}`;
-    throw badRequest("Invalid body", message, [{ path: "descriptorIds", message }]);
+    throw invalid("Invalid body", message, [{ path: "descriptorIds", message }]);
   }
 }
 

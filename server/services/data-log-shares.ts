@@ -2,19 +2,53 @@
  * Share links of data logs: making and revoking them (audited when an admin acts on someone's log),
  * the live links of a log or of a vehicle's logs, and resolving a link's token to its log.
  */
+import { randomBytes } from "node:crypto";
 import { and, eq, getTableColumns, isNull } from "drizzle-orm";
+import type { CreatedDataLogShare, DataLogShare, VehicleSharedLog } from "../../contracts/data-logs";
 import type { LogChannel } from "../../domain/logs";
 import type { Db } from "../db/handle";
 import { dataLogShares, dataLogs, userVehicles } from "../db/schema";
 import { auditChangeTo } from "./audit";
-import { hashToken, type LogRow, liveShare } from "./data-logs";
-import { notFound } from "./errors";
+import { hashToken, type LogRow, liveShare, ownedLog, shareOf } from "./data-logs";
+import { invalid, notFound } from "./errors";
 import type { VerifiedCaller } from "./identity";
 
-type Requester = { caller: VerifiedCaller | null; id: string };
+type Requester = { caller: VerifiedCaller; id: string };
+
+/**
+ * Shares channels of a log the caller owns (all of them when none are named) until `expiresAt`
+ * (or until revoked): the answer carries the link's token, which is stored only as its hash.
+ */
+export async function shareLog(
+  db: Db,
+  request: Requester,
+  logId: string,
+  input: { channels: string[]; expiresAt?: string | null },
+): Promise<CreatedDataLogShare> {
+  const row = await ownedLog(db, request.caller, logId);
+  const known = new Set((row.channels as LogChannel[]).map((channel) => channel.id));
+  const unknown = input.channels.filter((channel) => !known.has(channel));
+  if (unknown.length) {
+    throw invalid(
+      "Unknown channels",
+      `This log has no channel ${unknown.join(", ")}`,
+      unknown.map((channel) => ({ path: "channels", message: `unknown channel "${channel}"` })),
+    );
+  }
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+  if (expiresAt && expiresAt.getTime() <= Date.now()) {
+    throw invalid("Invalid body", "expiresAt must be in the future", [
+      { path: "expiresAt", message: "must be in the future" },
+    ]);
+  }
+  // 256 random bits: the link is the only credential a viewer needs.
+  const token = randomBytes(32).toString("base64url");
+  const share = await createShare(db, request, row, token, input.channels, expiresAt);
+  return { ...shareOf(share), token };
+}
 
 /** Stores a share of the log under the token's hash; the trail keeps the share, never its token. */
-export async function createShare(
+async function createShare(
   db: Db,
   request: Requester,
   row: LogRow,
@@ -38,13 +72,20 @@ export async function createShare(
   });
 }
 
-/** Every share of the log, revoked ones too, oldest first. */
-export async function sharesOf(db: Db, logId: string) {
-  return db.select().from(dataLogShares).where(eq(dataLogShares.logId, logId)).orderBy(dataLogShares.createdAt);
+/** Every share of a log the caller owns, revoked ones too, oldest first. */
+export async function sharesOf(db: Db, caller: VerifiedCaller, logId: string): Promise<DataLogShare[]> {
+  const row = await ownedLog(db, caller, logId);
+  const shares = await db
+    .select()
+    .from(dataLogShares)
+    .where(eq(dataLogShares.logId, row.id))
+    .orderBy(dataLogShares.createdAt);
+  return shares.map(shareOf);
 }
 
-/** Revokes a live share of the log; a revoked or unknown one is not found. */
-export async function revokeShare(db: Db, request: Requester, row: LogRow, shareId: string) {
+/** Revokes a live share of a log the caller owns; a revoked or unknown one is not found. */
+export async function revokeShare(db: Db, request: Requester, logId: string, shareId: string) {
+  const row = await ownedLog(db, request.caller, logId);
   await db.transaction(async (tx) => {
     const revoked = await tx
       .update(dataLogShares)
@@ -76,16 +117,24 @@ export async function resolveShare(db: Db, token: string) {
 }
 
 /** The live shares of a vehicle's logs, for its owner (or an admin); another's vehicle is not found. */
-export async function vehicleSharedLogs(db: Db, caller: VerifiedCaller, id: string) {
+export async function vehicleSharedLogs(db: Db, caller: VerifiedCaller, id: string): Promise<VehicleSharedLog[]> {
   const [vehicle] = await db
     .select({ id: userVehicles.id })
     .from(userVehicles)
     .where(and(eq(userVehicles.id, id), caller.role === "admin" ? undefined : eq(userVehicles.ownerUid, caller.uid)));
   if (!vehicle) throw notFound(`Vehicle ${id}`);
-  return db
+  const rows = await db
     .select({ share: getTableColumns(dataLogShares), title: dataLogs.title })
     .from(dataLogShares)
     .innerJoin(dataLogs, eq(dataLogs.id, dataLogShares.logId))
     .where(and(eq(dataLogs.vehicleId, id), liveShare()))
     .orderBy(dataLogShares.createdAt);
+  return rows.map(({ share, title }) => ({
+    shareId: share.id,
+    logId: share.logId,
+    title,
+    channels: share.channels,
+    expiresAt: share.expiresAt?.toISOString() ?? null,
+    createdAt: share.createdAt.toISOString(),
+  }));
 }

@@ -35,8 +35,8 @@ import { auditChangeTo, changedFields } from "./audit";
 import type { BlobStore } from "./blobs";
 import { notFound, Refusal } from "./errors";
 import type { VerifiedCaller } from "./identity";
+import type { Lister } from "./list-pages";
 import { parseLogFile } from "./log-parse";
-import type { Lister } from "./payments/ledger";
 
 export type LogRow = typeof dataLogs.$inferSelect;
 export type ShareRow = typeof dataLogShares.$inferSelect;

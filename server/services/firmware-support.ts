@@ -23,7 +23,7 @@ import { actorFrom, changedFields, digestOf, writeAudit } from "./audit";
 import { firmwareReferrers } from "./catalogue";
 import { notFound, Refusal } from "./errors";
 import { definitionOf, patchesForFirmware, patchOf } from "./firmware-records";
-import type { Lister } from "./payments/ledger";
+import type { Lister } from "./list-pages";
 import { stillUsed } from "./still-used";
 import { verifyAll } from "./tune-engine";
 import type { UploadedFile } from "./uploaded-file";

@@ -30,7 +30,7 @@ import {
   startSession,
 } from "./flash-sessions";
 import type { VerifiedCaller } from "./identity";
-import type { Lister } from "./payments/ledger";
+import type { Lister } from "./list-pages";
 import { dealerManagesSql } from "./tune-access";
 import type { VehicleRow } from "./vehicles";
 

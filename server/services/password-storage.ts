@@ -7,9 +7,9 @@ import type { z } from "zod";
 import type { firmwareSecretInputSchema } from "../../contracts/catalogue";
 import type { Db } from "../db/handle";
 import { firmwareSecrets, secretReveals } from "../db/schema";
-import { notFound } from "../errors";
 import { type AuditActor, writeAudit } from "./audit";
 import { lockFirmwareIds } from "./catalogue";
+import { notFound } from "./errors";
 import type { SecretBox } from "./secret-box";
 
 type SecretRow = typeof firmwareSecrets.$inferSelect;

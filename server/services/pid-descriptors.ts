@@ -7,9 +7,9 @@ import { validateExpression } from "../../contracts/expression";
 import type { ParsedRow, PidCsvFormat } from "../../domain/catalogue/pid-csv";
 import type { Db, Tx } from "../db/handle";
 import { computedDescriptors, pidDescriptors } from "../db/schema";
-import { badRequest } from "../errors";
 import { type AuditActor, writeAudit } from "./audit";
 import { expressionNames, knownChannelVariables, lockFirmwareIds } from "./catalogue";
+import { invalid } from "./errors";
 
 /** The stored variable of a PID descriptor. */
 export async function pidVariableOf(tx: Tx, id: string): Promise<string> {
@@ -111,7 +111,7 @@ export async function importPidDescriptors(
     };
     if (options.dryRun) return preview;
     if (preview.invalid && !options.skipInvalid) {
-      throw badRequest(
+      throw invalid(
         "Rows with errors",
         `${preview.invalid} row(s) have errors; fix them or import with skipInvalid`,
         preview,

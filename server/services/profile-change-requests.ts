@@ -22,8 +22,8 @@ import { dealerProfiles, profileChangeFiles, profileChangeRequests, users } from
 import { type AuditActor, writeAudit } from "./audit";
 import { type ProfileRow, profileRowOfUser } from "./dealers/profiles";
 import { conflict, forbidden, invalid, notFound } from "./errors";
+import type { Lister } from "./list-pages";
 import type { NotificationInput } from "./notifications";
-import type { Lister } from "./payments/ledger";
 import { storeLogo } from "./profile-change-files";
 import type { UploadedFile } from "./uploaded-file";
 

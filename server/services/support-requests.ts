@@ -19,8 +19,8 @@ import { type AuditActor, changedFields, writeAudit } from "./audit";
 import { lockFirmwareIds } from "./catalogue";
 import { conflict, notFound } from "./errors";
 import type { VerifiedCaller } from "./identity";
+import type { Lister } from "./list-pages";
 import type { NotificationInput } from "./notifications";
-import type { Lister } from "./payments/ledger";
 
 type SupportRequestInput = z.output<typeof supportRequestInputSchema>;
 type SupportRequestUpdate = z.output<typeof supportRequestUpdateSchema>;

@@ -17,7 +17,7 @@ import { tuneFilePurchases, tuneFiles, tuneFileVersions, tuneRepositories, users
 import { auditChangeTo, changedFields } from "./audit";
 import { invalid, notFound } from "./errors";
 import type { VerifiedCaller } from "./identity";
-import type { Lister } from "./payments/ledger";
+import type { Lister } from "./list-pages";
 import type { Requester } from "./requester";
 import { stillUsed } from "./still-used";
 import { accessOf, boughtBy, isAdmin, ownTune, type TuneRow, tuneColumns, tuneRow } from "./tune-access";

@@ -18,9 +18,9 @@ import { dealerProfiles, profilePictures, users } from "../db/schema";
 import { accountOf, findUserRecord } from "./accounts";
 import { type AuditActor, writeAudit } from "./audit";
 import { conflict, invalid, notFound } from "./errors";
+import type { Lister } from "./list-pages";
 import { sendInvitation } from "./mail";
 import type { Notify } from "./notifications";
-import type { Lister } from "./payments/ledger";
 import { anonymiseUser, applyRole, mirrorRecord, userSummaryOf } from "./users";
 
 type UserRow = typeof users.$inferSelect;

@@ -2,25 +2,23 @@
  * Computed descriptors: channels computed from others by an expression, and
  * the channel variables the expression editor completes.
  */
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import {
-  type ChannelVariable,
   type ComputedDescriptor,
   channelVariablesSchema,
   computedDescriptorInputSchema,
   computedDescriptorList,
   computedDescriptorSchema,
 } from "../../../contracts/catalogue";
-import { validateExpression } from "../../../contracts/expression";
 import type { AppContext } from "../../context";
-import { computedDescriptors, pidDescriptors } from "../../db/schema";
-import { badRequest } from "../../errors";
+import { computedDescriptors } from "../../db/schema";
 import { registerCrud } from "../../http/crud";
 import type { ZodTypeProvider } from "../../http/zod";
-import { channelReferrers, expressionNames, knownChannelVariables } from "../../services/catalogue";
+import { channelReferrers } from "../../services/catalogue";
+import { channelVariablesStartingWith, computedDescriptorValues } from "../../services/computed-descriptors";
 import { admin, iso } from "./common";
 
 export async function computedDescriptorRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -47,29 +45,7 @@ export async function computedDescriptorRoutes(plugin: FastifyInstance, { ctx }:
       search: sql`(${computedDescriptors.name} || ' ' || ${computedDescriptors.variable} || ' ' || ${computedDescriptors.expression})`,
       defaultSort: [{ field: "name", order: "asc" }],
     },
-    async prepare(tx, input, existingId) {
-      const { id: _id, ...values } = input;
-      const names = expressionNames(values.expression);
-      if ("issue" in names) throw badRequest("Invalid expression", names.issue.message, [names.issue]);
-      const known = await knownChannelVariables(
-        tx,
-        names.names.filter((n) => n !== values.variable),
-        existingId,
-      );
-      // The evaluator names the first unknown channel and where it is.
-      const check = validateExpression(values.expression, known);
-      if (!check.ok)
-        throw badRequest("Invalid expression", check.error.message, [{ path: "expression", ...check.error }]);
-      const [pid] = await tx
-        .select({ id: pidDescriptors.id })
-        .from(pidDescriptors)
-        .where(eq(pidDescriptors.variable, values.variable));
-      if (pid)
-        throw badRequest("Invalid body", "a PID descriptor uses this variable", [
-          { path: "variable", message: "a PID descriptor uses this variable" },
-        ]);
-      return { ...values, variables: [...check.variables] };
-    },
+    prepare: computedDescriptorValues,
     toApi: ({ createdAt, updatedAt, ...row }): ComputedDescriptor => ({
       ...row,
       createdAt: iso(createdAt)!,
@@ -96,14 +72,6 @@ export async function computedDescriptorRoutes(plugin: FastifyInstance, { ctx }:
         response: { 200: channelVariablesSchema },
       },
     },
-    async (request) => {
-      const { q } = request.query;
-      const prefix = `${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const rows = await ctx.db.execute(sql`
-      (SELECT variable, name, unit, min, max, 'pid' AS kind FROM ${pidDescriptors} WHERE variable LIKE ${prefix} ORDER BY variable LIMIT 200)
-      UNION ALL
-      (SELECT variable, name, unit, min, max, 'computed' AS kind FROM ${computedDescriptors} WHERE variable LIKE ${prefix} ORDER BY variable LIMIT 200)`);
-      return { data: (rows as unknown as { rows: ChannelVariable[] }).rows };
-    },
+    async (request) => ({ data: await channelVariablesStartingWith(ctx.db, request.query.q) }),
   );
 }

@@ -7,7 +7,7 @@ import type { TuneFile } from "../../../contracts/tune-files";
 import type { Db } from "../../db/handle";
 import { tuneFiles, users } from "../../db/schema";
 import type { VerifiedCaller } from "../identity";
-import type { Lister } from "../payments/ledger";
+import type { Lister } from "../list-pages";
 import { accessOf, boughtBy, isAdmin, type TuneRow, tuneColumns } from "../tune-access";
 import { offeredToSql } from "../tune-offers";
 import { tuneToApi } from "../tune-responses";

@@ -15,7 +15,7 @@ import { dealerProfiles, supportedVehicles, tuneFiles, users } from "../../db/sc
 import { type AuditActor, auditsChangeBy, writeAudit } from "../audit";
 import { conflict, notFound } from "../errors";
 import type { VerifiedCaller } from "../identity";
-import type { Lister } from "../payments/ledger";
+import type { Lister } from "../list-pages";
 import { isAdmin } from "../tune-access";
 
 export type ProfileRow = typeof dealerProfiles.$inferSelect;

@@ -8,8 +8,7 @@ import type { ConnectedAccount } from "../../../contracts/payments";
 import type { AppContext } from "../../context";
 import type { Db, Tx } from "../../db/handle";
 import { connectedAccounts, paymentEvents } from "../../db/schema";
-import { badRequest } from "../../errors";
-import { NotFoundRefusal, OrderConflict, ProviderUnavailable } from "../errors";
+import { invalid, NotFoundRefusal, OrderConflict, ProviderUnavailable } from "../errors";
 import type { VerifiedCaller } from "../identity";
 import { PaymentProviderError } from "./provider";
 
@@ -65,7 +64,7 @@ export async function applyAccountEvent(
       .where(eq(connectedAccounts.accountId, accountId))
       .returning();
     if (!changed)
-      throw badRequest("Unknown account", `the event names no payout account of ours (${accountId || "none"})`);
+      throw invalid("Unknown account", `the event names no payout account of ours (${accountId || "none"})`);
     return "applied";
   });
 }

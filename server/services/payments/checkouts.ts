@@ -9,11 +9,19 @@ import { type Checkout, SANDBOX_CARDS } from "../../../contracts/payments";
 import type { AppContext } from "../../context";
 import { dealerProfiles, orders, tuneFilePurchases } from "../../db/schema";
 import { auditChangeTo } from "../audit";
-import { NotFoundRefusal, OrderConflict, ProviderUnavailable, Refusal, RetryRefusal } from "../errors";
+import {
+  forbidden,
+  invalid,
+  NotFoundRefusal,
+  OrderConflict,
+  ProviderUnavailable,
+  Refusal,
+  RetryRefusal,
+} from "../errors";
 import type { VerifiedCaller } from "../identity";
-import { isAdmin, type TuneRow, type VehicleRow } from "../tune-access";
+import { isAdmin, type TuneRow, tuneRow, type VehicleRow, vehicleFor } from "../tune-access";
 import { offerOf } from "../tune-offers";
-import { type RequestRow, referenceOf } from "../tuning-requests";
+import { referenceOf, requestFor } from "../tuning-requests";
 import { readyAccountOf } from "./accounts";
 import { dropUnpaidOrder, type OrderRow, orderToApi, platformFee, requestCancel } from "./orders";
 import { PaymentProviderError } from "./provider";
@@ -172,6 +180,20 @@ async function grantFreeTune(ctx: AppContext, caller: VerifiedCaller, vehicle: V
   });
 }
 
+/** A record the body names that is not the caller's to use: the 400 names the field. */
+const invalidBody = (description: string, path: string, message: string) =>
+  invalid("Invalid body", description, [{ path, message }]);
+
+/** Whether a finder said "not found" (tune-access and tuning-requests still answer with an HTTP 404). */
+const isNotFound = (error: unknown) =>
+  (error instanceof Refusal && error.kind === "not_found") ||
+  (error instanceof Error && (error as { statusCode?: unknown }).statusCode === 404);
+
+const notFoundToInvalid = (description: string, path: string, message: string) => (error: unknown) => {
+  if (isNotFound(error)) throw invalidBody(description, path, message);
+  throw error;
+};
+
 /**
  * A checkout for a tune on one of the caller's cars (the caller is its owner): published and
  * offered to them, for the car's firmware, not already licensed for it, sold by an approved
@@ -180,9 +202,15 @@ async function grantFreeTune(ctx: AppContext, caller: VerifiedCaller, vehicle: V
 export async function orderTuneFile(
   ctx: AppContext,
   caller: VerifiedCaller,
-  vehicle: VehicleRow,
-  tune: TuneRow,
+  { tuneFileId, vehicleId }: { tuneFileId: string; vehicleId: string },
 ): Promise<OpenedCheckout> {
+  const { vehicle, owner } = await vehicleFor(ctx.db, vehicleId, caller).catch(
+    notFoundToInvalid(`no vehicle ${vehicleId}`, "vehicleId", "no such vehicle of yours"),
+  );
+  if (!owner) throw forbidden("Only the car's owner buys a licence for it");
+  const tune = await tuneRow(ctx.db, tuneFileId).catch(() => {
+    throw invalidBody(`no tune file ${tuneFileId}`, "tuneFileId", "no such tune file");
+  });
   const { priceCents, currency, payout } = await refuseTuneSale(ctx, caller, vehicle, tune);
   if (priceCents === 0)
     return { created: true, checkout: await checkoutOf(ctx, await grantFreeTune(ctx, caller, vehicle, tune)) };
@@ -215,8 +243,12 @@ export async function orderTuneFile(
 export async function orderTuningRequest(
   ctx: AppContext,
   caller: VerifiedCaller,
-  row: RequestRow,
+  tuningRequestId: string,
 ): Promise<OpenedCheckout> {
+  const { row, side } = await requestFor(ctx.db, caller, tuningRequestId).catch(
+    notFoundToInvalid(`no tuning request ${tuningRequestId}`, "tuningRequestId", "no such tuning request of yours"),
+  );
+  if (side.actor !== "customer") throw forbidden("Only the request's customer pays its quote");
   if (row.state !== "quoted" || row.quotePriceCents === null || !row.quoteCurrency) {
     const [paid] = await ctx.db
       .select({ id: orders.id })

@@ -3,29 +3,16 @@
  * adjustments, read as pages with balances per currency or whole as CSV.
  */
 import { randomUUID } from "node:crypto";
-import { eq, type SQL, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { LedgerEntry } from "../../../contracts/payments";
 import type { AppContext } from "../../context";
 import { ledgerEntries, users } from "../../db/schema";
 import { actorFrom, writeAudit } from "../audit";
 import { NotFoundRefusal } from "../errors";
 import type { VerifiedCaller } from "../identity";
+import type { Lister } from "../list-pages";
 
 export type LedgerRow = typeof ledgerEntries.$inferSelect;
-
-/** What a list's machinery asks of the rows' query: the filter, the order and the page. */
-export interface PageParts {
-  where: SQL | undefined;
-  orderBy: SQL[];
-  limit: number;
-  offset: number;
-}
-
-/** Runs a list over the rows `select` reads, within `scope`; the list's paging (query string, totals) is the caller's. */
-export type Lister<Row, Page extends { data: Row[] }> = (
-  select: (parts: PageParts) => Promise<Row[]>,
-  scope?: SQL,
-) => Promise<Page>;
 
 export const ledgerToApi = (row: LedgerRow): LedgerEntry => ({
   id: row.id,
@@ -121,10 +108,37 @@ export async function adjustBalance(
 }
 
 /** Every movement of the user, oldest first. */
-export async function ledgerRowsOf(ctx: AppContext, userUid: string): Promise<LedgerRow[]> {
+async function ledgerRowsOf(ctx: AppContext, userUid: string): Promise<LedgerRow[]> {
   return ctx.db
     .select()
     .from(ledgerEntries)
     .where(eq(ledgerEntries.userUid, userUid))
     .orderBy(ledgerEntries.createdAt, ledgerEntries.id);
+}
+
+const csvCell = (value: string | number | null) => {
+  const text = value === null ? "" : String(value);
+  // A cell starting with = + - @ is a formula to a spreadsheet: text gets a leading apostrophe; numbers stay numbers.
+  const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
+  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+};
+
+/** Every movement of the user as CSV, oldest first, for a spreadsheet or an accountant. */
+export async function ledgerCsvOf(ctx: AppContext, userUid: string): Promise<string> {
+  const rows = await ledgerRowsOf(ctx, userUid);
+  const header = ["date", "kind", "description", "amount", "currency", "order", "event"].join(",");
+  const lines = rows.map((row) =>
+    [
+      row.createdAt.toISOString(),
+      row.kind,
+      row.description,
+      (row.amountCents / 100).toFixed(2),
+      row.currency,
+      row.orderId,
+      row.eventId,
+    ]
+      .map(csvCell)
+      .join(","),
+  );
+  return `${[header, ...lines].join("\r\n")}\r\n`;
 }

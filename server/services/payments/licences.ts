@@ -11,7 +11,7 @@ import { orders, tuneFilePurchases, tuneFiles } from "../../db/schema";
 import { auditChangeTo } from "../audit";
 import { NotFoundRefusal, Refusal } from "../errors";
 import type { VerifiedCaller } from "../identity";
-import { isAdmin } from "../tune-access";
+import { isAdmin, vehicleFor } from "../tune-access";
 import { requestRefund } from "./orders";
 
 export async function consumeLicence(db: Db | Tx, flash: { vehicleId: string; tuneFileId: string }): Promise<void> {
@@ -50,19 +50,36 @@ export async function licencesOf(db: Db | Tx, vehicleId: string): Promise<Licenc
   }));
 }
 
+/** The licences of a car the caller reaches. */
+export async function licencesFor(db: Db, caller: VerifiedCaller, vehicleId: string): Promise<Licence[]> {
+  const { vehicle } = await vehicleFor(db, vehicleId, caller);
+  return licencesOf(db, vehicle.id);
+}
+
 /**
- * Removes a licence of the car (an admin, or the dealer who sold it), with the reason the
+ * Removes a licence of a car the caller reaches (an admin, or the dealer who sold it), with the reason the
  * customer is told. A paid one is refunded: the provider's refund event removes the licence and
  * reverses the ledger. A granted one is removed at once, with its audit row and notification.
+ * Answers the car's licences after.
  */
 export async function removeLicence(
   ctx: AppContext,
   asker: { caller: VerifiedCaller; id: string },
   vehicleId: string,
   removal: { tuneFileId: string; reason: string },
+): Promise<Licence[]> {
+  const { vehicle } = await vehicleFor(ctx.db, vehicleId, asker.caller);
+  await withdrawLicence(ctx, asker, vehicle.id, removal);
+  return licencesOf(ctx.db, vehicle.id);
+}
+
+async function withdrawLicence(
+  ctx: AppContext,
+  asker: { caller: VerifiedCaller; id: string },
+  vehicleId: string,
+  { tuneFileId, reason }: { tuneFileId: string; reason: string },
 ): Promise<void> {
   const { caller } = asker;
-  const { tuneFileId, reason } = removal;
   const [licence] = await ctx.db
     .select({ purchase: tuneFilePurchases, dealerUid: tuneFiles.dealerUid, title: tuneFiles.title })
     .from(tuneFilePurchases)

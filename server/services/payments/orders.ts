@@ -12,13 +12,12 @@ import { ORDER_NEXT, type Order, type OrderListItem, type OrderStatus } from "..
 import type { AppContext } from "../../context";
 import type { Tx } from "../../db/handle";
 import { dealerProfiles, ledgerEntries, orders, paymentEvents, tuneFilePurchases, users } from "../../db/schema";
-import { badRequest } from "../../errors";
-import { OrderConflict, ProviderUnavailable } from "../errors";
+import { invalid, OrderConflict, ProviderUnavailable } from "../errors";
 import type { VerifiedCaller } from "../identity";
+import type { Lister } from "../list-pages";
 import type { Notify } from "../notifications";
 import { isAdmin } from "../tune-access";
 import { onRequestPaid, onRequestRefunded } from "../tuning-requests";
-import type { Lister } from "./ledger";
 import { PaymentProviderError } from "./provider";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -117,19 +116,16 @@ export async function applyEvent(
     // Locking the order first serializes deliveries of the same event: the second waits, then finds the first's row.
     const [order] = where ? await tx.select().from(orders).where(where).for("update") : [];
     if (!order)
-      throw badRequest(
+      throw invalid(
         "Unknown order",
         `the event names no order of ours (${effect.orderId ?? effect.paymentId ?? "none"})`,
       );
     if (effect.paymentId && order.paymentId && effect.paymentId !== order.paymentId)
-      throw badRequest("Payment mismatch", "the event's payment is not the order's");
+      throw invalid("Payment mismatch", "the event's payment is not the order's");
     if (effect.amountCents !== null && effect.amountCents !== order.amountCents)
-      throw badRequest(
-        "Amount mismatch",
-        `the event moved ${effect.amountCents}, the order is for ${order.amountCents}`,
-      );
+      throw invalid("Amount mismatch", `the event moved ${effect.amountCents}, the order is for ${order.amountCents}`);
     if (effect.currency !== null && effect.currency !== order.currency)
-      throw badRequest("Currency mismatch", `the event is in ${effect.currency}, the order in ${order.currency}`);
+      throw invalid("Currency mismatch", `the event is in ${effect.currency}, the order in ${order.currency}`);
     if (!ORDER_NEXT[order.status].includes(effect.to)) {
       const [fresh] = await tx
         .insert(paymentEvents)

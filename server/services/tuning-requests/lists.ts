@@ -8,7 +8,7 @@ import type { TuningRequestSummary } from "../../../contracts/tuning-requests";
 import type { AppContext } from "../../context";
 import { tuningRequests } from "../../db/schema";
 import type { VerifiedCaller } from "../identity";
-import type { Lister } from "../payments/ledger";
+import type { Lister } from "../list-pages";
 import { isAdmin, vehicleFor } from "../tune-access";
 import { summariesOf } from "./answers";
 import { type RequestRow, visibleRequestsSql } from "./sides";
