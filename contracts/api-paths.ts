@@ -10,7 +10,8 @@
  *
  * Resources of the app that show the same server data share its path (app info and server
  * management both read the status). The vehicles are one resource, "user-vehicles", whatever view
- * shows them (the owner's, the dealer's managed cars, the admins' list). The notification inbox is
+ * shows them (the owner's, the dealer's managed cars, the admins' list); support requests are one,
+ * "support-requests", read by their requester under `mine` and worked by admins in the collection. The notification inbox is
  * per user: `notificationsPath(uid)` in ./listen-streams.
  */
 export interface ResourceApiPath {
@@ -39,8 +40,7 @@ export const apiPaths = {
   "profile-change-requests": path("profile-change-requests"),
   repositories: path("repositories"),
   "audit-events": path("audit-events"),
-  "support-requests": path("user-vehicles/support-request/mine", { create: "user-vehicles/support-request" }),
-  "onboarding-vehicles": path("user-vehicles/support-request"),
+  "support-requests": path("user-vehicles/support-request"),
   "firmware-support": path("firmware-support", {
     record: "firmware-support/firmware-support",
     create: "firmware-support/firmware-support",
@@ -77,6 +77,12 @@ const DATA_LOGS = apiPaths["data-logs"].list;
 const FIRMWARE = apiPaths["firmware-support"].list;
 
 export const apiRoutes = {
+  supportRequests: {
+    /** GET: the caller's own support requests (the collection itself is the admins' queue). */
+    mine: () => `${apiPaths["support-requests"].list}/mine`,
+    /** GET: one of the caller's own support requests. */
+    mineRecord: (id: string) => `${apiPaths["support-requests"].list}/mine/${id}`,
+  },
   dashboard: {
     /** GET: the caller's dashboard figures, for their role. */
     mine: () => "dashboard",

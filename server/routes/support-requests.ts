@@ -17,7 +17,7 @@
 
 import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { apiPaths } from "../../contracts/api-paths";
+import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 import {
   ownSupportRequestList,
   ownSupportRequestPageSchema,
@@ -48,8 +48,8 @@ import {
 } from "../services/support-requests";
 
 /** The admin's list; a requester's own are under `mine` (the app's "support-requests" resource). */
-const SUPPORT_REQUESTS = `/${apiPaths["onboarding-vehicles"].list}`;
-const MINE = `/${apiPaths["support-requests"].list}`;
+const SUPPORT_REQUESTS = `/${apiPaths["support-requests"].list}`;
+const MINE = `/${apiRoutes.supportRequests.mine()}`;
 const admin = { role: "admin" as const };
 
 const supportRequestListSpec: ListSpec = {

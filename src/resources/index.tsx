@@ -14,13 +14,12 @@ import { flashingOverview } from "./flashing-overview";
 import { managedDealers } from "./managed-dealers";
 import { notifications } from "./notifications";
 import { obdFunctions } from "./obd-functions";
-import { onboardingVehicles } from "./onboarding-vehicles";
 import { passwordStorage } from "./password-storage";
 import { pidDescriptors } from "./pid-descriptors";
 import { pidTemplates } from "./pid-templates";
 import { profileChangeRequests } from "./profile-change-requests";
 import { serverManagement } from "./server-management";
-import { supportRequests } from "./support-requests";
+import { adminSupportRequests, supportRequests } from "./support-requests";
 import { supportedVehicles } from "./supported-vehicles";
 import { tuneFilePatches } from "./tune-file-patches";
 import { tuneFiles } from "./tune-files";
@@ -54,7 +53,7 @@ export const registry: ResourceDefinition[] = [
   pidDescriptors,
   computedDescriptors,
   tuneFilePatches,
-  onboardingVehicles,
+  adminSupportRequests,
   contactRequests,
   demoRequests,
   serverManagement,

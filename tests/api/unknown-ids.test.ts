@@ -23,10 +23,10 @@ const recordPaths: Array<{ name: string; as: "admin" | "customer" | "dealer"; pa
   { name: "a tuning request", as: "dealer", path: (id) => apiRoutes.tuningRequests.record(id) },
   { name: "an order (checkout)", as: "customer", path: (id) => apiRoutes.payments.order(id) },
   { name: "a tune file", as: "dealer", path: (id) => `${apiPaths["tune-files"].record}/${id}` },
-  { name: "an own support request", as: "customer", path: (id) => `${apiPaths["support-requests"].record}/${id}` },
+  { name: "an own support request", as: "customer", path: (id) => apiRoutes.supportRequests.mineRecord(id) },
   ...(
     [
-      "onboarding-vehicles",
+      "support-requests",
       "firmware-support",
       "tune-file-patches",
       "supported-vehicles",

@@ -1,7 +1,7 @@
 import { PlusOutlined } from "@ant-design/icons";
 import { getDefaultSortOrder } from "@refinedev/antd";
 import { Button, Table, Tag } from "antd";
-import { apiPaths } from "../../../contracts/api-paths";
+import { apiRoutes } from "../../../contracts/api-paths";
 import {
   type OwnSupportRequest,
   SUPPORT_REQUEST_STATUSES,
@@ -23,7 +23,7 @@ export function SupportRequestsList() {
     "support-requests",
     { field: "createdAt", order: "desc" },
     {
-      meta: { apiPath: apiPaths["support-requests"].list },
+      meta: { apiPath: apiRoutes.supportRequests.mine() },
     },
   );
   const ask = (

@@ -6,7 +6,7 @@
 import { useOne } from "@refinedev/core";
 import { Descriptions, Flex, Skeleton, Timeline, Typography } from "antd";
 import type { ReactNode } from "react";
-import { apiPaths } from "../../../contracts/api-paths";
+import { apiRoutes } from "../../../contracts/api-paths";
 import type { OwnSupportRequest } from "../../../contracts/catalogue";
 import { useRecordMissing } from "../../components/record-not-found";
 import { SupportRequestStatusTag } from "../../components/support-request-status";
@@ -18,7 +18,7 @@ export function SupportRequestDetails({ id }: { id: string }) {
   const { query, result: request } = useOne<OwnSupportRequest>({
     resource: "support-requests",
     id,
-    meta: { apiPath: apiPaths["support-requests"].record },
+    meta: { apiPath: apiRoutes.supportRequests.mine() },
   });
   const missing = useRecordMissing(query.error);
   if (missing) return null;

@@ -8,17 +8,18 @@ import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-ro
 import { ListSearch } from "../../components/resource/list-search";
 import { useResourceTable } from "../../components/resource/use-resource-table";
 import { SupportRequestStatusTag } from "../../components/support-request-status";
-import { SupportRequestShow } from "./show";
+import { AdminSupportRequestShow } from "./admin-show";
 
 const PATH = "/admin/onboarding-vehicles";
 
-export function OnboardingVehiclesList() {
+/** The admins' queue of support requests, at the spec's /admin/onboarding-vehicles. */
+export function AdminSupportRequestsList() {
   const drawer = useDrawerRoute(PATH);
   const { tableProps, filters, setFilters, sorters } = useResourceTable<SupportRequest>(
-    "onboarding-vehicles",
+    "support-requests",
     { field: "createdAt", order: "desc" },
     {
-      meta: { apiPath: apiPaths["onboarding-vehicles"].list },
+      meta: { apiPath: apiPaths["support-requests"].list },
     },
   );
   return (
@@ -57,7 +58,7 @@ export function OnboardingVehiclesList() {
         <Table.Column dataIndex="requesterEmail" title="Asked by" />
       </Table>
       <RouteDrawer open={drawer.action === "show"} title="Support request" onClose={drawer.close}>
-        {drawer.id && <SupportRequestShow id={drawer.id} />}
+        {drawer.id && <AdminSupportRequestShow id={drawer.id} />}
       </RouteDrawer>
     </PageFrame>
   );

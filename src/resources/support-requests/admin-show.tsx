@@ -29,10 +29,10 @@ function WorkForm({ request }: { request: SupportRequest }) {
   const submit = form.handleSubmit((values) =>
     mutate(
       {
-        resource: "onboarding-vehicles",
+        resource: "support-requests",
         id: request.id,
         values,
-        meta: { apiPath: apiPaths["onboarding-vehicles"].record },
+        meta: { apiPath: apiPaths["support-requests"].record },
         successNotification: { type: "success", message: "Request updated" },
         errorNotification: false,
       },
@@ -74,12 +74,12 @@ function WorkForm({ request }: { request: SupportRequest }) {
   );
 }
 
-export function SupportRequestShow({ id }: { id: string }) {
+export function AdminSupportRequestShow({ id }: { id: string }) {
   const apiUrl = useApiUrl();
   const { query, result: request } = useOne<SupportRequest>({
-    resource: "onboarding-vehicles",
+    resource: "support-requests",
     id,
-    meta: { apiPath: apiPaths["onboarding-vehicles"].record },
+    meta: { apiPath: apiPaths["support-requests"].record },
   });
   const missing = useRecordMissing(query.error);
   if (missing) return null;
