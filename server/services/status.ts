@@ -93,7 +93,7 @@ const KEY_LIBRARIES = [
   "antd",
   "@refinedev/core",
 ];
-const nodeModules = fileURLToPath(new URL("../../node_modules/", import.meta.url));
+const nodeModules = fileURLToPath(new URL("../../node_modules", import.meta.url));
 
 async function libraryVersions(): Promise<Record<string, string>> {
   const versions: Record<string, string> = {};

@@ -5,16 +5,16 @@
  */
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { apiRoutes } from "../../contracts/api-paths";
-import { flashLogList, flashLogSchema, flashSessionDetailSchema } from "../../contracts/flash-logs";
-import { listResponseSchema } from "../../contracts/list-response";
-import type { AppContext } from "../context";
-import { flashLogs } from "../db/schema";
-import { callerOf } from "../http/auth";
-import { idParams } from "../http/crud";
-import { type ListSpec, listQueryOf, runList } from "../http/list";
-import type { ZodTypeProvider } from "../http/zod";
-import { flashLogPage, visibleFlashSession } from "../services/flash-logs";
+import { apiRoutes } from "../../../contracts/api-paths";
+import { flashLogList, flashLogSchema, flashSessionDetailSchema } from "../../../contracts/flash-logs";
+import { listResponseSchema } from "../../../contracts/list-response";
+import type { AppContext } from "../../context";
+import { flashLogs } from "../../db/schema";
+import { callerOf } from "../../http/auth";
+import { idParams } from "../../http/crud";
+import { type ListSpec, listQueryOf, runList } from "../../http/list";
+import type { ZodTypeProvider } from "../../http/zod";
+import { flashLogPage, visibleFlashSession } from "../../services/flash-logs/records";
 
 const FLASH_LOG = `/${apiRoutes.flashLog.list()}`;
 const dealer = { role: "dealer" as const };

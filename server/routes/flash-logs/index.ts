@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { apiRoutes } from "../../contracts/api-paths";
+import { apiRoutes } from "../../../contracts/api-paths";
 import {
   flashLogCreateSchema,
   flashLogSchema,
@@ -20,16 +20,16 @@ import {
   orderEventSchema,
   preflightEventSchema,
   vehicleEventNames,
-} from "../../contracts/flash-logs";
-import { listResponseSchema } from "../../contracts/list-response";
-import type { AppContext } from "../context";
-import { flashLogs } from "../db/schema";
-import { fieldIssues, RequestValidationError } from "../errors";
-import { callerOf } from "../http/auth";
-import { idParams } from "../http/crud";
-import { EventStreams } from "../http/event-stream";
-import { type ListSpec, listQueryOf, runList } from "../http/list";
-import type { ZodTypeProvider } from "../http/zod";
+} from "../../../contracts/flash-logs";
+import { listResponseSchema } from "../../../contracts/list-response";
+import type { AppContext } from "../../context";
+import { flashLogs } from "../../db/schema";
+import { fieldIssues, RequestValidationError } from "../../errors";
+import { callerOf } from "../../http/auth";
+import { idParams } from "../../http/crud";
+import { EventStreams } from "../../http/event-stream";
+import { type ListSpec, listQueryOf, runList } from "../../http/list";
+import type { ZodTypeProvider } from "../../http/zod";
 import {
   abandonSilentSessions,
   endFlashSession,
@@ -38,8 +38,8 @@ import {
   startFlashSession,
   vehicleFlashLogPage,
   vehicleFlashSession,
-} from "../services/flash-logs";
-import { vehicleFor } from "../services/tune-access";
+} from "../../services/flash-logs/records";
+import { vehicleFor } from "../../services/tune-access";
 
 const listSpec: ListSpec = {
   table: flashLogs,

@@ -12,12 +12,16 @@ import type {
   flashSessionEndSchema,
   flashSessionStartSchema,
   flashStepReportSchema,
-} from "../../contracts/flash-logs";
-import type { AppContext } from "../context";
-import type { Db } from "../db/handle";
-import { bakedTuneFiles, flashLogs, tuneFiles } from "../db/schema";
-import { auditChangeTo } from "./audit";
-import { notFound, Refusal } from "./errors";
+} from "../../../contracts/flash-logs";
+import type { AppContext } from "../../context";
+import type { Db } from "../../db/handle";
+import { bakedTuneFiles, flashLogs, tuneFiles } from "../../db/schema";
+import { auditChangeTo } from "../audit";
+import { notFound, Refusal } from "../errors";
+import type { VerifiedCaller } from "../identity";
+import type { Lister } from "../list-pages";
+import { dealerManagesSql } from "../tune-access";
+import type { VehicleRow } from "../vehicles";
 import {
   endSession,
   type FlashLogRow,
@@ -28,11 +32,7 @@ import {
   reportSteps,
   sessionDetail,
   startSession,
-} from "./flash-sessions";
-import type { VerifiedCaller } from "./identity";
-import type { Lister } from "./list-pages";
-import { dealerManagesSql } from "./tune-access";
-import type { VehicleRow } from "./vehicles";
+} from "./sessions";
 
 type Requester = { caller: VerifiedCaller | null; id: string };
 type FlashReport = z.output<typeof flashLogCreateSchema>;

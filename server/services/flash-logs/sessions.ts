@@ -14,9 +14,9 @@ import {
   type flashSessionStartSchema,
   type flashStepReportSchema,
   negativeResponseLabel,
-} from "../../contracts/flash-logs";
-import type { AppContext } from "../context";
-import type { Db, Tx } from "../db/handle";
+} from "../../../contracts/flash-logs";
+import type { AppContext } from "../../context";
+import type { Db, Tx } from "../../db/handle";
 import {
   bakedTuneFiles,
   firmwareSupport,
@@ -26,13 +26,13 @@ import {
   tuneFiles,
   userVehicles,
   vehicleSnapshots,
-} from "../db/schema";
-import { forbidden, notFound, Refusal } from "./errors";
-import { grantOfToken, useGrant } from "./flash-grants";
-import type { VerifiedCaller } from "./identity";
-import { consumeLicence } from "./payments/licences";
-import { snapshotToApi, snapshotValues } from "./snapshots";
-import type { VehicleRow } from "./vehicles";
+} from "../../db/schema";
+import { forbidden, notFound, Refusal } from "../errors";
+import { grantOfToken, useGrant } from "../flash-grants";
+import type { VerifiedCaller } from "../identity";
+import { consumeLicence } from "../payments/licences";
+import { snapshotToApi, snapshotValues } from "../snapshots";
+import type { VehicleRow } from "../vehicles";
 
 export type FlashLogRow = typeof flashLogs.$inferSelect;
 type StepRow = typeof flashLogSteps.$inferSelect;
