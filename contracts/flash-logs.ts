@@ -12,7 +12,7 @@
  * The UDS sequence and negative response codes: shared/docs/domain.md "Flashing".
  */
 import { z } from "zod";
-import { vinSchema } from "./catalogue";
+import { vinSchema } from "./firmware-support";
 import { storable } from "./list-query";
 import {
   adapterSchema,

@@ -5,8 +5,8 @@
  * vehicle's timeline.
  */
 import { z } from "zod";
-import { vinSchema } from "./catalogue";
 import { dynoProfileSchema } from "./data-logs";
+import { vinSchema } from "./firmware-support";
 import { listResponseSchema } from "./list-response";
 
 const idText = (label: string, max = 64) =>

@@ -49,7 +49,7 @@ import { userRoutes } from "./routes/users";
 import { vehicleBakeRoutes } from "./routes/vehicle-bakes";
 import { defineBackgroundJobs } from "./services/background-jobs";
 import { BlobStore } from "./services/blobs";
-import { CatalogueCache } from "./services/catalogue-cache";
+import { CatalogueCache } from "./services/firmware-support/cache";
 import { createIdentity, type Identity } from "./services/identity";
 import { createMailService, emailNotifications } from "./services/mail";
 import { NotificationCenter } from "./services/notifications";

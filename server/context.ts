@@ -2,7 +2,7 @@ import type { AccountStreamEvent } from "../contracts/account";
 import type { Config } from "./config";
 import type { Database, Db } from "./db/connection";
 import type { BlobStore } from "./services/blobs";
-import type { CatalogueCache } from "./services/catalogue-cache";
+import type { CatalogueCache } from "./services/firmware-support/cache";
 import type { Identity } from "./services/identity";
 import type { MailService } from "./services/mail/service";
 import type { NotificationCenter } from "./services/notifications";

@@ -7,13 +7,14 @@
  * rows become computed descriptors. Each row is checked with the contract
  * schema, so the preview shows the errors the API would give.
  */
+
+import { compileExpression, ExpressionError } from "../../contracts/expression";
 import {
   type ComputedDescriptorInput,
   computedDescriptorInputSchema,
   type PidDescriptorInput,
   pidDescriptorInputSchema,
-} from "../../contracts/catalogue";
-import { compileExpression, ExpressionError } from "../../contracts/expression";
+} from "../../contracts/firmware-support";
 
 export const pidCsvFormats = ["vwflash", "torque"] as const;
 export type PidCsvFormat = (typeof pidCsvFormats)[number];

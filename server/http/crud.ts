@@ -14,7 +14,7 @@ import type { AppContext } from "../context";
 import type { Tx } from "../db/handle";
 import { conflict, type HttpError, notFound } from "../errors";
 import { actorFrom, writeAudit } from "../services/audit";
-import type { Referrer } from "../services/catalogue";
+import type { Referrer } from "../services/firmware-support/references";
 import type { VerifiedCaller } from "../services/identity";
 import { type ListSpec, listQueryOf, runList } from "./list";
 import type { ZodTypeProvider } from "./zod";

@@ -27,7 +27,7 @@ import {
   supportRequestPageSchema,
   supportRequestSchema,
   supportRequestUpdateSchema,
-} from "../../contracts/catalogue";
+} from "../../contracts/firmware-support";
 import type { AppContext } from "../context";
 import { supportRequests } from "../db/schema";
 import { fieldIssues, RequestValidationError } from "../errors";

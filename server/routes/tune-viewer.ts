@@ -26,7 +26,7 @@ import { badRequest, forbidden, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import type { ZodTypeProvider } from "../http/zod";
-import { definitionItem, definitionOf, firmwareIdentity, firmwareRecord } from "../services/firmware-records";
+import { definitionItem, definitionOf, firmwareIdentity, firmwareRecord } from "../services/firmware-support/reads";
 import type { VerifiedCaller } from "../services/identity";
 import { versionRow, visibleTune } from "../services/tune-access";
 import { inspect, readImage, readImageShared } from "../services/tune-files";

@@ -6,7 +6,7 @@ import type { Tx } from "../db/handle";
 import { bakedTuneFiles, tuneFilePurchases, userVehicles } from "../db/schema";
 import { auditChangeTo } from "./audit";
 import { forbidden, notFound, Refusal } from "./errors";
-import { type FirmwareRecord, firmwareRecord } from "./firmware-records";
+import { type FirmwareRecord, firmwareRecord } from "./firmware-support/reads";
 import type { VerifiedCaller } from "./identity";
 import type { Requester } from "./requester";
 import { bakedRow, isAdmin, type VehicleRow, vehicleFor } from "./tune-access";

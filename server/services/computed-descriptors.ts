@@ -5,12 +5,12 @@
  */
 import { eq, sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { ChannelVariable, computedDescriptorInputSchema } from "../../contracts/catalogue";
 import { validateExpression } from "../../contracts/expression";
+import type { ChannelVariable, computedDescriptorInputSchema } from "../../contracts/firmware-support";
 import type { Db, Tx } from "../db/handle";
 import { computedDescriptors, pidDescriptors } from "../db/schema";
-import { expressionNames, knownChannelVariables } from "./catalogue";
 import { invalid } from "./errors";
+import { expressionNames, knownChannelVariables } from "./firmware-support/references";
 
 /** The row a PUT writes: the input without its id, with the variables its expression reads. */
 export async function computedDescriptorValues(

@@ -9,7 +9,7 @@
  * wrong file, a wrong step order or a power problem (domain.md).
  */
 import { and, eq, gt, isNull, or } from "drizzle-orm";
-import { type FlashBlock, type FlashingProfile, flashingProfileSchema } from "../../contracts/catalogue";
+import { type FlashBlock, type FlashingProfile, flashingProfileSchema } from "../../contracts/firmware-support";
 import {
   DEFAULT_MIN_BATTERY_VOLTS,
   type FlashAuthentication,

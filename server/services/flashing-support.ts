@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
-import type { flashingSupportInputSchema } from "../../contracts/catalogue";
+import type { flashingSupportInputSchema } from "../../contracts/firmware-support";
 import { seedKeyAlgorithmIds } from "../../domain/flashing/seed-key";
 import type { AppContext } from "../context";
 import type { Db, Tx } from "../db/handle";

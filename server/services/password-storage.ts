@@ -4,12 +4,12 @@
  */
 import { eq, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import type { firmwareSecretInputSchema } from "../../contracts/catalogue";
+import type { firmwareSecretInputSchema } from "../../contracts/firmware-support";
 import type { Db } from "../db/handle";
 import { firmwareSecrets, secretReveals } from "../db/schema";
 import { type AuditActor, writeAudit } from "./audit";
-import { lockFirmwareIds } from "./catalogue";
 import { notFound } from "./errors";
+import { lockFirmwareIds } from "./firmware-support/references";
 import type { SecretBox } from "./secret-box";
 
 type SecretRow = typeof firmwareSecrets.$inferSelect;

@@ -3,9 +3,9 @@ import type { Patch } from "../../contracts/tune-definition";
 import { patchState } from "../../domain/tune";
 import type { AppContext } from "../context";
 import type { Tx } from "../db/handle";
-import { lockFirmwareIds } from "./catalogue";
 import { invalid, Refusal } from "./errors";
-import { firmwareRecord } from "./firmware-records";
+import { firmwareRecord } from "./firmware-support/reads";
+import { lockFirmwareIds } from "./firmware-support/references";
 import { readImage } from "./tune-files";
 
 /**

@@ -8,8 +8,8 @@ import type { ParsedRow, PidCsvFormat } from "../../domain/catalogue/pid-csv";
 import type { Db, Tx } from "../db/handle";
 import { computedDescriptors, pidDescriptors } from "../db/schema";
 import { type AuditActor, writeAudit } from "./audit";
-import { expressionNames, knownChannelVariables, lockFirmwareIds } from "./catalogue";
 import { invalid } from "./errors";
+import { expressionNames, knownChannelVariables, lockFirmwareIds } from "./firmware-support/references";
 
 /** The stored variable of a PID descriptor. */
 export async function pidVariableOf(tx: Tx, id: string): Promise<string> {

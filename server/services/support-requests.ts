@@ -11,13 +11,13 @@ import type {
   SupportRequestStatus,
   supportRequestInputSchema,
   supportRequestUpdateSchema,
-} from "../../contracts/catalogue";
+} from "../../contracts/firmware-support";
 import type { AppContext } from "../context";
 import type { Db } from "../db/handle";
 import { supportRequests, users } from "../db/schema";
 import { type AuditActor, changedFields, writeAudit } from "./audit";
-import { lockFirmwareIds } from "./catalogue";
 import { conflict, notFound } from "./errors";
+import { lockFirmwareIds } from "./firmware-support/references";
 import type { VerifiedCaller } from "./identity";
 import type { Lister } from "./list-pages";
 import type { NotificationInput } from "./notifications";

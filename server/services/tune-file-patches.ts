@@ -12,7 +12,7 @@ import type { Db } from "../db/connection";
 import { bakedTuneFiles, tuneFilePatches, tuneFiles } from "../db/schema";
 import { actorFrom, changedFields, writeAudit } from "./audit";
 import { notFound } from "./errors";
-import { firmwareRecord, type PatchRow, patchOf, requireIdentified } from "./firmware-records";
+import { firmwareRecord, type PatchRow, patchOf, requireIdentified } from "./firmware-support/reads";
 import type { VerifiedCaller } from "./identity";
 import type { Lister } from "./list-pages";
 import { checkPatchAgainstFirmware } from "./patch-fit";

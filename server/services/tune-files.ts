@@ -1,7 +1,7 @@
 /**
  * What the tune-file routes share: inspecting an image (an upload, or a tune
  * with patches applied), reading images from the blob store, and baking for a
- * vehicle (firmware records are read in ./firmware-records, domain refusals
+ * vehicle (firmware records are read in ./firmware-support/reads, domain refusals
  * mapped once by the error handler, server/errors.ts). The bytes work is all
  * domain/tune; this file only fetches what it needs from the database and the
  * blob store.
@@ -20,7 +20,7 @@ import {
   firmwareRecord,
   patchesForFirmware,
   patchOf,
-} from "./firmware-records";
+} from "./firmware-support/reads";
 import { sha256Hex } from "./hashing";
 import type { VerifiedCaller } from "./identity";
 import { versionRow, visibleTune } from "./tune-access";

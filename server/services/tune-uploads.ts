@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import type { AppContext } from "../context";
-import { type FirmwareIdentity, requireIdentified } from "./firmware-records";
+import { type FirmwareIdentity, requireIdentified } from "./firmware-support/reads";
 import { fixAll, verifyAll } from "./tune-engine";
 import { refuseFailing } from "./tune-files";
 import type { UploadedFile } from "./uploaded-file";

@@ -4,7 +4,7 @@
  * turned into answers a page at a time, with one query per related table.
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { flashingProfileSchema } from "../../contracts/catalogue";
+import { flashingProfileSchema } from "../../contracts/firmware-support";
 import type { DeviceAttributes, Vehicle } from "../../contracts/user-vehicles";
 import type { Db, Tx } from "../db/handle";
 import { firmwareSupport, flashLogs, supportRequests, users, type userVehicles } from "../db/schema";

@@ -1,6 +1,6 @@
 /** A support request's status as a coloured tag, the same for the requester and the admins' queue. */
 import { Tag } from "antd";
-import type { SupportRequestStatus } from "../../contracts/catalogue";
+import type { SupportRequestStatus } from "../../contracts/firmware-support";
 
 const statusColour: Record<SupportRequestStatus, string> = {
   new: "blue",

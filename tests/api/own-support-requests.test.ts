@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OwnSupportRequest } from "../../contracts/catalogue";
+import type { OwnSupportRequest } from "../../contracts/firmware-support";
 import type { NotificationPage } from "../../contracts/notifications";
 import { generateDemo } from "../../server/seed/generator";
 import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import type { OwnSupportRequest } from "../../contracts/catalogue";
+import type { OwnSupportRequest } from "../../contracts/firmware-support";
 import { IdentityEmulator } from "./pages/identity";
 import { DEMO_PASSWORD, demoUsers, LoginPage } from "./pages/login-page";
 import { VehicleSupportPage } from "./pages/vehicle-support";

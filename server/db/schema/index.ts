@@ -1,9 +1,9 @@
 // One file per entity (or, for the catalogue, per area); each file's tables are re-exported here.
 
 export * from "./audit";
-export * from "./catalogue";
 export * from "./data-logs";
 export * from "./dealers";
+export * from "./firmware-support";
 export * from "./flash-logs";
 export * from "./jobs";
 export * from "./notifications";

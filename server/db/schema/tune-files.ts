@@ -4,7 +4,7 @@
  * Images are blobs by SHA-256 (services/blobs); rows keep the hash, the size
  * and the checksum report computed when the bytes arrived, so lists never
  * read an image. Firmware references are the software id text, as in the
- * catalogue (schema/catalogue.ts explains why there is no foreign key).
+ * catalogue (schema/firmware-support.ts explains why there is no foreign key).
  *
  * "A dealer manages a vehicle" is defined by purchases: a vehicle for which
  * a tune file of that dealer was bought (or granted). No separate link table

@@ -12,13 +12,13 @@ import {
   computedDescriptorInputSchema,
   computedDescriptorList,
   computedDescriptorSchema,
-} from "../../../contracts/catalogue";
+} from "../../../contracts/firmware-support";
 import type { AppContext } from "../../context";
 import { computedDescriptors } from "../../db/schema";
 import { registerCrud } from "../../http/crud";
 import type { ZodTypeProvider } from "../../http/zod";
-import { channelReferrers } from "../../services/catalogue";
 import { channelVariablesStartingWith, computedDescriptorValues } from "../../services/computed-descriptors";
+import { channelReferrers } from "../../services/firmware-support/references";
 import { admin, iso } from "./common";
 
 export async function computedDescriptorRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {

@@ -3,13 +3,13 @@
  */
 import type { FastifyInstance } from "fastify";
 import { apiPaths } from "../../../contracts/api-paths";
-import { firmwareMatrixPageSchema } from "../../../contracts/catalogue";
+import { firmwareMatrixPageSchema } from "../../../contracts/firmware-support";
 import type { AppContext } from "../../context";
 import { listQueryOf, runList } from "../../http/list";
 import type { ZodTypeProvider } from "../../http/zod";
-import { firmwareMatrixPage } from "../../services/firmware-matrix";
+import { firmwareMatrixPage } from "../../services/firmware-support/matrix";
 import { admin } from "./common";
-import { firmwareListSpec } from "./firmware-records";
+import { firmwareListSpec } from "./firmware-support";
 
 export async function firmwareMatrixRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();

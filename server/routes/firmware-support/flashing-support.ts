@@ -4,14 +4,14 @@
  */
 import type { FastifyInstance } from "fastify";
 import { apiRoutes } from "../../../contracts/api-paths";
-import { firmwareSupportSchema, flashingSupportInputSchema } from "../../../contracts/catalogue";
+import { firmwareSupportSchema, flashingSupportInputSchema } from "../../../contracts/firmware-support";
 import type { AppContext } from "../../context";
 import { idParams } from "../../http/crud";
 import { requireFile, withUpload } from "../../http/uploads";
 import type { ZodTypeProvider } from "../../http/zod";
 import { setBootloader, setFlashingSupport } from "../../services/flashing-support";
 import { admin } from "./common";
-import { auditFirmwareChange, firmwareToApi } from "./firmware-records";
+import { auditFirmwareChange, firmwareToApi } from "./firmware-support";
 
 export async function flashingSupportRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();

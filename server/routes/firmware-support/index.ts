@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { computedDescriptorRoutes } from "./computed-descriptors";
 import { firmwareMatrixRoutes } from "./firmware-matrix";
-import { firmwareRecordRoutes } from "./firmware-records";
+import { firmwareRecordRoutes } from "./firmware-support";
 import { flashingSupportRoutes } from "./flashing-support";
 import { obdFunctionRoutes } from "./obd-functions";
 import { passwordStorageRoutes } from "./password-storage";

@@ -9,12 +9,12 @@ import {
   obdFunctionInputSchema,
   obdFunctionList,
   obdFunctionSchema,
-} from "../../../contracts/catalogue";
+} from "../../../contracts/firmware-support";
 import type { AppContext } from "../../context";
 import { obdFunctions } from "../../db/schema";
 import { registerCrud } from "../../http/crud";
 import type { ZodTypeProvider } from "../../http/zod";
-import { lockFirmwareIds } from "../../services/catalogue";
+import { lockFirmwareIds } from "../../services/firmware-support/references";
 import { iso } from "./common";
 
 export async function obdFunctionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {

@@ -11,7 +11,7 @@ import {
   firmwareSecretList,
   firmwareSecretPageSchema,
   firmwareSecretRowSchema,
-} from "../../../contracts/catalogue";
+} from "../../../contracts/firmware-support";
 import type { AppContext } from "../../context";
 import { firmwareSecrets } from "../../db/schema";
 import { callerOf } from "../../http/auth";

@@ -13,7 +13,7 @@ import {
   pidDescriptorSchema,
   pidImportPreviewSchema,
   pidImportResultSchema,
-} from "../../../contracts/catalogue";
+} from "../../../contracts/firmware-support";
 import { parsePidCsv, pidCsvFormats, writePidCsv } from "../../../domain/catalogue/pid-csv";
 import type { AppContext } from "../../context";
 import type { Tx } from "../../db/handle";
@@ -23,7 +23,7 @@ import { referencedConflict, registerCrud, uniqueConflict } from "../../http/cru
 import { type ListSpec, listOrder, listQueryOf, listWhere, MAX_OFFSET } from "../../http/list";
 import type { ZodTypeProvider } from "../../http/zod";
 import { actorFrom } from "../../services/audit";
-import { channelReferrers, lockFirmwareIds } from "../../services/catalogue";
+import { channelReferrers, lockFirmwareIds } from "../../services/firmware-support/references";
 import {
   importPidDescriptors,
   isComputedVariable,

@@ -9,12 +9,12 @@ import {
   pidTemplateInputSchema,
   pidTemplateList,
   pidTemplateSchema,
-} from "../../../contracts/catalogue";
+} from "../../../contracts/firmware-support";
 import type { AppContext } from "../../context";
 import { pidTemplates } from "../../db/schema";
 import { registerCrud } from "../../http/crud";
 import type { ZodTypeProvider } from "../../http/zod";
-import { lockDescriptorIds, lockFirmwareIds } from "../../services/catalogue";
+import { lockDescriptorIds, lockFirmwareIds } from "../../services/firmware-support/references";
 import { iso } from "./common";
 
 export async function pidTemplateRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {

@@ -9,12 +9,12 @@ import {
   supportedVehicleInputSchema,
   supportedVehicleList,
   supportedVehicleSchema,
-} from "../../../contracts/catalogue";
+} from "../../../contracts/firmware-support";
 import type { AppContext } from "../../context";
 import { supportedVehicles } from "../../db/schema";
 import { registerCrud } from "../../http/crud";
 import type { ZodTypeProvider } from "../../http/zod";
-import { lockFirmwareIds } from "../../services/catalogue";
+import { lockFirmwareIds } from "../../services/firmware-support/references";
 import { iso } from "./common";
 
 export async function supportedVehicleRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {

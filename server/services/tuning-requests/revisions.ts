@@ -10,7 +10,7 @@ import type { AppContext } from "../../context";
 import type { Tx } from "../../db/handle";
 import { tuneFilePurchases, tuneFiles, tuneFileVersions, tuningRequestFiles } from "../../db/schema";
 import { conflict } from "../errors";
-import { definitionOf } from "../firmware-records";
+import { definitionOf } from "../firmware-support/reads";
 import type { VerifiedCaller } from "../identity";
 import type { Notify } from "../notifications";
 import { readImage } from "../tune-files";

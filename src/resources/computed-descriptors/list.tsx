@@ -1,6 +1,6 @@
 import { getDefaultSortOrder } from "@refinedev/antd";
 import { Table, Typography } from "antd";
-import type { ComputedDescriptor } from "../../../contracts/catalogue";
+import type { ComputedDescriptor } from "../../../contracts/firmware-support";
 import { exactFilter } from "../../components/resource/column-filters";
 import { ListWithDrawers } from "../../components/resource/list-with-drawers";
 import { ComputedDescriptorForm } from "./form";

@@ -6,7 +6,7 @@
 import { getDefaultFilter } from "@refinedev/antd";
 import { Flex, Select, Table, Tag } from "antd";
 import { apiPaths } from "../../../contracts/api-paths";
-import type { FirmwareMatrixRow } from "../../../contracts/catalogue";
+import type { FirmwareMatrixRow } from "../../../contracts/firmware-support";
 import { PageFrame } from "../../components/page-frame";
 import { ListSearch } from "../../components/resource/list-search";
 import { useResourceTable } from "../../components/resource/use-resource-table";

@@ -13,7 +13,7 @@ import { useCustomMutation, useInvalidate } from "@refinedev/core";
 import { Alert, Button, Collapse, Descriptions, Flex, List, Select, Table, Tag, Typography } from "antd";
 import { useRef, useState } from "react";
 import { apiRoutes } from "../../../contracts/api-paths";
-import type { FirmwareSupport } from "../../../contracts/catalogue";
+import type { FirmwareSupport } from "../../../contracts/firmware-support";
 import type { TuneFilePatch, XdfImported } from "../../../contracts/tune-files";
 import { combineDefinitionFiles } from "../../../domain/tune/definition-import";
 import { MapGrid } from "../../pages/tune-viewer/map-grid";

@@ -6,7 +6,7 @@
  */
 import { Form, Input, InputNumber } from "antd";
 import { apiPaths } from "../../../contracts/api-paths";
-import { type FirmwareSupport, firmwareSupportInputSchema } from "../../../contracts/catalogue";
+import { type FirmwareSupport, firmwareSupportInputSchema } from "../../../contracts/firmware-support";
 import { Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { JsonField } from "../../components/resource/json-field";
 import { RecordForm } from "../../components/resource/record-form";

@@ -1,7 +1,7 @@
 import { CheckCircleTwoTone, MinusCircleOutlined } from "@ant-design/icons";
 import { getDefaultSortOrder } from "@refinedev/antd";
 import { Button, Table, Tag } from "antd";
-import type { FirmwareSupportRow } from "../../../contracts/catalogue";
+import type { FirmwareSupportRow } from "../../../contracts/firmware-support";
 import { choiceFilter, exactFilter } from "../../components/resource/column-filters";
 import { ListWithDrawers } from "../../components/resource/list-with-drawers";
 import { FirmwareForm } from "./form";

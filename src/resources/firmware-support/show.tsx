@@ -8,7 +8,7 @@ import { DownloadOutlined } from "@ant-design/icons";
 import { useApiUrl, useOne } from "@refinedev/core";
 import { Button, Descriptions, Divider, Flex, Form, Skeleton, Switch, Typography } from "antd";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
-import { type FirmwareSupport, flashingSupportInputSchema } from "../../../contracts/catalogue";
+import { type FirmwareSupport, flashingSupportInputSchema } from "../../../contracts/firmware-support";
 import { useRecordMissing } from "../../components/record-not-found";
 import { FileUpload } from "../../components/resource/file-upload";
 import { Field, FormError, useContractForm } from "../../components/resource/form";

@@ -5,7 +5,7 @@ import {
   type ObdFunction,
   obdFunctionInputSchema,
   SAFETY_LEVELS,
-} from "../../../contracts/catalogue";
+} from "../../../contracts/firmware-support";
 import { Field, FirmwareIdsField, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";

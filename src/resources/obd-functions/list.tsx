@@ -1,6 +1,6 @@
 import { getDefaultSortOrder } from "@refinedev/antd";
 import { Table, Tag, Typography } from "antd";
-import type { ObdFunction } from "../../../contracts/catalogue";
+import type { ObdFunction } from "../../../contracts/firmware-support";
 import { choiceFilter, exactFilter } from "../../components/resource/column-filters";
 import { ListWithDrawers } from "../../components/resource/list-with-drawers";
 import { categoryOptions, ObdFunctionForm, safetyOptions } from "./form";

@@ -8,7 +8,7 @@ import { useCustomMutation } from "@refinedev/core";
 import { Button, Form, Input, InputNumber, Popconfirm, Table, Typography } from "antd";
 import { useState } from "react";
 import { apiPaths } from "../../../contracts/api-paths";
-import { type FirmwareSecretRow, firmwareSecretInputSchema } from "../../../contracts/catalogue";
+import { type FirmwareSecretRow, firmwareSecretInputSchema } from "../../../contracts/firmware-support";
 import { exactFilter } from "../../components/resource/column-filters";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
 import { ListWithDrawers } from "../../components/resource/list-with-drawers";

@@ -1,6 +1,6 @@
 import { Col, Form, Input, InputNumber, Row, Select, Switch } from "antd";
 import { apiPaths } from "../../../contracts/api-paths";
-import { PID_SOURCES, type PidDescriptor, pidDescriptorInputSchema } from "../../../contracts/catalogue";
+import { PID_SOURCES, type PidDescriptor, pidDescriptorInputSchema } from "../../../contracts/firmware-support";
 import { Field, FirmwareIdsField, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";

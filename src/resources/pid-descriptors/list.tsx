@@ -4,7 +4,7 @@ import { type CrudFilter, useApiUrl } from "@refinedev/core";
 import { Button, Drawer, Dropdown, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import { apiPaths } from "../../../contracts/api-paths";
-import type { PidDescriptor } from "../../../contracts/catalogue";
+import type { PidDescriptor } from "../../../contracts/firmware-support";
 import { choiceFilter, exactFilter } from "../../components/resource/column-filters";
 import { ListWithDrawers } from "../../components/resource/list-with-drawers";
 import { PidSections } from "../pid-templates/section-tabs";

@@ -8,7 +8,7 @@ import { useList, useMany } from "@refinedev/core";
 import { Button, List, Select, Typography } from "antd";
 import { useState } from "react";
 import { apiPaths } from "../../../contracts/api-paths";
-import type { PidDescriptor } from "../../../contracts/catalogue";
+import type { PidDescriptor } from "../../../contracts/firmware-support";
 
 const meta = { apiPath: apiPaths["pid-descriptors"].list };
 

@@ -1,6 +1,6 @@
 import { Form, Input, InputNumber } from "antd";
 import { apiPaths } from "../../../contracts/api-paths";
-import { type PidTemplate, pidTemplateInputSchema } from "../../../contracts/catalogue";
+import { type PidTemplate, pidTemplateInputSchema } from "../../../contracts/firmware-support";
 import { Field, FirmwareIdsField, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";

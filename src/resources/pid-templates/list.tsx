@@ -1,6 +1,6 @@
 import { getDefaultSortOrder } from "@refinedev/antd";
 import { Table, Tag } from "antd";
-import type { PidTemplate } from "../../../contracts/catalogue";
+import type { PidTemplate } from "../../../contracts/firmware-support";
 import { exactFilter } from "../../components/resource/column-filters";
 import { ListWithDrawers } from "../../components/resource/list-with-drawers";
 import { PidTemplateForm } from "./form";

@@ -1,7 +1,11 @@
 import { getDefaultSortOrder } from "@refinedev/antd";
 import { Button, Flex, Table } from "antd";
 import { apiPaths } from "../../../contracts/api-paths";
-import { SUPPORT_REQUEST_STATUSES, type SupportRequest, type SupportRequestStatus } from "../../../contracts/catalogue";
+import {
+  SUPPORT_REQUEST_STATUSES,
+  type SupportRequest,
+  type SupportRequestStatus,
+} from "../../../contracts/firmware-support";
 import { PageFrame } from "../../components/page-frame";
 import { choiceFilter, exactFilter } from "../../components/resource/column-filters";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";

@@ -10,7 +10,7 @@ import {
   type SupportRequest,
   type SupportRequestStatus,
   supportRequestUpdateSchema,
-} from "../../../contracts/catalogue";
+} from "../../../contracts/firmware-support";
 import { useRecordMissing } from "../../components/record-not-found";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
 import { SupportRequestStatusTag } from "../../components/support-request-status";

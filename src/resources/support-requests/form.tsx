@@ -9,7 +9,7 @@ import { type HttpError, useCreate } from "@refinedev/core";
 import { Button, Form, Input, InputNumber, Progress, Upload } from "antd";
 import { useState } from "react";
 import { apiPaths } from "../../../contracts/api-paths";
-import { type SupportRequest, supportRequestInputSchema } from "../../../contracts/catalogue";
+import { type SupportRequest, supportRequestInputSchema } from "../../../contracts/firmware-support";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
 import { TagsInput } from "../../components/resource/record-form";
 import { useUpload } from "../../components/resource/use-upload";

@@ -6,7 +6,7 @@ import {
   type OwnSupportRequest,
   SUPPORT_REQUEST_STATUSES,
   type SupportRequestStatus,
-} from "../../../contracts/catalogue";
+} from "../../../contracts/firmware-support";
 import { PageFrame } from "../../components/page-frame";
 import { choiceFilter } from "../../components/resource/column-filters";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";

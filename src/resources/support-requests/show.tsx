@@ -7,7 +7,7 @@ import { useOne } from "@refinedev/core";
 import { Descriptions, Flex, Skeleton, Timeline, Typography } from "antd";
 import type { ReactNode } from "react";
 import { apiRoutes } from "../../../contracts/api-paths";
-import type { OwnSupportRequest } from "../../../contracts/catalogue";
+import type { OwnSupportRequest } from "../../../contracts/firmware-support";
 import { useRecordMissing } from "../../components/record-not-found";
 import { SupportRequestStatusTag } from "../../components/support-request-status";
 

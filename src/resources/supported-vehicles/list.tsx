@@ -1,6 +1,6 @@
 import { FilterDropdown, getDefaultFilter, getDefaultSortOrder } from "@refinedev/antd";
 import { InputNumber, Table, Tag } from "antd";
-import type { SupportedVehicle } from "../../../contracts/catalogue";
+import type { SupportedVehicle } from "../../../contracts/firmware-support";
 import { exactFilter } from "../../components/resource/column-filters";
 import { ListWithDrawers } from "../../components/resource/list-with-drawers";
 import { FirmwareSections } from "../firmware-support/section-tabs";

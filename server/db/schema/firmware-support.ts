@@ -36,11 +36,11 @@ export const firmwareSupport = pgTable(
     imageSize: integer("image_size").notNull(),
     /** contracts/tune-definition identifyRuleSchema[] */
     identify: jsonb("identify").$type<unknown[]>().notNull().default([]),
-    /** contracts/catalogue flashBlockSchema[] */
+    /** contracts/firmware-support flashBlockSchema[] */
     blocks: jsonb("blocks").$type<unknown[]>().notNull().default([]),
     /** contracts/tune-definition checksumSchemeSchema[], in fixing order as written */
     checksums: jsonb("checksums").$type<unknown[]>().notNull().default([]),
-    /** contracts/catalogue flashingProfileSchema, null until flashing is described */
+    /** contracts/firmware-support flashingProfileSchema, null until flashing is described */
     flashing: jsonb("flashing").$type<Record<string, unknown> | null>(),
     /** contracts/tune-definition tuneDefinitionSchema */
     definition: jsonb("definition").$type<Record<string, unknown> | null>(),

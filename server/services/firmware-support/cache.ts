@@ -10,16 +10,10 @@
  * its next query: there the trigger's NOTIFY drops them, and no read is asked.
  */
 import { eq } from "drizzle-orm";
-import type { Patch } from "../../contracts/tune-definition";
-import type { Database, Db } from "../db/connection";
-import { catalogueGeneration, firmwareSupport } from "../db/schema";
-import {
-  type FirmwareIdentity,
-  type Identification,
-  identifyAmong,
-  identityColumns,
-  patchesById,
-} from "./firmware-records";
+import type { Patch } from "../../../contracts/tune-definition";
+import type { Database, Db } from "../../db/connection";
+import { catalogueGeneration, firmwareSupport } from "../../db/schema";
+import { type FirmwareIdentity, type Identification, identifyAmong, identityColumns, patchesById } from "./reads";
 
 interface Kept {
   generation: number;

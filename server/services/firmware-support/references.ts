@@ -1,12 +1,12 @@
 /**
- * Keeping the catalogue's references honest (see server/db/schema/catalogue.ts):
+ * Keeping the catalogue's references honest (see server/db/schema/firmware-support.ts):
  * firmware ids and descriptor ids live in arrays, so the checks a foreign key
  * would make are made here, under the same row locks.
  */
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
-import type { ExpressionIssue } from "../../contracts/catalogue";
-import { compileExpression, ExpressionError } from "../../contracts/expression";
-import type { Tx } from "../db/handle";
+import { compileExpression, ExpressionError } from "../../../contracts/expression";
+import type { ExpressionIssue } from "../../../contracts/firmware-support";
+import type { Tx } from "../../db/handle";
 import {
   computedDescriptors,
   firmwareSecrets,
@@ -19,8 +19,8 @@ import {
   tuneFilePatches,
   tuneFiles,
   userVehicles,
-} from "../db/schema";
-import { invalid } from "./errors";
+} from "../../db/schema";
+import { invalid } from "../errors";
 
 /** Something that still refers to a record, named so that an admin can find it. */
 export interface Referrer {

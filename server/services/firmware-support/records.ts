@@ -11,22 +11,22 @@ import type {
   FirmwareSupportRow,
   FlashingProfile,
   firmwareSupportInputSchema,
-} from "../../contracts/catalogue";
-import type { ChecksumScheme, IdentifyRule } from "../../contracts/tune-definition";
-import { exportXdf, identifyMismatches } from "../../domain/tune";
-import { describeMismatches } from "../../domain/tune/identify";
-import type { AppContext } from "../context";
-import type { Db } from "../db/connection";
-import type { Tx } from "../db/handle";
-import { firmwareSupport } from "../db/schema";
-import { actorFrom, changedFields, digestOf, writeAudit } from "./audit";
-import { firmwareReferrers } from "./catalogue";
-import { notFound, Refusal } from "./errors";
-import { definitionOf, patchesForFirmware, patchOf } from "./firmware-records";
-import type { Lister } from "./list-pages";
-import { stillUsed } from "./still-used";
-import { verifyAll } from "./tune-engine";
-import type { UploadedFile } from "./uploaded-file";
+} from "../../../contracts/firmware-support";
+import type { ChecksumScheme, IdentifyRule } from "../../../contracts/tune-definition";
+import { exportXdf, identifyMismatches } from "../../../domain/tune";
+import { describeMismatches } from "../../../domain/tune/identify";
+import type { AppContext } from "../../context";
+import type { Db } from "../../db/connection";
+import type { Tx } from "../../db/handle";
+import { firmwareSupport } from "../../db/schema";
+import { actorFrom, changedFields, digestOf, writeAudit } from "../audit";
+import { notFound, Refusal } from "../errors";
+import type { Lister } from "../list-pages";
+import { stillUsed } from "../still-used";
+import { verifyAll } from "../tune-engine";
+import type { UploadedFile } from "../uploaded-file";
+import { definitionOf, patchesForFirmware, patchOf } from "./reads";
+import { firmwareReferrers } from "./references";
 
 export type FirmwareRow = typeof firmwareSupport.$inferSelect;
 

@@ -10,7 +10,7 @@ import {
   firmwareSupportList,
   firmwareSupportPageSchema,
   firmwareSupportSchema,
-} from "../../../contracts/catalogue";
+} from "../../../contracts/firmware-support";
 import type { AppContext } from "../../context";
 import { firmwareSupport } from "../../db/schema";
 import { idParams } from "../../http/crud";
@@ -26,10 +26,10 @@ import {
   saveFirmwareRecord,
   stockFileOf,
   storeStockFile,
-} from "../../services/firmware-support";
+} from "../../services/firmware-support/records";
 import { admin, BASE } from "./common";
 
-export { auditFirmwareChange, firmwareToApi } from "../../services/firmware-support";
+export { auditFirmwareChange, firmwareToApi } from "../../services/firmware-support/records";
 
 /** One firmware record's routes; the records are listed at the catalogue's root (BASE). */
 const RECORDS = `/${apiPaths["firmware-support"].record}`;

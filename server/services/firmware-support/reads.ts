@@ -4,11 +4,11 @@
  * size, and stored patches.
  */
 import { eq, inArray, sql } from "drizzle-orm";
-import type { ChecksumScheme, IdentifyRule, Patch, TuneDefinition, TuneItem } from "../../contracts/tune-definition";
-import { identifyFirmware } from "../../domain/tune";
-import type { Db } from "../db/connection";
-import { firmwareSupport, tuneFilePatches } from "../db/schema";
-import { invalid, Refusal } from "./errors";
+import type { ChecksumScheme, IdentifyRule, Patch, TuneDefinition, TuneItem } from "../../../contracts/tune-definition";
+import { identifyFirmware } from "../../../domain/tune";
+import type { Db } from "../../db/connection";
+import { firmwareSupport, tuneFilePatches } from "../../db/schema";
+import { invalid, Refusal } from "../errors";
 
 /** What identifying, verifying, patching and baking an image need of its firmware record. */
 export interface FirmwareIdentity {
@@ -90,7 +90,7 @@ export interface Identification {
  * image, or the reason none does: a size no record has (a truncated or padded read) and a size
  * that exists but whose rules do not match are told apart, because the first is a bad read and
  * the second a firmware we do not support. Images are identified through the catalogue cache
- * (catalogue-cache.ts), which keeps the candidates of each size.
+ * (./cache.ts), which keeps the candidates of each size.
  */
 export async function identifyAmong(
   db: Db,

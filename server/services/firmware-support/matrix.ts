@@ -1,9 +1,9 @@
 /** The support matrix: one row per firmware record with what it has (definition, files, flashing, catalogue rows). */
 import { sql } from "drizzle-orm";
-import type { FirmwareMatrixRow } from "../../contracts/catalogue";
-import type { Db } from "../db/handle";
-import { firmwareSupport, obdFunctions, pidTemplates, supportedVehicles } from "../db/schema";
-import type { PageParts } from "./list-pages";
+import type { FirmwareMatrixRow } from "../../../contracts/firmware-support";
+import type { Db } from "../../db/handle";
+import { firmwareSupport, obdFunctions, pidTemplates, supportedVehicles } from "../../db/schema";
+import type { PageParts } from "../list-pages";
 
 /** How many rows of a catalogue table name the firmware. */
 const count = (table: typeof supportedVehicles | typeof pidTemplates | typeof obdFunctions) =>
