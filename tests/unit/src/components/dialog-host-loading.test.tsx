@@ -22,7 +22,7 @@ async function freshHost() {
 
 beforeEach(() => vi.resetModules());
 afterEach(() => {
-  vi.doUnmock("../../../src/components/dialog-frames");
+  vi.doUnmock("../../../../src/components/dialog-frames");
   cleanup();
 });
 
@@ -46,7 +46,7 @@ describe("DialogHost before its dialogs' code has loaded", () => {
   });
 
   it("closes the dialogs it cannot show when the code cannot be fetched, and says so in a toast", async () => {
-    vi.doMock("../../../src/components/dialog-frames", () => {
+    vi.doMock("../../../../src/components/dialog-frames", () => {
       throw new TypeError("Failed to fetch dynamically imported module");
     });
     const { useDialogs, dialogStore, toasts } = await freshHost();

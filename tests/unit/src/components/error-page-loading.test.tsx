@@ -42,7 +42,7 @@ async function showFatalError() {
 
 beforeEach(() => vi.resetModules());
 afterEach(() => {
-  vi.doUnmock("../../../src/components/error-page");
+  vi.doUnmock("../../../../src/components/error-page");
   vi.restoreAllMocks();
   cleanup();
 });
@@ -61,7 +61,7 @@ describe("the error page", { timeout: 30_000 }, () => {
   });
 
   it("still shows the error, plainly, when its code cannot be fetched", async () => {
-    vi.doMock("../../../src/components/error-page", () => {
+    vi.doMock("../../../../src/components/error-page", () => {
       throw new TypeError("Failed to fetch dynamically imported module");
     });
     const errorState = await showFatalError();
