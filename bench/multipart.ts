@@ -1,23 +1,26 @@
 /**
- * Our in-memory multipart reader (server/http/buffered-form.ts, through
- * withBufferedUpload) next to @fastify/multipart's own buffering
- * (`request.parts()` with `toBuffer()` on the file, the same limits), on two
- * realistic uploads: a tune file as the portal gets it (2 MiB binary and a few
- * text fields) and the largest definition in the fixtures (the MS45 XDF,
- * 2.9 MB of XML). Issue #40: ours stays only while it is at least twice as
- * fast in the median.
+ * Our former in-memory multipart reader (bench/lib/buffered-form.ts: the
+ * whole body into a pooled buffer, parsed there) next to what the server
+ * uses since issue #40, @fastify/multipart's own buffering
+ * (server/http/uploads.ts withBufferedUpload: the parts() loop with
+ * `toBuffer()` on the file, same limits), on two realistic uploads: a tune
+ * file as the portal gets it (2 MiB binary and a few text fields) and the
+ * largest definition in the fixtures (the MS45 XDF, 2.9 MB of XML). Issue
+ * #40's rule: our own reader stays only while it is at least twice as fast in
+ * the median (ours / theirs ≤ 0.50).
  *
- *   npx tsx bench/multipart.ts [--rounds 40]
+ *   npx tsx bench/multipart.ts [--rounds 100]
  *
  * The server runs in its own process (this file again with --serve, started
  * with the node flags npm start gives it); the client is fetch (undici) on
  * 127.0.0.1 over one kept-alive connection, so the body crosses a real socket
  * and reaches each parser in the chunks the server really reads. Both routes
- * answer the same small JSON (the file's size and the field names), so what
- * differs is how the body is read. The two readers run in turns (A, B, then
- * B, A next round) after a warm-up; each request is timed by the client (end
- * to end) and by the server (from onRequest to the handler's answer, sent back
- * as `x-server-ms`), and medians are printed with their IQR and range.
+ * answer the same small JSON (the file's size and the fields; with ?check=1
+ * its SHA-256, compared before timing), so what differs is how the body is
+ * read. The two readers run in turns (A, B, then B, A next round) after a
+ * warm-up; each request is timed by the client (end to end) and by the
+ * server (wall and CPU time from onRequest to the answer, sent back in
+ * headers), and medians are printed with their IQR and range.
  */
 import { fork } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -28,15 +31,16 @@ import Fastify, { type FastifyRequest } from "fastify";
 import { SERVER_NODE_FLAGS } from "../scripts/lib/server-process";
 import type { AppContext } from "../server/context";
 import { installErrorHandling } from "../server/errors";
-import { requireFile, tooLarge, withBufferedUpload } from "../server/http/uploads";
+import { requireFile, withBufferedUpload } from "../server/http/uploads";
 import { multipart } from "../tests/api/support/multipart";
+import { withOurBufferedUpload } from "./lib/buffered-form";
 
 const UPLOAD_LIMIT = 64 * 1024 * 1024; // the portal's default uploadLimitBytes
 const MAX_FIELDS = 32;
 const MAX_FIELD_BYTES = 64 * 1024;
 const WARMUP = 10;
 const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1];
-const ROUNDS = process.argv.includes("--rounds") ? Number(arg("--rounds")) : 40;
+const ROUNDS = process.argv.includes("--rounds") ? Number(arg("--rounds")) : 100;
 
 interface Answer {
   size: number;
@@ -49,27 +53,6 @@ const answerOf = (bytes: Uint8Array, fields: Record<string, string>, check: bool
   ...(check && { sha256: createHash("sha256").update(bytes).digest("hex") }),
   fields,
 });
-
-/** @fastify/multipart's buffered mode: every part looked at, the file as one Buffer, same limits as ours. */
-async function readTheirs(request: FastifyRequest): Promise<{ bytes: Buffer; fields: Record<string, string> }> {
-  const fields: Record<string, string> = {};
-  let bytes: Buffer | null = null;
-  const parts = request.parts({
-    limits: { fileSize: UPLOAD_LIMIT, files: 2, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES },
-  });
-  try {
-    for await (const part of parts) {
-      if (part.type === "field") fields[part.fieldname] = String(part.value);
-      else if (bytes) throw new Error("two files");
-      else bytes = await part.toBuffer();
-    }
-  } catch (error) {
-    if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw tooLarge(UPLOAD_LIMIT);
-    throw error;
-  }
-  if (!bytes) throw new Error("no file");
-  return { bytes, fields };
-}
 
 async function serve(): Promise<void> {
   const app = Fastify({ bodyLimit: 1024 * 1024 });
@@ -90,14 +73,21 @@ async function serve(): Promise<void> {
   });
   const check = (request: FastifyRequest) => (request.query as { check?: string }).check === "1";
   app.post("/ours", async (request, reply) =>
-    withBufferedUpload(request, reply, ctx, async (upload) =>
+    withOurBufferedUpload(
+      request,
+      reply,
+      { fileBytes: UPLOAD_LIMIT, fields: MAX_FIELDS, fieldBytes: MAX_FIELD_BYTES },
+      async (upload) => {
+        if (!upload.file) throw new Error("no file");
+        return answerOf(upload.file.bytes, upload.fields, check(request));
+      },
+    ),
+  );
+  app.post("/theirs", async (request) =>
+    withBufferedUpload(request, ctx, async (upload) =>
       answerOf(requireFile(upload).bytes, upload.fields, check(request)),
     ),
   );
-  app.post("/theirs", async (request) => {
-    const { bytes, fields } = await readTheirs(request);
-    return answerOf(bytes, fields, check(request));
-  });
   const address = await app.listen({ host: "127.0.0.1", port: 0 });
   process.send?.({ address });
   process.once("SIGTERM", () => void app.close().then(() => process.exit(0)));
@@ -111,7 +101,7 @@ interface Sample {
 
 async function post(url: string, upload: { payload: Buffer; headers: Record<string, string> }): Promise<Sample> {
   const start = performance.now();
-  const response = await fetch(url, { method: "POST", headers: upload.headers, body: upload.payload });
+  const response = await fetch(url, { method: "POST", headers: upload.headers, body: new Uint8Array(upload.payload) });
   const text = await response.text();
   const client = performance.now() - start;
   if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${text.slice(0, 300)}`);
@@ -178,7 +168,7 @@ async function bench(): Promise<void> {
     ];
     const routes = [
       { name: "ours (buffered-form)", path: "/ours" },
-      { name: "@fastify/multipart toBuffer()", path: "/theirs" },
+      { name: "@fastify/multipart (server now)", path: "/theirs" },
     ];
 
     // Both answer the same, bytes included.
@@ -188,7 +178,7 @@ async function bench(): Promise<void> {
           const response = await fetch(`${address}${route.path}?check=1`, {
             method: "POST",
             headers: upload.headers,
-            body: upload.payload,
+            body: new Uint8Array(upload.payload),
           });
           return (await response.json()) as Answer;
         }),
@@ -225,10 +215,12 @@ async function bench(): Promise<void> {
       );
       for (const measure of measures) {
         const stats = routes.map((_, r) => summary(samples[u][r].map(measure.of)));
-        const cells = stats.map(
-          (x) => `${ms(x.median)} (${ms(x.q1)}–${ms(x.q3)}; ${ms(x.min)}–${ms(x.max)})`.padStart(36),
+        const cells = stats.map((x) =>
+          `${ms(x.median)} (${ms(x.q1)}–${ms(x.q3)}; ${ms(x.min)}–${ms(x.max)})`.padStart(36),
         );
-        console.log(`  ${measure.name.padEnd(28)}${cells.join("")}${(stats[0].median / stats[1].median).toFixed(2).padStart(15)}`);
+        console.log(
+          `  ${measure.name.padEnd(28)}${cells.join("")}${(stats[0].median / stats[1].median).toFixed(2).padStart(15)}`,
+        );
       }
     }
     console.log("");
