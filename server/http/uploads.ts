@@ -137,6 +137,11 @@ async function receive<F extends { field: string; filename: string }>(
     const parts = request.parts(options as Parameters<typeof request.parts>[0]);
     for await (const part of parts) {
       sawPart = true;
+      // busboy hands over a part whose Content-Disposition names nothing with an undefined name.
+      if (typeof part.fieldname !== "string") {
+        if (part.type === "file") part.file.resume();
+        throw invalid("a part's Content-Disposition has no name");
+      }
       if (part.type === "field") {
         if (typeof part.value !== "string" || part.valueTruncated)
           throw badRequest("Invalid form field", `Field "${part.fieldname}" is too long`);

@@ -114,6 +114,14 @@ describe("withBufferedUpload", () => {
         "the body has no complete part with the boundary its content type names",
       ],
       [
+        raw('--bb\r\nContent-Disposition: form-data; filename="a.bin"\r\n\r\nabc\r\n--bb--\r\n'),
+        "a part's Content-Disposition has no name",
+      ],
+      [
+        raw("--bb\r\nContent-Disposition: form-data\r\n\r\nabc\r\n--bb--\r\n"),
+        "a part's Content-Disposition has no name",
+      ],
+      [
         send({ payload: body.payload, headers: { "content-type": `multipart/form-data; boundary=${"b".repeat(71)}` } }),
         "the boundary has 71 characters; RFC 2046 allows at most 70",
       ],
