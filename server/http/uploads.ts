@@ -7,8 +7,10 @@
  * The file is streamed to `<dataDir>/tmp` while its SHA-256 is computed; the
  * caller checks it and hands it to the blob store, or lets it be removed.
  * A file that is only read and answered, never kept (an image to inspect or
- * patch), is received into memory instead: `withBufferedUpload`
- * (buffered-form.ts).
+ * patch), is received into memory instead (`withBufferedUpload`), through
+ * the same parts() loop with @fastify/multipart's own `toBuffer()`: our own
+ * whole-body parser was not twice as fast on a real upload (issue #40,
+ * bench/multipart.ts), so it went.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, type WriteStream } from "node:fs";
@@ -17,22 +19,20 @@ import path from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type {} from "@fastify/multipart";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { AppContext } from "../context";
 import { badRequest, HttpError } from "../errors";
 import { tempDirOf } from "../services/temp-files";
 import type { UploadedFile } from "../services/uploaded-file";
-import {
-  BodyPool,
-  boundaryOf,
-  type FormFile,
-  FormTooLargeError,
-  maxFormBytes,
-  parseForm,
-  readBody,
-} from "./buffered-form";
 
 export type { UploadedFile };
+
+/** An uploaded file held in memory. */
+export interface FormFile {
+  field: string;
+  filename: string;
+  bytes: Uint8Array;
+}
 
 export interface Upload<F = UploadedFile> {
   file: F | null;
@@ -44,6 +44,8 @@ type FilePart = {
   filename: string;
   mimetype: string;
   file: NodeJS.ReadableStream & { truncated: boolean };
+  /** The whole file; with throwFileSizeLimit off, cut at the limit (and `file.truncated` set). */
+  toBuffer(): Promise<Buffer>;
 };
 
 const MAX_FIELDS = 32;
@@ -57,6 +59,17 @@ export const tooLarge = (limit: number, field?: string) =>
     `The ${field ? `"${field}" ` : ""}file is larger than the ${limit} bytes allowed`,
     { limitBytes: limit, ...(field && { field }) },
   );
+
+const invalid = (description: string) => badRequest("Invalid multipart body", description);
+
+/** The boundary of a multipart/form-data content type (RFC 2046: 1 to 70 characters, maybe quoted). */
+export function boundaryOf(contentType: string | undefined): string {
+  const match = /;\s*boundary=(?:"([^"]*)"|([^\s;]*))/i.exec(contentType ?? "");
+  const boundary = match?.[1] ?? match?.[2];
+  if (!boundary) throw invalid("the content type names no boundary");
+  if (boundary.length > 70) throw invalid(`the boundary has ${boundary.length} characters; RFC 2046 allows at most 70`);
+  return boundary;
+}
 
 function requireMultipart(request: FastifyRequest): void {
   if (!request.isMultipart())
@@ -85,37 +98,34 @@ function refuseNul(upload: Upload<unknown>): void {
 
 /**
  * busboy's refusals of a malformed body are plain errors known by their message (a missing or
- * wrong boundary, a body cut short); they are the client's fault, so a 400 like the in-memory
- * parser's (buffered-form.ts), never a 500. Anything else (a full disk) is left as it is.
+ * wrong boundary, a body cut short); they are the client's fault, so a 400 naming what is wrong,
+ * never a 500. Anything else (a full disk) is left as it is.
  */
 function malformedMultipart(error: unknown, sawPart: boolean): HttpError | null {
   if (!(error instanceof Error) || error instanceof HttpError || "code" in error || "statusCode" in error) return null;
-  if (/boundary not found/i.test(error.message))
-    return badRequest("Invalid multipart body", "the content type names no boundary");
+  if (/boundary not found/i.test(error.message)) return invalid("the content type names no boundary");
   if (/unexpected end of multipart data/i.test(error.message)) {
-    return badRequest(
-      "Invalid multipart body",
+    return invalid(
       sawPart
         ? "the body ends before its closing boundary"
         : "the body has no complete part with the boundary its content type names",
     );
   }
-  if (/needle/i.test(error.message))
-    return badRequest("Invalid multipart body", "the boundary is not one busboy can search for");
+  if (/needle/i.test(error.message)) return invalid("the boundary is not one busboy can search for");
   return null;
 }
 
 /** Reads the form: fields as strings, up to `maxFiles` files handed to `keep` while they stream. */
-async function receive(
+async function receive<F extends { field: string; filename: string }>(
   request: FastifyRequest,
   limit: number,
-  keep: (part: FilePart) => Promise<UploadedFile>,
+  keep: (part: FilePart) => Promise<F>,
   maxFiles = 1,
-): Promise<{ files: UploadedFile[]; fields: Record<string, string> }> {
+): Promise<{ files: F[]; fields: Record<string, string> }> {
   requireMultipart(request);
-  // Refused before busboy sees it, with the in-memory path's answers: no boundary, or one past RFC 2046's 70 characters.
+  // Refused before busboy sees it, naming what is wrong: no boundary, or one past RFC 2046's 70 characters.
   boundaryOf(request.headers["content-type"]);
-  const upload: { files: UploadedFile[]; fields: Record<string, string> } = { files: [], fields: {} };
+  const upload: { files: F[]; fields: Record<string, string> } = { files: [], fields: {} };
   // One file more than allowed, so that an extra file reaches us and is refused instead of being dropped silently.
   // throwFileSizeLimit is honoured by parts() at run time, though its type leaves it out.
   const options = {
@@ -127,6 +137,11 @@ async function receive(
     const parts = request.parts(options as Parameters<typeof request.parts>[0]);
     for await (const part of parts) {
       sawPart = true;
+      // busboy hands over a part whose Content-Disposition names nothing with an undefined name.
+      if (typeof part.fieldname !== "string") {
+        if (part.type === "file") part.file.resume();
+        throw invalid("a part's Content-Disposition has no name");
+      }
       if (part.type === "field") {
         if (typeof part.value !== "string" || part.valueTruncated)
           throw badRequest("Invalid form field", `Field "${part.fieldname}" is too long`);
@@ -245,44 +260,33 @@ export async function withUploads<T>(
   }
 }
 
-const bodies = new BodyPool(32 * 1024 * 1024);
+/** The file read into one buffer: busboy's chunks joined by @fastify/multipart's toBuffer(). */
+async function toMemory(part: FilePart): Promise<FormFile> {
+  return { field: part.fieldname, filename: part.filename, bytes: await part.toBuffer() };
+}
 
 /**
  * The upload held in memory, for files that are answered and never stored;
- * same limits and refusals as withUpload. The file may be sent back with the
- * reply: its buffer returns to the pool once the handler is done and the
- * response is closed (sent, or the client gone), not before.
+ * same limits and refusals as withUpload (past the field count too: a 400,
+ * as a field over its length is), and nothing is written to disk.
  */
 export async function withBufferedUpload<T>(
   request: FastifyRequest,
-  reply: FastifyReply,
   ctx: AppContext,
   handle: (upload: Upload<FormFile>) => Promise<T>,
 ): Promise<T> {
-  requireMultipart(request);
-  const limits = { fileBytes: ctx.config.uploadLimitBytes, fields: MAX_FIELDS, fieldBytes: MAX_FIELD_BYTES };
-  const boundary = boundaryOf(request.headers["content-type"]);
-  let body: Buffer;
-  let form: Upload<FormFile>;
+  let upload: { files: FormFile[]; fields: Record<string, string> };
   try {
-    body = await readBody(request.raw, maxFormBytes(limits), bodies);
-    form = parseForm(body, boundary, limits);
-    refuseNul(form);
+    upload = await receive(request, ctx.config.uploadLimitBytes, toMemory);
   } catch (error) {
-    throw error instanceof FormTooLargeError ? tooLarge(limits.fileBytes) : error;
+    if ((error as { code?: unknown }).code === "FST_FIELDS_LIMIT")
+      throw badRequest("Invalid form field", `The form has more than ${MAX_FIELDS} fields`);
+    throw error;
   }
-  const done = { handler: false, response: false };
-  const release = () => done.handler && done.response && bodies.give(body);
-  reply.raw.once("close", () => {
-    done.response = true;
-    release();
-  });
-  try {
-    return await handle(form);
-  } finally {
-    done.handler = true;
-    release();
-  }
+  // An empty body is an empty form to busboy; nothing to inspect or patch is a malformed body here.
+  if (upload.files.length === 0 && Object.keys(upload.fields).length === 0)
+    throw invalid("the body has no part with the boundary its content type names");
+  return handle({ file: upload.files[0] ?? null, fields: upload.fields });
 }
 
 /** The upload's file, or a 400 when the form carried none. */

@@ -127,7 +127,7 @@ function registerPatchingRoutes(plugin: FastifyInstance, ctx: AppContext) {
    * not hide a bad read.
    */
   app.post(`/${apiRoutes.tuneFilePatches.apply()}`, { config: dealer }, async (request, reply) =>
-    withBufferedUpload(request, reply, ctx, async (upload) => {
+    withBufferedUpload(request, ctx, async (upload) => {
       const { flags } = fieldsOf(z.strictObject({ patchIds: z.string().optional() }), upload.fields, ["fixChecksums"]);
       const patchIds = patchIdsField(upload.fields.patchIds);
       if (patchIds.length === 0)

@@ -237,6 +237,12 @@ describe.each(apiDatabases)("bad inputs on %s", (kind) => {
       ],
       ["a truncated body", `multipart/form-data; boundary=${boundary}`, whole(boundary).slice(0, 100), /boundary/],
       [
+        "a file part without a name",
+        `multipart/form-data; boundary=${boundary}`,
+        whole(boundary).replace(' name="file";', ""),
+        /Content-Disposition has no name/,
+      ],
+      [
         "a 200-character boundary",
         `multipart/form-data; boundary=${long}`,
         whole(long),

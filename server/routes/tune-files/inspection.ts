@@ -21,8 +21,8 @@ export function registerInspectionRoutes(plugin: FastifyInstance, ctx: AppContex
         response: { 200: localInspectionSchema },
       },
     },
-    async (request, reply) =>
-      withBufferedUpload(request, reply, ctx, async (upload) =>
+    async (request) =>
+      withBufferedUpload(request, ctx, async (upload) =>
         inspectUpload(ctx, requireFile(upload).bytes, request.query.definition),
       ),
   );

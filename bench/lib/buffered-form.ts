@@ -1,15 +1,16 @@
 /**
- * A multipart/form-data body read whole into one buffer and parsed there, for
- * uploads that are answered and never stored (an image to inspect or patch).
- * The file comes out as a view of that buffer: busboy's streaming search and
- * the copy that joins its chunks cost more than the rest of a patch request
- * on an 8 MiB image (bench/tune-api.ts). The refusals are those of the
- * streamed path: exactly one file, 413 past the limit, field
- * count and length capped; and a body that is not well-formed is a 400
- * naming what is wrong, never a partial read.
+ * The server's former multipart reader, kept as bench/multipart.ts's baseline
+ * (issue #40 replaced it by @fastify/multipart's own buffering, which it did
+ * not beat twice over). A multipart/form-data body read whole into one buffer
+ * (from a pool) and parsed there; the file comes out as a view of that
+ * buffer. The refusals are those of the streamed path: exactly one file, 413
+ * past the limit, field count and length capped; and a body that is not
+ * well-formed is a 400 naming what is wrong, never a partial read.
  */
 import type { IncomingMessage } from "node:http";
-import { badRequest } from "../errors";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { badRequest } from "../../server/errors";
+import { tooLarge } from "../../server/http/uploads";
 
 export interface FormLimits {
   fileBytes: number;
@@ -56,7 +57,7 @@ const MiB = 1024 * 1024;
  * Bodies kept for the next upload of their size (rounded up to a MiB): a
  * fresh 8 MiB buffer per request made V8 run a full collection every few
  * requests, for the external memory it accounts. A buffer comes back only
- * when nothing can still read or write it (withBufferedUpload).
+ * when nothing can still read or write it (withOurBufferedUpload).
  */
 export class BodyPool {
   private readonly idle = new Map<number, Buffer[]>();
@@ -208,5 +209,41 @@ export function parseForm(body: Buffer, boundary: string, limits: FormLimits): P
       form.fields[headers.name] = body.toString("utf8", contentStart, contentEnd);
     }
     at = contentEnd + delimiter.length;
+  }
+}
+
+const bodies = new BodyPool(32 * 1024 * 1024);
+
+/**
+ * What the server's withBufferedUpload was before issue #40: the body into a
+ * pooled buffer, parsed there, the buffer back to the pool once the handler
+ * is done and the response closed.
+ */
+export async function withOurBufferedUpload<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  limits: FormLimits,
+  handle: (upload: ParsedForm) => Promise<T>,
+): Promise<T> {
+  const boundary = boundaryOf(request.headers["content-type"]);
+  let body: Buffer;
+  let form: ParsedForm;
+  try {
+    body = await readBody(request.raw, maxFormBytes(limits), bodies);
+    form = parseForm(body, boundary, limits);
+  } catch (error) {
+    throw error instanceof FormTooLargeError ? tooLarge(limits.fileBytes) : error;
+  }
+  const done = { handler: false, response: false };
+  const release = () => done.handler && done.response && bodies.give(body);
+  reply.raw.once("close", () => {
+    done.response = true;
+    release();
+  });
+  try {
+    return await handle(form);
+  } finally {
+    done.handler = true;
+    release();
   }
 }
