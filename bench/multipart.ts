@@ -1,12 +1,12 @@
 /**
  * Our former in-memory multipart reader (bench/lib/buffered-form.ts: the
  * whole body into a pooled buffer, parsed there) next to what the server
- * uses since issue #40, @fastify/multipart's own buffering
+ * uses, @fastify/multipart's own buffering
  * (server/http/uploads.ts withBufferedUpload: the parts() loop with
  * `toBuffer()` on the file, same limits), on two realistic uploads: a tune
  * file as the portal gets it (2 MiB binary and a few text fields) and the
- * largest definition in the fixtures (the MS45 XDF, 2.9 MB of XML). Issue
- * #40's rule: our own reader stays only while it is at least twice as fast in
+ * largest definition in the fixtures (the MS45 XDF, 2.9 MB of XML). The
+ * rule: our own reader would stay only while it is at least twice as fast in
  * the median (ours / theirs ≤ 0.50).
  *
  *   npx tsx bench/multipart.ts [--rounds 100] [--tune-mib 2]
@@ -226,7 +226,7 @@ async function bench(): Promise<void> {
       }
     }
     console.log("");
-    console.log("Issue #40: ours is kept only at ours / theirs ≤ 0.50 (twice as fast) in the median.");
+    console.log("The rule: ours is kept only at ours / theirs ≤ 0.50 (twice as fast) in the median.");
   } finally {
     server.kill("SIGTERM");
   }
