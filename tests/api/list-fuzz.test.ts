@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FilterOperator, filterOperators } from "../../contracts/list-query";
 import { dealerProfiles, userVehicles } from "../../server/db/schema";
 import { type DeclaredList, declaredLists, fieldType } from "../../server/http/list";
-import { apiDatabases, bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { bearer, bothDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 
 /** Values as they go into the URL: most encoded from text, a few written encoded (a lone surrogate cannot be encoded by encodeURIComponent). */
 const text = [
@@ -74,7 +74,7 @@ const SAMPLE_STRIDE = 10;
 const cursorOf = (signature: string, values: unknown[]) =>
   Buffer.from(JSON.stringify({ s: signature, v: values })).toString("base64url");
 
-describe.each(apiDatabases)("list routes under hostile query values on %s", (kind) => {
+describe.each(bothDatabases)("list routes under hostile query values on %s", (kind) => {
   let test: TestApp;
   let admin: TestUser;
   let dealer: TestUser;
@@ -116,7 +116,7 @@ describe.each(apiDatabases)("list routes under hostile query values on %s", (kin
    * Both databases are PostgreSQL's parser and types, so they share the hostile values instead of
    * each taking them all: the value at `i` is this database's when `ours(i)` (every other one).
    */
-  const ours = (i: number) => i % apiDatabases.length === apiDatabases.indexOf(kind);
+  const ours = (i: number) => i % bothDatabases.length === bothDatabases.indexOf(kind);
 
   /** Who calls a list: its role, or a customer and an admin when any signed-in user may. */
   const callersOf = (list: DeclaredList) =>

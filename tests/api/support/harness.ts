@@ -13,7 +13,8 @@ export type DatabaseKind = "pglite" | "postgres";
  * The API suites run on PostgreSQL, the database of production. Those whose behaviour depends on the
  * engine run on PGlite too, the default of `npm start`: migrations and the foundation, the job queue,
  * transactions and locks (money, concurrent vehicle writes), uploads and their blobs, and the demo
- * seed. docs/develop/testing.md says why each is there.
+ * seed; the list fuzz test shares its values between the two. docs/develop/testing.md says why each
+ * is there.
  */
 export const apiDatabases = ["postgres"] as const satisfies readonly DatabaseKind[];
 export const bothDatabases = ["pglite", "postgres"] as const satisfies readonly DatabaseKind[];
