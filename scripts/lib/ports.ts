@@ -5,7 +5,6 @@ export const TEST_PORTS = {
   emulator: 9199,
   emulatorHub: 4410,
   emulatorLogging: 4510,
-  e2eServer: 8181,
   mailSmtp: 1125,
   mailWeb: 1180,
 } as const;

@@ -1,7 +1,14 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 
-/** The local inbox the test run's portal sends its mail to (scripts/test.ts starts it). */
-export const INBOX_URL = process.env.E2E_MAIL_INBOX_URL ?? "http://127.0.0.1:1180";
+/**
+ * The local inbox the running project's portal sends its mail to: scripts/e2e-server.ts starts one
+ * per project, and playwright.config.ts puts its address in the project's metadata.
+ */
+function inboxUrl(): string {
+  const url = test.info().project.metadata.inboxUrl;
+  if (typeof url !== "string") throw new Error(`project ${test.info().project.name} has no inbox (metadata.inboxUrl)`);
+  return url;
+}
 
 interface CaughtMail {
   to: string[];
@@ -17,7 +24,7 @@ export class LocalInbox {
   async openMessage(to: string, subject: string) {
     const row = this.page.getByRole("row").filter({ hasText: to });
     await expect(async () => {
-      await this.page.goto(INBOX_URL);
+      await this.page.goto(inboxUrl());
       await expect(row.getByRole("link", { name: subject }).first()).toBeVisible({ timeout: 1000 });
     }).toPass({ timeout: 15_000 });
     await row.getByRole("link", { name: subject }).first().click();
@@ -36,7 +43,7 @@ export async function emailedActionPath(page: Page, to: string, subject: string)
   await expect
     .poll(
       async () => {
-        const response = await page.request.get(`${INBOX_URL}/api/messages?to=${encodeURIComponent(to)}`);
+        const response = await page.request.get(`${inboxUrl()}/api/messages?to=${encodeURIComponent(to)}`);
         const messages = (await response.json()) as CaughtMail[];
         found = messages
           .find((message) => message.subject === subject)
