@@ -19,15 +19,11 @@ import { reconcileUsers } from "./users";
 
 /**
  * What a failed item says, as the answer to the same request would: a refusal's sentence (else its
- * title), an HTTP error's description (else its title), any other error's message.
+ * title), any other error's message.
  */
 function failureMessage(error: unknown): string {
   if (error instanceof Refusal) return error.message || error.title;
-  if (!(error instanceof Error)) return String(error);
-  // Services not yet on refusals throw server/errors.ts's HttpError, known here by its shape.
-  if ("statusCode" in error && "description" in error)
-    return (error.description as string | undefined) ?? error.message;
-  return error.message;
+  return error instanceof Error ? error.message : String(error);
 }
 
 export const JOB_KINDS = {

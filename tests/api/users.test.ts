@@ -209,6 +209,7 @@ describe.each(apiDatabases)("users: admins manage accounts on %s", (kind) => {
   });
 
   it("a dealer made customer loses the dealer menu at once: profile suspended, stream told, old token refused", async () => {
+    dealer = await ageSessions(test, dealer);
     const stream = await listen(port, `/api/v1/users/${dealer.uid}/listen`, bearer(dealer.token));
     const changed = await call("PATCH", `/users/${dealer.uid}`, admin, {
       role: "customer",
