@@ -56,7 +56,21 @@ export async function tuneFilePageOf<Page extends { data: TuneRow[] }>(
 ): Promise<Omit<Page, "data"> & { data: TuneFile[] }> {
   const bought = sql`EXISTS (SELECT 1 FROM ${tuneFilePurchases} WHERE ${tuneFilePurchases.tuneFileId} = ${tuneFiles.id} AND ${tuneFilePurchases.customerUid} = ${caller.uid})`;
   const forSale = sql`(${tuneFiles.published} AND ${offeredToSql(caller)})`;
-  const scope: SQL | undefined = isAdmin(caller) ? undefined : or(eq(tuneFiles.dealerUid, caller.uid), bought, forSale);
+  return tunePageWithin(
+    db,
+    caller,
+    list,
+    isAdmin(caller) ? undefined : or(eq(tuneFiles.dealerUid, caller.uid), bought, forSale),
+  );
+}
+
+/** A page of tunes within `scope`, each answered with what the caller may do with it. */
+export async function tunePageWithin<Page extends { data: TuneRow[] }>(
+  db: Db,
+  caller: VerifiedCaller,
+  list: Lister<TuneRow, Page>,
+  scope: SQL | undefined,
+): Promise<Omit<Page, "data"> & { data: TuneFile[] }> {
   const page = await list(
     ({ where, orderBy, limit, offset }) =>
       db
