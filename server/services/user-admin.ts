@@ -17,6 +17,7 @@ import type { Db, Tx } from "../db/handle";
 import { dealerProfiles, profilePictures, users } from "../db/schema";
 import { accountOf, findUserRecord } from "./accounts";
 import { type AuditActor, writeAudit } from "./audit";
+import { statusChange } from "./dealers/status";
 import { conflict, invalid, notFound } from "./errors";
 import type { Lister } from "./list-pages";
 import { sendInvitation } from "./mail";
@@ -238,13 +239,7 @@ async function changeRole(
     if (before.dealer.status !== status) {
       await tx
         .update(dealerProfiles)
-        .set({
-          status,
-          statusReason: reason,
-          statusChangedBy: actor.uid,
-          statusChangedAt: new Date(),
-          updatedAt: new Date(),
-        })
+        .set(statusChange(status, reason, actor.uid))
         .where(eq(dealerProfiles.id, before.dealer.id));
     }
   }

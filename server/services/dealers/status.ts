@@ -78,6 +78,15 @@ async function applyClaims(ctx: AppContext, row: ProfileRow): Promise<void> {
   await told();
 }
 
+/** The columns of a profile that move to `status`, with the reason and who moved it. */
+export const statusChange = (status: DealerStatus, reason: string, byUid: string | null) => ({
+  status,
+  statusReason: reason,
+  statusChangedBy: byUid,
+  statusChangedAt: new Date(),
+  updatedAt: new Date(),
+});
+
 /** Moves the locked profile to `status` with the reason, tells the dealer (unless it already had it) and audits. */
 async function setStatus(
   tx: Tx,
@@ -89,13 +98,7 @@ async function setStatus(
   const { status, reason } = change;
   const [changed] = await tx
     .update(dealerProfiles)
-    .set({
-      status,
-      statusReason: reason,
-      statusChangedBy: actor.uid,
-      statusChangedAt: new Date(),
-      updatedAt: new Date(),
-    })
+    .set(statusChange(status, reason, actor.uid))
     .where(eq(dealerProfiles.id, current.id))
     .returning();
   if (current.status !== status) await notify(statusNotification(changed, current.status, reason));
