@@ -1,27 +1,24 @@
 import { defineConfig, type PlaywrightTestConfig } from "@playwright/test";
+import { PROJECT_SPECS } from "./tests/e2e/support/projects";
 
 /**
- * The browser tests as two projects, each against its own server that Playwright starts
+ * The browser tests as three projects side by side, one worker each, each against its own server
  * (scripts/e2e-server.ts: its own Auth emulator, inbox, data folder with demo data):
- * - walk: tests/e2e/layout.spec.ts, the walk over every route, a third of the suite's time;
- * - main: every other spec, one at a time.
- * They run side by side (one worker each): one Playwright worker keeps both cores only about half
- * busy (it mostly waits on pages). Apart, because other specs sign demo users out everywhere and
- * change their roles, which must never reach the walk's signed-in pages.
- * E2E_PROJECTS (a comma-separated list) limits the projects and so the servers started:
+ * - walk: tests/e2e/layout.spec.ts, the walk over every route;
+ * - site: the site around the portal's work — public pages, the shell, sign-in, identity and accounts;
+ * - main: every other spec (vehicles, tunes, logs, dealers, requests, the catalogue).
+ * Three, not one: a Playwright worker mostly waits on pages, so one keeps the two cores only half
+ * busy. Apart, because specs sign demo users out everywhere and change their roles, which must never
+ * reach another project's signed-in pages; within a project the specs run one at a time, as they
+ * were written to. * E2E_PROJECTS (a comma-separated list) limits the projects and so the servers started:
  * `npm test -- browser <spec>` starts only the one its spec needs.
  */
-const PROJECTS = ["walk", "main"] as const;
-type ProjectName = (typeof PROJECTS)[number];
+const PROJECTS = Object.keys(PROJECT_SPECS) as ProjectName[];
+type ProjectName = keyof typeof PROJECT_SPECS;
 const selected = (process.env.E2E_PROJECTS?.split(",") ?? PROJECTS).filter((name): name is ProjectName =>
   (PROJECTS as readonly string[]).includes(name),
 );
 if (selected.length === 0) throw new Error(`E2E_PROJECTS names none of ${PROJECTS.join(", ")}`);
-
-const specs: Record<ProjectName, { testMatch?: string; testIgnore?: string }> = {
-  walk: { testMatch: "layout.spec.ts" },
-  main: { testIgnore: "layout.spec.ts" },
-};
 
 const outputDir = process.env.PLAYWRIGHT_OUTPUT_DIR ?? ".test-data/playwright-output";
 
@@ -35,31 +32,37 @@ const portOf = (name: ProjectName) => process.env[`E2E_${name.toUpperCase()}_POR
 const config: PlaywrightTestConfig = defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
-  // One per project (each project's own `workers` below): the walk beside the other specs.
+  // One per project (each project's own `workers` below): the projects side by side.
   workers: selected.length,
   // 120 s, not 60: the longest flows (a log filed, viewed three times and filtered; a purchase across
   // three users) take 18-20 s on a normal day and ran past 60 s on a machine three times slower (CI, 2026-11-28).
   timeout: 120_000,
-  // 20 s, not 10: on a slow day, with both projects side by side, an admin's first page after
+  // 20 s, not 10: on a slow day, with the projects side by side, an admin's first page after
   // signing in (the portal's code and the whole admin menu) took over 10 s to show.
   expect: { timeout: 20_000 },
   reporter: [["list"], ["./tests/e2e/support/summary-reporter.ts", { outputFile: process.env.E2E_SUMMARY_FILE }]],
-  webServer: selected.map((name) => ({
-    name,
-    command: `node --import tsx scripts/e2e-server.ts ${name}`,
+  // One entry for every selected project's server: Playwright starts its entries one after the other.
+  webServer: {
+    name: "servers",
+    command: `node --import tsx scripts/e2e-server.ts ${selected.join(",")}`,
     wait: {
       stdout: new RegExp(
-        `e2e server ${name} ready: http://127\\.0\\.0\\.1:(?<e2e_${name}_port>\\d+) inbox (?<e2e_${name}_inbox>\\S+) `,
+        `e2e servers ready: ${selected
+          .map(
+            (name) => `${name} http://127\\.0\\.0\\.1:(?<e2e_${name}_port>\\d+) inbox (?<e2e_${name}_inbox>\\S+) .*?`,
+          )
+          .join("")}$`,
+        "m",
       ),
     },
     // The emulator may take up to 180 s on a loaded machine (scripts/lib/emulator.ts), the server 120 s.
     timeout: 300_000,
-    // SIGTERM lets it stop its emulator, inbox and server; SIGKILL after 30 s.
+    // SIGTERM lets it stop its emulators, inboxes and servers; SIGKILL after 30 s.
     gracefulShutdown: { signal: "SIGTERM", timeout: 30_000 },
-    // Its only line on stdout is the one above: which server is up, and where.
+    // Its only line on stdout is the one above: which servers are up, and where.
     stdout: "pipe",
     stderr: "pipe",
-  })),
+  },
   use: {
     browserName: "chromium",
     viewport: { width: 1280, height: 800 },
@@ -83,7 +86,7 @@ const config: PlaywrightTestConfig = defineConfig({
   },
   projects: selected.map((name) => ({
     name,
-    ...specs[name],
+    ...PROJECT_SPECS[name],
     workers: 1,
     outputDir: `${outputDir}/${name}`,
     // Read by tests/e2e/pages/inbox.ts.

@@ -1,9 +1,10 @@
 /**
- * One browser-test server, started by Playwright's `webServer` (playwright.config.ts) for the
- * project `name` (walk or main): its own Auth emulator, local inbox, data folder with demo data and
- * portal server, in the foreground until SIGTERM or SIGINT, which stops them all. When the server
- * answers it prints one line with its address and its inbox's, which Playwright waits for and
- * hands to the tests (E2E_<NAME>_PORT, E2E_<NAME>_INBOX).
+ * The browser tests' servers, one per project named (playwright.config.ts), started side by side by
+ * Playwright's one `webServer` entry: each its own Auth emulator, local inbox, data folder with demo
+ * data and portal server, in the foreground until SIGTERM or SIGINT, which stops them all. When every
+ * server answers it prints one line with each one's address and inbox, in the order named, which
+ * Playwright waits for and hands to the tests (E2E_<NAME>_PORT, E2E_<NAME>_INBOX). One entry, not one
+ * per project: Playwright starts its entries one after the other, and most of a start is waiting.
  *
  * Environment: E2E_RUN_DIR (the run's folder, `.test-data/e2e-<pid>` alone), DIST_DIR (the build
  * it serves, `dist` alone).
@@ -16,23 +17,22 @@ import { startMailCatcher } from "./lib/mail-catcher";
 import { freePort, TEST_PORTS, TEST_PROJECT_ID } from "./lib/ports";
 import { SERVER_ENTRY, SERVER_NODE_FLAGS } from "./lib/server-process";
 
-/** Each project's preferred ports are apart, so neither takes one the other found free. */
-const PORT_OFFSETS: Record<string, number> = { main: 0, walk: 1 };
+/** Each project's preferred ports are apart, so none takes one another found free. */
+const PORT_OFFSETS: Record<string, number> = { main: 0, walk: 1, site: 2 };
 
-const name = process.argv[2];
-if (!name || !(name in PORT_OFFSETS)) {
-  console.error(`usage: e2e-server.ts <${Object.keys(PORT_OFFSETS).join("|")}>`);
+const names = (process.argv[2] ?? "").split(",").filter(Boolean);
+if (names.length === 0 || names.some((name) => !(name in PORT_OFFSETS))) {
+  console.error(`usage: e2e-server.ts <name>[,<name>…] with names of ${Object.keys(PORT_OFFSETS).join(", ")}`);
   process.exit(2);
 }
-const offset = PORT_OFFSETS[name];
 const runDir = path.resolve(process.env.E2E_RUN_DIR ?? path.join(".test-data", `e2e-${process.pid}`));
-const dir = path.join(runDir, `e2e-${name}`);
 
 /** Waits for the server to write the port it bound (PORT=0) and answer its health check there. */
 async function waitForServer(portFile: string, child: ChildProcess): Promise<number> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the e2e server exited with code ${child.exitCode}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the e2e server exited (${child.exitCode ?? child.signalCode})`);
     let port = 0;
     try {
       port = Number(readFileSync(portFile, "utf8"));
@@ -52,9 +52,54 @@ async function waitForServer(portFile: string, child: ChildProcess): Promise<num
   throw new Error("the e2e server did not start within 120 s");
 }
 
-async function main() {
+interface Started {
+  /** "<name> http://127.0.0.1:<port> inbox <url> auth emulator <host>" */
+  line: string;
+  /** Settles when the server exits. */
+  exited: Promise<unknown>;
+}
+
+/** Starts one project's emulator, inbox and server; each stop it needs is pushed on `stops` as it starts. */
+async function startOne(name: string, stops: Array<() => Promise<void>>): Promise<Started> {
+  const offset = PORT_OFFSETS[name];
+  const dir = path.join(runDir, `e2e-${name}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  const emulator = await startTestEmulator(path.join(dir, "auth-emulator"), offset);
+  stops.push(() => emulator.stop());
+  // The portal's mail goes to this server's own inbox; the browser tests open its page as a user would.
+  const inbox = await startMailCatcher({
+    smtpPort: await freePort(TEST_PORTS.mailSmtp + offset),
+    httpPort: await freePort(TEST_PORTS.mailWeb + offset),
+  });
+  stops.push(() => inbox.stop());
+  const portFile = path.join(dir, "port");
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: {
+      ...process.env,
+      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+      FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
+      PORT: "0",
+      PORT_FILE: portFile,
+      DATA_DIR: path.join(dir, "data"),
+      DIST_DIR: path.resolve(process.env.DIST_DIR ?? "dist"),
+      SEED_DEMO: "1",
+      LOG_LEVEL: "warn",
+      NODE_ENV: "test",
+      SMTP_URL: inbox.smtpUrl,
+    },
+  });
+  const exited = new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once("exit", resolve)));
+  stops.push(async () => {
+    if (server.exitCode === null && server.signalCode === null) server.kill("SIGTERM");
+    await exited;
+  });
+  const port = await waitForServer(portFile, server);
+  return { line: `${name} http://127.0.0.1:${port} inbox ${inbox.webUrl} auth emulator ${emulator.host}`, exited };
+}
+
+async function main() {
   const stops: Array<() => Promise<void>> = [];
   let stopping: Promise<void> | undefined;
   // Newest first; each stop waits for its process, so nothing outlives this one.
@@ -65,46 +110,14 @@ async function main() {
   for (const signal of ["SIGTERM", "SIGINT"] as const)
     process.once(signal, () => void stopAll().then(() => process.exit(0)));
   try {
-    const emulator = await startTestEmulator(path.join(dir, "auth-emulator"), offset);
-    stops.push(() => emulator.stop());
-    // The portal's mail goes to this server's own inbox; the browser tests open its page as a user would.
-    const inbox = await startMailCatcher({
-      smtpPort: await freePort(TEST_PORTS.mailSmtp + offset),
-      httpPort: await freePort(TEST_PORTS.mailWeb + offset),
-    });
-    stops.push(() => inbox.stop());
-    const portFile = path.join(dir, "port");
-    const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
-      stdio: ["ignore", "ignore", "inherit"],
-      env: {
-        ...process.env,
-        FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-        FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
-        PORT: "0",
-        PORT_FILE: portFile,
-        DATA_DIR: path.join(dir, "data"),
-        DIST_DIR: path.resolve(process.env.DIST_DIR ?? "dist"),
-        SEED_DEMO: "1",
-        LOG_LEVEL: "warn",
-        NODE_ENV: "test",
-        SMTP_URL: inbox.smtpUrl,
-      },
-    });
-    const exited = new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once("exit", resolve)));
-    stops.push(async () => {
-      if (server.exitCode === null) server.kill("SIGTERM");
-      await exited;
-    });
-    const port = await waitForServer(portFile, server);
-    console.log(
-      `e2e server ${name} ready: http://127.0.0.1:${port} inbox ${inbox.webUrl} auth emulator ${emulator.host}`,
-    );
+    const started = await Promise.all(names.map((name) => startOne(name, stops)));
+    console.log(`e2e servers ready: ${started.map((one) => one.line).join(" · ")}`);
     // A server that dies under the tests ends this too, so Playwright reports it.
-    await exited;
-    throw new Error(`the e2e server exited with code ${server.exitCode}`);
+    await Promise.race(started.map((one) => one.exited));
+    throw new Error("an e2e server exited under the tests");
   } catch (error) {
     if (stopping) return;
-    // Playwright prints this after [name].
+    // Playwright prints this after the entry's name.
     console.error(error instanceof Error ? error.message : String(error));
     await stopAll();
     process.exit(1);

@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { PROJECT_SPECS, projectOfSpec } from "../tests/e2e/support/projects";
 import type { BrowserSummary } from "../tests/e2e/support/summary-reporter";
 import { buildSpa } from "./lib/build";
 import { ensureChromium } from "./lib/chromium";
@@ -101,20 +102,17 @@ async function runVitest(env: NodeJS.ProcessEnv, filters: string[]): Promise<Tal
 const runDist = () => path.join(workDir, "dist");
 
 /**
- * Which projects of playwright.config.ts a filtered run needs (and so which servers it starts): the
- * walk when a filter names layout.spec.ts, the main project when one names another spec; both when
- * no filter names a file (`-g <title>`).
+ * Which projects of playwright.config.ts a filtered run needs (and so which servers it starts): those
+ * of the spec files the filters name; all when no filter names a file (`-g <title>`).
  */
 function projectsFor(filters: string[]): string[] {
   const files = filters.filter((filter) => !filter.startsWith("-"));
-  if (files.length === 0) return ["walk", "main"];
-  const walk = files.some((file) => file.includes("layout"));
-  const main = files.some((file) => !file.includes("layout"));
-  return [...(walk ? ["walk"] : []), ...(main ? ["main"] : [])];
+  if (files.length === 0) return Object.keys(PROJECT_SPECS);
+  return [...new Set(files.map(projectOfSpec))];
 }
 
 /**
- * The browser tests: one Playwright run of both projects side by side (playwright.config.ts), each
+ * The browser tests: one Playwright run of its projects side by side (playwright.config.ts), each
  * against its own server, data folder, inbox and Auth emulator that Playwright starts
  * (scripts/e2e-server.ts). Its summary reporter writes the totals and every failure, named, for the end.
  */
