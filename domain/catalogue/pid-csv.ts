@@ -5,16 +5,17 @@
  * VW_Flash marks derived channels with a placeholder address (0xFFFF or
  * 0xFFFFFFFF) and an equation over other channels' "Assign To" names: those
  * rows become computed descriptors. Each row is checked with the contract
- * schema, so the preview shows the errors the API would give.
+ * schema the API validates with (expressions checked), so the preview shows the errors the API would give.
  */
 
-import { compileExpression, ExpressionError } from "../../contracts/expression";
 import {
   type ComputedDescriptorInput,
   computedDescriptorInputSchema,
   type PidDescriptorInput,
-  pidDescriptorInputSchema,
+  type pidDescriptorInputSchema,
 } from "../../contracts/firmware-support";
+import { compileExpression, ExpressionError } from "../expression";
+import { checkedPidDescriptorInputSchema } from "./checked-schemas";
 
 export const pidCsvFormats = ["vwflash", "torque"] as const;
 export type PidCsvFormat = (typeof pidCsvFormats)[number];
@@ -146,7 +147,7 @@ function issues(error: { issues: Array<{ path: PropertyKey[]; message: string; p
 }
 
 function pidRow(line: number, input: PidDescriptorInput): ParsedRow {
-  const result = pidDescriptorInputSchema.safeParse(input);
+  const result = checkedPidDescriptorInputSchema.safeParse(input);
   if (result.success) return { line, kind: "pid", value: result.data, errors: [] };
   // The preview still shows what was read, as written.
   return {
