@@ -4,8 +4,9 @@
  *   Torque:   Name,ShortName,ModeAndPID,Equation,Min,Max,Units,Header
  * VW_Flash marks derived channels with a placeholder address (0xFFFF or
  * 0xFFFFFFFF) and an equation over other channels' "Assign To" names: those
- * rows become computed descriptors. Each row is checked with the contract
- * schema the API validates with (expressions checked), so the preview shows the errors the API would give.
+ * rows become computed descriptors. Each row is checked with the schema the
+ * API validates with (./checked-schemas: the contract's, its expression
+ * compiled), so the preview shows the errors the API would give.
  */
 
 import {
