@@ -21,6 +21,14 @@ module.exports = {
       from: { path: "^contracts/" },
       to: { pathNot: ["^contracts/", "^node_modules/"] },
     },
+    {
+      name: "contracts-not-reaching-the-expression-compiler",
+      comment:
+        "Contracts hold shapes; compiling an expression is domain logic. The schemas that check expressions are the domain's (domain/tune/checked-schemas.ts, domain/catalogue/checked-schemas.ts), built over the contracts' shapes.",
+      severity: "error",
+      from: { path: "^contracts/" },
+      to: { path: "^domain/expression/", reachable: true },
+    },
     { name: "app-not-importing-server", severity: "error", from: { path: "^src/" }, to: { path: "^server/" } },
     {
       name: "seed-key-stays-off-the-browser",

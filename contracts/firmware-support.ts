@@ -5,9 +5,12 @@
  *
  * PUT creates or updates: firmware records are keyed by their software id
  * (`firmwareId`), everything else by `id` (absent: create).
+ *
+ * Expressions are strings here: the server and the forms validate a firmware record and a PID
+ * descriptor with the domain's versions of these schemas, which also check that the definition's
+ * scalings and the descriptor's expression compile (domain/catalogue/checked-schemas.ts).
  */
 import { z } from "zod";
-import { validateExpression } from "./expression";
 import { storable } from "./list-query";
 import { listResponseSchema } from "./list-response";
 import {
@@ -376,21 +379,6 @@ export const PID_SOURCES = ["obd", "uds", "ram"] as const;
  */
 export const PID_EXPRESSION_VARIABLES = ["x", "A", "B", "C", "D"] as const;
 
-const expressionOf = (variables: readonly string[]) =>
-  z
-    .string()
-    .min(1, "expression must not be empty")
-    .max(1000)
-    .superRefine((src, ctx) => {
-      const result = validateExpression(src, variables);
-      if (!result.ok)
-        ctx.addIssue({
-          code: "custom",
-          message: `${result.error.message} (at ${result.error.position + 1})`,
-          params: result.error,
-        });
-    });
-
 export const pidDescriptorInputSchema = z
   .strictObject({
     id: z.uuid().optional(),
@@ -406,7 +394,8 @@ export const pidDescriptorInputSchema = z
     length: z.number().int().min(1).max(8),
     signed: z.boolean().default(false),
     endian: z.enum(["big", "little"]).default("big"),
-    expression: expressionOf(PID_EXPRESSION_VARIABLES).default("x"),
+    /** Of PID_EXPRESSION_VARIABLES; the domain's schema checks that it compiles (domain/catalogue/checked-schemas.ts). */
+    expression: z.string().min(1, "expression must not be empty").max(1000).default("x"),
     decimals: z.number().int().min(0).max(6).default(2),
     min: optionalNumber,
     max: optionalNumber,
@@ -488,8 +477,8 @@ export const pidTemplateList = {
 // Computed descriptors
 
 /**
- * Checked here for syntax only; which channel variables exist is known to the
- * server, which answers an unknown one with its position the same way.
+ * The expression is checked by the server (server/services/computed-descriptors.ts), which knows
+ * the channel variables: a syntax error or an unknown channel answers with its position.
  */
 export const computedDescriptorInputSchema = z.strictObject({
   id: z.uuid().optional(),

@@ -7,9 +7,12 @@
  * (addresses become numbers, hex becomes upper case without spaces, defaults
  * are filled in) and the output is itself valid input, so a stored document
  * parses again unchanged.
+ *
+ * Scaling expressions are strings here: contracts hold shapes. The domain builds the
+ * element, item and definition schemas again over a scaling that must compile
+ * (domain/tune/checked-schemas.ts), which is what the API and the forms validate with.
  */
 import { z } from "zod";
-import { validateExpression } from "./expression";
 
 // ---------------------------------------------------------------------------
 // Scalars
@@ -52,12 +55,12 @@ const maskSchema = z
     return n;
   });
 
-/** A scaling expression of `X`, checked at parse time so that a bad one never reaches the viewer. */
-const scalingSchema = z.string().superRefine((src, ctx) => {
-  const result = validateExpression(src, ["X"]);
-  if (!result.ok)
-    ctx.addIssue({ code: "custom", message: `expression ${JSON.stringify(src)}: ${result.error.message}` });
-});
+/**
+ * What a scaling expression of `X` is parsed with: `z.string()` in this module's own schemas; the
+ * domain's also checks that it compiles, on the field itself, so that its issue comes where and
+ * when any other field's would.
+ */
+export type ScalingSchema = z.ZodType<string, string>;
 
 export const endianSchema = z.enum(["big", "little"], { error: 'endian must be "big" or "little"' });
 export type Endian = z.infer<typeof endianSchema>;
@@ -69,22 +72,23 @@ export type ElementBits = z.infer<typeof bitsSchema>;
 // Elements and axes
 
 /** Element fields as written: everything optional but the address, defaults applied by `resolveElement`. */
-const elementShape = {
+const elementShapeOver = (scaling: ScalingSchema) => ({
   address: addressSchema,
   bits: bitsSchema.optional(),
   signed: z.boolean().optional(),
   endian: endianSchema.optional(),
   /** IEEE-754 single precision; implies 32 bits. */
   float: z.boolean().optional(),
-  toPhysical: scalingSchema.optional(),
+  toPhysical: scaling.optional(),
   /** When absent, writing inverts `toPhysical` if it is linear and is refused otherwise. */
-  toRaw: scalingSchema.optional(),
+  toRaw: scaling.optional(),
   unit: z.string().optional(),
   decimals: z.number().int().min(0).max(12).optional(),
   /** Physical limits for writing. */
   min: z.number().optional(),
   max: z.number().optional(),
-};
+});
+type ElementShape = ReturnType<typeof elementShapeOver>;
 
 export interface ElementSpec {
   address: number;
@@ -106,7 +110,7 @@ export interface TableElementSpec extends ElementSpec {
   columnMajor: boolean;
 }
 
-type ElementInput = { [K in keyof typeof elementShape]?: z.output<(typeof elementShape)[K]> };
+type ElementInput = { [K in keyof ElementShape]?: z.output<ElementShape[K]> };
 
 function checkElement(element: ElementInput, ctx: z.RefinementCtx): void {
   if (element.float && element.bits !== undefined && element.bits !== 32) {
@@ -133,25 +137,6 @@ function resolveElement(element: ElementInput & { address: number }): ElementSpe
   };
 }
 
-export const elementSchema = z.strictObject(elementShape).superRefine(checkElement).transform(resolveElement);
-
-export const tableElementSchema = z
-  .strictObject({
-    ...elementShape,
-    rows: z.number().int().min(1).max(65_536).default(1),
-    cols: z.number().int().min(1).max(65_536).default(1),
-    columnMajor: z.boolean().default(false),
-  })
-  .superRefine(checkElement)
-  .transform(
-    ({ rows, cols, columnMajor, ...element }): TableElementSpec => ({
-      ...resolveElement(element),
-      rows,
-      cols,
-      columnMajor,
-    }),
-  );
-
 export interface LabelAxis {
   count: number;
   labels: string[];
@@ -164,39 +149,6 @@ export interface ImageAxis extends ElementSpec {
 export type Axis = LabelAxis | ImageAxis;
 
 const ELEMENT_KEYS = ["address", "bits", "signed", "endian", "float", "toPhysical", "toRaw", "min", "max"] as const;
-
-export const axisSchema = z
-  .strictObject({
-    ...elementShape,
-    address: addressSchema.optional(),
-    count: z.number().int().min(1).max(65_536).optional(),
-    labels: z.array(z.string()).min(1, "labels must not be empty").optional(),
-  })
-  .superRefine((axis, ctx) => {
-    if (axis.labels) {
-      const stray = ELEMENT_KEYS.filter((key) => axis[key] !== undefined);
-      if (stray.length > 0) {
-        ctx.addIssue({ code: "custom", message: `an axis with labels cannot also have ${stray.join(", ")}` });
-      }
-      if (axis.count !== undefined && axis.count !== axis.labels.length) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["count"],
-          message: `count ${axis.count} differs from the ${axis.labels.length} labels`,
-        });
-      }
-    } else if (axis.address === undefined) {
-      ctx.addIssue({ code: "custom", message: "an axis needs either labels or an address" });
-    } else {
-      if (axis.count === undefined)
-        ctx.addIssue({ code: "custom", path: ["count"], message: "an axis read from the image needs a count" });
-      checkElement(axis, ctx);
-    }
-  })
-  .transform(({ count, labels, ...element }): Axis => {
-    if (labels) return { count: labels.length, labels, ...(element.unit !== undefined && { unit: element.unit }) };
-    return { ...resolveElement({ ...element, address: element.address as number }), count: count as number };
-  });
 
 // ---------------------------------------------------------------------------
 // Items
@@ -212,96 +164,174 @@ const itemBase = {
   description: z.string().optional(),
 };
 
-const constantItemSchema = z.strictObject({ ...itemBase, kind: z.literal("constant"), z: elementSchema });
+/** The element, axis and item schemas over a scaling schema (see ScalingSchema). */
+export function itemSchemasOver(scaling: ScalingSchema) {
+  const elementShape = elementShapeOver(scaling);
 
-const flagItemSchema = z
-  .strictObject({ ...itemBase, kind: z.literal("flag"), z: elementSchema, mask: maskSchema })
-  .superRefine((item, ctx) => {
-    if (item.z.float)
-      ctx.addIssue({ code: "custom", path: ["z", "float"], message: "a flag cannot be a float element" });
-    else if (item.mask >= 2 ** item.z.bits) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["mask"],
-        message: `mask 0x${item.mask.toString(16)} does not fit ${item.z.bits} bits`,
-      });
-    }
-  });
+  const elementSchema = z.strictObject(elementShape).superRefine(checkElement).transform(resolveElement);
 
-const enumItemSchema = z
-  .strictObject({
-    ...itemBase,
-    kind: z.literal("enum"),
-    z: elementSchema,
-    values: z.array(z.strictObject({ raw: z.number().int(), label: z.string().min(1) })).min(1, "an enum needs values"),
-  })
-  .superRefine((item, ctx) => {
-    const seen = new Set<number>();
-    item.values.forEach((value, i) => {
-      if (seen.has(value.raw))
-        ctx.addIssue({ code: "custom", path: ["values", i, "raw"], message: `raw value ${value.raw} is listed twice` });
-      seen.add(value.raw);
+  const tableElementSchema = z
+    .strictObject({
+      ...elementShape,
+      rows: z.number().int().min(1).max(65_536).default(1),
+      cols: z.number().int().min(1).max(65_536).default(1),
+      columnMajor: z.boolean().default(false),
+    })
+    .superRefine(checkElement)
+    .transform(
+      ({ rows, cols, columnMajor, ...element }): TableElementSpec => ({
+        ...resolveElement(element),
+        rows,
+        cols,
+        columnMajor,
+      }),
+    );
+
+  const axisSchema = z
+    .strictObject({
+      ...elementShape,
+      address: addressSchema.optional(),
+      count: z.number().int().min(1).max(65_536).optional(),
+      labels: z.array(z.string()).min(1, "labels must not be empty").optional(),
+    })
+    .superRefine((axis, ctx) => {
+      if (axis.labels) {
+        const stray = ELEMENT_KEYS.filter((key) => axis[key] !== undefined);
+        if (stray.length > 0) {
+          ctx.addIssue({ code: "custom", message: `an axis with labels cannot also have ${stray.join(", ")}` });
+        }
+        if (axis.count !== undefined && axis.count !== axis.labels.length) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["count"],
+            message: `count ${axis.count} differs from the ${axis.labels.length} labels`,
+          });
+        }
+      } else if (axis.address === undefined) {
+        ctx.addIssue({ code: "custom", message: "an axis needs either labels or an address" });
+      } else {
+        if (axis.count === undefined)
+          ctx.addIssue({ code: "custom", path: ["count"], message: "an axis read from the image needs a count" });
+        checkElement(axis, ctx);
+      }
+    })
+    .transform(({ count, labels, ...element }): Axis => {
+      if (labels) return { count: labels.length, labels, ...(element.unit !== undefined && { unit: element.unit }) };
+      return { ...resolveElement({ ...element, address: element.address as number }), count: count as number };
     });
-  });
 
-const table1dItemSchema = z
-  .strictObject({ ...itemBase, kind: z.literal("table1d"), z: tableElementSchema, x: axisSchema.optional() })
-  .superRefine((item, ctx) => {
-    if (item.z.rows !== 1 && item.z.cols !== 1) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["z"],
-        message: `a 1-D table has one row or one column, got ${item.z.rows}x${item.z.cols}`,
-      });
-    }
-    const cells = item.z.rows * item.z.cols;
-    if (item.x && item.x.count !== cells) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["x", "count"],
-        message: `axis x has ${item.x.count} entries but the table has ${cells} cells`,
-      });
-    }
-  });
+  const constantItemSchema = z.strictObject({ ...itemBase, kind: z.literal("constant"), z: elementSchema });
 
-const table2dItemSchema = z
-  .strictObject({
-    ...itemBase,
-    kind: z.literal("table2d"),
-    z: tableElementSchema,
-    x: axisSchema.optional(),
-    y: axisSchema.optional(),
-  })
-  .superRefine((item, ctx) => {
-    if (item.x && item.x.count !== item.z.cols) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["x", "count"],
-        message: `axis x has ${item.x.count} entries but the table has ${item.z.cols} columns`,
-      });
-    }
-    if (item.y && item.y.count !== item.z.rows) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["y", "count"],
-        message: `axis y has ${item.y.count} entries but the table has ${item.z.rows} rows`,
-      });
-    }
-  });
+  const flagItemSchema = z
+    .strictObject({ ...itemBase, kind: z.literal("flag"), z: elementSchema, mask: maskSchema })
+    .superRefine((item, ctx) => {
+      if (item.z.float)
+        ctx.addIssue({ code: "custom", path: ["z", "float"], message: "a flag cannot be a float element" });
+      else if (item.mask >= 2 ** item.z.bits) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["mask"],
+          message: `mask 0x${item.mask.toString(16)} does not fit ${item.z.bits} bits`,
+        });
+      }
+    });
 
-export const tuneItemSchema = z.discriminatedUnion(
-  "kind",
-  [constantItemSchema, flagItemSchema, enumItemSchema, table1dItemSchema, table2dItemSchema],
-  { error: 'kind must be one of "constant", "flag", "enum", "table1d", "table2d"' },
-);
+  const enumItemSchema = z
+    .strictObject({
+      ...itemBase,
+      kind: z.literal("enum"),
+      z: elementSchema,
+      values: z
+        .array(z.strictObject({ raw: z.number().int(), label: z.string().min(1) }))
+        .min(1, "an enum needs values"),
+    })
+    .superRefine((item, ctx) => {
+      const seen = new Set<number>();
+      item.values.forEach((value, i) => {
+        if (seen.has(value.raw))
+          ctx.addIssue({
+            code: "custom",
+            path: ["values", i, "raw"],
+            message: `raw value ${value.raw} is listed twice`,
+          });
+        seen.add(value.raw);
+      });
+    });
+
+  const table1dItemSchema = z
+    .strictObject({ ...itemBase, kind: z.literal("table1d"), z: tableElementSchema, x: axisSchema.optional() })
+    .superRefine((item, ctx) => {
+      if (item.z.rows !== 1 && item.z.cols !== 1) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["z"],
+          message: `a 1-D table has one row or one column, got ${item.z.rows}x${item.z.cols}`,
+        });
+      }
+      const cells = item.z.rows * item.z.cols;
+      if (item.x && item.x.count !== cells) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["x", "count"],
+          message: `axis x has ${item.x.count} entries but the table has ${cells} cells`,
+        });
+      }
+    });
+
+  const table2dItemSchema = z
+    .strictObject({
+      ...itemBase,
+      kind: z.literal("table2d"),
+      z: tableElementSchema,
+      x: axisSchema.optional(),
+      y: axisSchema.optional(),
+    })
+    .superRefine((item, ctx) => {
+      if (item.x && item.x.count !== item.z.cols) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["x", "count"],
+          message: `axis x has ${item.x.count} entries but the table has ${item.z.cols} columns`,
+        });
+      }
+      if (item.y && item.y.count !== item.z.rows) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["y", "count"],
+          message: `axis y has ${item.y.count} entries but the table has ${item.z.rows} rows`,
+        });
+      }
+    });
+
+  const tuneItemSchema = z.discriminatedUnion(
+    "kind",
+    [constantItemSchema, flagItemSchema, enumItemSchema, table1dItemSchema, table2dItemSchema],
+    { error: 'kind must be one of "constant", "flag", "enum", "table1d", "table2d"' },
+  );
+
+  return {
+    elementSchema,
+    tableElementSchema,
+    axisSchema,
+    constantItemSchema,
+    flagItemSchema,
+    enumItemSchema,
+    table1dItemSchema,
+    table2dItemSchema,
+    tuneItemSchema,
+  };
+}
+
+const itemSchemas = itemSchemasOver(z.string());
+export const { elementSchema, tableElementSchema, axisSchema, tuneItemSchema } = itemSchemas;
 
 export type TuneItem = z.output<typeof tuneItemSchema>;
 export type TuneItemKind = TuneItem["kind"];
-export type ConstantItem = z.output<typeof constantItemSchema>;
-export type FlagItem = z.output<typeof flagItemSchema>;
-export type EnumItem = z.output<typeof enumItemSchema>;
-export type Table1dItem = z.output<typeof table1dItemSchema>;
-export type Table2dItem = z.output<typeof table2dItemSchema>;
+export type ConstantItem = z.output<typeof itemSchemas.constantItemSchema>;
+export type FlagItem = z.output<typeof itemSchemas.flagItemSchema>;
+export type EnumItem = z.output<typeof itemSchemas.enumItemSchema>;
+export type Table1dItem = z.output<typeof itemSchemas.table1dItemSchema>;
+export type Table2dItem = z.output<typeof itemSchemas.table2dItemSchema>;
 
 /** Bytes an element occupies from its address. */
 export function elementSpan(element: ElementSpec, count: number): number {
@@ -319,62 +349,67 @@ export function itemCellCount(item: TuneItem): number {
 export const categorySchema = z.strictObject({ id: itemId, name: z.string().min(1) });
 export type Category = z.infer<typeof categorySchema>;
 
-export const tuneDefinitionSchema = z
-  .strictObject({
-    firmwareId: z.string().min(1, "firmwareId must not be empty"),
-    imageSize: z.number().int().positive("imageSize must be a positive number of bytes"),
-    categories: z.array(categorySchema).default([]),
-    items: z.array(tuneItemSchema),
-  })
-  .superRefine((doc, ctx) => {
-    const categories = new Set(doc.categories.map((c) => c.id));
-    const ids = new Set<string>();
-    doc.items.forEach((item, i) => {
-      if (ids.has(item.id))
-        ctx.addIssue({ code: "custom", path: ["items", i, "id"], message: `item id "${item.id}" is used twice` });
-      ids.add(item.id);
-      if (item.category !== undefined && !categories.has(item.category)) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["items", i, "category"],
-          message: `item "${item.id}" names unknown category "${item.category}"`,
-        });
-      }
-      if (item.categories) {
-        if (item.categories[0] !== item.category) {
+/** The definition document over item schemas from itemSchemasOver. */
+export function tuneDefinitionSchemaOver(items: typeof tuneItemSchema) {
+  return z
+    .strictObject({
+      firmwareId: z.string().min(1, "firmwareId must not be empty"),
+      imageSize: z.number().int().positive("imageSize must be a positive number of bytes"),
+      categories: z.array(categorySchema).default([]),
+      items: z.array(items),
+    })
+    .superRefine((doc, ctx) => {
+      const categories = new Set(doc.categories.map((c) => c.id));
+      const ids = new Set<string>();
+      doc.items.forEach((item, i) => {
+        if (ids.has(item.id))
+          ctx.addIssue({ code: "custom", path: ["items", i, "id"], message: `item id "${item.id}" is used twice` });
+        ids.add(item.id);
+        if (item.category !== undefined && !categories.has(item.category)) {
           ctx.addIssue({
             code: "custom",
-            path: ["items", i, "categories"],
-            message: `item "${item.id}" lists categories that do not start with its category`,
+            path: ["items", i, "category"],
+            message: `item "${item.id}" names unknown category "${item.category}"`,
           });
         }
-        for (const category of item.categories) {
-          if (!categories.has(category)) {
+        if (item.categories) {
+          if (item.categories[0] !== item.category) {
             ctx.addIssue({
               code: "custom",
               path: ["items", i, "categories"],
-              message: `item "${item.id}" names unknown category "${category}"`,
+              message: `item "${item.id}" lists categories that do not start with its category`,
+            });
+          }
+          for (const category of item.categories) {
+            if (!categories.has(category)) {
+              ctx.addIssue({
+                code: "custom",
+                path: ["items", i, "categories"],
+                message: `item "${item.id}" names unknown category "${category}"`,
+              });
+            }
+          }
+        }
+        const parts: Array<[string, ElementSpec, number]> = [["z", item.z, itemCellCount(item)]];
+        if (item.kind === "table1d" || item.kind === "table2d") {
+          if (item.x && !("labels" in item.x)) parts.push(["x", item.x, item.x.count]);
+        }
+        if (item.kind === "table2d" && item.y && !("labels" in item.y)) parts.push(["y", item.y, item.y.count]);
+        for (const [part, element, count] of parts) {
+          const end = element.address + elementSpan(element, count);
+          if (end > doc.imageSize) {
+            ctx.addIssue({
+              code: "custom",
+              path: ["items", i, part, "address"],
+              message: `item "${item.id}" ${part} ends at 0x${end.toString(16)}, beyond the image size 0x${doc.imageSize.toString(16)}`,
             });
           }
         }
-      }
-      const parts: Array<[string, ElementSpec, number]> = [["z", item.z, itemCellCount(item)]];
-      if (item.kind === "table1d" || item.kind === "table2d") {
-        if (item.x && !("labels" in item.x)) parts.push(["x", item.x, item.x.count]);
-      }
-      if (item.kind === "table2d" && item.y && !("labels" in item.y)) parts.push(["y", item.y, item.y.count]);
-      for (const [part, element, count] of parts) {
-        const end = element.address + elementSpan(element, count);
-        if (end > doc.imageSize) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["items", i, part, "address"],
-            message: `item "${item.id}" ${part} ends at 0x${end.toString(16)}, beyond the image size 0x${doc.imageSize.toString(16)}`,
-          });
-        }
-      }
+      });
     });
-  });
+}
+
+export const tuneDefinitionSchema = tuneDefinitionSchemaOver(tuneItemSchema);
 
 export type TuneDefinition = z.output<typeof tuneDefinitionSchema>;
 export type TuneDefinitionInput = z.input<typeof tuneDefinitionSchema>;

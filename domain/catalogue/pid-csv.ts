@@ -4,17 +4,19 @@
  *   Torque:   Name,ShortName,ModeAndPID,Equation,Min,Max,Units,Header
  * VW_Flash marks derived channels with a placeholder address (0xFFFF or
  * 0xFFFFFFFF) and an equation over other channels' "Assign To" names: those
- * rows become computed descriptors. Each row is checked with the contract
- * schema, so the preview shows the errors the API would give.
+ * rows become computed descriptors. Each row is checked with the schema the
+ * API validates with (./checked-schemas: the contract's, its expression
+ * compiled), so the preview shows the errors the API would give.
  */
 
-import { compileExpression, ExpressionError } from "../../contracts/expression";
 import {
   type ComputedDescriptorInput,
   computedDescriptorInputSchema,
   type PidDescriptorInput,
-  pidDescriptorInputSchema,
+  type pidDescriptorInputSchema,
 } from "../../contracts/firmware-support";
+import { compileExpression, ExpressionError } from "../expression";
+import { checkedPidDescriptorInputSchema } from "./checked-schemas";
 
 export const pidCsvFormats = ["vwflash", "torque"] as const;
 export type PidCsvFormat = (typeof pidCsvFormats)[number];
@@ -146,7 +148,7 @@ function issues(error: { issues: Array<{ path: PropertyKey[]; message: string; p
 }
 
 function pidRow(line: number, input: PidDescriptorInput): ParsedRow {
-  const result = pidDescriptorInputSchema.safeParse(input);
+  const result = checkedPidDescriptorInputSchema.safeParse(input);
   if (result.success) return { line, kind: "pid", value: result.data, errors: [] };
   // The preview still shows what was read, as written.
   return {

@@ -4,14 +4,8 @@
  * skipped with its reason, item ids from titles, the item check, and the
  * summary with skips counted by reason.
  */
-import {
-  type ChecksumScheme,
-  type Patch,
-  type TuneDefinition,
-  type TuneItem,
-  type TuneItemKind,
-  tuneItemSchema,
-} from "../../contracts/tune-definition";
+import type { ChecksumScheme, Patch, TuneDefinition, TuneItem, TuneItemKind } from "../../contracts/tune-definition";
+import { checkedTuneItemSchema } from "./checked-schemas";
 import { hexAddress } from "./errors";
 
 export type DefinitionFormat = "xdf" | "xdf-1.x" | "romraider" | "ecuflash";
@@ -101,7 +95,7 @@ export function reasonKind(reason: string): string {
 
 /** One item through the item schema and the image bounds; Skip naming what is wrong. */
 export function checkedItem(document: Record<string, unknown>, imageSize: number): TuneItem {
-  const parsed = tuneItemSchema.safeParse(document);
+  const parsed = checkedTuneItemSchema.safeParse(document);
   if (!parsed.success) {
     skip(parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}`).join("; "));
   }

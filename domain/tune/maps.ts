@@ -9,9 +9,10 @@
  * `toPhysical` is caught here, not on the dyno). A write of several cells is
  * all or nothing.
  */
-import { compileExpression } from "../../contracts/expression";
+
 import type { Axis, AxisValues, ElementSpec, ItemValues, TuneItem } from "../../contracts/tune-definition";
 import { itemCellCount } from "../../contracts/tune-definition";
+import { compileExpression } from "../expression";
 
 export type { AxisValues, ItemValues };
 

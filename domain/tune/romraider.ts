@@ -73,7 +73,7 @@
  *   outside its range) our `byte-sum16`; other types and EcuFlash
  *   `<checksummodule>` are listed as not supported.
  */
-import { validateExpression } from "../../contracts/expression";
+
 import {
   CHECKSUM_LAYOUT,
   type ChecksumScheme,
@@ -81,6 +81,7 @@ import {
   type TuneItem,
   tuneDefinitionSchema,
 } from "../../contracts/tune-definition";
+import { validateExpression } from "../expression";
 import { hexAddress, TuneError } from "./errors";
 import {
   checkedItem,

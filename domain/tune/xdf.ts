@@ -48,7 +48,6 @@
  *   listed as not supported.
  */
 
-import { validateExpression } from "../../contracts/expression";
 import {
   type ChecksumScheme,
   checksumSchemeSchema,
@@ -58,6 +57,7 @@ import {
   type TuneItem,
   tuneDefinitionSchema,
 } from "../../contracts/tune-definition";
+import { validateExpression } from "../expression";
 import { hexAddress, TuneError } from "./errors";
 import {
   checkedItem,

@@ -14,10 +14,9 @@ import {
   tuneFilePatchList,
   tuneFilePatchPageSchema,
   tuneFilePatchSchema,
-  xdfImportedSchema,
   xdfImportSchema,
-  xdfStoredSchema,
 } from "../../contracts/tune-files";
+import { checkedXdfImportedSchema, checkedXdfStoredSchema } from "../../domain/tune/checked-schemas";
 import type { AppContext } from "../context";
 import { tuneFilePatches } from "../db/schema";
 import { RequestValidationError } from "../errors";
@@ -160,7 +159,10 @@ function registerPatchingRoutes(plugin: FastifyInstance, ctx: AppContext) {
    */
   app.post(
     `/${apiRoutes.tuneFilePatches.importDefinition()}`,
-    { config: admin, schema: { body: xdfImportSchema, response: { 200: xdfImportedSchema, 201: xdfStoredSchema } } },
+    {
+      config: admin,
+      schema: { body: xdfImportSchema, response: { 200: checkedXdfImportedSchema, 201: checkedXdfStoredSchema } },
+    },
     async (request, reply) => {
       const answer = await runDefinitionImport(ctx, request.body, actorFrom(request));
       return "saved" in answer ? reply.status(201).send(answer) : answer;

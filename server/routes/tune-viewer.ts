@@ -17,10 +17,10 @@ import {
   type TuneMapsBase,
   tuneItemValuesSchema,
   tuneMapsQuerySchema,
-  tuneMapsSchema,
   tuneVersionQuerySchema,
 } from "../../contracts/tune-files";
 import { changedItemIds, changedRanges, readItem } from "../../domain/tune";
+import { checkedTuneMapsSchema } from "../../domain/tune/checked-schemas";
 import type { AppContext } from "../context";
 import { badRequest, forbidden, notFound } from "../errors";
 import { callerOf } from "../http/auth";
@@ -93,7 +93,7 @@ export async function tuneViewerRoutes(plugin: FastifyInstance, { ctx }: { ctx: 
   /** The definition and the items changed from the base; values come per item. No bytes leave the server. */
   app.get(
     `/${apiRoutes.tuneFiles.maps(":id")}`,
-    { schema: { params: idParams, querystring: tuneMapsQuerySchema, response: { 200: tuneMapsSchema } } },
+    { schema: { params: idParams, querystring: tuneMapsQuerySchema, response: { 200: checkedTuneMapsSchema } } },
     async (request): Promise<TuneMaps> => {
       const { row, stored, base } = await viewedImages(ctx, request.params.id, request.query, callerOf(request));
       const definition = await definitionOf(db, row.firmwareId);

@@ -22,9 +22,9 @@ import {
   patchSchema,
   type TuneDefinition,
   type TuneItem,
-  tuneDefinitionSchema,
 } from "../../contracts/tune-definition";
 import { bytesToHex, copyImage } from "../../domain/tune/bytes";
+import { checkedTuneDefinitionSchema } from "../../domain/tune/checked-schemas";
 import { type ElementType, writeElement } from "../../domain/tune/elements";
 import { hexAddress, TuneError } from "../../domain/tune/errors";
 import { readItem, writeItem } from "../../domain/tune/maps";
@@ -581,7 +581,7 @@ export function generateDemo(options: DemoOptions = {}): Demo {
 
   const alloc = new Allocator(size / 2 + 0x100, size - 0x100);
   const built = buildItems(options.itemCount ?? 42, alloc);
-  const definition = tuneDefinitionSchema.parse({
+  const definition = checkedTuneDefinitionSchema.parse({
     firmwareId,
     imageSize: size,
     categories: CATEGORIES,

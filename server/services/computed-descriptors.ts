@@ -5,8 +5,8 @@
  */
 import { eq, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { validateExpression } from "../../contracts/expression";
 import type { ChannelVariable, computedDescriptorInputSchema } from "../../contracts/firmware-support";
+import { validateExpression } from "../../domain/expression";
 import type { Db, Tx } from "../db/handle";
 import { computedDescriptors, pidDescriptors } from "../db/schema";
 import { invalid } from "./errors";

@@ -3,8 +3,8 @@
  * import (checked as PUT would, written in one transaction, upserting by variable) and the export.
  */
 import { eq, type SQL } from "drizzle-orm";
-import { validateExpression } from "../../contracts/expression";
 import type { ParsedRow, PidCsvFormat } from "../../domain/catalogue/pid-csv";
+import { validateExpression } from "../../domain/expression";
 import type { Db, Tx } from "../db/handle";
 import { computedDescriptors, pidDescriptors } from "../db/schema";
 import { type AuditActor, writeAudit } from "./audit";

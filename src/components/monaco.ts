@@ -1,7 +1,7 @@
 /**
  * Monaco, loaded from our own bundle (never a CDN), with its editor worker and
  * the channel-expression language: highlighting for the sandboxed evaluator's
- * syntax (contracts/expression.ts) and completion of channel variables.
+ * syntax (domain/expression/) and completion of channel variables.
  * Import this module only from lazily loaded code: Monaco is several MB.
  */
 import { loader } from "@monaco-editor/react";

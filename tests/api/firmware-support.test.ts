@@ -112,6 +112,29 @@ describe.each(apiDatabases)("firmware support API on %s", (kind) => {
       expect(await rows(firmwareSupport)).toBe(before);
     });
 
+    it("refuses a definition whose scaling does not compile, naming the item's field, and stores nothing", async () => {
+      const before = await rows(firmwareSupport);
+      const [first, ...rest] = demo.firmware.definition.items;
+      const definition = {
+        ...demo.firmware.definition,
+        items: [{ ...first, z: { ...first.z, toPhysical: "X*(2" } }, ...rest],
+      };
+      const bad = await call(
+        "PUT",
+        "/firmware-support/firmware-support",
+        admin,
+        firmwareBody({ firmwareId: "OTHER2", definition: { ...definition, firmwareId: "OTHER2" } }),
+      );
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().data).toEqual([
+        {
+          path: "definition.items.0.z.toPhysical",
+          message: `expression "X*(2": Expected ')' but the expression ended at 4`,
+        },
+      ]);
+      expect(await rows(firmwareSupport)).toBe(before);
+    });
+
     it.each([["dealer"], ["customer"]] as const)("refuses the %s role (403) and changes nothing", async (role) => {
       const user = role === "dealer" ? dealer : customer;
       expect((await call("GET", "/firmware-support", user)).statusCode).toBe(403);
@@ -414,6 +437,21 @@ describe.each(apiDatabases)("firmware support API on %s", (kind) => {
       expect(refused.statusCode).toBe(409);
       expect(refused.json().description).toContain('PID template "Boost"');
       expect(await rows(pidDescriptors)).toBe(3);
+    });
+
+    it("refuses a PID descriptor whose expression does not compile, with the column, and stores nothing", async () => {
+      const before = await rows(pidDescriptors);
+      const bad = await call("PUT", "/firmware-support/pid-descriptors", admin, {
+        name: "Coolant",
+        variable: "coolant",
+        source: "uds",
+        address: "0xf405",
+        length: 1,
+        expression: "x - 40 +",
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().data).toEqual([{ path: "expression", message: "Unexpected end of expression at 8 (at 9)" }]);
+      expect(await rows(pidDescriptors)).toBe(before);
     });
 
     it("checks computed expressions: a typo comes back with its position, unknown channels by name", async () => {

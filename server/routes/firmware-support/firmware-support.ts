@@ -6,11 +6,11 @@ import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import {
-  firmwareSupportInputSchema,
   firmwareSupportList,
   firmwareSupportPageSchema,
   firmwareSupportSchema,
 } from "../../../contracts/firmware-support";
+import { checkedFirmwareSupportInputSchema } from "../../../domain/catalogue/checked-schemas";
 import type { AppContext } from "../../context";
 import { firmwareSupport } from "../../db/schema";
 import { idParams } from "../../http/crud";
@@ -81,7 +81,7 @@ function registerRecordRoutes(plugin: FastifyInstance, ctx: AppContext) {
     {
       config: admin,
       schema: {
-        body: firmwareSupportInputSchema,
+        body: checkedFirmwareSupportInputSchema,
         response: { 200: firmwareSupportSchema, 201: firmwareSupportSchema },
       },
     },

@@ -8,12 +8,13 @@ import { z } from "zod";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import {
   type PidDescriptor,
-  pidDescriptorInputSchema,
+  type pidDescriptorInputSchema,
   pidDescriptorList,
   pidDescriptorSchema,
   pidImportPreviewSchema,
   pidImportResultSchema,
 } from "../../../contracts/firmware-support";
+import { checkedPidDescriptorInputSchema } from "../../../domain/catalogue/checked-schemas";
 import { parsePidCsv, pidCsvFormats, writePidCsv } from "../../../domain/catalogue/pid-csv";
 import type { AppContext } from "../../context";
 import type { Tx } from "../../db/handle";
@@ -76,7 +77,7 @@ export async function pidDescriptorRoutes(plugin: FastifyInstance, { ctx }: { ct
     path: `/${apiPaths["pid-descriptors"].record}`,
     table: pidDescriptors,
     idColumn: pidDescriptors.id,
-    input: pidDescriptorInputSchema,
+    input: checkedPidDescriptorInputSchema,
     output: pidDescriptorSchema,
     list: pidListSpec,
     async prepare(tx, input, existingId) {

@@ -2,7 +2,8 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiRoutes } from "../../../contracts/api-paths";
-import { inspectPatchSchema, localInspectionSchema, patchPreviewSchema } from "../../../contracts/tune-files";
+import { inspectPatchSchema, patchPreviewSchema } from "../../../contracts/tune-files";
+import { checkedLocalInspectionSchema } from "../../../domain/tune/checked-schemas";
 import type { AppContext } from "../../context";
 import { callerOf } from "../../http/auth";
 import { requireFile, withBufferedUpload } from "../../http/uploads";
@@ -18,7 +19,7 @@ export function registerInspectionRoutes(plugin: FastifyInstance, ctx: AppContex
     {
       schema: {
         querystring: z.strictObject({ definition: z.stringbool().default(false) }),
-        response: { 200: localInspectionSchema },
+        response: { 200: checkedLocalInspectionSchema },
       },
     },
     async (request) =>

@@ -4,8 +4,8 @@
  * would make are made here, under the same row locks.
  */
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { compileExpression, ExpressionError } from "../../../contracts/expression";
 import type { ExpressionIssue } from "../../../contracts/firmware-support";
+import { compileExpression, ExpressionError } from "../../../domain/expression";
 import type { Tx } from "../../db/handle";
 import {
   computedDescriptors,

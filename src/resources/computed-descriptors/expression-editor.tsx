@@ -5,7 +5,7 @@
  */
 import Editor, { type OnMount } from "@monaco-editor/react";
 import { useEffect, useRef } from "react";
-import type { ExpressionErrorInfo } from "../../../contracts/expression";
+import type { ExpressionErrorInfo } from "../../../domain/expression";
 import { type ChannelVariable, EXPRESSION_LANGUAGE, monaco, setCompletionChannels } from "../../components/monaco";
 
 type EditorInstance = Parameters<OnMount>[0];

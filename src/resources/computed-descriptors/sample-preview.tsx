@@ -5,7 +5,7 @@
  */
 import { Table, Typography } from "antd";
 import { useMemo } from "react";
-import { compileExpression } from "../../../contracts/expression";
+import { compileExpression } from "../../../domain/expression";
 
 export interface SampleChannel {
   variable: string;

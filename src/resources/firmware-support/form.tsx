@@ -1,12 +1,14 @@
 /**
- * Create or edit a firmware record with the contract schema; PUT creates or
+ * Create or edit a firmware record with the schema the server validates with
+ * (the contract's, its definition's scalings checked by the domain); PUT creates or
  * updates by firmware id. Identify rules, checksum schemes and the
  * map definition are JSON documents (their shapes are the schemas in
  * contracts/tune-definition.ts).
  */
 import { Form, Input, InputNumber } from "antd";
 import { apiPaths } from "../../../contracts/api-paths";
-import { type FirmwareSupport, firmwareSupportInputSchema } from "../../../contracts/firmware-support";
+import type { FirmwareSupport } from "../../../contracts/firmware-support";
+import { checkedFirmwareSupportInputSchema } from "../../../domain/catalogue/checked-schemas";
 import { Field, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { JsonField } from "../../components/resource/json-field";
 import { RecordForm } from "../../components/resource/record-form";
@@ -19,7 +21,7 @@ function FirmwareFormFields({
   record?: FirmwareSupport;
   onSaved: (record: FirmwareSupport) => void;
 }) {
-  const form = useContractForm(firmwareSupportInputSchema, {
+  const form = useContractForm(checkedFirmwareSupportInputSchema, {
     firmwareId: record?.firmwareId ?? "",
     ecuFamily: record?.ecuFamily ?? "",
     manufacturer: record?.manufacturer ?? "",

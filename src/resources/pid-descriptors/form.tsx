@@ -1,6 +1,7 @@
 import { Col, Form, Input, InputNumber, Row, Select, Switch } from "antd";
 import { apiPaths } from "../../../contracts/api-paths";
-import { PID_SOURCES, type PidDescriptor, pidDescriptorInputSchema } from "../../../contracts/firmware-support";
+import { PID_SOURCES, type PidDescriptor } from "../../../contracts/firmware-support";
+import { checkedPidDescriptorInputSchema } from "../../../domain/catalogue/checked-schemas";
 import { Field, FirmwareIdsField, FormError, SaveButton, useContractForm } from "../../components/resource/form";
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
@@ -11,7 +12,7 @@ export const sourceOptions = PID_SOURCES.map((value) => ({
 }));
 
 function PidFields({ record, onSaved }: { record?: PidDescriptor; onSaved: () => void }) {
-  const form = useContractForm(pidDescriptorInputSchema, {
+  const form = useContractForm(checkedPidDescriptorInputSchema, {
     ...(record && { id: record.id }),
     name: record?.name ?? "",
     variable: record?.variable ?? "",

@@ -82,14 +82,13 @@ describe("map definition schema", () => {
     ).toEqual(['items.0.z: Unrecognized key: "scale"']);
   });
 
-  it("refuses a bad scaling expression with its position", () => {
-    expect(
-      issues(tuneDefinitionSchema, {
-        firmwareId: "F",
-        imageSize: 256,
-        items: [{ id: "c", title: "C", kind: "constant", z: { address: 4, toPhysical: "X*(2" } }],
-      }),
-    ).toEqual([`items.0.z.toPhysical: expression "X*(2": Expected ')' but the expression ended at 4`]);
+  it("takes a scaling as a string, leaving the check that it compiles to the domain", () => {
+    const doc = tuneDefinitionSchema.parse({
+      firmwareId: "F",
+      imageSize: 256,
+      items: [{ id: "c", title: "C", kind: "constant", z: { address: 4, toPhysical: "X*(2" } }],
+    });
+    expect(doc.items[0].z.toPhysical).toBe("X*(2");
   });
 
   it("refuses axes whose counts disagree with the table", () => {

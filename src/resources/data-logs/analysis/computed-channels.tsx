@@ -1,7 +1,7 @@
 import { Alert, Button, Flex, Input, List, Space, Typography } from "antd";
 import { useState } from "react";
 import type { LogComputedDescriptor } from "../../../../contracts/data-logs";
-import { validateExpression } from "../../../../contracts/expression";
+import { validateExpression } from "../../../../domain/expression";
 
 export interface ComputedDefinition {
   name: string;

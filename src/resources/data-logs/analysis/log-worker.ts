@@ -4,7 +4,7 @@
  * under the cursor, extended with computed channels and run through the virtual dyno without
  * the page ever waiting on a loop over every sample.
  */
-import { compileExpression, ExpressionError } from "../../../../contracts/expression";
+import { compileExpression, ExpressionError } from "../../../../domain/expression";
 import { codePosition, decodeColumn, decoder, type EncodedColumn, gapCode } from "../../../../domain/logs/column-codes";
 import { type ArrayPlace, arrayCodes, readColumnsLayout, storedBytes } from "../../../../domain/logs/serialize";
 import type { LogChannel } from "../../../../domain/logs/types";

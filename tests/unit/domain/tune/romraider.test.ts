@@ -6,7 +6,8 @@
  * read back from an image made for them.
  */
 import { describe, expect, it } from "vitest";
-import { type TuneItem, tuneDefinitionSchema } from "../../../../contracts/tune-definition";
+import type { TuneItem } from "../../../../contracts/tune-definition";
+import { checkedTuneDefinitionSchema } from "../../../../domain/tune/checked-schemas";
 import { verifyAll } from "../../../../domain/tune/checksums";
 import { combineDefinitionFiles, importDefinition } from "../../../../domain/tune/definition-import";
 import { TuneError } from "../../../../domain/tune/errors";
@@ -195,7 +196,7 @@ describe("RomRaider definition import", () => {
       "Checksum Fix",
       "Diagnostics",
     ]);
-    expect(tuneDefinitionSchema.safeParse(result.definition).success).toBe(true);
+    expect(checkedTuneDefinitionSchema.safeParse(result.definition).success).toBe(true);
     expect(result.summary).toMatchObject({
       items: 9,
       byKind: { table2d: 2, table1d: 2, constant: 2, enum: 1, flag: 2 },
@@ -518,7 +519,7 @@ describe("EcuFlash definition import", () => {
       "enum Case",
       "table1d Ignition Advance Compensation - Coolant Temperature",
     ]);
-    expect(tuneDefinitionSchema.safeParse(result.definition).success).toBe(true);
+    expect(checkedTuneDefinitionSchema.safeParse(result.definition).success).toBe(true);
     expect(result.skipped.map(({ element, title, reason }) => ({ element, title, reason }))).toEqual([
       { element: "table", title: "Speed Limit", reason: 'scaling "VehicleSpeed" is not defined in this file' },
       { element: "checksummodule", title: "mitsucan", reason: "not supported: EcuFlash checksum module mitsucan" },

@@ -9,7 +9,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type TuneItem, tuneDefinitionSchema } from "../../../../contracts/tune-definition";
+import type { TuneItem } from "../../../../contracts/tune-definition";
+import { checkedTuneDefinitionSchema } from "../../../../domain/tune/checked-schemas";
 import { readItem } from "../../../../domain/tune/maps";
 import { importXdf, type XdfImport } from "../../../../domain/tune/xdf";
 import { exportXdf } from "../../../../domain/tune/xdf-export";
@@ -83,7 +84,7 @@ describe("real TunerPro definitions import as TunerPro reads them", () => {
         reading.checksums,
       );
       // The importer checks items one by one; the document as a whole must pass the contract too.
-      const document = tuneDefinitionSchema.safeParse(result.definition);
+      const document = checkedTuneDefinitionSchema.safeParse(result.definition);
       expect(document.error?.issues.slice(0, 3)).toBeUndefined();
       expect(document.data).toEqual(result.definition);
       for (const s of result.skipped) {

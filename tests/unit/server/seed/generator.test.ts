@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { CHECKSUM_LAYOUT, CHECKSUM_TYPES, tuneDefinitionSchema } from "../../../../contracts/tune-definition";
+import { CHECKSUM_LAYOUT, CHECKSUM_TYPES } from "../../../../contracts/tune-definition";
+import { checkedTuneDefinitionSchema } from "../../../../domain/tune/checked-schemas";
 import { fixAll, verifyAll } from "../../../../domain/tune/checksums";
 import { diffImages } from "../../../../domain/tune/diff";
 import { matchesIdentify } from "../../../../domain/tune/identify";
@@ -53,7 +54,7 @@ describe("demo firmware generator", () => {
       .flatMap((i) => (i.kind === "table2d" ? [i.x, i.y] : i.kind === "table1d" ? [i.x] : []))
       .filter((a) => a !== undefined);
     expect(axes.some((a) => "labels" in a) && axes.some((a) => "address" in a)).toBe(true);
-    expect(tuneDefinitionSchema.parse(demo.firmware.definition)).toEqual(demo.firmware.definition);
+    expect(checkedTuneDefinitionSchema.parse(demo.firmware.definition)).toEqual(demo.firmware.definition);
   });
 
   it("writes plausible map values that read back through the definition", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compileExpression, ExpressionError, parseExpression, validateExpression } from "../../../contracts/expression";
-import { thrownBy } from "../support/thrown";
+import { compileExpression, ExpressionError } from "../../../../domain/expression";
+import { thrownBy } from "../../support/thrown";
 
 const evaluate = (src: string, scope: Record<string, number> = {}, prev?: Record<string, number>) =>
   compileExpression(src).evaluate(scope, prev);
@@ -93,28 +93,7 @@ describe("expression evaluation", () => {
   });
 });
 
-describe("expression errors", () => {
-  it("names an unexpected token with its position and length", () => {
-    const error = errorOf(() => parseExpression("(X + 1))"));
-    expect(error.message).toBe("Unexpected token ')' at 7");
-    expect(error.position).toBe(7);
-    expect(error.length).toBe(1);
-  });
-
-  it("reports an expression that ends too early", () => {
-    expect(errorOf(() => parseExpression("X *")).message).toBe("Unexpected end of expression at 3");
-    expect(errorOf(() => parseExpression("(X + 1")).message).toBe("Expected ')' but the expression ended at 6");
-    expect(errorOf(() => parseExpression("")).message).toBe("Empty expression");
-  });
-
-  it("refuses characters and malformed numbers", () => {
-    expect(errorOf(() => parseExpression("X $ 2")).message).toBe("Unexpected character '$' at 2");
-    const number = errorOf(() => parseExpression("2x + 1"));
-    expect(number.message).toBe("Invalid number '2x' at 0");
-    expect(number.length).toBe(2);
-    expect(errorOf(() => parseExpression("0x")).message).toBe("Invalid number '0x' at 0");
-  });
-
+describe("expression compile errors", () => {
   it("refuses unknown variables when the allowed ones are given", () => {
     const error = errorOf(() => compileExpression("(map - baro) * 0.145", { variables: ["map", "amb_press"] }));
     expect(error.message).toBe("Unknown variable 'baro' at 7");
@@ -131,16 +110,5 @@ describe("expression errors", () => {
       "Function 'min' expects at least 1 argument, got 0 at 0",
     );
     expect(errorOf(() => compileExpression("prev(X + 1)")).message).toBe("prev() takes a variable name at 7");
-  });
-
-  it("validates for forms without throwing", () => {
-    expect(validateExpression("(map - amb_press) * 0.145", ["map", "amb_press"])).toEqual({
-      ok: true,
-      variables: ["map", "amb_press"],
-    });
-    expect(validateExpression("map * ", ["map"])).toEqual({
-      ok: false,
-      error: { message: "Unexpected end of expression at 6", position: 6, length: 1 },
-    });
   });
 });
