@@ -193,6 +193,25 @@ export type TuneFile = z.infer<typeof tuneFileSchema>;
 /** `GET /tune-files`: a page of tunes, never with their versions. */
 export const tuneFilePageSchema = listResponseSchema(tuneFileSchema);
 
+/**
+ * A published tune as a signed-out visitor reads it in a dealer's catalogue: what is for sale and
+ * for how much, without the dealer's user id, the buyers it is offered to or any version's detail.
+ */
+export const publicTuneFileSchema = tuneFileSchema.pick({
+  id: true,
+  dealerName: true,
+  firmwareId: true,
+  title: true,
+  description: true,
+  priceCents: true,
+  currency: true,
+  mayView: true,
+  mayDownload: true,
+  updatedAt: true,
+});
+export type PublicTuneFile = z.infer<typeof publicTuneFileSchema>;
+export const publicTuneFilePageSchema = listResponseSchema(publicTuneFileSchema);
+
 export const inspectionChangeSchema = z.strictObject({
   start: z.number().int(),
   end: z.number().int(),

@@ -19,7 +19,7 @@ import {
   dealerStatusChangeSchema,
 } from "../../contracts/dealers";
 import { dealerProfileSummarySchema, dealerRequestSchema } from "../../contracts/public-site";
-import { tuneFilePageSchema } from "../../contracts/tune-files";
+import { publicTuneFilePageSchema, tuneFilePageSchema } from "../../contracts/tune-files";
 import { dealerSettingsSchema } from "../../contracts/tuning-requests";
 import type { AppContext } from "../context";
 import { dealerProfiles } from "../db/schema";
@@ -28,7 +28,7 @@ import { idParams } from "../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import type { ZodTypeProvider } from "../http/zod";
 import { actorFrom } from "../services/audit";
-import { dealerTunePage } from "../services/dealers/catalogue";
+import { dealerTunePage, publicDealerTunePage } from "../services/dealers/catalogue";
 import {
   applyForDealer,
   changeDealerSettings,
@@ -89,14 +89,27 @@ function registerDirectoryRoutes(plugin: FastifyInstance, ctx: AppContext) {
     async (request) => dealerFor(db, request.caller, request.params.id),
   );
 
-  /** A dealer's published catalogue, with the list query (filter by firmware, search by title). */
+  /**
+   * A dealer's published catalogue, with the list query (filter by firmware, search by title):
+   * signed-in callers get the tunes offered to them with what they may do; a visitor the tunes
+   * sold to anyone, in their public shape.
+   */
   app.get(
     `${DEALERS}/:id/tune-files`,
-    { config: { list: tuneListSpec }, schema: { params: idParams, response: { 200: tuneFilePageSchema } } },
-    async (request) =>
-      dealerTunePage(db, callerOf(request), request.params.id, (select, scope) =>
-        runList(db, tuneListSpec, listQueryOf(request, tuneListSpec), select, scope),
-      ),
+    {
+      config: { public: true, optionalCaller: true, list: tuneListSpec },
+      schema: { params: idParams, response: { 200: z.union([tuneFilePageSchema, publicTuneFilePageSchema]) } },
+    },
+    async (request) => {
+      const query = listQueryOf(request, tuneListSpec);
+      return request.caller
+        ? dealerTunePage(db, request.caller, request.params.id, (select, scope) =>
+            runList(db, tuneListSpec, query, select, scope),
+          )
+        : publicDealerTunePage(db, request.params.id, (select, scope) =>
+            runList(db, tuneListSpec, query, select, scope),
+          );
+    },
   );
 
   /**

@@ -20,6 +20,7 @@ import type { Db } from "../db/connection";
 import type { Tx } from "../db/handle";
 import {
   bakedTuneFiles,
+  dealerProfiles,
   tuneFilePurchases,
   tuneFiles,
   tuneFileVersions,
@@ -40,8 +41,16 @@ export type VehicleRow = typeof userVehicles.$inferSelect;
 
 export const isAdmin = (caller: VerifiedCaller) => caller.role === "admin";
 
-/** A tune file's columns with its dealer's name. */
-export const tuneColumns = { ...getTableColumns(tuneFiles), dealerName: users.displayName };
+/**
+ * A tune file's columns with its seller's name: the dealer profile's business name, the one the
+ * directory, the request form and the orders show, and the user's display name only without a profile.
+ */
+export const tuneColumns = {
+  ...getTableColumns(tuneFiles),
+  dealerName: sql<
+    string | null
+  >`coalesce((SELECT ${dealerProfiles.businessName} FROM ${dealerProfiles} WHERE ${dealerProfiles.userUid} = ${tuneFiles.dealerUid}), ${users.displayName})`,
+};
 
 export async function tuneRow(db: Handle, id: string): Promise<TuneRow> {
   const [row] = await db

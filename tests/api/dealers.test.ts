@@ -256,12 +256,52 @@ describe.each(apiDatabases)("dealers on %s", (kind) => {
     await apply(applicant, "Tuning Typo GmbH");
   });
 
-  it("lists a dealer's published catalogue to signed-in users, filterable by firmware", async () => {
-    expect((await call("GET", `/dealers/${sellerProfileId}/tune-files`, null)).statusCode).toBe(401);
+  it("lists a dealer's published catalogue to signed-in users, filterable by firmware, named by the business", async () => {
     const page = (await call("GET", `/dealers/${sellerProfileId}/tune-files`, customer)).json();
     expect(page.data.map((t: { title: string }) => t.title)).toEqual(["Golf R Stage 1"]);
+    // The seller is named as the directory names them, not by the user's display name ("Sam Seller").
+    expect(page.data[0].dealerName).toBe("Boost Works");
+    expect((await call("GET", `/tune-files/${page.data[0].id}`, customer)).json().dealerName).toBe("Boost Works");
     expect(
       (await call("GET", `/dealers/${sellerProfileId}/tune-files?firmwareId[eq]=OTHER`, customer)).json().data,
     ).toEqual([]);
+  });
+
+  it("shows a visitor the tunes a dealer sells to anyone, in their public shape only", async () => {
+    const offered = await upload("/tune-files", seller, demo.tune.image, { title: "Golf R Private" });
+    expect(offered.statusCode, offered.body).toBe(201);
+    const listed = await call("PUT", `/tune-files/${offered.json().id}/publish`, seller, {
+      priceCents: 9900,
+      currency: "EUR",
+      buyerEmails: [customer.email],
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    const anonymous = await call("GET", `/dealers/${sellerProfileId}/tune-files`, null);
+    expect(anonymous.statusCode, anonymous.body).toBe(200);
+    const page = anonymous.json();
+    // Neither the draft nor the tune offered to one named buyer.
+    expect(page.data).toEqual([
+      {
+        id: expect.any(String),
+        dealerName: "Boost Works",
+        firmwareId: demo.firmware.firmwareId,
+        title: "Golf R Stage 1",
+        description: expect.any(String),
+        priceCents: 24900,
+        currency: "EUR",
+        mayView: expect.any(Boolean),
+        mayDownload: expect.any(Boolean),
+        updatedAt: expect.any(String),
+      },
+    ]);
+    expect(anonymous.body).not.toContain(seller.uid);
+    expect(anonymous.body).not.toContain(customer.email);
+    // The named buyer, signed in, sees the tune offered to them.
+    const theirs = (await call("GET", `/dealers/${sellerProfileId}/tune-files?sort=title`, customer)).json().data;
+    expect(theirs.map((t: { title: string }) => t.title).sort()).toEqual(["Golf R Private", "Golf R Stage 1"]);
+    // A dealer the directory does not show has no public catalogue either.
+    const pending = await createUser(test, "customer");
+    const pendingId = await apply(pending, "Hidden Tuning");
+    expect((await call("GET", `/dealers/${pendingId}/tune-files`, null)).statusCode).toBe(404);
   });
 });

@@ -69,14 +69,15 @@ test("a share link that does not exist shows nothing of any log", async ({ page 
   await expect(page.getByTestId("log-chart")).toHaveCount(0);
 });
 
-test("a customer files a log under their vehicle: the list shows and filters by it, the dyno keeps its profile with it", async ({
+test("a customer's log is filed under their only vehicle: the list shows and filters by it, the dyno keeps its profile with it", async ({
   page,
 }) => {
   await new LoginPage(page).open("/tuning-tools/data-logs");
   await new LoginPage(page).signIn(demoUsers.customer);
   const list = new DataLogsPage(page);
   await expect(page.getByRole("heading", { name: "Data logs" })).toBeVisible();
-  await list.uploadFor("Demo hatchback (WDEMZZZ0000000001)");
+  // The account has one car: the upload is filed under it without choosing.
+  await expect(list.uploadVehicle()).toContainText("Demo hatchback (WDEMZZZ0000000001)");
   await list.upload(JB4_FIXTURE);
 
   const view = new LogView(page);

@@ -17,6 +17,23 @@ test("a visitor finds the demo dealer by a vehicle they tune, and is told when n
   await expect(dealers).not.toContainText("@");
 });
 
+test("a visitor opens a dealer's page from the directory, sees their tunes, and asks them for a custom tune once signed in", async ({
+  page,
+}) => {
+  await page.goto("/managed-dealers");
+  await page.getByRole("table", { name: "Dealers" }).getByRole("link", { name: "Demo Performance Ltd" }).click();
+  await expect(page.getByRole("heading", { level: 2, name: "Demo Performance Ltd" })).toBeVisible();
+  const tunes = page.getByRole("table", { name: "Tunes" });
+  await expect(tunes.getByRole("row").filter({ hasText: "DEMO-ECU-0001" }).first()).toContainText("€249.00");
+  await page.getByRole("button", { name: "Sign in to ask this dealer for a custom tune" }).click();
+  await new LoginPage(page).signIn(demoUsers.customer);
+  // Back on the dealer's page, signed in: the request form opens for the customer's only car with this dealer chosen.
+  await page.getByRole("button", { name: "Ask this dealer for a custom tune" }).click();
+  const ask = page.getByRole("form", { name: "Ask for a custom tune" });
+  await expect(page.getByRole("dialog").getByText("For Demo hatchback")).toBeVisible();
+  await expect(ask.locator(".ant-select-selection-item").first()).toContainText("Demo Performance Ltd");
+});
+
 test("an admin approves a dealer application with the reason the applicant is told", async ({
   page,
   request,

@@ -53,6 +53,7 @@ export const WALKED_ROUTES: WalkedRoute[] = [
   { path: "/docs/:slug", guard: "public", params: { slug: { fixed: "getting-started" } } },
   { path: "/shared/logs/:token", guard: "public", params: { token: { shareOfFirstLog: true } } },
   { path: "/managed-dealers", guard: "public" },
+  { path: "/managed-dealers/:id", guard: "public", params: { id: firstOf("dealers", "id", "customer") } },
 
   { path: "/dashboard", guard: "auth" },
   { path: "/profile", guard: "auth" },

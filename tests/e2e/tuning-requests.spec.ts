@@ -90,6 +90,10 @@ test("a custom tune end to end: asked with a log, quoted, paid in the sandbox, d
   await quote.getByRole("button", { name: "Send the quote" }).click();
   await expect(dealerTicket.locator(".ant-tag").filter({ hasText: "quoted" })).toBeVisible();
   await expect(ticket.locator(".ant-tag").filter({ hasText: "quoted" })).toBeVisible();
+  // Both sides read when it is due: the quote's day plus the 4 days.
+  const due = `due ${new Date(Date.now() + 4 * 86_400_000).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric" })}`;
+  await expect(ticket.getByTestId("due-date")).toHaveText(due);
+  await expect(dealerTicket.getByTestId("due-date")).toHaveText(due);
 
   // The customer pays in the sandbox and comes back to the ticket.
   await ticket.getByRole("button", { name: /Pay €350\.00/ }).click();
@@ -99,9 +103,15 @@ test("a custom tune end to end: asked with a log, quoted, paid in the sandbox, d
   await expect(page.getByText("is paid: the dealer starts work")).toBeVisible();
   await page.getByRole("link", { name: "Back to the car" }).click();
   await expect(ticket.locator(".ant-tag").filter({ hasText: "paid" })).toBeVisible();
+  // Opened by the link's `?request=`, the ticket closes with Escape, and opens again from the car's list.
+  await page.keyboard.press("Escape");
+  await expect(ticket).toBeHidden();
+  await page.getByRole("table", { name: "Tuning requests" }).getByText(reference, { exact: true }).click();
+  await expect(ticket.locator(".ant-tag").filter({ hasText: "paid" })).toBeVisible();
 
   // The dealer starts and delivers revision 1.
   await expect(dealerTicket.locator(".ant-tag").filter({ hasText: "paid" })).toBeVisible();
+  await expect(dealerTicket.getByText("moves the request to in progress")).toBeVisible();
   await dealerTicket.getByRole("button", { name: "Start work" }).click();
   await expect(dealerTicket.locator(".ant-tag").filter({ hasText: "in progress" })).toBeVisible();
   await dealerTicket.getByLabel("Revision note").fill("Stage 2 base for E85");
@@ -140,6 +150,12 @@ test("a custom tune end to end: asked with a log, quoted, paid in the sandbox, d
     .first()
     .setInputFiles({ name: "rev2.bin", mimeType: "application/octet-stream", buffer: Buffer.from(second) });
   await expect(dealerTicket.getByTestId("revision")).toHaveCount(2);
+  // Escape closes the queue's drawer; the queue shows the due day.
+  await dealer.keyboard.press("Escape");
+  await expect(dealerTicket).toBeHidden();
+  await expect(
+    dealer.getByRole("table", { name: "Tuning requests" }).getByRole("row").filter({ hasText: reference }),
+  ).toContainText(due.replace("due ", ""));
   await dealerContext.close();
 
   await expect(ticket.getByTestId("revision")).toHaveCount(2);

@@ -10,6 +10,7 @@ import { Drawer } from "antd";
 import type { ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router";
 import type { DrawerAction } from "../../routing/drawer-routes";
+import { useEscapeCloses } from "../escape-closes";
 
 export interface DrawerRoute {
   /** The drawer the route opens, or null on the list itself. */
@@ -51,6 +52,7 @@ export function RouteDrawer({
   children: ReactNode;
   width?: number;
 }) {
+  useEscapeCloses(open, onClose);
   return (
     <Drawer open={open} title={title} onClose={onClose} width={width} destroyOnHidden>
       {open && children}

@@ -15,7 +15,16 @@ import { VehicleLogsSelect } from "./vehicle-logs-select";
 const FUELS = ["95", "98", "100", "E85", "diesel", "other"] as const;
 const TRANSMISSIONS = ["manual", "automatic", "dct", "other"] as const;
 
-export function NewTuningRequest({ vehicle, onMade }: { vehicle: Vehicle; onMade: (ticket: TuningRequest) => void }) {
+export function NewTuningRequest({
+  vehicle,
+  dealerId = "",
+  onMade,
+}: {
+  vehicle: Vehicle;
+  /** The dealer chosen already (asked from the dealer's page). */
+  dealerId?: string;
+  onMade: (ticket: TuningRequest) => void;
+}) {
   const dealers = useCustom<{ data: Dealer[] }>({
     url: apiPaths["managed-dealers"].list,
     method: "get",
@@ -23,7 +32,7 @@ export function NewTuningRequest({ vehicle, onMade }: { vehicle: Vehicle; onMade
   });
   const form = useContractForm(tuningRequestCreateSchema, {
     vehicleId: vehicle.id,
-    dealerId: "",
+    dealerId,
     questionnaire: {
       fuel: "98",
       transmission: "manual",

@@ -2,6 +2,7 @@
 import { Badge, Table, Typography } from "antd";
 import type { TuningRequestSummary } from "../../../contracts/tuning-requests";
 import { formatMoney } from "../../lib/money";
+import { formatDueDay } from "../../lib/quote-due";
 import { StateTag } from "./state-tag";
 
 const age = (at: string) => {
@@ -59,6 +60,11 @@ export function RequestTable({
           title: "Quote",
           render: (_, request: TuningRequestSummary) =>
             request.quote ? formatMoney(request.quote.priceCents, request.quote.currency) : "—",
+        },
+        {
+          key: "due",
+          title: "Due",
+          render: (_, request: TuningRequestSummary) => (request.quote ? formatDueDay(request.quote) : "—"),
         },
         { dataIndex: "revisions", title: "Revisions", align: "right" },
       ]}

@@ -6,7 +6,20 @@
  */
 import { UploadOutlined } from "@ant-design/icons";
 import { type HttpError, useCustomMutation, useGo } from "@refinedev/core";
-import { Alert, Button, Checkbox, Flex, Form, Input, InputNumber, Popconfirm, Select, Space, Upload } from "antd";
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Popconfirm,
+  Select,
+  Space,
+  Typography,
+  Upload,
+} from "antd";
 import { useState } from "react";
 import { apiRoutes } from "../../../contracts/api-paths";
 import type { Checkout } from "../../../contracts/payments";
@@ -315,13 +328,19 @@ export function TicketActions({ ticket, onChanged, side }: Props & { side: "cust
         {can("deliver") && <Deliver ticket={ticket} onChanged={onChanged} />}
         <Space wrap>
           {can("start") && (
-            <Button
-              type="primary"
-              loading={pending}
-              onClick={() => send({ action: "start" }, `${ticket.reference}: work started`)}
-            >
-              Start work
-            </Button>
+            <Flex gap={8} align="center" wrap>
+              <Button
+                type="primary"
+                loading={pending}
+                onClick={() => send({ action: "start" }, `${ticket.reference}: work started`)}
+              >
+                Start work
+              </Button>
+              <Typography.Text type="secondary">
+                Tells the customer you have started and moves the request to in progress; delivering a revision does not
+                need it.
+              </Typography.Text>
+            </Flex>
           )}
           {can("decline") && (
             <ReasonAction

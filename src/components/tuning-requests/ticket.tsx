@@ -26,9 +26,11 @@ import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { apiRoutes } from "../../../contracts/api-paths";
 import type { DataLogSummary } from "../../../contracts/data-logs";
+import { FINAL_STATES } from "../../../contracts/tuning-request-states";
 import { TUNING_REQUEST_EVENT, type TuningRequest, type TuningRequestEvent } from "../../../contracts/tuning-requests";
 import { failureText } from "../../lib/http-errors";
 import { formatMoney } from "../../lib/money";
+import { formatDueDay } from "../../lib/quote-due";
 import { API_PREFIX } from "../../providers/data-provider";
 import { useSession } from "../../providers/session-context";
 import { openSessionStream } from "../../providers/session-stream";
@@ -219,6 +221,9 @@ export function TuningRequestTicket({ id, side }: { id: string; side: "customer"
         {ticket.assignee && <Tag>worked by {ticket.assignee}</Tag>}
         {ticket.quote && (
           <Tag color="blue">{`${formatMoney(ticket.quote.priceCents, ticket.quote.currency)} · ${ticket.quote.expectedDays} days`}</Tag>
+        )}
+        {ticket.quote && !FINAL_STATES.includes(ticket.state) && (
+          <Tag data-testid="due-date">{`due ${formatDueDay(ticket.quote)}`}</Tag>
         )}
       </Space>
       {ticket.closedReason && (

@@ -10,6 +10,7 @@ import { useSearchParams } from "react-router";
 import { apiRoutes } from "../../../contracts/api-paths";
 import type { TuningRequestSummary } from "../../../contracts/tuning-requests";
 import type { Vehicle } from "../../../contracts/user-vehicles";
+import { useEscapeCloses } from "../escape-closes";
 import { NewTuningRequest } from "../tuning-requests/new-request";
 import { RequestTable } from "../tuning-requests/request-table";
 import { TuningRequestTicket } from "../tuning-requests/ticket";
@@ -33,6 +34,11 @@ export function CustomTunes({ vehicle, owner }: { vehicle: Vehicle; owner: boole
       },
       { replace: false },
     );
+  const closeTicket = () => {
+    show(null);
+    void query.refetch();
+  };
+  useEscapeCloses(Boolean(open), closeTicket);
   return (
     <Card
       size="small"
@@ -67,16 +73,7 @@ export function CustomTunes({ vehicle, owner }: { vehicle: Vehicle; owner: boole
           }}
         />
       </Drawer>
-      <Drawer
-        open={Boolean(open)}
-        title="Tuning request"
-        onClose={() => {
-          show(null);
-          void query.refetch();
-        }}
-        width={920}
-        destroyOnHidden
-      >
+      <Drawer open={Boolean(open)} title="Tuning request" onClose={closeTicket} width={920} destroyOnHidden>
         {open && <TuningRequestTicket id={open} side={owner ? "customer" : "dealer"} />}
       </Drawer>
     </Card>

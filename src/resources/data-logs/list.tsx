@@ -68,7 +68,9 @@ function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
   const upload = useUpload();
   const [uploading, setUploading] = useState<string | null>(null);
   const progress = uploading !== null && upload.percent !== null ? { name: uploading, percent: upload.percent } : null;
-  const [vehicleId, setVehicleId] = useState<string | undefined>();
+  // Untouched (undefined), the upload goes to the likely car; cleared (null), to no vehicle.
+  const [picked, setPicked] = useState<string | null | undefined>();
+  const vehicleId = picked === undefined ? vehicles.likely : (picked ?? undefined);
   return (
     <Flex vertical gap={8}>
       {/* Wraps below the label on a phone: a fixed-width select beside it squeezed "Vehicle" to one letter a line. */}
@@ -81,7 +83,7 @@ function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
           disabled={progress !== null || vehicles.options.length === 0}
           loading={vehicles.loading}
           value={vehicleId}
-          onChange={setVehicleId}
+          onChange={(value?: string) => setPicked(value ?? null)}
           options={vehicles.options}
           style={{ width: 320, maxWidth: "100%" }}
         />

@@ -1,12 +1,14 @@
 import { useGetIdentity, useList } from "@refinedev/core";
 import { useCallback, useMemo } from "react";
+import type { DataLogSummary } from "../../../contracts/data-logs";
 import type { VehicleTunes } from "../../../contracts/tune-files";
 
 type ListedVehicle = VehicleTunes["vehicle"] & { ownerUid: string };
 
 /**
  * The vehicles a log can be filed under: the signed-in user's own (the server refuses any other),
- * and the names of every vehicle the list may show (an admin sees other people's logs).
+ * the one a new log most likely belongs to, and the names of every vehicle the list may show (an
+ * admin sees other people's logs).
  */
 export function useLogVehicles() {
   const { data: identity } = useGetIdentity<{ uid: string }>();
@@ -24,5 +26,13 @@ export function useLogVehicles() {
   );
   const names = useMemo(() => new Map(listed.map((vehicle) => [vehicle.id, vehicle.name])), [listed]);
   const nameOf = useCallback((id: string | null) => (id ? (names.get(id) ?? "A vehicle") : null), [names]);
-  return { options, nameOf, loading: query.isLoading };
+  // A new log most likely comes from the car the last one came from; else the first of the user's own.
+  const latest = useList<DataLogSummary>({
+    resource: "data-logs",
+    pagination: { pageSize: 1 },
+    sorters: [{ field: "createdAt", order: "desc" }],
+  });
+  const lastUsed = latest.result.data[0]?.vehicleId ?? null;
+  const likely = own.find((vehicle) => vehicle.id === lastUsed)?.id ?? own[0]?.id;
+  return { options, nameOf, likely, loading: query.isLoading };
 }

@@ -1,11 +1,12 @@
 /**
  * Dealers: for everyone, the directory of approved dealers, searched by name or by the vehicles
- * their published tunes cover; for admins the same list with every status, the applications to
+ * their published tunes cover, each name a link to the dealer's page; for admins the same list with every status, the applications to
  * decide, and suspensions, each change with the reason the dealer is told.
  */
 import { getDefaultFilter, type HttpError, useCustomMutation, useInvalidate } from "@refinedev/core";
 import { Alert, Button, Flex, Segmented, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
+import { Link } from "react-router";
 import { apiRoutes } from "../../../contracts/api-paths";
 import { DEALER_TRANSITIONS, type Dealer, type DealerProfile, type DealerStatus } from "../../../contracts/dealers";
 import { ReasonDialog } from "../../components/dialogs/reason-dialog";
@@ -84,7 +85,7 @@ function StatusChangeDialog({ change, onClose }: { change: PendingChange | null;
   );
 }
 
-function VehicleTags({ dealer }: { dealer: Dealer }) {
+export function VehicleTags({ dealer }: { dealer: Dealer }) {
   if (dealer.vehicles.length === 0) {
     // Tunes for firmware no catalogued vehicle runs yet: the firmware is what there is to show.
     if (dealer.firmwareIds.length) return <Typography.Text>firmware {dealer.firmwareIds.join(", ")}</Typography.Text>;
@@ -171,7 +172,9 @@ export function ManagedDealersList() {
                         style={{ height: 32, maxWidth: 96, objectFit: "contain" }}
                       />
                     )}
-                    <Typography.Text strong>{name}</Typography.Text>
+                    <Link to={`/managed-dealers/${dealer.id}`}>
+                      <Typography.Text strong>{name}</Typography.Text>
+                    </Link>
                   </Flex>
                   {dealer.website && (
                     <Typography.Link href={dealer.website} target="_blank" rel="noopener noreferrer">

@@ -17,6 +17,7 @@ import { Link } from "../../components/link";
 import { StateTag } from "../../components/tuning-requests/state-tag";
 import { FlashResultTag } from "../../components/vehicle/flash-result-tag";
 import { userVehiclesOf } from "../../lib/list-links";
+import { changeText } from "./audit-change";
 import { when } from "./presentation";
 
 interface Page<Row> {
@@ -227,22 +228,6 @@ export function UserTuningRequests({ uid, role }: { uid: string; role: Role }) {
       ]}
     />
   );
-}
-
-/** A change's fields as "field: before → after", the way support reads them. */
-function changeText(event: AuditEvent): string {
-  const before = (event.before ?? {}) as Record<string, unknown>;
-  const after = (event.after ?? {}) as Record<string, unknown>;
-  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  const show = (value: unknown) =>
-    value === undefined ? "—" : typeof value === "string" ? value : JSON.stringify(value);
-  return fields
-    .map((field) =>
-      field in before && field in after
-        ? `${field}: ${show(before[field])} → ${show(after[field])}`
-        : `${field}: ${show(after[field] ?? before[field])}`,
-    )
-    .join("; ");
 }
 
 export function AuditTable({

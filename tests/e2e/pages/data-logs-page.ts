@@ -17,9 +17,11 @@ export class DataLogsPage {
     await this.page.locator(".ant-select-dropdown:visible").getByText(option, { exact: true }).click();
   }
 
-  /** The vehicle the next upload is filed under. */
-  async uploadFor(vehicleOption: string) {
-    await this.choose("Vehicle", vehicleOption);
+  /** The vehicle the next upload is filed under, as the select shows it. */
+  uploadVehicle(): Locator {
+    return this.page
+      .locator(".ant-select")
+      .filter({ has: this.page.getByRole("combobox", { name: "Vehicle", exact: true }) });
   }
 
   async filterByVehicle(vehicleOption: string) {
