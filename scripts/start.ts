@@ -11,6 +11,7 @@ import { isAuthEmulatorUp, startAuthEmulator } from "./lib/emulator";
 import { startMailCatcher } from "./lib/mail-catcher";
 import { freePort, START_MAIL_PORTS } from "./lib/ports";
 import { SERVER_ENTRY, SERVER_NODE_FLAGS } from "./lib/server-process";
+import { hasExited, supervise } from "./lib/supervise";
 
 const dev = process.argv.includes("--dev");
 const dataDir = path.resolve(process.env.DATA_DIR ?? ".data");
@@ -18,16 +19,11 @@ const port = Number(process.env.PORT ?? 8080);
 const projectId = process.env.FIREBASE_PROJECT_ID ?? "demo-tuning-portal";
 const emulatorPort = 9099;
 
-function waitForExit(child: ChildProcess): Promise<number | null> {
-  return child.exitCode !== null
-    ? Promise.resolve(child.exitCode)
-    : new Promise((resolve) => child.once("exit", resolve));
-}
-
 async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The server exited (code ${child.exitCode}) during start-up`);
+    if (hasExited(child))
+      throw new Error(`The server exited (${child.signalCode ?? `code ${child.exitCode}`}) during start-up`);
     try {
       if ((await fetch(url, { signal: AbortSignal.timeout(1000) })).ok) return;
     } catch {
@@ -77,26 +73,22 @@ async function main() {
     SEED_DEMO: "1",
   };
   const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], { stdio: "inherit", env });
-  const children: ChildProcess[] = [server];
-  let stopping = false;
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    console.log("\nStopping…");
-    for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
-    await Promise.all(children.map(waitForExit));
-    await emulator?.stop();
-    await inbox?.stop();
-    process.exit(code);
-  };
-  process.on("SIGINT", () => void stop(0));
-  process.on("SIGTERM", () => void stop(0));
-  server.once("exit", (code) => void stop(code ?? 1));
+  const supervisor = supervise(server, {
+    name: "The API server",
+    stopRest: async () => {
+      await emulator?.stop();
+      await inbox?.stop();
+    },
+    exit: (code) => process.exit(code),
+    log: (line) => console.log(line),
+  });
+  process.on("SIGINT", () => void supervisor.stop(0));
+  process.on("SIGTERM", () => void supervisor.stop(0));
 
   await waitForHealth(`http://127.0.0.1:${port}/api/v1/health`, server);
   if (dev) {
     const vite = spawn(path.resolve("node_modules/.bin/vite"), ["--host", "127.0.0.1"], { stdio: "inherit", env });
-    children.push(vite);
+    supervisor.add(vite);
   }
 
   const accounts = demoAccounts.map((account) => `    ${account.email.padEnd(24)} ${account.role}`).join("\n");

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { buildApp } from "./app";
 import { loadConfig } from "./config";
+import { logDestinationFor } from "./http/log-format";
 import { seedDemo } from "./seed";
 import { JOB_KINDS } from "./services/background-jobs";
 import { sealStoredPasswords } from "./services/secret-box";
@@ -10,7 +11,7 @@ import { removeStaleTempFiles, tempFileMaxAgeMs } from "./services/temp-files";
 /** Reads config, migrates, optionally seeds, listens; SIGINT/SIGTERM close it gracefully. */
 async function main() {
   const config = loadConfig();
-  const app = await buildApp(config);
+  const app = await buildApp(config, { logStream: logDestinationFor(process.env, process.stdout) });
   // Temp files of uploads a killed process was receiving; blob collection removes later ones.
   const temps = await removeStaleTempFiles(config.dataDir, tempFileMaxAgeMs(config));
   if (temps.removed) app.log.info(temps, "removed temp files of interrupted requests");

@@ -42,14 +42,39 @@ function isPlausibleUnit(text: string): boolean {
   return words.length <= 1 || (words.length === 2 && !/\d/.test(unit));
 }
 
+/** A UTF-8 lead byte (C2–F4) then a continuation byte (80–BF), both read as Latin-1 characters. */
+const LATIN1_READ_UTF8 = /[\u00c2-\u00f4][\u0080-\u00bf]/;
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Undoes UTF-8 read as Latin-1 and written out again ("Â°" for "°", "ï¿½" for the replacement
+ * character): text of Latin-1 characters only whose codes are valid UTF-8 bytes is decoded as
+ * such. Anything else (a real "é", a "Â" before a space) is left as it is.
+ */
+export function repairMisdecoded(text: string): string {
+  let repaired = text;
+  // Twice at most: a unit re-encoded twice on its way into the file.
+  for (let pass = 0; pass < 2 && LATIN1_READ_UTF8.test(repaired); pass++) {
+    if (/[^\u0000-\u00ff]/.test(repaired)) break;
+    try {
+      repaired = strictUtf8.decode(Uint8Array.from(repaired, (char) => char.charCodeAt(0)));
+    } catch {
+      break;
+    }
+  }
+  return repaired;
+}
+
 /**
  * One spelling per unit where loggers differ in notation only: "-" and "" mean none, and MHD
- * writes "*" for the degree sign ("*C", "*CRK", "*").
+ * writes "*" for the degree sign ("*C", "*CRK", "*"). A mis-decoded unit is repaired first; a
+ * replacement character leading a unit stood for the degree sign (a Latin-1 "°", byte B0, read
+ * as UTF-8), the one non-ASCII character loggers put there.
  */
 export function normalizeUnit(raw: string): string {
-  const unit = raw.trim().replace(/\s+/g, " ");
+  const unit = repairMisdecoded(raw.trim().replace(/\s+/g, " "));
   if (unit === "-" || unit === "--") return "";
-  if (unit.startsWith("*")) return `°${unit.slice(1)}`;
+  if (unit.startsWith("*") || unit.startsWith("\ufffd")) return `°${unit.slice(1)}`;
   return unit;
 }
 

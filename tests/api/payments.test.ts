@@ -402,6 +402,22 @@ describe.each(bothDatabases)("buying a tune on %s", (kind) => {
     expect(await app.ctx.db.select().from(orders).where(eq(orders.vehicleId, vehicleId))).toHaveLength(1);
   });
 
+  it("tells exactly one of 20 concurrent sandbox payers of one order that it succeeded, the others it is paid already", async () => {
+    const vehicleId = await car();
+    const { order: created } = (await order(vehicleId)).json();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => pay(created.id)));
+    const codes = answers.map((a) => a.statusCode);
+    expect(
+      codes.filter((c) => c === 200),
+      `answers: ${codes.join(",")}`,
+    ).toHaveLength(1);
+    expect(codes.filter((c) => c !== 200).every((c) => c === 409)).toBe(true);
+    const refused = answers.find((a) => a.statusCode === 409)?.json();
+    expect(refused.data).toEqual([{ path: "orderId", message: expect.stringMatching(/^the order is paid/) }]);
+    const entries = await app.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, created.id));
+    expect(entries.filter((e) => e.kind === "payment").map((e) => e.amountCents)).toEqual([-24900]);
+  });
+
   it("survives a webhook storm: 1,500 deliveries for 50 orders, shuffled, 20 at a time, each order paid once", async () => {
     const made: Array<{ id: string; paymentId: string }> = [];
     for (let i = 0; i < 50; i++) {

@@ -8,6 +8,7 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { HttpError } from "../../errors";
+import type { DeliveryOutcome } from "../../services/payments/sandbox";
 import { STRIPE_EVENTS_PATH } from "../stripe";
 import { registerAccountRoutes, registerLedgerRoutes } from "./accounts";
 import { registerCheckoutRoutes, registerOrderRoutes } from "./checkouts";
@@ -26,6 +27,7 @@ export async function paymentRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
       });
       if (answer.statusCode !== 200)
         throw new HttpError(502, "Payment event refused", `the webhook answered ${answer.statusCode}: ${answer.body}`);
+      return answer.json<{ outcome: DeliveryOutcome }>().outcome;
     });
   }
   registerCheckoutRoutes(plugin, ctx);

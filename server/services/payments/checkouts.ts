@@ -333,7 +333,10 @@ export async function paySandboxOrder(ctx: AppContext, caller: VerifiedCaller, o
     currency: order.currency,
   };
   const declined = card.outcome === "declined";
-  await provider.emit(
+  // The open check above is only a first answer: concurrent payers all pass it. The one atomic
+  // step is the webhook's, which moves the order under its row lock; only the payer whose event
+  // moved it is told it succeeded, the others that it is paid (or expired) already.
+  const outcome = await provider.emit(
     declined ? "payment_intent.payment_failed" : "payment_intent.succeeded",
     paymentIntentOf(
       ref,
@@ -341,9 +344,13 @@ export async function paySandboxOrder(ctx: AppContext, caller: VerifiedCaller, o
       declined ? { last_payment_error: { code: card.label.split(": ")[1] } } : {},
     ),
   );
+  const now = await orderNow(ctx, order.id);
+  // A decline on an order already declined moves nothing and is still this card's answer.
+  if (outcome !== "applied" && !(declined && isOpen(now)))
+    throw new OrderConflict(`the order is ${now.status} already`, "orderId");
   return {
     status: card.outcome,
     message: declined ? `The card was ${card.label}` : "Paid",
-    order: orderToApi(await orderNow(ctx, order.id)),
+    order: orderToApi(now),
   };
 }

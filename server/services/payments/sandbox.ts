@@ -34,14 +34,16 @@ export const paymentIntentOf = (payment: PaymentRef, status: string, extra: Reco
   ...extra,
 });
 
-export type Delivery = (payload: string, signature: string) => Promise<void>;
+/** What the webhook did with a delivered event (routes/stripe.ts answers it). */
+export type DeliveryOutcome = "applied" | "duplicate" | "ignored";
+export type Delivery = (payload: string, signature: string) => Promise<DeliveryOutcome>;
 
 export interface SandboxProvider extends PaymentProvider {
   readonly kind: "sandbox";
   /** Where signed events go: the webhook route, wired when the routes are registered. */
   deliverTo(delivery: Delivery): void;
-  /** Builds, signs and delivers one event. */
-  emit(type: string, object: Record<string, unknown>): Promise<void>;
+  /** Builds, signs and delivers one event; answers what the webhook did with it. */
+  emit(type: string, object: Record<string, unknown>): Promise<DeliveryOutcome>;
 }
 
 export function sandboxProvider(webhookSecret: string): SandboxProvider {
@@ -60,7 +62,7 @@ export function sandboxProvider(webhookSecret: string): SandboxProvider {
       data: { object },
     };
     const payload = JSON.stringify(event);
-    await delivery(payload, stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }));
+    return delivery(payload, stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }));
   };
   return {
     kind: "sandbox",

@@ -5,6 +5,7 @@ import type { Account } from "../../../contracts/account";
 import { apiRoutes } from "../../../contracts/api-paths";
 import type { Dashboard } from "../../../contracts/dashboard";
 import { PageFrame } from "../../components/page-frame";
+import { greetingFor } from "../../lib/greeting";
 import { AdminFigures } from "./admin";
 import { CustomerFigures } from "./customer";
 import { DealerFigures } from "./dealer";
@@ -17,10 +18,7 @@ export function DashboardPage() {
   // `result` starts as an empty object; the query data is undefined until the answer arrives.
   const account = query.data?.data;
   return (
-    <PageFrame
-      title="Dashboard"
-      subtitle={account ? `Welcome back, ${account.displayName ?? account.email}` : undefined}
-    >
+    <PageFrame title="Dashboard" subtitle={account ? greetingFor(account) : undefined}>
       <Card loading={query.isLoading} title="Your account">
         {account && (
           <Descriptions column={{ xs: 1, md: 3 }} size="small">

@@ -12,6 +12,8 @@ interface ChannelPickerProps {
   onToggle: (id: string) => void;
   /** The log's header has not arrived: no channel is known yet. */
   loading?: boolean;
+  /** The unit a channel of the file's unit is shown in (the chosen display units); as it is when left out. */
+  displayUnitOf?: (unit: string) => string;
 }
 
 /** Every channel of the log, searchable, grouped by unit; ticking one charts it. */
@@ -21,11 +23,12 @@ export const ChannelPicker = memo(function ChannelPicker({
   colourOf,
   onToggle,
   loading = false,
+  displayUnitOf,
 }: ChannelPickerProps) {
   const { token } = theme.useToken();
   const classes = useCheckboxClasses();
   const [search, setSearch] = useState("");
-  const groups = useMemo(() => groupByUnit(channels, search), [channels, search]);
+  const groups = useMemo(() => groupByUnit(channels, search, displayUnitOf), [channels, search, displayUnitOf]);
   return (
     <Flex vertical gap={8} style={{ minHeight: 0, flex: 1 }}>
       <Input.Search
@@ -41,7 +44,8 @@ export const ChannelPicker = memo(function ChannelPicker({
         )}
         {groups.map((group) => (
           <div key={group.unit} style={{ marginBottom: 8 }}>
-            <Text type="secondary" style={{ fontSize: 12, textTransform: "uppercase" }}>
+            {/* Units as written: upper case would turn "λ" into "Λ" and "kPa" into "KPA". */}
+            <Text type="secondary" style={{ fontSize: 12 }}>
               <strong>{group.unit || "No unit"}</strong>
             </Text>
             {group.channels.map((channel) => (

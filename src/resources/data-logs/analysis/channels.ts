@@ -14,19 +14,25 @@ export interface ChartChannel extends DataLogChannel {
 /** Expression variables are channel ids with "-" as "_": ids are URL slugs, variables identifiers. */
 export const variableOf = (id: string) => id.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(\d)/, "_$1");
 
-/** Channels whose name, unit or id contain the search, grouped by unit (units in order, "" last). */
+/**
+ * Channels whose name, unit or id contain the search, grouped by the unit they are shown in
+ * (`displayUnitOf`: the file's "bar" charted as psi is headed psi, beside the panes' axes), units
+ * in order, "" last. The file's unit still finds a channel.
+ */
 export function groupByUnit(
   channels: readonly ChartChannel[],
   search: string,
+  displayUnitOf: (unit: string) => string = (unit) => unit,
 ): Array<{ unit: string; channels: ChartChannel[] }> {
   const needle = search.trim().toLowerCase();
   const groups = new Map<string, ChartChannel[]>();
   for (const channel of channels) {
-    const haystack = `${channel.name} ${channel.unit} ${channel.id}`.toLowerCase();
+    const shown = displayUnitOf(channel.unit);
+    const haystack = `${channel.name} ${channel.unit} ${shown} ${channel.id}`.toLowerCase();
     if (needle && !haystack.includes(needle)) continue;
-    const list = groups.get(channel.unit) ?? [];
+    const list = groups.get(shown) ?? [];
     list.push(channel);
-    groups.set(channel.unit, list);
+    groups.set(shown, list);
   }
   return [...groups.entries()]
     .sort(([a], [b]) => (a === "" ? 1 : b === "" ? -1 : a.localeCompare(b)))

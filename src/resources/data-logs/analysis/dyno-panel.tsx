@@ -2,6 +2,7 @@ import { Alert, Button, Col, Empty, Flex, Form, Input, InputNumber, Row, Select,
 import { useMemo, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { DEFAULT_DYNO_PROFILE, type DynoProfile, dynoProfileSchema } from "../../../../contracts/data-logs";
+import { SizedBox } from "../../../components/sized-box";
 import { type DynoPull, KW_PER_HP, metresPerSecondPer } from "../../../lib/dyno";
 import type { ChartChannel } from "./channels";
 
@@ -235,7 +236,7 @@ export function DynoPanel({ channels, profile, run, onSave, saving, keptWith }: 
               {pull.peakCrankKw.rpm} rpm, {pull.peakCrankNm.crankNm.toFixed(0)} Nm at {pull.peakCrankNm.rpm} rpm (crank)
             </Typography.Text>
           </Space>
-          <div style={{ width: "100%", height: 320 }}>
+          <SizedBox style={{ width: "100%", height: 320 }}>
             <ResponsiveContainer>
               <LineChart data={pull.points} margin={{ top: 8, right: 24, bottom: 8, left: 0 }}>
                 <CartesianGrid strokeDasharray="3 3" />
@@ -278,7 +279,7 @@ export function DynoPanel({ channels, profile, run, onSave, saving, keptWith }: 
                 />
               </LineChart>
             </ResponsiveContainer>
-          </div>
+          </SizedBox>
         </>
       )}
     </Flex>

@@ -101,6 +101,7 @@ export const LogAnalysis = memo(function LogAnalysis({
   // panes resize themselves; the width only sets how many points the next view asks for).
   const onWidth = useCallback((pixels: number) => startTransition(() => setWidth(pixels)), []);
   const [units, setUnits] = useState<DisplayUnits>(DEFAULT_DISPLAY_UNITS);
+  const displayUnitOf = useCallback((unit: string) => conversionFor(unit, units).unit, [units]);
   const [view, setView] = useState<{ points: Map<string, SeriesPoints>; stats: Map<string, RangeStats> }>({
     points: new Map(),
     stats: new Map(),
@@ -509,6 +510,7 @@ export const LogAnalysis = memo(function LogAnalysis({
           colourOf={colour}
           onToggle={toggle}
           loading={channels.length === 0}
+          displayUnitOf={displayUnitOf}
         />
       </Flex>
       <Flex vertical gap={8} style={{ flex: 1, minWidth: 0 }}>

@@ -24,6 +24,24 @@ describe("header cells", () => {
   });
 });
 
+describe("mis-decoded units", () => {
+  it.each([
+    ["Ignition Timing Corr. Cyl. 1[\u00ef\u00bf\u00bd]", "°"],
+    ["Coolant (\u00c2\u00b0C)", "°C"],
+    ["Coolant (\u00c3\u0082\u00c2\u00b0C)", "°C"],
+    ["IAT[\ufffdC]", "°C"],
+    ["Flow (m\u00c2\u00b3/h)", "m³/h"],
+  ])("repairs %s to its unit %s, the UTF-8 read as Latin-1 and the replacement character for °", (cell, unit) => {
+    expect(parseHeaderCell(cell).unit).toBe(unit);
+  });
+
+  it("keeps units that only look like it: real Latin-1 letters and text beyond Latin-1", () => {
+    expect(parseHeaderCell("Temp (°C)").unit).toBe("°C");
+    expect(parseHeaderCell("Druck (Â bar)").unit).toBe("Â bar");
+    expect(parseHeaderCell("Lambda (λ)").unit).toBe("λ");
+  });
+});
+
 describe("channel ids and names", () => {
   it("slugs names to URL-safe ids, keeping letters of other scripts", () => {
     expect(slugify("Ambient Air Temp.")).toBe("ambient-air-temp");

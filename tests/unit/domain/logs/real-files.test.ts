@@ -33,6 +33,9 @@ const EXPECTED: Record<string, Expectation> = {
       // "(RAM) Boost Setpoint[-]" twice: both kept, the repeat numbered, with a warning.
       expect(byName(log, "Boost Setpoint (RAM) #2").channel.unit).toBe("");
       expect(log.warnings.some((w) => w.includes('"Boost Setpoint (RAM) #2"'))).toBe(true);
+      // The file writes the degree sign double-encoded ("ï¿½"): read back as the unit it was.
+      const corrections = log.channels.filter((c) => c.name.startsWith("Ignition Timing Corr."));
+      expect(corrections.map((c) => c.unit)).toEqual(Array(6).fill("°"));
     },
   },
   // "TIME" 91, 161, 231, 301: milliseconds (70 ms steps).

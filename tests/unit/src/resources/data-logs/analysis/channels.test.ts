@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { conversionFor } from "../../../../../../src/lib/log-units";
 import {
   formatPanes,
   groupByUnit,
@@ -23,6 +24,22 @@ describe("analysis view channels", () => {
     ]);
     expect(groupByUnit(channels, "PSI").flatMap((g) => g.channels.map((c) => c.id))).toEqual(["boost", "map"]);
     expect(groupByUnit(channels, "speed").flatMap((g) => g.channels.map((c) => c.id))).toEqual(["rpm"]);
+  });
+
+  it("heads groups with the unit the channels are shown in, not the file's, and still finds them by the file's", () => {
+    const channels = [
+      channel("boost", "Boost", "BAR"),
+      channel("map", "MAP", "psi"),
+      channel("lambda", "Lambda", "LAMBDA"),
+      channel("iat", "IAT", "F"),
+    ];
+    const display = (unit: string) => conversionFor(unit, { pressure: "psi", temperature: "°C", mixture: "AFR" }).unit;
+    expect(groupByUnit(channels, "", display).map((g) => [g.unit, g.channels.map((c) => c.id)])).toEqual([
+      ["°C", ["iat"]],
+      ["AFR", ["lambda"]],
+      ["psi", ["boost", "map"]],
+    ]);
+    expect(groupByUnit(channels, "bar", display).flatMap((g) => g.channels.map((c) => c.id))).toEqual(["boost"]);
   });
 
   it("reads and writes panes in the URL, dropping what the log does not have", () => {
