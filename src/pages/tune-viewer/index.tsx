@@ -1,12 +1,14 @@
-import { useCustom, useList, useOne } from "@refinedev/core";
+import { useCustom, useList, useOne, usePermissions } from "@refinedev/core";
 import { Alert, Card, Flex, Select, Skeleton, Tag, Typography } from "antd";
 import { memo, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { apiRoutes } from "../../../contracts/api-paths";
+import type { FirmwareSupportRow } from "../../../contracts/firmware-support";
 import type { Inspection, LocalInspection, TuneFile } from "../../../contracts/tune-files";
 import { EmptyState, PageFrame } from "../../components/page-frame";
 import { InspectedImage, InspectionReport } from "../../components/tune-inspection";
 import { LocalImageView } from "./local-image";
+import { StockFileView } from "./stock-file";
 import { TuneMapsView } from "./tune-maps";
 
 /** Metadata and the checksum report: all a buyer sees of a tune they may flash but not view, and the header for everyone else. */
@@ -83,6 +85,9 @@ function LocalImage() {
   );
 }
 
+/** The picker's value for a firmware record's stock file, told from a tune file's id. */
+const STOCK = "stock:";
+
 export function TuneViewerPage() {
   const [params, setParams] = useSearchParams();
   const tuneId = params.get("tune");
@@ -97,7 +102,26 @@ export function TuneViewerPage() {
     id: tuneId ?? "",
     queryOptions: { enabled: tuneId !== null },
   });
-  const open = (id: string) => setParams({ tune: id });
+  const stockId = params.get("stock");
+  // Admins also open a firmware record's stock file: the maps of a definition just imported, with no local copy.
+  const { data: role } = usePermissions<string>({});
+  const { result: records } = useList<FirmwareSupportRow>({
+    resource: "firmware-support",
+    pagination: { pageSize: 100 },
+    filters: [{ field: "hasStockFile", operator: "eq", value: "true" }],
+    sorters: [{ field: "firmwareId", order: "asc" }],
+    queryOptions: { enabled: role === "admin" },
+  });
+  const open = (value: string) =>
+    setParams(value.startsWith(STOCK) ? { stock: value.slice(STOCK.length) } : { tune: value });
+  const tuneOptions = result.data.map((t) => ({
+    value: t.id,
+    label: `${t.title} · ${t.firmwareId}${t.access.owner ? " (yours)" : t.access.bought ? " (bought)" : ""}`,
+  }));
+  const stockOptions =
+    role === "admin"
+      ? records.data.map((r) => ({ value: `${STOCK}${r.id}`, label: `Stock file · ${r.firmwareId}` }))
+      : [];
 
   return (
     <PageFrame
@@ -111,16 +135,22 @@ export function TuneViewerPage() {
           placeholder="Open a tune file"
           aria-label="Tune file"
           loading={query.isLoading}
-          value={tune?.id}
+          value={stockId ? `${STOCK}${stockId}` : tune?.id}
           onChange={open}
-          options={result.data.map((t) => ({
-            value: t.id,
-            label: `${t.title} · ${t.firmwareId}${t.access.owner ? " (yours)" : t.access.bought ? " (bought)" : ""}`,
-          }))}
+          options={
+            (stockOptions.length > 0
+              ? [
+                  { label: "Tune files", options: tuneOptions },
+                  { label: "Firmware stock files", options: stockOptions },
+                ]
+              : tuneOptions) as Array<{ value?: string; label: string; options?: typeof tuneOptions }>
+          }
         />
       }
     >
-      {tuneQuery.isError ? (
+      {stockId ? (
+        <StockFileView key={stockId} recordId={stockId} />
+      ) : tuneQuery.isError ? (
         <Alert type="error" showIcon role="alert" message={tuneQuery.error.message} />
       ) : tune ? (
         <>
