@@ -11,15 +11,8 @@ import { LocalImageView } from "./local-image";
 import { StockFileView } from "./stock-file";
 import { TuneMapsView } from "./tune-maps";
 
-/** Metadata and the checksum report: all a buyer sees of a tune they may flash but not view, and the header for everyone else. */
-// Memoised: choosing a map changes the URL, which renders this page again, and the report's tables need not follow.
+/** Metadata: all a buyer sees of a tune they may flash but not view, and the header for everyone else. */
 const TuneSummary = memo(function TuneSummary({ tune }: { tune: TuneFile }) {
-  const { query } = useCustom<Inspection>({
-    url: apiRoutes.tuneFiles.inspection(tune.id),
-    method: "get",
-    queryOptions: { enabled: tune.access.owner || tune.access.bought },
-  });
-  const report = query.data?.data;
   return (
     <Card
       size="small"
@@ -38,12 +31,8 @@ const TuneSummary = memo(function TuneSummary({ tune }: { tune: TuneFile }) {
           {tune.access.bought && <Tag color="green">bought</Tag>}
           {!tune.access.view && <Tag color="orange">flash only</Tag>}
         </Flex>
-        {!tune.access.owner && !tune.access.bought ? (
+        {!tune.access.owner && !tune.access.bought && (
           <Alert type="info" showIcon message="Buy this tune to see its checksum report and maps." />
-        ) : report ? (
-          <InspectionReport report={report} changesTable={false} />
-        ) : (
-          <Skeleton active paragraph={{ rows: 2 }} />
         )}
         {(tune.access.owner || tune.access.bought) && !tune.access.view && (
           <Alert
@@ -53,6 +42,23 @@ const TuneSummary = memo(function TuneSummary({ tune }: { tune: TuneFile }) {
           />
         )}
       </Flex>
+    </Card>
+  );
+});
+
+/** The checksum and patch report, below the maps: the maps are what a tuner opens the viewer for. */
+// Memoised: choosing a map changes the URL, which renders this page again, and the report's tables need not follow.
+const TuneReport = memo(function TuneReport({ tune }: { tune: TuneFile }) {
+  const { query } = useCustom<Inspection>({
+    url: apiRoutes.tuneFiles.inspection(tune.id),
+    method: "get",
+    queryOptions: { enabled: tune.access.owner || tune.access.bought },
+  });
+  const report = query.data?.data;
+  if (!tune.access.owner && !tune.access.bought) return null;
+  return (
+    <Card size="small" title="Checksums and patches">
+      {report ? <InspectionReport report={report} changesTable={false} /> : <Skeleton active paragraph={{ rows: 2 }} />}
     </Card>
   );
 });
@@ -156,6 +162,7 @@ export function TuneViewerPage() {
         <>
           <TuneSummary tune={tune} />
           {tune.access.view && <TuneMapsView tune={tune} />}
+          <TuneReport tune={tune} />
         </>
       ) : tuneId ? (
         <Skeleton active />
