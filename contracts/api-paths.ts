@@ -224,6 +224,8 @@ export const apiRoutes = {
     flashingSupport: () => `${FIRMWARE}/flashing-support`,
     bootloader: (id: string) => `${FIRMWARE}/flashing-support/${id}/bootloader`,
     stockFile: (id: string) => `${apiPaths["firmware-support"].record}/${id}/stock-file`,
+    /** GET: identify candidates and checksum schemes that verify, from the record's stock read. */
+    firstSetup: (id: string) => `${apiPaths["firmware-support"].record}/${id}/first-setup`,
     /** GET: the record's definition as a TunerPro XDF. */
     definitionXdf: (id: string) => `${apiPaths["firmware-support"].record}/${id}/definition.xdf`,
     channelVariables: () => `${FIRMWARE}/channel-variables`,

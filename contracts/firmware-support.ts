@@ -273,6 +273,31 @@ export const firmwareSupportRowSchema = firmwareSupportSchema
 export type FirmwareSupportRow = z.infer<typeof firmwareSupportRowSchema>;
 export const firmwareSupportPageSchema = listResponseSchema(firmwareSupportRowSchema);
 
+/**
+ * `GET …/{id}/first-setup`: what a new record's stock read proposes. The printable part numbers and
+ * software ids found in it (each with its offset) for identify rules, and every checksum scheme the
+ * catalogue knows for images of this size, tried on the read.
+ */
+export const firmwareFirstSetupSchema = z.strictObject({
+  candidates: z.array(
+    z.strictObject({
+      offset: z.number().int(),
+      text: z.string(),
+      kind: z.enum(["software-id", "hardware-number", "part-number"]),
+    }),
+  ),
+  schemes: z.array(
+    z.strictObject({
+      scheme: storedChecksumSchemeSchema,
+      /** The firmware records the scheme was found on. */
+      from: z.array(z.string()),
+      verifies: z.boolean(),
+      unusable: z.string().optional(),
+    }),
+  ),
+});
+export type FirmwareFirstSetup = z.infer<typeof firmwareFirstSetupSchema>;
+
 export const firmwareSupportList = {
   sort: ["firmwareId", "manufacturer", "ecuFamily", "imageSize", "updatedAt"],
   filter: ["firmwareId", "manufacturer", "ecuFamily", "imageSize", "updatedAt", "hasStockFile", "flashingEnabled"],

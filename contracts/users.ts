@@ -42,6 +42,8 @@ const displayName = z
   .min(1, "display name cannot be empty")
   .max(80, "display name is at most 80 characters");
 
+const businessName = z.string().trim().min(2, "business name is at least 2 characters").max(120);
+
 export const userCreateSchema = z
   .strictObject({
     email: z
@@ -51,7 +53,7 @@ export const userCreateSchema = z
     displayName: displayName.optional(),
     role: roleSchema.default("customer"),
     /** A dealer account starts with an approved dealer profile under this business name. */
-    businessName: z.string().trim().min(2, "business name is at least 2 characters").max(120).optional(),
+    businessName: businessName.optional(),
   })
   .superRefine((value, context) => {
     if (value.role === "dealer" && !value.businessName)
@@ -64,6 +66,8 @@ export const userPatchSchema = z
     role: roleSchema.optional(),
     disabled: z.boolean().optional(),
     displayName: displayName.optional(),
+    /** With the dealer role for a user who has no dealer profile: one is opened, approved, under this name. */
+    businessName: businessName.optional(),
     reason,
   })
   .refine((value) => value.role !== undefined || value.disabled !== undefined || value.displayName !== undefined, {

@@ -211,10 +211,11 @@ async function checkedChange(ctx: AppContext, actor: AuditActor, id: string, pat
   if (!record) throw notFound(`User ${id}`);
   const before = await userSummary(ctx.db, id);
   if (before.deletedAt) throw conflict("This account was deleted", [{ path: "id", message: "deleted" }]);
-  if (role === "dealer" && !before.dealer) {
-    throw conflict("A dealer needs a dealer profile: they apply from their account, or open the account as a dealer", [
-      { path: "role", message: "no dealer profile" },
-    ]);
+  if (role === "dealer" && !before.dealer && !patch.businessName) {
+    throw conflict(
+      "A dealer needs a dealer profile: give a business name to open one, or let them apply from their account",
+      [{ path: "businessName", message: "no dealer profile: give a business name" }],
+    );
   }
   return before;
 }
@@ -226,14 +227,27 @@ async function changeRole(
   ctx: AppContext,
   tx: Tx,
   notify: Notify,
-  change: { actor: AuditActor; id: string; role: UserSummary["role"]; reason: string; before: UserSummary },
+  change: {
+    actor: AuditActor;
+    id: string;
+    role: UserSummary["role"];
+    reason: string;
+    before: UserSummary;
+    businessName?: string;
+  },
 ): Promise<() => Promise<void>> {
-  const { actor, id, role, reason, before } = change;
+  const { actor, id, role, reason, before, businessName } = change;
   if (before.role === "admin") await refuseLastAdmin(tx, id, "role");
   const { told } = await applyRole(
     { auth: ctx.identity.auth, db: tx, users: ctx.users, accountEvents: ctx.accountEvents },
     { uid: id, role, reason: "role-changed", message: `Your role is now ${role}: ${reason}` },
   );
+  if (!before.dealer && role === "dealer" && businessName) {
+    // The admin opens the profile in the same step: approved, as when an account is opened as a dealer.
+    await tx
+      .insert(dealerProfiles)
+      .values({ userUid: id, businessName, ...statusChange("approved", reason, actor.uid) });
+  }
   if (before.dealer && (role === "dealer" || before.role === "dealer")) {
     const status = role === "dealer" ? "approved" : "suspended";
     if (before.dealer.status !== status) {
@@ -285,12 +299,15 @@ export async function changeUser(ctx: AppContext, actor: AuditActor, id: string,
     // One admin change at a time per account: a second waits here and sees the first's result.
     await tx.select({ uid: users.uid }).from(users).where(eq(users.uid, id)).for("update");
     if (role !== undefined && role !== before.role)
-      afterCommit.push(await changeRole(ctx, tx, notify, { actor, id, role, reason, before }));
+      afterCommit.push(
+        await changeRole(ctx, tx, notify, { actor, id, role, reason, before, businessName: patch.businessName }),
+      );
     afterCommit.push(...(await changeAccess(ctx, tx, id, patch, before)));
     const after = {
       ...(role !== undefined && { role }),
       ...(disabled !== undefined && { disabled }),
       ...(displayName !== undefined && { displayName }),
+      ...(role === "dealer" && !before.dealer && { businessName: patch.businessName }),
     };
     const changedBefore = Object.fromEntries(
       Object.keys(after).map((field) => [field, before[field as keyof typeof before]]),

@@ -128,7 +128,8 @@ export function InspectionReport({ report, changesTable = true }: { report: Insp
           dataSource={report.patches}
           aria-label="Patches"
           columns={[
-            { dataIndex: "title", title: "Patch" },
+            // A patch often shares its title with the map it writes ("Launch control"): the suffix tells them apart.
+            { dataIndex: "title", title: "Patch", render: (title: string) => `${title} (patch)` },
             { dataIndex: "state", title: "State", render: (state: string) => <PatchStateTag state={state} /> },
           ]}
         />

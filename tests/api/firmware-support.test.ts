@@ -213,6 +213,35 @@ describe.each(apiDatabases)("firmware support API on %s", (kind) => {
       expect((await call("GET", `/firmware-support/stock-file/${firmwareRecordId}`, dealer)).statusCode).toBe(403);
     });
 
+    it("a new record's first setup proposes the ids printed in its stock read and the known schemes that verify on it", async () => {
+      const fresh = generateDemo({
+        size: 64 * 1024,
+        itemCount: 2,
+        patchEntries: 1,
+        firmwareId: "8E0909518AK",
+        seed: 7,
+      });
+      const created = await call(
+        "PUT",
+        "/firmware-support/firmware-support",
+        admin,
+        firmwareRecordOf(fresh, { identify: [], checksums: [], definition: null }),
+      );
+      expect(created.statusCode, created.body).toBe(201);
+      const id = created.json().id as string;
+      expect((await call("GET", `/firmware-support/firmware-support/${id}/first-setup`, admin)).statusCode).toBe(404);
+      expect((await upload(id, fresh.stock)).statusCode).toBe(200);
+      const setup = await call("GET", `/firmware-support/firmware-support/${id}/first-setup`, admin);
+      expect(setup.statusCode, setup.body).toBe(200);
+      expect(setup.json().candidates).toContainEqual({ offset: 0x100, text: "8E0909518AK", kind: "part-number" });
+      // DEMO64K's schemes cover the same layout of a 64 KiB demo image: each verifies on this read too.
+      const schemes = setup.json().schemes as Array<{ scheme: { name: string }; from: string[]; verifies: boolean }>;
+      expect(schemes.length).toBeGreaterThan(0);
+      for (const trial of schemes) expect(trial).toMatchObject({ from: ["DEMO64K"], verifies: true });
+      expect((await call("GET", `/firmware-support/firmware-support/${id}/first-setup`, dealer)).statusCode).toBe(403);
+      expect((await call("DELETE", `/firmware-support/firmware-support/${id}`, admin)).statusCode).toBe(204);
+    });
+
     it("refuses new checksum rules that the stored stock file fails", async () => {
       const wrong = demo.firmware.checksums.map((scheme, i) =>
         i === 0 ? { ...scheme, store: { ...scheme.store, address: scheme.store.address + 8 } } : scheme,

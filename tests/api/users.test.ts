@@ -198,7 +198,9 @@ describe.each(apiDatabases)("users: admins manage accounts on %s", (kind) => {
       reason: "asked by phone",
     });
     expect(noProfile.statusCode).toBe(409);
-    expect(noProfile.json().data).toEqual([{ path: "role", message: "no dealer profile" }]);
+    expect(noProfile.json().data).toEqual([
+      { path: "businessName", message: "no dealer profile: give a business name" },
+    ]);
     expect(
       (await call("PATCH", "/users/no-such-user", admin, { disabled: true, reason: "spam account" })).statusCode,
     ).toBe(404);
@@ -206,6 +208,24 @@ describe.each(apiDatabases)("users: admins manage accounts on %s", (kind) => {
       (await call("PATCH", `/users/${customer.uid}`, dealer, { disabled: true, reason: "I do not like them" }))
         .statusCode,
     ).toBe(403);
+  });
+
+  it("the dealer role given with a business name to a user without a profile opens it approved in the same step", async () => {
+    const shopper = await createUser(test, "customer", "Sam Shopper");
+    await call("GET", "/auth/account", shopper);
+    const made = await call("PATCH", `/users/${shopper.uid}`, admin, {
+      role: "dealer",
+      businessName: "Sam's Tuning",
+      reason: "signed the dealer contract",
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    expect(made.json()).toMatchObject({ role: "dealer", dealer: { businessName: "Sam's Tuning", status: "approved" } });
+    const [profile] = await app.ctx.db.select().from(dealerProfiles).where(eq(dealerProfiles.userUid, shopper.uid));
+    expect(profile).toMatchObject({
+      status: "approved",
+      statusReason: "signed the dealer contract",
+      statusChangedBy: admin.uid,
+    });
   });
 
   it("a dealer made customer loses the dealer menu at once: profile suspended, stream told, old token refused", async () => {

@@ -88,3 +88,36 @@ test("the users list searches and filters the accounts, and a made-up id is the 
   await page.goto("/admin/users/no-such-user-id");
   await expect(page.getByRole("heading", { name: "404" })).toBeVisible();
 });
+
+test("making a customer without a dealer profile a dealer: the dialog says they have none, asks the business name, opens it and says the role changed", async ({
+  page,
+  request,
+  emulator,
+}) => {
+  const adminToken = await emulator.idToken(demoUsers.admin, DEMO_PASSWORD);
+  const email = `shop-${Date.now().toString(36)}@example.com`;
+  const created = await request.post("/api/v1/users", {
+    headers: { authorization: `Bearer ${adminToken}` },
+    data: { email, displayName: "Shop Keeper", role: "customer" },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { user } = (await created.json()) as { user: { uid: string } };
+
+  await new LoginPage(page).open(`/admin/users/${user.uid}`);
+  await new LoginPage(page).signIn(demoUsers.admin);
+  await page.getByRole("combobox", { name: "New role" }).focus();
+  await page.keyboard.press("ArrowDown");
+  await page.locator(".ant-select-dropdown:visible").getByTitle("dealer", { exact: true }).click();
+  await page.getByRole("button", { name: "Change role" }).click();
+  const dialog = page.getByRole("dialog", { name: `Make ${email} dealer` });
+  await expect(dialog).toContainText("They have no dealer profile");
+  await expect(dialog).not.toContainText("is approved");
+  await dialog.getByLabel("Reason").fill("Signed the dealer contract");
+  await dialog.getByRole("button", { name: "Change role" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("business name");
+  await dialog.getByLabel("Business name").fill("Keeper Tuning");
+  await dialog.getByRole("button", { name: "Change role" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText(`${email} is now dealer`)).toBeVisible();
+  await expect(page.getByText("Keeper Tuning").first()).toBeVisible();
+});

@@ -14,7 +14,7 @@ const expect = baseExpect.configure({ timeout: 30_000 });
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PIDS = path.resolve(repoRoot, "../shared/fixtures/pids/vwflash-parameters_22.csv");
 
-test("an admin adds a firmware with its stock file, a vehicle, imported PIDs, a template of them and a computed channel", async ({
+test("an admin adds a firmware with its stock file, sets up a second from its stock read, adds a vehicle, imported PIDs, a template of them and a computed channel", async ({
   page,
 }) => {
   // A long flow through six pages, one of them loading Monaco.
@@ -40,6 +40,42 @@ test("an admin adds a firmware with its stock file, a vehicle, imported PIDs, a 
   await expect(record.getByText(firmwareId)).toBeVisible({ timeout: 30_000 });
   const sha = await catalogue.uploadStockFile(record, stockFile);
   await expect(sha).toHaveText(createHash("sha256").update(demo.stock).digest("hex"));
+  await catalogue.closeDrawer("Firmware record");
+
+  // A second firmware of the same layout, set up from its stock read: saved with no rules, it says it will
+  // recognise nothing; its stock read takes no checksum check and says so; the first setup proposes the
+  // part number printed in the read and the first record's schemes, which verify on it.
+  const partNumber = `7L${Date.now()}`;
+  const second = generateDemo({ size: 64 * 1024, itemCount: 2, patchEntries: 1, firmwareId: partNumber, seed: 5 });
+  const secondFile = path.join(path.dirname(stockFile), "second.bin");
+  writeFileSync(secondFile, second.stock);
+  await page.getByRole("button", { name: "New firmware" }).click();
+  await expect(page.getByText("this record will never recognise an image").first()).toBeVisible();
+  const setupRecord = await catalogue.createFirmware({
+    firmwareId: partNumber,
+    manufacturer: "Bosch",
+    ecuFamily: "DEMO-ME7",
+    imageSize: second.firmware.imageSize,
+    identify: [],
+    checksums: [],
+  });
+  const setup = setupRecord.getByTestId("first-setup");
+  await expect(setup).toBeVisible();
+  await expect(setupRecord.getByTestId("no-checksum-warning")).toContainText("No checksum scheme");
+  await catalogue.uploadStockFile(setupRecord, secondFile);
+  const candidates = setup.getByRole("table", { name: "Identify candidates" });
+  const candidate = candidates.getByRole("row").filter({ hasText: partNumber });
+  await expect(candidate).toContainText("0x100");
+  await candidate.getByRole("checkbox").check();
+  await setup.getByRole("button", { name: "Use 1 as identify rules" }).click();
+  await expect(setupRecord.getByRole("row", { name: /Identify rules/ }).first()).toContainText("1");
+  await setup.getByRole("button", { name: "Next: checksum schemes" }).click();
+  const schemes = setup.getByRole("list", { name: "Known checksum schemes" });
+  await expect(schemes.getByRole("listitem").first()).toContainText("verifies");
+  await expect(schemes).toContainText(`from ${firmwareId}`);
+  await setup.getByRole("button", { name: /^Use \d+ checksum schemes$/ }).click();
+  await expect(setupRecord.getByTestId("first-setup")).toBeHidden();
+  await expect(setupRecord.getByTestId("no-checksum-warning")).toBeHidden();
   await catalogue.closeDrawer("Firmware record");
 
   await catalogue.addVehicle({

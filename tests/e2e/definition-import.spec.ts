@@ -15,7 +15,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../
 const XDF = path.resolve(repoRoot, "../shared/fixtures/definitions/me72-540i-5A01.xdf");
 const IMAGE = path.resolve(repoRoot, "../shared/fixtures/images/me72-540i-5A01.bin");
 
-test("an admin imports a real XDF into a firmware record: the preview counts items, skips and patches and shows maps from the stock file; saved, the tune viewer shows its maps", async ({
+test("an admin imports a real XDF into a firmware record: the preview counts items, skips and patches and shows maps from the stock file; saved, the tune viewer opens the record's stock file with its maps", async ({
   page,
 }) => {
   test.setTimeout(300_000);
@@ -66,10 +66,12 @@ test("an admin imports a real XDF into a firmware record: the preview counts ite
   await expect(saved).toContainText("Patches stored: RPM Limiter Patch - 6500");
   await expect(record.getByRole("row", { name: /Definition/ }).first()).toContainText("59 maps");
 
-  // The tune viewer reads the stock image with the imported definition: idle speed falls as the engine warms.
+  // The tune viewer offers the record's own stock file, read with the imported definition: no local copy
+  // needed. Idle speed falls as the engine warms.
   await page.goto("/tuning-tools/tune-viewer");
   const viewer = new TuneViewerPage(page);
-  await viewer.openLocalImage("me72-540i.bin", image);
+  await viewer.openTune(`Stock file · ${firmwareId}`);
+  await expect(page.getByText(`Stock file of ${firmwareId}`)).toBeVisible();
   await expect(viewer.maps()).toBeVisible();
   await viewer.search("Optimal IDLE RPM neutral");
   await viewer.openMap("Optimal IDLE RPM neutral/park");

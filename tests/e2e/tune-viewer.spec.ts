@@ -35,6 +35,9 @@ test("a buyer opens the demo tune, switches maps, searches and compares a change
   await viewer.openMap(changed.title);
   await expect(viewer.grid()).toBeVisible();
   await expect(page.getByTestId("map-range")).toContainText("min");
+  // The maps come first; the checksum and patch report sits below them.
+  const mapsTop = (await viewer.grid().boundingBox())!.y;
+  expect(mapsTop).toBeLessThan((await page.getByTestId("inspection-report").boundingBox())!.y);
 
   await viewer.openMap(other.title);
   await expect(page.getByTestId("map-chart")).toBeVisible();
@@ -43,9 +46,20 @@ test("a buyer opens the demo tune, switches maps, searches and compares a change
   await expect(viewer.mapEntry(other.title)).toHaveCount(0);
   await viewer.openMap(changed.title);
 
+  // A patch and the map it writes share a title: the patch says it is one.
+  await expect(page.getByRole("table", { name: "Patches" })).toContainText("Launch control (patch)");
+
   await viewer.compareWithStock();
   await expect(viewer.grid()).toContainText("%)");
   await expect(page).toHaveURL(/mode=compare/);
+  // The corner names both axes, the row axis too though it has no unit.
+  await expect(viewer.grid().locator("thead th").first()).toContainText("↓ row axis · → %");
+  // A change of ignition timing reads in degrees, not as a share of the stock advance.
+  await viewer.search("Base ignition timing");
+  await viewer.openMap("Base ignition timing");
+  await viewer.compareWithStock();
+  await expect(viewer.grid().locator("tbody td").filter({ hasText: "°" }).first()).toBeVisible();
+  await expect(viewer.grid()).not.toContainText("%)");
   // View without download: the bytes are the file, so no hex view.
   await expect(page.getByRole("radiogroup", { name: "Show" }).getByText("Hex", { exact: true })).toHaveCount(0);
 });

@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import {
+  firmwareFirstSetupSchema,
   firmwareSupportList,
   firmwareSupportPageSchema,
   firmwareSupportSchema,
@@ -17,6 +18,7 @@ import { idParams } from "../../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../../http/list";
 import { requireFile, withUpload } from "../../http/uploads";
 import type { ZodTypeProvider } from "../../http/zod";
+import { firstSetupOf } from "../../services/firmware-support/first-setup";
 import {
   definitionXdfOf,
   deleteFirmwareRecord,
@@ -117,6 +119,13 @@ function registerRecordFileRoutes(plugin: FastifyInstance, ctx: AppContext) {
       .header("x-content-sha256", sha256)
       .send(ctx.blobs.stream(sha256));
   });
+
+  /** What the stock read proposes for a new record: identify candidates and the known checksum schemes that verify. */
+  app.get(
+    `/${apiRoutes.firmwareSupport.firstSetup(":id")}`,
+    { config: admin, schema: { params: idParams, response: { 200: firmwareFirstSetupSchema } } },
+    async (request) => firstSetupOf(ctx, request.params.id),
+  );
 
   /** The record's definition (and its firmware's patches) as a TunerPro XDF, for tuners who work in TunerPro. */
   app.get(

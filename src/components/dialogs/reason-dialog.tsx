@@ -1,8 +1,8 @@
 /**
  * A decision that someone is told about (a dealer's status, a licence removed): the dialog asks
- * for the reason, refuses an empty one at once, and shows the server's refusal under the field.
+ * for the reason, refuses an empty one at once, and shows the server's refusal as an error below it.
  */
-import { Flex, Input, Modal, Typography } from "antd";
+import { Alert, Flex, Input, Modal, Typography } from "antd";
 import { type ReactNode, useState } from "react";
 
 export interface ReasonDialogProps {
@@ -14,6 +14,8 @@ export interface ReasonDialogProps {
   sending: boolean;
   /** The server's refusal, shown under the field. */
   error: string | null;
+  /** Fields the decision needs besides the reason, shown above it. */
+  children?: ReactNode;
   /** Shown when the reason is missing, in the server's words for the same refusal. */
   required: string;
   onSubmit: (reason: string) => void;
@@ -30,6 +32,7 @@ export function ReasonDialog({
   required,
   onSubmit,
   onClose,
+  children,
 }: ReasonDialogProps) {
   const [reason, setReason] = useState("");
   const [local, setLocal] = useState<string | null>(null);
@@ -51,6 +54,8 @@ export function ReasonDialog({
     >
       <Flex vertical gap={8}>
         <Typography.Text>{explanation}</Typography.Text>
+        {children}
+        <Typography.Text strong>Reason</Typography.Text>
         <Input.TextArea
           aria-label="Reason"
           rows={3}
@@ -59,11 +64,7 @@ export function ReasonDialog({
           status={shown ? "error" : undefined}
           onChange={(event) => setReason(event.target.value)}
         />
-        {shown && (
-          <Typography.Text type="danger" role="alert">
-            {shown}
-          </Typography.Text>
-        )}
+        {shown && <Alert type="error" showIcon role="alert" message={shown} />}
       </Flex>
     </Modal>
   );

@@ -13,8 +13,10 @@ export function JsonField({
   onBlur,
   rows = 8,
   placeholder,
+  "aria-label": ariaLabel,
 }: {
   id?: string;
+  "aria-label"?: string;
   value: unknown;
   onChange: (value: unknown) => void;
   onBlur?: () => void;
@@ -27,6 +29,7 @@ export function JsonField({
     <>
       <Input.TextArea
         id={id}
+        aria-label={ariaLabel}
         rows={rows}
         value={text}
         placeholder={placeholder}

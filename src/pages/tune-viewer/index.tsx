@@ -1,23 +1,18 @@
-import { useCustom, useList, useOne } from "@refinedev/core";
+import { useCustom, useList, useOne, usePermissions } from "@refinedev/core";
 import { Alert, Card, Flex, Select, Skeleton, Tag, Typography } from "antd";
 import { memo, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { apiRoutes } from "../../../contracts/api-paths";
+import type { FirmwareSupportRow } from "../../../contracts/firmware-support";
 import type { Inspection, LocalInspection, TuneFile } from "../../../contracts/tune-files";
 import { EmptyState, PageFrame } from "../../components/page-frame";
 import { InspectedImage, InspectionReport } from "../../components/tune-inspection";
 import { LocalImageView } from "./local-image";
+import { StockFileView } from "./stock-file";
 import { TuneMapsView } from "./tune-maps";
 
-/** Metadata and the checksum report: all a buyer sees of a tune they may flash but not view, and the header for everyone else. */
-// Memoised: choosing a map changes the URL, which renders this page again, and the report's tables need not follow.
+/** Metadata: all a buyer sees of a tune they may flash but not view, and the header for everyone else. */
 const TuneSummary = memo(function TuneSummary({ tune }: { tune: TuneFile }) {
-  const { query } = useCustom<Inspection>({
-    url: apiRoutes.tuneFiles.inspection(tune.id),
-    method: "get",
-    queryOptions: { enabled: tune.access.owner || tune.access.bought },
-  });
-  const report = query.data?.data;
   return (
     <Card
       size="small"
@@ -36,12 +31,8 @@ const TuneSummary = memo(function TuneSummary({ tune }: { tune: TuneFile }) {
           {tune.access.bought && <Tag color="green">bought</Tag>}
           {!tune.access.view && <Tag color="orange">flash only</Tag>}
         </Flex>
-        {!tune.access.owner && !tune.access.bought ? (
+        {!tune.access.owner && !tune.access.bought && (
           <Alert type="info" showIcon message="Buy this tune to see its checksum report and maps." />
-        ) : report ? (
-          <InspectionReport report={report} changesTable={false} />
-        ) : (
-          <Skeleton active paragraph={{ rows: 2 }} />
         )}
         {(tune.access.owner || tune.access.bought) && !tune.access.view && (
           <Alert
@@ -51,6 +42,23 @@ const TuneSummary = memo(function TuneSummary({ tune }: { tune: TuneFile }) {
           />
         )}
       </Flex>
+    </Card>
+  );
+});
+
+/** The checksum and patch report, below the maps: the maps are what a tuner opens the viewer for. */
+// Memoised: choosing a map changes the URL, which renders this page again, and the report's tables need not follow.
+const TuneReport = memo(function TuneReport({ tune }: { tune: TuneFile }) {
+  const { query } = useCustom<Inspection>({
+    url: apiRoutes.tuneFiles.inspection(tune.id),
+    method: "get",
+    queryOptions: { enabled: tune.access.owner || tune.access.bought },
+  });
+  const report = query.data?.data;
+  if (!tune.access.owner && !tune.access.bought) return null;
+  return (
+    <Card size="small" title="Checksums and patches">
+      {report ? <InspectionReport report={report} changesTable={false} /> : <Skeleton active paragraph={{ rows: 2 }} />}
     </Card>
   );
 });
@@ -83,6 +91,9 @@ function LocalImage() {
   );
 }
 
+/** The picker's value for a firmware record's stock file, told from a tune file's id. */
+const STOCK = "stock:";
+
 export function TuneViewerPage() {
   const [params, setParams] = useSearchParams();
   const tuneId = params.get("tune");
@@ -97,7 +108,26 @@ export function TuneViewerPage() {
     id: tuneId ?? "",
     queryOptions: { enabled: tuneId !== null },
   });
-  const open = (id: string) => setParams({ tune: id });
+  const stockId = params.get("stock");
+  // Admins also open a firmware record's stock file: the maps of a definition just imported, with no local copy.
+  const { data: role } = usePermissions<string>({});
+  const { result: records } = useList<FirmwareSupportRow>({
+    resource: "firmware-support",
+    pagination: { pageSize: 100 },
+    filters: [{ field: "hasStockFile", operator: "eq", value: "true" }],
+    sorters: [{ field: "firmwareId", order: "asc" }],
+    queryOptions: { enabled: role === "admin" },
+  });
+  const open = (value: string) =>
+    setParams(value.startsWith(STOCK) ? { stock: value.slice(STOCK.length) } : { tune: value });
+  const tuneOptions = result.data.map((t) => ({
+    value: t.id,
+    label: `${t.title} · ${t.firmwareId}${t.access.owner ? " (yours)" : t.access.bought ? " (bought)" : ""}`,
+  }));
+  const stockOptions =
+    role === "admin"
+      ? records.data.map((r) => ({ value: `${STOCK}${r.id}`, label: `Stock file · ${r.firmwareId}` }))
+      : [];
 
   return (
     <PageFrame
@@ -111,21 +141,28 @@ export function TuneViewerPage() {
           placeholder="Open a tune file"
           aria-label="Tune file"
           loading={query.isLoading}
-          value={tune?.id}
+          value={stockId ? `${STOCK}${stockId}` : tune?.id}
           onChange={open}
-          options={result.data.map((t) => ({
-            value: t.id,
-            label: `${t.title} · ${t.firmwareId}${t.access.owner ? " (yours)" : t.access.bought ? " (bought)" : ""}`,
-          }))}
+          options={
+            (stockOptions.length > 0
+              ? [
+                  { label: "Tune files", options: tuneOptions },
+                  { label: "Firmware stock files", options: stockOptions },
+                ]
+              : tuneOptions) as Array<{ value?: string; label: string; options?: typeof tuneOptions }>
+          }
         />
       }
     >
-      {tuneQuery.isError ? (
+      {stockId ? (
+        <StockFileView key={stockId} recordId={stockId} />
+      ) : tuneQuery.isError ? (
         <Alert type="error" showIcon role="alert" message={tuneQuery.error.message} />
       ) : tune ? (
         <>
           <TuneSummary tune={tune} />
           {tune.access.view && <TuneMapsView tune={tune} />}
+          <TuneReport tune={tune} />
         </>
       ) : tuneId ? (
         <Skeleton active />

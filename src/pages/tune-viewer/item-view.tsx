@@ -75,7 +75,7 @@ export function ItemView({
             <Descriptions.Item label={baseLabel}>
               {scalarText(item, stock)}
               {change.delta !== 0 && item.kind === "constant" && (
-                <Typography.Text type="warning"> {formatDelta(change)}</Typography.Text>
+                <Typography.Text type="warning"> {formatDelta(change, values.unit)}</Typography.Text>
               )}
             </Descriptions.Item>
           )}

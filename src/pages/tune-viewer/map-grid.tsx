@@ -2,7 +2,16 @@ import { Typography } from "antd";
 import { memo } from "react";
 import type { ItemValues } from "../../../domain/tune/maps";
 import { type CellRange, inRange } from "./editing";
-import { axisLabels, cellDelta, deltaColour, formatDelta, formatValue, heatColour, valueRange } from "./model";
+import {
+  axisLabels,
+  cellDelta,
+  cornerLabel,
+  deltaColour,
+  formatDelta,
+  formatValue,
+  heatColour,
+  valueRange,
+} from "./model";
 
 export interface MapGridProps {
   values: ItemValues;
@@ -37,7 +46,7 @@ export const MapGrid = memo(function MapGrid({
   const { min, max } = valueRange(values.values);
   const xs = axisLabels(values.x, cols);
   const ys = axisLabels(values.y, rows);
-  const corner = [values.y?.unit, values.x?.unit].filter(Boolean).join(" \\ ");
+  const corner = cornerLabel(values);
   return (
     <div>
       <div style={{ overflow: "auto", maxHeight: "60vh" }}>
@@ -92,12 +101,14 @@ export const MapGrid = memo(function MapGrid({
                       onClick={onCellClick && ((event) => onCellClick(row, col, event.shiftKey))}
                       title={
                         change && change.delta !== 0
-                          ? `stock ${formatValue(before!)}, ${formatDelta(change)}`
+                          ? `stock ${formatValue(before!)}, ${formatDelta(change, values.unit)}`
                           : undefined
                       }
                     >
                       {formatValue(value)}
-                      {change && change.delta !== 0 && <div style={{ fontSize: 10 }}>{formatDelta(change)}</div>}
+                      {change && change.delta !== 0 && (
+                        <div style={{ fontSize: 10 }}>{formatDelta(change, values.unit)}</div>
+                      )}
                     </td>
                   );
                 })}

@@ -85,9 +85,24 @@ export function cellDelta(value: number, stock: number): CellDelta {
   return { delta, percent: stock === 0 ? null : (delta / Math.abs(stock)) * 100 };
 }
 
-export function formatDelta({ delta, percent }: CellDelta): string {
+/** Angles (ignition timing, cam positions): a change is read in degrees, never as a share of the stock angle. */
+const DEGREES = /°|\bdeg|\bgrad|crk|\bkw\b/i;
+
+/**
+ * A cell's change as a tuner reads it: in the map's own degrees for angles (+2.25 °: 10 % of a small
+ * advance means nothing), else with its percentage (fuel, load, airflow).
+ */
+export function formatDelta({ delta, percent }: CellDelta, unit?: string): string {
   const sign = delta > 0 ? "+" : "";
+  if (unit && DEGREES.test(unit)) return `${sign}${formatValue(delta)} ${unit}`;
   return `${sign}${formatValue(delta)}${percent === null ? "" : ` (${sign}${formatValue(Math.round(percent * 10) / 10)} %)`}`;
+}
+
+/** The corner of a grid: which way each axis runs and its unit; an axis without a unit is still named. */
+export function cornerLabel(values: ItemValues): string {
+  const columns = `→ ${values.x?.unit ?? (values.x ? "column axis" : "column index")}`;
+  if (values.rows <= 1) return columns;
+  return `↓ ${values.y?.unit ?? (values.y ? "row axis" : "row index")} · ${columns}`;
 }
 
 /** Axis header texts: the axis values formatted, or its labels, or 0-based indexes when the definition has no axis. */

@@ -1,11 +1,11 @@
 /**
  * Create or edit a firmware record with the schema the server validates with
  * (the contract's, its definition's scalings checked by the domain); PUT creates or
- * updates by firmware id. Identify rules, checksum schemes and the
- * map definition are JSON documents (their shapes are the schemas in
- * contracts/tune-definition.ts).
+ * updates by firmware id. Identify rules and checksum schemes are rows of fields
+ * (or their JSON); the map definition is a JSON document (its shape is the schema
+ * in contracts/tune-definition.ts).
  */
-import { Form, Input, InputNumber } from "antd";
+import { Alert, Form, Input, InputNumber } from "antd";
 import { apiPaths } from "../../../contracts/api-paths";
 import type { FirmwareSupport } from "../../../contracts/firmware-support";
 import { checkedFirmwareSupportInputSchema } from "../../../domain/catalogue/checked-schemas";
@@ -13,6 +13,7 @@ import { Field, FormError, SaveButton, useContractForm } from "../../components/
 import { JsonField } from "../../components/resource/json-field";
 import { RecordForm } from "../../components/resource/record-form";
 import { usePut } from "../../components/resource/use-put";
+import { ChecksumSchemesEditor, IdentifyRulesEditor } from "./rule-editors";
 
 function FirmwareFormFields({
   record,
@@ -34,7 +35,17 @@ function FirmwareFormFields({
   const { save, saving } = usePut<FirmwareSupport>(form, "firmware-support", apiPaths["firmware-support"].create);
   const { control } = form;
 
-  const submit = form.handleSubmit((values) => save(values, `Saved ${values.firmwareId}`, onSaved));
+  const identify = form.watch("identify") ?? [];
+  // Saved all the same (a record may be set up in steps), but the admin is told what it means.
+  const submit = form.handleSubmit((values) =>
+    save(
+      values,
+      values.identify.length === 0
+        ? `Saved ${values.firmwareId}: with no identify rules this record will never recognise an image`
+        : `Saved ${values.firmwareId}`,
+      onSaved,
+    ),
+  );
 
   return (
     <Form layout="vertical" onFinish={() => void submit()} aria-label="Firmware record">
@@ -61,17 +72,25 @@ function FirmwareFormFields({
         control={control}
         name="identify"
         label="Identify rules"
-        help='[{ "address": "0x100", "text": "DEMO" }]: all must match'
+        help="Bytes or text at an offset; an image is this firmware when all of them match"
       >
-        {(field) => <JsonField {...field} rows={4} />}
+        {(field) => <IdentifyRulesEditor id={field.id} value={field.value} onChange={field.onChange} />}
       </Field>
+      {identify.length === 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message="No identify rules: this record will never recognise an image."
+        />
+      )}
       <Field
         control={control}
         name="checksums"
         label="Checksum schemes"
-        help='[{ "name", "type", "ranges": [[start, end]], "store": { "address" } }]'
+        help="The kind of sum, the ranges it covers (inclusive) and where it is stored"
       >
-        {(field) => <JsonField {...field} rows={6} />}
+        {(field) => <ChecksumSchemesEditor id={field.id} value={field.value} onChange={field.onChange} />}
       </Field>
       <Field
         control={control}

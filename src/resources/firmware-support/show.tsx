@@ -6,16 +6,17 @@
  */
 import { DownloadOutlined } from "@ant-design/icons";
 import { useApiUrl, useOne } from "@refinedev/core";
-import { Button, Descriptions, Divider, Flex, Form, Skeleton, Switch, Typography } from "antd";
+import { Alert, Button, Descriptions, Divider, Flex, Form, Skeleton, Switch, Typography } from "antd";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import { type FirmwareSupport, flashingSupportInputSchema } from "../../../contracts/firmware-support";
 import { useRecordMissing } from "../../components/record-not-found";
 import { FileUpload } from "../../components/resource/file-upload";
 import { Field, FormError, useContractForm } from "../../components/resource/form";
-import { JsonField } from "../../components/resource/json-field";
 import { usePut } from "../../components/resource/use-put";
 import { API_PREFIX } from "../../providers/data-provider";
 import { DefinitionImport } from "./definition-import";
+import { FirstSetup } from "./first-setup";
+import { FlashBlocksEditor, FlashingProfileEditor } from "./rule-editors";
 
 const Sha = ({ value }: { value: string }) => (
   <Typography.Text code copyable data-testid="sha256">
@@ -46,17 +47,17 @@ function FlashingForm({ record }: { record: FirmwareSupport }) {
         control={form.control}
         name="profile"
         label="Profile"
-        help='{ "securityLevel": 17, "seedKeyAlgorithm": "…", "requestCanId": "0x7E0", "responseCanId": "0x7E8", "p2TimeoutMs": 50, "p2StarTimeoutMs": 5000 }'
+        help="UDS security access and timings; CAN ids in hex"
       >
-        {(field) => <JsonField {...field} rows={6} />}
+        {(field) => <FlashingProfileEditor id={field.id} value={field.value} onChange={field.onChange} />}
       </Field>
       <Field
         control={form.control}
         name="blocks"
         label="Blocks"
-        help='[{ "name", "number", "baseAddress", "length", "fileOffset", "transferSize" }]'
+        help="What is flashed: each block's number, base address, length, offset in the file and transfer size"
       >
-        {(field) => <JsonField {...field} rows={5} />}
+        {(field) => <FlashBlocksEditor id={field.id} value={field.value} onChange={field.onChange} />}
       </Field>
       <Button htmlType="submit" loading={saving}>
         Save flashing support
@@ -91,9 +92,18 @@ export function FirmwareShow({ id, onEdit }: { id: string; onEdit: () => void })
         </Descriptions.Item>
         {record.notes && <Descriptions.Item label="Notes">{record.notes}</Descriptions.Item>}
       </Descriptions>
+      {record.identify.length === 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          message="No identify rules: this record will never recognise an image."
+          description="Add the bytes or text that tell its images apart (the first setup below proposes some from the stock read)."
+        />
+      )}
       <Button onClick={onEdit} style={{ alignSelf: "start" }}>
         Edit record
       </Button>
+      {(record.identify.length === 0 || record.checksums.length === 0) && <FirstSetup record={record} />}
 
       <Divider orientation="left">Stock file</Divider>
       {record.stockFile ? (
@@ -118,6 +128,19 @@ export function FirmwareShow({ id, onEdit }: { id: string; onEdit: () => void })
           No stock file yet. It must be {record.imageSize.toLocaleString()} bytes, match the identify rules and pass
           every checksum.
         </Typography.Text>
+      )}
+      {record.checksums.length === 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          data-testid="no-checksum-warning"
+          message={
+            record.stockFile
+              ? "No checksum scheme: this stock file was taken without a checksum check."
+              : "No checksum scheme: a stock file uploaded now is taken without a checksum check."
+          }
+          description="Tunes for this firmware cannot have their checksums verified or fixed until the record has one."
+        />
       )}
       <FileUpload
         url={apiRoutes.firmwareSupport.stockFile(record.id)}

@@ -17,9 +17,18 @@ type Pending = { kind: "role"; role: Role } | { kind: "disable" } | { kind: "ena
 const ROLE_EFFECTS: Record<Role, string> = {
   customer:
     "They keep their cars, logs and licences; a dealer's profile is suspended and their tunes leave the directory.",
-  dealer: "Their dealer profile is approved: they sell tunes and work tuning requests.",
+  dealer: "They sell tunes and work tuning requests.",
   admin: "They manage the catalogue, users and servers.",
 };
+
+/** What becoming a dealer does to the profile the user has (or has not): said before the admin confirms. */
+function dealerProfileEffect(dealer: Account["profile"]["dealer"]): string {
+  if (!dealer) return "They have no dealer profile: one is opened under the business name below, approved.";
+  if (dealer.status === "approved") return `Their dealer profile ${dealer.businessName} is already approved.`;
+  if (dealer.status === "pending")
+    return `Their dealer application for ${dealer.businessName} is pending: changing the role approves it.`;
+  return `Their dealer profile ${dealer.businessName} is ${dealer.status}: changing the role approves it.`;
+}
 
 export function AccountActions({
   account,
@@ -36,29 +45,38 @@ export function AccountActions({
   const [role, setRole] = useState<Role>(account.role);
   const [deleting, setDeleting] = useState(false);
   const [typed, setTyped] = useState("");
+  const [businessName, setBusinessName] = useState("");
   const { mutate, mutation } = useCustomMutation();
   const who = account.email ?? account.displayName ?? account.uid;
 
   const send = (url: string, method: "patch" | "post" | "delete", values: object, done: string, after: () => void) =>
     mutate(
-      { url, method, values, successNotification: { type: "success", message: done }, errorNotification: false },
+      { url, method, values, successNotification: false, errorNotification: false },
       {
         onSuccess: () => {
           setError(null);
           setPending(null);
+          // Said here rather than by the mutation's notification: the page reloads the account under it.
+          void message.success(done);
           after();
         },
         onError: (failure: HttpError) => {
-          setError(fieldMessage(failure, "reason", "role", "disabled") ?? failureText(failure));
+          // The reason field's own message reads alone; any other refusal is the server's whole sentence.
+          setError(fieldMessage(failure, "reason") ?? failureText(failure));
           if (!pending) void message.error(failureText(failure));
         },
       },
     );
+  const needsProfile = pending?.kind === "role" && pending.role === "dealer" && !account.profile.dealer;
 
   const submitReason = (reason: string) => {
     if (!pending) return;
+    if (needsProfile && businessName.trim().length < 2)
+      return setError("Give the business name their dealer profile opens under.");
     const values =
-      pending.kind === "role" ? { role: pending.role, reason } : { disabled: pending.kind === "disable", reason };
+      pending.kind === "role"
+        ? { role: pending.role, reason, ...(needsProfile && { businessName: businessName.trim() }) }
+        : { disabled: pending.kind === "disable", reason };
     const done =
       pending.kind === "role"
         ? `${who} is now ${pending.role}`
@@ -150,7 +168,7 @@ export function AccountActions({
           danger={pending.kind !== "enable"}
           explanation={
             pending.kind === "role"
-              ? `${ROLE_EFFECTS[pending.role]} Their open app switches at once; they are told why.`
+              ? `${pending.role === "dealer" ? `${dealerProfileEffect(account.profile.dealer)} ` : ""}${ROLE_EFFECTS[pending.role]} Their open app switches at once; they are told why.`
               : pending.kind === "disable"
                 ? "They are signed out everywhere at once and cannot sign in until enabled. They are told why."
                 : "They can sign in again with their password."
@@ -163,7 +181,19 @@ export function AccountActions({
             setPending(null);
             setError(null);
           }}
-        />
+        >
+          {needsProfile && (
+            <Flex vertical gap={4}>
+              <Typography.Text strong>Business name</Typography.Text>
+              <Input
+                aria-label="Business name"
+                maxLength={120}
+                value={businessName}
+                onChange={(event) => setBusinessName(event.target.value)}
+              />
+            </Flex>
+          )}
+        </ReasonDialog>
       )}
       <Modal
         open={deleting}

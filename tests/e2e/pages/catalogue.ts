@@ -19,8 +19,8 @@ export class CataloguePages {
     manufacturer: string;
     ecuFamily: string;
     imageSize: number;
-    identify: unknown;
-    checksums: unknown;
+    identify: Array<{ address: string | number; bytes?: string; text?: string }>;
+    checksums: unknown[];
   }) {
     await this.page.goto("/admin/firmware-support");
     await this.page.getByRole("button", { name: "New firmware" }).click();
@@ -29,8 +29,24 @@ export class CataloguePages {
     await form.getByLabel("Manufacturer").fill(record.manufacturer);
     await form.getByLabel("ECU family / project code").fill(record.ecuFamily);
     await form.getByLabel("Image size (bytes)").fill(String(record.imageSize));
-    await form.getByLabel("Identify rules").fill(JSON.stringify(record.identify));
-    await form.getByLabel("Checksum schemes").fill(JSON.stringify(record.checksums));
+    // Identify rules row by row, as a person adds them; checksum schemes pasted in the JSON view.
+    for (const [i, rule] of record.identify.entries()) {
+      await form.getByRole("button", { name: "Add identify rule" }).click();
+      const address = typeof rule.address === "number" ? `0x${rule.address.toString(16)}` : rule.address;
+      await form.getByLabel(`Rule ${i + 1} offset`).fill(address);
+      if (rule.bytes !== undefined) {
+        await form.getByRole("combobox", { name: `Rule ${i + 1} kind` }).focus();
+        await this.page.keyboard.press("ArrowDown");
+        await this.page.locator(".ant-select-dropdown:visible").getByTitle("Bytes", { exact: true }).click();
+        await form.getByLabel(`Rule ${i + 1} bytes`).fill(rule.bytes);
+      } else {
+        await form.getByLabel(`Rule ${i + 1} text`).fill(rule.text ?? "");
+      }
+    }
+    if (record.checksums.length > 0) {
+      await form.getByLabel("Checksum schemes view").getByText("Advanced (JSON)").click();
+      await form.getByLabel("Checksum schemes as JSON").fill(JSON.stringify(record.checksums));
+    }
     await form.getByRole("button", { name: "Save" }).click();
     // Saving opens the record.
     return drawer(this.page, "Firmware record");

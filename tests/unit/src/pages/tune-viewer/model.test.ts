@@ -5,6 +5,7 @@ import { generateDemo } from "../../../../../server/seed/generator";
 import {
   axisLabels,
   cellDelta,
+  cornerLabel,
   deltaColour,
   formatDelta,
   formatValue,
@@ -81,6 +82,30 @@ describe("tune viewer model", () => {
     expect(formatDelta(cellDelta(95, 100))).toBe("-5 (-5 %)");
     expect(formatDelta(cellDelta(2, 0))).toBe("+2");
     expect(cellDelta(-90, -100)).toEqual({ delta: 10, percent: 10 });
+  });
+
+  it("shows a change of an angle in degrees, absolute, and a change of fuel, load or airflow in percent", () => {
+    for (const unit of ["°", "deg", "°CRK", "° KW", "degrees"])
+      expect(formatDelta(cellDelta(14.25, 12), unit), unit).toBe(`+2.25 ${unit}`);
+    for (const unit of ["ms", "%", "mg/stroke", "kg/h", "g/s", undefined])
+      expect(formatDelta(cellDelta(110, 100), unit), unit).toBe("+10 (+10 %)");
+  });
+
+  it("labels a map's corner with both axes, naming an axis that has no unit", () => {
+    const grid = (x?: { unit?: string }, y?: { unit?: string }) => ({
+      id: "m",
+      kind: "table2d" as const,
+      rows: 2,
+      cols: 2,
+      unit: "hPa",
+      values: [1, 2, 3, 4],
+      ...(x && { x: { ...x, values: [1, 2] } }),
+      ...(y && { y: { ...y, values: [1, 2] } }),
+    });
+    expect(cornerLabel(grid({ unit: "rpm" }, { unit: "%" }))).toBe("↓ % · → rpm");
+    expect(cornerLabel(grid({ unit: "rpm" }, {}))).toBe("↓ row axis · → rpm");
+    expect(cornerLabel(grid({ unit: "rpm" }))).toBe("↓ row index · → rpm");
+    expect(cornerLabel({ ...grid({ unit: "rpm" }), rows: 1 })).toBe("→ rpm");
   });
 
   it("colours increases red and decreases blue, none for unchanged cells", () => {
