@@ -104,6 +104,8 @@ const specGuards: Record<string, string> = {
   "/payouts/onboarding": "dealer",
   // Not in the spec's table: a ticket opens as a drawer over the dealer's queue.
   "/tuning-requests/show/:id": "dealer",
+  // Not in the spec's table: a dealer's page, open to visitors as the directory is.
+  "/managed-dealers/:id": "public",
 };
 
 /** Spec section 2's layouts: "no layout" routes, the docs layout, the rest landing or portal. */
@@ -122,6 +124,7 @@ const specLayouts: Record<string, string> = {
   "/shared/logs/:token": "none",
   // Listed with the portal routes, though without an auth guard.
   "/managed-dealers": "portal",
+  "/managed-dealers/:id": "portal",
 };
 
 describe("route registry", () => {
