@@ -60,11 +60,13 @@ export function VehicleSummary({ vehicle }: { vehicle: Vehicle }) {
           )}
         </Descriptions.Item>
         <Descriptions.Item label="On the car">
-          {vehicle.currentTune
-            ? vehicle.currentTune.kind === "stock"
-              ? "stock"
-              : `${vehicle.currentTune.title ?? "a supplied image"}${vehicle.currentTune.version ? ` v${vehicle.currentTune.version}` : ""}`
-            : "as delivered"}
+          <span data-testid="on-the-car">
+            {vehicle.currentTune
+              ? vehicle.currentTune.kind === "stock"
+                ? "stock"
+                : `${vehicle.currentTune.title ?? "a supplied image"}${vehicle.currentTune.version ? ` v${vehicle.currentTune.version}` : ""}`
+              : "as delivered"}
+          </span>
         </Descriptions.Item>
         <Descriptions.Item label="Last flash">
           {vehicle.lastFlash ? (
