@@ -82,6 +82,8 @@ export type VehiclePatch = z.input<typeof vehiclePatchSchema>;
 /** `PATCH /users/{id}/vehicles/{vehicleId}/device-attributes`: the phone app's settings for this car. */
 export const deviceAttributesSchema = z.strictObject({
   adapter: adapterSchema.optional(),
+  /** The app's version the car was last met with (set at connect). */
+  appVersion: idText("appVersion", 32).optional(),
   phone: z
     .strictObject({
       platform: z.enum(["ios", "android"]),
@@ -111,6 +113,8 @@ export const vehicleSchema = z.strictObject({
     bootloaderVersion: z.string().nullable(),
   }),
   firmwareId: z.string().nullable(),
+  /** The supported-vehicle record the car's firmware belongs to: its make, model and engine. */
+  catalogue: z.strictObject({ make: z.string(), model: z.string(), engine: z.string() }).nullable(),
   /**
    * supported: the catalogue knows the firmware and can flash it; unsupported otherwise, with the
    * way to ask for support (`POST /user-vehicles/support-request`) and the request already made, if any.

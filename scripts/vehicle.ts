@@ -2,22 +2,14 @@
  * The virtual vehicle: plays the phone app, the OBD adapter and the demo car's ECU against a
  * running portal, as a person would from a terminal.
  *
- *   npm run vehicle -- [--url http://127.0.0.1:8080] [--email customer@example.com] [--password tune-demo-1] <command>
+ *   npm run vehicle -- [options] <command>      (npm run vehicle -- --help lists both)
  *
- * Commands:
- *   connect                     the app meets the car: VIN and ECU identity, adapter, battery
- *   read-stock                  reads the ECU's flash (UDS 0x23) and uploads it as the car's stock read
- *   flash --tune <id>           bakes the tune onto the stock read, runs the pre-flight (the portal answers
- *                               the key for the ECU's seed), and flashes it, reporting every step
- *   back-to-stock               writes the stock read back (recovering the last failed flash, if any)
- *   log                         drives a pull and uploads the data log; boost follows the flashed boost map
- *   --fault <kind>@<step>       arms a fault for flash/back-to-stock: pending-storm, dropped-response,
- *                               wrong-key, wrong-counter, corrupt-block, power-loss, low-voltage
- *   --resume                    with flash: resume the last failed flash from its failed block
- *
- * The car (identity and flash memory) is kept in .data/virtual-vehicle/ between commands.
+ * `flash` takes what the car's page hands over, the link or the bake's id, and flashes that bake;
+ * it bakes only when given a tune instead. The car (identity and flash memory) is kept in
+ * .data/virtual-vehicle/ between commands.
  */
-import { parseArgs } from "node:util";
+
+import type { BakedTuneFile } from "../contracts/tune-files";
 import type { Vehicle } from "../contracts/user-vehicles";
 import type { StepReport } from "../domain/flashing/flasher";
 import { FAULTS, type FaultKind } from "../domain/flashing/virtual-link";
@@ -35,23 +27,16 @@ import {
   readFlash,
   runFlash,
 } from "../server/seed/virtual-car/phone-app";
+import { type FlashTarget, parseVehicleArgs, USAGE, type VehicleOptions } from "./vehicle/args";
 import { carFile, loadCar, saveCar } from "./vehicle/car";
 import { Portal } from "./vehicle/portal";
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    url: { type: "string", default: process.env.PORTAL_URL ?? "http://127.0.0.1:8080" },
-    emulator: { type: "string", default: process.env.FIREBASE_AUTH_EMULATOR_HOST ?? "127.0.0.1:9099" },
-    email: { type: "string", default: "customer@example.com" },
-    password: { type: "string", default: DEMO_PASSWORD },
-    tune: { type: "string" },
-    fault: { type: "string" },
-    resume: { type: "boolean", default: false },
-    "data-dir": { type: "string", default: process.env.DATA_DIR ?? ".data" },
-  },
+const args = parseVehicleArgs(process.argv.slice(2), {
+  url: process.env.PORTAL_URL ?? "http://127.0.0.1:8080",
+  emulator: process.env.FIREBASE_AUTH_EMULATOR_HOST ?? "127.0.0.1:9099",
+  password: DEMO_PASSWORD,
+  dataDir: process.env.DATA_DIR ?? ".data",
 });
-const command = positionals[0];
 const APP = { adapter: { kind: "virtual", firmware: "1.0" }, appVersion: "virtual-1.0" };
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -63,12 +48,13 @@ async function flashAndTell(
   vehicle: Vehicle,
   what: Flashing,
   fault: Fault | null,
+  options: VehicleOptions,
 ): Promise<void> {
   const run = await runFlash(portal, car, vehicle, APP, what, {
     fault,
     onStep: (step) => say(`  ${describeStep(step)}`),
   });
-  await saveCar(carFile(values["data-dir"], values.email), car);
+  await saveCar(carFile(options.dataDir, options.email), car);
   if (!run.session) {
     say(`The flash did not start: ${run.outcome.ok ? "" : run.outcome.message}`);
     process.exitCode = 1;
@@ -93,22 +79,61 @@ function faultOf(flag: string | undefined): Fault | null {
   return { kind: kind as FaultKind, at: at as StepReport["step"] };
 }
 
+/** The bake (or stock read) a flash writes, from what the page handed over or a tune baked here. */
+async function flashingOf(portal: Portal, vehicle: Vehicle, target: FlashTarget, resume: boolean): Promise<Flashing> {
+  const failed = await lastFailed(portal, vehicle);
+  const resumed =
+    resume && failed?.failedBlock !== null && failed?.failedBlock !== undefined
+      ? { recoversId: failed.id, resumeFromBlock: failed.failedBlock }
+      : {};
+  if (target.kind === "handover") {
+    const { handover } = target;
+    if (handover.vehicleId !== vehicle.id)
+      throw new Error(`the link is for vehicle ${handover.vehicleId}; the car connected is ${vehicle.id}`);
+    const named = {
+      ...(handover.recoversId && { recoversId: handover.recoversId }),
+      ...(handover.resumeFromBlock !== undefined && { resumeFromBlock: handover.resumeFromBlock }),
+    };
+    if (handover.kind === "stock") {
+      if (!vehicle.stockDump) throw new Error("the car has no stock read: run read-stock first");
+      return { kind: "stock", sha256: vehicle.stockDump.sha256, ...named };
+    }
+    if (!handover.bakedTuneFileId) throw new Error("the link names no bake");
+    return { ...(await bakeOf(portal, vehicle, handover.bakedTuneFileId)), ...resumed, ...named };
+  }
+  if (target.kind === "bake") return { ...(await bakeOf(portal, vehicle, target.bakedTuneFileId)), ...resumed };
+  const baked = await bake(portal, vehicle, target.tuneFileId);
+  say(`Baked ${baked.id} (${baked.sha256.slice(0, 16)}…)`);
+  return { kind: "tune", bakedTuneFileId: baked.id, sha256: baked.sha256, ...resumed };
+}
+
+/** A bake the page made, read as the app reads it (its bytes' SHA-256 comes with the grant's download). */
+async function bakeOf(portal: Portal, vehicle: Vehicle, id: string): Promise<Flashing> {
+  const baked = await portal.call<BakedTuneFile>("GET", `baked-tune-files/${id}`);
+  if (baked.vehicleId !== vehicle.id) throw new Error(`bake ${id} is for another vehicle (${baked.vehicleId})`);
+  say(`Flashing bake ${baked.id} (${baked.sha256.slice(0, 16)}…)`);
+  return { kind: "tune", bakedTuneFileId: baked.id, sha256: baked.sha256 };
+}
+
 async function main() {
-  if (!command || !["connect", "read-stock", "flash", "back-to-stock", "log"].includes(command)) {
-    say(
-      "usage: npm run vehicle -- [--email …] [--password …] connect | read-stock | flash --tune <id> [--resume] | back-to-stock | log  [--fault <kind>@<step>]",
-    );
+  if (args.kind === "help") {
+    say(USAGE);
+    return;
+  }
+  if (args.kind === "error") {
+    process.stderr.write(`npm run vehicle: ${args.message}\n\n${USAGE}\n`);
     process.exitCode = 2;
     return;
   }
-  const fault = faultOf(values.fault);
-  const file = carFile(values["data-dir"], values.email);
+  const { command, options, target } = args;
+  const fault = faultOf(options.fault);
+  const file = carFile(options.dataDir, options.email);
   const car = await loadCar(file, demoCar);
   const portal = new Portal({
-    url: values.url,
-    emulatorHost: values.emulator,
-    email: values.email,
-    password: values.password,
+    url: options.url,
+    emulatorHost: options.emulator,
+    email: options.email,
+    password: options.password,
   });
   await portal.signIn();
   const { vehicle, created } = await connect(portal, car, APP);
@@ -124,22 +149,8 @@ async function main() {
       image,
     );
     say(`Stock read uploaded: ${image.length} bytes, firmware ${stored.firmwareId ?? "unknown"}`);
-  } else if (command === "flash") {
-    if (!values.tune) throw new Error("flash needs --tune <tune file id>");
-    const failed = await lastFailed(portal, vehicle);
-    const baked = await bake(portal, vehicle, values.tune);
-    say(`Baked ${baked.id} (${baked.sha256.slice(0, 16)}…)`);
-    const resume =
-      values.resume && failed?.failedBlock !== null && failed?.failedBlock !== undefined
-        ? { recoversId: failed.id, resumeFromBlock: failed.failedBlock }
-        : {};
-    await flashAndTell(
-      portal,
-      car,
-      vehicle,
-      { kind: "tune", bakedTuneFileId: baked.id, sha256: baked.sha256, ...resume },
-      fault,
-    );
+  } else if (command === "flash" && target) {
+    await flashAndTell(portal, car, vehicle, await flashingOf(portal, vehicle, target, options.resume), fault, options);
   } else if (command === "back-to-stock") {
     if (!vehicle.stockDump) throw new Error("the car has no stock read: run read-stock first");
     const failed = await lastFailed(portal, vehicle);
@@ -149,6 +160,7 @@ async function main() {
       vehicle,
       { kind: "stock", sha256: vehicle.stockDump.sha256, ...(failed && { recoversId: failed.id }) },
       fault,
+      options,
     );
   } else if (command === "log") {
     const log = await portal.upload<{ id: string; title: string }>(

@@ -31,6 +31,8 @@ export interface StepReport {
   percent?: number;
   status: "started" | "ok" | "retry" | "failed";
   at: string;
+  /** How long the step took, on the report that ends it. */
+  durationMs?: number;
   retries: number;
   request?: string;
   response?: string;
@@ -75,6 +77,9 @@ const hex = (bytes: Uint8Array | null) =>
         .join("")
         .toUpperCase()
     : undefined;
+/** A request or answer as a step records it: its service and parameters, not the kilobytes of a transfer. */
+const SERVICE_BYTES = 8;
+const serviceBytes = (bytes: Uint8Array) => hex(bytes.subarray(0, SERVICE_BYTES)) as string;
 const be32 = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
 
 class StepFailed extends Error {
@@ -97,11 +102,34 @@ export async function flash(transport: Transport, plan: FlashPlan, hooks: FlashH
   const maxRetries = plan.maxRetries ?? 3;
   let seq = 0;
   let maxBlockLength = 0x402;
-  const report = (step: FlashStepName, status: StepReport["status"], extra: Partial<StepReport> = {}) =>
-    hooks.report({ seq: ++seq, step, status, at: hooks.now().toISOString(), retries: 0, message: "", ...extra });
+  // The step under way: when it began and the last exchange it made, which its ending report carries.
+  let stepStart = hooks.now().getTime();
+  let exchange: { request: Uint8Array; response: Uint8Array | null } | null = null;
+  const exchanged = async (bytes: Uint8Array) => {
+    const answer = await transport.request(bytes);
+    exchange = { request: bytes, response: answer };
+    return answer;
+  };
+  const report = (step: FlashStepName, status: StepReport["status"], extra: Partial<StepReport> = {}) => {
+    const now = hooks.now();
+    // "started" is a step's progress; any other status ends it (or one try of it) with its time and bytes.
+    const ending =
+      status === "started"
+        ? {}
+        : {
+            durationMs: Math.max(0, now.getTime() - stepStart),
+            ...(exchange && { request: serviceBytes(exchange.request) }),
+            ...(exchange?.response && { response: serviceBytes(exchange.response) }),
+          };
+    hooks.report({ seq: ++seq, step, status, at: now.toISOString(), retries: 0, message: "", ...ending, ...extra });
+    if (status === "ok" || status === "failed") {
+      stepStart = now.getTime();
+      exchange = null;
+    }
+  };
 
   const send = async (step: FlashStepName, block: number | null, bytes: Uint8Array): Promise<Uint8Array> => {
-    const answer = await transport.request(bytes);
+    const answer = await exchanged(bytes);
     if (!answer) throw new StepFailed(step, block, null, `no answer to ${hex(bytes.subarray(0, 4))} in time`, true);
     if (answer[0] === 0x7f) {
       const nrc = answer[2];
@@ -126,7 +154,7 @@ export async function flash(transport: Transport, plan: FlashPlan, hooks: FlashH
 
   /** Back into the programming session, unlocked: after a lost answer or a power cycle. */
   const reenter = async () => {
-    const extended = await transport.request(Uint8Array.of(0x10, 0x03));
+    const extended = await exchanged(Uint8Array.of(0x10, 0x03));
     if (!extended) throw new StepFailed("connecting", null, null, "the ECU does not answer", true);
     await send("connecting", null, Uint8Array.of(0x10, 0x02));
     await unlock();
@@ -156,6 +184,7 @@ export async function flash(transport: Transport, plan: FlashPlan, hooks: FlashH
   const writeBlock = async (block: FlashBlockData) => {
     report("erasing", "started", { block: block.number });
     await send("erasing", block.number, Uint8Array.of(0x31, 0x01, 0xff, 0x00, block.number));
+    report("erasing", "ok", { block: block.number });
     const answer = await send(
       "block",
       block.number,
@@ -169,9 +198,9 @@ export async function flash(transport: Transport, plan: FlashPlan, hooks: FlashH
     for (let i = 0; i < chunks; i++) {
       const data = block.data.subarray(i * chunk, Math.min(block.data.length, (i + 1) * chunk));
       const request = Uint8Array.of(0x36, counter, ...data);
-      const sent = await transport.request(request);
+      const sent = await exchanged(request);
       // One lost answer: the same block is sent again with the same counter, as ISO 14229 allows.
-      const final = sent ?? (await transport.request(request));
+      const final = sent ?? (await exchanged(request));
       if (!final)
         throw new StepFailed("block", block.number, null, `no answer to transfer ${i + 1} of ${chunks}`, true);
       if (final[0] === 0x7f)

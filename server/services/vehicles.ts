@@ -7,7 +7,7 @@ import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { flashingProfileSchema } from "../../contracts/firmware-support";
 import type { DeviceAttributes, Vehicle } from "../../contracts/user-vehicles";
 import type { Db, Tx } from "../db/handle";
-import { firmwareSupport, flashLogs, supportRequests, users, type userVehicles } from "../db/schema";
+import { firmwareSupport, flashLogs, supportedVehicles, supportRequests, users, type userVehicles } from "../db/schema";
 import type { VerifiedCaller } from "./identity";
 
 export type VehicleRow = typeof userVehicles.$inferSelect;
@@ -43,6 +43,35 @@ async function supportOf(db: Reader, firmwareIds: string[]): Promise<Map<string,
     ]),
   );
 }
+
+type CatalogueCar = NonNullable<Vehicle["catalogue"]>;
+
+/** The supported-vehicle record of each firmware id: the car's make, model and engine. */
+export async function catalogueOf(db: Reader, firmwareIds: string[]): Promise<Map<string, CatalogueCar>> {
+  if (firmwareIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      make: supportedVehicles.make,
+      model: supportedVehicles.model,
+      engine: supportedVehicles.engine,
+      firmwareIds: supportedVehicles.firmwareIds,
+    })
+    .from(supportedVehicles)
+    .where(
+      sql`${supportedVehicles.firmwareIds} && ARRAY[${sql.join(
+        firmwareIds.map((id) => sql`${id}`),
+        sql`, `,
+      )}]::text[]`,
+    )
+    .orderBy(supportedVehicles.make, supportedVehicles.model, supportedVehicles.id);
+  const cars = new Map<string, CatalogueCar>();
+  for (const { firmwareIds: ids, ...car } of rows)
+    for (const id of ids) if (firmwareIds.includes(id) && !cars.has(id)) cars.set(id, car);
+  return cars;
+}
+
+/** A car's name from its catalogue record: "Demo Motors Hatchback 2.0 turbo". */
+export const catalogueName = (car: CatalogueCar) => `${car.make} ${car.model} ${car.engine}`.trim();
 
 /** The firmware id the catalogue knows for an ECU software id, or null. */
 export async function firmwareForSoftware(db: Reader, softwareId: string): Promise<string | null> {
@@ -94,8 +123,9 @@ async function supportRequestsOf(db: Reader, rows: VehicleRow[]): Promise<Map<st
 export async function vehiclesToApi(db: Reader, rows: VehicleRow[], caller: VerifiedCaller): Promise<Vehicle[]> {
   const firmwareIds = [...new Set(rows.flatMap((row) => (row.firmwareId ? [row.firmwareId] : [])))];
   const ownerUids = [...new Set(rows.map((row) => row.ownerUid))];
-  const [support, flashes, requests, owners] = await Promise.all([
+  const [support, catalogue, flashes, requests, owners] = await Promise.all([
     supportOf(db, firmwareIds),
+    catalogueOf(db, firmwareIds),
     flashesOf(
       db,
       rows.map((row) => row.id),
@@ -129,6 +159,7 @@ export async function vehiclesToApi(db: Reader, rows: VehicleRow[], caller: Veri
         bootloaderVersion: row.bootloaderVersion,
       },
       firmwareId: row.firmwareId,
+      catalogue: (row.firmwareId && catalogue.get(row.firmwareId)) || null,
       support: facts
         ? {
             state: "supported",

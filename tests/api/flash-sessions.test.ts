@@ -259,6 +259,18 @@ describe.each(apiDatabases)("flash sessions on %s", (kind) => {
     });
   });
 
+  it("records the car's hardware and bootloader in the before-flash snapshot when the app sends only the identity the grant checks", async () => {
+    const { softwareId, ecuSerial } = session.ecu;
+    const started = await start(await grantFor(), { ecu: { softwareId, ecuSerial } });
+    expect(started.statusCode, started.body).toBe(201);
+    const [before] = await app.ctx.db
+      .select()
+      .from(vehicleSnapshots)
+      .where(eq(vehicleSnapshots.flashLogId, started.json().id));
+    expect(before).toMatchObject({ kind: "before-flash", hardwareNumber: "HW-1", bootloaderVersion: "BL-1" });
+    expect((await end(started.json().id, { result: "failed", message: "stopped" })).statusCode).toBe(200);
+  });
+
   it("marks a session abandoned when the app stops reporting", async () => {
     const silent = (await start(await grantFor())).json();
     await report(silent.id, [step(1, "setup")]);

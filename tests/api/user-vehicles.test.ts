@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VehicleConnect } from "../../contracts/user-vehicles";
-import { userVehicles, vehicleSnapshots } from "../../server/db/schema";
+import { supportedVehicles, userVehicles, vehicleSnapshots } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
@@ -103,6 +103,46 @@ describe.each(apiDatabases)("vehicles API on %s", (kind) => {
     });
     const rows = await app.ctx.db.select().from(userVehicles).where(eq(userVehicles.ownerUid, customer.uid));
     expect(rows).toHaveLength(1);
+  });
+
+  it("names a new car by the supported vehicle its firmware belongs to, and keeps the adapter and app it was met with", async () => {
+    await app.ctx.db.insert(supportedVehicles).values({
+      make: "Demo Motors",
+      model: "Hatchback",
+      engine: "2.0 turbo",
+      yearFrom: 2018,
+      ecu: "DEMO-ECU",
+      firmwareIds: ["VEH64K"],
+    });
+    const owner = await createUser(test, "customer");
+    const answer = await call(
+      "POST",
+      "/user-vehicles/connect",
+      owner,
+      connectBody({ vin: "WVWZZZAUZKW000077", ecu: { ...connectBody().ecu, ecuSerial: "SER-0077" } }),
+    );
+    expect(answer.statusCode, answer.body).toBe(201);
+    expect(answer.json().vehicle).toMatchObject({
+      name: "Demo Motors Hatchback 2.0 turbo",
+      catalogue: { make: "Demo Motors", model: "Hatchback", engine: "2.0 turbo" },
+      deviceAttributes: { adapter: { kind: "OBDLink MX+", firmware: "5.6.19" }, appVersion: "2.4.0" },
+    });
+    // The next connect with another adapter and app: the settings show those.
+    const again = await call(
+      "POST",
+      "/user-vehicles/connect",
+      owner,
+      connectBody({
+        vin: "WVWZZZAUZKW000077",
+        ecu: { ...connectBody().ecu, ecuSerial: "SER-0077" },
+        adapter: { kind: "ENET", firmware: "2.0" },
+        appVersion: "2.5.0",
+      }),
+    );
+    expect(again.json().vehicle.deviceAttributes).toEqual({
+      adapter: { kind: "ENET", firmware: "2.0" },
+      appVersion: "2.5.0",
+    });
   });
 
   it("gives twenty concurrent connects of one car one vehicle", async () => {
@@ -280,6 +320,7 @@ describe.each(apiDatabases)("vehicles API on %s", (kind) => {
     expect(second.statusCode, second.body).toBe(200);
     expect(second.json().deviceAttributes).toEqual({
       adapter: { kind: "OBDLink MX+", firmware: "5.6.19" },
+      appVersion: "2.4.0",
       appSettings: { units: "metric" },
       phone: { platform: "android", model: "Pixel 8", osVersion: "15" },
     });

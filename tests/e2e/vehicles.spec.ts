@@ -64,6 +64,12 @@ test("a customer sees the app's refused pre-flight, flashes the demo tune with l
   await expect(vehicle.liveStatus()).toHaveText(/block 1 · (25|50|75) %/);
   await flashing;
   await expect(page.getByTestId("flash-done")).toContainText(`${demo.tune.title} is on the car`);
+  // The flash is over: the link is spent, and the step table has every step ended, with its time and bytes.
+  await expect(vehicle.handover()).toBeHidden();
+  const steps = page.getByTestId("live-flash").getByRole("table", { name: "Flash steps" });
+  await expect(steps.getByRole("row").filter({ hasText: "erasing" })).toContainText("3101FF0001 → 7101FF0000");
+  await expect(steps.getByRole("row").filter({ hasText: "erasing" })).toContainText("1800");
+  await expect(steps).not.toContainText("started");
   await vehicle.openTab("Timeline");
   await expect(page.getByTestId("timeline-flash").first()).toContainText(`Flashed ${demo.tune.title}`);
 
@@ -71,6 +77,8 @@ test("a customer sees the app's refused pre-flight, flashes the demo tune with l
   await expect(vehicle.handover()).toHaveAttribute("href", `tuningportal://flash?vehicle=${vehicleId}&kind=stock`);
   await app.flash({ vehicleId, kind: "stock", sha256: stockSha256 });
   await expect(page.getByTestId("flash-done")).toContainText("back on its stock read");
+  // The rest of the page follows the flash without a reload.
+  await expect(page.getByTestId("on-the-car")).toHaveText("stock");
   await expect(page.getByTestId("timeline-back-to-stock").first()).toContainText("Back to stock");
 });
 
@@ -94,6 +102,8 @@ test("a flash that fails mid-transfer is recovered from the page by writing the 
   });
   const recovery = page.getByTestId("recovery");
   await expect(recovery).toContainText("The last flash failed at block 1");
+  // The customer comes back to the page later: it has never seen the failed session live.
+  await page.reload();
   await expect(recovery.getByRole("button", { name: "Resume from block 1" })).toBeVisible();
   await recovery.getByRole("button", { name: "Recover: back to stock" }).click();
   await expect(vehicle.handover()).toHaveAttribute(
@@ -101,7 +111,13 @@ test("a flash that fails mid-transfer is recovered from the page by writing the 
     `tuningportal://flash?vehicle=${vehicleId}&kind=stock&recovers=${failedId}`,
   );
   await app.flash({ vehicleId, kind: "stock", sha256: stockSha256, recoversId: failedId });
-  await expect(page.getByTestId("flash-done")).toContainText("back on its stock read");
+  await expect(page.getByTestId("flash-done")).toContainText("Stock is on the car");
+  const live = page.getByTestId("live-flash");
+  await expect(vehicle.liveStatus()).toHaveText("success");
+  await expect(live).toContainText("Writing the stock read");
+  await expect(live.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "100");
+  await expect(live.getByRole("table", { name: "Flash steps" })).toContainText("done");
+  await expect(page.getByTestId("on-the-car")).toHaveText("stock");
   await vehicle.openTab("Flashes");
   await expect(page.getByRole("table", { name: "Flash history" }).getByRole("row").nth(2)).toContainText("recovered");
 });

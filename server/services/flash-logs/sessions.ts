@@ -232,7 +232,15 @@ export async function startSession(
           recordedBy: caller.uid,
           recordedAt: now,
         },
-        body,
+        // The app sends the identity the grant checks; the rest of what it read at connect is the car's.
+        {
+          ...body,
+          ecu: {
+            ...body.ecu,
+            hardwareNumber: body.ecu.hardwareNumber ?? vehicle.hardwareNumber ?? undefined,
+            bootloaderVersion: body.ecu.bootloaderVersion ?? vehicle.bootloaderVersion ?? undefined,
+          },
+        },
       ),
     );
     return row;

@@ -20,7 +20,15 @@ import type { VerifiedCaller } from "../identity";
 import type { Lister } from "../list-pages";
 import { snapshotValues } from "../snapshots";
 import { dealerManagesSql, isAdmin, vehicleFor } from "../tune-access";
-import { firmwareForSoftware, seesPrivateFields, type VehicleRow, vehiclesToApi, vehicleToApiFull } from "../vehicles";
+import {
+  catalogueName,
+  catalogueOf,
+  firmwareForSoftware,
+  seesPrivateFields,
+  type VehicleRow,
+  vehiclesToApi,
+  vehicleToApiFull,
+} from "../vehicles";
 
 /** Who asks, for the audit trail: the caller and the request's id. */
 type Requester = { caller: VerifiedCaller; id: string };
@@ -70,6 +78,8 @@ export async function connectVehicle(
   body: z.output<typeof vehicleConnectSchema>,
 ): Promise<VehicleConnected> {
   const known = await firmwareForSoftware(db, body.ecu.softwareId);
+  // A car the catalogue knows is named by its make, model and engine until its owner names it.
+  const car = known ? (await catalogueOf(db, [known])).get(known) : undefined;
   const now = new Date();
   const identity = {
     softwareId: body.ecu.softwareId,
@@ -79,23 +89,30 @@ export async function connectVehicle(
     lastBatteryVolts: body.batteryVolts,
     updatedAt: now,
   };
+  // The app's settings page shows the adapter and app the car was last met with.
+  const met = { adapter: body.adapter, appVersion: body.appVersion };
   const { row, created, snapshotId } = await db.transaction(async (tx) => {
     // One vehicle per owner, VIN and ECU serial, also when the app connects twice at once.
     const [upserted] = await tx
       .insert(userVehicles)
       .values({
         ownerUid: caller.uid,
-        name: body.name ?? `Car …${body.vin.slice(-6)}`,
+        name: body.name ?? (car ? catalogueName(car) : `Car …${body.vin.slice(-6)}`),
         vin: body.vin,
         ecuSerial: body.ecu.ecuSerial,
         firmwareId: known,
         ...identity,
+        deviceAttributes: met,
       })
       .onConflictDoUpdate({
         target: [userVehicles.ownerUid, userVehicles.vin, userVehicles.ecuSerial],
         targetWhere: sql`${userVehicles.vin} IS NOT NULL AND ${userVehicles.ecuSerial} IS NOT NULL`,
         // A software id the catalogue does not know leaves the firmware found from the stock read.
-        set: { ...identity, firmwareId: known ? known : sql`${userVehicles.firmwareId}` },
+        set: {
+          ...identity,
+          firmwareId: known ? known : sql`${userVehicles.firmwareId}`,
+          deviceAttributes: sql`${userVehicles.deviceAttributes} || ${JSON.stringify(met)}::jsonb`,
+        },
       })
       .returning({ id: userVehicles.id, inserted: sql<boolean>`(xmax = 0)` });
     const [snapshot] = await tx

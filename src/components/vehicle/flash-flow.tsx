@@ -228,10 +228,10 @@ export function FlashFlow({ vehicle, progress }: { vehicle: Vehicle; progress: F
   const [bakeError, setBakeError] = useState<string | null>(null);
   const tunes = useCustom<VehicleTunes>({ url: apiRoutes.vehicles.tuneFiles(vehicle.id), method: "get" });
   const refetchTunes = tunes.query.refetch;
-  // A licence bought (or refunded) while the page is open changes what may be flashed.
+  // A licence bought (or refunded, or used by a flash) while the page is open changes what may be flashed.
   useEffect(() => {
-    if (progress.orderVersion > 0) void refetchTunes();
-  }, [progress.orderVersion, refetchTunes]);
+    if (progress.orderVersion + progress.endedVersion > 0) void refetchTunes();
+  }, [progress.orderVersion, progress.endedVersion, refetchTunes]);
   const bake = useCustomMutation<BakedTuneFile>();
   const lastFailedId =
     vehicle.lastFlash && (vehicle.lastFlash.result === "failed" || vehicle.lastFlash.result === "abandoned")
@@ -244,6 +244,11 @@ export function FlashFlow({ vehicle, progress }: { vehicle: Vehicle; progress: F
   });
   const bought = tunes.query.data?.data.bought ?? [];
   const live = progress.latestId ? progress.logs[progress.latestId] : undefined;
+  const liveEnded = Boolean(live && live.result !== "running");
+  // The hand-over was for the flash that just ended: the link is spent, a new flash starts a new one.
+  useEffect(() => {
+    if (liveEnded) setHandover(null);
+  }, [live?.id, liveEnded]);
   const failed =
     live && (live.result === "failed" || live.result === "abandoned")
       ? live
@@ -336,7 +341,7 @@ export function FlashFlow({ vehicle, progress }: { vehicle: Vehicle; progress: F
             showIcon
             message={
               live.kind === "stock"
-                ? "The car is back on its stock read"
+                ? "Stock is on the car: the car is back on its stock read"
                 : `${live.tuneTitle ?? "The tune"} is on the car`
             }
             data-testid="flash-done"

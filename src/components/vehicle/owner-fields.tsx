@@ -74,6 +74,7 @@ export function DeviceAttributes({ vehicle }: { vehicle: Vehicle }) {
         <Descriptions.Item label="Adapter">
           {attributes.adapter ? `${attributes.adapter.kind} (firmware ${attributes.adapter.firmware})` : "—"}
         </Descriptions.Item>
+        <Descriptions.Item label="App">{attributes.appVersion ?? "—"}</Descriptions.Item>
         <Descriptions.Item label="Phone">
           {attributes.phone
             ? `${attributes.phone.model}, ${attributes.phone.platform} ${attributes.phone.osVersion}`

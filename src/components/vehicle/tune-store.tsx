@@ -38,7 +38,8 @@ function RemoveLicence({ vehicle, licence, onDone }: { vehicle: Vehicle; licence
   );
 }
 
-export function TuneStore({ vehicle, orderVersion }: { vehicle: Vehicle; orderVersion: number }) {
+/** `licenceVersion` grows when the car's event stream tells of an order or of a flash that ended (which uses a licence). */
+export function TuneStore({ vehicle, licenceVersion }: { vehicle: Vehicle; licenceVersion: number }) {
   const { user, role } = useSessionState();
   const go = useGo();
   const owner = vehicle.ownerUid === user?.uid;
@@ -67,10 +68,10 @@ export function TuneStore({ vehicle, orderVersion }: { vehicle: Vehicle; orderVe
   const [buyError, setBuyError] = useState<string | null>(null);
   const [buying, setBuying] = useState<string | null>(null);
   const refetchLicences = licences.query.refetch;
-  // A paid order (or a refund) told by the car's event stream: the licences changed.
+  // A paid order, a refund or a verified flash told by the car's event stream: the licences changed.
   useEffect(() => {
-    if (orderVersion > 0) void refetchLicences();
-  }, [orderVersion, refetchLicences]);
+    if (licenceVersion > 0) void refetchLicences();
+  }, [licenceVersion, refetchLicences]);
 
   const held = new Set((licences.query.data?.data.data ?? []).map((licence) => licence.tuneFileId));
   const offers = (forSale.query.data?.data.data ?? []).filter(

@@ -8,7 +8,7 @@ import { apiRoutes } from "../../../contracts/api-paths";
 import type { FlashLog, FlashLogStep, FlashSessionDetail } from "../../../contracts/flash-logs";
 import type { ListResponse } from "../../../contracts/list-query";
 import type { Snapshot, TimelineEntry } from "../../../contracts/user-vehicles";
-import { progressLabel } from "../../lib/flash-progress";
+import { progressLabel, stepRows } from "../../lib/flash-progress";
 import { snapshotChanges } from "../../lib/snapshot-diff";
 import { FLASH_RESULT_COLOURS, FlashResultTag } from "./flash-result-tag";
 
@@ -120,7 +120,7 @@ export function FlashSteps({ steps }: { steps: FlashLogStep[] }) {
       rowKey="seq"
       pagination={false}
       aria-label="Flash steps"
-      dataSource={steps}
+      dataSource={stepRows(steps)}
       locale={{ emptyText: "No steps reported" }}
       columns={[
         { dataIndex: "seq", title: "#", width: 50 },

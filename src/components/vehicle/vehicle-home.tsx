@@ -3,11 +3,11 @@
  * (/managed-devices/:deviceId): identity and support, the flash flow and the owner's fields for
  * the owner, the licences and the storefront, the car's custom tunes (tuning requests), the
  * history for everyone who may see the car.
- * Live flash and order events refresh the lists.
+ * Live flash and order events refresh the lists; a session's end also refreshes the car and its licences.
  */
-import { useOne } from "@refinedev/core";
+import { useInvalidate, useOne } from "@refinedev/core";
 import { Alert, Col, Flex, Row, Skeleton } from "antd";
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import type { Vehicle } from "../../../contracts/user-vehicles";
 import { useSessionState } from "../../providers/session-context";
 import { useVehicleEvents } from "../../providers/vehicle-events";
@@ -29,6 +29,12 @@ export function VehicleHome({ vehicleId }: { vehicleId: string }) {
   const missing = useRecordMissing(query.error);
   const progress = useVehicleEvents(vehicleId);
   const { user } = useSessionState();
+  const invalidate = useInvalidate();
+  // A flash or recovery that ended changed what is on the car, its last flash and its licences.
+  useEffect(() => {
+    if (progress.endedVersion > 0)
+      void invalidate({ resource: "user-vehicles", id: vehicleId, invalidates: ["detail", "list"] });
+  }, [progress.endedVersion, vehicleId]);
   // Every change the stream reports makes the lists read again.
   const version = useMemo(
     () =>
@@ -49,7 +55,7 @@ export function VehicleHome({ vehicleId }: { vehicleId: string }) {
         <SupportNotice vehicle={vehicle} />
         <VehicleSummary vehicle={vehicle} />
         {owner && <FlashFlow vehicle={vehicle} progress={progress} />}
-        <TuneStore vehicle={vehicle} orderVersion={progress.orderVersion} />
+        <TuneStore vehicle={vehicle} licenceVersion={progress.orderVersion + progress.endedVersion} />
         <CustomTunes vehicle={vehicle} owner={owner} />
         <VehicleHistory vehicleId={vehicle.id} version={version} />
         {owner && (

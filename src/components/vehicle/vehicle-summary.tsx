@@ -42,12 +42,22 @@ export function VehicleSummary({ vehicle }: { vehicle: Vehicle }) {
   return (
     <Card title="Vehicle">
       <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }} aria-label="Vehicle identity">
+        <Descriptions.Item label="Car">
+          <span data-testid="catalogue-car">
+            {vehicle.catalogue
+              ? `${vehicle.catalogue.make} ${vehicle.catalogue.model} · ${vehicle.catalogue.engine}`
+              : "not in the catalogue"}
+          </span>
+        </Descriptions.Item>
         <Descriptions.Item label="VIN">{vehicle.vin ?? "—"}</Descriptions.Item>
         <Descriptions.Item label="Support">
           <SupportTag vehicle={vehicle} />
         </Descriptions.Item>
         <Descriptions.Item label="Firmware">{vehicle.firmwareId ?? "unknown"}</Descriptions.Item>
-        <Descriptions.Item label="ECU software">{vehicle.ecu.softwareId ?? "—"}</Descriptions.Item>
+        {/* The ECU's software id names the firmware when the catalogue knows it: one line, not the same value twice. */}
+        {vehicle.ecu.softwareId !== vehicle.firmwareId && (
+          <Descriptions.Item label="ECU software">{vehicle.ecu.softwareId ?? "—"}</Descriptions.Item>
+        )}
         <Descriptions.Item label="ECU serial">{vehicle.ecu.ecuSerial ?? "—"}</Descriptions.Item>
         <Descriptions.Item label="Hardware">{vehicle.ecu.hardwareNumber ?? "—"}</Descriptions.Item>
         <Descriptions.Item label="Bootloader">{vehicle.ecu.bootloaderVersion ?? "—"}</Descriptions.Item>
@@ -60,11 +70,13 @@ export function VehicleSummary({ vehicle }: { vehicle: Vehicle }) {
           )}
         </Descriptions.Item>
         <Descriptions.Item label="On the car">
-          {vehicle.currentTune
-            ? vehicle.currentTune.kind === "stock"
-              ? "stock"
-              : `${vehicle.currentTune.title ?? "a supplied image"}${vehicle.currentTune.version ? ` v${vehicle.currentTune.version}` : ""}`
-            : "as delivered"}
+          <span data-testid="on-the-car">
+            {vehicle.currentTune
+              ? vehicle.currentTune.kind === "stock"
+                ? "stock"
+                : `${vehicle.currentTune.title ?? "a supplied image"}${vehicle.currentTune.version ? ` v${vehicle.currentTune.version}` : ""}`
+              : "as delivered"}
+          </span>
         </Descriptions.Item>
         <Descriptions.Item label="Last flash">
           {vehicle.lastFlash ? (

@@ -72,11 +72,13 @@ export class PhoneApp {
       batteryVolts: 12.6,
       ...(flash.recoversId && { recoversId: flash.recoversId }),
     });
+    // As the app's flasher reports them: a step's end carries its duration and its last exchange.
     const steps: Array<Record<string, unknown>> = [
-      { step: "setup", status: "ok" },
-      { step: "connecting", status: "ok" },
-      { step: "security-access", status: "ok", request: "2711", response: "67110A1B2C3D" },
-      { step: "erasing", status: "ok" },
+      { step: "setup", status: "ok", durationMs: 0 },
+      { step: "connecting", status: "ok", durationMs: 120, request: "1002", response: "5002" },
+      { step: "security-access", status: "ok", durationMs: 240, request: "2711", response: "67110A1B2C3D" },
+      { step: "erasing", block: 1, status: "started" },
+      { step: "erasing", block: 1, status: "ok", durationMs: 1800, request: "3101FF0001", response: "7101FF0000" },
     ];
     for (const percent of [25, 50, 75, 100]) {
       if (flash.failAtPercent !== undefined && percent > flash.failAtPercent) {
@@ -91,7 +93,7 @@ export class PhoneApp {
         });
         break;
       }
-      steps.push({ step: "block", block: 1, percent, status: "ok" });
+      steps.push({ step: "block", block: 1, percent, status: percent === 100 ? "ok" : "started" });
     }
     if (flash.failAtPercent === undefined)
       steps.push({ step: "verifying", status: "ok" }, { step: "reset", status: "ok" }, { step: "done", status: "ok" });

@@ -94,6 +94,28 @@ describe("a flash on the virtual ECU", () => {
     ]);
   });
 
+  it("ends every step it starts, each ending with its duration and the UDS bytes of its last exchange", async () => {
+    const { run, steps } = rig();
+    expect(await run(tune)).toEqual({ ok: true });
+    const key = (s: StepReport) => `${s.step} ${s.block ?? ""}`;
+    for (const [i, started] of steps.entries())
+      if (started.status === "started")
+        expect(
+          steps.slice(i + 1).some((s) => key(s) === key(started) && s.status === "ok"),
+          `${key(started)} (seq ${started.seq}) never ended`,
+        ).toBe(true);
+    const ended = steps.filter((s) => s.status === "ok");
+    expect(ended.every((s) => typeof s.durationMs === "number")).toBe(true);
+    expect(steps.find((s) => s.step === "erasing" && s.status === "ok")).toMatchObject({
+      block: 1,
+      request: "3101FF0001",
+      response: expect.stringMatching(/^7101FF00/),
+    });
+    // A transfer's request is its service, counter and first bytes, not the whole block.
+    expect(steps.find((s) => s.step === "block" && s.status === "ok")?.request).toMatch(/^36[0-9A-F]{14}$/);
+    expect(steps.find((s) => s.step === "reset")).toMatchObject({ request: "1101", response: "5101" });
+  });
+
   it("wraps the block sequence counter from 0xFF to 0x00 on a long block", async () => {
     // 32-byte transfers: a 16 KiB block takes 512 of them, so the counter wraps twice.
     const { ecu, run, holds } = rig({ maxBlockLength: 0x22 });
@@ -183,7 +205,14 @@ describe("the fault matrix", () => {
     link.arm({ kind: "low-voltage", at: "block" });
     const outcome = await run(tune);
     expect(outcome).toMatchObject({ ok: false, step: "block", block: 1, nrc: NRC.voltageTooLow });
-    expect(steps.at(-1)).toMatchObject({ step: "block", status: "failed", block: 1, nrc: NRC.voltageTooLow });
+    expect(steps.at(-1)).toMatchObject({
+      step: "block",
+      status: "failed",
+      block: 1,
+      nrc: NRC.voltageTooLow,
+      // The request download the ECU refused, as the session records it.
+      response: `7F34${NRC.voltageTooLow.toString(16).toUpperCase()}`,
+    });
     // Mid-flash: the application is gone, the bootloader waits for recovery.
     expect(ecu.boots()).toBe(false);
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { FlashLog, FlashLogStep } from "../../../../contracts/flash-logs";
 import type { Snapshot } from "../../../../contracts/user-vehicles";
 import { flashDeepLink, parseFlashDeepLink } from "../../../../src/lib/flash-handover";
-import { applyFlashEvent, NO_PROGRESS, progressLabel } from "../../../../src/lib/flash-progress";
+import { applyFlashEvent, NO_PROGRESS, progressLabel, stepRows } from "../../../../src/lib/flash-progress";
 import { snapshotChanges } from "../../../../src/lib/snapshot-diff";
 
 const snapshot = (overrides: Partial<Snapshot>): Snapshot => ({
@@ -65,7 +65,7 @@ describe("flash handover link", () => {
 });
 
 const log = (overrides: Partial<FlashLog>): FlashLog =>
-  ({ id: "l1", result: "running", progress: null, ...overrides }) as FlashLog;
+  ({ id: "l1", result: "running", progress: null, flashedAt: "2026-01-01T10:00:00.000Z", ...overrides }) as FlashLog;
 const step = (seq: number, overrides: Partial<FlashLogStep> = {}): FlashLogStep =>
   ({
     seq,
@@ -99,6 +99,24 @@ describe("flash progress from the event stream", () => {
     expect(state.latestId).toBe("l2");
   });
 
+  it("follows a recovery to its end when it also tells of the older session it recovered", () => {
+    const stock = log({ id: "stock", kind: "stock", flashedAt: "2026-01-01T11:00:00.000Z" });
+    let state = applyFlashEvent(NO_PROGRESS, { type: "flash-log", log: stock });
+    // The recovery ends: its own news, then the failed session's, which this page never saw before.
+    state = applyFlashEvent(state, { type: "flash-log", log: { ...stock, result: "success" } });
+    state = applyFlashEvent(state, { type: "flash-log", log: log({ id: "failed", result: "recovered" }) });
+    expect(state.latestId).toBe("stock");
+    expect(state.logs.failed.result).toBe("recovered");
+  });
+
+  it("counts the sessions that ended while the page listened, once each", () => {
+    let state = applyFlashEvent(NO_PROGRESS, { type: "flash-log", log: log({}) });
+    expect(state.endedVersion).toBe(0);
+    state = applyFlashEvent(state, { type: "flash-log", log: log({ result: "success" }) });
+    state = applyFlashEvent(state, { type: "flash-log", log: log({ result: "success" }) });
+    expect(state.endedVersion).toBe(1);
+  });
+
   it("keeps the app's latest pre-flight beside the sessions, a later one replacing it", () => {
     const refused = {
       passed: false,
@@ -119,6 +137,23 @@ describe("flash progress from the event stream", () => {
       at: "2026-01-01T10:01:00.000Z",
     };
     expect(applyFlashEvent(state, { type: "preflight", preflight: passed }).preflight).toEqual(passed);
+  });
+
+  it("shows each step once in the step table, its progress rows replaced by the report that ends it", () => {
+    const rows = stepRows([
+      step(1, { step: "erasing", status: "started", percent: null }),
+      step(2, { step: "erasing", status: "ok", percent: null, durationMs: 1200, request: "3101FF0001" }),
+      step(3, { status: "started", percent: 25 }),
+      step(4, { status: "started", percent: 50 }),
+      step(5, { status: "failed", percent: 50, nrc: 0x72, response: "7F3672" }),
+      step(6, { step: "erasing", status: "started", percent: null }),
+    ]);
+    expect(rows.map((row) => [row.seq, row.step, row.status])).toEqual([
+      [2, "erasing", "ok"],
+      [5, "block", "failed"],
+      [6, "erasing", "started"],
+    ]);
+    expect(rows[0]).toMatchObject({ durationMs: 1200, request: "3101FF0001" });
   });
 
   it("describes where a session is", () => {
