@@ -2,15 +2,14 @@ import { defineConfig, type PlaywrightTestConfig } from "@playwright/test";
 import { PROJECT_SPECS } from "./tests/e2e/support/projects";
 
 /**
- * The browser tests as three projects side by side, one worker each, each against its own server
+ * The browser tests as two projects side by side, one worker each, each against its own server
  * (scripts/e2e-server.ts: its own Auth emulator, inbox, data folder with demo data):
  * - walk: tests/e2e/layout.spec.ts, the walk over every route;
- * - site: the site around the portal's work — public pages, the shell, sign-in, identity and accounts;
- * - main: every other spec (vehicles, tunes, logs, dealers, requests, the catalogue).
- * Three, not one: a Playwright worker mostly waits on pages, so one keeps the two cores only half
- * busy. Apart, because specs sign demo users out everywhere and change their roles, which must never
- * reach another project's signed-in pages; within a project the specs run one at a time, as they
- * were written to. * E2E_PROJECTS (a comma-separated list) limits the projects and so the servers started:
+ * - main: every other spec, one at a time.
+ * Apart, because other specs sign demo users out everywhere and change their roles, which must
+ * never reach the walk's signed-in pages. Not more than two: a third worker saturated the two cores
+ * and every test ran slower (docs/develop/testing.md).
+ * E2E_PROJECTS (a comma-separated list) limits the projects and so the servers started:
  * `npm test -- browser <spec>` starts only the one its spec needs.
  */
 const PROJECTS = Object.keys(PROJECT_SPECS) as ProjectName[];
@@ -32,7 +31,7 @@ const portOf = (name: ProjectName) => process.env[`E2E_${name.toUpperCase()}_POR
 const config: PlaywrightTestConfig = defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
-  // One per project (each project's own `workers` below): the projects side by side.
+  // One per project (each project's own `workers` below): the walk beside the other specs.
   workers: selected.length,
   // 120 s, not 60: the longest flows (a log filed, viewed three times and filtered; a purchase across
   // three users) take 18-20 s on a normal day and ran past 60 s on a machine three times slower (CI, 2026-11-28).

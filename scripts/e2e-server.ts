@@ -18,7 +18,7 @@ import { freePort, TEST_PORTS, TEST_PROJECT_ID } from "./lib/ports";
 import { SERVER_ENTRY, SERVER_NODE_FLAGS } from "./lib/server-process";
 
 /** Each project's preferred ports are apart, so none takes one another found free. */
-const PORT_OFFSETS: Record<string, number> = { main: 0, walk: 1, site: 2 };
+const PORT_OFFSETS: Record<string, number> = { main: 0, walk: 1 };
 
 const names = (process.argv[2] ?? "").split(",").filter(Boolean);
 if (names.length === 0 || names.some((name) => !(name in PORT_OFFSETS))) {
