@@ -2,9 +2,10 @@
  * Data-log parsing: bytes of an uploaded logger file in, columns of numbers out. Pure — no I/O,
  * no HTTP, no SQL — so the upload route can run it off the request thread.
  */
+
+import { isMlg } from "./binary/mlg";
 import { decodeBytes, type TextEncodingName } from "./encoding";
 import { pickReader } from "./formats";
-import { isMlg } from "./mlg";
 import { TextLines } from "./text-lines";
 import type { FormatId } from "./types";
 

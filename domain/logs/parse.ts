@@ -1,10 +1,10 @@
+import { isMlg, readMlg } from "./binary/mlg";
 import { isoTimeOfDay } from "./dates";
 import { decodeBytes } from "./encoding";
 import { LogParseError } from "./errors";
 import { pickReader, readerById } from "./formats";
 import { uniqueIds, uniquifyNames } from "./headers";
 import { type ColumnSpec, keyValue, type Layout, type MetaDraft } from "./layout";
-import { isMlg, readMlg } from "./mlg";
 import { type ScanResult, SKIP, scanRows, TIME } from "./scanner";
 import { TextLines } from "./text-lines";
 import type { LogChannel, LogMeta, ParsedLog, ParseOptions } from "./types";
