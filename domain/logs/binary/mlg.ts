@@ -18,6 +18,7 @@
  * A field's value is (raw + transform) × scale.
  */
 import { LogParseError } from "../errors";
+import { readFirmwareSignature } from "../identity";
 import type { MetaDraft } from "../layout";
 import { shortestF32, cString as text, viewOf } from "./bytes";
 
@@ -33,7 +34,18 @@ export function isMlg(bytes: Uint8Array): boolean {
  */
 const TYPE_SIZE: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 8, 7: 4, 10: 1, 11: 2, 12: 4 };
 const BIT_FIELD_FROM = 10;
+/** The unsigned scalar type of each size, for reading bit fields. */
 const SIZE_TYPE: Record<number, number> = { 1: 0, 2: 2, 4: 4 };
+const READ: Record<number, (view: DataView, at: number) => number> = {
+  0: (v, at) => v.getUint8(at),
+  1: (v, at) => v.getInt8(at),
+  2: (v, at) => v.getUint16(at),
+  3: (v, at) => v.getInt16(at),
+  4: (v, at) => v.getUint32(at),
+  5: (v, at) => v.getInt32(at),
+  6: (v, at) => Number(v.getBigInt64(at)),
+  7: (v, at) => v.getFloat32(at),
+};
 const TICK_SECONDS = 1e-5;
 
 export interface MlgField {
@@ -101,15 +113,8 @@ export function readMlg(bytes: Uint8Array): MlgLog {
       .filter(Boolean);
     lines.forEach((line, i) => {
       const kv = /^([A-Za-z][\w ]{0,30}):\s*(.*)$/.exec(line);
-      if (i === 0 && !/^Capture Date:/i.test(line)) {
-        // The firmware's signature: "speeduino 202006-dev: Speeduino 2020.06-dev", "rusEFI master.2024.05.01…".
-        meta.extra.firmware = line;
-        const sig = /^(\S+)\s+([^\s:]+)/.exec(line);
-        if (sig) {
-          meta.device = sig[1];
-          meta.appVersion = sig[2];
-        }
-      } else if (kv) meta.extra[kv[1]] = kv[2];
+      if (i === 0 && !/^Capture Date:/i.test(line)) readFirmwareSignature(line, meta);
+      else if (kv) meta.extra[kv[1]] = kv[2];
     });
   }
   if (created > 0) meta.extra.createdUtc = new Date(created * 1000).toISOString().replace(/\.000Z$/, "Z");
@@ -157,41 +162,14 @@ export function readMlg(bytes: Uint8Array): MlgLog {
     offsets.push(o);
     o += f.size;
   }
+  // Bit fields are unsigned integers of their size.
+  const readers = fields.map((f) => READ[f.type < BIT_FIELD_FROM ? f.type : SIZE_TYPE[f.size]]);
   for (let r = 0; r < rowCount; r++) {
     const base = rowOffsets[r];
     let c = 0;
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i];
-      const at = base + offsets[i];
-      let raw: number;
-      switch (f.type >= BIT_FIELD_FROM && !(f.type in TYPE_SIZE) ? SIZE_TYPE[f.size] : f.type) {
-        case 0:
-        case 10:
-          raw = bytes[at];
-          break;
-        case 1:
-          raw = view.getInt8(at);
-          break;
-        case 2:
-        case 11:
-          raw = view.getUint16(at);
-          break;
-        case 3:
-          raw = view.getInt16(at);
-          break;
-        case 4:
-        case 12:
-          raw = view.getUint32(at);
-          break;
-        case 5:
-          raw = view.getInt32(at);
-          break;
-        case 6:
-          raw = Number(view.getBigInt64(at));
-          break;
-        default:
-          raw = view.getFloat32(at);
-      }
+      const raw = readers[i](view, base + offsets[i]);
       if (i === timeIndex) {
         const v = (raw + f.transform) * f.scale;
         time[r] = f.type === 7 && f.scale === 1 && f.transform === 0 ? shortestF32(v) : v;
