@@ -46,6 +46,8 @@ const FORMATS: Record<string, string> = {
   volvologger: "VolvoLogger",
   winlog: "WinLog",
   megalogviewer: "MegaLogViewer",
+  link: "Link ECU",
+  emerald: "Emerald ECU",
   "generic-csv": "CSV",
 };
 
