@@ -23,6 +23,7 @@ import { Link, useNavigate } from "react-router";
 import type { DataLogDetail, DataLogSummary } from "../../../contracts/data-logs";
 import { FullScreenPage } from "../../components/layouts/slim-header";
 import { useUpload } from "../../components/resource/use-upload";
+import { failureText } from "../../lib/http-errors";
 import { pairLogUploadFiles } from "../../lib/log-upload-files";
 import { ShareDialog } from "./share-dialog";
 import { useLogVehicles } from "./vehicles";
@@ -94,10 +95,12 @@ function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
         values: { file, companion, vehicleId },
         meta: { multipart: true, onUploadProgress: upload.onUploadProgress },
         successNotification: () => ({ type: "success", message: "Log uploaded", description: file.name }),
+        // The server's sentence says what is wrong: the line, or the file the log needs beside it.
+        errorNotification: (error) => ({ type: "error", message: "Not uploaded", description: failureText(error) }),
       });
       navigate(`/tuning-tools/data-logs/${data.id}`);
     } catch {
-      // The notification provider has shown the server's reason (422 names the line, or the file it needs).
+      // The error notification has shown the server's reason.
     } finally {
       setUploading(null);
       upload.finish();
