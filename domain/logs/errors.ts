@@ -6,7 +6,9 @@ export type LogParseErrorCode =
   | "no-time"
   | "ragged"
   | "too-many-columns"
-  | "bad-format";
+  | "bad-format"
+  | "unsupported"
+  | "needs-companion";
 
 /** A file the parser refuses; `message` is meant for the person who uploaded it. */
 export class LogParseError extends Error {

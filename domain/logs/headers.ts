@@ -72,7 +72,9 @@ export function repairMisdecoded(text: string): string {
  * as UTF-8), the one non-ASCII character loggers put there.
  */
 export function normalizeUnit(raw: string): string {
-  const unit = repairMisdecoded(raw.trim().replace(/\s+/g, " "));
+  // A units-row cell may wrap its unit: "(AFR)", "[rpm]".
+  const unwrapped = raw.trim().replace(/^\((.*)\)$|^\[(.*)\]$/, "$1$2");
+  const unit = repairMisdecoded(unwrapped.trim().replace(/\s+/g, " "));
   if (unit === "-" || unit === "--") return "";
   if (unit.startsWith("*") || unit.startsWith("\ufffd")) return `°${unit.slice(1)}`;
   return unit;

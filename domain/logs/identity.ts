@@ -5,6 +5,19 @@ import type { MetaDraft } from "./layout";
  * a column of zeros. They describe the log, so they become metadata and never a channel.
  */
 
+/**
+ * The firmware's signature line of a MegaLogViewer log ("speeduino 202006-dev: Speeduino
+ * 2020.06-dev", "rusEFI master.2024.05.01…"): kept whole, its first two words are device and version.
+ */
+export function readFirmwareSignature(line: string, meta: MetaDraft): void {
+  meta.extra.firmware = line;
+  const sig = /^(\S+)\s+([^\s:]+)/.exec(line);
+  if (sig) {
+    meta.device = sig[1];
+    meta.appVersion = sig[2];
+  }
+}
+
 function setEcuId(meta: MetaDraft, key: string, value: string | undefined): void {
   if (!value) return;
   meta.ecuIds = { ...meta.ecuIds, [key]: value };

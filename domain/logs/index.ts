@@ -2,12 +2,14 @@
  * Data-log parsing: bytes of an uploaded logger file in, columns of numbers out. Pure — no I/O,
  * no HTTP, no SQL — so the upload route can run it off the request thread.
  */
+
+import { detectBinary } from "./binary";
 import { decodeBytes, type TextEncodingName } from "./encoding";
 import { pickReader } from "./formats";
-import { isMlg } from "./mlg";
 import { TextLines } from "./text-lines";
 import type { FormatId } from "./types";
 
+export type { Companion } from "./binary";
 export type { TextEncodingName } from "./encoding";
 export { LogParseError, type LogParseErrorCode } from "./errors";
 export { parseLog } from "./parse";
@@ -31,7 +33,8 @@ export interface DetectedFormat {
 
 /** Which logger wrote these bytes, judged from content only (never the file name). */
 export function detectFormat(bytes: Uint8Array): DetectedFormat {
-  if (isMlg(bytes)) return { format: "megalogviewer", name: "MegaLogViewer", encoding: "latin1" };
+  const binary = detectBinary(bytes);
+  if (binary) return { ...binary, encoding: "latin1" };
   const decoded = decodeBytes(bytes);
   const reader = pickReader(new TextLines(decoded.bytes, decoded.decoder));
   return { format: reader.id, name: reader.name, encoding: decoded.encoding };

@@ -1,10 +1,10 @@
+import { type BinaryLog, readBinary } from "./binary";
 import { isoTimeOfDay } from "./dates";
 import { decodeBytes } from "./encoding";
 import { LogParseError } from "./errors";
 import { pickReader, readerById } from "./formats";
 import { uniqueIds, uniquifyNames } from "./headers";
 import { type ColumnSpec, keyValue, type Layout, type MetaDraft } from "./layout";
-import { isMlg, readMlg } from "./mlg";
 import { type ScanResult, SKIP, scanRows, TIME } from "./scanner";
 import { TextLines } from "./text-lines";
 import type { LogChannel, LogMeta, ParsedLog, ParseOptions } from "./types";
@@ -22,8 +22,11 @@ const LISTED = 5;
  * problems (unreadable cells, a few ragged rows, a cut-off last line) end up in `warnings`.
  */
 export function parseLog(input: Uint8Array, options: ParseOptions = {}): ParsedLog {
-  // The one binary format read: recognised by its magic before text decoding would refuse it.
-  if (isMlg(input) && (!options.format || options.format === "megalogviewer")) return fromMlg(input, options);
+  // Binary logs are recognised by content before text decoding, which refuses binary data.
+  const binary = readBinary(input, options);
+  if (binary && "log" in binary) return fromBinary(binary.log, options);
+  // A gzip stream that is no known logger's: its content is read like any upload (once, not nested).
+  if (binary) return parseLog(binary.unpacked, { ...options, gunzip: undefined });
   const decoded = decodeBytes(input);
   const lines = new TextLines(decoded.bytes, decoded.decoder);
   const reader = options.format ? readerById(options.format) : pickReader(lines);
@@ -136,31 +139,31 @@ function readRows(lines: TextLines, decoder: TextDecoder, layout: Layout, maxCol
   };
 }
 
-function fromMlg(input: Uint8Array, options: ParseOptions): ParsedLog {
-  const mlg = readMlg(input);
+/** A binary reader's channels as a parsed log: names made unique, time from zero, empty channels left out. */
+function fromBinary(log: BinaryLog, options: ParseOptions): ParsedLog {
   const maxColumns = options.maxColumns ?? DEFAULT_MAX_COLUMNS;
-  if (mlg.fields.length > maxColumns) {
+  if (log.channels.length > maxColumns) {
     throw new LogParseError(
       "too-many-columns",
-      `The log has ${mlg.fields.length} fields; logs of up to ${maxColumns} columns are accepted.`,
+      `The ${log.sourceFormat} log has ${log.channels.length} channels; logs of up to ${maxColumns} columns are accepted.`,
     );
   }
-  if (mlg.rowCount === 0) throw new LogParseError("no-data", "The MegaLogViewer log has no data records.");
-  const warnings = [...mlg.warnings];
-  const specs: ColumnSpec[] = mlg.channelFields.map((f) => ({
-    sourceHeader: f.name,
-    name: f.name.trim(),
-    unit: f.unit,
+  const rowCount = log.time.length;
+  if (rowCount === 0) throw new LogParseError("no-data", `The ${log.sourceFormat} log has no data records.`);
+  const warnings = [...log.warnings];
+  const specs: ColumnSpec[] = log.channels.map((c) => ({
+    sourceHeader: c.sourceHeader ?? c.name,
+    name: c.name.trim(),
+    unit: c.unit,
     role: "channel",
   }));
   const names = channelNames(specs, 1, warnings);
   const ids = uniqueIds(names);
-  const layout = { timeScale: 1, clockTime: false } as Layout;
-  const timeOffsetSeconds = normaliseTime(mlg.time, layout, warnings);
+  const timeOffsetSeconds = normaliseTime(log.time, { timeScale: 1, clockTime: false } as Layout, warnings);
   const channels: LogChannel[] = [];
   const columns: Float32Array[] = [];
   specs.forEach((spec, i) => {
-    const column = mlg.columns[i];
+    const column = log.channels[i].column;
     const stats = columnStats(column);
     if (stats.count === 0) return;
     channels.push({
@@ -175,15 +178,16 @@ function fromMlg(input: Uint8Array, options: ParseOptions): ParsedLog {
     });
     columns.push(column);
   });
-  if (channels.length === 0) throw new LogParseError("no-data", "The MegaLogViewer log has no field besides time.");
-  if (mlg.timeSource === "block-stamps") mlg.meta.extra.timeSource = "block-stamps";
-  const meta: LogMeta = { sourceFormat: "MegaLogViewer", ...mlg.meta, timeOffsetSeconds };
+  if (channels.length === 0) {
+    throw new LogParseError("no-data", `The ${log.sourceFormat} log has no channel besides time with a reading.`);
+  }
+  const meta: LogMeta = { sourceFormat: log.sourceFormat, ...log.meta, timeOffsetSeconds };
   return {
-    format: "megalogviewer",
+    format: log.format,
     meta,
-    rowCount: mlg.rowCount,
-    durationSeconds: mlg.time[mlg.rowCount - 1],
-    time: mlg.time,
+    rowCount,
+    durationSeconds: log.time[rowCount - 1],
+    time: log.time,
     channels,
     columns,
     warnings,

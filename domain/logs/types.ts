@@ -18,6 +18,8 @@ export const FORMAT_IDS = [
   "volvologger",
   "winlog",
   "megalogviewer",
+  "link",
+  "emerald",
   "generic-csv",
 ] as const;
 
@@ -72,9 +74,22 @@ export interface ParsedLog {
   warnings: string[];
 }
 
+/** A file uploaded with a log that the log needs (Emerald's `.lg2` channel list beside its `.lg1`). */
+export interface Companion {
+  name: string;
+  bytes: Uint8Array;
+}
+
 export interface ParseOptions {
   /** Skip detection and read the file as this format. */
   format?: FormatId;
   /** Refuse files with more columns than this (default 2048). */
   maxColumns?: number;
+  /** Files uploaded with the log: Emerald's `.lg2` channel list is read beside its `.lg1`. */
+  companions?: Companion[];
+  /**
+   * Unpacks a gzip stream (the caller's zlib, with its own output limit); without it a gzip
+   * upload is refused. ECUMaster's `.emublog` is gzip.
+   */
+  gunzip?: (bytes: Uint8Array) => Uint8Array;
 }

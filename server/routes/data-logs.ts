@@ -20,7 +20,7 @@ import { badRequest, fieldIssues, RequestValidationError } from "../errors";
 import { callerOf } from "../http/auth";
 import { sendFile } from "../http/byte-ranges";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
-import { requireFile, withUpload } from "../http/uploads";
+import { type UploadedFile, withUploads } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
 import {
   dataLogDetail,
@@ -40,6 +40,22 @@ const uploadFieldsSchema = z.strictObject({
   title: z.string().trim().min(1).max(200).optional(),
   vehicleId: z.uuid().optional(),
 });
+
+/** Files a log is sent with: Emerald's .lg1 needs its .lg2 channel list. */
+const MAX_COMPANIONS = 1;
+
+/** The log ("file") and the files it needs beside it ("companion"); anything else is a 400 naming the field. */
+function logFilesOf(files: UploadedFile[]): { file: UploadedFile; companions: UploadedFile[] } {
+  const stray = files.find((f) => f.field !== "file" && f.field !== "companion");
+  if (stray) {
+    throw badRequest("Unexpected file", `Attach the log as the "file" field and a file it needs as "companion"`, [
+      { path: stray.field, message: 'expected "file" or "companion"' },
+    ]);
+  }
+  const logs = files.filter((f) => f.field === "file");
+  if (logs.length !== 1) throw badRequest("No file", 'Attach the log as the "file" field');
+  return { file: logs[0], companions: files.filter((f) => f.field === "companion") };
+}
 
 const listSpec: ListSpec = {
   table: dataLogs,
@@ -71,17 +87,16 @@ function registerCollectionRoutes(plugin: FastifyInstance, ctx: AppContext) {
 
   app.post(DATA_LOGS, { schema: { response: { 201: dataLogDetailSchema } } }, async (request, reply) => {
     const caller = callerOf(request);
-    const created = await withUpload(
+    const created = await withUploads(
       request,
       ctx,
       async (upload) => {
-        const file = requireFile(upload);
-        if (file.field !== "file") throw badRequest("No file", 'Attach the log as the "file" field');
+        const { file, companions } = logFilesOf(upload.files);
         const fields = uploadFieldsSchema.safeParse(upload.fields);
         if (!fields.success) throw new RequestValidationError("body", fieldIssues(fields.error));
-        return importDataLog(ctx, caller, file, fields.data);
+        return importDataLog(ctx, caller, file, fields.data, companions);
       },
-      { limitBytes: ctx.config.logUploadLimitBytes },
+      { limitBytes: ctx.config.logUploadLimitBytes, maxFiles: 1 + MAX_COMPANIONS },
     );
     return reply.status(201).send(await dataLogDetail(ctx.db, created));
   });

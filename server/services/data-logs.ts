@@ -157,20 +157,27 @@ export async function dataLogDetail(db: Db, row: LogRow): Promise<DataLogDetail>
 }
 
 /**
- * Parses the uploaded file and stores the log with its file and columnar form; a file that is no
- * log the parser reads is refused with where it failed.
+ * Parses the uploaded file (with the files it needs beside it, such as Emerald's .lg2) and stores
+ * the log with its file and columnar form; a file that is no log the parser reads is refused with
+ * where it failed.
  */
 export async function importDataLog(
   ctx: Pick<AppContext, "db" | "dataLogBlobs">,
   caller: VerifiedCaller,
   file: LogUpload,
   fields: { title?: string; vehicleId?: string },
+  companions: LogUpload[] = [],
 ): Promise<LogRow> {
   const blobs = ctx.dataLogBlobs;
   if (fields.vehicleId) await vehicleOf(ctx.db, caller.uid, fields.vehicleId);
   const columnsPath = `${file.path}.columns`;
   try {
-    const outcome = await parseLogFile({ inputPath: file.path, columnsPath });
+    const outcome = await parseLogFile({
+      inputPath: file.path,
+      columnsPath,
+      // Read beside the log only: what they say is in the parsed channels, so they are not kept.
+      companions: companions.map((c) => ({ name: c.filename, path: c.path })),
+    });
     if (!outcome.ok) {
       throw new Refusal("unprocessable", "The log could not be read", outcome.message, {
         code: outcome.code,

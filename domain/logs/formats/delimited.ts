@@ -285,6 +285,12 @@ export function isUnitsRow(cells: string[]): boolean {
   return identifiers * 2 < filled || filled === 0;
 }
 
+/** Every filled cell wrapped in parentheses or brackets: "(sec)", "(AFR)", "[rpm]" (LogWorks). */
+export function isBracketedUnitsRow(cells: string[]): boolean {
+  const filled = cells.map((c) => c.trim()).filter((c) => c !== "");
+  return filled.length > 0 && filled.every((c) => /^(\([^()]*\)|\[[^[\]]*\])$/.test(c));
+}
+
 export interface HeaderRows {
   headerIndex: number;
   /** A row of units under the header. */
@@ -331,6 +337,14 @@ export function findHeaderRow(lines: TextLines, limit = 100): HeaderRows | undef
       if (!data[0] || data.filter(Boolean).length * 2 < data.length) continue;
       const rows = between.map((index) => ({ index, cells: splitCells(lines.get(index) ?? "", found.delimiter) }));
       if (rows.some((r) => r.cells.length !== cells.length || looksLikeDataRow(r.cells, found.decimalComma))) continue;
+      // A row of "(unit)" cells is a units row under the row of names right above it; whatever is
+      // above those names (a "Session: …" or title line as wide as the header) is preamble.
+      const bracketed = rows.findIndex((r) => isBracketedUnitsRow(r.cells));
+      if (bracketed >= 0) {
+        const names = bracketed === 0 ? i : rows[bracketed - 1].index;
+        const after = rows[bracketed + 1]?.index;
+        return { headerIndex: names, unitsIndex: rows[bracketed].index, aliasIndex: after, dataIndex };
+      }
       const result: HeaderRows = { headerIndex: i, dataIndex };
       for (const row of rows) {
         if (result.unitsIndex === undefined && (isUnitsRow(row.cells) || result.aliasIndex !== undefined))

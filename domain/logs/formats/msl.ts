@@ -1,4 +1,5 @@
 import { splitCells } from "../cells";
+import { readFirmwareSignature } from "../identity";
 import { emptyMeta, findLine, type LogFormat, type MetaDraft } from "../layout";
 import type { TextLines } from "../text-lines";
 import { delimitedLayout } from "./delimited";
@@ -25,14 +26,8 @@ export const msl: LogFormat = {
     lines.slice(0, index).forEach((raw, i) => {
       const line = raw.trim().replace(/^"|"$/g, "");
       const kv = /^([A-Za-z][\w ]{0,30}):\s*(.*)$/.exec(line);
-      if (i === 0 && !kv) {
-        meta.extra.firmware = line;
-        const sig = /^(\S+)\s+([^\s:]+)/.exec(line);
-        if (sig) {
-          meta.device = sig[1];
-          meta.appVersion = sig[2];
-        }
-      } else if (kv) meta.extra[kv[1]] = kv[2];
+      if (i === 0 && !kv) readFirmwareSignature(line, meta);
+      else if (kv) meta.extra[kv[1]] = kv[2];
       else if (line) meta.extra[`line ${i + 1}`] = line;
     });
     return delimitedLayout(lines, {

@@ -11,6 +11,8 @@ export interface ParseJob {
   inputPath: string;
   /** Where the worker writes the columnar form (serializeColumns). */
   columnsPath: string;
+  /** Files uploaded with the log that it needs to be read (Emerald's .lg2 beside the .lg1). */
+  companions?: { name: string; path: string }[];
 }
 
 export interface ParsedSummary {

@@ -5,15 +5,36 @@
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { parentPort, workerData } from "node:worker_threads";
-import { deflateRawSync } from "node:zlib";
+import { deflateRawSync, gunzipSync } from "node:zlib";
 import { LogParseError, parseLog, serializeColumns } from "../../../domain/logs";
 import type { ParseJob, ParseOutcome } from "./index";
 
 const job = workerData as ParseJob;
 
+/** What a gzip upload may unpack to: the parser holds the unpacked log in memory. */
+const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
+
+/** ECUMaster's .emublog and gzipped exports: unpacked within the limit, or refused saying why. */
+function gunzip(bytes: Uint8Array): Uint8Array {
+  try {
+    return gunzipSync(bytes, { maxOutputLength: MAX_UNPACKED_BYTES });
+  } catch (error) {
+    const tooBig = (error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
+    throw new LogParseError(
+      "unsupported",
+      tooBig
+        ? `The gzip-compressed file unpacks to more than ${MAX_UNPACKED_BYTES} bytes, more than a log is allowed.`
+        : "The file starts like a gzip-compressed file but does not unpack: it is damaged or cut short.",
+    );
+  }
+}
+
 async function run(): Promise<ParseOutcome> {
   try {
-    const log = parseLog(await readFile(job.inputPath));
+    const companions = await Promise.all(
+      (job.companions ?? []).map(async (c) => ({ name: c.name, bytes: await readFile(c.path) })),
+    );
+    const log = parseLog(await readFile(job.inputPath), { companions, gunzip });
     // Each array deflated on its own (domain/logs/serialize.ts): the chart view still fetches one by range.
     const columns = serializeColumns(log, (bytes) => deflateRawSync(bytes));
     await writeFile(job.columnsPath, columns);

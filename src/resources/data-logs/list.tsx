@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined, InboxOutlined, ShareAltOutlined } from "@ant-design/icons";
 import { getDefaultFilter, useTable } from "@refinedev/antd";
-import { type CrudFilters, useCreate, useDelete, useOne, useUpdate } from "@refinedev/core";
+import { type CrudFilters, useCreate, useDelete, useNotification, useOne, useUpdate } from "@refinedev/core";
 import {
   Button,
   DatePicker,
@@ -23,6 +23,8 @@ import { Link, useNavigate } from "react-router";
 import type { DataLogDetail, DataLogSummary } from "../../../contracts/data-logs";
 import { FullScreenPage } from "../../components/layouts/slim-header";
 import { useUpload } from "../../components/resource/use-upload";
+import { failureText } from "../../lib/http-errors";
+import { pairLogUploadFiles } from "../../lib/log-upload-files";
 import { ShareDialog } from "./share-dialog";
 import { useLogVehicles } from "./vehicles";
 
@@ -46,6 +48,8 @@ const FORMATS: Record<string, string> = {
   volvologger: "VolvoLogger",
   winlog: "WinLog",
   megalogviewer: "MegaLogViewer",
+  link: "Link ECU",
+  emerald: "Emerald ECU",
   "generic-csv": "CSV",
 };
 
@@ -61,6 +65,9 @@ const formatDuration = (seconds: number) =>
 const formatSize = (bytes: number) =>
   bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${Math.max(1, Math.round(bytes / 1024))} KiB`;
 
+/** What the picker offers; the server reads any file by its content, whatever its name. */
+const LOG_FILE_TYPES = ".csv,.txt,.log,.mlg,.msl,.llg,.llg5,.lg1,.lg2,.daq,.emublog,.gz,text/csv,text/plain";
+
 /** Upload with progress: the file goes to the server, which parses it and answers the log or the reason it cannot. */
 function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
   const { mutateAsync } = useCreate<DataLogDetail>();
@@ -71,6 +78,34 @@ function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
   // Untouched (undefined), the upload goes to the likely car; cleared (null), to no vehicle.
   const [picked, setPicked] = useState<string | null | undefined>();
   const vehicleId = picked === undefined ? vehicles.likely : (picked ?? undefined);
+  const { open } = useNotification();
+
+  const send = async (files: File[]) => {
+    const paired = pairLogUploadFiles(files);
+    if ("error" in paired) {
+      open?.({ type: "error", message: "Not uploaded", description: paired.error });
+      return;
+    }
+    const { file, companion } = paired;
+    setUploading(file.name);
+    upload.start();
+    try {
+      const { data } = await mutateAsync({
+        resource: "data-logs",
+        values: { file, companion, vehicleId },
+        meta: { multipart: true, onUploadProgress: upload.onUploadProgress },
+        successNotification: () => ({ type: "success", message: "Log uploaded", description: file.name }),
+        // The server's sentence says what is wrong: the line, or the file the log needs beside it.
+        errorNotification: (error) => ({ type: "error", message: "Not uploaded", description: failureText(error) }),
+      });
+      navigate(`/tuning-tools/data-logs/${data.id}`);
+    } catch {
+      // The error notification has shown the server's reason.
+    } finally {
+      setUploading(null);
+      upload.finish();
+    }
+  };
   return (
     <Flex vertical gap={8}>
       {/* Wraps below the label on a phone: a fixed-width select beside it squeezed "Vehicle" to one letter a line. */}
@@ -89,28 +124,14 @@ function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
         />
       </Space>
       <Upload.Dragger
-        accept=".csv,.txt,.log,.mlg,.msl,text/csv,text/plain"
-        multiple={false}
+        accept={LOG_FILE_TYPES}
+        multiple
         showUploadList={false}
         disabled={progress !== null}
-        customRequest={async ({ file }) => {
-          const chosen = file as File;
-          setUploading(chosen.name);
-          upload.start();
-          try {
-            const { data } = await mutateAsync({
-              resource: "data-logs",
-              values: { file: chosen, vehicleId },
-              meta: { multipart: true, onUploadProgress: upload.onUploadProgress },
-              successNotification: () => ({ type: "success", message: "Log uploaded", description: chosen.name }),
-            });
-            navigate(`/tuning-tools/data-logs/${data.id}`);
-          } catch {
-            // The notification provider has shown the server's reason (422 names the line).
-          } finally {
-            setUploading(null);
-            upload.finish();
-          }
+        beforeUpload={(file, fileList) => {
+          // antd calls this once per picked file: the first call sends them all, as one upload.
+          if (file === fileList[0]) void send(fileList);
+          return Upload.LIST_IGNORE;
         }}
       >
         <p className="ant-upload-drag-icon">
@@ -118,8 +139,8 @@ function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
         </p>
         <p className="ant-upload-text">Drop a log here or click to upload</p>
         <p className="ant-upload-hint">
-          MHD, bootmod3, COBB Accessport, HP Tuners, RomRaider, OBDLink, JB4, ME7Logger, VCDS, Haltech, ECUMaster… any
-          CSV with a header, up to 256 MiB.
+          MHD, bootmod3, COBB Accessport, HP Tuners, RomRaider, OBDLink, JB4, ME7Logger, VCDS, Haltech, ECUMaster,
+          MegaLogViewer, Link… any CSV with a header, up to 256 MiB. An Emerald .lg1 goes with its .lg2: pick both.
         </p>
       </Upload.Dragger>
       {progress && (

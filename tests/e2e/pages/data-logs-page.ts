@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import { LoginPage } from "./login-page";
 
 /** The data-log list: upload, table, share dialog. */
 export class DataLogsPage {
@@ -6,6 +7,14 @@ export class DataLogsPage {
 
   async open() {
     await this.page.goto("/tuning-tools/data-logs");
+    await expect(this.page.getByRole("heading", { name: "Data logs" })).toBeVisible();
+  }
+
+  /** Opens the list signed in as `user`, through the sign-in page the list sends a visitor to. */
+  async openAs(user: Parameters<LoginPage["signIn"]>[0]) {
+    const login = new LoginPage(this.page);
+    await login.open("/tuning-tools/data-logs");
+    await login.signIn(user);
     await expect(this.page.getByRole("heading", { name: "Data logs" })).toBeVisible();
   }
 
@@ -53,10 +62,15 @@ export class DataLogsPage {
     await expect(dialog).toHaveCount(0);
   }
 
-  /** Uploads through the drop zone; the app opens the log when the server has read it. */
-  async upload(path: string) {
-    await this.page.locator('input[type="file"]').setInputFiles(path);
+  /** Uploads through the drop zone (several files picked together); the app opens the log when the server has read it. */
+  async upload(path: string | string[]) {
+    await this.pick(path);
     await expect(this.page).toHaveURL(/\/tuning-tools\/data-logs\/[0-9a-f-]{36}/, { timeout: 30_000 });
+  }
+
+  /** Picks files in the drop zone without waiting for the log to open (for refusals). */
+  async pick(path: string | string[]) {
+    await this.page.locator('input[type="file"]').setInputFiles(path);
   }
 }
 

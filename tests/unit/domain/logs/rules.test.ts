@@ -110,6 +110,28 @@ describe("time units", () => {
 });
 
 describe("header rows", () => {
+  // LogWorks (Innovate) writes a session line, the names, then each unit in parentheses.
+  it.each([
+    ["a session line as wide as the header", "Session: 1,,,\n"],
+    ["a one-cell session line", "Session: 1 (LogWorks)\n"],
+    ["a title line and a session line", "LogWorks 3 export\nSession: 1,,,\n"],
+  ])("takes a row of parenthesised cells under the names as units, under %s", (_, preamble) => {
+    const log = parseLog(
+      text(
+        `${preamble}time,LC1_O2WB,RPM,Boost\n(ms),(AFR),(RPM),(psi)\n0,14.7,850,-10.2\n50,14.6,900,-9.8\n100,13.2,1500,1.5\n`,
+      ),
+    );
+    expect(log.format).toBe("generic-csv");
+    expect(log.channels.map((c) => [c.name, c.unit])).toEqual([
+      ["LC1_O2WB", "AFR"],
+      ["RPM", "RPM"],
+      ["Boost", "psi"],
+    ]);
+    expect(log.durationSeconds).toBeCloseTo(0.1, 9);
+    expect(log.meta.extra.Session).toMatch(/^1/);
+    expect(log.columns[2][2]).toBeCloseTo(1.5, 6);
+  });
+
   it("tells a units row from an alias row under the header (names, units, aliases)", () => {
     const log = parseLog(
       text("TimeStamp,nmot_w,rl_w\ns,rpm,%\n,EngineSpeed,EngineLoad\n0.1,800,20\n0.2,820,21\n0.3,840,22\n"),

@@ -27,3 +27,10 @@ export function moreFixture(name: string): Buffer {
 export function moreFixtureNames(): string[] {
   return readdirSync(MORE_FIXTURE_DIR).sort();
 }
+
+/** Real files in formats read since the third round of real-world files (binary logs, MLG v2). */
+export const NEW_FORMAT_DIR = path.resolve(repoRoot, "../shared/fixtures/new-formats");
+
+export function newFormatFixture(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(path.join(NEW_FORMAT_DIR, name)));
+}

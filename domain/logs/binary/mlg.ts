@@ -5,8 +5,11 @@
  *
  *   header   "MLVLG\0", u16 version, u32 unix time, info offset (u16 v1 / u32 v2), u32 data offset,
  *            u16 record length, u16 field count
- *   fields   u8 type, name[34], units[10], u8 display style, f32 scale, f32 transform, i8 digits
- *            (v2: category[34]); bit fields keep the same size with other meanings after units
+ *   fields   u8 type, name[34], units[10], u8 display style, then
+ *            scalars: f32 scale, f32 transform, i8 digits;
+ *            bit fields: u8 bit style, u32 offset of the field's first bit name, u8 bit count, 3 unused;
+ *            (v2: category[34])
+ *   names    the bit names, NUL-separated, between the fields and the info text
  *   info     text up to the data offset ("Capture Date: …" lines, NUL-terminated)
  *   blocks   u8 block type, u8 counter, u16 time stamp (10 µs ticks, wraps), then
  *            type 0: one record (the fields in order) and a u8 checksum (sum of the record bytes);
@@ -14,8 +17,10 @@
  *
  * A field's value is (raw + transform) × scale.
  */
-import { LogParseError } from "./errors";
-import type { MetaDraft } from "./layout";
+import { LogParseError } from "../errors";
+import { readFirmwareSignature } from "../identity";
+import type { MetaDraft } from "../layout";
+import { shortestF32, cString as text, viewOf } from "./bytes";
 
 export const MLG_MAGIC = [0x4d, 0x4c, 0x56, 0x4c, 0x47]; // "MLVLG"
 
@@ -23,8 +28,24 @@ export function isMlg(bytes: Uint8Array): boolean {
   return bytes.length >= 5 && MLG_MAGIC.every((b, i) => bytes[i] === b);
 }
 
-/** Bytes per type: 0 U08, 1 S08, 2 U16, 3 S16, 4 U32, 5 S32, 6 S64, 7 F32, 10–12 U08/U16/U32 bit fields. */
+/**
+ * Bytes per type as EFI Analytics' format description lists them: 0 U08, 1 S08, 2 U16, 3 S16,
+ * 4 U32, 5 S32, 6 S64, 7 F32, 10–12 U08/U16/U32 bit fields.
+ */
 const TYPE_SIZE: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 8, 7: 4, 10: 1, 11: 2, 12: 4 };
+const BIT_FIELD_FROM = 10;
+/** The unsigned scalar type of each size, for reading bit fields. */
+const SIZE_TYPE: Record<number, number> = { 1: 0, 2: 2, 4: 4 };
+const READ: Record<number, (view: DataView, at: number) => number> = {
+  0: (v, at) => v.getUint8(at),
+  1: (v, at) => v.getInt8(at),
+  2: (v, at) => v.getUint16(at),
+  3: (v, at) => v.getInt16(at),
+  4: (v, at) => v.getUint32(at),
+  5: (v, at) => v.getInt32(at),
+  6: (v, at) => Number(v.getBigInt64(at)),
+  7: (v, at) => v.getFloat32(at),
+};
 const TICK_SECONDS = 1e-5;
 
 export interface MlgField {
@@ -33,6 +54,10 @@ export interface MlgField {
   unit: string;
   scale: number;
   transform: number;
+  /** Bytes in a record. */
+  size: number;
+  /** A bit field's bit names, in bit order. */
+  bits?: string[];
 }
 
 export interface MlgLog {
@@ -49,23 +74,8 @@ export interface MlgLog {
   warnings: string[];
 }
 
-function text(bytes: Uint8Array, start: number, length: number): string {
-  let end = start;
-  while (end < start + length && bytes[end] !== 0) end++;
-  return new TextDecoder("latin1").decode(bytes.subarray(start, end)).trim();
-}
-
-/** The shortest decimal that is this Float32 (9.26, not 9.260000228881836). */
-function shortestF32(v: number): number {
-  for (let p = 1; p <= 9; p++) {
-    const d = Number(v.toPrecision(p));
-    if (Math.fround(d) === v) return d;
-  }
-  return v;
-}
-
 export function readMlg(bytes: Uint8Array): MlgLog {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const view = viewOf(bytes);
   const fail = (message: string): never => {
     throw new LogParseError("no-header", `MegaLogViewer log: ${message}`);
   };
@@ -85,23 +95,9 @@ export function readMlg(bytes: Uint8Array): MlgLog {
   if (at + fieldCount * fieldSize > bytes.length || dataStart > bytes.length)
     fail("the field list runs past the end of the file.");
 
-  const fields: MlgField[] = [];
   const warnings: string[] = [];
-  for (let i = 0; i < fieldCount; i++, at += fieldSize) {
-    const type = bytes[at];
-    const name = text(bytes, at + 1, 34) || `Field ${i + 1}`;
-    const unit = text(bytes, at + 35, 10);
-    if (!(type in TYPE_SIZE)) fail(`field "${name}" has an unknown type ${type}.`);
-    const bitField = type >= 10;
-    fields.push({
-      type,
-      name,
-      unit,
-      scale: bitField ? 1 : view.getFloat32(at + 46) || 1,
-      transform: bitField ? 0 : view.getFloat32(at + 50),
-    });
-  }
-  const width = fields.reduce((sum, f) => sum + TYPE_SIZE[f.type], 0);
+  const fields = readFields(bytes, view, at, fieldCount, fieldSize, recordLength, warnings, fail);
+  const width = fields.reduce((sum, f) => sum + f.size, 0);
   if (width !== recordLength) {
     warnings.push(
       `The header says records are ${recordLength} bytes but its fields add up to ${width}; the fields were followed.`,
@@ -117,15 +113,8 @@ export function readMlg(bytes: Uint8Array): MlgLog {
       .filter(Boolean);
     lines.forEach((line, i) => {
       const kv = /^([A-Za-z][\w ]{0,30}):\s*(.*)$/.exec(line);
-      if (i === 0 && !/^Capture Date:/i.test(line)) {
-        // The firmware's signature: "speeduino 202006-dev: Speeduino 2020.06-dev", "rusEFI master.2024.05.01…".
-        meta.extra.firmware = line;
-        const sig = /^(\S+)\s+([^\s:]+)/.exec(line);
-        if (sig) {
-          meta.device = sig[1];
-          meta.appVersion = sig[2];
-        }
-      } else if (kv) meta.extra[kv[1]] = kv[2];
+      if (i === 0 && !/^Capture Date:/i.test(line)) readFirmwareSignature(line, meta);
+      else if (kv) meta.extra[kv[1]] = kv[2];
     });
   }
   if (created > 0) meta.extra.createdUtc = new Date(created * 1000).toISOString().replace(/\.000Z$/, "Z");
@@ -171,43 +160,16 @@ export function readMlg(bytes: Uint8Array): MlgLog {
   let o = 0;
   for (const f of fields) {
     offsets.push(o);
-    o += TYPE_SIZE[f.type];
+    o += f.size;
   }
+  // Bit fields are unsigned integers of their size.
+  const readers = fields.map((f) => READ[f.type < BIT_FIELD_FROM ? f.type : SIZE_TYPE[f.size]]);
   for (let r = 0; r < rowCount; r++) {
     const base = rowOffsets[r];
     let c = 0;
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i];
-      const at = base + offsets[i];
-      let raw: number;
-      switch (f.type) {
-        case 0:
-        case 10:
-          raw = bytes[at];
-          break;
-        case 1:
-          raw = view.getInt8(at);
-          break;
-        case 2:
-        case 11:
-          raw = view.getUint16(at);
-          break;
-        case 3:
-          raw = view.getInt16(at);
-          break;
-        case 4:
-        case 12:
-          raw = view.getUint32(at);
-          break;
-        case 5:
-          raw = view.getInt32(at);
-          break;
-        case 6:
-          raw = Number(view.getBigInt64(at));
-          break;
-        default:
-          raw = view.getFloat32(at);
-      }
+      const raw = readers[i](view, base + offsets[i]);
       if (i === timeIndex) {
         const v = (raw + f.transform) * f.scale;
         time[r] = f.type === 7 && f.scale === 1 && f.transform === 0 ? shortestF32(v) : v;
@@ -242,4 +204,74 @@ export function readMlg(bytes: Uint8Array): MlgLog {
     meta,
     warnings,
   };
+}
+
+/**
+ * The field list. A type the format description does not list (TunerStudio writes a nameless
+ * type 16 with a bit field's layout for Speeduino's engine-protection bits) is read with the
+ * bit-field layout and sized from the header's record length when it is the only field whose
+ * size is not known; otherwise the file is refused naming the type.
+ */
+function readFields(
+  bytes: Uint8Array,
+  view: DataView,
+  start: number,
+  count: number,
+  fieldSize: number,
+  recordLength: number,
+  warnings: string[],
+  fail: (message: string) => never,
+): MlgField[] {
+  const fields: MlgField[] = [];
+  const unknown: number[] = [];
+  for (let i = 0, at = start; i < count; i++, at += fieldSize) {
+    const type = bytes[at];
+    const unit = text(bytes, at + 35, 10);
+    let name = text(bytes, at + 1, 34);
+    if (type >= BIT_FIELD_FROM) {
+      // The name offset is from the start of the file; one that points into the header counts from the names.
+      const names = start + count * fieldSize;
+      const offset = view.getUint32(at + 47);
+      const bits = bitNames(bytes, offset >= names ? offset : names + offset, bytes[at + 51]);
+      if (!name) name = bits.join(" / ");
+      const size = TYPE_SIZE[type] ?? 0;
+      fields.push({ type, name: name || `Field ${i + 1}`, unit, scale: 1, transform: 0, size, bits });
+      if (!(type in TYPE_SIZE)) unknown.push(i);
+    } else if (type in TYPE_SIZE) {
+      fields.push({
+        type,
+        name: name || `Field ${i + 1}`,
+        unit,
+        scale: view.getFloat32(at + 46) || 1,
+        transform: view.getFloat32(at + 50),
+        size: TYPE_SIZE[type],
+      });
+    } else fail(`field "${name || i + 1}" has an unknown type ${type}.`);
+  }
+  if (unknown.length > 0) {
+    const known = fields.reduce((sum, f) => sum + f.size, 0);
+    const left = recordLength - known;
+    const f = fields[unknown[0]];
+    if (unknown.length > 1 || !(left in SIZE_TYPE)) {
+      fail(`bit field "${f.name}" has a type (${f.type}) whose size the format description does not give.`);
+    }
+    f.size = left;
+    warnings.push(
+      `Bit field "${f.name}" has type ${f.type}, which the format description does not list: read as ${left * 8} bits, the size its records leave it.`,
+    );
+  }
+  return fields;
+}
+
+/** `count` NUL-separated names from `offset`, where the file keeps its bit names. */
+function bitNames(bytes: Uint8Array, offset: number, count: number): string[] {
+  const names: string[] = [];
+  let at = offset;
+  for (let i = 0; i < count && at < bytes.length; i++) {
+    let end = at;
+    while (end < bytes.length && bytes[end] !== 0) end++;
+    names.push(text(bytes, at, end - at));
+    at = end + 1;
+  }
+  return names;
 }
