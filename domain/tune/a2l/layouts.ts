@@ -198,36 +198,44 @@ export interface PlacementInput {
   notes: string[];
 }
 
+function checkEntry(layout: string, entry: LayoutEntry): void {
+  if (entry.kind === "UNSUPPORTED") skip(`RECORD_LAYOUT ${layout}: ${entry.name} is not supported`);
+  if (entry.kind === "FNC_VALUES") {
+    if (entry.addressing !== "DIRECT")
+      skip(`RECORD_LAYOUT ${layout}: FNC_VALUES addressed ${entry.addressing}, only DIRECT is supported`);
+    if (entry.indexMode !== "ROW_DIR" && entry.indexMode !== "COLUMN_DIR")
+      skip(
+        `RECORD_LAYOUT ${layout}: FNC_VALUES index mode ${entry.indexMode} is not supported (ROW_DIR and COLUMN_DIR are)`,
+      );
+  }
+  if (entry.kind === "AXIS_PTS") {
+    if (entry.order !== "INDEX_INCR")
+      skip(
+        `RECORD_LAYOUT ${layout}: AXIS_PTS_${entry.axis} stored ${entry.order}; only INDEX_INCR (rising with the address) is supported`,
+      );
+    if (entry.addressing !== "DIRECT")
+      skip(`RECORD_LAYOUT ${layout}: AXIS_PTS_${entry.axis} addressed ${entry.addressing}, only DIRECT is supported`);
+  }
+}
+
 /** Where each entry of the layout lies for one record; a Skip naming an entry we cannot place. */
 export function place(layout: RecordLayout, input: PlacementInput): Placement {
   const counts = { ...input.counts, ...layout.fixedCounts };
   const room = { ...counts };
   const placement: Placement = { axes: {}, counts };
+  // What the layout holds is checked before any count is read from the image, so the reason names the layout.
+  for (const entry of layout.entries) checkEntry(layout.name, entry);
   let at = input.address;
   for (const entry of layout.entries) {
-    if (entry.kind === "UNSUPPORTED") return skip(`RECORD_LAYOUT ${layout.name}: ${entry.name} is not supported`);
+    if (entry.kind === "UNSUPPORTED") continue;
     const size = DATA_TYPE_SIZE[entry.type];
     const keywordName = ALIGNMENT_OF[entry.type];
     const align = layout.alignments[keywordName] ?? input.alignment(keywordName, size);
     if (align > 1) at = Math.ceil(at / align) * align;
     if (entry.kind === "FNC_VALUES") {
-      if (entry.addressing !== "DIRECT")
-        skip(`RECORD_LAYOUT ${layout.name}: FNC_VALUES addressed ${entry.addressing}, only DIRECT is supported`);
-      if (entry.indexMode !== "ROW_DIR" && entry.indexMode !== "COLUMN_DIR")
-        skip(
-          `RECORD_LAYOUT ${layout.name}: FNC_VALUES index mode ${entry.indexMode} is not supported (ROW_DIR and COLUMN_DIR are)`,
-        );
       placement.values = { address: at, type: entry.type, columnMajor: entry.indexMode === "COLUMN_DIR" };
       at += size * input.cells(layout.staticLayout ? room : counts);
     } else if (entry.kind === "AXIS_PTS") {
-      if (entry.order !== "INDEX_INCR")
-        skip(
-          `RECORD_LAYOUT ${layout.name}: AXIS_PTS_${entry.axis} stored ${entry.order}; only INDEX_INCR (rising with the address) is supported`,
-        );
-      if (entry.addressing !== "DIRECT")
-        skip(
-          `RECORD_LAYOUT ${layout.name}: AXIS_PTS_${entry.axis} addressed ${entry.addressing}, only DIRECT is supported`,
-        );
       placement.axes[entry.axis] = { address: at, type: entry.type };
       const n = (layout.staticLayout ? room : counts)[entry.axis];
       if (n === undefined)
