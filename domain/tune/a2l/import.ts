@@ -114,7 +114,7 @@ function inImage(ctx: Context, ecu: number, bytes: number, what: string): number
   const file = ecu - ctx.offset;
   if (file < 0 || file + bytes > ctx.imageSize) {
     skip(
-      `${what} at ECU address ${hexAddress(ecu)} (file offset ${hexAddress(file)}, ${bytes} bytes) lies outside the image of ${hexAddress(ctx.imageSize)} bytes` +
+      `${what} at ECU address ${hexAddress(ecu)} (file offset ${hexAddress(file)}, ${bytes} byte${bytes === 1 ? "" : "s"}) lies outside the image of ${hexAddress(ctx.imageSize)} bytes` +
         (ctx.offset === 0 ? "; give the address offset of the image" : ` at address offset ${hexAddress(ctx.offset)}`),
     );
   }

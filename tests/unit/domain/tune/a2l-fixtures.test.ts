@@ -164,7 +164,7 @@ describe("the ASAM demo A2L (asap2-demo-v161.a2l)", () => {
     const result = importDefinition(a2lFile("asap2-demo-v161.a2l"), { firmwareId: "DEMO", imageSize: 0x10000 });
     expect(result.definition.items).toEqual([]);
     expect(result.skipped.find((s) => s.title === "ASAM.C.SCALAR.UBYTE.IDENTICAL")?.reason).toBe(
-      "its value at ECU address 0x810000 (file offset 0x810000, 1 bytes) lies outside the image of 0x10000 bytes; give the address offset of the image",
+      "its value at ECU address 0x810000 (file offset 0x810000, 1 byte) lies outside the image of 0x10000 bytes; give the address offset of the image",
     );
   });
 });

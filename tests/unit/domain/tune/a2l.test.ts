@@ -203,6 +203,20 @@ describe("A2L maps and axes", () => {
   });
 });
 
+describe("A2L categories", () => {
+  it("puts an item in the FUNCTIONs that define it or that its FUNCTION_LIST names", () => {
+    const text =
+      a2l(`/begin FUNCTION IDLE "idle control" /begin DEF_CHARACTERISTIC V /end DEF_CHARACTERISTIC /end FUNCTION
+      ${value("V", 0x10, "UB", "ID", "/begin FUNCTION_LIST FUEL /end FUNCTION_LIST")}`);
+    const result = imported(text);
+    expect(result.definition.categories).toEqual([
+      { id: "IDLE", name: "IDLE" },
+      { id: "FUEL", name: "FUEL" },
+    ]);
+    expect(result.definition.items[0]).toMatchObject({ category: "IDLE", categories: ["IDLE", "FUEL"] });
+  });
+});
+
 describe("A2L includes and refusals", () => {
   it("splices an uploaded include in where it stands, matched by its base name", () => {
     const text = a2l(`/include "..\\\\common\\\\methods.a2l"\n${value("V", 0x10, "UB", "HALF")}`);
