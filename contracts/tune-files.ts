@@ -103,8 +103,8 @@ export const tuneFilePatchInputSchema = patchSchema.safeExtend({ id: z.uuid("id 
 export type TuneFilePatchInput = z.input<typeof tuneFilePatchInputSchema>;
 
 /**
- * `POST /tune-file-patches/import-xdf`: a definition file, TunerPro XDF (XML or 1.x text) or RomRaider/EcuFlash
- * XML, told apart by its content (`xml` holds either).
+ * `POST /tune-file-patches/import-xdf`: a definition file, TunerPro XDF (XML or 1.x text), RomRaider/EcuFlash
+ * XML or an A2L, told apart by its content (`xml` holds any of them).
  */
 export const xdfImportSchema = z.strictObject({
   xml: z
@@ -122,6 +122,13 @@ export const xdfImportSchema = z.strictObject({
   saveDefinition: z.boolean().default(false),
   /** RomRaider/EcuFlash: the xmlid of the rom to import when the file holds several and none can be told from the firmware. */
   romId: text("romId", 128).optional(),
+  /** A2L: the ECU address of the image's first byte (file offset = ECU address − addressOffset); 0 when absent. */
+  addressOffset: z
+    .number()
+    .int("addressOffset is a whole number")
+    .min(0, "addressOffset must not be negative")
+    .max(Number.MAX_SAFE_INTEGER)
+    .optional(),
   /** With dryRun false: which of the file's patches to store, by their position in the preview's `patches` (all when absent). */
   patchIndexes: z
     .array(z.number().int("patchIndexes are whole numbers").min(0, "patchIndexes start at 0"))
@@ -298,8 +305,8 @@ export const tuneFilePatchPageSchema = listResponseSchema(tuneFilePatchSchema);
  * run's as read), what was skipped and, on a dry run against a firmware with a stock file, a few maps read from it.
  */
 export const xdfImportedSchema = z.strictObject({
-  /** "xdf" (XML), "xdf-1.x" (the older text format), "romraider" or "ecuflash" (RomRaider's XML in either tool's style). */
-  format: z.enum(["xdf", "xdf-1.x", "romraider", "ecuflash"]),
+  /** "xdf" (XML), "xdf-1.x" (the older text format), "romraider" or "ecuflash" (RomRaider's XML in either tool's style), "a2l" (ASAM MCD-2 MC). */
+  format: z.enum(["xdf", "xdf-1.x", "romraider", "ecuflash", "a2l"]),
   /** RomRaider/EcuFlash: the rom imported (its xmlid) and those it inherits from, farthest first. */
   rom: z.strictObject({ xmlId: z.string(), inherits: z.array(z.string()) }).optional(),
   definition: tuneDefinitionSchema,

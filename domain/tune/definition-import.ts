@@ -2,10 +2,13 @@
  * One entry for every definition format we read: the format is told by the
  * content, never by the file name. TunerPro XDF (XML `<XDFFORMAT>` or the
  * older 1.x text) goes to ./xdf.ts, RomRaider and EcuFlash XML (`<roms>` or
- * `<rom>`) to ./romraider.ts; anything else is refused with a message that
+ * `<rom>`) to ./romraider.ts, ASAM A2L (`ASAP2_VERSION` or `/begin PROJECT`
+ * first) to ./a2l/import.ts; anything else is refused with a message that
  * says what the file is not.
  */
 import { itemCellCount, type TuneDefinition, type TuneItem } from "../../contracts/tune-definition";
+import { isA2l } from "./a2l/blocks";
+import { importA2l } from "./a2l/import";
 import { TuneError } from "./errors";
 import type { DefinitionImport } from "./import-common";
 import { type ItemValues, itemExtents, readItem } from "./maps";
@@ -13,7 +16,12 @@ import { importRomRaider, type RomRaiderImportOptions } from "./romraider";
 import { importXdf } from "./xdf";
 import { isLegacyXdf } from "./xdf-legacy";
 
-export type DefinitionImportOptions = RomRaiderImportOptions;
+export type DefinitionImportOptions = RomRaiderImportOptions & {
+  /** A2L: the ECU address of the image's first byte (file offset = ECU address − addressOffset). */
+  addressOffset?: number;
+  /** A2L: the files uploaded with it, by name, for its `/include`s. */
+  includes?: Readonly<Record<string, string>>;
+};
 
 /** The name of the first element of an XML text, after its prolog (declaration, comments, DOCTYPE); undefined when it does not start like XML. */
 export function xmlRootName(text: string): string | undefined {
@@ -22,9 +30,10 @@ export function xmlRootName(text: string): string | undefined {
   return prolog.exec(text.slice(0, 64 * 1024))?.[1];
 }
 
-/** Imports an XDF, a RomRaider or an EcuFlash definition, whichever the text is. */
+/** Imports an XDF, a RomRaider or EcuFlash definition or an A2L, whichever the text is. */
 export function importDefinition(text: string, options: DefinitionImportOptions): DefinitionImport {
   if (isLegacyXdf(text)) return importXdf(text, options);
+  if (isA2l(text)) return importA2l(text, options);
   const root = xmlRootName(text);
   if (root !== undefined && /^roms?$/i.test(root)) return importRomRaider(text, options);
   if (
@@ -36,7 +45,7 @@ export function importDefinition(text: string, options: DefinitionImportOptions)
   ) {
     throw new TuneError(
       "definition_invalid",
-      "not a definition we read: neither a TunerPro XDF (XML or 1.x text) nor a RomRaider/EcuFlash XML definition",
+      "not a definition we read: neither a TunerPro XDF (XML or 1.x text), a RomRaider/EcuFlash XML definition nor an A2L",
       { problems: [] },
     );
   }

@@ -1,6 +1,6 @@
 /**
  * What the definition imports share (TunerPro XDF in ./xdf.ts, RomRaider and
- * EcuFlash in ./romraider.ts): the result they answer, how one element is
+ * EcuFlash in ./romraider.ts, A2L in ./a2l/): the result they answer, how one element is
  * skipped with its reason, item ids from titles, the item check, and the
  * summary with skips counted by reason.
  */
@@ -8,7 +8,7 @@ import type { ChecksumScheme, Patch, TuneDefinition, TuneItem, TuneItemKind } fr
 import { checkedTuneItemSchema } from "./checked-schemas";
 import { hexAddress } from "./errors";
 
-export type DefinitionFormat = "xdf" | "xdf-1.x" | "romraider" | "ecuflash";
+export type DefinitionFormat = "xdf" | "xdf-1.x" | "romraider" | "ecuflash" | "a2l";
 
 /** One element that was not imported, and why. */
 export interface DefinitionSkipped {

@@ -1,5 +1,5 @@
 /**
- * Importing a definition file (TunerPro XDF, RomRaider, EcuFlash) for a
+ * Importing a definition file (TunerPro XDF, RomRaider, EcuFlash, A2L) for a
  * firmware record: the preview (what was read and skipped, and a few maps
  * read from the stock file), then storing the patches the admin chose and,
  * when asked, the definition and the chosen checksum schemes that verify on
@@ -61,6 +61,7 @@ export async function runDefinitionImport(
     imageSize: record.imageSize,
     stockImage,
     ...(body.romId !== undefined && { romId: body.romId }),
+    ...(body.addressOffset !== undefined && { addressOffset: body.addressOffset }),
   });
   if (body.dryRun) return { ...imported, ...(stockImage && { samples: sampleMaps(imported.definition, stockImage) }) };
 

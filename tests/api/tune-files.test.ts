@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { count, eq } from "drizzle-orm";
@@ -482,6 +483,64 @@ describe.each(bothDatabases)("tune files API on %s", (kind) => {
       expect((row.definition as { items: Array<{ id: string }> }).items.map((i) => i.id)).toEqual(["Boost", "Limit"]);
       const restored = await call("PUT", "/firmware-support/firmware-support", admin, firmwareRecordOf(other));
       expect(restored.statusCode, restored.body).toBe(200);
+    });
+
+    it("imports an A2L through the same endpoint: ECU addresses moved by addressOffset, skips named, maps read from the stock file", async () => {
+      const fixture = (name: string) =>
+        readFileSync(new URL(`../../../shared/fixtures/new-formats/${name}`, import.meta.url), "latin1");
+      const before = await rows(tuneFilePatches);
+      // engine-ecu.a2l: its include is not uploaded, KI's FACTOR01 cannot be inverted, PUMCD is a MAP with one AXIS_DESCR.
+      const engine = await call("POST", "/tune-file-patches/import-xdf", admin, {
+        firmwareId: "TUNE64K",
+        xml: fixture("engine-ecu.a2l"),
+        addressOffset: 0,
+      });
+      expect(engine.statusCode, engine.body).toBe(200);
+      expect(engine.json()).toMatchObject({ format: "a2l", summary: { items: 0, skipped: 3 } });
+      expect(engine.json().skipped.map((s: { title: string; line: number }) => `${s.title}@${s.line}`)).toEqual([
+        "supp1_if.aml@7",
+        "KI@56",
+        "PUMCD@75",
+      ]);
+      expect(engine.json().skipped[2].reason).toBe("a MAP needs 2 AXIS_DESCR, it has 1");
+
+      // The ASAM demo's data segment starts at ECU address 0x810000 and is 64 KiB, the record's image size.
+      const preview = await call("POST", "/tune-file-patches/import-xdf", admin, {
+        firmwareId: "TUNE64K",
+        xml: fixture("asap2-demo-v161.a2l"),
+        addressOffset: 0x810000,
+      });
+      expect(preview.statusCode, preview.body).toBe(200);
+      const answer = preview.json();
+      // Against the seeded stock file the two records that store their number of points (NO_AXIS_PTS_X) read a
+      // number past the A2L's maximum from it, and are skipped for it: 35 items without a stock file, 33 here.
+      expect(answer.summary).toMatchObject({ items: 33, skipped: 19 });
+      expect(
+        answer.skipped
+          .filter((s: { reason: string }) => s.reason.startsWith("the stock image holds"))
+          .map((s: { title: string }) => s.title),
+      ).toEqual(["ASAM.C.CURVE_AXIS", "ASAM.C.MAP.STD_AXIS.STD_AXIS"]);
+      expect(
+        answer.skipped.find((s: { title: string }) => s.title === "ASAM.C.CUBOID.COM_AXIS.FIX_AXIS.STD_AXIS"),
+      ).toMatchObject({
+        element: "CHARACTERISTIC",
+        line: 3591,
+      });
+      // "ASAM.C.ARRAY.SWORD.MATRIX_DIM_3_4.ROW_DIR … VAL_BLK 0x810100 RL.FNC.SWORD.ROW_DIR … MATRIX_DIM 3 4 1", MSB_LAST:
+      // twelve little-endian signed words from file offset 0x100 of the stock file, row after row.
+      const rowDir = answer.samples.find((m: { id: string }) => m.id === "ASAM.C.ARRAY.SWORD.MATRIX_DIM_3_4.ROW_DIR");
+      const word = (at: number) => new DataView(demo.stock.buffer, demo.stock.byteOffset).getInt16(at, true);
+      expect(rowDir).toMatchObject({ id: "ASAM.C.ARRAY.SWORD.MATRIX_DIM_3_4.ROW_DIR", rows: 4, cols: 3 });
+      expect(rowDir.values).toEqual(Array.from({ length: 12 }, (_, i) => word(0x100 + 2 * i)));
+      expect(await rows(tuneFilePatches)).toBe(before);
+
+      const negative = await call("POST", "/tune-file-patches/import-xdf", admin, {
+        firmwareId: "TUNE64K",
+        xml: fixture("engine-ecu.a2l"),
+        addressOffset: -1,
+      });
+      expect(negative.statusCode).toBe(400);
+      expect(negative.body).toContain("addressOffset must not be negative");
     });
 
     it("stores only the patches and checksum schemes the admin chose, refusing a choice the file does not have", async () => {

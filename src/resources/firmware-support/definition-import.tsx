@@ -38,6 +38,7 @@ const FORMATS: Record<XdfImported["format"], string> = {
   "xdf-1.x": "TunerPro XDF 1.x (text)",
   romraider: "RomRaider",
   ecuflash: "EcuFlash",
+  a2l: "ASAM A2L",
 };
 const KINDS: Record<string, string> = {
   table2d: "2-D tables",

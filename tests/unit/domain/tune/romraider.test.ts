@@ -640,7 +640,7 @@ describe("definition import: the format is told by the content", () => {
       "not a definition we read: the root element is <ROMDEF>; a TunerPro XDF has <XDFFORMAT>, a RomRaider/EcuFlash definition <roms> or <rom>",
     );
     expect(refusal(() => importDefinition("hello", { firmwareId: "F" })).message).toBe(
-      "not a definition we read: neither a TunerPro XDF (XML or 1.x text) nor a RomRaider/EcuFlash XML definition",
+      "not a definition we read: neither a TunerPro XDF (XML or 1.x text), a RomRaider/EcuFlash XML definition nor an A2L",
     );
   });
 });
