@@ -13,7 +13,12 @@ import { importRomRaider, type RomRaiderImportOptions } from "./romraider";
 import { importXdf } from "./xdf";
 import { isLegacyXdf } from "./xdf-legacy";
 
-export type DefinitionImportOptions = RomRaiderImportOptions;
+export interface DefinitionImportOptions extends RomRaiderImportOptions {
+  /** A2L: what to subtract from the ECU addresses the A2L gives to find them in the image (a read is a file, not memory). */
+  addressOffset?: number;
+  /** A2L: the files its `/include`s name, file name → text. */
+  includes?: Readonly<Record<string, string>>;
+}
 
 /** The name of the first element of an XML text, after its prolog (declaration, comments, DOCTYPE); undefined when it does not start like XML. */
 export function xmlRootName(text: string): string | undefined {
@@ -113,4 +118,35 @@ export function combineDefinitionFiles(texts: readonly string[]): string {
     return inner ? inner[1].trim() : "";
   });
   return `<roms>\n${bodies.join("\n")}\n</roms>\n`;
+}
+
+/**
+ * Whether a text is an A2L (ASAM MCD-2 MC) description: after comments, it starts with
+ * `ASAP2_VERSION` or `/begin PROJECT` (the two ways the standard lets a file begin).
+ */
+export function isA2l(text: string): boolean {
+  const start = text.slice(0, 64 * 1024).replace(/^\uFEFF/, "");
+  const body = start.replace(/^(?:\s+|\/\*[\s\S]*?\*\/|\/\/[^\n]*\n?)*/, "");
+  return /^(?:ASAP2_VERSION\b|\/begin\s+PROJECT\b)/.test(body);
+}
+
+/** One uploaded definition file, decoded. */
+export interface DefinitionFile {
+  name: string;
+  text: string;
+}
+
+/**
+ * The text to import and the options it needs, from the files chosen together: an A2L first
+ * takes the others as the files its `/include`s name; otherwise they are combined (a rom and
+ * the roms it inherits from).
+ */
+export function definitionOfFiles(files: readonly DefinitionFile[]): {
+  text: string;
+  includes?: Readonly<Record<string, string>>;
+} {
+  const [first, ...others] = files;
+  if (first && isA2l(first.text) && others.length > 0)
+    return { text: first.text, includes: Object.fromEntries(others.map((file) => [file.name, file.text])) };
+  return { text: combineDefinitionFiles(files.map((file) => file.text)) };
 }
