@@ -102,15 +102,16 @@ export type BakeRequest = z.input<typeof bakeRequestSchema>;
 export const tuneFilePatchInputSchema = patchSchema.safeExtend({ id: z.uuid("id must be an id").optional() });
 export type TuneFilePatchInput = z.input<typeof tuneFilePatchInputSchema>;
 
+/** The largest definition file imported, each file of several included (8 MiB). */
+export const DEFINITION_MAX_BYTES = 8 * 1024 * 1024;
+
 /**
  * `POST /tune-file-patches/import-xdf`: a definition file, TunerPro XDF (XML or 1.x text) or RomRaider/EcuFlash
- * XML, told apart by its content (`xml` holds either).
+ * XML, told apart by its content (`xml` holds either). Sent as multipart, the files come as `file` parts and
+ * the other fields as form fields (`definitionImportFieldsSchema`).
  */
 export const xdfImportSchema = z.strictObject({
-  xml: z
-    .string()
-    .min(1, "the definition file is empty")
-    .max(8 * 1024 * 1024),
+  xml: z.string().min(1, "the definition file is empty").max(DEFINITION_MAX_BYTES),
   firmwareId: text("firmwareId", 64),
   /** Store the file's patches (otherwise only the preview is answered). */
   dryRun: z.boolean().default(true),
@@ -129,7 +130,17 @@ export const xdfImportSchema = z.strictObject({
     .optional(),
   /** With saveDefinition: which of the file's checksum schemes to add, by name (all when absent). */
   checksumNames: z.array(z.string()).max(1000).optional(),
+  /** A2L: what to subtract from the A2L's ECU addresses to find them in the image. */
+  addressOffset: z
+    .number()
+    .int("addressOffset is a whole number")
+    .min(0, "addressOffset is not negative")
+    .max(0xffff_ffff, "addressOffset fits 32 bits")
+    .optional(),
 });
+
+/** The multipart form of the import: every field of the JSON body but the text, which comes as the files. */
+export const definitionImportFieldsSchema = xdfImportSchema.omit({ xml: true });
 
 export const tuneFileList = {
   sort: ["title", "firmwareId", "updatedAt", "createdAt", "priceCents"],
