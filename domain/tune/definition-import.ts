@@ -29,6 +29,13 @@ export function xmlRootName(text: string): string | undefined {
 
 /** Imports an XDF, a RomRaider or an EcuFlash definition, whichever the text is. */
 export function importDefinition(text: string, options: DefinitionImportOptions): DefinitionImport {
+  // TunerPro's older binary XDFs start with the bytes 05 22 97; their layout is not publicly documented.
+  if (text.startsWith('\u0005"'))
+    throw new TuneError(
+      "definition_invalid",
+      "a TunerPro binary XDF: open it in TunerPro and save it as XML, then import that file",
+      { problems: [] },
+    );
   if (isLegacyXdf(text)) return importXdf(text, options);
   const root = xmlRootName(text);
   if (root !== undefined && /^roms?$/i.test(root)) return importRomRaider(text, options);

@@ -1,7 +1,8 @@
 /** definitionOfFiles: what is imported from the files an admin chooses together. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { definitionOfFiles, isA2l } from "../../../../domain/tune/definition-import";
+import { definitionOfFiles, importDefinition, isA2l } from "../../../../domain/tune/definition-import";
+import { decodeDefinitionFile } from "../../../../domain/tune/definition-text";
 
 const NEW_FORMATS = new URL("../../../../../shared/fixtures/new-formats/", import.meta.url);
 const fixture = (name: string) => readFileSync(new URL(name, NEW_FORMATS), "utf8");
@@ -52,5 +53,17 @@ describe("definitionOfFiles", () => {
         { name: "b.xdf", text: "<XDFFORMAT/>" },
       ]),
     ).toThrow("file 1 is not a RomRaider/EcuFlash definition");
+  });
+});
+
+describe("TunerPro binary XDF", () => {
+  it("is refused by name, saying what to do, however its bytes were decoded", () => {
+    // The sample's first bytes, read with xxd: 05 22 97 00.
+    const bytes = new Uint8Array(readFileSync(new URL("tunerpro-binary-gm-p01-12202088.xdf", NEW_FORMATS)));
+    expect([...bytes.subarray(0, 4)]).toEqual([0x05, 0x22, 0x97, 0x00]);
+    const message = "a TunerPro binary XDF: open it in TunerPro and save it as XML, then import that file";
+    const { text } = decodeDefinitionFile(bytes);
+    expect(() => importDefinition(text, { firmwareId: "P01" })).toThrow(message);
+    expect(() => importDefinition(new TextDecoder().decode(bytes), { firmwareId: "P01" })).toThrow(message);
   });
 });
