@@ -102,15 +102,16 @@ export type BakeRequest = z.input<typeof bakeRequestSchema>;
 export const tuneFilePatchInputSchema = patchSchema.safeExtend({ id: z.uuid("id must be an id").optional() });
 export type TuneFilePatchInput = z.input<typeof tuneFilePatchInputSchema>;
 
+/** The largest definition file imported, each file of several included (8 MiB). */
+export const DEFINITION_MAX_BYTES = 8 * 1024 * 1024;
+
 /**
  * `POST /tune-file-patches/import-xdf`: a definition file, TunerPro XDF (XML or 1.x text), RomRaider/EcuFlash
- * XML or an A2L, told apart by its content (`xml` holds any of them).
+ * XML or an A2L, told apart by its content (`xml` holds any of them). Sent as multipart, the files come
+ * as `file` parts and the other fields as form fields (`definitionImportFieldsSchema`).
  */
 export const xdfImportSchema = z.strictObject({
-  xml: z
-    .string()
-    .min(1, "the definition file is empty")
-    .max(8 * 1024 * 1024),
+  xml: z.string().min(1, "the definition file is empty").max(DEFINITION_MAX_BYTES),
   firmwareId: text("firmwareId", 64),
   /** Store the file's patches (otherwise only the preview is answered). */
   dryRun: z.boolean().default(true),
@@ -127,7 +128,7 @@ export const xdfImportSchema = z.strictObject({
     .number()
     .int("addressOffset is a whole number")
     .min(0, "addressOffset must not be negative")
-    .max(Number.MAX_SAFE_INTEGER)
+    .max(0xffff_ffff, "addressOffset fits 32 bits")
     .optional(),
   /** With dryRun false: which of the file's patches to store, by their position in the preview's `patches` (all when absent). */
   patchIndexes: z
@@ -137,6 +138,9 @@ export const xdfImportSchema = z.strictObject({
   /** With saveDefinition: which of the file's checksum schemes to add, by name (all when absent). */
   checksumNames: z.array(z.string()).max(1000).optional(),
 });
+
+/** The multipart form of the import: every field of the JSON body but the text, which comes as the files. */
+export const definitionImportFieldsSchema = xdfImportSchema.omit({ xml: true });
 
 export const tuneFileList = {
   sort: ["title", "firmwareId", "updatedAt", "createdAt", "priceCents"],

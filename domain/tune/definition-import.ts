@@ -8,6 +8,9 @@
  */
 import { itemCellCount, type TuneDefinition, type TuneItem } from "../../contracts/tune-definition";
 import { isA2l } from "./a2l/blocks";
+
+export { isA2l };
+
 import { importA2l } from "./a2l/import";
 import { TuneError } from "./errors";
 import type { DefinitionImport } from "./import-common";
@@ -16,12 +19,12 @@ import { importRomRaider, type RomRaiderImportOptions } from "./romraider";
 import { importXdf } from "./xdf";
 import { isLegacyXdf } from "./xdf-legacy";
 
-export type DefinitionImportOptions = RomRaiderImportOptions & {
-  /** A2L: the ECU address of the image's first byte (file offset = ECU address − addressOffset). */
+export interface DefinitionImportOptions extends RomRaiderImportOptions {
+  /** A2L: what to subtract from the ECU addresses the A2L gives to find them in the image (a read is a file, not memory). */
   addressOffset?: number;
-  /** A2L: the files uploaded with it, by name, for its `/include`s. */
+  /** A2L: the files its `/include`s name, file name → text. */
   includes?: Readonly<Record<string, string>>;
-};
+}
 
 /** The name of the first element of an XML text, after its prolog (declaration, comments, DOCTYPE); undefined when it does not start like XML. */
 export function xmlRootName(text: string): string | undefined {
@@ -32,6 +35,13 @@ export function xmlRootName(text: string): string | undefined {
 
 /** Imports an XDF, a RomRaider or EcuFlash definition or an A2L, whichever the text is. */
 export function importDefinition(text: string, options: DefinitionImportOptions): DefinitionImport {
+  // TunerPro's older binary XDFs start with the bytes 05 22 97; their layout is not publicly documented.
+  if (text.startsWith('\u0005"'))
+    throw new TuneError(
+      "definition_invalid",
+      "a TunerPro binary XDF: open it in TunerPro and save it as XML, then import that file",
+      { problems: [] },
+    );
   if (isLegacyXdf(text)) return importXdf(text, options);
   if (isA2l(text)) return importA2l(text, options);
   const root = xmlRootName(text);
@@ -122,4 +132,25 @@ export function combineDefinitionFiles(texts: readonly string[]): string {
     return inner ? inner[1].trim() : "";
   });
   return `<roms>\n${bodies.join("\n")}\n</roms>\n`;
+}
+
+/** One uploaded definition file, decoded. */
+export interface DefinitionFile {
+  name: string;
+  text: string;
+}
+
+/**
+ * The text to import and the options it needs, from the files chosen together: an A2L first
+ * takes the others as the files its `/include`s name; otherwise they are combined (a rom and
+ * the roms it inherits from).
+ */
+export function definitionOfFiles(files: readonly DefinitionFile[]): {
+  text: string;
+  includes?: Readonly<Record<string, string>>;
+} {
+  const [first, ...others] = files;
+  if (first && isA2l(first.text) && others.length > 0)
+    return { text: first.text, includes: Object.fromEntries(others.map((file) => [file.name, file.text])) };
+  return { text: combineDefinitionFiles(files.map((file) => file.text)) };
 }

@@ -14,11 +14,15 @@ export {
 export { type Crc32, crc32 } from "./crc32";
 export {
   combineDefinitionFiles,
+  type DefinitionFile,
   type DefinitionImportOptions,
+  definitionOfFiles,
   importDefinition,
+  isA2l,
   sampleMaps,
   xmlRootName,
 } from "./definition-import";
+export { type DecodedDefinition, decodeDefinitionFile } from "./definition-text";
 export {
   type ByteRange,
   type CellChange,

@@ -20,7 +20,9 @@
  *   they are looked for in the same file (concatenate the files into one
  *   `<roms>` to resolve a base kept in another file). A table of the
  *   inheriting rom merges into the table of the same name: its attributes
- *   override, its axes merge with the axis of the same type (or name), its
+ *   override, its axes merge with the axis of the same type (or name; an
+ *   EcuFlash axis named just `X` or `Y` is the base's axis of that type,
+ *   keeping its name, elements and scaling), its
  *   `<scaling>`, `<data>`, `<state>` and `<description>` children replace
  *   the base's. `omit="true"` removes an inherited table; a table's own
  *   `base="Other table"` starts from a copy of that table.
@@ -137,14 +139,24 @@ function mergeSpec(base: Spec | undefined, node: XmlElement): Spec {
   for (const [key, value] of Object.entries(node.attributes)) attrs[key.toLowerCase()] = value;
   const axes = [...(base?.axes ?? [])];
   for (const child of childrenNamed(node, "table")) {
-    const key = axisKey(attribute(child, "type"));
     const name = lower(attribute(child, "name"));
+    // EcuFlash roms name an inherited axis by its type alone: `<table name="Y" address=…/>` is the base's "Y Axis".
+    const shorthand = axisKey(attribute(child, "type")) === undefined && (name === "x" || name === "y");
+    const key = axisKey(attribute(child, "type")) ?? (shorthand ? (name as "x" | "y") : undefined);
     let at = key ? axes.findIndex((a) => axisKey(a.attrs.type) === key) : -1;
     // By name only among axes of no other type: RomRaider names both axes of many maps alike ("dummy_b").
     if (at < 0 && name)
       at = axes.findIndex((a) => lower(a.name) === name && (key === undefined || axisKey(a.attrs.type) === undefined));
-    if (at >= 0) axes[at] = mergeSpec(axes[at], child);
-    else axes.push(mergeSpec(undefined, child));
+    if (at >= 0) {
+      const merged = mergeSpec(axes[at], child);
+      // The shorthand keeps the base axis' name and type: "Y" says which axis, not what it is called.
+      axes[at] = shorthand
+        ? { ...merged, name: axes[at].name, attrs: { ...merged.attrs, name: axes[at].name } }
+        : merged;
+    } else {
+      const added = mergeSpec(undefined, child);
+      axes.push(shorthand ? { ...added, attrs: { type: `${name.toUpperCase()} Axis`, ...added.attrs } } : added);
+    }
   }
   const scalings = childrenNamed(node, "scaling");
   const data = childrenNamed(node, "data").map((d) => d.text.trim());

@@ -70,7 +70,7 @@ import {
   UniqueIds,
 } from "./import-common";
 import { isLegacyXdf, parseLegacyXdf } from "./xdf-legacy";
-import { attribute, childNamed, childrenNamed, parseXml, type XmlElement, XmlError } from "./xml";
+import { attribute, childNamed, childrenNamed, parseXml, type XmlElement, XmlError, type XmlSlip } from "./xml";
 
 export interface XdfImportOptions {
   /** XDFs do not carry the software id; the admin importing it says which firmware it describes. */
@@ -397,11 +397,13 @@ function checksum(ctx: Context, element: XmlElement, title: string): ChecksumSch
 }
 
 /** The root element of an XDF in either format, refusing what is not one with a message that says what it is. */
-function readRoot(text: string): { root: XmlElement; format: XdfImport["format"] } {
-  if (isLegacyXdf(text)) return { root: parseLegacyXdf(text), format: "xdf-1.x" };
+function readRoot(text: string): { root: XmlElement; format: XdfImport["format"]; slips: XmlSlip[] } {
+  const slips: XmlSlip[] = [];
+  if (isLegacyXdf(text)) return { root: parseLegacyXdf(text), format: "xdf-1.x", slips };
   let root: XmlElement;
   try {
-    root = parseXml(text);
+    // A local slip (an unclosed root, a </min> closing <max>) is read past and reported, as TunerPro opens such files.
+    root = parseXml(text, {}, slips);
   } catch (error) {
     if (error instanceof XmlError) {
       const start = text.replace(/^\uFEFF/, "").trimStart();
@@ -421,7 +423,7 @@ function readRoot(text: string): { root: XmlElement; format: XdfImport["format"]
       problems: [],
     });
   }
-  return { root, format: "xdf" };
+  return { root, format: "xdf", slips };
 }
 
 const ITEM_ELEMENTS = new Set(["XDFTABLE", "XDFCONSTANT", "XDFFLAG", "XDFFUNCTION"]);
@@ -432,7 +434,7 @@ function describe(kind: string, title: string | undefined, uniqueId: string | un
 
 /** Imports an XDF (XML or 1.x text); refuses only a file that is not a readable XDF, with TuneError `xdf_invalid`. */
 export function importXdf(text: string, options: XdfImportOptions): XdfImport {
-  const { root, format } = readRoot(text);
+  const { root, format, slips } = readRoot(text);
   const header = childNamed(root, "XDFHEADER");
   const ctx: Context = { baseOffset: 0, subtract: false, imageSize: 0, notes: [] };
   const headerNumber = (element: XmlElement, name: string, fallback: number) => {
@@ -558,6 +560,8 @@ export function importXdf(text: string, options: XdfImportOptions): XdfImport {
   if (!firmwareId.success)
     throw new TuneError("xdf_invalid", "a firmware id is needed", { problems: ["firmwareId is empty"] });
   const definition = { data: { firmwareId: firmwareId.data, imageSize, categories, items } satisfies TuneDefinition };
+  for (const slip of slips)
+    warnings.push(`malformed XML on line ${slip.line}: ${slip.message}; read as far as it goes`);
   return {
     format,
     definition: definition.data,

@@ -54,6 +54,8 @@ class Reader {
   constructor(
     private readonly src: string,
     private readonly limits: XmlLimits,
+    /** When given, a local slip (an end tag that closes another element, an element never closed) is noted here and read past. */
+    private readonly slips?: XmlSlip[],
   ) {
     for (let i = src.indexOf("\n"); i >= 0; i = src.indexOf("\n", i + 1)) this.lineStarts.push(i + 1);
   }
@@ -193,7 +195,14 @@ class Reader {
     for (;;) {
       const current = open[open.length - 1];
       const lt = this.src.indexOf("<", this.pos);
-      if (lt < 0) this.fail(`<${current.name}> opened on line ${current.line} is never closed`);
+      if (lt < 0) {
+        if (!this.slips) this.fail(`<${current.name}> opened on line ${current.line} is never closed`);
+        for (const unclosed of open.reverse())
+          this.slips.push({ line: unclosed.line, message: `<${unclosed.name}> is never closed` });
+        current.text += this.decode(this.src.slice(this.pos), this.pos);
+        this.pos = this.src.length;
+        return root.element;
+      }
       if (lt > this.pos) current.text += this.decode(this.src.slice(this.pos, lt), this.pos);
       this.pos = lt;
       if (this.src.startsWith("</", this.pos)) {
@@ -202,8 +211,25 @@ class Reader {
         this.skipSpace();
         if (this.src[this.pos] !== ">") this.fail(`malformed end tag </${closing}>`);
         this.pos++;
-        if (closing !== current.name)
-          this.fail(`</${closing}> closes <${current.name}> opened on line ${current.line}`);
+        if (closing !== current.name) {
+          const message = `</${closing}> closes <${current.name}> opened on line ${current.line}`;
+          if (!this.slips) this.fail(message);
+          // An end tag of an element further out closes the ones inside it; any other closes the current one.
+          const outer = open.findLastIndex((element) => element.name === closing);
+          const closed = outer >= 0 ? open.splice(outer) : [open.pop() as XmlElement];
+          this.slips.push({
+            line: this.line(lt),
+            message:
+              outer >= 0
+                ? closed
+                    .slice(1)
+                    .map((e) => `<${e.name}> opened on line ${e.line} is never closed`)
+                    .join("; ")
+                : message,
+          });
+          if (open.length === 0) return root.element;
+          continue;
+        }
         open.pop();
         if (open.length === 0) return current;
       } else if (this.src.startsWith("<!--", this.pos)) this.skipPast("-->", "comment");
@@ -223,12 +249,22 @@ class Reader {
   }
 }
 
-/** The document's root element; an XmlError for malformed markup or a document past the limits. */
-export function parseXml(src: string, limits: Partial<XmlLimits> = {}): XmlElement {
+/** A well-formedness slip read past: where, and what. */
+export interface XmlSlip {
+  line: number;
+  message: string;
+}
+
+/**
+ * The document's root element; an XmlError for malformed markup or a document past the limits.
+ * Given `slips`, an end tag that closes another element and elements never closed are noted
+ * there and read as far as they go instead (as TunerPro opens such files).
+ */
+export function parseXml(src: string, limits: Partial<XmlLimits> = {}, slips?: XmlSlip[]): XmlElement {
   const effective = { ...XML_LIMITS, ...limits };
   if (src.length > effective.maxLength)
     throw new XmlError(`the document has ${src.length} characters, more than the ${effective.maxLength} allowed`, 1);
-  return new Reader(src, effective).document();
+  return new Reader(src, effective, slips).document();
 }
 
 /** Children named `name`, compared case-insensitively (XDF files are not consistent about case). */

@@ -43,3 +43,29 @@ export function patchIdsField(raw: string | undefined): string[] {
     );
   return result.data;
 }
+
+/**
+ * Form fields parsed with a JSON body's contract, so a refusal names the same paths: the fields
+ * named in `json` hold JSON (numbers, booleans and arrays, as the data provider encodes a value
+ * that is not a string), the others are strings. A field that is not JSON is left a string, for
+ * the contract to refuse with its own message.
+ */
+export function jsonFieldsOf<S extends z.ZodType>(
+  schema: S,
+  fields: Record<string, string>,
+  json: readonly string[],
+): z.output<S> {
+  const values: Record<string, unknown> = { ...fields };
+  for (const name of json) {
+    const raw = fields[name];
+    if (raw === undefined) continue;
+    try {
+      values[name] = JSON.parse(raw);
+    } catch {
+      values[name] = raw;
+    }
+  }
+  const result = schema.safeParse(values);
+  if (!result.success) throw new RequestValidationError("body", fieldIssues(result.error));
+  return result.data;
+}

@@ -115,12 +115,16 @@ function malformedMultipart(error: unknown, sawPart: boolean): HttpError | null 
   return null;
 }
 
+/** The refusal of a file over the limit; the default names the field when a form carries several files. */
+export type TooLarge = (limit: number, part: { field: string; filename: string }) => HttpError;
+
 /** Reads the form: fields as strings, up to `maxFiles` files handed to `keep` while they stream. */
 async function receive<F extends { field: string; filename: string }>(
   request: FastifyRequest,
   limit: number,
   keep: (part: FilePart) => Promise<F>,
   maxFiles = 1,
+  refuseLarge: TooLarge = (size, part) => tooLarge(size, maxFiles > 1 ? part.field : undefined),
 ): Promise<{ files: F[]; fields: Record<string, string> }> {
   requireMultipart(request);
   // Refused before busboy sees it, naming what is wrong: no boundary, or one past RFC 2046's 70 characters.
@@ -157,7 +161,7 @@ async function receive<F extends { field: string; filename: string }>(
             ]);
       }
       const kept = await keep(part);
-      if (part.file.truncated) throw tooLarge(limit, maxFiles > 1 ? part.fieldname : undefined);
+      if (part.file.truncated) throw refuseLarge(limit, { field: part.fieldname, filename: part.filename });
       upload.files.push(kept);
     }
   } catch (error) {
@@ -275,9 +279,26 @@ export async function withBufferedUpload<T>(
   ctx: AppContext,
   handle: (upload: Upload<FormFile>) => Promise<T>,
 ): Promise<T> {
+  const upload = await receiveInMemory(request, { limitBytes: ctx.config.uploadLimitBytes, maxFiles: 1 });
+  return handle({ file: upload.files[0] ?? null, fields: upload.fields });
+}
+
+/** Like withBufferedUpload for a form with several files (up to `maxFiles`, each within `limitBytes`). */
+export async function withBufferedUploads<T>(
+  request: FastifyRequest,
+  handle: (upload: { files: FormFile[]; fields: Record<string, string> }) => Promise<T>,
+  options: { limitBytes: number; maxFiles: number; tooLarge?: TooLarge },
+): Promise<T> {
+  return handle(await receiveInMemory(request, options));
+}
+
+async function receiveInMemory(
+  request: FastifyRequest,
+  options: { limitBytes: number; maxFiles: number; tooLarge?: TooLarge },
+): Promise<{ files: FormFile[]; fields: Record<string, string> }> {
   let upload: { files: FormFile[]; fields: Record<string, string> };
   try {
-    upload = await receive(request, ctx.config.uploadLimitBytes, toMemory);
+    upload = await receive(request, options.limitBytes, toMemory, options.maxFiles, options.tooLarge);
   } catch (error) {
     if ((error as { code?: unknown }).code === "FST_FIELDS_LIMIT")
       throw badRequest("Invalid form field", `The form has more than ${MAX_FIELDS} fields`);
@@ -286,7 +307,7 @@ export async function withBufferedUpload<T>(
   // An empty body is an empty form to busboy; nothing to inspect or patch is a malformed body here.
   if (upload.files.length === 0 && Object.keys(upload.fields).length === 0)
     throw invalid("the body has no part with the boundary its content type names");
-  return handle({ file: upload.files[0] ?? null, fields: upload.fields });
+  return upload;
 }
 
 /** The upload's file, or a 400 when the form carried none. */

@@ -8,6 +8,8 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 import {
+  DEFINITION_MAX_BYTES,
+  definitionImportFieldsSchema,
   patchCompatibilitySchema,
   type TuneFilePatch,
   tuneFilePatchInputSchema,
@@ -19,16 +21,16 @@ import {
 import { checkedXdfImportedSchema, checkedXdfStoredSchema } from "../../domain/tune/checked-schemas";
 import type { AppContext } from "../context";
 import { tuneFilePatches } from "../db/schema";
-import { RequestValidationError } from "../errors";
+import { badRequest, fieldIssues, HttpError, RequestValidationError } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { reprDigestOf, wantsSha256 } from "../http/digest";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
-import { fieldsOf, patchIdsField } from "../http/multipart-fields";
-import { requireFile, withBufferedUpload } from "../http/uploads";
+import { fieldsOf, jsonFieldsOf, patchIdsField } from "../http/multipart-fields";
+import { type FormFile, requireFile, withBufferedUpload, withBufferedUploads } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
 import { actorFrom } from "../services/audit";
-import { runDefinitionImport } from "../services/definition-import";
+import { type DefinitionImportFields, type DefinitionUpload, runDefinitionImport } from "../services/definition-import";
 import {
   deletePatch,
   patchCompatibility,
@@ -156,16 +158,63 @@ function registerPatchingRoutes(plugin: FastifyInstance, ctx: AppContext) {
    * definition (replacing the record's) and the checksum schemes chosen by
    * `checksumNames` that verify on the stock file (one whose name the record
    * already has is kept as it is). The path keeps its first name.
+   *
+   * The files come as multipart `file` parts (a rom and the files of the roms
+   * it inherits from, or an A2L and the files it includes), each up to
+   * DEFINITION_MAX_BYTES, with the other fields of the JSON body as form
+   * fields; a JSON body with the text as `xml` is read too, within the JSON
+   * body limit.
    */
   app.post(
     `/${apiRoutes.tuneFilePatches.importDefinition()}`,
-    {
-      config: admin,
-      schema: { body: xdfImportSchema, response: { 200: checkedXdfImportedSchema, 201: checkedXdfStoredSchema } },
-    },
+    { config: admin, schema: { response: { 200: checkedXdfImportedSchema, 201: checkedXdfStoredSchema } } },
     async (request, reply) => {
-      const answer = await runDefinitionImport(ctx, request.body, actorFrom(request));
+      const run = (fields: DefinitionImportFields, files: DefinitionUpload[]) =>
+        runDefinitionImport(ctx, fields, files, actorFrom(request));
+      const answer = await (request.isMultipart()
+        ? withBufferedUploads(request, (upload) => run(...definitionForm(upload)), DEFINITION_UPLOAD)
+        : run(...definitionJson(request.body)));
       return "saved" in answer ? reply.status(201).send(answer) : answer;
     },
   );
+}
+
+const DEFINITION_UPLOAD = {
+  limitBytes: DEFINITION_MAX_BYTES,
+  maxFiles: 8,
+  tooLarge: (limit: number, part: { field: string; filename: string }) =>
+    new HttpError(
+      413,
+      "Payload too large",
+      `The definition file "${part.filename}" is larger than ${limit / (1024 * 1024)} MiB (${limit} bytes), the most a definition file may have`,
+      { limitBytes: limit, field: part.field, filename: part.filename },
+    ),
+};
+
+/** The fields of the form, read with the JSON body's contract, and its files. */
+function definitionForm(upload: {
+  files: FormFile[];
+  fields: Record<string, string>;
+}): [DefinitionImportFields, DefinitionUpload[]] {
+  const fields = jsonFieldsOf(definitionImportFieldsSchema, upload.fields, [
+    "dryRun",
+    "saveDefinition",
+    "patchIndexes",
+    "checksumNames",
+    "addressOffset",
+  ]);
+  if (upload.files.length === 0) throw badRequest("No file", 'Attach the definition file as a "file" part');
+  const empty = upload.files.findIndex((file) => file.bytes.length === 0);
+  if (empty >= 0)
+    throw new RequestValidationError("body", [
+      { path: `file.${empty}`, message: `the definition file "${upload.files[empty].filename}" is empty` },
+    ]);
+  return [fields, upload.files.map((file) => ({ name: file.filename, bytes: file.bytes }))];
+}
+
+function definitionJson(body: unknown): [DefinitionImportFields, DefinitionUpload[]] {
+  const result = xdfImportSchema.safeParse(body);
+  if (!result.success) throw new RequestValidationError("body", fieldIssues(result.error));
+  const { xml, ...fields } = result.data;
+  return [fields, [{ name: "definition", text: xml }]];
 }

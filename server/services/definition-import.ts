@@ -9,8 +9,8 @@
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { ChecksumScheme } from "../../contracts/tune-definition";
-import type { TuneFilePatch, XdfImported, xdfImportSchema } from "../../contracts/tune-files";
-import { importDefinition, sampleMaps } from "../../domain/tune";
+import type { definitionImportFieldsSchema, TuneFilePatch, XdfImported } from "../../contracts/tune-files";
+import { decodeDefinitionFile, definitionOfFiles, importDefinition, sampleMaps } from "../../domain/tune";
 import type { AppContext } from "../context";
 import { firmwareSupport, tuneFilePatches } from "../db/schema";
 import { type AuditActor, digestOf, writeAudit } from "./audit";
@@ -22,7 +22,11 @@ import { verifyAll } from "./tune-engine";
 import { readImage } from "./tune-files";
 import { patchToApi } from "./tune-responses";
 
-type ImportBody = z.output<typeof xdfImportSchema>;
+/** Every field of the import but the files. */
+export type DefinitionImportFields = z.output<typeof definitionImportFieldsSchema>;
+
+/** A definition file as uploaded (its bytes, decoded here by its own encoding) or as text already. */
+export type DefinitionUpload = { name: string; bytes: Uint8Array } | { name: string; text: string };
 
 export interface ImportSaved {
   definition: boolean;
@@ -48,20 +52,32 @@ function chosen<T>(
   return list.filter((item, index) => wanted.includes(key(item, index)));
 }
 
+/**
+ * The import of `files`: one definition file, a RomRaider/EcuFlash rom with the files of the roms it
+ * inherits from (combined into one document), or an A2L with the files its `/include`s name.
+ */
 export async function runDefinitionImport(
   ctx: AppContext,
-  body: ImportBody,
+  body: DefinitionImportFields,
+  files: readonly DefinitionUpload[],
   actor: AuditActor,
 ): Promise<XdfImported | (Omit<XdfImported, "patches"> & { patches: TuneFilePatch[]; saved: ImportSaved })> {
   const { db } = ctx;
   const record = await firmwareRecord(db, body.firmwareId);
   const stockImage = record.stockSha256 ? await readImage(ctx, record.stockSha256) : undefined;
-  const imported = await importDefinition(body.xml, {
+  const { text, includes } = definitionOfFiles(
+    files.map((file) => ({
+      name: file.name,
+      text: "text" in file ? file.text : decodeDefinitionFile(file.bytes).text,
+    })),
+  );
+  const imported = importDefinition(text, {
     firmwareId: record.firmwareId,
     imageSize: record.imageSize,
     stockImage,
     ...(body.romId !== undefined && { romId: body.romId }),
     ...(body.addressOffset !== undefined && { addressOffset: body.addressOffset }),
+    ...(includes && { includes }),
   });
   if (body.dryRun) return { ...imported, ...(stockImage && { samples: sampleMaps(imported.definition, stockImage) }) };
 

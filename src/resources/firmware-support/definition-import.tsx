@@ -6,16 +6,35 @@
  * found, and a few maps read from the stock file), ticks the patches and
  * checksums to keep, and saves: the definition replaces the record's.
  * Everything goes through the import endpoint's dry run, then the same call
- * without it; refusals show as alerts with the server's reasons.
+ * without it; refusals show as alerts with the server's reasons. The files
+ * are sent as they are (multipart, with upload progress): the server reads
+ * each in its own encoding and puts a rom and its bases together, so a
+ * definition of several megabytes imports like a small one. An A2L asks for
+ * the offset between the ECU addresses it gives and the file first.
  */
 import { ImportOutlined } from "@ant-design/icons";
 import { useCustomMutation, useInvalidate } from "@refinedev/core";
-import { Alert, Button, Collapse, Descriptions, Flex, List, Select, Table, Tag, Typography } from "antd";
+import {
+  Alert,
+  Button,
+  Collapse,
+  Descriptions,
+  Flex,
+  Form,
+  Input,
+  List,
+  Progress,
+  Select,
+  Table,
+  Tag,
+  Typography,
+} from "antd";
 import { useRef, useState } from "react";
 import { apiRoutes } from "../../../contracts/api-paths";
 import type { FirmwareSupport } from "../../../contracts/firmware-support";
 import type { TuneFilePatch, XdfImported } from "../../../contracts/tune-files";
-import { combineDefinitionFiles } from "../../../domain/tune/definition-import";
+import { useUpload } from "../../components/resource/use-upload";
+import { parseAddressText } from "../../lib/address-text";
 import { MapGrid } from "../../pages/tune-viewer/map-grid";
 import type { ApiHttpError } from "../../providers/http";
 
@@ -286,28 +305,53 @@ function ProblemAlert({ problem }: { problem: Problem }) {
   );
 }
 
+/** The fields of the import form but the files, as the data provider encodes them (JSON for what is not a string). */
+function importForm(files: readonly File[], fields: Record<string, unknown>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields))
+    if (value !== undefined) form.append(name, typeof value === "string" ? value : JSON.stringify(value));
+  for (const file of files) form.append("file", file, file.name);
+  return form;
+}
+
+const isA2lName = (name: string) => /\.a2l$/i.test(name);
+
 export function DefinitionImport({ record }: { record: FirmwareSupport }) {
   const input = useRef<HTMLInputElement>(null);
-  const [source, setSource] = useState<{ names: string[]; xml: string } | null>(null);
+  const [files, setFiles] = useState<File[] | null>(null);
+  const [offsetText, setOffsetText] = useState("");
   const [romId, setRomId] = useState<string | undefined>();
   const [preview, setPreview] = useState<XdfImported | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [patchIndexes, setPatchIndexes] = useState<number[]>([]);
   const [checksumNames, setChecksumNames] = useState<string[]>([]);
   const [stored, setStored] = useState<Stored | null>(null);
+  const upload = useUpload();
   const previewing = useCustomMutation<XdfImported>();
   const saving = useCustomMutation<Stored>();
   const invalidate = useInvalidate();
   const url = apiRoutes.tuneFilePatches.importDefinition();
+  const withA2l = files?.some((file) => isA2lName(file.name)) ?? false;
+  const offset = withA2l && offsetText.trim() !== "" ? parseAddressText(offsetText) : undefined;
+  const offsetError = offset && "error" in offset ? offset.error : undefined;
+  const addressOffset = offset && "value" in offset ? offset.value : undefined;
+  const pending = previewing.mutation.isPending || saving.mutation.isPending;
 
-  const ask = (xml: string, rom?: string) => {
+  const ask = (chosen: readonly File[], rom: string | undefined, offsetValue: number | undefined) => {
     setProblem(null);
     setPreview(null);
+    upload.start();
     previewing.mutate(
       {
         url,
         method: "post",
-        values: { xml, firmwareId: record.firmwareId, dryRun: true, ...(rom && { romId: rom }) },
+        values: importForm(chosen, {
+          firmwareId: record.firmwareId,
+          dryRun: true,
+          romId: rom,
+          addressOffset: offsetValue,
+        }),
+        meta: { onUploadProgress: upload.onUploadProgress },
         successNotification: false,
         errorNotification: false,
       },
@@ -318,41 +362,42 @@ export function DefinitionImport({ record }: { record: FirmwareSupport }) {
           setChecksumNames(data.checksums.map((c) => c.name));
         },
         onError: (error) => setProblem(problemOf(error)),
+        onSettled: () => upload.finish(),
       },
     );
   };
 
-  const choose = async (files: File[]) => {
+  const choose = (chosen: File[]) => {
     setStored(null);
-    setPreview(null);
-    setProblem(null);
     setRomId(undefined);
-    try {
-      const xml = combineDefinitionFiles(await Promise.all(files.map((file) => file.text())));
-      setSource({ names: files.map((f) => f.name), xml });
-      ask(xml);
-    } catch (error) {
-      setSource(null);
-      setProblem({ message: "The files cannot be imported together", description: (error as Error).message });
+    setFiles(chosen);
+    // An A2L's addresses mean nothing in the image without the offset: asked for before the preview.
+    if (chosen.some((file) => isA2lName(file.name))) {
+      setPreview(null);
+      setProblem(null);
+      return;
     }
+    ask(chosen, undefined, undefined);
   };
 
   const save = () => {
-    if (!source) return;
+    if (!files) return;
     setProblem(null);
+    upload.start();
     saving.mutate(
       {
         url,
         method: "post",
-        values: {
-          xml: source.xml,
+        values: importForm(files, {
           firmwareId: record.firmwareId,
           dryRun: false,
           saveDefinition: true,
           patchIndexes,
           checksumNames,
-          ...(romId && { romId }),
-        },
+          romId,
+          addressOffset,
+        }),
+        meta: { onUploadProgress: upload.onUploadProgress },
         successNotification: { type: "success", message: `Saved the definition of ${record.firmwareId}` },
         errorNotification: false,
       },
@@ -364,6 +409,7 @@ export function DefinitionImport({ record }: { record: FirmwareSupport }) {
           void invalidate({ resource: "tune-file-patches", invalidates: ["list"] });
         },
         onError: (error) => setProblem(problemOf(error)),
+        onSettled: () => upload.finish(),
       },
     );
   };
@@ -375,12 +421,12 @@ export function DefinitionImport({ record }: { record: FirmwareSupport }) {
         type="file"
         hidden
         multiple
-        accept=".xdf,.xml,text/xml"
+        accept=".xdf,.xml,.a2l,text/xml"
         aria-label="Definition file"
         onChange={(event) => {
           const files = [...(event.target.files ?? [])];
           event.target.value = "";
-          if (files.length) void choose(files);
+          if (files.length) choose(files);
         }}
       />
       <Flex gap={8} align="center" wrap>
@@ -392,13 +438,46 @@ export function DefinitionImport({ record }: { record: FirmwareSupport }) {
           Import definition
         </Button>
         <Typography.Text type="secondary">
-          {source
-            ? source.names.join(" + ")
-            : "A TunerPro XDF, or a RomRaider/EcuFlash XML (choose the files of its base roms with it)"}
+          {files
+            ? files.map((file) => file.name).join(" + ")
+            : "A TunerPro XDF, a RomRaider/EcuFlash XML (choose the files of its base roms with it) or an A2L (with the files it includes)"}
         </Typography.Text>
       </Flex>
+      {withA2l && files && (
+        <Form layout="vertical" onFinish={() => ask(files, romId, addressOffset)} aria-label="A2L import">
+          <Form.Item
+            label="A2L address offset"
+            htmlFor="a2l-address-offset"
+            validateStatus={offsetError ? "error" : undefined}
+            help={
+              offsetError ?? "Subtracted from the A2L's ECU addresses to find them in the file (hex 0x… or decimal)"
+            }
+          >
+            <Flex gap={8}>
+              <Input
+                id="a2l-address-offset"
+                style={{ maxWidth: 200 }}
+                placeholder="0x80000000"
+                value={offsetText}
+                onChange={(event) => setOffsetText(event.target.value)}
+              />
+              <Button htmlType="submit" disabled={offsetError !== undefined} loading={previewing.mutation.isPending}>
+                Read the A2L
+              </Button>
+            </Flex>
+          </Form.Item>
+        </Form>
+      )}
+      {pending && upload.percent !== null && upload.percent < 100 && (
+        <Progress percent={upload.percent} size="small" status="active" aria-label="Upload progress" />
+      )}
+      {pending && upload.percent === 100 && (
+        <Typography.Text type="secondary" role="status">
+          {previewing.mutation.isPending ? "Reading the definition…" : "Saving the definition…"}
+        </Typography.Text>
+      )}
       {problem && <ProblemAlert problem={problem} />}
-      {problem?.roms && source && (
+      {problem?.roms && files && (
         <Select
           aria-label="ROM"
           placeholder="Choose the rom to import"
@@ -407,7 +486,7 @@ export function DefinitionImport({ record }: { record: FirmwareSupport }) {
           options={problem.roms.map((r) => ({ value: r, label: r }))}
           onChange={(rom: string) => {
             setRomId(rom);
-            ask(source.xml, rom);
+            ask(files, rom, addressOffset);
           }}
         />
       )}
@@ -437,7 +516,7 @@ export function DefinitionImport({ record }: { record: FirmwareSupport }) {
               Save definition, {checksumNames.length} checksum{checksumNames.length === 1 ? "" : "s"} and{" "}
               {patchIndexes.length} patch{patchIndexes.length === 1 ? "" : "es"}
             </Button>
-            <Button onClick={() => (setPreview(null), setSource(null))}>Cancel</Button>
+            <Button onClick={() => (setPreview(null), setFiles(null))}>Cancel</Button>
           </Flex>
         </>
       )}

@@ -302,8 +302,8 @@ describe("TunerPro XDF tolerance: an element that cannot be read is skipped, the
     expect(() => importXdf("<rom/>", { firmwareId: "F" })).toThrow(
       "not an XDF: the root element is <rom> (a RomRaider/EcuFlash definition), expected <XDFFORMAT>",
     );
-    expect(() => importXdf("<XDFFORMAT><XDFTABLE>", { firmwareId: "F" })).toThrow(
-      /^not a readable XDF: <XDFTABLE> opened on line 1 is never closed/,
+    expect(() => importXdf("<XDFFORMAT><XDFTABLE a=1></XDFTABLE></XDFFORMAT>", { firmwareId: "F" })).toThrow(
+      /^not a readable XDF: /,
     );
     expect(() => importXdf("hello", { firmwareId: "F" })).toThrow(
       /^not an XDF \(neither the XML format nor the XDF 1.x text format\)/,
