@@ -3,7 +3,7 @@
  * failing field, and nothing is stored. A NUL character in text, numbers an integer column
  * cannot hold, dates outside PostgreSQL's calendar, a non-UUID for a UUID column, malformed
  * multipart bodies on the streamed upload path, and an XML document nested 20,000 deep.
- * tests/api/list-fuzz.test.ts walks every list with many more values.
+ * tests/api/support/list-fuzz.ts walks every list with many more values.
  */
 import { pbkdf2 } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
