@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { listResponseSchema } from "./list-response";
-import { currencies } from "./tune-files";
+import { checksumReportSchema, currencies } from "./tune-files";
 import { TUNING_REQUEST_STATES } from "./tuning-request-states";
 
 export * from "./tuning-request-states";
@@ -136,6 +136,22 @@ export const mapChangeSchema = z.strictObject({
   meanDelta: z.number(),
 });
 export type MapChange = z.infer<typeof mapChangeSchema>;
+
+/**
+ * A revision checked with `dryRun=true` on `POST /tuning-requests/{id}/revisions` (200): what
+ * would be delivered, nothing stored. `checksumsFixed` says the portal corrected failing
+ * checksums (asked with `fixChecksums=true`), and `checksums` are then as they verify after.
+ */
+export const revisionCheckSchema = z.strictObject({
+  revision: z.number().int().min(1),
+  firmwareId: z.string(),
+  size: z.number().int(),
+  checksums: z.array(checksumReportSchema),
+  checksumsFixed: z.boolean(),
+  changesFromStock: z.array(mapChangeSchema),
+  changesFromPrevious: z.array(mapChangeSchema).nullable(),
+});
+export type RevisionCheck = z.infer<typeof revisionCheckSchema>;
 
 export const revisionSchema = z.strictObject({
   number: z.number().int().min(1),

@@ -47,6 +47,7 @@ export {
   identifyMismatches,
   matchesIdentify,
 } from "./identify";
+export { imageSizeText } from "./image-size";
 export type { DefinitionFormat, DefinitionImport, DefinitionSkipped } from "./import-common";
 export {
   type AxisValues,

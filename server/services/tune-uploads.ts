@@ -5,7 +5,13 @@
  */
 import { readFile } from "node:fs/promises";
 import type { AppContext } from "../context";
-import { type FirmwareIdentity, requireIdentified } from "./firmware-support/reads";
+import {
+  type ExpectedFirmware,
+  type FirmwareIdentity,
+  firmwareIdentity,
+  refuseWrongSize,
+  requireIdentified,
+} from "./firmware-support/reads";
 import { fixAll, verifyAll } from "./tune-engine";
 import { refuseFailing } from "./tune-files";
 import type { UploadedFile } from "./uploaded-file";
@@ -18,33 +24,43 @@ export async function imageOf(file: UploadedFile): Promise<Uint8Array> {
 
 /**
  * The firmware record an image belongs to, through the catalogue cache that /inspect and /apply
- * use too; 422 naming why when there is none, or when it is not the one expected.
+ * use too; 422 naming why when there is none, or when it is not the one expected (a wrong size
+ * told in the terms of what the file is for).
  */
 export async function firmwareOfImage(
   ctx: AppContext,
   image: Uint8Array,
-  expectedFirmware?: string,
+  expected?: ExpectedFirmware,
 ): Promise<FirmwareIdentity> {
-  return requireIdentified(await ctx.catalogue.identify(image), expectedFirmware);
+  if (expected) refuseWrongSize(expected, await firmwareIdentity(ctx.db, expected.firmwareId), image.length);
+  return requireIdentified(await ctx.catalogue.identify(image), expected?.firmwareId);
 }
 
 /**
- * A checked image for a tune: its firmware identified, its checksums verified or (when asked)
- * fixed. The image is verified once, and once more only after a fix changed it.
+ * An image checked for a tune without keeping it: its firmware identified, its checksums verified
+ * or (when asked) fixed in the bytes returned. The image is verified once, and once more only
+ * after a fix changed it.
  */
-export async function acceptImage(ctx: AppContext, file: UploadedFile, fix: boolean, expectedFirmware?: string) {
+export async function checkImage(ctx: AppContext, file: UploadedFile, fix: boolean, expected?: ExpectedFirmware) {
   const image = await imageOf(file);
-  const record = await firmwareOfImage(ctx, image, expectedFirmware);
+  const record = await firmwareOfImage(ctx, image, expected);
   let results = verifyAll(image, record.checksums);
-  let sha256 = file.sha256;
-  if (results.some((r) => !r.valid)) {
+  const fixed = results.some((r) => !r.valid);
+  if (fixed) {
     if (!fix) refuseFailing(results);
     await fixAll(image, record.checksums);
     results = verifyAll(image, record.checksums);
-    sha256 = await ctx.blobs.put(image);
-  } else await ctx.blobs.adopt(file.path, file.sha256);
+  }
   const checksums = results.map(({ name, type, valid, stored, computed }) => ({ name, type, valid, stored, computed }));
-  return { record, sha256, size: image.length, checksums };
+  return { record, image, fixed, size: image.length, checksums };
+}
+
+/** A checked image (checkImage) kept in the blob store: the upload itself, or the fixed bytes. */
+export async function acceptImage(ctx: AppContext, file: UploadedFile, fix: boolean, expected?: ExpectedFirmware) {
+  const { record, image, fixed, size, checksums } = await checkImage(ctx, file, fix, expected);
+  const sha256 = fixed ? await ctx.blobs.put(image) : file.sha256;
+  if (!fixed) await ctx.blobs.adopt(file.path, file.sha256);
+  return { record, sha256, size, checksums };
 }
 
 /** A stock read for a vehicle: identified, and refused when it fails its own checksums (it would poison every bake). Adopted once accepted. */

@@ -108,7 +108,7 @@ export async function bakeSuppliedImage(
 ): Promise<BakedTuneFile> {
   const record = await dump.record;
   const supplied = await imageOf(file);
-  await firmwareOfImage(ctx, supplied, record.firmwareId);
+  await firmwareOfImage(ctx, supplied, { firmwareId: record.firmwareId, of: "This car's read" });
   const patches = await ctx.catalogue.patches(patchIds);
   const result = await bakeFromBlobs(ctx, {
     record,

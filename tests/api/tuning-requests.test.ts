@@ -414,6 +414,65 @@ describe.each(apiDatabases)("tuning requests on %s", (kind) => {
     ).toHaveLength(1);
   });
 
+  it("checks a revision with dryRun as it would be delivered, storing nothing, and tells a wrong size in the request's terms", async () => {
+    const id = await requestIn("in-progress");
+    const revisionsOf = () =>
+      app.ctx.db
+        .select()
+        .from(tuningRequestFiles)
+        .where(and(eq(tuningRequestFiles.requestId, id), eq(tuningRequestFiles.kind, "revision")));
+    // The demo firmware is generated at 64 KiB above; twice that is the file a dealer picks for the wrong car.
+    const doubled = new Uint8Array(128 * 1024);
+    doubled.set(demo.tune.image);
+    for (const fields of [{ dryRun: "true" }, {}] as Record<string, string>[]) {
+      const refused = await deliver(id, dealer, doubled, "Revision", fields);
+      expect(refused.statusCode, refused.body).toBe(422);
+      expect(refused.json()).toMatchObject({
+        message: "Wrong size",
+        description: `This request is for ${demo.firmware.firmwareId} (64 KiB); this file is 128 KiB`,
+        data: [
+          { path: "file", message: `This request is for ${demo.firmware.firmwareId} (64 KiB); this file is 128 KiB` },
+        ],
+      });
+    }
+
+    const checked = await deliver(id, dealer, demo.tune.image, "Stage 2 base", { dryRun: "true" });
+    expect(checked.statusCode, checked.body).toBe(200);
+    const changedTitles = demo.tune.changedItems.map(
+      (itemId) => demo.firmware.definition.items.find((item) => item.id === itemId)!.title,
+    );
+    expect(checked.json()).toMatchObject({
+      revision: 1,
+      firmwareId: demo.firmware.firmwareId,
+      size: 64 * 1024,
+      checksumsFixed: false,
+      changesFromPrevious: null,
+    });
+    expect(checked.json().checksums.length).toBe(demo.firmware.checksums.length);
+    expect(checked.json().checksums.every((c: { valid: boolean }) => c.valid)).toBe(true);
+    expect(
+      checked
+        .json()
+        .changesFromStock.map((c: { title: string }) => c.title)
+        .sort(),
+    ).toEqual([...changedTitles].sort());
+
+    const broken = new Uint8Array(demo.tune.image);
+    // A byte inside the first checksum's first range, its checksum left as it was.
+    broken[Number(demo.firmware.checksums[0].ranges[0][0]) + 1] ^= 0xff;
+    const failing = await deliver(id, dealer, broken, "Revision", { dryRun: "true" });
+    expect(failing.statusCode, failing.body).toBe(422);
+    expect(failing.json().message).toBe("Checksum does not verify");
+    const fixed = await deliver(id, dealer, broken, "Revision", { dryRun: "true", fixChecksums: "true" });
+    expect(fixed.statusCode, fixed.body).toBe(200);
+    expect(fixed.json().checksumsFixed).toBe(true);
+    expect(fixed.json().checksums.every((c: { valid: boolean }) => c.valid)).toBe(true);
+
+    expect(await revisionsOf()).toEqual([]);
+    expect(await stateOf(id)).toMatchObject({ state: "in-progress", revisions: 0 });
+    expect((await deliver(id, dealer, demo.tune.image, "Revision", { dryRun: "maybe" })).statusCode).toBe(400);
+  });
+
   it("gives free revisions for the dealer's window after the first delivery, then refuses them naming the date", async () => {
     const id = await requestIn("delivered");
     await app.ctx.db

@@ -114,11 +114,32 @@ test("a custom tune end to end: asked with a log, quoted, paid in the sandbox, d
   await expect(dealerTicket.getByText("moves the request to in progress")).toBeVisible();
   await dealerTicket.getByRole("button", { name: "Start work" }).click();
   await expect(dealerTicket.locator(".ant-tag").filter({ hasText: "in progress" })).toBeVisible();
-  await dealerTicket.getByLabel("Revision note").fill("Stage 2 base for E85");
-  await dealerTicket
+  // "Deliver revision 1" opens a dialog saying what the file must be; a file of the wrong size is
+  // refused in the request's terms before anything is delivered (the demo firmware is made at 512 KiB).
+  await dealerTicket.getByRole("button", { name: "Deliver revision 1" }).click();
+  const delivery = dealer.getByRole("dialog", { name: `Deliver revision 1: ${reference}` });
+  await expect(delivery).toContainText(`The file must be firmware ${demo.firmware.firmwareId} at 512 KiB`);
+  const deliverButton = delivery.getByRole("button", { name: "Deliver revision 1" });
+  await expect(deliverButton).toBeDisabled();
+  const doubled = Buffer.alloc(1024 * 1024);
+  doubled.set(demo.tune.image);
+  await delivery
     .locator("input[type=file]")
-    .first()
+    .setInputFiles({ name: "wrong-car.bin", mimeType: "application/octet-stream", buffer: doubled });
+  await expect(delivery.getByRole("alert")).toContainText(
+    `This request is for ${demo.firmware.firmwareId} (512 KiB); this file is 1 MiB`,
+  );
+  await expect(deliverButton).toBeDisabled();
+  await delivery
+    .locator("input[type=file]")
     .setInputFiles({ name: "rev1.bin", mimeType: "application/octet-stream", buffer: Buffer.from(demo.tune.image) });
+  await expect(delivery.getByRole("status")).toContainText(
+    `The file fits: ${demo.firmware.firmwareId}, 512 KiB, ${demo.firmware.checksums.length} checksums valid`,
+  );
+  await expect(dealerTicket.getByTestId("revision")).toHaveCount(0);
+  await delivery.getByLabel("Revision note").fill("Stage 2 base for E85");
+  await deliverButton.click();
+  await expect(delivery).toBeHidden();
   await expect(dealerTicket.getByTestId("revision")).toHaveCount(1);
 
   // The customer reads the map changes, flashes revision 1 on the virtual car and logs it.
@@ -143,12 +164,17 @@ test("a custom tune end to end: asked with a log, quoted, paid in the sandbox, d
   await expect(dealerTicket.getByRole("link", { name: "Revision 1 pull" }).first()).toBeVisible();
   const second = new Uint8Array(demo.tune.image);
   second[demo.firmware.definition.items.length] ^= 0x01;
-  await dealerTicket.getByLabel("Revision note").fill("Less timing above 5,500 rpm");
-  await dealerTicket.getByText("Fix failing checksums").click();
-  await dealerTicket
+  // Changed by hand, its checksums fail until the dealer lets the portal fix them.
+  await dealerTicket.getByRole("button", { name: "Deliver revision 2" }).click();
+  const secondDelivery = dealer.getByRole("dialog", { name: `Deliver revision 2: ${reference}` });
+  await secondDelivery.getByLabel("Revision note").fill("Less timing above 5,500 rpm");
+  await secondDelivery
     .locator("input[type=file]")
-    .first()
     .setInputFiles({ name: "rev2.bin", mimeType: "application/octet-stream", buffer: Buffer.from(second) });
+  await expect(secondDelivery.getByRole("alert")).toContainText("fails checksum");
+  await secondDelivery.getByText("Fix failing checksums").click();
+  await expect(secondDelivery.getByRole("status")).toContainText("fixed by the portal");
+  await secondDelivery.getByRole("button", { name: "Deliver revision 2" }).click();
   await expect(dealerTicket.getByTestId("revision")).toHaveCount(2);
   // Escape closes the queue's drawer; the queue shows the due day.
   await dealer.keyboard.press("Escape");

@@ -66,7 +66,10 @@ export function registerTuneChangeRoutes(plugin: FastifyInstance, ctx: AppContex
       const current = await ownTune(db, id, caller);
       await withUpload(request, ctx, async (upload) => {
         const { input, flags } = fieldsOf(tuneFileVersionSchema, upload.fields, ["fixChecksums"]);
-        const image = await acceptImage(ctx, requireFile(upload), flags.fixChecksums, current.firmwareId);
+        const image = await acceptImage(ctx, requireFile(upload), flags.fixChecksums, {
+          firmwareId: current.firmwareId,
+          of: "This tune file",
+        });
         await addTuneVersion(db, { caller, id: request.id }, id, input, image);
       });
       return ownedTuneToApi(db, id, caller);

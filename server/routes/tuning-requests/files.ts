@@ -1,6 +1,6 @@
 /**
- * The files of a ticket and its event stream: the dealer delivers a revision (the car's firmware
- * with valid checksums, or fixed with `fixChecksums=true`), either side attaches a file with its
+ * The files of a ticket and its event stream: the dealer checks (`dryRun=true`) and delivers a
+ * revision (the car's firmware with valid checksums, or fixed with `fixChecksums=true`), either side attaches a file with its
  * message, one file is downloaded, and the whole ticket is sent on connecting and after every
  * change (Server-Sent Events).
  */
@@ -9,6 +9,7 @@ import { z } from "zod";
 import { apiRoutes } from "../../../contracts/api-paths";
 import {
   attachmentFieldsSchema,
+  revisionCheckSchema,
   revisionFieldsSchema,
   TUNING_REQUEST_EVENT,
   tuningRequestSchema,
@@ -22,7 +23,7 @@ import { requireFile, withUpload } from "../../http/uploads";
 import type { ZodTypeProvider } from "../../http/zod";
 import { currentTicket } from "../../services/tuning-requests/answers";
 import { attachFile, requestFileFor } from "../../services/tuning-requests/files";
-import { deliverableRequest, deliverRevision } from "../../services/tuning-requests/revisions";
+import { checkRevision, deliverableRequest, deliverRevision } from "../../services/tuning-requests/revisions";
 import { requestFor } from "../../services/tuning-requests/sides";
 
 export function registerTicketFileRoutes(plugin: FastifyInstance, ctx: AppContext, streams: EventStreams) {
@@ -32,20 +33,22 @@ export function registerTicketFileRoutes(plugin: FastifyInstance, ctx: AppContex
   /**
    * The dealer delivers a revision: it becomes the next version of the request's tune file,
    * licensed to the car at once, with its map-level changes against the stock read and the
-   * previous revision.
+   * previous revision. With `dryRun=true` the file is checked the same way and the check is the
+   * answer (200), nothing stored.
    */
   app.post(
     `/${apiRoutes.tuningRequests.revisions(":id")}`,
-    { schema: { params: idParams, response: { 201: tuningRequestSchema } } },
+    { schema: { params: idParams, response: { 200: revisionCheckSchema, 201: tuningRequestSchema } } },
     async (request, reply) => {
       const caller = callerOf(request);
       const target = await deliverableRequest(ctx, caller, request.params.id);
-      const ticket = await withUpload(request, ctx, async (upload) => {
-        const { input, flags } = fieldsOf(revisionFieldsSchema, upload.fields, ["fixChecksums"]);
+      const answer = await withUpload(request, ctx, async (upload) => {
+        const { input, flags } = fieldsOf(revisionFieldsSchema, upload.fields, ["fixChecksums", "dryRun"]);
         const delivery = { file: requireFile(upload), note: input.note, fixChecksums: flags.fixChecksums };
-        return deliverRevision(ctx, caller, target, delivery, request);
+        if (flags.dryRun) return { status: 200 as const, body: await checkRevision(ctx, target, delivery) };
+        return { status: 201 as const, body: await deliverRevision(ctx, caller, target, delivery, request) };
       });
-      return reply.status(201).send(ticket);
+      return reply.status(answer.status).send(answer.body);
     },
   );
 

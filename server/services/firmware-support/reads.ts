@@ -5,7 +5,7 @@
  */
 import { eq, inArray, sql } from "drizzle-orm";
 import type { ChecksumScheme, IdentifyRule, Patch, TuneDefinition, TuneItem } from "../../../contracts/tune-definition";
-import { identifyFirmware } from "../../../domain/tune";
+import { identifyFirmware, imageSizeText } from "../../../domain/tune";
 import type { Db } from "../../db/connection";
 import { firmwareSupport, tuneFilePatches } from "../../db/schema";
 import { invalid, Refusal } from "../errors";
@@ -115,6 +115,26 @@ export async function identifyAmong(
         record: null,
         reason: `no firmware record of ${image.length} bytes matches this image's identify bytes: unknown firmware`,
       };
+}
+
+/**
+ * What an upload must be, in the terms of what it is for: `of` names it in a sentence ("This
+ * request", "This tune file", "This car's read").
+ */
+export interface ExpectedFirmware {
+  firmwareId: string;
+  of: string;
+}
+
+/**
+ * The 422 for an image whose size is not its expected firmware's, told before identification
+ * because a wrong size is the commonest mistake (the wrong car's file, a padded or cut read) and
+ * the uploader knows the request or tune, not the catalogue's list of sizes.
+ */
+export function refuseWrongSize(expected: ExpectedFirmware, record: FirmwareIdentity, size: number): void {
+  if (size === record.imageSize) return;
+  const message = `${expected.of} is for ${record.firmwareId} (${imageSizeText(record.imageSize)}); this file is ${imageSizeText(size)}`;
+  throw new Refusal("unprocessable", "Wrong size", message, [{ path: "file", message }]);
 }
 
 /** An identification's record, or the 422 naming why there is none or why it is not the one expected. */

@@ -4,7 +4,8 @@
  * at once, with its map-level changes against the stock read and the previous revision.
  */
 import { and, eq } from "drizzle-orm";
-import type { MapChange, TuningRequest } from "../../../contracts/tuning-requests";
+import type { ChecksumScheme } from "../../../contracts/tune-definition";
+import type { MapChange, RevisionCheck, TuningRequest } from "../../../contracts/tuning-requests";
 import { diffImages, summarizeChanges } from "../../../domain/tune";
 import type { AppContext } from "../../context";
 import type { Tx } from "../../db/handle";
@@ -14,7 +15,7 @@ import { definitionOf } from "../firmware-support/reads";
 import type { VerifiedCaller } from "../identity";
 import type { Notify } from "../notifications";
 import { readImage } from "../tune-files";
-import { acceptImage } from "../tune-uploads";
+import { acceptImage, checkImage } from "../tune-uploads";
 import type { UploadedFile } from "../uploaded-file";
 import { ticketFor } from "./answers";
 import { addToThread, announceChange, moveRequest } from "./moves";
@@ -44,15 +45,15 @@ export async function deliverableRequest(
   return found;
 }
 
+/** What a revision for the request must be, in the request's terms. */
+const expectedFor = (row: RequestRow) => ({ firmwareId: row.firmwareId, of: "This request" });
+
 /** The revision's changes from the stock read and from the previous revision (null for the first). */
-async function changesOf(ctx: AppContext, before: RequestRow, image: AcceptedImage) {
-  const revised = await readImage(ctx, image.sha256);
+async function changesOf(ctx: AppContext, before: RequestRow, revised: Uint8Array, checksums: ChecksumScheme[]) {
   const definition = await definitionOf(ctx.db, before.firmwareId);
   const stock = await readImage(ctx, before.stockSha256);
   const changes = async (base: Uint8Array) =>
-    summarizeChanges(
-      await diffImages(base, revised, { definition: definition ?? undefined, checksums: image.record.checksums }),
-    );
+    summarizeChanges(await diffImages(base, revised, { definition: definition ?? undefined, checksums }));
   const [previous] = before.revisions
     ? await ctx.db
         .select()
@@ -176,8 +177,8 @@ export async function deliverRevision(
   delivery: Delivery,
   origin: RequestOrigin,
 ): Promise<TuningRequest> {
-  const image = await acceptImage(ctx, delivery.file, delivery.fixChecksums, before.firmwareId);
-  const changes = await changesOf(ctx, before, image);
+  const image = await acceptImage(ctx, delivery.file, delivery.fixChecksums, expectedFor(before));
+  const changes = await changesOf(ctx, before, await readImage(ctx, image.sha256), image.record.checksums);
   const moved = await ctx.notifications.transaction(async (tx, notify) => {
     const { row: locked } = await requestFor(tx, caller, before.id, true);
     const delivered = await recordDelivery(tx, notify, locked, side, caller, image, delivery, changes);
@@ -190,4 +191,27 @@ export async function deliverRevision(
   });
   announceChange(ctx, moved.id);
   return ticketFor(ctx.db, moved, caller);
+}
+
+/**
+ * A revision checked as it would be delivered, and nothing stored: the firmware and size the
+ * request needs, the checksums as they verify (or after the portal fixed them, when asked), and
+ * the maps it would change, so the dealer sees what the customer will before delivering.
+ */
+export async function checkRevision(
+  ctx: AppContext,
+  { row }: { row: RequestRow },
+  delivery: Omit<Delivery, "note">,
+): Promise<RevisionCheck> {
+  const checked = await checkImage(ctx, delivery.file, delivery.fixChecksums, expectedFor(row));
+  const changes = await changesOf(ctx, row, checked.image, checked.record.checksums);
+  return {
+    revision: row.revisions + 1,
+    firmwareId: checked.record.firmwareId,
+    size: checked.size,
+    checksums: checked.checksums,
+    checksumsFixed: checked.fixed,
+    changesFromStock: changes.fromStock,
+    changesFromPrevious: changes.fromPrevious,
+  };
 }

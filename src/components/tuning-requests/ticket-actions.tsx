@@ -4,22 +4,8 @@
  * revision, assigns and cancels (refunding after payment); the customer pays, asks for a revision
  * with new logs, accepts or cancels before paying. Refusals show the server's sentence.
  */
-import { UploadOutlined } from "@ant-design/icons";
 import { type HttpError, useCustomMutation, useGo } from "@refinedev/core";
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Flex,
-  Form,
-  Input,
-  InputNumber,
-  Popconfirm,
-  Select,
-  Space,
-  Typography,
-  Upload,
-} from "antd";
+import { Alert, Button, Flex, Form, Input, InputNumber, Popconfirm, Select, Space, Typography } from "antd";
 import { useState } from "react";
 import { apiRoutes } from "../../../contracts/api-paths";
 import type { Checkout } from "../../../contracts/payments";
@@ -29,6 +15,7 @@ import { failureText, fieldMessage } from "../../lib/http-errors";
 import { centsOf, formatMoney } from "../../lib/money";
 import { ReasonDialog } from "../dialogs/reason-dialog";
 import { Field, FormError, useContractForm } from "../resource/form";
+import { RevisionDelivery } from "./revision-delivery";
 import { VehicleLogsSelect } from "./vehicle-logs-select";
 
 interface Props {
@@ -120,62 +107,6 @@ function QuoteForm({ ticket, onChanged }: Props) {
         {ticket.quote ? "Change the quote" : "Send the quote"}
       </Button>
     </Form>
-  );
-}
-
-function Deliver({ ticket, onChanged }: Props) {
-  const [note, setNote] = useState("");
-  const [fix, setFix] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const { mutate, mutation } = useCustomMutation<TuningRequest>();
-  const send = (file: File) => {
-    const data = new FormData();
-    data.append("note", note);
-    if (fix) data.append("fixChecksums", "true");
-    data.append("file", file);
-    setError(null);
-    mutate(
-      {
-        url: apiRoutes.tuningRequests.revisions(ticket.id),
-        method: "post",
-        values: data,
-        successNotification: { type: "success", message: `Revision ${ticket.revisions + 1} delivered` },
-        errorNotification: false,
-      },
-      {
-        onSuccess: ({ data: answer }) => {
-          setNote("");
-          onChanged(answer);
-        },
-        onError: (failure: HttpError) => setError(fieldMessage(failure, "file") ?? failureText(failure)),
-      },
-    );
-    return false;
-  };
-  return (
-    <Flex vertical gap={8} aria-label="Deliver a revision" role="group">
-      <Input.TextArea
-        value={note}
-        onChange={(event) => setNote(event.target.value)}
-        rows={2}
-        placeholder="What this revision changes"
-        aria-label="Revision note"
-        maxLength={4000}
-      />
-      <Space wrap>
-        <Upload beforeUpload={send} showUploadList={false} accept=".bin,.ori,.mod,.hex">
-          <Button type="primary" icon={<UploadOutlined />} loading={mutation.isPending}>
-            Deliver revision {ticket.revisions + 1}
-          </Button>
-        </Upload>
-        <Checkbox checked={fix} onChange={(event) => setFix(event.target.checked)}>
-          Fix failing checksums
-        </Checkbox>
-      </Space>
-      {error && (
-        <Alert type="error" showIcon role="alert" message="The revision was not delivered" description={error} />
-      )}
-    </Flex>
   );
 }
 
@@ -325,7 +256,7 @@ export function TicketActions({ ticket, onChanged, side }: Props & { side: "cust
     return (
       <Flex vertical gap={16}>
         {can("quote") && <QuoteForm ticket={ticket} onChanged={onChanged} />}
-        {can("deliver") && <Deliver ticket={ticket} onChanged={onChanged} />}
+        {can("deliver") && <RevisionDelivery ticket={ticket} onChanged={onChanged} />}
         <Space wrap>
           {can("start") && (
             <Flex gap={8} align="center" wrap>
