@@ -192,7 +192,7 @@ describe("definition import from files (multipart)", () => {
     expect(notBoolean.statusCode).toBe(400);
     expect(notBoolean.json().data).toEqual([{ path: "dryRun", message: expect.stringContaining("boolean") }]);
     const offset = await importFiles(admin, file, { firmwareId: "MSS54TEST", addressOffset: "-5" });
-    expect(offset.json().data).toEqual([{ path: "addressOffset", message: "addressOffset is not negative" }]);
+    expect(offset.json().data).toEqual([{ path: "addressOffset", message: "addressOffset must not be negative" }]);
     const unknown = await importFiles(admin, file, { firmwareId: "MSS54TEST", xml: "<XDFFORMAT/>" });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().data).toEqual([{ path: "xml", message: expect.any(String) }]);
