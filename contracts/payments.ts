@@ -80,9 +80,26 @@ export const orderListItemSchema = orderSchema.extend({
 export type OrderListItem = z.infer<typeof orderListItemSchema>;
 export const orderPageSchema = listResponseSchema(orderListItemSchema);
 
-/** What the browser needs to pay: our sandbox page's path, or Stripe's client secret and publishable key. */
+/** The car a licence binds to, named as its vehicle card names it; null once the car is removed. */
+export const checkoutVehicleSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  vin: z.string().nullable(),
+  catalogue: z.strictObject({ make: z.string(), model: z.string(), engine: z.string() }).nullable(),
+});
+export type CheckoutVehicle = z.infer<typeof checkoutVehicleSchema>;
+
+/**
+ * What the browser needs to pay: our sandbox page's path, or Stripe's client secret and publishable
+ * key; with the car and the dealer the order is between, and the provider's payment id, which a
+ * receipt names as its payment reference.
+ */
 export const checkoutSchema = z.strictObject({
   order: orderSchema,
+  vehicle: checkoutVehicleSchema.nullable(),
+  /** The selling dealer as the dealer directory names them; null if their profile is gone. */
+  dealer: z.strictObject({ uid: z.string(), businessName: z.string() }).nullable(),
+  paymentReference: z.string().nullable(),
   provider: z.enum(["sandbox", "stripe"]),
   /** The sandbox's checkout page in the portal; null with Stripe (the Payment Element pays in place). */
   checkoutPath: z.string().nullable(),

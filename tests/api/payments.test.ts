@@ -10,7 +10,9 @@ import {
   notifications,
   orders,
   paymentEvents,
+  supportedVehicles,
   tuneFilePurchases,
+  userVehicles,
 } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { listen } from "./support/event-stream-client";
@@ -554,6 +556,45 @@ describe.each(bothDatabases)("buying a tune on %s", (kind) => {
         })
       ).statusCode,
     ).toBe(404);
+  });
+
+  it("names on the checkout the car its licence binds to, the selling dealer and, once paid, the payment reference", async () => {
+    const vehicleId = await car();
+    // The catalogue record is made here, so the car and the words expected are this test's own.
+    await app.ctx.db.insert(supportedVehicles).values({
+      make: "Pay Motors",
+      model: "Estate",
+      engine: "1.6 diesel",
+      yearFrom: 2015,
+      ecu: "PAY-ECU",
+      firmwareIds: ["PAYMENTS64K"],
+    });
+    const [row] = await app.ctx.db.select().from(userVehicles).where(eq(userVehicles.id, vehicleId));
+    const opened = (await order(vehicleId)).json();
+    expect(opened).toMatchObject({
+      vehicle: {
+        id: vehicleId,
+        name: row.name,
+        vin: row.vin,
+        catalogue: { make: "Pay Motors", model: "Estate", engine: "1.6 diesel" },
+      },
+      dealer: { uid: dealer.uid, businessName: "Pay Tuning" },
+    });
+    expect((await pay(opened.order.id)).json().status).toBe("succeeded");
+    const [stored] = await app.ctx.db.select().from(orders).where(eq(orders.id, opened.order.id));
+    expect(stored.paymentId).toMatch(/^pi_sandbox_/);
+    // The receipt reopened later, by the buyer and by the dealer, names the same parties and the provider's payment.
+    for (const reader of [customer, dealer]) {
+      const receipt = await call("GET", `/payments/orders/${opened.order.id}`, reader);
+      expect(receipt.statusCode, receipt.body).toBe(200);
+      expect(receipt.json()).toMatchObject({
+        order: { status: "paid", paidAt: expect.any(String) },
+        vehicle: { id: vehicleId, vin: row.vin },
+        dealer: { businessName: "Pay Tuning" },
+        paymentReference: stored.paymentId,
+      });
+    }
+    expect((await call("GET", `/payments/orders/${opened.order.id}`, stranger)).statusCode).toBe(404);
   });
 
   it("suspends instead of removing a dealer with orders in flight, so their customers keep their recourse", async () => {

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "@playwright/test";
 import { generateDemo } from "../../server/seed/generator";
-import { DEMO_TUNE_OPTIONS } from "../../server/seed/tunes";
+import { DEMO_TUNE_OPTIONS, DEMO_VIN } from "../../server/seed/tunes";
 import { newEmail, PASSWORD, test } from "./pages/identity";
 import { DEMO_PASSWORD, demoUsers, LoginPage } from "./pages/login-page";
+import { ReceiptView } from "./pages/receipt";
 import { VehiclePage } from "./pages/vehicles";
 
 const demo = generateDemo(DEMO_TUNE_OPTIONS);
@@ -44,12 +45,39 @@ test("a customer buys a tune for the demo car in the sandbox, the dealer sees th
   const offer = page.getByTestId("offer").filter({ hasText: title });
   await offer.getByRole("button", { name: /Buy for €199\.00/ }).click();
   await expect(page).toHaveURL(/\/checkout\//);
+  const orderId = new URL(page.url()).pathname.split("/").pop() ?? "";
+  // The car and the dealer as the seed makes them: the catalogue's Demo Motors Hatchback 2.0 turbo,
+  // the demo car's VIN and the demo dealer's business name (server/seed/tunes.ts, server/seed/index.ts).
+  const car = `Demo Motors Hatchback · 2.0 turbo (Demo hatchback) · VIN ${DEMO_VIN}`;
+  const checkoutOrder = page.getByLabel("Order", { exact: true });
+  await expect(checkoutOrder).toContainText(`Licensed for${car}`);
+  await expect(checkoutOrder).toContainText("Sold byDemo Performance Ltd");
   await page.getByLabel("Card number").fill("4000 0000 0000 0002");
   await page.getByRole("button", { name: /Pay €199\.00/ }).click();
   await expect(page.getByText("Payment declined")).toBeVisible();
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
   await page.getByRole("button", { name: /Pay €199\.00/ }).click();
   await expect(page.getByText(`${title} is licensed for your car`)).toBeVisible();
+  const receipt = new ReceiptView(page);
+  await receipt.expectLines({
+    Order: orderId,
+    Tune: title,
+    Dealer: "Demo Performance Ltd",
+    Car: car,
+    Amount: "€199.00 (EUR)",
+  });
+  await receipt.expectDated();
+  await receipt.expectPaymentReference(/^pi_sandbox_[0-9a-f]{32}$/);
+  // Printing shows the receipt and leaves the portal's menu off the page.
+  await page.emulateMedia({ media: "print" });
+  await expect(page.getByRole("button", { name: "Print receipt" })).toBeHidden();
+  await expect(page.getByText("Sandbox payments: no money moves")).toBeHidden();
+  await expect(receipt.region).toBeVisible();
+  await page.emulateMedia({ media: "screen" });
+  // Reopened later from the car's licence.
+  await carTab.getByTestId("licence").filter({ hasText: title }).getByRole("link", { name: "Receipt" }).click();
+  await expect(carTab).toHaveURL(new RegExp(`/checkout/${orderId}$`));
+  await new ReceiptView(carTab).expectLines({ Order: orderId, Dealer: "Demo Performance Ltd", Car: car });
   await expect(carTab.getByTestId("licence").filter({ hasText: title })).toContainText("unused");
   await carTab.close();
 

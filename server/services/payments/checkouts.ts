@@ -23,6 +23,7 @@ import { isAdmin, type TuneRow, tuneRow, type VehicleRow, vehicleFor } from "../
 import { offerOf } from "../tune-offers";
 import { referenceOf, requestFor } from "../tuning-requests";
 import { readyAccountOf } from "./accounts";
+import { checkoutVehicleOf, dealerNameOf } from "./order-parties";
 import { dropUnpaidOrder, type OrderRow, orderToApi, platformFee, requestCancel } from "./orders";
 import { PaymentProviderError } from "./provider";
 import { paymentIntentOf } from "./sandbox";
@@ -40,8 +41,15 @@ type Asker = { caller: VerifiedCaller | null; id: string };
 /** `known`: the client secret the provider just answered (not asked again), or null to leave it out. */
 export async function checkoutOf(ctx: AppContext, order: OrderRow, known?: string | null): Promise<Checkout> {
   const provider = ctx.payments;
+  const [vehicle, dealer] = await Promise.all([
+    order.vehicleId ? checkoutVehicleOf(ctx.db, order.vehicleId) : null,
+    dealerNameOf(ctx.db, order.dealerUid),
+  ]);
   return {
     order: orderToApi(order),
+    vehicle,
+    dealer,
+    paymentReference: order.paymentId,
     provider: provider.kind,
     checkoutPath: provider.kind === "sandbox" && isOpen(order) ? sandboxCheckoutPath(order.id) : null,
     clientSecret:

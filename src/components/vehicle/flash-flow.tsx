@@ -283,6 +283,7 @@ export function FlashFlow({ vehicle, progress }: { vehicle: Vehicle; progress: F
 
   return (
     <Card
+      id="flash"
       title="Flash"
       extra={
         <Button

@@ -16,7 +16,9 @@ import type { TuneFile } from "../../../contracts/tune-files";
 import type { Vehicle } from "../../../contracts/user-vehicles";
 import { failureText } from "../../lib/http-errors";
 import { formatMoney } from "../../lib/money";
+import { storefrontOf } from "../../lib/storefront";
 import { useSessionState } from "../../providers/session-context";
+import { Link } from "../link";
 import { LicenceRemoval } from "../payments/licence-removal";
 
 interface Page<T> {
@@ -74,9 +76,7 @@ export function TuneStore({ vehicle, licenceVersion }: { vehicle: Vehicle; licen
   }, [licenceVersion, refetchLicences]);
 
   const held = new Set((licences.query.data?.data.data ?? []).map((licence) => licence.tuneFileId));
-  const offers = (forSale.query.data?.data.data ?? []).filter(
-    (tune) => !held.has(tune.id) && tune.dealerUid !== user?.uid,
-  );
+  const { offers, ownsEveryOffer } = storefrontOf(forSale.query.data?.data.data ?? [], held, user?.uid);
   const purchase = (tune: TuneFile) => {
     setBuyError(null);
     setBuying(tune.id);
@@ -132,6 +132,10 @@ export function TuneStore({ vehicle, licenceVersion }: { vehicle: Vehicle; licen
                 <Typography.Text type="secondary">
                   {licence.orderId ? "bought" : "granted"} {new Date(licence.createdAt).toLocaleDateString()}
                 </Typography.Text>
+                {licence.orderId &&
+                  (licence.customerUid === user?.uid || licence.dealerUid === user?.uid || role === "admin") && (
+                    <Link to={`/checkout/${licence.orderId}`}>Receipt</Link>
+                  )}
               </Space>
             </List.Item>
           )}
@@ -149,7 +153,16 @@ export function TuneStore({ vehicle, licenceVersion }: { vehicle: Vehicle; licen
             <List
               aria-label="Tunes for this car"
               loading={forSale.query.isLoading}
-              locale={{ emptyText: `No dealer sells a tune for ${vehicle.firmwareId} yet` }}
+              locale={{
+                emptyText: ownsEveryOffer ? (
+                  <span data-testid="owns-every-offer">
+                    You own every tune offered for {vehicle.firmwareId}.{" "}
+                    <Typography.Link href="#flash">Flash it</Typography.Link>
+                  </span>
+                ) : (
+                  `No dealer sells a tune for ${vehicle.firmwareId} yet`
+                ),
+              }}
               dataSource={offers}
               renderItem={(tune) => {
                 const collection = collectionOf(tune);

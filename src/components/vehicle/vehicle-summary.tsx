@@ -2,6 +2,7 @@
 import { Alert, Card, Descriptions, Tag, Typography } from "antd";
 import type { FlashResult } from "../../../contracts/flash-logs";
 import type { Vehicle } from "../../../contracts/user-vehicles";
+import { catalogueCarText } from "../../lib/catalogue-car";
 import { Link } from "../link";
 import { FlashResultTag } from "./flash-result-tag";
 
@@ -43,11 +44,7 @@ export function VehicleSummary({ vehicle }: { vehicle: Vehicle }) {
     <Card title="Vehicle">
       <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }} aria-label="Vehicle identity">
         <Descriptions.Item label="Car">
-          <span data-testid="catalogue-car">
-            {vehicle.catalogue
-              ? `${vehicle.catalogue.make} ${vehicle.catalogue.model} · ${vehicle.catalogue.engine}`
-              : "not in the catalogue"}
-          </span>
+          <span data-testid="catalogue-car">{catalogueCarText(vehicle.catalogue)}</span>
         </Descriptions.Item>
         <Descriptions.Item label="VIN">{vehicle.vin ?? "—"}</Descriptions.Item>
         <Descriptions.Item label="Support">

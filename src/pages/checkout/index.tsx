@@ -6,7 +6,7 @@
  * provider's event.
  */
 import { type HttpError, useCustom, useCustomMutation } from "@refinedev/core";
-import { Alert, Button, Card, Descriptions, Flex, Input, Result, Spin, Typography } from "antd";
+import { Alert, Button, Card, Flex, Input, Result, Spin, Typography } from "antd";
 import { lazy, Suspense, useState } from "react";
 import { useParams } from "react-router";
 import { apiRoutes } from "../../../contracts/api-paths";
@@ -16,6 +16,8 @@ import { PageFrame } from "../../components/page-frame";
 import { useRecordMissing } from "../../components/record-not-found";
 import { failureText, fieldMessage } from "../../lib/http-errors";
 import { formatMoney } from "../../lib/money";
+import { OrderParties } from "./order-parties";
+import { Receipt } from "./receipt";
 
 // Stripe's Payment Element, and Stripe.js with it, load only when a real key is set and a checkout opens.
 const StripePayment = lazy(() => import("./stripe-payment").then((module) => ({ default: module.StripePayment })));
@@ -151,12 +153,15 @@ export function CheckoutPage() {
     >
       <Card style={{ maxWidth: 560 }}>
         {order.status === "paid" ? (
-          <Result
-            status="success"
-            title={paidTitle}
-            subTitle={`Paid ${formatMoney(order.amountCents, order.currency)}.`}
-            extra={<Link to={back}>Back to the car</Link>}
-          />
+          <Flex vertical gap={16}>
+            <Result
+              status="success"
+              title={paidTitle}
+              subTitle={`Paid ${formatMoney(order.amountCents, order.currency)}.`}
+              extra={<Link to={back}>Back to the car</Link>}
+            />
+            <Receipt checkout={checkout} order={order} />
+          </Flex>
         ) : !open ? (
           <Result
             status="warning"
@@ -165,10 +170,7 @@ export function CheckoutPage() {
           />
         ) : (
           <Flex vertical gap={16}>
-            <Descriptions column={1} size="small">
-              <Descriptions.Item label="Tune">{order.title}</Descriptions.Item>
-              <Descriptions.Item label="Price">{formatMoney(order.amountCents, order.currency)}</Descriptions.Item>
-            </Descriptions>
+            <OrderParties checkout={checkout} price={formatMoney(order.amountCents, order.currency)} />
             {checkout.provider === "sandbox" ? (
               <SandboxCard order={order} onPaid={setPaid} onCancelled={() => void query.refetch()} />
             ) : checkout.clientSecret && checkout.publishableKey ? (
