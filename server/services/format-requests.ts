@@ -183,7 +183,7 @@ function closingNotice(request: RequestRow, closing: FormatRequestClosing) {
         kind: "format-request.supported" as const,
         title: `Your ${request.tool} logs can be uploaded now`,
         body: `${request.fileName} is a format the portal reads now: upload it again.${said}`,
-        link: "/tuning-tools/data-logs?upload=1",
+        link: "/tuning-tools/data-logs",
       }
     : {
         recipientUid: request.ownerUid,

@@ -186,7 +186,7 @@ describe.each(bothDatabases)("format requests on %s", (kind) => {
     const notice = (inbox.json() as NotificationPage).data.find((n) => n.kind === "format-request.supported");
     expect(notice).toMatchObject({
       title: `Your ${consent.tool} logs can be uploaded now`,
-      link: "/tuning-tools/data-logs?upload=1",
+      link: "/tuning-tools/data-logs",
     });
     expect(notice?.body).toContain("AEM .daq logs are read now");
   });
