@@ -132,22 +132,23 @@ export function OwnFormatRequests() {
   const requests = result?.data ?? [];
   if (requests.length === 0) return null;
   return (
-    <List<FormatRequest>
-      size="small"
-      bordered
-      header={<Typography.Text strong>Your format requests</Typography.Text>}
-      aria-label="Your format requests"
-      dataSource={requests}
-      renderItem={(request) => (
-        <List.Item>
-          <Flex gap={8} wrap align="center">
-            <Typography.Text>{request.fileName}</Typography.Text>
-            <Typography.Text type="secondary">{request.tool}</Typography.Text>
-            <Tag color={STATE_TAGS[request.state].color}>{STATE_TAGS[request.state].label}</Tag>
-            {request.closingNote && <Typography.Text type="secondary">{request.closingNote}</Typography.Text>}
-          </Flex>
-        </List.Item>
-      )}
-    />
+    <section aria-label="Your format requests">
+      <List<FormatRequest>
+        size="small"
+        bordered
+        header={<Typography.Text strong>Your format requests</Typography.Text>}
+        dataSource={requests}
+        renderItem={(request) => (
+          <List.Item>
+            <Flex gap={8} wrap align="center">
+              <Typography.Text>{request.fileName}</Typography.Text>
+              <Typography.Text type="secondary">{request.tool}</Typography.Text>
+              <Tag color={STATE_TAGS[request.state].color}>{STATE_TAGS[request.state].label}</Tag>
+              {request.closingNote && <Typography.Text type="secondary">{request.closingNote}</Typography.Text>}
+            </Flex>
+          </List.Item>
+        )}
+      />
+    </section>
   );
 }
