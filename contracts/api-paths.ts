@@ -38,6 +38,7 @@ export const apiPaths = {
   "demo-requests": path("demo-requests"),
   users: path("users"),
   "profile-change-requests": path("profile-change-requests"),
+  "format-requests": path("format-requests"),
   repositories: path("repositories"),
   "audit-events": path("audit-events"),
   "support-requests": path("user-vehicles/support-request"),
@@ -133,6 +134,12 @@ export const apiRoutes = {
     /** A request's document or logo, for the dealer and admins. */
     profileChangeFile: (id: string, fileId: string) =>
       `${apiPaths.users.record}/${id}/profile-change-request/files/${fileId}`,
+  },
+  formatRequests: {
+    /** GET (admins): the kept file of an open request. */
+    file: (id: string) => `${apiPaths["format-requests"].record}/${id}/file`,
+    /** POST (admins): `{ state: "supported" | "declined", note }`; the kept file is deleted. */
+    close: (id: string) => `${apiPaths["format-requests"].record}/${id}/close`,
   },
   tuningRequests: {
     record: (id: string) => `${apiPaths["tuning-requests"].record}/${id}`,

@@ -25,6 +25,8 @@ export const NOTIFICATION_KINDS = [
   "account.role-changed",
   "profile-change.approved",
   "profile-change.rejected",
+  "format-request.supported",
+  "format-request.declined",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -28,6 +28,7 @@ import { firmwareSupportRoutes } from "./routes/firmware-support";
 import { flashAuthenticationRoutes } from "./routes/flash-authentication";
 import { flashLogRoutes } from "./routes/flash-logs";
 import { flashLogAdminRoutes } from "./routes/flash-logs/support";
+import { formatRequestRoutes } from "./routes/format-requests";
 import { healthRoutes } from "./routes/health";
 import { imageProxyRoutes } from "./routes/image-proxy";
 import { notificationRoutes } from "./routes/notifications";
@@ -183,6 +184,7 @@ async function registerApi(api: FastifyInstance, ctx: AppContext) {
   await api.register(tuningRequestRoutes, { ctx });
   await api.register(dataLogRoutes, { ctx });
   await api.register(dataLogShareRoutes, { ctx });
+  await api.register(formatRequestRoutes, { ctx });
   await api.register(firmwareSupportRoutes, { ctx });
   await api.register(supportRequestRoutes, { ctx });
   await api.register(tuneFileRoutes, { ctx });

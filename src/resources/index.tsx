@@ -11,6 +11,7 @@ import { demoRequests } from "./demo-requests";
 import { firmwareMatrix } from "./firmware-matrix";
 import { firmwareSupport } from "./firmware-support";
 import { flashingOverview } from "./flashing-overview";
+import { formatRequests } from "./format-requests";
 import { managedDealers } from "./managed-dealers";
 import { notifications } from "./notifications";
 import { obdFunctions } from "./obd-functions";
@@ -43,6 +44,7 @@ export const registry: ResourceDefinition[] = [
   appInfo,
   users,
   profileChangeRequests,
+  formatRequests,
   adminUserVehicles,
   firmwareSupport,
   firmwareMatrix,

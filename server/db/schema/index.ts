@@ -5,6 +5,7 @@ export * from "./data-logs";
 export * from "./dealers";
 export * from "./firmware-support";
 export * from "./flash-logs";
+export * from "./format-requests";
 export * from "./jobs";
 export * from "./notifications";
 export * from "./payments";

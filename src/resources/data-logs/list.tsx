@@ -25,6 +25,7 @@ import { FullScreenPage } from "../../components/layouts/slim-header";
 import { useUpload } from "../../components/resource/use-upload";
 import { failureText } from "../../lib/http-errors";
 import { pairLogUploadFiles } from "../../lib/log-upload-files";
+import { type FormatRefusal, FormatRefused, formatRefusalOf, OwnFormatRequests } from "./format-request";
 import { ShareDialog } from "./share-dialog";
 import { useLogVehicles } from "./vehicles";
 
@@ -79,8 +80,10 @@ function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
   const [picked, setPicked] = useState<string | null | undefined>();
   const vehicleId = picked === undefined ? vehicles.likely : (picked ?? undefined);
   const { open } = useNotification();
+  const [refused, setRefused] = useState<FormatRefusal | null>(null);
 
   const send = async (files: File[]) => {
+    setRefused(null);
     const paired = pairLogUploadFiles(files);
     if ("error" in paired) {
       open?.({ type: "error", message: "Not uploaded", description: paired.error });
@@ -99,8 +102,9 @@ function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
         errorNotification: (error) => ({ type: "error", message: "Not uploaded", description: failureText(error) }),
       });
       navigate(`/tuning-tools/data-logs/${data.id}`);
-    } catch {
-      // The error notification has shown the server's reason.
+    } catch (error) {
+      // The error notification has shown the server's reason; a format we do not read may be asked for.
+      setRefused(formatRefusalOf(file, error));
     } finally {
       setUploading(null);
       upload.finish();
@@ -151,6 +155,8 @@ function LogUpload({ vehicles }: { vehicles: VehicleOptions }) {
           <Progress percent={progress.percent} status={progress.percent < 100 ? "active" : "normal"} />
         </div>
       )}
+      {refused && <FormatRefused key={refused.file.name} refusal={refused} onDone={() => setRefused(null)} />}
+      <OwnFormatRequests />
     </Flex>
   );
 }

@@ -64,6 +64,7 @@ const specGuards: Record<string, string> = {
   "/admin/computed-descriptors": "admin",
   // Not in the spec's table: the review queue of dealers' profile change requests.
   "/admin/profile-change-requests": "admin",
+  "/admin/format-requests": "admin",
   // Not in the spec's table: the page a data-log share link opens, signed in or not.
   "/shared/logs/:token": "public",
   // Not in the spec's table: the admins' inbox of contact and demo requests from the public site.
