@@ -94,6 +94,7 @@ export const WALKED_ROUTES: WalkedRoute[] = [
   { path: "/admin/profile-change-requests", guard: "admin" },
   { path: "/admin/enquiries", guard: "admin" },
   { path: "/admin/enquiries/demo", guard: "admin" },
+  { path: "/admin/format-requests", guard: "admin" },
   { path: "/admin/firmware-support", guard: "admin" },
   { path: "/admin/firmware-support/create", guard: "admin" },
   { path: "/admin/firmware-support/show/:id", guard: "admin", params: { id: firstOf("firmware-support") } },
