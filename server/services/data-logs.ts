@@ -27,6 +27,7 @@ import {
   computedDescriptors,
   dataLogShares,
   dataLogs,
+  formatRequests,
   tuningRequestEvents,
   tuningRequests,
   userVehicles,
@@ -305,14 +306,23 @@ export async function updateDataLog(
   return dataLogDetail(db, await ownedLog(db, caller, id));
 }
 
-/** Removes the hashes no data log refers to any more; the caller holds their advisory locks. */
-async function removeUnreferenced(tx: Db, blobs: BlobStore, hashes: string[]) {
+/**
+ * Removes the files of the data logs' store that nothing holds any more: no data log (its upload
+ * or its columns) and no format request (a refused upload kept with consent). One check for both,
+ * so deleting a log never takes a file a format request still keeps. The caller holds the hashes'
+ * advisory locks.
+ */
+export async function removeUnheldLogFiles(tx: Db, blobs: BlobStore, hashes: string[]) {
   for (const sha256 of hashes) {
-    const [{ n }] = await tx
-      .select({ n: sql<number>`count(*)::int` })
+    const [{ logs }] = await tx
+      .select({ logs: sql<number>`count(*)::int` })
       .from(dataLogs)
       .where(or(eq(dataLogs.fileSha256, sha256), eq(dataLogs.columnsSha256, sha256)));
-    if (n === 0) await rm(blobs.pathOf(sha256), { force: true });
+    const [{ requests }] = await tx
+      .select({ requests: sql<number>`count(*)::int` })
+      .from(formatRequests)
+      .where(eq(formatRequests.fileSha256, sha256));
+    if (logs === 0 && requests === 0) await rm(blobs.pathOf(sha256), { force: true });
   }
 }
 
@@ -335,6 +345,6 @@ export async function deleteDataLog(
       targetId: id,
       before: { title: row.title, fileName: row.fileName, vehicleId: row.vehicleId, fileSha256: row.fileSha256 },
     });
-    await removeUnreferenced(tx, ctx.dataLogBlobs, [row.fileSha256, row.columnsSha256]);
+    await removeUnheldLogFiles(tx, ctx.dataLogBlobs, [row.fileSha256, row.columnsSha256]);
   });
 }

@@ -8,7 +8,7 @@
  * user, so concurrent requests cannot pass the limit together.
  */
 import { rm } from "node:fs/promises";
-import { and, count, eq, or, sql } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import {
   FORMAT_REFUSAL_CODES,
   type FormatRequest,
@@ -17,10 +17,9 @@ import {
 } from "../../contracts/format-requests";
 import type { AppContext } from "../context";
 import type { Db, Tx } from "../db/handle";
-import { dataLogs, formatRequests, users } from "../db/schema";
+import { formatRequests, users } from "../db/schema";
 import { type AuditActor, writeAudit } from "./audit";
-import type { BlobStore } from "./blobs";
-import { type LogUpload, lockHash } from "./data-logs";
+import { type LogUpload, lockHash, removeUnheldLogFiles } from "./data-logs";
 import { conflict, notFound, Refusal } from "./errors";
 import type { VerifiedCaller } from "./identity";
 import type { Lister } from "./list-pages";
@@ -161,19 +160,6 @@ export async function formatRequestFile(db: Db, id: string): Promise<{ name: str
   return { name: request.fileName, size: request.fileSize, sha256: request.fileSha256 };
 }
 
-/** Deletes the file unless a data log or another open request holds the same bytes; the caller holds its lock. */
-async function removeIfUnheld(tx: Tx, blobs: BlobStore, sha256: string) {
-  const [{ logs }] = await tx
-    .select({ logs: count() })
-    .from(dataLogs)
-    .where(or(eq(dataLogs.fileSha256, sha256), eq(dataLogs.columnsSha256, sha256)));
-  const [{ requests }] = await tx
-    .select({ requests: count() })
-    .from(formatRequests)
-    .where(eq(formatRequests.fileSha256, sha256));
-  if (logs === 0 && requests === 0) await rm(blobs.pathOf(sha256), { force: true });
-}
-
 /** What the uploader is told: supported offers the upload again. */
 function closingNotice(request: RequestRow, closing: FormatRequestClosing) {
   const said = closing.note ? ` ${closing.note}` : "";
@@ -227,7 +213,7 @@ export async function closeFormatRequest(
       after: { state: closed.state, note: closed.closingNote, fileSha256: null },
     });
     await notify(closingNotice(open, closing));
-    if (open.fileSha256) await removeIfUnheld(tx, ctx.dataLogBlobs, open.fileSha256);
+    if (open.fileSha256) await removeUnheldLogFiles(tx, ctx.dataLogBlobs, [open.fileSha256]);
   });
   return formatRequestToApi(await listed(ctx.db, id));
 }
