@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DURATION_BUCKET_EDGES_MS } from "../../domain/flashing/duration-histogram";
 import { flashFailuresDaily, flashLogs, flashStatsDaily, userVehicles } from "../../server/db/schema";
-import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 type Session = Partial<typeof flashLogs.$inferInsert>;
@@ -47,11 +47,7 @@ describe.each(apiDatabases)("flashing analytics on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, customer] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer"),
-      createUser(test, "customer"),
-    ]);
+    [admin, dealer, customer] = await createUsers(test, ["admin", "dealer", "customer"]);
     await call("GET", "/tune-files", customer);
     [{ id: vehicleId }, { id: spareVehicleId }] = await app.ctx.db
       .insert(userVehicles)

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, dealerProfiles, ledgerEntries, secretReveals } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { carMaker } from "./support/flashing-setup";
-import { apiDatabases, bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, bearer, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { multipart } from "./support/multipart";
 import { readyPayouts } from "./support/payments-setup";
 import { firmwareRecordOf, requestsTo } from "./support/requests";
@@ -77,10 +77,10 @@ describe.each(apiDatabases)("audit coverage on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, customer] = await Promise.all([
-      createUser(test, "admin", "Cover Admin"),
-      createUser(test, "dealer", "Cover Dealer"),
-      createUser(test, "customer", "Cover Customer"),
+    [admin, dealer, customer] = await createUsers(test, [
+      ["admin", "Cover Admin"],
+      ["dealer", "Cover Dealer"],
+      ["customer", "Cover Customer"],
     ]);
   });
   afterAll(async () => test?.close());

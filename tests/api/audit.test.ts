@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateDemo } from "../../server/seed/generator";
-import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 1, firmwareId: "AUDIT64K" });
@@ -18,7 +18,7 @@ describe.each(apiDatabases)("the audit trail on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer] = await Promise.all([createUser(test, "admin", "Audit Admin"), createUser(test, "dealer")]);
+    [admin, dealer] = await createUsers(test, [["admin", "Audit Admin"], "dealer"]);
     await storeFirmware(admin, demo);
   });
   afterAll(async () => test?.close());

@@ -13,7 +13,7 @@ import type { PgTable } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataLogShares, dataLogs, supportRequests, tuneFilePatches, tuneFiles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { apiDatabases, bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, bearer, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 4, firmwareId: "BAD64K" });
@@ -54,11 +54,7 @@ describe.each(apiDatabases)("bad inputs on %s", (kind) => {
 
   beforeAll(async () => {
     test = await startTestApp(kind);
-    [admin, dealer, customer] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer"),
-      createUser(test, "customer"),
-    ]);
+    [admin, dealer, customer] = await createUsers(test, ["admin", "dealer", "customer"]);
     await storeFirmware(admin, demo);
     const log = await upload("/data-logs", customer, Buffer.from(CSV), { title: "Pull" }, "pull.csv");
     expect(log.statusCode, log.body).toBe(201);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bakedTuneFiles, firmwareSupport, tuneFileVersions, userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { collectBlobs } from "../../server/services/blob-collector";
-import { bothDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { bothDatabases, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "GC64K" });
@@ -25,11 +25,7 @@ describe.each(bothDatabases)("blob collection on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, customer] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer"),
-      createUser(test, "customer"),
-    ]);
+    [admin, dealer, customer] = await createUsers(test, ["admin", "dealer", "customer"]);
     recordId = await storeFirmware(admin, demo);
     [{ stockSha256 }] = (await app.ctx.db
       .select({ stockSha256: firmwareSupport.stockSha256 })

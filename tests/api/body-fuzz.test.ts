@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { supportRequests, userVehicles } from "../../server/db/schema";
 import { declaredBodies } from "../../server/http/zod";
-import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const LONE_HIGH = "a\ud800b";
@@ -55,7 +55,7 @@ describe.each(apiDatabases)("JSON bodies of text no column stores, on %s", (kind
 
   beforeAll(async () => {
     test = await startTestApp(kind);
-    [admin, customer] = await Promise.all([createUser(test, "admin"), createUser(test, "customer")]);
+    [admin, customer] = await createUsers(test, ["admin", "customer"]);
     const connected = await call(
       "POST",
       "/user-vehicles/connect",

@@ -20,7 +20,7 @@ import {
   userVehicles,
 } from "../../server/db/schema";
 import { failedJobCount, startOfUtcDay } from "../../server/services/dashboard";
-import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUser, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const DAY_MS = 86_400_000;
@@ -66,12 +66,12 @@ describe.each(apiDatabases)("dashboard: each role's live figures on %s", (kind) 
     });
     app.ctx.jobs.define({ kind: "test.working", handler: async () => ({ done: 1 }) });
     await app.ready();
-    [admin, dealer, otherDealer, customer, stranger] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer"),
-      createUser(test, "dealer"),
-      createUser(test, "customer"),
-      createUser(test, "customer"),
+    [admin, dealer, otherDealer, customer, stranger] = await createUsers(test, [
+      "admin",
+      "dealer",
+      "dealer",
+      "customer",
+      "customer",
     ]);
     // Each signs in once: the users table mirrors them.
     for (const user of [admin, dealer, otherDealer, customer, stranger])

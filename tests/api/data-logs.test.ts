@@ -15,7 +15,15 @@ import { deserializeColumns, parseLog, readColumnsLayout } from "../../domain/lo
 import { BYTES_PER_CODE, decodeColumn } from "../../domain/logs/column-codes";
 import { arrayCodes } from "../../domain/logs/serialize";
 import { computedDescriptors, dataLogShares, dataLogs, userVehicles } from "../../server/db/schema";
-import { bearer, bothDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import {
+  bearer,
+  bothDatabases,
+  createUser,
+  createUsers,
+  startTestApp,
+  type TestApp,
+  type TestUser,
+} from "./support/harness";
 import { multipart } from "./support/multipart";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -82,11 +90,7 @@ describe.each(bothDatabases)("data logs API on %s", (kind) => {
       startTestApp(kind),
       startTestApp(kind, { LOG_UPLOAD_LIMIT_BYTES: String(SMALL_LIMIT) }),
     ]);
-    [owner, other, admin] = await Promise.all([
-      createUser(test, "customer"),
-      createUser(test, "customer"),
-      createUser(test, "admin"),
-    ]);
+    [owner, other, admin] = await createUsers(test, ["customer", "customer", "admin"]);
     const responses = await Promise.all(fixtureNames.map((name) => upload(test, owner, name, fixture(name))));
     responses.forEach((response, i) => {
       expect(response.statusCode, `${fixtureNames[i]}: ${response.body}`).toBe(201);

@@ -7,6 +7,7 @@ import {
   ageSessions,
   apiDatabases,
   createUser,
+  createUsers,
   signIn,
   startTestApp,
   type TestApp,
@@ -47,11 +48,7 @@ describe.each(apiDatabases)("dealers on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, seller, customer] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer", "Sam Seller"),
-      createUser(test, "customer"),
-    ]);
+    [admin, seller, customer] = await createUsers(test, ["admin", ["dealer", "Sam Seller"], "customer"]);
     await Promise.all([admin, seller, customer].map((user) => call("GET", "/tune-files", user)));
     // An approved dealer with one published tune for a firmware that a catalogued Golf R runs, and one draft.
     sellerProfileId = await apply(seller, "Boost Works");

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TuneDefinition } from "../../contracts/tune-definition";
 import { DEFINITION_MAX_BYTES } from "../../contracts/tune-files";
 import { firmwareSupport } from "../../server/db/schema";
-import { bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { bearer, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { type FilePart, multipart } from "./support/multipart";
 import { requestsTo } from "./support/requests";
 
@@ -70,7 +70,7 @@ describe("definition import from files (multipart)", () => {
   beforeAll(async () => {
     test = await startTestApp("pglite");
     app = test.app;
-    [admin, dealer] = await Promise.all([createUser(test, "admin"), createUser(test, "dealer")]);
+    [admin, dealer] = await createUsers(test, ["admin", "dealer"]);
     await createFirmware("MS45TEST", 0x100000, fixture("images/ms45.bin"));
     await createFirmware("MG1TEST", 0x800000);
     await createFirmware("MSS54TEST", 0x10000);

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateDemo } from "../../server/seed/generator";
-import { createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "LONGIDS64K", seed: 5 });
@@ -64,7 +64,7 @@ describe("refusals before routing", () => {
   beforeAll(async () => {
     test = await startTestApp("pglite");
     app = test.app;
-    [admin, dealer] = await Promise.all([createUser(test, "admin"), createUser(test, "dealer")]);
+    [admin, dealer] = await createUsers(test, ["admin", "dealer"]);
     await storeFirmware(admin, demo, { overrides: { definition } });
     const tune = await upload("/tune-files", dealer, demo.tune.image, { title: "Long ids" });
     expect(tune.statusCode, tune.body).toBe(201);

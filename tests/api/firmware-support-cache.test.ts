@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { patchState } from "../../domain/tune";
 import { catalogueGeneration, firmwareSupport, tuneFilePatches } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "CACHE64K" });
@@ -28,7 +28,7 @@ describe.each(apiDatabases)("kept firmware identities and patches on %s", (kind)
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer] = await Promise.all([createUser(test, "admin"), createUser(test, "dealer")]);
+    [admin, dealer] = await createUsers(test, ["admin", "dealer"]);
     await storeFirmware(admin, demo);
     const { id: _id, ...patch } = demo.patches[0];
     const stored = await call("PUT", "/tune-file-patches", admin, patch);

@@ -17,7 +17,7 @@ import {
 } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { sealStoredPasswords } from "../../server/services/secret-box";
-import { apiDatabases, bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, bearer, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { multipart } from "./support/multipart";
 import { firmwareRecordOf, requestsTo } from "./support/requests";
 
@@ -50,11 +50,7 @@ describe.each(apiDatabases)("firmware support API on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind, { UPLOAD_LIMIT_BYTES: String(UPLOAD_LIMIT) });
     app = test.app;
-    [admin, dealer, customer] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer"),
-      createUser(test, "customer"),
-    ]);
+    [admin, dealer, customer] = await createUsers(test, ["admin", "dealer", "customer"]);
   });
   afterAll(async () => test?.close());
 

@@ -11,7 +11,7 @@ import { computeKey } from "../../domain/flashing/seed-key";
 import { firmwareSecrets, flashGrants, tuneFilePurchases, tuneFiles, userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { carReadyToFlash, FLASH_SECRET, flashableFirmware, identityOf } from "./support/flashing-setup";
-import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "PREFLT64K" });
@@ -47,12 +47,7 @@ describe.each(apiDatabases)("flash authentication on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, customer, stranger] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer"),
-      createUser(test, "customer"),
-      createUser(test, "customer"),
-    ]);
+    [admin, dealer, customer, stranger] = await createUsers(test, ["admin", "dealer", "customer", "customer"]);
     await Promise.all([customer, stranger, dealer].map((user) => call("GET", "/tune-files", user)));
     await flashableFirmware(requests, admin, demo);
     ({ vehicleId, bake } = await carReadyToFlash(requests, { admin, dealer, customer }, demo, VIN, SERIAL));

@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "FLASH64K" });
@@ -32,12 +32,12 @@ describe.each(apiDatabases)("flash logs API on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, otherDealer, customer, stranger] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer"),
-      createUser(test, "dealer"),
-      createUser(test, "customer"),
-      createUser(test, "customer"),
+    [admin, dealer, otherDealer, customer, stranger] = await createUsers(test, [
+      "admin",
+      "dealer",
+      "dealer",
+      "customer",
+      "customer",
     ]);
     await storeFirmware(admin, demo);
     await Promise.all([customer, stranger].map((user) => call("GET", "/tune-files", user)));

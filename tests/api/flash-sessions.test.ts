@@ -12,7 +12,7 @@ import { flashGrants, flashLogSteps, flashLogs, vehicleSnapshots } from "../../s
 import { generateDemo } from "../../server/seed/generator";
 import { listen } from "./support/event-stream-client";
 import { carReadyToFlash, flashableFirmware, identityOf } from "./support/flashing-setup";
-import { apiDatabases, bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, bearer, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "SESSION64K" });
@@ -73,12 +73,7 @@ describe.each(apiDatabases)("flash sessions on %s", (kind) => {
     app = test.app;
     await app.listen({ host: "127.0.0.1", port: 0 });
     port = (app.server.address() as AddressInfo).port;
-    [admin, dealer, otherDealer, customer] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer"),
-      createUser(test, "dealer"),
-      createUser(test, "customer"),
-    ]);
+    [admin, dealer, otherDealer, customer] = await createUsers(test, ["admin", "dealer", "dealer", "customer"]);
     await Promise.all([customer, dealer, otherDealer].map((user) => call("GET", "/tune-files", user)));
     await flashableFirmware(requests, admin, demo);
     ({ vehicleId, bake } = await carReadyToFlash(requests, { admin, dealer, customer }, demo, VIN, SERIAL));

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FormatRequest, MAX_OPEN_FORMAT_REQUESTS } from "../../contracts/format-requests";
 import type { NotificationPage } from "../../contracts/notifications";
 import { auditEvents, dataLogs, formatRequests } from "../../server/db/schema";
-import { bearer, bothDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { bearer, bothDatabases, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { multipart } from "./support/multipart";
 import { requestsTo } from "./support/requests";
 
@@ -45,11 +45,7 @@ describe.each(bothDatabases)("format requests on %s", (kind) => {
 
   beforeAll(async () => {
     test = await startTestApp(kind, { LOG_UPLOAD_LIMIT_BYTES: String(LIMIT) });
-    [admin, owner, stranger] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "customer"),
-      createUser(test, "customer"),
-    ]);
+    [admin, owner, stranger] = await createUsers(test, ["admin", "customer", "customer"]);
   }, 60_000);
   afterAll(async () => {
     await test?.close();

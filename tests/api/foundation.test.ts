@@ -6,6 +6,7 @@ import {
   bearer,
   bothDatabases,
   createUser,
+  createUsers,
   startTestApp,
   type TestApp,
   type TestUser,
@@ -23,11 +24,7 @@ describe.each(bothDatabases)("foundation API on %s", (kind) => {
     test.app.get("/api/v1/__explode", async () => {
       throw new Error("password=hunter2 at SELECT * FROM secrets");
     });
-    [customer, dealer, admin] = await Promise.all([
-      createUser(test, "customer"),
-      createUser(test, "dealer"),
-      createUser(test, "admin"),
-    ]);
+    [customer, dealer, admin] = await createUsers(test, ["customer", "dealer", "admin"]);
   });
   afterAll(async () => test?.close());
 

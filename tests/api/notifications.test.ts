@@ -10,7 +10,7 @@ import type { Notification, NotificationPage } from "../../contracts/notificatio
 import { notifications } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { listen } from "./support/event-stream-client";
-import { apiDatabases, bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, bearer, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { firmwareRecordOf, requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 2, firmwareId: "NOTIFY64K" });
@@ -50,11 +50,7 @@ describe.each(apiDatabases)("notifications API on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, customer, other] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "customer"),
-      createUser(test, "customer"),
-    ]);
+    [admin, customer, other] = await createUsers(test, ["admin", "customer", "customer"]);
     const firmware = await call("PUT", "/firmware-support/firmware-support", admin, firmwareRecordOf(demo));
     expect(firmware.statusCode, firmware.body).toBe(201);
     await app.listen({ host: "127.0.0.1", port: 0 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OwnSupportRequest } from "../../contracts/firmware-support";
 import type { NotificationPage } from "../../contracts/notifications";
 import { generateDemo } from "../../server/seed/generator";
-import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { firmwareRecordOf, requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 2, firmwareId: "MINE64K" });
@@ -50,11 +50,7 @@ describe.each(apiDatabases)("a requester's own support requests on %s", (kind) =
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, customer, stranger] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "customer"),
-      createUser(test, "customer"),
-    ]);
+    [admin, customer, stranger] = await createUsers(test, ["admin", "customer", "customer"]);
     const firmware = await call("PUT", "/firmware-support/firmware-support", admin, firmwareRecordOf(demo));
     expect(firmware.statusCode, firmware.body).toBe(201);
     asked.push(await ask(customer, "Golf"), await ask(customer, "Passat"));

@@ -17,7 +17,15 @@ import {
 import { generateDemo } from "../../server/seed/generator";
 import { listen } from "./support/event-stream-client";
 import { carMaker } from "./support/flashing-setup";
-import { bearer, bothDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import {
+  bearer,
+  bothDatabases,
+  createUser,
+  createUsers,
+  startTestApp,
+  type TestApp,
+  type TestUser,
+} from "./support/harness";
 import { readyPayouts } from "./support/payments-setup";
 import { requestsTo } from "./support/requests";
 
@@ -87,11 +95,11 @@ describe.each(bothDatabases)("buying a tune on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, customer, stranger] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer", "Dana Seller"),
-      createUser(test, "customer"),
-      createUser(test, "customer"),
+    [admin, dealer, customer, stranger] = await createUsers(test, [
+      "admin",
+      ["dealer", "Dana Seller"],
+      "customer",
+      "customer",
     ]);
     await Promise.all([admin, dealer, customer, stranger].map((user) => call("GET", "/tune-files", user)));
     await app.ctx.db

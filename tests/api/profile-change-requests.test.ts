@@ -17,7 +17,15 @@ import {
   profileChangeRequests,
 } from "../../server/db/schema";
 import { collectBlobs } from "../../server/services/blob-collector";
-import { apiDatabases, bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import {
+  apiDatabases,
+  bearer,
+  createUser,
+  createUsers,
+  startTestApp,
+  type TestApp,
+  type TestUser,
+} from "./support/harness";
 import { type FilePart, multipart } from "./support/multipart";
 import { requestsTo } from "./support/requests";
 
@@ -84,11 +92,11 @@ describe.each(apiDatabases)("profile change requests on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, otherDealer, customer] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer", "Dana Dealer"),
-      createUser(test, "dealer"),
-      createUser(test, "customer"),
+    [admin, dealer, otherDealer, customer] = await createUsers(test, [
+      "admin",
+      ["dealer", "Dana Dealer"],
+      "dealer",
+      "customer",
     ]);
     dealerProfileId = await approvedDealer(dealer, "Demo Boost Ltd");
     await approvedDealer(otherDealer, "Other Tuning Ltd");

@@ -14,6 +14,7 @@ import {
   apiDatabases,
   bearer,
   createUser,
+  createUsers,
   signIn,
   startTestApp,
   type TestApp,
@@ -53,7 +54,7 @@ describe.each(apiDatabases)("public site API on %s", (kind) => {
 
   beforeAll(async () => {
     test = await startTestApp(kind);
-    [customer, admin] = await Promise.all([createUser(test, "customer"), createUser(test, "admin")]);
+    [customer, admin] = await createUsers(test, ["customer", "admin"]);
   });
   afterAll(async () => test?.close());
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobSnapshot } from "../../contracts/server-management";
 import { auditEvents } from "../../server/db/schema";
 import { JobQueue } from "../../server/services/queue";
-import { bothDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { bothDatabases, createUser, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { waitForMail } from "./support/inbox";
 import { requestsTo } from "./support/requests";
 
@@ -91,7 +91,7 @@ describe.each(bothDatabases)("job queue on %s", (kind) => {
       },
     });
     await app.ready();
-    [admin, customer] = await Promise.all([createUser(test, "admin"), createUser(test, "customer")]);
+    [admin, customer] = await createUsers(test, ["admin", "customer"]);
   });
   afterAll(async () => {
     releaseSlow();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dealerProfiles, ledgerEntries, notifications, tuneFilePurchases } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { carMaker } from "./support/flashing-setup";
-import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { readyPayouts } from "./support/payments-setup";
 import { requestsTo } from "./support/requests";
 
@@ -46,12 +46,12 @@ describe.each(apiDatabases)("repositories: a dealer's private tunes on %s", (kin
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, otherDealer, member, outsider] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer", "Repo Dealer"),
-      createUser(test, "dealer", "Other Dealer"),
-      createUser(test, "customer", "Member Customer"),
-      createUser(test, "customer"),
+    [admin, dealer, otherDealer, member, outsider] = await createUsers(test, [
+      "admin",
+      ["dealer", "Repo Dealer"],
+      ["dealer", "Other Dealer"],
+      ["customer", "Member Customer"],
+      "customer",
     ]);
     // Every user signs in once, so the users table mirrors them (a member is found by email).
     await Promise.all([admin, dealer, otherDealer, member, outsider].map((user) => call("GET", "/tune-files", user)));

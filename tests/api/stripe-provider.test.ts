@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { dealerProfiles, orders } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { carMaker } from "./support/flashing-setup";
-import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUser, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { readyPayouts } from "./support/payments-setup";
 import { requestsTo } from "./support/requests";
 
@@ -86,7 +86,7 @@ describe.each(apiDatabases)("the Stripe provider against a local stub on %s", (k
       STRIPE_API_URL: url,
     });
     app = test.app;
-    const [admin, dealer] = await Promise.all([createUser(test, "admin"), createUser(test, "dealer")]);
+    const [admin, dealer] = await createUsers(test, ["admin", "dealer"]);
     customer = await createUser(test, "customer");
     await Promise.all([admin, dealer, customer].map((user) => call("GET", "/tune-files", user)));
     await app.ctx.db

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tuneFilePurchases, tuneFiles, userVehicles } from "../../server/db/schema";
 import { QueryEscapedTransactionError } from "../../server/db/transaction-guard";
 import { generateDemo } from "../../server/seed/generator";
-import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 4, patchEntries: 2, firmwareId: "STUCK64K" });
@@ -59,12 +59,7 @@ describe.each(apiDatabases)("a stuck request on %s", (kind) => {
         return reply.status(201).send({ stored: true });
       }),
     );
-    [admin, dealer, otherDealer, buyer] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer"),
-      createUser(test, "dealer"),
-      createUser(test, "customer"),
-    ]);
+    [admin, dealer, otherDealer, buyer] = await createUsers(test, ["admin", "dealer", "dealer", "customer"]);
     await storeFirmware(admin, demo);
     await call("GET", "/tune-files", buyer);
     const created = await upload("/tune-files", dealer, demo.tune.image, { title: "Stage 1" });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixAll, readItem, writeItem } from "../../domain/tune";
 import { userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { readyPayouts } from "./support/payments-setup";
 import { requestsTo } from "./support/requests";
 
@@ -41,12 +41,7 @@ describe.each(apiDatabases)("tune viewer API on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, customer, stranger] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer"),
-      createUser(test, "customer"),
-      createUser(test, "customer"),
-    ]);
+    [admin, dealer, customer, stranger] = await createUsers(test, ["admin", "dealer", "customer", "customer"]);
     await storeFirmware(admin, demo);
     await storeFirmware(admin, other, { stock: false });
     await storeFirmware(admin, bare, { stock: false, overrides: { definition: undefined } });

@@ -17,7 +17,7 @@ import {
   userVehicles,
 } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { bearer, bothDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { bearer, bothDatabases, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { multipart } from "./support/multipart";
 import { readyPayouts } from "./support/payments-setup";
 import { firmwareRecordOf, requestsTo } from "./support/requests";
@@ -63,12 +63,12 @@ describe.each(bothDatabases)("tune files API on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, otherDealer, customer, stranger] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer"),
-      createUser(test, "dealer"),
-      createUser(test, "customer"),
-      createUser(test, "customer"),
+    [admin, dealer, otherDealer, customer, stranger] = await createUsers(test, [
+      "admin",
+      "dealer",
+      "dealer",
+      "customer",
+      "customer",
     ]);
     firmwareRecordId = await storeFirmware(admin, demo);
     await storeFirmware(admin, other, { stock: false });

@@ -24,7 +24,7 @@ import { generateDemo } from "../../server/seed/generator";
 import { acceptSilentDeliveries } from "../../server/services/tuning-requests";
 import { listen } from "./support/event-stream-client";
 import { carMaker } from "./support/flashing-setup";
-import { apiDatabases, bearer, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, bearer, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { readyPayouts } from "./support/payments-setup";
 import { requestsTo } from "./support/requests";
 
@@ -118,12 +118,12 @@ describe.each(apiDatabases)("tuning requests on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, otherDealer, customer, stranger] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer", "Ticket Dealer"),
-      createUser(test, "dealer", "Other Dealer"),
-      createUser(test, "customer", "Ticket Customer"),
-      createUser(test, "customer"),
+    [admin, dealer, otherDealer, customer, stranger] = await createUsers(test, [
+      "admin",
+      ["dealer", "Ticket Dealer"],
+      ["dealer", "Other Dealer"],
+      ["customer", "Ticket Customer"],
+      "customer",
     ]);
     await Promise.all([admin, dealer, otherDealer, customer, stranger].map((user) => call("GET", "/tune-files", user)));
     const [profile] = await app.ctx.db

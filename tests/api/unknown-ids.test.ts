@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResource, apiPaths, apiRoutes } from "../../contracts/api-paths";
-import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const UNKNOWN = "0b7e2f4c-1d3a-4e5b-9c6d-7e8f9a0b1c2d";
@@ -52,11 +52,7 @@ describe.each(apiDatabases)("an id that names nothing on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [users.admin, users.customer, users.dealer] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "customer"),
-      createUser(test, "dealer"),
-    ]);
+    [users.admin, users.customer, users.dealer] = await createUsers(test, ["admin", "customer", "dealer"]);
     for (const user of Object.values(users)) await call("GET", "/auth/account", user);
   });
   afterAll(async () => test?.close());

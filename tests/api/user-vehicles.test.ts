@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VehicleConnect } from "../../contracts/user-vehicles";
 import { supportedVehicles, userVehicles, vehicleSnapshots } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { apiDatabases, createUser, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 6, patchEntries: 2, firmwareId: "VEH64K" });
@@ -46,12 +46,12 @@ describe.each(apiDatabases)("vehicles API on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, otherDealer, customer, stranger] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer", "Dealer Dan"),
-      createUser(test, "dealer"),
-      createUser(test, "customer", "Carla Customer"),
-      createUser(test, "customer"),
+    [admin, dealer, otherDealer, customer, stranger] = await createUsers(test, [
+      "admin",
+      ["dealer", "Dealer Dan"],
+      "dealer",
+      ["customer", "Carla Customer"],
+      "customer",
     ]);
     await storeFirmware(admin, demo);
     await Promise.all([customer, stranger, dealer, otherDealer].map((user) => call("GET", "/tune-files", user)));

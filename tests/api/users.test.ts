@@ -11,6 +11,7 @@ import {
   apiDatabases,
   bearer,
   createUser,
+  createUsers,
   signIn,
   startTestApp,
   type TestApp,
@@ -56,10 +57,10 @@ describe.each(apiDatabases)("users: admins manage accounts on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, customer, dealer] = await Promise.all([
-      createUser(test, "admin", "Support Admin"),
-      createUser(test, "customer", "Carla Customer"),
-      createUser(test, "dealer", "Dora Dealer"),
+    [admin, customer, dealer] = await createUsers(test, [
+      ["admin", "Support Admin"],
+      ["customer", "Carla Customer"],
+      ["dealer", "Dora Dealer"],
     ]);
     // Each signs in once: the users table mirrors them.
     await Promise.all([admin, customer, dealer].map((user) => call("GET", "/auth/account", user)));

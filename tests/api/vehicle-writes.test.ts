@@ -23,7 +23,7 @@ import { DEFAULT_DYNO_PROFILE } from "../../contracts/data-logs";
 import { applyPatches } from "../../domain/tune";
 import { bakedTuneFiles, dataLogs, flashLogs, tuneFilePurchases, userVehicles } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { bothDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { bothDatabases, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
 import { requestsTo } from "./support/requests";
 
 const demo = generateDemo({ size: 64 * 1024, itemCount: 8, patchEntries: 8, firmwareId: "WRITE64K" });
@@ -93,12 +93,7 @@ describe.each(bothDatabases)("writes on a vehicle on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     app = test.app;
-    [admin, dealer, strangerDealer, customer] = await Promise.all([
-      createUser(test, "admin"),
-      createUser(test, "dealer"),
-      createUser(test, "dealer"),
-      createUser(test, "customer"),
-    ]);
+    [admin, dealer, strangerDealer, customer] = await createUsers(test, ["admin", "dealer", "dealer", "customer"]);
     await storeFirmware(admin, demo);
     await storeFirmware(admin, other, { stock: false });
     // Users reach the mirror on their first request; the vehicle row needs its owner there.
