@@ -14,6 +14,7 @@ export type { TextEncodingName } from "./encoding";
 export { LogParseError, type LogParseErrorCode } from "./errors";
 export { parseLog } from "./parse";
 export {
+  type AsyncDeflate,
   type ColumnsLayout,
   type Deflate,
   deserializeColumns,
@@ -21,6 +22,7 @@ export {
   readColumnsLayout,
   selectChannels,
   serializeColumns,
+  serializeColumnsConcurrently,
 } from "./serialize";
 export { FORMAT_IDS, type FormatId, type LogChannel, type LogMeta, type ParsedLog, type ParseOptions } from "./types";
 

@@ -35,6 +35,7 @@ import type { ParsedLog } from "./types";
 /** Compresses (raw DEFLATE) or inflates one array; the caller's zlib. */
 export type Deflate = (bytes: Uint8Array) => Uint8Array;
 export type Inflate = (bytes: Uint8Array) => Uint8Array;
+export type AsyncDeflate = (bytes: Uint8Array) => Promise<Uint8Array>;
 
 const MAGIC = 0x434c5054; // "TPLC" read as a little-endian u32
 const VERSION = 3;
@@ -63,28 +64,50 @@ function assertLittleEndian(): void {
   }
 }
 
+/** The arrays of `log` coded for storage (time first), before any compression. */
+function codedArrays(log: ParsedLog): { encodings: Encodings; arrays: Uint8Array[] } {
+  const rows = log.rowCount;
+  const time = encodeTime(log.time.subarray(0, rows));
+  const columns = log.columns.map((column) => encodeChannel(column.subarray(0, rows)));
+  const bytesOf = (column: EncodedColumn) =>
+    new Uint8Array(column.codes.buffer, column.codes.byteOffset, rows * BYTES_PER_CODE[column.encoding.type]);
+  return {
+    encodings: { time: time.encoding, columns: columns.map((column) => column.encoding) },
+    arrays: [time, ...columns].map(bytesOf),
+  };
+}
+
+/** The form of `log` around `arrays` as stored: deflated ones (version 3) or the coded ones (version 2). */
+function formOf(log: ParsedLog, encodings: Encodings, arrays: Uint8Array[], deflated: boolean): Uint8Array {
+  const stored = deflated
+    ? { time: arrays[0].length, columns: arrays.slice(1).map((array) => array.length) }
+    : undefined;
+  const { format, meta, rowCount, durationSeconds, channels, warnings } = log;
+  return writeForm(
+    { format, meta, rowCount, durationSeconds, channels, warnings, encodings, ...(stored && { stored }) },
+    log.rowCount,
+    arrays,
+  );
+}
+
 /**
  * The columnar form of `log`: version 3 with each array deflated by `deflate`, or version 2 (arrays
  * as they are) without it.
  */
 export function serializeColumns(log: ParsedLog, deflate?: Deflate): Uint8Array {
   assertLittleEndian();
-  const rows = log.rowCount;
-  const time = encodeTime(log.time.subarray(0, rows));
-  const columns = log.columns.map((column) => encodeChannel(column.subarray(0, rows)));
-  const encodings: Encodings = { time: time.encoding, columns: columns.map((column) => column.encoding) };
-  const bytesOf = (column: EncodedColumn) =>
-    new Uint8Array(column.codes.buffer, column.codes.byteOffset, rows * BYTES_PER_CODE[column.encoding.type]);
-  const arrays = [time, ...columns].map((column) => (deflate ? deflate(bytesOf(column)) : bytesOf(column)));
-  const stored = deflate
-    ? { time: arrays[0].length, columns: arrays.slice(1).map((array) => array.length) }
-    : undefined;
-  const { format, meta, rowCount, durationSeconds, channels, warnings } = log;
-  return writeForm(
-    { format, meta, rowCount, durationSeconds, channels, warnings, encodings, ...(stored && { stored }) },
-    rows,
-    arrays,
-  );
+  const { encodings, arrays } = codedArrays(log);
+  return formOf(log, encodings, deflate ? arrays.map(deflate) : arrays, Boolean(deflate));
+}
+
+/**
+ * The same version 3 form, every array handed to `deflate` at once: a zlib with a thread pool
+ * (Node's asynchronous one) compresses them side by side instead of one after another.
+ */
+export async function serializeColumnsConcurrently(log: ParsedLog, deflate: AsyncDeflate): Promise<Uint8Array> {
+  assertLittleEndian();
+  const { encodings, arrays } = codedArrays(log);
+  return formOf(log, encodings, await Promise.all(arrays.map((array) => deflate(array))), true);
 }
 
 /** Writes the preamble, `header` and `arrays` (time first, as stored) into one form. */

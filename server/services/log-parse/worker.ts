@@ -4,12 +4,14 @@
  */
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
+import { promisify } from "node:util";
 import { parentPort, workerData } from "node:worker_threads";
-import { deflateRawSync, gunzipSync } from "node:zlib";
-import { LogParseError, parseLog, serializeColumns } from "../../../domain/logs";
+import { deflateRaw, gunzipSync } from "node:zlib";
+import { LogParseError, parseLog, serializeColumnsConcurrently } from "../../../domain/logs";
 import type { ParseJob, ParseOutcome } from "./index";
 
 const job = workerData as ParseJob;
+const deflateRawAsync = promisify(deflateRaw);
 
 /** What a gzip upload may unpack to: the parser holds the unpacked log in memory. */
 const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
@@ -35,8 +37,9 @@ async function run(): Promise<ParseOutcome> {
       (job.companions ?? []).map(async (c) => ({ name: c.name, bytes: await readFile(c.path) })),
     );
     const log = parseLog(await readFile(job.inputPath), { companions, gunzip });
-    // Each array deflated on its own (domain/logs/serialize.ts): the chart view still fetches one by range.
-    const columns = serializeColumns(log, (bytes) => deflateRawSync(bytes));
+    // Each array deflated on its own (domain/logs/serialize.ts): the chart view still fetches one by
+    // range. All of them go to zlib's thread pool at once, so they compress side by side.
+    const columns = await serializeColumnsConcurrently(log, deflateRawAsync);
     await writeFile(job.columnsPath, columns);
     const { format, meta, rowCount, durationSeconds, channels, warnings } = log;
     return {

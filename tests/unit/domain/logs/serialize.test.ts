@@ -1,6 +1,12 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { deserializeColumns, parseLog, readColumnsLayout, serializeColumns } from "../../../../domain/logs";
+import {
+  deserializeColumns,
+  parseLog,
+  readColumnsLayout,
+  serializeColumns,
+  serializeColumnsConcurrently,
+} from "../../../../domain/logs";
 import { codesOf, decodeColumn } from "../../../../domain/logs/column-codes";
 import { arrayCodes, deserializeEncoded, selectChannels, storedBytes } from "../../../../domain/logs/serialize";
 import type { ParsedLog } from "../../../../domain/logs/types";
@@ -157,6 +163,16 @@ describe("columnar serialization", () => {
       back.columns.forEach((column, i) => {
         expect(Array.from(column).map(String)).toEqual(Array.from(ecumaster.columns[i]).map(String));
       });
+    });
+
+    it("writes the same bytes when the arrays are deflated concurrently, each handed to the zlib once", async () => {
+      const handed: number[] = [];
+      const bytes = await serializeColumnsConcurrently(ecumaster, async (array) => {
+        handed.push(array.length);
+        return deflate(array);
+      });
+      expect(handed).toHaveLength(ecumaster.channels.length + 1);
+      expect(Buffer.compare(bytes, serializeColumns(ecumaster, deflate))).toBe(0);
     });
 
     it("tells each array's stored place from the header, so one channel is fetched by range and inflated alone", () => {
