@@ -141,7 +141,7 @@ export function xyPointsToDraw(input: XyInput, maxPoints: number): Uint32Array {
   if (!Number.isInteger(maxPoints) || maxPoints < 2)
     throw new LogAnalysisError("maxPoints", `maxPoints must be a whole number of at least 2, got ${maxPoints}`);
   const { x, y, mask } = input;
-  const kept = (i: number) => (!mask || mask[i] !== 0) && !Number.isNaN(x[i]) && !Number.isNaN(y[i]);
+  const kept = (i: number) => (mask === undefined || mask[i] !== 0) && !Number.isNaN(x[i]) && !Number.isNaN(y[i]);
   let [xMin, xMax] = [Infinity, -Infinity];
   for (let i = 0; i < x.length; i++) {
     if (!kept(i)) continue;
