@@ -119,6 +119,18 @@ describe("pull detection", () => {
     expect(pullRanges({ time, rpm, throttle: closed }, { minPedal: 25 })).toEqual([[30, 70]]);
   });
 
+  it("keeps a pull whole over a gap in the engine speed, and breaks it where the pedal is a gap", () => {
+    const gappy = rpm.map((v, i) => (i === 50 ? NaN : v));
+    expect(pullRanges({ time, rpm: gappy })).toEqual([[30, 70]]);
+    // Nothing is known of the pedal at sample 50 (5 s): the climbs before (3–4.9 s) and after
+    // (5.1–7 s) are each long and wide enough to be a pull.
+    const pedal = open.map((v, i) => (i === 50 ? NaN : v));
+    expect(pullRanges({ time, rpm, pedal })).toEqual([
+      [30, 49],
+      [51, 70],
+    ]);
+  });
+
   it("splits a pull where the logger stopped for longer than the largest gap", () => {
     // The logger stops for 5 s at 5 s: the climb before (3–4.9 s) and after (10–12 s) are two pulls.
     const gapped = time.map((t) => (t >= 5 ? t + 5 : t));
