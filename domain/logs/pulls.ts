@@ -8,7 +8,7 @@
  * positive degrees must be negated by the caller.
  */
 import { checkLength, LogAnalysisError } from "./analysis-error";
-import { derivative, samplesIn, smooth } from "./signal";
+import { derivativeAt, samplesIn, smooth } from "./signal";
 
 export interface PullThresholds {
   /** Pedal (else throttle) at or above this many % counts as wide open; unused when neither is logged. */
@@ -109,8 +109,9 @@ function checkInput(input: PullInput): void {
   input.corrections?.forEach((c, k) => {
     checkLength(`corrections[${k}]`, c.values, rows);
   });
+  const { time } = input;
   for (let i = 1; i < rows; i++) {
-    if (!(input.time[i] >= input.time[i - 1]))
+    if (!(time[i] >= time[i - 1]))
       throw new LogAnalysisError("time", `time must be ascending: row ${i} is before row ${i - 1}`);
   }
 }
@@ -127,11 +128,11 @@ export function pullRanges(input: PullInput, given: Partial<PullThresholds> = {}
     (extreme(time, boost, start, end, true)?.value ?? -Infinity) >= minPeakBoost;
   const half = samplesIn(time, thresholds.smoothSeconds);
   const rpmSmooth = smooth(input.rpm, half);
-  const rpmRate = derivative(time, rpmSmooth);
   const demand = input.pedal ?? input.throttle;
-  const open = (i: number) => !demand || demand[i] >= thresholds.minPedal;
+  const { minPedal, maxGapSeconds, minRpmRate } = thresholds;
+  const open = (i: number) => !demand || demand[i] >= minPedal;
   // Sample i follows sample i - 1 within one pull: no gap between them and the pedal still open.
-  const joins = (i: number) => time[i] - time[i - 1] <= thresholds.maxGapSeconds && open(i) && open(i - 1);
+  const joins = (i: number) => time[i] - time[i - 1] <= maxGapSeconds && open(i) && open(i - 1);
   const ranges: Array<[number, number]> = [];
   let start = -1;
   const close = (end: number) => {
@@ -144,9 +145,10 @@ export function pullRanges(input: PullInput, given: Partial<PullThresholds> = {}
       ranges.push(sharpen(input.rpm, start, end, half, joins));
     start = -1;
   };
+  // The row loop reads the demand array itself rather than through open(), as it runs once per row.
   for (let i = 0; i < time.length; i++) {
-    if (start >= 0 && time[i] - time[i - 1] > thresholds.maxGapSeconds) close(i - 1);
-    const rising = rpmRate[i] > thresholds.minRpmRate && open(i);
+    if (start >= 0 && time[i] - time[i - 1] > maxGapSeconds) close(i - 1);
+    const rising = derivativeAt(time, rpmSmooth, i) > minRpmRate && (demand === undefined || demand[i] >= minPedal);
     if (rising && start < 0) start = i;
     else if (!rising && start >= 0) close(i - 1);
   }
@@ -192,13 +194,13 @@ function extreme(
   end: number,
   highest: boolean,
 ): TimedValue | null {
-  let best: TimedValue | null = null;
+  let best = -1;
   for (let i = start; i <= end; i++) {
     const v = values[i];
     if (Number.isNaN(v)) continue;
-    if (!best || (highest ? v > best.value : v < best.value)) best = { value: v, time: time[i] };
+    if (best < 0 || (highest ? v > values[best] : v < values[best])) best = i;
   }
-  return best;
+  return best < 0 ? null : { value: values[best], time: time[best] };
 }
 
 /** The most common whole gear in [start, end]; null when none is logged. */

@@ -6,20 +6,24 @@ export function smooth(values: ArrayLike<number>, half: number): Float64Array {
   const out = new Float64Array(n);
   let sum = 0;
   let count = 0;
-  let lo = 0;
-  let hi = -1;
+  for (let j = 0; j < Math.min(half, n); j++) {
+    const v = values[j];
+    if (!Number.isNaN(v)) {
+      sum += v;
+      count++;
+    }
+  }
+  // The window [i - half, i + half] gains one sample at its front and loses one at its back.
   for (let i = 0; i < n; i++) {
-    const from = Math.max(0, i - half);
-    const to = Math.min(n - 1, i + half);
-    while (hi < to) {
-      const v = values[++hi];
+    if (i + half < n) {
+      const v = values[i + half];
       if (!Number.isNaN(v)) {
         sum += v;
         count++;
       }
     }
-    while (lo < from) {
-      const v = values[lo++];
+    if (i - half - 1 >= 0) {
+      const v = values[i - half - 1];
       if (!Number.isNaN(v)) {
         sum -= v;
         count--;
@@ -30,16 +34,18 @@ export function smooth(values: ArrayLike<number>, half: number): Float64Array {
   return out;
 }
 
-/** Central differences dv/dt (one-sided at the ends). */
+/** dv/dt at sample i by central differences (one-sided at the ends); NaN where no time passes. */
+export function derivativeAt(time: ArrayLike<number>, values: ArrayLike<number>, i: number): number {
+  const a = i > 0 ? i - 1 : 0;
+  const b = i < values.length - 1 ? i + 1 : values.length - 1;
+  const dt = time[b] - time[a];
+  return dt > 0 ? (values[b] - values[a]) / dt : NaN;
+}
+
+/** dv/dt at every sample (derivativeAt). */
 export function derivative(time: ArrayLike<number>, values: ArrayLike<number>): Float64Array {
-  const n = values.length;
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const a = Math.max(0, i - 1);
-    const b = Math.min(n - 1, i + 1);
-    const dt = time[b] - time[a];
-    out[i] = dt > 0 ? (values[b] - values[a]) / dt : NaN;
-  }
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = derivativeAt(time, values, i);
   return out;
 }
 

@@ -4,6 +4,8 @@ import { derivative, samplesIn, smooth } from "../../../../domain/logs/signal";
 describe("signal helpers", () => {
   it("smooths without letting gaps in", () => {
     expect([...smooth([1, 2, 3, NaN, 5], 1)]).toEqual([1.5, 2, 2.5, 4, 5]);
+    expect([...smooth([1, 3], 5)]).toEqual([2, 2]);
+    expect([...smooth([NaN, NaN, 4], 1)]).toEqual([NaN, 4, 4]);
   });
 
   it("takes central differences, one-sided at the ends", () => {
