@@ -21,7 +21,10 @@ export interface PullThresholds {
   minRpmRate: number;
   /** Engine speed is averaged over this long each side of a sample before its rate is taken (s). */
   smoothSeconds: number;
-  /** Samples further apart than this (s) belong to different pulls: the logger stopped in between. */
+  /**
+   * Samples further apart than this (s) belong to different pulls: the logger stopped in between.
+   * Time that runs backwards (a logger restarted; the parser keeps such files) breaks a pull too.
+   */
   maxGapSeconds: number;
   /**
    * With a boost channel, a pull's peak boost reaches at least this (in the channel's unit); it tells
@@ -40,7 +43,7 @@ export const DEFAULT_PULL_THRESHOLDS: Readonly<PullThresholds> = {
 };
 
 export interface PullInput {
-  /** Seconds, ascending. */
+  /** Seconds; ascending but for restarts (see maxGapSeconds). */
   time: ArrayLike<number>;
   rpm: ArrayLike<number>;
   throttle?: ArrayLike<number>;
@@ -109,11 +112,6 @@ function checkInput(input: PullInput): void {
   input.corrections?.forEach((c, k) => {
     checkLength(`corrections[${k}]`, c.values, rows);
   });
-  const { time } = input;
-  for (let i = 1; i < rows; i++) {
-    if (!(time[i] >= time[i - 1]))
-      throw new LogAnalysisError("time", `time must be ascending: row ${i} is before row ${i - 1}`);
-  }
 }
 
 /** Index ranges [start, end] (inclusive) of every pull, by the thresholds. */
@@ -131,8 +129,10 @@ export function pullRanges(input: PullInput, given: Partial<PullThresholds> = {}
   const demand = input.pedal ?? input.throttle;
   const { minPedal, maxGapSeconds, minRpmRate } = thresholds;
   const open = (i: number) => !demand || demand[i] >= minPedal;
-  // Sample i follows sample i - 1 within one pull: no gap between them and the pedal still open.
-  const joins = (i: number) => time[i] - time[i - 1] <= maxGapSeconds && open(i) && open(i - 1);
+  // Sample i can follow sample i - 1 in one pull: time moved forward, by no more than the largest gap,
+  // and (joins) the pedal stayed open.
+  const steps = (i: number) => time[i] - time[i - 1] >= 0 && time[i] - time[i - 1] <= maxGapSeconds;
+  const joins = (i: number) => steps(i) && open(i) && open(i - 1);
   const ranges: Array<[number, number]> = [];
   let start = -1;
   const close = (end: number) => {
@@ -147,7 +147,7 @@ export function pullRanges(input: PullInput, given: Partial<PullThresholds> = {}
   };
   // The row loop reads the demand array itself rather than through open(), as it runs once per row.
   for (let i = 0; i < time.length; i++) {
-    if (start >= 0 && time[i] - time[i - 1] > maxGapSeconds) close(i - 1);
+    if (start >= 0 && !steps(i)) close(i - 1);
     const rising = derivativeAt(time, rpmSmooth, i) > minRpmRate && (demand === undefined || demand[i] >= minPedal);
     if (rising && start < 0) start = i;
     else if (!rising && start >= 0) close(i - 1);
