@@ -1,11 +1,22 @@
-/** A syntax tree compiled to closures, and the compiled expression that evaluates them per sample or per column. */
+/**
+ * A syntax tree compiled to closures, and the compiled expression that evaluates them per sample or
+ * per column. The closures take a row number and read their variables through a binding: one
+ * reads a scope object (a single sample), the other reads the columns' typed arrays at that row,
+ * so a million-row column costs no object writes or keyed lookups per sample.
+ */
 import { ExpressionError } from "./errors";
 import { parseExpression } from "./parser";
 import type { BinaryOperator, Expr, Span } from "./syntax-tree";
 
 export type Scope = Readonly<Record<string, number>>;
 
-type Evaluator = (scope: Scope, prev: Scope | undefined) => number;
+type Evaluator = (row: number) => number;
+
+/** Where variables are read from: the current and the previous sample of `name`. */
+interface Binding {
+  current(name: string, node: Span): Evaluator;
+  previous(name: string): Evaluator;
+}
 
 interface FunctionSpec {
   minArgs: number;
@@ -42,6 +53,8 @@ const BINARY: Record<BinaryOperator, (a: number, b: number) => number> = {
   ">=": (a, b) => (a >= b ? 1 : 0),
   "==": (a, b) => (a === b ? 1 : 0),
   "!=": (a, b) => (a !== b ? 1 : 0),
+  "&&": (a, b) => (a && b ? 1 : 0),
+  "||": (a, b) => (a || b ? 1 : 0),
 };
 
 /** A compiled node: `constant` is set when the subtree does not depend on any variable. */
@@ -57,7 +70,10 @@ function constant(value: number): Compiled {
 class Compiler {
   readonly variables: string[] = [];
 
-  constructor(private readonly allowed: ReadonlySet<string> | undefined) {}
+  constructor(
+    private readonly allowed: ReadonlySet<string> | undefined,
+    private readonly binding: Binding,
+  ) {}
 
   private noteVariable(name: string, node: Span): void {
     if (this.allowed && !this.allowed.has(name)) {
@@ -72,23 +88,18 @@ class Compiler {
         return constant(node.value);
       case "variable": {
         this.noteVariable(node.name, node);
-        const { name, position, length } = node;
-        return {
-          run: (scope) => {
-            const value = scope[name];
-            // A typeof test rather than `=== undefined`: names like `constructor` would otherwise reach Object.prototype.
-            if (typeof value !== "number")
-              throw new ExpressionError(`Variable '${name}' has no value`, position, length);
-            return value;
-          },
-        };
+        return { run: this.binding.current(node.name, node) };
       }
       case "unary": {
         const argument = this.compile(node.argument);
         if (node.operator === "+") return argument;
-        if (argument.constant !== undefined) return constant(-argument.constant);
         const run = argument.run;
-        return { run: (s, p) => -run(s, p) };
+        if (node.operator === "!") {
+          if (argument.constant !== undefined) return constant(argument.constant ? 0 : 1);
+          return { run: (i) => (run(i) ? 0 : 1) };
+        }
+        if (argument.constant !== undefined) return constant(-argument.constant);
+        return { run: (i) => -run(i) };
       }
       case "binary":
         return this.binary(node.operator, this.compile(node.left), this.compile(node.right));
@@ -100,7 +111,7 @@ class Compiler {
         const t = test.run;
         const c = consequent.run;
         const a = alternate.run;
-        return { run: (s, p) => (t(s, p) ? c(s, p) : a(s, p)) };
+        return { run: (i) => (t(i) ? c(i) : a(i)) };
       }
       case "call":
         return this.call(node);
@@ -114,17 +125,31 @@ class Compiler {
     const r = right.run;
     // The four common scaling operators get their own closures: calling through `op`
     // costs a second indirect call per node, which shows on a million log samples.
+    // Comparisons and the logical operators get theirs too, as filters over a log are made of them;
+    // `&&` and `||` do not evaluate their right side when the left decides.
     switch (operator) {
       case "+":
-        return { run: (s, p) => l(s, p) + r(s, p) };
+        return { run: (i) => l(i) + r(i) };
       case "-":
-        return { run: (s, p) => l(s, p) - r(s, p) };
+        return { run: (i) => l(i) - r(i) };
       case "*":
-        return { run: (s, p) => l(s, p) * r(s, p) };
+        return { run: (i) => l(i) * r(i) };
       case "/":
-        return { run: (s, p) => l(s, p) / r(s, p) };
+        return { run: (i) => l(i) / r(i) };
+      case "<":
+        return { run: (i) => (l(i) < r(i) ? 1 : 0) };
+      case "<=":
+        return { run: (i) => (l(i) <= r(i) ? 1 : 0) };
+      case ">":
+        return { run: (i) => (l(i) > r(i) ? 1 : 0) };
+      case ">=":
+        return { run: (i) => (l(i) >= r(i) ? 1 : 0) };
+      case "&&":
+        return { run: (i) => (l(i) && r(i) ? 1 : 0) };
+      case "||":
+        return { run: (i) => (l(i) || r(i) ? 1 : 0) };
       default:
-        return { run: (s, p) => op(l(s, p), r(s, p)) };
+        return { run: (i) => op(l(i), r(i)) };
     }
   }
 
@@ -154,28 +179,28 @@ class Compiler {
     if (spec.unary) {
       const f = spec.unary;
       const a = runs[0];
-      run = (s, p) => f(a(s, p));
+      run = (i) => f(a(i));
     } else if (node.callee === "pow") {
       const [a, b] = runs;
-      run = (s, p) => a(s, p) ** b(s, p);
+      run = (i) => a(i) ** b(i);
     } else if (node.callee === "clamp") {
       const [x, lo, hi] = runs;
-      run = (s, p) => Math.min(Math.max(x(s, p), lo(s, p)), hi(s, p));
+      run = (i) => Math.min(Math.max(x(i), lo(i)), hi(i));
     } else {
       const pick = node.callee === "min" ? Math.min : Math.max;
       if (runs.length === 1) run = runs[0];
       else if (runs.length === 2) {
         const [a, b] = runs;
-        run = (s, p) => pick(a(s, p), b(s, p));
+        run = (i) => pick(a(i), b(i));
       } else {
-        run = (s, p) => {
-          let result = runs[0](s, p);
-          for (let i = 1; i < runs.length; i++) result = pick(result, runs[i](s, p));
+        run = (row) => {
+          let result = runs[0](row);
+          for (let k = 1; k < runs.length; k++) result = pick(result, runs[k](row));
           return result;
         };
       }
     }
-    return allConstant ? constant(run({}, undefined)) : { run };
+    return allConstant ? constant(run(0)) : { run };
   }
 
   private prev(arg: Expr): Compiled {
@@ -183,13 +208,7 @@ class Compiler {
       throw new ExpressionError(`prev() takes a variable name at ${arg.position}`, arg.position, arg.length);
     }
     this.noteVariable(arg.name, arg);
-    const name = arg.name;
-    return {
-      run: (_scope, prev) => {
-        const value = prev?.[name];
-        return typeof value === "number" ? value : NaN;
-      },
-    };
+    return { run: this.binding.previous(arg.name) };
   }
 }
 
@@ -211,40 +230,88 @@ export interface CompiledExpression {
    * feeding prev() from the previous row. Every variable must have a column.
    */
   evaluateColumns(columns: Readonly<Record<string, ArrayLike<number>>>, length: number): Float64Array;
+  /**
+   * The expression as a function of a row of equally long columns, for loops that want each row's
+   * value without a column of results (a filter's mask). The columns are checked as evaluateColumns does.
+   */
+  bindColumns(columns: Readonly<Record<string, ArrayLike<number>>>, length: number): (row: number) => number;
+}
+
+/** Variables read from one sample's scope (and the previous sample's, for prev()). */
+function scopeBinding(): { binding: Binding; set(scope: Scope, prev: Scope | undefined): void } {
+  let current: Scope = {};
+  let previous: Scope | undefined;
+  return {
+    set(scope, prev) {
+      current = scope;
+      previous = prev;
+    },
+    binding: {
+      current:
+        (name, { position, length }) =>
+        () => {
+          const value = current[name];
+          // A typeof test rather than `=== undefined`: names like `constructor` would otherwise reach Object.prototype.
+          if (typeof value !== "number") throw new ExpressionError(`Variable '${name}' has no value`, position, length);
+          return value;
+        },
+      previous: (name) => () => {
+        const value = previous?.[name];
+        return typeof value === "number" ? value : NaN;
+      },
+    },
+  };
+}
+
+/** Variables read from equally long columns at the row evaluated; prev() is NaN on the first row. */
+function columnBinding(columns: ReadonlyMap<string, ArrayLike<number>>): Binding {
+  const columnOf = (name: string) => columns.get(name) as ArrayLike<number>;
+  return {
+    current: (name) => {
+      const column = columnOf(name);
+      return (i) => column[i];
+    },
+    previous: (name) => {
+      const column = columnOf(name);
+      return (i) => (i > 0 ? column[i - 1] : NaN);
+    },
+  };
 }
 
 /** Parses and compiles `src`; throws ExpressionError for syntax, unknown names and argument counts. */
 export function compileExpression(src: string, options: CompileOptions = {}): CompiledExpression {
   const ast = parseExpression(src);
-  const compiler = new Compiler(options.variables ? new Set(options.variables) : undefined);
+  const allowed = options.variables ? new Set(options.variables) : undefined;
+  const scope = scopeBinding();
+  const compiler = new Compiler(allowed, scope.binding);
   const compiled = compiler.compile(ast);
   const variables = compiler.variables;
   const run = compiled.run;
+  const bindColumns = (columns: Readonly<Record<string, ArrayLike<number>>>, length: number): Evaluator => {
+    const sources = new Map<string, ArrayLike<number>>();
+    for (const name of variables) {
+      const column = Object.hasOwn(columns, name) ? columns[name] : undefined;
+      if (!column) throw new ExpressionError(`No column for variable '${name}'`, 0, src.length);
+      if (column.length < length) {
+        throw new ExpressionError(`Column '${name}' has ${column.length} values, expected ${length}`, 0, src.length);
+      }
+      sources.set(name, column);
+    }
+    return new Compiler(allowed, columnBinding(sources)).compile(ast).run;
+  };
   return {
     source: src,
     variables,
     constant: compiled.constant,
-    evaluate: (scope, prev) => run(scope, prev),
+    evaluate: (values, prev) => {
+      scope.set(values, prev);
+      return run(0);
+    },
+    bindColumns,
     evaluateColumns(columns, length) {
-      const sources = variables.map((name) => {
-        const column = Object.hasOwn(columns, name) ? columns[name] : undefined;
-        if (!column) throw new ExpressionError(`No column for variable '${name}'`, 0, src.length);
-        if (column.length < length) {
-          throw new ExpressionError(`Column '${name}' has ${column.length} values, expected ${length}`, 0, src.length);
-        }
-        return column;
-      });
+      const row = bindColumns(columns, length);
       const out = new Float64Array(length);
-      // Two rows swap roles each sample so that no object is allocated per sample.
-      let current: Record<string, number> = {};
-      let previous: Record<string, number> = {};
-      for (let i = 0; i < length; i++) {
-        for (let v = 0; v < variables.length; v++) current[variables[v]] = sources[v][i];
-        out[i] = run(current, i === 0 ? undefined : previous);
-        const swap = previous;
-        previous = current;
-        current = swap;
-      }
+      for (let i = 0; i < length; i++) out[i] = row(i);
       return out;
     },
   };

@@ -43,7 +43,7 @@ class Parser {
   }
 
   private conditional(): Expr {
-    const test = this.equality();
+    const test = this.logicalOr();
     if (!this.isOperator("?")) return test;
     const question = this.take();
     const consequent = this.conditional();
@@ -69,6 +69,14 @@ class Parser {
     return left;
   }
 
+  private logicalOr(): Expr {
+    return this.binaryLevel(["||"], () => this.logicalAnd());
+  }
+
+  private logicalAnd(): Expr {
+    return this.binaryLevel(["&&"], () => this.equality());
+  }
+
   private equality(): Expr {
     return this.binaryLevel(["==", "!="], () => this.comparison());
   }
@@ -86,10 +94,10 @@ class Parser {
   }
 
   private unary(): Expr {
-    if (this.isOperator("-", "+")) {
+    if (this.isOperator("-", "+", "!")) {
       const token = this.take();
       const argument = this.unary();
-      return { type: "unary", operator: token.text as "-" | "+", argument, position: token.position, length: 1 };
+      return { type: "unary", operator: token.text as "-" | "+" | "!", argument, position: token.position, length: 1 };
     }
     return this.power();
   }

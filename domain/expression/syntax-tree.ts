@@ -1,6 +1,6 @@
 /** The syntax tree the parser builds and the compiler walks. */
 
-export type BinaryOperator = "+" | "-" | "*" | "/" | "%" | "^" | "<" | "<=" | ">" | ">=" | "==" | "!=";
+export type BinaryOperator = "+" | "-" | "*" | "/" | "%" | "^" | "<" | "<=" | ">" | ">=" | "==" | "!=" | "&&" | "||";
 
 /** Every node keeps the span of the token that names it, so errors can point at it. */
 export interface Span {
@@ -11,7 +11,7 @@ export interface Span {
 export type Expr =
   | (Span & { type: "number"; value: number })
   | (Span & { type: "variable"; name: string })
-  | (Span & { type: "unary"; operator: "-" | "+"; argument: Expr })
+  | (Span & { type: "unary"; operator: "-" | "+" | "!"; argument: Expr })
   | (Span & { type: "binary"; operator: BinaryOperator; left: Expr; right: Expr })
   | (Span & { type: "conditional"; test: Expr; consequent: Expr; alternate: Expr })
   | (Span & { type: "call"; callee: string; args: Expr[] });

@@ -7,7 +7,28 @@ export type Token =
   | { kind: "operator"; text: string; position: number }
   | { kind: "end"; text: ""; position: number };
 
-const OPERATORS = ["<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "^", "(", ")", ",", "?", ":", "<", ">"];
+const OPERATORS = [
+  "&&",
+  "||",
+  "<=",
+  ">=",
+  "==",
+  "!=",
+  "!",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "^",
+  "(",
+  ")",
+  ",",
+  "?",
+  ":",
+  "<",
+  ">",
+];
 const NUMBER = /(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)/y;
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/y;
 // A number glued to letters (`2x`, `0x`, `1e`) is a typo, not a product.

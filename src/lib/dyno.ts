@@ -2,18 +2,18 @@
  * Virtual dyno (after ECUxPlot and VW_Flash's "calculate HP"): wheel
  * and crank power and torque per pull, from a log's speed (or rpm with the gear) and a vehicle
  * profile. Pure functions over arrays, so they run anywhere and are tested without a browser.
+ * The pulls are the log view's pull list's (`domain/logs/pulls.ts`), so both name the same runs.
  *
  *   wheel power  P = m·a·v + ½·ρ·Cd·A·v³ + Crr·m·g·v
  *   crank power  P / (1 − driveline loss)
  *   torque       power / engine angular speed (2π·rpm/60)
  */
 import type { DynoProfile } from "../../contracts/data-logs";
+import { DEFAULT_PULL_THRESHOLDS, pullRanges } from "../../domain/logs/pulls";
+import { derivative, samplesIn, smooth } from "../../domain/logs/signal";
 
 const AIR_DENSITY = 1.225; // kg/m³, sea level at 15 °C
 const GRAVITY = 9.81;
-/** A pull is at least this long and spans at least this many rpm; shorter rises are shifts or noise. */
-const MIN_PULL_SECONDS = 1.5;
-const MIN_PULL_RPM = 1000;
 /** Pulls are reported on an rpm grid this fine, so two pulls can be compared point by point. */
 const RPM_STEP = 100;
 
@@ -28,7 +28,7 @@ export interface DynoInput {
   speedMps?: ArrayLike<number>;
   /** Gear number per sample (1-based), or one gear for the whole log. */
   gear?: ArrayLike<number> | number;
-  /** Throttle or pedal in %; when given a pull needs it at or above `minThrottle`. */
+  /** Throttle or pedal in %; when given a pull needs it at or above `minThrottle` (the pull list's `minPedal`). */
   throttle?: ArrayLike<number>;
   minThrottle?: number;
 }
@@ -84,60 +84,6 @@ export function inferGear(rpm: number, speedMps: number, profile: DynoProfile): 
   return bestError < 0.1 ? best + 1 : null;
 }
 
-/** Centred moving average over `half` samples each side; NaN samples are left out of the mean. */
-export function smooth(values: ArrayLike<number>, half: number): Float64Array {
-  const n = values.length;
-  const out = new Float64Array(n);
-  let sum = 0;
-  let count = 0;
-  let lo = 0;
-  let hi = -1;
-  for (let i = 0; i < n; i++) {
-    const from = Math.max(0, i - half);
-    const to = Math.min(n - 1, i + half);
-    while (hi < to) {
-      const v = values[++hi];
-      if (!Number.isNaN(v)) {
-        sum += v;
-        count++;
-      }
-    }
-    while (lo < from) {
-      const v = values[lo++];
-      if (!Number.isNaN(v)) {
-        sum -= v;
-        count--;
-      }
-    }
-    out[i] = count ? sum / count : NaN;
-  }
-  return out;
-}
-
-/** Central differences dv/dt (one-sided at the ends). */
-export function derivative(time: ArrayLike<number>, values: ArrayLike<number>): Float64Array {
-  const n = values.length;
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const a = Math.max(0, i - 1);
-    const b = Math.min(n - 1, i + 1);
-    const dt = time[b] - time[a];
-    out[i] = dt > 0 ? (values[b] - values[a]) / dt : NaN;
-  }
-  return out;
-}
-
-/** Samples per `seconds` at the log's median sample interval (at least 1). */
-function samplesIn(time: ArrayLike<number>, seconds: number): number {
-  const n = Math.min(time.length, 1001);
-  if (n < 2) return 1;
-  const steps: number[] = [];
-  for (let i = 1; i < n; i++) steps.push(time[i] - time[i - 1]);
-  steps.sort((x, y) => x - y);
-  const median = steps[steps.length >> 1];
-  return median > 0 ? Math.max(1, Math.round(seconds / median)) : 1;
-}
-
 /** Wheel power (W) at speed v with acceleration a. */
 export function wheelPowerW(profile: DynoProfile, v: number, a: number): number {
   const inertia = profile.massKg * a * v;
@@ -146,37 +92,12 @@ export function wheelPowerW(profile: DynoProfile, v: number, a: number): number 
   return inertia + aero + rolling;
 }
 
-/** Index ranges [start, end] where rpm rises steadily (with the throttle open, when known). */
-export function findPulls(
-  time: ArrayLike<number>,
-  rpmSmooth: ArrayLike<number>,
-  rpmRate: ArrayLike<number>,
-  throttle?: ArrayLike<number>,
-  minThrottle = 80,
-): Array<[number, number]> {
-  const pulls: Array<[number, number]> = [];
-  let start = -1;
-  const close = (end: number) => {
-    if (start >= 0 && time[end] - time[start] >= MIN_PULL_SECONDS && rpmSmooth[end] - rpmSmooth[start] >= MIN_PULL_RPM)
-      pulls.push([start, end]);
-    start = -1;
-  };
-  for (let i = 0; i < time.length; i++) {
-    const rising = rpmRate[i] > 50 && (!throttle || throttle[i] >= minThrottle);
-    if (rising && start < 0) start = i;
-    else if (!rising && start >= 0) close(i - 1);
-  }
-  if (start >= 0) close(time.length - 1);
-  return pulls;
-}
-
 /** Every pull of the log with its power and torque curves on a 100 rpm grid. */
 export function dynoPulls(input: DynoInput, profile: DynoProfile): DynoPull[] {
   const { time, rpm } = input;
   const n = time.length;
-  const window = samplesIn(time, 0.25);
+  const window = samplesIn(time, DEFAULT_PULL_THRESHOLDS.smoothSeconds);
   const rpmSmooth = smooth(rpm, window);
-  const rpmRate = derivative(time, rpmSmooth);
   const diameter = tyreDiameterM(profile.tyre);
   const gearAt = (i: number): number | null => {
     if (input.gear === undefined) return null;
@@ -195,7 +116,11 @@ export function dynoPulls(input: DynoInput, profile: DynoProfile): DynoPull[] {
   const v = smooth(speed, window);
   const a = smooth(derivative(time, v), window);
 
-  return findPulls(time, rpmSmooth, rpmRate, input.throttle, input.minThrottle).flatMap(([start, end]) => {
+  const ranges = pullRanges(
+    { time, rpm, throttle: input.throttle },
+    input.minThrottle === undefined ? {} : { minPedal: input.minThrottle },
+  );
+  return ranges.flatMap(([start, end]) => {
     const bins = new Map<number, { wheel: number; count: number }>();
     for (let i = start; i <= end; i++) {
       if (!Number.isFinite(v[i]) || !Number.isFinite(a[i]) || !(rpmSmooth[i] > 0)) continue;

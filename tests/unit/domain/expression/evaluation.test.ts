@@ -44,6 +44,30 @@ describe("expression evaluation", () => {
     expect(evaluate("0 ? 1 : 0 ? 2 : 3")).toBe(3);
   });
 
+  it("combines conditions with &&, || and !, giving 1 or 0 and taking NaN as false", () => {
+    expect(evaluate("throttle > 90 && gear >= 3", { throttle: 95, gear: 3 })).toBe(1);
+    expect(evaluate("throttle > 90 && gear >= 3", { throttle: 95, gear: 2 })).toBe(0);
+    expect(evaluate("a || b", { a: 0, b: 7 })).toBe(1);
+    expect(evaluate("a || b", { a: NaN, b: 0 })).toBe(0);
+    expect(evaluate("!a", { a: 0 }) + evaluate("!a", { a: NaN }) + evaluate("!a", { a: 2 })).toBe(2);
+    expect(evaluate("!(1 && 0)")).toBe(1);
+  });
+
+  it("binds && tighter than || and both looser than comparisons", () => {
+    // As in C: `1 || 0 && 0` is `1 || (0 && 0)`, and `2 > 1 && 3 == 3` compares first.
+    expect(evaluate("1 || 0 && 0")).toBe(1);
+    expect(evaluate("(1 || 0) && 0")).toBe(0);
+    expect(evaluate("2 > 1 && 3 == 3")).toBe(1);
+    expect(evaluate("1 && 0 ? 5 : 6")).toBe(6);
+  });
+
+  it("does not evaluate the right side of && or || when the left decides", () => {
+    // The right side names a variable the scope lacks: reading it would throw.
+    expect(evaluate("0 && missing", { zero: 0 })).toBe(0);
+    expect(evaluate("x && missing", { x: 0 })).toBe(0);
+    expect(evaluate("x || missing", { x: 1 })).toBe(1);
+  });
+
   it("provides the documented functions", () => {
     expect(evaluate("min(3, 1, 2)")).toBe(1);
     expect(evaluate("max(3, 1, 2, 9)")).toBe(9);
@@ -69,6 +93,14 @@ describe("expression evaluation", () => {
     const delta = compileExpression("(rpm - prev(rpm)) * k");
     const out = delta.evaluateColumns({ rpm: [1000, 1100, 1350], k: [2, 2, 2] }, 3);
     expect(Array.from(out)).toEqual([NaN, 200, 500]);
+  });
+
+  it("binds to columns as a function of the row, with prev() NaN on the first row", () => {
+    const row = compileExpression("a > 1 && prev(a) < a").bindColumns({ a: new Float32Array([2, 1, 3]) }, 3);
+    expect([row(0), row(1), row(2)]).toEqual([0, 0, 1]);
+    expect(errorOf(() => compileExpression("a + b").bindColumns({ a: [1] }, 1)).message).toBe(
+      "No column for variable 'b'",
+    );
   });
 
   it("folds constant subexpressions and reports a constant expression", () => {

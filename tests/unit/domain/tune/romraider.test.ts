@@ -606,7 +606,9 @@ describe("RomRaider/EcuFlash expressions and formats", () => {
     expect(convertExpression("x^2/exp (1)")).toBe("X^2/exp (1)");
     expect(convertExpression("")).toBe("X");
     expect(() => convertExpression("if(x>1, 1, 0)")).toThrow("Unknown function 'if'");
-    expect(() => convertExpression("x && 1")).toThrow();
+    // JEP's logical operators mean what ours do; its assignment has no counterpart.
+    expect(convertExpression("x > 1 && x < 5")).toBe("X > 1 && X < 5");
+    expect(() => convertExpression("x = 1")).toThrow("Unexpected character '='");
   });
 
   it("reads decimals from DecimalFormat and printf formats", () => {

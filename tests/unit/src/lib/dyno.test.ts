@@ -2,10 +2,8 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_DYNO_PROFILE } from "../../../../contracts/data-logs";
 import {
   dynoPulls,
-  findPulls,
   inferGear,
   metresPerSecondPer,
-  smooth,
   speedFromRpm,
   tyreDiameterM,
   wheelPowerW,
@@ -62,25 +60,6 @@ describe("virtual dyno", () => {
       0.44704,
       null,
     ]);
-  });
-
-  it("smooths without letting gaps in", () => {
-    expect([...smooth([1, 2, 3, NaN, 5], 1)]).toEqual([1.5, 2, 2.5, 4, 5]);
-  });
-
-  it("finds only long rising stretches", () => {
-    const time = Array.from({ length: 100 }, (_, i) => i * 0.1);
-    const rpm = time.map((t) => (t < 3 ? 2000 + t * 1000 : 5000));
-    const rate = time.map((t) => (t < 3 ? 1000 : 0));
-    expect(findPulls(time, rpm, rate)).toEqual([[0, 29]]);
-    expect(
-      findPulls(
-        time,
-        rpm,
-        rate,
-        time.map(() => 30),
-      ),
-    ).toEqual([]);
   });
 
   it("recovers the power of a simulated pull from speed, and from rpm and gear", () => {
