@@ -11,7 +11,16 @@ import type { FlashLog } from "../../../contracts/flash-logs";
 import type { TimelineEntry, TimelineKind, TimelinePage } from "../../../contracts/user-vehicles";
 import { FLASH_RESULT_COLOURS, FlashResultTag } from "./flash-result-tag";
 
-const when = (iso: string) => new Date(iso).toLocaleString();
+/** Short enough that an entry's time and detail share one line on a phone. */
+const SHORT: Intl.DateTimeFormatOptions = { dateStyle: "short", timeStyle: "short" };
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, SHORT);
+/** A group's span: the day once when both ends fall on it. */
+function span(firstIso: string, lastIso: string) {
+  const [first, last] = [new Date(firstIso), new Date(lastIso)];
+  return first.toDateString() === last.toDateString()
+    ? `${when(firstIso)} – ${last.toLocaleTimeString(undefined, { timeStyle: "short" })}`
+    : `${when(firstIso)} – ${when(lastIso)}`;
+}
 
 const TIMELINE_COLOURS: Record<TimelineKind, string> = {
   connect: "gray",
@@ -61,28 +70,32 @@ function EntryText({ entry }: { entry: TimelineEntry }) {
       {grouped && <Tag aria-label={`${entry.count} times`}>×{entry.count}</Tag>}
       {entry.result && <FlashResultTag result={entry.result as FlashLog["result"]} />}
       <br />
-      <Typography.Text type="secondary">
-        {grouped ? `${when(entry.firstAt)} – ${when(entry.at)}` : when(entry.at)}
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {grouped ? span(entry.firstAt, entry.at) : when(entry.at)}
         {entry.detail ? ` · ${entry.detail}` : ""}
       </Typography.Text>
       {grouped && (
-        <div>
-          <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setOpen(!open)} aria-expanded={open}>
-            {open ? "Hide each" : `Show each of ${entry.count}`}
-          </Button>
-          {open && (
-            <ul aria-label="Each time" style={{ margin: 0, paddingInlineStart: 16 }}>
-              {entry.members.map((member) => (
-                <li key={`${member.refId}-${member.at}`}>
-                  <Typography.Text type="secondary">
-                    {when(member.at)}
-                    {member.detail ? ` · ${member.detail}` : ""}
-                  </Typography.Text>
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
+        <Button
+          type="link"
+          size="small"
+          style={{ padding: 0, height: "auto", marginInlineStart: 8 }}
+          onClick={() => setOpen(!open)}
+          aria-expanded={open}
+        >
+          {open ? "Hide each" : `Show each of ${entry.count}`}
+        </Button>
+      )}
+      {grouped && open && (
+        <ul aria-label="Each time" style={{ margin: 0, paddingInlineStart: 16 }}>
+          {entry.members.map((member) => (
+            <li key={`${member.refId}-${member.at}`}>
+              <Typography.Text type="secondary">
+                {when(member.at)}
+                {member.detail ? ` · ${member.detail}` : ""}
+              </Typography.Text>
+            </li>
+          ))}
+        </ul>
       )}
     </div>
   );
@@ -118,6 +131,8 @@ function TimelinePageView({ vehicleId, version, kinds, before, onOlder }: PagePr
         style={{ marginBottom: 0 }}
         items={page.data.map((entry) => ({
           key: `${entry.kind}-${entry.refId}-${entry.at}`,
+          // Closer than antd's spacing: twenty entries stay a short scroll on a phone.
+          style: { paddingBottom: 8 },
           color: entry.result ? FLASH_RESULT_COLOURS[entry.result as FlashLog["result"]] : TIMELINE_COLOURS[entry.kind],
           children: <EntryText entry={entry} />,
         }))}
