@@ -225,16 +225,78 @@ export const timelineKinds = [
 ] as const;
 export type TimelineKind = (typeof timelineKinds)[number];
 
-/** `GET /user-vehicles/{id}/timeline`: what happened to the car, newest first. */
+/**
+ * `GET /user-vehicles/{id}/timeline`: what happened to the car, newest first. Consecutive
+ * entries that say the same thing (connects that changed nothing, bakes of the same file) are
+ * one entry with a count; flashes, returns to stock, logs and tuning request steps never merge.
+ */
 export const timelineEntrySchema = z.strictObject({
   kind: z.enum(timelineKinds),
+  /** When it (for a grouped entry: its newest member) happened. */
   at: z.string(),
-  /** The record the entry stands for (snapshot, baked file, flash log, data log, request). */
+  /** When the oldest member happened: `at` for a single entry. */
+  firstAt: z.string(),
+  /** How many records the entry stands for: 1 unless grouped. */
+  count: z.number().int().min(1),
+  /** The record the entry (its newest member) stands for (snapshot, baked file, flash log, data log, request). */
   refId: z.string().nullable(),
   title: z.string(),
   detail: z.string(),
   /** For flashes: the result. */
   result: z.string().nullable(),
+  /** A grouped entry's records, newest first; empty for a single entry. */
+  members: z.array(z.strictObject({ at: z.string(), refId: z.string().nullable(), detail: z.string() })),
 });
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
-export const timelineSchema = z.strictObject({ data: z.array(timelineEntrySchema) });
+
+/** The most entries one page of the timeline holds, and how many it holds unless asked. */
+export const TIMELINE_PAGE_MAX = 100;
+export const TIMELINE_PAGE_DEFAULT = 20;
+
+/**
+ * Where a page of the timeline starts: the `nextCursor` of the page before, the time of the last
+ * record shown (UTC, microseconds) and its id. Clients pass it back as it came.
+ */
+const TIMELINE_CURSOR =
+  /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+export const timelineCursorSchema = z
+  .string("before must be text")
+  .regex(TIMELINE_CURSOR, "before is not a cursor the timeline gave out; start again from the newest page")
+  .refine((text) => {
+    // A date the calendar lacks (30 February) parses as another day: the round trip tells.
+    // PostgreSQL has no year 0.
+    const at = `${text.slice(0, 23)}Z`;
+    return !at.startsWith("0000") && !Number.isNaN(Date.parse(at)) && new Date(at).toISOString() === at;
+  }, "before names a time that does not exist")
+  .transform((text) => {
+    const [, at, id] = TIMELINE_CURSOR.exec(text)!;
+    return { at: at!, id: id! };
+  });
+export type TimelineCursor = z.output<typeof timelineCursorSchema>;
+export const timelineCursorOf = (cursor: TimelineCursor) => `${cursor.at}_${cursor.id}`;
+
+/** The kinds to show: a comma list of timelineKinds, every kind when absent. */
+const isTimelineKind = (text: string): text is TimelineKind => (timelineKinds as readonly string[]).includes(text);
+const kindListSchema = z
+  .string("kind must be text")
+  .refine((text) => text.split(",").every(isTimelineKind), `kind is a comma list of ${timelineKinds.join(", ")}`)
+  .transform((text) => text.split(",").filter(isTimelineKind));
+
+export const timelineQuerySchema = z.strictObject({
+  limit: z.coerce
+    .number("limit must be a number")
+    .int("limit must be a whole number")
+    .min(1, "limit is at least 1")
+    .max(TIMELINE_PAGE_MAX, `limit is at most ${TIMELINE_PAGE_MAX}`)
+    .default(TIMELINE_PAGE_DEFAULT),
+  before: timelineCursorSchema.optional(),
+  kind: kindListSchema.optional(),
+});
+export type TimelineQuery = z.output<typeof timelineQuerySchema>;
+
+export const timelineSchema = z.strictObject({
+  data: z.array(timelineEntrySchema),
+  /** The cursor of the next (older) page; null when nothing older is left. */
+  nextCursor: z.string().nullable(),
+});
+export type TimelinePage = z.infer<typeof timelineSchema>;

@@ -37,6 +37,77 @@ test("a customer sees the demo car with its history, and changes its nickname, r
   await expect(page.getByText("Vehicle saved").first()).toBeVisible();
 });
 
+test("on a phone the timeline groups repeated connects, shows older entries on demand and narrows to one kind", async ({
+  page,
+  request,
+  emulator,
+}) => {
+  // A car of the customer's with a long history: a connect, the stock read, 24 connects that each
+  // brought or cleared a fault code, then 12 that changed nothing.
+  const token = await emulator.idToken(demoUsers.customer, DEMO_PASSWORD);
+  const headers = { authorization: `Bearer ${token}` };
+  const vin = `WTLNZZZ${String(Date.now()).slice(-10)}`;
+  const connect = async (faultCodes: string[]) => {
+    const answer = await request.post("/api/v1/user-vehicles/connect", {
+      headers,
+      data: {
+        vin,
+        ecu: { softwareId: demo.firmware.firmwareId, ecuSerial: `ECU-${vin}` },
+        adapter: { kind: "virtual", firmware: "1.0" },
+        appVersion: "2.4.0",
+        batteryVolts: 12.6,
+        faultCodes,
+      },
+    });
+    expect(answer.status(), await answer.text()).toBeLessThan(300);
+    return (await answer.json()).vehicle.id as string;
+  };
+  const vehicleId = await connect([]);
+  const stock = await request.post(`/api/v1/user-vehicles/${vehicleId}/upload-tune-dump/0`, {
+    headers,
+    multipart: { file: { name: "stock.bin", mimeType: "application/octet-stream", buffer: Buffer.from(demo.stock) } },
+  });
+  expect(stock.status(), await stock.text()).toBe(200);
+  for (let i = 0; i < 24; i++) await connect(i % 2 ? [`P${1000 + i}`] : []);
+  for (let i = 0; i < 12; i++) await connect([]);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await new LoginPage(page).open(`/my-devices/${vehicleId}`);
+  await new LoginPage(page).signIn(demoUsers.customer);
+  const vehicle = new VehiclePage(page);
+  const entries = vehicle.timelineEntries();
+  await expect(entries.first()).toContainText("Connected with the app");
+  await expect(entries.first().getByLabel("12 times")).toHaveText("×12");
+  await expect(entries).toHaveCount(20);
+  // The filter's tags fit the phone's width in at most two rows.
+  const filter = await page.getByRole("group", { name: "Show only" }).boundingBox();
+  expect(filter!.width).toBeLessThanOrEqual(390);
+  expect(filter!.height).toBeLessThan(70);
+  // The timeline's part of the page is one page of grouped entries, not every record.
+  const history = await page
+    .locator(".ant-card")
+    .filter({ has: page.getByRole("tab", { name: "Timeline" }) })
+    .boundingBox();
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  console.log(`vehicle page at 390 x 844: ${height} px, history card ${Math.round(history!.height)} px`);
+  expect(history!.height).toBeLessThan(1900);
+  // With every record listed, this car's page measured over 6,000 px at this size.
+  expect(height).toBeLessThan(4800);
+
+  await entries.first().getByRole("button", { name: "Show each of 12" }).click();
+  await expect(entries.first().getByRole("list", { name: "Each time" }).getByRole("listitem")).toHaveCount(12);
+  await vehicle.showOlder();
+  await expect(entries).toHaveCount(27);
+  await expect(page.getByTestId("timeline-stock-read")).toContainText("Stock read uploaded");
+  await expect(page.getByRole("button", { name: "Show older" })).toBeHidden();
+
+  await vehicle.showOnly("Stock read");
+  await expect(entries).toHaveCount(1);
+  await expect(entries.first()).toContainText("Stock read uploaded");
+  await vehicle.showOnly("All");
+  await expect(entries).toHaveCount(20);
+});
+
 test("a customer sees the app's refused pre-flight, flashes the demo tune with live progress, sees it in the timeline, and goes back to stock", async ({
   page,
   request,

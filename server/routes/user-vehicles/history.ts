@@ -1,13 +1,13 @@
 /**
  * What happened to a car: its ECU snapshots (at each connect, before and after
  * each flash), its timeline (connects, stock read, bakes, flashes, tuning requests, returns to
- * stock, logs), and any file attached to it, served with the rules of the
- * file's own endpoint.
+ * stock, logs; grouped, a page at a time, by kind), and any file attached to it, served with
+ * the rules of the file's own endpoint.
  */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiRoutes } from "../../../contracts/api-paths";
-import { snapshotPageSchema, timelineSchema } from "../../../contracts/user-vehicles";
+import { snapshotPageSchema, timelineQuerySchema, timelineSchema } from "../../../contracts/user-vehicles";
 import type { AppContext } from "../../context";
 import { vehicleSnapshots } from "../../db/schema";
 import { callerOf } from "../../http/auth";
@@ -16,7 +16,8 @@ import { idParams } from "../../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../../http/list";
 import { sendBakedFile, sendStockRead } from "../../http/vehicle-files";
 import type { ZodTypeProvider } from "../../http/zod";
-import { attachedFileOf, snapshotPageOf, timelineOf } from "../../services/user-vehicles/history";
+import { attachedFileOf, snapshotPageOf } from "../../services/user-vehicles/history";
+import { timelineOf } from "../../services/user-vehicles/timeline";
 import { VEHICLES } from "./common";
 
 const snapshotListSpec: ListSpec = {
@@ -52,8 +53,8 @@ export async function vehicleHistoryRoutes(plugin: FastifyInstance, { ctx }: { c
 
   app.get(
     `/${apiRoutes.vehicles.timeline(":id")}`,
-    { schema: { params: idParams, response: { 200: timelineSchema } } },
-    async (request) => ({ data: await timelineOf(db, callerOf(request), request.params.id) }),
+    { schema: { params: idParams, querystring: timelineQuerySchema, response: { 200: timelineSchema } } },
+    async (request) => timelineOf(db, callerOf(request), request.params.id, request.query),
   );
 
   /** A file of the car, with the access rules and headers of the file's own endpoint. */

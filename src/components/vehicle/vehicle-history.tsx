@@ -7,54 +7,13 @@ import { Alert, Card, Descriptions, Empty, Skeleton, Table, Tabs, Tag, Timeline,
 import { apiRoutes } from "../../../contracts/api-paths";
 import type { FlashLog, FlashLogStep, FlashSessionDetail } from "../../../contracts/flash-logs";
 import type { ListResponse } from "../../../contracts/list-query";
-import type { Snapshot, TimelineEntry } from "../../../contracts/user-vehicles";
+import type { Snapshot } from "../../../contracts/user-vehicles";
 import { progressLabel, stepRows } from "../../lib/flash-progress";
 import { snapshotChanges } from "../../lib/snapshot-diff";
-import { FLASH_RESULT_COLOURS, FlashResultTag } from "./flash-result-tag";
+import { FlashResultTag } from "./flash-result-tag";
+import { VehicleTimeline } from "./vehicle-timeline";
 
 const when = (iso: string) => new Date(iso).toLocaleString();
-
-const TIMELINE_COLOURS: Record<TimelineEntry["kind"], string> = {
-  connect: "gray",
-  "stock-read": "blue",
-  bake: "cyan",
-  flash: "green",
-  "back-to-stock": "purple",
-  log: "gold",
-  "tuning-request": "magenta",
-};
-
-function ModificationTimeline({ vehicleId, version }: { vehicleId: string; version: number }) {
-  const { query } = useCustom<{ data: TimelineEntry[] }>({
-    url: apiRoutes.vehicles.timeline(vehicleId),
-    method: "get",
-    queryOptions: { queryKey: ["vehicle-timeline", vehicleId, version] },
-  });
-  if (query.isLoading) return <Skeleton active />;
-  if (query.isError)
-    return <Alert type="error" showIcon message="Could not load the timeline" description={query.error.message} />;
-  const entries = query.data?.data.data ?? [];
-  if (entries.length === 0) return <Empty description="Nothing has happened to this car yet" />;
-  return (
-    <Timeline
-      aria-label="Modification timeline"
-      items={entries.map((entry) => ({
-        color: entry.result ? FLASH_RESULT_COLOURS[entry.result as FlashLog["result"]] : TIMELINE_COLOURS[entry.kind],
-        children: (
-          <div data-testid={`timeline-${entry.kind}`}>
-            <Typography.Text strong>{entry.title}</Typography.Text>{" "}
-            {entry.result && <FlashResultTag result={entry.result as FlashLog["result"]} />}
-            <br />
-            <Typography.Text type="secondary">
-              {when(entry.at)}
-              {entry.detail ? ` · ${entry.detail}` : ""}
-            </Typography.Text>
-          </div>
-        ),
-      }))}
-    />
-  );
-}
 
 function Snapshots({ vehicleId, version }: { vehicleId: string; version: number }) {
   const { query } = useCustom<ListResponse<Snapshot>>({
@@ -252,7 +211,7 @@ export function VehicleHistory({ vehicleId, version }: { vehicleId: string; vers
           {
             key: "timeline",
             label: "Timeline",
-            children: <ModificationTimeline vehicleId={vehicleId} version={version} />,
+            children: <VehicleTimeline vehicleId={vehicleId} version={version} />,
           },
           { key: "flashes", label: "Flashes", children: <FlashHistory vehicleId={vehicleId} version={version} /> },
           { key: "snapshots", label: "Snapshots", children: <Snapshots vehicleId={vehicleId} version={version} /> },

@@ -47,4 +47,18 @@ export class VehiclePage {
   async openTab(name: "Timeline" | "Flashes" | "Snapshots") {
     await this.page.getByRole("tab", { name }).click();
   }
+
+  /** The history card's timeline entries, as many as are shown. */
+  timelineEntries() {
+    return this.page.locator("[data-testid^=timeline-]");
+  }
+
+  /** Narrows the timeline to one kind of entry ("All" for every kind). */
+  async showOnly(label: string) {
+    await this.page.getByRole("group", { name: "Show only" }).getByText(label, { exact: true }).click();
+  }
+
+  async showOlder() {
+    await this.page.getByRole("button", { name: "Show older" }).click();
+  }
 }
