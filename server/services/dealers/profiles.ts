@@ -2,7 +2,7 @@
  * Dealer profiles as the directory and their owners see them: each profile with the firmware,
  * vehicle families and count of its published tunes of the open catalogue, who may see the whole
  * profile, and the changes a dealer or an admin makes to it (applying, correcting, the dealer's
- * terms). Status changes and removal are in status.ts.
+ * terms and their about text). Status changes and removal are in status.ts.
  */
 import { and, arrayOverlaps, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
