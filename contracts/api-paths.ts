@@ -190,6 +190,8 @@ export const apiRoutes = {
     admin: (id: string) => `${apiPaths["managed-dealers"].record}/${id}/admin`,
     /** PATCH: the dealer's own terms (free revision days). */
     settings: (id: string) => `${apiPaths["managed-dealers"].record}/${id}/settings`,
+    /** PATCH: the dealer's own words about their business, shown on their page. */
+    about: (id: string) => `${apiPaths["managed-dealers"].record}/${id}/about`,
     /** The approved logo, public. */
     logo: (id: string) => `${apiPaths["managed-dealers"].record}/${id}/logo`,
   },

@@ -38,6 +38,8 @@ export const dealerSchema = z.strictObject({
   status: z.enum(DEALER_STATUSES),
   /** The approved logo's SHA-256, served at apiRoutes.dealers.logo (null: none). */
   logoSha256: z.string().nullable(),
+  /** The dealer's own words about their business, plain text with its line breaks (null: none). */
+  about: z.string().nullable(),
   /** Firmware their published tunes are for. */
   firmwareIds: z.array(z.string()),
   /** Vehicle families (make and model) running that firmware, from the supported-vehicle catalogue. */
@@ -89,6 +91,23 @@ export const dealerRemovalSchema = z.strictObject({
   reason: z.string(),
   dealer: dealerProfileSchema,
 });
+
+/** The longest "about" text a dealer may write: a few paragraphs, read on their page. */
+export const DEALER_ABOUT_MAX_LENGTH = 2000;
+
+/**
+ * `PATCH /dealers/{id}/about`: the dealer's words about their business, by the dealer themself or
+ * an admin. Plain text: shown as written, line breaks kept, never read as markup. Empty or null
+ * clears it. It is not part of the business identity, so it changes at once, without review.
+ */
+export const dealerAboutSchema = z.strictObject({
+  about: z
+    .string("about is text, or null to clear it")
+    .trim()
+    .max(DEALER_ABOUT_MAX_LENGTH, `about is at most ${DEALER_ABOUT_MAX_LENGTH} characters`)
+    .nullable(),
+});
+export type DealerAbout = z.input<typeof dealerAboutSchema>;
 
 const optionalText = (label: string, max: number) =>
   z.string().trim().max(max, `${label} is at most ${max} characters`).nullable();

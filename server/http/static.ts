@@ -6,6 +6,18 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../config";
 
+/**
+ * Where the browser reads the identity service's password policy (`GET v2/passwordPolicy`, the one
+ * the web SDK's validatePassword reads), or null where there is none: the Auth emulator answers
+ * that endpoint 501, which the browser would log as a failed request on every page with a new
+ * password. With null the app asks nothing and keeps the portal's own rules, which are all the
+ * emulator enforces.
+ */
+export function passwordPolicyUrl(config: Pick<Config, "authEmulatorHost" | "webApiKey">): string | null {
+  if (config.authEmulatorHost) return null;
+  return `https://identitytoolkit.googleapis.com/v2/passwordPolicy?key=${encodeURIComponent(config.webApiKey)}`;
+}
+
 /** Runtime configuration for the SPA: read at start-up by the browser, never baked into the build. */
 export function webConfig(config: Config) {
   return {
@@ -16,6 +28,7 @@ export function webConfig(config: Config) {
       projectId: config.projectId,
     },
     authEmulatorUrl: config.authEmulatorHost ? `http://${config.authEmulatorHost}` : null,
+    passwordPolicyUrl: passwordPolicyUrl(config),
   };
 }
 

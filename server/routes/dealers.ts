@@ -10,6 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 import {
+  dealerAboutSchema,
   dealerAdminPatchSchema,
   dealerList,
   dealerPageSchema,
@@ -31,6 +32,7 @@ import { actorFrom } from "../services/audit";
 import { dealerTunePage, publicDealerTunePage } from "../services/dealers/catalogue";
 import {
   applyForDealer,
+  changeDealerAbout,
   changeDealerSettings,
   correctDealerProfile,
   dealerFor,
@@ -135,7 +137,7 @@ function registerDirectoryRoutes(plugin: FastifyInstance, ctx: AppContext) {
   );
 }
 
-/** The user's side: applying, their own profile, and the dealer's terms. */
+/** The user's side: applying, their own profile, the dealer's terms and their words about the business. */
 function registerDealerRoutes(plugin: FastifyInstance, ctx: AppContext) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
@@ -162,6 +164,13 @@ function registerDealerRoutes(plugin: FastifyInstance, ctx: AppContext) {
     `/${apiRoutes.dealers.settings(":id")}`,
     { schema: { params: idParams, body: dealerSettingsSchema, response: { 200: dealerProfileSchema } } },
     async (request) => changeDealerSettings(db, callerOf(request), actorFrom(request), request.params.id, request.body),
+  );
+
+  /** The dealer's own words about their business, shown on their page (the dealer themself, or an admin). */
+  app.patch(
+    `/${apiRoutes.dealers.about(":id")}`,
+    { schema: { params: idParams, body: dealerAboutSchema, response: { 200: dealerProfileSchema } } },
+    async (request) => changeDealerAbout(db, callerOf(request), actorFrom(request), request.params.id, request.body),
   );
 }
 

@@ -68,6 +68,10 @@ export async function seedDemo(app: FastifyInstance) {
           vatNumber: "GB123456789",
           website: "https://demo-performance.example.com",
           phone: "+442476000000",
+          about:
+            "Family-run tuning workshop in Coventry with our own rolling road. We map petrol and diesel engines for road and track, " +
+            "and every custom tune is checked on the dyno before we deliver it.\n\n" +
+            "Ask us for a custom tune: send your stock read and a data log, and tell us what you drive and what you want from it.",
         })
         .onConflictDoNothing({ target: dealerProfiles.userUid });
       // The demo dealer has finished the sandbox's payout onboarding, so the demo tunes can be sold.

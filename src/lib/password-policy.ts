@@ -1,9 +1,10 @@
 /**
  * The identity service's password policy and the checklist the sign-up and reset
  * forms show as the user types. The policy comes from the service's `v2/passwordPolicy` endpoint
- * (the one the web SDK's validatePassword reads); we fetch it ourselves so that it can be fetched
- * again after the service answers `password-does-not-meet-requirements` (the SDK only re-caches
- * it in the background, with no way to wait for the new one).
+ * (the one the web SDK's validatePassword reads), at the address /config.json names, and only where
+ * the service has one; we fetch it ourselves so that it can be fetched again after the service
+ * answers `password-does-not-meet-requirements` (the SDK only re-caches it in the background, with
+ * no way to wait for the new one).
  */
 import type { RuntimeConfig } from "./runtime-config";
 
@@ -94,24 +95,18 @@ export function meetsPasswordPolicy(password: string, policy: PasswordPolicy): b
   return passwordChecklist(password, policy).every((rule) => rule.met);
 }
 
-/** Where the policy is read: the emulator locally, Google's identity toolkit otherwise. */
-export function passwordPolicyUrl(config: Pick<RuntimeConfig, "authEmulatorUrl" | "firebase">): string {
-  const base = config.authEmulatorUrl
-    ? `${config.authEmulatorUrl.replace(/\/$/, "")}/identitytoolkit.googleapis.com`
-    : "https://identitytoolkit.googleapis.com";
-  return `${base}/v2/passwordPolicy?key=${encodeURIComponent(config.firebase.apiKey)}`;
-}
-
 /**
- * Fetches the current policy. A service without a policy (the emulator answers with an error)
- * means the default one: the service then only enforces the minimum length.
+ * Fetches the current policy. A service without a policy (no address in the runtime config: the
+ * emulator) is not asked, and one that cannot be read means the default: the service then only
+ * enforces the minimum length.
  */
 export async function fetchPasswordPolicy(
-  config: Pick<RuntimeConfig, "authEmulatorUrl" | "firebase">,
+  config: Pick<RuntimeConfig, "passwordPolicyUrl">,
   fetcher: typeof fetch = fetch,
 ): Promise<PasswordPolicy> {
+  if (!config.passwordPolicyUrl) return DEFAULT_PASSWORD_POLICY;
   try {
-    const response = await fetcher(passwordPolicyUrl(config), { cache: "no-store" });
+    const response = await fetcher(config.passwordPolicyUrl, { cache: "no-store" });
     return response.ok ? policyFromResponse(await response.json()) : DEFAULT_PASSWORD_POLICY;
   } catch {
     return DEFAULT_PASSWORD_POLICY;

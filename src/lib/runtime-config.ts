@@ -3,6 +3,8 @@ export interface RuntimeConfig {
   releaseApiBaseUrl: string;
   firebase: { apiKey: string; authDomain: string; projectId: string };
   authEmulatorUrl: string | null;
+  /** Where the identity service's password policy is read; null where the service has none (the Auth emulator). */
+  passwordPolicyUrl: string | null;
 }
 
 function isRuntimeConfig(value: unknown): value is RuntimeConfig {

@@ -123,7 +123,12 @@ export async function renderPage(
     setColourModeEnvironment(fixedColourMode(mode));
     // Nothing here reaches the network: a signed-out visitor never starts the identity SDK, and the config is not read.
     const services = servicesFor(
-      { releaseApiBaseUrl: "", firebase: { apiKey: "", authDomain: "", projectId: "" }, authEmulatorUrl: null },
+      {
+        releaseApiBaseUrl: "",
+        firebase: { apiKey: "", authDomain: "", projectId: "" },
+        authEmulatorUrl: null,
+        passwordPolicyUrl: null,
+      },
       false,
     );
     const releaseCheck = new ReleaseCheck({

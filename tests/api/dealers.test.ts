@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dealerProfiles, notifications } from "../../server/db/schema";
+import { auditEvents, dealerProfiles, notifications } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import {
   ageSessions,
@@ -94,6 +94,7 @@ describe.each(apiDatabases)("dealers on %s", (kind) => {
       website: "https://boost.example.com",
       status: "approved",
       logoSha256: null,
+      about: null,
       firmwareIds: [demo.firmware.firmwareId],
       vehicles: [{ make: "Volkswagen", model: "Golf R" }],
       publishedTunes: 1,
@@ -300,5 +301,71 @@ describe.each(apiDatabases)("dealers on %s", (kind) => {
     const pending = await createUser(test, "customer");
     const pendingId = await apply(pending, "Hidden Tuning");
     expect((await call("GET", `/dealers/${pendingId}/tune-files`, null)).statusCode).toBe(404);
+  });
+
+  it("lets a dealer write what their page says about the business, which visitors read, and nobody else change it", async () => {
+    const about = "Rolling road in Leeds since 2009.\nWe map VAG petrol engines for road and track.";
+    const aboutOf = async () =>
+      (
+        await app.ctx.db
+          .select({ about: dealerProfiles.about })
+          .from(dealerProfiles)
+          .where(eq(dealerProfiles.id, sellerProfileId))
+      )[0].about;
+    const saved = await call("PATCH", `/dealers/${sellerProfileId}/about`, seller, { about: `  ${about}  ` });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ id: sellerProfileId, about });
+    // A visitor reads it on the dealer's page and in the directory, as written (line breaks kept).
+    const shown = await call("GET", `/dealers/${sellerProfileId}`, null);
+    expect(shown.statusCode, shown.body).toBe(200);
+    expect(shown.json().about).toBe(about);
+    expect((await call("GET", "/dealers", null)).json().data[0].about).toBe(about);
+    // The dealer's own changes are theirs: not audited.
+    const audited = () => app.ctx.db.select().from(auditEvents).where(eq(auditEvents.action, "dealer.about-changed"));
+    expect((await audited()).filter((row) => row.targetId === sellerProfileId)).toEqual([]);
+
+    const tooLong = await call("PATCH", `/dealers/${sellerProfileId}/about`, seller, { about: "x".repeat(2001) });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().data).toEqual([
+      expect.objectContaining({ path: "about", message: "about is at most 2000 characters" }),
+    ]);
+    expect((await call("PATCH", `/dealers/${sellerProfileId}/about`, seller, { about: 42 })).json().data).toEqual([
+      expect.objectContaining({ path: "about" }),
+    ]);
+    expect((await call("PATCH", `/dealers/${sellerProfileId}/about`, seller, { about, website: "x" })).statusCode).toBe(
+      400,
+    );
+    expect(await aboutOf()).toBe(about);
+
+    // Another dealer, a customer and a visitor cannot change it: the profile is not theirs to name.
+    const rival = await createUser(test, "dealer");
+    const rivalId = await apply(rival, "Rival Remaps");
+    await app.ctx.db.update(dealerProfiles).set({ status: "approved" }).where(eq(dealerProfiles.id, rivalId));
+    expect((await call("PATCH", `/dealers/${sellerProfileId}/about`, rival, { about: "Cheap maps" })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await call("PATCH", `/dealers/${sellerProfileId}/about`, customer, { about: "Cheap maps" })).statusCode,
+    ).toBe(404);
+    expect((await call("PATCH", `/dealers/${sellerProfileId}/about`, null, { about: "Cheap maps" })).statusCode).toBe(
+      401,
+    );
+    expect(await aboutOf()).toBe(about);
+
+    // An admin may correct it, audited; an empty text clears it.
+    const corrected = await call("PATCH", `/dealers/${sellerProfileId}/about`, admin, {
+      about: "Rolling road in Leeds.",
+    });
+    expect(corrected.json().about).toBe("Rolling road in Leeds.");
+    expect((await audited()).filter((row) => row.targetId === sellerProfileId)).toEqual([
+      expect.objectContaining({
+        actorUid: admin.uid,
+        subjectUid: seller.uid,
+        before: { about },
+        after: { about: "Rolling road in Leeds." },
+      }),
+    ]);
+    expect((await call("PATCH", `/dealers/${sellerProfileId}/about`, seller, { about: "  " })).json().about).toBeNull();
+    expect(await aboutOf()).toBeNull();
   });
 });

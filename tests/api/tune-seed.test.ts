@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FlashLog } from "../../contracts/flash-logs";
 import {
   bakedTuneFiles,
+  dealerProfiles,
   firmwareSupport,
   flashGrants,
   tuneFilePatches,
@@ -71,6 +72,16 @@ describe.each(bothDatabases)("tune demo seed on %s", (kind) => {
     expect(
       await test.app.ctx.db.select().from(bakedTuneFiles).where(eq(bakedTuneFiles.id, baked.json().id)),
     ).toHaveLength(1);
+  });
+
+  it("gives the demo dealer an about text that a visitor reads on their page", async () => {
+    const [dealer] = await test.app.ctx.db
+      .select({ id: dealerProfiles.id })
+      .from(dealerProfiles)
+      .where(eq(dealerProfiles.businessName, "Demo Performance Ltd"));
+    const page = await test.app.inject({ method: "GET", url: `/api/v1/dealers/${dealer.id}` });
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json().about).toMatch(/^Family-run tuning workshop in Coventry/);
   });
 
   it("lets the demo customer's car pass the pre-flight with a bake of the demo tune, and shows its recovered flash", async () => {

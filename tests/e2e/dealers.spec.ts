@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { expect } from "@playwright/test";
 import { newEmail, PASSWORD, test } from "./pages/identity";
 import { demoUsers, LoginPage } from "./pages/login-page";
@@ -74,4 +75,28 @@ test("an admin approves a dealer application with the reason the applicant is to
   await expect(approved).toContainText("approved");
   await expect(approved).toContainText("Company documents checked");
   await expect(approved.getByRole("button", { name: "Suspend" })).toBeVisible();
+});
+
+test("a dealer writes what their page says about the business, and a signed-out visitor reads it there", async ({
+  page,
+  browser,
+}) => {
+  const about = `We map petrol and diesel engines on our own rolling road. ${randomBytes(3).toString("hex")}\nAsk us for a custom tune.`;
+  await new LoginPage(page).open("/profile");
+  await new LoginPage(page).signIn(demoUsers.dealer);
+  const form = page.getByRole("form", { name: "About your business" });
+  await form.getByLabel("About", { exact: true }).fill(about);
+  await form.getByRole("button", { name: "Save about text" }).click();
+  await expect(page.getByText("About text saved").first()).toBeVisible();
+  const dealerPage = await page.getByRole("link", { name: "your dealer page" }).getAttribute("href");
+
+  const visitor = await browser.newContext();
+  const visit = await visitor.newPage();
+  await visit.goto(dealerPage ?? "");
+  await expect(visit.getByRole("heading", { level: 2, name: "Demo Performance Ltd" })).toBeVisible();
+  const shown = visit.getByRole("region", { name: "About Demo Performance Ltd" });
+  // As written: two lines, no markup.
+  await expect(shown).toHaveText(about);
+  expect(await shown.innerText()).toBe(about);
+  await visitor.close();
 });

@@ -1,4 +1,5 @@
 import { expect } from "@playwright/test";
+import { consoleErrors, passwordPolicyRequests } from "./pages/console-errors";
 import { CreateAccountPage, newEmail, PASSWORD, test } from "./pages/identity";
 import { emailedActionPath } from "./pages/inbox";
 import { LoginPage, Portal } from "./pages/login-page";
@@ -49,9 +50,38 @@ test("an address that already has an account reads plainly on sign-up", async ({
   );
 });
 
+test("signing up under the Auth emulator, which has no password policy, asks for none and logs no error", async ({
+  page,
+}) => {
+  const errors = consoleErrors(page);
+  const asked = passwordPolicyRequests(page);
+  const signUp = new CreateAccountPage(page);
+  await signUp.open();
+  await signUp.fill("Quiet Console", newEmail("console"), PASSWORD);
+  // The portal's own rule stands in for the policy.
+  await expect(signUp.rule("At least 6 characters")).toContainText("(met)");
+  await signUp.submit();
+  await expect(page).toHaveURL(/\/confirm-account$/);
+  await page.waitForLoadState("networkidle");
+  expect(asked).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
 test("the checklist follows the service's policy and is re-read when the service refuses a password", async ({
   page,
 }) => {
+  // A service with a policy: /config.json names where it is read (the emulator has none, so it names none).
+  await page.route("**/config.json", async (route) => {
+    const response = await route.fetch();
+    const config = await response.json();
+    await route.fulfill({
+      response,
+      json: {
+        ...config,
+        passwordPolicyUrl: `${config.authEmulatorUrl}/identitytoolkit.googleapis.com/v2/passwordPolicy?key=${config.firebase.apiKey}`,
+      },
+    });
+  });
   let refused = false;
   const base = {
     minPasswordLength: 8,

@@ -5,6 +5,7 @@ import { DEMO_TUNE_OPTIONS } from "../../server/seed/tunes";
 import { test } from "./pages/identity";
 import { DEMO_PASSWORD, demoUsers, LoginPage } from "./pages/login-page";
 import { MyTunesPage } from "./pages/my-tunes";
+import { ReceiptView } from "./pages/receipt";
 
 // The seeded demo firmware's tune, made again from the same generator options.
 const demo = generateDemo(DEMO_TUNE_OPTIONS);
@@ -71,4 +72,50 @@ test("a customer sees the demo tune bought for their car, bakes it, and sees the
   await expect(flashed).toContainText(bake.sha256.slice(0, 16));
   await expect(flashed).toContainText(`${demo.tune.title} v1`);
   await expect(flashed).toContainText("success");
+});
+
+test("a customer reopens the receipt of a tune they paid for from My tunes", async ({ page, request, emulator }) => {
+  // The demo dealer publishes a tune for the demo firmware; the customer buys it for the demo car in the sandbox.
+  const title = `Stage 3 ${randomBytes(3).toString("hex")}`;
+  const dealer = { authorization: `Bearer ${await emulator.idToken(demoUsers.dealer, DEMO_PASSWORD)}` };
+  const uploaded = await request.post("/api/v1/tune-files", {
+    headers: dealer,
+    multipart: {
+      title,
+      file: { name: "stage3.bin", mimeType: "application/octet-stream", buffer: Buffer.from(demo.tune.image) },
+    },
+  });
+  expect(uploaded.status(), await uploaded.text()).toBe(201);
+  const tuneFileId = (await uploaded.json()).id;
+  const published = await request.put(`/api/v1/tune-files/${tuneFileId}/publish`, {
+    headers: dealer,
+    data: { priceCents: 12900, currency: "EUR" },
+  });
+  expect(published.status(), await published.text()).toBe(200);
+  const customer = { authorization: `Bearer ${await emulator.idToken(demoUsers.customer, DEMO_PASSWORD)}` };
+  const cars = (await (await request.get("/api/v1/user-vehicles", { headers: customer })).json()) as {
+    data: { id: string; name: string }[];
+  };
+  const vehicleId = cars.data.find((car) => car.name === "Demo hatchback")?.id;
+  const ordered = await request.post("/api/v1/payments/tune-file-order", {
+    headers: customer,
+    data: { tuneFileId, vehicleId },
+  });
+  expect(ordered.status(), await ordered.text()).toBe(201);
+  const orderId = (await ordered.json()).order.id as string;
+  const paid = await request.post("/api/v1/payments/sandbox/pay", {
+    headers: customer,
+    data: { orderId, cardNumber: "4242 4242 4242 4242" },
+  });
+  expect((await paid.json()).status).toBe("succeeded");
+
+  await new LoginPage(page).open("/my-tunes");
+  await new LoginPage(page).signIn(demoUsers.customer);
+  const bought = page.getByRole("table", { name: "Bought tunes" }).first();
+  const row = bought.getByRole("row").filter({ hasText: title });
+  // The seeded demo tune was granted, not bought: it has no receipt.
+  await expect(bought.getByRole("row").filter({ hasText: demo.tune.title }).getByRole("link")).toHaveCount(0);
+  await row.getByRole("link", { name: "Receipt" }).click();
+  await expect(page).toHaveURL(new RegExp(`/checkout/${orderId}$`));
+  await new ReceiptView(page).expectLines({ Order: orderId, Tune: title, Amount: "€129.00 (EUR)" });
 });

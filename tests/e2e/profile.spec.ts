@@ -1,5 +1,6 @@
 import { expect } from "@playwright/test";
 import sharp from "sharp";
+import { consoleErrors, passwordPolicyRequests } from "./pages/console-errors";
 import { newEmail, PASSWORD, test } from "./pages/identity";
 import { LoginPage } from "./pages/login-page";
 
@@ -9,6 +10,22 @@ async function signedIn(page: import("@playwright/test").Page, email: string, pa
   await login.signIn(email, password);
   await expect(page).toHaveURL(/\/profile$/);
 }
+
+test("the profile page, with its new-password form, asks the Auth emulator for no password policy and logs no error", async ({
+  page,
+  emulator,
+}) => {
+  const email = newEmail("console");
+  await emulator.createUser(email);
+  await signedIn(page, email);
+  const errors = consoleErrors(page);
+  const asked = passwordPolicyRequests(page);
+  await page.reload();
+  await expect(page.getByRole("list", { name: "Password requirements" })).toContainText("At least 6 characters");
+  await page.waitForLoadState("networkidle");
+  expect(asked).toEqual([]);
+  expect(errors).toEqual([]);
+});
 
 test("a user uploads a profile picture, which the server stores resized", async ({ page, emulator }) => {
   const email = newEmail("photo");

@@ -31,6 +31,8 @@ export const dealerProfiles = pgTable(
     freeRevisionDays: integer("free_revision_days").notNull().default(DEFAULT_FREE_REVISION_DAYS),
     /** The approved logo (WebP in the blob store), set only by an approved profile change request. */
     logoSha256: text("logo_sha256"),
+    /** The dealer's own words about their business (plain text), changed by them without review. */
+    about: text("about"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

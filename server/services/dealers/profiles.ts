@@ -2,11 +2,11 @@
  * Dealer profiles as the directory and their owners see them: each profile with the firmware,
  * vehicle families and count of its published tunes of the open catalogue, who may see the whole
  * profile, and the changes a dealer or an admin makes to it (applying, correcting, the dealer's
- * terms). Status changes and removal are in status.ts.
+ * terms and their about text). Status changes and removal are in status.ts.
  */
 import { and, arrayOverlaps, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { Dealer, DealerProfile, dealerAdminPatchSchema } from "../../../contracts/dealers";
+import type { Dealer, DealerProfile, dealerAboutSchema, dealerAdminPatchSchema } from "../../../contracts/dealers";
 import type { DealerProfileSummary, DealerRequestInput } from "../../../contracts/public-site";
 import type { dealerSettingsSchema } from "../../../contracts/tuning-requests";
 import type { AppContext } from "../../context";
@@ -21,6 +21,7 @@ import { isAdmin } from "../tune-access";
 export type ProfileRow = typeof dealerProfiles.$inferSelect;
 export type DealerAdminPatch = z.output<typeof dealerAdminPatchSchema>;
 export type DealerSettings = z.output<typeof dealerSettingsSchema>;
+export type DealerAbout = z.output<typeof dealerAboutSchema>;
 
 const blankToNull = (value: string | undefined) => (value ? value : null);
 
@@ -114,6 +115,7 @@ async function describe(db: Db, rows: ProfileRow[]): Promise<Array<{ dealer: Dea
       website: row.website,
       status: row.status,
       logoSha256: row.logoSha256,
+      about: row.about,
       ...(facts.get(row.userUid) ?? { firmwareIds: [], publishedTunes: 0, vehicles: [] }),
       createdAt: row.createdAt.toISOString(),
     };
@@ -270,33 +272,60 @@ export async function correctDealerProfile(
   return profileOf(db, row);
 }
 
-/** The dealer's own terms for custom tunes, by the dealer or an admin (audited when not the dealer); 404 to anyone else. */
-export async function changeDealerSettings(
+/** The fields of a profile its dealer keeps themself, without review. */
+type OwnProfileFields = Partial<Pick<ProfileRow, "freeRevisionDays" | "about">>;
+
+/**
+ * A change the dealer makes to their own profile, or an admin for them (audited when not the
+ * dealer); anyone else is answered as if the profile did not exist (404).
+ */
+async function changeOwnProfile(
   db: Db,
   caller: VerifiedCaller,
   actor: AuditActor,
   id: string,
-  settings: DealerSettings,
+  change: { action: string; values: OwnProfileFields },
 ): Promise<DealerProfile> {
   const row = await profileRow(db, id);
   if (!seesAll(caller)(row)) throw notFound(`Dealer ${id}`);
+  const fields = Object.keys(change.values) as (keyof OwnProfileFields)[];
   const updated = await db.transaction(async (tx) => {
     const [changed] = await tx
       .update(dealerProfiles)
-      .set({ ...settings, updatedAt: new Date() })
+      .set({ ...change.values, updatedAt: new Date() })
       .where(eq(dealerProfiles.id, row.id))
       .returning();
     if (auditsChangeBy(actor, row.userUid)) {
       await writeAudit(tx, actor, {
-        action: "dealer.settings-changed",
+        action: change.action,
         targetType: "dealer",
         targetId: row.id,
         subjectUid: row.userUid,
-        before: { freeRevisionDays: row.freeRevisionDays },
-        after: settings,
+        before: Object.fromEntries(fields.map((field) => [field, row[field]])),
+        after: change.values,
       });
     }
     return changed;
   });
   return profileOf(db, updated);
 }
+
+/** The dealer's own terms for custom tunes, by the dealer or an admin (audited when not the dealer); 404 to anyone else. */
+export const changeDealerSettings = (
+  db: Db,
+  caller: VerifiedCaller,
+  actor: AuditActor,
+  id: string,
+  settings: DealerSettings,
+): Promise<DealerProfile> =>
+  changeOwnProfile(db, caller, actor, id, { action: "dealer.settings-changed", values: settings });
+
+/** The dealer's words about their business, by the dealer or an admin (audited when not the dealer); blank clears them. */
+export const changeDealerAbout = (
+  db: Db,
+  caller: VerifiedCaller,
+  actor: AuditActor,
+  id: string,
+  { about }: DealerAbout,
+): Promise<DealerProfile> =>
+  changeOwnProfile(db, caller, actor, id, { action: "dealer.about-changed", values: { about: about || null } });

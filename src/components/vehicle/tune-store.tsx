@@ -18,8 +18,8 @@ import { failureText } from "../../lib/http-errors";
 import { formatMoney } from "../../lib/money";
 import { storefrontOf } from "../../lib/storefront";
 import { useSessionState } from "../../providers/session-context";
-import { Link } from "../link";
 import { LicenceRemoval } from "../payments/licence-removal";
+import { ReceiptLink } from "../payments/receipt-link";
 
 interface Page<T> {
   data: T[];
@@ -132,10 +132,7 @@ export function TuneStore({ vehicle, licenceVersion }: { vehicle: Vehicle; licen
                 <Typography.Text type="secondary">
                   {licence.orderId ? "bought" : "granted"} {new Date(licence.createdAt).toLocaleDateString()}
                 </Typography.Text>
-                {licence.orderId &&
-                  (licence.customerUid === user?.uid || licence.dealerUid === user?.uid || role === "admin") && (
-                    <Link to={`/checkout/${licence.orderId}`}>Receipt</Link>
-                  )}
+                <ReceiptLink licence={licence} />
               </Space>
             </List.Item>
           )}

@@ -3,6 +3,7 @@ import { Button, Card, Col, Descriptions, Form, Input, Row, Select, Switch } fro
 import { useEffect } from "react";
 import type { Account } from "../../../contracts/account";
 import { apiRoutes } from "../../../contracts/api-paths";
+import { DealerAboutCard } from "../../components/dealers/about-card";
 import { PageFrame } from "../../components/page-frame";
 import { BusinessIdentityCard } from "../../components/profile-change-requests/dealer-card";
 import { useSessionState } from "../../providers/session-context";
@@ -116,6 +117,7 @@ export function ProfilePage() {
         </Form>
       </Card>
       {account?.profile.dealer && <BusinessIdentityCard uid={account.uid} />}
+      {account?.profile.dealer && <DealerAboutCard uid={account.uid} />}
       {user && (
         <Row gutter={[16, 16]}>
           <Col xs={24} xl={12}>

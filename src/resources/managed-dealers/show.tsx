@@ -1,5 +1,6 @@
 /**
- * A dealer's page (/managed-dealers/:id), for visitors and users alike: who they are, the vehicles
+ * A dealer's page (/managed-dealers/:id), for visitors and users alike: who they are (with their own
+ * words about the business, shown as the plain text they wrote), the vehicles
  * they tune, their published tunes with prices, and the way to ask them for a custom tune. A
  * customer asks for one of their cars; a visitor is sent to sign in and comes back here.
  */
@@ -68,6 +69,13 @@ export function ManagedDealerShow() {
             )}
           </Flex>
         </Flex>
+        {profile.about && (
+          <section aria-label={`About ${profile.businessName}`}>
+            <Typography.Paragraph style={{ whiteSpace: "pre-line", margin: 0, maxWidth: 720 }}>
+              {profile.about}
+            </Typography.Paragraph>
+          </section>
+        )}
         <Flex vertical gap={4}>
           <Typography.Text strong>Vehicles they tune</Typography.Text>
           <VehicleTags dealer={profile} />

@@ -1,6 +1,6 @@
 /**
  * A customer's tunes per vehicle: the vehicle's stock read (uploaded here,
- * as the app would after reading the ECU), the tunes bought for it, the
+ * as the app would after reading the ECU), the tunes bought for it (a paid one with its receipt), the
  * files baked from them and what the app reports it flashed. Downloads are offered only where the tune's
  * protection allows; the server refuses the rest anyway.
  */
@@ -10,7 +10,9 @@ import { Alert, Button, Card, Empty, Flex, Select, Skeleton, Space, Table, Tag, 
 import { useState } from "react";
 import { apiRoutes } from "../../../contracts/api-paths";
 import type { FlashLog } from "../../../contracts/flash-logs";
+import type { Licence } from "../../../contracts/payments";
 import type { BakedTuneFile, TuneFile, TuneFilePatch, VehicleTunes } from "../../../contracts/tune-files";
+import { ReceiptLink } from "../../components/payments/receipt-link";
 import { FileUpload } from "../../components/resource/file-upload";
 import { ChecksumTable } from "../../components/tune-inspection";
 import { FlashResultTag } from "../../components/vehicle/flash-result-tag";
@@ -176,6 +178,12 @@ function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
     config: { query: { pageSize: 20 } },
   });
   const flashes = flashQuery.data?.data.data ?? [];
+  // The car's licences: a bought tune's receipt is its licence's order.
+  const { query: licenceQuery } = useCustom<{ data: Licence[] }>({
+    url: apiRoutes.vehicles.purchases(vehicle.id),
+    method: "get",
+  });
+  const licenceOf = (tune: TuneFile) => licenceQuery.data?.data.data.find((licence) => licence.tuneFileId === tune.id);
   const invalidate = useInvalidate();
   const refresh = () => {
     void query.refetch();
@@ -227,6 +235,14 @@ function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
                 { dataIndex: "firmwareId", title: "Firmware" },
                 { dataIndex: "currentVersion", title: "Version" },
                 { key: "price", title: "Price", render: (_, t: TuneFile) => formatMoney(t.priceCents, t.currency) },
+                {
+                  key: "receipt",
+                  title: "Receipt",
+                  render: (_, t: TuneFile) => {
+                    const licence = licenceOf(t);
+                    return licence ? <ReceiptLink licence={licence} /> : null;
+                  },
+                },
                 {
                   key: "bake",
                   title: "",

@@ -91,7 +91,9 @@ export function UsersShow() {
                 <Descriptions.Item label="Dealer profile">
                   {account.profile.dealer ? (
                     <Space wrap>
-                      <Link to="/managed-dealers">{account.profile.dealer.businessName}</Link>
+                      <Link to={`/managed-dealers/${account.profile.dealer.id}`}>
+                        {account.profile.dealer.businessName}
+                      </Link>
                       <Tag>{account.profile.dealer.status}</Tag>
                     </Space>
                   ) : (

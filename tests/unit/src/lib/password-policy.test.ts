@@ -4,7 +4,6 @@ import {
   fetchPasswordPolicy,
   meetsPasswordPolicy,
   passwordChecklist,
-  passwordPolicyUrl,
   policyFromResponse,
 } from "../../../../src/lib/password-policy";
 
@@ -86,18 +85,14 @@ describe("password policy", () => {
     expect(meetsPasswordPolicy("abc", policy)).toBe(false);
   });
 
-  it("is read from the emulator locally and from the identity toolkit otherwise", () => {
-    const firebase = { apiKey: "key 1", authDomain: "", projectId: "p" };
-    expect(passwordPolicyUrl({ authEmulatorUrl: "http://127.0.0.1:9099/", firebase })).toBe(
-      "http://127.0.0.1:9099/identitytoolkit.googleapis.com/v2/passwordPolicy?key=key%201",
-    );
-    expect(passwordPolicyUrl({ authEmulatorUrl: null, firebase })).toBe(
-      "https://identitytoolkit.googleapis.com/v2/passwordPolicy?key=key%201",
-    );
+  it("asks nothing of a service without a policy and keeps the default", async () => {
+    const fetcher = vi.fn(async () => Response.json({ customStrengthOptions: { minPasswordLength: 8 } }));
+    expect(await fetchPasswordPolicy({ passwordPolicyUrl: null }, fetcher)).toBe(DEFAULT_PASSWORD_POLICY);
+    expect(fetcher).not.toHaveBeenCalled();
   });
 
-  it("falls back to the default when the service has no policy or cannot be reached", async () => {
-    const config = { authEmulatorUrl: null, firebase: { apiKey: "k", authDomain: "", projectId: "p" } };
+  it("falls back to the default when the service's policy cannot be read", async () => {
+    const config = { passwordPolicyUrl: "https://identitytoolkit.googleapis.com/v2/passwordPolicy?key=k" };
     const notImplemented = vi.fn(async () => new Response("{}", { status: 501 }));
     expect(await fetchPasswordPolicy(config, notImplemented)).toBe(DEFAULT_PASSWORD_POLICY);
     const offline = vi.fn(async () => {
@@ -108,5 +103,6 @@ describe("password policy", () => {
       Response.json({ customStrengthOptions: { minPasswordLength: 8 }, enforcementState: "ENFORCE" }),
     );
     expect(await fetchPasswordPolicy(config, enforced)).toEqual({ minLength: 8, allowedNonAlphanumeric: "" });
+    expect(enforced).toHaveBeenCalledWith(config.passwordPolicyUrl, { cache: "no-store" });
   });
 });
