@@ -43,6 +43,7 @@ export function MapLineChart({
   // recharts draws in its own greys; the theme's keep axes and tooltip readable in the dark theme.
   const { token } = theme.useToken();
   const tick = { fill: token.colorTextSecondary };
+  const order = new Map(series.map((s, i) => [s.key, i]));
   const data = axis.map((x, i) => Object.fromEntries([["x", x], ...series.map((s) => [s.key, s.values[i]])]));
   return (
     // Taller with many lines, whose legend wraps over several lines on a phone.
@@ -66,14 +67,16 @@ export function MapLineChart({
               contentStyle={{ background: token.colorBgElevated, borderColor: token.colorBorder }}
               labelStyle={{ color: token.colorText }}
             />
-            {legend && <Legend verticalAlign="top" />}
+            {/* In the series' order (axis order, each line before its base); recharts sorts by name ("1700" before "800"). */}
+            {legend && <Legend verticalAlign="top" itemSorter={(item) => order.get(String(item.dataKey)) ?? 0} />}
             {series.map((s) => (
               <Line
                 key={s.key}
                 dataKey={s.key}
                 name={s.name}
                 stroke={s.colour}
-                strokeDasharray={s.dashed ? "4 3" : undefined}
+                // Left out, not undefined, for a solid line: the legend would write "undefined" as its icon's dashes.
+                {...(s.dashed && { strokeDasharray: "4 3" })}
                 legendType="plainline"
                 dot={false}
                 isAnimationActive={false}
