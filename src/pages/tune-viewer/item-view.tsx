@@ -128,8 +128,8 @@ export function ItemView({
         stock={stock}
         chartedRows={byRows ? lines.colours : undefined}
         chartedCols={byRows ? undefined : lines.colours}
-        onToggleRow={(row) => lines.toggle("rows", row)}
-        onToggleColumn={(col) => lines.toggle("columns", col)}
+        onToggleRow={lines.toggleRow}
+        onToggleColumn={lines.toggleColumn}
         selection={editing?.selection}
         onCellClick={editing?.onCellClick}
       />

@@ -1,5 +1,5 @@
 import { Flex, Segmented, Select, Skeleton, Typography } from "antd";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import type { ItemValues } from "../../../domain/tune/maps";
 import {
   chartAxis,
@@ -22,8 +22,9 @@ export interface ChartLines {
   colours: ReadonlyMap<number, string>;
   setDirection: (direction: LineDirection) => void;
   setPicked: (picked: number[]) => void;
-  /** A header clicked: charts or drops that line, switching to its direction (then it is the one line). */
-  toggle: (direction: LineDirection, index: number) => void;
+  /** A row's or a column's header clicked: charts or drops it, switching to its direction (then it is the one line). */
+  toggleRow: (row: number) => void;
+  toggleColumn: (col: number) => void;
 }
 
 /** Which rows or columns of a 2-D map the chart draws; the rows at first, as tuners read a map along its load axis. */
@@ -32,19 +33,28 @@ export function useChartLines(values: ItemValues, focus?: { row: number; col: nu
   const [rows, setRows] = useState(() => defaultLines(values.rows, focus?.row));
   const [cols, setCols] = useState(() => defaultLines(values.cols, focus?.col));
   const picked = direction === "rows" ? rows : cols;
-  const setPicked = direction === "rows" ? setRows : setCols;
+  // Stable while the lines stay, so the memoised grid is not drawn again for nothing.
+  const colours = useMemo(() => new Map(picked.map((index) => [index, lineColour(index)])), [picked]);
+  const toggle = useCallback(
+    (along: LineDirection, index: number) => {
+      const set = along === "rows" ? setRows : setCols;
+      if (along !== direction) {
+        setDirection(along);
+        set([index]);
+      } else set((current) => toggleLine(current, index));
+    },
+    [direction],
+  );
+  const toggleRow = useCallback((row: number) => toggle("rows", row), [toggle]);
+  const toggleColumn = useCallback((col: number) => toggle("columns", col), [toggle]);
   return {
     direction,
     picked,
-    colours: new Map(picked.map((index) => [index, lineColour(index)])),
+    colours,
     setDirection,
-    setPicked: (next) => setPicked(next.toSorted((a, b) => a - b)),
-    toggle: (along, index) => {
-      if (along !== direction) {
-        setDirection(along);
-        (along === "rows" ? setRows : setCols)([index]);
-      } else setPicked((current) => toggleLine(current, index));
-    },
+    setPicked: (next) => (direction === "rows" ? setRows : setCols)(next.toSorted((a, b) => a - b)),
+    toggleRow,
+    toggleColumn,
   };
 }
 
