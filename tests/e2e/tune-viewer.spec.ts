@@ -3,6 +3,7 @@ import { fixAll, itemExtents, readCell, verifyAll, writeCell } from "../../domai
 import { generateDemo } from "../../server/seed/generator";
 import { DEMO_TUNE_OPTIONS } from "../../server/seed/tunes";
 import { test } from "./pages/identity";
+import { LayoutProbe } from "./pages/layout-probe";
 import { DEMO_PASSWORD, demoUsers, LoginPage } from "./pages/login-page";
 import { TuneViewerPage } from "./pages/tune-viewer";
 
@@ -222,4 +223,80 @@ test("a customer opens a local image: its firmware's maps are read in the browse
   await expect(page.getByTestId("map-range")).toContainText(`max`);
   await viewer.showBytes();
   await expect(viewer.hexCursor()).toContainText(`in ${changed.title} (data`);
+});
+
+test.describe("on a phone in the dark theme", () => {
+  test.use({ viewport: { width: 390, height: 844 }, colorScheme: "dark", hasTouch: true });
+
+  test("a buyer charts several rows of a map with stock beside them and turns its 3-D surface by mouse and finger", async ({
+    page,
+  }) => {
+    const ignition = items.find((item) => item.id === "ignition_base")!;
+    await new LoginPage(page).open("/tuning-tools/tune-viewer");
+    await new LoginPage(page).signIn(demoUsers.customer);
+    const viewer = new TuneViewerPage(page);
+    await viewer.openTune(demo.tune.title);
+    await viewer.openMap(ignition.title);
+
+    // 16 rows are too many to draw at once: the chart opens on the first, named by its axis value and unit.
+    await expect(viewer.chartLegend()).toHaveText(["800 rpm"]);
+    await viewer.toggleChartRow("1700");
+    await expect(viewer.chartLegend()).toHaveText(["800 rpm", "1700 rpm"]);
+    await viewer.pickChartRow("2600 rpm");
+    await expect(viewer.chartLegend()).toHaveText(["800 rpm", "1700 rpm", "2600 rpm"]);
+    await viewer.toggleChartRow("1700");
+    await expect(viewer.chartLegend()).toHaveText(["800 rpm", "2600 rpm"]);
+
+    // Against stock each row keeps its colour, the stock line dashed beside it.
+    await viewer.compareWithStock();
+    await expect(viewer.chartLegend()).toHaveText(["800 rpm", "800 rpm · Stock", "2600 rpm", "2600 rpm · Stock"]);
+    const icons = await page
+      .getByTestId("map-chart")
+      .locator(".recharts-legend-item .recharts-legend-icon")
+      .evaluateAll((lines) =>
+        lines.map((line) => ({ colour: line.getAttribute("stroke"), dashed: !!line.getAttribute("stroke-dasharray") })),
+      );
+    expect(icons.map((icon) => icon.dashed)).toEqual([false, true, false, true]);
+    expect(icons[1].colour).toBe(icons[0].colour);
+    expect(icons[2].colour).not.toBe(icons[0].colour);
+
+    const canvas = await viewer.showSurface();
+    await expect(page.getByTestId("surface-range")).toContainText("°");
+    const drawn = await canvas.evaluate((element: HTMLCanvasElement) => {
+      const { data } = element.getContext("2d")!.getImageData(0, 0, element.width, element.height);
+      let painted = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
+      return { painted, total: data.length / 4 };
+    });
+    expect(drawn.painted, "painted pixels of the surface's canvas").toBeGreaterThan(drawn.total / 10);
+    expect(await new LayoutProbe(page).sidewaysOverflow(), "pixels the page scrolls sideways").toBe(0);
+
+    // A mouse drag turns it.
+    const before = await canvas.screenshot();
+    const box = (await canvas.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 2 + 20, { steps: 5 });
+    await page.mouse.up();
+    const turned = await canvas.screenshot();
+    expect(turned.equals(before), "the surface looks the same after a drag").toBe(false);
+
+    // So does a finger, without scrolling the page.
+    const touch = await page.context().newCDPSession(page);
+    const at = (dx: number) => [{ x: box.x + box.width / 2 + dx, y: box.y + box.height / 2 }];
+    await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: at(0) });
+    for (const dx of [-20, -40, -60, -80])
+      await touch.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: at(dx) });
+    await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    const touched = await canvas.screenshot();
+    expect(touched.equals(turned), "the surface looks the same after a touch drag").toBe(false);
+
+    await page.getByRole("button", { name: "Reset view" }).click();
+    expect((await canvas.screenshot()).equals(before), "the reset view is the first view").toBe(true);
+
+    // The difference from stock is a surface of its own.
+    await page.getByRole("radiogroup", { name: "Surface" }).getByText("Tune − Stock", { exact: true }).click();
+    await expect(page.getByTestId("surface-range")).toContainText("tune − Stock");
+    expect((await canvas.screenshot()).equals(before), "the difference surface looks like the tune's").toBe(false);
+  });
 });

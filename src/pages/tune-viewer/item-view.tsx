@@ -1,11 +1,16 @@
 import { Button, Descriptions, Flex, Tag, Typography } from "antd";
-import { type ReactNode, useState } from "react";
+import type { ReactNode } from "react";
 import type { TuneItem } from "../../../contracts/tune-definition";
 import type { ItemValues } from "../../../domain/tune/maps";
+import { lineColour } from "./chart-lines";
 import { MapLineChart } from "./line-chart";
+import { MapCharts, useChartLines } from "./map-charts";
 import { MapGrid, type MapGridProps } from "./map-grid";
 import { axisLabels, cellDelta, formatDelta, formatValue } from "./model";
 import { ScalarEditor } from "./scalar-editor";
+
+/** A 1-D table's base: grey beside the tune's colour, as it has no colour of its own to share. */
+const BASE_GREY = "#8c8c8c";
 
 /** A scalar item's value as read: enums by their label, flags as on/off. */
 function scalarText(item: TuneItem, values: ItemValues): string {
@@ -37,8 +42,8 @@ export function ItemView({
   /** Opens the hex view on this item's bytes (offered to whoever may download the image). */
   onShowBytes?: () => void;
 }) {
-  const [row, setRow] = useState(0);
-  const shownRow = Math.min(row, values.rows - 1);
+  const selection = editing?.selection;
+  const lines = useChartLines(values, selection ? { row: selection.row0, col: selection.col0 } : undefined);
   const head = (
     <Flex vertical gap={4}>
       <Typography.Title level={4} style={{ margin: 0 }} data-testid="item-title">
@@ -106,40 +111,29 @@ export function ItemView({
           axisUnit={values.x?.unit}
           unit={values.unit}
           series={[
-            { name: "Tune", values: values.values },
-            ...(stock ? [{ name: baseLabel, values: stock.values }] : []),
+            { key: "tune", name: "Tune", values: values.values, colour: lineColour(0), dashed: false },
+            ...(stock ? [{ key: "base", name: baseLabel, values: stock.values, colour: BASE_GREY, dashed: true }] : []),
           ]}
         />
       </Flex>
     );
   }
 
-  const rowValues = (source: ItemValues) => source.values.slice(shownRow * source.cols, (shownRow + 1) * source.cols);
-  const rowLabel = axisLabels(values.y, values.rows)[shownRow];
+  const byRows = lines.direction === "rows";
   return (
     <Flex vertical gap={12} data-shown-item={item.id}>
       {head}
       <MapGrid
         values={values}
         stock={stock}
-        selectedRow={shownRow}
-        onSelectRow={setRow}
+        chartedRows={byRows ? lines.colours : undefined}
+        chartedCols={byRows ? undefined : lines.colours}
+        onToggleRow={lines.toggleRow}
+        onToggleColumn={lines.toggleColumn}
         selection={editing?.selection}
         onCellClick={editing?.onCellClick}
       />
-      <Typography.Text strong>
-        Row {rowLabel}
-        {values.y?.unit ? ` ${values.y.unit}` : ""}
-      </Typography.Text>
-      <MapLineChart
-        axis={axisLabels(values.x, values.cols)}
-        axisUnit={values.x?.unit}
-        unit={values.unit}
-        series={[
-          { name: "Tune", values: rowValues(values) },
-          ...(stock ? [{ name: baseLabel, values: rowValues(stock) }] : []),
-        ]}
-      />
+      <MapCharts values={values} base={stock} baseLabel={baseLabel} lines={lines} />
     </Flex>
   );
 }

@@ -1,5 +1,7 @@
+import { theme } from "antd";
 import { useEffect, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { LineSeries } from "./chart-lines";
 import { formatValue } from "./model";
 
 /**
@@ -20,49 +22,62 @@ function useAfterPaint(): boolean {
   return painted;
 }
 
-export interface LineSeries {
-  name: string;
-  values: readonly number[];
-}
-
-/** A 1-D table or one row of a 2-D table against its axis; stock drawn dashed beside the tune when comparing. */
+/** Lines of a map against one of its axes: a 1-D table, or rows or columns of a 2-D table; a base's lines dashed. */
 export function MapLineChart({
   axis,
   axisUnit,
   unit,
   series,
+  legend = series.length > 1,
 }: {
   axis: readonly string[];
   axisUnit?: string;
   unit?: string;
   series: LineSeries[];
+  /** Whether a legend names the lines: by default when there are several. */
+  legend?: boolean;
 }) {
   // Drawn after the frame that shows the grid: recharts takes tens of milliseconds to mount, and the grid
   // is what a switch of maps must show first. The box keeps its height so nothing moves.
   const ready = useAfterPaint();
-  const data = axis.map((x, i) => Object.fromEntries([["x", x], ...series.map((s) => [s.name, s.values[i]])]));
+  // recharts draws in its own greys; the theme's keep axes and tooltip readable in the dark theme.
+  const { token } = theme.useToken();
+  const tick = { fill: token.colorTextSecondary };
+  const order = new Map(series.map((s, i) => [s.key, i]));
+  const data = axis.map((x, i) => Object.fromEntries([["x", x], ...series.map((s) => [s.key, s.values[i]])]));
   return (
-    <div style={{ width: "100%", height: 260 }} data-testid="map-chart">
+    // Taller with many lines, whose legend wraps over several lines on a phone.
+    <div style={{ width: "100%", height: series.length > 4 ? 320 : 260 }} data-testid="map-chart">
       {ready && (
         <ResponsiveContainer>
           <LineChart data={data} margin={{ top: 8, right: 16, bottom: 16, left: 8 }}>
-            <CartesianGrid strokeDasharray="3 3" />
+            <CartesianGrid strokeDasharray="3 3" stroke={token.colorBorderSecondary} />
             <XAxis
               dataKey="x"
+              tick={tick}
               label={axisUnit ? { value: axisUnit, position: "insideBottom", offset: -8 } : undefined}
             />
             <YAxis
+              tick={tick}
               label={unit ? { value: unit, angle: -90, position: "insideLeft" } : undefined}
               tickFormatter={formatValue}
             />
-            <Tooltip formatter={(value) => formatValue(Number(value))} />
-            {series.length > 1 && <Legend verticalAlign="top" />}
-            {series.map((s, i) => (
+            <Tooltip
+              formatter={(value) => formatValue(Number(value))}
+              contentStyle={{ background: token.colorBgElevated, borderColor: token.colorBorder }}
+              labelStyle={{ color: token.colorText }}
+            />
+            {/* In the series' order (axis order, each line before its base); recharts sorts by name ("1700" before "800"). */}
+            {legend && <Legend verticalAlign="top" itemSorter={(item) => order.get(String(item.dataKey)) ?? 0} />}
+            {series.map((s) => (
               <Line
-                key={s.name}
-                dataKey={s.name}
-                stroke={i === 0 ? "#1677ff" : "#8c8c8c"}
-                strokeDasharray={i === 0 ? undefined : "4 3"}
+                key={s.key}
+                dataKey={s.key}
+                name={s.name}
+                stroke={s.colour}
+                // Left out, not undefined, for a solid line: the legend would write "undefined" as its icon's dashes.
+                {...(s.dashed && { strokeDasharray: "4 3" })}
+                legendType="plainline"
                 dot={false}
                 isAnimationActive={false}
               />

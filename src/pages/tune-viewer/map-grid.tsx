@@ -17,8 +17,12 @@ export interface MapGridProps {
   values: ItemValues;
   /** Stock values of the same item: cells then show their delta and percentage. */
   stock?: ItemValues;
-  selectedRow?: number;
-  onSelectRow?: (row: number) => void;
+  /** The rows and columns the chart draws, each with its line's colour: their headers are marked in it. */
+  chartedRows?: ReadonlyMap<number, string>;
+  chartedCols?: ReadonlyMap<number, string>;
+  /** A click on a row's or a column's header: charts it, or stops charting it. */
+  onToggleRow?: (row: number) => void;
+  onToggleColumn?: (col: number) => void;
   /** Editing: the selected cells, and a click on a cell (with shift held, extending the selection). */
   selection?: CellRange | null;
   onCellClick?: (row: number, col: number, extend: boolean) => void;
@@ -33,12 +37,54 @@ const cell = {
 } as const;
 const header = { ...cell, fontWeight: 600, background: "rgba(128,128,128,0.12)" } as const;
 
+/** An axis header, with a bar in its line's colour while the chart draws it. */
+function chartedHeader(colour: string | undefined, side: "left" | "bottom") {
+  return colour ? { ...header, [side === "left" ? "borderLeft" : "borderBottom"]: `4px solid ${colour}` } : header;
+}
+
+const headerButton = {
+  background: "none",
+  border: 0,
+  padding: 0,
+  font: "inherit",
+  color: "inherit",
+  cursor: "pointer",
+} as const;
+
+/** An axis value; a button that charts its row or column, or stops charting it, where the chart lets one pick. */
+function AxisHeader({
+  label,
+  charted,
+  what,
+  onToggle,
+}: {
+  label: string;
+  charted: boolean;
+  what: "row" | "column";
+  onToggle?: () => void;
+}) {
+  if (!onToggle) return label;
+  return (
+    <button
+      type="button"
+      style={headerButton}
+      aria-pressed={charted}
+      onClick={onToggle}
+      title={charted ? `Stop charting this ${what}` : `Chart this ${what}`}
+    >
+      {label}
+    </button>
+  );
+}
+
 /** A table as a grid: x axis across, y axis down, unit in the corner, cells coloured by value (or by change from stock). */
 export const MapGrid = memo(function MapGrid({
   values,
   stock,
-  selectedRow,
-  onSelectRow,
+  chartedRows,
+  chartedCols,
+  onToggleRow,
+  onToggleColumn,
   selection,
   onCellClick,
 }: MapGridProps) {
@@ -58,26 +104,27 @@ export const MapGrid = memo(function MapGrid({
                 {corner && <div style={{ fontWeight: 400 }}>{corner}</div>}
               </th>
               {xs.map((label, col) => (
-                <th key={col} style={header} scope="col">
-                  {label}
+                <th key={col} style={chartedHeader(chartedCols?.get(col), "bottom")} scope="col">
+                  <AxisHeader
+                    label={label}
+                    charted={chartedCols?.has(col) ?? false}
+                    what="column"
+                    onToggle={onToggleColumn && (() => onToggleColumn(col))}
+                  />
                 </th>
               ))}
             </tr>
           </thead>
           <tbody>
             {ys.map((label, row) => (
-              <tr key={row} aria-selected={row === selectedRow}>
-                <th
-                  style={{
-                    ...header,
-                    cursor: onSelectRow ? "pointer" : undefined,
-                    outline: row === selectedRow ? "2px solid #1677ff" : undefined,
-                  }}
-                  scope="row"
-                  onClick={() => onSelectRow?.(row)}
-                  title="Chart this row"
-                >
-                  {label}
+              <tr key={row}>
+                <th style={chartedHeader(chartedRows?.get(row), "left")} scope="row">
+                  <AxisHeader
+                    label={label}
+                    charted={chartedRows?.has(row) ?? false}
+                    what="row"
+                    onToggle={onToggleRow && (() => onToggleRow(row))}
+                  />
                 </th>
                 {xs.map((_, col) => {
                   const value = values.values[row * cols + col];

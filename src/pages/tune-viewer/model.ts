@@ -98,11 +98,16 @@ export function formatDelta({ delta, percent }: CellDelta, unit?: string): strin
   return `${sign}${formatValue(delta)}${percent === null ? "" : ` (${sign}${formatValue(Math.round(percent * 10) / 10)} %)`}`;
 }
 
+/** An axis as a tuner names it: its unit, else "row axis" or "column axis", else "row index" or "column index" when there is none. */
+export function axisName(axis: ItemValues["x"], side: "row" | "column"): string {
+  return axis?.unit ?? (axis ? `${side} axis` : `${side} index`);
+}
+
 /** The corner of a grid: which way each axis runs and its unit; an axis without a unit is still named. */
 export function cornerLabel(values: ItemValues): string {
-  const columns = `→ ${values.x?.unit ?? (values.x ? "column axis" : "column index")}`;
+  const columns = `→ ${axisName(values.x, "column")}`;
   if (values.rows <= 1) return columns;
-  return `↓ ${values.y?.unit ?? (values.y ? "row axis" : "row index")} · ${columns}`;
+  return `↓ ${axisName(values.y, "row")} · ${columns}`;
 }
 
 /** Axis header texts: the axis values formatted, or its labels, or 0-based indexes when the definition has no axis. */

@@ -35,6 +35,32 @@ export class TuneViewerPage {
     return this.page.getByRole("table", { name: "Map values" });
   }
 
+  /** Charts a row of a 2-D map, or stops charting it, by its header in the grid (its axis value as the grid shows it). */
+  async toggleChartRow(label: string) {
+    await this.grid().locator("tbody th").getByRole("button", { name: label, exact: true }).click();
+  }
+
+  /** Adds a row to the chart through its picker, by the name it has there ("2600 rpm"). */
+  async pickChartRow(name: string) {
+    const select = this.page.getByRole("combobox", { name: "Charted rows" });
+    await select.click();
+    await select.fill(name);
+    await select.press("Enter");
+  }
+
+  /** The names in the line chart's legend, in its order. */
+  chartLegend() {
+    return this.page.getByTestId("map-chart").locator(".recharts-legend-item-text");
+  }
+
+  /** Switches the map's chart to its 3-D surface and answers its canvas. */
+  async showSurface() {
+    await this.page.getByRole("radiogroup", { name: "Chart" }).getByText("3-D surface", { exact: true }).click();
+    const canvas = this.page.getByTestId("map-surface").locator("canvas");
+    await expect(canvas).toBeVisible();
+    return canvas;
+  }
+
   /** A mode of the map card: Values, Compare, Hex or Edit. */
   async show(mode: "Values" | "Compare" | "Hex" | "Edit") {
     await this.page.getByRole("radiogroup", { name: "Show" }).getByText(mode, { exact: true }).click();

@@ -150,6 +150,14 @@ describe("bundle budgets", () => {
     expect(found.slice(0, 10), `${found.length} modules of zod in the first load of portal pages`).toEqual([]);
   });
 
+  it("the tune viewer loads its 3-D surface (canvas and geometry) only when a map's surface is opened", () => {
+    const surface = /src\/pages\/tune-viewer\/surface-(view|geometry)\.tsx?$/;
+    const found = pageModulesMatching("src/pages/tune-viewer/index.tsx", surface);
+    expect(found.slice(0, 10), `${found.length} modules of the surface in the viewer's first load`).toEqual([]);
+    const lazy = report.lazy.filter((fileName) => report.chunks.get(fileName)?.modules.some((m) => surface.test(m.id)));
+    expect(lazy, "lazy chunks holding the surface").toHaveLength(1);
+  });
+
   it("a data log's page loads the virtual dyno's chart and form and the share dialog only when they open", () => {
     // recharts (with d3 and Redux Toolkit) alone was ~87 KiB Brotli on every log page, for a drawer few open.
     const found = pageModulesMatching(
