@@ -25,7 +25,7 @@ import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
 import type { DynoPull } from "../../../lib/dyno";
 import { conversionFor, DEFAULT_DISPLAY_UNITS, DISPLAY_UNITS, type DisplayUnits } from "../../../lib/log-units";
 import { ChannelPicker } from "./channel-picker";
-import { type ChartChannel, colourOf, formatPanes, MAX_PANES, parsePanes, variableOf } from "./channels";
+import { type ChartChannel, colourOf, formatPanes, MAX_PANES, openingPanes, parsePanes, variableOf } from "./channels";
 import { ComputedChannels, type ComputedDefinition } from "./computed-channels";
 import { type CursorGrid, readGrid } from "./cursor-grid";
 import type { DynoRequest } from "./dyno-panel";
@@ -56,6 +56,7 @@ export interface LogAnalysisProps {
   toolbar?: ReactNode;
 }
 
+/** Panes kept for the chart while the header is read, when the URL names none. */
 const DEFAULT_CHANNELS = 4;
 const NO_DESCRIPTORS: LogComputedDescriptor[] = [];
 /** The first request: the columnar form's preamble and JSON header fit in this for logs of a few hundred channels. */
@@ -119,7 +120,7 @@ export const LogAnalysis = memo(function LogAnalysis({
   const known = useMemo(() => new Set(allChannels.map((channel) => channel.id)), [allChannels]);
   const panes = useMemo(() => {
     const fromUrl = parsePanes(panesParam, known);
-    return fromUrl.length ? fromUrl : channels.slice(0, DEFAULT_CHANNELS).map((channel) => [channel.id]);
+    return fromUrl.length ? fromUrl : openingPanes(channels);
   }, [panesParam, known, channels]);
   const charted = useMemo(() => new Set(panes.flat()), [panes]);
   const duration = loaded?.durationSeconds ?? 0;
@@ -191,7 +192,7 @@ export const LogAnalysis = memo(function LogAnalysis({
         return new Blob([head.slice(at), await fetchColumns({ start: inHead, end: end - 1 })]);
       };
       const fromUrl = parsePanes(firstPanes.current, new Set(channelIds)).flat();
-      const first = (fromUrl.length ? [...new Set(fromUrl)] : channelIds.slice(0, DEFAULT_CHANNELS)).map((id) =>
+      const first = [...new Set(fromUrl.length ? fromUrl : openingPanes(layout.channels).flat())].map((id) =>
         channelIds.indexOf(id),
       );
       const parts = await Promise.all([
