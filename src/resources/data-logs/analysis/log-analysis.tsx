@@ -191,13 +191,20 @@ export const LogAnalysis = memo(function LogAnalysis({
         if (at >= inHead) return fetchColumns({ start: at, end: end - 1 });
         return new Blob([head.slice(at), await fetchColumns({ start: inHead, end: end - 1 })]);
       };
+      // The first channels' bytes by where they start: the rest is fetched around them, not again.
+      const fetched = new Map<number, Blob>();
       const fromUrl = parsePanes(firstPanes.current, new Set(channelIds)).flat();
       const first = [...new Set(fromUrl.length ? fromUrl : openingPanes(layout.channels).flat())].map((id) =>
         channelIds.indexOf(id),
       );
       const parts = await Promise.all([
         range(layout.time).then((blob) => log.time({ blob })),
-        ...first.map((index) => range(layout.columns[index]).then((blob) => log.channel({ index, blob }))),
+        ...first.map((index) =>
+          range(layout.columns[index]).then((blob) => {
+            fetched.set(layout.columns[index].at, blob);
+            return log.channel({ index, blob });
+          }),
+        ),
       ]);
       // Each answer counts what the worker held when it came; the fullest is the last.
       ready(
@@ -205,10 +212,18 @@ export const LogAnalysis = memo(function LogAnalysis({
         true,
       );
       const channelsAt = layout.columns[0]?.at ?? layout.byteLength;
-      ready(
-        await log.channels({ blob: await range({ at: channelsAt, bytes: layout.byteLength - channelsAt }) }),
-        false,
-      );
+      // The charted channels need not be the file's first (they come by role), so the gaps between
+      // them are fetched and joined with what is held.
+      const pieces: Promise<Blob>[] = [];
+      let at = channelsAt;
+      for (const [start, blob] of [...fetched].sort(([a], [b]) => a - b)) {
+        if (start < at) continue;
+        if (start > at) pieces.push(range({ at, bytes: start - at }));
+        pieces.push(Promise.resolve(blob));
+        at = start + blob.size;
+      }
+      if (at < layout.byteLength) pieces.push(range({ at, bytes: layout.byteLength - at }));
+      ready(await log.channels({ blob: new Blob(await Promise.all(pieces)) }), false);
     })().catch((error: Error) => !log.terminated && setFailure(error.message));
   }, [fetchColumns]);
 
