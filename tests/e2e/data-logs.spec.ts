@@ -21,14 +21,19 @@ test("a customer uploads a log, charts and zooms it, and shares it with someone 
 
   const view = new LogView(page);
   await view.waitForChart();
-  // The first four channels open stacked, one pane each.
-  await expect(view.panes()).toHaveCount(4);
+  // The tuner's panes open from the channels' roles: engine speed with boost, timing, lambda.
+  await expect(view.panes()).toHaveCount(3);
+  expect(await view.paneTitles()).toEqual([
+    "PLX Engine Speed (rpm) · PLX Manifold Absolute Pressure (psi)",
+    "Timing Advance (degrees)",
+    "PLX O2 - Wideband (AFR)",
+  ]);
   await expect(view.visibleRange()).toContainText("0.00–827.20 s of 827.20 s · 4,235 rows");
 
   await view.toggleChannel("Timing Advance");
   await view.toggleChannel("PLX O2 - Wideband");
-  await expect(view.panes()).toHaveCount(2);
-  await expect(page).toHaveURL(/panes=plx-engine-speed(;|%3B)plx-manifold-absolute-pressure/);
+  await expect(view.panes()).toHaveCount(1);
+  await expect(page).toHaveURL(/panes=plx-engine-speed(,|%2C)plx-manifold-absolute-pressure/);
 
   await view.dragZoom(0.25, 0.5);
   await expect(view.visibleRange()).not.toContainText("0.00–827.20 s");
@@ -61,6 +66,27 @@ test("a customer uploads a log, charts and zooms it, and shares it with someone 
   await expect(shared.channel("PLX Engine Speed")).toBeChecked();
   await expect(shared.channel("Timing Advance")).toHaveCount(0);
   await stranger.close();
+});
+
+test("a bootmod3 log opens on engine speed with boost and its target, then timing and every cylinder's correction, each pane titled by its channels", async ({
+  page,
+}) => {
+  await new LoginPage(page).open("/tuning-tools/data-logs");
+  await new LoginPage(page).signIn(demoUsers.customer);
+  await expect(page.getByRole("heading", { name: "Data logs" })).toBeVisible();
+  await new DataLogsPage(page).upload(path.resolve(repoRoot, "../shared/fixtures/more-logs/bootmod3-b58.csv"));
+  const view = new LogView(page);
+  await view.waitForChart();
+  await expect(view.panes()).toHaveCount(4);
+  const titles = await view.paneTitles();
+  expect(titles[0]).toBe("Engine speed (1/min) · Boost (Pre-Throttle), Boost pressure (Target) (psig)");
+  expect(titles[1]).toMatch(
+    /^Ignition Cyl 1 \(deg\) · Ignition Timing Corr\. Cyl\. 1, .*Ignition Timing Corr\. Cyl\. 6 \(°\)$/,
+  );
+  expect(titles[2]).toContain("Lambda");
+  expect(titles[3]).toBe("Throttle Angle, Accel. Pedal (%)");
+  await expect(view.channel("Engine speed")).toBeChecked();
+  await expect(view.channel("Ambient pressure")).not.toBeChecked();
 });
 
 test("a share link that does not exist shows nothing of any log", async ({ page }) => {
@@ -133,11 +159,12 @@ test("a long log charts its first channels from byte ranges of the deflated colu
   const view = new LogView(page);
   await view.waitForChart();
   await expect(view.visibleRange()).toContainText("of 403.18 s · 20,160 rows");
-  await expect(view.panes()).toHaveCount(4);
+  // Engine speed, timing and throttle by their roles; the file's first column is a gearbox target.
+  await expect(view.panes()).toHaveCount(3);
 
   // A channel that came with the rest charts, and reads the logged value under the cursor.
   await view.toggleChannel("dbw/target");
-  await expect(view.panes()).toHaveCount(5);
+  await expect(view.panes()).toHaveCount(4);
   await view.hover(0);
   await expect(page.getByTestId("value-dbw-target")).toHaveText(/^\d+(\.\d+)?$/);
   await expect(page.getByTestId("value-engine-rpm")).toHaveText(/^1\d{3}(\.\d+)?$/);

@@ -86,6 +86,13 @@ export class LogView {
     return this.chart().locator(".uplot");
   }
 
+  /** The panes' titles, top to bottom: each names its channels with their units. */
+  async paneTitles(): Promise<string[]> {
+    return this.chart()
+      .getByRole("group")
+      .evaluateAll((groups) => groups.map((group) => group.getAttribute("aria-label") ?? ""));
+  }
+
   visibleRange(): Locator {
     return this.page.getByTestId("visible-range");
   }

@@ -3,6 +3,7 @@
  * expression variable names, colours.
  */
 import type { DataLogChannel } from "../../../../contracts/data-logs";
+import { defaultPanes } from "../../../../domain/logs/roles";
 
 export const MAX_PANES = 8;
 
@@ -51,6 +52,17 @@ export function parsePanes(param: string | null, known: ReadonlySet<string>): st
     .filter((pane) => pane.length > 0)
     .slice(0, MAX_PANES);
 }
+
+/** Channels a log opens with when none are asked for: one pane each, when no role says better. */
+const FIRST_CHANNELS = 4;
+
+/**
+ * The panes a log opens with when the URL names none: the tuner's default panes from the
+ * channels' roles (engine speed and boost, timing, mixture, throttle), or else the file's first
+ * channels, one pane each.
+ */
+export const openingPanes = (channels: readonly DataLogChannel[]): string[][] =>
+  defaultPanes(channels)?.slice(0, MAX_PANES) ?? channels.slice(0, FIRST_CHANNELS).map((channel) => [channel.id]);
 
 export const formatPanes = (panes: readonly string[][]) =>
   panes.map((pane) => pane.map(encodeURIComponent).join(",")).join(";");

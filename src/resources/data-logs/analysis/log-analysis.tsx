@@ -25,7 +25,7 @@ import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
 import type { DynoPull } from "../../../lib/dyno";
 import { conversionFor, DEFAULT_DISPLAY_UNITS, DISPLAY_UNITS, type DisplayUnits } from "../../../lib/log-units";
 import { ChannelPicker } from "./channel-picker";
-import { type ChartChannel, colourOf, formatPanes, MAX_PANES, parsePanes, variableOf } from "./channels";
+import { type ChartChannel, colourOf, formatPanes, MAX_PANES, openingPanes, parsePanes, variableOf } from "./channels";
 import { ComputedChannels, type ComputedDefinition } from "./computed-channels";
 import { type CursorGrid, readGrid } from "./cursor-grid";
 import type { DynoRequest } from "./dyno-panel";
@@ -56,6 +56,7 @@ export interface LogAnalysisProps {
   toolbar?: ReactNode;
 }
 
+/** Panes kept for the chart while the header is read, when the URL names none. */
 const DEFAULT_CHANNELS = 4;
 const NO_DESCRIPTORS: LogComputedDescriptor[] = [];
 /** The first request: the columnar form's preamble and JSON header fit in this for logs of a few hundred channels. */
@@ -119,7 +120,7 @@ export const LogAnalysis = memo(function LogAnalysis({
   const known = useMemo(() => new Set(allChannels.map((channel) => channel.id)), [allChannels]);
   const panes = useMemo(() => {
     const fromUrl = parsePanes(panesParam, known);
-    return fromUrl.length ? fromUrl : channels.slice(0, DEFAULT_CHANNELS).map((channel) => [channel.id]);
+    return fromUrl.length ? fromUrl : openingPanes(channels);
   }, [panesParam, known, channels]);
   const charted = useMemo(() => new Set(panes.flat()), [panes]);
   const duration = loaded?.durationSeconds ?? 0;
@@ -190,13 +191,20 @@ export const LogAnalysis = memo(function LogAnalysis({
         if (at >= inHead) return fetchColumns({ start: at, end: end - 1 });
         return new Blob([head.slice(at), await fetchColumns({ start: inHead, end: end - 1 })]);
       };
+      // The first channels' bytes by where they start: the rest is fetched around them, not again.
+      const fetched = new Map<number, Blob>();
       const fromUrl = parsePanes(firstPanes.current, new Set(channelIds)).flat();
-      const first = (fromUrl.length ? [...new Set(fromUrl)] : channelIds.slice(0, DEFAULT_CHANNELS)).map((id) =>
+      const first = [...new Set(fromUrl.length ? fromUrl : openingPanes(layout.channels).flat())].map((id) =>
         channelIds.indexOf(id),
       );
       const parts = await Promise.all([
         range(layout.time).then((blob) => log.time({ blob })),
-        ...first.map((index) => range(layout.columns[index]).then((blob) => log.channel({ index, blob }))),
+        ...first.map((index) =>
+          range(layout.columns[index]).then((blob) => {
+            fetched.set(layout.columns[index].at, blob);
+            return log.channel({ index, blob });
+          }),
+        ),
       ]);
       // Each answer counts what the worker held when it came; the fullest is the last.
       ready(
@@ -204,10 +212,18 @@ export const LogAnalysis = memo(function LogAnalysis({
         true,
       );
       const channelsAt = layout.columns[0]?.at ?? layout.byteLength;
-      ready(
-        await log.channels({ blob: await range({ at: channelsAt, bytes: layout.byteLength - channelsAt }) }),
-        false,
-      );
+      // The charted channels need not be the file's first (they come by role), so the gaps between
+      // them are fetched and joined with what is held.
+      const pieces: Promise<Blob>[] = [];
+      let at = channelsAt;
+      for (const [start, blob] of [...fetched].sort(([a], [b]) => a - b)) {
+        if (start < at) continue;
+        if (start > at) pieces.push(range({ at, bytes: start - at }));
+        pieces.push(Promise.resolve(blob));
+        at = start + blob.size;
+      }
+      if (at < layout.byteLength) pieces.push(range({ at, bytes: layout.byteLength - at }));
+      ready(await log.channels({ blob: new Blob(await Promise.all(pieces)) }), false);
     })().catch((error: Error) => !log.terminated && setFailure(error.message));
   }, [fetchColumns]);
 

@@ -12,7 +12,7 @@ import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { inNextTask } from "../../../lib/idle";
 import { convert } from "../../../lib/log-units";
-import { idsOf, type PaneSeries, samePaneSeries } from "./pane-series";
+import { axisTitle, idsOf, type PaneSeries, paneTitle, samePaneSeries } from "./pane-series";
 
 export type TimeRange = [number, number];
 
@@ -110,7 +110,7 @@ function paneOptions(
         stroke: series.find((s) => s.conversion.unit === unit)!.colour,
         grid: { show: i === 0, stroke: gridColour, width: 1 },
         ticks: { stroke: gridColour },
-        label: unit || undefined,
+        label: axisTitle(series, unit) || undefined,
         labelSize: 16,
         size: 56,
       })),
@@ -188,9 +188,12 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
     // the first, in the task that commits the chart with the overview strip's, made that task the load's longest).
     // The panes as they are now: the later tasks build these, whatever a render in between holds.
     const building = panesRef.current;
-    const holders = building.map(() => {
+    const holders = building.map((pane) => {
       const holder = document.createElement("div");
       holder.style.height = `${paneHeight}px`;
+      // The axes' titles are drawn on the canvas; the same words name the pane to a screen reader.
+      holder.setAttribute("role", "group");
+      holder.setAttribute("aria-label", paneTitle(pane));
       element.appendChild(holder);
       return holder;
     });

@@ -15,6 +15,16 @@ export interface PaneSeries {
   points?: SeriesPoints;
 }
 
+/** The channels on one unit's axis, named, with the unit: "PLX Engine Speed (rpm)". */
+export function axisTitle(series: readonly PaneSeries[], unit: string): string {
+  const names = series.filter((s) => s.conversion.unit === unit).map((s) => s.label);
+  return unit ? `${names.join(", ")} (${unit})` : names.join(", ");
+}
+
+/** A pane's title names its channels by unit, so a pane says what it charts and not only in what. */
+export const paneTitle = (series: readonly PaneSeries[]): string =>
+  [...new Set(series.map((s) => s.conversion.unit))].map((unit) => axisTitle(series, unit)).join(" · ");
+
 /** A pane's channels, as a key: a plot draws only the pane it was built for. */
 export const idsOf = (pane: PaneSeries[]) => pane.map((s) => s.id).join();
 

@@ -3,6 +3,7 @@ import { conversionFor } from "../../../../../../src/lib/log-units";
 import {
   formatPanes,
   groupByUnit,
+  openingPanes,
   parsePanes,
   variableOf,
 } from "../../../../../../src/resources/data-logs/analysis/channels";
@@ -53,5 +54,23 @@ describe("analysis view channels", () => {
   it("turns channel ids into expression variables", () => {
     expect(variableOf("boost-press")).toBe("boost_press");
     expect(variableOf("2step")).toBe("_2step");
+  });
+});
+
+describe("openingPanes", () => {
+  it("opens with the tuner's panes from the channels' roles, whatever their order in the file", () => {
+    const channels = [
+      channel("iat", "IAT", "°C"),
+      channel("lambda", "Lambda", "λ"),
+      channel("timing", "Ignition Timing", "deg"),
+      channel("map", "MAP", "kPa"),
+      channel("rpm", "Engine Speed", "rpm"),
+    ];
+    expect(openingPanes(channels)).toEqual([["rpm", "map"], ["timing"], ["lambda"]]);
+  });
+
+  it("opens with the file's first four channels, one pane each, when no channel has a role", () => {
+    const channels = ["a", "b", "c", "d", "e"].map((id) => channel(id, `Sensor ${id}`, "V"));
+    expect(openingPanes(channels)).toEqual([["a"], ["b"], ["c"], ["d"]]);
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { PaneSeries } from "../../../../../../src/resources/data-logs/analysis/pane-series";
-import { idsOf, samePaneSeries } from "../../../../../../src/resources/data-logs/analysis/pane-series";
+import {
+  axisTitle,
+  idsOf,
+  paneTitle,
+  samePaneSeries,
+} from "../../../../../../src/resources/data-logs/analysis/pane-series";
 
 const points = { time: new Float64Array([0, 1]), values: new Float32Array([2, 3]) };
 const series = (over: Partial<PaneSeries> = {}): PaneSeries => ({
@@ -40,5 +45,23 @@ describe("idsOf", () => {
   it("keys a pane by its channels in order", () => {
     expect(idsOf([series(), series({ id: "speed" })])).toBe("rpm,speed");
     expect(idsOf([series({ id: "speed" }), series()])).not.toBe(idsOf([series(), series({ id: "speed" })]));
+  });
+});
+
+describe("paneTitle", () => {
+  const boost = series({ id: "boost", label: "Boost", conversion: { unit: "psi", scale: 1, offset: 0 } });
+  const target = series({ id: "target", label: "Boost target", conversion: { unit: "psi", scale: 1, offset: 0 } });
+  const gear = series({ id: "gear", label: "Gear", conversion: { unit: "", scale: 1, offset: 0 } });
+
+  it("names every channel of the pane, grouped by the unit each is shown in", () => {
+    expect(paneTitle([series(), boost, target])).toBe("Engine speed (rpm) · Boost, Boost target (psi)");
+  });
+
+  it("leaves out the brackets of a channel with no unit", () => {
+    expect(paneTitle([gear])).toBe("Gear");
+  });
+
+  it("titles one unit's axis by that unit's channels only", () => {
+    expect(axisTitle([series(), boost, target], "psi")).toBe("Boost, Boost target (psi)");
   });
 });
