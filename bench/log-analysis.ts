@@ -3,6 +3,7 @@
  * parsed log has (Float64 time, Float32 channels with gaps), against these targets:
  *   - a sample filter (`throttle > 90 && gear >= 3`) compiled and applied ≤ 100 ms,
  *   - pull detection with every summary (gear, boost, lambda, four cylinders' corrections) ≤ 100 ms,
+ *   - lambda binned on a 16 × 16 rpm × boost map, every row, ≤ 100 ms,
  * and, without a target, the X–Y statistics of rpm against boost under that filter on a 16-cell
  * axis, and the points of that plot worth drawing 1,000 px wide.
  *
@@ -12,6 +13,7 @@
  * process's CPU time (garbage collection included), with the load average, as the machine is shared.
  */
 import { loadavg } from "node:os";
+import { mapHistogram } from "../domain/logs/map-histogram";
 import { findPulls } from "../domain/logs/pulls";
 import { compileSampleFilter, keptCount } from "../domain/logs/sample-filter";
 import { xyPointsToDraw, xyStatistics } from "../domain/logs/xy";
@@ -22,7 +24,7 @@ const HZ = 100;
 const PULL_EVERY_S = 60;
 const PULL_S = 5;
 const RUNS = 7;
-const TARGET_MS = { filter: 100, pulls: 100 };
+const TARGET_MS = { filter: 100, pulls: 100, histogram: 100 };
 
 function syntheticLog() {
   const time = new Float64Array(ROWS);
@@ -100,6 +102,7 @@ console.log(
   `  filter keeps ${keptCount(mask).toLocaleString("en")} rows; ${pulls.length} pulls found of ${log.pullsMade} made`,
 );
 const axis = Array.from({ length: 16 }, (_, k) => 1000 + k * 400);
+const boostAxis = Array.from({ length: 16 }, (_, k) => -5 + k * 1.6);
 
 measure(
   `filter "${condition}", compiled and applied`,
@@ -107,6 +110,15 @@ measure(
   TARGET_MS.filter,
 );
 measure("pull detection with every summary", () => findPulls(pullInput), TARGET_MS.pulls);
+measure(
+  "histogram, lambda on 16 × 16 rpm × boost, every row",
+  () =>
+    mapHistogram(
+      { x: columns.rpm, y: columns.boost, z: columns.lambda },
+      { xBreakpoints: axis, yBreakpoints: boostAxis, minSamples: 10 },
+    ),
+  TARGET_MS.histogram,
+);
 measure("X–Y statistics, rpm × boost, 16-cell axis, masked", () =>
   xyStatistics({ x: columns.rpm, y: columns.boost, mask }, axis),
 );

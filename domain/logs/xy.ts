@@ -5,6 +5,7 @@
  * keeps it and neither channel is a gap there.
  */
 import { checkLength, LogAnalysisError } from "./analysis-error";
+import { breakpointCells, checkBreakpoints } from "./breakpoint-cells";
 
 export interface XyInput {
   x: ArrayLike<number>;
@@ -45,39 +46,14 @@ function checkInput({ x, y, mask }: XyInput): void {
   if (mask) checkLength("mask", mask, x.length);
 }
 
-/** Throws naming `breakpoints` unless they are finite and strictly increasing. */
-function checkBreakpoints(breakpoints: readonly number[]): void {
-  if (breakpoints.length === 0) throw new LogAnalysisError("breakpoints", "breakpoints must hold at least one value");
-  breakpoints.forEach((b, k) => {
-    if (!Number.isFinite(b)) throw new LogAnalysisError("breakpoints", `breakpoints[${k}] is ${b}, not a number`);
-    if (k > 0 && !(b > breakpoints[k - 1]))
-      throw new LogAnalysisError(
-        "breakpoints",
-        `breakpoints must increase: breakpoints[${k}] (${b}) is not above breakpoints[${k - 1}] (${breakpoints[k - 1]})`,
-      );
-  });
-}
-
-/** The index of the breakpoint nearest `value` (halfway goes up), by bisection of the midpoints. */
-function nearestBreakpoint(midpoints: Float64Array, value: number): number {
-  let lo = 0;
-  let hi = midpoints.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (value >= midpoints[mid]) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** Count, ranges, correlation and (with breakpoints) Y per X bin of the rows kept. */
 export function xyStatistics(input: XyInput, breakpoints: readonly number[] = []): XyStatistics {
   checkInput(input);
-  if (breakpoints.length > 0) checkBreakpoints(breakpoints);
+  if (breakpoints.length > 0) checkBreakpoints("breakpoints", breakpoints);
   const { x, y, mask } = input;
   const cells = breakpoints.length;
-  const midpoints = new Float64Array(Math.max(0, cells - 1));
-  for (let k = 0; k + 1 < cells; k++) midpoints[k] = (breakpoints[k] + breakpoints[k + 1]) / 2;
+  const lookup = breakpointCells(breakpoints);
+  const { midpoints } = lookup;
   const binCount = new Float64Array(cells);
   const binSum = new Float64Array(cells);
   const binMin = new Float64Array(cells).fill(Infinity);
@@ -104,7 +80,7 @@ export function xyStatistics(input: XyInput, breakpoints: readonly number[] = []
     syy += dy * (yi - meanY);
     sxy += dx * (yi - meanY);
     if (cells > 0) {
-      const k = nearestBreakpoint(midpoints, xi);
+      const k = lookup.cellOf(xi);
       binCount[k]++;
       binSum[k] += yi;
       if (yi < binMin[k]) binMin[k] = yi;
