@@ -57,6 +57,10 @@ test("a customer uploads a log, charts and zooms it, and shares it with someone 
 
   const stranger = await browser.newContext();
   const signedOut = await stranger.newPage();
+  const scripts: string[] = [];
+  signedOut.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  });
   await signedOut.goto(link);
   const shared = new LogView(signedOut);
   await expect(signedOut.getByTestId("shared-title")).toHaveText("romraider-semicolon-decimal-comma");
@@ -65,6 +69,9 @@ test("a customer uploads a log, charts and zooms it, and shares it with someone 
   // Only the shared channels reach the stranger.
   await expect(shared.channel("PLX Engine Speed")).toBeChecked();
   await expect(shared.channel("Timing Advance")).toHaveCount(0);
+  // A visitor gets the log's code, not the signed-in portal's: its brand leads to the landing.
+  expect(scripts.filter((file) => /\/(dashboard|portal-layout|inbox)-[\w-]{8}\.js$/.test(file))).toEqual([]);
+  expect(scripts.some((file) => /\/log-analysis-[\w-]{8}\.js$/.test(file))).toBe(true);
   await stranger.close();
 });
 

@@ -5,8 +5,20 @@ import { Link } from "react-router";
 import { BrandMark } from "../brand";
 import { Title } from "../text";
 
-/** The one-line header of full-screen ("no layout") portal pages: brand, a way back, page actions. */
-export function SlimHeader({ back = "/dashboard", children }: { back?: string; children?: ReactNode }) {
+/**
+ * The one-line header of full-screen ("no layout") portal pages: brand, a way back, page actions.
+ * `home` is where the brand leads: the dashboard for signed-in pages, the landing for pages that
+ * visitors open (a brand link in view fetches its page's code, and a visitor has no dashboard).
+ */
+export function SlimHeader({
+  back = "/dashboard",
+  home = "/dashboard",
+  children,
+}: {
+  back?: string;
+  home?: string;
+  children?: ReactNode;
+}) {
   const { token } = theme.useToken();
   return (
     <Flex
@@ -23,7 +35,7 @@ export function SlimHeader({ back = "/dashboard", children }: { back?: string; c
       <Link to={back} aria-label="Back to the portal">
         <Button type="text" icon={<ArrowLeftOutlined />} />
       </Link>
-      <BrandMark to="/dashboard" />
+      <BrandMark to={home} />
       {/* May shrink below its content, so a long title ellipses instead of pushing the page sideways on a phone. */}
       <Flex flex={1} justify="flex-end" align="center" gap={8} style={{ minWidth: 0 }}>
         {children}

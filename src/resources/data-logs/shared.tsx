@@ -26,7 +26,7 @@ export function SharedDataLogPage() {
 
   return (
     <Flex vertical style={{ minHeight: "100vh" }}>
-      <SlimHeader back="/">
+      <SlimHeader back="/" home="/">
         {shared && (
           <>
             <SlimTitle testId="shared-title">{shared.log.title}</SlimTitle>
