@@ -3,6 +3,7 @@
  * expression variable names, colours.
  */
 import type { DataLogChannel } from "../../../../contracts/data-logs";
+import type { FormatId } from "../../../../domain/logs";
 import { defaultPanes } from "../../../../domain/logs/roles";
 
 export const MAX_PANES = 8;
@@ -59,10 +60,11 @@ const FIRST_CHANNELS = 4;
 /**
  * The panes a log opens with when the URL names none: the tuner's default panes from the
  * channels' roles (engine speed and boost, timing, mixture, throttle), or else the file's first
- * channels, one pane each.
+ * channels, one pane each. The logger's `format` lets its own words count (JB4's bare "target").
  */
-export const openingPanes = (channels: readonly DataLogChannel[]): string[][] =>
-  defaultPanes(channels)?.slice(0, MAX_PANES) ?? channels.slice(0, FIRST_CHANNELS).map((channel) => [channel.id]);
+export const openingPanes = (channels: readonly DataLogChannel[], format?: FormatId): string[][] =>
+  defaultPanes(channels, format)?.slice(0, MAX_PANES) ??
+  channels.slice(0, FIRST_CHANNELS).map((channel) => [channel.id]);
 
 export const formatPanes = (panes: readonly string[][]) =>
   panes.map((pane) => pane.map(encodeURIComponent).join(",")).join(";");

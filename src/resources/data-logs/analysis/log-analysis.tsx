@@ -17,6 +17,7 @@ import {
   useState,
 } from "react";
 import type { DataLogChannel, DynoProfile, LogComputedDescriptor } from "../../../../contracts/data-logs";
+import type { FormatId } from "../../../../domain/logs";
 import { useScreens } from "../../../components/layouts/snapshot-screen";
 import { useViewportHeight } from "../../../components/layouts/viewport-height";
 import { useStableCallback } from "../../../components/stable-callback";
@@ -95,6 +96,7 @@ export const LogAnalysis = memo(function LogAnalysis({
   const [failure, setFailure] = useState<string | null>(null);
   // From the columnar form's header: the chart needs nothing else to start.
   const [channels, setChannels] = useState<DataLogChannel[]>([]);
+  const [format, setFormat] = useState<FormatId | undefined>();
   const [computed, setComputed] = useState<ChartChannel[]>([]);
   const [range, setRange] = useState<TimeRange>([0, 1]);
   const [width, setWidth] = useState(0);
@@ -120,8 +122,8 @@ export const LogAnalysis = memo(function LogAnalysis({
   const known = useMemo(() => new Set(allChannels.map((channel) => channel.id)), [allChannels]);
   const panes = useMemo(() => {
     const fromUrl = parsePanes(panesParam, known);
-    return fromUrl.length ? fromUrl : openingPanes(channels);
-  }, [panesParam, known, channels]);
+    return fromUrl.length ? fromUrl : openingPanes(channels, format);
+  }, [panesParam, known, channels, format]);
   const charted = useMemo(() => new Set(panes.flat()), [panes]);
   const duration = loaded?.durationSeconds ?? 0;
   const minSpan = loaded && loaded.rowCount > 1 ? (duration / (loaded.rowCount - 1)) * 4 : 0.01;
@@ -178,7 +180,11 @@ export const LogAnalysis = memo(function LogAnalysis({
         layout = await log.layout({ blob: head });
       }
       if ("headerBytes" in layout) throw new Error("The log's header did not arrive whole");
-      if (!log.terminated) startTransition(() => setChannels(layout.channels));
+      if (!log.terminated)
+        startTransition(() => {
+          setFormat(layout.format);
+          setChannels(layout.channels);
+        });
       // A small log, or a server that sent the whole form instead of the range.
       if (head.size >= layout.byteLength) return ready(await log.load({ blob: head }), true);
       const channelIds = layout.channels.map((channel) => channel.id);
@@ -194,8 +200,8 @@ export const LogAnalysis = memo(function LogAnalysis({
       // The first channels' bytes by where they start: the rest is fetched around them, not again.
       const fetched = new Map<number, Blob>();
       const fromUrl = parsePanes(firstPanes.current, new Set(channelIds)).flat();
-      const first = [...new Set(fromUrl.length ? fromUrl : openingPanes(layout.channels).flat())].map((id) =>
-        channelIds.indexOf(id),
+      const first = [...new Set(fromUrl.length ? fromUrl : openingPanes(layout.channels, layout.format).flat())].map(
+        (id) => channelIds.indexOf(id),
       );
       const parts = await Promise.all([
         range(layout.time).then((blob) => log.time({ blob })),

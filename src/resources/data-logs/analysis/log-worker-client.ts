@@ -2,6 +2,7 @@
  * The page's side of the log worker: one promise per request, answers matched by id.
  */
 import type { DataLogChannel } from "../../../../contracts/data-logs";
+import type { FormatId } from "../../../../domain/logs";
 import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
 import type { DynoPull } from "../../../lib/dyno";
 import type { CursorGrid } from "./cursor-grid";
@@ -34,6 +35,8 @@ export interface ColumnsOffsets {
   byteLength: number;
   channels: DataLogChannel[];
   durationSeconds: number;
+  /** The logger the form was parsed from (domain/logs FORMAT_IDS). */
+  format: FormatId;
 }
 
 export interface ViewResult {

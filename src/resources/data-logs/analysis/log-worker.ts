@@ -153,7 +153,7 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
         byteLength: layout.byteLength,
       };
       time = { codes: new Float64Array(0), encoding: layout.time.encoding };
-      return { result: { ...offsets, channels: channelList, durationSeconds } };
+      return { result: { ...offsets, channels: channelList, durationSeconds, format: layout.header.format } };
     }
     case "time":
       time = await codesFrom(timePlace, new Uint8Array(await request.blob.arrayBuffer()));

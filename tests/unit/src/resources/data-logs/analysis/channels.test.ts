@@ -69,6 +69,17 @@ describe("openingPanes", () => {
     expect(openingPanes(channels)).toEqual([["rpm", "map"], ["timing"], ["lambda"]]);
   });
 
+  it("lets the logger's own words count when the log says which logger wrote it", () => {
+    // JB4 names its boost target "Target": a word only that logger gives the role.
+    const channels = [
+      channel("rpm", "RPM", "rpm"),
+      channel("boost", "Boost", "psi"),
+      channel("target", "Target", "psi"),
+    ];
+    expect(openingPanes(channels)).toEqual([["rpm", "boost"]]);
+    expect(openingPanes(channels, "jb4")).toEqual([["rpm", "boost", "target"]]);
+  });
+
   it("opens with the file's first four channels, one pane each, when no channel has a role", () => {
     const channels = ["a", "b", "c", "d", "e"].map((id) => channel(id, `Sensor ${id}`, "V"));
     expect(openingPanes(channels)).toEqual([["a"], ["b"], ["c"], ["d"]]);
