@@ -21,7 +21,9 @@ test("a customer sees the demo car with its history, and changes its nickname, r
   const vehicle = new VehiclePage(page);
   await vehicle.openFromList("Demo hatchback");
   await expect(page.getByText("DEMO-ECU-000001")).toBeVisible();
-  // The seeded history: a flash, a failure recovered by a stock write, the tune again.
+  // The seeded history: a flash, a failure recovered by a stock write, the tune again. Other specs
+  // add connects and bakes to this car, so its flashes are found as a user would, by the filter.
+  await page.getByRole("group", { name: "Show only" }).getByText("Flashes", { exact: true }).click();
   await expect(page.getByTestId("timeline-back-to-stock")).toContainText("Back to stock");
   await vehicle.openTab("Flashes");
   await expect(page.getByRole("table", { name: "Flash history" })).toContainText("recovered");
@@ -88,11 +90,10 @@ test("on a phone the timeline groups repeated connects, shows older entries on d
     .locator(".ant-card")
     .filter({ has: page.getByRole("tab", { name: "Timeline" }) })
     .boundingBox();
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  console.log(`vehicle page at 390 x 844: ${height} px, history card ${Math.round(history!.height)} px`);
+  // With every record listed, this car's page measured over 6,000 px at this size, most of it the
+  // history; the rest of the page grows with what other specs leave on the account, so only the
+  // history's part is bounded.
   expect(history!.height).toBeLessThan(1900);
-  // With every record listed, this car's page measured over 6,000 px at this size.
-  expect(height).toBeLessThan(4800);
 
   await entries.first().getByRole("button", { name: "Show each of 12" }).click();
   await expect(entries.first().getByRole("list", { name: "Each time" }).getByRole("listitem")).toHaveCount(12);
