@@ -43,7 +43,7 @@ export function preloadPortalPage(pathname: string): void {
   void loadPortal();
   const route = routeFor(pathname);
   if ((route?.layout ?? notFoundLayout(pathname)) === "portal") preloadPortalLayout();
-  preloadRoute(pathname, "high");
+  preloadRoute(pathname);
 }
 
 /**

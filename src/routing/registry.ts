@@ -1,7 +1,5 @@
 import type { ResourceProps } from "@refinedev/core";
 import { matchPath } from "react-router";
-import { type PreloadPriority, routePreloads } from "./preload";
-import { fetchRouteCode } from "./route-code-fetch";
 import type { LayoutName, MenuGroup, ResourceDefinition, RoutePage } from "./types";
 
 /**
@@ -155,17 +153,14 @@ export function keepAliveFor(pathname: string): boolean {
 }
 
 /**
- * Gets the page a link leads to ready (at most 4 at once, src/routing/preload.ts): a link in view
- * fetches the page's code without running it (./route-code-fetch), a hovered or focused link, and
- * the page being opened, load and run it. Where the build's lists do not know the page (the dev
- * server), a link in view loads it as well.
+ * Gets the page at a pathname ready: loads and runs its code (a hovered, focused or touched link, the
+ * page being opened). A page's code loads once (lazyPage); a failed load is retried on the next ask,
+ * and the navigation itself reports a real failure.
  */
-export function preloadRoute(pathname: string, priority: PreloadPriority): void {
-  const route = routeFor(pathname);
-  const preload = route?.page.component.preload;
-  if (!route || !preload) return;
-  if (priority === "high") void routePreloads.preload(route.path, preload, priority);
-  else void routePreloads.preload(`fetch ${route.path}`, () => fetchRouteCode(pathname) ?? preload(), priority);
+export function preloadRoute(pathname: string): void {
+  void routeFor(pathname)
+    ?.page.component.preload?.()
+    .catch(() => undefined);
 }
 
 /**

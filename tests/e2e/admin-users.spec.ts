@@ -74,10 +74,19 @@ test("an admin finds the demo dealer, suspends their dealer role: the dealer's o
   }
 });
 
-test("the users list searches and filters the accounts, and a made-up id is the 404 page", async ({ page }) => {
+test("the users list searches and filters the accounts, loading only its own page's code, and a made-up id is the 404 page", async ({
+  page,
+}) => {
   await new LoginPage(page).open("/admin/users");
   await new LoginPage(page).signIn(demoUsers.admin);
   const table = page.getByRole("table", { name: "Users" });
+  await expect(table.getByRole("row").filter({ hasText: demoUsers.customer })).toBeVisible();
+  // Opened afresh, signed in: the menu and the table link to dozens of pages, whose code stays unfetched.
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  });
+  await page.reload();
   await expect(table.getByRole("row").filter({ hasText: demoUsers.customer })).toBeVisible();
   await page
     .locator(".ant-segmented-item")
@@ -85,6 +94,10 @@ test("the users list searches and filters the accounts, and a made-up id is the 
     .click();
   await expect(table.getByRole("row").filter({ hasText: demoUsers.admin })).toBeVisible();
   await expect(table.getByRole("row").filter({ hasText: demoUsers.customer })).toHaveCount(0);
+  const otherPages =
+    /\/(dashboard|home|login|data-logs|log-analysis|tune-viewer|tune-files|vehicle-home|vehicles|checkout|payments|format-requests|managed-list|firmware-support|profile)-[\w-]{8}\.js$/;
+  expect(scripts.filter((file) => otherPages.test(file))).toEqual([]);
+  expect(scripts.some((file) => /\/portal-layout-[\w-]{8}\.js$/.test(file))).toBe(true);
   await page.goto("/admin/users/no-such-user-id");
   await expect(page.getByRole("heading", { name: "404" })).toBeVisible();
 });

@@ -8,7 +8,7 @@ import { Title } from "../text";
 /**
  * The one-line header of full-screen ("no layout") portal pages: brand, a way back, page actions.
  * `home` is where the brand leads: the dashboard for signed-in pages, the landing for pages that
- * visitors open (a brand link in view fetches its page's code, and a visitor has no dashboard).
+ * visitors open (a visitor has no dashboard).
  */
 export function SlimHeader({
   back = "/dashboard",
