@@ -3,8 +3,10 @@
  * turned by a drag, the projection onto a canvas, the far-to-near order the painter's algorithm
  * draws quads in, and their colours. No DOM: the canvas component draws what this computes.
  *
- * Scene: columns run along x and rows along y, both spread evenly over [-1, 1] as the grid shows
- * them (axis values may be uneven or labels); the value is the height z, over [-HEIGHT/2, HEIGHT/2]
+ * Scene: columns run along x and rows along y over [-1, 1], placed by their axis values where those
+ * are numbers that rise or fall throughout (so 500, 1000, 2000, 4000 rpm stand at their distances,
+ * as a tuner reads the shape), else spread evenly as the grid shows them (labels, or an axis that
+ * turns back); the value is the height z, over [-HEIGHT/2, HEIGHT/2]
  * from the range's minimum to its maximum. The camera turns about the vertical axis (yaw) and
  * looks down by `pitch` (0: from the side, π/2: from straight above).
  */
@@ -77,6 +79,23 @@ export function gridPosition(index: number, count: number): number {
   return count > 1 ? -1 + (2 * index) / (count - 1) : 0;
 }
 
+/**
+ * Where each of an axis's `count` cells stands over [-1, 1]: by its value when the axis gives
+ * `count` finite numbers that rise or fall throughout, the first at -1 and the last at 1; else
+ * evenly, as gridPosition.
+ */
+export function axisPositions(values: readonly number[] | undefined, count: number): number[] {
+  const even = () => Array.from({ length: count }, (_, i) => gridPosition(i, count));
+  if (!values || values.length !== count || count < 2 || !values.every(Number.isFinite)) return even();
+  const first = values[0];
+  const span = values[count - 1] - first;
+  for (let i = 1; i < count; i++) {
+    const step = values[i] - values[i - 1];
+    if (step === 0 || Math.sign(step) !== Math.sign(span)) return even();
+  }
+  return values.map((value) => -1 + (2 * (value - first)) / span);
+}
+
 /** A value's height in the scene: the range's minimum at the bottom, its maximum at the top; a flat map lies mid-way. */
 export function heightOf(value: number, min: number, max: number): number {
   return max > min ? ((value - min) / (max - min) - 0.5) * HEIGHT : 0;
@@ -87,6 +106,9 @@ export interface SurfaceGrid {
   cols: number;
   /** Row-major, rows × cols. */
   values: readonly number[];
+  /** Each column's x and each row's y in the scene (axisPositions); evenly spread when absent. */
+  colPositions?: readonly number[];
+  rowPositions?: readonly number[];
 }
 
 /** The patch between four neighbouring cells (row, col) to (row + 1, col + 1), corners in drawing order, with its colour. */
@@ -129,9 +151,11 @@ export function surfaceQuads(grid: SurfaceGrid, min: number, max: number, colour
   if (values.length !== rows * cols) {
     throw new Error(`a surface of ${rows} × ${cols} cells needs ${rows * cols} values, not ${values.length}`);
   }
+  const xs = grid.colPositions ?? axisPositions(undefined, cols);
+  const ys = grid.rowPositions ?? axisPositions(undefined, rows);
   const point = (row: number, col: number): Vec3 => ({
-    x: gridPosition(col, cols),
-    y: gridPosition(row, rows),
+    x: xs[col],
+    y: ys[row],
     z: heightOf(values[row * cols + col], min, max),
   });
   const quads: Quad[] = [];

@@ -3,6 +3,7 @@ import { type KeyboardEvent, type PointerEvent, type RefObject, useEffect, useMe
 import type { ItemValues } from "../../../domain/tune/maps";
 import { axisLabels, axisName, formatValue, valueRange } from "./model";
 import {
+  axisPositions,
   type ColourScale,
   differenceScale,
   dragView,
@@ -14,6 +15,7 @@ import {
   projector,
   RADIANS_PER_PIXEL,
   START_VIEW,
+  type SurfaceGrid,
   surfaceQuads,
   type View,
 } from "./surface-geometry";
@@ -47,7 +49,7 @@ function useWidth(box: RefObject<HTMLDivElement | null>): number {
 }
 
 interface Surface {
-  grid: { rows: number; cols: number; values: number[] };
+  grid: Required<SurfaceGrid>;
   min: number;
   max: number;
   colour: ColourScale;
@@ -55,17 +57,28 @@ interface Surface {
   valueName: string;
 }
 
+/** An axis's numbers, when it has numbers rather than labels. */
+function axisNumbers(axis: ItemValues["x"]): readonly number[] | undefined {
+  return axis && "values" in axis ? axis.values : undefined;
+}
+
 /** The map as a surface, or its difference from the base (tuned − base) with zero inside the height's range. */
 function surfaceOf(values: ItemValues, base: ItemValues | undefined, baseLabel: string): Surface {
   const unit = values.unit ?? "value";
+  const placed = {
+    rows: values.rows,
+    cols: values.cols,
+    colPositions: axisPositions(axisNumbers(values.x), values.cols),
+    rowPositions: axisPositions(axisNumbers(values.y), values.rows),
+  };
   if (!base) {
     const { min, max } = valueRange(values.values);
-    return { grid: { ...values, values: values.values }, min, max, colour: heatScale(min, max), valueName: unit };
+    return { grid: { ...placed, values: values.values }, min, max, colour: heatScale(min, max), valueName: unit };
   }
   const deltas = values.values.map((value, i) => value - base.values[i]);
   const range = valueRange(deltas);
   return {
-    grid: { rows: values.rows, cols: values.cols, values: deltas },
+    grid: { ...placed, values: deltas },
     min: Math.min(0, range.min),
     max: Math.max(0, range.max),
     colour: differenceScale(range.min, range.max),
@@ -127,11 +140,11 @@ function paint(
   const xs = axisLabels(values.x, cols);
   const ys = axisLabels(values.y, rows);
   for (const col of labelledIndexes(cols, most)) {
-    const at = project({ x: -1 + (2 * col) / (cols - 1), y: rowEdge * LABEL_OFFSET, z: floor });
+    const at = project({ x: surface.grid.colPositions[col], y: rowEdge * LABEL_OFFSET, z: floor });
     context.fillText(xs[col], at.x, at.y);
   }
   for (const row of labelledIndexes(rows, most)) {
-    const at = project({ x: colEdge * LABEL_OFFSET, y: -1 + (2 * row) / (rows - 1), z: floor });
+    const at = project({ x: colEdge * LABEL_OFFSET, y: surface.grid.rowPositions[row], z: floor });
     context.fillText(ys[row], at.x, at.y);
   }
   context.fillStyle = ink.text;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  axisPositions,
   differenceScale,
   dragView,
   gridPosition,
@@ -84,6 +85,31 @@ describe("surface quads", () => {
       [0, -1],
       [0, 1],
       [-1, 1],
+    ]);
+  });
+
+  it("places cells by their axis values when those rise or fall throughout, else evenly", () => {
+    // Each at -1 + 2 · (rpm − 500) / 3,500: the first at -1, the last at 1.
+    const rpm = axisPositions([500, 1000, 2000, 4000], 4);
+    for (const [i, expected] of [-1, -1 + 1000 / 3500, -1 + 3000 / 3500, 1].entries())
+      expect(rpm[i]).toBeCloseTo(expected, 12);
+    // A falling axis keeps its first cell at -1, as the grid shows it.
+    const falling = axisPositions([4, 2, 1], 3);
+    for (const [i, expected] of [-1, 1 / 3, 1].entries()) expect(falling[i]).toBeCloseTo(expected, 12);
+    const even = [-1, 0, 1];
+    expect(axisPositions([1, 3, 2], 3)).toEqual(even);
+    expect(axisPositions([1, 1, 2], 3)).toEqual(even);
+    expect(axisPositions([1, Number.NaN, 2], 3)).toEqual(even);
+    expect(axisPositions([1, 2], 3)).toEqual(even);
+    expect(axisPositions(undefined, 3)).toEqual(even);
+    expect(axisPositions([7], 1)).toEqual([0]);
+  });
+
+  it("puts a quad's corners where its cells' axis values place them", () => {
+    const grid = { ...flat(2, 3), colPositions: [-1, -0.5, 1], rowPositions: [-1, 1] };
+    expect(surfaceQuads(grid, 0, 2, grey).map((q) => q.corners.map((c) => c.x))).toEqual([
+      [-1, -0.5, -0.5, -1],
+      [-0.5, 1, 1, -0.5],
     ]);
   });
 
