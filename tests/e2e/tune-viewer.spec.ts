@@ -298,5 +298,18 @@ test.describe("on a phone in the dark theme", () => {
     await page.getByRole("radiogroup", { name: "Surface" }).getByText("Tune − Stock", { exact: true }).click();
     await expect(page.getByTestId("surface-range")).toContainText("tune − Stock");
     expect((await canvas.screenshot()).equals(before), "the difference surface looks like the tune's").toBe(false);
+
+    // The address keeps the map and how it is charted: a reload opens the surface again, and lines along columns.
+    await page.reload();
+    await expect(
+      page.getByRole("radiogroup", { name: "Chart" }).getByRole("radio", { name: "3-D surface" }),
+    ).toBeChecked();
+    await expect(page.getByTestId("surface-range")).toContainText("°");
+    await page.getByRole("radiogroup", { name: "Chart" }).getByText("Lines", { exact: true }).click();
+    await page.getByRole("radiogroup", { name: "Lines along" }).getByText("Columns", { exact: true }).click();
+    await page.reload();
+    await expect(
+      page.getByRole("radiogroup", { name: "Lines along" }).getByRole("radio", { name: "Columns" }),
+    ).toBeChecked();
   });
 });

@@ -1,6 +1,7 @@
 import { Flex, Segmented, Select, Skeleton, Typography } from "antd";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import type { ItemValues } from "../../../domain/tune/maps";
+import { readAddressParam, writeAddressParam } from "../../lib/address-param";
 import {
   chartAxis,
   defaultLines,
@@ -29,7 +30,14 @@ export interface ChartLines {
 
 /** Which rows or columns of a 2-D map the chart draws; the rows at first, as tuners read a map along its load axis. */
 export function useChartLines(values: ItemValues, focus?: { row: number; col: number }): ChartLines {
-  const [direction, setDirection] = useState<LineDirection>("rows");
+  // The direction lives in the address with the chart's kind (MapCharts).
+  const [direction, setDirectionState] = useState<LineDirection>(() =>
+    readAddressParam("lines") === "columns" ? "columns" : "rows",
+  );
+  const setDirection = useCallback((next: LineDirection) => {
+    setDirectionState(next);
+    writeAddressParam("lines", next === "columns" ? next : null);
+  }, []);
   const [rows, setRows] = useState(() => defaultLines(values.rows, focus?.row));
   const [cols, setCols] = useState(() => defaultLines(values.cols, focus?.col));
   const picked = direction === "rows" ? rows : cols;
@@ -43,7 +51,7 @@ export function useChartLines(values: ItemValues, focus?: { row: number; col: nu
         set([index]);
       } else set((current) => toggleLine(current, index));
     },
-    [direction],
+    [direction, setDirection],
   );
   const toggleRow = useCallback((row: number) => toggle("rows", row), [toggle]);
   const toggleColumn = useCallback((col: number) => toggle("columns", col), [toggle]);
@@ -73,7 +81,14 @@ export function MapCharts({
   baseLabel: string;
   lines: ChartLines;
 }) {
-  const [shows, setShows] = useState<"lines" | "surface">("lines");
+  // How the map is charted lives in the address, so a reload or a shared link opens the same view.
+  const [shows, setShowsState] = useState<"lines" | "surface">(() =>
+    readAddressParam("chart") === "surface" ? "surface" : "lines",
+  );
+  const setShows = (next: "lines" | "surface") => {
+    setShowsState(next);
+    writeAddressParam("chart", next === "surface" ? next : null);
+  };
   const { direction, picked } = lines;
   const what = direction === "rows" ? "rows" : "columns";
   const axis = chartAxis(values, direction);

@@ -6,6 +6,7 @@ import { useSearchParams } from "react-router";
 import { apiRoutes } from "../../../contracts/api-paths";
 import type { TuneItem } from "../../../contracts/tune-definition";
 import type { TuneFile, TuneMaps } from "../../../contracts/tune-files";
+import { writeAddressParam } from "../../lib/address-param";
 import { useTuneImage } from "./image-bytes";
 import { ItemTree } from "./item-tree";
 import { itemValuesQuery, localItemValues } from "./item-values";
@@ -69,9 +70,7 @@ export function TuneMapsView({ tune }: { tune: TuneFile }) {
   useEffect(() => setChosenItem(itemParam), [itemParam]);
   const selectItem = useCallback((id: string) => {
     setChosenItem(id);
-    const url = new URL(window.location.href);
-    url.searchParams.set("item", id);
-    window.history.replaceState(window.history.state, "", url);
+    writeAddressParam("item", id);
   }, []);
 
   const { query } = useCustom<TuneMaps>({
