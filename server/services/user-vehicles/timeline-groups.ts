@@ -66,3 +66,13 @@ export function groupTimeline(records: readonly TimelineRecord[], maxMembers = G
     };
   });
 }
+
+/** Whether a connect brought another software id or a fault code the one before it lacked; the car's first did not. */
+export function connectChanged(
+  connect: { softwareId: string | null; faultCodes: string[] },
+  before: { softwareId: string | null; faultCodes: string[] } | undefined,
+): boolean {
+  if (!before) return false;
+  const known = new Set(before.faultCodes);
+  return connect.softwareId !== before.softwareId || connect.faultCodes.some((code) => !known.has(code));
+}

@@ -27,7 +27,7 @@ import {
 import type { VerifiedCaller } from "../identity";
 import { vehicleFor } from "../tune-access";
 import { liveBakeOf } from "./history";
-import { groupTimeline, type TimelineRecord } from "./timeline-groups";
+import { connectChanged, groupTimeline, type TimelineRecord } from "./timeline-groups";
 
 /** Rows each source gives per read; a page whose groups need more reads again from where it stopped. */
 const BATCH = 100;
@@ -53,39 +53,31 @@ type Source = (scope: SourceScope, cursor: TimelineCursor | undefined) => Promis
 
 /**
  * Connects, each knowing whether it changed something since the connect before it (another
- * software id, a fault code it did not have): those stand alone, the others group.
+ * software id, a fault code it did not have): those stand alone, the others group. A batch is read
+ * with one connect more, the one before its oldest, so each is compared with its predecessor by
+ * the index from the cursor on, however many connects the car has.
  */
 const connects: Source = async ({ db, vehicleId }, cursor) => {
-  const over = sql`over (order by ${vehicleSnapshots.recordedAt}, ${vehicleSnapshots.id})`;
-  const sw = vehicleSnapshots.softwareId;
-  const codes = vehicleSnapshots.faultCodes;
-  const ordered = db
+  const read = await db
     .select({
       id: vehicleSnapshots.id,
       recordedAt: vehicleSnapshots.recordedAt,
-      softwareId: sw,
+      softwareId: vehicleSnapshots.softwareId,
       batteryVolts: vehicleSnapshots.batteryVolts,
-      faultCodes: codes,
-      changed: sql<boolean>`case when row_number() ${over} = 1 then false
-        else (${sw} is distinct from lag(${sw}) ${over}) or not (${codes} <@ lag(${codes}) ${over}) end`.as("changed"),
+      faultCodes: vehicleSnapshots.faultCodes,
+      key: keyOf(vehicleSnapshots.recordedAt),
     })
     .from(vehicleSnapshots)
-    .where(and(eq(vehicleSnapshots.vehicleId, vehicleId), eq(vehicleSnapshots.kind, "connect")))
-    .as("connects");
-  const rows = await db
-    .select({
-      id: ordered.id,
-      recordedAt: ordered.recordedAt,
-      softwareId: ordered.softwareId,
-      batteryVolts: ordered.batteryVolts,
-      faultCodes: ordered.faultCodes,
-      changed: ordered.changed,
-      key: keyOf(ordered.recordedAt),
-    })
-    .from(ordered)
-    .where(olderThan(ordered.recordedAt, ordered.id, cursor))
-    .orderBy(desc(ordered.recordedAt), desc(ordered.id))
-    .limit(BATCH);
+    .where(
+      and(
+        eq(vehicleSnapshots.vehicleId, vehicleId),
+        eq(vehicleSnapshots.kind, "connect"),
+        olderThan(vehicleSnapshots.recordedAt, vehicleSnapshots.id, cursor),
+      ),
+    )
+    .orderBy(desc(vehicleSnapshots.recordedAt), desc(vehicleSnapshots.id))
+    .limit(BATCH + 1);
+  const rows = read.slice(0, BATCH).map((row, i) => ({ ...row, changed: connectChanged(row, read[i + 1]) }));
   return rows.map(({ key, ...row }) => ({
     kind: "connect",
     key,

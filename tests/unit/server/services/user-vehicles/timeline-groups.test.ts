@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { TimelineKind } from "../../../../../contracts/user-vehicles";
-import { groupTimeline, type TimelineRecord } from "../../../../../server/services/user-vehicles/timeline-groups";
+import {
+  connectChanged,
+  groupTimeline,
+  type TimelineRecord,
+} from "../../../../../server/services/user-vehicles/timeline-groups";
 
 let seq = 100;
 /** Records newest first: each made is older than the one before. */
@@ -45,5 +49,15 @@ describe("timeline groups", () => {
       2,
     );
     expect(groups.map((g) => g.entry.count)).toEqual([2, 2, 1]);
+  });
+
+  it("counts a connect as a change when its software id differs or it brings a fault code the one before lacked", () => {
+    const before = { softwareId: "SW-1", faultCodes: ["P0299", "P0101"] };
+    expect(connectChanged({ softwareId: "SW-1", faultCodes: ["P0101"] }, before)).toBe(false);
+    expect(connectChanged({ softwareId: "SW-1", faultCodes: [] }, before)).toBe(false);
+    expect(connectChanged({ softwareId: "SW-1", faultCodes: ["P0101", "P0420"] }, before)).toBe(true);
+    expect(connectChanged({ softwareId: "SW-2", faultCodes: [] }, before)).toBe(true);
+    expect(connectChanged({ softwareId: null, faultCodes: [] }, before)).toBe(true);
+    expect(connectChanged({ softwareId: "SW-1", faultCodes: ["P0420"] }, undefined)).toBe(false);
   });
 });
