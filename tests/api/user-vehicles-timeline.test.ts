@@ -5,7 +5,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TimelineEntry, TimelinePage } from "../../contracts/user-vehicles";
-import { vehicleSnapshots } from "../../server/db/schema";
+import { dealerProfiles, vehicleSnapshots } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
 import { carReadyToFlash, identityOf } from "./support/flashing-setup";
 import { apiDatabases, createUser, startTestApp, type TestApp, type TestUser } from "./support/harness";
@@ -129,6 +129,42 @@ describe.each(apiDatabases)("vehicle timeline on %s", (kind) => {
     expect(
       (await call("GET", `/user-vehicles/${vehicleId}/timeline`, await createUser(test, "dealer"))).statusCode,
     ).toBe(404);
+  });
+
+  it("shows a dealer the steps of their own tuning requests on the car and none of another dealer's", async () => {
+    const second = await createUser(test, "dealer");
+    // A first GET makes each dealer's account row, which a dealer profile refers to.
+    await Promise.all([dealer, second].map((user) => call("GET", "/tune-files", user)));
+    const profiles = await app.ctx.db
+      .insert(dealerProfiles)
+      .values([
+        { userUid: dealer.uid, businessName: "Seller Tuning", status: "approved" },
+        { userUid: second.uid, businessName: "Second Tuning", status: "approved" },
+      ])
+      .returning();
+    const asked = [];
+    for (const profile of profiles) {
+      const made = await call("POST", "/tuning-requests", customer, {
+        vehicleId,
+        dealerId: profile.id,
+        questionnaire: {
+          fuel: "98",
+          transmission: "manual",
+          targetPowerHp: null,
+          notes: `for ${profile.businessName}`,
+        },
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      asked.push(made.json().id as string);
+    }
+    const steps = async (user: TestUser) =>
+      (await timeline("?kind=tuning-request", user)).data.map((entry) => entry.refId).toSorted();
+    expect(await steps(customer)).toEqual(asked.toSorted());
+    expect(await steps(admin)).toEqual(asked.toSorted());
+    expect(await steps(dealer)).toEqual([asked[0]]);
+    // The second dealer reaches the car through their request alone, and sees only its step.
+    expect(await steps(second)).toEqual([asked[1]]);
+    expect((await timeline("?kind=bake", second)).data.length).toBeGreaterThan(0);
   });
 
   it("walks every record exactly once, page by page, with the same entries whatever the page size", async () => {
