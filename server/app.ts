@@ -13,6 +13,7 @@ import { installAuthentication } from "./http/auth";
 import { earlyErrorHandlers, MAX_PARAM_LENGTH } from "./http/early-errors";
 import { installListRegistry } from "./http/list";
 import { type LogDestination, loggerOptions } from "./http/log-redaction";
+import { installOpenApi } from "./http/openapi";
 import { helmetOptions, securityHeaders } from "./http/security-headers";
 import { serveSpa, webConfig } from "./http/static";
 import { installZodValidation } from "./http/zod";
@@ -32,6 +33,7 @@ import { formatRequestRoutes } from "./routes/format-requests";
 import { healthRoutes } from "./routes/health";
 import { imageProxyRoutes } from "./routes/image-proxy";
 import { notificationRoutes } from "./routes/notifications";
+import { openApiRoutes } from "./routes/openapi";
 import { paymentRoutes } from "./routes/payments";
 import { profileRoutes } from "./routes/profile";
 import { profileChangeRequestRoutes } from "./routes/profile-change-requests";
@@ -168,6 +170,7 @@ function installAnswerHeaders(app: FastifyInstance) {
 /** The /api/v1 resources, behind authentication. */
 async function registerApi(api: FastifyInstance, ctx: AppContext) {
   installAuthentication(api, ctx.identity, ctx.users);
+  await api.register(openApiRoutes);
   await api.register(healthRoutes, { ctx });
   await api.register(statusRoutes, { ctx });
   await api.register(authRoutes, { ctx });
@@ -247,6 +250,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyMultipart, { limits: { fileSize: config.uploadLimitBytes } });
   await app.register(fastifyHelmet, helmet);
   installAnswerHeaders(app);
+  await installOpenApi(app, config.version);
 
   await app.register(sessionRoutes, { prefix: "/api", ctx });
   await app.register(async (api) => registerApi(api, ctx), { prefix: "/api/v1" });

@@ -127,18 +127,29 @@ export interface DeclaredBody {
   body: z.ZodType;
 }
 
-const bodies = new WeakMap<FastifyInstance, DeclaredBody[]>();
+/** A route as registered: its method, its path and, when it declares one, its body schema. */
+export interface DeclaredRoute {
+  method: string;
+  url: string;
+  body?: z.ZodType;
+}
 
-/** The routes with a body schema `app` declared, read back by tests so a new route is covered the day it is added. */
-export const declaredBodies = (app: FastifyInstance): readonly DeclaredBody[] => bodies.get(app) ?? [];
+const declaredOf = new WeakMap<FastifyInstance, DeclaredRoute[]>();
+
+/** Every route `app` declared, read back by tests so a new route is covered the day it is added. */
+export const declaredRoutes = (app: FastifyInstance): readonly DeclaredRoute[] => declaredOf.get(app) ?? [];
+
+/** The routes with a body schema. */
+export const declaredBodies = (app: FastifyInstance): readonly DeclaredBody[] =>
+  declaredRoutes(app).filter((route): route is DeclaredBody => route.body !== undefined);
 
 export function installZodValidation(app: FastifyInstance, options: { checkResponses: boolean }): void {
   refuseUnstorableText(app);
-  const declared: DeclaredBody[] = [];
-  bodies.set(app, declared);
+  const declared: DeclaredRoute[] = [];
+  declaredOf.set(app, declared);
   app.addHook("onRoute", (route) => {
     const body = (route.schema as { body?: z.ZodType } | undefined)?.body;
-    if (body) for (const method of [route.method].flat()) declared.push({ method, url: route.url, body });
+    for (const method of [route.method].flat()) declared.push({ method, url: route.url, ...(body && { body }) });
   });
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const zodSchema = schema as z.ZodType;
