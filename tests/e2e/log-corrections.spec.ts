@@ -72,6 +72,8 @@ test("a dealer lays a request's log on the tune's boost map, accepts the propose
   const ticket = page.getByTestId("tuning-request");
   await ticket.getByRole("button", { name: "Correct from logs" }).click();
   const dialog = page.getByRole("dialog", { name: `Correct from logs: ${made.reference}` });
+  // Every log of the request is laid on the map at first.
+  await expect(dialog.locator(".ant-select-selection-item").filter({ hasText: "Boost pull in 3rd" })).toBeVisible();
   await dialog.getByRole("combobox", { name: "Map" }).click();
   await page.locator(".ant-select-dropdown:visible").getByText("Target boost", { exact: true }).click();
   const grid = dialog.getByRole("table", { name: "Proposed corrections" });

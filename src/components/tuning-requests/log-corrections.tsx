@@ -5,7 +5,7 @@
  * reasons in plain words, which the customer reads on the revision.
  */
 import { LineChartOutlined } from "@ant-design/icons";
-import { type HttpError, useCustom, useCustomMutation, useMany } from "@refinedev/core";
+import { type HttpError, useCustom, useCustomMutation, useOne } from "@refinedev/core";
 import { Alert, Button, Flex, Input, InputNumber, Modal, Select, Skeleton, Space, Typography } from "antd";
 import { useMemo, useState } from "react";
 import { apiRoutes } from "../../../contracts/api-paths";
@@ -46,11 +46,16 @@ const requestLogIds = (ticket: TuningRequest) => [
   ...new Set([...ticket.logIds, ...ticket.events.flatMap((event) => event.logIds)]),
 ];
 
+/** A log's title, read one by one: the list answers only the caller's own logs, the record a request's too. */
+function LogTitle({ id }: { id: string }) {
+  const { result } = useOne<DataLogSummary>({ resource: "data-logs", id, queryOptions: { retry: false } });
+  return <>{result?.title ?? `Log ${id.slice(0, 8)}`}</>;
+}
+
 function CorrectionDialog({ ticket, onChanged, onClose }: Props & { onClose: () => void }) {
   const number = ticket.revisions + 1;
   const allLogs = requestLogIds(ticket);
   const maps = useCustom<RequestMaps>({ url: apiRoutes.tuningRequests.maps(ticket.id), method: "get" });
-  const titles = useMany<DataLogSummary>({ resource: "data-logs", ids: allLogs });
   const usable = (maps.query.data?.data.maps ?? []).filter((map) => mapOnAxes(map.values));
   const [mapId, setMapId] = useState<string | null>(null);
   const [logIds, setLogIds] = useState<string[]>(allLogs);
@@ -174,7 +179,7 @@ function CorrectionDialog({ ticket, onChanged, onClose }: Props & { onClose: () 
               }}
               options={allLogs.map((id) => ({
                 value: id,
-                label: titles.result.data.find((log) => log.id === id)?.title ?? `Log ${id.slice(0, 8)}`,
+                label: <LogTitle id={id} />,
               }))}
             />
           </Space>
