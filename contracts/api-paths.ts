@@ -149,6 +149,10 @@ export const apiRoutes = {
     files: (id: string) => `${apiPaths["tuning-requests"].record}/${id}/files`,
     file: (id: string, fileId: string) => `${apiPaths["tuning-requests"].record}/${id}/files/${fileId}`,
     listen: (id: string) => `${apiPaths["tuning-requests"].record}/${id}/listen`,
+    /** GET (dealer): the maps of the tune the next revision starts from. */
+    maps: (id: string) => `${apiPaths["tuning-requests"].record}/${id}/maps`,
+    /** POST (dealer): changed cells of a map delivered as the next revision. */
+    corrections: (id: string) => `${apiPaths["tuning-requests"].record}/${id}/corrections`,
   },
   repositories: {
     record: (id: string) => `${apiPaths.repositories.record}/${id}`,

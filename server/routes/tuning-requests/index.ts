@@ -8,13 +8,15 @@
  * reads it as map-level changes against the stock read and the previous revision.
  *
  * The queue, asking and moving the ticket are in requests.ts, the revisions and files of a ticket
- * and its event stream in files.ts, a car's requests in vehicles.ts; all are routes of this one
- * plugin. Delivered requests are accepted after AUTO_ACCEPT_DAYS by the queue's
- * "tuning-requests.auto-accept" job (services/background-jobs.ts).
+ * and its event stream in files.ts, a car's requests in vehicles.ts, corrections from logs written
+ * into the next revision in corrections.ts; all are routes of this one plugin. Delivered requests
+ * are accepted after AUTO_ACCEPT_DAYS by the queue's "tuning-requests.auto-accept" job
+ * (services/background-jobs.ts).
  */
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { EventStreams } from "../../http/event-stream";
+import { registerCorrectionRoutes } from "./corrections";
 import { registerTicketFileRoutes } from "./files";
 import { registerRequestRoutes } from "./requests";
 import { registerVehicleRequestRoutes } from "./vehicles";
@@ -23,4 +25,5 @@ export async function tuningRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
   registerRequestRoutes(plugin, ctx);
   registerTicketFileRoutes(plugin, ctx, new EventStreams(plugin));
   registerVehicleRequestRoutes(plugin, ctx);
+  registerCorrectionRoutes(plugin, ctx);
 }

@@ -19,7 +19,7 @@ import { acceptImage, checkImage } from "../tune-uploads";
 import type { UploadedFile } from "../uploaded-file";
 import { ticketFor } from "./answers";
 import { addToThread, announceChange, moveRequest } from "./moves";
-import { mustMove, paidOrderOf, type RequestRow, referenceOf, requestFor, type Side } from "./sides";
+import { type Handle, mustMove, paidOrderOf, type RequestRow, referenceOf, requestFor, type Side } from "./sides";
 import { auditMove, type RequestOrigin } from "./trail";
 
 export interface Delivery {
@@ -48,24 +48,29 @@ export async function deliverableRequest(
 /** What a revision for the request must be, in the request's terms. */
 const expectedFor = (row: RequestRow) => ({ firmwareId: row.firmwareId, of: "This request" });
 
+/** The request's last delivered revision file, or null before the first. */
+export async function lastRevisionOf(db: Handle, row: Pick<RequestRow, "id" | "revisions">) {
+  if (!row.revisions) return null;
+  const [last] = await db
+    .select()
+    .from(tuningRequestFiles)
+    .where(
+      and(
+        eq(tuningRequestFiles.requestId, row.id),
+        eq(tuningRequestFiles.kind, "revision"),
+        eq(tuningRequestFiles.revision, row.revisions),
+      ),
+    );
+  return last ?? null;
+}
+
 /** The revision's changes from the stock read and from the previous revision (null for the first). */
 async function changesOf(ctx: AppContext, before: RequestRow, revised: Uint8Array, checksums: ChecksumScheme[]) {
   const definition = await definitionOf(ctx.db, before.firmwareId);
   const stock = await readImage(ctx, before.stockSha256);
   const changes = async (base: Uint8Array) =>
     summarizeChanges(await diffImages(base, revised, { definition: definition ?? undefined, checksums }));
-  const [previous] = before.revisions
-    ? await ctx.db
-        .select()
-        .from(tuningRequestFiles)
-        .where(
-          and(
-            eq(tuningRequestFiles.requestId, before.id),
-            eq(tuningRequestFiles.kind, "revision"),
-            eq(tuningRequestFiles.revision, before.revisions),
-          ),
-        )
-    : [];
+  const previous = await lastRevisionOf(ctx.db, before);
   const fromStock = await changes(stock);
   const fromPrevious = previous ? await changes(await readImage(ctx, previous.sha256)) : null;
   return { fromStock, fromPrevious };

@@ -15,6 +15,7 @@ import { failureText, fieldMessage } from "../../lib/http-errors";
 import { centsOf, formatMoney } from "../../lib/money";
 import { ReasonDialog } from "../dialogs/reason-dialog";
 import { Field, FormError, useContractForm } from "../resource/form";
+import { LogCorrections } from "./log-corrections";
 import { RevisionDelivery } from "./revision-delivery";
 import { VehicleLogsSelect } from "./vehicle-logs-select";
 
@@ -257,6 +258,7 @@ export function TicketActions({ ticket, onChanged, side }: Props & { side: "cust
       <Flex vertical gap={16}>
         {can("quote") && <QuoteForm ticket={ticket} onChanged={onChanged} />}
         {can("deliver") && <RevisionDelivery ticket={ticket} onChanged={onChanged} />}
+        {can("deliver") && <LogCorrections ticket={ticket} onChanged={onChanged} />}
         <Space wrap>
           {can("start") && (
             <Flex gap={8} align="center" wrap>

@@ -312,7 +312,10 @@ export function TuningRequestTicket({ id, side }: { id: string; side: "customer"
                     </Typography.Link>
                   )}
                 </Space>
-                {revision.note && <Typography.Text>{revision.note}</Typography.Text>}
+                {revision.note && (
+                  // A correction's note lists what changed and why, one line each.
+                  <Typography.Text style={{ whiteSpace: "pre-wrap" }}>{revision.note}</Typography.Text>
+                )}
                 <MapChanges changes={revision.changesFromStock} label={`Revision ${revision.number} against stock`} />
                 {revision.number > 1 && (
                   <MapChanges

@@ -4,6 +4,7 @@ import type { TuneItem } from "../../../contracts/tune-definition";
 import type { ItemValues } from "../../../domain/tune/maps";
 import { lineColour } from "./chart-lines";
 import { MapLineChart } from "./line-chart";
+import { LogsOnThisMap } from "./logs-on-map";
 import { MapCharts, useChartLines } from "./map-charts";
 import { MapGrid, type MapGridProps } from "./map-grid";
 import { axisLabels, cellDelta, formatDelta, formatValue } from "./model";
@@ -115,6 +116,7 @@ export function ItemView({
             ...(stock ? [{ key: "base", name: baseLabel, values: stock.values, colour: BASE_GREY, dashed: true }] : []),
           ]}
         />
+        <LogsOnThisMap values={values} />
       </Flex>
     );
   }
@@ -134,6 +136,7 @@ export function ItemView({
         onCellClick={editing?.onCellClick}
       />
       <MapCharts values={values} base={stock} baseLabel={baseLabel} lines={lines} />
+      <LogsOnThisMap values={values} />
     </Flex>
   );
 }
