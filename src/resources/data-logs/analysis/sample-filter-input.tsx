@@ -22,15 +22,19 @@ export function SampleFilterInput({ variables, disabled, apply }: SampleFilterIn
   const [kept, setKept] = useState<{ kept: number; rows: number } | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // The expression module ends its messages with a 0-based position; the user counts from 1.
+  const say = (message: string, position: number) =>
+    setError(`${message.replace(/ at \d+$/, "")} (at character ${position + 1})`);
+
   const run = async (condition: string) => {
     const trimmed = condition.trim();
     // Checked here first: the parser's message comes at once, without a trip to the worker.
     const check = trimmed ? validateExpression(trimmed, variables) : null;
-    if (check && !check.ok) return setError(`${check.error.message} (at character ${check.error.position + 1})`);
+    if (check && !check.ok) return say(check.error.message, check.error.position);
     setBusy(true);
     try {
       const answer = await apply(trimmed);
-      if (!answer.ok) return setError(`${answer.message} (at character ${answer.position + 1})`);
+      if (!answer.ok) return say(answer.message, answer.position);
       setError(null);
       setKept(trimmed ? { kept: answer.kept, rows: answer.rows } : null);
     } finally {
