@@ -96,7 +96,8 @@ export function maskedSpans(time: EncodedColumn, mask: Uint8Array, i0: number, i
 /**
  * One row per pixel of a `width` × `height` plot of Y against X over the ranges given: the latest
  * row that falls on each pixel, so every pixel a sample reaches is drawn once, the cloud's inside
- * as well as its edges. Rows the mask drops or with a gap in X or Y are left out. Ascending rows.
+ * as well as its edges. Rows the mask drops or with a gap in X or Y are left out. In pixel order,
+ * row by row from the bottom: a sort of a few hundred thousand rows cost more than the raster.
  */
 export function rasterRows(
   x: ArrayLike<number>,
@@ -118,9 +119,12 @@ export function rasterRows(
     if (Number.isNaN(xi) || Number.isNaN(yi)) continue;
     cells[cell(yi, yRange.min, ySpan, height) * width + cell(xi, xRange.min, xSpan, width)] = i;
   }
-  const rows: number[] = [];
-  for (let k = 0; k < cells.length; k++) if (cells[k] >= 0) rows.push(cells[k]);
-  return Uint32Array.from(rows).sort();
+  let count = 0;
+  for (let k = 0; k < cells.length; k++) if (cells[k] >= 0) count++;
+  const rows = new Uint32Array(count);
+  let at = 0;
+  for (let k = 0; k < cells.length; k++) if (cells[k] >= 0) rows[at++] = cells[k];
+  return rows;
 }
 
 export interface XyRequest {
@@ -130,7 +134,7 @@ export interface XyRequest {
   /** Rows [i0, i1): the chart's time range. */
   i0: number;
   i1: number;
-  /** The plot area in CSS pixels: at most one point per pixel is sent. */
+  /** The plot's cells across and up: at most one point per cell is sent. */
   width: number;
   height: number;
 }
@@ -165,7 +169,11 @@ export function xyPoints(
   const height = Math.max(1, Math.floor(request.height));
   const rows = stats.x && stats.y ? rasterRows(x, y, kept, stats.x, stats.y, width, height) : new Uint32Array(0);
   const colourValues = request.colourId ? slice(request.colourId) : null;
-  const pick = (values: Float32Array) => Float32Array.from(rows, (row) => values[row]);
+  const pick = (values: Float32Array) => {
+    const out = new Float32Array(rows.length);
+    for (let k = 0; k < rows.length; k++) out[k] = values[rows[k]];
+    return out;
+  };
   const colour = colourValues ? pick(colourValues) : null;
   let colourRange: XyPoints["colourRange"] = null;
   for (const v of colour ?? []) {

@@ -23,6 +23,9 @@ export interface XyStyle {
   point: string;
 }
 
+/** A point's size in CSS pixels: the worker sends one point per cell of this size. */
+export const XY_DOT = 2;
+
 /** The plot area's margins in CSS pixels: room for the tick labels, the titles and the colour legend. */
 export const XY_MARGIN = { left: 64, right: 88, top: 12, bottom: 44 };
 
@@ -103,7 +106,7 @@ export function paintXy(
     const shade = colour && colourRange ? shadeOf(colour[k], colourRange) : -1;
     (shade < 0 ? plain : groups[shade]).push(k);
   }
-  const dot = (k: number) => ctx.fillRect(px(x[k]) - 1, py(y[k]) - 1, 2, 2);
+  const dot = (k: number) => ctx.fillRect(px(x[k]) - XY_DOT / 2, py(y[k]) - XY_DOT / 2, XY_DOT, XY_DOT);
   ctx.fillStyle = colour ? style.grid : style.point;
   plain.forEach(dot);
   groups.forEach((members, shade) => {
