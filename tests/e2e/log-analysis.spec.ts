@@ -93,13 +93,17 @@ test("a tuner lists the RomRaider log's full-boost pulls, zooms to one, filters 
   expect(drawnInPull).toBeGreaterThan(0);
 
   await page.getByRole("combobox", { name: "Colour" }).click();
-  await page.locator(".ant-select-dropdown:visible").getByText("PLX O2 - Wideband (Lambda)", { exact: true }).click();
+  await page.locator(".ant-select-dropdown:visible").getByText("PLX O2 - Wideband (AFR)", { exact: true }).click();
   await expect.poll(() => colouredPixels(page)).toBeGreaterThan(drawnInPull);
 
   // The whole log, still filtered: more samples, none under 4,000 rpm.
   await page.getByRole("button", { name: "Reset zoom" }).click();
   await expect.poll(async () => (await pointsDrawn(page))[0]).toBeGreaterThan(inPull);
   const [filtered] = await pointsDrawn(page);
+  // The statistics under the chart count only the samples the filter keeps.
+  const rpmMean = async () => Number(await page.getByTestId("mean-plx-engine-speed").textContent());
+  await expect.poll(rpmMean).toBeGreaterThan(4000);
   await page.getByRole("button", { name: "Clear", exact: true }).click();
   await expect.poll(async () => (await pointsDrawn(page))[0]).toBeGreaterThan(filtered);
+  await expect.poll(rpmMean).toBeLessThan(4000);
 });

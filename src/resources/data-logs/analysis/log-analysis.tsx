@@ -138,6 +138,11 @@ export const LogAnalysis = memo(function LogAnalysis({
   /** The condition the worker's filter applies ("" for none): the X–Y plot is asked again when it changes. */
   const [filterKey, setFilterKey] = useState("");
   const [chosenPull, setChosenPull] = useState<Pull | null>(null);
+  /** The latest view's spans the filter leaves out: a chart built again (back from X–Y) dims them at once. */
+  const masked = useRef<Float64Array | null>(null);
+  useEffect(() => {
+    if (mode === "time") chart.current?.setMasked(masked.current);
+  }, [mode]);
 
   const allChannels = useMemo<ChartChannel[]>(() => [...channels, ...computed], [channels, computed]);
   const index = useMemo(() => new Map(allChannels.map((channel, i) => [channel.id, i])), [allChannels]);
@@ -270,6 +275,7 @@ export const LogAnalysis = memo(function LogAnalysis({
       .then((result) => {
         const points = new Map(result.ids.map((id, i) => [id, result.series[i]]));
         grid.current = result.grid;
+        masked.current = result.masked;
         chart.current?.setMasked(result.masked);
         // Drawn now; the statistics and React's copy of the points follow without holding up a frame.
         chart.current?.showPoints(seriesOf.current(points));

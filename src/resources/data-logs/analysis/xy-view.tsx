@@ -42,9 +42,14 @@ export function XyView({ channels, initial, request, range, filterKey, height, c
   const host = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const byId = useMemo(() => new Map(channels.map((channel) => [channel.id, channel])), [channels]);
+  // In the units the plot shows, as its axes are titled.
   const options = useMemo(
-    () => channels.map((c) => ({ value: c.id, label: `${c.name}${c.unit ? ` (${c.unit})` : ""}` })),
-    [channels],
+    () =>
+      channels.map((c) => {
+        const unit = conversionOf(c.id).unit;
+        return { value: c.id, label: `${c.name}${unit ? ` (${unit})` : ""}` };
+      }),
+    [channels, conversionOf],
   );
 
   useEffect(() => {
