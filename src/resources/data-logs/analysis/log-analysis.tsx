@@ -475,9 +475,12 @@ export const LogAnalysis = memo(function LogAnalysis({
     [known, overlaid, panes, setPanes],
   );
   const runDyno = useCallback((request: DynoRequest) => worker.current!.dyno(request), []);
+  // A page shown again after being kept alive runs its panels' effects before its own takes the
+  // worker back: they ask the parked worker, which still holds the columns (or refuses, if ended).
+  const analysisWorker = useCallback(() => (worker.current ?? kept.current)!, []);
   const applyFilter = useCallback(
     async (condition: string) => {
-      const answer = await worker.current!.filter({ condition });
+      const answer = await analysisWorker().filter({ condition });
       if (answer.ok) {
         setFilterKey(condition);
         askView();
@@ -488,11 +491,11 @@ export const LogAnalysis = memo(function LogAnalysis({
   );
   const detectPulls = useCallback(
     (roles: PullChannels, thresholds: Partial<PullThresholds>) =>
-      worker.current!.pulls({ channels: roles, thresholds }),
+      analysisWorker().pulls({ channels: roles, thresholds }),
     [],
   );
   const askXy = useCallback(
-    (body: XyChoice & { t0: number; t1: number; width: number; height: number }) => worker.current!.xy(body),
+    (body: XyChoice & { t0: number; t1: number; width: number; height: number }) => analysisWorker().xy(body),
     [],
   );
   const pickPull = useStableCallback((pull: Pull) => {
@@ -669,6 +672,7 @@ export const LogAnalysis = memo(function LogAnalysis({
             )}
           </div>
         )}
+        <ReadoutTable rows={rows} readout={readout} />
         <Collapse
           size="small"
           defaultActiveKey={["pulls"]}
@@ -690,7 +694,6 @@ export const LogAnalysis = memo(function LogAnalysis({
             },
           ]}
         />
-        <ReadoutTable rows={rows} readout={readout} />
       </Flex>
       <SidePanels
         panel={panel}
