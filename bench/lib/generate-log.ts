@@ -15,11 +15,28 @@ const SHAPES: [decimals: number, amplitude: number, offset: number][] = [
   [3, 40, 50], // throttle
 ];
 
-/** Writes the CSV straight into bytes: building 21 million strings would time the generator, not the parser. */
-export function generateCsv(rows: number, channels: number): Uint8Array {
+/** Names a logger would give the shapes above, so the channels' roles (engine speed, boost…) are found. */
+const ROLE_NAMES = [
+  "Engine speed (rpm)",
+  "Boost (bar)",
+  "Coolant temperature (°C)",
+  "Lambda (λ)",
+  "Mass air flow (g/s)",
+  "Ignition timing (°)",
+  "Battery voltage (V)",
+  "Throttle position (%)",
+];
+
+/**
+ * Writes the CSV straight into bytes: building 21 million strings would time the generator, not the parser.
+ * With `named`, the first channels are named as a logger names them; else every one is `Channel N`.
+ */
+export function generateCsv(rows: number, channels: number, { named = false } = {}): Uint8Array {
   const header =
     "Time (s)," +
-    Array.from({ length: channels }, (_, c) => `Channel ${c + 1} (u${c % SHAPES.length})`).join(",") +
+    Array.from({ length: channels }, (_, c) =>
+      named && c < ROLE_NAMES.length ? ROLE_NAMES[c] : `Channel ${c + 1} (u${c % SHAPES.length})`,
+    ).join(",") +
     "\n";
   const out = new Uint8Array(header.length + rows * 180);
   let p = new TextEncoder().encodeInto(header, out).written;

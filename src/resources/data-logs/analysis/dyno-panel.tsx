@@ -1,10 +1,11 @@
 import { Alert, Button, Col, Empty, Flex, Form, Input, InputNumber, Row, Select, Space, Typography } from "antd";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { DEFAULT_DYNO_PROFILE, type DynoProfile, dynoProfileSchema } from "../../../../contracts/data-logs";
 import { SizedBox } from "../../../components/sized-box";
 import { type DynoPull, KW_PER_HP, metresPerSecondPer } from "../../../lib/dyno";
 import type { ChartChannel } from "./channels";
+import { matchingPull } from "./dyno-pull-match";
 
 export interface DynoRequest {
   profile: DynoProfile;
@@ -24,6 +25,8 @@ interface DynoPanelProps {
   saving?: boolean;
   /** Where a saved profile is kept (the log's vehicle, or the log alone), said next to the save button. */
   keptWith?: string;
+  /** The pull chosen in the log's pull list: shown once the dyno has run. */
+  chosen?: { startTime: number; endTime: number } | null;
 }
 
 interface FormValues extends Omit<DynoProfile, "gearRatios" | "drivelineLoss"> {
@@ -39,12 +42,17 @@ interface FormValues extends Omit<DynoProfile, "gearRatios" | "drivelineLoss"> {
 const find = (channels: ChartChannel[], test: (channel: ChartChannel) => boolean) => channels.find(test)?.id;
 
 /** Estimated wheel and crank power and torque per pull, from the vehicle profile entered here. */
-export function DynoPanel({ channels, profile, run, onSave, saving, keptWith }: DynoPanelProps) {
+export function DynoPanel({ channels, profile, run, onSave, saving, keptWith, chosen }: DynoPanelProps) {
   const [form] = Form.useForm<FormValues>();
   const [pulls, setPulls] = useState<DynoPull[] | null>(null);
   const [selected, setSelected] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
+  const chosenIndex = pulls && chosen ? matchingPull(pulls, chosen) : -1;
+  // A pull picked in the list after a run is shown too.
+  useEffect(() => {
+    if (chosenIndex >= 0) setSelected(chosenIndex);
+  }, [chosenIndex]);
   const options = channels.map((channel) => ({
     value: channel.id,
     label: `${channel.name}${channel.unit ? ` (${channel.unit})` : ""}`,
@@ -103,7 +111,7 @@ export function DynoPanel({ channels, profile, run, onSave, saving, keptWith }: 
         throttleId: values.throttleId,
       });
       setPulls(result);
-      setSelected(0);
+      setSelected(chosen ? Math.max(0, matchingPull(result, chosen)) : 0);
     } catch (failure) {
       setError((failure as Error).message);
     } finally {
@@ -231,6 +239,15 @@ export function DynoPanel({ channels, profile, run, onSave, saving, keptWith }: 
               }))}
               style={{ minWidth: 260 }}
             />
+            {chosen && (
+              <Typography.Text type="secondary" data-testid="dyno-chosen">
+                {chosenIndex < 0
+                  ? "The pull chosen in the list is not one the dyno finds."
+                  : selected === chosenIndex
+                    ? "The pull chosen in the list."
+                    : null}
+              </Typography.Text>
+            )}
             <Typography.Text data-testid="dyno-peak">
               Peak {pull.peakCrankKw.crankKw.toFixed(0)} kW ({(pull.peakCrankKw.crankKw / KW_PER_HP).toFixed(0)} hp) at{" "}
               {pull.peakCrankKw.rpm} rpm, {pull.peakCrankNm.crankNm.toFixed(0)} Nm at {pull.peakCrankNm.rpm} rpm (crank)

@@ -3,7 +3,20 @@
  * columns go to a worker, and the page only ever holds the points of the current view.
  */
 import { FunctionOutlined, ThunderboltOutlined } from "@ant-design/icons";
-import { Alert, Button, Drawer, Flex, Segmented, Select, Space, Spin, Tooltip, Typography, theme } from "antd";
+import {
+  Alert,
+  Button,
+  Collapse,
+  Drawer,
+  Flex,
+  Segmented,
+  Select,
+  Space,
+  Spin,
+  Tooltip,
+  Typography,
+  theme,
+} from "antd";
 import {
   lazy,
   memo,
@@ -18,6 +31,7 @@ import {
 } from "react";
 import type { DataLogChannel, DynoProfile, LogComputedDescriptor } from "../../../../contracts/data-logs";
 import type { FormatId } from "../../../../domain/logs";
+import type { Pull, PullThresholds } from "../../../../domain/logs/pulls";
 import { useScreens } from "../../../components/layouts/snapshot-screen";
 import { useViewportHeight } from "../../../components/layouts/viewport-height";
 import { useStableCallback } from "../../../components/stable-callback";
@@ -33,7 +47,12 @@ import type { DynoRequest } from "./dyno-panel";
 import { LogChart, type LogChartHandle, OVERVIEW_HEIGHT, OverviewStrip, type TimeRange } from "./log-chart";
 import { type LoadedLog, LogWorker, parkWorker, unparkWorker } from "./log-worker-client";
 import type { PaneSeries } from "./pane-series";
+import { type PullChannels, pullChannels } from "./pull-channels";
+import { PullList } from "./pull-list";
 import { CursorReadout, ReadoutTable } from "./readout-table";
+import { SampleFilterInput } from "./sample-filter-input";
+import { xyDefaults } from "./xy-defaults";
+import { type XyChoice, XyView } from "./xy-view";
 
 // The virtual dyno's panel (recharts, antd's form and number inputs: ~100 KiB compressed) loads when
 // its drawer first opens, not with every log page.
@@ -115,6 +134,15 @@ export const LogAnalysis = memo(function LogAnalysis({
   const firstPanes = useRef(panesParam);
   const [panel, setPanel] = useState<Panel | null>(null);
   const closePanel = useCallback(() => setPanel(null), []);
+  const [mode, setMode] = useState<"time" | "xy">("time");
+  /** The condition the worker's filter applies ("" for none): the X–Y plot is asked again when it changes. */
+  const [filterKey, setFilterKey] = useState("");
+  const [chosenPull, setChosenPull] = useState<Pull | null>(null);
+  /** The latest view's spans the filter leaves out: a chart built again (back from X–Y) dims them at once. */
+  const masked = useRef<Float64Array | null>(null);
+  useEffect(() => {
+    if (mode === "time") chart.current?.setMasked(masked.current);
+  }, [mode]);
 
   const allChannels = useMemo<ChartChannel[]>(() => [...channels, ...computed], [channels, computed]);
   const index = useMemo(() => new Map(allChannels.map((channel, i) => [channel.id, i])), [allChannels]);
@@ -247,6 +275,8 @@ export const LogAnalysis = memo(function LogAnalysis({
       .then((result) => {
         const points = new Map(result.ids.map((id, i) => [id, result.series[i]]));
         grid.current = result.grid;
+        masked.current = result.masked;
+        chart.current?.setMasked(result.masked);
         // Drawn now; the statistics and React's copy of the points follow without holding up a frame.
         chart.current?.showPoints(seriesOf.current(points));
         startTransition(() => setView({ points, stats: new Map(result.ids.map((id, i) => [id, result.stats[i]])) }));
@@ -445,6 +475,38 @@ export const LogAnalysis = memo(function LogAnalysis({
     [known, overlaid, panes, setPanes],
   );
   const runDyno = useCallback((request: DynoRequest) => worker.current!.dyno(request), []);
+  // A page shown again after being kept alive runs its panels' effects before its own takes the
+  // worker back: they ask the parked worker, which still holds the columns (or refuses, if ended).
+  const analysisWorker = useCallback(() => (worker.current ?? kept.current)!, []);
+  const applyFilter = useCallback(
+    async (condition: string) => {
+      const answer = await analysisWorker().filter({ condition });
+      if (answer.ok) {
+        setFilterKey(condition);
+        askView();
+      }
+      return answer;
+    },
+    [askView],
+  );
+  const detectPulls = useCallback(
+    (roles: PullChannels, thresholds: Partial<PullThresholds>) =>
+      analysisWorker().pulls({ channels: roles, thresholds }),
+    [],
+  );
+  const askXy = useCallback(
+    (body: XyChoice & { t0: number; t1: number; width: number; height: number }) => analysisWorker().xy(body),
+    [],
+  );
+  const pickPull = useStableCallback((pull: Pull) => {
+    setChosenPull(pull);
+    const margin = Math.max(pull.duration * 0.1, minSpan);
+    moveTo([pull.startTime - margin, pull.endTime + margin]);
+  });
+  const pullRoles = useMemo(() => pullChannels(channels, format), [channels, format]);
+  const xyInitial = useMemo(() => xyDefaults(allChannels, format), [allChannels, format]);
+  const unitOf = useCallback((id: string) => allChannels[index.get(id) ?? -1]?.unit ?? "", [allChannels, index]);
+  const conversionOf = useCallback((id: string) => conversionFor(unitOf(id), units), [unitOf, units]);
   const variables = useMemo(() => allChannels.map((channel) => variableOf(channel.id)), [allChannels]);
 
   const seriesFor = useCallback(
@@ -548,12 +610,37 @@ export const LogAnalysis = memo(function LogAnalysis({
           hasDyno={Boolean(dyno)}
           extra={toolbar}
         />
+        <Flex wrap gap={8} align="flex-start">
+          <Segmented<"time" | "xy">
+            aria-label="View"
+            value={mode}
+            onChange={setMode}
+            options={[
+              { value: "time", label: "Time" },
+              { value: "xy", label: "X–Y" },
+            ]}
+          />
+          <SampleFilterInput variables={variables} disabled={!loaded?.complete} apply={applyFilter} />
+        </Flex>
         <Text type="secondary" data-testid="visible-range">
           {loaded
             ? `${range[0].toFixed(2)}–${range[1].toFixed(2)} s of ${duration.toFixed(2)} s · ${loaded.rowCount.toLocaleString()} rows`
             : "Loading the log…"}
         </Text>
-        {paneCount === 0 ? (
+        {mode === "xy" && loaded && xyInitial ? (
+          <div style={{ background: token.colorBgContainer, borderRadius: token.borderRadius, padding: 8 }}>
+            <XyView
+              channels={allChannels}
+              initial={xyInitial}
+              request={askXy}
+              range={range}
+              filterKey={filterKey}
+              height={chartHeight}
+              conversionOf={conversionOf}
+            />
+            <OverviewStrip series={overviewSeries} duration={duration} range={range} onRange={moveTo} />
+          </div>
+        ) : paneCount === 0 ? (
           <Alert
             type="info"
             message={narrow ? "Pick channels below to chart them." : "Pick channels on the left to chart them."}
@@ -586,6 +673,27 @@ export const LogAnalysis = memo(function LogAnalysis({
           </div>
         )}
         <ReadoutTable rows={rows} readout={readout} />
+        <Collapse
+          size="small"
+          defaultActiveKey={["pulls"]}
+          items={[
+            {
+              key: "pulls",
+              label: "Pulls",
+              children: (
+                <PullList
+                  channels={pullRoles}
+                  ready={Boolean(loaded?.complete)}
+                  find={detectPulls}
+                  unitOf={unitOf}
+                  conversionOf={conversionOf}
+                  chosen={chosenPull}
+                  onPick={pickPull}
+                />
+              ),
+            },
+          ]}
+        />
       </Flex>
       <SidePanels
         panel={panel}
@@ -596,6 +704,7 @@ export const LogAnalysis = memo(function LogAnalysis({
         onAddComputed={addComputed}
         dyno={dyno}
         runDyno={runDyno}
+        chosenPull={chosenPull}
       />
     </Flex>
   );
@@ -696,6 +805,7 @@ interface SidePanelsProps {
   onAddComputed: (definition: ComputedDefinition) => Promise<string | null>;
   dyno: LogAnalysisProps["dyno"];
   runDyno: (request: DynoRequest) => Promise<DynoPull[]>;
+  chosenPull: Pull | null;
 }
 
 const SidePanels = memo(function SidePanels({
@@ -707,6 +817,7 @@ const SidePanels = memo(function SidePanels({
   onAddComputed,
   dyno,
   runDyno,
+  chosenPull,
 }: SidePanelsProps) {
   return (
     <>
@@ -723,6 +834,7 @@ const SidePanels = memo(function SidePanels({
               onSave={dyno.save}
               saving={dyno.saving}
               keptWith={dyno.keptWith}
+              chosen={chosenPull}
             />
           </Suspense>
         </Drawer>

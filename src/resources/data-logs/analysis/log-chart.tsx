@@ -25,6 +25,8 @@ export interface LogChartHandle {
   showRange(range: TimeRange): void;
   /** New points, at the current range. */
   showPoints(panes: PaneSeries[][]): void;
+  /** The times the sample filter leaves out ([from, to] pairs), dimmed from the next drawing on. */
+  setMasked(spans: Float64Array | null): void;
 }
 
 interface LogChartProps {
@@ -119,6 +121,7 @@ function paneOptions(
     hooks: {
       setSelect: [handlers.select],
       setCursor: [handlers.cursor],
+      draw: [handlers.shade],
     },
   };
 }
@@ -126,6 +129,7 @@ function paneOptions(
 interface Handlers {
   select: (u: uPlot) => void;
   cursor: (u: uPlot) => void;
+  shade: (u: uPlot) => void;
 }
 
 export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, onWidth }: LogChartProps) {
@@ -143,6 +147,7 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
   );
   const panesRef = useRef(panes);
   panesRef.current = panes;
+  const masked = useRef<Float64Array | null>(null);
 
   /** Redraws the panes whose series or range changed (inside the calling event), and marks it. */
   const draw = useCallback((next: Array<PaneSeries[] | undefined>, range: TimeRange) => {
@@ -182,6 +187,7 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
         const left = u.cursor.left ?? -1;
         latest.current.onCursor(left < 0 ? null : u.posToVal(left, "x"));
       },
+      shade: (u) => shadeSpans(u, masked.current, token.colorBgContainer),
     };
     // Every pane's place is kept at once; the panes are drawn into them one task each, the first too (a
     // pane is 20-30 ms on a phone: four in one task blocked input for over 100 ms as a log opened, and
@@ -253,7 +259,7 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
       shown.current = [];
     };
     // Rebuilt on shape and size only; the points flow in through the effect below.
-  }, [shape, paneHeight, token.colorTextSecondary, token.colorBorderSecondary]);
+  }, [shape, paneHeight, token.colorTextSecondary, token.colorBorderSecondary, token.colorBgContainer]);
 
   useImperativeHandle(
     ref,
@@ -264,6 +270,9 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
           range,
         ),
       showPoints: (next) => draw(next, latest.current.getRange()),
+      setMasked: (spans) => {
+        masked.current = spans;
+      },
     }),
     [draw],
   );
@@ -273,6 +282,24 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
 
   // Sized before uPlot draws into it (in an effect, after the paint): what follows the chart is placed once.
   return <div ref={host} data-testid="log-chart" style={{ width: "100%", height: panes.length * paneHeight }} />;
+}
+
+/**
+ * Dims the lines over the times the sample filter leaves out: the pane's background laid over
+ * them, mostly opaque, so what the filter keeps stands out and what it drops still shows faintly.
+ */
+function shadeSpans(u: uPlot, spans: Float64Array | null, background: string): void {
+  if (!spans || spans.length === 0) return;
+  const { ctx, bbox } = u;
+  ctx.save();
+  ctx.globalAlpha = 0.75;
+  ctx.fillStyle = background;
+  for (let k = 0; k < spans.length; k += 2) {
+    const left = Math.max(bbox.left, u.valToPos(spans[k], "x", true));
+    const right = Math.min(bbox.left + bbox.width, u.valToPos(spans[k + 1], "x", true));
+    if (right >= left) ctx.fillRect(left, bbox.top, Math.max(1, right - left), bbox.height);
+  }
+  ctx.restore();
 }
 
 /** The overview strip's height in CSS pixels: the page keeps its place while the log loads. */

@@ -3,10 +3,12 @@
  */
 import type { DataLogChannel } from "../../../../contracts/data-logs";
 import type { FormatId } from "../../../../domain/logs";
+import type { Pull } from "../../../../domain/logs/pulls";
 import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
 import type { DynoPull } from "../../../lib/dyno";
 import type { CursorGrid } from "./cursor-grid";
 import LogWorkerScript from "./log-worker?worker";
+import type { XyPoints } from "./log-worker-analysis";
 import type { WorkerRequest, WorkerResponse } from "./log-worker-protocol";
 
 export interface LoadedLog {
@@ -43,9 +45,15 @@ export interface ViewResult {
   /** The channels answered: those requested that are loaded. */
   ids: string[];
   series: SeriesPoints[];
+  /** Of the samples the filter keeps, when one is applied. */
   stats: RangeStats[];
   grid: CursorGrid;
+  /** The times the filter leaves out, as [from, to] pairs; null without a filter. */
+  masked: Float64Array | null;
 }
+
+/** A filter applied (with the rows it keeps), or the expression's refusal. */
+export type FilterResult = { ok: true; kept: number; rows: number } | { ok: false; message: string; position: number };
 
 export interface ValuesAt {
   time: number;
@@ -87,6 +95,9 @@ export class LogWorker {
   view = (body: Body<"view">) => this.send<ViewResult>("view", body);
   valuesAt = (body: Body<"valuesAt">) => this.send<ValuesAt>("valuesAt", body);
   dyno = (body: Body<"dyno">) => this.send<DynoPull[]>("dyno", body);
+  pulls = (body: Body<"pulls">) => this.send<Pull[]>("pulls", body);
+  filter = (body: Body<"filter">) => this.send<FilterResult>("filter", body);
+  xy = (body: Body<"xy">) => this.send<XyPoints>("xy", body);
 
   terminated = false;
 

@@ -6,6 +6,7 @@
  */
 import { compileExpression, ExpressionError } from "../../../../domain/expression";
 import { codePosition, decodeColumn, decoder, type EncodedColumn, gapCode } from "../../../../domain/logs/column-codes";
+import { keptCount } from "../../../../domain/logs/sample-filter";
 import { type ArrayPlace, arrayCodes, readColumnsLayout, storedBytes } from "../../../../domain/logs/serialize";
 import type { LogChannel } from "../../../../domain/logs/types";
 import {
@@ -20,6 +21,7 @@ import {
 import { dynoPulls, metresPerSecondPer } from "../../../lib/dyno";
 import { variableOf } from "./channels";
 import { cursorGrid } from "./cursor-grid";
+import { filterMask, maskedSpans, maskedStats, pullsOf, xyPoints } from "./log-worker-analysis";
 import type { WorkerRequest, WorkerResponse } from "./log-worker-protocol";
 
 const scope = self as unknown as {
@@ -45,6 +47,8 @@ let rows = 0;
 let channelPlaces: ArrayPlace[] = [];
 /** Where the time lies in the columnar form, from its layout. */
 let timePlace: ArrayPlace = { at: 0, bytes: 0, encoding: { type: "f64" }, deflated: false };
+/** The sample filter's rows kept (1) and left out (0); undefined without a filter. */
+let mask: Uint8Array | undefined;
 
 /** Typed arrays held, each buffer counted once (after the full load, channels share one). */
 function bytesHeld(): number {
@@ -124,6 +128,7 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
       if ("headerBytes" in layout || bytes.length < layout.byteLength)
         throw new Error("The log's columnar form arrived cut short");
       rows = layout.rows;
+      mask = undefined;
       const [loadedTime, ...loaded] = await Promise.all(
         [layout.time, ...layout.columns].map((place) => codesFrom(place, storedBytes(bytes, place))),
       );
@@ -143,6 +148,7 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
       durationSeconds = layout.header.durationSeconds;
       keepChannels(layout.header.channels);
       rows = layout.rows;
+      mask = undefined;
       timePlace = layout.time;
       channelPlaces = layout.columns;
       const place = ({ at, bytes }: ArrayPlace) => ({ at, bytes });
@@ -210,13 +216,16 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
         );
       });
       const [i0, i1] = [timeAt(request.t0), timeAt(request.t1) + 1];
-      const stats = ids.map((id) => statsOf(id, i0, i1));
+      const stats = ids.map((id) => (mask ? maskedStats(columnOf(id), i0, i1, mask) : statsOf(id, i0, i1)));
+      // Stretches closer than a pixel are shaded as one.
+      const masked = mask ? maskedSpans(time, mask, i0, i1, (request.t1 - request.t0) / request.pixels) : null;
       // Every channel under each column, so the readout follows the pointer without asking here.
       const all = [...columns.values()];
       const read = all.map((column) => decoder(column.encoding));
       const grid = cursorGrid(request, [...columns.keys()], timeAt, (k, i) => read[k](all[k].codes[i]));
       const transfer = [...series.flatMap((s) => [s.time.buffer, s.values.buffer]), grid.values.buffer];
-      return { result: { ids, series, stats, grid }, transfer };
+      if (masked) transfer.push(masked.buffer);
+      return { result: { ids, series, stats, grid, masked }, transfer };
     }
     case "valuesAt": {
       const i = timeAt(request.t);
@@ -242,6 +251,29 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
         request.profile,
       );
       return { result: pulls };
+    }
+    case "pulls":
+      return { result: pullsOf(time, columnOf, request.channels, request.thresholds) };
+    case "filter": {
+      if (!request.condition.trim()) {
+        mask = undefined;
+        return { result: { ok: true, kept: rows, rows } };
+      }
+      const variables = new Map([...columns].map(([id, values]) => [variableOf(id), values]));
+      try {
+        mask = filterMask(request.condition, variables, rows);
+      } catch (error) {
+        if (error instanceof ExpressionError)
+          return { result: { ok: false, message: error.message, position: error.position } };
+        throw error;
+      }
+      return { result: { ok: true, kept: keptCount(mask), rows } };
+    }
+    case "xy": {
+      const [i0, i1] = [Math.max(0, timeAt(request.t0)), timeAt(request.t1) + 1];
+      const points = xyPoints({ ...request, i0, i1 }, columnOf, mask);
+      const transfer = [points.x.buffer, points.y.buffer, ...(points.colour ? [points.colour.buffer] : [])];
+      return { result: points, transfer };
     }
   }
 }

@@ -1,0 +1,146 @@
+/**
+ * Paints an X–Y plot on a canvas: axes with round ticks, one small square per point the worker
+ * sent (at most one per pixel), coloured along a ramp by a third channel, and the ramp's legend.
+ */
+import { axisTicks, tickLabel } from "../../../lib/axis-ticks";
+
+export interface XyPicture {
+  x: Float32Array;
+  y: Float32Array;
+  colour: Float32Array | null;
+  xRange: { min: number; max: number };
+  yRange: { min: number; max: number };
+  colourRange: { min: number; max: number } | null;
+  xTitle: string;
+  yTitle: string;
+  colourTitle: string | null;
+}
+
+export interface XyStyle {
+  text: string;
+  grid: string;
+  /** The points' colour without a colour channel. */
+  point: string;
+}
+
+/** A point's size in CSS pixels: the worker sends one point per cell of this size. */
+export const XY_DOT = 2;
+
+/** The plot area's margins in CSS pixels: room for the tick labels, the titles and the colour legend. */
+export const XY_MARGIN = { left: 64, right: 88, top: 12, bottom: 44 };
+
+/** From blue through green to red (low to high), as tuners' scatter plots colour them. */
+const RAMP = ["#313695", "#4575b4", "#74add1", "#abd9e9", "#a6d96a", "#fee08b", "#fdae61", "#f46d43", "#d73027"];
+const SHADES = RAMP.length;
+
+const shadeOf = (v: number, range: { min: number; max: number }) => {
+  const span = range.max - range.min;
+  if (Number.isNaN(v)) return -1;
+  return span > 0 ? Math.min(SHADES - 1, Math.floor(((v - range.min) / span) * SHADES)) : 0;
+};
+
+/** Draws the picture into a canvas of `width` × `height` CSS pixels (the canvas already scaled for the device). */
+export function paintXy(
+  ctx: CanvasRenderingContext2D,
+  width: number,
+  height: number,
+  picture: XyPicture,
+  style: XyStyle,
+): void {
+  const { left, right, top, bottom } = XY_MARGIN;
+  const plotWidth = width - left - right;
+  const plotHeight = height - top - bottom;
+  ctx.clearRect(0, 0, width, height);
+  if (plotWidth <= 0 || plotHeight <= 0) return;
+  const { xRange, yRange } = picture;
+  // The worker's pixel cells span the ranges exactly; a flat channel sits on the axis's middle.
+  const px = (v: number) =>
+    left + (xRange.max > xRange.min ? ((v - xRange.min) / (xRange.max - xRange.min)) * (plotWidth - 1) : plotWidth / 2);
+  const py = (v: number) =>
+    top +
+    plotHeight -
+    1 -
+    (yRange.max > yRange.min ? ((v - yRange.min) / (yRange.max - yRange.min)) * (plotHeight - 1) : plotHeight / 2);
+
+  ctx.font = "12px sans-serif";
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = style.grid;
+  ctx.fillStyle = style.text;
+  const xTicks = axisTicks(xRange.min, xRange.max, Math.max(2, Math.floor(plotWidth / 90)));
+  const yTicks = axisTicks(yRange.min, yRange.max, Math.max(2, Math.floor(plotHeight / 50)));
+  ctx.textAlign = "center";
+  ctx.textBaseline = "top";
+  for (const tick of xTicks) {
+    const x = Math.round(px(tick)) + 0.5;
+    ctx.beginPath();
+    ctx.moveTo(x, top);
+    ctx.lineTo(x, top + plotHeight);
+    ctx.stroke();
+    ctx.fillText(tickLabel(tick, xTicks), x, top + plotHeight + 4);
+  }
+  ctx.textAlign = "right";
+  ctx.textBaseline = "middle";
+  for (const tick of yTicks) {
+    const y = Math.round(py(tick)) + 0.5;
+    ctx.beginPath();
+    ctx.moveTo(left, y);
+    ctx.lineTo(left + plotWidth, y);
+    ctx.stroke();
+    ctx.fillText(tickLabel(tick, yTicks), left - 6, y);
+  }
+  ctx.textAlign = "center";
+  ctx.textBaseline = "bottom";
+  ctx.fillText(picture.xTitle, left + plotWidth / 2, height - 2);
+  ctx.save();
+  ctx.translate(12, top + plotHeight / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.textBaseline = "middle";
+  ctx.fillText(picture.yTitle, 0, 0);
+  ctx.restore();
+
+  // Points grouped by shade: one fill colour set per shade, not per point.
+  const { x, y, colour, colourRange } = picture;
+  const groups: number[][] = Array.from({ length: SHADES }, () => []);
+  const plain: number[] = [];
+  for (let k = 0; k < x.length; k++) {
+    const shade = colour && colourRange ? shadeOf(colour[k], colourRange) : -1;
+    (shade < 0 ? plain : groups[shade]).push(k);
+  }
+  const dot = (k: number) => ctx.fillRect(px(x[k]) - XY_DOT / 2, py(y[k]) - XY_DOT / 2, XY_DOT, XY_DOT);
+  ctx.fillStyle = colour ? style.grid : style.point;
+  plain.forEach(dot);
+  groups.forEach((members, shade) => {
+    ctx.fillStyle = RAMP[shade];
+    members.forEach(dot);
+  });
+
+  if (colourRange && picture.colourTitle)
+    paintLegend(ctx, width, top, plotHeight, colourRange, picture.colourTitle, style);
+}
+
+function paintLegend(
+  ctx: CanvasRenderingContext2D,
+  width: number,
+  top: number,
+  plotHeight: number,
+  range: { min: number; max: number },
+  title: string,
+  style: XyStyle,
+): void {
+  const barLeft = width - XY_MARGIN.right + 16;
+  const barHeight = Math.min(plotHeight - 24, 240);
+  const step = barHeight / SHADES;
+  RAMP.forEach((shade, k) => {
+    ctx.fillStyle = shade;
+    ctx.fillRect(barLeft, top + 20 + barHeight - (k + 1) * step, 14, Math.ceil(step));
+  });
+  ctx.fillStyle = style.text;
+  ctx.textAlign = "left";
+  ctx.textBaseline = "top";
+  const ticks = [range.min, range.max];
+  const label = (v: number) => tickLabel(v, axisTicks(range.min, range.max, 4));
+  ctx.fillText(title.length > 12 ? `${title.slice(0, 11)}…` : title, barLeft - 10, top);
+  ctx.textBaseline = "middle";
+  ctx.fillText(label(ticks[1]), barLeft + 18, top + 20);
+  ctx.fillText(label(ticks[0]), barLeft + 18, top + 20 + barHeight);
+}
