@@ -12,6 +12,7 @@ import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { inNextTask } from "../../../lib/idle";
 import { convert } from "../../../lib/log-units";
+import { type ChartMarker, drawMarkers } from "./marker-layer";
 import { axisTitle, idsOf, type PaneSeries, paneTitle, samePaneSeries } from "./pane-series";
 
 export type TimeRange = [number, number];
@@ -25,6 +26,8 @@ export interface LogChartHandle {
   showRange(range: TimeRange): void;
   /** New points, at the current range. */
   showPoints(panes: PaneSeries[][]): void;
+  /** The panes' canvases, top to bottom (the PNG export). */
+  canvases(): HTMLCanvasElement[];
 }
 
 interface LogChartProps {
@@ -36,7 +39,14 @@ interface LogChartProps {
   onRange: (range: TimeRange) => void;
   onCursor: (time: number | null) => void;
   onWidth: (pixels: number) => void;
+  /** Drawn on every pane as lines (a moment) or bands (a stretch). */
+  markers?: readonly ChartMarker[];
+  /** A click (not a drag) on a pane, at its time. */
+  onPick?: (time: number) => void;
 }
+
+/** Pointer travel under which a press and release is a click, not a drag to zoom. */
+const CLICK_PIXELS = 3;
 
 const SYNC_KEY = "data-log";
 
@@ -119,6 +129,7 @@ function paneOptions(
     hooks: {
       setSelect: [handlers.select],
       setCursor: [handlers.cursor],
+      draw: [handlers.draw],
     },
   };
 }
@@ -126,16 +137,27 @@ function paneOptions(
 interface Handlers {
   select: (u: uPlot) => void;
   cursor: (u: uPlot) => void;
+  draw: (u: uPlot) => void;
 }
 
-export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, onWidth }: LogChartProps) {
+export function LogChart({
+  ref,
+  panes,
+  getRange,
+  paneHeight,
+  onRange,
+  onCursor,
+  onWidth,
+  markers,
+  onPick,
+}: LogChartProps) {
   const { token } = theme.useToken();
   const host = useRef<HTMLDivElement>(null);
   const plots = useRef<uPlot[]>([]);
   /** Per plot, its channels and the series and range it shows: each is redrawn only for a change. */
   const shown = useRef<Array<{ ids: string; series?: PaneSeries[]; range?: TimeRange }>>([]);
-  const latest = useRef({ getRange, onRange, onCursor });
-  latest.current = { getRange, onRange, onCursor };
+  const latest = useRef({ getRange, onRange, onCursor, markers, onPick });
+  latest.current = { getRange, onRange, onCursor, markers, onPick };
   // Panes are rebuilt when their series or units change, not when their points do.
   const shape = useMemo(
     () => JSON.stringify(panes.map((pane) => pane.map((s) => [s.id, s.colour, s.conversion.unit]))),
@@ -182,6 +204,7 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
         const left = u.cursor.left ?? -1;
         latest.current.onCursor(left < 0 ? null : u.posToVal(left, "x"));
       },
+      draw: (u) => drawMarkers(u, latest.current.markers ?? []),
     };
     // Every pane's place is kept at once; the panes are drawn into them one task each, the first too (a
     // pane is 20-30 ms on a phone: four in one task blocked input for over 100 ms as a log opened, and
@@ -229,6 +252,12 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
         },
         { passive: false },
       );
+      let pressedAt = Number.NaN;
+      plot.over.addEventListener("mousedown", (event) => (pressedAt = event.clientX));
+      plot.over.addEventListener("click", (event) => {
+        if (Math.abs(event.clientX - pressedAt) < CLICK_PIXELS)
+          latest.current.onPick?.(plot.posToVal(event.offsetX, "x"));
+      });
       created.push(plot);
       shown.current.push({ ids: idsOf(pane) });
       // Its points as they are now: views that came before it was created did not draw it.
@@ -264,9 +293,15 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
           range,
         ),
       showPoints: (next) => draw(next, latest.current.getRange()),
+      canvases: () => plots.current.map((plot) => plot.ctx.canvas),
     }),
     [draw],
   );
+
+  // New or changed markers: the panes redraw what they show, with the markers over it.
+  useEffect(() => {
+    for (const plot of plots.current) plot.redraw(false);
+  }, [markers]);
 
   // React's panes: after a rebuild, or points that came through state (each drawn once).
   useEffect(() => draw(panes, latest.current.getRange()), [panes, draw]);
