@@ -57,7 +57,8 @@ test("a customer marks a log, exports what the chart shows, and a signed-out vis
     "Time (s),PLX Engine Speed (rpm),PLX Manifold Absolute Pressure (psi),Timing Advance (degrees),PLX O2 - Wideband (AFR)",
   );
   const times = lines.slice(1).map((line) => Number(line.split(",")[0]));
-  expect(times.length).toBeGreaterThan(100);
+  expect(times.length).toBeGreaterThan(10);
+  expect(times).toEqual([...times].sort((a, b) => a - b));
   // The range text is rounded to hundredths; the samples lie within it.
   expect(Math.min(...times)).toBeGreaterThanOrEqual(from - 0.01);
   expect(Math.max(...times)).toBeLessThanOrEqual(to + 0.01);

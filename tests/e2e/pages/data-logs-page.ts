@@ -113,6 +113,7 @@ export class LogView {
   /** Drags across the middle of the first pane, as a person zooms. */
   async dragZoom(fromFraction: number, toFraction: number) {
     const over = this.panes().first().locator(".u-over");
+    await over.scrollIntoViewIfNeeded();
     const box = (await over.boundingBox())!;
     const y = box.y + box.height / 2;
     await this.page.mouse.move(box.x + box.width * fromFraction, y);
@@ -131,6 +132,7 @@ export class LogView {
   /** Clicks the first pane at a fraction of its width, as a person places a marker. */
   async clickChart(fraction: number) {
     const over = this.panes().first().locator(".u-over");
+    await over.scrollIntoViewIfNeeded();
     const box = (await over.boundingBox())!;
     await this.page.mouse.click(box.x + box.width * fraction, box.y + box.height / 2);
   }
@@ -153,7 +155,7 @@ export class LogView {
   /** Clicks an export button and answers the download's suggested name and its bytes. */
   async export(kind: "CSV" | "PNG"): Promise<{ name: string; bytes: Buffer }> {
     const download = this.page.waitForEvent("download");
-    await this.page.getByRole("button", { name: kind, exact: true }).click();
+    await this.page.getByRole("button", { name: `Export ${kind}`, exact: true }).click();
     const file = await download;
     const stream = await file.createReadStream();
     const chunks: Buffer[] = [];

@@ -582,10 +582,10 @@ export const LogAnalysis = memo(function LogAnalysis({
           extra={
             <>
               {toolbar}
-              <Button icon={<DownloadOutlined />} onClick={exports.csv} disabled={!loaded}>
+              <Button icon={<DownloadOutlined />} onClick={exports.csv} disabled={!loaded} aria-label="Export CSV">
                 CSV
               </Button>
-              <Button icon={<DownloadOutlined />} onClick={exports.png} disabled={!loaded}>
+              <Button icon={<DownloadOutlined />} onClick={exports.png} disabled={!loaded} aria-label="Export PNG">
                 PNG
               </Button>
             </>

@@ -59,7 +59,8 @@ export const MarkerPanel = memo(function MarkerPanel({
   useEffect(() => {
     if (!picked || !markers.writable) return;
     setDraft((was) => ({ ...was, start: rounded(picked.time), end: null }));
-    noteInput.current?.focus();
+    // Without scrolling: the chart stays where the user clicked it.
+    noteInput.current?.focus({ preventScroll: true });
   }, [picked, markers.writable]);
 
   const visibleRange = () => {
@@ -67,12 +68,14 @@ export const MarkerPanel = memo(function MarkerPanel({
     setDraft((was) => ({ ...was, start: rounded(t0), end: rounded(t1) }));
   };
   const save = async () => {
-    if (draft.start === null) return setFailure("startSeconds: click the chart or type a time first");
-    const input = { startSeconds: draft.start, endSeconds: draft.end, note: draft.note };
+    const sent = draft;
+    if (sent.start === null) return setFailure("startSeconds: click the chart or type a time first");
+    const input = { startSeconds: sent.start, endSeconds: sent.end, note: sent.note };
     try {
-      if (draft.id) await markers.update(draft.id, input);
+      if (sent.id) await markers.update(sent.id, input);
       else await markers.add(input);
-      setDraft(EMPTY);
+      // A time clicked on the chart while the list was reloading is the next marker's: kept.
+      setDraft((was) => (was === sent ? EMPTY : { ...was, id: null }));
       setFailure(null);
     } catch (error) {
       setFailure(refusalText(error));
