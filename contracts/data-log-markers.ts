@@ -3,10 +3,8 @@
  * logger wrote into the file itself (shown beside them, read only).
  */
 import { z } from "zod";
+import { MARKER_NOTE_MAX } from "./data-log-marker-limits";
 import { listResponseSchema } from "./list-response";
-
-/** Longest note a marker keeps: a sentence or two, as a tuner writes beside a pull. */
-export const MARKER_NOTE_MAX = 500;
 
 const seconds = (field: string) =>
   z.number(`${field} must be a number of seconds`).finite().min(0, `${field} must be 0 or later`);

@@ -6,7 +6,8 @@
 import { DeleteOutlined, EditOutlined, ZoomInOutlined } from "@ant-design/icons";
 import { Alert, Button, Flex, Input, InputNumber, Popconfirm, Space, Tag, Typography, theme } from "antd";
 import { memo, useEffect, useRef, useState } from "react";
-import { type DataLogMarker, MARKER_NOTE_MAX } from "../../../../contracts/data-log-markers";
+import { MARKER_NOTE_MAX } from "../../../../contracts/data-log-marker-limits";
+import type { DataLogMarker } from "../../../../contracts/data-log-markers";
 import { failureText } from "../../../lib/http-errors";
 import type { TimeRange } from "./log-chart";
 import type { Markers } from "./use-markers";
