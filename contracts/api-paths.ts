@@ -222,6 +222,12 @@ export const apiRoutes = {
     sharedColumns: (token: string) => `${DATA_LOGS}/shared/${token}/columns`,
     computedDescriptors: () => `${DATA_LOGS}/computed-descriptors`,
   },
+  /** Notes pinned to a log's times, and the file's own markers; a share link reads them too. */
+  dataLogMarkers: {
+    list: (id: string) => `${DATA_LOGS}/${id}/markers`,
+    record: (id: string, markerId: string) => `${DATA_LOGS}/${id}/markers/${markerId}`,
+    shared: (token: string) => `${DATA_LOGS}/shared/${token}/markers`,
+  },
   flashLog: {
     list: () => "flash-log",
     record: (id: string) => `flash-log/${id}`,

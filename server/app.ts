@@ -22,6 +22,7 @@ import { auditEventRoutes } from "./routes/audit-events";
 import { authRoutes } from "./routes/auth";
 import { bakedFileRoutes } from "./routes/baked-files";
 import { dashboardRoutes } from "./routes/dashboard";
+import { dataLogMarkerRoutes } from "./routes/data-log-markers";
 import { dataLogShareRoutes } from "./routes/data-log-shares";
 import { dataLogRoutes } from "./routes/data-logs";
 import { dealerRoutes } from "./routes/dealers";
@@ -187,6 +188,7 @@ async function registerApi(api: FastifyInstance, ctx: AppContext) {
   await api.register(tuningRequestRoutes, { ctx });
   await api.register(dataLogRoutes, { ctx });
   await api.register(dataLogShareRoutes, { ctx });
+  await api.register(dataLogMarkerRoutes, { ctx });
   await api.register(formatRequestRoutes, { ctx });
   await api.register(firmwareSupportRoutes, { ctx });
   await api.register(supportRequestRoutes, { ctx });

@@ -24,7 +24,8 @@ import { apiChannel } from "../services/data-logs";
 
 const idParams = z.strictObject({ id: z.uuid("id must be a UUID") });
 const shareParams = z.strictObject({ id: z.uuid("id must be a UUID"), shareId: z.uuid("shareId must be a UUID") });
-const tokenParams = z.strictObject({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "not a share token") });
+/** A share link's token: 256 random bits in base64url. */
+export const tokenParams = z.strictObject({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "not a share token") });
 
 export async function dataLogShareRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   registerOwnerShareRoutes(plugin, ctx);

@@ -746,6 +746,37 @@ describe.each(apiDatabases)("audit coverage on %s", (kind) => {
       });
       const mine = (await notAudited(() => call("POST", `/data-logs/${logId}/share`, customer, {}), 201)).json();
       await notAudited(() => call("DELETE", `/data-logs/${logId}/shares/${mine.id}`, customer), 204);
+      const marked = await audited(
+        () => call("POST", `/data-logs/${logId}/markers`, admin, { startSeconds: 0.5, note: "Seen by support" }),
+        201,
+        { ...asAdmin(), action: "data-log.marker-added", targetId: logId, subjectUid: customer.uid },
+      );
+      const markerId = marked.response.json().id as string;
+      await audited(
+        () => call("PATCH", `/data-logs/${logId}/markers/${markerId}`, admin, { note: "Checked by support" }),
+        200,
+        {
+          action: "data-log.marker-updated",
+          targetId: logId,
+          before: { markerId, note: "Seen by support" },
+          after: { markerId, note: "Checked by support" },
+        },
+      );
+      await audited(() => call("DELETE", `/data-logs/${logId}/markers/${markerId}`, admin), 204, {
+        action: "data-log.marker-deleted",
+        targetId: logId,
+      });
+      const own = (
+        await notAudited(
+          () => call("POST", `/data-logs/${logId}/markers`, customer, { startSeconds: 0, note: "Mine" }),
+          201,
+        )
+      ).json();
+      await notAudited(
+        () => call("PATCH", `/data-logs/${logId}/markers/${own.id}`, customer, { note: "Still mine" }),
+        200,
+      );
+      await notAudited(() => call("POST", `/data-logs/${logId}/markers`, customer, { startSeconds: 0, note: "" }), 400);
       await audited(() => call("DELETE", `/data-logs/${logId}`, admin), 204, {
         ...asAdmin(),
         action: "data-log.deleted",

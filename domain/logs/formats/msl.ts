@@ -3,6 +3,7 @@ import { readFirmwareSignature } from "../identity";
 import { emptyMeta, findLine, type LogFormat, type MetaDraft } from "../layout";
 import type { TextLines } from "../text-lines";
 import { delimitedLayout } from "./delimited";
+import { readMslMarks } from "./msl-marks";
 
 function headerIndex(lines: TextLines): number {
   return findLine(lines, (line) => /^"?Time"?\t/.test(line), 0, 20);
@@ -30,6 +31,9 @@ export const msl: LogFormat = {
       else if (kv) meta.extra[kv[1]] = kv[2];
       else if (line) meta.extra[`line ${i + 1}`] = line;
     });
+    const firstTime = Number(splitCells(lines.get(index + 2) ?? "", "\t")[0]);
+    const marks = readMslMarks(lines.bytes, lines.startOf(index + 2), Number.isFinite(firstTime) ? firstTime : 0);
+    if (marks) meta.extra.markers = marks;
     return delimitedLayout(lines, {
       format: "megalogviewer",
       name: this.name,

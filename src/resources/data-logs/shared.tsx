@@ -1,5 +1,6 @@
 import { useCustom } from "@refinedev/core";
 import { Flex, Result, Tag } from "antd";
+import { useMemo } from "react";
 import { useParams } from "react-router";
 import { apiRoutes } from "../../../contracts/api-paths";
 import type { ResolvedDataLogShare } from "../../../contracts/data-logs";
@@ -23,6 +24,7 @@ export function SharedDataLogPage() {
   });
   const fetchColumns = useColumnsFetcher(apiRoutes.dataLogs.sharedColumns(token));
   const shared = query.data?.data;
+  const markerSource = useMemo(() => ({ token }), [token]);
 
   return (
     <Flex vertical style={{ minHeight: "100vh" }}>
@@ -42,7 +44,14 @@ export function SharedDataLogPage() {
             subTitle="It was revoked, it has expired, or it never existed. Ask the owner of the log for a new one."
           />
         ) : (
-          <LogAnalysis fetchColumns={fetchColumns} panesParam={panesParam} onPanesParam={setPanes} readOnly />
+          <LogAnalysis
+            fetchColumns={fetchColumns}
+            panesParam={panesParam}
+            onPanesParam={setPanes}
+            readOnly
+            markers={markerSource}
+            title={shared?.log.title}
+          />
         )}
       </Flex>
     </Flex>

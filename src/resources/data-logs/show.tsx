@@ -61,6 +61,8 @@ export function DataLogsShow() {
   const deferredDyno = useDeferredValue(dyno);
   const deferredDescriptors = useDeferredValue(descriptorList);
 
+  const markerSource = useMemo(() => ({ logId: id }), [id]);
+
   const missing = useRecordMissing(query.error);
   if (missing) return null;
   const charted = (panesParam ?? "").split(/[;,]/).filter(Boolean);
@@ -86,6 +88,8 @@ export function DataLogsShow() {
             onPanesParam={setPanes}
             dyno={deferredDyno}
             descriptors={deferredDescriptors}
+            markers={markerSource}
+            title={log?.title}
           />
         )}
       </Flex>

@@ -113,6 +113,7 @@ export class LogView {
   /** Drags across the middle of the first pane, as a person zooms. */
   async dragZoom(fromFraction: number, toFraction: number) {
     const over = this.panes().first().locator(".u-over");
+    await over.scrollIntoViewIfNeeded();
     const box = (await over.boundingBox())!;
     const y = box.y + box.height / 2;
     await this.page.mouse.move(box.x + box.width * fromFraction, y);
@@ -126,6 +127,40 @@ export class LogView {
     const over = this.panes().first().locator(".u-over");
     const box = (await over.boundingBox())!;
     await this.page.mouse.move(box.x + box.width * fraction, box.y + box.height / 2);
+  }
+
+  /** Clicks the first pane at a fraction of its width, as a person places a marker. */
+  async clickChart(fraction: number) {
+    const over = this.panes().first().locator(".u-over");
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox())!;
+    await this.page.mouse.click(box.x + box.width * fraction, box.y + box.height / 2);
+  }
+
+  markerPanel(): Locator {
+    return this.page.getByRole("region", { name: "Markers" });
+  }
+
+  markerRows(): Locator {
+    return this.markerPanel().getByTestId("marker-row");
+  }
+
+  /** Types the note and adds the marker whose time the chart or the range button set. */
+  async addMarker(note: string) {
+    const panel = this.markerPanel();
+    await panel.getByRole("textbox", { name: "Marker note" }).fill(note);
+    await panel.getByRole("button", { name: "Add marker" }).click();
+  }
+
+  /** Clicks an export button and answers the download's suggested name and its bytes. */
+  async export(kind: "CSV" | "PNG"): Promise<{ name: string; bytes: Buffer }> {
+    const download = this.page.waitForEvent("download");
+    await this.page.getByRole("button", { name: `Export ${kind}`, exact: true }).click();
+    const file = await download;
+    const stream = await file.createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return { name: file.suggestedFilename(), bytes: Buffer.concat(chunks) };
   }
 
   /** Opens the share dialog, makes a link for the channels charted, and answers it. */

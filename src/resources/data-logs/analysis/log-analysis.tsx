@@ -2,7 +2,7 @@
  * The analysis view of one log, shared by the owner's page and the signed-out share page: the
  * columns go to a worker, and the page only ever holds the points of the current view.
  */
-import { FunctionOutlined, ThunderboltOutlined } from "@ant-design/icons";
+import { DownloadOutlined, FunctionOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import {
   Alert,
   Button,
@@ -29,6 +29,7 @@ import {
   useRef,
   useState,
 } from "react";
+import type { DataLogMarker } from "../../../../contracts/data-log-markers";
 import type { DataLogChannel, DynoProfile, LogComputedDescriptor } from "../../../../contracts/data-logs";
 import type { FormatId } from "../../../../domain/logs";
 import type { Pull, PullThresholds } from "../../../../domain/logs/pulls";
@@ -46,11 +47,14 @@ import { type CursorGrid, readGrid } from "./cursor-grid";
 import type { DynoRequest } from "./dyno-panel";
 import { LogChart, type LogChartHandle, OVERVIEW_HEIGHT, OverviewStrip, type TimeRange } from "./log-chart";
 import { type LoadedLog, LogWorker, parkWorker, unparkWorker } from "./log-worker-client";
+import { MarkerPanel } from "./marker-panel";
 import type { PaneSeries } from "./pane-series";
 import { type PullChannels, pullChannels } from "./pull-channels";
 import { PullList } from "./pull-list";
 import { CursorReadout, ReadoutTable } from "./readout-table";
 import { SampleFilterInput } from "./sample-filter-input";
+import { useChartExport } from "./use-chart-export";
+import { type MarkerSource, useMarkers } from "./use-markers";
 import { xyDefaults } from "./xy-defaults";
 import { type XyChoice, XyView } from "./xy-view";
 
@@ -74,6 +78,10 @@ export interface LogAnalysisProps {
   /** Read-only views cannot add computed channels or run the dyno. */
   readOnly?: boolean;
   toolbar?: ReactNode;
+  /** Where the log's markers are read (and, for the owner's log, kept). */
+  markers?: MarkerSource;
+  /** The log's title: the exported files are named after it. */
+  title?: string;
 }
 
 /** Panes kept for the chart while the header is read, when the URL names none. */
@@ -108,6 +116,8 @@ export const LogAnalysis = memo(function LogAnalysis({
   descriptors = NO_DESCRIPTORS,
   readOnly,
   toolbar,
+  markers: markerSource,
+  title = "data-log",
 }: LogAnalysisProps) {
   const { token } = theme.useToken();
   const worker = useRef<LogWorker | null>(null);
@@ -544,6 +554,29 @@ export const LogAnalysis = memo(function LogAnalysis({
     [overviewChannel, overviewConversion, colour, overview],
   );
 
+  const markers = useMarkers(markerSource);
+  const markerColour = useCallback(
+    (marker: DataLogMarker) => (marker.source === "file" ? token.colorInfo : token.colorWarning),
+    [token.colorInfo, token.colorWarning],
+  );
+  const chartMarkers = useMemo(
+    () => markers.list.map((m) => ({ start: m.startSeconds, end: m.endSeconds, colour: markerColour(m) })),
+    [markers.list, markerColour],
+  );
+  const [picked, setPicked] = useState<{ time: number; at: number } | null>(null);
+  const onPick = useCallback((time: number) => setPicked((was) => ({ time, at: (was?.at ?? 0) + 1 })), []);
+  const exports = useChartExport({
+    worker,
+    chart,
+    getRange,
+    title,
+    channels: () =>
+      panes.flat().map((id) => {
+        const channel = allChannels[index.get(id)!];
+        return { id, name: channel.name, conversion: conversionFor(channel.unit, units) };
+      }),
+  });
+
   const rows = useMemo(
     () =>
       [...allChannels]
@@ -608,7 +641,17 @@ export const LogAnalysis = memo(function LogAnalysis({
           onUnits={setUnits}
           onPanel={readOnly ? undefined : setPanel}
           hasDyno={Boolean(dyno)}
-          extra={toolbar}
+          extra={
+            <>
+              {toolbar}
+              <Button icon={<DownloadOutlined />} onClick={exports.csv} disabled={!loaded} aria-label="Export CSV">
+                CSV
+              </Button>
+              <Button icon={<DownloadOutlined />} onClick={exports.png} disabled={!loaded} aria-label="Export PNG">
+                PNG
+              </Button>
+            </>
+          }
         />
         <Flex wrap gap={8} align="flex-start">
           <Segmented<"time" | "xy">
@@ -657,6 +700,8 @@ export const LogAnalysis = memo(function LogAnalysis({
                   onRange={moveTo}
                   onCursor={onCursor}
                   onWidth={onWidth}
+                  markers={chartMarkers}
+                  onPick={markers.writable ? onPick : undefined}
                 />
                 <OverviewStrip series={overviewSeries} duration={duration} range={range} onRange={moveTo} />
               </>
@@ -671,6 +716,9 @@ export const LogAnalysis = memo(function LogAnalysis({
               </Flex>
             )}
           </div>
+        )}
+        {markerSource && (
+          <MarkerPanel markers={markers} picked={picked} getRange={getRange} onShow={moveTo} colourOf={markerColour} />
         )}
         <ReadoutTable rows={rows} readout={readout} />
         <Collapse

@@ -12,6 +12,7 @@ import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { inNextTask } from "../../../lib/idle";
 import { convert } from "../../../lib/log-units";
+import { type ChartMarker, drawMarkers } from "./marker-layer";
 import { axisTitle, idsOf, type PaneSeries, paneTitle, samePaneSeries } from "./pane-series";
 
 export type TimeRange = [number, number];
@@ -27,6 +28,8 @@ export interface LogChartHandle {
   showPoints(panes: PaneSeries[][]): void;
   /** The times the sample filter leaves out ([from, to] pairs), dimmed from the next drawing on. */
   setMasked(spans: Float64Array | null): void;
+  /** The panes' canvases, top to bottom (the PNG export). */
+  canvases(): HTMLCanvasElement[];
 }
 
 interface LogChartProps {
@@ -38,7 +41,14 @@ interface LogChartProps {
   onRange: (range: TimeRange) => void;
   onCursor: (time: number | null) => void;
   onWidth: (pixels: number) => void;
+  /** Drawn on every pane as lines (a moment) or bands (a stretch). */
+  markers?: readonly ChartMarker[];
+  /** A click (not a drag) on a pane, at its time. */
+  onPick?: (time: number) => void;
 }
+
+/** Pointer travel under which a press and release is a click, not a drag to zoom. */
+const CLICK_PIXELS = 3;
 
 const SYNC_KEY = "data-log";
 
@@ -121,7 +131,7 @@ function paneOptions(
     hooks: {
       setSelect: [handlers.select],
       setCursor: [handlers.cursor],
-      draw: [handlers.shade],
+      draw: [handlers.shade, handlers.draw],
     },
   };
 }
@@ -130,16 +140,27 @@ interface Handlers {
   select: (u: uPlot) => void;
   cursor: (u: uPlot) => void;
   shade: (u: uPlot) => void;
+  draw: (u: uPlot) => void;
 }
 
-export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, onWidth }: LogChartProps) {
+export function LogChart({
+  ref,
+  panes,
+  getRange,
+  paneHeight,
+  onRange,
+  onCursor,
+  onWidth,
+  markers,
+  onPick,
+}: LogChartProps) {
   const { token } = theme.useToken();
   const host = useRef<HTMLDivElement>(null);
   const plots = useRef<uPlot[]>([]);
   /** Per plot, its channels and the series and range it shows: each is redrawn only for a change. */
   const shown = useRef<Array<{ ids: string; series?: PaneSeries[]; range?: TimeRange }>>([]);
-  const latest = useRef({ getRange, onRange, onCursor });
-  latest.current = { getRange, onRange, onCursor };
+  const latest = useRef({ getRange, onRange, onCursor, markers, onPick });
+  latest.current = { getRange, onRange, onCursor, markers, onPick };
   // Panes are rebuilt when their series or units change, not when their points do.
   const shape = useMemo(
     () => JSON.stringify(panes.map((pane) => pane.map((s) => [s.id, s.colour, s.conversion.unit]))),
@@ -188,6 +209,7 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
         latest.current.onCursor(left < 0 ? null : u.posToVal(left, "x"));
       },
       shade: (u) => shadeSpans(u, masked.current, token.colorBgContainer),
+      draw: (u) => drawMarkers(u, latest.current.markers ?? []),
     };
     // Every pane's place is kept at once; the panes are drawn into them one task each, the first too (a
     // pane is 20-30 ms on a phone: four in one task blocked input for over 100 ms as a log opened, and
@@ -235,6 +257,12 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
         },
         { passive: false },
       );
+      let pressedAt = Number.NaN;
+      plot.over.addEventListener("mousedown", (event) => (pressedAt = event.clientX));
+      plot.over.addEventListener("click", (event) => {
+        if (Math.abs(event.clientX - pressedAt) < CLICK_PIXELS)
+          latest.current.onPick?.(plot.posToVal(event.offsetX, "x"));
+      });
       created.push(plot);
       shown.current.push({ ids: idsOf(pane) });
       // Its points as they are now: views that came before it was created did not draw it.
@@ -273,9 +301,15 @@ export function LogChart({ ref, panes, getRange, paneHeight, onRange, onCursor, 
       setMasked: (spans) => {
         masked.current = spans;
       },
+      canvases: () => plots.current.map((plot) => plot.ctx.canvas),
     }),
     [draw],
   );
+
+  // New or changed markers: the panes redraw what they show, with the markers over it.
+  useEffect(() => {
+    for (const plot of plots.current) plot.redraw(false);
+  }, [markers]);
 
   // React's panes: after a rebuild, or points that came through state (each drawn once).
   useEffect(() => draw(panes, latest.current.getRange()), [panes, draw]);

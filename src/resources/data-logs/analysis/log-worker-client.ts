@@ -94,6 +94,8 @@ export class LogWorker {
   compute = (body: Body<"compute">) => this.send<ComputeResult>("compute", body);
   view = (body: Body<"view">) => this.send<ViewResult>("view", body);
   valuesAt = (body: Body<"valuesAt">) => this.send<ValuesAt>("valuesAt", body);
+  /** Every sample between t0 and t1 of the named channels, as logged. */
+  rows = (body: Body<"rows">) => this.send<{ time: Float64Array; values: Float32Array[] }>("rows", body);
   dyno = (body: Body<"dyno">) => this.send<DynoPull[]>("dyno", body);
   pulls = (body: Body<"pulls">) => this.send<Pull[]>("pulls", body);
   filter = (body: Body<"filter">) => this.send<FilterResult>("filter", body);

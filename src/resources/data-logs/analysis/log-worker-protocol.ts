@@ -12,6 +12,7 @@ export type WorkerRequest = { id: number } & (
   | { type: "compute"; channelId: string; expression: string; unit: string }
   | { type: "view"; t0: number; t1: number; pixels: number; ids: string[] }
   | { type: "valuesAt"; t: number }
+  | { type: "rows"; t0: number; t1: number; ids: string[] }
   | {
       type: "dyno";
       profile: DynoProfile;

@@ -233,6 +233,20 @@ async function handle(request: WorkerRequest): Promise<{ result: unknown; transf
       for (const [id, samples] of columns) values[id] = i < 0 ? NaN : decoder(samples.encoding)(samples.codes[i]);
       return { result: { time: i < 0 ? NaN : decoder(time.encoding)(time.codes[i]), values } };
     }
+    case "rows": {
+      // Every sample of the range, decoded: what an export writes.
+      const [i0, i1] = [Math.max(0, timeAt(request.t0)), timeAt(request.t1) + 1];
+      const timeOf = decoder(time.encoding);
+      const first = i0 < rows && timeOf(time.codes[i0]) < request.t0 ? i0 + 1 : i0;
+      const count = Math.max(0, i1 - first);
+      const times = Float64Array.from({ length: count }, (_, k) => timeOf(time.codes[first + k]));
+      const values = request.ids.map((id) => {
+        const column = columnOf(id);
+        const valueFor = decoder(column.encoding);
+        return Float32Array.from({ length: count }, (_, k) => valueFor(column.codes[first + k]));
+      });
+      return { result: { time: times, values }, transfer: [times.buffer, ...values.map((v) => v.buffer)] };
+    }
     case "dyno": {
       const speedFactor = request.speedId ? metresPerSecondPer(units.get(request.speedId) ?? "") : null;
       const decoded = (id: string) => decodeColumn(columnOf(id), Float32Array);
