@@ -52,5 +52,8 @@ export const dataLogMarkerSchema = z.strictObject({
 });
 export type DataLogMarker = z.infer<typeof dataLogMarkerSchema>;
 
-/** `GET /data-logs/{id}/markers`: every marker of a log in one page, by time. */
-export const dataLogMarkerPageSchema = listResponseSchema(dataLogMarkerSchema);
+/**
+ * `GET /data-logs/{id}/markers`: every marker of a log in one page, by time, and whether the caller
+ * may add and change them (the owner and admins; not a dealer reading a customer's log, nor a share link).
+ */
+export const dataLogMarkerPageSchema = listResponseSchema(dataLogMarkerSchema).extend({ writable: z.boolean() });

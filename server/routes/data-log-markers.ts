@@ -30,8 +30,8 @@ export async function dataLogMarkerRoutes(plugin: FastifyInstance, { ctx }: { ct
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
   app.get(LIST, { schema: { params: idParams, response: { 200: dataLogMarkerPageSchema } } }, async (request) => {
-    const data = await markersOf(ctx.db, callerOf(request), request.params.id);
-    return { data, total: data.length };
+    const { markers, writable } = await markersOf(ctx.db, callerOf(request), request.params.id);
+    return { data: markers, total: markers.length, writable };
   });
 
   app.post(
@@ -64,7 +64,7 @@ export async function dataLogMarkerRoutes(plugin: FastifyInstance, { ctx }: { ct
     { config: { public: true }, schema: { params: tokenParams, response: { 200: dataLogMarkerPageSchema } } },
     async (request) => {
       const data = await sharedMarkers(ctx.db, request.params.token);
-      return { data, total: data.length };
+      return { data, total: data.length, writable: false };
     },
   );
 }

@@ -10,7 +10,7 @@ import type { Db } from "../db/handle";
 import { dataLogMarkers } from "../db/schema";
 import { auditChangeTo, changedFields } from "./audit";
 import { resolveShare } from "./data-log-shares";
-import { type LogRow, ownedLog, readableLog } from "./data-logs";
+import { type LogRow, mayChangeLog, ownedLog, readableLog } from "./data-logs";
 import { invalidFields, notFound } from "./errors";
 import type { VerifiedCaller } from "./identity";
 
@@ -67,9 +67,14 @@ function checkTimes(log: LogRow, startSeconds: number, endSeconds: number | null
   if (issues.length) throw invalidFields("body", issues);
 }
 
-/** Every marker of a log the caller may read. */
-export async function markersOf(db: Db, caller: VerifiedCaller, logId: string): Promise<DataLogMarker[]> {
-  return markersOfLog(db, await readableLog(db, caller, logId));
+/** Every marker of a log the caller may read, and whether they may add and change them. */
+export async function markersOf(
+  db: Db,
+  caller: VerifiedCaller,
+  logId: string,
+): Promise<{ markers: DataLogMarker[]; writable: boolean }> {
+  const log = await readableLog(db, caller, logId);
+  return { markers: await markersOfLog(db, log), writable: mayChangeLog(caller, log) };
 }
 
 /** Every marker of the log a live share link opens. */

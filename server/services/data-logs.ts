@@ -50,6 +50,10 @@ export const lockHash = (tx: Db, sha256: string) =>
 export const visibleTo = (caller: VerifiedCaller): SQL | undefined =>
   caller.role === "admin" ? undefined : eq(dataLogs.ownerUid, caller.uid);
 
+/** Whether the caller may change a log it reads: its owner, or an admin (the rule visibleTo puts in SQL). */
+export const mayChangeLog = (caller: VerifiedCaller, log: LogRow): boolean =>
+  caller.role === "admin" || log.ownerUid === caller.uid;
+
 /**
  * Only a log's owner sees it (admins see every log); anyone else gets the same 404 as for a log
  * that does not exist, so ids reveal nothing.

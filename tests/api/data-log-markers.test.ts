@@ -107,6 +107,14 @@ describe.each(bothDatabases)("data log markers on %s", (kind) => {
     expect(after.note).toBe(mine.note);
   });
 
+  it("tells the owner and an admin they may change the markers", async () => {
+    for (const user of [owner, admin]) {
+      const listed = await call("GET", markers.list(log.id), user);
+      expect(listed.statusCode, listed.body).toBe(200);
+      expect(listed.json().writable).toBe(true);
+    }
+  });
+
   it("lets an admin add a marker to someone's log, audited", async () => {
     const response = await call("POST", markers.list(log.id), admin, { startSeconds: 4, note: "Checked by support" });
     expect(response.statusCode, response.body).toBe(201);
@@ -124,6 +132,7 @@ describe.each(bothDatabases)("data log markers on %s", (kind) => {
     await call("POST", markers.list(marked.id), owner, { startSeconds: 10, endSeconds: 12, note: "Boost spike" });
     const shared = await call("GET", markers.shared(share.token));
     expect(shared.statusCode, shared.body).toBe(200);
+    expect(shared.json().writable, "a share link's holder may not change markers").toBe(false);
     expect(shared.json().data.map((m: DataLogMarker) => [m.source, m.note])).toEqual([
       ["user", "Boost spike"],
       ["file", "Marker 2"],

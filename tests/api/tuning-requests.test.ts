@@ -652,7 +652,13 @@ describe.each(apiDatabases)("tuning requests on %s", (kind) => {
     expect(made.json().logIds).toEqual([log.id]);
     expect((await call("GET", `/data-logs/${log.id}`, dealer)).statusCode).toBe(200);
     expect((await call("GET", `/data-logs/${log.id}`, otherDealer)).statusCode).toBe(404);
-    // Reading is not changing.
+    // Reading is not changing: the log's markers are listed as not the dealer's to change.
     expect((await call("PATCH", `/data-logs/${log.id}`, dealer, { title: "mine now" })).statusCode).toBe(404);
+    const markers = await call("GET", `/data-logs/${log.id}/markers`, dealer);
+    expect(markers.statusCode, markers.body).toBe(200);
+    expect(markers.json().writable).toBe(false);
+    expect(
+      (await call("POST", `/data-logs/${log.id}/markers`, dealer, { startSeconds: 0, note: "x" })).statusCode,
+    ).toBe(404);
   });
 });

@@ -7,7 +7,7 @@ import { useCallback } from "react";
 import { apiRoutes } from "../../../../contracts/api-paths";
 import type { DataLogMarker, DataLogMarkerInput, DataLogMarkerPatch } from "../../../../contracts/data-log-markers";
 
-/** Where a view reads its markers: a log of the caller's (writable) or a share link (read only). */
+/** Where a view reads its markers: a log the caller reads (writable when the server says so) or a share link (read only). */
 export type MarkerSource = { logId: string } | { token: string };
 
 const NONE: DataLogMarker[] = [];
@@ -27,7 +27,7 @@ export function useMarkers(source: MarkerSource | undefined): Markers {
   const logId = source && "logId" in source ? source.logId : null;
   const token = source && "token" in source ? source.token : null;
   const url = logId ? apiRoutes.dataLogMarkers.list(logId) : apiRoutes.dataLogMarkers.shared(token ?? "");
-  const { query } = useCustom<{ data: DataLogMarker[]; total: number }>({
+  const { query } = useCustom<{ data: DataLogMarker[]; total: number; writable: boolean }>({
     url,
     method: "get",
     errorNotification: false,
@@ -63,7 +63,8 @@ export function useMarkers(source: MarkerSource | undefined): Markers {
   );
   return {
     list: query.data?.data.data ?? NONE,
-    writable: logId !== null,
+    // The server says: a dealer reading a customer's log may not change its markers.
+    writable: logId !== null && query.data?.data.writable === true,
     loadError: query.error,
     add,
     update,
