@@ -47,10 +47,8 @@ import { type CursorGrid, readGrid } from "./cursor-grid";
 import type { DynoRequest } from "./dyno-panel";
 import { LogChart, type LogChartHandle, OVERVIEW_HEIGHT, OverviewStrip, type TimeRange } from "./log-chart";
 import { type LoadedLog, LogWorker, parkWorker, unparkWorker } from "./log-worker-client";
-import { MarkerPanel } from "./marker-panel";
 import type { PaneSeries } from "./pane-series";
 import { type PullChannels, pullChannels } from "./pull-channels";
-import { PullList } from "./pull-list";
 import { CursorReadout, ReadoutTable } from "./readout-table";
 import { SampleFilterInput } from "./sample-filter-input";
 import { useChartExport } from "./use-chart-export";
@@ -61,6 +59,10 @@ import { type XyChoice, XyView } from "./xy-view";
 // The virtual dyno's panel (recharts, antd's form and number inputs: ~100 KiB compressed) loads when
 // its drawer first opens, not with every log page.
 const DynoPanel = lazy(() => import("./dyno-panel").then((module) => ({ default: module.DynoPanel })));
+// The pull list (antd's table) and the marker panel load once the whole log is in, after the chart
+// has drawn: in the first load their code delayed the log's first paint.
+const PullList = lazy(() => import("./pull-list").then((module) => ({ default: module.PullList })));
+const MarkerPanel = lazy(() => import("./marker-panel").then((module) => ({ default: module.MarkerPanel })));
 
 export interface LogAnalysisProps {
   /**
@@ -717,8 +719,16 @@ export const LogAnalysis = memo(function LogAnalysis({
             )}
           </div>
         )}
-        {markerSource && (
-          <MarkerPanel markers={markers} picked={picked} getRange={getRange} onShow={moveTo} colourOf={markerColour} />
+        {markerSource && loaded?.complete && (
+          <Suspense fallback={null}>
+            <MarkerPanel
+              markers={markers}
+              picked={picked}
+              getRange={getRange}
+              onShow={moveTo}
+              colourOf={markerColour}
+            />
+          </Suspense>
         )}
         <ReadoutTable rows={rows} readout={readout} />
         <Collapse
@@ -728,16 +738,20 @@ export const LogAnalysis = memo(function LogAnalysis({
             {
               key: "pulls",
               label: "Pulls",
-              children: (
-                <PullList
-                  channels={pullRoles}
-                  ready={Boolean(loaded?.complete)}
-                  find={detectPulls}
-                  unitOf={unitOf}
-                  conversionOf={conversionOf}
-                  chosen={chosenPull}
-                  onPick={pickPull}
-                />
+              children: loaded?.complete ? (
+                <Suspense fallback={<Spin size="small" aria-label="Loading the pulls" />}>
+                  <PullList
+                    channels={pullRoles}
+                    ready
+                    find={detectPulls}
+                    unitOf={unitOf}
+                    conversionOf={conversionOf}
+                    chosen={chosenPull}
+                    onPick={pickPull}
+                  />
+                </Suspense>
+              ) : (
+                <Spin size="small" aria-label="Loading the pulls" />
               ),
             },
           ]}

@@ -158,12 +158,12 @@ describe("bundle budgets", () => {
     expect(lazy, "lazy chunks holding the surface").toHaveLength(1);
   });
 
-  it("a data log's page loads the virtual dyno's chart and form and the share dialog only when they open", () => {
+  it("a data log's page loads the virtual dyno's chart and form, the share dialog, the pull list and the marker panel only when they open", () => {
     // recharts (with d3 and Redux Toolkit) alone was ~87 KiB Brotli on every log page, for a drawer few open.
     // The dyno's form is rc-field-form's Field; its FieldContext comes with any antd input (the filter box).
     const found = pageModulesMatching(
       "src/resources/data-logs/show.tsx",
-      /node_modules\/(recharts|d3-|@reduxjs)|rc-field-form\/es\/Field\.js|src\/resources\/data-logs\/(share-dialog|analysis\/dyno-panel)/,
+      /node_modules\/(recharts|d3-|@reduxjs)|rc-field-form\/es\/Field\.js|antd\/es\/table\/|src\/resources\/data-logs\/(share-dialog|analysis\/(dyno-panel|pull-list|marker-panel))/,
     );
     expect(found.slice(0, 10), `${found.length} such modules in the log page's first load`).toEqual([]);
   });
