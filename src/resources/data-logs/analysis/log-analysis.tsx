@@ -719,6 +719,8 @@ export const LogAnalysis = memo(function LogAnalysis({
             )}
           </div>
         )}
+        <ReadoutTable rows={rows} readout={readout} />
+        {/* Under the readout, which keeps its place under the chart when the panel comes in. */}
         {markerSource && loaded?.complete && (
           <Suspense fallback={null}>
             <MarkerPanel
@@ -730,7 +732,6 @@ export const LogAnalysis = memo(function LogAnalysis({
             />
           </Suspense>
         )}
-        <ReadoutTable rows={rows} readout={readout} />
         <Collapse
           size="small"
           defaultActiveKey={["pulls"]}
