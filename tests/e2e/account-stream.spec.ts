@@ -38,6 +38,10 @@ async function newUserSignedIn(page: Page, emulator: IdentityEmulator, label: st
   await login.signIn(email, PASSWORD);
   await expect(page).toHaveURL(/\/dashboard$/);
   await opened;
+  // The dashboard drawn with its data: a call of the page's own answered 401 after the change would
+  // sign it out too, and these tests are about the stream.
+  await expect(page.getByTestId("dashboard-customer")).toBeVisible();
+  await expect(page.getByTestId("account-role")).toBeVisible();
   return { adminToken, uid };
 }
 
