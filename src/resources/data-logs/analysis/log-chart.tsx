@@ -306,8 +306,13 @@ export function LogChart({
     [draw],
   );
 
-  // New or changed markers: the panes redraw what they show, with the markers over it.
+  // New or changed markers: the panes redraw what they show, with the markers over it. A log with none
+  // (the list answering empty while the panes are still being drawn) redraws nothing.
+  const drawnMarkers = useRef<readonly ChartMarker[]>([]);
   useEffect(() => {
+    const next = markers ?? [];
+    if (next.length === 0 && drawnMarkers.current.length === 0) return;
+    drawnMarkers.current = next;
     for (const plot of plots.current) plot.redraw(false);
   }, [markers]);
 
