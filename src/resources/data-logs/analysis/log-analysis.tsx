@@ -606,6 +606,8 @@ export const LogAnalysis = memo(function LogAnalysis({
 
   if (failure) return <Alert type="error" showIcon message="The log could not be shown" description={failure} />;
 
+  // The chart's card, the same for the time chart and the X–Y plot.
+  const chartBox = { background: token.colorBgContainer, borderRadius: token.borderRadius, padding: 8 };
   return (
     // What the worker holds, for the bench's bytes-per-sample figure.
     // On a phone the channel list goes under the chart, full width: beside it, it left the chart 70 px and the page scrolled sideways.
@@ -673,7 +675,7 @@ export const LogAnalysis = memo(function LogAnalysis({
             : "Loading the log…"}
         </Text>
         {mode === "xy" && loaded && xyInitial ? (
-          <div style={{ background: token.colorBgContainer, borderRadius: token.borderRadius, padding: 8 }}>
+          <div style={chartBox}>
             <XyView
               channels={allChannels}
               initial={xyInitial}
@@ -691,7 +693,7 @@ export const LogAnalysis = memo(function LogAnalysis({
             message={narrow ? "Pick channels below to chart them." : "Pick channels on the left to chart them."}
           />
         ) : (
-          <div style={{ background: token.colorBgContainer, borderRadius: token.borderRadius, padding: 8 }}>
+          <div style={chartBox}>
             {loaded ? (
               <>
                 <LogChart
