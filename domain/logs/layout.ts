@@ -50,6 +50,11 @@ export interface Layout {
   clockTime: boolean;
   /** Empty cells mean "not sampled, value unchanged" (ECUMaster), not a gap. */
   holdEmpty?: boolean;
+  /**
+   * Lines that start with this are markers the format reads apart (MegaLogViewer's "MARK nnn"):
+   * neither rows nor rows with an unreadable time.
+   */
+  markLinePrefix?: string;
   meta: MetaDraft;
   warnings: string[];
 }

@@ -63,6 +63,7 @@ function readRows(lines: TextLines, decoder: TextDecoder, layout: Layout, maxCol
     channelCount: specs.length + extras.length,
     clockTime: layout.clockTime,
     holdEmpty: layout.holdEmpty ?? false,
+    markLine: layout.markLinePrefix ? new TextEncoder().encode(layout.markLinePrefix) : undefined,
     decoder,
   });
 

@@ -29,6 +29,8 @@ export interface ScanSpec {
    * the value then holds until the next sample instead of making a gap.
    */
   holdEmpty: boolean;
+  /** Lines starting with these bytes are markers read apart: not counted as bad rows. */
+  markLine?: Uint8Array;
 }
 
 export interface CellProblem {
@@ -327,7 +329,7 @@ function scanSegment(ctx: Ctx, bytes: Uint8Array, pos: number, end: number, line
       // The row stays uncommitted: the next row overwrites what was stored at this index.
       // A row of bare delimiters (",,,,", spreadsheet exports) is a blank line, not a bad row.
       const lineStart = lineStartOf(bytes, pos);
-      if (!isDelimitersOnly(bytes, lineStart, pos, delim)) {
+      if (!isDelimitersOnly(bytes, lineStart, pos, delim) && !startsWith(bytes, lineStart, pos, spec.markLine)) {
         ctx.trailingCount++;
         if (ctx.trailing.length < KEPT_FOOTER_LINES) {
           ctx.trailing.push({ line, text: lineText(spec.decoder, bytes, lineStart, pos) });
@@ -366,6 +368,12 @@ function skipQuoted(bytes: Uint8Array, pos: number): number {
       else return i + 1;
     } else i++;
   }
+}
+
+function startsWith(bytes: Uint8Array, from: number, to: number, prefix: Uint8Array | undefined): boolean {
+  if (!prefix || to - from < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[from + i] !== prefix[i]) return false;
+  return true;
 }
 
 function isDelimitersOnly(bytes: Uint8Array, from: number, to: number, delim: number): boolean {

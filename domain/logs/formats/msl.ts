@@ -34,7 +34,7 @@ export const msl: LogFormat = {
     const firstTime = Number(splitCells(lines.get(index + 2) ?? "", "\t")[0]);
     const marks = readMslMarks(lines.bytes, lines.startOf(index + 2), Number.isFinite(firstTime) ? firstTime : 0);
     if (marks) meta.extra.markers = marks;
-    return delimitedLayout(lines, {
+    const layout = delimitedLayout(lines, {
       format: "megalogviewer",
       name: this.name,
       headerIndex: index,
@@ -44,5 +44,6 @@ export const msl: LogFormat = {
       timeScale: 1,
       meta,
     });
+    return { ...layout, markLinePrefix: "MARK" };
   },
 };

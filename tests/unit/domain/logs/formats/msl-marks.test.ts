@@ -24,10 +24,20 @@ describe("MegaLogViewer text marks", () => {
     );
     expect(log.format).toBe("megalogviewer");
     expect(log.rowCount).toBe(5);
+    // Read as markers, so not reported as rows with an unreadable time.
+    expect(log.warnings.filter((warning) => /unreadable time/.test(warning))).toEqual([]);
     expect(fileMarkersOf(log.meta.extra)).toEqual([
       { label: "000", seconds: 0.1 },
       { label: "001", seconds: 0.3 },
     ]);
+  });
+
+  it("still reports a data row whose time cannot be read, beside its marks", () => {
+    const log = parseLog(msl(["0.0\t900\t35", "MARK 000", "x.1\t950\t36", "0.2\t1000\t40"]));
+    expect(log.rowCount).toBe(2);
+    expect(log.warnings).toContainEqual(
+      expect.stringMatching(/1 row left out for an unreadable time \(first on line 7: "x\.1/),
+    );
   });
 
   it("reads marks in a file with CRLF line ends, and none where the log has none", () => {
