@@ -23,15 +23,34 @@ const headerOf = (name: string, unit: string) => cell(unit ? `${name} (${unit})`
  */
 const number = (value: number) => (Number.isFinite(value) ? String(Number(value.toPrecision(7))) : "");
 
-/** One row per sample: time in seconds from the log's start, then each column; a gap is an empty cell. */
-export function logCsv(time: ArrayLike<number>, columns: CsvColumn[]): string {
-  const lines = [[cell("Time (s)"), ...columns.map((c) => headerOf(c.name, c.conversion.unit))].join(",")];
+/** Rows per part of `logCsvParts`: small enough that no part nears a string's limit, large enough to be few. */
+const ROWS_PER_PART = 10_000;
+
+/**
+ * The CSV in parts of `rowsPerPart` rows, the header leading the first, for a Blob to hold: a long
+ * log of many channels written as one string could pass the longest string a browser makes.
+ * One row per sample: time in seconds from the log's start, then each column; a gap is an empty cell.
+ */
+export function logCsvParts(time: ArrayLike<number>, columns: CsvColumn[], rowsPerPart = ROWS_PER_PART): string[] {
+  const header = [cell("Time (s)"), ...columns.map((c) => headerOf(c.name, c.conversion.unit))].join(",");
+  const parts: string[] = [];
+  let lines = [header];
   for (let row = 0; row < time.length; row++) {
     const cells = [String(Number(time[row].toFixed(6)))];
     for (const column of columns) cells.push(number(convert(column.values[row], column.conversion)));
     lines.push(cells.join(","));
+    if (lines.length >= rowsPerPart) {
+      parts.push(`${lines.join("\r\n")}\r\n`);
+      lines = [];
+    }
   }
-  return `${lines.join("\r\n")}\r\n`;
+  if (lines.length > 0) parts.push(`${lines.join("\r\n")}\r\n`);
+  return parts;
+}
+
+/** The whole CSV as one string (`logCsvParts` joined). */
+export function logCsv(time: ArrayLike<number>, columns: CsvColumn[]): string {
+  return logCsvParts(time, columns).join("");
 }
 
 /** A download's name: the log's title made safe for a file name, the range in seconds, the extension. */

@@ -5,7 +5,7 @@
 import { App, theme } from "antd";
 import type { RefObject } from "react";
 import { useStableCallback } from "../../../components/stable-callback";
-import { exportFileName, logCsv } from "../../../lib/log-export";
+import { exportFileName, logCsvParts } from "../../../lib/log-export";
 import type { Conversion } from "../../../lib/log-units";
 import { chartPng, download } from "./chart-export";
 import type { LogChartHandle, TimeRange } from "./log-chart";
@@ -38,11 +38,11 @@ export function useChartExport({ worker, chart, getRange, channels, title }: Cha
     const shown = channels();
     try {
       const rows = await worker.current!.rows({ t0: range[0], t1: range[1], ids: shown.map((c) => c.id) });
-      const text = logCsv(
+      const parts = logCsvParts(
         rows.time,
         shown.map((channel, i) => ({ name: channel.name, values: rows.values[i], conversion: channel.conversion })),
       );
-      download(new Blob([text], { type: "text/csv;charset=utf-8" }), exportFileName(title, range, "csv"));
+      download(new Blob(parts, { type: "text/csv;charset=utf-8" }), exportFileName(title, range, "csv"));
     } catch (error) {
       failed(error);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exportFileName, logCsv } from "../../../../src/lib/log-export";
+import { exportFileName, logCsv, logCsvParts } from "../../../../src/lib/log-export";
 import { conversionFor, DEFAULT_DISPLAY_UNITS } from "../../../../src/lib/log-units";
 
 const same = (unit: string) => ({ unit, scale: 1, offset: 0 });
@@ -40,6 +40,22 @@ describe("logCsv", () => {
 
   it("writes only the header for a range without samples", () => {
     expect(logCsv([], [{ name: "RPM", values: [], conversion: same("rpm") }])).toBe("Time (s),RPM (rpm)\r\n");
+  });
+});
+
+describe("logCsvParts", () => {
+  it("splits a long export into parts of whole rows that join into the same CSV", () => {
+    const time = Float64Array.from({ length: 7 }, (_, i) => i);
+    const columns = [
+      { name: "RPM", values: Float32Array.from({ length: 7 }, (_, i) => 1000 + i), conversion: same("rpm") },
+    ];
+    const parts = logCsvParts(time, columns, 3);
+    expect(parts).toEqual([
+      "Time (s),RPM (rpm)\r\n0,1000\r\n1,1001\r\n",
+      "2,1002\r\n3,1003\r\n4,1004\r\n",
+      "5,1005\r\n6,1006\r\n",
+    ]);
+    expect(parts.join("")).toBe(logCsv(time, columns));
   });
 });
 
