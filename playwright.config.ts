@@ -65,7 +65,10 @@ const config: PlaywrightTestConfig = defineConfig({
   use: {
     browserName: "chromium",
     viewport: { width: 1280, height: 800 },
-    trace: "retain-on-failure",
+    // Off: recording a trace films every test (a screencast of each frame) for the few that fail, and
+    // that filming was about a third of the browsers' work (docs/develop/testing.md). One spec's trace:
+    // `npm test -- browser <spec> --trace=on`.
+    trace: "off",
     screenshot: "only-on-failure",
     // The app turns antd's motion off for this (src/components/theme/reduced-motion.ts): a click never lands on a
     // dialog or menu still zooming in, which on a loaded machine Playwright could take for stable.
