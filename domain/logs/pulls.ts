@@ -216,7 +216,11 @@ function usualGear(gear: ArrayLike<number>, start: number, end: number): number 
   return best;
 }
 
-function describePull(input: PullInput, start: number, end: number): Pull {
+/**
+ * What a tuner reads off the pull at rows [start, end] (a range of pullRanges): only those rows of
+ * each channel are read, so a caller holding coded columns may decode just them.
+ */
+export function describePull(input: PullInput, start: number, end: number): Pull {
   const { time, mixture } = input;
   const rpmLow = extreme(time, input.rpm, start, end, false);
   const rpmHigh = extreme(time, input.rpm, start, end, true);

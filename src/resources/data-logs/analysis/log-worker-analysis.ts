@@ -4,7 +4,13 @@
  * and the points of an X–Y plot. Pure functions, so they are tested without a worker.
  */
 import { decodeColumn, decoder, type EncodedColumn, gapCode } from "../../../../domain/logs/column-codes";
-import { findPulls, type Pull, type PullThresholds } from "../../../../domain/logs/pulls";
+import {
+  describePull,
+  type Pull,
+  type PullInput,
+  type PullThresholds,
+  pullRanges,
+} from "../../../../domain/logs/pulls";
 import { compileSampleFilter } from "../../../../domain/logs/sample-filter";
 import { xyStatistics } from "../../../../domain/logs/xy";
 import type { RangeStats } from "../../../lib/downsample";
@@ -12,30 +18,52 @@ import type { PullChannels } from "./pull-channels";
 
 const floats = (column: EncodedColumn) => decodeColumn(column, Float32Array);
 
-/** The log's pulls, read from the channels the roles picked (only those are decoded). */
+/**
+ * The log's pulls, read from the channels the roles picked. The detection reads engine speed and the
+ * pedal or throttle over every row (and boost, given a peak-boost threshold); the summaries read the
+ * other channels only inside the pulls found, so only those rows of them are decoded: a threshold
+ * changed on a long log is a pass over three channels, not over every one the summaries name.
+ */
 export function pullsOf(
   time: EncodedColumn,
   columnOf: (id: string) => EncodedColumn,
   channels: PullChannels,
   thresholds: Partial<PullThresholds>,
 ): Pull[] {
-  const optional = (id: string | undefined) => (id ? floats(columnOf(id)) : undefined);
-  return findPulls(
-    {
-      time: decodeColumn(time, Float64Array),
-      rpm: floats(columnOf(channels.rpm)),
-      pedal: optional(channels.pedal),
-      throttle: optional(channels.throttle),
-      gear: optional(channels.gear),
-      boost: optional(channels.boost),
-      mixture: channels.mixture && { values: floats(columnOf(channels.mixture.id)), kind: channels.mixture.kind },
-      corrections: channels.corrections.map(({ id, cylinder, retard }) => {
-        const values = floats(columnOf(id));
-        return { cylinder, values: retard ? values.map((v) => -v) : values };
-      }),
-    },
-    thresholds,
-  );
+  const whole = (id: string | undefined) => (id ? floats(columnOf(id)) : undefined);
+  const detection: PullInput = {
+    time: decodeColumn(time, Float64Array),
+    rpm: floats(columnOf(channels.rpm)),
+    pedal: whole(channels.pedal),
+    throttle: whole(channels.throttle),
+    boost: thresholds.minPeakBoost === undefined ? undefined : whole(channels.boost),
+  };
+  const ranges = pullRanges(detection, thresholds);
+  const inPulls = (id: string, sign = 1) => rowsDecoded(columnOf(id), ranges, sign);
+  const summaries: PullInput = {
+    ...detection,
+    gear: channels.gear ? inPulls(channels.gear) : undefined,
+    boost: detection.boost ?? (channels.boost ? inPulls(channels.boost) : undefined),
+    mixture: channels.mixture && { values: inPulls(channels.mixture.id), kind: channels.mixture.kind },
+    corrections: channels.corrections.map(({ id, cylinder, retard }) => ({
+      cylinder,
+      values: inPulls(id, retard ? -1 : 1),
+    })),
+  };
+  return ranges.map(([start, end]) => describePull(summaries, start, end));
+}
+
+/** A column as Float32 values, `sign` applied, decoded only in the row ranges given (inclusive); the other rows are NaN. */
+export function rowsDecoded(
+  column: EncodedColumn,
+  ranges: ReadonlyArray<readonly [number, number]>,
+  sign = 1,
+): Float32Array {
+  const { codes, encoding } = column;
+  const decode = decoder(encoding);
+  const out = new Float32Array(codes.length).fill(NaN);
+  for (const [start, end] of ranges) for (let i = start; i <= end; i++) out[i] = sign * decode(codes[i]);
+  return out;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseLog } from "../../../../../../domain/logs";
-import { encodeChannel, encodeTime } from "../../../../../../domain/logs/column-codes";
+import { decodeColumn, encodeChannel, encodeTime } from "../../../../../../domain/logs/column-codes";
 import { findPulls } from "../../../../../../domain/logs/pulls";
 import { variableOf } from "../../../../../../src/resources/data-logs/analysis/channels";
 import {
@@ -9,6 +9,7 @@ import {
   maskedStats,
   pullsOf,
   rasterRows,
+  rowsDecoded,
   xyPoints,
 } from "../../../../../../src/resources/data-logs/analysis/log-worker-analysis";
 import { pullChannels } from "../../../../../../src/resources/data-logs/analysis/pull-channels";
@@ -38,6 +39,29 @@ describe("pullsOf, the worker's pulls from the channels' roles", () => {
     );
     // The last run is the one past 6,000 rpm.
     expect(found[4].rpmTo).toBe(6686);
+  });
+
+  it("summarises each pull from its own rows exactly as findPulls does from every decoded row", () => {
+    const roles = pullChannels(romraider.channels, romraider.format)!;
+    const whole = (id: string | undefined) => (id ? decodeColumn(columnOf(id), Float32Array) : undefined);
+    const plain = findPulls({
+      time: decodeColumn(time, Float64Array),
+      rpm: whole(roles.rpm)!,
+      pedal: whole(roles.pedal),
+      throttle: whole(roles.throttle),
+      gear: whole(roles.gear),
+      boost: whole(roles.boost),
+      mixture: roles.mixture && { values: whole(roles.mixture.id)!, kind: roles.mixture.kind },
+    });
+    expect(plain.length).toBeGreaterThan(0);
+    expect(plain.every((pull) => pull.peakBoost && pull.richest)).toBe(true);
+    expect(pullsOf(time, columnOf, roles, {})).toEqual(plain);
+  });
+
+  it("decodes a column only in the rows asked for, gaps and other rows as NaN, the sign applied", () => {
+    const column = encodeChannel(Float32Array.from([1.5, 2, Number.NaN, 4, 5, 6]));
+    const decoded = rowsDecoded(column, [[1, 3]], -1);
+    expect([...decoded]).toEqual([Number.NaN, -2, Number.NaN, -4, Number.NaN, Number.NaN]);
   });
 
   it("reads a logger's positive retard as timing taken away, naming the cylinder", () => {
