@@ -20,3 +20,17 @@ export function tickLabel(value: number, ticks: readonly number[]): string {
   const decimals = Math.max(0, Math.min(6, -Math.floor(Math.log10(step) + 1e-9)));
   return value.toFixed(decimals);
 }
+
+/** Steps between time ticks (s): 1, 2 or 5 times a power of ten, so `tickLabel`'s decimals fit every tick. */
+export const TIME_TICK_STEPS: readonly number[] = Array.from({ length: 10 }, (_, k) => k - 3).flatMap((power) =>
+  [1, 2, 5].map((m) => Number((m * 10 ** power).toPrecision(3))),
+);
+
+/**
+ * A log's time axis labelled in seconds from its start, one way at every zoom: as many decimals as
+ * the step between ticks needs ("0 s", "50 s" over a whole log; "200.25 s" zoomed in), the same
+ * seconds the readout, the markers and the pulls are given in.
+ */
+export function timeTickLabels(ticks: readonly number[]): string[] {
+  return ticks.map((tick) => `${tickLabel(tick, ticks)} s`);
+}

@@ -10,6 +10,7 @@ import { theme } from "antd";
 import { type Ref, useCallback, useEffect, useImperativeHandle, useMemo, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import { TIME_TICK_STEPS, timeTickLabels } from "../../../lib/axis-ticks";
 import { inNextTask } from "../../../lib/idle";
 import { convert } from "../../../lib/log-units";
 import { type ChartMarker, drawMarkers } from "./marker-layer";
@@ -51,12 +52,6 @@ interface LogChartProps {
 const CLICK_PIXELS = 3;
 
 const SYNC_KEY = "data-log";
-
-const formatSeconds = (seconds: number) => {
-  const m = Math.floor(seconds / 60);
-  const s = seconds - m * 60;
-  return m > 0 ? `${m}:${s.toFixed(1).padStart(4, "0")}` : `${s.toFixed(s < 10 ? 2 : 1)} s`;
-};
 
 /** Joined data per pane: a pan or zoom redraws the same points at a new scale before new ones come. */
 const joined = new WeakMap<PaneSeries[], uPlot.AlignedData>();
@@ -114,7 +109,8 @@ function paneOptions(
         stroke: textColour,
         grid: { stroke: gridColour, width: 1 },
         ticks: { stroke: gridColour },
-        values: (_u, ticks) => ticks.map(formatSeconds),
+        incrs: TIME_TICK_STEPS as number[],
+        values: (_u, ticks) => timeTickLabels(ticks),
       },
       ...units.map((unit, i) => ({
         scale: scaleOf(unit),
