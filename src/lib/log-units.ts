@@ -67,3 +67,9 @@ export function conversionFor(unit: string, display: DisplayUnits): Conversion {
 export const convert = (value: number, conversion: Conversion): number => value * conversion.scale + conversion.offset;
 
 export const DEFAULT_DISPLAY_UNITS: DisplayUnits = { pressure: "psi", temperature: "°C", mixture: "AFR" };
+
+/** A reading in display units, as the readout and the chart's legend show it: more decimals for smaller values. */
+export function readingText(value: number): string {
+  const digits = Math.abs(value) >= 100 ? 1 : Math.abs(value) >= 1 ? 2 : 3;
+  return value.toFixed(digits);
+}

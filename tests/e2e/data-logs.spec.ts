@@ -29,6 +29,8 @@ test("a customer uploads a log, charts and zooms it, and shares it with someone 
     "PLX O2 - Wideband (AFR)",
   ]);
   await expect(view.visibleRange()).toContainText("0.00–827.20 s of 827.20 s · 4,235 rows");
+  // Each pane's legend names its channels; with no cursor on the chart, without a value.
+  await expect(view.legend(1)).toContainText(/Timing Advance\s*–/);
 
   await view.toggleChannel("Timing Advance");
   await view.toggleChannel("PLX O2 - Wideband");
@@ -45,9 +47,12 @@ test("a customer uploads a log, charts and zooms it, and shares it with someone 
   expect(from).toBeGreaterThan(150);
   expect(to).toBeLessThan(450);
 
+  // Over the chart, the legend gives each channel's value and unit (off it, none: see above).
   await view.hover(0.5);
   await expect(page.getByTestId("cursor-time")).toContainText(/At [\d.]+ s/);
   await expect(page.getByTestId("value-plx-engine-speed")).toHaveText(/^\d+(\.\d+)?$/);
+  await expect(view.legend()).toContainText(/PLX Engine Speed\s*\d+(\.\d+)? rpm/);
+  await expect(view.legend()).toContainText(/PLX Manifold Absolute Pressure\s*-?\d+(\.\d+)? psi/);
 
   await page.keyboard.press("Escape");
   await expect(view.visibleRange()).toContainText("0.00–827.20 s");

@@ -123,6 +123,11 @@ export class LogView {
     await this.page.mouse.up();
   }
 
+  /** A pane's legend: its channels' names, each with its value under the cursor. */
+  legend(pane = 0): Locator {
+    return this.panes().nth(pane).getByRole("table", { name: "Values under the cursor" });
+  }
+
   async hover(fraction: number) {
     const over = this.panes().first().locator(".u-over");
     const box = (await over.boundingBox())!;

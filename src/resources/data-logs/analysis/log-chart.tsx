@@ -10,9 +10,10 @@ import { theme } from "antd";
 import { type Ref, useCallback, useEffect, useImperativeHandle, useMemo, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import "./log-chart.css";
 import { TIME_TICK_STEPS, timeTickLabels } from "../../../lib/axis-ticks";
 import { inNextTask } from "../../../lib/idle";
-import { convert } from "../../../lib/log-units";
+import { convert, readingText } from "../../../lib/log-units";
 import { type ChartMarker, drawMarkers } from "./marker-layer";
 import { axisTitle, idsOf, type PaneSeries, paneTitle, samePaneSeries } from "./pane-series";
 
@@ -83,6 +84,7 @@ function paneOptions(
   height: number,
   textColour: string,
   gridColour: string,
+  legendBackground: string,
   handlers: Handlers,
 ): uPlot.Options {
   const units = [...new Set(series.map((s) => s.conversion.unit))];
@@ -90,7 +92,17 @@ function paneOptions(
   return {
     width,
     height,
-    legend: { show: false },
+    legend: {
+      show: true,
+      live: true,
+      mount: (u, table) => {
+        table.classList.add("log-chart-legend");
+        table.setAttribute("aria-label", "Values under the cursor");
+        table.style.background = legendBackground;
+        table.style.color = textColour;
+        u.over.appendChild(table);
+      },
+    },
     scales: { x: { time: false }, ...Object.fromEntries(units.map((unit) => [scaleOf(unit), { auto: true }])) },
     // One pixel wide: canvas draws such lines as hairlines, several times faster than thicker strokes
     // through the min/max zigzag of a dense view (the bulk of a zoom frame's time was the canvas flush).
@@ -98,6 +110,10 @@ function paneOptions(
       { label: "Time" },
       ...series.map((s) => ({
         label: s.label,
+        // Under the cursor, the drawn point nearest it: a sample when zoomed in, an extreme of the
+        // pixel's samples over a whole log; the readout under the chart reads the exact sample.
+        value: (_u: uPlot, v: number | null) =>
+          v === null || v === undefined ? "–" : `${readingText(v)}${s.conversion.unit ? ` ${s.conversion.unit}` : ""}`,
         stroke: s.colour,
         width: 1,
         scale: scaleOf(s.conversion.unit),
@@ -234,6 +250,7 @@ export function LogChart({
           paneHeight,
           token.colorTextSecondary,
           token.colorBorderSecondary,
+          token.colorBgElevated,
           handlers,
         ),
         paneData(pane),
@@ -283,7 +300,14 @@ export function LogChart({
       shown.current = [];
     };
     // Rebuilt on shape and size only; the points flow in through the effect below.
-  }, [shape, paneHeight, token.colorTextSecondary, token.colorBorderSecondary, token.colorBgContainer]);
+  }, [
+    shape,
+    paneHeight,
+    token.colorTextSecondary,
+    token.colorBorderSecondary,
+    token.colorBgContainer,
+    token.colorBgElevated,
+  ]);
 
   useImperativeHandle(
     ref,

@@ -2,7 +2,7 @@ import { theme } from "antd";
 import { memo, useLayoutEffect, useSyncExternalStore } from "react";
 import { Text } from "../../../components/text";
 import type { RangeStats } from "../../../lib/downsample";
-import { type Conversion, convert } from "../../../lib/log-units";
+import { type Conversion, convert, readingText } from "../../../lib/log-units";
 import type { ChartChannel } from "./channels";
 
 export interface ReadoutRow {
@@ -39,12 +39,8 @@ export class CursorReadout {
   };
 }
 
-const show = (value: number | undefined, conversion: Conversion) => {
-  if (value === undefined || Number.isNaN(value)) return "–";
-  const v = convert(value, conversion);
-  const digits = Math.abs(v) >= 100 ? 1 : Math.abs(v) >= 1 ? 2 : 3;
-  return v.toFixed(digits);
-};
+const show = (value: number | undefined, conversion: Conversion) =>
+  value === undefined || Number.isNaN(value) ? "–" : readingText(convert(value, conversion));
 
 /**
  * Every channel's value at the cursor and, for the charted ones, minimum, maximum and mean over
