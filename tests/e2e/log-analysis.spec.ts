@@ -29,7 +29,7 @@ function colouredPixels(page: Page): Promise<number> {
 
 const pointsDrawn = async (page: Page) => {
   const text = (await page.getByTestId("xy-count").textContent()) ?? "";
-  const match = /([\d,]+) samples, ([\d,]+) points drawn/.exec(text);
+  const match = /([\d,]+) samples(?: in the box)?, ([\d,]+) points drawn/.exec(text);
   return match ? match.slice(1).map((n) => Number(n.replace(/,/g, ""))) : [0, 0];
 };
 
@@ -106,4 +106,21 @@ test("a tuner lists the RomRaider log's full-boost pulls, zooms to one, filters 
   await page.getByRole("button", { name: "Clear", exact: true }).click();
   await expect.poll(async () => (await pointsDrawn(page))[0]).toBeGreaterThan(filtered);
   await expect.poll(rpmMean).toBeLessThan(4000);
+
+  // A box dragged over the plot's middle zooms to it: fewer samples, all inside; the button shows every point again.
+  const [whole] = await pointsDrawn(page);
+  const plot = (await page.getByTestId("xy-canvas").boundingBox())!;
+  await page.mouse.move(plot.x + plot.width * 0.3, plot.y + plot.height * 0.2);
+  await page.mouse.down();
+  await page.mouse.move(plot.x + plot.width * 0.5, plot.y + plot.height * 0.5, { steps: 4 });
+  await page.mouse.move(plot.x + plot.width * 0.7, plot.y + plot.height * 0.8, { steps: 4 });
+  await page.mouse.up();
+  await expect(page.getByTestId("xy-count")).toContainText("samples in the box");
+  const [inBox, drawnInBox] = await pointsDrawn(page);
+  expect(inBox).toBeGreaterThan(0);
+  expect(inBox).toBeLessThan(whole);
+  expect(drawnInBox).toBeGreaterThan(0);
+  await page.getByRole("button", { name: "Show every point" }).click();
+  await expect(page.getByTestId("xy-count")).not.toContainText("in the box");
+  await expect.poll(async () => (await pointsDrawn(page))[0]).toBe(whole);
 });

@@ -155,10 +155,17 @@ export function rasterRows(
   return rows;
 }
 
+/** A zoomed X–Y plot's box, in the channels' stored units: only the points inside it are plotted. */
+export interface XyBox {
+  x: { min: number; max: number };
+  y: { min: number; max: number };
+}
+
 export interface XyRequest {
   xId: string;
   yId: string;
   colourId?: string;
+  box?: XyBox;
   /** Rows [i0, i1): the chart's time range. */
   i0: number;
   i1: number;
@@ -180,6 +187,22 @@ export interface XyPoints {
   correlation: number | null;
 }
 
+/** The rows the mask keeps (all without one) whose X and Y both lie inside the box, edges included. */
+export function insideBox(
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  mask: Uint8Array | undefined,
+  box: XyBox,
+): Uint8Array {
+  const out = new Uint8Array(x.length);
+  for (let i = 0; i < x.length; i++) {
+    if (mask && !mask[i]) continue;
+    const [xi, yi] = [x[i], y[i]];
+    out[i] = xi >= box.x.min && xi <= box.x.max && yi >= box.y.min && yi <= box.y.max ? 1 : 0;
+  }
+  return out;
+}
+
 /** The points of an X–Y plot of the range, one per pixel at most, with the ranges its axes need. */
 export function xyPoints(
   request: XyRequest,
@@ -191,11 +214,16 @@ export function xyPoints(
     return floats({ codes: codes.subarray(request.i0, request.i1), encoding });
   };
   const [x, y] = [slice(request.xId), slice(request.yId)];
-  const kept = mask?.subarray(request.i0, request.i1);
+  const filtered = mask?.subarray(request.i0, request.i1);
+  const { box } = request;
+  const kept = box ? insideBox(x, y, filtered, box) : filtered;
   const stats = xyStatistics({ x, y, mask: kept });
+  // Zoomed, the axes span the box itself, whatever part of it the samples fill.
+  const [xRange, yRange] = box ? [box.x, box.y] : [stats.x, stats.y];
   const width = Math.max(1, Math.floor(request.width));
   const height = Math.max(1, Math.floor(request.height));
-  const rows = stats.x && stats.y ? rasterRows(x, y, kept, stats.x, stats.y, width, height) : new Uint32Array(0);
+  const rows =
+    xRange && yRange && stats.count > 0 ? rasterRows(x, y, kept, xRange, yRange, width, height) : new Uint32Array(0);
   const colourValues = request.colourId ? slice(request.colourId) : null;
   const pick = (values: Float32Array) => {
     const out = new Float32Array(rows.length);
@@ -215,8 +243,8 @@ export function xyPoints(
     x: pick(x),
     y: pick(y),
     colour,
-    xRange: stats.x,
-    yRange: stats.y,
+    xRange,
+    yRange,
     colourRange,
     correlation: stats.correlation,
   };

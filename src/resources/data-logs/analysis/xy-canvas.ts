@@ -39,6 +39,30 @@ const shadeOf = (v: number, range: { min: number; max: number }) => {
   return span > 0 ? Math.min(SHADES - 1, Math.floor(((v - range.min) / span) * SHADES)) : 0;
 };
 
+type Range = { min: number; max: number };
+
+/**
+ * Where a value lies on the plot (CSS pixels from the canvas's top left) and back. The worker's
+ * pixel cells span the ranges exactly; a flat channel sits on the axis's middle.
+ */
+export function xyScale(width: number, height: number, xRange: Range, yRange: Range) {
+  const { left, right, top, bottom } = XY_MARGIN;
+  const plotWidth = width - left - right;
+  const plotHeight = height - top - bottom;
+  const xSpan = xRange.max - xRange.min;
+  const ySpan = yRange.max - yRange.min;
+  return {
+    px: (v: number) => left + (xSpan > 0 ? ((v - xRange.min) / xSpan) * (plotWidth - 1) : plotWidth / 2),
+    py: (v: number) =>
+      top + plotHeight - 1 - (ySpan > 0 ? ((v - yRange.min) / ySpan) * (plotHeight - 1) : plotHeight / 2),
+    /** The X value at a pixel column, held to the axis's range. */
+    xAt: (pixel: number) => xRange.min + Math.min(1, Math.max(0, (pixel - left) / Math.max(1, plotWidth - 1))) * xSpan,
+    /** The Y value at a pixel row, held to the axis's range. */
+    yAt: (pixel: number) =>
+      yRange.min + Math.min(1, Math.max(0, (top + plotHeight - 1 - pixel) / Math.max(1, plotHeight - 1))) * ySpan,
+  };
+}
+
 /** Draws the picture into a canvas of `width` × `height` CSS pixels (the canvas already scaled for the device). */
 export function paintXy(
   ctx: CanvasRenderingContext2D,
@@ -53,14 +77,7 @@ export function paintXy(
   ctx.clearRect(0, 0, width, height);
   if (plotWidth <= 0 || plotHeight <= 0) return;
   const { xRange, yRange } = picture;
-  // The worker's pixel cells span the ranges exactly; a flat channel sits on the axis's middle.
-  const px = (v: number) =>
-    left + (xRange.max > xRange.min ? ((v - xRange.min) / (xRange.max - xRange.min)) * (plotWidth - 1) : plotWidth / 2);
-  const py = (v: number) =>
-    top +
-    plotHeight -
-    1 -
-    (yRange.max > yRange.min ? ((v - yRange.min) / (yRange.max - yRange.min)) * (plotHeight - 1) : plotHeight / 2);
+  const { px, py } = xyScale(width, height, xRange, yRange);
 
   ctx.font = "12px sans-serif";
   ctx.lineWidth = 1;

@@ -1,10 +1,10 @@
-import { Flex, Select, Typography, theme } from "antd";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { Button, Flex, Select, Typography, theme } from "antd";
+import { type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
 import { type Conversion, convert } from "../../../lib/log-units";
 import type { ChartChannel } from "./channels";
 import type { TimeRange } from "./log-chart";
-import type { XyPoints } from "./log-worker-analysis";
-import { paintXy, XY_DOT, XY_MARGIN, type XyPicture } from "./xy-canvas";
+import type { XyBox, XyPoints } from "./log-worker-analysis";
+import { paintXy, XY_DOT, XY_MARGIN, type XyPicture, xyScale } from "./xy-canvas";
 
 export interface XyChoice {
   xId: string;
@@ -12,12 +12,26 @@ export interface XyChoice {
   colourId?: string;
 }
 
+/** A box dragged on the plot zooms it; the box belongs to the channels it was drawn over. */
+interface XyZoom {
+  xId: string;
+  yId: string;
+  box: XyBox;
+}
+
+/** Pointer travel under which a press is a click, not a box to zoom to. */
+const BOX_PIXELS = 4;
+
+type Range = { min: number; max: number };
+
 interface XyViewProps {
   channels: ChartChannel[];
   /** The first choice: engine speed on X when the log has it. */
   initial: XyChoice;
   /** Asks the worker for the points of the range (the filter applied there). */
-  request: (body: XyChoice & { t0: number; t1: number; width: number; height: number }) => Promise<XyPoints>;
+  request: (
+    body: XyChoice & { box?: XyBox; t0: number; t1: number; width: number; height: number },
+  ) => Promise<XyPoints>;
   range: TimeRange;
   /** Changes when the filter does, so the points are asked again. */
   filterKey: string;
@@ -27,8 +41,14 @@ interface XyViewProps {
 
 const converted = (values: Float32Array, conversion: Conversion) =>
   conversion.scale === 1 && conversion.offset === 0 ? values : values.map((v) => convert(v, conversion));
-const convertedRange = (range: { min: number; max: number }, conversion: Conversion) => {
+const convertedRange = (range: Range, conversion: Conversion) => {
   const [a, b] = [convert(range.min, conversion), convert(range.max, conversion)];
+  return { min: Math.min(a, b), max: Math.max(a, b) };
+};
+/** A range in display units back in the channel's stored units (the conversions are linear). */
+const storedRange = (range: Range, conversion: Conversion): Range => {
+  const back = (v: number) => (v - conversion.offset) / conversion.scale;
+  const [a, b] = [back(range.min), back(range.max)];
   return { min: Math.min(a, b), max: Math.max(a, b) };
 };
 
@@ -36,7 +56,14 @@ const convertedRange = (range: { min: number; max: number }, conversion: Convers
 export function XyView({ channels, initial, request, range, filterKey, height, conversionOf }: XyViewProps) {
   const { token } = theme.useToken();
   const [choice, setChoice] = useState<XyChoice>(initial);
-  const [points, setPoints] = useState<XyPoints | null>(null);
+  const [zoom, setZoom] = useState<XyZoom | null>(null);
+  const box = zoom && zoom.xId === choice.xId && zoom.yId === choice.yId ? zoom.box : undefined;
+  /** The box being dragged, in CSS pixels of the canvas. */
+  const [drag, setDrag] = useState<{ x0: number; y0: number; x1: number; y1: number } | null>(null);
+  /** The axes' ranges as last painted (display units): a dragged box is read against them. */
+  const painted = useRef<{ xRange: Range; yRange: Range } | null>(null);
+  /** The last answer, and whether it was for a box (the words under the plot follow the answer, not the wish). */
+  const [points, setPoints] = useState<(XyPoints & { boxed: boolean }) | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [width, setWidth] = useState(0);
   const host = useRef<HTMLDivElement>(null);
@@ -67,16 +94,17 @@ export function XyView({ channels, initial, request, range, filterKey, height, c
     const ask = ++asked.current;
     request({
       ...choice,
+      box,
       t0: range[0],
       t1: range[1],
       // A cell per point's 2 × 2 pixels: a point a pixel wide is too small to see its colour.
       width: (width - XY_MARGIN.left - XY_MARGIN.right) / XY_DOT,
       height: (height - XY_MARGIN.top - XY_MARGIN.bottom) / XY_DOT,
     }).then(
-      (answer) => ask === asked.current && (setPoints(answer), setError(null)),
+      (answer) => ask === asked.current && (setPoints({ ...answer, boxed: box !== undefined }), setError(null)),
       (failure: Error) => ask === asked.current && setError(failure.message),
     );
-  }, [choice, range, filterKey, width, height, request, byId]);
+  }, [choice, box, range, filterKey, width, height, request, byId]);
 
   const title = (id: string) => {
     const channel = byId.get(id);
@@ -93,6 +121,7 @@ export function XyView({ channels, initial, request, range, filterKey, height, c
     const ctx = element.getContext("2d");
     if (!ctx) return;
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    painted.current = null;
     if (!points?.xRange || !points.yRange) return ctx.clearRect(0, 0, width, height);
     const [xc, yc] = [conversionOf(choice.xId), conversionOf(choice.yId)];
     const cc = choice.colourId ? conversionOf(choice.colourId) : null;
@@ -107,6 +136,7 @@ export function XyView({ channels, initial, request, range, filterKey, height, c
       yTitle: title(choice.yId),
       colourTitle: choice.colourId ? (byId.get(choice.colourId)?.name ?? null) : null,
     };
+    painted.current = { xRange: picture.xRange, yRange: picture.yRange };
     paintXy(ctx, width, height, picture, {
       text: token.colorTextSecondary,
       grid: token.colorBorderSecondary,
@@ -115,6 +145,35 @@ export function XyView({ channels, initial, request, range, filterKey, height, c
     // bench/data-log-view.ts times the X–Y plot by this mark.
     performance.mark("data-log:xy-drawn", { detail: { points: points.x.length } });
   }, [points, width, height, token, conversionOf]);
+
+  const at = (event: PointerEvent<HTMLCanvasElement>) => {
+    const rect = event.currentTarget.getBoundingClientRect();
+    return { x: event.clientX - rect.left, y: event.clientY - rect.top };
+  };
+  const startBox = (event: PointerEvent<HTMLCanvasElement>) => {
+    if (event.button !== 0 || !painted.current) return;
+    event.currentTarget.setPointerCapture(event.pointerId);
+    const { x, y } = at(event);
+    setDrag({ x0: x, y0: y, x1: x, y1: y });
+  };
+  const moveBox = (event: PointerEvent<HTMLCanvasElement>) => {
+    if (!drag) return;
+    const { x, y } = at(event);
+    setDrag({ ...drag, x1: x, y1: y });
+  };
+  /** A box dragged wide and tall enough zooms to what it covers, in the channels' stored units. */
+  const endBox = () => {
+    const axes = painted.current;
+    setDrag(null);
+    if (!drag || !axes) return;
+    if (Math.abs(drag.x1 - drag.x0) < BOX_PIXELS || Math.abs(drag.y1 - drag.y0) < BOX_PIXELS) return;
+    const { xAt, yAt } = xyScale(width, height, axes.xRange, axes.yRange);
+    const [xa, xb] = [xAt(drag.x0), xAt(drag.x1)];
+    const [ya, yb] = [yAt(drag.y0), yAt(drag.y1)];
+    const x = storedRange({ min: Math.min(xa, xb), max: Math.max(xa, xb) }, conversionOf(choice.xId));
+    const y = storedRange({ min: Math.min(ya, yb), max: Math.max(ya, yb) }, conversionOf(choice.yId));
+    if (x.max > x.min && y.max > y.min) setZoom({ xId: choice.xId, yId: choice.yId, box: { x, y } });
+  };
 
   const pick = (label: string, key: keyof XyChoice, optional = false) => (
     <Select
@@ -138,23 +197,53 @@ export function XyView({ channels, initial, request, range, filterKey, height, c
         {pick("Y", "yId")}
         {pick("Colour", "colourId", true)}
       </Flex>
-      <div ref={host} style={{ width: "100%", height }}>
+      <div ref={host} style={{ width: "100%", height, position: "relative" }}>
         <canvas
           ref={canvas}
           data-testid="xy-canvas"
           role="img"
           aria-label={`${title(choice.yId)} against ${title(choice.xId)}`}
-          style={{ width: "100%", height }}
+          style={{ width: "100%", height, touchAction: "none", cursor: "crosshair" }}
+          onPointerDown={startBox}
+          onPointerMove={moveBox}
+          onPointerUp={endBox}
+          onPointerCancel={() => setDrag(null)}
+          onDoubleClick={() => setZoom(null)}
         />
+        {drag && (
+          <div
+            data-testid="xy-box"
+            style={{
+              position: "absolute",
+              left: Math.min(drag.x0, drag.x1),
+              top: Math.min(drag.y0, drag.y1),
+              width: Math.abs(drag.x1 - drag.x0),
+              height: Math.abs(drag.y1 - drag.y0),
+              background: token.colorPrimaryBg,
+              border: `1px solid ${token.colorPrimary}`,
+              opacity: 0.6,
+              pointerEvents: "none",
+            }}
+          />
+        )}
       </div>
-      <Typography.Text type="secondary" data-testid="xy-count">
-        {error ??
-          (points
-            ? `${points.count.toLocaleString()} samples, ${points.x.length.toLocaleString()} points drawn${
-                points.correlation === null ? "" : `, r = ${points.correlation.toFixed(2)}`
-              }`
-            : "Reading the points…")}
-      </Typography.Text>
+      <Flex wrap gap={8} align="center" justify="space-between">
+        <Typography.Text type="secondary" data-testid="xy-count">
+          {error ??
+            (points
+              ? `${points.count.toLocaleString()} samples${points.boxed ? " in the box" : ""}, ${points.x.length.toLocaleString()} points drawn${
+                  points.correlation === null ? "" : `, r = ${points.correlation.toFixed(2)}`
+                }`
+              : "Reading the points…")}
+        </Typography.Text>
+        {box ? (
+          <Button size="small" onClick={() => setZoom(null)}>
+            Show every point
+          </Button>
+        ) : (
+          <Typography.Text type="secondary">Drag a box on the plot to zoom to it</Typography.Text>
+        )}
+      </Flex>
     </Flex>
   );
 }

@@ -5,6 +5,7 @@ import { findPulls } from "../../../../../../domain/logs/pulls";
 import { variableOf } from "../../../../../../src/resources/data-logs/analysis/channels";
 import {
   filterMask,
+  insideBox,
   maskedSpans,
   maskedStats,
   pullsOf,
@@ -188,5 +189,56 @@ describe("xyPoints", () => {
     }
     expect(points.colour).toHaveLength(points.x.length);
     expect(points.colourRange!.min).toBeGreaterThanOrEqual(Math.min(...lambda));
+  });
+
+  it("zoomed to a box, plots and counts only the samples inside it, its axes the box", () => {
+    const [rpmId, mapId] = [
+      byName(romraider, "PLX Engine Speed").channel.id,
+      byName(romraider, "PLX Manifold Absolute Pressure").channel.id,
+    ];
+    const box = { x: { min: 4000, max: 6000 }, y: { min: 1, max: 1.8 } };
+    const points = xyPoints(
+      { xId: rpmId, yId: mapId, box, i0: 0, i1: rows, width: 100, height: 50 },
+      columnOf,
+      undefined,
+    );
+    let count = 0;
+    for (let i = 0; i < rows; i++) if (rpm[i] >= 4000 && rpm[i] <= 6000 && map[i] >= 1 && map[i] <= 1.8) count++;
+    expect(count).toBeGreaterThan(20);
+    expect(points.count).toBe(count);
+    expect(points.xRange).toEqual(box.x);
+    expect(points.yRange).toEqual(box.y);
+    expect(points.x.length).toBeGreaterThan(0);
+    for (let k = 0; k < points.x.length; k++) {
+      expect(points.x[k]).toBeGreaterThanOrEqual(4000);
+      expect(points.x[k]).toBeLessThanOrEqual(6000);
+      expect(points.y[k]).toBeGreaterThanOrEqual(1);
+      expect(points.y[k]).toBeLessThanOrEqual(1.8);
+    }
+    // A box no sample reaches: nothing drawn, the empty box still the axes.
+    const empty = xyPoints(
+      {
+        xId: rpmId,
+        yId: mapId,
+        box: { x: { min: 90_000, max: 91_000 }, y: box.y },
+        i0: 0,
+        i1: rows,
+        width: 100,
+        height: 50,
+      },
+      columnOf,
+      undefined,
+    );
+    expect([empty.count, empty.x.length, empty.xRange]).toEqual([0, 0, { min: 90_000, max: 91_000 }]);
+  });
+
+  it("keeps inside a box only rows the filter kept, with both values logged", () => {
+    const kept = insideBox(
+      Float32Array.from([1, 2, 3, Number.NaN, 2]),
+      Float32Array.from([1, 2, 2, 2, Number.NaN]),
+      Uint8Array.from([1, 1, 0, 1, 1]),
+      { x: { min: 1, max: 2 }, y: { min: 1, max: 2 } },
+    );
+    expect([...kept]).toEqual([1, 1, 0, 0, 0]);
   });
 });
