@@ -60,6 +60,59 @@ export type DataLogShareInput = z.input<typeof dataLogShareSchema>;
 /** A moment the server stamped, as the API writes it: ISO 8601 in UTC (`Date.prototype.toISOString`). */
 const isoDateTime = z.iso.datetime();
 
+/** What a channel measures, as a tuner names it (read from its name and unit by domain/logs/roles.ts). */
+export const CHANNEL_ROLES = [
+  "engineSpeed",
+  "vehicleSpeed",
+  "gear",
+  "throttle",
+  "pedal",
+  "boost",
+  "boostTarget",
+  "timing",
+  "knockCorrection",
+  "mixture",
+  "mixtureTarget",
+  "fuelTrimShort",
+  "fuelTrimLong",
+  "intakeAirTemp",
+  "coolantTemp",
+  "oilTemp",
+  "airMass",
+  "load",
+  "injectorDuty",
+  "railPressure",
+  "wastegateDuty",
+  "ethanolContent",
+] as const;
+
+/** The kind of unit a role's values are in, so a display unit can be chosen per role. */
+export const ROLE_FAMILIES = [
+  "speed",
+  "rotation",
+  "pressure",
+  "temperature",
+  "mixture",
+  "percent",
+  "angle",
+  "mass-flow",
+  "count",
+  "none",
+] as const;
+
+export const channelRoleSchema = z.strictObject({
+  role: z.enum(CHANNEL_ROLES),
+  family: z.enum(ROLE_FAMILIES),
+  /** Per-cylinder channels (timing, knock correction): which cylinder. */
+  cylinder: z.number().int().optional(),
+  /** Per-bank channels (mixture, trims): which bank. */
+  bank: z.number().int().optional(),
+  /** Pressures: absolute (MAP) or relative to the atmosphere (boost gauge). */
+  pressure: z.enum(["absolute", "relative"]).optional(),
+  /** Mixtures: as an air-fuel ratio or as lambda. */
+  mixture: z.enum(["afr", "lambda"]).optional(),
+});
+
 export const dataLogChannelSchema = z.strictObject({
   id: z.string(),
   name: z.string(),
@@ -67,6 +120,8 @@ export const dataLogChannelSchema = z.strictObject({
   min: z.number(),
   max: z.number(),
   mean: z.number(),
+  /** What the channel measures; null when its name says nothing a tuner opens a log for. */
+  role: channelRoleSchema.nullable(),
 });
 export type DataLogChannel = z.infer<typeof dataLogChannelSchema>;
 

@@ -5,43 +5,12 @@
  * channel's name (camelCase, slashes and underscores split into words) and unit, first by the
  * logger's own words and then by a generic English vocabulary for loggers no rule knows.
  */
+import type { CHANNEL_ROLES, ROLE_FAMILIES } from "../../contracts/data-logs";
 import type { FormatId, LogChannel } from "./types";
 
-export type RoleId =
-  | "engineSpeed"
-  | "vehicleSpeed"
-  | "gear"
-  | "throttle"
-  | "pedal"
-  | "boost"
-  | "boostTarget"
-  | "timing"
-  | "knockCorrection"
-  | "mixture"
-  | "mixtureTarget"
-  | "fuelTrimShort"
-  | "fuelTrimLong"
-  | "intakeAirTemp"
-  | "coolantTemp"
-  | "oilTemp"
-  | "airMass"
-  | "load"
-  | "injectorDuty"
-  | "railPressure"
-  | "wastegateDuty"
-  | "ethanolContent";
+export type RoleId = (typeof CHANNEL_ROLES)[number];
 
-export type RoleFamily =
-  | "speed"
-  | "rotation"
-  | "pressure"
-  | "temperature"
-  | "mixture"
-  | "percent"
-  | "angle"
-  | "mass-flow"
-  | "count"
-  | "none";
+export type RoleFamily = (typeof ROLE_FAMILIES)[number];
 
 export interface ChannelRole {
   role: RoleId;

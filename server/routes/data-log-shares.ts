@@ -90,7 +90,7 @@ function registerSharedLogRoutes(plugin: FastifyInstance, ctx: AppContext) {
           rowCount: log.rowCount,
           durationSeconds: log.durationSeconds,
           startedAt: log.startedAt,
-          channels: channels.map(apiChannel),
+          channels: channels.map(apiChannel(log.format)),
         },
       };
       return resolved;

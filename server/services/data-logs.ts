@@ -13,6 +13,7 @@ import { rm } from "node:fs/promises";
 import { and, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type {
+  DataLogChannel,
   DataLogDetail,
   DataLogShare,
   DataLogSummary,
@@ -20,7 +21,8 @@ import type {
   dataLogPatchSchema,
   LogComputedDescriptor,
 } from "../../contracts/data-logs";
-import type { LogChannel } from "../../domain/logs";
+import type { FormatId, LogChannel } from "../../domain/logs";
+import { channelRole } from "../../domain/logs/roles";
 import type { AppContext } from "../context";
 import type { Db } from "../db/handle";
 import {
@@ -121,7 +123,13 @@ export const summaryOf = (row: LogRow): DataLogSummary => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-export const apiChannel = ({ id, name, unit, min, max, mean }: LogChannel) => ({ id, name, unit, min, max, mean });
+/** A stored channel as the API gives it, with the role its name and unit say (read by the log's format's own words first). */
+export const apiChannel =
+  (format: string) =>
+  (channel: LogChannel): DataLogChannel => {
+    const { id, name, unit, min, max, mean } = channel;
+    return { id, name, unit, min, max, mean, role: channelRole(channel, format as FormatId) };
+  };
 
 export const shareOf = (row: ShareRow): DataLogShare => ({
   id: row.id,
@@ -155,7 +163,7 @@ export async function dataLogDetail(db: Db, row: LogRow): Promise<DataLogDetail>
     ...summary,
     notes: row.notes,
     meta: row.meta,
-    channels: (row.channels as LogChannel[]).map(apiChannel),
+    channels: (row.channels as LogChannel[]).map(apiChannel(row.format)),
     warnings: row.warnings,
     dynoProfile,
   };

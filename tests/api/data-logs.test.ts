@@ -138,6 +138,24 @@ describe.each(bothDatabases)("data logs API on %s", (kind) => {
       }
     });
 
+    it("says what each channel measures, by the logger's words, and null where nothing a tuner opens a log for", () => {
+      const roles = (name: string) =>
+        Object.fromEntries(uploaded.get(name)!.channels.map((channel) => [channel.name, channel.role]));
+      // RomRaider with PLX gauges: a bar MAP sensor is boost as absolute pressure, the wideband in lambda.
+      expect(roles("romraider-semicolon-decimal-comma.csv")).toEqual({
+        "Timing Advance": { role: "timing", family: "angle" },
+        "PLX Engine Speed": { role: "engineSpeed", family: "rotation" },
+        "PLX Manifold Absolute Pressure": { role: "boost", family: "pressure", pressure: "absolute" },
+        "PLX O2 - Wideband": { role: "mixture", family: "mixture", mixture: "lambda" },
+      });
+      // ME7Logger's names: a correction per cylinder, the boost target in mbar absolute, a PID term with no role.
+      const me7 = roles("ecuxplot-me7l.csv");
+      expect(me7.IgnitionRetardCyl5).toEqual({ role: "knockCorrection", family: "angle", cylinder: 5 });
+      expect(me7.BoostPressureDesired).toEqual({ role: "boostTarget", family: "pressure", pressure: "absolute" });
+      expect(me7.SelectedGear).toEqual({ role: "gear", family: "count" });
+      expect(me7["BoostPID-I-Result"]).toBeNull();
+    });
+
     it("takes the real files of the other loggers, a binary MegaLogViewer log included, as the parser reads them", async () => {
       const more = path.resolve(repoRoot, "../shared/fixtures/more-logs");
       for (const name of readdirSync(more).sort()) {
@@ -433,6 +451,7 @@ describe.each(bothDatabases)("data logs API on %s", (kind) => {
       expect(resolved.statusCode).toBe(200);
       const body = resolved.json() as ResolvedDataLogShare;
       expect(body.log.channels.map((c) => c.id)).toEqual(chosen);
+      expect(body.log.channels.map((c) => c.role)).toEqual(log.channels.slice(0, 2).map((c) => c.role));
       expect(body.log).not.toHaveProperty("notes");
       const columns = await get(`/data-logs/shared/${created.token}/columns`);
       const parsed = deserializeColumns(new Uint8Array(columns.rawPayload), inflateRawSync);

@@ -8,7 +8,9 @@ import { defaultPanes } from "../../../../domain/logs/roles";
 
 export const MAX_PANES = 8;
 
-export interface ChartChannel extends DataLogChannel {
+export interface ChartChannel extends Omit<DataLogChannel, "role"> {
+  /** What a logged channel measures, as the API read it; a computed channel has none. */
+  role?: DataLogChannel["role"];
   /** The expression of a computed channel. */
   expression?: string;
 }
@@ -62,7 +64,7 @@ const FIRST_CHANNELS = 4;
  * channels' roles (engine speed and boost, timing, mixture, throttle), or else the file's first
  * channels, one pane each. The logger's `format` lets its own words count (JB4's bare "target").
  */
-export const openingPanes = (channels: readonly DataLogChannel[], format?: FormatId): string[][] =>
+export const openingPanes = (channels: readonly ChartChannel[], format?: FormatId): string[][] =>
   defaultPanes(channels, format)?.slice(0, MAX_PANES) ??
   channels.slice(0, FIRST_CHANNELS).map((channel) => [channel.id]);
 
