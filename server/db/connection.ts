@@ -100,10 +100,31 @@ async function openPostgres(
     db,
     kind: "postgres",
     url,
-    migrate: () => migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder }),
+    migrate: () => migrateUnderLock(pool),
     ping: () => ping(db),
     close: () => pool.end(),
   };
+}
+
+/**
+ * Every instance migrates as it starts, and several may start at once against one database: each
+ * would read the same applied list and run the same pending migrations, and all but one would
+ * fail. The migrations run on one session holding a PostgreSQL advisory lock, so the instances
+ * take turns, and those after the first find nothing left to apply. The lock is the session's:
+ * a process that dies holding it releases it with its connection.
+ */
+async function migrateUnderLock(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock(hashtext('portal migrations'))");
+    try {
+      await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+    } finally {
+      await client.query("select pg_advisory_unlock(hashtext('portal migrations'))");
+    }
+  } finally {
+    client.release();
+  }
 }
 
 async function ping(db: Db): Promise<boolean> {
