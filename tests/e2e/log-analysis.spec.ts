@@ -77,6 +77,13 @@ test("a tuner lists the RomRaider log's full-boost pulls, zooms to one, filters 
   await filter.fill("boost > 1");
   await filter.press("Enter");
   await expect(page.getByTestId("filter-error")).toContainText("Unknown variable 'boost' (at character 1)");
+  // A quick filter from the roles writes its condition in the log's own units (the PLX MAP sensor logs bar absolute).
+  await filter.fill("");
+  await page.getByRole("button", { name: "Quick filters" }).click();
+  await page.locator(".ant-dropdown:visible").getByRole("menuitem", { name: "In boost" }).click();
+  await expect(filter).toHaveValue("plx_manifold_absolute_pressure > 1.013");
+  await expect(page.getByTestId("filter-kept")).toHaveText(/^Filter keeps [\d,]+ of 4,235 samples$/);
+  await expect(page.getByTestId("filter-error")).toHaveCount(0);
   await filter.fill("plx_engine_speed > 4000");
   await filter.press("Enter");
   await expect(page.getByTestId("filter-kept")).toHaveText(/^Filter keeps [\d,]+ of 4,235 samples$/);

@@ -50,6 +50,7 @@ import { type LoadedLog, LogWorker, parkWorker, unparkWorker } from "./log-worke
 import type { PaneSeries } from "./pane-series";
 import { type PullChannels, pullChannels } from "./pull-channels";
 import { CursorReadout, ReadoutTable } from "./readout-table";
+import { roleFilters } from "./role-filters";
 import { SampleFilterInput } from "./sample-filter-input";
 import { useChartExport } from "./use-chart-export";
 import { type MarkerSource, useMarkers } from "./use-markers";
@@ -517,6 +518,7 @@ export const LogAnalysis = memo(function LogAnalysis({
   });
   const pullRoles = useMemo(() => pullChannels(channels, format), [channels, format]);
   const xyInitial = useMemo(() => xyDefaults(allChannels, format), [allChannels, format]);
+  const filterPresets = useMemo(() => roleFilters(channels, format), [channels, format]);
   const unitOf = useCallback((id: string) => allChannels[index.get(id) ?? -1]?.unit ?? "", [allChannels, index]);
   const conversionOf = useCallback((id: string) => conversionFor(unitOf(id), units), [unitOf, units]);
   const variables = useMemo(() => allChannels.map((channel) => variableOf(channel.id)), [allChannels]);
@@ -667,7 +669,12 @@ export const LogAnalysis = memo(function LogAnalysis({
               { value: "xy", label: "X–Y" },
             ]}
           />
-          <SampleFilterInput variables={variables} disabled={!loaded?.complete} apply={applyFilter} />
+          <SampleFilterInput
+            variables={variables}
+            disabled={!loaded?.complete}
+            apply={applyFilter}
+            presets={filterPresets}
+          />
         </Flex>
         <Text type="secondary" data-testid="visible-range">
           {loaded

@@ -1,7 +1,8 @@
-import { Alert, Button, Flex, Input, Space, Typography } from "antd";
+import { Alert, Button, Dropdown, Flex, Input, Space, Typography } from "antd";
 import { useState } from "react";
 import { validateExpression } from "../../../../domain/expression";
 import type { FilterResult } from "./log-worker-client";
+import { joinConditions, type RoleFilter } from "./role-filters";
 
 interface SampleFilterInputProps {
   /** Variable names of the log's channels (channel ids with "_" for "-"). */
@@ -10,13 +11,15 @@ interface SampleFilterInputProps {
   disabled?: boolean;
   /** Applies the condition to every sample (an empty one clears the filter). */
   apply: (condition: string) => Promise<FilterResult>;
+  /** Filters written from the channels' roles, offered as one-click conditions. */
+  presets?: readonly RoleFilter[];
 }
 
 /**
  * A condition in the computed channels' expression language (`rpm > 3000 && throttle > 90`) that
  * keeps the samples it holds for: the chart dims the others, X–Y and the statistics leave them out.
  */
-export function SampleFilterInput({ variables, disabled, apply }: SampleFilterInputProps) {
+export function SampleFilterInput({ variables, disabled, apply, presets = [] }: SampleFilterInputProps) {
   const [draft, setDraft] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [kept, setKept] = useState<{ kept: number; rows: number } | null>(null);
@@ -59,6 +62,24 @@ export function SampleFilterInput({ variables, disabled, apply }: SampleFilterIn
         <Button onClick={() => void run(draft)} disabled={disabled} loading={busy}>
           Filter
         </Button>
+        {/* A menu of fixed size in the row, not a row of its own: the page below keeps its place as the log's channels come in. */}
+        <Dropdown
+          disabled={disabled || presets.length === 0}
+          trigger={["click"]}
+          menu={{
+            items: presets.map((preset) => ({ key: preset.label, label: preset.label, title: preset.condition })),
+            onClick: ({ key }) => {
+              const preset = presets.find((candidate) => candidate.label === key);
+              if (!preset) return;
+              // Added to what the box holds, so quick filters combine ("Wide open throttle" and "In boost").
+              const next = joinConditions(draft, preset.condition);
+              setDraft(next);
+              void run(next);
+            },
+          }}
+        >
+          <Button aria-label="Quick filters">Quick</Button>
+        </Dropdown>
         <Button
           onClick={() => {
             setDraft("");
