@@ -564,7 +564,8 @@ export const LogAnalysis = memo(function LogAnalysis({
     [token.colorInfo, token.colorWarning],
   );
   const chartMarkers = useMemo(
-    () => markers.list.map((m) => ({ start: m.startSeconds, end: m.endSeconds, colour: markerColour(m) })),
+    () =>
+      markers.list.map((m) => ({ start: m.startSeconds, end: m.endSeconds, colour: markerColour(m), note: m.note })),
     [markers.list, markerColour],
   );
   const [picked, setPicked] = useState<{ time: number; at: number } | null>(null);

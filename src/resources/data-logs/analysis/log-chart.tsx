@@ -221,7 +221,13 @@ export function LogChart({
         latest.current.onCursor(left < 0 ? null : u.posToVal(left, "x"));
       },
       shade: (u) => shadeSpans(u, masked.current, token.colorBgContainer),
-      draw: (u) => drawMarkers(u, latest.current.markers ?? []),
+      // The notes on the first pane only: on every pane they would cover the lines of each.
+      draw: (u) =>
+        drawMarkers(
+          u,
+          latest.current.markers ?? [],
+          plots.current[0] === u ? { background: token.colorBgElevated } : undefined,
+        ),
     };
     // Every pane's place is kept at once; the panes are drawn into them one task each, the first too (a
     // pane is 20-30 ms on a phone: four in one task blocked input for over 100 ms as a log opened, and

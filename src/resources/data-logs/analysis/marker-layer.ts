@@ -1,7 +1,8 @@
 /**
  * Markers drawn on the chart's panes: a moment as a vertical line, a stretch as a band with its
- * edges. Drawn on each pane's canvas after its series (uPlot's draw hook), so a zoom or pan moves
- * them with the lines and a PNG of the canvases carries them.
+ * edges, and on the first pane each marker's note at the foot of its line, cut short where the next
+ * marker starts. Drawn on each pane's canvas after its series (uPlot's draw hook), so a zoom or pan
+ * moves them with the lines and a PNG of the canvases carries them.
  */
 import type uPlot from "uplot";
 
@@ -9,12 +10,21 @@ export interface ChartMarker {
   start: number;
   end: number | null;
   colour: string;
+  note: string;
 }
+
+/** Where the notes are written: one pane carries them, on a box of the pane's background. */
+export interface NoteStyle {
+  background: string;
+}
+
+/** A note's widest, in CSS pixels: a long one is cut short with an ellipsis. */
+const NOTE_MAX_WIDTH = 160;
 
 /** A band's fill over the lines: light enough to read them through it. */
 const BAND_ALPHA = 0.14;
 
-export function drawMarkers(u: uPlot, markers: readonly ChartMarker[]): void {
+export function drawMarkers(u: uPlot, markers: readonly ChartMarker[], notes?: NoteStyle): void {
   if (markers.length === 0) return;
   const { ctx, bbox } = u;
   const [min, max] = [u.scales.x.min ?? 0, u.scales.x.max ?? 0];
@@ -43,5 +53,45 @@ export function drawMarkers(u: uPlot, markers: readonly ChartMarker[]): void {
     ctx.globalAlpha = 1;
     edge(x1);
   }
+  if (notes) drawNotes(u, markers, notes);
   ctx.restore();
+}
+
+/** Each note at the foot of its marker's line, as wide as the room to the next marker allows. */
+function drawNotes(u: uPlot, markers: readonly ChartMarker[], style: NoteStyle): void {
+  const { ctx, bbox } = u;
+  const ratio = window.devicePixelRatio || 1;
+  const [min, max] = [u.scales.x.min ?? 0, u.scales.x.max ?? 0];
+  const shown = markers
+    .filter((marker) => marker.note && marker.start >= min && marker.start <= max)
+    .map((marker) => ({ marker, x: u.valToPos(marker.start, "x", true) }))
+    .sort((a, b) => a.x - b.x);
+  const pad = 3 * ratio;
+  const height = 16 * ratio;
+  ctx.font = `${11 * ratio}px sans-serif`;
+  ctx.textBaseline = "middle";
+  shown.forEach(({ marker, x }, k) => {
+    const next = shown[k + 1]?.x ?? bbox.left + bbox.width;
+    const room = Math.min(next - x - 2 * pad, NOTE_MAX_WIDTH * ratio, bbox.left + bbox.width - x - 2 * pad);
+    const text = fitted(ctx, marker.note, room - 2 * pad);
+    if (!text) return;
+    const width = ctx.measureText(text).width + 2 * pad;
+    const top = bbox.top + bbox.height - height - pad;
+    ctx.globalAlpha = 0.85;
+    ctx.fillStyle = style.background;
+    ctx.fillRect(x + pad, top, width, height);
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = marker.colour;
+    ctx.fillText(text, x + 2 * pad, top + height / 2);
+  });
+}
+
+/** The text, or its start with an ellipsis, within `width` canvas pixels; empty when not even a letter fits. */
+export function fitted(ctx: CanvasRenderingContext2D, text: string, width: number): string {
+  if (ctx.measureText(text).width <= width) return text;
+  for (let end = text.length - 1; end > 0; end--) {
+    const cut = `${text.slice(0, end).trimEnd()}…`;
+    if (ctx.measureText(cut).width <= width) return cut;
+  }
+  return "";
 }
