@@ -5,21 +5,16 @@
  * channel's name (camelCase, slashes and underscores split into words) and unit, first by the
  * logger's own words and then by a generic English vocabulary for loggers no rule knows.
  */
-import type { CHANNEL_ROLES, ROLE_FAMILIES } from "../../contracts/data-logs";
+import type { z } from "zod";
+import type { CHANNEL_ROLES, channelRoleSchema, ROLE_FAMILIES } from "../../contracts/data-logs";
 import type { FormatId, LogChannel } from "./types";
 
 export type RoleId = (typeof CHANNEL_ROLES)[number];
 
 export type RoleFamily = (typeof ROLE_FAMILIES)[number];
 
-export interface ChannelRole {
-  role: RoleId;
-  cylinder?: number;
-  bank?: number;
-  pressure?: "absolute" | "relative";
-  mixture?: "afr" | "lambda";
-  family: RoleFamily;
-}
+/** A channel's role as the API gives it (`contracts/data-logs.ts`): one shape on both sides. */
+export type ChannelRole = z.infer<typeof channelRoleSchema>;
 
 /** The unit family each role's values are in, so a display unit can be chosen per role. */
 export const ROLE_FAMILY: Record<RoleId, RoleFamily> = {

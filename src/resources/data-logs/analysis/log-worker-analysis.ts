@@ -155,10 +155,16 @@ export function rasterRows(
   return rows;
 }
 
+/** A stretch of an axis, lowest to highest. */
+export interface AxisRange {
+  min: number;
+  max: number;
+}
+
 /** A zoomed X–Y plot's box, in the channels' stored units: only the points inside it are plotted. */
 export interface XyBox {
-  x: { min: number; max: number };
-  y: { min: number; max: number };
+  x: AxisRange;
+  y: AxisRange;
 }
 
 export interface XyRequest {

@@ -3,6 +3,7 @@
  * sent (at most one per pixel), coloured along a ramp by a third channel, and the ramp's legend.
  */
 import { axisTicks, tickLabel } from "../../../lib/axis-ticks";
+import type { AxisRange } from "./log-worker-analysis";
 
 export interface XyPicture {
   x: Float32Array;
@@ -39,13 +40,11 @@ const shadeOf = (v: number, range: { min: number; max: number }) => {
   return span > 0 ? Math.min(SHADES - 1, Math.floor(((v - range.min) / span) * SHADES)) : 0;
 };
 
-type Range = { min: number; max: number };
-
 /**
  * Where a value lies on the plot (CSS pixels from the canvas's top left) and back. The worker's
  * pixel cells span the ranges exactly; a flat channel sits on the axis's middle.
  */
-export function xyScale(width: number, height: number, xRange: Range, yRange: Range) {
+export function xyScale(width: number, height: number, xRange: AxisRange, yRange: AxisRange) {
   const { left, right, top, bottom } = XY_MARGIN;
   const plotWidth = width - left - right;
   const plotHeight = height - top - bottom;

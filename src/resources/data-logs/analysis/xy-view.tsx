@@ -3,7 +3,7 @@ import { type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
 import { type Conversion, convert } from "../../../lib/log-units";
 import type { ChartChannel } from "./channels";
 import type { TimeRange } from "./log-chart";
-import type { XyBox, XyPoints } from "./log-worker-analysis";
+import type { AxisRange, XyBox, XyPoints } from "./log-worker-analysis";
 import { paintXy, XY_DOT, XY_MARGIN, type XyPicture, xyScale } from "./xy-canvas";
 
 export interface XyChoice {
@@ -22,8 +22,6 @@ interface XyZoom {
 /** Pointer travel under which a press is a click, not a box to zoom to. */
 const BOX_PIXELS = 4;
 
-type Range = { min: number; max: number };
-
 interface XyViewProps {
   channels: ChartChannel[];
   /** The first choice: engine speed on X when the log has it. */
@@ -41,12 +39,12 @@ interface XyViewProps {
 
 const converted = (values: Float32Array, conversion: Conversion) =>
   conversion.scale === 1 && conversion.offset === 0 ? values : values.map((v) => convert(v, conversion));
-const convertedRange = (range: Range, conversion: Conversion) => {
+const convertedRange = (range: AxisRange, conversion: Conversion) => {
   const [a, b] = [convert(range.min, conversion), convert(range.max, conversion)];
   return { min: Math.min(a, b), max: Math.max(a, b) };
 };
 /** A range in display units back in the channel's stored units (the conversions are linear). */
-const storedRange = (range: Range, conversion: Conversion): Range => {
+const storedRange = (range: AxisRange, conversion: Conversion): AxisRange => {
   const back = (v: number) => (v - conversion.offset) / conversion.scale;
   const [a, b] = [back(range.min), back(range.max)];
   return { min: Math.min(a, b), max: Math.max(a, b) };
@@ -61,7 +59,7 @@ export function XyView({ channels, initial, request, range, filterKey, height, c
   /** The box being dragged, in CSS pixels of the canvas. */
   const [drag, setDrag] = useState<{ x0: number; y0: number; x1: number; y1: number } | null>(null);
   /** The axes' ranges as last painted (display units): a dragged box is read against them. */
-  const painted = useRef<{ xRange: Range; yRange: Range } | null>(null);
+  const painted = useRef<{ xRange: AxisRange; yRange: AxisRange } | null>(null);
   /** The last answer, and whether it was for a box (the words under the plot follow the answer, not the wish). */
   const [points, setPoints] = useState<(XyPoints & { boxed: boolean }) | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -168,10 +166,9 @@ export function XyView({ channels, initial, request, range, filterKey, height, c
     if (!drag || !axes) return;
     if (Math.abs(drag.x1 - drag.x0) < BOX_PIXELS || Math.abs(drag.y1 - drag.y0) < BOX_PIXELS) return;
     const { xAt, yAt } = xyScale(width, height, axes.xRange, axes.yRange);
-    const [xa, xb] = [xAt(drag.x0), xAt(drag.x1)];
-    const [ya, yb] = [yAt(drag.y0), yAt(drag.y1)];
-    const x = storedRange({ min: Math.min(xa, xb), max: Math.max(xa, xb) }, conversionOf(choice.xId));
-    const y = storedRange({ min: Math.min(ya, yb), max: Math.max(ya, yb) }, conversionOf(choice.yId));
+    // storedRange puts each pair in order, whichever way the box was dragged.
+    const x = storedRange({ min: xAt(drag.x0), max: xAt(drag.x1) }, conversionOf(choice.xId));
+    const y = storedRange({ min: yAt(drag.y0), max: yAt(drag.y1) }, conversionOf(choice.yId));
     if (x.max > x.min && y.max > y.min) setZoom({ xId: choice.xId, yId: choice.yId, box: { x, y } });
   };
 
