@@ -3,7 +3,8 @@ import path from "node:path";
 import fastifyCookie from "@fastify/cookie";
 import fastifyHelmet from "@fastify/helmet";
 import fastifyMultipart from "@fastify/multipart";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { Redis } from "ioredis";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
 import { type Database, openDatabase } from "./db/connection";
@@ -55,6 +56,7 @@ import { defineBackgroundJobs } from "./services/background-jobs";
 import { BlobStore } from "./services/blobs";
 import { CatalogueCache } from "./services/firmware-support/cache";
 import { createIdentity, type Identity } from "./services/identity";
+import { inProcessBus, type LiveEventBus, postgresBus } from "./services/live-events";
 import { createMailService, emailNotifications } from "./services/mail";
 import { NotificationCenter } from "./services/notifications";
 import { sandboxProvider } from "./services/payments/sandbox";
@@ -109,6 +111,7 @@ async function createContext(app: FastifyInstance, config: Config, options: Buil
   const identity =
     options.identity ?? createIdentity({ projectId: config.projectId, emulatorHost: config.authEmulatorHost });
   const secrets = await SecretBox.load({ keyBase64: config.secretsKey, dataDir: config.dataDir });
+  const liveEvents = await openLiveEvents(database, app.log);
   const ctx: AppContext = {
     config,
     database,
@@ -125,7 +128,8 @@ async function createContext(app: FastifyInstance, config: Config, options: Buil
       pollingIntervalSeconds: config.queuePollSeconds,
       maintenanceIntervalSeconds: config.queueMaintenanceSeconds,
     }),
-    notifications: new NotificationCenter(database.db),
+    liveEvents,
+    notifications: new NotificationCenter(database.db, liveEvents),
     mail: createMailService({
       smtpUrl: config.smtpUrl,
       from: config.mailFrom,
@@ -134,9 +138,10 @@ async function createContext(app: FastifyInstance, config: Config, options: Buil
     }),
     catalogue: await CatalogueCache.open(database),
     secrets,
-    vehicleEvents: new VehicleEvents(),
-    tuningRequestEvents: new Topics(),
-    accountEvents: new Topics(),
+    vehicleEvents: new VehicleEvents(liveEvents),
+    tuningRequestEvents: new Topics(liveEvents, "tuning-request"),
+    accountEvents: new Topics(liveEvents, "account"),
+    redis: config.redisUrl ? openRedis(config.redisUrl, app.log) : null,
     payments: config.stripeSecretKey
       ? stripeProvider({
           secretKey: config.stripeSecretKey,
@@ -148,6 +153,32 @@ async function createContext(app: FastifyInstance, config: Config, options: Buil
     startedAt: new Date(),
   };
   return ctx;
+}
+
+/** Several instances may share PostgreSQL, so events travel through it; PGlite has one process. */
+async function openLiveEvents(database: Database, log: FastifyBaseLogger): Promise<LiveEventBus> {
+  if (database.kind !== "postgres" || !database.url) return inProcessBus(log);
+  const bus = postgresBus({ url: database.url, log });
+  await bus.ready;
+  return bus;
+}
+
+/**
+ * Short waits: a limited request asks Redis once, and a Redis that does not answer must cost it
+ * little (the limit is then skipped). An outage is logged when it starts and when it ends.
+ */
+function openRedis(url: string, log: FastifyBaseLogger): Redis {
+  const redis = new Redis(url, { connectTimeout: 1_000, commandTimeout: 500, maxRetriesPerRequest: 1 });
+  let down = false;
+  redis.on("error", (error) => {
+    if (!down) log.warn({ err: error }, "redis unreachable: rate limits are not counted until it answers");
+    down = true;
+  });
+  redis.on("ready", () => {
+    if (down) log.info("redis answers again: rate limits are counted");
+    down = false;
+  });
+  return redis;
 }
 
 /**
@@ -240,6 +271,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.log.info({ ms: Date.now() - stopping }, "job queue stopped");
     await ctx.mail.idle();
     ctx.mail.close();
+    await ctx.liveEvents.close();
+    await ctx.redis?.quit().catch(() => ctx.redis?.disconnect());
     if (!options.database) await database.close();
     if (!options.identity) await identity.close();
   });

@@ -11,6 +11,13 @@ export interface Config {
   dataDir: string;
   /** Unset: embedded PGlite under dataDir. Set: that PostgreSQL server. */
   databaseUrl?: string;
+  /**
+   * Redis (REDIS_URL, e.g. redis://127.0.0.1:6379): rate limits counted there, shared by every
+   * instance. Unset: each instance counts its own.
+   */
+  redisUrl?: string;
+  /** Prefix of every key the portal writes to Redis (REDIS_KEY_PREFIX), for portals sharing one. */
+  redisKeyPrefix: string;
   projectId: string;
   /** host:port of the Firebase Auth emulator, or undefined for the real service. */
   authEmulatorHost?: string;
@@ -121,6 +128,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port: intFrom(env.PORT, 8080, "PORT"),
     dataDir: path.resolve(env.DATA_DIR ?? ".data"),
     databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? "portal:",
     projectId: env.FIREBASE_PROJECT_ID ?? env.GCLOUD_PROJECT ?? DEFAULT_PROJECT_ID,
     authEmulatorHost: env.FIREBASE_AUTH_EMULATOR_HOST || undefined,
     webApiKey: env.FIREBASE_WEB_API_KEY ?? "demo-api-key",

@@ -1,9 +1,11 @@
+import type { Redis } from "ioredis";
 import type { AccountStreamEvent } from "../contracts/account";
 import type { Config } from "./config";
 import type { Database, Db } from "./db/connection";
 import type { BlobStore } from "./services/blobs";
 import type { CatalogueCache } from "./services/firmware-support/cache";
 import type { Identity } from "./services/identity";
+import type { LiveEventBus } from "./services/live-events";
 import type { MailService } from "./services/mail/service";
 import type { NotificationCenter } from "./services/notifications";
 import type { PaymentProvider } from "./services/payments/provider";
@@ -26,6 +28,8 @@ export interface AppContext {
   users: UserMirror;
   /** Background jobs on the queue (pg-boss on the app's database): services/queue.ts, kinds in services/background-jobs.ts. */
   jobs: JobQueue;
+  /** Carries published events to every instance's streams: NOTIFY on PostgreSQL, in process on PGlite. */
+  liveEvents: LiveEventBus;
   notifications: NotificationCenter;
   /** Email: `send` hands a composed message (services/mail/messages.ts) to the SMTP server. */
   mail: MailService;
@@ -39,6 +43,8 @@ export interface AppContext {
   tuningRequestEvents: Topics<{ type: "changed" }>;
   /** A user's account changes (role, disabled, signed out everywhere), for their own account stream. */
   accountEvents: Topics<AccountStreamEvent>;
+  /** Redis when REDIS_URL is set: rate limits shared by every instance (server/http/rate-limits.ts). */
+  redis: Redis | null;
   /** The card payment provider: Stripe with a key, else the local sandbox. */
   payments: (PaymentProvider & { readonly kind: "stripe" }) | SandboxProvider;
   startedAt: Date;

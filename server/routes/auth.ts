@@ -16,6 +16,7 @@ import { apiRoutes } from "../../contracts/api-paths";
 import type { AppContext } from "../context";
 import { forbidden, notFound, unauthorized } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
+import { rateLimitOptions } from "../http/rate-limits";
 import type { ZodTypeProvider } from "../http/zod";
 import { accountOf, saveAccountPatch, updateIdentityUser, userRecord } from "../services/accounts";
 import { isCredentialError } from "../services/identity";
@@ -28,7 +29,7 @@ const EMAIL_LINK_LIMIT = { max: 5, timeWindow: "10 minutes" };
 export async function authRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   registerAccountRoutes(plugin, ctx);
   // Asked without signing in: bounded per client address, so nobody sends a flood of email through us.
-  await plugin.register(fastifyRateLimit, { global: false });
+  await plugin.register(fastifyRateLimit, rateLimitOptions(ctx));
   registerAccountEmailRoutes(plugin, ctx);
   registerEmailLinkRoutes(plugin, ctx);
 }

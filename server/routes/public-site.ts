@@ -13,6 +13,7 @@ import {
 import type { AppContext } from "../context";
 import { contactRequests, demoRequests } from "../db/schema";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
+import { rateLimitOptions } from "../http/rate-limits";
 import type { ZodTypeProvider } from "../http/zod";
 import {
   contactRequestPage,
@@ -59,7 +60,7 @@ const demoList: ListSpec = {
 export async function publicSiteRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   // Registered inside this plugin with global: false, so only the routes below that ask for a limit have one.
-  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyRateLimit, rateLimitOptions(ctx));
 
   app.post(
     "/contact-requests",

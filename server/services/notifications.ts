@@ -1,9 +1,8 @@
 /**
  * Notifications are written in the transaction of the change they report, so
- * a rolled-back change tells nobody, and published in process once that
- * transaction has committed, so a listener never hears of a row it cannot read
- * yet. One process serves the portal; a second one would need the database to
- * carry the publish (LISTEN/NOTIFY) instead of this fan-out.
+ * a rolled-back change tells nobody, and published once that transaction has
+ * committed, so a listener never hears of a row it cannot read
+ * yet; the live-event bus carries them to every instance's streams (services/live-events.ts).
  */
 import { and, count, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Notification, NotificationKind } from "../../contracts/notifications";
@@ -12,6 +11,7 @@ import { notifications } from "../db/schema";
 import { auditChangeTo } from "./audit";
 import { notFound } from "./errors";
 import type { VerifiedCaller } from "./identity";
+import type { LiveEventBus } from "./live-events";
 import { Topics } from "./topics";
 
 export interface NotificationInput {
@@ -42,11 +42,16 @@ export const notificationToApi = (row: typeof notifications.$inferSelect): Notif
 
 export class NotificationCenter {
   /** Each recipient's open streams. */
-  private readonly streams = new Topics<NotificationEvent>();
+  private readonly streams: Topics<NotificationEvent>;
   /** Told of each committed batch (the email copies, services/mail); must not throw. */
   private readonly recordedListeners: Array<(recorded: Notification[]) => void> = [];
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    bus: LiveEventBus,
+  ) {
+    this.streams = new Topics(bus, "notifications");
+  }
 
   /**
    * Runs `work` in one transaction; what it records with `notify` is stored

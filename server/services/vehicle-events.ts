@@ -2,9 +2,10 @@
  * What a vehicle's event stream carries (`GET /user-vehicles/{id}/listen`): its
  * flash sessions as they start, change and end, each step the app reports, and
  * each pre-flight the app runs (passed, or refused naming the check).
- * Published in process after the change committed (services/topics.ts).
+ * Published after the change committed, to every instance (services/topics.ts).
  */
 import type { FlashLog, FlashLogStep, PreflightEvent } from "../../contracts/flash-logs";
+import type { LiveEventBus } from "./live-events";
 import { Topics } from "./topics";
 
 export type VehicleEvent =
@@ -14,4 +15,8 @@ export type VehicleEvent =
   /** An order for the car was paid, refunded or ended: its licences may have changed. */
   | { type: "order"; order: { id: string; status: string; tuneFileId: string | null } };
 /** A vehicle's events, keyed by the vehicle's id. */
-export class VehicleEvents extends Topics<VehicleEvent> {}
+export class VehicleEvents extends Topics<VehicleEvent> {
+  constructor(bus: LiveEventBus) {
+    super(bus, "vehicle");
+  }
+}

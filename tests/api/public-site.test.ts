@@ -21,14 +21,9 @@ import {
   type TestUser,
 } from "./support/harness";
 import { multipart } from "./support/multipart";
+import { contactMessage } from "./support/public-site-forms";
 
-const contact = {
-  name: "Sam Driver",
-  email: "sam@example.test",
-  topic: "vehicle-support",
-  vehicle: "Golf R Mk7 2016",
-  message: "Is the MQB Simos 18 supported?",
-};
+const contact = contactMessage;
 const demo = {
   name: "Alex Tuner",
   email: "alex@shop.example.test",

@@ -8,6 +8,7 @@ export * from "./firmware-support";
 export * from "./flash-logs";
 export * from "./format-requests";
 export * from "./jobs";
+export * from "./live-events";
 export * from "./notifications";
 export * from "./payments";
 export * from "./profile-change-requests";

@@ -22,6 +22,8 @@ export const bothDatabases = ["pglite", "postgres"] as const satisfies readonly 
 export interface TestApp {
   app: FastifyInstance;
   kind: DatabaseKind;
+  /** PostgreSQL only: its database, for a second instance on the same one (`startTestApp`'s `sharing`). */
+  databaseUrl?: string;
   emulatorHost: string;
   projectId: string;
   close(): Promise<void>;
@@ -29,12 +31,23 @@ export interface TestApp {
 
 /**
  * The real server (buildApp) on a fresh database of the given kind, with identity from the Auth
- * emulator. Routes may still be added by the test before the first inject.
+ * emulator. Routes may still be added by the test before the first inject. With `sharing`, a
+ * second instance on that app's PostgreSQL database (its own data folder), as production runs
+ * several; the database is dropped by the app that made it.
  */
-export async function startTestApp(kind: DatabaseKind, env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  kind: DatabaseKind,
+  env: Record<string, string> = {},
+  { sharing }: { sharing?: TestApp } = {},
+): Promise<TestApp> {
   const emulatorHost = inject("emulatorHost");
   const projectId = inject("projectId");
-  const postgres = kind === "postgres" ? await createPostgresDatabase(inject("postgresTemplate")) : null;
+  if (sharing && !sharing.databaseUrl) throw new Error("only an app on PostgreSQL can share its database");
+  const postgres = sharing?.databaseUrl
+    ? { url: sharing.databaseUrl, drop: async () => {} }
+    : kind === "postgres"
+      ? await createPostgresDatabase(inject("postgresTemplate"))
+      : null;
   const config = loadConfig({
     NODE_ENV: "test",
     FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
@@ -56,6 +69,7 @@ export async function startTestApp(kind: DatabaseKind, env: Record<string, strin
   return {
     app,
     kind,
+    databaseUrl: postgres?.url,
     emulatorHost,
     projectId,
     async close() {

@@ -11,6 +11,7 @@ describe("the configuration app info shows", () => {
     STRIPE_SECRET_KEY: "sk_test_stripe-Secret-4",
     STRIPE_WEBHOOK_SECRET: "whsec_webhook-Secret-5",
     STRIPE_PUBLISHABLE_KEY: "pk_test_publishable",
+    REDIS_URL: "redis://:redis-Secret-6@cache.internal:6379/2",
   };
   const shown = maskedConfiguration(loadConfig({ NODE_ENV: "test", ...secrets }));
   const valueFor = (key: string) => shown.find((entry) => entry.key === key);
@@ -24,6 +25,7 @@ describe("the configuration app info shows", () => {
       secrets.SECRETS_KEY,
       "stripe-Secret-4",
       "webhook-Secret-5",
+      "redis-Secret-6",
     ])
       expect(text).not.toContain(secret);
   });
