@@ -6,6 +6,8 @@ import { demoUsers } from "./pages/login-page";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const FIXTURE = path.resolve(repoRoot, "../shared/fixtures/logs/romraider-semicolon-decimal-comma.csv");
+/** The demo customer's own log of the demo car (server/seed/flashing.ts): one pull from 2,000 to 6,500 rpm. */
+const DEMO_PULL = "3rd gear pull after the tune";
 
 /** The visible range's first and last second, as the page prints them. */
 async function shownRange(view: LogView): Promise<[number, number]> {
@@ -27,6 +29,16 @@ function colouredPixels(page: Page): Promise<number> {
   });
 }
 
+/** The demo customer uploads the RomRaider log, which opens charted. */
+async function openRomRaiderLog(page: Page): Promise<LogView> {
+  const list = new DataLogsPage(page);
+  await list.openAs(demoUsers.customer);
+  await list.upload(FIXTURE);
+  const view = new LogView(page);
+  await view.waitForChart();
+  return view;
+}
+
 const pointsDrawn = async (page: Page) => {
   const text = (await page.getByTestId("xy-count").textContent()) ?? "";
   const match = /([\d,]+) samples(?: in the box)?, ([\d,]+) points drawn/.exec(text);
@@ -36,11 +48,7 @@ const pointsDrawn = async (page: Page) => {
 test("a tuner lists the RomRaider log's full-boost pulls, zooms to one, filters its samples and plots boost against engine speed coloured by lambda", async ({
   page,
 }) => {
-  const list = new DataLogsPage(page);
-  await list.openAs(demoUsers.customer);
-  await list.upload(FIXTURE);
-  const view = new LogView(page);
-  await view.waitForChart();
+  const view = await openRomRaiderLog(page);
 
   // Without a pedal or throttle channel, rpm rises are pulls; a peak boost of 1.5 bar keeps the five full-boost runs.
   const zoomButtons = page.getByRole("button", { name: /^Zoom to pull \d+$/ });
@@ -130,4 +138,46 @@ test("a tuner lists the RomRaider log's full-boost pulls, zooms to one, filters 
   await page.getByRole("button", { name: "Show every point" }).click();
   await expect(page.getByTestId("xy-count")).not.toContainText("in the box");
   await expect.poll(async () => (await pointsDrawn(page))[0]).toBe(whole);
+});
+
+test("a tuner overlays the demo car's pull on the RomRaider log, from the starts and then aligned at a pull, and the comparison survives a reload", async ({
+  page,
+}) => {
+  const view = await openRomRaiderLog(page);
+
+  const drawer = page.locator(".ant-drawer").filter({ hasText: "Compare logs" });
+  await page.getByRole("button", { name: "Compare" }).click();
+  await drawer.getByRole("combobox", { name: "Logs to compare" }).click();
+  await page.locator(".ant-select-item-option").filter({ hasText: DEMO_PULL }).click();
+  // Engine speed by role (RomRaider's "PLX Engine Speed", the demo's "Engine speed"); RomRaider's pressure is
+  // absolute and the demo's boost relative, so those are not matched.
+  await expect(drawer).toContainText("1 of its channels match this log's.");
+  await drawer.getByRole("button", { name: "Close" }).click();
+  await expect(page).toHaveURL(/[?&]compare=[0-9a-f-]{36}/);
+  await expect(page.getByRole("button", { name: "Compare (1)" })).toBeVisible();
+
+  // Each line names its log; the axis keeps naming the channel.
+  const legend = view.legend(0);
+  await expect(legend).toContainText(/romraider[^·]*· PLX Engine Speed/i);
+  await expect(legend).toContainText(`${DEMO_PULL} · Engine speed`);
+  expect((await view.paneTitles())[0]).toMatch(/^PLX Engine Speed \(rpm\)/);
+
+  // Aligned at a pull: RomRaider's fifth pull (chosen in the pull list) and the demo log's only one start together.
+  await page.getByRole("spinbutton", { name: "Peak boost at least (bar)" }).fill("1.5");
+  await page.getByRole("button", { name: "Zoom to pull 5" }).click();
+  await page.getByRole("button", { name: "Compare (1)" }).click();
+  await drawer.getByText("At a pull's start").click();
+  await expect(drawer).toContainText("This log's chosen pull, at 460.0 s");
+  await expect(drawer.getByRole("combobox", { name: `Pull of ${DEMO_PULL}` })).toBeEnabled();
+  await expect(drawer).toContainText(/Shifted \+4[56]\d\.\d\d s/);
+  await expect(page).toHaveURL(/[?&]align=pull/);
+  await drawer.getByRole("button", { name: "Close" }).click();
+  // Over the chosen pull, the demo car's engine speed is read under the cursor too.
+  await view.hover(0.5);
+  await expect(legend.getByRole("row").filter({ hasText: DEMO_PULL })).toContainText(/\d[\d,.]* rpm/);
+
+  await page.reload();
+  await view.waitForChart();
+  await expect(view.legend(0)).toContainText(`${DEMO_PULL} · Engine speed`);
+  await expect(page.getByRole("button", { name: "Compare (1)" })).toBeVisible();
 });

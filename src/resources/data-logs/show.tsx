@@ -1,13 +1,13 @@
 import { ShareAltOutlined } from "@ant-design/icons";
-import { useCustom, useOne, useUpdate } from "@refinedev/core";
+import { useCustom, useList, useOne, useUpdate } from "@refinedev/core";
 import { Alert, Button, Flex, theme } from "antd";
 import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useState } from "react";
 import { useParams } from "react-router";
 import { apiRoutes } from "../../../contracts/api-paths";
-import type { DataLogDetail, DynoProfile, LogComputedDescriptor } from "../../../contracts/data-logs";
+import type { DataLogDetail, DataLogSummary, DynoProfile, LogComputedDescriptor } from "../../../contracts/data-logs";
 import { SlimHeader, SlimTitle } from "../../components/layouts/slim-header";
 import { useRecordMissing } from "../../components/record-not-found";
-import { useColumnsFetcher, usePanesParam } from "./analysis/hooks";
+import { useColumnsFetcher, useColumnsFetchers, useCompareParam, usePanesParam } from "./analysis/hooks";
 import { LogAnalysis } from "./analysis/log-analysis";
 import { useLogVehicles } from "./vehicles";
 
@@ -63,6 +63,25 @@ export function DataLogsShow() {
 
   const markerSource = useMemo(() => ({ logId: id }), [id]);
 
+  // The other logs the user can read, newest first, to overlay on this one.
+  const [compareState, setCompareState] = useCompareParam();
+  const { result: others } = useList<DataLogSummary>({
+    resource: "data-logs",
+    sorters: [{ field: "createdAt", order: "desc" }],
+    pagination: { pageSize: 100 },
+    errorNotification: false,
+  });
+  const fetchFor = useColumnsFetchers(apiRoutes.dataLogs.columns);
+  const compare = useMemo(
+    () => ({
+      candidates: (others?.data ?? []).filter((other) => other.id !== id).map(({ id, title }) => ({ id, title })),
+      fetchFor,
+      state: compareState,
+      onState: setCompareState,
+    }),
+    [others?.data, id, fetchFor, compareState, setCompareState],
+  );
+
   const missing = useRecordMissing(query.error);
   if (missing) return null;
   const charted = (panesParam ?? "").split(/[;,]/).filter(Boolean);
@@ -90,6 +109,7 @@ export function DataLogsShow() {
             descriptors={deferredDescriptors}
             markers={markerSource}
             title={log?.title}
+            compare={compare}
           />
         )}
       </Flex>

@@ -2,7 +2,7 @@
  * The analysis view of one log, shared by the owner's page and the signed-out share page: the
  * columns go to a worker, and the page only ever holds the points of the current view.
  */
-import { DownloadOutlined, FunctionOutlined, ThunderboltOutlined } from "@ant-design/icons";
+import { DiffOutlined, DownloadOutlined, FunctionOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import {
   Alert,
   Button,
@@ -32,6 +32,7 @@ import {
 import type { DataLogMarker } from "../../../../contracts/data-log-markers";
 import type { DataLogChannel, DynoProfile, LogComputedDescriptor } from "../../../../contracts/data-logs";
 import type { FormatId } from "../../../../domain/logs";
+import { comparedUnit } from "../../../../domain/logs/compare";
 import type { Pull, PullThresholds } from "../../../../domain/logs/pulls";
 import { useScreens } from "../../../components/layouts/snapshot-screen";
 import { useViewportHeight } from "../../../components/layouts/viewport-height";
@@ -42,6 +43,7 @@ import type { DynoPull } from "../../../lib/dyno";
 import { conversionFor, DEFAULT_DISPLAY_UNITS, DISPLAY_UNITS, type DisplayUnits } from "../../../lib/log-units";
 import { ChannelPicker } from "./channel-picker";
 import { type ChartChannel, colourOf, formatPanes, MAX_PANES, openingPanes, parsePanes, variableOf } from "./channels";
+import type { CompareCandidate } from "./compare-panel";
 import { ComputedChannels, type ComputedDefinition } from "./computed-channels";
 import { type CursorGrid, readGrid } from "./cursor-grid";
 import type { DynoRequest } from "./dyno-panel";
@@ -53,6 +55,7 @@ import { CursorReadout, ReadoutTable } from "./readout-table";
 import { roleFilters } from "./role-filters";
 import { SampleFilterInput } from "./sample-filter-input";
 import { useChartExport } from "./use-chart-export";
+import { type Alignment, type ComparedLog, useComparedLogs } from "./use-compared-logs";
 import { type MarkerSource, useMarkers } from "./use-markers";
 import { xyDefaults } from "./xy-defaults";
 import { type XyChoice, XyView } from "./xy-view";
@@ -64,6 +67,39 @@ const DynoPanel = lazy(() => import("./dyno-panel").then((module) => ({ default:
 // has drawn: in the first load their code delayed the log's first paint.
 const PullList = lazy(() => import("./pull-list").then((module) => ({ default: module.PullList })));
 const MarkerPanel = lazy(() => import("./marker-panel").then((module) => ({ default: module.MarkerPanel })));
+const ComparePanel = lazy(() => import("./compare-panel").then((module) => ({ default: module.ComparePanel })));
+
+/** The owner's page: the other logs that may be overlaid on this one, and the comparison the URL keeps. */
+export interface CompareSource {
+  candidates: CompareCandidate[];
+  fetchFor: (id: string) => () => Promise<Blob>;
+  state: { ids: string[]; align: Alignment };
+  onState: (next: { ids: string[]; align: Alignment }) => void;
+}
+
+/** Where a compared log's channel's points are kept among the view's. */
+const comparedKey = (logId: string, channelId: string) => `${logId}\u0000${channelId}`;
+
+/** The compared logs' views of the same range, on this log's time axis (each shifted by its offset). */
+async function comparedViews(
+  logs: readonly ComparedLog[],
+  wish: { t0: number; t1: number; pixels: number; ids: string[] },
+): Promise<Array<[string, SeriesPoints]>> {
+  const answers = await Promise.all(
+    logs.map(async (log) => {
+      const ids = [...new Set(wish.ids.flatMap((id) => log.matches.get(id) ?? []))];
+      if (log.status !== "ready" || ids.length === 0) return [];
+      const view = await log.worker.view({ ...wish, t0: wish.t0 - log.offset, t1: wish.t1 - log.offset, ids });
+      return view.ids.map((id, i): [string, SeriesPoints] => {
+        const { time, values } = view.series[i];
+        const shifted = new Float64Array(time.length);
+        for (let k = 0; k < time.length; k++) shifted[k] = time[k] + log.offset;
+        return [comparedKey(log.id, id), { time: shifted, values }];
+      });
+    }),
+  );
+  return answers.flat();
+}
 
 export interface LogAnalysisProps {
   /**
@@ -85,11 +121,15 @@ export interface LogAnalysisProps {
   markers?: MarkerSource;
   /** The log's title: the exported files are named after it. */
   title?: string;
+  /** Other logs to overlay on this one (the owner's page). */
+  compare?: CompareSource;
 }
 
 /** Panes kept for the chart while the header is read, when the URL names none. */
 const DEFAULT_CHANNELS = 4;
 const NO_DESCRIPTORS: LogComputedDescriptor[] = [];
+const NO_IDS: string[] = [];
+const NO_FETCH = () => async () => new Blob();
 /** The first request: the columnar form's preamble and JSON header fit in this for logs of a few hundred channels. */
 const HEAD_BYTES = 64 * 1024;
 const OVERVIEW_PIXELS = 1200;
@@ -102,7 +142,7 @@ function clampRange([t0, t1]: TimeRange, duration: number, minSpan: number): Tim
   return [start, start + span];
 }
 
-type Panel = "dyno" | "computed";
+type Panel = "dyno" | "computed" | "compare";
 
 const SHORTCUTS = "← → pan · + − zoom · wheel zoom, shift+wheel pan · drag to zoom · 0 or Esc reset · o overlay/stack";
 
@@ -121,6 +161,7 @@ export const LogAnalysis = memo(function LogAnalysis({
   toolbar,
   markers: markerSource,
   title = "data-log",
+  compare,
 }: LogAnalysisProps) {
   const { token } = theme.useToken();
   const worker = useRef<LogWorker | null>(null);
@@ -274,6 +315,8 @@ export const LogAnalysis = memo(function LogAnalysis({
     })().catch((error: Error) => !log.terminated && setFailure(error.message));
   }, [fetchColumns]);
 
+  /** The logs overlaid on this one, for views asked between renders. */
+  const comparedRef = useRef<ComparedLog[]>([]);
   // One view request in flight at a time; a newer wish replaces any that waits (wheel bursts).
   const inFlight = useRef(false);
   const wanted = useRef<{ t0: number; t1: number; pixels: number; ids: string[] } | null>(null);
@@ -283,10 +326,12 @@ export const LogAnalysis = memo(function LogAnalysis({
     if (inFlight.current || !next || !log) return;
     wanted.current = null;
     inFlight.current = true;
-    log
-      .view(next)
-      .then((result) => {
-        const points = new Map(result.ids.map((id, i) => [id, result.series[i]]));
+    Promise.all([log.view(next), comparedViews(comparedRef.current, next).catch(() => [])])
+      .then(([result, others]) => {
+        const points = new Map([
+          ...result.ids.map((id, i): [string, SeriesPoints] => [id, result.series[i]]),
+          ...others,
+        ]);
         grid.current = result.grid;
         masked.current = result.masked;
         chart.current?.setMasked(result.masked);
@@ -517,6 +562,38 @@ export const LogAnalysis = memo(function LogAnalysis({
     moveTo([pull.startTime - margin, pull.endTime + margin]);
   });
   const pullRoles = useMemo(() => pullChannels(channels, format), [channels, format]);
+
+  // Compared logs aligned at a pull meet this log's chosen pull, else its first with the default thresholds.
+  const comparing = (compare?.state.ids.length ?? 0) > 0;
+  const alignAtPull = comparing && compare?.state.align === "pull";
+  const [basePulls, setBasePulls] = useState<Pull[]>([]);
+  useEffect(() => {
+    if (!alignAtPull || !loaded?.complete || !pullRoles) return;
+    analysisWorker()
+      .pulls({ channels: pullRoles, thresholds: {} })
+      .then(setBasePulls, () => setBasePulls([]));
+  }, [alignAtPull, loaded?.complete, pullRoles]);
+  const basePull = chosenPull ?? basePulls[0] ?? null;
+  const candidateTitles = useMemo(
+    () => new Map((compare?.candidates ?? []).map((candidate) => [candidate.id, candidate.title])),
+    [compare?.candidates],
+  );
+  const titleOf = useCallback((id: string) => candidateTitles.get(id) ?? "Compared log", [candidateTitles]);
+  const baseSide = useMemo(() => ({ channels, format }), [channels, format]);
+  const { compared, choosePull } = useComparedLogs({
+    ids: compare?.state.ids ?? NO_IDS,
+    titleOf,
+    fetchFor: compare?.fetchFor ?? NO_FETCH,
+    base: baseSide,
+    align: compare?.state.align ?? "time",
+    basePull,
+  });
+  comparedRef.current = compared;
+  // A compared log that came, went or moved: the view is asked again.
+  const comparedShape = compared.map((log) => `${log.id}:${log.status}:${log.offset}`).join();
+  useEffect(() => {
+    if (comparedShape !== undefined) askView();
+  }, [comparedShape, askView]);
   const xyInitial = useMemo(() => xyDefaults(allChannels, format), [allChannels, format]);
   const filterPresets = useMemo(() => roleFilters(channels, format), [channels, format]);
   const unitOf = useCallback((id: string) => allChannels[index.get(id) ?? -1]?.unit ?? "", [allChannels, index]);
@@ -525,14 +602,35 @@ export const LogAnalysis = memo(function LogAnalysis({
 
   const seriesFor = useCallback(
     (points: Map<string, SeriesPoints>): PaneSeries[][] =>
-      panes.map((pane) =>
-        pane.map((id) => {
+      panes.map((pane) => [
+        ...pane.map((id) => {
           const channel = allChannels[index.get(id)!];
           const conversion = conversionFor(channel.unit, units);
-          return { id, label: channel.name, colour: colour(id), conversion, points: points.get(id) };
+          // Beside other logs, each line says whose it is.
+          const label = compared.length ? `${title} · ${channel.name}` : channel.name;
+          return { id, label, channelName: channel.name, colour: colour(id), conversion, points: points.get(id) };
         }),
-      ),
-    [panes, allChannels, index, units, colour],
+        // Each compared log's matching channels, in this channel's colour and the log's line style.
+        ...compared.flatMap((log) =>
+          pane.flatMap((id): PaneSeries[] => {
+            const theirs = log.channels.find((channel) => channel.id === log.matches.get(id));
+            if (!theirs) return [];
+            const key = comparedKey(log.id, theirs.id);
+            return [
+              {
+                id: key,
+                label: `${log.title} · ${theirs.name}`,
+                channelName: theirs.name,
+                colour: colour(id),
+                dash: log.dash,
+                conversion: conversionFor(comparedUnit(allChannels[index.get(id)!], format, theirs), units),
+                points: points.get(key),
+              },
+            ];
+          }),
+        ),
+      ]),
+    [panes, allChannels, index, units, colour, compared, title, format],
   );
   // For views that come between renders.
   const seriesOf = useRef(seriesFor);
@@ -648,6 +746,7 @@ export const LogAnalysis = memo(function LogAnalysis({
           onUnits={setUnits}
           onPanel={readOnly ? undefined : setPanel}
           hasDyno={Boolean(dyno)}
+          compared={compare ? compared.length : undefined}
           extra={
             <>
               {toolbar}
@@ -779,6 +878,23 @@ export const LogAnalysis = memo(function LogAnalysis({
         runDyno={runDyno}
         chosenPull={chosenPull}
       />
+      {compare && (
+        <Drawer title="Compare logs" open={panel === "compare"} onClose={closePanel} width={480}>
+          {panel === "compare" && (
+            <Suspense fallback={<Spin aria-label="Loading the comparison" />}>
+              <ComparePanel
+                candidates={compare.candidates}
+                ids={compare.state.ids}
+                align={compare.state.align}
+                onChange={compare.onState}
+                compared={compared}
+                onPull={choosePull}
+                basePull={basePull && { pull: basePull, chosen: basePull === chosenPull }}
+              />
+            </Suspense>
+          )}
+        </Drawer>
+      )}
     </Flex>
   );
 });
@@ -794,6 +910,8 @@ interface ViewToolbarProps {
   /** Absent in read-only views. */
   onPanel?: (panel: Panel) => void;
   hasDyno: boolean;
+  /** How many logs are overlaid; absent where logs cannot be compared. */
+  compared?: number;
   extra?: ReactNode;
 }
 
@@ -808,6 +926,7 @@ const ViewToolbar = memo(function ViewToolbar({
   onUnits,
   onPanel,
   hasDyno,
+  compared,
   extra,
 }: ViewToolbarProps) {
   return (
@@ -853,6 +972,11 @@ const ViewToolbar = memo(function ViewToolbar({
           {hasDyno && (
             <Button icon={<ThunderboltOutlined />} onClick={() => onPanel("dyno")}>
               Virtual dyno
+            </Button>
+          )}
+          {compared !== undefined && (
+            <Button icon={<DiffOutlined />} onClick={() => onPanel("compare")}>
+              {compared ? `Compare (${compared})` : "Compare"}
             </Button>
           )}
         </>

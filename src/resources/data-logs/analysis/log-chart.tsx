@@ -116,6 +116,7 @@ function paneOptions(
           v === null || v === undefined ? "–" : `${readingText(v)}${s.conversion.unit ? ` ${s.conversion.unit}` : ""}`,
         stroke: s.colour,
         width: 1,
+        ...(s.dash && { dash: s.dash }),
         scale: scaleOf(s.conversion.unit),
         spanGaps: false,
       })),
@@ -175,7 +176,7 @@ export function LogChart({
   latest.current = { getRange, onRange, onCursor, markers, onPick };
   // Panes are rebuilt when their series or units change, not when their points do.
   const shape = useMemo(
-    () => JSON.stringify(panes.map((pane) => pane.map((s) => [s.id, s.colour, s.conversion.unit]))),
+    () => JSON.stringify(panes.map((pane) => pane.map((s) => [s.id, s.colour, s.conversion.unit, s.label, s.dash]))),
     [panes],
   );
   const panesRef = useRef(panes);

@@ -13,11 +13,18 @@ export interface PaneSeries {
   colour: string;
   conversion: Conversion;
   points?: SeriesPoints;
+  /** A compared log's channel: drawn in this line style, and left out of the axis titles. */
+  dash?: number[];
+  /** The channel's own name where the label also names its log (logs compared): axis titles use it. */
+  channelName?: string;
 }
 
 /** The channels on one unit's axis, named, with the unit: "PLX Engine Speed (rpm)". */
 export function axisTitle(series: readonly PaneSeries[], unit: string): string {
-  const names = series.filter((s) => s.conversion.unit === unit).map((s) => s.label);
+  const onAxis = series.filter((s) => s.conversion.unit === unit);
+  // A compared log's lines repeat the channels of the log being read; they name an axis only when alone on it.
+  const own = onAxis.filter((s) => !s.dash);
+  const names = (own.length ? own : onAxis).map((s) => s.channelName ?? s.label);
   return unit ? `${names.join(", ")} (${unit})` : names.join(", ");
 }
 

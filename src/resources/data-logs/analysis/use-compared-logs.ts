@@ -1,0 +1,134 @@
+/**
+ * The logs overlaid on the one being read: each in a worker of its own (the whole columnar form,
+ * fetched once), its channels matched to this log's by role (domain/logs/compare.ts), its pulls
+ * found with the default thresholds, and its offset on this log's time axis.
+ */
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { DataLogChannel } from "../../../../contracts/data-logs";
+import type { FormatId } from "../../../../domain/logs";
+import { matchChannels } from "../../../../domain/logs/compare";
+import type { Pull } from "../../../../domain/logs/pulls";
+import { LogWorker } from "./log-worker-client";
+import { pullChannels } from "./pull-channels";
+
+/** At most this many logs beside the one being read: four lines of one colour stay apart by their dashes. */
+export const MAX_COMPARED = 3;
+/** The line style of each compared log in turn; the log being read is drawn solid. */
+export const COMPARE_DASHES: readonly number[][] = [
+  [8, 4],
+  [2, 3],
+  [12, 3, 2, 3],
+];
+
+export type Alignment = "time" | "pull";
+
+export interface ComparedLog {
+  id: string;
+  title: string;
+  dash: number[];
+  status: "loading" | "ready" | "failed";
+  failure?: string;
+  worker: LogWorker;
+  channels: DataLogChannel[];
+  format?: FormatId;
+  durationSeconds: number;
+  pulls: Pull[];
+  /** This log's channel id → the compared log's channel that measures the same. */
+  matches: Map<string, string>;
+  /** Added to the compared log's times to place them on this log's axis. */
+  offset: number;
+  /** The pull aligned with this log's when aligned at a pull (an index into `pulls`). */
+  pull: number;
+}
+
+interface Loaded {
+  worker: LogWorker;
+  status: ComparedLog["status"];
+  failure?: string;
+  channels: DataLogChannel[];
+  format?: FormatId;
+  durationSeconds: number;
+  pulls: Pull[];
+}
+
+export interface ComparedLogsInput {
+  ids: readonly string[];
+  titleOf: (id: string) => string;
+  fetchFor: (id: string) => () => Promise<Blob>;
+  /** This log's channels and logger, for the matching. */
+  base: { channels: readonly DataLogChannel[]; format?: FormatId };
+  align: Alignment;
+  /** This log's pull the others are aligned to (its chosen one, else its first). */
+  basePull: Pull | null;
+}
+
+export function useComparedLogs({ ids, titleOf, fetchFor, base, align, basePull }: ComparedLogsInput) {
+  const [loaded, setLoaded] = useState<ReadonlyMap<string, Loaded>>(new Map());
+  const [pullChoice, setPullChoice] = useState<ReadonlyMap<string, number>>(new Map());
+  const workers = useRef(new Map<string, LogWorker>());
+
+  const key = ids.join();
+  useEffect(() => {
+    const wanted = new Set(ids);
+    for (const [id, worker] of workers.current)
+      if (!wanted.has(id)) {
+        worker.terminate();
+        workers.current.delete(id);
+      }
+    setLoaded((was) => new Map([...was].filter(([id]) => wanted.has(id))));
+    for (const id of wanted) {
+      if (workers.current.has(id)) continue;
+      const worker = new LogWorker();
+      workers.current.set(id, worker);
+      const put = (entry: Omit<Loaded, "worker">) =>
+        !worker.terminated && setLoaded((was) => new Map(was).set(id, { worker, ...entry }));
+      put({ status: "loading", channels: [], durationSeconds: 0, pulls: [] });
+      (async () => {
+        // Whole: a compared log is read through, not opened at a first view.
+        const blob = await fetchFor(id)();
+        // The header names the logger, which the matching and the pull roles read.
+        const layout = await worker.layout({ blob });
+        const format = "format" in layout ? layout.format : undefined;
+        const summary = await worker.load({ blob });
+        const roles = pullChannels(summary.channels, format);
+        const pulls = roles ? await worker.pulls({ channels: roles, thresholds: {} }) : [];
+        put({ status: "ready", channels: summary.channels, format, durationSeconds: summary.durationSeconds, pulls });
+      })().catch((error: Error) =>
+        put({ status: "failed", failure: error.message, channels: [], durationSeconds: 0, pulls: [] }),
+      );
+    }
+  }, [key]);
+  // The workers end with the view.
+  useEffect(
+    () => () => {
+      for (const worker of workers.current.values()) worker.terminate();
+      workers.current.clear();
+    },
+    [],
+  );
+
+  const compared = useMemo<ComparedLog[]>(
+    () =>
+      ids.flatMap((id, k) => {
+        const entry = loaded.get(id);
+        if (!entry) return [];
+        const pull = Math.min(pullChoice.get(id) ?? 0, Math.max(0, entry.pulls.length - 1));
+        const theirs = entry.pulls[pull];
+        const offset = align === "pull" && basePull && theirs ? basePull.startTime - theirs.startTime : 0;
+        return [
+          {
+            id,
+            title: titleOf(id),
+            dash: COMPARE_DASHES[k % COMPARE_DASHES.length],
+            ...entry,
+            matches: entry.status === "ready" ? matchChannels(base, entry) : new Map(),
+            offset,
+            pull,
+          },
+        ];
+      }),
+    [ids, loaded, pullChoice, align, basePull, base, titleOf],
+  );
+  const choosePull = (id: string, pull: number) => setPullChoice((was) => new Map(was).set(id, pull));
+  return { compared, choosePull };
+}
