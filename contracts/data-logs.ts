@@ -225,8 +225,35 @@ export type VehicleSharedLog = z.infer<typeof vehicleSharedLogSchema>;
 /** `GET /user-vehicles/{id}/shared`: the live shares of the vehicle's logs, in one page. */
 export const vehicleSharedLogPageSchema = listResponseSchema(vehicleSharedLogSchema);
 
-/** The app's path of a share link; the channels chosen ride in the query, as datazap's do. */
-export function sharedLogPath(token: string, channels: readonly string[] = []): string {
-  const query = channels.length ? `?channels=${channels.map(encodeURIComponent).join(",")}` : "";
-  return `/shared/logs/${token}${query}`;
+/** A log shared beside another, and the seconds added to its times to place them on the other's axis. */
+export interface SharedComparedLog {
+  token: string;
+  offset: number;
+}
+
+/**
+ * The app's path of a share link; the channels chosen ride in the query, as datazap's do, and so
+ * do the logs compared with it (`compare=token:offset,…`), each by its own share link's token.
+ */
+export function sharedLogPath(
+  token: string,
+  channels: readonly string[] = [],
+  compared: readonly SharedComparedLog[] = [],
+): string {
+  const parts = [
+    ...(channels.length ? [`channels=${channels.map(encodeURIComponent).join(",")}`] : []),
+    ...(compared.length
+      ? [`compare=${compared.map((log) => `${encodeURIComponent(log.token)}:${log.offset}`).join(",")}`]
+      : []),
+  ];
+  return `/shared/logs/${token}${parts.length ? `?${parts.join("&")}` : ""}`;
+}
+
+/** The compared logs of a share link's `compare` parameter; malformed entries are left out. */
+export function parseSharedCompared(param: string | null): SharedComparedLog[] {
+  return (param ?? "").split(",").flatMap((entry) => {
+    const at = entry.lastIndexOf(":");
+    const offset = Number(entry.slice(at + 1));
+    return at > 0 && Number.isFinite(offset) ? [{ token: entry.slice(0, at), offset }] : [];
+  });
 }

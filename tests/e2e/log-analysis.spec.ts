@@ -140,8 +140,9 @@ test("a tuner lists the RomRaider log's full-boost pulls, zooms to one, filters 
   await expect.poll(async () => (await pointsDrawn(page))[0]).toBe(whole);
 });
 
-test("a tuner overlays the demo car's pull on the RomRaider log, from the starts and then aligned at a pull, and the comparison survives a reload", async ({
+test("a tuner overlays the demo car's pull on the RomRaider log, aligns it at a pull, reloads and shares the comparison, which a stranger opens the same", async ({
   page,
+  browser,
 }) => {
   const view = await openRomRaiderLog(page);
 
@@ -180,4 +181,23 @@ test("a tuner overlays the demo car's pull on the RomRaider log, from the starts
   await view.waitForChart();
   await expect(view.legend(0)).toContainText(`${DEMO_PULL} · Engine speed`);
   await expect(page.getByRole("button", { name: "Compare (1)" })).toBeVisible();
+
+  // Shared as a comparison: the demo log gets a link of its own, and the link places it where it was.
+  await expect(page.getByRole("button", { name: "Compare (1)" })).toBeVisible();
+  await page.getByRole("button", { name: "Share" }).click();
+  await expect(page.getByRole("dialog").getByRole("checkbox", { name: /With the compared log/ })).toBeChecked();
+  await page.keyboard.press("Escape");
+  const link = await view.shareLink();
+  expect(link).toMatch(/[?&]compare=[A-Za-z0-9_-]{43}:4[56]\d\.\d+$/);
+  const stranger = await browser.newContext();
+  const signedOut = await stranger.newPage();
+  await signedOut.goto(link);
+  const shared = new LogView(signedOut);
+  await shared.waitForChart();
+  await expect(shared.legend(0)).toContainText(`${DEMO_PULL} · Engine speed`);
+  // The whole log is shown; a little past 460 s the demo car's pull is read under the cursor.
+  await shared.hover(465 / 827.2);
+  await expect(shared.legend(0).getByRole("row").filter({ hasText: DEMO_PULL })).toContainText(/\d[\d,.]* rpm/);
+  await expect(signedOut.getByRole("button", { name: /^Compare/ })).toHaveCount(0);
+  await stranger.close();
 });

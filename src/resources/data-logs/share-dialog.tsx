@@ -1,12 +1,13 @@
 import { CopyOutlined, DeleteOutlined } from "@ant-design/icons";
 import { useCustom, useCustomMutation, useInvalidate } from "@refinedev/core";
-import { Alert, App, Button, Flex, Input, List, Modal, Select, Space, Typography } from "antd";
+import { Alert, App, Button, Checkbox, Flex, Input, List, Modal, Select, Space, Typography } from "antd";
 import { useState } from "react";
 import { apiRoutes } from "../../../contracts/api-paths";
 import {
   type CreatedDataLogShare,
   type DataLogChannel,
   type DataLogShare,
+  type SharedComparedLog,
   sharedLogPath,
 } from "../../../contracts/data-logs";
 
@@ -23,17 +24,29 @@ interface ShareDialogProps {
   channels: DataLogChannel[];
   /** Preselected: the channels on screen. */
   initialChannels?: string[];
+  /** The logs overlaid on this one, with where each sits: the link can carry the comparison. */
+  compared?: Array<{ id: string; title: string; offset: number }>;
   open: boolean;
   onClose: () => void;
 }
 
 /** Makes a link anyone can open (signed in or not) showing the chosen channels; lists and revokes links. */
-export function ShareDialog({ logId, title, channels, initialChannels = [], open, onClose }: ShareDialogProps) {
+export function ShareDialog({
+  logId,
+  title,
+  channels,
+  initialChannels = [],
+  compared = [],
+  open,
+  onClose,
+}: ShareDialogProps) {
   const { message } = App.useApp();
   const invalidate = useInvalidate();
   const [chosen, setChosen] = useState<string[]>(initialChannels);
   const [days, setDays] = useState(0);
   const [link, setLink] = useState<string | null>(null);
+  const [withCompared, setWithCompared] = useState(true);
+  const [failure, setFailure] = useState<string | null>(null);
   const { query } = useCustom<{ data: DataLogShare[]; total: number }>({
     url: apiRoutes.dataLogs.shares(logId),
     method: "get",
@@ -43,15 +56,33 @@ export function ShareDialog({ logId, title, channels, initialChannels = [], open
   const refresh = () => invalidate({ invalidates: ["all"], resource: "data-logs" });
   const shares = (query.data?.data.data ?? []).filter((share) => !share.revokedAt);
 
+  const shareOne = async (id: string, shared: string[], expiresAt: string | null) =>
+    (
+      await mutateAsync({
+        url: apiRoutes.dataLogs.share(id),
+        method: "post",
+        values: { channels: shared, expiresAt },
+        successNotification: false,
+        errorNotification: false,
+      })
+    ).data.token;
+
   const create = async () => {
     const expiresAt = days ? new Date(Date.now() + days * 86_400_000).toISOString() : null;
-    const { data } = await mutateAsync({
-      url: apiRoutes.dataLogs.share(logId),
-      method: "post",
-      values: { channels: chosen, expiresAt },
-      successNotification: false,
-    });
-    setLink(`${window.location.origin}${sharedLogPath(data.token, chosen)}`);
+    setFailure(null);
+    // Each compared log gets a link of its own (all its channels: they are matched on the viewer's side),
+    // made first, so a refusal leaves no comparison link that would open without them.
+    const others: SharedComparedLog[] = [];
+    for (const other of withCompared ? compared : []) {
+      try {
+        others.push({ token: await shareOne(other.id, [], expiresAt), offset: Number(other.offset.toFixed(3)) });
+      } catch (error) {
+        setFailure(`“${other.title}” could not be shared: ${(error as Error).message}`);
+        return;
+      }
+    }
+    const token = await shareOne(logId, chosen, expiresAt);
+    setLink(`${window.location.origin}${sharedLogPath(token, chosen, others)}`);
     await query.refetch();
   };
 
@@ -88,6 +119,14 @@ export function ShareDialog({ logId, title, channels, initialChannels = [], open
           options={channels.map((channel) => ({ value: channel.id, label: channel.name }))}
           optionFilterProp="label"
         />
+        {compared.length > 0 && (
+          <Checkbox checked={withCompared} onChange={(event) => setWithCompared(event.target.checked)}>
+            {`With the ${compared.length === 1 ? "compared log" : `${compared.length} compared logs`} (${compared
+              .map((other) => other.title)
+              .join(", ")}), aligned as shown: each gets a link of its own`}
+          </Checkbox>
+        )}
+        {failure && <Alert type="error" showIcon message={failure} />}
         <Space>
           <Select aria-label="Expiry" value={days} onChange={setDays} options={EXPIRY_OPTIONS} style={{ width: 200 }} />
           <Button type="primary" onClick={() => void create()} loading={mutation.isPending}>

@@ -72,12 +72,15 @@ export function DataLogsShow() {
     errorNotification: false,
   });
   const fetchFor = useColumnsFetchers(apiRoutes.dataLogs.columns);
+  // What is overlaid, as the view places it, for a share link of the comparison.
+  const [compared, setCompared] = useState<Array<{ id: string; title: string; offset: number }>>([]);
   const compare = useMemo(
     () => ({
       candidates: (others?.data ?? []).filter((other) => other.id !== id).map(({ id, title }) => ({ id, title })),
       fetchFor,
       state: compareState,
       onState: setCompareState,
+      onCompared: setCompared,
     }),
     [others?.data, id, fetchFor, compareState, setCompareState],
   );
@@ -120,6 +123,7 @@ export function DataLogsShow() {
             title={log.title}
             channels={log.channels}
             initialChannels={charted}
+            compared={compared}
             open
             onClose={() => setSharing(false)}
           />

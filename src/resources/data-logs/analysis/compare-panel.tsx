@@ -6,7 +6,7 @@
 import { CloseOutlined } from "@ant-design/icons";
 import { Alert, Button, Flex, List, Segmented, Select, Spin, Typography } from "antd";
 import type { Pull } from "../../../../domain/logs/pulls";
-import { type Alignment, type ComparedLog, MAX_COMPARED } from "./use-compared-logs";
+import { type Alignment, type ComparedLog, type ComparisonState, MAX_COMPARED } from "./use-compared-logs";
 
 export interface CompareCandidate {
   id: string;
@@ -15,13 +15,12 @@ export interface CompareCandidate {
 
 interface ComparePanelProps {
   candidates: readonly CompareCandidate[];
-  ids: readonly string[];
-  align: Alignment;
-  onChange: (next: { ids: string[]; align: Alignment }) => void;
+  state: ComparisonState;
+  onChange: (next: ComparisonState) => void;
   compared: readonly ComparedLog[];
   onPull: (id: string, pull: number) => void;
-  /** This log's pull the others are aligned at, and whether the user chose it. */
-  basePull: { pull: Pull; chosen: boolean } | null;
+  /** Where this log's pull the others are aligned at starts, and whether the user chose it. */
+  basePull: { startTime: number; chosen: boolean } | null;
 }
 
 const pullLabel = (pull: Pull, index: number) =>
@@ -38,7 +37,14 @@ function LineSample({ dash }: { dash?: number[] }) {
   );
 }
 
-export function ComparePanel({ candidates, ids, align, onChange, compared, onPull, basePull }: ComparePanelProps) {
+export function ComparePanel({ candidates, state, onChange, compared, onPull, basePull }: ComparePanelProps) {
+  const { ids, align } = state;
+  // The pulls chosen follow their logs when one is taken out.
+  const keep = (next: string[]) => ({
+    ...state,
+    ids: next,
+    pulls: next.map((id) => state.pulls?.[ids.indexOf(id)] ?? 0),
+  });
   return (
     <Flex vertical gap={16}>
       <Select
@@ -47,7 +53,7 @@ export function ComparePanel({ candidates, ids, align, onChange, compared, onPul
         placeholder="Pick up to three of your logs"
         value={[...ids]}
         maxCount={MAX_COMPARED}
-        onChange={(next: string[]) => onChange({ ids: next, align })}
+        onChange={(next: string[]) => onChange(keep(next))}
         options={candidates.map((candidate) => ({ value: candidate.id, label: candidate.title }))}
         optionFilterProp="label"
         notFoundContent="No other log to compare with"
@@ -58,7 +64,7 @@ export function ComparePanel({ candidates, ids, align, onChange, compared, onPul
         <Segmented<Alignment>
           aria-label="Align the logs"
           value={align}
-          onChange={(next) => onChange({ ids: [...ids], align: next })}
+          onChange={(next) => onChange({ ...state, align: next })}
           options={[
             { value: "time", label: "From their starts" },
             { value: "pull", label: "At a pull's start" },
@@ -67,7 +73,7 @@ export function ComparePanel({ candidates, ids, align, onChange, compared, onPul
         {align === "pull" && (
           <Typography.Text type="secondary">
             {basePull
-              ? `This log's ${basePull.chosen ? "chosen" : "first"} pull, at ${basePull.pull.startTime.toFixed(1)} s${
+              ? `This log's ${basePull.chosen ? "chosen" : "first"} pull, at ${basePull.startTime.toFixed(1)} s${
                   basePull.chosen ? "" : " (pick another in the pull list)"
                 }.`
               : "This log has no pull: the logs are aligned from their starts."}
@@ -93,7 +99,7 @@ export function ComparePanel({ candidates, ids, align, onChange, compared, onPul
                 size="small"
                 icon={<CloseOutlined />}
                 aria-label={`Stop comparing ${log.title}`}
-                onClick={() => onChange({ ids: ids.filter((id) => id !== log.id), align })}
+                onClick={() => onChange(keep(ids.filter((id) => id !== log.id)))}
               />,
             ]}
           >

@@ -1,6 +1,7 @@
 import { useDataProvider } from "@refinedev/core";
 import { useCallback, useMemo } from "react";
 import { useSearchParams } from "react-router";
+import type { ComparisonState } from "./use-compared-logs";
 
 type DataProvider = ReturnType<ReturnType<typeof useDataProvider>>;
 
@@ -32,34 +33,48 @@ export function useColumnsFetchers(urlOf: (id: string) => string) {
   return useCallback((id: string) => columnsAt(dataProvider, urlOf(id)), [dataProvider, urlOf]);
 }
 
+/** Numbers of a comma list in the URL; a malformed one is left out. */
+const numbersOf = (text: string | null) =>
+  (text ?? "")
+    .split(",")
+    .filter(Boolean)
+    .map(Number)
+    .filter((n) => Number.isFinite(n));
+
 /**
  * The logs compared with this one and how they are aligned, kept in the URL beside the panes
- * (`?compare=id,id&align=pull`), so a comparison can be bookmarked or sent like a view.
+ * (`?compare=id,id&align=pull&at=460.03&pulls=0,2`), so a reload or a bookmark opens the same.
  */
-export function useCompareParam(): [
-  { ids: string[]; align: "time" | "pull" },
-  (next: { ids: string[]; align: "time" | "pull" }) => void,
-] {
+export function useCompareParam(): [ComparisonState, (next: ComparisonState) => void] {
   const [params, setParams] = useSearchParams();
-  const compare = params.get("compare") ?? "";
-  const align = params.get("align") === "pull" ? "pull" : "time";
-  const state = useMemo(() => ({ ids: compare.split(",").filter(Boolean), align }) as const, [compare, align]);
+  const [compare, align, at, pulls] = ["compare", "align", "at", "pulls"].map((name) => params.get(name));
+  const state = useMemo((): ComparisonState => {
+    const start = numbersOf(at)[0];
+    return {
+      ids: (compare ?? "").split(",").filter(Boolean),
+      align: align === "pull" ? "pull" : "time",
+      ...(start !== undefined && { at: start }),
+      ...(pulls && { pulls: numbersOf(pulls) }),
+    };
+  }, [compare, align, at, pulls]);
   const setState = useCallback(
-    (next: { ids: string[]; align: "time" | "pull" }) =>
+    (next: ComparisonState) =>
       setParams(
         (current) => {
           const updated = new URLSearchParams(current);
-          if (next.ids.length) updated.set("compare", next.ids.join(","));
-          else updated.delete("compare");
-          if (next.align === "pull") updated.set("align", "pull");
-          else updated.delete("align");
+          const put = (name: string, value: string | undefined) =>
+            value ? updated.set(name, value) : updated.delete(name);
+          put("compare", next.ids.join(","));
+          put("align", next.align === "pull" ? "pull" : undefined);
+          put("at", next.align === "pull" && next.at !== undefined ? String(next.at) : undefined);
+          put("pulls", next.align === "pull" && next.pulls?.length ? next.pulls.join(",") : undefined);
           return updated;
         },
         { replace: true },
       ),
     [setParams],
   );
-  return [state as { ids: string[]; align: "time" | "pull" }, setState];
+  return [state, setState];
 }
 
 /**

@@ -55,7 +55,7 @@ import { CursorReadout, ReadoutTable } from "./readout-table";
 import { roleFilters } from "./role-filters";
 import { SampleFilterInput } from "./sample-filter-input";
 import { useChartExport } from "./use-chart-export";
-import { type Alignment, type ComparedLog, useComparedLogs } from "./use-compared-logs";
+import { type ComparedLog, type ComparisonState, useComparedLogs } from "./use-compared-logs";
 import { type MarkerSource, useMarkers } from "./use-markers";
 import { xyDefaults } from "./xy-defaults";
 import { type XyChoice, XyView } from "./xy-view";
@@ -69,12 +69,17 @@ const PullList = lazy(() => import("./pull-list").then((module) => ({ default: m
 const MarkerPanel = lazy(() => import("./marker-panel").then((module) => ({ default: module.MarkerPanel })));
 const ComparePanel = lazy(() => import("./compare-panel").then((module) => ({ default: module.ComparePanel })));
 
-/** The owner's page: the other logs that may be overlaid on this one, and the comparison the URL keeps. */
+/**
+ * Other logs overlaid on this one, and the comparison the URL keeps: on the owner's page chosen in
+ * the compare drawer (`onState`); on a shared comparison fixed, with the offsets it was shared with.
+ */
 export interface CompareSource {
   candidates: CompareCandidate[];
   fetchFor: (id: string) => () => Promise<Blob>;
-  state: { ids: string[]; align: Alignment };
-  onState: (next: { ids: string[]; align: Alignment }) => void;
+  state: ComparisonState;
+  onState?: (next: ComparisonState) => void;
+  /** Told of the logs overlaid and where each sits, for sharing the comparison. */
+  onCompared?: (logs: Array<{ id: string; title: string; offset: number }>) => void;
 }
 
 /** Where a compared log's channel's points are kept among the view's. */
@@ -128,7 +133,7 @@ export interface LogAnalysisProps {
 /** Panes kept for the chart while the header is read, when the URL names none. */
 const DEFAULT_CHANNELS = 4;
 const NO_DESCRIPTORS: LogComputedDescriptor[] = [];
-const NO_IDS: string[] = [];
+const NO_COMPARISON: ComparisonState = { ids: [], align: "time" };
 const NO_FETCH = () => async () => new Blob();
 /** The first request: the columnar form's preamble and JSON header fit in this for logs of a few hundred channels. */
 const HEAD_BYTES = 64 * 1024;
@@ -573,27 +578,49 @@ export const LogAnalysis = memo(function LogAnalysis({
       .pulls({ channels: pullRoles, thresholds: {} })
       .then(setBasePulls, () => setBasePulls([]));
   }, [alignAtPull, loaded?.complete, pullRoles]);
-  const basePull = chosenPull ?? basePulls[0] ?? null;
+  // The pull the URL keeps (chosen before a reload), else the one chosen now, else the first.
+  const basePullStart = chosenPull?.startTime ?? compare?.state.at ?? basePulls[0]?.startTime ?? null;
   const candidateTitles = useMemo(
     () => new Map((compare?.candidates ?? []).map((candidate) => [candidate.id, candidate.title])),
     [compare?.candidates],
   );
   const titleOf = useCallback((id: string) => candidateTitles.get(id) ?? "Compared log", [candidateTitles]);
   const baseSide = useMemo(() => ({ channels, format }), [channels, format]);
-  const { compared, choosePull } = useComparedLogs({
-    ids: compare?.state.ids ?? NO_IDS,
+  const compared = useComparedLogs({
+    state: compare?.state ?? NO_COMPARISON,
     titleOf,
     fetchFor: compare?.fetchFor ?? NO_FETCH,
     base: baseSide,
-    align: compare?.state.align ?? "time",
-    basePull,
+    basePullStart,
   });
-  comparedRef.current = compared;
-  // A compared log that came, went or moved: the view is asked again.
-  const comparedShape = compared.map((log) => `${log.id}:${log.status}:${log.offset}`).join();
+  // A pull chosen in the list while aligned at a pull becomes the URL's, so a reload keeps the alignment.
+  const onCompareState = compare?.onState;
+  const compareState = compare?.state;
   useEffect(() => {
-    if (comparedShape !== undefined) askView();
-  }, [comparedShape, askView]);
+    if (onCompareState && compareState?.align === "pull" && chosenPull && compareState.at !== chosenPull.startTime)
+      onCompareState({ ...compareState, at: chosenPull.startTime });
+  }, [chosenPull, compareState, onCompareState]);
+  const choosePull = useCallback(
+    (id: string, pull: number) =>
+      compareState &&
+      onCompareState?.({
+        ...compareState,
+        pulls: compareState.ids.map((other, k) => (other === id ? pull : (compareState.pulls?.[k] ?? 0))),
+      }),
+    [compareState, onCompareState],
+  );
+  comparedRef.current = compared;
+  // A compared log that came, went or moved: the view is asked again, and the page told.
+  const comparedShape = compared.map((log) => `${log.id}:${log.status}:${log.offset}`).join();
+  const onCompared = compare?.onCompared;
+  useEffect(() => {
+    askView();
+    onCompared?.(
+      comparedRef.current
+        .filter((log) => log.status === "ready")
+        .map(({ id, title, offset }) => ({ id, title, offset })),
+    );
+  }, [comparedShape, askView, onCompared]);
   const xyInitial = useMemo(() => xyDefaults(allChannels, format), [allChannels, format]);
   const filterPresets = useMemo(() => roleFilters(channels, format), [channels, format]);
   const unitOf = useCallback((id: string) => allChannels[index.get(id) ?? -1]?.unit ?? "", [allChannels, index]);
@@ -746,7 +773,7 @@ export const LogAnalysis = memo(function LogAnalysis({
           onUnits={setUnits}
           onPanel={readOnly ? undefined : setPanel}
           hasDyno={Boolean(dyno)}
-          compared={compare ? compared.length : undefined}
+          compared={compare?.onState ? compared.length : undefined}
           extra={
             <>
               {toolbar}
@@ -878,18 +905,21 @@ export const LogAnalysis = memo(function LogAnalysis({
         runDyno={runDyno}
         chosenPull={chosenPull}
       />
-      {compare && (
+      {compare?.onState && (
         <Drawer title="Compare logs" open={panel === "compare"} onClose={closePanel} width={480}>
           {panel === "compare" && (
             <Suspense fallback={<Spin aria-label="Loading the comparison" />}>
               <ComparePanel
                 candidates={compare.candidates}
-                ids={compare.state.ids}
-                align={compare.state.align}
+                state={compare.state}
                 onChange={compare.onState}
                 compared={compared}
                 onPull={choosePull}
-                basePull={basePull && { pull: basePull, chosen: basePull === chosenPull }}
+                basePull={
+                  basePullStart === null
+                    ? null
+                    : { startTime: basePullStart, chosen: Boolean(chosenPull) || compare.state.at !== undefined }
+                }
               />
             </Suspense>
           )}

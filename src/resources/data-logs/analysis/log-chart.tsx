@@ -112,8 +112,10 @@ function paneOptions(
         label: s.label,
         // Under the cursor, the drawn point nearest it: a sample when zoomed in, an extreme of the
         // pixel's samples over a whole log; the readout under the chart reads the exact sample.
-        value: (_u: uPlot, v: number | null) =>
-          v === null || v === undefined ? "–" : `${readingText(v)}${s.conversion.unit ? ` ${s.conversion.unit}` : ""}`,
+        value: (u: uPlot, v: number | null, seriesIndex: number, index: number | null) => {
+          const shown = v ?? nearestReading(u, seriesIndex, index);
+          return shown === null ? "–" : `${readingText(shown)}${s.conversion.unit ? ` ${s.conversion.unit}` : ""}`;
+        },
         stroke: s.colour,
         width: 1,
         ...(s.dash && { dash: s.dash }),
@@ -147,6 +149,36 @@ function paneOptions(
       draw: [handlers.shade, handlers.draw],
     },
   };
+}
+
+/** How far from the cursor a series' own point may be and still be read there. */
+const READING_REACH_PX = 8;
+
+/**
+ * A series' value nearest the cursor's point when that point is another series' (joined panes hold
+ * each series' points at their own times: the channels of two logs, or a channel with gaps): its
+ * own closest point within a few pixels, else none.
+ */
+function nearestReading(u: uPlot, seriesIndex: number, index: number | null): number | null {
+  if (index === null || index === undefined) return null;
+  const xs = u.data[0];
+  const ys = u.data[seriesIndex];
+  const reach = Math.abs(u.posToVal(READING_REACH_PX, "x") - u.posToVal(0, "x"));
+  const at = xs[index];
+  let best: number | null = null;
+  let bestDistance = reach;
+  for (let i = index - 1; i >= 0 && at - xs[i] <= bestDistance; i--)
+    if (ys[i] !== null && ys[i] !== undefined) {
+      best = ys[i] as number;
+      bestDistance = at - xs[i];
+      break;
+    }
+  for (let i = index + 1; i < xs.length && xs[i] - at <= bestDistance; i++)
+    if (ys[i] !== null && ys[i] !== undefined) {
+      best = ys[i] as number;
+      break;
+    }
+  return best;
 }
 
 interface Handlers {

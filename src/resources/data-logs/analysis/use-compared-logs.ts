@@ -22,6 +22,18 @@ export const COMPARE_DASHES: readonly number[][] = [
 
 export type Alignment = "time" | "pull";
 
+/** What a comparison is, as the URL keeps it. */
+export interface ComparisonState {
+  ids: string[];
+  align: Alignment;
+  /** Aligned at a pull: the start (s) of this log's pull the others meet; absent, its first pull. */
+  at?: number;
+  /** Aligned at a pull: each compared log's pull, by its place in that log's list (else its first). */
+  pulls?: number[];
+  /** A shared comparison: each log's offset as it was shared, whatever the alignment. */
+  offsets?: ReadonlyMap<string, number>;
+}
+
 export interface ComparedLog {
   id: string;
   title: string;
@@ -52,19 +64,18 @@ interface Loaded {
 }
 
 export interface ComparedLogsInput {
-  ids: readonly string[];
+  state: ComparisonState;
   titleOf: (id: string) => string;
   fetchFor: (id: string) => () => Promise<Blob>;
   /** This log's channels and logger, for the matching. */
   base: { channels: readonly DataLogChannel[]; format?: FormatId };
-  align: Alignment;
-  /** This log's pull the others are aligned to (its chosen one, else its first). */
-  basePull: Pull | null;
+  /** The start of this log's pull the others are aligned to, when aligned at a pull. */
+  basePullStart: number | null;
 }
 
-export function useComparedLogs({ ids, titleOf, fetchFor, base, align, basePull }: ComparedLogsInput) {
+export function useComparedLogs({ state, titleOf, fetchFor, base, basePullStart }: ComparedLogsInput) {
+  const { ids, align, pulls: pullChoice, offsets } = state;
   const [loaded, setLoaded] = useState<ReadonlyMap<string, Loaded>>(new Map());
-  const [pullChoice, setPullChoice] = useState<ReadonlyMap<string, number>>(new Map());
   const workers = useRef(new Map<string, LogWorker>());
 
   const key = ids.join();
@@ -112,9 +123,10 @@ export function useComparedLogs({ ids, titleOf, fetchFor, base, align, basePull 
       ids.flatMap((id, k) => {
         const entry = loaded.get(id);
         if (!entry) return [];
-        const pull = Math.min(pullChoice.get(id) ?? 0, Math.max(0, entry.pulls.length - 1));
+        const pull = Math.min(pullChoice?.[k] ?? 0, Math.max(0, entry.pulls.length - 1));
         const theirs = entry.pulls[pull];
-        const offset = align === "pull" && basePull && theirs ? basePull.startTime - theirs.startTime : 0;
+        const aligned = align === "pull" && basePullStart !== null && theirs ? basePullStart - theirs.startTime : 0;
+        const offset = offsets ? (offsets.get(id) ?? 0) : aligned;
         return [
           {
             id,
@@ -127,8 +139,7 @@ export function useComparedLogs({ ids, titleOf, fetchFor, base, align, basePull 
           },
         ];
       }),
-    [ids, loaded, pullChoice, align, basePull, base, titleOf],
+    [ids, loaded, pullChoice, align, basePullStart, base, titleOf, offsets],
   );
-  const choosePull = (id: string, pull: number) => setPullChoice((was) => new Map(was).set(id, pull));
-  return { compared, choosePull };
+  return compared;
 }
