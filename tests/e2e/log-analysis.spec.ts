@@ -6,6 +6,7 @@ import { demoUsers } from "./pages/login-page";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const FIXTURE = path.resolve(repoRoot, "../shared/fixtures/logs/romraider-semicolon-decimal-comma.csv");
+const ECUMASTER = path.resolve(repoRoot, "../shared/fixtures/logs/ecumaster.csv");
 /** The demo customer's own log of the demo car (server/seed/flashing.ts): one pull from 2,000 to 6,500 rpm. */
 const DEMO_PULL = "3rd gear pull after the tune";
 
@@ -37,6 +38,17 @@ async function openRomRaiderLog(page: Page): Promise<LogView> {
   const view = new LogView(page);
   await view.waitForChart();
   return view;
+}
+
+/** Canvas pixels painted in the first compared log's near-black, darker than any text or grid. */
+function darkPixels(page: Page): Promise<number> {
+  return page.getByTestId("xy-canvas").evaluate((canvas: HTMLCanvasElement) => {
+    const { data } = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height);
+    let count = 0;
+    for (let i = 0; i < data.length; i += 4)
+      if (data[i + 3] > 200 && Math.max(data[i], data[i + 1], data[i + 2]) < 40) count++;
+    return count;
+  });
 }
 
 const pointsDrawn = async (page: Page) => {
@@ -140,60 +152,88 @@ test("a tuner lists the RomRaider log's full-boost pulls, zooms to one, filters 
   await expect.poll(async () => (await pointsDrawn(page))[0]).toBe(whole);
 });
 
-test("a tuner overlays the demo car's pull on the RomRaider log, aligns it at a pull, reloads and shares the comparison, which a stranger opens the same", async ({
+test("a tuner overlays ECUMaster's log and the demo car's pull on the RomRaider log, plots them against engine speed, aligns at a pull, reloads and shares the comparison, which a stranger opens the same", async ({
   page,
   browser,
 }) => {
-  const view = await openRomRaiderLog(page);
+  const list = new DataLogsPage(page);
+  await list.openAs(demoUsers.customer);
+  await list.upload(ECUMASTER);
+  await new LogView(page).waitForChart();
+  await page.goto("/tuning-tools/data-logs");
+  await list.upload(FIXTURE);
+  const view = new LogView(page);
+  await view.waitForChart();
 
   const drawer = page.locator(".ant-drawer").filter({ hasText: "Compare logs" });
   await page.getByRole("button", { name: "Compare" }).click();
-  await drawer.getByRole("combobox", { name: "Logs to compare" }).click();
+  const picker = drawer.getByRole("combobox", { name: "Logs to compare" });
+  await picker.click();
+  await page
+    .locator(".ant-select-item-option")
+    .filter({ hasText: /^ecumaster$/ })
+    .click();
   await page.locator(".ant-select-item-option").filter({ hasText: DEMO_PULL }).click();
-  // Engine speed by role (RomRaider's "PLX Engine Speed", the demo's "Engine speed"); RomRaider's pressure is
-  // absolute and the demo's boost relative, so those are not matched.
-  await expect(drawer).toContainText("1 of its channels match this log's.");
+  // By role: ECUMaster's engine/rpm and ignition/angle (a logger that writes no units); the demo's engine
+  // speed only, since RomRaider's pressure is absolute and the demo's boost relative.
+  const row = (title: string) => drawer.locator(".ant-list-item").filter({ hasText: title });
+  await expect(row("ecumaster")).toContainText("2 of its channels match this log's.");
+  await expect(row(DEMO_PULL)).toContainText("1 of its channels match this log's.");
   await drawer.getByRole("button", { name: "Close" }).click();
-  await expect(page).toHaveURL(/[?&]compare=[0-9a-f-]{36}/);
-  await expect(page.getByRole("button", { name: "Compare (1)" })).toBeVisible();
+  await expect(page).toHaveURL(/[?&]compare=[0-9a-f-]{36}(,|%2C)[0-9a-f-]{36}/);
+  await expect(page.getByRole("button", { name: "Compare (2)" })).toBeVisible();
 
-  // Each line names its log; the axis keeps naming the channel.
+  // Each line names its log; the axis keeps naming the channel, ECUMaster's unitless rpm on it too.
   const legend = view.legend(0);
   await expect(legend).toContainText(/romraider[^·]*· PLX Engine Speed/i);
+  await expect(legend).toContainText("ecumaster · engine/rpm");
   await expect(legend).toContainText(`${DEMO_PULL} · Engine speed`);
   expect((await view.paneTitles())[0]).toMatch(/^PLX Engine Speed \(rpm\)/);
+
+  // Timing against engine speed: ECUMaster's points drawn over RomRaider's in a colour of their own.
+  await page.getByText("X–Y", { exact: true }).click();
+  // The select's box, not its search input, which its value covers.
+  await page.locator(".ant-select", { has: page.getByRole("combobox", { name: "Y", exact: true }) }).click();
+  await page.locator(".ant-select-dropdown:visible").getByText("Timing Advance (degrees)", { exact: true }).click();
+  await expect(page.getByTestId("xy-count")).toContainText(/ecumaster: [\d,]+ points/);
+  await expect.poll(() => darkPixels(page)).toBeGreaterThan(100);
+  await page.getByText("Time", { exact: true }).click();
 
   // Aligned at a pull: RomRaider's fifth pull (chosen in the pull list) and the demo log's only one start together.
   await page.getByRole("spinbutton", { name: "Peak boost at least (bar)" }).fill("1.5");
   await page.getByRole("button", { name: "Zoom to pull 5" }).click();
-  await page.getByRole("button", { name: "Compare (1)" }).click();
+  await page.getByRole("button", { name: "Compare (2)" }).click();
   await drawer.getByText("At a pull's start").click();
   await expect(drawer).toContainText("This log's chosen pull, at 460.0 s");
+  await expect(row("ecumaster")).toContainText("No pull found: aligned at its start");
   await expect(drawer.getByRole("combobox", { name: `Pull of ${DEMO_PULL}` })).toBeEnabled();
-  await expect(drawer).toContainText(/Shifted \+4[56]\d\.\d\d s/);
+  await expect(row(DEMO_PULL)).toContainText(/Shifted \+4[56]\d\.\d\d s/);
   await expect(page).toHaveURL(/[?&]align=pull/);
   await drawer.getByRole("button", { name: "Close" }).click();
   // Over the chosen pull, the demo car's engine speed is read under the cursor too.
   await view.hover(0.5);
   await expect(legend.getByRole("row").filter({ hasText: DEMO_PULL })).toContainText(/\d[\d,.]* rpm/);
 
+  // A reload keeps the logs, the alignment and the pull it meets.
   await page.reload();
   await view.waitForChart();
   await expect(view.legend(0)).toContainText(`${DEMO_PULL} · Engine speed`);
-  await expect(page.getByRole("button", { name: "Compare (1)" })).toBeVisible();
+  await page.getByRole("button", { name: "Compare (2)" }).click();
+  await expect(drawer).toContainText("This log's chosen pull, at 460.0 s");
+  await drawer.getByRole("button", { name: "Close" }).click();
 
-  // Shared as a comparison: the demo log gets a link of its own, and the link places it where it was.
-  await expect(page.getByRole("button", { name: "Compare (1)" })).toBeVisible();
+  // Shared as a comparison: each compared log gets a link of its own, and the link places it where it was.
   await page.getByRole("button", { name: "Share" }).click();
-  await expect(page.getByRole("dialog").getByRole("checkbox", { name: /With the compared log/ })).toBeChecked();
+  await expect(page.getByRole("dialog").getByRole("checkbox", { name: /With the 2 compared logs/ })).toBeChecked();
   await page.keyboard.press("Escape");
   const link = await view.shareLink();
-  expect(link).toMatch(/[?&]compare=[A-Za-z0-9_-]{43}:4[56]\d\.\d+$/);
+  expect(link).toMatch(/[?&]compare=[A-Za-z0-9_-]{43}:0,[A-Za-z0-9_-]{43}:4[56]\d\.\d+$/);
   const stranger = await browser.newContext();
   const signedOut = await stranger.newPage();
   await signedOut.goto(link);
   const shared = new LogView(signedOut);
   await shared.waitForChart();
+  await expect(shared.legend(0)).toContainText("ecumaster · engine/rpm");
   await expect(shared.legend(0)).toContainText(`${DEMO_PULL} · Engine speed`);
   // The whole log is shown; a little past 460 s the demo car's pull is read under the cursor.
   await shared.hover(465 / 827.2);

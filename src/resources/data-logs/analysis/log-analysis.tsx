@@ -57,8 +57,9 @@ import { SampleFilterInput } from "./sample-filter-input";
 import { useChartExport } from "./use-chart-export";
 import { type ComparedLog, type ComparisonState, useComparedLogs } from "./use-compared-logs";
 import { type MarkerSource, useMarkers } from "./use-markers";
+import { XY_OVERLAY_COLOURS } from "./xy-canvas";
 import { xyDefaults } from "./xy-defaults";
-import { type XyChoice, XyView } from "./xy-view";
+import { type ComparedXy, converted, convertedRange, type XyChoice, XyView } from "./xy-view";
 
 // The virtual dyno's panel (recharts, antd's form and number inputs: ~100 KiB compressed) loads when
 // its drawer first opens, not with every log page.
@@ -600,6 +601,48 @@ export const LogAnalysis = memo(function LogAnalysis({
     if (onCompareState && compareState?.align === "pull" && chosenPull && compareState.at !== chosenPull.startTime)
       onCompareState({ ...compareState, at: chosenPull.startTime });
   }, [chosenPull, compareState, onCompareState]);
+  // The compared logs' points for the X–Y plot: their matched channels, over the range shifted by each
+  // one's offset, in the units this log's channels are shown in.
+  const askComparedXy = useCallback(
+    async (body: XyChoice & { t0: number; t1: number; width: number; height: number }): Promise<ComparedXy[]> => {
+      const answers = await Promise.all(
+        comparedRef.current.map(async (log, k) => {
+          const [xId, yId] = [log.matches.get(body.xId), log.matches.get(body.yId)];
+          if (log.status !== "ready" || !xId || !yId) return [];
+          const { x, y, xRange, yRange } = await log.worker.xy({
+            xId,
+            yId,
+            t0: body.t0 - log.offset,
+            t1: body.t1 - log.offset,
+            width: body.width,
+            height: body.height,
+          });
+          const conversion = (baseId: string, theirId: string) =>
+            conversionFor(
+              comparedUnit(
+                allChannels[index.get(baseId)!],
+                format,
+                log.channels.find((channel) => channel.id === theirId)!,
+              ),
+              units,
+            );
+          const [xc, yc] = [conversion(body.xId, xId), conversion(body.yId, yId)];
+          return [
+            {
+              title: log.title,
+              colour: XY_OVERLAY_COLOURS[k % XY_OVERLAY_COLOURS.length],
+              x: converted(x, xc),
+              y: converted(y, yc),
+              xRange: xRange && convertedRange(xRange, xc),
+              yRange: yRange && convertedRange(yRange, yc),
+            },
+          ];
+        }),
+      );
+      return answers.flat();
+    },
+    [allChannels, index, format, units],
+  );
   const choosePull = useCallback(
     (id: string, pull: number) =>
       compareState &&
@@ -818,6 +861,8 @@ export const LogAnalysis = memo(function LogAnalysis({
               filterKey={filterKey}
               height={chartHeight}
               conversionOf={conversionOf}
+              compared={compared.length ? askComparedXy : undefined}
+              comparedKey={comparedShape}
             />
             <OverviewStrip series={overviewSeries} duration={duration} range={range} onRange={moveTo} />
           </div>

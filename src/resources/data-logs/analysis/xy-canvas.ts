@@ -1,6 +1,7 @@
 /**
  * Paints an X–Y plot on a canvas: axes with round ticks, one small square per point the worker
- * sent (at most one per pixel), coloured along a ramp by a third channel, and the ramp's legend.
+ * sent (at most one per pixel), coloured along a ramp by a third channel, and the ramp's legend;
+ * compared logs' points over them, each log in a colour of its own, named in a key.
  */
 import { axisTicks, tickLabel } from "../../../lib/axis-ticks";
 import type { AxisRange } from "./log-worker-analysis";
@@ -15,7 +16,19 @@ export interface XyPicture {
   xTitle: string;
   yTitle: string;
   colourTitle: string | null;
+  /** Compared logs' points, in display units, drawn over this log's in their own colours. */
+  overlays?: XyOverlay[];
 }
+
+export interface XyOverlay {
+  title: string;
+  colour: string;
+  x: Float32Array;
+  y: Float32Array;
+}
+
+/** The compared logs' colours in turn: apart from the ramp's blues, greens and reds. */
+export const XY_OVERLAY_COLOURS = ["#111111", "#b000b5", "#8a5a00"];
 
 export interface XyStyle {
   text: string;
@@ -130,8 +143,41 @@ export function paintXy(
     members.forEach(dot);
   });
 
+  const overlays = picture.overlays ?? [];
+  for (const overlay of overlays) {
+    ctx.fillStyle = overlay.colour;
+    for (let k = 0; k < overlay.x.length; k++) {
+      const [vx, vy] = [overlay.x[k], overlay.y[k]];
+      // Outside the axes (a box zoomed on this log's points): not drawn.
+      if (vx < xRange.min || vx > xRange.max || vy < yRange.min || vy > yRange.max) continue;
+      ctx.fillRect(px(vx) - XY_DOT / 2, py(vy) - XY_DOT / 2, XY_DOT, XY_DOT);
+    }
+  }
+  if (overlays.length) paintKey(ctx, left + 8, top + 6, overlays, style);
+
   if (colourRange && picture.colourTitle)
     paintLegend(ctx, width, top, plotHeight, colourRange, picture.colourTitle, style);
+}
+
+/** The compared logs' colours with their names, at the plot's top left. */
+function paintKey(ctx: CanvasRenderingContext2D, x: number, y: number, overlays: XyOverlay[], style: XyStyle) {
+  ctx.font = "12px sans-serif";
+  ctx.textAlign = "left";
+  ctx.textBaseline = "middle";
+  overlays.forEach((overlay, k) => {
+    const row = y + 8 + k * 16;
+    ctx.fillStyle = overlay.colour;
+    ctx.fillRect(x, row - 4, 8, 8);
+    ctx.fillStyle = style.text;
+    ctx.fillText(overlay.title, x + 12, row);
+  });
+}
+
+/** The smallest range holding all of them (null ones skipped). */
+export function unionRange(ranges: ReadonlyArray<AxisRange | null>): AxisRange | null {
+  const given = ranges.filter((range): range is AxisRange => range !== null);
+  if (!given.length) return null;
+  return { min: Math.min(...given.map((r) => r.min)), max: Math.max(...given.map((r) => r.max)) };
 }
 
 function paintLegend(

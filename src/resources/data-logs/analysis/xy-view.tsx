@@ -4,7 +4,7 @@ import { type Conversion, convert } from "../../../lib/log-units";
 import type { ChartChannel } from "./channels";
 import type { TimeRange } from "./log-chart";
 import type { AxisRange, XyBox, XyPoints } from "./log-worker-analysis";
-import { paintXy, XY_DOT, XY_MARGIN, type XyPicture, xyScale } from "./xy-canvas";
+import { paintXy, unionRange, XY_DOT, XY_MARGIN, type XyOverlay, type XyPicture, xyScale } from "./xy-canvas";
 
 export interface XyChoice {
   xId: string;
@@ -17,6 +17,12 @@ interface XyZoom {
   xId: string;
   yId: string;
   box: XyBox;
+}
+
+/** A compared log's points for the same choice, in display units, with their ranges. */
+export interface ComparedXy extends XyOverlay {
+  xRange: AxisRange | null;
+  yRange: AxisRange | null;
 }
 
 /** Pointer travel under which a press is a click, not a box to zoom to. */
@@ -35,11 +41,17 @@ interface XyViewProps {
   filterKey: string;
   height: number;
   conversionOf: (id: string) => Conversion;
+  /** Compared logs' points for the same channels (their own matched ones) and range. */
+  compared?: (body: XyChoice & { t0: number; t1: number; width: number; height: number }) => Promise<ComparedXy[]>;
+  /** Changes when the compared logs or their places do, so their points are asked again. */
+  comparedKey?: string;
 }
 
-const converted = (values: Float32Array, conversion: Conversion) =>
+/** Values in the units shown. */
+export const converted = (values: Float32Array, conversion: Conversion) =>
   conversion.scale === 1 && conversion.offset === 0 ? values : values.map((v) => convert(v, conversion));
-const convertedRange = (range: AxisRange, conversion: Conversion) => {
+/** A range in the units shown, in order (a conversion may turn it round). */
+export const convertedRange = (range: AxisRange, conversion: Conversion) => {
   const [a, b] = [convert(range.min, conversion), convert(range.max, conversion)];
   return { min: Math.min(a, b), max: Math.max(a, b) };
 };
@@ -51,7 +63,17 @@ const storedRange = (range: AxisRange, conversion: Conversion): AxisRange => {
 };
 
 /** Any channel against any other over the chart's range, coloured by a third, drawn on a canvas. */
-export function XyView({ channels, initial, request, range, filterKey, height, conversionOf }: XyViewProps) {
+export function XyView({
+  channels,
+  initial,
+  request,
+  range,
+  filterKey,
+  height,
+  conversionOf,
+  compared,
+  comparedKey,
+}: XyViewProps) {
   const { token } = theme.useToken();
   const [choice, setChoice] = useState<XyChoice>(initial);
   const [zoom, setZoom] = useState<XyZoom | null>(null);
@@ -63,6 +85,7 @@ export function XyView({ channels, initial, request, range, filterKey, height, c
   /** The last answer, and whether it was for a box (the words under the plot follow the answer, not the wish). */
   const [points, setPoints] = useState<(XyPoints & { boxed: boolean }) | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [overlays, setOverlays] = useState<ComparedXy[]>([]);
   const [width, setWidth] = useState(0);
   const host = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -90,19 +113,24 @@ export function XyView({ channels, initial, request, range, filterKey, height, c
   useEffect(() => {
     if (width <= 0 || !byId.has(choice.xId) || !byId.has(choice.yId)) return;
     const ask = ++asked.current;
-    request({
+    const body = {
       ...choice,
-      box,
       t0: range[0],
       t1: range[1],
       // A cell per point's 2 × 2 pixels: a point a pixel wide is too small to see its colour.
       width: (width - XY_MARGIN.left - XY_MARGIN.right) / XY_DOT,
       height: (height - XY_MARGIN.top - XY_MARGIN.bottom) / XY_DOT,
-    }).then(
-      (answer) => ask === asked.current && (setPoints({ ...answer, boxed: box !== undefined }), setError(null)),
+    };
+    Promise.all([request({ ...body, box }), compared ? compared(body) : []]).then(
+      ([answer, others]) => {
+        if (ask !== asked.current) return;
+        setPoints({ ...answer, boxed: box !== undefined });
+        setOverlays(others);
+        setError(null);
+      },
       (failure: Error) => ask === asked.current && setError(failure.message),
     );
-  }, [choice, box, range, filterKey, width, height, request, byId]);
+  }, [choice, box, range, filterKey, width, height, request, byId, compared, comparedKey]);
 
   const title = (id: string) => {
     const channel = byId.get(id);
@@ -123,12 +151,15 @@ export function XyView({ channels, initial, request, range, filterKey, height, c
     if (!points?.xRange || !points.yRange) return ctx.clearRect(0, 0, width, height);
     const [xc, yc] = [conversionOf(choice.xId), conversionOf(choice.yId)];
     const cc = choice.colourId ? conversionOf(choice.colourId) : null;
+    // The axes hold every log's points, or only the box zoomed to on this log's.
+    const [ownX, ownY] = [convertedRange(points.xRange, xc), convertedRange(points.yRange, yc)];
     const picture: XyPicture = {
       x: converted(points.x, xc),
       y: converted(points.y, yc),
       colour: points.colour && cc ? converted(points.colour, cc) : null,
-      xRange: convertedRange(points.xRange, xc),
-      yRange: convertedRange(points.yRange, yc),
+      xRange: points.boxed ? ownX : unionRange([ownX, ...overlays.map((o) => o.xRange)])!,
+      yRange: points.boxed ? ownY : unionRange([ownY, ...overlays.map((o) => o.yRange)])!,
+      overlays,
       colourRange: points.colourRange && cc ? convertedRange(points.colourRange, cc) : null,
       xTitle: title(choice.xId),
       yTitle: title(choice.yId),
@@ -142,7 +173,7 @@ export function XyView({ channels, initial, request, range, filterKey, height, c
     });
     // bench/data-log-view.ts times the X–Y plot by this mark.
     performance.mark("data-log:xy-drawn", { detail: { points: points.x.length } });
-  }, [points, width, height, token, conversionOf]);
+  }, [points, overlays, width, height, token, conversionOf]);
 
   const at = (event: PointerEvent<HTMLCanvasElement>) => {
     const rect = event.currentTarget.getBoundingClientRect();
@@ -230,7 +261,7 @@ export function XyView({ channels, initial, request, range, filterKey, height, c
             (points
               ? `${points.count.toLocaleString()} samples${points.boxed ? " in the box" : ""}, ${points.x.length.toLocaleString()} points drawn${
                   points.correlation === null ? "" : `, r = ${points.correlation.toFixed(2)}`
-                }`
+                }${overlays.map((o) => ` · ${o.title}: ${o.x.length.toLocaleString()} points`).join("")}`
               : "Reading the points…")}
         </Typography.Text>
         {box ? (
