@@ -14,8 +14,9 @@
  * It starts its own Auth emulator and server (PGlite in .test-data/bench-*), builds the SPA
  * when it is stale, uploads the log through the API and signs in through the login page.
  */
-import { startBrowserPortal } from "./lib/browser-portal";
+import { signInPage, startBrowserPortal } from "./lib/browser-portal";
 import { generateCsv } from "./lib/generate-log";
+import { firstPaint, frameTimes, instrumentFrames, markFirstPaint, zoomSteps } from "./lib/log-view-timing";
 
 const ROWS = 1_000_000;
 const CHANNELS = 20;
@@ -56,130 +57,35 @@ try {
   );
 
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-  await page.goto(`${origin}/login`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.locator("form").getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/dashboard$/);
+  await signInPage(page, origin, { email, password, headers });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("HeapProfiler.collectGarbage");
   const heapBefore = (await cdp.send("Runtime.getHeapUsage")) as { usedSize: number };
 
-  // Set before the page's scripts run: the frame after the first view with 4 channels drawn.
-  await page.addInitScript(() => {
-    new PerformanceObserver((list, observer) => {
-      if (
-        !list
-          .getEntries()
-          .some((entry) => entry.name === "data-log:drawn" && (entry as PerformanceMark).detail.series >= 4)
-      )
-        return;
-      observer.disconnect();
-      requestAnimationFrame(() => ((window as unknown as { painted: number }).painted = performance.now()));
-    }).observe({ entryTypes: ["mark"] });
-  });
+  // The frame after the first view with 4 channels drawn.
+  await markFirstPaint(page, 4);
   // A full navigation: the time origin is the navigation's start.
   await page.goto(`${origin}/tuning-tools/data-logs/${log.id}`);
-  const painted = await page.waitForFunction(() => (window as unknown as { painted?: number }).painted, undefined, {
-    timeout: 30_000,
-  });
-  const paintMs = (await painted.jsonValue()) as number;
+  const paintMs = await firstPaint(page);
 
-  // tsx names the functions it compiles with a helper of its own; the page needs one too.
-  await page.evaluate("globalThis.__name = (fn) => fn");
-  await page.evaluate(() => {
-    const state = {
-      pending: -1,
-      drawsBefore: 0,
-      frames: [] as number[],
-      drawn: [] as number[],
-      readouts: [] as number[],
-      pendingMove: -1,
-    };
-    (window as unknown as { bench: typeof state }).bench = state;
-    const on = {
-      draws: () => performance.getEntriesByName("data-log:drawn", "mark"),
-      frameAfter: (start: number) => requestAnimationFrame(() => state.frames.push(performance.now() - start)),
-    };
-    // The step starts when the browser took the input; the view redraws inside the page's handler,
-    // so the frame that shows it is the first whose animation callbacks run after the handler:
-    // asked for from the end of the event's dispatch (a listener added to window while the event
-    // is on its way there runs after every listener the page has on it).
-    const afterDispatch = (event: Event) => {
-      const marks = on.draws();
-      if (state.pending < 0 || marks.length === state.drawsBefore) return;
-      state.pending = -1;
-      state.drawn.push(marks[marks.length - 1].startTime - event.timeStamp);
-      on.frameAfter(event.timeStamp);
-    };
-    for (const type of ["wheel", "keydown"] as const) {
-      document.addEventListener(
-        type,
-        (event) => {
-          state.pending = event.timeStamp;
-          state.drawsBefore = on.draws().length;
-          window.addEventListener(type, afterDispatch, { once: true });
-        },
-        { capture: true },
-      );
-    }
-    document.addEventListener("mousemove", (event) => (state.pendingMove = event.timeStamp), { capture: true });
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        // A step whose view was drawn later than its event (no points yet): the frame after that draw.
-        if (entry.name === "data-log:drawn" && state.pending >= 0) {
-          const start = state.pending;
-          state.pending = -1;
-          state.drawn.push(entry.startTime - start);
-          on.frameAfter(start);
-        }
-        // The readout is in the DOM at its mark; the next frame shows it, so within a frame means ≤ 16.7 ms.
-        if (entry.name === "data-log:readout" && state.pendingMove >= 0) {
-          state.readouts.push(entry.startTime - state.pendingMove);
-          state.pendingMove = -1;
-        }
-      }
-    }).observe({ entryTypes: ["mark"] });
-  });
-  const over = page.locator(".uplot .u-over").first();
-  const box = (await over.boundingBox())!;
-  const frameCount = () =>
-    page.evaluate(() => (window as unknown as { bench: { frames: number[] } }).bench.frames.length);
-  const waitFrames = (n: number) =>
-    page.waitForFunction(
-      (count) => (window as unknown as { bench: { frames: number[] } }).bench.frames.length >= count,
-      n,
-      { timeout: 10_000 },
-    );
-
-  await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2);
-  for (let i = 0; i < STEPS; i++) {
-    await page.mouse.wheel(0, i < STEPS / 2 ? -100 : 100);
-    await waitFrames(i + 1);
-  }
-  const zoomFrames = await page.evaluate(() =>
-    (window as unknown as { bench: { frames: number[] } }).bench.frames.slice(),
-  );
-  const zoomDrawn = await page.evaluate(() =>
-    (window as unknown as { bench: { drawn: number[] } }).bench.drawn.slice(),
-  );
+  await instrumentFrames(page);
+  const box = (await page.locator(".uplot .u-over").first().boundingBox())!;
+  const times = frameTimes(page);
+  const { frames: zoomFrames, drawn: zoomDrawn } = await zoomSteps(page, STEPS);
   // Pan at a 5 % zoom: zoom in by key, then the arrow keys move the window.
   for (let i = 0; i < 4; i++) {
-    const before = await frameCount();
+    const before = await times.count();
     await page.keyboard.press("+");
-    await waitFrames(before + 1);
+    await times.waitFor(before + 1);
   }
-  const panStart = await frameCount();
+  const panStart = await times.count();
+  const panDrawnStart = (await times.read("drawn")).length;
   for (let i = 0; i < STEPS; i++) {
     await page.keyboard.press(i < STEPS / 2 ? "ArrowRight" : "ArrowLeft");
-    await waitFrames(panStart + i + 1);
+    await times.waitFor(panStart + i + 1);
   }
-  const panFrames = (
-    await page.evaluate(() => (window as unknown as { bench: { frames: number[] } }).bench.frames.slice())
-  ).slice(panStart);
-  const panDrawn = (
-    await page.evaluate(() => (window as unknown as { bench: { drawn: number[] } }).bench.drawn.slice())
-  ).slice(panStart);
+  const panFrames = (await times.read("frames")).slice(panStart);
+  const panDrawn = (await times.read("drawn")).slice(panDrawnStart);
 
   for (let i = 0; i < STEPS; i++) {
     await page.mouse.move(box.x + box.width * (0.1 + (0.8 * i) / STEPS), box.y + box.height / 2);
@@ -189,9 +95,7 @@ try {
       { timeout: 10_000 },
     );
   }
-  const readouts = await page.evaluate(() =>
-    (window as unknown as { bench: { readouts: number[] } }).bench.readouts.slice(),
-  );
+  const readouts = await times.read("readouts");
 
   await cdp.send("HeapProfiler.collectGarbage");
   const heapAfter = (await cdp.send("Runtime.getHeapUsage")) as { usedSize: number };

@@ -136,14 +136,18 @@ export async function phonePage(
   const page = await context.newPage();
   if (signedIn) {
     const user = await portal.user();
-    const { email, password } = user;
-    await page.goto(`${portal.origin}/login`);
-    // By label: the page's snapshot, hidden from assistive technology, holds the same inputs until the app takes over.
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill(password);
-    await page.locator("form").getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL("**/dashboard", { timeout: 30_000 });
+    await signInPage(page, portal.origin, user);
     return { context, page, user };
   }
   return { context, page };
+}
+
+/** Signs `user` in through the login page, as a person does, and waits for the dashboard. */
+export async function signInPage(page: Page, origin: string, { email, password }: BenchUser): Promise<void> {
+  await page.goto(`${origin}/login`);
+  // By label: the page's snapshot, hidden from assistive technology, holds the same inputs until the app takes over.
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.locator("form").getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL("**/dashboard", { timeout: 30_000 });
 }

@@ -47,6 +47,7 @@ import type { CompareCandidate } from "./compare-panel";
 import { ComputedChannels, type ComputedDefinition } from "./computed-channels";
 import { type CursorGrid, readGrid } from "./cursor-grid";
 import type { DynoRequest } from "./dyno-panel";
+import { loadColumns } from "./load-columns";
 import { LogChart, type LogChartHandle, OVERVIEW_HEIGHT, OverviewStrip, type TimeRange } from "./log-chart";
 import { type LoadedLog, LogWorker, parkWorker, unparkWorker } from "./log-worker-client";
 import type { PaneSeries } from "./pane-series";
@@ -76,7 +77,7 @@ const ComparePanel = lazy(() => import("./compare-panel").then((module) => ({ de
  */
 export interface CompareSource {
   candidates: CompareCandidate[];
-  fetchFor: (id: string) => () => Promise<Blob>;
+  fetchFor: (id: string) => LogAnalysisProps["fetchColumns"];
   state: ComparisonState;
   onState?: (next: ComparisonState) => void;
   /** Told of the logs overlaid and where each sits, for sharing the comparison. */
@@ -136,8 +137,6 @@ const DEFAULT_CHANNELS = 4;
 const NO_DESCRIPTORS: LogComputedDescriptor[] = [];
 const NO_COMPARISON: ComparisonState = { ids: [], align: "time" };
 const NO_FETCH = () => async () => new Blob();
-/** The first request: the columnar form's preamble and JSON header fit in this for logs of a few hundred channels. */
-const HEAD_BYTES = 64 * 1024;
 const OVERVIEW_PIXELS = 1200;
 
 /** Keeps a range inside the log and at least a few samples wide. */
@@ -261,63 +260,20 @@ export const LogAnalysis = memo(function LogAnalysis({
       });
     };
     (async () => {
-      let head = await fetchColumns({ start: 0, end: HEAD_BYTES - 1 });
-      let layout = await log.layout({ blob: head });
-      if ("headerBytes" in layout) {
-        head = await fetchColumns({ start: 0, end: layout.headerBytes - 1 });
-        layout = await log.layout({ blob: head });
-      }
-      if ("headerBytes" in layout) throw new Error("The log's header did not arrive whole");
-      if (!log.terminated)
-        startTransition(() => {
-          setFormat(layout.format);
-          setChannels(layout.channels);
-        });
-      // A small log, or a server that sent the whole form instead of the range.
-      if (head.size >= layout.byteLength) return ready(await log.load({ blob: head }), true);
-      const channelIds = layout.channels.map((channel) => channel.id);
-      // The first bytes hold more than the header (with deflated arrays, often the time and the
-      // first channels): what they hold is taken from them, only the rest is fetched.
-      const inHead = head.size;
-      const range = async ({ at, bytes }: { at: number; bytes: number }): Promise<Blob> => {
-        const end = at + bytes;
-        if (end <= inHead) return head.slice(at, end);
-        if (at >= inHead) return fetchColumns({ start: at, end: end - 1 });
-        return new Blob([head.slice(at), await fetchColumns({ start: inHead, end: end - 1 })]);
-      };
-      // The first channels' bytes by where they start: the rest is fetched around them, not again.
-      const fetched = new Map<number, Blob>();
-      const fromUrl = parsePanes(firstPanes.current, new Set(channelIds)).flat();
-      const first = [...new Set(fromUrl.length ? fromUrl : openingPanes(layout.channels, layout.format).flat())].map(
-        (id) => channelIds.indexOf(id),
-      );
-      const parts = await Promise.all([
-        range(layout.time).then((blob) => log.time({ blob })),
-        ...first.map((index) =>
-          range(layout.columns[index]).then((blob) => {
-            fetched.set(layout.columns[index].at, blob);
-            return log.channel({ index, blob });
+      await loadColumns(log, fetchColumns, {
+        onLayout: (layout) =>
+          !log.terminated &&
+          startTransition(() => {
+            setFormat(layout.format);
+            setChannels(layout.channels);
           }),
-        ),
-      ]);
-      // Each answer counts what the worker held when it came; the fullest is the last.
-      ready(
-        parts.reduce((a, b) => (b.bytesHeld > a.bytesHeld ? b : a)),
-        true,
-      );
-      const channelsAt = layout.columns[0]?.at ?? layout.byteLength;
-      // The charted channels need not be the file's first (they come by role), so the gaps between
-      // them are fetched and joined with what is held.
-      const pieces: Promise<Blob>[] = [];
-      let at = channelsAt;
-      for (const [start, blob] of [...fetched].sort(([a], [b]) => a - b)) {
-        if (start < at) continue;
-        if (start > at) pieces.push(range({ at, bytes: start - at }));
-        pieces.push(Promise.resolve(blob));
-        at = start + blob.size;
-      }
-      if (at < layout.byteLength) pieces.push(range({ at, bytes: layout.byteLength - at }));
-      ready(await log.channels({ blob: new Blob(await Promise.all(pieces)) }), false);
+        // The URL's panes, else the tuner's default ones.
+        first: (layout) => {
+          const fromUrl = parsePanes(firstPanes.current, new Set(layout.channels.map((channel) => channel.id))).flat();
+          return fromUrl.length ? fromUrl : openingPanes(layout.channels, layout.format).flat();
+        },
+        onReady: ready,
+      });
     })().catch((error: Error) => !log.terminated && setFailure(error.message));
   }, [fetchColumns]);
 
@@ -592,6 +548,7 @@ export const LogAnalysis = memo(function LogAnalysis({
     titleOf,
     fetchFor: compare?.fetchFor ?? NO_FETCH,
     base: baseSide,
+    charted: panes.flat(),
     basePullStart,
   });
   // A pull chosen in the list while aligned at a pull becomes the URL's, so a reload keeps the alignment.
@@ -654,7 +611,7 @@ export const LogAnalysis = memo(function LogAnalysis({
   );
   comparedRef.current = compared;
   // A compared log that came, went or moved: the view is asked again, and the page told.
-  const comparedShape = compared.map((log) => `${log.id}:${log.status}:${log.offset}`).join();
+  const comparedShape = compared.map((log) => `${log.id}:${log.status}:${log.complete}:${log.offset}`).join();
   const onCompared = compare?.onCompared;
   useEffect(() => {
     askView();
@@ -780,7 +737,7 @@ export const LogAnalysis = memo(function LogAnalysis({
   // The chart's card, the same for the time chart and the X–Y plot.
   const chartBox = { background: token.colorBgContainer, borderRadius: token.borderRadius, padding: 8 };
   return (
-    // What the worker holds, for the bench's bytes-per-sample figure.
+    // What the worker holds, for the bench's bytes-per-sample figure; how many compared logs are all in, for its zoom.
     // On a phone the channel list goes under the chart, full width: beside it, it left the chart 70 px and the page scrolled sideways.
     <Flex
       vertical={narrow}
@@ -788,6 +745,7 @@ export const LogAnalysis = memo(function LogAnalysis({
       style={{ minHeight: 0, flex: 1 }}
       data-bytes-held={loaded?.bytesHeld}
       data-samples={loaded?.samples}
+      data-compared-complete={compared.filter((log) => log.complete).length}
     >
       <Flex
         vertical

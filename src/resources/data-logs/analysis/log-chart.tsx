@@ -13,6 +13,7 @@ import "uplot/dist/uPlot.min.css";
 import "./log-chart.css";
 import { TIME_TICK_STEPS, timeTickLabels } from "../../../lib/axis-ticks";
 import { inNextTask } from "../../../lib/idle";
+import { joinOnGrid } from "../../../lib/join-on-grid";
 import { convert, readingText } from "../../../lib/log-units";
 import { type ChartMarker, drawMarkers } from "./marker-layer";
 import { axisTitle, idsOf, type PaneSeries, paneTitle, samePaneSeries } from "./pane-series";
@@ -57,14 +58,17 @@ const SYNC_KEY = "data-log";
 /** Joined data per pane: a pan or zoom redraws the same points at a new scale before new ones come. */
 const joined = new WeakMap<PaneSeries[], uPlot.AlignedData>();
 
-function paneData(series: PaneSeries[]): uPlot.AlignedData {
+function paneData(series: PaneSeries[], pixels: number): uPlot.AlignedData {
   let data = joined.get(series);
-  if (!data) joined.set(series, (data = joinSeries(series)));
+  if (!data) joined.set(series, (data = joinSeries(series, pixels)));
   return data;
 }
 
-/** One table per series (NaN gaps as null, converted to display units), joined on time. */
-function joinSeries(series: PaneSeries[]): uPlot.AlignedData {
+/**
+ * One table per series (NaN gaps as null, converted to display units), joined on time: on a grid
+ * shared by the series where their points are dense (src/lib/join-on-grid.ts), else exactly.
+ */
+function joinSeries(series: PaneSeries[], pixels = 0): uPlot.AlignedData {
   const tables = series.map((s): uPlot.AlignedData => {
     const points = s.points;
     if (!points) return [[], []];
@@ -75,7 +79,11 @@ function joinSeries(series: PaneSeries[]): uPlot.AlignedData {
     }
     return [points.time as unknown as number[], values];
   });
-  return uPlot.join(tables);
+  const grid = joinOnGrid(
+    tables.map(([time, values]) => ({ time, values: values as Array<number | null> })),
+    pixels,
+  );
+  return (grid as uPlot.AlignedData | null) ?? uPlot.join(tables);
 }
 
 function paneOptions(
@@ -228,7 +236,7 @@ export function LogChart({
       const fresh = !samePaneSeries(was.series, pane);
       if (!fresh && was.range?.[0] === range[0] && was.range[1] === range[1]) return;
       plot.batch(() => {
-        if (fresh) plot.setData(paneData(pane), true);
+        if (fresh) plot.setData(paneData(pane, plot.width), true);
         plot.setScale("x", { min: range[0], max: range[1] });
       });
       shown.current[i] = { ids: was.ids, series: pane, range };
@@ -292,7 +300,7 @@ export function LogChart({
           token.colorBgElevated,
           handlers,
         ),
-        paneData(pane),
+        paneData(pane, element.clientWidth),
         holders[i],
       );
       plot.over.addEventListener(

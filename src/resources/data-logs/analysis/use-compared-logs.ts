@@ -1,13 +1,15 @@
 /**
- * The logs overlaid on the one being read: each in a worker of its own (the whole columnar form,
- * fetched once), its channels matched to this log's by role (domain/logs/compare.ts), its pulls
- * found with the default thresholds, and its offset on this log's time axis.
+ * The logs overlaid on the one being read: each in a worker of its own, loaded as the log being
+ * read is (the channels matching the charted ones first, load-columns.ts), its channels matched to
+ * this log's by role (domain/logs/compare.ts), its pulls found with the default thresholds once it
+ * is all in, and its offset on this log's time axis.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { DataLogChannel } from "../../../../contracts/data-logs";
 import type { FormatId } from "../../../../domain/logs";
 import { matchChannels } from "../../../../domain/logs/compare";
 import type { Pull } from "../../../../domain/logs/pulls";
+import { loadColumns } from "./load-columns";
 import { LogWorker } from "./log-worker-client";
 import { pullChannels } from "./pull-channels";
 
@@ -44,6 +46,8 @@ export interface ComparedLog {
   channels: DataLogChannel[];
   format?: FormatId;
   durationSeconds: number;
+  /** Every channel in (the first part draws before). */
+  complete: boolean;
   pulls: Pull[];
   /** This log's channel id → the compared log's channel that measures the same. */
   matches: Map<string, string>;
@@ -60,23 +64,37 @@ interface Loaded {
   channels: DataLogChannel[];
   format?: FormatId;
   durationSeconds: number;
+  complete: boolean;
   pulls: Pull[];
 }
 
 export interface ComparedLogsInput {
   state: ComparisonState;
   titleOf: (id: string) => string;
-  fetchFor: (id: string) => () => Promise<Blob>;
+  fetchFor: (id: string) => (range?: { start: number; end: number }) => Promise<Blob>;
   /** This log's channels and logger, for the matching. */
   base: { channels: readonly DataLogChannel[]; format?: FormatId };
+  /** This log's charted channels: their matches are loaded first. */
+  charted: readonly string[];
   /** The start of this log's pull the others are aligned to, when aligned at a pull. */
   basePullStart: number | null;
 }
 
-export function useComparedLogs({ state, titleOf, fetchFor, base, basePullStart }: ComparedLogsInput) {
+export function useComparedLogs({ state, titleOf, fetchFor, base, charted, basePullStart }: ComparedLogsInput) {
   const { ids, align, pulls: pullChoice, offsets } = state;
   const [loaded, setLoaded] = useState<ReadonlyMap<string, Loaded>>(new Map());
   const workers = useRef(new Map<string, LogWorker>());
+  // Read when a compared log's header is in: what is charted then comes first. Its header is fetched
+  // beside this log's; the matching waits for this log's channel list when it is not in yet.
+  const latest = useRef({ base, charted });
+  latest.current = { base, charted };
+  const baseKnown = useRef<{ known: Promise<void>; tell: () => void } | null>(null);
+  if (!baseKnown.current) {
+    let tell = () => {};
+    const known = new Promise<void>((resolve) => (tell = resolve));
+    baseKnown.current = { known, tell };
+  }
+  if (base.channels.length > 0) baseKnown.current.tell();
 
   const key = ids.join();
   useEffect(() => {
@@ -93,19 +111,28 @@ export function useComparedLogs({ state, titleOf, fetchFor, base, basePullStart 
       workers.current.set(id, worker);
       const put = (entry: Omit<Loaded, "worker">) =>
         !worker.terminated && setLoaded((was) => new Map(was).set(id, { worker, ...entry }));
-      put({ status: "loading", channels: [], durationSeconds: 0, pulls: [] });
+      put({ status: "loading", channels: [], durationSeconds: 0, complete: false, pulls: [] });
       (async () => {
-        // Whole: a compared log is read through, not opened at a first view.
-        const blob = await fetchFor(id)();
-        // The header names the logger, which the matching and the pull roles read.
-        const layout = await worker.layout({ blob });
-        const format = "format" in layout ? layout.format : undefined;
-        const summary = await worker.load({ blob });
-        const roles = pullChannels(summary.channels, format);
-        const pulls = roles ? await worker.pulls({ channels: roles, thresholds: {} }) : [];
-        put({ status: "ready", channels: summary.channels, format, durationSeconds: summary.durationSeconds, pulls });
+        let format: FormatId | undefined;
+        await loadColumns(worker, fetchFor(id), {
+          onLayout: (layout) => (format = layout.format),
+          first: async (layout) => {
+            await baseKnown.current?.known;
+            const matches = matchChannels(latest.current.base, layout);
+            return latest.current.charted.flatMap((charted) => matches.get(charted) ?? []);
+          },
+          onReady: (summary, first) => {
+            const ready = { status: "ready" as const, channels: summary.channels, format };
+            const { durationSeconds, complete } = summary;
+            if (first && !complete) return put({ ...ready, durationSeconds, complete, pulls: [] });
+            // Every channel in: the pulls can be found.
+            const roles = pullChannels(summary.channels, format);
+            const found = roles ? worker.pulls({ channels: roles, thresholds: {} }) : Promise.resolve([]);
+            found.then((pulls) => put({ ...ready, durationSeconds, complete, pulls }));
+          },
+        });
       })().catch((error: Error) =>
-        put({ status: "failed", failure: error.message, channels: [], durationSeconds: 0, pulls: [] }),
+        put({ status: "failed", failure: error.message, channels: [], durationSeconds: 0, complete: false, pulls: [] }),
       );
     }
   }, [key]);
