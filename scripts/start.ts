@@ -3,36 +3,21 @@
  * npm run dev: the same server plus Vite's hot reload on :5173.
  * Ctrl-C stops everything; accounts, records and files stay in DATA_DIR for the next run.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import path from "node:path";
-import { DEMO_PASSWORD, demoAccounts } from "../server/seed";
+import { demoAccountsBanner, runMain } from "./lib/banner";
 import { buildSpa, spaIsStale } from "./lib/build";
-import { isAuthEmulatorUp, startAuthEmulator } from "./lib/emulator";
+import { localAuthEmulator } from "./lib/emulator";
+import { waitForHealth } from "./lib/health";
 import { startMailCatcher } from "./lib/mail-catcher";
 import { freePort, START_MAIL_PORTS } from "./lib/ports";
 import { SERVER_ENTRY, SERVER_NODE_FLAGS } from "./lib/server-process";
-import { hasExited, supervise } from "./lib/supervise";
+import { supervise } from "./lib/supervise";
 
 const dev = process.argv.includes("--dev");
 const dataDir = path.resolve(process.env.DATA_DIR ?? ".data");
 const port = Number(process.env.PORT ?? 8080);
 const projectId = process.env.FIREBASE_PROJECT_ID ?? "demo-tuning-portal";
-const emulatorPort = 9099;
-
-async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (hasExited(child))
-      throw new Error(`The server exited (${child.signalCode ?? `code ${child.exitCode}`}) during start-up`);
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(1000) })).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error(`The server did not answer ${url} within 120 s`);
-}
 
 async function main() {
   if (!dev && spaIsStale()) {
@@ -40,18 +25,7 @@ async function main() {
     buildSpa();
   }
 
-  const emulatorHost = `127.0.0.1:${emulatorPort}`;
-  const emulator = (await isAuthEmulatorUp(emulatorHost))
-    ? null
-    : await startAuthEmulator({
-        projectId,
-        port: emulatorPort,
-        hubPort: 4400,
-        loggingPort: 4500,
-        workDir: path.join(dataDir, "auth-emulator"),
-        persist: true,
-      });
-  if (!emulator) console.log(`Using the Auth emulator already running on ${emulatorHost}`);
+  const { host: emulatorHost, emulator } = await localAuthEmulator(dataDir, projectId);
 
   // Mail goes to the local inbox unless SMTP_URL names a real server.
   const inbox = process.env.SMTP_URL
@@ -91,20 +65,13 @@ async function main() {
     supervisor.add(vite);
   }
 
-  const accounts = demoAccounts.map((account) => `    ${account.email.padEnd(24)} ${account.role}`).join("\n");
   console.log(`
   Tuning portal is running
     Portal:         ${dev ? `http://127.0.0.1:5173 (Vite hot reload; API on :${port})` : `http://127.0.0.1:${port}`}
     Auth emulator:  http://${emulatorHost}
     Mail sent by the portal: ${inbox ? inbox.webUrl : `to the SMTP server of SMTP_URL`}
     Data folder:    ${dataDir}
-  Demo accounts (password ${DEMO_PASSWORD}):
-${accounts}
-  Press Ctrl-C to stop.
-`);
+${demoAccountsBanner()}`);
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runMain(main);

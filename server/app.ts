@@ -111,7 +111,7 @@ async function createContext(app: FastifyInstance, config: Config, options: Buil
   const identity =
     options.identity ?? createIdentity({ projectId: config.projectId, emulatorHost: config.authEmulatorHost });
   const secrets = await SecretBox.load({ keyBase64: config.secretsKey, dataDir: config.dataDir });
-  const liveEvents = await openLiveEvents(database, app.log);
+  const liveEvents = openLiveEvents(database, app.log);
   const ctx: AppContext = {
     config,
     database,
@@ -156,11 +156,9 @@ async function createContext(app: FastifyInstance, config: Config, options: Buil
 }
 
 /** Several instances may share PostgreSQL, so events travel through it; PGlite has one process. */
-async function openLiveEvents(database: Database, log: FastifyBaseLogger): Promise<LiveEventBus> {
+function openLiveEvents(database: Database, log: FastifyBaseLogger): LiveEventBus {
   if (database.kind !== "postgres" || !database.url) return inProcessBus(log);
-  const bus = postgresBus({ url: database.url, log });
-  await bus.ready;
-  return bus;
+  return postgresBus({ url: database.url, log });
 }
 
 /**
@@ -260,8 +258,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const { database, identity } = ctx;
   app.decorate("ctx", ctx);
   defineBackgroundJobs(ctx);
-  // The queue's workers start once the app is ready (after main.ts migrated the database).
-  app.addHook("onReady", async () => ctx.jobs.start());
+  // The queue's workers and the live-event listener start once the app is ready (after main.ts
+  // migrated the database).
+  app.addHook("onReady", async () => {
+    await ctx.liveEvents.start();
+    await ctx.jobs.start();
+  });
   // Copies of notifications go out after the change committed, without holding up its answer.
   ctx.notifications.onRecorded((recorded) => ctx.mail.inBackground(emailNotifications(ctx, recorded, app.log)));
   app.addHook("onClose", async () => {

@@ -107,3 +107,29 @@ export async function startTestEmulator(workDir: string, offset = 0): Promise<Ru
     workDir,
   });
 }
+
+/**
+ * The Auth emulator of `npm start` and `npm run cluster` on its usual port, keeping its accounts
+ * under `dataDir`; one already running there (another command's) is used instead, and not stopped.
+ */
+export async function localAuthEmulator(
+  dataDir: string,
+  projectId: string,
+): Promise<{ host: string; emulator: RunningEmulator | null }> {
+  const host = `127.0.0.1:${LOCAL_EMULATOR_PORT}`;
+  if (await isAuthEmulatorUp(host)) {
+    console.log(`Using the Auth emulator already running on ${host}`);
+    return { host, emulator: null };
+  }
+  const emulator = await startAuthEmulator({
+    projectId,
+    port: LOCAL_EMULATOR_PORT,
+    hubPort: 4400,
+    loggingPort: 4500,
+    workDir: path.join(dataDir, "auth-emulator"),
+    persist: true,
+  });
+  return { host, emulator };
+}
+
+const LOCAL_EMULATOR_PORT = 9099;

@@ -26,6 +26,8 @@ export interface LiveEventBus {
   publish(topic: string, key: string, event: unknown): void;
   /** Hands this instance's events of `topic` to `deliver`; one per topic. */
   attach(topic: string, deliver: Deliver): void;
+  /** Starts listening for other instances' events: once the app is ready, after the migrations. */
+  start(): Promise<void>;
   /** Waits for what was published to be written, then stops listening. */
   close(): Promise<void>;
 }
@@ -56,6 +58,7 @@ export function inProcessBus(log: FastifyBaseLogger): LiveEventBus {
   return {
     publish: (topic, key, event) => delivery.deliver(topic, key, event),
     attach: (topic, deliver) => delivery.attach(topic, deliver),
+    start: async () => {},
     close: async () => {},
   };
 }
@@ -82,8 +85,6 @@ export interface PostgresBusOptions {
 }
 
 export interface PostgresBus extends LiveEventBus {
-  /** Resolves once the listening connection is up (the first time). */
-  ready: Promise<void>;
   /** Deletes rows older than the catch-up window; run every minute by each instance. */
   prune(): Promise<number>;
 }
@@ -93,7 +94,7 @@ export function postgresBus({ url, log }: PostgresBusOptions): PostgresBus {
   const writer = new EventWriter(url, log);
   const listener = new EventListener(url, log, delivery);
   return {
-    ready: listener.start(),
+    start: () => listener.start(),
     prune: () => writer.prune(),
     attach: (topic, deliver) => delivery.attach(topic, deliver),
     publish: (topic, key, event) => writer.write(topic, key, event),

@@ -48,6 +48,8 @@ describe("live events across two instances on PostgreSQL", () => {
   beforeAll(async () => {
     a = await startTestApp("postgres");
     b = await startTestApp("postgres", {}, { sharing: a });
+    // Listening starts when an app is ready (the first request, or listen).
+    await b.app.ready();
     [admin, customer] = await createUsers(a, ["admin", "customer"]);
     await a.app.listen({ host: "127.0.0.1", port: 0 });
     portA = (a.app.server.address() as AddressInfo).port;
