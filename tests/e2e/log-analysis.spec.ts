@@ -156,6 +156,8 @@ test("a tuner overlays ECUMaster's log and the demo car's pull on the RomRaider 
   page,
   browser,
 }) => {
+  // Two uploads, three views of the log and a stranger's: the longest flow of the spec.
+  test.slow();
   const list = new DataLogsPage(page);
   await list.openAs(demoUsers.customer);
   await list.upload(ECUMASTER);
@@ -226,9 +228,11 @@ test("a tuner overlays ECUMaster's log and the demo car's pull on the RomRaider 
 
   // Shared as a comparison: each compared log gets a link of its own, and the link places it where it was.
   await page.getByRole("button", { name: "Share" }).click();
-  await expect(page.getByRole("dialog").getByRole("checkbox", { name: /With the 2 compared logs/ })).toBeChecked();
-  await page.keyboard.press("Escape");
-  const link = await view.shareLink();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("checkbox", { name: /With the 2 compared logs/ })).toBeChecked();
+  await dialog.getByRole("button", { name: "Create link" }).click();
+  await expect(dialog.getByTestId("share-link")).toHaveValue(/\/shared\/logs\//);
+  const link = await dialog.getByTestId("share-link").inputValue();
   expect(link).toMatch(/[?&]compare=[A-Za-z0-9_-]{43}:0,[A-Za-z0-9_-]{43}:4[56]\d\.\d+$/);
   const stranger = await browser.newContext();
   const signedOut = await stranger.newPage();
