@@ -44,6 +44,7 @@ import { conversionFor, DEFAULT_DISPLAY_UNITS, DISPLAY_UNITS, type DisplayUnits 
 import { ChannelPicker } from "./channel-picker";
 import { type ChartChannel, colourOf, formatPanes, MAX_PANES, openingPanes, parsePanes, variableOf } from "./channels";
 import type { CompareCandidate } from "./compare-panel";
+import { comparedKey, comparedViews, comparedXy } from "./compared-views";
 import { ComputedChannels, type ComputedDefinition } from "./computed-channels";
 import { type CursorGrid, readGrid } from "./cursor-grid";
 import type { DynoRequest } from "./dyno-panel";
@@ -58,9 +59,8 @@ import { SampleFilterInput } from "./sample-filter-input";
 import { useChartExport } from "./use-chart-export";
 import { type ComparedLog, type ComparisonState, useComparedLogs } from "./use-compared-logs";
 import { type MarkerSource, useMarkers } from "./use-markers";
-import { XY_OVERLAY_COLOURS } from "./xy-canvas";
 import { xyDefaults } from "./xy-defaults";
-import { type ComparedXy, converted, convertedRange, type XyChoice, XyView } from "./xy-view";
+import { type XyChoice, XyView } from "./xy-view";
 
 // The virtual dyno's panel (recharts, antd's form and number inputs: ~100 KiB compressed) loads when
 // its drawer first opens, not with every log page.
@@ -82,30 +82,6 @@ export interface CompareSource {
   onState?: (next: ComparisonState) => void;
   /** Told of the logs overlaid and where each sits, for sharing the comparison. */
   onCompared?: (logs: Array<{ id: string; title: string; offset: number }>) => void;
-}
-
-/** Where a compared log's channel's points are kept among the view's. */
-const comparedKey = (logId: string, channelId: string) => `${logId}\u0000${channelId}`;
-
-/** The compared logs' views of the same range, on this log's time axis (each shifted by its offset). */
-async function comparedViews(
-  logs: readonly ComparedLog[],
-  wish: { t0: number; t1: number; pixels: number; ids: string[] },
-): Promise<Array<[string, SeriesPoints]>> {
-  const answers = await Promise.all(
-    logs.map(async (log) => {
-      const ids = [...new Set(wish.ids.flatMap((id) => log.matches.get(id) ?? []))];
-      if (log.status !== "ready" || ids.length === 0) return [];
-      const view = await log.worker.view({ ...wish, t0: wish.t0 - log.offset, t1: wish.t1 - log.offset, ids });
-      return view.ids.map((id, i): [string, SeriesPoints] => {
-        const { time, values } = view.series[i];
-        const shifted = new Float64Array(time.length);
-        for (let k = 0; k < time.length; k++) shifted[k] = time[k] + log.offset;
-        return [comparedKey(log.id, id), { time: shifted, values }];
-      });
-    }),
-  );
-  return answers.flat();
 }
 
 export interface LogAnalysisProps {
@@ -558,47 +534,16 @@ export const LogAnalysis = memo(function LogAnalysis({
     if (onCompareState && compareState?.align === "pull" && chosenPull && compareState.at !== chosenPull.startTime)
       onCompareState({ ...compareState, at: chosenPull.startTime });
   }, [chosenPull, compareState, onCompareState]);
-  // The compared logs' points for the X–Y plot: their matched channels, over the range shifted by each
-  // one's offset, in the units this log's channels are shown in.
-  const askComparedXy = useCallback(
-    async (body: XyChoice & { t0: number; t1: number; width: number; height: number }): Promise<ComparedXy[]> => {
-      const answers = await Promise.all(
-        comparedRef.current.map(async (log, k) => {
-          const [xId, yId] = [log.matches.get(body.xId), log.matches.get(body.yId)];
-          if (log.status !== "ready" || !xId || !yId) return [];
-          const { x, y, xRange, yRange } = await log.worker.xy({
-            xId,
-            yId,
-            t0: body.t0 - log.offset,
-            t1: body.t1 - log.offset,
-            width: body.width,
-            height: body.height,
-          });
-          const conversion = (baseId: string, theirId: string) =>
-            conversionFor(
-              comparedUnit(
-                allChannels[index.get(baseId)!],
-                format,
-                log.channels.find((channel) => channel.id === theirId)!,
-              ),
-              units,
-            );
-          const [xc, yc] = [conversion(body.xId, xId), conversion(body.yId, yId)];
-          return [
-            {
-              title: log.title,
-              colour: XY_OVERLAY_COLOURS[k % XY_OVERLAY_COLOURS.length],
-              x: converted(x, xc),
-              y: converted(y, yc),
-              xRange: xRange && convertedRange(xRange, xc),
-              yRange: yRange && convertedRange(yRange, yc),
-            },
-          ];
-        }),
-      );
-      return answers.flat();
-    },
+  /** How a compared log's channel matched to this log's `baseId` is shown: in the units of this log's. */
+  const comparedConversion = useCallback(
+    (baseId: string, theirs: DataLogChannel) =>
+      conversionFor(comparedUnit(allChannels[index.get(baseId)!], format, theirs), units),
     [allChannels, index, format, units],
+  );
+  const askComparedXy = useCallback(
+    (body: XyChoice & { t0: number; t1: number; width: number; height: number }) =>
+      comparedXy(comparedRef.current, body, comparedConversion),
+    [comparedConversion],
   );
   const choosePull = useCallback(
     (id: string, pull: number) =>
@@ -640,7 +585,7 @@ export const LogAnalysis = memo(function LogAnalysis({
         // Each compared log's matching channels, in this channel's colour and the log's line style.
         ...compared.flatMap((log) =>
           pane.flatMap((id): PaneSeries[] => {
-            const theirs = log.channels.find((channel) => channel.id === log.matches.get(id));
+            const theirs = log.matches.get(id);
             if (!theirs) return [];
             const key = comparedKey(log.id, theirs.id);
             return [
@@ -650,14 +595,14 @@ export const LogAnalysis = memo(function LogAnalysis({
                 channelName: theirs.name,
                 colour: colour(id),
                 dash: log.dash,
-                conversion: conversionFor(comparedUnit(allChannels[index.get(id)!], format, theirs), units),
+                conversion: comparedConversion(id, theirs),
                 points: points.get(key),
               },
             ];
           }),
         ),
       ]),
-    [panes, allChannels, index, units, colour, compared, title, format],
+    [panes, allChannels, index, units, colour, compared, title, comparedConversion],
   );
   // For views that come between renders.
   const seriesOf = useRef(seriesFor);

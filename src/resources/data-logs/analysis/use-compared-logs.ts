@@ -50,7 +50,7 @@ export interface ComparedLog {
   complete: boolean;
   pulls: Pull[];
   /** This log's channel id → the compared log's channel that measures the same. */
-  matches: Map<string, string>;
+  matches: Map<string, DataLogChannel>;
   /** Added to the compared log's times to place them on this log's axis. */
   offset: number;
   /** The pull aligned with this log's when aligned at a pull (an index into `pulls`). */
@@ -160,7 +160,7 @@ export function useComparedLogs({ state, titleOf, fetchFor, base, charted, baseP
             title: titleOf(id),
             dash: COMPARE_DASHES[k % COMPARE_DASHES.length],
             ...entry,
-            matches: entry.status === "ready" ? matchChannels(base, entry) : new Map(),
+            matches: entry.status === "ready" ? matchedChannels(base, entry.channels, entry.format) : new Map(),
             offset,
             pull,
           },
@@ -169,4 +169,16 @@ export function useComparedLogs({ state, titleOf, fetchFor, base, charted, baseP
     [ids, loaded, pullChoice, align, basePullStart, base, titleOf, offsets],
   );
   return compared;
+}
+
+/** This log's channel ids with the compared log's channels that measure the same. */
+function matchedChannels(
+  base: ComparedLogsInput["base"],
+  channels: DataLogChannel[],
+  format: FormatId | undefined,
+): Map<string, DataLogChannel> {
+  const byId = new Map(channels.map((channel) => [channel.id, channel]));
+  return new Map(
+    [...matchChannels(base, { channels, format })].map(([baseId, theirId]) => [baseId, byId.get(theirId)!]),
+  );
 }
