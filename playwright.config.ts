@@ -34,10 +34,10 @@ const config: PlaywrightTestConfig = defineConfig({
   // One per project (each project's own `workers` below): the walk beside the other specs.
   workers: selected.length,
   // 120 s, not 60: the longest flows (a log filed, viewed three times and filtered; a purchase across
-  // three users) take 18-20 s on a normal day and ran past 60 s on a machine three times slower (CI, 2026-11-28).
+  // three users) ran past 60 s on a CI machine three times slower than a normal one.
   timeout: 120_000,
-  // 20 s, not 10: on a slow day, with the projects side by side, an admin's first page after
-  // signing in (the portal's code and the whole admin menu) took over 10 s to show.
+  // 20 s, not 10: on a slow machine, with the projects side by side, an admin's first page after
+  // signing in (the portal's code and the whole admin menu) took longer than 10 s to show.
   expect: { timeout: 20_000 },
   reporter: [["list"], ["./tests/e2e/support/summary-reporter.ts", { outputFile: process.env.E2E_SUMMARY_FILE }]],
   // One entry for every selected project's server: Playwright starts its entries one after the other.

@@ -1,7 +1,7 @@
 /**
  * An antd stylesheet cut into parts, each a file of its own. A browser parses a stylesheet in one
- * task when its last byte arrives: the dashboard's sheet (~800 kB of antd's styles) was one task of
- * 100–160 ms on a 4× slower CPU, blocking taps while the portal started. Parts of at most
+ * task when its last byte arrives: the dashboard's sheet (antd's styles) was one long task on a
+ * 4× slower CPU, blocking taps while the portal started. Parts of at most
  * STYLESHEET_PART_BYTES parse in tasks of their own. Linked in order, they cascade as the whole
  * would: the cuts fall only between top-level rules, never inside a block, a string or a comment.
  */

@@ -6,8 +6,7 @@
  * blocks nothing else, and later formatters reuse the data.
  *
  * It is loaded in three steps, a task each, because ICU's first formatter does three loads that a
- * browser measures apart (Chromium, each step first in a fresh tab, on a slow day: 24–29, 15–27
- * and 5–8 ms): the likely-subtags table that every locale is resolved through, the list of locales
+ * browser measures apart (Chromium, each step first in a fresh tab): the likely-subtags table that every locale is resolved through, the list of locales
  * with data, which each formatter negotiates its locale against, and the date formatter itself
  * (calendar, patterns, the host's time zone). As one task it counted as blocking time on a phone;
  * split, each step stays under the 50 ms that a 4× slower CPU turns into a long task.

@@ -39,7 +39,7 @@ export function useSessionState(): SessionState {
  *
  * On a portal page's first load the identity SDK's first answer (the saved user, or nobody) mounts
  * the portal's whole frame and page. Read through `useSyncExternalStore` it rendered at once, in a
- * single task that no input could interrupt (165 ms of a 4× slower CPU on the dashboard); as a
+ * single task that no input could interrupt, long on a phone's CPU; as a
  * transition React renders it in slices and lets the browser answer in between. Every later change
  * (signing in or out, a new role) still renders at once, before the code that caused it goes on:
  * signing out navigates to the sign-in page next, and a guard must see the user gone first, or it

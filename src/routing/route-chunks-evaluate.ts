@@ -3,7 +3,7 @@
  *
  * An `import()` evaluates every module it reaches that has not run yet, in one task: on a phone's
  * cold load of a portal page, the portal's code (Refine, React Query, zod and the contracts' schemas)
- * and the page's took tasks of 100–170 ms of a 4× slower CPU. The build lists each route's chunks
+ * and the page's made long tasks on a 4× slower CPU. The build lists each route's chunks
  * with every chunk after those it imports (scripts/lib/prerender.ts, the order the browser itself
  * evaluates them in); importing them in that order, one per task, runs the same code in the same
  * order, in tasks no longer than one chunk's. The app's own imports then find them evaluated.

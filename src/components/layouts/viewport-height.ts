@@ -3,8 +3,7 @@
  * screen. Never read in a render or as a view mounts: on a phone (a page with a viewport) reading
  * `innerHeight` makes the browser lay the page out then and there. Read in a render, that layout
  * took a third of a data log's render task; read as the view started listening, it lengthened the
- * task in which the log's page mounted by ~10 ms of an unthrottled CPU (the Lighthouse bench's
- * `--tasks`). The resize listener stays for the page's life, so a phone turned while no view
+ * task in which the log's page mounted (the Lighthouse bench's `--tasks` shows it). The resize listener stays for the page's life, so a phone turned while no view
  * listens is seen too.
  */
 import { useSyncExternalStore } from "react";

@@ -64,7 +64,7 @@ export function TuneMapsView({ tune }: { tune: TuneFile }) {
     );
 
   // The map shown is state here, written to the address bar without a router navigation: a navigation
-  // renders the whole app shell again, which alone took most of the 100 ms a map switch may take.
+  // renders the whole app shell again, which alone took most of the time a map switch may take (docs/develop/benchmarks.md).
   const itemParam = params.get("item");
   const [chosenItem, setChosenItem] = useState(itemParam);
   useEffect(() => setChosenItem(itemParam), [itemParam]);

@@ -225,7 +225,7 @@ export const LogAnalysis = memo(function LogAnalysis({
     setComputed((was) => (was.length === 0 ? was : []));
     // Updates keep coming while the page is hidden; they stop only when its worker has ended.
     // What arrives renders as a transition, in slices: as ordinary updates, the channel list, the
-    // readout and the chart's panes rendered in one task each time (100 ms and more on a phone).
+    // readout and the chart's panes rendered in one long task each time on a phone.
     const ready = (summary: LoadedLog, first: boolean) => {
       if (log.terminated) return;
       if (first) rangeRef.current = [0, summary.durationSeconds || 1];

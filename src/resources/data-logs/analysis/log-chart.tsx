@@ -2,8 +2,8 @@
  * The log chart: stacked uPlot panes on one time axis, a cursor synchronised across them, zoom by
  * dragging or the wheel, pan with shift+wheel; and the overview strip of the whole log.
  *
- * uPlot, not recharts, draws it: recharts renders an SVG element per point and needs 0.7 s for
- * 10,000 rows × 4 channels here, while a zoom frame has 50 ms. uPlot paints a canvas and takes
+ * uPlot, not recharts, draws it: recharts renders an SVG element per point, far too slow for a
+ * zoom frame over thousands of rows and several channels. uPlot paints a canvas and takes
  * the worker's per-pixel points as they come. (The dyno chart, a few hundred points, uses recharts.)
  */
 import { theme } from "antd";
@@ -270,8 +270,8 @@ export function LogChart({
           plots.current[0] === u ? { background: token.colorBgElevated } : undefined,
         ),
     };
-    // Every pane's place is kept at once; the panes are drawn into them one task each, the first too (a
-    // pane is 20-30 ms on a phone: four in one task blocked input for over 100 ms as a log opened, and
+    // Every pane's place is kept at once; the panes are drawn into them one task each, the first too (on a
+    // phone four panes in one task blocked input as a log opened, and
     // the first, in the task that commits the chart with the overview strip's, made that task the load's longest).
     // The panes as they are now: the later tasks build these, whatever a render in between holds.
     const building = panesRef.current;

@@ -135,8 +135,7 @@ describe("bundle budgets", () => {
 
   it("a portal page opens without the schema library: the portal's layout, its account stream, the dashboard and a data log's page hold no zod", () => {
     // zod builds every schema of a contract module when it is imported (the dashboard's tuning
-    // requests brought tune files and definitions: ~50 ms of a fast CPU, before the library's own
-    // evaluation). What these need as they load is in zod-free contracts: ./listen-streams,
+    // requests brought tune files and definitions, before the library's own evaluation). What these need as they load is in zod-free contracts: ./listen-streams,
     // ./tuning-request-states, ./roles, ./list-query, ./api-paths; forms and dialogs bring zod when they open.
     const pages = [
       "src/components/layouts/portal-layout.tsx",
