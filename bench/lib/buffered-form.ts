@@ -1,7 +1,7 @@
 /**
  * The server's former multipart reader, kept as bench/multipart.ts's baseline
- * (issue #40 replaced it by @fastify/multipart's own buffering, which it did
- * not beat twice over). A multipart/form-data body read whole into one buffer
+ * (replaced by @fastify/multipart's own buffering, which it did not beat
+ * twice over). A multipart/form-data body read whole into one buffer
  * (from a pool) and parsed there; the file comes out as a view of that
  * buffer. The refusals are those of the streamed path: exactly one file, 413
  * past the limit, field count and length capped; and a body that is not
@@ -215,7 +215,7 @@ export function parseForm(body: Buffer, boundary: string, limits: FormLimits): P
 const bodies = new BodyPool(32 * 1024 * 1024);
 
 /**
- * What the server's withBufferedUpload was before issue #40: the body into a
+ * What the server's withBufferedUpload was before @fastify/multipart's buffering: the body into a
  * pooled buffer, parsed there, the buffer back to the pool once the handler
  * is done and the response closed.
  */

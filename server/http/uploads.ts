@@ -9,8 +9,8 @@
  * A file that is only read and answered, never kept (an image to inspect or
  * patch), is received into memory instead (`withBufferedUpload`), through
  * the same parts() loop with @fastify/multipart's own `toBuffer()`: our own
- * whole-body parser was not twice as fast on a real upload (issue #40,
- * bench/multipart.ts), so it went.
+ * whole-body parser was not twice as fast on a real upload (bench/multipart.ts
+ * compares the two), so it went.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, type WriteStream } from "node:fs";

@@ -1,7 +1,7 @@
 /**
  * What each email the portal sends says: pure functions from the facts to a subject, a text and an
  * HTML body, apart from sending (mailer.ts) so that they can be tested alone and sent by whatever
- * carries them (today the request, later the job queue).
+ * carries them (the job queue).
  */
 import type { Role } from "../../../contracts/account";
 

@@ -1,7 +1,7 @@
 /**
  * withBufferedUpload (an upload held in memory, never stored) on a bare
  * Fastify with @fastify/multipart as the app registers it: the answers the
- * former whole-body parser gave (issue #40 replaced it), limits included.
+ * former whole-body parser gave, limits included.
  */
 import fastifyMultipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance } from "fastify";
