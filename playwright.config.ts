@@ -74,7 +74,7 @@ const config: PlaywrightTestConfig = defineConfig({
     // dialog or menu still zooming in, which on a loaded machine Playwright could take for stable.
     reducedMotion: "reduce",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell",
       // Chromium as root needs --no-sandbox; the closed network here makes background fetches fail loudly.
       args: [
         "--no-sandbox",

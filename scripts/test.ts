@@ -117,7 +117,7 @@ function projectsFor(filters: string[]): string[] {
  * (scripts/e2e-server.ts). Its summary reporter writes the totals and every failure, named, for the end.
  */
 async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[], built: boolean): Promise<Tally> {
-  const chromium = ensureChromium();
+  const chromium = ensureChromium("headless-shell");
   const distDir = runDist();
   if (!built) {
     console.log("Building the web app for the browser tests…");
