@@ -33,6 +33,7 @@ export const apiPaths = {
   "tune-files": path("tune-files"),
   "tune-file-patches": path("tune-file-patches"),
   "data-logs": path("data-logs"),
+  "data-log-layouts": path("data-log-layouts"),
   "tuning-requests": path("tuning-requests"),
   "contact-requests": path("contact-requests"),
   "demo-requests": path("demo-requests"),

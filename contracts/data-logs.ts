@@ -2,6 +2,7 @@
  * Data logs: the request bodies the server validates and the answers the app reads.
  */
 import { z } from "zod";
+import { sharedLayoutSchema } from "./data-log-layouts";
 import { storable } from "./list-query";
 import { listResponseSchema } from "./list-response";
 
@@ -48,6 +49,8 @@ export type DataLogPatch = z.infer<typeof dataLogPatchSchema>;
 export const dataLogShareSchema = z.strictObject({
   /** Channel ids the link shows; empty shows every channel. */
   channels: z.array(z.string().min(1).max(200)).max(256).default([]),
+  /** The panes the link opens with, under their layout's name; the viewer's default panes when absent. */
+  layout: sharedLayoutSchema.nullable().optional(),
   /** No expiry when absent or null. */
   expiresAt: z.iso
     .datetime({ offset: true })
@@ -184,6 +187,7 @@ export const dataLogShareAnswerSchema = z.strictObject({
   id: z.string(),
   logId: z.string(),
   channels: z.array(z.string()),
+  layout: sharedLayoutSchema.nullable(),
   expiresAt: isoDateTime.nullable(),
   revokedAt: isoDateTime.nullable(),
   createdAt: isoDateTime,
@@ -199,7 +203,11 @@ export type CreatedDataLogShare = z.infer<typeof createdDataLogShareSchema>;
 
 /** What a share link resolves to: the log as the owner chose to show it. */
 export const resolvedDataLogShareSchema = z.strictObject({
-  share: z.strictObject({ channels: z.array(z.string()), expiresAt: isoDateTime.nullable() }),
+  share: z.strictObject({
+    channels: z.array(z.string()),
+    layout: sharedLayoutSchema.nullable(),
+    expiresAt: isoDateTime.nullable(),
+  }),
   log: dataLogDetailSchema.pick({
     id: true,
     title: true,

@@ -23,6 +23,7 @@ import { auditEventRoutes } from "./routes/audit-events";
 import { authRoutes } from "./routes/auth";
 import { bakedFileRoutes } from "./routes/baked-files";
 import { dashboardRoutes } from "./routes/dashboard";
+import { dataLogLayoutRoutes } from "./routes/data-log-layouts";
 import { dataLogMarkerRoutes } from "./routes/data-log-markers";
 import { dataLogShareRoutes } from "./routes/data-log-shares";
 import { dataLogRoutes } from "./routes/data-logs";
@@ -218,6 +219,7 @@ async function registerApi(api: FastifyInstance, ctx: AppContext) {
   await api.register(dataLogRoutes, { ctx });
   await api.register(dataLogShareRoutes, { ctx });
   await api.register(dataLogMarkerRoutes, { ctx });
+  await api.register(dataLogLayoutRoutes, { ctx });
   await api.register(formatRequestRoutes, { ctx });
   await api.register(firmwareSupportRoutes, { ctx });
   await api.register(supportRequestRoutes, { ctx });

@@ -259,6 +259,54 @@ const DEFAULT_PANES: RoleId[][] = [
   ["throttle", "pedal"],
 ];
 
+/** Roles whose every cylinder or bank a tuner reads side by side, not only the best channel. */
+const EVERY_CHANNEL: ReadonlySet<RoleId> = new Set(["timing", "knockCorrection", "fuelTrimShort", "fuelTrimLong"]);
+
+/**
+ * The built-in layouts, by role: what a tuner opens for boost control, for ignition and for
+ * fuelling. Each pane keeps one unit family, so its scale reads in one unit.
+ */
+const NAMED_LAYOUTS: ReadonlyArray<{ name: string; panes: RoleId[][] }> = [
+  {
+    name: "Boost",
+    panes: [["engineSpeed"], ["boost", "boostTarget"], ["wastegateDuty"], ["throttle", "pedal"], ["intakeAirTemp"]],
+  },
+  { name: "Timing", panes: [["engineSpeed"], ["timing"], ["knockCorrection"], ["intakeAirTemp", "coolantTemp"]] },
+  {
+    name: "Fuel",
+    panes: [
+      ["engineSpeed"],
+      ["mixture", "mixtureTarget"],
+      ["fuelTrimShort", "fuelTrimLong"],
+      ["injectorDuty"],
+      ["railPressure"],
+      ["ethanolContent"],
+    ],
+  },
+];
+
+/**
+ * The built-in layouts this log can show: a layout's missing roles are skipped, and a layout with
+ * no channel beyond engine speed is left out (it would show nothing of what it is named for).
+ */
+export function namedLayouts(
+  channels: readonly RoleChannel[],
+  format?: FormatId,
+): Array<{ name: string; panes: string[][] }> {
+  const picked = pickRoles(channels, format);
+  return NAMED_LAYOUTS.flatMap(({ name, panes: roles }) => {
+    const panes = roles
+      .map((pane) =>
+        pane.flatMap((role) =>
+          EVERY_CHANNEL.has(role) ? (picked.get(role) ?? []) : (picked.get(role) ?? []).slice(0, 1),
+        ),
+      )
+      .filter((pane) => pane.length > 0);
+    const speed = picked.get("engineSpeed")?.[0];
+    return panes.flat().some((id) => id !== speed) ? [{ name, panes }] : [];
+  });
+}
+
 /**
  * Panes of channel ids to open a log with. Each role brings its best channel; timing and knock
  * correction bring every cylinder, since a tuner reads them side by side. Null when no role is

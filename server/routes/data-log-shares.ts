@@ -82,7 +82,7 @@ function registerSharedLogRoutes(plugin: FastifyInstance, ctx: AppContext) {
       const { token } = request.params;
       const { share, log, channels } = await resolveShare(ctx.db, token);
       const resolved: ResolvedDataLogShare = {
-        share: { channels: share.channels, expiresAt: share.expiresAt?.toISOString() ?? null },
+        share: { channels: share.channels, layout: share.layout, expiresAt: share.expiresAt?.toISOString() ?? null },
         log: {
           id: log.id,
           title: log.title,

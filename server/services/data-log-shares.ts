@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { and, eq, getTableColumns, isNull } from "drizzle-orm";
+import type { SharedLayout } from "../../contracts/data-log-layouts";
 import type { CreatedDataLogShare, DataLogShare, VehicleSharedLog } from "../../contracts/data-logs";
 import type { LogChannel } from "../../domain/logs";
 import type { Db } from "../db/handle";
@@ -17,24 +18,24 @@ type Requester = { caller: VerifiedCaller; id: string };
 
 /**
  * Shares channels of a log the caller owns (all of them when none are named) until `expiresAt`
- * (or until revoked): the answer carries the link's token, which is stored only as its hash.
+ * (or until revoked), opening with `layout`'s panes when one is given: the answer carries the
+ * link's token, which is stored only as its hash.
  */
 export async function shareLog(
   db: Db,
   request: Requester,
   logId: string,
-  input: { channels: string[]; expiresAt?: string | null },
+  input: { channels: string[]; layout?: SharedLayout | null; expiresAt?: string | null },
 ): Promise<CreatedDataLogShare> {
   const row = await ownedLog(db, request.caller, logId);
   const known = new Set((row.channels as LogChannel[]).map((channel) => channel.id));
-  const unknown = input.channels.filter((channel) => !known.has(channel));
-  if (unknown.length) {
-    throw invalid(
-      "Unknown channels",
-      `This log has no channel ${unknown.join(", ")}`,
-      unknown.map((channel) => ({ path: "channels", message: `unknown channel "${channel}"` })),
-    );
-  }
+  refuseUnknown("channels", input.channels, known);
+  // The layout draws only what the link shows: a channel left out of the share cannot be in a pane.
+  const shown = input.channels.length ? new Set(input.channels) : known;
+  const layout = input.layout
+    ? { name: input.layout.name, panes: input.layout.panes.map((pane) => [...new Set(pane)]) }
+    : null;
+  if (layout) refuseUnknown("layout.panes", layout.panes.flat(), shown);
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt.getTime() <= Date.now()) {
     throw invalid("Invalid body", "expiresAt must be in the future", [
@@ -43,8 +44,20 @@ export async function shareLog(
   }
   // 256 random bits: the link is the only credential a viewer needs.
   const token = randomBytes(32).toString("base64url");
-  const share = await createShare(db, request, row, token, input.channels, expiresAt);
+  const share = await createShare(db, request, row, token, { channels: input.channels, layout, expiresAt });
   return { ...shareOf(share), token };
+}
+
+/** Refuses channel ids the log has not (or the link does not show), naming each. */
+function refuseUnknown(path: string, ids: readonly string[], known: ReadonlySet<string>) {
+  const unknown = [...new Set(ids.filter((id) => !known.has(id)))];
+  if (unknown.length === 0) return;
+  const where = path === "channels" ? "This log has no channel" : "The link does not show channel";
+  throw invalid(
+    path === "channels" ? "Unknown channels" : "Unknown layout channels",
+    `${where} ${unknown.join(", ")}`,
+    unknown.map((channel) => ({ path, message: `unknown channel "${channel}"` })),
+  );
 }
 
 /** Stores a share of the log under the token's hash; the trail keeps the share, never its token. */
@@ -53,20 +66,25 @@ async function createShare(
   request: Requester,
   row: LogRow,
   token: string,
-  channels: string[],
-  expiresAt: Date | null,
+  shown: { channels: string[]; layout: SharedLayout | null; expiresAt: Date | null },
 ) {
+  const { channels, layout, expiresAt } = shown;
   return db.transaction(async (tx) => {
     const [made] = await tx
       .insert(dataLogShares)
-      .values({ logId: row.id, tokenHash: hashToken(token), channels: [...new Set(channels)], expiresAt })
+      .values({ logId: row.id, tokenHash: hashToken(token), channels: [...new Set(channels)], layout, expiresAt })
       .returning();
     // An admin publishing someone's log by link: the trail keeps the share, never its token.
     await auditChangeTo(tx, request, row.ownerUid, {
       action: "data-log.shared",
       targetType: "data-log",
       targetId: row.id,
-      after: { shareId: made.id, channels: made.channels, expiresAt: made.expiresAt },
+      after: {
+        shareId: made.id,
+        channels: made.channels,
+        layout: made.layout?.name ?? null,
+        expiresAt: made.expiresAt,
+      },
     });
     return made;
   });

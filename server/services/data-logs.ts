@@ -135,6 +135,7 @@ export const shareOf = (row: ShareRow): DataLogShare => ({
   id: row.id,
   logId: row.logId,
   channels: row.channels,
+  layout: row.layout,
   expiresAt: row.expiresAt?.toISOString() ?? null,
   revokedAt: row.revokedAt?.toISOString() ?? null,
   createdAt: row.createdAt.toISOString(),

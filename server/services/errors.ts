@@ -44,6 +44,12 @@ export const forbidden = (message?: string) => new Refusal("forbidden", "Forbidd
 /** The record's current state rules the change out; `data` may name the field it concerns. */
 export const conflict = (message: string, data?: unknown) => new Refusal("conflict", "Conflict", message, data);
 
+/** Whether a failed statement broke the unique constraint or index named (PostgreSQL's 23505). */
+export function breaksUnique(error: unknown, constraint: string): boolean {
+  const cause = ((error as { cause?: unknown }).cause ?? error) as { code?: string; constraint?: string };
+  return cause.code === "23505" && cause.constraint === constraint;
+}
+
 /** Something the caller named does not exist (or is not theirs to see). */
 export class NotFoundRefusal extends Refusal {
   constructor(what: string) {

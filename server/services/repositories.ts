@@ -17,7 +17,7 @@ import type { Db } from "../db/connection";
 import type { Tx } from "../db/handle";
 import { dealerProfiles, repositoryAccess, tuneFiles, tuneRepositories, users } from "../db/schema";
 import { actorFrom, auditChangeTo, changedFields, writeAudit } from "./audit";
-import { conflict, invalid, notFound } from "./errors";
+import { breaksUnique, conflict, invalid, notFound } from "./errors";
 import type { VerifiedCaller } from "./identity";
 import type { Notify } from "./notifications";
 import type { Requester } from "./requester";
@@ -32,8 +32,7 @@ const NAME_TAKEN = "tune_repositories_dealer_name_key";
 const dealerNameSql = sql<string | null>`coalesce(${dealerProfiles.businessName}, ${users.displayName})`;
 
 const nameTaken = (error: unknown): never => {
-  const cause = ((error as { cause?: unknown }).cause ?? error) as { code?: string; constraint?: string };
-  if (cause.code === "23505" && cause.constraint === NAME_TAKEN)
+  if (breaksUnique(error, NAME_TAKEN))
     throw conflict("you already have a repository with this name", [
       { path: "name", message: "already used by another of your repositories" },
     ]);

@@ -247,3 +247,66 @@ test("a tuner overlays ECUMaster's log and the demo car's pull on the RomRaider 
   await expect(signedOut.getByRole("button", { name: /^Compare/ })).toHaveCount(0);
   await stranger.close();
 });
+
+test("a tuner opens the Timing layout of the RomRaider log, saves panes of their own, opens them on another log of the logger, and shares them: a stranger sees the same panes", async ({
+  page,
+  browser,
+}) => {
+  test.slow();
+  const view = await openRomRaiderLog(page);
+  // The panes a log opens with are the "Default" layout of the menu.
+  await expect(view.layoutButton()).toHaveText(/Default/);
+
+  await view.chooseLayout("For this log", "Timing");
+  await expect(view.layoutButton()).toHaveText(/Timing/);
+  await expect.poll(() => view.paneTitles()).toEqual(["PLX Engine Speed (rpm)", "Timing Advance (degrees)"]);
+  await expect(page).toHaveURL(/[?&]panes=plx-engine-speed(%3B|;)timing-advance(&|$)/);
+
+  // One more channel, all in one pane: the panes are no layout any more, until saved as one.
+  await view.toggleChannel("PLX O2 - Wideband");
+  await page.getByText("Overlaid", { exact: true }).click();
+  await expect(view.layoutButton()).toHaveText(/^\s*Layout/);
+  await expect.poll(() => view.paneTitles()).toHaveLength(1);
+  const mine = await view.paneTitles();
+  expect(mine[0]).toMatch(/PLX Engine Speed.*Timing Advance.*PLX O2 - Wideband/);
+  await view.saveLayout("Timing and mixture");
+  await expect(view.layoutButton()).toHaveText(/Timing and mixture/);
+
+  // Another log of the same logger offers it, and opens with the same panes.
+  const list = new DataLogsPage(page);
+  await page.goto("/tuning-tools/data-logs");
+  await list.upload(FIXTURE);
+  await view.waitForChart();
+  await expect(view.layoutButton()).toHaveText(/Default/);
+  await view.chooseLayout("Yours, for this logger", "Timing and mixture");
+  await expect.poll(() => view.paneTitles()).toEqual(mine);
+
+  // Shared with its layout: a stranger opens the link with the same panes, the layout named.
+  await page.getByRole("button", { name: "Share" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(
+    dialog.getByRole("checkbox", { name: "Opens with the panes on screen (Timing and mixture)" }),
+  ).toBeChecked();
+  await dialog.getByRole("button", { name: "Create link" }).click();
+  await expect(dialog.getByTestId("share-link")).toHaveValue(/\/shared\/logs\//);
+  const link = await dialog.getByTestId("share-link").inputValue();
+  await dialog.getByRole("button", { name: "Close" }).click();
+  const stranger = await browser.newContext();
+  const signedOut = await stranger.newPage();
+  await signedOut.goto(link);
+  const shared = new LogView(signedOut);
+  await shared.waitForChart();
+  await expect.poll(() => shared.paneTitles()).toEqual(mine);
+  await expect(shared.layoutButton()).toHaveText(/Timing and mixture/);
+  await signedOut.getByRole("button", { name: "Layout" }).click();
+  await expect(signedOut.locator(".ant-dropdown:visible")).toContainText("Shared with the link");
+  await expect(signedOut.locator(".ant-dropdown:visible")).not.toContainText("Save as layout");
+  await stranger.close();
+
+  // Removed, it is no longer offered.
+  await view.layoutButton().click();
+  await page.locator(".ant-dropdown:visible").getByText("Remove “Timing and mixture”").click();
+  await expect(view.layoutButton()).toHaveText(/^\s*Layout/);
+  await view.layoutButton().click();
+  await expect(page.locator(".ant-dropdown:visible")).not.toContainText("Timing and mixture");
+});

@@ -73,6 +73,8 @@ export const dataLogShares = pgTable(
     tokenHash: text("token_hash").notNull(),
     /** Channel ids shown; empty means all. */
     channels: text("channels").array().notNull().default(sql`'{}'::text[]`),
+    /** The layout the link opens with (a name and its panes); null for the viewer's default panes. */
+    layout: jsonb("layout").$type<{ name: string; panes: string[][] }>(),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

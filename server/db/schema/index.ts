@@ -1,6 +1,7 @@
 // One file per entity (or, for the catalogue, per area); each file's tables are re-exported here.
 
 export * from "./audit";
+export * from "./data-log-layouts";
 export * from "./data-log-markers";
 export * from "./data-logs";
 export * from "./dealers";

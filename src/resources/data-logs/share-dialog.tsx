@@ -3,6 +3,7 @@ import { useCustom, useCustomMutation, useInvalidate } from "@refinedev/core";
 import { Alert, App, Button, Checkbox, Flex, Input, List, Modal, Select, Space, Typography } from "antd";
 import { useState } from "react";
 import { apiRoutes } from "../../../contracts/api-paths";
+import type { SharedLayout } from "../../../contracts/data-log-layouts";
 import {
   type CreatedDataLogShare,
   type DataLogChannel,
@@ -26,8 +27,17 @@ interface ShareDialogProps {
   initialChannels?: string[];
   /** The logs overlaid on this one, with where each sits: the link can carry the comparison. */
   compared?: Array<{ id: string; title: string; offset: number }>;
+  /** The panes on screen and the layout they are: the link can open with them. */
+  layout?: SharedLayout | null;
   open: boolean;
   onClose: () => void;
+}
+
+/** The layout's panes as far as the link shows their channels (every channel when none are chosen); null when none is left. */
+function layoutOfChannels(layout: SharedLayout | null, chosen: readonly string[]): SharedLayout | null {
+  if (!layout || chosen.length === 0) return layout;
+  const panes = layout.panes.map((pane) => pane.filter((id) => chosen.includes(id))).filter((pane) => pane.length);
+  return panes.length ? { name: layout.name, panes } : null;
 }
 
 /** Makes a link anyone can open (signed in or not) showing the chosen channels; lists and revokes links. */
@@ -37,6 +47,7 @@ export function ShareDialog({
   channels,
   initialChannels = [],
   compared = [],
+  layout = null,
   open,
   onClose,
 }: ShareDialogProps) {
@@ -46,6 +57,7 @@ export function ShareDialog({
   const [days, setDays] = useState(0);
   const [link, setLink] = useState<string | null>(null);
   const [withCompared, setWithCompared] = useState(true);
+  const [withLayout, setWithLayout] = useState(true);
   const [failure, setFailure] = useState<string | null>(null);
   const { query } = useCustom<{ data: DataLogShare[]; total: number }>({
     url: apiRoutes.dataLogs.shares(logId),
@@ -56,12 +68,12 @@ export function ShareDialog({
   const refresh = () => invalidate({ invalidates: ["all"], resource: "data-logs" });
   const shares = (query.data?.data.data ?? []).filter((share) => !share.revokedAt);
 
-  const shareOne = async (id: string, shared: string[], expiresAt: string | null) =>
+  const shareOne = async (id: string, shared: string[], expiresAt: string | null, opensWith?: SharedLayout | null) =>
     (
       await mutateAsync({
         url: apiRoutes.dataLogs.share(id),
         method: "post",
-        values: { channels: shared, expiresAt },
+        values: { channels: shared, expiresAt, ...(opensWith && { layout: opensWith }) },
         successNotification: false,
         errorNotification: false,
       })
@@ -81,7 +93,7 @@ export function ShareDialog({
         return;
       }
     }
-    const token = await shareOne(logId, chosen, expiresAt);
+    const token = await shareOne(logId, chosen, expiresAt, withLayout ? layoutOfChannels(layout, chosen) : null);
     setLink(`${window.location.origin}${sharedLogPath(token, chosen, others)}`);
     await query.refetch();
   };
@@ -119,6 +131,11 @@ export function ShareDialog({
           options={channels.map((channel) => ({ value: channel.id, label: channel.name }))}
           optionFilterProp="label"
         />
+        {layout && (
+          <Checkbox checked={withLayout} onChange={(event) => setWithLayout(event.target.checked)}>
+            {`Opens with the panes on screen (${layout.name})`}
+          </Checkbox>
+        )}
         {compared.length > 0 && (
           <Checkbox checked={withCompared} onChange={(event) => setWithCompared(event.target.checked)}>
             {`With the ${compared.length === 1 ? "compared log" : `${compared.length} compared logs`} (${compared

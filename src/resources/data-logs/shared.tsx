@@ -5,6 +5,7 @@ import { useParams, useSearchParams } from "react-router";
 import { apiRoutes } from "../../../contracts/api-paths";
 import { parseSharedCompared, type ResolvedDataLogShare } from "../../../contracts/data-logs";
 import { SlimHeader, SlimTitle } from "../../components/layouts/slim-header";
+import { formatPanes } from "./analysis/channels";
 import { useColumnsFetcher, useColumnsFetchers, usePanesParam } from "./analysis/hooks";
 import { type CompareSource, LogAnalysis } from "./analysis/log-analysis";
 
@@ -52,14 +53,18 @@ function useSharedComparison(): { compare?: CompareSource; lost: number } {
  */
 export function SharedDataLogPage() {
   const { token = "" } = useParams();
-  // The channels a share link names (datazap style), one pane each, until the viewer rearranges them.
-  const [panesParam, setPanes] = usePanesParam((params) => params.get("channels")?.split(",").join(";") || null);
   const { query } = useCustom<ResolvedDataLogShare>({
     url: apiRoutes.dataLogs.shared(token),
     method: "post",
     errorNotification: false,
     queryOptions: { retry: false, refetchOnWindowFocus: false },
   });
+  const sharedLayout = query.data?.data.share.layout ?? null;
+  // The panes the link's layout names, else the channels it names (datazap style), one pane each,
+  // until the viewer rearranges them.
+  const [panesParam, setPanes] = usePanesParam(
+    (params) => (sharedLayout ? formatPanes(sharedLayout.panes) : params.get("channels")?.split(",").join(";")) || null,
+  );
   const fetchColumns = useColumnsFetcher(apiRoutes.dataLogs.sharedColumns(token));
   const shared = query.data?.data;
   const markerSource = useMemo(() => ({ token }), [token]);
@@ -100,6 +105,7 @@ export function SharedDataLogPage() {
               markers={markerSource}
               title={shared?.log.title}
               compare={compare}
+              sharedLayout={sharedLayout}
             />
           </>
         )}

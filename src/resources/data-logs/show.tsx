@@ -4,6 +4,7 @@ import { Alert, Button, Flex, theme } from "antd";
 import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useState } from "react";
 import { useParams } from "react-router";
 import { apiRoutes } from "../../../contracts/api-paths";
+import type { SharedLayout } from "../../../contracts/data-log-layouts";
 import type { DataLogDetail, DataLogSummary, DynoProfile, LogComputedDescriptor } from "../../../contracts/data-logs";
 import { SlimHeader, SlimTitle } from "../../components/layouts/slim-header";
 import { useRecordMissing } from "../../components/record-not-found";
@@ -74,6 +75,8 @@ export function DataLogsShow() {
   const fetchFor = useColumnsFetchers(apiRoutes.dataLogs.columns);
   // What is overlaid, as the view places it, for a share link of the comparison.
   const [compared, setCompared] = useState<Array<{ id: string; title: string; offset: number }>>([]);
+  // The panes on screen, and the layout they are: a share link can open with them.
+  const [layout, setLayout] = useState<SharedLayout | null>(null);
   const compare = useMemo(
     () => ({
       candidates: (others?.data ?? []).filter((other) => other.id !== id).map(({ id, title }) => ({ id, title })),
@@ -113,6 +116,7 @@ export function DataLogsShow() {
             markers={markerSource}
             title={log?.title}
             compare={compare}
+            onLayout={setLayout}
           />
         )}
       </Flex>
@@ -124,6 +128,7 @@ export function DataLogsShow() {
             channels={log.channels}
             initialChannels={charted}
             compared={compared}
+            layout={layout}
             open
             onClose={() => setSharing(false)}
           />

@@ -168,6 +168,32 @@ export class LogView {
     return { name: file.suggestedFilename(), bytes: Buffer.concat(chunks) };
   }
 
+  /** The layout menu's button: it names the layout the panes on screen are, else "Layout". */
+  layoutButton(): Locator {
+    return this.page.getByRole("button", { name: "Layout" });
+  }
+
+  /** Opens a layout of the menu's group `group` ("For this log", "Yours, for this logger", "Shared with the link"). */
+  async chooseLayout(group: string, name: string) {
+    await this.layoutButton().click();
+    const menu = this.page.locator(".ant-dropdown:visible");
+    await menu
+      .locator(".ant-dropdown-menu-item-group")
+      .filter({ hasText: group })
+      .getByText(name, { exact: true })
+      .click();
+  }
+
+  /** Saves the panes on screen as the user's layout `name`. */
+  async saveLayout(name: string) {
+    await this.layoutButton().click();
+    await this.page.locator(".ant-dropdown:visible").getByText("Save as layout…").click();
+    const dialog = this.page.getByRole("dialog", { name: "Save the panes as a layout" });
+    await dialog.getByRole("textbox", { name: "Layout name" }).fill(name);
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog).toBeHidden();
+  }
+
   /** Opens the share dialog, makes a link for the channels charted, and answers it. */
   async shareLink(): Promise<string> {
     await this.page.getByRole("button", { name: "Share" }).click();

@@ -2,11 +2,10 @@
  * Channel bookkeeping of the analysis view: grouping for the picker, pane layout in the URL,
  * expression variable names, colours.
  */
+import { MAX_PANES } from "../../../../contracts/data-log-layout-limits";
 import type { DataLogChannel } from "../../../../contracts/data-logs";
 import type { FormatId } from "../../../../domain/logs";
 import { defaultPanes } from "../../../../domain/logs/roles";
-
-export const MAX_PANES = 8;
 
 export interface ChartChannel extends Omit<DataLogChannel, "role"> {
   /** What a logged channel measures, as the API read it; a computed channel has none. */

@@ -29,6 +29,8 @@ import {
   useRef,
   useState,
 } from "react";
+import { MAX_PANES } from "../../../../contracts/data-log-layout-limits";
+import type { SharedLayout } from "../../../../contracts/data-log-layouts";
 import type { DataLogMarker } from "../../../../contracts/data-log-markers";
 import type { DataLogChannel, DynoProfile, LogComputedDescriptor } from "../../../../contracts/data-logs";
 import type { FormatId } from "../../../../domain/logs";
@@ -42,12 +44,14 @@ import type { RangeStats, SeriesPoints } from "../../../lib/downsample";
 import type { DynoPull } from "../../../lib/dyno";
 import { conversionFor, DEFAULT_DISPLAY_UNITS, DISPLAY_UNITS, type DisplayUnits } from "../../../lib/log-units";
 import { ChannelPicker } from "./channel-picker";
-import { type ChartChannel, colourOf, formatPanes, MAX_PANES, openingPanes, parsePanes, variableOf } from "./channels";
+import { type ChartChannel, colourOf, formatPanes, openingPanes, parsePanes, variableOf } from "./channels";
 import type { CompareCandidate } from "./compare-panel";
 import { comparedKey, comparedViews, comparedXy } from "./compared-views";
 import { ComputedChannels, type ComputedDefinition } from "./computed-channels";
 import { type CursorGrid, readGrid } from "./cursor-grid";
 import type { DynoRequest } from "./dyno-panel";
+import { LayoutMenu } from "./layout-menu";
+import { layoutShown, useLayoutChoices, useOwnLayouts } from "./layouts";
 import { loadColumns } from "./load-columns";
 import { LogChart, type LogChartHandle, OVERVIEW_HEIGHT, OverviewStrip, type TimeRange } from "./log-chart";
 import { type LoadedLog, LogWorker, parkWorker, unparkWorker } from "./log-worker-client";
@@ -106,6 +110,10 @@ export interface LogAnalysisProps {
   title?: string;
   /** Other logs to overlay on this one (the owner's page). */
   compare?: CompareSource;
+  /** The layout a share link carries: offered in the layout menu beside the built-in ones. */
+  sharedLayout?: SharedLayout | null;
+  /** Told the panes on screen and the layout they are, if any: a share link can open with them. */
+  onLayout?: (layout: SharedLayout) => void;
 }
 
 /** Panes kept for the chart while the header is read, when the URL names none. */
@@ -143,6 +151,8 @@ export const LogAnalysis = memo(function LogAnalysis({
   markers: markerSource,
   title = "data-log",
   compare,
+  sharedLayout,
+  onLayout,
 }: LogAnalysisProps) {
   const { token } = theme.useToken();
   const worker = useRef<LogWorker | null>(null);
@@ -188,6 +198,12 @@ export const LogAnalysis = memo(function LogAnalysis({
     return fromUrl.length ? fromUrl : openingPanes(channels, format);
   }, [panesParam, known, channels, format]);
   const charted = useMemo(() => new Set(panes.flat()), [panes]);
+  const ownLayouts = useOwnLayouts(format, !readOnly);
+  const layoutChoices = useLayoutChoices(channels, format, ownLayouts.layouts, sharedLayout);
+  const shownLayout = useMemo(() => layoutShown(panes, layoutChoices, known), [panes, layoutChoices, known]);
+  useEffect(() => {
+    if (panes.length) onLayout?.({ name: shownLayout?.name ?? "Shared view", panes });
+  }, [onLayout, panes, shownLayout]);
   const duration = loaded?.durationSeconds ?? 0;
   const minSpan = loaded && loaded.rowCount > 1 ? (duration / (loaded.rowCount - 1)) * 4 : 0.01;
   const overlaid = panes.length === 1 && panes[0].length > 1;
@@ -741,6 +757,16 @@ export const LogAnalysis = memo(function LogAnalysis({
               { value: "time", label: "Time" },
               { value: "xy", label: "X–Y" },
             ]}
+          />
+          <LayoutMenu
+            choices={layoutChoices}
+            shown={shownLayout}
+            panes={panes}
+            known={known}
+            onPanes={setPanes}
+            format={readOnly ? undefined : format}
+            own={ownLayouts.layouts}
+            onChanged={ownLayouts.refetch}
           />
           <SampleFilterInput
             variables={variables}

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type ParsedLog, parseLog } from "../../../../domain/logs";
-import { type ChannelRole, channelRole, defaultPanes, pickRoles } from "../../../../domain/logs/roles";
+import { type ChannelRole, channelRole, defaultPanes, namedLayouts, pickRoles } from "../../../../domain/logs/roles";
 import { FIXTURE_DIR, MORE_FIXTURE_DIR, NEW_FORMAT_DIR } from "./support/fixtures";
 
 /** `boost abs`, `knockCorrection cyl3`, `mixture bank2 lambda`: a role in one short string. */
@@ -515,5 +515,55 @@ describe("defaultPanes", () => {
       "ign-5",
       "ign-6",
     ]);
+  });
+});
+
+describe("namedLayouts", () => {
+  it("gives the bootmod3 log boost, timing and fuel layouts, with every cylinder's timing and correction", () => {
+    const log = load("more-logs/bootmod3-b58.csv");
+    const timing = [1, 2, 3, 4, 5, 6].map((n) => `ignition-timing-${n}`);
+    const corrections = [1, 2, 3, 4, 5, 6].map((n) => `ignition-timing-corr-cyl-${n}`);
+    expect(namedLayouts(log.channels, log.format)).toEqual([
+      {
+        name: "Boost",
+        panes: [
+          ["engine-speed"],
+          ["boost-pre-throttle", "boost-pressure-target"],
+          ["wgdc"],
+          ["throttle-angle", "accel-pedal"],
+          ["iat"],
+        ],
+      },
+      {
+        name: "Timing",
+        panes: [["engine-speed"], ["ignition-cyl-1", ...timing], corrections, ["iat", "coolant-temp"]],
+      },
+      {
+        name: "Fuel",
+        panes: [["engine-speed"], ["lambda", "lambda-main-target-1"], ["stft", "ltft"], ["hpfp-act"], ["flex-ethanol"]],
+      },
+    ]);
+  });
+
+  it("keeps a layout's roles the log has and drops the panes of those it has not (RomRaider)", () => {
+    const log = load("logs/romraider-semicolon-decimal-comma.csv");
+    expect(namedLayouts(log.channels, log.format)).toEqual([
+      { name: "Boost", panes: [["plx-engine-speed"], ["plx-manifold-absolute-pressure"]] },
+      { name: "Timing", panes: [["plx-engine-speed"], ["timing-advance"]] },
+      { name: "Fuel", panes: [["plx-engine-speed"], ["plx-o2-wideband"]] },
+    ]);
+  });
+
+  it("offers none for a log whose channels no role names", () => {
+    const log = load("logs/bluedriver-utf16.csv");
+    expect(namedLayouts(log.channels, log.format)).toEqual([]);
+  });
+
+  it("leaves out a layout that would show engine speed alone", () => {
+    const channels = [
+      { id: "rpm", name: "Engine Speed", unit: "rpm" },
+      { id: "boost", name: "Boost", unit: "psi" },
+    ];
+    expect(namedLayouts(channels).map((layout) => layout.name)).toEqual(["Boost"]);
   });
 });
