@@ -53,7 +53,7 @@ import { userVehicleRoutes } from "./routes/user-vehicles";
 import { userRoutes } from "./routes/users";
 import { vehicleBakeRoutes } from "./routes/vehicle-bakes";
 import { defineBackgroundJobs } from "./services/background-jobs";
-import { BlobStore } from "./services/blobs";
+import { openBlobStores } from "./services/blob-stores";
 import { CatalogueCache } from "./services/firmware-support/cache";
 import { createIdentity, type Identity } from "./services/identity";
 import { inProcessBus, type LiveEventBus, postgresBus } from "./services/live-events";
@@ -112,13 +112,15 @@ async function createContext(app: FastifyInstance, config: Config, options: Buil
     options.identity ?? createIdentity({ projectId: config.projectId, emulatorHost: config.authEmulatorHost });
   const secrets = await SecretBox.load({ keyBase64: config.secretsKey, dataDir: config.dataDir });
   const liveEvents = openLiveEvents(database, app.log);
+  const stores = openBlobStores(config);
+  app.addHook("onClose", async () => stores.close());
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
     identity,
-    blobs: new BlobStore(config.dataDir),
-    dataLogBlobs: new BlobStore(path.join(config.dataDir, "data-logs")),
+    blobs: stores.blobs,
+    dataLogBlobs: stores.dataLogBlobs,
     users: createUserMirror(database.db),
     jobs: new JobQueue({
       database,
