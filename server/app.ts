@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import fastifyCookie from "@fastify/cookie";
 import fastifyHelmet from "@fastify/helmet";
@@ -110,6 +111,8 @@ async function createContext(app: FastifyInstance, config: Config, options: Buil
     }));
   const identity =
     options.identity ?? createIdentity({ projectId: config.projectId, emulatorHost: config.authEmulatorHost });
+  // Uploads are received into it whichever store keeps the files, and the status page checks it.
+  await mkdir(config.dataDir, { recursive: true });
   const secrets = await SecretBox.load({ keyBase64: config.secretsKey, dataDir: config.dataDir });
   const liveEvents = openLiveEvents(database, app.log);
   const stores = openBlobStores(config);

@@ -22,9 +22,9 @@ export interface AppContext {
   database: Database;
   db: Db;
   identity: Identity;
-  /** The files records hold by SHA-256, under `<dataDir>/blobs`. */
+  /** The files records hold by SHA-256: on disk under `<dataDir>/blobs`, or in the bucket under `blobs/`. */
   blobs: BlobStore;
-  /** Data logs' originals and columnar forms, apart from the other files (`<dataDir>/data-logs/blobs`). */
+  /** Data logs' originals and columnar forms, apart from the other files (`<dataDir>/data-logs/blobs`, or `data-logs/blobs/`). */
   dataLogBlobs: BlobStore;
   users: UserMirror;
   /** Background jobs on the queue (pg-boss on the app's database): services/queue.ts, kinds in services/background-jobs.ts. */

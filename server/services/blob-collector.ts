@@ -7,8 +7,8 @@
  * blobs.
  *
  * It also removes what an interrupted process left: in each store, writes it began (`put-*` temp
- * files) older than the grace period, and the request temp files that outlived the request
- * time-out (temp-files.ts).
+ * files on disk, unfinished multipart uploads in a bucket) older than the grace period, and the
+ * request temp files that outlived the request time-out (temp-files.ts).
  */
 
 import { isNotNull, lt } from "drizzle-orm";
@@ -58,7 +58,7 @@ export interface BlobCollection {
   kept: number;
   removed: number;
   removedBytes: number;
-  /** Writes into a store an interrupted process began (its `put-*` temp files). */
+  /** Writes into a store an interrupted process began: temp files on disk, multipart uploads in a bucket. */
   removedLeftovers: number;
   /** Request temp files left by an interrupted process (not counted above). */
   removedTempFiles: number;

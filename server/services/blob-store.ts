@@ -1,7 +1,8 @@
 /**
  * Where the portal keeps files, addressed by their SHA-256: the same bytes uploaded twice are
- * stored once, and a record only keeps the hash. One interface for the places files can be kept:
- * the local disk under `<dataDir>` (disk-blob-store.ts); blob-stores.ts opens the app's stores.
+ * stored once, and a record only keeps the hash. Two implementations: the local disk under
+ * `<dataDir>` (disk-blob-store.ts, the default) and an S3-compatible bucket (s3-blob-store.ts,
+ * when S3_BUCKET is set); blob-stores.ts picks one from the configuration.
  *
  * Files arrive whole or not at all (`adopt` of a finished temp upload, `put` of bytes made on the
  * server), so a reader never sees half a file. Files no record refers to any more are removed by

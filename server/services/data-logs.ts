@@ -3,9 +3,9 @@
  * changing and deleting one, the logs' own blob store, and the API shapes of logs, their channels
  * and share links.
  *
- * Files live in their own blob store (`<dataDir>/data-logs/blobs`): a log's blobs are removed
- * with its last referring row, in its transaction (a storage that cannot remove them keeps the
- * row too), and no other resource's file can share their hash.
+ * Files live in their own blob store (`<dataDir>/data-logs/blobs`, or `data-logs/blobs/` in the
+ * bucket): a log's blobs are removed with its last referring row, in its transaction (a storage
+ * that cannot remove them keeps the row too), and no other resource's file can share their hash.
  * Adding and removing a hash happen under a transaction-scoped advisory lock on it, so an upload
  * of the same bytes cannot interleave with a delete that is about to remove them.
  */
