@@ -1,22 +1,27 @@
 /**
  * npm run cluster: the portal as production runs it, on one machine. Two API instances on
- * PostgreSQL behind nginx on one port, rate limits in Redis, the Auth emulator and the inbox, with
- * the demo data; files in one shared folder (both instances are on this machine). Ctrl-C stops it.
+ * PostgreSQL behind nginx on one port, rate limits in Redis, files in an S3-compatible bucket
+ * (s3rver, scripts/lib/object-storage.ts), the Auth emulator and the inbox, with the demo data.
+ * Each instance has a data folder of its own, as on machines of their own: nothing they share
+ * goes through the disk. Ctrl-C stops it.
  *
  * Environment: DATABASE_URL (default: database portal_cluster on 127.0.0.1:5432, made when
  * missing), REDIS_URL (default redis://127.0.0.1:6379; without an answer, each instance counts its
  * own limits), PORT (the proxy's, default 8080), DATA_DIR (default .data/cluster).
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Redis } from "ioredis";
 import pg from "pg";
+import { SecretBox } from "../server/services/secret-box";
 import { demoAccountsBanner, runMain } from "./lib/banner";
 import { buildSpa, spaIsStale } from "./lib/build";
 import { localAuthEmulator } from "./lib/emulator";
 import { waitForHealth } from "./lib/health";
 import { startMailCatcher } from "./lib/mail-catcher";
-import { freePort, START_MAIL_PORTS } from "./lib/ports";
+import { startObjectStorage } from "./lib/object-storage";
+import { freePort, START_MAIL_PORTS, START_OBJECT_STORAGE_PORT } from "./lib/ports";
 import { startNginx } from "./lib/reverse-proxy";
 import { SERVER_ENTRY, SERVER_NODE_FLAGS } from "./lib/server-process";
 import { hasExited, waitForExit } from "./lib/supervise";
@@ -40,6 +45,16 @@ async function clusterDatabase(): Promise<string> {
     await admin.end();
   }
   return `${server}/portal_cluster`;
+}
+
+/**
+ * One key sealing stored passwords for every instance (SECRETS_KEY): the key file in the cluster's
+ * folder, made on the first run (earlier runs, whose instances shared that folder, made it there).
+ */
+async function clusterSecretsKey(): Promise<string> {
+  if (process.env.SECRETS_KEY) return process.env.SECRETS_KEY;
+  await SecretBox.load({ dataDir });
+  return (await readFile(path.join(dataDir, "secrets.key"), "utf8")).trim();
 }
 
 /** REDIS_URL or the local Redis, when it answers. */
@@ -69,6 +84,11 @@ async function main() {
     smtpPort: await freePort(START_MAIL_PORTS.smtp),
     httpPort: await freePort(START_MAIL_PORTS.web),
   });
+  const storage = await startObjectStorage({
+    directory: path.join(dataDir, "object-storage"),
+    port: await freePort(START_OBJECT_STORAGE_PORT),
+  });
+  const secretsKey = await clusterSecretsKey();
 
   const children: ChildProcess[] = [];
   let stopping = false;
@@ -80,6 +100,7 @@ async function main() {
     await Promise.all(children.map(waitForExit));
     await emulator?.stop();
     await inbox.stop();
+    await storage.stop();
     process.exit(code);
   };
   process.on("SIGINT", () => void stop(0));
@@ -91,8 +112,10 @@ async function main() {
       env: {
         ...process.env,
         PORT: String(port),
-        DATA_DIR: dataDir,
+        DATA_DIR: path.join(dataDir, `instance-${port}`),
         DATABASE_URL: databaseUrl,
+        ...storage.env,
+        SECRETS_KEY: secretsKey,
         ...(redisUrl && { REDIS_URL: redisUrl }),
         SMTP_URL: inbox.smtpUrl,
         PUBLIC_URL: `http://127.0.0.1:${proxyPort}`,
@@ -140,7 +163,8 @@ async function main() {
     Rate limits:     ${redisUrl ? `Redis at ${redisUrl}` : "per instance"}
     Auth emulator:   http://${emulatorHost}
     Mail sent by the portal: ${inbox.webUrl}
-    Files:           ${dataDir}
+    Files:           bucket ${storage.bucket} at ${storage.endpoint} (objects under ${path.join(dataDir, "object-storage")})
+    Data folders:    ${instancePorts.map((port) => path.join(dataDir, `instance-${port}`)).join(", ")}
 ${demoAccountsBanner()}`);
 }
 

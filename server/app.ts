@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import fastifyCookie from "@fastify/cookie";
 import fastifyHelmet from "@fastify/helmet";
@@ -54,7 +55,7 @@ import { userVehicleRoutes } from "./routes/user-vehicles";
 import { userRoutes } from "./routes/users";
 import { vehicleBakeRoutes } from "./routes/vehicle-bakes";
 import { defineBackgroundJobs } from "./services/background-jobs";
-import { BlobStore } from "./services/blobs";
+import { openBlobStores } from "./services/blob-stores";
 import { CatalogueCache } from "./services/firmware-support/cache";
 import { createIdentity, type Identity } from "./services/identity";
 import { inProcessBus, type LiveEventBus, postgresBus } from "./services/live-events";
@@ -111,15 +112,19 @@ async function createContext(app: FastifyInstance, config: Config, options: Buil
     }));
   const identity =
     options.identity ?? createIdentity({ projectId: config.projectId, emulatorHost: config.authEmulatorHost });
+  // Uploads are received into it whichever store keeps the files, and the status page checks it.
+  await mkdir(config.dataDir, { recursive: true });
   const secrets = await SecretBox.load({ keyBase64: config.secretsKey, dataDir: config.dataDir });
   const liveEvents = openLiveEvents(database, app.log);
+  const stores = openBlobStores(config);
+  app.addHook("onClose", async () => stores.close());
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
     identity,
-    blobs: new BlobStore(config.dataDir),
-    dataLogBlobs: new BlobStore(path.join(config.dataDir, "data-logs")),
+    blobs: stores.blobs,
+    dataLogBlobs: stores.dataLogBlobs,
     users: createUserMirror(database.db),
     jobs: new JobQueue({
       database,

@@ -7,8 +7,19 @@ export interface Config {
   mode: RunMode;
   host: string;
   port: number;
-  /** Root of everything we persist locally: PGlite files, blobs, the emulator's export. */
+  /** Root of everything we persist locally: PGlite files, blobs (unless in a bucket), temp uploads, the emulator's export. */
   dataDir: string;
+  /**
+   * The files in this S3-compatible bucket when set (S3_BUCKET), under `blobs/` and
+   * `data-logs/blobs/`; unset: on the local disk under dataDir. Needs both keys.
+   */
+  s3Bucket?: string;
+  /** The storage's address (S3_ENDPOINT), addressed path-style; unset: AWS's own for the region. */
+  s3Endpoint?: string;
+  /** S3_REGION, "us-east-1" by default (what S3-compatible servers that ignore regions expect to be signed for). */
+  s3Region: string;
+  s3AccessKeyId?: string;
+  s3SecretAccessKey?: string;
   /** Unset: embedded PGlite under dataDir. Set: that PostgreSQL server. */
   databaseUrl?: string;
   /**
@@ -129,6 +140,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir: path.resolve(env.DATA_DIR ?? ".data"),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    s3Bucket: env.S3_BUCKET || undefined,
+    s3Endpoint: s3EndpointFrom(env.S3_ENDPOINT),
+    s3Region: env.S3_REGION || "us-east-1",
+    s3AccessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+    s3SecretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? "portal:",
     projectId: env.FIREBASE_PROJECT_ID ?? env.GCLOUD_PROJECT ?? DEFAULT_PROJECT_ID,
     authEmulatorHost: env.FIREBASE_AUTH_EMULATOR_HOST || undefined,
@@ -177,8 +193,47 @@ function publicUrlFrom(value: string | undefined): string | undefined {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
 
+/** S3_ENDPOINT: an http(s) address such as http://127.0.0.1:4568, kept without its trailing slash. */
+function s3EndpointFrom(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    // refused below
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
+    throw new Error(`S3_ENDPOINT must be the storage's http(s) address such as http://127.0.0.1:4568, got "${value}"`);
+  return value.replace(/\/+$/, "");
+}
+
+/** Object storage is all or nothing: a bucket needs its keys, and the other variables mean nothing without one. */
+function assertStorageConfig(config: Config): void {
+  if (config.s3Bucket) {
+    const missing = [
+      !config.s3AccessKeyId && "S3_ACCESS_KEY_ID",
+      !config.s3SecretAccessKey && "S3_SECRET_ACCESS_KEY",
+    ].filter(Boolean);
+    if (missing.length > 0)
+      throw new Error(
+        `Refusing to start: S3_BUCKET is set without ${missing.join(" and ")}, so the bucket could not be used.`,
+      );
+    return;
+  }
+  const stray = [
+    config.s3Endpoint && "S3_ENDPOINT",
+    config.s3AccessKeyId && "S3_ACCESS_KEY_ID",
+    config.s3SecretAccessKey && "S3_SECRET_ACCESS_KEY",
+  ].filter(Boolean);
+  if (stray.length > 0)
+    throw new Error(
+      `Refusing to start: ${stray.join(", ")} ${stray.length > 1 ? "are" : "is"} set without S3_BUCKET; set S3_BUCKET to keep the files in that bucket, or unset ${stray.length > 1 ? "them" : "it"} to keep them on disk.`,
+    );
+}
+
 /** The emulator makes firebase-admin accept unsigned tokens, so it must never back a production server. */
 export function assertSafeConfig(config: Config): void {
+  assertStorageConfig(config);
   if (config.stripeSecretKey && !config.stripeWebhookSecret) {
     throw new Error(
       "Refusing to start: STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET, so no payment event could be verified.",

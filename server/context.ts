@@ -2,7 +2,7 @@ import type { Redis } from "ioredis";
 import type { AccountStreamEvent } from "../contracts/account";
 import type { Config } from "./config";
 import type { Database, Db } from "./db/connection";
-import type { BlobStore } from "./services/blobs";
+import type { BlobStore } from "./services/blob-store";
 import type { CatalogueCache } from "./services/firmware-support/cache";
 import type { Identity } from "./services/identity";
 import type { LiveEventBus } from "./services/live-events";
@@ -22,8 +22,9 @@ export interface AppContext {
   database: Database;
   db: Db;
   identity: Identity;
+  /** The files records hold by SHA-256: on disk under `<dataDir>/blobs`, or in the bucket under `blobs/`. */
   blobs: BlobStore;
-  /** Data logs' originals and columnar forms, apart from the other files (`<dataDir>/data-logs`). */
+  /** Data logs' originals and columnar forms, apart from the other files (`<dataDir>/data-logs/blobs`, or `data-logs/blobs/`). */
   dataLogBlobs: BlobStore;
   users: UserMirror;
   /** Background jobs on the queue (pg-boss on the app's database): services/queue.ts, kinds in services/background-jobs.ts. */

@@ -4,7 +4,7 @@ import type { ApiError, FieldIssue } from "../contracts/errors";
 import { TuneError } from "../domain/tune";
 import { isConnectionLoss } from "./db/connection-loss";
 import { TransactionTimeoutError } from "./db/transaction-guard";
-import { Refusal, type RefusalKind } from "./services/errors";
+import { Refusal, type RefusalKind, StorageUnavailable } from "./services/errors";
 
 /** Seconds a client is asked to wait after a 503 before trying again. */
 export const RETRY_AFTER_SECONDS = 5;
@@ -103,6 +103,8 @@ const REFUSAL_STATUS: Record<RefusalKind, number> = {
 };
 
 function toApiError(error: FastifyError | Error, request: FastifyRequest): ApiError {
+  // A refusal the client reads as "try again", but an outage the operators must see.
+  if (error instanceof StorageUnavailable) request.log.error({ err: error.cause }, "file storage unavailable");
   if (error instanceof Refusal) {
     return {
       statusCode: REFUSAL_STATUS[error.kind],

@@ -5,6 +5,7 @@ import { loadConfig } from "./config";
 import { logDestinationFor } from "./http/log-format";
 import { seedDemo } from "./seed";
 import { JOB_KINDS } from "./services/background-jobs";
+import { checkBlobStores } from "./services/blob-stores";
 import { sealStoredPasswords } from "./services/secret-box";
 import { removeStaleTempFiles, tempFileMaxAgeMs } from "./services/temp-files";
 
@@ -12,6 +13,8 @@ import { removeStaleTempFiles, tempFileMaxAgeMs } from "./services/temp-files";
 async function main() {
   const config = loadConfig();
   const app = await buildApp(config, { logStream: logDestinationFor(process.env, process.stdout) });
+  // A bucket that is missing, refuses the keys or does not answer is said now, not at the first upload.
+  app.log.info({ storage: await checkBlobStores(app.ctx) }, "file storage ready");
   // Temp files of uploads a killed process was receiving; blob collection removes later ones.
   const temps = await removeStaleTempFiles(config.dataDir, tempFileMaxAgeMs(config));
   if (temps.removed) app.log.info(temps, "removed temp files of interrupted requests");

@@ -12,6 +12,9 @@ export const TEST_PORTS = {
 /** npm start's local inbox (scripts/lib/mail-catcher): SMTP and its web page, taken when free. */
 export const START_MAIL_PORTS = { smtp: 1025, web: 1080 } as const;
 
+/** `npm run cluster`'s S3-compatible server (scripts/lib/object-storage.ts), taken when free: s3rver's own default. */
+export const START_OBJECT_STORAGE_PORT = 4568;
+
 export const TEST_PROJECT_ID = "demo-tuning-portal";
 
 function isFree(port: number): Promise<boolean> {

@@ -1,7 +1,7 @@
-/** Sending a stored file whole or one byte range of it (`Range: bytes=a-b`). */
-import { createReadStream } from "node:fs";
+/** Sending a stored blob whole or one byte range of it (`Range: bytes=a-b`), from either blob store. */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../errors";
+import type { BlobStore } from "../services/blob-store";
 
 /** Parses `Range: bytes=a-b` (one range); null when absent, "unsatisfiable" for a range past the end. */
 export function byteRange(
@@ -23,19 +23,31 @@ export function byteRange(
   return { start, end };
 }
 
-/** The file, or the range the request asks for (206), with `accept-ranges`; 416 for a range past the end. */
-export async function sendFile(request: FastifyRequest, reply: FastifyReply, file: string, size: number, type: string) {
-  reply.header("accept-ranges", "bytes");
+/** A stored blob as its record knows it: hash and size; its type (bytes unless said) and, for a download, its file name. */
+export interface SentBlob {
+  sha256: string;
+  size: number;
+  type?: string;
+  filename?: string;
+}
+
+/** The blob, or the range the request asks for (206), with `accept-ranges`; 416 for a range past the end. */
+export async function sendBlob(request: FastifyRequest, reply: FastifyReply, store: BlobStore, blob: SentBlob) {
+  const { size } = blob;
   const range = byteRange(request.headers.range, size);
   if (range === "unsatisfiable") {
-    reply.header("content-range", `bytes */${size}`);
+    reply.header("accept-ranges", "bytes").header("content-range", `bytes */${size}`);
     throw new HttpError(416, "Range not satisfiable", `The file has ${size} bytes`);
   }
-  reply.header("content-type", type);
-  if (!range) return reply.header("content-length", size).send(createReadStream(file));
+  // Asked for before any header is set, so a storage that does not answer is a plain error answer.
+  const body = await store.stream(blob.sha256, range ?? undefined);
+  reply.header("accept-ranges", "bytes").header("content-type", blob.type ?? "application/octet-stream");
+  if (blob.filename)
+    reply.header("content-disposition", `attachment; filename="${blob.filename.replace(/["\\\r\n]/g, "_")}"`);
+  if (!range) return reply.header("content-length", size).send(body);
   return reply
     .status(206)
     .header("content-range", `bytes ${range.start}-${range.end}/${size}`)
     .header("content-length", range.end - range.start + 1)
-    .send(createReadStream(file, { start: range.start, end: range.end }));
+    .send(body);
 }

@@ -17,7 +17,7 @@ import {
 import { readColumnsLayout, selectChannels } from "../../domain/logs";
 import type { AppContext } from "../context";
 import { callerOf } from "../http/auth";
-import { sendFile } from "../http/byte-ranges";
+import { sendBlob } from "../http/byte-ranges";
 import type { ZodTypeProvider } from "../http/zod";
 import { resolveShare, revokeShare, shareLog, sharesOf, vehicleSharedLogs } from "../services/data-log-shares";
 import { apiChannel } from "../services/data-logs";
@@ -103,9 +103,10 @@ function registerSharedLogRoutes(plugin: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       const { token } = request.params;
       const { share, log } = await resolveShare(ctx.db, token);
-      const file = blobs.pathOf(log.columnsSha256);
-      if (share.channels.length === 0)
-        return sendFile(request, reply, file, log.columnsSize, "application/octet-stream");
+      if (share.channels.length === 0) {
+        const { columnsSha256: sha256, columnsSize: size } = log;
+        return sendBlob(request, reply, blobs, { sha256, size });
+      }
       // Channels the owner did not share never leave the server.
       const form = await blobs.read(log.columnsSha256);
       const layout = readColumnsLayout(form);

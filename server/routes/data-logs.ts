@@ -18,7 +18,7 @@ import type { AppContext } from "../context";
 import { dataLogs } from "../db/schema";
 import { badRequest, fieldIssues, RequestValidationError } from "../errors";
 import { callerOf } from "../http/auth";
-import { sendFile } from "../http/byte-ranges";
+import { sendBlob } from "../http/byte-ranges";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { type UploadedFile, withUploads } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
@@ -143,13 +143,14 @@ function registerRecordRoutes(plugin: FastifyInstance, ctx: AppContext) {
 
   app.get(`${DATA_LOGS}/:id/blob`, { schema: { params: idParams } }, async (request, reply) => {
     const row = await readableLog(ctx.db, callerOf(request), request.params.id);
-    reply.header("content-disposition", `attachment; filename="${row.fileName.replace(/["\\\r\n]/g, "_")}"`);
-    return sendFile(request, reply, blobs.pathOf(row.fileSha256), row.fileSize, "application/octet-stream");
+    const { fileSha256: sha256, fileSize: size, fileName: filename } = row;
+    return sendBlob(request, reply, blobs, { sha256, size, filename });
   });
 
   app.get(`/${apiRoutes.dataLogs.columns(":id")}`, { schema: { params: idParams } }, async (request, reply) => {
     const row = await readableLog(ctx.db, callerOf(request), request.params.id);
-    return sendFile(request, reply, blobs.pathOf(row.columnsSha256), row.columnsSize, "application/octet-stream");
+    const { columnsSha256: sha256, columnsSize: size } = row;
+    return sendBlob(request, reply, blobs, { sha256, size });
   });
 }
 

@@ -127,12 +127,13 @@ function registerDirectoryRoutes(plugin: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const sha256 = await dealerLogo(ctx, request.params.id);
+      const body = await ctx.blobs.stream(sha256);
       return reply
         .type("image/webp")
         .header("cache-control", "public, max-age=86400")
         .header("etag", `"${sha256}"`)
         .header("x-content-type-options", "nosniff")
-        .send(ctx.blobs.stream(sha256));
+        .send(body);
     },
   );
 }

@@ -143,6 +143,7 @@ function registerBootloaderRoute(plugin: FastifyInstance, ctx: AppContext) {
       const record = await flashingSupportOf(db, x);
       if (!record || record.firmwareId !== grant.firmwareId) throw notFound(`Flashing support ${x} for this grant`);
       if (!record.bootloaderSha256) throw notFound(`A bootloader for ${record.firmwareId}`);
+      const body = await ctx.blobs.stream(record.bootloaderSha256);
       return reply
         .header("content-type", "application/octet-stream")
         .header(
@@ -150,7 +151,7 @@ function registerBootloaderRoute(plugin: FastifyInstance, ctx: AppContext) {
           `attachment; filename="${(record.bootloaderName ?? `${record.firmwareId}-bootloader.bin`).replace(/["\\\r\n]/g, "_")}"`,
         )
         .header("x-content-sha256", record.bootloaderSha256)
-        .send(ctx.blobs.stream(record.bootloaderSha256));
+        .send(body);
     },
   );
 }

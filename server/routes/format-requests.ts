@@ -18,7 +18,7 @@ import type { AppContext } from "../context";
 import { formatRequests } from "../db/schema";
 import { badRequest } from "../errors";
 import { callerOf } from "../http/auth";
-import { sendFile } from "../http/byte-ranges";
+import { sendBlob } from "../http/byte-ranges";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
 import { fieldsOf } from "../http/multipart-fields";
 import { withUploads } from "../http/uploads";
@@ -89,8 +89,8 @@ export async function formatRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
     { config: { role: "admin" }, schema: { params: idParams } },
     async (request, reply) => {
       const file = await formatRequestFile(ctx.db, request.params.id);
-      reply.header("content-disposition", `attachment; filename="${file.name.replace(/["\\\r\n]/g, "_")}"`);
-      return sendFile(request, reply, ctx.dataLogBlobs.pathOf(file.sha256), file.size, "application/octet-stream");
+      const { sha256, size, name: filename } = file;
+      return sendBlob(request, reply, ctx.dataLogBlobs, { sha256, size, filename });
     },
   );
 

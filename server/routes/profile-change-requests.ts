@@ -135,6 +135,7 @@ function registerDealerRoutes(plugin: FastifyInstance, ctx: AppContext) {
       assertSelfOrAdmin(callerOf(request), request.params.id);
       const file = await profileChangeFile(ctx, request.params.id, request.params.fileId);
       const name = file.name.replace(/["\\\r\n]/g, "_");
+      const body = await ctx.blobs.stream(file.sha256);
       return (
         reply
           .header("content-type", file.contentType)
@@ -145,7 +146,7 @@ function registerDealerRoutes(plugin: FastifyInstance, ctx: AppContext) {
           )
           .header("content-security-policy", "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
           .header("x-content-type-options", "nosniff")
-          .send(ctx.blobs.stream(file.sha256))
+          .send(body)
       );
     },
   );

@@ -41,7 +41,8 @@ export async function profileRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
     async (request, reply) => {
       const { sha256 } = request.params;
       const contentType = await profilePictureOf(ctx, sha256);
-      return reply.type(contentType).send(ctx.blobs.stream(sha256));
+      const body = await ctx.blobs.stream(sha256);
+      return reply.type(contentType).send(body);
     },
   );
 }

@@ -174,10 +174,11 @@ function registerAdminRoutes(plugin: FastifyInstance, ctx: AppContext) {
     { config: admin, schema: { params: idParams } },
     async (request, reply) => {
       const file = await supportRequestReadFile(ctx.db, request.params.id);
+      const body = await ctx.blobs.stream(file.sha256);
       return reply
         .header("content-type", "application/octet-stream")
         .header("content-disposition", `attachment; filename="${file.vin}-read.bin"`)
-        .send(ctx.blobs.stream(file.sha256));
+        .send(body);
     },
   );
 }

@@ -3,10 +3,11 @@
  * changing and deleting one, the logs' own blob store, and the API shapes of logs, their channels
  * and share links.
  *
- * Files live in their own blob store (`<dataDir>/data-logs/blobs`): a log's blobs are removed
- * with its last referring row, and no other resource's file can share their hash. Adding and
- * removing a hash happen under a transaction-scoped advisory lock on it, so an upload of the
- * same bytes cannot interleave with a delete that is about to remove them.
+ * Files live in their own blob store (`<dataDir>/data-logs/blobs`, or `data-logs/blobs/` in the
+ * bucket): a log's blobs are removed with its last referring row, in its transaction (a storage
+ * that cannot remove them keeps the row too), and no other resource's file can share their hash.
+ * Adding and removing a hash happen under a transaction-scoped advisory lock on it, so an upload
+ * of the same bytes cannot interleave with a delete that is about to remove them.
  */
 import { createHash } from "node:crypto";
 import { rm } from "node:fs/promises";
@@ -35,7 +36,7 @@ import {
   userVehicles,
 } from "../db/schema";
 import { auditChangeTo, changedFields } from "./audit";
-import type { BlobStore } from "./blobs";
+import type { BlobStore } from "./blob-store";
 import { notFound, Refusal } from "./errors";
 import type { VerifiedCaller } from "./identity";
 import type { Lister } from "./list-pages";
@@ -335,7 +336,7 @@ export async function removeUnheldLogFiles(tx: Db, blobs: BlobStore, hashes: str
       .select({ requests: sql<number>`count(*)::int` })
       .from(formatRequests)
       .where(eq(formatRequests.fileSha256, sha256));
-    if (logs === 0 && requests === 0) await rm(blobs.pathOf(sha256), { force: true });
+    if (logs === 0 && requests === 0) await blobs.removeNow(sha256);
   }
 }
 

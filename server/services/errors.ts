@@ -86,3 +86,18 @@ export class RetryRefusal extends Refusal {
     super("unavailable", "Try again", message);
   }
 }
+
+/**
+ * The file storage could not be reached, or answered that it cannot serve now: nothing was stored
+ * or read. `cause` keeps the underlying error for the log.
+ */
+export class StorageUnavailable extends Refusal {
+  constructor(cause: unknown) {
+    super(
+      "unavailable",
+      "Storage unavailable",
+      "The file storage cannot be reached just now. Try again in a few seconds.",
+    );
+    this.cause = cause;
+  }
+}

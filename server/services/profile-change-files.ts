@@ -9,7 +9,7 @@
 import { open } from "node:fs/promises";
 import sharp from "sharp";
 import { type DocumentType, LOGO_SIZE } from "../../contracts/profile-change-requests";
-import type { BlobStore } from "./blobs";
+import type { BlobStore } from "./blob-store";
 import { Refusal } from "./errors";
 import type { UploadedFile } from "./uploaded-file";
 

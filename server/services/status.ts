@@ -57,12 +57,23 @@ async function paymentsHealth(ctx: AppContext): Promise<{ ok: boolean; detail: s
   };
 }
 
+/** The bucket's answer, with the sentence check() gives as the cause when it does not. */
+async function bucketHealth(ctx: AppContext): Promise<string> {
+  try {
+    return `${await ctx.blobs.check()} answering; `;
+  } catch (error) {
+    throw error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  }
+}
+
+/** The data folder (temp uploads, and the files unless they are in a bucket) and the bucket when there is one. */
 async function storageHealth(ctx: AppContext): Promise<{ ok: boolean; detail: string }> {
+  const bucket = ctx.config.s3Bucket ? await bucketHealth(ctx) : "";
   await access(ctx.config.dataDir, constants.W_OK);
   const fs = await statfs(ctx.config.dataDir);
   const free = fs.bavail * fs.bsize;
   const low = free < 512 * 1024 ** 2;
-  return { ok: !low, detail: `${gib(free)} free of ${gib(fs.blocks * fs.bsize)}${low ? " (low)" : ""}` };
+  return { ok: !low, detail: `${bucket}${gib(free)} free of ${gib(fs.blocks * fs.bsize)}${low ? " (low)" : ""}` };
 }
 
 const EMPTY_QUEUE = (ctx: AppContext): QueueStatus => ({

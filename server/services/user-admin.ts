@@ -5,7 +5,6 @@
  * Every admin change writes an audit row in its transaction and tells the user's open app on their
  * account stream once it commits.
  */
-import { rm } from "node:fs/promises";
 import { and, count, eq, isNotNull, isNull, ne } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { UserRecord } from "firebase-admin/auth";
@@ -18,7 +17,7 @@ import { dealerProfiles, profilePictures, users } from "../db/schema";
 import { accountOf, findUserRecord } from "./accounts";
 import { type AuditActor, writeAudit } from "./audit";
 import { statusChange } from "./dealers/status";
-import { conflict, invalid, notFound } from "./errors";
+import { conflict, invalid, notFound, StorageUnavailable } from "./errors";
 import type { Lister } from "./list-pages";
 import { sendInvitation } from "./mail";
 import type { Notify } from "./notifications";
@@ -399,6 +398,10 @@ export async function deleteUser(ctx: AppContext, actor: AuditActor, id: string)
       .from(profilePictures)
       .where(eq(profilePictures.sha256, picture.sha256))
       .limit(1);
-    if (!stillUsed) await rm(ctx.blobs.pathOf(picture.sha256), { force: true });
+    // The account is gone already; a picture the storage cannot remove now is left to the blob collector.
+    if (!stillUsed)
+      await ctx.blobs.removeNow(picture.sha256).catch((error) => {
+        if (!(error instanceof StorageUnavailable)) throw error;
+      });
   }
 }

@@ -20,7 +20,7 @@ describe.each(bothDatabases)("blob collection on %s", (kind) => {
   let stockSha256: string;
   let recordId: string;
 
-  const stored = async () => new Set((await app.ctx.blobs.list()).blobs.map((blob) => blob.sha256));
+  const stored = async () => new Set((await app.ctx.blobs.list()).map((blob) => blob.sha256));
 
   beforeAll(async () => {
     test = await startTestApp(kind);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { eq } from "drizzle-orm";
@@ -36,7 +36,7 @@ describe.each(bothDatabases)("format requests on %s", (kind) => {
   };
   const ask = (user: TestUser, content = AEM, fields: Record<string, string> = consent) =>
     send("/format-requests", user, content, fields);
-  const kept = (sha256: string) => existsSync(test.app.ctx.dataLogBlobs.pathOf(sha256));
+  const kept = (sha256: string) => test.app.ctx.dataLogBlobs.exists(sha256);
   const rowsOf = (uid: string) => test.app.ctx.db.select().from(formatRequests).where(eq(formatRequests.ownerUid, uid));
   const closeAll = async (uid: string) => {
     for (const row of await rowsOf(uid))
@@ -57,7 +57,7 @@ describe.each(bothDatabases)("format requests on %s", (kind) => {
     expect(refused.json().data.code).toBe("unsupported");
     expect(await test.app.ctx.db.select().from(dataLogs)).toEqual([]);
     expect(await rowsOf(owner.uid)).toEqual([]);
-    expect((await test.app.ctx.dataLogBlobs.list()).blobs).toEqual([]);
+    expect(await test.app.ctx.dataLogBlobs.list()).toEqual([]);
   });
 
   it("refuses a request without consent, naming the consent field, and keeps nothing", async () => {
@@ -68,7 +68,7 @@ describe.each(bothDatabases)("format requests on %s", (kind) => {
     const refusedWord = await ask(owner, AEM, { ...consent, consent: "yes" });
     expect(refusedWord.statusCode, refusedWord.body).toBe(400);
     expect(await rowsOf(owner.uid)).toEqual([]);
-    expect((await test.app.ctx.dataLogBlobs.list()).blobs).toEqual([]);
+    expect(await test.app.ctx.dataLogBlobs.list()).toEqual([]);
   });
 
   it("refuses a request that names no logger or tool", async () => {
@@ -94,7 +94,7 @@ describe.each(bothDatabases)("format requests on %s", (kind) => {
     });
     expect(created.refusalMessage).toMatch(/^An AEM \.daq log: .*Export it as CSV from AEMdata/);
     const [row] = await rowsOf(owner.uid);
-    expect(row.fileSha256 && kept(row.fileSha256)).toBe(true);
+    expect(row.fileSha256 && (await kept(row.fileSha256))).toBe(true);
     const audited = await test.app.ctx.db.select().from(auditEvents).where(eq(auditEvents.targetId, created.id));
     expect(audited.map((event) => event.action)).toEqual(["format-request.created"]);
     await closeAll(owner.uid);
@@ -162,7 +162,7 @@ describe.each(bothDatabases)("format requests on %s", (kind) => {
     const asked = (await ask(owner)).json() as FormatRequest;
     const [row] = (await rowsOf(owner.uid)).filter((r) => r.id === asked.id);
     const sha256 = row.fileSha256 as string;
-    expect(kept(sha256)).toBe(true);
+    expect(await kept(sha256)).toBe(true);
     const closed = await call("POST", `/format-requests/${asked.id}/close`, admin, {
       state: "supported",
       note: "AEM .daq logs are read now",
@@ -173,7 +173,7 @@ describe.each(bothDatabases)("format requests on %s", (kind) => {
       fileKept: false,
       closingNote: "AEM .daq logs are read now",
     });
-    expect(kept(sha256)).toBe(false);
+    expect(await kept(sha256)).toBe(false);
     expect((await call("GET", `/format-requests/${asked.id}/file`, admin)).statusCode).toBe(404);
     const again = await call("POST", `/format-requests/${asked.id}/close`, admin, { state: "declined" });
     expect(again.statusCode).toBe(409);

@@ -113,11 +113,12 @@ function registerRecordFileRoutes(plugin: FastifyInstance, ctx: AppContext) {
 
   app.get(`${BASE}/stock-file/:id`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
     const { firmwareId, sha256 } = await stockFileOf(ctx.db, request.params.id);
+    const body = await ctx.blobs.stream(sha256);
     return reply
       .header("content-type", "application/octet-stream")
       .header("content-disposition", `attachment; filename="${firmwareId}-stock.bin"`)
       .header("x-content-sha256", sha256)
-      .send(ctx.blobs.stream(sha256));
+      .send(body);
   });
 
   /** What the stock read proposes for a new record: identify candidates and the known checksum schemes that verify. */

@@ -52,11 +52,12 @@ export function registerTuneReadRoutes(plugin: FastifyInstance, ctx: AppContext)
         request.params.id,
         request.query.version,
       );
+      const body = await ctx.blobs.stream(stored.sha256);
       return reply
         .header("content-type", "application/octet-stream")
         .header("content-disposition", `attachment; filename="${row.firmwareId}-v${stored.number}.bin"`)
         .header("x-content-sha256", stored.sha256)
-        .send(ctx.blobs.stream(stored.sha256));
+        .send(body);
     },
   );
 }

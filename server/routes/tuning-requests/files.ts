@@ -76,11 +76,12 @@ export function registerTicketFileRoutes(plugin: FastifyInstance, ctx: AppContex
     { schema: { params: idParams.extend({ fileId: z.uuid("fileId must be a UUID") }) } },
     async (request, reply) => {
       const file = await requestFileFor(ctx, callerOf(request), request.params.id, request.params.fileId);
+      const body = await ctx.blobs.stream(file.sha256);
       return reply
         .header("content-type", "application/octet-stream")
         .header("content-disposition", `attachment; filename="${file.name.replace(/["\\\r\n]/g, "_")}"`)
         .header("x-content-sha256", file.sha256)
-        .send(ctx.blobs.stream(file.sha256));
+        .send(body);
     },
   );
 

@@ -11,7 +11,7 @@ import { snapshotPageSchema, timelineQuerySchema, timelineSchema } from "../../.
 import type { AppContext } from "../../context";
 import { vehicleSnapshots } from "../../db/schema";
 import { callerOf } from "../../http/auth";
-import { sendFile } from "../../http/byte-ranges";
+import { sendBlob } from "../../http/byte-ranges";
 import { idParams } from "../../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../../http/list";
 import { sendBakedFile, sendStockRead } from "../../http/vehicle-files";
@@ -70,7 +70,7 @@ export async function vehicleHistoryRoutes(plugin: FastifyInstance, { ctx }: { c
     if (file.kind === "stock-read") return sendStockRead(reply, ctx, file.vehicle);
     if (file.kind === "bake") return sendBakedFile(reply, ctx, file.baked);
     const { log } = file;
-    reply.header("content-disposition", `attachment; filename="${log.fileName.replace(/["\\\r\n]/g, "_")}"`);
-    return sendFile(request, reply, ctx.dataLogBlobs.pathOf(log.fileSha256), log.fileSize, "application/octet-stream");
+    const { fileSha256: sha256, fileSize: size, fileName: filename } = log;
+    return sendBlob(request, reply, ctx.dataLogBlobs, { sha256, size, filename });
   });
 }

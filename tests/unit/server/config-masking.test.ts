@@ -12,6 +12,9 @@ describe("the configuration app info shows", () => {
     STRIPE_WEBHOOK_SECRET: "whsec_webhook-Secret-5",
     STRIPE_PUBLISHABLE_KEY: "pk_test_publishable",
     REDIS_URL: "redis://:redis-Secret-6@cache.internal:6379/2",
+    S3_BUCKET: "portal-files",
+    S3_ACCESS_KEY_ID: "s3-Secret-7",
+    S3_SECRET_ACCESS_KEY: "s3-Secret-8",
   };
   const shown = maskedConfiguration(loadConfig({ NODE_ENV: "test", ...secrets }));
   const valueFor = (key: string) => shown.find((entry) => entry.key === key);
@@ -26,6 +29,8 @@ describe("the configuration app info shows", () => {
       "stripe-Secret-4",
       "webhook-Secret-5",
       "redis-Secret-6",
+      "s3-Secret-7",
+      "s3-Secret-8",
     ])
       expect(text).not.toContain(secret);
   });

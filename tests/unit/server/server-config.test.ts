@@ -66,6 +66,44 @@ describe("server configuration", () => {
     expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY must list proxy addresses/);
   });
 
+  describe("file storage", () => {
+    const BUCKET = { S3_BUCKET: "portal", S3_ACCESS_KEY_ID: "id", S3_SECRET_ACCESS_KEY: "secret" };
+
+    it("keeps files on disk without S3_BUCKET, and in the bucket with it and its keys", () => {
+      expect(loadConfig({}).s3Bucket).toBeUndefined();
+      expect(loadConfig({ ...BUCKET, S3_ENDPOINT: "http://127.0.0.1:4568/" })).toMatchObject({
+        s3Bucket: "portal",
+        s3Endpoint: "http://127.0.0.1:4568",
+        s3Region: "us-east-1",
+        s3AccessKeyId: "id",
+        s3SecretAccessKey: "secret",
+      });
+      expect(loadConfig({ ...BUCKET, S3_REGION: "eu-central-1" }).s3Region).toBe("eu-central-1");
+    });
+
+    it("refuses a bucket without its keys, naming each missing one", () => {
+      expect(() => loadConfig({ S3_BUCKET: "portal" })).toThrow(
+        /S3_BUCKET is set without S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/,
+      );
+      expect(() => loadConfig({ ...BUCKET, S3_SECRET_ACCESS_KEY: "" })).toThrow(
+        /S3_BUCKET is set without S3_SECRET_ACCESS_KEY,/,
+      );
+    });
+
+    it("refuses storage variables without S3_BUCKET, naming them", () => {
+      expect(() => loadConfig({ S3_ENDPOINT: "http://127.0.0.1:4568" })).toThrow(
+        /S3_ENDPOINT is set without S3_BUCKET/,
+      );
+      expect(() => loadConfig({ S3_ACCESS_KEY_ID: "id", S3_SECRET_ACCESS_KEY: "secret" })).toThrow(
+        /S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY are set without S3_BUCKET/,
+      );
+    });
+
+    it("refuses an S3_ENDPOINT that is not an http(s) address", () => {
+      expect(() => loadConfig({ ...BUCKET, S3_ENDPOINT: "127.0.0.1:4568" })).toThrow(/S3_ENDPOINT must be/);
+    });
+  });
+
   it("names a variable that is not a number", () => {
     expect(() => loadConfig({ PORT: "eighty" })).toThrow('PORT must be a whole number, got "eighty"');
   });
