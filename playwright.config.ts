@@ -4,8 +4,8 @@ import { PROJECT_SPECS } from "./tests/e2e/support/projects";
 /**
  * The browser tests as two projects side by side, one worker each, each against its own server
  * (scripts/e2e-server.ts: its own Auth emulator, inbox, data folder with demo data):
- * - walk: tests/e2e/layout.spec.ts, the walk over every route;
- * - main: every other spec, one at a time.
+ * - walk: tests/e2e/layout.spec.ts, the walk over every route, with the specs that sign nobody out;
+ * - main: every other spec, one at a time (the lists: tests/e2e/support/projects.ts).
  * Apart, because other specs sign demo users out everywhere and change their roles, which must
  * never reach the walk's signed-in pages. Not more than two: a third worker saturated the two cores
  * and every test ran slower (docs/develop/testing.md).
