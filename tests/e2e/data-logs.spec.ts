@@ -70,7 +70,9 @@ test("a customer uploads a log, charts and zooms it, and shares it with someone 
   const shared = new LogView(signedOut);
   await expect(signedOut.getByTestId("shared-title")).toHaveText("romraider-semicolon-decimal-comma");
   await shared.waitForChart();
-  await expect(shared.panes()).toHaveCount(2);
+  // The link opens with the owner's panes: both channels in one.
+  await expect(shared.panes()).toHaveCount(1);
+  expect(await shared.paneTitles()).toEqual(["PLX Engine Speed (rpm) · PLX Manifold Absolute Pressure (psi)"]);
   // Only the shared channels reach the stranger.
   await expect(shared.channel("PLX Engine Speed")).toBeChecked();
   await expect(shared.channel("Timing Advance")).toHaveCount(0);
