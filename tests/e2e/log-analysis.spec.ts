@@ -310,3 +310,42 @@ test("a tuner opens the Timing layout of the RomRaider log, saves panes of their
   await view.layoutButton().click();
   await expect(page.locator(".ant-dropdown:visible")).not.toContainText("Timing and mixture");
 });
+
+test.describe("on a phone, by touch", () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
+
+  test("a tuner pinches the chart to zoom about the fingers, drags it along with one finger and taps to read the values there", async ({
+    page,
+  }) => {
+    const view = await openRomRaiderLog(page);
+    const over = view.panes().first().locator(".u-over");
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox())!;
+    const [mid, y] = [box.x + box.width / 2, box.y + box.height / 2];
+    const cdp = await page.context().newCDPSession(page);
+    const touch = (type: "touchStart" | "touchMove" | "touchEnd", xs: number[]) =>
+      cdp.send("Input.dispatchTouchEvent", { type, touchPoints: xs.map((x, id) => ({ x, y, id })) });
+    const [from, to] = await shownRange(view);
+
+    // Two fingers spread from 40 to 160 px apart: a third of the span, the time under their midpoint kept.
+    await touch("touchStart", [mid - 20, mid + 20]);
+    for (const half of [35, 50, 65, 80]) await touch("touchMove", [mid - half, mid + half]);
+    await touch("touchEnd", []);
+    await expect
+      .poll(async () => (await shownRange(view))[1] - (await shownRange(view))[0])
+      .toBeLessThan((to - from) / 3);
+    const [z0, z1] = await shownRange(view);
+    const centre = from + ((mid - box.x) / box.width) * (to - from);
+    expect(Math.abs((z0 + z1) / 2 - centre)).toBeLessThan((z1 - z0) / 10);
+
+    // One finger dragged to the right shows earlier times.
+    await touch("touchStart", [mid]);
+    for (const dx of [20, 40, 60, 80]) await touch("touchMove", [mid + dx]);
+    await touch("touchEnd", []);
+    await expect.poll(async () => (await shownRange(view))[0]).toBeLessThan(z0 - (z1 - z0) / 10);
+
+    // A tap reads the values under the finger.
+    await page.touchscreen.tap(box.x + box.width / 4, y);
+    await expect(view.legend(0)).toContainText(/\d[\d,.]* rpm/);
+  });
+});

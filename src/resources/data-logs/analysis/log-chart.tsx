@@ -15,6 +15,7 @@ import { TIME_TICK_STEPS, timeTickLabels } from "../../../lib/axis-ticks";
 import { inNextTask } from "../../../lib/idle";
 import { joinOnGrid } from "../../../lib/join-on-grid";
 import { convert, readingText } from "../../../lib/log-units";
+import { followFingers } from "./chart-touch";
 import { type ChartMarker, drawMarkers } from "./marker-layer";
 import { axisTitle, idsOf, type PaneSeries, paneTitle, samePaneSeries } from "./pane-series";
 
@@ -317,6 +318,14 @@ export function LogChart({
         },
         { passive: false },
       );
+      followFingers(plot.over, {
+        getRange: () => latest.current.getRange(),
+        onRange: (range) => latest.current.onRange(range),
+        // Every pane's cursor under the finger: the legends and the readout follow, as for a pointer.
+        onTap: (x) => {
+          for (const other of created) other.setCursor({ left: x, top: other.over.clientHeight / 2 });
+        },
+      });
       let pressedAt = Number.NaN;
       plot.over.addEventListener("mousedown", (event) => (pressedAt = event.clientX));
       plot.over.addEventListener("click", (event) => {
