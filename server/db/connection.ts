@@ -11,6 +11,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { retryReadsOnConnectionLoss } from "./connection-loss";
 import type { Db } from "./handle";
+import { lockPgliteFolder } from "./pglite-lock";
 import * as schema from "./schema";
 import { guardTransactions } from "./transaction-guard";
 
@@ -61,7 +62,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPglite(dir: string, transactionTimeoutMs: number, dataDir?: Blob): Promise<Database> {
-  if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
+  const inMemory = dir.startsWith("memory://");
+  if (!inMemory) mkdirSync(dir, { recursive: true });
+  const release = inMemory ? () => {} : lockPgliteFolder(dir);
   // pg_trgm backs the trigram indexes of list search; the migration creates the extension.
   const client = new PGlite(dir, { extensions: { pg_trgm }, ...(dataDir && { loadDataDir: dataDir }) });
   await client.waitReady;
@@ -73,7 +76,10 @@ async function openPglite(dir: string, transactionTimeoutMs: number, dataDir?: B
     ping: () => ping(db),
     listen: async (channel, onNotify) => void (await client.listen(channel, onNotify)),
     pglite: client,
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      release();
+    },
   };
 }
 

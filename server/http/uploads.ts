@@ -12,16 +12,16 @@
  * whole-body parser was not twice as fast on a real upload (bench/multipart.ts
  * compares the two), so it went.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type {} from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import type { AppContext } from "../context";
 import { badRequest, HttpError } from "../errors";
+import { hashingTap } from "../services/hashing";
 import { tempDirOf } from "../services/temp-files";
 import type { UploadedFile } from "../services/uploaded-file";
 
@@ -183,15 +183,7 @@ function toTempFile(tempDir: string, temps: TempFile[]) {
     const tempPath = path.join(tempDir, `upload-${randomBytes(12).toString("hex")}`);
     const temp: TempFile = { path: tempPath };
     temps.push(temp);
-    const hash = createHash("sha256");
-    let size = 0;
-    const tap = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        hash.update(chunk);
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
+    const { tap, result } = hashingTap();
     temp.stream = createWriteStream(tempPath);
     await pipeline(part.file, tap, temp.stream);
     return {
@@ -199,8 +191,7 @@ function toTempFile(tempDir: string, temps: TempFile[]) {
       filename: part.filename,
       mimetype: part.mimetype,
       path: tempPath,
-      size,
-      sha256: hash.digest("hex"),
+      ...result(),
     };
   };
 }

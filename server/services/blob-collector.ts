@@ -54,6 +54,9 @@ const HOLDERS: PgColumn[] = [
 /** What holds a file of `ctx.dataLogBlobs`: a log (its upload and its columnar form) or a format request. */
 const DATA_LOG_HOLDERS: PgColumn[] = [dataLogs.fileSha256, dataLogs.columnsSha256, formatRequests.fileSha256];
 
+/** Each store with the columns that hold its files: what a backup copies, what the collector keeps. */
+export const STORE_HOLDERS = { blobs: HOLDERS, dataLogBlobs: DATA_LOG_HOLDERS } as const;
+
 export interface BlobCollection {
   kept: number;
   removed: number;
@@ -72,7 +75,8 @@ export interface CollectOptions {
   now?: () => number;
 }
 
-async function referencedBy(db: Db, holders: PgColumn[]): Promise<Set<string>> {
+/** The hashes the holders' rows refer to. */
+export async function referencedBy(db: Db, holders: PgColumn[]): Promise<Set<string>> {
   const referenced = new Set<string>();
   for (const column of holders) {
     const rows = await db.selectDistinct({ sha256: column }).from(column.table).where(isNotNull(column));
@@ -115,8 +119,8 @@ export async function collectBlobs(
   // Expired preview bakes are gone for their users (reads answer 404); their rows go first so their files can follow.
   await ctx.db.delete(bakedTuneFiles).where(lt(bakedTuneFiles.expiresAt, new Date(cutoff)));
   const stores = [
-    { store: ctx.blobs, holders: HOLDERS },
-    { store: ctx.dataLogBlobs, holders: DATA_LOG_HOLDERS },
+    { store: ctx.blobs, holders: STORE_HOLDERS.blobs },
+    { store: ctx.dataLogBlobs, holders: STORE_HOLDERS.dataLogBlobs },
   ];
   // Listed before the references are read: a blob whose row commits in between is then seen as held.
   const listed = [];

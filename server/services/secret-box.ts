@@ -29,6 +29,18 @@ export class SecretBox {
     return new SecretBox(key);
   }
 
+  /** SECRETS_KEY when given, else `<dataDir>/secrets.key`; null when there is neither (nothing is made). */
+  static async existing(options: { keyBase64?: string; dataDir: string }): Promise<SecretBox | null> {
+    if (options.keyBase64) return SecretBox.fromKey(Buffer.from(options.keyBase64, "base64"));
+    const text = await readFile(path.join(options.dataDir, "secrets.key"), "utf8").catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return null;
+        throw error;
+      },
+    );
+    return text === null ? null : SecretBox.fromKey(Buffer.from(text.trim(), "base64"));
+  }
+
   /** SECRETS_KEY when given, else `<dataDir>/secrets.key`, made on first use. */
   static async load(options: { keyBase64?: string; dataDir: string }): Promise<SecretBox> {
     if (options.keyBase64) return SecretBox.fromKey(Buffer.from(options.keyBase64, "base64"));

@@ -5,19 +5,15 @@
  * the field and stores nothing. A share link carries a layout of the channels it shows, and the
  * link's holder reads it signed out.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 import type { DataLogLayout } from "../../contracts/data-log-layouts";
 import type { CreatedDataLogShare, DataLogDetail, ResolvedDataLogShare } from "../../contracts/data-logs";
 import { dataLogLayouts, dataLogShares } from "../../server/db/schema";
+import { uploadFixtureLog } from "./support/data-log-uploads";
 import { apiDatabases, bearer, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
-import { multipart } from "./support/multipart";
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/fixtures");
 const LAYOUTS = apiPaths["data-log-layouts"].list;
 const BOOST = [["plx-engine-speed"], ["plx-manifold-absolute-pressure"]];
 
@@ -35,21 +31,7 @@ describe.each(apiDatabases)("data log layouts on %s", (kind) => {
   beforeAll(async () => {
     test = await startTestApp(kind);
     [owner, other] = await createUsers(test, ["customer", "customer"]);
-    const body = multipart([
-      {
-        name: "file",
-        filename: "romraider.csv",
-        content: readFileSync(path.join(FIXTURES, "logs/romraider-semicolon-decimal-comma.csv")),
-      },
-    ]);
-    const uploaded = await test.app.inject({
-      method: "POST",
-      url: "/api/v1/data-logs",
-      payload: body.payload,
-      headers: { ...body.headers, ...bearer(owner.token) },
-    });
-    expect(uploaded.statusCode, uploaded.body).toBe(201);
-    log = uploaded.json() as DataLogDetail;
+    log = await uploadFixtureLog(test, owner, "logs/romraider-semicolon-decimal-comma.csv");
   }, 60_000);
   afterAll(async () => test?.close());
 

@@ -3,20 +3,14 @@
  * the file's own markers are listed beside them, read only; another user reads and writes none;
  * a live share link shows them signed out; bad input is a 400 naming the field and stores nothing.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRoutes } from "../../contracts/api-paths";
 import type { DataLogMarker } from "../../contracts/data-log-markers";
 import type { CreatedDataLogShare, DataLogDetail } from "../../contracts/data-logs";
 import { auditEvents, dataLogMarkers } from "../../server/db/schema";
+import { uploadFixtureLog } from "./support/data-log-uploads";
 import { bearer, bothDatabases, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
-import { multipart } from "./support/multipart";
-
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/fixtures");
-const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
 
 describe.each(bothDatabases)("data log markers on %s", (kind) => {
   let test: TestApp;
@@ -29,17 +23,7 @@ describe.each(bothDatabases)("data log markers on %s", (kind) => {
 
   const call = (method: "GET" | "POST" | "PATCH" | "DELETE", url: string, user?: TestUser, payload?: object) =>
     test.app.inject({ method, url: `/api/v1/${url}`, payload, headers: user ? bearer(user.token) : {} });
-  const upload = async (user: TestUser, name: string) => {
-    const body = multipart([{ name: "file", filename: path.basename(name), content: fixture(name) }]);
-    const response = await test.app.inject({
-      method: "POST",
-      url: "/api/v1/data-logs",
-      payload: body.payload,
-      headers: { ...body.headers, ...bearer(user.token) },
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json() as DataLogDetail;
-  };
+  const upload = (user: TestUser, name: string) => uploadFixtureLog(test, user, name);
   const markers = apiRoutes.dataLogMarkers;
   const storedFor = (logId: string) =>
     test.app.ctx.db.select().from(dataLogMarkers).where(eq(dataLogMarkers.logId, logId));
