@@ -171,16 +171,19 @@ test("a tuner overlays ECUMaster's log and the demo car's pull on the RomRaider 
   await page.getByRole("button", { name: "Compare" }).click();
   const picker = drawer.getByRole("combobox", { name: "Logs to compare" });
   await picker.click();
-  // The first of its name: other specs of the run upload it too.
-  await page
-    .locator(".ant-select-item-option")
-    .filter({ hasText: /^ecumaster$/ })
-    .first()
-    .click();
-  await page.locator(".ant-select-item-option").filter({ hasText: DEMO_PULL }).click();
+  const row = (title: string) => drawer.locator(".ant-list-item").filter({ hasText: title });
+  // Picked until its row shows: a click that lands while the list of logs is drawn again is lost, and
+  // a second click on a picked log would take it back. The first of its name: other specs upload it too.
+  const pick = async (title: string | RegExp, shown: string) =>
+    expect(async () => {
+      if ((await row(shown).count()) === 0)
+        await page.locator(".ant-select-item-option").filter({ hasText: title }).first().click();
+      await expect(row(shown)).toBeVisible({ timeout: 2_000 });
+    }).toPass();
+  await pick(/^ecumaster$/, "ecumaster");
+  await pick(DEMO_PULL, DEMO_PULL);
   // By role: ECUMaster's engine/rpm and ignition/angle (a logger that writes no units); the demo's engine
   // speed only, since RomRaider's pressure is absolute and the demo's boost relative.
-  const row = (title: string) => drawer.locator(".ant-list-item").filter({ hasText: title });
   await expect(row("ecumaster")).toContainText("2 of its channels match this log's.");
   await expect(row(DEMO_PULL)).toContainText("1 of its channels match this log's.");
   await drawer.getByRole("button", { name: "Close" }).click();

@@ -167,6 +167,9 @@ export const LogAnalysis = memo(function LogAnalysis({
   // The chart's width, reported as its first pane is drawn and on resizes: a transition too (the
   // panes resize themselves; the width only sets how many points the next view asks for).
   const onWidth = useCallback((pixels: number) => startTransition(() => setWidth(pixels)), []);
+  // The chart has drawn its first pane (it reports its width then). The panels under it wait for it:
+  // they are loaded apart, and one arriving first would have antd write its styles before the chart.
+  const chartDrawn = width > 0;
   const [units, setUnits] = useState<DisplayUnits>(DEFAULT_DISPLAY_UNITS);
   const displayUnitOf = useCallback((unit: string) => conversionFor(unit, units).unit, [units]);
   const [view, setView] = useState<{ points: Map<string, SeriesPoints>; stats: Map<string, RangeStats> }>({
@@ -831,7 +834,7 @@ export const LogAnalysis = memo(function LogAnalysis({
         )}
         <ReadoutTable rows={rows} readout={readout} />
         {/* Under the readout, which keeps its place under the chart when the panel comes in. */}
-        {markerSource && loaded?.complete && (
+        {markerSource && loaded?.complete && chartDrawn && (
           <Suspense fallback={null}>
             <MarkerPanel
               markers={markers}
@@ -849,7 +852,7 @@ export const LogAnalysis = memo(function LogAnalysis({
             {
               key: "pulls",
               label: "Pulls",
-              children: loaded?.complete ? (
+              children: loaded?.complete && chartDrawn ? (
                 <Suspense fallback={<Spin size="small" aria-label="Loading the pulls" />}>
                   <PullList
                     channels={pullRoles}
