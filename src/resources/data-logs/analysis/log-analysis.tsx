@@ -852,21 +852,22 @@ export const LogAnalysis = memo(function LogAnalysis({
             {
               key: "pulls",
               label: "Pulls",
-              children: loaded?.complete && chartDrawn ? (
-                <Suspense fallback={<Spin size="small" aria-label="Loading the pulls" />}>
-                  <PullList
-                    channels={pullRoles}
-                    ready
-                    find={detectPulls}
-                    unitOf={unitOf}
-                    conversionOf={conversionOf}
-                    chosen={chosenPull}
-                    onPick={pickPull}
-                  />
-                </Suspense>
-              ) : (
-                <Spin size="small" aria-label="Loading the pulls" />
-              ),
+              children:
+                loaded?.complete && chartDrawn ? (
+                  <Suspense fallback={<Spin size="small" aria-label="Loading the pulls" />}>
+                    <PullList
+                      channels={pullRoles}
+                      ready
+                      find={detectPulls}
+                      unitOf={unitOf}
+                      conversionOf={conversionOf}
+                      chosen={chosenPull}
+                      onPick={pickPull}
+                    />
+                  </Suspense>
+                ) : (
+                  <Spin size="small" aria-label="Loading the pulls" />
+                ),
             },
           ]}
         />
