@@ -15,7 +15,7 @@ runMain(async () => {
   const data = await openPortalData();
   try {
     if (!data.secrets) throw new Error("There is no secrets key to name in the backup: has this portal ever started?");
-    const manifest = await backUp(data.database, data.stores, data.secrets, dir);
+    const manifest = await backUp(data.database!, data.stores, data.secrets, dir);
     const bytes = manifest.files.reduce((total, file) => total + file.size, manifest.database.size);
     console.log(
       `Backed up the ${manifest.database.kind} database and ${manifest.files.length} files (${(bytes / 1048576).toFixed(1)} MiB) to ${dir}`,

@@ -17,10 +17,7 @@ export async function openPortalData(options: { withoutDatabase?: boolean } = {}
   return {
     config,
     pgliteDir,
-    get database(): Database {
-      if (!database) throw new Error("opened without its database");
-      return database;
-    },
+    database,
     stores: { blobs: stores.blobs, dataLogBlobs: stores.dataLogBlobs },
     secrets,
     async close() {
