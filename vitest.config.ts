@@ -33,6 +33,11 @@ export default defineConfig({
           // and the emulator and inbox they share are read by each test's own new addresses.
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // One module graph per worker, not one per file: every file imports the whole server, and
+          // importing it afresh (cold, for each of some sixty files) was over a third of the API
+          // project's CPU time. Each test builds its own app over its own database, so no state of
+          // one file's apps reaches another's; nothing here mocks modules.
+          isolate: false,
         },
       },
     ],
