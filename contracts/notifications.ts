@@ -21,6 +21,8 @@ export const NOTIFICATION_KINDS = [
   "repository.withdrawn",
   "tuning-request.changed",
   "tuning-request.message",
+  "tuning-request.due-soon",
+  "tuning-request.late",
   "ledger.adjusted",
   "account.role-changed",
   "profile-change.approved",

@@ -16,7 +16,7 @@ export const jobFailureSchema = z.strictObject({ item: z.string(), message: z.st
 export const jobSnapshotSchema = z.strictObject({
   /** The queue's job id (pg-boss), as `SELECT * FROM pgboss.job WHERE id = …` finds it. */
   id: z.string(),
-  /** The queue: rebake-all, collect-blobs, reconcile-users, mail.send, tuning-requests.auto-accept; `<kind>.dead` for dead letters. */
+  /** The queue: rebake-all, collect-blobs, reconcile-users, mail.send, tuning-requests.auto-accept, tuning-requests.due-notices; `<kind>.dead` for dead letters. */
   kind: z.string(),
   state: jobStateSchema,
   total: z.number(),

@@ -25,6 +25,17 @@ export const FINAL_STATES: readonly TuningRequestState[] = ["accepted", "not-pos
 /** States in which the customer has paid and a cancellation refunds the payment. */
 export const PAID_STATES: readonly TuningRequestState[] = ["paid", "in-progress", "delivered", "revision-requested"];
 
+/**
+ * States in which the dealer owes the work the quote promised: the ticket's due date (the quote's
+ * days counted from payment) is theirs to meet, and past it the ticket is late. A delivered
+ * revision meets it; a revision asked for afterwards is new work the quote gave no days for.
+ */
+export const WORK_OWED_STATES: readonly TuningRequestState[] = ["paid", "in-progress"];
+
+/** Late: the work is still owed and its due date has passed. */
+export const isLate = (request: { state: TuningRequestState; dueAt: string | null }, now: Date): boolean =>
+  request.dueAt !== null && WORK_OWED_STATES.includes(request.state) && new Date(request.dueAt) < now;
+
 /** Days a delivered revision waits for a word before it is accepted for the customer. */
 export const AUTO_ACCEPT_DAYS = 7;
 /** Free revisions for this many days after the first delivery, unless the dealer sets otherwise. */

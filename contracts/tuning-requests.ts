@@ -219,6 +219,11 @@ export const tuningRequestSummarySchema = z.strictObject({
       quotedAt: iso,
     })
     .nullable(),
+  /**
+   * When the work is promised: the quote's days from its time, then from payment once paid (the
+   * dealer starts when paid). Null before a quote. Late is `isLate` of this and the state.
+   */
+  dueAt: iso.nullable(),
   revisions: z.number().int().min(0),
   /** When the customer last did something (asked, paid, wrote, asked for a revision). */
   lastCustomerActionAt: iso,
@@ -256,8 +261,8 @@ export const tuningRequestSchema = tuningRequestSummarySchema.extend({
 export type TuningRequest = z.infer<typeof tuningRequestSchema>;
 
 export const tuningRequestList = {
-  sort: ["createdAt", "updatedAt", "lastCustomerActionAt", "state"],
-  filter: ["state", "vehicleId", "dealerUid", "customerUid", "createdAt", "lastCustomerActionAt"],
+  sort: ["createdAt", "updatedAt", "lastCustomerActionAt", "state", "dueAt"],
+  filter: ["state", "vehicleId", "dealerUid", "customerUid", "createdAt", "lastCustomerActionAt", "dueAt"],
 } as const;
 export const tuningRequestPageSchema = listResponseSchema(tuningRequestSummarySchema);
 export const tuningRequestFilesSchema = z.strictObject({

@@ -80,7 +80,7 @@ export interface Config {
    */
   publicUrl?: string;
   /**
-   * The job queue's cron schedules (blob collection, user reconciliation, auto-accept) run
+   * The job queue's cron schedules (blob collection, user reconciliation, auto-accept, due notices) run
    * (QUEUE_SCHEDULES=1/0); on by default, off in tests, where nothing should start by itself.
    */
   queueSchedules: boolean;

@@ -14,7 +14,7 @@ import type { MailMessage } from "./mail/messages";
 import type { JobContext } from "./queue";
 import { versionRow } from "./tune-access";
 import { bakeFromBlobs } from "./tune-files";
-import { acceptSilentDeliveries } from "./tuning-requests";
+import { acceptSilentDeliveries, noticeDueRequests } from "./tuning-requests";
 import { reconcileUsers } from "./users";
 
 /**
@@ -32,6 +32,7 @@ export const JOB_KINDS = {
   reconcileUsers: "reconcile-users",
   mail: "mail.send",
   autoAccept: "tuning-requests.auto-accept",
+  dueNotices: "tuning-requests.due-notices",
 } as const;
 
 /** Kinds an admin may start from /admin/server-management. */
@@ -80,6 +81,16 @@ export function defineBackgroundJobs(ctx: AppContext): void {
   ctx.jobs.define({
     kind: JOB_KINDS.autoAccept,
     handler: async () => ({ accepted: (await acceptSilentDeliveries(ctx)).length }),
+    retryLimit: 3,
+    expireInSeconds: 10 * 60,
+    cron: "*/10 * * * *",
+  });
+  ctx.jobs.define({
+    kind: JOB_KINDS.dueNotices,
+    handler: async () => {
+      const { dueSoon, late } = await noticeDueRequests(ctx);
+      return { dueSoon: dueSoon.length, late: late.length };
+    },
     retryLimit: 3,
     expireInSeconds: 10 * 60,
     cron: "*/10 * * * *",

@@ -389,7 +389,7 @@ describe.each(bothDatabases)("app info and schedules on %s", (kind) => {
     expect(setting("port")).toEqual({ key: "port", value: String(test.app.ctx.config.port), masked: false });
   });
 
-  it("registers the schedules: blob collection every 6 hours, reconciliation hourly, the auto-accept every 10 minutes", async () => {
+  it("registers the schedules: blob collection every 6 hours, reconciliation hourly, the auto-accept and due notices every 10 minutes", async () => {
     const status = await requestsTo(() => test.app).call("GET", "/status", admin);
     expect(status.statusCode, status.body).toBe(200);
     expect(status.json().queue.schedules).toEqual(
@@ -397,6 +397,7 @@ describe.each(bothDatabases)("app info and schedules on %s", (kind) => {
         { kind: "collect-blobs", cron: "0 */6 * * *" },
         { kind: "reconcile-users", cron: "30 * * * *" },
         { kind: "tuning-requests.auto-accept", cron: "*/10 * * * *" },
+        { kind: "tuning-requests.due-notices", cron: "*/10 * * * *" },
       ]),
     );
   });

@@ -21,10 +21,11 @@ import {
   userVehicles,
 } from "../../server/db/schema";
 import { generateDemo } from "../../server/seed/generator";
-import { acceptSilentDeliveries } from "../../server/services/tuning-requests";
+import { acceptSilentDeliveries, noticeDueRequests } from "../../server/services/tuning-requests";
 import { listen } from "./support/event-stream-client";
 import { carMaker } from "./support/flashing-setup";
 import { apiDatabases, bearer, createUsers, startTestApp, type TestApp, type TestUser } from "./support/harness";
+import { waitForMail } from "./support/inbox";
 import { readyPayouts } from "./support/payments-setup";
 import { requestsTo } from "./support/requests";
 
@@ -660,5 +661,95 @@ describe.each(apiDatabases)("tuning requests on %s", (kind) => {
     expect(
       (await call("POST", `/data-logs/${log.id}/markers`, dealer, { startSeconds: 0, note: "x" })).statusCode,
     ).toBe(404);
+  });
+  it("makes the quote's days the ticket's due date: a re-quote moves it, payment counts them again, and the queue sorts and filters by it", async () => {
+    const id = await requestIn("submitted");
+    const quoted = (await patch(id, dealer, QUOTE)).json();
+    expect(quoted.dueAt).toBe(new Date(Date.parse(quoted.quote.quotedAt) + 5 * DAY_MS).toISOString());
+    const requoted = (await patch(id, dealer, { ...QUOTE, expectedDays: 2 })).json();
+    expect(requoted.dueAt).toBe(new Date(Date.parse(requoted.quote.quotedAt) + 2 * DAY_MS).toISOString());
+    await pay(id);
+    const paid = (await call("GET", `/tuning-requests/${id}`, customer)).json();
+    const paidAt = paid.events.find((event: { to: string | null }) => event.to === "paid").at;
+    expect(paid.dueAt).toBe(new Date(Date.parse(paidAt) + 2 * DAY_MS).toISOString());
+    const later = await requestIn("in-progress");
+    const unquoted = await requestIn("submitted");
+    expect((await stateOf(unquoted)).dueAt).toBeNull();
+
+    const queue = async (query: string) => {
+      const answer = await call("GET", `/tuning-requests?pageSize=100&${query}`, dealer);
+      expect(answer.statusCode, answer.body).toBe(200);
+      return (answer.json().data as Array<{ id: string; dueAt: string | null }>).map((row) => row.id);
+    };
+    const byDue = await queue("sort=dueAt");
+    expect(byDue.indexOf(id)).toBeLessThan(byDue.indexOf(later));
+    // Undated tickets come after every dated one.
+    expect(byDue.indexOf(later)).toBeLessThan(byDue.indexOf(unquoted));
+    const dueSoon = await queue(
+      `state[in]=paid,in-progress&dueAt[lt]=${new Date(Date.now() + 3 * DAY_MS).toISOString()}`,
+    );
+    expect(dueSoon).toContain(id);
+    expect(dueSoon).not.toContain(later);
+    const refused = await call("GET", "/tuning-requests?dueAt[lt]=tomorrow", dealer);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().data[0].path).toBe("dueAt[lt]");
+  });
+
+  it("tells the dealer once a day before a ticket is due and once when it is late, with two instances sweeping at once; a delivered one is not late", async () => {
+    const on = await call("PATCH", `/auth/account/${dealer.uid}`, dealer, {
+      preferences: { emailNotifications: true },
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    const owed = await requestIn("in-progress");
+    const delivered = await requestIn("delivered");
+    const dueAt = (await stateOf(owed)).dueAt!.getTime();
+    const [owedRef, deliveredRef] = await Promise.all(
+      [owed, delivered].map(async (id) => `TR-${(await stateOf(id)).number}`),
+    );
+    const toldOf = async (title: string) =>
+      (await app.ctx.db.select().from(notifications).where(eq(notifications.recipientUid, dealer.uid))).filter(
+        (n) => n.title === title,
+      );
+    const second = await startTestApp(kind, { sharing: test });
+    try {
+      /** Both instances sweep at the same moment; answers how often each ticket was told of, by threshold. */
+      const sweep = async (at: number) => {
+        const runs = await Promise.all(
+          [app, app, second.app, second.app].map((one) => noticeDueRequests(one.ctx, new Date(at))),
+        );
+        const times = (key: "dueSoon" | "late", id: string) =>
+          runs.flatMap((run) => run[key]).filter((x) => x === id).length;
+        return {
+          soon: times("dueSoon", owed),
+          late: times("late", owed),
+          delivered: times("late", delivered) + times("dueSoon", delivered),
+        };
+      };
+      expect(await sweep(dueAt - 2 * DAY_MS)).toEqual({ soon: 0, late: 0, delivered: 0 });
+      expect(await sweep(dueAt - DAY_MS / 2)).toEqual({ soon: 1, late: 0, delivered: 0 });
+      expect(await sweep(dueAt - DAY_MS / 4)).toEqual({ soon: 0, late: 0, delivered: 0 });
+      expect(await sweep(dueAt + 60_000)).toEqual({ soon: 0, late: 1, delivered: 0 });
+      expect(await sweep(dueAt + 3 * DAY_MS)).toEqual({ soon: 0, late: 0, delivered: 0 });
+    } finally {
+      await second.close();
+    }
+    const [soonNotice] = await toldOf(`${owedRef}: due within a day`);
+    expect(soonNotice).toMatchObject({ kind: "tuning-request.due-soon", link: `/tuning-requests/show/${owed}` });
+    expect(await toldOf(`${owedRef}: late`)).toHaveLength(1);
+    expect(await toldOf(`${deliveredRef}: late`)).toEqual([]);
+    // The dealer asked for mail: the late notice is mailed too.
+    await app.ctx.mail.idle();
+    await app.ctx.jobs.idle();
+    const mail = (await waitForMail(dealer.email)).filter((message) => message.subject === `${owedRef}: late`);
+    expect(mail).toHaveLength(1);
+    expect(mail[0].text).toContain("not delivered yet");
+
+    // What the schedule does every 10 minutes (schedules are off in tests): queue the sweep.
+    const jobId = await app.ctx.jobs.send("tuning-requests.due-notices");
+    await app.ctx.jobs.idle();
+    expect(await app.ctx.jobs.get(jobId)).toMatchObject({
+      state: "succeeded",
+      result: { dueSoon: expect.any(Number), late: expect.any(Number) },
+    });
   });
 });

@@ -51,6 +51,14 @@ export const tuningRequests = pgTable(
     quoteCurrency: text("quote_currency"),
     quoteExpectedDays: integer("quote_expected_days"),
     quotedAt: timestamp("quoted_at", { withTimezone: true }),
+    /** When the work is promised: the quote's days from the quote, then from payment (contracts' `dueAt`). */
+    dueAt: timestamp("due_at", { withTimezone: true }),
+    /**
+     * When the dealer was told the ticket is due within a day, and that it is late: each notice is
+     * sent by the update that sets its column from null, so two sweeps at once send it once.
+     */
+    dueSoonNotifiedAt: timestamp("due_soon_notified_at", { withTimezone: true }),
+    lateNotifiedAt: timestamp("late_notified_at", { withTimezone: true }),
     /** The tune file whose versions are the revisions, made at the first delivery. */
     tuneFileId: uuid("tune_file_id").references(() => tuneFiles.id, { onDelete: "set null" }),
     revisions: integer("revisions").notNull().default(0),
@@ -78,6 +86,10 @@ export const tuningRequests = pgTable(
     index("tuning_requests_vehicle_idx").on(t.vehicleId),
     // The sweep that accepts silent deliveries reads only these.
     index("tuning_requests_delivered_idx").on(t.lastDeliveredAt).where(sql`${t.state} = 'delivered'`),
+    // The sweep of due and late tickets reads only those whose work is owed.
+    index("tuning_requests_owed_due_idx").on(t.dueAt).where(sql`${t.state} in ('paid', 'in-progress')`),
+    // The queue sorted by due date.
+    index("tuning_requests_dealer_due_idx").on(t.dealerUid, t.dueAt, t.id),
   ],
 );
 

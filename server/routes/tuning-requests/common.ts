@@ -19,6 +19,7 @@ export const listSpec: ListSpec = {
     createdAt: { column: tuningRequests.createdAt, kind: "timestamp" },
     updatedAt: { column: tuningRequests.updatedAt, kind: "timestamp" },
     lastCustomerActionAt: { column: tuningRequests.lastCustomerActionAt, kind: "timestamp" },
+    dueAt: { column: tuningRequests.dueAt, kind: "timestamp" },
   },
   search: sql`('TR-' || ${tuningRequests.number} || ' ' || ${tuningRequests.vehicleName} || ' ' || coalesce(${tuningRequests.vin}, '') || ' ' || ${tuningRequests.firmwareId} || ' ' || coalesce(${tuningRequests.assignee}, ''))`,
   defaultSort: [{ field: "updatedAt", order: "desc" }],

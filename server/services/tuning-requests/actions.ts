@@ -15,6 +15,7 @@ import type { Notify } from "../notifications";
 import { requestCancel, requestRefund } from "../payments/orders";
 import { ticketFor } from "./answers";
 import { ownLogs } from "./asking";
+import { dueFrom } from "./due-dates";
 import { addToThread, announceChange, closePaid, moveRequest, tellOthers } from "./moves";
 import { freeRevisionsUntil, mustMove, paidOrderOf, type RequestRow, requestFor, type Side } from "./sides";
 import { auditMove, type RequestOrigin } from "./trail";
@@ -215,6 +216,8 @@ async function quote(
       quoteCurrency: body.currency,
       quoteExpectedDays: body.expectedDays,
       quotedAt: now,
+      // A new quote promises anew: its days count from now until the customer pays.
+      ...dueFrom(now, body.expectedDays),
       freeRevisionDays: dealer?.days ?? row.freeRevisionDays,
     },
   });

@@ -92,6 +92,7 @@ export async function summariesOf(
             quotedAt: row.quotedAt.toISOString(),
           }
         : null,
+    dueAt: row.dueAt?.toISOString() ?? null,
     revisions: row.revisions,
     lastCustomerActionAt: row.lastCustomerActionAt.toISOString(),
     unread: unread.get(row.id) ?? 0,

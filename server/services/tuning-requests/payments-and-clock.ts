@@ -1,6 +1,7 @@
 /**
  * What payments and the clock do to a tuning request: a paid order moves it to `paid`, a refund
- * closes it, a delivery nobody answers is accepted after AUTO_ACCEPT_DAYS.
+ * closes it, a delivery nobody answers is accepted after AUTO_ACCEPT_DAYS (due dates and their
+ * notices are in due-dates.ts).
  */
 import { and, eq, lt } from "drizzle-orm";
 import { AUTO_ACCEPT_DAYS, PAID_STATES } from "../../../contracts/tuning-requests";
@@ -8,6 +9,7 @@ import type { AppContext } from "../../context";
 import type { Tx } from "../../db/handle";
 import { tuningRequests } from "../../db/schema";
 import type { Notify } from "../notifications";
+import { dueFrom } from "./due-dates";
 import { announceChange, closePaid, moveRequest } from "./moves";
 import { DAY_MS, type OrderRow } from "./sides";
 
@@ -20,8 +22,12 @@ export async function onRequestPaid(tx: Tx, notify: Notify, order: OrderRow): Pr
     .where(eq(tuningRequests.id, order.tuningRequestId))
     .for("update");
   if (row?.state !== "quoted") return;
+  const now = new Date();
   await moveRequest(tx, notify, row, {
     to: "paid",
+    at: now,
+    // The dealer starts when paid: the quote's days count from the payment.
+    set: row.quoteExpectedDays === null ? {} : dueFrom(now, row.quoteExpectedDays),
     actor: "customer",
     actorUid: order.customerUid,
     title: "paid: the work can start",
