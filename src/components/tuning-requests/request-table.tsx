@@ -1,8 +1,9 @@
-/** Tuning requests as a table: reference, car, the other side, state, age since the customer last acted, unread messages, assignee, quote. */
-import { Badge, Table, Typography } from "antd";
+/** Tuning requests as a table: reference, car, the other side, state, age since the customer last acted, unread messages, assignee, quote, due date (late marked). */
+import { Badge, Space, Table, Typography } from "antd";
 import type { TuningRequestSummary } from "../../../contracts/tuning-requests";
 import { formatMoney } from "../../lib/money";
 import { formatDueDay } from "../../lib/quote-due";
+import { LateTag } from "./due-tag";
 import { StateTag } from "./state-tag";
 
 const age = (at: string) => {
@@ -62,9 +63,17 @@ export function RequestTable({
             request.quote ? formatMoney(request.quote.priceCents, request.quote.currency) : "—",
         },
         {
-          key: "due",
+          dataIndex: "dueAt",
           title: "Due",
-          render: (_, request: TuningRequestSummary) => (request.quote ? formatDueDay(request.quote) : "—"),
+          render: (dueAt: string | null, request: TuningRequestSummary) =>
+            dueAt ? (
+              <Space size={4} wrap={false}>
+                {formatDueDay(dueAt)}
+                <LateTag request={request} />
+              </Space>
+            ) : (
+              "—"
+            ),
         },
         { dataIndex: "revisions", title: "Revisions", align: "right" },
       ]}

@@ -30,11 +30,11 @@ import { FINAL_STATES } from "../../../contracts/tuning-request-states";
 import { TUNING_REQUEST_EVENT, type TuningRequest, type TuningRequestEvent } from "../../../contracts/tuning-requests";
 import { failureText } from "../../lib/http-errors";
 import { formatMoney } from "../../lib/money";
-import { formatDueDay } from "../../lib/quote-due";
 import { API_PREFIX } from "../../providers/data-provider";
 import { useSession } from "../../providers/session-context";
 import { openSessionStream } from "../../providers/session-stream";
 import { useRecordMissing } from "../record-not-found";
+import { DueTag } from "./due-tag";
 import { MapChanges } from "./revision-changes";
 import { STATE_LABELS, StateTag } from "./state-tag";
 import { TicketActions } from "./ticket-actions";
@@ -222,9 +222,7 @@ export function TuningRequestTicket({ id, side }: { id: string; side: "customer"
         {ticket.quote && (
           <Tag color="blue">{`${formatMoney(ticket.quote.priceCents, ticket.quote.currency)} · ${ticket.quote.expectedDays} days`}</Tag>
         )}
-        {ticket.quote && !FINAL_STATES.includes(ticket.state) && (
-          <Tag data-testid="due-date">{`due ${formatDueDay(ticket.quote)}`}</Tag>
-        )}
+        {!FINAL_STATES.includes(ticket.state) && <DueTag request={ticket} />}
       </Space>
       {ticket.closedReason && (
         <Alert type="info" showIcon message={`${STATE_LABELS[ticket.state]}: ${ticket.closedReason}`} />

@@ -36,6 +36,7 @@ const KIND_LABELS: Record<string, string> = {
   "reconcile-users": "User reconciliation",
   "mail.send": "Email",
   "tuning-requests.auto-accept": "Auto-accept of deliveries",
+  "tuning-requests.due-notices": "Due and late tickets",
 };
 
 const kindLabel = (kind: string) =>

@@ -1,16 +1,17 @@
 /**
- * The dealer's queue (/tuning-requests): open requests first, filtered by state and searched by
- * reference, car, VIN or assignee, with the age since the customer last acted and unread
- * messages; a request opens as its ticket in a drawer (/tuning-requests/show/:id). Admins see
+ * The dealer's queue (/tuning-requests): open requests first, filtered by state (or late: the work
+ * owed and past its due date) and searched by reference, car, VIN or assignee, with the age since
+ * the customer last acted, unread messages and the due date; ordered by the longest waiting or the
+ * soonest due. A request opens as its ticket in a drawer (/tuning-requests/show/:id). Admins see
  * every dealer's queue. The dealer's own terms (free revision days) are set here too.
  */
 import { type HttpError, useCustom, useCustomMutation } from "@refinedev/core";
 import { Button, Flex, Input, InputNumber, Segmented, Space, Typography } from "antd";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import type { DealerProfile } from "../../../contracts/dealers";
-import { FINAL_STATES, TUNING_REQUEST_STATES } from "../../../contracts/tuning-request-states";
+import { FINAL_STATES, TUNING_REQUEST_STATES, WORK_OWED_STATES } from "../../../contracts/tuning-request-states";
 import type { TuningRequestSummary } from "../../../contracts/tuning-requests";
 import { PageFrame } from "../../components/page-frame";
 import { RouteDrawer, useDrawerRoute } from "../../components/resource/drawer-route";
@@ -73,12 +74,13 @@ function RevisionTerms({ uid }: { uid: string }) {
 export function TuningRequestsList() {
   const drawer = useDrawerRoute(TUNING_REQUESTS_PATH);
   const { user, role } = useSessionState();
-  // A link may name the state shown (the dashboard's queue by state: `?state=quoted`).
+  // A link may name the state shown (the dashboard's queue by state: `?state=quoted`, or `?state=late`).
   const [searchParams] = useSearchParams();
   const asked = searchParams.get("state");
-  const askedState = asked && (TUNING_REQUEST_STATES as readonly string[]).includes(asked) ? asked : null;
+  const askedState = asked && [...TUNING_REQUEST_STATES, "late"].includes(asked) ? asked : null;
   const [state, setState] = useState<string>(askedState ?? "open");
   const [q, setQ] = useState("");
+  const [order, setOrder] = useState<"waiting" | "due">("waiting");
   const [page, setPage] = useState(1);
   // Also when the page is kept alive and a link names another state.
   useEffect(() => {
@@ -87,18 +89,26 @@ export function TuningRequestsList() {
       setPage(1);
     }
   }, [askedState]);
+  // Late is judged at the moment the view was chosen, so the query stays the same between renders.
+  const now = useMemo(() => new Date().toISOString(), [state, page, q, order]);
   const filters =
     state === "open"
       ? [{ field: "state", operator: "in" as const, value: OPEN }]
-      : state === "all"
-        ? []
-        : [{ field: "state", operator: "eq" as const, value: state }];
+      : state === "late"
+        ? [
+            { field: "state", operator: "in" as const, value: WORK_OWED_STATES },
+            { field: "dueAt", operator: "lt" as const, value: now },
+          ]
+        : state === "all"
+          ? []
+          : [{ field: "state", operator: "eq" as const, value: state }];
   const { query } = useCustom<{ data: TuningRequestSummary[]; total: number }>({
     url: apiPaths["tuning-requests"].list,
     method: "get",
     config: {
       filters,
-      sorters: [{ field: "lastCustomerActionAt", order: "asc" }],
+      // Tickets without a due date come after the dated ones.
+      sorters: [{ field: order === "due" ? "dueAt" : "lastCustomerActionAt", order: "asc" }],
       query: { page, pageSize: PAGE_SIZE, ...(q.trim() && { q: q.trim() }) },
     },
   });
@@ -125,11 +135,24 @@ export function TuningRequestsList() {
               }}
               options={[
                 { value: "open", label: "Open" },
+                { value: "late", label: "Late" },
                 ...TUNING_REQUEST_STATES.map((s) => ({ value: s, label: STATE_LABELS[s] })),
                 { value: "all", label: "All" },
               ]}
             />
           </div>
+          <Segmented
+            aria-label="Order"
+            value={order}
+            onChange={(value) => {
+              setOrder(value as "waiting" | "due");
+              setPage(1);
+            }}
+            options={[
+              { value: "waiting", label: "Longest waiting" },
+              { value: "due", label: "Due first" },
+            ]}
+          />
           <Input.Search
             allowClear
             placeholder="Reference, car, VIN or assignee"
