@@ -710,7 +710,7 @@ describe.each(apiDatabases)("tuning requests on %s", (kind) => {
       (await app.ctx.db.select().from(notifications).where(eq(notifications.recipientUid, dealer.uid))).filter(
         (n) => n.title === title,
       );
-    const second = await startTestApp(kind, { sharing: test });
+    const second = await startTestApp(kind, {}, { sharing: test });
     try {
       /** Both instances sweep at the same moment; answers how often each ticket was told of, by threshold. */
       const sweep = async (at: number) => {
