@@ -6,6 +6,7 @@ import { seedCatalogue } from "./catalogue";
 import { DEMO_PASSWORD, demoAccounts } from "./demo-accounts";
 import { seedFlashing } from "./flashing";
 import { seedTunes } from "./tunes";
+import { seedTuningRequests } from "./tuning-requests";
 
 export { DEMO_PASSWORD, demoAccounts } from "./demo-accounts";
 
@@ -91,5 +92,6 @@ export async function seedDemo(app: FastifyInstance) {
   await seedTunes(ctx, seeded);
   await seedCatalogue(ctx, seeded);
   await seedFlashing(app, seeded);
+  await seedTuningRequests(app, seeded);
   return seeded;
 }

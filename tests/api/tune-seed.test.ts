@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FlashLog } from "../../contracts/flash-logs";
+import { isLate, type TuningRequestSummary } from "../../contracts/tuning-requests";
 import {
   bakedTuneFiles,
   dealerProfiles,
@@ -10,6 +11,7 @@ import {
   tuneFilePatches,
   tuneFilePurchases,
   tuneFiles,
+  tuningRequests,
   userVehicles,
 } from "../../server/db/schema";
 import { DEMO_PASSWORD, ensureIdentityUser, seedDemo } from "../../server/seed";
@@ -72,6 +74,27 @@ describe.each(bothDatabases)("tune demo seed on %s", (kind) => {
     expect(
       await test.app.ctx.db.select().from(bakedTuneFiles).where(eq(bakedTuneFiles.id, baked.json().id)),
     ).toHaveLength(1);
+  });
+
+  it("gives the demo dealer a late ticket: paid five days ago for four days' work, in progress, and only once", async () => {
+    const token = await signIn(test.emulatorHost, "dealer@example.com", DEMO_PASSWORD);
+    const late = async () => {
+      const query = `state[in]=paid,in-progress&dueAt[lt]=${new Date().toISOString()}`;
+      const listed = await test.app.inject({
+        method: "GET",
+        url: `/api/v1/tuning-requests?${query}`,
+        headers: bearer(token),
+      });
+      expect(listed.statusCode, listed.body).toBe(200);
+      return listed.json().data as TuningRequestSummary[];
+    };
+    const [ticket] = await late();
+    expect(ticket).toMatchObject({ state: "in-progress", assignee: "Sam (calibration)", quote: { expectedDays: 4 } });
+    expect(isLate(ticket, new Date())).toBe(true);
+    expect(Date.now() - Date.parse(ticket.dueAt!)).toBeGreaterThan(DAY - 60_000);
+    await seedDemo(test.app);
+    expect(await late()).toHaveLength(1);
+    expect((await test.app.ctx.db.select({ n: count() }).from(tuningRequests))[0].n).toBe(1);
   });
 
   it("gives the demo dealer an about text that a visitor reads on their page", async () => {
