@@ -10,7 +10,8 @@
  * The queue, asking and moving the ticket are in requests.ts, the revisions and files of a ticket
  * and its event stream in files.ts, a car's requests in vehicles.ts, corrections from logs written
  * into the next revision in corrections.ts; all are routes of this one plugin. Delivered requests
- * are accepted after AUTO_ACCEPT_DAYS by the queue's "tuning-requests.auto-accept" job
+ * are accepted after AUTO_ACCEPT_DAYS by the queue's "tuning-requests.auto-accept" job, and
+ * dealers told of tickets due within a day or late by "tuning-requests.due-notices"
  * (services/background-jobs.ts).
  */
 import type { FastifyInstance } from "fastify";
