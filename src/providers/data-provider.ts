@@ -98,6 +98,20 @@ function bodyOf(variables: unknown, meta?: Record<string, unknown>): unknown {
   return form;
 }
 
+type Query = RequestOptions["query"];
+
+/**
+ * A custom call's own query with useCustom's `filters` and `sorters` written as the list query,
+ * as getList writes them: Refine hands them to `custom` apart from the query.
+ */
+function withListQuery(query: unknown, filters?: CrudFilter[], sorters?: CrudSort[]): URLSearchParams {
+  const { filters: listFilters, q } = toListFilters(filters);
+  const params = serializeListQuery({ sort: toListSorts(sorters), filters: listFilters, q });
+  for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>))
+    if (value !== undefined) params.set(key, String(value));
+  return params;
+}
+
 /** Keyset cursors of the pages a list answered, kept for the lists most recently read. */
 const CURSOR_LISTS = 100;
 type PageCursors = Map<number, { prev?: string; next?: string }>;
@@ -195,13 +209,13 @@ export function createDataProvider(http: HttpClient): DataProvider & { custom: N
       return { data: (data ?? { id }) as never };
     },
 
-    async custom({ url, method, payload, query, headers, meta }) {
+    async custom({ url, method, payload, query, headers, filters, sorters, meta }) {
       const path = url.startsWith("/") ? url : `${API_PREFIX}/${url}`;
       const data = await http.request<BaseRecord>(method.toUpperCase(), path, {
         ...requestOptions(meta),
         headers: headers as Record<string, string> | undefined,
         body: payload,
-        query: query as RequestOptions["query"],
+        query: filters?.length || sorters?.length ? withListQuery(query, filters, sorters) : (query as Query),
       });
       return { data: data as never };
     },

@@ -174,6 +174,29 @@ describe("data provider", () => {
     ]);
   });
 
+  it("writes a custom call's filters and sorters (useCustom's config) into its list query", async () => {
+    const { http, request } = fakeHttp();
+    await createDataProvider(http).custom!({
+      url: "tuning-requests",
+      method: "get",
+      filters: [
+        { field: "state", operator: "in", value: ["paid", "in-progress"] },
+        { field: "dueAt", operator: "lt", value: "2026-12-06T10:00:00.000Z" },
+      ],
+      sorters: [{ field: "dueAt", order: "asc" }],
+      query: { page: 2, pageSize: 20 },
+    });
+    expect(queryOf(request).toString()).toBe(
+      new URLSearchParams({
+        sort: "dueAt",
+        "state[in]": "paid,in-progress",
+        "dueAt[lt]": "2026-12-06T10:00:00.000Z",
+        page: "2",
+        pageSize: "20",
+      }).toString(),
+    );
+  });
+
   it("asks for a Blob when meta.responseType is blob (binary downloads)", async () => {
     const { http, request } = fakeHttp({ ok: true });
     const provider = createDataProvider(http);
