@@ -5,7 +5,8 @@
  * and due yesterday, and the dealer's queue shows a late ticket. Made only while the demo customer
  * has asked the demo dealer nothing, so a second start changes nothing.
  */
-import { type AnyColumn, and, eq, sql } from "drizzle-orm";
+import { type AnyColumn, and, eq, type SQL, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 import type { FastifyInstance } from "fastify";
 import type { Role } from "../../contracts/account";
 import {
@@ -85,40 +86,37 @@ export async function seedTuningRequests(
 
 /** Everything the portal stamped on the ticket, its thread, files, order and ledger, moved DAYS_BACK earlier. */
 async function moveBack(app: FastifyInstance, id: string, orderId: string): Promise<void> {
+  const r = tuningRequests;
+  const stamped: Array<{ table: PgTable; columns: AnyColumn[]; where: SQL }> = [
+    {
+      table: r,
+      columns: [
+        r.createdAt,
+        r.updatedAt,
+        r.quotedAt,
+        r.dueAt,
+        r.lastCustomerActionAt,
+        r.customerReadAt,
+        r.dealerReadAt,
+      ],
+      where: eq(r.id, id),
+    },
+    { table: tuningRequestEvents, columns: [tuningRequestEvents.at], where: eq(tuningRequestEvents.requestId, id) },
+    {
+      table: tuningRequestFiles,
+      columns: [tuningRequestFiles.createdAt],
+      where: eq(tuningRequestFiles.requestId, id),
+    },
+    { table: orders, columns: [orders.createdAt, orders.updatedAt, orders.paidAt], where: eq(orders.id, orderId) },
+    { table: ledgerEntries, columns: [ledgerEntries.createdAt], where: eq(ledgerEntries.orderId, orderId) },
+  ];
   const back = sql.raw(`interval '${DAYS_BACK} days'`);
-  const earlier = (column: AnyColumn) => sql`${column} - ${back}`;
   await app.ctx.db.transaction(async (tx) => {
-    await tx
-      .update(tuningRequests)
-      .set({
-        createdAt: earlier(tuningRequests.createdAt),
-        updatedAt: earlier(tuningRequests.updatedAt),
-        quotedAt: earlier(tuningRequests.quotedAt),
-        dueAt: earlier(tuningRequests.dueAt),
-        lastCustomerActionAt: earlier(tuningRequests.lastCustomerActionAt),
-        customerReadAt: earlier(tuningRequests.customerReadAt),
-        dealerReadAt: earlier(tuningRequests.dealerReadAt),
-      })
-      .where(eq(tuningRequests.id, id));
-    await tx
-      .update(tuningRequestEvents)
-      .set({ at: earlier(tuningRequestEvents.at) })
-      .where(eq(tuningRequestEvents.requestId, id));
-    await tx
-      .update(tuningRequestFiles)
-      .set({ createdAt: earlier(tuningRequestFiles.createdAt) })
-      .where(eq(tuningRequestFiles.requestId, id));
-    await tx
-      .update(orders)
-      .set({
-        createdAt: earlier(orders.createdAt),
-        updatedAt: earlier(orders.updatedAt),
-        paidAt: earlier(orders.paidAt),
-      })
-      .where(eq(orders.id, orderId));
-    await tx
-      .update(ledgerEntries)
-      .set({ createdAt: earlier(ledgerEntries.createdAt) })
-      .where(eq(ledgerEntries.orderId, orderId));
+    for (const { table, columns, where } of stamped) {
+      const set = columns.map(
+        (column) => sql`${sql.identifier(column.name)} = ${sql.identifier(column.name)} - ${back}`,
+      );
+      await tx.execute(sql`UPDATE ${table} SET ${sql.join(set, sql`, `)} WHERE ${where}`);
+    }
   });
 }

@@ -79,7 +79,21 @@ test("a custom tune end to end: asked with a log, quoted, paid in the sandbox, d
   const dealer = await dealerContext.newPage();
   await new LoginPage(dealer).open("/tuning-requests");
   await new LoginPage(dealer).signIn(demoUsers.dealer);
-  await dealer.getByRole("table", { name: "Tuning requests" }).getByText(reference, { exact: true }).click();
+  // A late ticket is marked in the queue: the demo data's, paid five days ago for four days' work.
+  const queue = dealer.getByRole("table", { name: "Tuning requests" });
+  const segment = (label: string) =>
+    dealer.locator(".ant-segmented-item").filter({ hasText: new RegExp(`^${label}$`) });
+  const late = queue.getByRole("row").filter({ has: dealer.getByTestId("late") });
+  await expect(late.first()).toContainText("Sam (calibration)");
+  await expect(queue.getByRole("row").filter({ hasText: reference }).getByTestId("late")).toHaveCount(0);
+  // The "Late" view lists the late ones alone; "Due first" puts the late one at the top of the open ones.
+  await segment("Late").click();
+  await expect(queue.getByRole("row").filter({ hasText: reference })).toHaveCount(0);
+  await expect(late.first()).toBeVisible();
+  await segment("Open").click();
+  await segment("Due first").click();
+  await expect(queue.getByRole("row").nth(1).getByTestId("late")).toBeVisible();
+  await queue.getByText(reference, { exact: true }).click();
   const dealerTicket = dealer.getByTestId("tuning-request");
   await expect(dealerTicket).toContainText("E85");
   await expect(dealerTicket).toContainText("Eventuri carbon");
