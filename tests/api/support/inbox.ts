@@ -10,11 +10,19 @@ export async function mailTo(address: string): Promise<CaughtMail[]> {
   return (await response.json()) as CaughtMail[];
 }
 
-/** The messages to `address` once there are `count` of them (mail sent in the background arrives a moment later). */
-export async function waitForMail(address: string, count = 1, timeoutMs = 10_000): Promise<CaughtMail[]> {
+/**
+ * The messages to `address` once there are `count` of them (mail sent in the background arrives a
+ * moment later); with `subject`, only those with that subject.
+ */
+export async function waitForMail(
+  address: string,
+  count = 1,
+  timeoutMs = 10_000,
+  subject?: string,
+): Promise<CaughtMail[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const messages = await mailTo(address);
+    const messages = (await mailTo(address)).filter((message) => subject === undefined || message.subject === subject);
     if (messages.length >= count) return messages;
     if (Date.now() > deadline)
       throw new Error(`${messages.length} of ${count} emails reached ${address} within ${timeoutMs} ms`);
