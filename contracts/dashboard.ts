@@ -65,6 +65,8 @@ export const dealerDashboardSchema = z.strictObject({
   role: z.literal("dealer"),
   /** Tuning requests addressed to the dealer that are not final, per state (states with none are left out). */
   queue: z.array(z.strictObject({ state: z.enum(TUNING_REQUEST_STATES), count })),
+  /** Of those, the late ones: paid or in progress and past their due date (`isLate`). */
+  late: count,
   /** Paid orders of the dealer's since the start of this month (UTC), per currency. */
   sales: z.strictObject({ since: z.string(), byCurrency: z.array(salesSchema) }),
   managedVehicles: count,

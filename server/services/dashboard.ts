@@ -5,7 +5,7 @@
  * flashes, dealer applications, onboarding requests, failed jobs and sign-ups (admins). "Today"
  * and "this month" begin at midnight UTC.
  */
-import { and, count, desc, eq, gte, inArray, isNotNull, isNull, notInArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lt, notInArray, sql } from "drizzle-orm";
 import {
   type AdminDashboard,
   type CustomerDashboard,
@@ -13,7 +13,7 @@ import {
   type Dashboard,
   type DealerDashboard,
 } from "../../contracts/dashboard";
-import { FINAL_STATES, TUNING_REQUEST_STATES } from "../../contracts/tuning-requests";
+import { FINAL_STATES, TUNING_REQUEST_STATES, WORK_OWED_STATES } from "../../contracts/tuning-requests";
 import type { AppContext } from "../context";
 import type { Db } from "../db/handle";
 import {
@@ -126,7 +126,7 @@ async function customerFigures(db: Db, uid: string): Promise<CustomerDashboard> 
 
 async function dealerFigures(db: Db, uid: string, now: Date): Promise<DealerDashboard> {
   const since = startOfUtcMonth(now);
-  const [queue, sales, [managed], [published]] = await Promise.all([
+  const [queue, sales, [managed], [published], [late]] = await Promise.all([
     db
       .select({ state: tuningRequests.state, count: count() })
       .from(tuningRequests)
@@ -149,11 +149,22 @@ async function dealerFigures(db: Db, uid: string, now: Date): Promise<DealerDash
       .select({ n: count() })
       .from(tuneFiles)
       .where(and(eq(tuneFiles.dealerUid, uid), eq(tuneFiles.published, true))),
+    db
+      .select({ n: count() })
+      .from(tuningRequests)
+      .where(
+        and(
+          eq(tuningRequests.dealerUid, uid),
+          inArray(tuningRequests.state, [...WORK_OWED_STATES]),
+          lt(tuningRequests.dueAt, now),
+        ),
+      ),
   ]);
   const order = new Map<string, number>(TUNING_REQUEST_STATES.map((state, index) => [state, index]));
   return {
     role: "dealer",
     queue: queue.sort((a, b) => (order.get(a.state) ?? 0) - (order.get(b.state) ?? 0)),
+    late: late.n,
     sales: { since: since.toISOString(), byCurrency: sales },
     managedVehicles: managed.n,
     tunesPublished: published.n,

@@ -185,7 +185,7 @@ describe.each(apiDatabases)("dashboard: each role's live figures on %s", (kind) 
       { customerUid: stranger.uid, tuneFileId: tuneA.id, vehicleId: strangers.id, grantedBy: dealer.uid },
     ]);
 
-    // Requests to the dealer: the customer's submitted and quoted (open) and accepted (final); the stranger's in progress.
+    // Requests to the dealer: the customer's submitted and quoted (open) and accepted (final); the stranger's in progress and late.
     const request = (
       customerUid: string,
       vehicleId: string,
@@ -203,15 +203,15 @@ describe.each(apiDatabases)("dashboard: each role's live figures on %s", (kind) 
       state,
       freeRevisionDays: 14,
     });
-    await db
-      .insert(tuningRequests)
-      .values([
-        request(customer.uid, poloRow.id, "submitted"),
-        request(customer.uid, poloRow.id, "quoted"),
-        request(customer.uid, golf.id, "accepted"),
-        request(stranger.uid, strangers.id, "in-progress"),
-        request(stranger.uid, strangers.id, "submitted", otherDealer.uid),
-      ]);
+    await db.insert(tuningRequests).values([
+      request(customer.uid, poloRow.id, "submitted"),
+      // Past its date, but unpaid: not late.
+      { ...request(customer.uid, poloRow.id, "quoted"), dueAt: new Date(Date.now() - DAY_MS) },
+      request(customer.uid, golf.id, "accepted"),
+      // Due yesterday: late.
+      { ...request(stranger.uid, strangers.id, "in-progress"), dueAt: new Date(Date.now() - DAY_MS) },
+      request(stranger.uid, strangers.id, "submitted", otherDealer.uid),
+    ]);
 
     // Sales: this month two EUR and one GBP paid, one refunded, one created; one paid before this month; one of the other dealer's.
     const monthStart = new Date(Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), 1));
@@ -355,6 +355,7 @@ describe.each(apiDatabases)("dashboard: each role's live figures on %s", (kind) 
       { state: "quoted", count: 1 },
       { state: "in-progress", count: 1 },
     ]);
+    expect(figures.late).toBe(1);
     expect(figures.sales.byCurrency).toEqual([
       { currency: "EUR", amountCents: 14000, count: 2 },
       { currency: "GBP", amountCents: 4000, count: 1 },
@@ -366,6 +367,7 @@ describe.each(apiDatabases)("dashboard: each role's live figures on %s", (kind) 
 
     const other = await dashboardOf<DealerDashboard>(otherDealer);
     expect(other.queue).toEqual([{ state: "submitted", count: 1 }]);
+    expect(other.late).toBe(0);
     expect(other.sales.byCurrency).toEqual([{ currency: "EUR", amountCents: 1111, count: 1 }]);
     expect(other.managedVehicles).toBe(1);
     expect(other.tunesPublished).toBe(1);

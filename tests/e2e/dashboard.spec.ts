@@ -99,6 +99,9 @@ test("the demo dealer sees their queue, this month's sales, managed vehicles and
   expect(figures.managedVehicles).toBeGreaterThanOrEqual(1);
   for (const entry of figures.queue)
     await expect(figure(page, `figure-queue-${entry.state}`)).toHaveText(String(entry.count));
+  // The demo data's late ticket (seed/tuning-requests.ts).
+  expect(figures.late).toBeGreaterThanOrEqual(1);
+  await expect(figure(page, "figure-queue-late")).toHaveText(String(figures.late));
   for (const entry of figures.sales.byCurrency)
     await expect(page.getByTestId(`figure-sales-${entry.currency}`)).toContainText(
       `${entry.count} ${entry.count === 1 ? "sale" : "sales"}`,

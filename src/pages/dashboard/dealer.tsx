@@ -1,4 +1,4 @@
-/** A dealer's dashboard: the request queue by state, this month's sales, managed cars and published tunes. */
+/** A dealer's dashboard: the request queue by state (the late ones first), this month's sales, managed cars and published tunes. */
 import { Card, Col, Row, Space, Statistic } from "antd";
 import type { DealerDashboard } from "../../../contracts/dashboard";
 import { Link } from "../../components/link";
@@ -7,7 +7,7 @@ import { formatMoney } from "../../lib/money";
 import { Figure, NothingYet } from "./figure";
 
 export function DealerFigures({ figures }: { figures: DealerDashboard }) {
-  const { queue, sales, managedVehicles, tunesPublished } = figures;
+  const { queue, late, sales, managedVehicles, tunesPublished } = figures;
   const waiting = queue.reduce((sum, entry) => sum + entry.count, 0);
   const month = new Date(sales.since).toLocaleDateString(undefined, {
     month: "long",
@@ -39,6 +39,11 @@ export function DealerFigures({ figures }: { figures: DealerDashboard }) {
               <NothingYet text="No open request: nothing waits on you." />
             ) : (
               <Row gutter={[16, 16]} aria-label="Queue by state">
+                {late > 0 && (
+                  <Col xs={12} md={8}>
+                    <Figure title="Late" value={late} to="/tuning-requests?state=late" testId="figure-queue-late" />
+                  </Col>
+                )}
                 {queue.map((entry) => (
                   <Col key={entry.state} xs={12} md={8}>
                     <Figure
