@@ -317,10 +317,23 @@ test("a tuner opens the Timing layout of the RomRaider log, saves panes of their
 test.describe("on a phone, by touch", () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
 
-  test("a tuner pinches the chart to zoom about the fingers, drags it along with one finger and taps to read the values there", async ({
+  test("a tuner reads the log on a chart that has the screen, pinches it to zoom about the fingers, drags it along with one finger, taps to read the values there, and charts channels and zooms to a pull from the drawers", async ({
     page,
   }) => {
     const view = await openRomRaiderLog(page);
+    const viewport = page.viewportSize()!;
+
+    // The chart has the screen: as wide as the page's padding and its card's leave it, down to the window's foot,
+    // with the channel list and the tools in drawers rather than beside or over it.
+    const chart = (await view.chart().boundingBox())!;
+    expect(chart.width).toBeGreaterThanOrEqual(viewport.width - 2 * (16 + 8));
+    const overview = (await page.getByTestId("log-overview").boundingBox())!;
+    expect(overview.y + overview.height).toBeLessThanOrEqual(viewport.height);
+    expect(overview.y + overview.height).toBeGreaterThan(viewport.height - 40);
+    await expect(page.getByRole("group", { name: "Channels" })).toBeHidden();
+    await expect(page.getByRole("button", { name: "Reset zoom" })).toBeHidden();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+
     const over = view.panes().first().locator(".u-over");
     await over.scrollIntoViewIfNeeded();
     const box = (await over.boundingBox())!;
@@ -347,8 +360,47 @@ test.describe("on a phone, by touch", () => {
     await touch("touchEnd", []);
     await expect.poll(async () => (await shownRange(view))[0]).toBeLessThan(z0 - (z1 - z0) / 10);
 
-    // A tap reads the values under the finger.
-    await page.touchscreen.tap(box.x + box.width / 4, y);
+    // A tap reads the values under the finger: on the right, where the points shown before the drag lie, whether or
+    // not the drag's own view has come (on the left, until it comes, there is nothing to read).
+    await page.touchscreen.tap(box.x + (box.width * 3) / 4, y);
     await expect(view.legend(0)).toContainText(/\d[\d,.]* rpm/);
+
+    // A channel ticked off and on again in the Channels drawer leaves the chart and comes back to it.
+    const withTiming = () =>
+      view.chart().getByRole("table", { name: "Values under the cursor" }).filter({ hasText: "Timing Advance" });
+    await expect(withTiming()).toHaveCount(1);
+    await page.getByRole("button", { name: /Channels \(4\)/ }).click();
+    const channels = page.getByRole("dialog", { name: "Channels" });
+    await expect(channels).toBeVisible();
+    await view.toggleChannel("Timing Advance");
+    await expect(withTiming()).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /Channels \(3\)/ })).toBeAttached();
+    await view.toggleChannel("Timing Advance");
+    await expect(withTiming()).toHaveCount(1);
+    await channels.getByRole("button", { name: "Close" }).click();
+    await expect(channels).toBeHidden();
+
+    // The tools drawer holds the toolbar, the markers and the pulls; a pull picked there is shown on the chart.
+    await page.getByRole("button", { name: "Tools" }).click();
+    const tools = page.getByRole("dialog", { name: "Tools" });
+    await expect(tools.getByRole("button", { name: "Export CSV" })).toBeVisible();
+    await expect(tools.getByRole("region", { name: "Markers" })).toBeAttached();
+    const [, before] = await shownRange(view);
+    await page.getByRole("button", { name: "Reset zoom" }).click();
+    await expect.poll(async () => (await shownRange(view))[1]).toBeGreaterThan(before);
+    await tools.getByRole("button", { name: "Zoom to pull 1", exact: true }).click();
+    await expect(tools).toBeHidden();
+    const [p0, p1] = await shownRange(view);
+    expect(p1 - p0).toBeLessThan(60);
+
+    // A panel opened from the tools takes the screen's width, its close button on the screen.
+    await page.getByRole("button", { name: "Tools" }).click();
+    await tools.getByRole("button", { name: "Compare" }).click();
+    const compare = page.getByRole("dialog", { name: "Compare logs" });
+    await expect(compare).toBeVisible();
+    await expect(tools).toBeHidden();
+    const closeCompare = (await compare.getByRole("button", { name: "Close" }).boundingBox())!;
+    expect(closeCompare.x).toBeGreaterThanOrEqual(0);
+    expect((await compare.boundingBox())!.width).toBeLessThanOrEqual(viewport.width);
   });
 });

@@ -36,7 +36,7 @@ import type { DataLogChannel, DynoProfile, LogComputedDescriptor } from "../../.
 import type { FormatId } from "../../../../domain/logs";
 import { comparedUnit } from "../../../../domain/logs/compare";
 import type { Pull, PullThresholds } from "../../../../domain/logs/pulls";
-import { useScreens } from "../../../components/layouts/snapshot-screen";
+import { useNarrowScreen } from "../../../components/layouts/snapshot-screen";
 import { useViewportHeight } from "../../../components/layouts/viewport-height";
 import { useStableCallback } from "../../../components/stable-callback";
 import { Text } from "../../../components/text";
@@ -45,6 +45,7 @@ import type { DynoPull } from "../../../lib/dyno";
 import { conversionFor, DEFAULT_DISPLAY_UNITS, DISPLAY_UNITS, type DisplayUnits } from "../../../lib/log-units";
 import { ChannelPicker } from "./channel-picker";
 import { type ChartChannel, colourOf, formatPanes, openingPanes, parsePanes, variableOf } from "./channels";
+import { chartHeight, paneHeight } from "./chart-height";
 import type { CompareCandidate } from "./compare-panel";
 import { comparedKey, comparedViews, comparedXy } from "./compared-views";
 import { ComputedChannels, type ComputedDefinition } from "./computed-channels";
@@ -56,6 +57,7 @@ import { loadColumns } from "./load-columns";
 import { LogChart, type LogChartHandle, OVERVIEW_HEIGHT, OverviewStrip, type TimeRange } from "./log-chart";
 import { type LoadedLog, LogWorker, parkWorker, unparkWorker } from "./log-worker-client";
 import type { PaneSeries } from "./pane-series";
+import { type PhoneDrawer, PhoneDrawers } from "./phone-drawers";
 import { type PullChannels, pullChannels } from "./pull-channels";
 import { CursorReadout, ReadoutTable } from "./readout-table";
 import { roleFilters } from "./role-filters";
@@ -181,6 +183,8 @@ export const LogAnalysis = memo(function LogAnalysis({
   /** The URL's panes when loading starts: their channels come first. */
   const firstPanes = useRef(panesParam);
   const [panel, setPanel] = useState<Panel | null>(null);
+  /** On a phone, the drawer open over the chart: the channel list or the tools. */
+  const [drawer, setDrawer] = useState<PhoneDrawer | null>(null);
   const closePanel = useCallback(() => setPanel(null), []);
   const [mode, setMode] = useState<"time" | "xy">("time");
   /** The condition the worker's filter applies ("" for none): the X–Y plot is asked again when it changes. */
@@ -515,6 +519,8 @@ export const LogAnalysis = memo(function LogAnalysis({
   );
   const pickPull = useStableCallback((pull: Pull) => {
     setChosenPull(pull);
+    // Picked in the phone's tools drawer, the pull is shown.
+    setDrawer(null);
     const margin = Math.max(pull.duration * 0.1, minSpan);
     moveTo([pull.startTime - margin, pull.endTime + margin]);
   });
@@ -685,8 +691,18 @@ export const LogAnalysis = memo(function LogAnalysis({
     [allChannels, charted, colour, units, view],
   );
 
-  const narrow = !useScreens().md;
-  const chartHeight = Math.max(360, useViewportHeight() - 48 - 56 - 56 - 48);
+  const narrow = useNarrowScreen();
+  // A side panel opened from the phone's tools drawer takes its place, not a drawer over a drawer.
+  const openPanel = useCallback((next: Panel) => {
+    setDrawer(null);
+    setPanel(next);
+  }, []);
+  // Zoomed to a marker from the phone's tools drawer, the chart is shown.
+  const showMarker = useStableCallback((next: TimeRange) => {
+    setDrawer(null);
+    moveTo(next);
+  });
+  const height = chartHeight(useViewportHeight(), narrow);
   // Until the header names the channels, the panes the view will open with: the URL's, or the default
   // channels. The chart's place is kept at their height while the log loads, so nothing under it moves
   // when it draws (the readout jumped a screen down on a phone).
@@ -694,184 +710,180 @@ export const LogAnalysis = memo(function LogAnalysis({
     channels.length > 0
       ? panes.length
       : Math.min(MAX_PANES, panesParam?.split(";").filter(Boolean).length || DEFAULT_CHANNELS);
-  const paneHeight = Math.max(110, Math.floor(chartHeight / Math.max(1, paneCount)));
+  const eachPane = paneHeight(height, paneCount);
 
   if (failure) return <Alert type="error" showIcon message="The log could not be shown" description={failure} />;
 
+  // Each part is rendered once, and placed beside and under the chart on a desktop, in drawers on a phone.
+  const channelPicker = (
+    <ChannelPicker
+      channels={allChannels}
+      charted={charted}
+      colourOf={colour}
+      onToggle={toggle}
+      loading={channels.length === 0}
+      displayUnitOf={displayUnitOf}
+    />
+  );
+  const viewToolbar = (
+    <ViewToolbar
+      overlaid={overlaid}
+      onArrange={arrange}
+      zoom={zoom}
+      pan={pan}
+      reset={reset}
+      units={units}
+      onUnits={setUnits}
+      onPanel={readOnly ? undefined : openPanel}
+      hasDyno={Boolean(dyno)}
+      compared={compare?.onState ? compared.length : undefined}
+      keys={!narrow}
+      extra={
+        <>
+          {toolbar}
+          <Button icon={<DownloadOutlined />} onClick={exports.csv} disabled={!loaded} aria-label="Export CSV">
+            CSV
+          </Button>
+          <Button icon={<DownloadOutlined />} onClick={exports.png} disabled={!loaded} aria-label="Export PNG">
+            PNG
+          </Button>
+        </>
+      }
+    />
+  );
+  const viewChoices = (
+    <Flex wrap gap={8} align="flex-start">
+      <Segmented<"time" | "xy">
+        aria-label="View"
+        value={mode}
+        onChange={setMode}
+        options={[
+          { value: "time", label: "Time" },
+          { value: "xy", label: "X–Y" },
+        ]}
+      />
+      <LayoutMenu
+        choices={layoutChoices}
+        shown={shownLayout}
+        panes={panes}
+        known={known}
+        onPanes={setPanes}
+        format={readOnly ? undefined : format}
+        own={ownLayouts.layouts}
+        onChanged={ownLayouts.refetch}
+      />
+      <SampleFilterInput
+        variables={variables}
+        disabled={!loaded?.complete}
+        apply={applyFilter}
+        presets={filterPresets}
+      />
+    </Flex>
+  );
+  const visibleRange = (
+    <Text type="secondary" data-testid="visible-range">
+      {loaded
+        ? `${range[0].toFixed(2)}–${range[1].toFixed(2)} s of ${duration.toFixed(2)} s · ${loaded.rowCount.toLocaleString()} rows`
+        : "Loading the log…"}
+    </Text>
+  );
   // The chart's card, the same for the time chart and the X–Y plot.
   const chartBox = { background: token.colorBgContainer, borderRadius: token.borderRadius, padding: 8 };
-  return (
-    // What the worker holds, for the bench's bytes-per-sample figure; how many compared logs are all in, for its zoom.
-    // On a phone the channel list goes under the chart, full width: beside it, it left the chart 70 px and the page scrolled sideways.
-    <Flex
-      vertical={narrow}
-      gap={16}
-      style={{ minHeight: 0, flex: 1 }}
-      data-bytes-held={loaded?.bytesHeld}
-      data-samples={loaded?.samples}
-      data-compared-complete={compared.filter((log) => log.complete).length}
-    >
-      <Flex
-        vertical
-        gap={8}
-        style={
-          narrow ? { order: 1, maxHeight: "50vh" } : { width: 260, flexShrink: 0, maxHeight: "calc(100vh - 96px)" }
-        }
-      >
-        <ChannelPicker
+  const chartCard =
+    mode === "xy" && loaded && xyInitial ? (
+      <div style={chartBox}>
+        <XyView
           channels={allChannels}
-          charted={charted}
-          colourOf={colour}
-          onToggle={toggle}
-          loading={channels.length === 0}
-          displayUnitOf={displayUnitOf}
+          initial={xyInitial}
+          request={askXy}
+          range={range}
+          filterKey={filterKey}
+          height={height}
+          conversionOf={conversionOf}
+          compared={compared.length ? askComparedXy : undefined}
+          comparedKey={comparedShape}
         />
-      </Flex>
-      <Flex vertical gap={8} style={{ flex: 1, minWidth: 0 }}>
-        <ViewToolbar
-          overlaid={overlaid}
-          onArrange={arrange}
-          zoom={zoom}
-          pan={pan}
-          reset={reset}
-          units={units}
-          onUnits={setUnits}
-          onPanel={readOnly ? undefined : setPanel}
-          hasDyno={Boolean(dyno)}
-          compared={compare?.onState ? compared.length : undefined}
-          extra={
-            <>
-              {toolbar}
-              <Button icon={<DownloadOutlined />} onClick={exports.csv} disabled={!loaded} aria-label="Export CSV">
-                CSV
-              </Button>
-              <Button icon={<DownloadOutlined />} onClick={exports.png} disabled={!loaded} aria-label="Export PNG">
-                PNG
-              </Button>
-            </>
-          }
-        />
-        <Flex wrap gap={8} align="flex-start">
-          <Segmented<"time" | "xy">
-            aria-label="View"
-            value={mode}
-            onChange={setMode}
-            options={[
-              { value: "time", label: "Time" },
-              { value: "xy", label: "X–Y" },
-            ]}
-          />
-          <LayoutMenu
-            choices={layoutChoices}
-            shown={shownLayout}
-            panes={panes}
-            known={known}
-            onPanes={setPanes}
-            format={readOnly ? undefined : format}
-            own={ownLayouts.layouts}
-            onChanged={ownLayouts.refetch}
-          />
-          <SampleFilterInput
-            variables={variables}
-            disabled={!loaded?.complete}
-            apply={applyFilter}
-            presets={filterPresets}
-          />
-        </Flex>
-        <Text type="secondary" data-testid="visible-range">
-          {loaded
-            ? `${range[0].toFixed(2)}–${range[1].toFixed(2)} s of ${duration.toFixed(2)} s · ${loaded.rowCount.toLocaleString()} rows`
-            : "Loading the log…"}
-        </Text>
-        {mode === "xy" && loaded && xyInitial ? (
-          <div style={chartBox}>
-            <XyView
-              channels={allChannels}
-              initial={xyInitial}
-              request={askXy}
-              range={range}
-              filterKey={filterKey}
-              height={chartHeight}
-              conversionOf={conversionOf}
-              compared={compared.length ? askComparedXy : undefined}
-              comparedKey={comparedShape}
+        <OverviewStrip series={overviewSeries} duration={duration} range={range} onRange={moveTo} />
+      </div>
+    ) : paneCount === 0 ? (
+      <Alert
+        type="info"
+        message={narrow ? "Pick channels under Channels to chart them." : "Pick channels on the left to chart them."}
+      />
+    ) : (
+      <div style={chartBox}>
+        {loaded ? (
+          <>
+            <LogChart
+              ref={chart}
+              panes={paneSeries}
+              getRange={getRange}
+              paneHeight={eachPane}
+              onRange={moveTo}
+              onCursor={onCursor}
+              onWidth={onWidth}
+              markers={chartMarkers}
+              onPick={markers.writable ? onPick : undefined}
             />
             <OverviewStrip series={overviewSeries} duration={duration} range={range} onRange={moveTo} />
-          </div>
-        ) : paneCount === 0 ? (
-          <Alert
-            type="info"
-            message={narrow ? "Pick channels below to chart them." : "Pick channels on the left to chart them."}
-          />
+          </>
         ) : (
-          <div style={chartBox}>
-            {loaded ? (
-              <>
-                <LogChart
-                  ref={chart}
-                  panes={paneSeries}
-                  getRange={getRange}
-                  paneHeight={paneHeight}
-                  onRange={moveTo}
-                  onCursor={onCursor}
-                  onWidth={onWidth}
-                  markers={chartMarkers}
-                  onPick={markers.writable ? onPick : undefined}
-                />
-                <OverviewStrip series={overviewSeries} duration={duration} range={range} onRange={moveTo} />
-              </>
-            ) : (
-              <Flex
-                justify="center"
-                align="center"
-                style={{ height: paneCount * paneHeight + OVERVIEW_HEIGHT }}
-                data-testid="log-chart-loading"
-              >
-                <Spin size="large" aria-label="Loading the log" />
-              </Flex>
-            )}
-          </div>
+          <Flex
+            justify="center"
+            align="center"
+            style={{ height: paneCount * eachPane + OVERVIEW_HEIGHT }}
+            data-testid="log-chart-loading"
+          >
+            <Spin size="large" aria-label="Loading the log" />
+          </Flex>
         )}
-        <ReadoutTable rows={rows} readout={readout} />
-        {/* Under the readout, which keeps its place under the chart when the panel comes in. */}
-        {markerSource && loaded?.complete && chartDrawn && (
-          <Suspense fallback={null}>
-            <MarkerPanel
-              markers={markers}
-              picked={picked}
-              getRange={getRange}
-              onShow={moveTo}
-              colourOf={markerColour}
-            />
-          </Suspense>
-        )}
-        <Collapse
-          size="small"
-          defaultActiveKey={["pulls"]}
-          items={[
-            {
-              key: "pulls",
-              label: "Pulls",
-              children:
-                loaded?.complete && chartDrawn ? (
-                  <Suspense fallback={<Spin size="small" aria-label="Loading the pulls" />}>
-                    <PullList
-                      channels={pullRoles}
-                      ready
-                      find={detectPulls}
-                      unitOf={unitOf}
-                      conversionOf={conversionOf}
-                      chosen={chosenPull}
-                      onPick={pickPull}
-                    />
-                  </Suspense>
-                ) : (
-                  <Spin size="small" aria-label="Loading the pulls" />
-                ),
-            },
-          ]}
-        />
-      </Flex>
+      </div>
+    );
+  const panels = (
+    <>
+      <ReadoutTable rows={rows} readout={readout} />
+      {/* Under the readout, which keeps its place under the chart when the panel comes in. */}
+      {markerSource && loaded?.complete && chartDrawn && (
+        <Suspense fallback={null}>
+          <MarkerPanel
+            markers={markers}
+            picked={picked}
+            getRange={getRange}
+            onShow={showMarker}
+            colourOf={markerColour}
+          />
+        </Suspense>
+      )}
+      <Collapse
+        size="small"
+        defaultActiveKey={["pulls"]}
+        items={[
+          {
+            key: "pulls",
+            label: "Pulls",
+            children:
+              loaded?.complete && chartDrawn ? (
+                <Suspense fallback={<Spin size="small" aria-label="Loading the pulls" />}>
+                  <PullList
+                    channels={pullRoles}
+                    ready
+                    find={detectPulls}
+                    unitOf={unitOf}
+                    conversionOf={conversionOf}
+                    chosen={chosenPull}
+                    onPick={pickPull}
+                  />
+                </Suspense>
+              ) : (
+                <Spin size="small" aria-label="Loading the pulls" />
+              ),
+          },
+        ]}
+      />
+    </>
+  );
+  const drawers = (
+    <>
       <SidePanels
         panel={panel}
         onClose={closePanel}
@@ -882,9 +894,10 @@ export const LogAnalysis = memo(function LogAnalysis({
         dyno={dyno}
         runDyno={runDyno}
         chosenPull={chosenPull}
+        narrow={narrow}
       />
       {compare?.onState && (
-        <Drawer title="Compare logs" open={panel === "compare"} onClose={closePanel} width={480}>
+        <Drawer title="Compare logs" open={panel === "compare"} onClose={closePanel} width={narrow ? "100%" : 480}>
           {panel === "compare" && (
             <Suspense fallback={<Spin aria-label="Loading the comparison" />}>
               <ComparePanel
@@ -903,6 +916,49 @@ export const LogAnalysis = memo(function LogAnalysis({
           )}
         </Drawer>
       )}
+    </>
+  );
+  // What the worker holds, for the bench's bytes-per-sample figure; how many compared logs are all in, for its zoom.
+  const figures = {
+    "data-bytes-held": loaded?.bytesHeld,
+    "data-samples": loaded?.samples,
+    "data-compared-complete": compared.filter((log) => log.complete).length,
+  };
+
+  if (narrow)
+    return (
+      <Flex vertical gap={8} style={{ minHeight: 0, flex: 1 }} {...figures}>
+        <PhoneDrawers
+          open={drawer}
+          onOpen={setDrawer}
+          charted={charted.size}
+          channels={channelPicker}
+          tools={
+            <>
+              {viewChoices}
+              {viewToolbar}
+              {panels}
+            </>
+          }
+        />
+        {visibleRange}
+        {chartCard}
+        {drawers}
+      </Flex>
+    );
+  return (
+    <Flex gap={16} style={{ minHeight: 0, flex: 1 }} {...figures}>
+      <Flex vertical gap={8} style={{ width: 260, flexShrink: 0, maxHeight: "calc(100vh - 96px)" }}>
+        {channelPicker}
+      </Flex>
+      <Flex vertical gap={8} style={{ flex: 1, minWidth: 0 }}>
+        {viewToolbar}
+        {viewChoices}
+        {visibleRange}
+        {chartCard}
+        {panels}
+      </Flex>
+      {drawers}
     </Flex>
   );
 });
@@ -920,6 +976,8 @@ interface ViewToolbarProps {
   hasDyno: boolean;
   /** How many logs are overlaid; absent where logs cannot be compared. */
   compared?: number;
+  /** The keyboard's shortcuts are named: not on a phone, which has no keyboard to press them on. */
+  keys: boolean;
   extra?: ReactNode;
 }
 
@@ -935,6 +993,7 @@ const ViewToolbar = memo(function ViewToolbar({
   onPanel,
   hasDyno,
   compared,
+  keys,
   extra,
 }: ViewToolbarProps) {
   return (
@@ -989,11 +1048,13 @@ const ViewToolbar = memo(function ViewToolbar({
           )}
         </>
       )}
-      <Tooltip title={SHORTCUTS}>
-        <Typography.Text type="secondary" style={{ cursor: "help" }}>
-          Keys
-        </Typography.Text>
-      </Tooltip>
+      {keys && (
+        <Tooltip title={SHORTCUTS}>
+          <Typography.Text type="secondary" style={{ cursor: "help" }}>
+            Keys
+          </Typography.Text>
+        </Tooltip>
+      )}
       <Flex flex={1} justify="flex-end" gap={8}>
         {extra}
       </Flex>
@@ -1011,6 +1072,8 @@ interface SidePanelsProps {
   dyno: LogAnalysisProps["dyno"];
   runDyno: (request: DynoRequest) => Promise<DynoPull[]>;
   chosenPull: Pull | null;
+  /** On a phone each panel takes the screen's width: wider, its close button was off the screen. */
+  narrow: boolean;
 }
 
 const SidePanels = memo(function SidePanels({
@@ -1023,14 +1086,15 @@ const SidePanels = memo(function SidePanels({
   dyno,
   runDyno,
   chosenPull,
+  narrow,
 }: SidePanelsProps) {
   return (
     <>
-      <Drawer title="Computed channels" open={panel === "computed"} onClose={onClose} width={480}>
+      <Drawer title="Computed channels" open={panel === "computed"} onClose={onClose} width={narrow ? "100%" : 480}>
         <ComputedChannels descriptors={descriptors} variables={variables} onAdd={onAddComputed} />
       </Drawer>
       {dyno && (
-        <Drawer title="Virtual dyno" open={panel === "dyno"} onClose={onClose} width={720}>
+        <Drawer title="Virtual dyno" open={panel === "dyno"} onClose={onClose} width={narrow ? "100%" : 720}>
           <Suspense fallback={<Spin aria-label="Loading the virtual dyno" />}>
             <DynoPanel
               channels={channels}
