@@ -318,9 +318,17 @@ test.describe("on a phone, by touch", () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
 
   test("a tuner reads the log on a chart that has the screen, pinches it to zoom about the fingers, drags it along with one finger, taps to read the values there, and charts channels and zooms to a pull from the drawers", async ({
-    page,
+    page: signedIn,
   }) => {
-    const view = await openRomRaiderLog(page);
+    // A phone has no mouse: the log is read in a page the test's mouse (signing in, uploading) never moved in.
+    // After a tap's emulated click, Chrome moves the hover back to where that mouse last was; off the chart,
+    // as it is on this page's layout, that took away the cursor the tap had placed.
+    await openRomRaiderLog(signedIn);
+    const page = await signedIn.context().newPage();
+    await page.goto(signedIn.url());
+    await signedIn.close();
+    const view = new LogView(page);
+    await view.waitForChart();
     const viewport = page.viewportSize()!;
 
     // The chart has the screen: as wide as the page's padding and its card's leave it, down to the window's foot,
@@ -360,9 +368,8 @@ test.describe("on a phone, by touch", () => {
     await touch("touchEnd", []);
     await expect.poll(async () => (await shownRange(view))[0]).toBeLessThan(z0 - (z1 - z0) / 10);
 
-    // A tap reads the values under the finger: on the right, where the points shown before the drag lie, whether or
-    // not the drag's own view has come (on the left, until it comes, there is nothing to read).
-    await page.touchscreen.tap(box.x + (box.width * 3) / 4, y);
+    // A tap reads the values under the finger.
+    await page.touchscreen.tap(box.x + box.width / 4, y);
     await expect(view.legend(0)).toContainText(/\d[\d,.]* rpm/);
 
     // A channel ticked off and on again in the Channels drawer leaves the chart and comes back to it.
@@ -390,8 +397,7 @@ test.describe("on a phone, by touch", () => {
     await expect.poll(async () => (await shownRange(view))[1]).toBeGreaterThan(before);
     await tools.getByRole("button", { name: "Zoom to pull 1", exact: true }).click();
     await expect(tools).toBeHidden();
-    const [p0, p1] = await shownRange(view);
-    expect(p1 - p0).toBeLessThan(60);
+    await expect.poll(async () => (await shownRange(view))[1] - (await shownRange(view))[0]).toBeLessThan(60);
 
     // A panel opened from the tools takes the screen's width, its close button on the screen.
     await page.getByRole("button", { name: "Tools" }).click();
