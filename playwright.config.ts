@@ -1,5 +1,5 @@
 import { defineConfig, type PlaywrightTestConfig } from "@playwright/test";
-import { PROJECT_SPECS } from "./tests/e2e/support/projects";
+import { PROJECT_SPECS, serversReadyPattern } from "./tests/e2e/support/projects";
 
 /**
  * The browser tests as two projects side by side, one worker each, each against its own server
@@ -41,27 +41,21 @@ const config: PlaywrightTestConfig = defineConfig({
   expect: { timeout: 20_000 },
   reporter: [["list"], ["./tests/e2e/support/summary-reporter.ts", { outputFile: process.env.E2E_SUMMARY_FILE }]],
   // One entry for every selected project's server: Playwright starts its entries one after the other.
-  webServer: {
-    name: "servers",
-    command: `node --import tsx scripts/e2e-server.ts ${selected.join(",")}`,
-    wait: {
-      stdout: new RegExp(
-        `e2e servers ready: ${selected
-          .map(
-            (name) => `${name} http://127\\.0\\.0\\.1:(?<e2e_${name}_port>\\d+) inbox (?<e2e_${name}_inbox>\\S+) .*?`,
-          )
-          .join("")}$`,
-        "m",
-      ),
-    },
-    // The emulator may take up to 180 s on a loaded machine (scripts/lib/emulator.ts), the server 120 s.
-    timeout: 300_000,
-    // SIGTERM lets it stop its emulators, inboxes and servers; SIGKILL after 30 s.
-    gracefulShutdown: { signal: "SIGTERM", timeout: 30_000 },
-    // Its only line on stdout is the one above: which servers are up, and where.
-    stdout: "pipe",
-    stderr: "pipe",
-  },
+  // `npm test` starts them itself while the unit and API tests run, and says so (E2E_SERVERS_STARTED).
+  webServer: process.env.E2E_SERVERS_STARTED
+    ? undefined
+    : {
+        name: "servers",
+        command: `node --import tsx scripts/e2e-server.ts ${selected.join(",")}`,
+        wait: { stdout: serversReadyPattern(selected) },
+        // The emulator may take up to 180 s on a loaded machine (scripts/lib/emulator.ts), the server 120 s.
+        timeout: 300_000,
+        // SIGTERM lets it stop its emulators, inboxes and servers; SIGKILL after 30 s.
+        gracefulShutdown: { signal: "SIGTERM", timeout: 30_000 },
+        // Its only line on stdout is the one above: which servers are up, and where.
+        stdout: "pipe",
+        stderr: "pipe",
+      },
   use: {
     browserName: "chromium",
     viewport: { width: 1280, height: 800 },

@@ -10,7 +10,8 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { PROJECT_SPECS, projectOfSpec } from "../tests/e2e/support/projects";
 import type { BrowserSummary } from "../tests/e2e/support/summary-reporter";
-import { buildSpa } from "./lib/build";
+import { type BrowserServers, startBrowserServers } from "./lib/browser-servers";
+import { buildSpaInBackground } from "./lib/build";
 import { ensureChromium } from "./lib/chromium";
 import { checkDependencies } from "./lib/dependency-check";
 import { startTestEmulator } from "./lib/emulator";
@@ -29,6 +30,12 @@ interface Tally {
   skipped: number;
   /** Each failed test, named, with the start of its error: printed again at the very end. */
   failures?: string[];
+}
+
+/** A build that failed: one failure, named at the end (vite printed why above). */
+function buildFailed(error: unknown): Tally {
+  const reason = error instanceof Error ? error.message : String(error);
+  return { suite: "unit + api", passed: 0, failed: 1, skipped: 0, failures: [`The web app's build: ${reason}`] };
 }
 
 /** A browser run that could not start: said at once, and counted as one failure named at the end. */
@@ -111,28 +118,45 @@ function projectsFor(filters: string[]): string[] {
   return [...new Set(files.map(projectOfSpec))];
 }
 
+/** The bundle budget test: in a whole run it waits for the build the other tests run beside. */
+const BUDGET_TEST = "tests/unit/scripts/lib/bundle-budget.test.ts";
+
+/** Two Vitest runs' tallies as one. */
+function joined(first: Tally, second: Tally): Tally {
+  return {
+    suite: first.suite,
+    passed: first.passed + second.passed,
+    failed: first.failed + second.failed,
+    skipped: first.skipped + second.skipped,
+    failures: [...(first.failures ?? []), ...(second.failures ?? [])],
+  };
+}
+
 /**
  * The browser tests: one Playwright run of its projects side by side (playwright.config.ts), each
- * against its own server, data folder, inbox and Auth emulator that Playwright starts
- * (scripts/e2e-server.ts). Its summary reporter writes the totals and every failure, named, for the end.
+ * against its own server, data folder, inbox and Auth emulator (scripts/e2e-server.ts), which this
+ * run started before (`servers`, with the build they serve). Its summary reporter writes the totals
+ * and every failure, named, for the end.
  */
-async function runBrowserTests(env: NodeJS.ProcessEnv, filters: string[], built: boolean): Promise<Tally> {
-  const chromium = ensureChromium("headless-shell");
-  const distDir = runDist();
-  if (!built) {
-    console.log("Building the web app for the browser tests…");
-    buildSpa(distDir);
-  }
+async function runBrowserTests(
+  env: NodeJS.ProcessEnv,
+  filters: string[],
+  projects: string[],
+  servers: BrowserServers,
+  chromium: string,
+): Promise<Tally> {
+  const started = await servers.ready;
   const summaryFile = path.join(workDir, "browser-summary.json");
   rmSync(summaryFile, { force: true });
   const code = await run(bin("playwright"), ["test", ...filters], {
     ...env,
+    ...started,
+    E2E_SERVERS_STARTED: "1",
+    E2E_PROJECTS: projects.join(","),
     CHROMIUM_PATH: chromium,
-    DIST_DIR: distDir,
     E2E_RUN_DIR: workDir,
     E2E_SUMMARY_FILE: summaryFile,
     PLAYWRIGHT_OUTPUT_DIR: path.join(workDir, "playwright-output"),
-    ...(filters.length > 0 && !env.E2E_PROJECTS ? { E2E_PROJECTS: projectsFor(filters).join(",") } : {}),
   });
   const summary = readJson<BrowserSummary>(summaryFile);
   if (!summary)
@@ -178,34 +202,55 @@ async function main() {
   if (only === "deps" || only === "lint") return report(tallies);
   mkdirSync(workDir, { recursive: true });
   const filters = process.argv.slice(3);
-  // The whole suite builds the web app once: the bundle budget test reads this build (BUNDLE_DIST)
-  // instead of making its own beside the API tests, and the browser tests are served from it.
-  const built = !only;
-  if (built) {
-    console.log("Building the web app for the bundle budgets and the browser tests…");
-    buildSpa(runDist());
-  }
-  if (only !== "browser") {
-    // The API tests' Auth emulator; each browser project's server starts its own (scripts/e2e-server.ts).
-    const emulator = await startTestEmulator(path.join(workDir, "auth-emulator"));
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-      FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
-      ...(built ? { BUNDLE_DIST: runDist() } : {}),
-    };
-    try {
-      tallies.push(await runVitest(env, filters));
-    } finally {
-      await emulator.stop();
+  const whole = !only;
+  // The whole suite builds the web app once, beside the unit and API tests: the bundle budget test
+  // reads this build (BUNDLE_DIST) once it is written, and the browser tests are served from it. As
+  // soon as it is, the browser projects' servers start, while the unit and API tests go on.
+  const browser = only !== "vitest";
+  const projects = browser ? (process.env.E2E_PROJECTS?.split(",") ?? projectsFor(filters)) : [];
+  if (browser || whole) console.log("Building the web app for the browser tests and the bundle budgets…");
+  const build = browser || whole ? buildSpaInBackground(runDist()) : Promise.resolve();
+  // Awaited where it is used; its failure is reported there.
+  build.catch(() => {});
+  let servers: BrowserServers | undefined;
+  const serversStarted = build.then(() => {
+    if (browser) servers = startBrowserServers(projects, { ...process.env, DIST_DIR: runDist(), E2E_RUN_DIR: workDir });
+  });
+  serversStarted.catch(() => {});
+  try {
+    if (only !== "browser") {
+      // The API tests' Auth emulator; each browser project's server has its own (scripts/e2e-server.ts).
+      const emulator = await startTestEmulator(path.join(workDir, "auth-emulator"));
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+        FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
+      };
+      try {
+        if (!whole) tallies.push(await runVitest(env, filters));
+        else {
+          const rest = await runVitest(env, ["--exclude", BUDGET_TEST]);
+          const budgets = await build.then(
+            () => runVitest({ ...env, BUNDLE_DIST: runDist() }, [BUDGET_TEST]),
+            (error: unknown) => buildFailed(error),
+          );
+          tallies.push(joined(rest, budgets));
+        }
+      } finally {
+        await emulator.stop();
+      }
     }
+    if (browser)
+      try {
+        await serversStarted;
+        tallies.push(await runBrowserTests(process.env, filters, projects, servers!, ensureChromium("headless-shell")));
+      } catch (error) {
+        tallies.push(browserRunFailed(error));
+      }
+  } finally {
+    await build.catch(() => {});
+    await servers?.stop();
   }
-  if (only !== "vitest")
-    try {
-      tallies.push(await runBrowserTests(process.env, filters, built));
-    } catch (error) {
-      tallies.push(browserRunFailed(error));
-    }
   if (tallies.every((tally) => tally.failed === 0)) rmSync(workDir, { recursive: true, force: true });
   report(tallies);
 }

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
@@ -31,13 +31,26 @@ export function spaIsStale(root = process.cwd()): boolean {
   return SOURCES.some((source) => newestMtime(path.join(root, source)) > builtAt);
 }
 
+const viteBuild = (outDir: string) => ({
+  command: path.resolve("node_modules/.bin/vite"),
+  args: ["build", "--logLevel", "warn", "--outDir", outDir, "--emptyOutDir"],
+  // A production build whoever calls (vitest sets NODE_ENV=test, which would bundle React's development build).
+  env: { ...process.env, NODE_ENV: "production" },
+});
+
 /** Builds the SPA into outDir (dist/ by default); test runs build into their own folder. */
 export function buildSpa(outDir = "dist"): void {
-  const args = ["build", "--logLevel", "warn", "--outDir", outDir, "--emptyOutDir"];
-  // A production build whoever calls (vitest sets NODE_ENV=test, which would bundle React's development build).
-  const result = spawnSync(path.resolve("node_modules/.bin/vite"), args, {
-    stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production" },
-  });
+  const { command, args, env } = viteBuild(outDir);
+  const result = spawnSync(command, args, { stdio: "inherit", env });
   if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status})`);
+}
+
+/** buildSpa while the caller goes on: settles when the build is written, rejects when it fails. */
+export function buildSpaInBackground(outDir: string): Promise<void> {
+  const { command, args, env } = viteBuild(outDir);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: "inherit", env });
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`vite build failed (exit ${code})`))));
+  });
 }

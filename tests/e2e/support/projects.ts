@@ -22,3 +22,15 @@ export const PROJECT_SPECS: Record<"walk" | "main", { testMatch?: string[]; test
 export function projectOfSpec(file: string): keyof typeof PROJECT_SPECS {
   return WALK_SPECS.includes(file.split("/").pop() ?? file) ? "walk" : "main";
 }
+
+/**
+ * The line scripts/e2e-server.ts prints once every named project's server answers, with each one's
+ * port and inbox as named groups (`e2e_<name>_port`, `e2e_<name>_inbox`): Playwright's webServer
+ * and `npm test` wait for it and hand the groups to the tests as E2E_<NAME>_PORT and E2E_<NAME>_INBOX.
+ */
+export function serversReadyPattern(names: readonly string[]): RegExp {
+  const each = names.map(
+    (name) => `${name} http://127\\.0\\.0\\.1:(?<e2e_${name}_port>\\d+) inbox (?<e2e_${name}_inbox>\\S+) .*?`,
+  );
+  return new RegExp(`e2e servers ready: ${each.join("")}$`, "m");
+}
