@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { freePort, TEST_PORTS, TEST_PROJECT_ID } from "./ports";
 
@@ -36,6 +36,8 @@ export async function isAuthEmulatorUp(host: string): Promise<boolean> {
 export async function startAuthEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
   const host = `127.0.0.1:${options.port}`;
   mkdirSync(options.workDir, { recursive: true });
+  // Read after the start (portTaken): an earlier start's log must not speak for this one.
+  rmSync(path.join(options.workDir, "firebase-debug.log"), { force: true });
   const configPath = path.join(options.workDir, "firebase.json");
   writeFileSync(
     configPath,
@@ -80,6 +82,13 @@ export async function startAuthEmulator(options: EmulatorOptions): Promise<Runni
       throw new Error(`The Auth emulator did not answer on ${host} within 180 s:\n${output}`);
     }
   }
+  // The CLI says it is ready even when a port it was given was taken meanwhile (it only logs the
+  // EADDRINUSE), and another run's emulator may then be the one answering on that port.
+  if (portTaken(options.workDir)) {
+    child.kill("SIGKILL");
+    await exited;
+    throw new PortTaken(`The Auth emulator found one of its ports taken (${host}, hub ${options.hubPort})`);
+  }
   return {
     host,
     process: child,
@@ -99,13 +108,35 @@ export async function startAuthEmulator(options: EmulatorOptions): Promise<Runni
  * runs started side by side ask for different ports, so neither takes one the other found free.
  */
 export async function startTestEmulator(workDir: string, offset = 0): Promise<RunningEmulator> {
-  return startAuthEmulator({
-    projectId: TEST_PROJECT_ID,
-    port: await freePort(TEST_PORTS.emulator + offset),
-    hubPort: await freePort(TEST_PORTS.emulatorHub + offset),
-    loggingPort: await freePort(TEST_PORTS.emulatorLogging + offset),
-    workDir,
-  });
+  // A port found free can be taken by another run before the emulator binds it: then try others.
+  for (let attempt = 1; ; attempt++) {
+    const moved = attempt > 1 ? PORT_TAKEN_SHIFT * attempt : 0;
+    try {
+      return await startAuthEmulator({
+        projectId: TEST_PROJECT_ID,
+        port: await freePort(TEST_PORTS.emulator + offset + moved),
+        hubPort: await freePort(TEST_PORTS.emulatorHub + offset + moved),
+        loggingPort: await freePort(TEST_PORTS.emulatorLogging + offset + moved),
+        workDir,
+      });
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 3) throw error;
+    }
+  }
+}
+
+/** How far a retry moves the preferred ports, past those of the other projects' emulators. */
+const PORT_TAKEN_SHIFT = 10;
+
+class PortTaken extends Error {}
+
+/** Whether the emulator's debug log says a port it was to listen on was in use. */
+function portTaken(workDir: string): boolean {
+  try {
+    return readFileSync(path.join(workDir, "firebase-debug.log"), "utf8").includes("EADDRINUSE");
+  } catch {
+    return false;
+  }
 }
 
 /**
