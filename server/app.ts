@@ -15,6 +15,7 @@ import { installAuthentication } from "./http/auth";
 import { earlyErrorHandlers, MAX_PARAM_LENGTH } from "./http/early-errors";
 import { installListRegistry } from "./http/list";
 import { type LogDestination, loggerOptions } from "./http/log-redaction";
+import { checkMedia } from "./http/media";
 import { installOpenApi } from "./http/openapi";
 import { helmetOptions, securityHeaders } from "./http/security-headers";
 import { serveSpa, webConfig } from "./http/static";
@@ -287,6 +288,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   installZodValidation(app, { checkResponses: config.mode !== "production" });
+  if (config.mode !== "production") checkMedia(app);
   installListRegistry(app);
   installErrorHandling(app);
   await app.register(fastifyCookie);

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifySchema } from "fastify";
 import { z } from "zod";
 import { apiErrorSchema } from "../../contracts/errors";
 import { DEFAULT_PAGE_SIZE, filterOperators, MAX_PAGE_SIZE } from "../../contracts/list-query";
+import type { MediaDeclaration } from "./media";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 export const REFERENCE_PATH = "/api/reference";
@@ -59,13 +60,71 @@ export function listQuerySchema({ allowed }: ListAllowed): JsonSchema {
   };
 }
 
+const BINARY = { type: "string", format: "binary" };
+
+/** A multipart body as JSON Schema: each file part `format: binary`, each text field as its schema says. */
+function multipartSchema({ files, fields, required }: NonNullable<MediaDeclaration["upload"]>): JsonSchema {
+  const text = fields ? jsonSchemaOf(fields) : {};
+  const fieldProperties = (text.properties ?? {}) as Record<string, unknown>;
+  return {
+    type: "object",
+    properties: {
+      ...Object.fromEntries(Object.entries(files).map(([name, description]) => [name, { ...BINARY, description }])),
+      ...fieldProperties,
+    },
+    required: [...(required ?? Object.keys(files)), ...((text.required as string[] | undefined) ?? [])],
+  };
+}
+
+const DISPOSITION = {
+  "Content-Disposition": { description: "attachment, with the file's name", schema: { type: "string" } },
+};
+
+/** A byte answer's 200 (and 206 with Content-Range when it serves ranges), in its media types. */
+function bytesAnswers(bytes: NonNullable<MediaDeclaration["bytes"]>, json: unknown): Record<string, unknown> {
+  const content = Object.fromEntries(bytes.types.map((type) => [type, { schema: BINARY }]));
+  const headers = bytes.attachment ? DISPOSITION : {};
+  const whole = {
+    description: "The bytes",
+    content: { ...content, ...(bytes.orJson && json ? { "application/json": { schema: json } } : {}) },
+    headers: {
+      ...headers,
+      ...(bytes.ranges && { "Accept-Ranges": { schema: { type: "string", enum: ["bytes"] } } }),
+    },
+  };
+  if (!bytes.ranges) return { 200: whole };
+  const range = {
+    description: "The one byte range the Range header asked for",
+    content,
+    headers: { ...headers, "Content-Range": { description: "bytes start-end/size", schema: { type: "string" } } },
+  };
+  return { 200: whole, 206: range };
+}
+
+/** The non-JSON parts a route declared (server/http/media.ts), written onto its transformed schema. */
+function withMedia(out: Record<string, unknown>, media: MediaDeclaration | undefined): void {
+  if (!media) return;
+  const answers = out.response as Record<string, unknown>;
+  if (media.bytes) Object.assign(answers, bytesAnswers(media.bytes, answers[200]));
+  if (media.eventStream)
+    answers[200] = {
+      description: "Server-Sent Events",
+      content: { "text/event-stream": { schema: { type: "string" } } },
+    };
+  if (media.upload) {
+    const json = media.upload.orJson && out.body ? { "application/json": { schema: out.body } } : {};
+    // A body stated with its media types as @fastify/swagger takes it (schema.body.content).
+    out.body = { content: { "multipart/form-data": { schema: multipartSchema(media.upload) }, ...json } };
+  }
+}
+
 /**
  * A route's schema with its zod parts as JSON Schema, every refusal in the one error shape, and no
  * token asked of a public route.
  */
 function transformSchema(
   schema: FastifySchema | undefined,
-  config: { public?: boolean; list?: ListAllowed } | undefined,
+  config: { public?: boolean; list?: ListAllowed; media?: MediaDeclaration } | undefined,
 ): FastifySchema {
   const { params, querystring, body, headers, response, ...rest } = schema ?? {};
   const out: Record<string, unknown> = { ...rest };
@@ -80,6 +139,7 @@ function transformSchema(
   answers["4xx"] ??= { description: "Refused: the error shape names what is wrong", ...ERROR };
   answers["5xx"] ??= { description: "The server could not answer", ...ERROR };
   out.response = answers;
+  withMedia(out, config?.media);
   if (config?.public) out.security = [];
   return out as FastifySchema;
 }

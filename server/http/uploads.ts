@@ -24,6 +24,7 @@ import { badRequest, HttpError } from "../errors";
 import { hashingTap } from "../services/hashing";
 import { tempDirOf } from "../services/temp-files";
 import type { UploadedFile } from "../services/uploaded-file";
+import { declaredUpload } from "./media";
 
 export type { UploadedFile };
 
@@ -72,6 +73,7 @@ export function boundaryOf(contentType: string | undefined): string {
 }
 
 function requireMultipart(request: FastifyRequest): void {
+  declaredUpload(request);
   if (!request.isMultipart())
     throw new HttpError(415, "Unsupported media type", "Send the file as multipart/form-data");
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyTypeProvider } from "fastify";
 import type { z } from "zod";
 import { fieldIssues, RequestValidationError } from "../errors";
+import type { MediaDeclaration } from "./media";
 
 /** Lets route handlers see the parsed zod output types of their params, query and body. */
 export interface ZodTypeProvider extends FastifyTypeProvider {
@@ -132,6 +133,8 @@ export interface DeclaredRoute {
   method: string;
   url: string;
   body?: z.ZodType;
+  /** What it reads or answers that is not JSON (server/http/media.ts). */
+  media?: MediaDeclaration;
 }
 
 const declaredOf = new WeakMap<FastifyInstance, DeclaredRoute[]>();
@@ -149,7 +152,9 @@ export function installZodValidation(app: FastifyInstance, options: { checkRespo
   declaredOf.set(app, declared);
   app.addHook("onRoute", (route) => {
     const body = (route.schema as { body?: z.ZodType } | undefined)?.body;
-    for (const method of [route.method].flat()) declared.push({ method, url: route.url, ...(body && { body }) });
+    const media = route.config?.media;
+    for (const method of [route.method].flat())
+      declared.push({ method, url: route.url, ...(body && { body }), ...(media && { media }) });
   });
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const zodSchema = schema as z.ZodType;

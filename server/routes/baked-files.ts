@@ -2,6 +2,7 @@
  * Baked tune files: a bake's report, its bytes (within the tune's
  * protection), deleting it, and redoing every kept bake from its sources.
  */
+
 import type { FastifyInstance } from "fastify";
 import { apiRoutes } from "../../contracts/api-paths";
 import { startedJobSchema } from "../../contracts/server-management";
@@ -10,6 +11,7 @@ import type { AppContext } from "../context";
 import { forbidden } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
+import { bytesAnswer } from "../http/media";
 import { sendBakedFile } from "../http/vehicle-files";
 import type { ZodTypeProvider } from "../http/zod";
 import { actorFrom } from "../services/audit";
@@ -30,13 +32,17 @@ export async function bakedFileRoutes(plugin: FastifyInstance, { ctx }: { ctx: A
     async (request): Promise<BakedTuneFile> => bakedToApi(db, await bakedRow(db, request.params.id), callerOf(request)),
   );
 
-  app.get("/baked-tune-files/:id/download", { schema: { params: idParams } }, async (request, reply) => {
-    const caller = callerOf(request);
-    const row = await bakedRow(db, request.params.id);
-    const access = await bakeAccess(db, row, caller);
-    if (!access.download) throw forbidden("The tune's author does not let buyers download it; flash it from the app");
-    return sendBakedFile(reply, ctx, row);
-  });
+  app.get(
+    "/baked-tune-files/:id/download",
+    { config: { media: bytesAnswer() }, schema: { params: idParams } },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const row = await bakedRow(db, request.params.id);
+      const access = await bakeAccess(db, row, caller);
+      if (!access.download) throw forbidden("The tune's author does not let buyers download it; flash it from the app");
+      return sendBakedFile(reply, ctx, row);
+    },
+  );
 
   /** The owner's bakes are theirs: a dealer who manages the car deletes only the bakes they made. */
   app.delete("/baked-tune-files/:id", { schema: { params: idParams } }, async (request, reply) => {

@@ -3,6 +3,7 @@
  * reads the log's summary and the shared channels' columns; a vehicle's owner sees the live
  * links of its logs.
  */
+
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
@@ -18,6 +19,7 @@ import { readColumnsLayout, selectChannels } from "../../domain/logs";
 import type { AppContext } from "../context";
 import { callerOf } from "../http/auth";
 import { sendBlob } from "../http/byte-ranges";
+import { bytesAnswer } from "../http/media";
 import type { ZodTypeProvider } from "../http/zod";
 import { resolveShare, revokeShare, shareLog, sharesOf, vehicleSharedLogs } from "../services/data-log-shares";
 import { apiChannel } from "../services/data-logs";
@@ -99,7 +101,10 @@ function registerSharedLogRoutes(plugin: FastifyInstance, ctx: AppContext) {
 
   app.get(
     `/${apiRoutes.dataLogs.sharedColumns(":token")}`,
-    { config: { public: true }, schema: { params: tokenParams } },
+    {
+      config: { public: true, media: bytesAnswer({ ranges: true, attachment: false }) },
+      schema: { params: tokenParams },
+    },
     async (request, reply) => {
       const { token } = request.params;
       const { share, log } = await resolveShare(ctx.db, token);

@@ -4,6 +4,7 @@
  * offers. Share links are in data-log-shares.ts; what is done to a log, who sees it
  * and where its files live in services/data-logs.ts.
  */
+
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -20,6 +21,7 @@ import { badRequest, fieldIssues, RequestValidationError } from "../errors";
 import { callerOf } from "../http/auth";
 import { sendBlob } from "../http/byte-ranges";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
+import { bytesAnswer, multipartBody } from "../http/media";
 import { type UploadedFile, withUploads } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
 import {
@@ -85,21 +87,29 @@ const listSpec: ListSpec = {
 function registerCollectionRoutes(plugin: FastifyInstance, ctx: AppContext) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
-  app.post(DATA_LOGS, { schema: { response: { 201: dataLogDetailSchema } } }, async (request, reply) => {
-    const caller = callerOf(request);
-    const created = await withUploads(
-      request,
-      ctx,
-      async (upload) => {
-        const { file, companions } = logFilesOf(upload.files);
-        const fields = uploadFieldsSchema.safeParse(upload.fields);
-        if (!fields.success) throw new RequestValidationError("body", fieldIssues(fields.error));
-        return importDataLog(ctx, caller, file, fields.data, companions);
-      },
-      { limitBytes: ctx.config.logUploadLimitBytes, maxFiles: 1 + MAX_COMPANIONS },
-    );
-    return reply.status(201).send(await dataLogDetail(ctx.db, created));
-  });
+  const logForm = multipartBody(
+    { file: "The log", companion: "A file the log needs (its definition or a second part), up to the limit" },
+    { fields: uploadFieldsSchema, required: ["file"] },
+  );
+  app.post(
+    DATA_LOGS,
+    { config: { media: logForm }, schema: { response: { 201: dataLogDetailSchema } } },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const created = await withUploads(
+        request,
+        ctx,
+        async (upload) => {
+          const { file, companions } = logFilesOf(upload.files);
+          const fields = uploadFieldsSchema.safeParse(upload.fields);
+          if (!fields.success) throw new RequestValidationError("body", fieldIssues(fields.error));
+          return importDataLog(ctx, caller, file, fields.data, companions);
+        },
+        { limitBytes: ctx.config.logUploadLimitBytes, maxFiles: 1 + MAX_COMPANIONS },
+      );
+      return reply.status(201).send(await dataLogDetail(ctx.db, created));
+    },
+  );
 
   app.get(
     DATA_LOGS,
@@ -141,17 +151,26 @@ function registerRecordRoutes(plugin: FastifyInstance, ctx: AppContext) {
     return reply.status(204).send();
   });
 
-  app.get(`${DATA_LOGS}/:id/blob`, { schema: { params: idParams } }, async (request, reply) => {
-    const row = await readableLog(ctx.db, callerOf(request), request.params.id);
-    const { fileSha256: sha256, fileSize: size, fileName: filename } = row;
-    return sendBlob(request, reply, blobs, { sha256, size, filename });
-  });
+  app.get(
+    `${DATA_LOGS}/:id/blob`,
+    { config: { media: bytesAnswer({ ranges: true }) }, schema: { params: idParams } },
+    async (request, reply) => {
+      const row = await readableLog(ctx.db, callerOf(request), request.params.id);
+      const { fileSha256: sha256, fileSize: size, fileName: filename } = row;
+      return sendBlob(request, reply, blobs, { sha256, size, filename });
+    },
+  );
 
-  app.get(`/${apiRoutes.dataLogs.columns(":id")}`, { schema: { params: idParams } }, async (request, reply) => {
-    const row = await readableLog(ctx.db, callerOf(request), request.params.id);
-    const { columnsSha256: sha256, columnsSize: size } = row;
-    return sendBlob(request, reply, blobs, { sha256, size });
-  });
+  const columns = { media: bytesAnswer({ ranges: true, attachment: false }) };
+  app.get(
+    `/${apiRoutes.dataLogs.columns(":id")}`,
+    { config: columns, schema: { params: idParams } },
+    async (request, reply) => {
+      const row = await readableLog(ctx.db, callerOf(request), request.params.id);
+      const { columnsSha256: sha256, columnsSize: size } = row;
+      return sendBlob(request, reply, blobs, { sha256, size });
+    },
+  );
 }
 
 export async function dataLogRoutes(plugin: FastifyInstance, { ctx }: { ctx: AppContext }) {

@@ -5,6 +5,7 @@
  * user's sessions, so it takes effect at the next request, and the dealer is told why. The
  * profiles are kept by services/dealers/.
  */
+
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -27,6 +28,7 @@ import { dealerProfiles } from "../db/schema";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
+import { bytesAnswer } from "../http/media";
 import type { ZodTypeProvider } from "../http/zod";
 import { actorFrom } from "../services/audit";
 import { dealerTunePage, publicDealerTunePage } from "../services/dealers/catalogue";
@@ -122,7 +124,7 @@ function registerDirectoryRoutes(plugin: FastifyInstance, ctx: AppContext) {
   app.get(
     `/${apiRoutes.dealers.logo(":id")}`,
     {
-      config: { public: true },
+      config: { public: true, media: bytesAnswer({ types: ["image/webp"], attachment: false }) },
       schema: { params: idParams, querystring: z.strictObject({ v: z.string().max(64).optional() }) },
     },
     async (request, reply) => {

@@ -4,6 +4,7 @@
  * The app sends what it reads from the car now and the ECU's security-access seed; the server
  * answers a one-use grant and the key for the seed, so the seed/key algorithm and its secret stay here.
  */
+
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiPaths } from "../../contracts/api-paths";
@@ -19,6 +20,7 @@ import type { AppContext } from "../context";
 import { badRequest, notFound } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
+import { bytesAnswer } from "../http/media";
 import type { ZodTypeProvider } from "../http/zod";
 import { flashingSupportOf, grantOfToken, grantToken, insertGrant } from "../services/flash-grants";
 import { type PreflightPassed, PreflightRefused, type PreflightResult, preflight } from "../services/flash-preflight";
@@ -126,7 +128,7 @@ function registerBootloaderRoute(plugin: FastifyInstance, ctx: AppContext) {
   /** The bootloader, only to a holder of a live grant for this car and firmware (header `x-flash-grant` or `?grant=`); reading does not use the grant. */
   app.get(
     `${VEHICLES}/:id/read-bootloader/:x`,
-    { schema: { params: bootloaderParams, querystring: bootloaderQuery } },
+    { config: { media: bytesAnswer() }, schema: { params: bootloaderParams, querystring: bootloaderQuery } },
     async (request, reply) => {
       const caller = callerOf(request);
       const { id, x } = request.params;

@@ -4,6 +4,7 @@
  * download the kept file and close a request as supported or declined. What is kept and when it
  * is deleted is in services/format-requests.ts.
  */
+
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
@@ -20,6 +21,7 @@ import { badRequest } from "../errors";
 import { callerOf } from "../http/auth";
 import { sendBlob } from "../http/byte-ranges";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
+import { bytesAnswer, multipartBody } from "../http/media";
 import { fieldsOf } from "../http/multipart-fields";
 import { withUploads } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
@@ -51,25 +53,30 @@ export async function formatRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
   /** The uploader asks for the refused log's format, with consent to keeping the file. */
-  app.post(FORMAT_REQUESTS, { schema: { response: { 201: formatRequestSchema } } }, async (request, reply) => {
-    const caller = callerOf(request);
-    const created = await withUploads(
-      request,
-      ctx,
-      async ({ files, fields }) => {
-        // Fields first: without consent the request is refused before the file is parsed or kept.
-        const { input } = fieldsOf(formatRequestFieldsSchema, fields);
-        const file = files.find((f) => f.field === "file");
-        if (!file || files.length !== 1)
-          throw badRequest("No file", 'Attach the refused log, and only it, as the "file" field', [
-            { path: "file", message: "attach the refused log" },
-          ]);
-        return createFormatRequest(ctx, actorFrom(request), caller, file, input);
-      },
-      { limitBytes: ctx.config.logUploadLimitBytes, maxFiles: 1 },
-    );
-    return reply.status(201).send(created);
-  });
+  const requestForm = multipartBody({ file: "A log in the format asked for" }, { fields: formatRequestFieldsSchema });
+  app.post(
+    FORMAT_REQUESTS,
+    { config: { media: requestForm }, schema: { response: { 201: formatRequestSchema } } },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const created = await withUploads(
+        request,
+        ctx,
+        async ({ files, fields }) => {
+          // Fields first: without consent the request is refused before the file is parsed or kept.
+          const { input } = fieldsOf(formatRequestFieldsSchema, fields);
+          const file = files.find((f) => f.field === "file");
+          if (!file || files.length !== 1)
+            throw badRequest("No file", 'Attach the refused log, and only it, as the "file" field', [
+              { path: "file", message: "attach the refused log" },
+            ]);
+          return createFormatRequest(ctx, actorFrom(request), caller, file, input);
+        },
+        { limitBytes: ctx.config.logUploadLimitBytes, maxFiles: 1 },
+      );
+      return reply.status(201).send(created);
+    },
+  );
 
   /** Admins: every request (`state[eq]=open` is the queue); anyone else: their own. */
   app.get(
@@ -86,7 +93,7 @@ export async function formatRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
   /** Admins: an open request's kept file, as an attachment (it is a file we could not read, never shown inline). */
   app.get(
     `/${apiRoutes.formatRequests.file(":id")}`,
-    { config: { role: "admin" }, schema: { params: idParams } },
+    { config: { role: "admin", media: bytesAnswer({ ranges: true }) }, schema: { params: idParams } },
     async (request, reply) => {
       const file = await formatRequestFile(ctx.db, request.params.id);
       const { sha256, size, name: filename } = file;

@@ -16,11 +16,13 @@
  *   capped (IMAGE_CACHE_MAX_BYTES, IMAGE_CACHE_MAX_FILES), least recently used out
  *   (server/services/image-cache.ts).
  */
+
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { IMAGE_PROXY_PREFIX, MAX_IMAGE_SIDE, parseModifierSegment } from "../../contracts/image-proxy";
 import type { AppContext } from "../context";
 import { badRequest } from "../errors";
+import { bytesAnswer } from "../http/media";
 import { ImageCache } from "../services/image-cache";
 import { CONTENT_TYPES, proxiedImage } from "../services/image-proxy";
 
@@ -35,7 +37,7 @@ export async function imageProxyRoutes(app: FastifyInstance, { ctx }: { ctx: App
 
   app.get<{ Params: { modifiers: string; "*": string } }>(
     `${IMAGE_PROXY_PREFIX}/:modifiers/*`,
-    { config: { public: true } },
+    { config: { public: true, media: bytesAnswer({ types: Object.values(CONTENT_TYPES), attachment: false }) } },
     async (request, reply) => {
       const modifiers = parseModifierSegment(request.params.modifiers);
       if (!modifiers)

@@ -8,6 +8,7 @@
  * that GET like any other. Like every `/users/{id}` path, a user acts on their
  * own and an admin on anyone's; another user's notification id is not found.
  */
+
 import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
@@ -28,6 +29,7 @@ import { notifications } from "../db/schema";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { EventStreams } from "../http/event-stream";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
+import { EVENT_STREAM } from "../http/media";
 import type { ZodTypeProvider } from "../http/zod";
 import {
   markAllNotificationsRead,
@@ -105,7 +107,7 @@ export async function notificationRoutes(plugin: FastifyInstance, { ctx }: { ctx
 
   app.get(
     `${PATH}/listen`,
-    { handlerTimeout: streams.handlerTimeoutMs, schema: { params: userParams } },
+    { config: { media: EVENT_STREAM }, handlerTimeout: streams.handlerTimeoutMs, schema: { params: userParams } },
     async (request, reply) => {
       const uid = recipientOf(request, request.params.id);
       const stream = streams.start(reply);

@@ -5,11 +5,13 @@
  * per dealer, by a partial unique index: a second PUT, even a concurrent one, replaces it. The
  * requests themselves are kept by services/profile-change-requests.ts.
  */
+
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
 import {
   DOCUMENT_MAX_BYTES,
+  DOCUMENT_TYPES,
   LOGO_MAX_BYTES,
   MAX_DOCUMENTS,
   profileChangeDecisionSchema,
@@ -23,6 +25,7 @@ import { profileChangeRequests } from "../db/schema";
 import { badRequest, forbidden } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
+import { bytesAnswer, multipartBody } from "../http/media";
 import { fieldsOf } from "../http/multipart-fields";
 import { tooLarge, type UploadedFile, withUploads } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
@@ -109,7 +112,15 @@ function registerDealerRoutes(plugin: FastifyInstance, ctx: AppContext) {
   /** The dealer asks for a change, with documents (and a logo); it replaces their open request, if any. */
   app.put(
     `/${apiRoutes.users.profileChangeRequest(":id")}`,
-    { schema: { params: userParams, response: { 200: profileChangeStatusSchema } } },
+    {
+      config: {
+        media: multipartBody(
+          { logo: "The new logo", documents: "A document proving the change (several parts)" },
+          { fields: profileChangeFieldsSchema, required: [] },
+        ),
+      },
+      schema: { params: userParams, response: { 200: profileChangeStatusSchema } },
+    },
     async (request) => {
       const caller = callerOf(request);
       if (caller.uid !== request.params.id)
@@ -130,7 +141,7 @@ function registerDealerRoutes(plugin: FastifyInstance, ctx: AppContext) {
   /** A request's document or logo, to the dealer and admins only, with its type and name. */
   app.get(
     `/${apiRoutes.users.profileChangeFile(":id", ":fileId")}`,
-    { schema: { params: fileParams } },
+    { config: { media: bytesAnswer({ types: DOCUMENT_TYPES, attachment: false }) }, schema: { params: fileParams } },
     async (request, reply) => {
       assertSelfOrAdmin(callerOf(request), request.params.id);
       const file = await profileChangeFile(ctx, request.params.id, request.params.fileId);

@@ -1,10 +1,15 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiRoutes } from "../../contracts/api-paths";
-import { PROFILE_PICTURE_MAX_BYTES, profilePictureAnswerSchema } from "../../contracts/public-site";
+import {
+  PROFILE_PICTURE_MAX_BYTES,
+  PROFILE_PICTURE_TYPES,
+  profilePictureAnswerSchema,
+} from "../../contracts/public-site";
 import type { AppContext } from "../context";
 import { forbidden } from "../errors";
 import { callerOf } from "../http/auth";
+import { bytesAnswer, multipartBody } from "../http/media";
 import { requireFile, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
 import { profilePictureOf, replaceProfilePicture } from "../services/profile";
@@ -18,7 +23,10 @@ export async function profileRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
 
   app.post(
     `/${apiRoutes.users.profilePicture(":id")}`,
-    { schema: { params: idParams, response: { 201: profilePictureAnswerSchema } } },
+    {
+      config: { media: multipartBody({ file: "The picture" }) },
+      schema: { params: idParams, response: { 201: profilePictureAnswerSchema } },
+    },
     async (request, reply) => {
       const caller = callerOf(request);
       const { id } = request.params;
@@ -37,7 +45,10 @@ export async function profileRoutes(plugin: FastifyInstance, { ctx }: { ctx: App
   // Addressed by content hash, so the URL is unguessable and never changes meaning; only profile pictures are served.
   app.get(
     "/profile-pictures/:sha256",
-    { config: { public: true }, schema: { params: pictureParams } },
+    {
+      config: { public: true, media: bytesAnswer({ types: PROFILE_PICTURE_TYPES, attachment: false }) },
+      schema: { params: pictureParams },
+    },
     async (request, reply) => {
       const { sha256 } = request.params;
       const contentType = await profilePictureOf(ctx, sha256);

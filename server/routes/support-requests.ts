@@ -34,6 +34,7 @@ import { fieldIssues, RequestValidationError } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
+import { bytesAnswer, multipartBody } from "../http/media";
 import { type Upload, withUpload } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
 import { actorFrom } from "../services/audit";
@@ -111,12 +112,17 @@ function registerRequesterRoutes(plugin: FastifyInstance, ctx: AppContext) {
     createSupportRequest(ctx, callerOf(request), supportRequestInput(body), upload?.file ?? null);
 
   // Any signed-in user; the body is checked here because it may arrive as multipart.
-  app.post(SUPPORT_REQUESTS, { schema: { response: { 201: supportRequestSchema } } }, async (request, reply) => {
-    const created = request.isMultipart()
-      ? await withUpload(request, ctx, (upload) => create(request, fieldsAsInput(upload.fields), upload))
-      : await create(request, request.body);
-    return reply.status(201).send(created);
-  });
+  const supportForm = multipartBody({ file: "The ECU read" }, { required: [], orJson: true });
+  app.post(
+    SUPPORT_REQUESTS,
+    { config: { media: supportForm }, schema: { response: { 201: supportRequestSchema } } },
+    async (request, reply) => {
+      const created = request.isMultipart()
+        ? await withUpload(request, ctx, (upload) => create(request, fieldsAsInput(upload.fields), upload))
+        : await create(request, request.body);
+      return reply.status(201).send(created);
+    },
+  );
 
   // Static paths: find-my-way matches them before the admins' `${SUPPORT_REQUESTS}/:id`, so "mine" is never taken for an id.
   app.get(
@@ -171,7 +177,7 @@ function registerAdminRoutes(plugin: FastifyInstance, ctx: AppContext) {
 
   app.get(
     `${SUPPORT_REQUESTS}/:id/read-file`,
-    { config: admin, schema: { params: idParams } },
+    { config: { ...admin, media: bytesAnswer() }, schema: { params: idParams } },
     async (request, reply) => {
       const file = await supportRequestReadFile(ctx.db, request.params.id);
       const body = await ctx.blobs.stream(file.sha256);

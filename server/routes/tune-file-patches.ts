@@ -3,6 +3,7 @@
  * firmware and tunes a patch fits, applying patches to an uploaded image,
  * and importing definition files (TunerPro XDF, RomRaider, EcuFlash) with their patches.
  */
+
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -26,6 +27,7 @@ import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
 import { reprDigestOf, wantsSha256 } from "../http/digest";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
+import { bytesAnswer, multipartBody } from "../http/media";
 import { fieldsOf, jsonFieldsOf, patchIdsField } from "../http/multipart-fields";
 import { type FormFile, requireFile, withBufferedUpload, withBufferedUploads } from "../http/uploads";
 import type { ZodTypeProvider } from "../http/zod";
@@ -127,26 +129,38 @@ function registerPatchingRoutes(plugin: FastifyInstance, ctx: AppContext) {
    * checksums already fail is refused unless fixChecksums=true: patching must
    * not hide a bad read.
    */
-  app.post(`/${apiRoutes.tuneFilePatches.apply()}`, { config: dealer }, async (request, reply) =>
-    withBufferedUpload(request, ctx, async (upload) => {
-      const { flags } = fieldsOf(z.strictObject({ patchIds: z.string().optional() }), upload.fields, ["fixChecksums"]);
-      const patchIds = patchIdsField(upload.fields.patchIds);
-      if (patchIds.length === 0)
-        throw new RequestValidationError("body", [{ path: "patchIds", message: "choose at least one patch" }]);
-      const { image, report } = await patchImage(ctx, requireFile(upload).bytes, patchIds, flags.fixChecksums);
-      const bytes = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
-      if (request.headers.accept?.includes("application/octet-stream")) {
-        reply
-          .header("content-type", "application/octet-stream")
-          .header("content-disposition", `attachment; filename="${report.firmwareId}-patched.bin"`)
-          .header("x-tune-report", encodeURIComponent(JSON.stringify(report)));
-        if (wantsSha256(request.headers))
-          reply.trailer("repr-digest", (_reply, _payload, done) => done(null, reprDigestOf(image)));
-        return reply.send(bytes);
-      }
-      const json = JSON.stringify({ ...report, sha256: sha256Of(image) });
-      return reply.type("application/json").send(`${json.slice(0, -1)},"image":"${bytes.toString("base64")}"}`);
-    }),
+  const applyMedia = {
+    ...multipartBody(
+      { file: "The tune image to patch" },
+      { fields: z.strictObject({ patchIds: z.string().optional() }) },
+    ),
+    ...bytesAnswer({ orJson: true }),
+  };
+  app.post(
+    `/${apiRoutes.tuneFilePatches.apply()}`,
+    { config: { ...dealer, media: applyMedia } },
+    async (request, reply) =>
+      withBufferedUpload(request, ctx, async (upload) => {
+        const { flags } = fieldsOf(z.strictObject({ patchIds: z.string().optional() }), upload.fields, [
+          "fixChecksums",
+        ]);
+        const patchIds = patchIdsField(upload.fields.patchIds);
+        if (patchIds.length === 0)
+          throw new RequestValidationError("body", [{ path: "patchIds", message: "choose at least one patch" }]);
+        const { image, report } = await patchImage(ctx, requireFile(upload).bytes, patchIds, flags.fixChecksums);
+        const bytes = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
+        if (request.headers.accept?.includes("application/octet-stream")) {
+          reply
+            .header("content-type", "application/octet-stream")
+            .header("content-disposition", `attachment; filename="${report.firmwareId}-patched.bin"`)
+            .header("x-tune-report", encodeURIComponent(JSON.stringify(report)));
+          if (wantsSha256(request.headers))
+            reply.trailer("repr-digest", (_reply, _payload, done) => done(null, reprDigestOf(image)));
+          return reply.send(bytes);
+        }
+        const json = JSON.stringify({ ...report, sha256: sha256Of(image) });
+        return reply.type("application/json").send(`${json.slice(0, -1)},"image":"${bytes.toString("base64")}"}`);
+      }),
   );
 
   /**
@@ -167,7 +181,16 @@ function registerPatchingRoutes(plugin: FastifyInstance, ctx: AppContext) {
    */
   app.post(
     `/${apiRoutes.tuneFilePatches.importDefinition()}`,
-    { config: admin, schema: { response: { 200: checkedXdfImportedSchema, 201: checkedXdfStoredSchema } } },
+    {
+      config: {
+        ...admin,
+        media: multipartBody(
+          { file: "The definition file, then the files it inherits or includes (same field, several parts)" },
+          { fields: definitionImportFieldsSchema, orJson: true },
+        ),
+      },
+      schema: { response: { 200: checkedXdfImportedSchema, 201: checkedXdfStoredSchema } },
+    },
     async (request, reply) => {
       const run = (fields: DefinitionImportFields, files: DefinitionUpload[]) =>
         runDefinitionImport(ctx, fields, files, actorFrom(request));

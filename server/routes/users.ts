@@ -5,6 +5,7 @@
  * row in its transaction and tells the user's open app on their account stream; the changes
  * themselves are made by services/user-admin.ts.
  */
+
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -24,6 +25,7 @@ import { forbidden, HttpError } from "../errors";
 import { assertSelfOrAdmin, callerOf } from "../http/auth";
 import { EventStreams } from "../http/event-stream";
 import { type ListSpec, listQueryOf, runList } from "../http/list";
+import { EVENT_STREAM } from "../http/media";
 import type { ZodTypeProvider } from "../http/zod";
 import { actorFrom } from "../services/audit";
 import type { VerifiedCaller } from "../services/identity";
@@ -134,7 +136,7 @@ function registerAccountRoutes(plugin: FastifyInstance, ctx: AppContext) {
   /** The user's own account stream: told when an admin changes the role, disables or signs them out. */
   app.get(
     `/${apiRoutes.users.listen(":id")}`,
-    { handlerTimeout: streams.handlerTimeoutMs, schema: { params: idParams } },
+    { config: { media: EVENT_STREAM }, handlerTimeout: streams.handlerTimeoutMs, schema: { params: idParams } },
     async (request, reply) => {
       const caller = callerOf(request);
       if (caller.uid !== request.params.id) throw forbidden("You can only listen to your own account");

@@ -5,6 +5,7 @@
  * onto the stock read. Who reaches a vehicle is decided by vehicleFor in
  * services/tune-access.ts.
  */
+
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiPaths, apiRoutes } from "../../contracts/api-paths";
@@ -18,6 +19,7 @@ import type { AppContext } from "../context";
 import { forbidden } from "../errors";
 import { callerOf } from "../http/auth";
 import { idParams } from "../http/crud";
+import { bytesAnswer, multipartBody } from "../http/media";
 import { fieldsOf, patchIdsField } from "../http/multipart-fields";
 import { requireFile, withUpload } from "../http/uploads";
 import { sendStockRead } from "../http/vehicle-files";
@@ -50,7 +52,10 @@ function registerStockReadRoutes(plugin: FastifyInstance, ctx: AppContext) {
 
   app.post(
     `/${apiRoutes.vehicles.uploadTuneDump(":id", ":x")}`,
-    { schema: { params: slotParams, response: { 200: tuneVehicleSchema } } },
+    {
+      config: { media: multipartBody({ file: "The stock read of the ECU" }) },
+      schema: { params: slotParams, response: { 200: tuneVehicleSchema } },
+    },
     async (request) => {
       const caller = callerOf(request);
       const { id, x } = request.params;
@@ -66,10 +71,14 @@ function registerStockReadRoutes(plugin: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.get(`${VEHICLES}/:id/download-tune-dump`, { schema: { params: idParams } }, async (request, reply) => {
-    const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
-    return sendStockRead(reply, ctx, vehicle);
-  });
+  app.get(
+    `${VEHICLES}/:id/download-tune-dump`,
+    { config: { media: bytesAnswer() }, schema: { params: idParams } },
+    async (request, reply) => {
+      const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
+      return sendStockRead(reply, ctx, vehicle);
+    },
+  );
 }
 
 /** Baking a bought tune (temporary) or a dealer's supplied image (direct) onto the stock read. */
@@ -89,7 +98,16 @@ function registerBakeRoutes(plugin: FastifyInstance, ctx: AppContext) {
 
   app.post(
     `${VEHICLES}/:id/direct-bake`,
-    { config: dealer, schema: { params: idParams, response: { 201: bakedTuneFileSchema } } },
+    {
+      config: {
+        ...dealer,
+        media: multipartBody(
+          { file: "The tune image to bake" },
+          { fields: z.strictObject({ patchIds: z.string().optional() }), required: [] },
+        ),
+      },
+      schema: { params: idParams, response: { 201: bakedTuneFileSchema } },
+    },
     async (request, reply) => {
       const caller = callerOf(request);
       const { vehicle } = await vehicleFor(db, request.params.id, caller);

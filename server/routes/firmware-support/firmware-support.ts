@@ -2,6 +2,7 @@
  * Firmware records: identification, checksums and definition per software
  * id, with the stock file each is checked against (services/firmware-support).
  */
+
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
@@ -16,6 +17,7 @@ import type { AppContext } from "../../context";
 import { firmwareSupport } from "../../db/schema";
 import { idParams } from "../../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../../http/list";
+import { bytesAnswer, multipartBody } from "../../http/media";
 import { requireFile, withUpload } from "../../http/uploads";
 import type { ZodTypeProvider } from "../../http/zod";
 import { firstSetupOf } from "../../services/firmware-support/first-setup";
@@ -104,22 +106,29 @@ function registerRecordFileRoutes(plugin: FastifyInstance, ctx: AppContext) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   app.post(
     `/${apiRoutes.firmwareSupport.stockFile(":id")}`,
-    { config: admin, schema: { params: idParams, response: { 200: firmwareSupportSchema } } },
+    {
+      config: { ...admin, media: multipartBody({ file: "The stock file" }) },
+      schema: { params: idParams, response: { 200: firmwareSupportSchema } },
+    },
     async (request) =>
       withUpload(request, ctx, async (upload) =>
         firmwareToApi(await storeStockFile(ctx, request, request.params.id, requireFile(upload))),
       ),
   );
 
-  app.get(`${BASE}/stock-file/:id`, { config: admin, schema: { params: idParams } }, async (request, reply) => {
-    const { firmwareId, sha256 } = await stockFileOf(ctx.db, request.params.id);
-    const body = await ctx.blobs.stream(sha256);
-    return reply
-      .header("content-type", "application/octet-stream")
-      .header("content-disposition", `attachment; filename="${firmwareId}-stock.bin"`)
-      .header("x-content-sha256", sha256)
-      .send(body);
-  });
+  app.get(
+    `${BASE}/stock-file/:id`,
+    { config: { ...admin, media: bytesAnswer() }, schema: { params: idParams } },
+    async (request, reply) => {
+      const { firmwareId, sha256 } = await stockFileOf(ctx.db, request.params.id);
+      const body = await ctx.blobs.stream(sha256);
+      return reply
+        .header("content-type", "application/octet-stream")
+        .header("content-disposition", `attachment; filename="${firmwareId}-stock.bin"`)
+        .header("x-content-sha256", sha256)
+        .send(body);
+    },
+  );
 
   /** What the stock read proposes for a new record: identify candidates and the known checksum schemes that verify. */
   app.get(
@@ -131,7 +140,7 @@ function registerRecordFileRoutes(plugin: FastifyInstance, ctx: AppContext) {
   /** The record's definition (and its firmware's patches) as a TunerPro XDF, for tuners who work in TunerPro. */
   app.get(
     `/${apiRoutes.firmwareSupport.definitionXdf(":id")}`,
-    { config: admin, schema: { params: idParams } },
+    { config: { ...admin, media: bytesAnswer({ types: ["application/xml"] }) }, schema: { params: idParams } },
     async (request, reply) => {
       const { firmwareId, xdf } = await definitionXdfOf(ctx.db, request.params.id);
       return reply

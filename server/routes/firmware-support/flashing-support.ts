@@ -2,11 +2,13 @@
  * Flashing support of a firmware record: its flashing profile and blocks,
  * and the bootloader it needs.
  */
+
 import type { FastifyInstance } from "fastify";
 import { apiRoutes } from "../../../contracts/api-paths";
 import { firmwareSupportSchema, flashingSupportInputSchema } from "../../../contracts/firmware-support";
 import type { AppContext } from "../../context";
 import { idParams } from "../../http/crud";
+import { multipartBody } from "../../http/media";
 import { requireFile, withUpload } from "../../http/uploads";
 import type { ZodTypeProvider } from "../../http/zod";
 import { setBootloader, setFlashingSupport } from "../../services/flashing-support";
@@ -28,7 +30,10 @@ export async function flashingSupportRoutes(plugin: FastifyInstance, { ctx }: { 
 
   app.post(
     `/${apiRoutes.firmwareSupport.bootloader(":id")}`,
-    { config: admin, schema: { params: idParams, response: { 200: firmwareSupportSchema } } },
+    {
+      config: { ...admin, media: multipartBody({ file: "The bootloader" }) },
+      schema: { params: idParams, response: { 200: firmwareSupportSchema } },
+    },
     async (request) =>
       withUpload(request, ctx, async (upload) => {
         const row = await setBootloader(ctx, request.params.id, requireFile(upload), (tx, before, after) =>

@@ -2,6 +2,7 @@
  * PID descriptors: the channels a data log records, with VW_Flash and
  * Torque CSV import and export.
  */
+
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -22,6 +23,7 @@ import { pidDescriptors } from "../../db/schema";
 import { badRequest } from "../../errors";
 import { referencedConflict, registerCrud, uniqueConflict } from "../../http/crud";
 import { type ListSpec, listOrder, listQueryOf, listWhere, MAX_OFFSET } from "../../http/list";
+import { bytesAnswer } from "../../http/media";
 import type { ZodTypeProvider } from "../../http/zod";
 import { actorFrom } from "../../services/audit";
 import { channelReferrers, lockFirmwareIds } from "../../services/firmware-support/references";
@@ -144,25 +146,29 @@ function registerPidImportRoute(plugin: FastifyInstance, ctx: AppContext) {
 /** The descriptors a list query selects, as a VW_Flash or Torque CSV. */
 function registerPidExportRoute(plugin: FastifyInstance, ctx: AppContext) {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  app.get(`${BASE}/pid-descriptors/export`, { config: { ...admin, list: pidListSpec } }, async (request, reply) => {
-    const params = new URLSearchParams(request.url.split("?")[1] ?? "");
-    const format = params.get("format") ?? "vwflash";
-    if (!(pidCsvFormats as readonly string[]).includes(format))
-      throw badRequest("Invalid query", `format must be one of ${pidCsvFormats.join(", ")}`, [
-        { path: "format", message: "unknown format" },
-      ]);
-    params.delete("format");
-    const query = listQueryOf({ url: `?${params}` } as typeof request, pidListSpec);
-    const { rows, computed } = await pidDescriptorsForExport(
-      ctx.db,
-      listWhere(pidListSpec, query),
-      listOrder(pidListSpec, query),
-      format === "vwflash",
-      MAX_OFFSET,
-    );
-    return reply
-      .header("content-type", "text/csv; charset=utf-8")
-      .header("content-disposition", `attachment; filename="pid-descriptors-${format}.csv"`)
-      .send(writePidCsv(format as (typeof pidCsvFormats)[number], rows, computed));
-  });
+  app.get(
+    `${BASE}/pid-descriptors/export`,
+    { config: { ...admin, list: pidListSpec, media: bytesAnswer({ types: ["text/csv"] }) } },
+    async (request, reply) => {
+      const params = new URLSearchParams(request.url.split("?")[1] ?? "");
+      const format = params.get("format") ?? "vwflash";
+      if (!(pidCsvFormats as readonly string[]).includes(format))
+        throw badRequest("Invalid query", `format must be one of ${pidCsvFormats.join(", ")}`, [
+          { path: "format", message: "unknown format" },
+        ]);
+      params.delete("format");
+      const query = listQueryOf({ url: `?${params}` } as typeof request, pidListSpec);
+      const { rows, computed } = await pidDescriptorsForExport(
+        ctx.db,
+        listWhere(pidListSpec, query),
+        listOrder(pidListSpec, query),
+        format === "vwflash",
+        MAX_OFFSET,
+      );
+      return reply
+        .header("content-type", "text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="pid-descriptors-${format}.csv"`)
+        .send(writePidCsv(format as (typeof pidCsvFormats)[number], rows, computed));
+    },
+  );
 }

@@ -6,6 +6,7 @@
  * still taken: what the app says it wrote is checked against the bake or the stock read it
  * names, so the history shows what is really on the car.
  */
+
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiRoutes } from "../../../contracts/api-paths";
@@ -29,6 +30,7 @@ import { callerOf } from "../../http/auth";
 import { idParams } from "../../http/crud";
 import { EventStreams } from "../../http/event-stream";
 import { type ListSpec, listQueryOf, runList } from "../../http/list";
+import { EVENT_STREAM } from "../../http/media";
 import type { ZodTypeProvider } from "../../http/zod";
 import {
   abandonSilentSessions,
@@ -141,7 +143,7 @@ function registerReadRoutes(plugin: FastifyInstance, ctx: AppContext, streams: E
   /** The vehicle's flash sessions and their steps as they happen, for whoever may see the car. */
   app.get(
     `/${apiRoutes.vehicles.listen(":id")}`,
-    { handlerTimeout: streams.handlerTimeoutMs, schema: { params: idParams } },
+    { config: { media: EVENT_STREAM }, handlerTimeout: streams.handlerTimeoutMs, schema: { params: idParams } },
     async (request, reply) => {
       const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
       const stream = streams.start(reply);

@@ -1,4 +1,5 @@
 /** A user's money: a dealer's payout account (state, onboarding, the sandbox's page) and the ledger of movements. */
+
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -16,6 +17,7 @@ import { ledgerEntries } from "../../db/schema";
 import { forbidden } from "../../errors";
 import { assertSelfOrAdmin, callerOf } from "../../http/auth";
 import { type ListSpec, listQueryOf, runList } from "../../http/list";
+import { bytesAnswer } from "../../http/media";
 import type { ZodTypeProvider } from "../../http/zod";
 import { accountOf, accountToApi, completeSandboxOnboarding, startOnboarding } from "../../services/payments/accounts";
 import { adjustBalance, ledgerCsvOf, ledgerPageOf } from "../../services/payments/ledger";
@@ -108,12 +110,17 @@ export function registerLedgerRoutes(plugin: FastifyInstance, ctx: AppContext) {
   );
 
   /** The same movements as CSV, oldest first, for a spreadsheet or an accountant. */
-  app.get(`/${apiRoutes.users.transactionsCsv(":id")}`, { schema: { params: userParams } }, async (request, reply) => {
-    assertSelfOrAdmin(callerOf(request), request.params.id);
-    const csv = await ledgerCsvOf(ctx, request.params.id);
-    return reply
-      .header("content-type", "text/csv; charset=utf-8")
-      .header("content-disposition", `attachment; filename="transactions-${request.params.id}.csv"`)
-      .send(csv);
-  });
+  const csv = { media: bytesAnswer({ types: ["text/csv"] }) };
+  app.get(
+    `/${apiRoutes.users.transactionsCsv(":id")}`,
+    { config: csv, schema: { params: userParams } },
+    async (request, reply) => {
+      assertSelfOrAdmin(callerOf(request), request.params.id);
+      const csv = await ledgerCsvOf(ctx, request.params.id);
+      return reply
+        .header("content-type", "text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="transactions-${request.params.id}.csv"`)
+        .send(csv);
+    },
+  );
 }

@@ -1,4 +1,5 @@
 /** The car's licences, for whoever may see the car: the list, its changes as events, and removing one. */
+
 import type { FastifyInstance } from "fastify";
 import { apiRoutes } from "../../../contracts/api-paths";
 import { LICENCES_EVENT, licenceListSchema, purchaseRemovalSchema } from "../../../contracts/payments";
@@ -6,6 +7,7 @@ import type { AppContext } from "../../context";
 import { callerOf } from "../../http/auth";
 import { idParams } from "../../http/crud";
 import { EventStreams } from "../../http/event-stream";
+import { EVENT_STREAM } from "../../http/media";
 import type { ZodTypeProvider } from "../../http/zod";
 import { licencesFor, licencesOf, removeLicence } from "../../services/payments/licences";
 import { vehicleFor } from "../../services/tune-access";
@@ -27,7 +29,7 @@ export function registerLicenceRoutes(plugin: FastifyInstance, ctx: AppContext) 
   const streams = new EventStreams(plugin);
   app.get(
     `/${apiRoutes.vehicles.purchasesListen(":id")}`,
-    { handlerTimeout: streams.handlerTimeoutMs, schema: { params: idParams } },
+    { config: { media: EVENT_STREAM }, handlerTimeout: streams.handlerTimeoutMs, schema: { params: idParams } },
     async (request, reply) => {
       const { vehicle } = await vehicleFor(db, request.params.id, callerOf(request));
       const stream = streams.start(reply);

@@ -1,4 +1,5 @@
 /** Changing tune files: creating one from an upload, editing it, adding a version, deleting it. */
+
 import type { FastifyInstance } from "fastify";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import {
@@ -11,6 +12,7 @@ import {
 import type { AppContext } from "../../context";
 import { callerOf } from "../../http/auth";
 import { idParams } from "../../http/crud";
+import { multipartBody } from "../../http/media";
 import { fieldsOf } from "../../http/multipart-fields";
 import { requireFile, withUpload } from "../../http/uploads";
 import type { ZodTypeProvider } from "../../http/zod";
@@ -32,15 +34,20 @@ export function registerTuneChangeRoutes(plugin: FastifyInstance, ctx: AppContex
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
 
-  app.post(TUNE_FILES, { config: dealer, schema: { response: { 201: tuneFileSchema } } }, async (request, reply) => {
-    const caller = callerOf(request);
-    const created = await withUpload(request, ctx, async (upload) => {
-      const { input, flags } = fieldsOf(tuneFileCreateSchema, upload.fields, ["fixChecksums"]);
-      const image = await acceptImage(ctx, requireFile(upload), flags.fixChecksums);
-      return createTuneFile(db, { caller, id: request.id }, input, image);
-    });
-    return reply.status(201).send(await ownedTuneToApi(db, created, caller));
-  });
+  const createForm = multipartBody({ file: "The tune image" }, { fields: tuneFileCreateSchema });
+  app.post(
+    TUNE_FILES,
+    { config: { ...dealer, media: createForm }, schema: { response: { 201: tuneFileSchema } } },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const created = await withUpload(request, ctx, async (upload) => {
+        const { input, flags } = fieldsOf(tuneFileCreateSchema, upload.fields, ["fixChecksums"]);
+        const image = await acceptImage(ctx, requireFile(upload), flags.fixChecksums);
+        return createTuneFile(db, { caller, id: request.id }, input, image);
+      });
+      return reply.status(201).send(await ownedTuneToApi(db, created, caller));
+    },
+  );
 
   app.patch(
     `${TUNE_FILES}/:id`,
@@ -59,7 +66,10 @@ export function registerTuneChangeRoutes(plugin: FastifyInstance, ctx: AppContex
 
   app.post(
     `/${apiRoutes.tuneFiles.blob(":id")}`,
-    { schema: { params: idParams, response: { 200: tuneFileSchema } } },
+    {
+      config: { media: multipartBody({ file: "The new version's image" }, { fields: tuneFileVersionSchema }) },
+      schema: { params: idParams, response: { 200: tuneFileSchema } },
+    },
     async (request): Promise<TuneFile> => {
       const caller = callerOf(request);
       const { id } = request.params;

@@ -1,4 +1,5 @@
 /** Inspecting an uploaded image, and previewing patches on a tune the caller owns or bought. */
+
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiRoutes } from "../../../contracts/api-paths";
@@ -6,6 +7,7 @@ import { inspectPatchSchema, patchPreviewSchema } from "../../../contracts/tune-
 import { checkedLocalInspectionSchema } from "../../../domain/tune/checked-schemas";
 import type { AppContext } from "../../context";
 import { callerOf } from "../../http/auth";
+import { multipartBody } from "../../http/media";
 import { requireFile, withBufferedUpload } from "../../http/uploads";
 import type { ZodTypeProvider } from "../../http/zod";
 import { inspectUpload, previewPatches } from "../../services/tune-files";
@@ -17,6 +19,7 @@ export function registerInspectionRoutes(plugin: FastifyInstance, ctx: AppContex
   app.post(
     `/${apiRoutes.tuneFiles.inspect()}`,
     {
+      config: { media: multipartBody({ file: "The tune image to inspect" }) },
       schema: {
         querystring: z.strictObject({ definition: z.stringbool().default(false) }),
         response: { 200: checkedLocalInspectionSchema },

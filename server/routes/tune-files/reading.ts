@@ -1,4 +1,5 @@
 /** Reading tune files: the list each caller may see, one tune, and a version's bytes. */
+
 import type { FastifyInstance } from "fastify";
 import { apiPaths, apiRoutes } from "../../../contracts/api-paths";
 import {
@@ -11,6 +12,7 @@ import type { AppContext } from "../../context";
 import { callerOf } from "../../http/auth";
 import { idParams } from "../../http/crud";
 import { listQueryOf, runList } from "../../http/list";
+import { bytesAnswer } from "../../http/media";
 import type { ZodTypeProvider } from "../../http/zod";
 import { visibleTune } from "../../services/tune-access";
 import { tuneFilePageOf } from "../../services/tune-file-records";
@@ -44,7 +46,7 @@ export function registerTuneReadRoutes(plugin: FastifyInstance, ctx: AppContext)
 
   app.get(
     `/${apiRoutes.tuneFiles.download(":id")}`,
-    { schema: { params: idParams, querystring: tuneVersionQuerySchema } },
+    { config: { media: bytesAnswer() }, schema: { params: idParams, querystring: tuneVersionQuerySchema } },
     async (request, reply) => {
       const { row, stored } = await downloadableVersion(
         db,

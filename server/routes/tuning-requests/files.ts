@@ -4,6 +4,7 @@
  * message, one file is downloaded, and the whole ticket is sent on connecting and after every
  * change (Server-Sent Events).
  */
+
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiRoutes } from "../../../contracts/api-paths";
@@ -18,6 +19,7 @@ import type { AppContext } from "../../context";
 import { callerOf } from "../../http/auth";
 import { idParams } from "../../http/crud";
 import type { EventStreams } from "../../http/event-stream";
+import { bytesAnswer, EVENT_STREAM, multipartBody } from "../../http/media";
 import { fieldsOf } from "../../http/multipart-fields";
 import { requireFile, withUpload } from "../../http/uploads";
 import type { ZodTypeProvider } from "../../http/zod";
@@ -38,7 +40,10 @@ export function registerTicketFileRoutes(plugin: FastifyInstance, ctx: AppContex
    */
   app.post(
     `/${apiRoutes.tuningRequests.revisions(":id")}`,
-    { schema: { params: idParams, response: { 200: revisionCheckSchema, 201: tuningRequestSchema } } },
+    {
+      config: { media: multipartBody({ file: "The tune file delivered" }, { fields: revisionFieldsSchema }) },
+      schema: { params: idParams, response: { 200: revisionCheckSchema, 201: tuningRequestSchema } },
+    },
     async (request, reply) => {
       const caller = callerOf(request);
       const target = await deliverableRequest(ctx, caller, request.params.id);
@@ -55,7 +60,10 @@ export function registerTicketFileRoutes(plugin: FastifyInstance, ctx: AppContex
   /** A file attached to the thread by either side, with its message. */
   app.post(
     `/${apiRoutes.tuningRequests.files(":id")}`,
-    { schema: { params: idParams, response: { 201: tuningRequestSchema } } },
+    {
+      config: { media: multipartBody({ file: "The file attached" }, { fields: attachmentFieldsSchema }) },
+      schema: { params: idParams, response: { 201: tuningRequestSchema } },
+    },
     async (request, reply) => {
       const caller = callerOf(request);
       const target = await requestFor(db, caller, request.params.id);
@@ -73,7 +81,10 @@ export function registerTicketFileRoutes(plugin: FastifyInstance, ctx: AppContex
    */
   app.get(
     `/${apiRoutes.tuningRequests.file(":id", ":fileId")}`,
-    { schema: { params: idParams.extend({ fileId: z.uuid("fileId must be a UUID") }) } },
+    {
+      config: { media: bytesAnswer() },
+      schema: { params: idParams.extend({ fileId: z.uuid("fileId must be a UUID") }) },
+    },
     async (request, reply) => {
       const file = await requestFileFor(ctx, callerOf(request), request.params.id, request.params.fileId);
       const body = await ctx.blobs.stream(file.sha256);
@@ -88,7 +99,7 @@ export function registerTicketFileRoutes(plugin: FastifyInstance, ctx: AppContex
   /** The ticket as it changes (Server-Sent Events): the whole ticket on connecting and after every change. */
   app.get(
     `/${apiRoutes.tuningRequests.listen(":id")}`,
-    { handlerTimeout: streams.handlerTimeoutMs, schema: { params: idParams } },
+    { config: { media: EVENT_STREAM }, handlerTimeout: streams.handlerTimeoutMs, schema: { params: idParams } },
     async (request, reply) => {
       const caller = callerOf(request);
       const { row } = await requestFor(db, caller, request.params.id);

@@ -4,6 +4,7 @@
  * stock, logs; grouped, a page at a time, by kind), and any file attached to it, served with
  * the rules of the file's own endpoint.
  */
+
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { apiRoutes } from "../../../contracts/api-paths";
@@ -14,6 +15,7 @@ import { callerOf } from "../../http/auth";
 import { sendBlob } from "../../http/byte-ranges";
 import { idParams } from "../../http/crud";
 import { type ListSpec, listQueryOf, runList } from "../../http/list";
+import { bytesAnswer } from "../../http/media";
 import { sendBakedFile, sendStockRead } from "../../http/vehicle-files";
 import type { ZodTypeProvider } from "../../http/zod";
 import { attachedFileOf, snapshotPageOf } from "../../services/user-vehicles/history";
@@ -58,19 +60,24 @@ export async function vehicleHistoryRoutes(plugin: FastifyInstance, { ctx }: { c
   );
 
   /** A file of the car, with the access rules and headers of the file's own endpoint. */
-  app.get(`${VEHICLES}/:id/attach-file/:fileId`, { schema: { params: attachParams } }, async (request, reply) => {
-    const grant = request.headers["x-flash-grant"];
-    const file = await attachedFileOf(
-      ctx,
-      callerOf(request),
-      request.params.id,
-      request.params.fileId,
-      typeof grant === "string" ? grant : undefined,
-    );
-    if (file.kind === "stock-read") return sendStockRead(reply, ctx, file.vehicle);
-    if (file.kind === "bake") return sendBakedFile(reply, ctx, file.baked);
-    const { log } = file;
-    const { fileSha256: sha256, fileSize: size, fileName: filename } = log;
-    return sendBlob(request, reply, ctx.dataLogBlobs, { sha256, size, filename });
-  });
+  const attached = { media: bytesAnswer({ ranges: true }) };
+  app.get(
+    `${VEHICLES}/:id/attach-file/:fileId`,
+    { config: attached, schema: { params: attachParams } },
+    async (request, reply) => {
+      const grant = request.headers["x-flash-grant"];
+      const file = await attachedFileOf(
+        ctx,
+        callerOf(request),
+        request.params.id,
+        request.params.fileId,
+        typeof grant === "string" ? grant : undefined,
+      );
+      if (file.kind === "stock-read") return sendStockRead(reply, ctx, file.vehicle);
+      if (file.kind === "bake") return sendBakedFile(reply, ctx, file.baked);
+      const { log } = file;
+      const { fileSha256: sha256, fileSize: size, fileName: filename } = log;
+      return sendBlob(request, reply, ctx.dataLogBlobs, { sha256, size, filename });
+    },
+  );
 }
