@@ -6,12 +6,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { declaredRoutes } from "../../server/http/zod";
-import { apiDatabases, startTestApp, type TestApp } from "./support/harness";
+import { uploadFixtureLog } from "./support/data-log-uploads";
+import { apiDatabases, bearer, createUsers, startTestApp, type TestApp } from "./support/harness";
 
+interface Schema {
+  type?: string;
+  format?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+}
 interface Operation {
   parameters?: Array<{ name: string; in: string; required?: boolean }>;
-  requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
-  responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>;
+  requestBody?: { content: Record<string, { schema: Schema }> };
+  responses: Record<string, { content?: Record<string, { schema: Schema }>; headers?: Record<string, unknown> }>;
   security?: unknown[];
 }
 interface Document {
@@ -22,6 +29,8 @@ interface Document {
 
 /** Fastify's `/tune-files/:id` as OpenAPI's `/tune-files/{id}`. */
 const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+
+const mediaType = (header: unknown) => String(header).split(";")[0].trim();
 
 describe.each(apiDatabases)("the OpenAPI document on %s", (kind) => {
   let test: TestApp;
@@ -70,6 +79,56 @@ describe.each(apiDatabases)("the OpenAPI document on %s", (kind) => {
     const list = document.paths["/api/v1/tune-files"]?.get;
     expect(list?.parameters?.map((parameter) => parameter.name)).toEqual(expect.arrayContaining(["page", "pageSize"]));
     expect(list?.responses["200"]?.content?.["application/json"]?.schema).toMatchObject({ type: "object" });
+  });
+
+  it("describes an upload as multipart with its file as binary, and the log read back as the bytes it declares", async () => {
+    const upload = document.paths["/api/v1/data-logs"]?.post?.requestBody?.content["multipart/form-data"]?.schema;
+    expect(upload?.properties?.file).toMatchObject({ type: "string", format: "binary" });
+    expect(upload?.required).toContain("file");
+    const [owner] = await createUsers(test, ["customer"]);
+    // A real upload through the route the document describes, then its download, whole and in part.
+    const log = await uploadFixtureLog(test, owner, "logs/ecumaster.csv");
+    const blob = document.paths["/api/v1/data-logs/{id}/blob"]?.get;
+    const whole = await test.app.inject({
+      method: "GET",
+      url: `/api/v1/data-logs/${log.id}/blob`,
+      headers: bearer(owner.token),
+    });
+    expect(whole.statusCode).toBe(200);
+    expect(Object.keys(blob?.responses["200"]?.content ?? {})).toContain(mediaType(whole.headers["content-type"]));
+    expect(blob?.responses["200"]?.headers).toHaveProperty("Content-Disposition");
+    const part = await test.app.inject({
+      method: "GET",
+      url: `/api/v1/data-logs/${log.id}/blob`,
+      headers: { ...bearer(owner.token), range: "bytes=0-9" },
+    });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers["content-range"]).toMatch(/^bytes 0-9\//);
+    expect(Object.keys(blob?.responses["206"]?.content ?? {})).toContain(mediaType(part.headers["content-type"]));
+    expect(blob?.responses["206"]?.headers).toHaveProperty("Content-Range");
+  });
+
+  it("describes every declared upload as multipart with binary file parts, and every byte answer by its media type", () => {
+    const routes = declaredRoutes(test.app).filter(
+      (route) => route.media && route.method !== "HEAD" && route.url.startsWith("/api/"),
+    );
+    // Uploads of tune files, logs, definitions, documents and pictures; downloads, images, CSV and streams.
+    expect(routes.length).toBeGreaterThan(30);
+    const wrong = routes.flatMap(({ method, url, media }) => {
+      const operation = document.paths[openApiPath(url)]?.[method.toLowerCase()];
+      const problems: string[] = [];
+      const form = operation?.requestBody?.content["multipart/form-data"]?.schema;
+      for (const file of Object.keys(media?.upload?.files ?? {}))
+        if (form?.properties?.[file]?.format !== "binary") problems.push(`file part ${file} not binary`);
+      for (const type of media?.bytes?.types ?? [])
+        if (!operation?.responses["200"]?.content?.[type]) problems.push(`200 without ${type}`);
+      if (media?.bytes?.ranges && !operation?.responses["206"]?.headers?.["Content-Range"])
+        problems.push("206 without Content-Range");
+      if (media?.eventStream && !operation?.responses["200"]?.content?.["text/event-stream"])
+        problems.push("200 without text/event-stream");
+      return problems.map((problem) => `${method} ${url}: ${problem}`);
+    });
+    expect(wrong).toEqual([]);
   });
 
   it("asks a token of every route but the public ones", () => {
