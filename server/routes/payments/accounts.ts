@@ -110,17 +110,23 @@ export function registerLedgerRoutes(plugin: FastifyInstance, ctx: AppContext) {
   );
 
   /** The same movements as CSV, oldest first, for a spreadsheet or an accountant. */
-  const csv = { media: bytesAnswer({ types: ["text/csv"] }) };
+  const csvAnswer = { media: bytesAnswer({ types: ["text/csv"] }) };
   app.get(
     `/${apiRoutes.users.transactionsCsv(":id")}`,
-    { config: csv, schema: { params: userParams } },
+    { config: csvAnswer, schema: { params: userParams } },
     async (request, reply) => {
       assertSelfOrAdmin(callerOf(request), request.params.id);
       const csv = await ledgerCsvOf(ctx, request.params.id);
-      return reply
-        .header("content-type", "text/csv; charset=utf-8")
-        .header("content-disposition", `attachment; filename="transactions-${request.params.id}.csv"`)
-        .send(csv);
+      return (
+        reply
+          .header("content-type", "text/csv; charset=utf-8")
+          // The id is any text an admin typed: only what a header and a file name can hold.
+          .header(
+            "content-disposition",
+            `attachment; filename="transactions-${request.params.id.replace(/[^A-Za-z0-9._-]/g, "_")}.csv"`,
+          )
+          .send(csv)
+      );
     },
   );
 }
