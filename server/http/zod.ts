@@ -121,13 +121,6 @@ export function responseSerializer(
   };
 }
 
-/** A route taking a JSON body, as registered: what the body fuzz walks. */
-export interface DeclaredBody {
-  method: string;
-  url: string;
-  body: z.ZodType;
-}
-
 /** A route as registered: its method, its path and, when it declares one, its body schema. */
 export interface DeclaredRoute {
   method: string;
@@ -141,10 +134,6 @@ const declaredOf = new WeakMap<FastifyInstance, DeclaredRoute[]>();
 
 /** Every route `app` declared, read back by tests so a new route is covered the day it is added. */
 export const declaredRoutes = (app: FastifyInstance): readonly DeclaredRoute[] => declaredOf.get(app) ?? [];
-
-/** The routes with a body schema. */
-export const declaredBodies = (app: FastifyInstance): readonly DeclaredBody[] =>
-  declaredRoutes(app).filter((route): route is DeclaredBody => route.body !== undefined);
 
 export function installZodValidation(app: FastifyInstance, options: { checkResponses: boolean }): void {
   refuseUnstorableText(app);
