@@ -91,25 +91,22 @@ function registerCollectionRoutes(plugin: FastifyInstance, ctx: AppContext) {
     { file: "The log", companion: "A file the log needs (its definition or a second part), up to the limit" },
     { fields: uploadFieldsSchema, required: ["file"] },
   );
-  app.post(
-    DATA_LOGS,
-    { config: { media: logForm }, schema: { response: { 201: dataLogDetailSchema } } },
-    async (request, reply) => {
-      const caller = callerOf(request);
-      const created = await withUploads(
-        request,
-        ctx,
-        async (upload) => {
-          const { file, companions } = logFilesOf(upload.files);
-          const fields = uploadFieldsSchema.safeParse(upload.fields);
-          if (!fields.success) throw new RequestValidationError("body", fieldIssues(fields.error));
-          return importDataLog(ctx, caller, file, fields.data, companions);
-        },
-        { limitBytes: ctx.config.logUploadLimitBytes, maxFiles: 1 + MAX_COMPANIONS },
-      );
-      return reply.status(201).send(await dataLogDetail(ctx.db, created));
-    },
-  );
+  const logUpload = { config: { media: logForm }, schema: { response: { 201: dataLogDetailSchema } } };
+  app.post(DATA_LOGS, logUpload, async (request, reply) => {
+    const caller = callerOf(request);
+    const created = await withUploads(
+      request,
+      ctx,
+      async (upload) => {
+        const { file, companions } = logFilesOf(upload.files);
+        const fields = uploadFieldsSchema.safeParse(upload.fields);
+        if (!fields.success) throw new RequestValidationError("body", fieldIssues(fields.error));
+        return importDataLog(ctx, caller, file, fields.data, companions);
+      },
+      { limitBytes: ctx.config.logUploadLimitBytes, maxFiles: 1 + MAX_COMPANIONS },
+    );
+    return reply.status(201).send(await dataLogDetail(ctx.db, created));
+  });
 
   app.get(
     DATA_LOGS,

@@ -54,29 +54,26 @@ export async function formatRequestRoutes(plugin: FastifyInstance, { ctx }: { ct
 
   /** The uploader asks for the refused log's format, with consent to keeping the file. */
   const requestForm = multipartBody({ file: "A log in the format asked for" }, { fields: formatRequestFieldsSchema });
-  app.post(
-    FORMAT_REQUESTS,
-    { config: { media: requestForm }, schema: { response: { 201: formatRequestSchema } } },
-    async (request, reply) => {
-      const caller = callerOf(request);
-      const created = await withUploads(
-        request,
-        ctx,
-        async ({ files, fields }) => {
-          // Fields first: without consent the request is refused before the file is parsed or kept.
-          const { input } = fieldsOf(formatRequestFieldsSchema, fields);
-          const file = files.find((f) => f.field === "file");
-          if (!file || files.length !== 1)
-            throw badRequest("No file", 'Attach the refused log, and only it, as the "file" field', [
-              { path: "file", message: "attach the refused log" },
-            ]);
-          return createFormatRequest(ctx, actorFrom(request), caller, file, input);
-        },
-        { limitBytes: ctx.config.logUploadLimitBytes, maxFiles: 1 },
-      );
-      return reply.status(201).send(created);
-    },
-  );
+  const requestUpload = { config: { media: requestForm }, schema: { response: { 201: formatRequestSchema } } };
+  app.post(FORMAT_REQUESTS, requestUpload, async (request, reply) => {
+    const caller = callerOf(request);
+    const created = await withUploads(
+      request,
+      ctx,
+      async ({ files, fields }) => {
+        // Fields first: without consent the request is refused before the file is parsed or kept.
+        const { input } = fieldsOf(formatRequestFieldsSchema, fields);
+        const file = files.find((f) => f.field === "file");
+        if (!file || files.length !== 1)
+          throw badRequest("No file", 'Attach the refused log, and only it, as the "file" field', [
+            { path: "file", message: "attach the refused log" },
+          ]);
+        return createFormatRequest(ctx, actorFrom(request), caller, file, input);
+      },
+      { limitBytes: ctx.config.logUploadLimitBytes, maxFiles: 1 },
+    );
+    return reply.status(201).send(created);
+  });
 
   /** Admins: every request (`state[eq]=open` is the queue); anyone else: their own. */
   app.get(
