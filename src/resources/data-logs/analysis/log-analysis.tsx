@@ -811,7 +811,7 @@ export const LogAnalysis = memo(function LogAnalysis({
         message={narrow ? "Pick channels under Channels to chart them." : "Pick channels on the left to chart them."}
       />
     ) : (
-      <div style={chartBox}>
+      <div style={chartBox} data-testid="log-chart-card">
         {loaded ? (
           <>
             <LogChart
