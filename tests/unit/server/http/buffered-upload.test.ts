@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../../../../server/context";
 import { installErrorHandling } from "../../../../server/errors";
+import { multipartBody } from "../../../../server/http/media";
 import { boundaryOf, withBufferedUpload } from "../../../../server/http/uploads";
 import { type FilePart, multipart } from "../../../api/support/multipart";
 
@@ -25,7 +26,8 @@ beforeAll(async () => {
   installErrorHandling(app);
   await app.register(fastifyMultipart, { limits: { fileSize: LIMIT } });
   const ctx = { config: { uploadLimitBytes: LIMIT } } as AppContext;
-  app.post("/upload", async (request) =>
+  // Declared as every upload route declares it (config.media); an undeclared upload is refused.
+  app.post("/upload", { config: { media: multipartBody({ file: "the file" }) } }, async (request) =>
     withBufferedUpload(request, ctx, async ({ file, fields }) => ({
       fields,
       file: file && { field: file.field, filename: file.filename, hex: Buffer.from(file.bytes).toString("hex") },
