@@ -208,15 +208,14 @@ async function main() {
   // soon as it is, the browser projects' servers start, while the unit and API tests go on.
   const browser = only !== "vitest";
   const projects = browser ? (process.env.E2E_PROJECTS?.split(",") ?? projectsFor(filters)) : [];
-  if (browser || whole) console.log("Building the web app for the browser tests and the bundle budgets…");
-  const build = browser || whole ? buildSpaInBackground(runDist()) : Promise.resolve();
-  // Awaited where it is used; its failure is reported there.
-  build.catch(() => {});
-  let servers: BrowserServers | undefined;
-  const serversStarted = build.then(() => {
-    if (browser) servers = startBrowserServers(projects, { ...process.env, DIST_DIR: runDist(), E2E_RUN_DIR: workDir });
-  });
-  serversStarted.catch(() => {});
+  // A whole run is a browser run too; `npm test -- vitest` alone builds nothing here.
+  if (browser) console.log("Building the web app for the browser tests and the bundle budgets…");
+  const build = browser ? buildSpaInBackground(runDist()) : Promise.resolve();
+  const servers: Promise<BrowserServers | undefined> = build.then(() =>
+    browser ? startBrowserServers(projects, { ...process.env, DIST_DIR: runDist(), E2E_RUN_DIR: workDir }) : undefined,
+  );
+  // Awaited where they are used; a failure is reported there.
+  servers.catch(() => {});
   try {
     if (only !== "browser") {
       // The API tests' Auth emulator; each browser project's server has its own (scripts/e2e-server.ts).
@@ -242,14 +241,16 @@ async function main() {
     }
     if (browser)
       try {
-        await serversStarted;
-        tallies.push(await runBrowserTests(process.env, filters, projects, servers!, ensureChromium("headless-shell")));
+        const started = (await servers)!;
+        tallies.push(await runBrowserTests(process.env, filters, projects, started, ensureChromium("headless-shell")));
       } catch (error) {
         tallies.push(browserRunFailed(error));
       }
   } finally {
-    await build.catch(() => {});
-    await servers?.stop();
+    await servers.then(
+      (started) => started?.stop(),
+      () => {},
+    );
   }
   if (tallies.every((tally) => tally.failed === 0)) rmSync(workDir, { recursive: true, force: true });
   report(tallies);
